@@ -1,0 +1,97 @@
+"""Every error vmem raises, in one tree.
+
+    VaultError                      base class; catch this to handle anything vmem raises
+    ├── VaultNotFound               no vault could be located (--vault, VMEM_VAULT, parents, default)
+    ├── ConfigError                 vmem.toml is unreadable or holds a bad value
+    ├── MemoryFileError             one file cannot be used as a memory; names file (and line)
+    │   ├── FrontmatterError        the YAML block is broken or holds wrong types
+    │   ├── EncodingError           the file is binary or not UTF-8
+    │   ├── FileTooLarge            the file is over the configured size limit
+    │   └── OutsideVault            a symlink (or path) leads outside the vault
+    ├── InvalidId                   an id that could escape the vault (``../``, ``/``) or is empty
+    ├── NotFound                    no memory (or trashed memory) with that id
+    ├── AmbiguousId                 an id prefix matches several memories
+    ├── DuplicateId                 two files claim the same id
+    ├── WriteRefused                a write would overwrite or corrupt something; nothing was written
+    ├── IndexError_                 the derived indexes cannot serve the request
+    │   └── IndexStale              the index was built by another model/format: run `vmem reindex`
+    └── EmbedderError               the embedding model cannot be loaded or run
+
+Messages are written for the person at the terminal: they say which file, which line,
+and what to do next.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class VaultError(Exception):
+    """Base class of every error vmem raises."""
+
+
+class VaultNotFound(VaultError):
+    pass
+
+
+class ConfigError(VaultError):
+    pass
+
+
+class MemoryFileError(VaultError):
+    """A file that cannot be read as a memory. ``path`` and ``line`` locate the problem."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None):
+        self.path = Path(path)
+        self.line = line
+        self.reason = message
+        where = f"{self.path}:{line}" if line else f"{self.path}"
+        super().__init__(f"{where}: {message}")
+
+
+class FrontmatterError(MemoryFileError):
+    pass
+
+
+class EncodingError(MemoryFileError):
+    pass
+
+
+class FileTooLarge(MemoryFileError):
+    pass
+
+
+class OutsideVault(MemoryFileError):
+    pass
+
+
+class InvalidId(VaultError):
+    pass
+
+
+class NotFound(VaultError):
+    pass
+
+
+class AmbiguousId(VaultError):
+    pass
+
+
+class DuplicateId(VaultError):
+    pass
+
+
+class WriteRefused(VaultError):
+    pass
+
+
+class IndexError_(VaultError):
+    """Named with a trailing underscore so it never shadows the builtin ``IndexError``."""
+
+
+class IndexStale(IndexError_):
+    pass
+
+
+class EmbedderError(VaultError):
+    pass

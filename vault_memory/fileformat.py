@@ -1,0 +1,243 @@
+"""Reading and writing one memory file: bytes ⇄ ``Memory``.
+
+Parsing is strict about what it reports and lenient about what it accepts: every problem
+becomes a ``MemoryFileError`` that names the file and the line, and nothing here ever
+changes a file. Serialising is deterministic (fixed key order, no line wrapping) so writing
+the same memory twice gives the same bytes. ``set_frontmatter_keys`` edits single keys in
+place and leaves every other byte of the file as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import yaml
+
+from .errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
+from .memory import (
+    KNOWN_KEYS,
+    Memory,
+    as_date_or_datetime,
+    as_datetime,
+    as_str_list,
+    derived_id,
+    is_valid_id,
+    normalize_confidence,
+    normalize_tag,
+    normalize_type,
+    reference_target,
+)
+
+_DELIM = re.compile(r"^-{3}[ \t]*\r?$")
+_CLOSE = re.compile(r"^(?:-{3}|\.{3})[ \t]*\r?$")
+_TOP_KEY = re.compile(r"^([^\s#\-][^:]*?)\s*:(?:\s|$)")
+_YAML = frontmatter.YAMLHandler()
+
+
+class _VaultDumper(yaml.SafeDumper):
+    """Datetimes as plain ISO 8601 (``2026-11-22T09:30:00+01:00``) so Obsidian shows them
+    as dates; strings that merely look like dates stay quoted."""
+
+
+def _represent_datetime(dumper: yaml.SafeDumper, value: dt.datetime) -> yaml.Node:
+    return dumper.represent_scalar("tag:yaml.org,2002:timestamp", value.isoformat())
+
+
+_VaultDumper.add_representer(dt.datetime, _represent_datetime)
+
+
+def decode(raw: bytes, path: Path) -> str:
+    """UTF-8 text, or an ``EncodingError`` naming the line of the first bad byte."""
+    if b"\x00" in raw:
+        raise EncodingError(path, "binary file (contains NUL bytes), not a Markdown memory")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise EncodingError(path, f"not UTF-8 text (byte {e.start})", line=line) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def split_frontmatter(text: str, path: Path) -> tuple[str | None, str, int]:
+    """(frontmatter text or None, body, line number where the body starts)."""
+    lines = text.splitlines(keepends=True)
+    if not lines or not _DELIM.match(lines[0].rstrip("\n")):
+        return None, text, 1
+    for i in range(1, len(lines)):
+        if _CLOSE.match(lines[i].rstrip("\n")):
+            return "".join(lines[1:i]), "".join(lines[i + 1 :]), i + 2
+    raise FrontmatterError(path, "frontmatter opened with '---' is never closed by a '---' line", line=1)
+
+
+def _key_line(fm: str, key: str) -> int:
+    """1-based line in the file of a top-level key (the opening ``---`` is line 1)."""
+    for n, line in enumerate(fm.splitlines(), start=2):
+        m = _TOP_KEY.match(line)
+        if m and m.group(1).strip("'\"") == key:
+            return n
+    return 2
+
+
+def load_yaml(fm: str, path: Path) -> dict[str, Any]:
+    try:
+        data = _YAML.load(fm)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        line = mark.line + 2 if mark is not None else 2
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise FrontmatterError(path, f"broken YAML frontmatter: {problem}", line=line) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise FrontmatterError(path, "frontmatter must be 'key: value' lines", line=2)
+    return {str(k): v for k, v in data.items()}
+
+
+def parse_memory(raw: bytes, relpath: Path) -> Memory:
+    """Parse a file's bytes. ``relpath`` is relative to the vault and used in messages."""
+    text = decode(raw, relpath)
+    if not text.strip():
+        raise MemoryFileError(relpath, "empty file")
+    fm, body, _ = split_frontmatter(text, relpath)
+    data = load_yaml(fm, relpath) if fm is not None else {}
+    return memory_from_frontmatter(data, body, relpath, fm or "")
+
+
+def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: str = "") -> Memory:
+    def fail(key: str, message: str) -> FrontmatterError:
+        return FrontmatterError(relpath, f"'{key}': {message}", line=_key_line(fm, key))
+
+    def scalar(key: str) -> str | None:
+        v = data.get(key)
+        if v is None:
+            return None
+        if isinstance(v, (dict, list)):
+            raise fail(key, "must be a single value, not a list or mapping")
+        return str(v)
+
+    def when(key: str, conv=as_datetime):
+        v = data.get(key)
+        if v is None or v == "":
+            return None
+        try:
+            return conv(v)
+        except ValueError as e:
+            raise fail(key, str(e)) from None
+
+    raw_id = data.get("id")
+    if raw_id is None or raw_id == "":
+        mem_id, id_derived = derived_id(relpath), True
+    else:
+        mem_id, id_derived = str(raw_id).strip(), False
+        if not is_valid_id(mem_id):
+            raise fail("id", f"{raw_id!r} is not a valid id (letters, digits, '.', '_', '-'; no '/' or '..')")
+
+    try:
+        confidence = normalize_confidence(data["confidence"]) if data.get("confidence") is not None else "medium"
+    except ValueError as e:
+        raise fail("confidence", str(e)) from None
+    try:
+        supersedes = [reference_target(r) for r in as_str_list(data.get("supersedes"), "supersedes")]
+    except ValueError as e:
+        raise fail("supersedes", str(e)) from None
+    raw_tags = data.get("tags")
+    if isinstance(raw_tags, str):
+        raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
+    try:
+        tags = [normalize_tag(t) for t in as_str_list(raw_tags, "tags") if normalize_tag(t)]
+    except ValueError as e:
+        raise fail("tags", str(e)) from None
+    importance = data.get("importance")
+    if importance is not None:
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
+            raise fail("importance", f"must be a number from 0 to 1, not {importance!r}")
+        importance = float(importance)
+    pinned = data.get("pinned", False)
+    if pinned is None:
+        pinned = False
+    if not isinstance(pinned, bool):
+        raise fail("pinned", f"must be true or false, not {pinned!r}")
+
+    return Memory(
+        id=mem_id,
+        text=body.strip(),
+        type=normalize_type(data.get("type")) if data else "note",
+        key=scalar("key"),
+        domain=scalar("domain"),
+        confidence=confidence,
+        source=scalar("source"),
+        created=when("created"),
+        updated=when("updated"),
+        last_confirmed=when("last_confirmed"),
+        expires=when("expires", as_date_or_datetime),
+        supersedes=supersedes,
+        persona=scalar("persona"),
+        scope=scalar("scope"),
+        importance=importance,
+        pinned=pinned,
+        tags=tags,
+        extra={k: v for k, v in data.items() if k not in KNOWN_KEYS},
+        path=relpath,
+        id_derived=id_derived,
+    )
+
+
+def dump_yaml(values: dict[str, Any]) -> str:
+    return yaml.dump(
+        values, Dumper=_VaultDumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10**6
+    )
+
+
+def serialize_memory(memory: Memory) -> str:
+    """The file text vmem writes for a memory: deterministic, one trailing newline."""
+    post = frontmatter.Post(memory.text.strip(), **memory.frontmatter())
+    return frontmatter.dumps(post, handler=_YAML, Dumper=_VaultDumper, sort_keys=False,
+                             allow_unicode=True, default_flow_style=False, width=10**6) + "\n"
+
+
+def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
+    """Set top-level keys by editing only their lines; every other byte stays as it was.
+
+    A key that exists has its line (and its indented continuation lines) replaced; a new
+    key is appended at the end of the block. The result is parsed again and compared, and
+    the edit is refused if anything but the requested keys changed.
+    """
+    fm, _body, _ = split_frontmatter(text, path)
+    if fm is None:
+        raise WriteRefused(f"{path}: has no frontmatter block to update; add one by hand first")
+    before = load_yaml(fm, path)
+    lines = text.splitlines(keepends=True)
+    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
+    end = 1 + len(fm.splitlines())  # index of the closing delimiter line
+    for key, value in updates.items():
+        rendered = dump_yaml({key: value}).rstrip("\n").replace("\n", newline) + newline
+        start = None
+        for i in range(1, end):
+            m = _TOP_KEY.match(lines[i])
+            if m and m.group(1).strip("'\"") == key:
+                start = i
+                break
+        if start is None:
+            lines.insert(end, rendered)
+            end += 1
+            continue
+        stop = start + 1
+        while stop < end and (lines[stop][:1] in (" ", "\t", "-") and not _DELIM.match(lines[stop].rstrip("\n"))):
+            stop += 1
+        lines[start:stop] = [rendered]
+        end -= stop - start - 1
+    result = "".join(lines)
+    after = load_yaml(split_frontmatter(result, path)[0] or "", path)
+    expected = dict(before)
+    expected.update(updates)
+    if _comparable(after) != _comparable(expected):
+        raise WriteRefused(f"{path}: could not update {', '.join(updates)} without touching other keys; file left as is")
+    return result
+
+
+def _comparable(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v) for k, v in data.items()}

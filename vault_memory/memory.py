@@ -1,0 +1,305 @@
+"""The memory model: one Markdown file, seen as a typed record.
+
+This module holds the ``Memory`` dataclass and the pure rules that turn raw frontmatter
+values into typed ones (confidence levels, dates, id syntax). It does no I/O: reading and
+writing files lives in ``fileformat`` and ``vault``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidId
+
+MEMORY_TYPES = ("fact", "episode", "summary")
+NOTE_TYPE = "note"
+CONFIDENCE_LEVELS = ("low", "medium", "high")
+SOURCES = ("explicit", "inferred", "imported")
+SCOPES = ("global", "project", "session")
+TYPE_FOLDERS = {"fact": "facts", "episode": "episodes", "summary": "summaries", "note": "notes"}
+
+#: Known frontmatter keys in the order vmem writes them: stable order, no git churn.
+KNOWN_KEYS = (
+    "id",
+    "type",
+    "key",
+    "domain",
+    "confidence",
+    "source",
+    "created",
+    "updated",
+    "last_confirmed",
+    "expires",
+    "supersedes",
+    "persona",
+    "scope",
+    "importance",
+    "pinned",
+    "tags",
+)
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_WIKILINK_RE = re.compile(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
+
+
+@dataclass
+class Memory:
+    """One memory. ``text`` is the Markdown body; ``extra`` keeps unknown keys in file order."""
+
+    id: str
+    text: str
+    type: str = "fact"
+    key: str | None = None
+    domain: str | None = None
+    confidence: str = "medium"
+    source: str | None = None
+    created: dt.datetime | None = None
+    updated: dt.datetime | None = None
+    last_confirmed: dt.datetime | None = None
+    expires: dt.date | dt.datetime | None = None
+    supersedes: list[str] = field(default_factory=list)
+    persona: str | None = None
+    scope: str | None = None
+    importance: float | None = None
+    pinned: bool = False
+    tags: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    #: Where the file lives, relative to the vault root (None before it is written).
+    path: Path | None = None
+    #: True when the file has no ``id`` and the id was derived from its path.
+    id_derived: bool = False
+
+    @property
+    def title(self) -> str:
+        """A one-line label: ``key: first line of text``."""
+        first = first_line(self.text)
+        return f"{self.key}: {first}" if self.key else first
+
+    def frontmatter(self) -> dict[str, Any]:
+        """Frontmatter as vmem writes it: known keys in fixed order, empty ones left out,
+        unknown keys after them in the order they were found."""
+        values: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "key": self.key,
+            "domain": self.domain,
+            "confidence": self.confidence,
+            "source": self.source,
+            "created": self.created,
+            "updated": self.updated,
+            "last_confirmed": self.last_confirmed,
+            "expires": self.expires,
+            "supersedes": supersedes_value(self.supersedes),
+            "persona": self.persona,
+            "scope": self.scope,
+            "importance": self.importance,
+            "pinned": True if self.pinned else None,
+            "tags": list(self.tags) or None,
+        }
+        out = {k: v for k, v in values.items() if v is not None}
+        for k, v in self.extra.items():
+            if k not in out:
+                out[k] = v
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (dates as ISO strings) used by ``--json`` and ``export``."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "key": self.key,
+            "text": self.text,
+            "path": self.path.as_posix() if self.path else None,
+        }
+        for k, v in self.frontmatter().items():
+            if k not in data:
+                data[k] = v
+        data.setdefault("confidence", self.confidence)
+        data.setdefault("created", None)
+        data["supersedes"] = list(self.supersedes)
+        data["tags"] = list(self.tags)
+        data["pinned"] = self.pinned
+        return jsonable(data)
+
+
+# ---------------------------------------------------------------- value rules (pure)
+
+
+def jsonable(value: Any) -> Any:
+    """Dates to ISO strings, recursively; everything else as is."""
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def first_line(text: str) -> str:
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return ""
+
+
+def normalize_confidence(value: Any) -> str:
+    """``high``/``medium``/``low``; a float 0–1 maps to ≥.8 high, ≥.5 medium, else low."""
+    if isinstance(value, bool):
+        raise ValueError(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
+    if isinstance(value, (int, float)):
+        if not 0 <= value <= 1:
+            raise ValueError(f"confidence {value} is outside 0-1")
+        return "high" if value >= 0.8 else "medium" if value >= 0.5 else "low"
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if v in CONFIDENCE_LEVELS:
+            return v
+        try:
+            return normalize_confidence(float(v))
+        except ValueError:
+            pass
+    raise ValueError(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
+
+
+def normalize_type(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower() in MEMORY_TYPES:
+        return value.strip().lower()
+    return NOTE_TYPE
+
+
+def as_datetime(value: Any, *, default_tz: dt.tzinfo | None = None) -> dt.datetime:
+    """A frontmatter date or datetime as an aware datetime (naive ones get local time)."""
+    if isinstance(value, dt.datetime):
+        result = value
+    elif isinstance(value, dt.date):
+        result = dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.endswith("Z"):
+            text = text[:-1] + "+00:00"
+        try:
+            result = dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an ISO 8601 date or datetime") from None
+    else:
+        raise ValueError(f"{value!r} is not a date")
+    if result.tzinfo is None:
+        result = result.replace(tzinfo=default_tz) if default_tz else result.astimezone()
+    return result
+
+
+def as_date_or_datetime(value: Any) -> dt.date | dt.datetime:
+    """``expires`` keeps its precision: a date stays a date (it lasts the whole day)."""
+    if isinstance(value, dt.datetime):
+        return as_datetime(value)
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return dt.date.fromisoformat(text)
+        return as_datetime(text)
+    raise ValueError(f"{value!r} is not a date")
+
+
+def as_str_list(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for item in value:
+            if isinstance(item, (dict, list)):
+                raise ValueError(f"{what} must be a list of strings")
+            out.append(str(item))
+        return out
+    raise ValueError(f"{what} must be a string or a list of strings, not {type(value).__name__}")
+
+
+def normalize_tag(tag: str) -> str:
+    """Obsidian wants tags without ``#``."""
+    return tag.strip().lstrip("#").strip()
+
+
+def reference_target(ref: str) -> str:
+    """``[[2026-01-01-foo]]``, ``[[facts/foo.md|alias]]`` or a bare id → the id or file stem."""
+    ref = ref.strip()
+    m = _WIKILINK_RE.match(ref)
+    if m:
+        ref = m.group(1).strip()
+        ref = ref.rsplit("/", 1)[-1]
+        if ref.endswith(".md"):
+            ref = ref[:-3]
+    return ref
+
+
+def supersedes_value(refs: list[str]) -> str | list[str] | None:
+    if not refs:
+        return None
+    return refs[0] if len(refs) == 1 else list(refs)
+
+
+def validate_id(value: str) -> str:
+    """An id is a single safe path component: no ``/``, no ``..``, no leading dot."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidId("an id cannot be empty")
+    v = value.strip()
+    if "/" in v or "\\" in v or ".." in v or not _ID_RE.match(v):
+        raise InvalidId(
+            f"{value!r} is not a valid memory id: ids are letters, digits, '.', '_' and '-' "
+            "(no '/', no '..', at most 128 characters)"
+        )
+    return v
+
+
+def is_valid_id(value: Any) -> bool:
+    try:
+        validate_id(value)
+    except InvalidId:
+        return False
+    return True
+
+
+def slugify(text: str, max_len: int = 40) -> str:
+    """ASCII slug for ids and file names; accents folded (``ubicación`` → ``ubicacion``)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    if len(slug) > max_len:
+        slug = slug[:max_len].rsplit("-", 1)[0] or slug[:max_len]
+    return slug or "memory"
+
+
+def short_hash(*parts: str, length: int = 6) -> str:
+    h = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return h[:length]
+
+
+def new_id(text: str, key: str | None, created: dt.datetime, length: int = 6) -> str:
+    """``2026-11-22-nombre-lucas-3f9a1c``: readable, date-sorted, and the same for the same
+    memory written at the same instant (so a retried write produces the same bytes)."""
+    label = f"{key} {first_line(text)}" if key else first_line(text)
+    return f"{created.date().isoformat()}-{slugify(label, 32)}-{short_hash(label, created.isoformat(), length=length)}"
+
+
+def derived_id(relpath: Path) -> str:
+    """Id of a hand-written file without one: its file name plus a hash of its path, so two
+    ``notes.md`` in different folders never collide and the file is never rewritten."""
+    stem = slugify(relpath.stem, 48)
+    return f"{stem}-{short_hash(relpath.as_posix(), length=4)}"
+
+
+def split_key_value(text: str) -> tuple[str | None, str]:
+    """``"nombre: Lucas"`` → ``("nombre", "Lucas")``; text without a short key prefix is kept."""
+    m = re.match(r"^\s*([\w][\w .\-/]{0,40}?)\s*:\s+(\S.*)$", text, flags=re.S)
+    if m and "\n" not in m.group(1) and not m.group(1).lower().startswith(("http", "https")):
+        return m.group(1).strip(), m.group(2).strip()
+    return None, text.strip()

@@ -1,0 +1,43 @@
+"""``vmem init``: copy the vault template into a new folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .config import CONFIG_NAME
+from .errors import WriteRefused
+
+
+def template_dir() -> Path:
+    """The template ships inside the wheel; in a source checkout it is the top-level folder."""
+    packaged = Path(__file__).parent / "vault_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "vault-template"
+
+
+def create_vault(path: Path, *, with_examples: bool = True) -> Path:
+    """Create a vault at ``path``; refuses to touch a folder that already holds files."""
+    path = path.expanduser()
+    if path.exists() and any(path.iterdir()):
+        if (path / CONFIG_NAME).exists():
+            raise WriteRefused(f"{path} is already a vault")
+        raise WriteRefused(f"{path} is not empty; choose an empty or new folder")
+    source = template_dir()
+    if not source.is_dir():
+        raise WriteRefused(f"vault template not found at {source}; reinstall vmem")
+    path.mkdir(parents=True, exist_ok=True)
+    for item in sorted(source.rglob("*")):
+        rel = item.relative_to(source)
+        if "__pycache__" in rel.parts:
+            continue
+        target = path / rel
+        if item.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif with_examples or rel.parts[0] not in ("facts", "episodes", "summaries"):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(item, target)
+    for folder in ("facts", "episodes", "summaries"):
+        (path / folder).mkdir(exist_ok=True)
+    return path.resolve()
