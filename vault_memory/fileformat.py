@@ -89,6 +89,9 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        context, context_mark = getattr(e, "context", None), getattr(e, "context_mark", None)
+        if context and context_mark is not None and context_mark.line + 2 != line:
+            problem += f" ({context} started on line {context_mark.line + 2})"
         raise FrontmatterError(path, f"broken YAML frontmatter: {problem}", line=line) from None
     if data is None:
         return {}

@@ -1,0 +1,72 @@
+"""Shared fixtures: real vaults on disk and the real CLI entry point."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from vault_memory.cli import app
+from vault_memory.template import create_vault
+from vault_memory.vault import Vault
+
+
+@pytest.fixture
+def vault_dir(tmp_path: Path) -> Path:
+    """A fresh vault made by `vmem init` logic, with the template's example memories."""
+    return create_vault(tmp_path / "vault")
+
+
+@pytest.fixture
+def empty_vault_dir(tmp_path: Path) -> Path:
+    return create_vault(tmp_path / "vault", with_examples=False)
+
+
+@pytest.fixture
+def vault(vault_dir: Path) -> Vault:
+    return Vault(vault_dir)
+
+
+class Cli:
+    """Runs `vmem` through its typer app, the same object the console script calls."""
+
+    def __init__(self, vault_dir: Path | None):
+        self.runner = CliRunner()
+        self.vault_dir = vault_dir
+
+    def __call__(self, *args: str, input: str | None = None, vault: bool = True):
+        argv = list(args)
+        if vault and self.vault_dir is not None:
+            argv += ["--vault", str(self.vault_dir)]
+        return self.runner.invoke(app, argv, input=input, catch_exceptions=False)
+
+    def json(self, *args: str, **kw):
+        result = self(*args, "--json", **kw)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+
+@pytest.fixture
+def cli(vault_dir: Path) -> Cli:
+    return Cli(vault_dir)
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """sha256 of every file under root except derived state: to prove nothing changed."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and ".vmem" not in p.relative_to(root).parts:
+            out[p.relative_to(root).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path

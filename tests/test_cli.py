@@ -1,0 +1,165 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, tree_digest, write
+
+
+def test_init_creates_a_vault(tmp_path):
+    cli = Cli(None)
+    result = cli("init", str(tmp_path / "v"), vault=False)
+    assert result.exit_code == 0, result.output
+    v = tmp_path / "v"
+    assert (v / "vmem.toml").is_file() and (v / ".gitignore").read_text().strip() == ".vmem/"
+    assert (v / "README.md").is_file() and list((v / "facts").glob("*.md"))
+    again = cli("init", str(v), vault=False)
+    assert again.exit_code == 1 and "already a vault" in again.output
+
+
+def test_remember_list_show(cli, vault_dir):
+    created = cli.json("remember", "nombre: Lucas", "--tag", "#profile", "--domain", "personal")
+    assert set(created) >= {"id", "path"} and (vault_dir / created["path"]).is_file()
+    listed = cli.json("list", "--key", "nombre")
+    mine = [m for m in listed if m["id"] == created["id"]][0]
+    assert {"id", "type", "key", "text", "path", "confidence", "created"} <= set(mine)
+    assert (mine["key"], mine["text"], mine["tags"]) == ("nombre", "Lucas", ["profile"])
+    assert all(m["type"] == "fact" for m in cli.json("list", "--type", "fact"))
+    # hand edit of the body is what show prints
+    path = vault_dir / created["path"]
+    path.write_text(path.read_text().replace("Lucas", "Lucas Pérez"))
+    shown = cli("show", created["id"])
+    assert shown.exit_code == 0 and "Lucas Pérez" in shown.stdout
+    assert cli.json("show", created["id"])["text"] == "Lucas Pérez"
+    plain = cli("remember", "Deploys happen on Tuesdays", "--type", "episode", "--expires", "2027-01-01")
+    assert plain.exit_code == 0 and plain.stdout.strip().startswith("20")
+
+
+def test_remember_rejects_bad_options(cli):
+    assert cli("remember", "x", "--type", "opinion").exit_code == 2
+    bad = cli("remember", "x", "--confidence", "maybe")
+    assert bad.exit_code == 2 and "confidence" in bad.output
+    assert cli("remember", "x", "--expires", "next tuesday").exit_code == 2
+
+
+def test_forget_restore_correct(cli, vault_dir):
+    mid = cli.json("remember", "trabajo: Acme")["id"]
+    path = vault_dir / cli.json("show", mid)["path"]
+    before = path.read_bytes()
+    out = cli("forget", mid)
+    assert out.exit_code == 0 and "vmem restore" in out.stdout and not path.exists()
+    assert cli("show", mid).exit_code == 1
+    assert cli("restore", mid).exit_code == 0 and path.read_bytes() == before
+    new = cli("correct", mid, "Globex")
+    assert new.exit_code == 0
+    new_id = new.stdout.strip()
+    assert cli.json("show", new_id)["supersedes"] == [mid]
+    assert cli.json("show", new_id)["text"] == "Globex"
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("cmd", [["show"], ["forget"], ["correct"]])
+def test_path_like_ids_are_refused(cli, cmd, vault_dir):
+    before = tree_digest(vault_dir)
+    args = [*cmd, "../../etc/passwd"] + (["x"] if cmd == ["correct"] else [])
+    result = cli(*args)
+    assert result.exit_code == 1 and "not a valid memory id" in result.output
+    assert tree_digest(vault_dir) == before
+
+
+def test_doctor_finds_problems_and_changes_nothing(cli, vault_dir):
+    ok = cli("doctor")
+    assert ok.exit_code == 0, ok.output
+    write(vault_dir / "facts" / "broken.md", "---\nid: b-1\nconfidence: high\ntags: [a, b\n---\nbody\n")
+    write(vault_dir / "facts" / "cycle-a.md", "---\nid: cyc-a\nsupersedes: cyc-b\n---\na\n")
+    write(vault_dir / "facts" / "cycle-b.md", "---\nid: cyc-b\nsupersedes: '[[cyc-a]]'\n---\nb\n")
+    write(vault_dir / "facts" / "dangling.md", "---\nid: dang-1\nsupersedes: nowhere-1\n---\nd\n")
+    write(vault_dir / "facts" / "types.md", "---\nid: t-1\ncreated: yesterday\n---\nd\n")
+    before = tree_digest(vault_dir)
+    result = cli("doctor")
+    assert result.exit_code == 1
+    assert "facts/broken.md:4" in result.stdout or "facts/broken.md:5" in result.stdout
+    report = cli("doctor", "--json")
+    assert report.exit_code == 1
+    kinds = {(p["path"], p["kind"]) for p in json.loads(report.stdout)["problems"]}
+    assert kinds == {
+        ("facts/broken.md", "frontmatter"),
+        ("facts/cycle-a.md", "supersedes_cycle"),
+        ("facts/dangling.md", "dangling_supersedes"),
+        ("facts/types.md", "frontmatter"),
+    }
+    assert tree_digest(vault_dir) == before
+
+
+def test_list_skips_broken_files_with_a_warning(cli, vault_dir):
+    write(vault_dir / "facts" / "broken.md", "---\nid: [\n---\nx\n")
+    result = cli("list", "--json")
+    assert result.exit_code == 0
+    assert "facts/broken.md:3" in result.stderr and "started on line 2" in result.stderr
+    assert len(json.loads(result.stdout)) == 6
+
+
+def test_export_import_round_trip(cli, vault_dir, tmp_path):
+    cli("remember", "ubicacion: Madrid", "--persona", "coach", "--pin")
+    write(vault_dir / "notes" / "hand.md", "A hand-written note with no frontmatter.\n")
+    exported = cli("export")
+    assert exported.exit_code == 0
+    lines = exported.stdout.splitlines()
+    assert len(lines) == 8 and all(json.loads(l)["id"] for l in lines)
+    dump = write(tmp_path / "dump.jsonl", exported.stdout)
+
+    other = Cli(tmp_path / "other")
+    assert other("init", str(tmp_path / "other"), "--empty", vault=False).exit_code == 0
+    imported = other("import", str(dump))
+    assert imported.exit_code == 0, imported.output
+    assert "8 added" in imported.stdout
+    assert other("export").stdout == exported.stdout
+    again = other("import", str(dump), "--json")
+    assert json.loads(again.stdout)["counts"]["unchanged"] == 8
+
+
+def test_import_reports_bad_lines(cli, tmp_path):
+    dump = write(tmp_path / "bad.jsonl", '{"id": "ok-import-1", "type": "fact", "text": "fine"}\nnot json\n{"id": "../x", "text": "t"}\n')
+    result = cli("import", str(dump))
+    assert result.exit_code == 1
+    assert "bad.jsonl:2" in result.stderr and "bad.jsonl:3" in result.stderr
+    assert cli.json("show", "ok-import-1")["text"] == "fine"
+
+
+def test_no_vault_found_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.delenv("VMEM_VAULT", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nothing"))
+    monkeypatch.chdir(tmp_path)
+    result = Cli(None)("list", vault=False)
+    assert result.exit_code == 1 and "no vault found" in result.output
+
+
+def test_autocommit_commits_each_write(tmp_path):
+    v = tmp_path / "gv"
+    Cli(None)("init", str(v), "--empty", vault=False)
+    toml = v / "vmem.toml"
+    toml.write_text(toml.read_text().replace("autocommit = false", "autocommit = true"))
+    git = ["git", "-C", str(v), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(v)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    env_cli = Cli(v)
+    import os
+
+    os.environ.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    mid = env_cli.json("remember", "nombre: Lucas")["id"]
+    env_cli("forget", mid)
+    log = subprocess.run([*git, "log", "--format=%s"], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert log[:2] == [f"vmem: forget {mid}", f"vmem: remember {mid}"]
+    assert subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True).stdout == ""
+
+
+def test_console_script_and_module_entry_points(vault_dir):
+    for argv in (["vmem"], [sys.executable, "-m", "vault_memory"]):
+        out = subprocess.run([*argv, "list", "--json", "--vault", str(vault_dir)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert len(json.loads(out.stdout)) == 6
+    helped = subprocess.run(["vmem", "--help"], capture_output=True, text=True)
+    assert "remember" in helped.stdout and "Examples" in helped.stdout

@@ -1,0 +1,138 @@
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from vault_memory.errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
+from vault_memory.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
+from vault_memory.memory import Memory, derived_id, normalize_confidence, split_key_value
+
+TZ = dt.timezone(dt.timedelta(hours=2))
+P = Path("facts/x.md")
+
+
+def full_memory() -> Memory:
+    return Memory(
+        id="2026-11-22-nombre-lucas-abc123",
+        text="Lucas\n\n---\n\nA body with a horizontal rule.",
+        type="fact",
+        key="nombre",
+        domain="personal",
+        confidence="high",
+        source="explicit",
+        created=dt.datetime(2026, 11, 22, 10, 0, tzinfo=TZ),
+        updated=dt.datetime(2026, 11, 23, 10, 0, tzinfo=TZ),
+        last_confirmed=dt.datetime(2026, 11, 24, 10, 0, tzinfo=TZ),
+        expires=dt.date(2027, 1, 1),
+        supersedes=["2026-01-01-old-111111", "2026-01-02-older-222222"],
+        persona="coach",
+        scope="global",
+        importance=0.8,
+        pinned=True,
+        tags=["profile", "name"],
+        extra={"zeta": 1, "alpha": ["x", "y"]},
+    )
+
+
+def test_round_trip_keeps_every_field():
+    m = full_memory()
+    text = serialize_memory(m)
+    back = parse_memory(text.encode(), P)
+    for field in ("id", "text", "type", "key", "domain", "confidence", "source", "created", "updated",
+                  "last_confirmed", "expires", "supersedes", "persona", "scope", "importance", "pinned", "tags", "extra"):
+        assert getattr(back, field) == getattr(m, field), field
+    assert list(back.extra) == ["zeta", "alpha"]
+
+
+def test_serialising_twice_gives_the_same_bytes_in_fixed_key_order():
+    m = full_memory()
+    a, b = serialize_memory(m), serialize_memory(parse_memory(serialize_memory(m).encode(), P))
+    assert a == b
+    keys = [line.split(":")[0] for line in a.split("---")[1].splitlines() if line and not line.startswith(("-", " "))]
+    assert keys[:5] == ["id", "type", "key", "domain", "confidence"]
+    assert keys[-2:] == ["zeta", "alpha"]
+
+
+def test_obsidian_friendly_values():
+    text = serialize_memory(full_memory())
+    assert "created: 2026-11-22T10:00:00+02:00\n" in text  # a plain timestamp, not a quoted string
+    assert "expires: 2027-01-01\n" in text
+    assert "tags:\n- profile\n- name\n" in text  # a list, no '#'
+
+
+def test_hand_written_file_without_id_gets_a_path_derived_id():
+    m = parse_memory(b"Just a note about Lisbon.\n", Path("notes/lisbon.md"))
+    assert m.type == "note" and m.id_derived
+    assert m.id == derived_id(Path("notes/lisbon.md"))
+    assert parse_memory(b"Other.\n", Path("other/lisbon.md")).id != m.id
+
+
+def test_broken_yaml_names_the_line():
+    raw = b"---\nid: ok-1\nkey: [unclosed\nconfidence: high\n---\nbody\n"
+    with pytest.raises(FrontmatterError) as e:
+        parse_memory(raw, P)
+    assert e.value.line in (3, 4, 5)
+    assert "facts/x.md:" in str(e.value)
+
+
+def test_wrong_type_names_the_key_line():
+    raw = b"---\nid: ok-1\nconfidence: sure\n---\nbody\n"
+    with pytest.raises(FrontmatterError) as e:
+        parse_memory(raw, P)
+    assert e.value.line == 3 and "confidence" in str(e.value)
+
+
+@pytest.mark.parametrize("raw,error", [
+    (b"", MemoryFileError),
+    (b"   \n\n", MemoryFileError),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", EncodingError),
+    ("caf\u00e9".encode("latin-1"), EncodingError),
+    (b"---\nid: x-1\nbody without end\n", FrontmatterError),
+    (b"---\n- a\n- b\n---\nbody\n", FrontmatterError),
+    (b"---\nid: ../etc/passwd\n---\nbody\n", FrontmatterError),
+])
+def test_bad_files_raise_clear_errors(raw, error):
+    with pytest.raises(error) as e:
+        parse_memory(raw, P)
+    assert str(e.value).startswith("facts/x.md")
+
+
+def test_body_with_dashes_lines_is_body():
+    raw = b"---\nid: a-1\n---\n\nfirst\n\n---\n\nsecond\n---\n"
+    m = parse_memory(raw, P)
+    assert m.text == "first\n\n---\n\nsecond\n---"
+
+
+def test_confidence_floats_map_to_levels():
+    assert [normalize_confidence(x) for x in (0.95, 0.8, 0.5, 0.2, "0.9", "High")] == ["high", "high", "medium", "low", "high", "high"]
+    with pytest.raises(ValueError):
+        normalize_confidence(1.5)
+
+
+def test_supersedes_accepts_wikilinks():
+    raw = b"---\nid: b-1\nsupersedes:\n- '[[a-1]]'\n- '[[facts/c-1.md|old]]'\n- d-1\n---\nx\n"
+    assert parse_memory(raw, P).supersedes == ["a-1", "c-1", "d-1"]
+
+
+def test_key_value_split():
+    assert split_key_value("nombre: Lucas") == ("nombre", "Lucas")
+    assert split_key_value("proyecto actual: vmem, a memory tool") == ("proyecto actual", "vmem, a memory tool")
+    assert split_key_value("see https://example.com") == (None, "see https://example.com")
+    assert split_key_value("Meeting at 10:30 tomorrow") == (None, "Meeting at 10:30 tomorrow")
+
+
+def test_set_frontmatter_keys_touches_only_that_line():
+    original = (
+        "---\r\n# a comment the user wrote\r\nzeta: keep me\r\nid: a-1\r\nlast_confirmed: 2026-01-01T00:00:00+00:00\r\n"
+        "nested:\r\n  deep: [1, 2]\r\ntags:\r\n- x\r\n---\r\n\r\nBody  with  odd   spacing\r\n\r\n"
+    )
+    when = dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.timezone.utc)
+    updated = set_frontmatter_keys(original, {"last_confirmed": when}, P)
+    assert updated == original.replace("2026-01-01T00:00:00+00:00", "2026-11-22T12:00:00+00:00")
+    added = set_frontmatter_keys(original, {"updated": when}, P)
+    assert added == original.replace("- x\r\n---", "- x\r\nupdated: 2026-11-22T12:00:00+00:00\r\n---")
+
+
+def test_set_frontmatter_keys_refuses_without_frontmatter():
+    with pytest.raises(WriteRefused):
+        set_frontmatter_keys("just text\n", {"last_confirmed": "x"}, P)
