@@ -97,7 +97,7 @@ def test_list_skips_broken_files_with_a_warning(cli, vault_dir):
     write(vault_dir / "facts" / "broken.md", "---\nid: [\n---\nx\n")
     result = cli("list", "--json")
     assert result.exit_code == 0
-    assert "facts/broken.md:3" in result.stderr and "started on line 2" in result.stderr
+    assert "facts/broken.md:3: broken YAML" in result.stderr
     assert len(json.loads(result.stdout)) == 6
 
 
