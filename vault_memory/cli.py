@@ -8,8 +8,8 @@ Heavy modules (fastembed, whoosh, hnswlib) are imported only by the commands tha
 from __future__ import annotations
 
 import json
-import shutil
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -330,6 +330,134 @@ def import_(
     else:
         typer.echo(", ".join(f"{n} {k}" for k, n in counts.items()))
     raise typer.Exit(1 if counts["error"] or counts["conflict"] else 0)
+
+
+# ---------------------------------------------------------------------- recall / reindex / sync
+
+
+class Format(str, Enum):
+    block = "block"
+    json = "json"
+    md = "md"
+
+
+def _parse_as_of(value: Optional[str]):
+    import datetime as dt
+
+    from .memory import as_datetime
+
+    if not value:
+        return None
+    try:
+        if len(value.strip()) == 10:
+            day = dt.date.fromisoformat(value.strip())
+            return dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
+        return as_datetime(value)
+    except ValueError:
+        _fail(f"--as-of must be an ISO 8601 date or datetime (e.g. 2026-11-22), not {value!r}", 2)
+
+
+@app.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="What to remember, in natural language.")],
+    k: Annotated[Optional[int], typer.Option("--k", "-n", min=1, help="How many memories to consider (default from vmem.toml).")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", "-b", min=1, help="Token budget of the block (default from vmem.toml).")] = None,
+    type: Annotated[Optional[list[str]], typer.Option("--type", "-t", help="Only these types; repeat for more.")] = None,
+    persona: Annotated[Optional[str], typer.Option("--persona", help="Include this persona's memories.")] = None,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Evaluate expiry and decay at this date/datetime instead of now.")] = None,
+    include_expired: Annotated[bool, typer.Option("--include-expired", help="Also recall expired memories.")] = False,
+    format: Annotated[Format, typer.Option("--format", "-f", help="block (prompt-ready), json, or md.")] = Format.block,
+    as_json: JsonOpt = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")] = False,
+    vault: VaultOpt = None,
+) -> None:
+    """Print the memories that matter for QUERY, as a prompt-ready block within a token budget.
+
+    Prints nothing (and exits 0) when nothing relevant is found.
+
+    Examples:
+
+      vmem recall "what should I avoid eating?"
+
+      vmem recall "where does the user work" --json --explain
+
+      context=$(vmem recall "$USER_MESSAGE" --budget 300)
+    """
+    from .recall import Engine, RecallQuery
+    from .render import render_block, render_json, render_markdown
+
+    v = _vault(vault)
+    fmt = Format.json if as_json else format
+    q = RecallQuery(query, k=k or v.config["recall"]["k"], types=set(type) if type else None, persona=persona,
+                    as_of=_parse_as_of(as_of), include_expired=include_expired)
+    tokens = budget or v.config["recall"]["budget"]
+    result = _run(lambda: Engine(v).recall(q))
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    if fmt is Format.json:
+        typer.echo(render_json(result, explain, tokens))
+        return
+    text = render_block(result.hits, tokens) if fmt is Format.block else render_markdown(result.hits, tokens)
+    if text:
+        typer.echo(text)
+    if explain:
+        for hit in result.hits:
+            typer.echo(f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}", err=True)
+
+
+def _progress_printer():
+    """A progress bar on stderr when it is a terminal; silence otherwise."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        transient=True, console=__import__("rich.console").console.Console(stderr=True))
+    tasks: dict[str, int] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = progress.add_task({"embed": "Embedding", "commit": "Saving"}.get(stage, stage), total=total)
+        progress.update(tasks[stage], completed=done, total=total)
+
+    return progress, update
+
+
+def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
+    from .recall import Engine
+
+    v = _vault(vault)
+    engine = _run(lambda: Engine(v))
+    progress, update = _progress_printer()
+    if progress:
+        with progress:
+            report = _run(lambda: engine.indexer.reindex(update) if full else engine.indexer.sync(update))
+    else:
+        report = _run(lambda: engine.indexer.reindex() if full else engine.indexer.sync())
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        for p in report.problems:
+            typer.echo(f"warning: skipped {p}", err=True)
+        verb = "Rebuilt" if report.rebuilt else "Synced"
+        typer.echo(f"{verb} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
+                   f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
+                   f"{len(report.problems)} skipped")
+
+
+@app.command()
+def reindex(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Rebuild the keyword and vector indexes from the files (recalls keep working meanwhile).
+
+    Needed after changing [embedding] model in vmem.toml.
+    """
+    _index_command(vault, as_json, full=True)
+
+
+@app.command()
+def sync(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Bring the indexes up to date with the files (recall does this by itself when needed)."""
+    _index_command(vault, as_json, full=False)
 
 
 def main() -> None:

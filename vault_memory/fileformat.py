@@ -159,6 +159,9 @@ def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: 
         if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
             raise fail("importance", f"must be a number from 0 to 1, not {importance!r}")
         importance = float(importance)
+    turn = data.get("turn")
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        raise fail("turn", f"must be a whole number, not {turn!r}")
     pinned = data.get("pinned", False)
     if pinned is None:
         pinned = False
@@ -183,6 +186,8 @@ def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: 
         importance=importance,
         pinned=pinned,
         tags=tags,
+        conversation=scalar("conversation"),
+        turn=turn,
         extra={k: v for k, v in data.items() if k not in KNOWN_KEYS},
         path=relpath,
         id_derived=id_derived,
@@ -244,3 +249,16 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
 
 def _comparable(data: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v) for k, v in data.items()}
+
+
+def memory_from_record(record: dict[str, Any]) -> Memory:
+    """A memory from its ``to_dict()`` form (export lines, catalog rows)."""
+    data = {k: v for k, v in record.items() if k not in ("text", "path", "id_derived") and v not in (None, [], False)}
+    rel = Path(record["path"]) if record.get("path") else Path("import.md")
+    memory = memory_from_frontmatter(data, str(record.get("text") or ""), rel)
+    if record.get("id_derived") or memory.id_derived:
+        memory.id = str(record.get("id") or memory.id)
+        memory.id_derived = bool(record.get("id_derived", True))
+    if not record.get("path"):
+        memory.path = None
+    return memory

@@ -73,3 +73,58 @@ def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str
         if mid not in state:
             visit(mid, [])
     return problems
+
+
+# ---------------------------------------------------------------- recall eligibility and weight
+
+CONFIDENCE_WEIGHT = {"high": 1.0, "medium": 0.92, "low": 0.75}
+#: recency: a memory loses at most this fraction of its score as it ages
+RECENCY_MAX_PENALTY = 0.15
+#: age (days) at which half of that penalty applies
+RECENCY_HALF_DAYS = 180.0
+
+
+def reference_time(memory: Memory) -> dt.datetime | None:
+    """The last time the memory was known true: confirmed, else updated, else created."""
+    for value in (memory.last_confirmed, memory.updated, memory.created):
+        if value is not None:
+            return as_datetime(value)
+    return None
+
+
+def eligible(memory: Memory, now: dt.datetime, *, superseded: set[str], persona: str | None,
+             types: set[str] | None = None, include_expired: bool = False) -> str | None:
+    """Why ``memory`` must stay out of the block, or None if it may be recalled."""
+    if memory.id in superseded or (memory.path is not None and memory.path.stem in superseded):
+        return "superseded"
+    if memory.persona and memory.persona != persona:
+        return "other persona"
+    if types and memory.type not in types:
+        return "type"
+    if not include_expired and is_expired(memory, now):
+        return "expired"
+    if memory.created is not None and as_datetime(memory.created) > now + dt.timedelta(minutes=1):
+        return "created after --as-of"
+    return None
+
+
+def recency_weight(memory: Memory, now: dt.datetime) -> float:
+    """1.0 for a memory confirmed now, sliding smoothly towards 1 - RECENCY_MAX_PENALTY."""
+    when = reference_time(memory)
+    if when is None or memory.pinned:
+        return 1.0
+    age_days = max(0.0, (now - when).total_seconds() / 86400)
+    return 1.0 - RECENCY_MAX_PENALTY * age_days / (age_days + RECENCY_HALF_DAYS)
+
+
+def lifecycle_weight(memory: Memory, now: dt.datetime) -> tuple[float, dict[str, float]]:
+    """Multiplier on a memory's relevance, and its parts (shown by ``--explain``)."""
+    parts = {
+        "confidence": CONFIDENCE_WEIGHT.get(memory.confidence, 0.9),
+        "recency": recency_weight(memory, now),
+        "importance": 0.9 + 0.2 * memory.importance if memory.importance is not None else 1.0,
+    }
+    weight = 1.0
+    for value in parts.values():
+        weight *= value
+    return weight, parts

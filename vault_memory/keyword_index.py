@@ -1,0 +1,150 @@
+"""The keyword leg: a Whoosh (whoosh-reloaded) BM25F index of the vault, under .vmem.
+
+Text is indexed twice, with an English and a Spanish Snowball stemmer, both after lower-
+casing and accent folding (``ubicación`` matches ``ubicacion``), so a vault that mixes the
+two languages is searched well in either. Queries are analysed with the same chains and
+OR-ed (a natural-language question must not turn into a strict AND); ``key`` and ``tags``
+matches add a boost so an exact name or category ranks first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from whoosh import index as windex
+from whoosh import scoring
+from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+from whoosh.lang.stopwords import stoplists
+from whoosh.query import Or, Term
+from whoosh.support.charset import accent_map
+
+from .memory import Memory
+
+_STOP = frozenset(stoplists["en"]) | frozenset(stoplists["es"])
+_TOKEN = r"\w+(?:[.'’]\w+)*"
+
+
+def _analyzer(lang: str):
+    return (
+        RegexTokenizer(_TOKEN)
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(stoplist=_STOP, minsize=1)
+        | StemFilter(lang=lang)
+    )
+
+
+EN = _analyzer("en")
+ES = _analyzer("es")
+PLAIN = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+
+
+def schema() -> Schema:
+    return Schema(
+        path=ID(stored=True, unique=True),
+        id=ID(stored=True),
+        type=ID,
+        persona=ID,
+        domain=ID,
+        created=NUMERIC(float),
+        key=TEXT(analyzer=PLAIN, field_boost=1.0),
+        tags=KEYWORD(lowercase=True, commas=True, scorable=True),
+        body=TEXT(analyzer=EN),
+        body_es=TEXT(analyzer=ES),
+        stored=STORED,
+    )
+
+
+def document(memory: Memory) -> dict:
+    """The fields Whoosh indexes for one memory."""
+    key = memory.key or ""
+    text = f"{key.replace('_', ' ')} {memory.text}" if key else memory.text
+    return {
+        "path": memory.path.as_posix(),
+        "id": memory.id,
+        "type": memory.type,
+        "persona": memory.persona or "",
+        "domain": (memory.domain or "").lower(),
+        "created": memory.created.timestamp() if memory.created else 0.0,
+        "key": key.replace("_", " "),
+        "tags": ",".join(memory.tags),
+        "body": text,
+        "body_es": text,
+    }
+
+
+class KeywordIndex:
+    """One Whoosh index folder. Writers hold vmem's write lock; readers open snapshots."""
+
+    #: weight of each field's BM25 score in the sum (Spanish leg lower: it repeats English matches)
+    FIELD_WEIGHTS = {"body": 1.0, "body_es": 0.35, "key": 2.0, "tags": 1.0}
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def exists(self) -> bool:
+        return windex.exists_in(str(self.folder))
+
+    def create(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        windex.create_in(str(self.folder), schema())
+
+    def open(self):
+        return windex.open_dir(str(self.folder))
+
+    def update(self, add: Iterable[Memory], delete_paths: Iterable[str]) -> None:
+        """Apply one batch in one Whoosh commit (readers see all of it or none)."""
+        ix = self.open()
+        writer = ix.writer(timeout=60)
+        try:
+            for path in delete_paths:
+                writer.delete_by_term("path", path)
+            for memory in add:
+                writer.update_document(**document(memory))
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+
+    def rename(self, moves: dict[str, Memory]) -> None:
+        self.update(moves.values(), moves.keys())
+
+    def optimize(self) -> None:
+        ix = self.open()
+        ix.optimize()
+
+
+def query_for(text: str):
+    """OR of every analysed query term over the weighted fields; None if nothing is left."""
+    clauses = []
+    for field, analyzer in (("body", EN), ("body_es", ES), ("key", PLAIN)):
+        seen = set()
+        for token in analyzer(text):
+            term = token.text
+            if term and term not in seen:
+                seen.add(term)
+                clauses.append(Term(field, term, boost=KeywordIndex.FIELD_WEIGHTS[field]))
+    for token in PLAIN(text):
+        clauses.append(Term("tags", token.text, boost=KeywordIndex.FIELD_WEIGHTS["tags"]))
+    return Or(clauses) if clauses else None
+
+
+class KeywordSearcher:
+    """A consistent read snapshot of the keyword index (open it under the snapshot lock)."""
+
+    def __init__(self, keyword_index: KeywordIndex, k1: float = 1.2, b: float = 0.75):
+        self.ix = keyword_index.open()
+        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
+
+    def search(self, text: str, limit: int) -> list[tuple[str, float]]:
+        """[(path, score)], best first."""
+        query = query_for(text)
+        if query is None:
+            return []
+        results = self.searcher.search(query, limit=limit)
+        return [(hit["path"], float(hit.score)) for hit in results]
+
+    def close(self) -> None:
+        self.searcher.close()

@@ -1,0 +1,207 @@
+"""Recall: from a question to the memories that matter, ranked.
+
+``Engine`` owns what a recall needs (vault, embedder, indexer) and answers ``recall()``.
+It first makes sure the indexes match the files (a ``stat`` walk; a real sync only when
+something changed), then runs both legs on one consistent snapshot, fuses them
+(``ranking``), drops what the lifecycle rules exclude (``lifecycle``) and weighs the rest.
+The daemon keeps one ``Engine`` warm; the CLI builds one per process.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .embedder import Embedder, embedder_from_config
+from .fileformat import memory_from_record
+from .lifecycle import eligible, lifecycle_weight
+from .memory import Memory, jsonable
+from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
+from .store import IndexLayout, Snapshot, check_compatible
+from .sync import Indexer, SyncReport
+from .vault import Vault
+
+#: vector-only candidates below this cosine similarity are noise, not memories to recall
+MIN_SIMILARITY = 0.2
+
+
+@dataclass
+class RecallQuery:
+    text: str
+    k: int = 10
+    types: set[str] | None = None
+    persona: str | None = None
+    as_of: dt.datetime | None = None
+    include_expired: bool = False
+    legs: tuple[str, ...] = ("keyword", "vector")
+    include_pinned: bool = True
+
+
+@dataclass
+class Hit:
+    memory: Memory
+    score: float
+    #: included because it is pinned, not because it matched the query
+    pinned_only: bool = False
+    explain: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        m = self.memory
+        data = {
+            "id": m.id,
+            "type": m.type,
+            "key": m.key,
+            "text": m.text,
+            "path": m.path.as_posix() if m.path else None,
+            "score": round(self.score, 6),
+            "created": m.created,
+            "confidence": m.confidence,
+            "pinned": m.pinned,
+            "domain": m.domain,
+            "persona": m.persona,
+            "tags": m.tags,
+            "expires": m.expires,
+        }
+        if explain:
+            data["explain"] = self.explain
+        return jsonable(data)
+
+
+@dataclass
+class RecallResult:
+    query: str
+    hits: list[Hit]
+    took_ms: float
+    sync: SyncReport | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "query": self.query,
+            "results": [h.to_dict(explain) for h in self.hits],
+            "took_ms": round(self.took_ms, 2),
+        }
+        if self.warnings:
+            data["warnings"] = self.warnings
+        if explain and self.sync is not None:
+            data["sync"] = self.sync.to_dict()
+        return data
+
+
+class Engine:
+    def __init__(self, vault: Vault, embedder: Embedder | None = None, params: RankingParams | None = None,
+                 auto_sync: bool = True, lock_timeout: float = 60.0):
+        self.vault = vault
+        self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
+        self.params = params or RankingParams()
+        self.auto_sync = auto_sync
+        self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
+        self.layout = IndexLayout(vault.state_dir)
+        self.lock_timeout = lock_timeout
+
+    def ensure_fresh(self) -> SyncReport | None:
+        """Sync if any file changed since the last sync; None when nothing had to be done."""
+        if self.indexer.is_fresh():
+            return None
+        return self.indexer.sync()
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.layout, lock_timeout=self.lock_timeout)
+
+    def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
+        started = time.perf_counter()
+        report = self.ensure_fresh() if self.auto_sync and snapshot is None else None
+        own = snapshot is None
+        snap = snapshot or self.snapshot()
+        try:
+            hits = self.rank(snap, query)
+        finally:
+            if own:
+                snap.close()
+        result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, report)
+        if report is not None:
+            result.warnings += [f"skipped {p}" for p in report.problems]
+        return result
+
+    # ------------------------------------------------------------------ the legs
+
+    def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...]) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """(keyword results, vector results) as [(path, score)], best first, one entry per file."""
+        depth = self.params.depth
+        keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
+        vector: list[tuple[str, float]] = []
+        if "vector" in legs and snap.vectors is not None and snap.live_chunks:
+            check_compatible(snap.meta, self.embedder.model_id)
+            qvec = self.embedder.embed([text])[0]
+            found = snap.vectors.search(qvec, depth * 2, snap.live_chunks)
+            labels = [lab for lab, _ in found]
+            marks = ",".join("?" * len(labels))
+            label_path = dict(snap.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
+            best: dict[str, float] = {}
+            for label, sim in found:
+                path = label_path.get(label)
+                if path is not None and sim > best.get(path, -2.0):
+                    best[path] = sim
+            vector = sorted(best.items(), key=lambda kv: -kv[1])[:depth]
+        return keyword, vector
+
+    def rank(self, snap: Snapshot, query: RecallQuery) -> list[Hit]:
+        now = (query.as_of or dt.datetime.now().astimezone())
+        if now.tzinfo is None:
+            now = now.astimezone()
+        if snap.meta.get("model_id") and snap.meta["model_id"] != self.embedder.model_id:
+            check_compatible(snap.meta, self.embedder.model_id)
+        keyword, vector = self.legs(snap, query.text, query.legs)
+        vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in dict(keyword)]
+        fused = fuse(keyword, vector, self.params)
+        if self.params.neighbour_weight > 0 and fused:
+            fused = spread_to_neighbours(fused, snap.catalog.neighbours(list(fused)), self.params.neighbour_weight)
+        kw_rank, vec_rank = ranks(keyword), ranks(vector)
+        kw_score, vec_score = dict(keyword), dict(vector)
+
+        superseded = snap.catalog.superseded_targets()
+        records = snap.catalog.records(fused)
+        scored: list[Hit] = []
+        for path, base in fused.items():
+            record = records.get(path)
+            if record is None:
+                continue
+            memory = memory_from_record(record)
+            why_not = eligible(memory, now, superseded=superseded, persona=query.persona,
+                               types=query.types, include_expired=query.include_expired)
+            if why_not:
+                continue
+            weight, parts = lifecycle_weight(memory, now)
+            scored.append(Hit(memory, base * weight, explain={
+                "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
+                "vector_rank": vec_rank.get(path), "vector_score": _round(vec_score.get(path)),
+                "fused": _round(base), "weight": _round(weight), **{k: _round(v) for k, v in parts.items()},
+            }))
+        scored.sort(key=lambda h: (-h.score, h.memory.id))
+        hits: list[Hit] = []
+        seen: set[str] = set()
+        for hit in scored:
+            if hit.memory.id not in seen:
+                seen.add(hit.memory.id)
+                hits.append(hit)
+            if len(hits) >= query.k:
+                break
+        if query.include_pinned:
+            pinned = snap.catalog.records(snap.catalog.pinned_paths())
+            for path, record in sorted(pinned.items()):
+                memory = memory_from_record(record)
+                if memory.id in seen:
+                    continue
+                if eligible(memory, now, superseded=superseded, persona=query.persona, types=query.types,
+                            include_expired=query.include_expired):
+                    continue
+                seen.add(memory.id)
+                hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))
+        return hits
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(float(value), 6)
+

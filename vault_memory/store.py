@@ -1,0 +1,142 @@
+"""Where the derived indexes live, and how readers get a consistent snapshot of them.
+
+Layout under ``<vault>/.vmem/index/``::
+
+    CURRENT            name of the live generation, replaced atomically
+    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw
+    write.lock         held by the one process that writes (sync, reindex, daemon)
+    snapshot.lock      shared by readers while opening; exclusive while a writer publishes
+
+A full reindex builds a new generation beside the live one and switches ``CURRENT``, so
+recalls keep working during a rebuild. Everything here can be deleted and rebuilt.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalog import FORMAT_VERSION, Catalog
+from .errors import IndexStale
+from .fsutil import atomic_write
+from .keyword_index import KeywordIndex, KeywordSearcher
+from .locks import file_lock
+from .vector_index import VectorIndex
+
+
+@dataclass
+class Generation:
+    folder: Path
+
+    @property
+    def catalog_path(self) -> Path:
+        return self.folder / "catalog.sqlite"
+
+    @property
+    def keyword(self) -> KeywordIndex:
+        return KeywordIndex(self.folder / "keyword")
+
+    @property
+    def vectors_path(self) -> Path:
+        return self.folder / "vectors.hnsw"
+
+
+class IndexLayout:
+    def __init__(self, state_dir: Path):
+        self.dir = state_dir / "index"
+        self.write_lock = self.dir / "write.lock"
+        self.snapshot_lock = self.dir / "snapshot.lock"
+
+    def current(self) -> Generation | None:
+        try:
+            name = (self.dir / "CURRENT").read_text().strip()
+        except OSError:
+            return None
+        folder = self.dir / name
+        return Generation(folder) if name and folder.is_dir() else None
+
+    def new_generation(self) -> Generation:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        numbers = [int(p.name[4:]) for p in self.dir.glob("gen-*") if p.name[4:].isdigit()]
+        folder = self.dir / f"gen-{max(numbers, default=0) + 1:06d}"
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir()
+        return Generation(folder)
+
+    def publish(self, generation: Generation) -> None:
+        """Make ``generation`` live (call under the exclusive snapshot lock)."""
+        atomic_write(self.dir / "CURRENT", generation.folder.name + "\n")
+
+    def prune(self, keep: int = 2) -> None:
+        """Delete old generations, keeping the live one and the one before it (a reader may
+        still be using it)."""
+        current = self.current()
+        gens = sorted(p for p in self.dir.glob("gen-*") if p.is_dir())
+        for folder in gens[:-keep]:
+            if current is None or folder != current.folder:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def check_compatible(meta: dict[str, str], model_id: str) -> None:
+    """Refuse to mix vectors of two models or read an index of another format."""
+    built_with = meta.get("model_id")
+    version = meta.get("format_version")
+    if version is not None and version != str(FORMAT_VERSION):
+        raise IndexStale(f"the index has format version {version}, this vmem uses {FORMAT_VERSION}: run `vmem reindex`")
+    if built_with is not None and built_with != model_id:
+        raise IndexStale(
+            f"the index was built with embedding model {built_with!r} but vmem.toml selects {model_id!r}; "
+            "vectors of two models cannot be mixed: run `vmem reindex`"
+        )
+
+
+class Snapshot:
+    """A consistent read view of catalog, keyword and vector indexes of one generation."""
+
+    def __init__(self, layout: IndexLayout, lock_timeout: float = 30.0):
+        with file_lock(layout.snapshot_lock, shared=True, timeout=lock_timeout):
+            generation = layout.current()
+            if generation is None:
+                raise FileNotFoundError("no index yet")
+            self.generation = generation
+            self.catalog = Catalog(generation.catalog_path)
+            self.catalog.db.execute("BEGIN")
+            self.meta = self.catalog.meta()  # first read pins the SQLite snapshot
+            self.live_chunks = self.catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+            self.keyword = KeywordSearcher(generation.keyword)
+            dim = int(self.meta.get("dim") or 0)
+            self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
+
+    def close(self) -> None:
+        try:
+            self.catalog.db.execute("COMMIT")
+        except Exception:
+            pass
+        self.keyword.close()
+        self.catalog.close()
+
+    def __enter__(self) -> "Snapshot":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def index_size_bytes(layout: IndexLayout) -> int:
+    gen = layout.current()
+    if gen is None:
+        return 0
+    return sum(f.stat().st_size for f in gen.folder.rglob("*") if f.is_file())
+
+
+def remove_all(layout: IndexLayout) -> None:
+    with file_lock(layout.write_lock), file_lock(layout.snapshot_lock):
+        for p in layout.dir.glob("gen-*"):
+            shutil.rmtree(p, ignore_errors=True)
+        try:
+            os.unlink(layout.dir / "CURRENT")
+        except FileNotFoundError:
+            pass

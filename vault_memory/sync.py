@@ -1,0 +1,339 @@
+"""Keeping the derived indexes in step with the vault's files.
+
+``Indexer.sync`` is incremental: a ``stat`` walk finds what may have changed, only those
+files are hashed, only files whose content hash changed are parsed and re-embedded, a
+moved file keeps its vectors, and a deleted one leaves every index. ``Indexer.reindex``
+builds everything anew in a fresh generation and switches to it when done. Broken files
+are recorded (for ``doctor``/``status``) and skipped; they never stop a sync.
+
+Order of a publish: vectors file, then the Whoosh commit, then the catalog commit (the
+catalog is the record of what is done), all under the exclusive snapshot lock so a reader
+sees the whole batch or none of it. A crash before the catalog commit is repaired by the
+next sync, which finds the same files changed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .catalog import FORMAT_VERSION, Catalog, FileRow
+from .chunking import chunk_text, embedding_text
+from .embedder import Embedder
+from .errors import MemoryFileError
+from .fileformat import parse_memory
+from .locks import file_lock
+from .memory import Memory
+from .scanner import FileEntry
+from .store import Generation, IndexLayout, check_compatible
+from .vault import Problem, Vault, problem_from_error
+from .vector_index import VectorIndex
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    updated: int = 0
+    deleted: int = 0
+    renamed: int = 0
+    unchanged: int = 0
+    embedded_chunks: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+    rebuilt: bool = False
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.updated + self.deleted + self.renamed
+
+    def to_dict(self) -> dict:
+        return {
+            "added": self.added, "updated": self.updated, "deleted": self.deleted, "renamed": self.renamed,
+            "unchanged": self.unchanged, "embedded_chunks": self.embedded_chunks, "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt, "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+@dataclass
+class Plan:
+    """What a sync must do, found by comparing a ``stat`` walk with the catalog."""
+
+    changed: list[tuple[FileEntry, bytes | None, str, MemoryFileError | None]] = field(default_factory=list)
+    touched: list[FileEntry] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, FileEntry]] = field(default_factory=list)
+    unchanged: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not (self.changed or self.touched or self.deleted or self.renamed)
+
+
+def _sha(raw: bytes) -> str:
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[list[FileEntry], list[str]]:
+    """(entries whose size/mtime differ from the catalog or are new, catalog paths now gone)."""
+    present = {e.relpath for e in entries}
+    suspects = [e for e in entries if (r := rows.get(e.relpath)) is None or r.size != e.size or r.mtime_ns != e.mtime_ns]
+    gone = [p for p in rows if p not in present]
+    return suspects, gone
+
+
+class Indexer:
+    """Writes the indexes of one vault. Only one process writes at a time (``write.lock``)."""
+
+    def __init__(self, vault: Vault, embedder: Embedder, lock_timeout: float = 60.0):
+        self.vault = vault
+        self.embedder = embedder
+        self.layout = IndexLayout(vault.state_dir)
+        self.lock_timeout = lock_timeout
+
+    # ------------------------------------------------------------------ planning
+
+    def is_fresh(self) -> bool:
+        """Cheap check (a ``stat`` walk and one catalog query): does the index match the files?"""
+        generation = self.layout.current()
+        if generation is None:
+            return False
+        catalog = Catalog(generation.catalog_path)
+        try:
+            suspects, gone = stat_changes(self.vault.files(), catalog.files())
+        finally:
+            catalog.close()
+        return not suspects and not gone
+
+    def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
+        entries = self.vault.files() if entries is None else entries
+        rows = catalog.files()
+        suspects, gone = stat_changes(entries, rows)
+        plan = Plan(unchanged=len(entries) - len(suspects))
+        gone_by_sha: dict[str, list[str]] = {}
+        for path in gone:
+            if rows[path].sha:
+                gone_by_sha.setdefault(rows[path].sha, []).append(path)
+        renamed_from: set[str] = set()
+        for entry in suspects:
+            error: MemoryFileError | None = None
+            raw: bytes | None = None
+            try:
+                raw = self.vault.read_bytes(entry.relpath, entry)
+                sha = _sha(raw)
+            except MemoryFileError as e:
+                error, sha = e, ""
+            row = rows.get(entry.relpath)
+            if row is not None and sha and row.sha == sha and not row.error:
+                plan.touched.append(entry)
+            elif row is None and sha and gone_by_sha.get(sha):
+                old = gone_by_sha[sha].pop()
+                renamed_from.add(old)
+                plan.renamed.append((old, entry))
+            else:
+                plan.changed.append((entry, raw, sha, error))
+        plan.deleted = [p for p in gone if p not in renamed_from]
+        return plan
+
+    # ------------------------------------------------------------------ public
+
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """Bring the live generation up to date with the files (creating it if needed)."""
+        started = time.perf_counter()
+        with file_lock(self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"):
+            generation = self.layout.current()
+            if generation is None:
+                report = self._rebuild(progress)
+            else:
+                catalog = Catalog(generation.catalog_path)
+                try:
+                    check_compatible(catalog.meta(), self.embedder.model_id)
+                    plan = self.plan(catalog)
+                    report = SyncReport(unchanged=plan.unchanged)
+                    if not plan.empty:
+                        self._apply(generation, catalog, plan, report, progress, live=True)
+                finally:
+                    catalog.close()
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def reindex(self, progress: Progress | None = None) -> SyncReport:
+        """Rebuild every index from the files into a new generation, then switch to it."""
+        started = time.perf_counter()
+        with file_lock(self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"):
+            report = self._rebuild(progress)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    # ------------------------------------------------------------------ work
+
+    def _rebuild(self, progress: Progress | None) -> SyncReport:
+        generation = self.layout.new_generation()
+        generation.keyword.create()
+        catalog = Catalog(generation.catalog_path)
+        try:
+            catalog.set_meta(format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+            entries = self.vault.files()
+            plan = self.plan(catalog, entries)
+            report = SyncReport(rebuilt=True)
+            self._apply(generation, catalog, plan, report, progress, live=False)
+        finally:
+            catalog.close()
+        with file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout):
+            self.layout.publish(generation)
+        self.layout.prune()
+        return report
+
+    def _apply(self, generation: Generation, catalog: Catalog, plan: Plan, report: SyncReport,
+               progress: Progress | None, live: bool) -> None:
+        # 1. parse what changed
+        parsed: list[tuple[FileEntry, str, Memory | None, MemoryFileError | None]] = []
+        for entry, raw, sha, error in plan.changed:
+            memory = None
+            if error is None:
+                try:
+                    memory = parse_memory(raw, Path(entry.relpath))
+                except MemoryFileError as e:
+                    error = e
+            if error is not None:
+                report.problems.append(problem_from_error(error))
+            parsed.append((entry, sha, memory, error))
+
+        # 2. embed (the slow part, done before any lock readers wait on)
+        memories = [m for _, _, m, _ in parsed if m is not None]
+        chunk_texts: list[list[str]] = []
+        tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
+        for m in memories:
+            chunk_texts.append(chunk_text(embedding_text(m.key, m.text), tokenizer))
+        flat = [c for chunks in chunk_texts for c in chunks]
+        vectors = self._embed(flat, progress)
+        report.embedded_chunks = len(flat)
+
+        meta = catalog.meta()
+        dim = self.embedder.dim or (int(meta["dim"]) if meta.get("dim") else None)
+        vector_index = None
+        if dim:
+            vector_index = VectorIndex.load(generation.vectors_path, dim) if generation.vectors_path.exists() \
+                else VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * len(flat)))
+
+        # 3. stage catalog, keyword and vector changes
+        catalog.begin()
+        try:
+            stale_labels: list[int] = []
+            for path in plan.deleted:
+                stale_labels += catalog.delete_file(path)
+                report.deleted += 1
+            for old, entry in plan.renamed:
+                catalog.rename_file(old, entry.relpath, entry.size, entry.mtime_ns)
+                report.renamed += 1
+            for entry in plan.touched:
+                catalog.touch_file(entry.relpath, entry.size, entry.mtime_ns)
+            rows = catalog.files() if live else {}
+            new_labels: list[int] = []
+            new_vectors = []
+            offset = 0
+            chunk_iter = iter(chunk_texts)
+            stored = vector_index.stored_labels() if vector_index is not None else set()
+            next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
+            for entry, sha, memory, error in parsed:
+                existed = entry.relpath in rows
+                stale_labels += catalog.labels_of(entry.relpath)
+                row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
+                              error.reason if error else None, error.line if error else None)
+                catalog.db.execute("DELETE FROM chunks WHERE path = ?", (entry.relpath,))
+                catalog.upsert_file(row, memory)
+                if memory is None:
+                    continue
+                n = len(next(chunk_iter))
+                labels = list(range(next_label, next_label + n))
+                next_label += n
+                catalog.add_chunks(entry.relpath, labels)
+                new_labels += labels
+                new_vectors.append(vectors[offset: offset + n])
+                offset += n
+                if existed:
+                    report.updated += 1
+                else:
+                    report.added += 1
+            catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+            if dim:
+                catalog.set_meta(dim=dim)
+
+            keyword_moves = []
+            for old, entry in plan.renamed:
+                rec = catalog.records([entry.relpath]).get(entry.relpath)
+                if rec is not None:
+                    from .fileformat import memory_from_record
+
+                    keyword_moves.append(memory_from_record(rec))
+            ix = generation.keyword.open()
+            writer = ix.writer(timeout=self.lock_timeout)
+            try:
+                from .keyword_index import document
+
+                for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:
+                    writer.delete_by_term("path", path)
+                for entry, _, memory, _ in parsed:
+                    writer.delete_by_term("path", entry.relpath)
+                    if memory is not None:
+                        writer.add_document(**document(memory))
+                for memory in keyword_moves:
+                    writer.add_document(**document(memory))
+            except BaseException:
+                writer.cancel()
+                raise
+
+            if vector_index is not None:
+                orphans = stored - set(catalog.label_paths()) - set(new_labels)
+                vector_index.delete(sorted(set(stale_labels) | orphans))
+                if new_labels:
+                    import numpy as np
+
+                    vector_index.add(new_labels, np.vstack(new_vectors))
+                staged = generation.vectors_path.with_name(".vectors.staged")
+                vector_index.save(staged)
+
+            # 4. publish: readers see all of it or none of it
+            if progress:
+                progress("commit", 0, 1)
+            lock = file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout) if live else _null()
+            with lock:
+                if vector_index is not None:
+                    import os
+
+                    os.replace(staged, generation.vectors_path)
+                writer.commit()
+                catalog.commit()
+        except BaseException:
+            try:
+                catalog.rollback()
+            except Exception:
+                pass
+            raise
+        if progress:
+            progress("commit", 1, 1)
+
+    def _embed(self, texts: list[str], progress: Progress | None):
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.embedder.dim or 1), dtype=np.float32)
+        out = []
+        batch = 256
+        for i in range(0, len(texts), batch):
+            out.append(self.embedder.embed(texts[i : i + batch]))
+            if progress:
+                progress("embed", min(i + batch, len(texts)), len(texts))
+        return np.vstack(out)
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
