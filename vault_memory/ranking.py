@@ -1,8 +1,10 @@
 """Fusing the keyword and vector legs into one ranking (pure functions).
 
-The default is a weighted reciprocal-rank fusion with a bonus for exact key matches and a
-share of the score flowing from conversation neighbours; ``benchmarks/locomo.py`` measures
-the alternatives, and the README records why this one won.
+The default is normalised-score fusion: each leg's scores are min-max scaled over its own
+candidates and the two are averaged, so a leg that is sure of one memory (a large score
+gap) counts for more than rank alone would say. Then every memory inherits half the fused
+score of its best conversation neighbour. On the LoCoMo dev half this beats reciprocal-rank
+fusion by about 9 points of R@5 (README, "Retrieval quality").
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class RankingParams:
-    fusion: str = "rrf"  # "rrf" | "score" (min-max normalised weighted sum)
+    fusion: str = "score"  # "score" (min-max normalised weighted sum) | "rrf"
     rrf_k: float = 60.0
-    keyword_weight: float = 1.0
-    vector_weight: float = 1.0
+    keyword_weight: float = 0.5
+    vector_weight: float = 0.5
     #: how many candidates each leg contributes
     depth: int = 100
     #: share of the best neighbouring turn's fused score a memory inherits (0 disables)
-    neighbour_weight: float = 0.0
+    neighbour_weight: float = 0.5
 
 
 def ranks(results: list[tuple[str, float]]) -> dict[str, int]:
@@ -44,10 +46,11 @@ def _minmax(leg: list[tuple[str, float]]) -> dict[str, float]:
         return {}
     values = [s for _, s in leg]
     lo, hi = min(values), max(values)
-    span = hi - lo or 1.0
+    if hi == lo:  # one candidate, or all tied: each is as good as the best
+        return {path: 1.0 for path, _ in leg}
     out: dict[str, float] = {}
     for path, s in leg:
-        out.setdefault(path, (s - lo) / span)
+        out.setdefault(path, (s - lo) / (hi - lo))
     return out
 
 

@@ -1,0 +1,188 @@
+"""LoCoMo retrieval benchmark through vmem's own vault, index and recall code.
+
+The task is defined in ../shared/bench/README.md: each conversation is its own vault, each
+dialog turn one memory (text "[<session date>] <speaker>: <turn>", date in frontmatter),
+categories 1-4 scored, evidence normalised, lifecycle evaluated as of the last session.
+
+    python benchmarks/locomo.py [--data PATH] [--json] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.memory import Memory  # noqa: E402
+from vault_memory.ranking import RankingParams  # noqa: E402
+from vault_memory.recall import Engine, RecallQuery  # noqa: E402
+from vault_memory.template import create_vault  # noqa: E402
+from vault_memory.vault import Vault  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo-dev.json"
+EVIDENCE_RE = re.compile(r"D:?(\d+):(\d+)")
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def session_time(text: str) -> dt.datetime:
+    return dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.timezone.utc)
+
+
+def sessions(conv: dict) -> list[tuple[int, dt.datetime, list[dict]]]:
+    out = []
+    for key, turns in conv.items():
+        m = re.fullmatch(r"session_(\d+)", key)
+        if m and isinstance(turns, list):
+            n = int(m.group(1))
+            out.append((n, session_time(conv[f"session_{n}_date_time"]), turns))
+    return sorted(out)
+
+
+def turn_text(date_label: str, turn: dict) -> str:
+    text = f"[{date_label}] {turn['speaker']}: {turn['text']}"
+    if turn.get("blip_caption"):
+        text += f" [shares a photo: {turn['blip_caption']}]"
+    return text
+
+
+def build_vault(sample: dict, folder: Path) -> tuple[Vault, set[str], dt.datetime]:
+    """One memory file per turn, written by vmem's own Vault."""
+    create_vault(folder, with_examples=False)
+    vault = Vault(folder)
+    conv = sample["conversation"]
+    dia_ids: set[str] = set()
+    last = None
+    for n, when, turns in sessions(conv):
+        label = conv[f"session_{n}_date_time"]
+        last = when
+        for i, turn in enumerate(turns):
+            dia_ids.add(turn["dia_id"])
+            memory = Memory(
+                id=f"{sample['sample_id']}-{turn['dia_id'].replace(':', '-')}".lower(),
+                text=turn_text(label, turn),
+                type="note",
+                source="imported",
+                confidence="high",
+                created=when,
+                conversation=f"{sample['sample_id']}/session_{n}",
+                turn=i,
+                extra={"dia_id": turn["dia_id"]},
+            )
+            vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
+    return vault, dia_ids, last
+
+
+def questions(sample: dict, dia_ids: set[str]) -> list[dict]:
+    out = []
+    for qa in sample["qa"]:
+        if qa.get("category") not in CATEGORIES:
+            continue
+        evidence: list[str] = []
+        for item in qa.get("evidence", []):
+            for a, b in EVIDENCE_RE.findall(str(item)):
+                eid = f"D{int(a)}:{int(b)}"
+                if eid in dia_ids and eid not in evidence:
+                    evidence.append(eid)
+        if evidence:
+            out.append({"question": qa["question"], "evidence": evidence, "category": qa["category"]})
+    return out
+
+
+def score(rows: list[dict]) -> dict:
+    def mean(values):
+        return round(sum(values) / len(values), 4) if values else 0.0
+
+    result = {
+        "n_questions": len(rows),
+        "recall@5": mean([r["r5"] for r in rows]),
+        "recall@10": mean([r["r10"] for r in rows]),
+        "hit@5": mean([r["hit5"] for r in rows]),
+        "per_category": {},
+    }
+    for cat, name in CATEGORIES.items():
+        sub = [r for r in rows if r["category"] == cat]
+        result["per_category"][name] = {"n": len(sub), "recall@5": mean([r["r5"] for r in sub]), "recall@10": mean([r["r10"] for r in sub])}
+    return result
+
+
+def evaluate(engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str, ...]) -> tuple[list[dict], list[float]]:
+    rows, times = [], []
+    snap = engine.snapshot()
+    try:
+        for q in qs:
+            started = time.perf_counter()
+            hits = engine.rank(snap, RecallQuery(q["question"], k=10, as_of=as_of, legs=legs, include_pinned=False))
+            times.append((time.perf_counter() - started) * 1000)
+            found = [h.memory.extra.get("dia_id") for h in hits]
+            ev = set(q["evidence"])
+            rows.append({
+                "category": q["category"],
+                "r5": len(ev & set(found[:5])) / len(ev),
+                "r10": len(ev & set(found[:10])) / len(ev),
+                "hit5": 1.0 if ev & set(found[:5]) else 0.0,
+            })
+    finally:
+        snap.close()
+    return rows, times
+
+
+def run(data: Path, params: RankingParams | None = None, keep: Path | None = None) -> dict:
+    samples = json.loads(data.read_text())
+    embedder = FastEmbedEmbedder()
+    all_rows: dict[str, list[dict]] = {"hybrid": [], "keyword": [], "vector": []}
+    latencies: list[float] = []
+    build_seconds = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        base = keep or Path(tmp)
+        for sample in samples:
+            folder = base / sample["sample_id"]
+            vault, dia_ids, last = build_vault(sample, folder)
+            engine = Engine(vault, embedder=embedder, params=params)
+            started = time.perf_counter()
+            engine.indexer.reindex()
+            build_seconds += time.perf_counter() - started
+            qs = questions(sample, dia_ids)
+            for name, legs in (("hybrid", ("keyword", "vector")), ("keyword", ("keyword",)), ("vector", ("vector",))):
+                rows, times = evaluate(engine, qs, last, legs)
+                all_rows[name] += rows
+                if name == "hybrid":
+                    latencies += times
+    result = score(all_rows["hybrid"])
+    result["keyword_only"] = score(all_rows["keyword"])
+    result["vector_only"] = score(all_rows["vector"])
+    latencies.sort()
+    result["rank_ms_p50"] = round(latencies[len(latencies) // 2], 2)
+    result["index_seconds"] = round(build_seconds, 1)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--keep", type=Path, help="build the vaults here and keep them")
+    args = parser.parse_args()
+    result = run(args.data, keep=args.keep)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"LoCoMo retrieval, {result['n_questions']} questions (categories 1-4)")
+    for name, r in (("hybrid", result), ("keyword only", result["keyword_only"]), ("vector only", result["vector_only"])):
+        print(f"  {name:<13} R@5 {r['recall@5']:.3f}  R@10 {r['recall@10']:.3f}  Hit@5 {r['hit@5']:.3f}")
+    print("  per category (hybrid):")
+    for name, r in result["per_category"].items():
+        print(f"    {name:<12} n={r['n']:<4} R@5 {r['recall@5']:.3f}  R@10 {r['recall@10']:.3f}")
+    print(f"  ranking p50 {result['rank_ms_p50']} ms/question, indexing {result['index_seconds']} s")
+
+
+if __name__ == "__main__":
+    main()
