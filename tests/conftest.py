@@ -70,3 +70,31 @@ def write(path: Path, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real bundled model, loaded once per test session."""
+    from vault_memory.embedder import FastEmbedEmbedder
+
+    e = FastEmbedEmbedder()
+    e.embed(["warm up"])
+    return e
+
+
+@pytest.fixture
+def engine_for(embedder):
+    """engine_for(vault_dir) → a recall Engine over that vault using the shared model."""
+    from vault_memory.recall import Engine
+
+    def make(path: Path, **kw):
+        return Engine(Vault(path), embedder=embedder, **kw)
+
+    return make
+
+
+def recall_ids(engine, text: str, **kw) -> list[str]:
+    from vault_memory.recall import RecallQuery
+
+    kw.setdefault("include_pinned", False)
+    return [h.memory.id for h in engine.recall(RecallQuery(text, **kw)).hits]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: leave room for [CLS] and [SEP]
 CHUNK_TOKENS = 254
 OVERLAP_TOKENS = 32
@@ -12,26 +14,57 @@ def embedding_text(key: str | None, text: str) -> str:
     return f"{key.replace('_', ' ')}: {text}" if key else text
 
 
-def chunk_text(text: str, tokenizer, max_tokens: int = CHUNK_TOKENS, overlap: int = OVERLAP_TOKENS) -> list[str]:
-    """Chunks of at most ``max_tokens`` word pieces, cut at token boundaries, overlapping a
-    little so a sentence split in two is still whole in one of them."""
+def _count(text: str, tokenizer) -> int:
+    if tokenizer is None:
+        return len(text.split()) * 4 // 3 + 1
+    return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def split_tokens(text: str, tokenizer, max_tokens: int = CHUNK_TOKENS, overlap: int = OVERLAP_TOKENS) -> list[str]:
+    """Cut one long paragraph at token boundaries into overlapping windows."""
     if tokenizer is None:
         words = text.split()
         size = max_tokens * 3 // 4
-        if len(words) <= size:
-            return [text]
-        step = size - overlap * 3 // 4
-        return [" ".join(words[i : i + size]) for i in range(0, len(words), step) if words[i : i + size]]
-    encoding = tokenizer.encode(text, add_special_tokens=False)
-    offsets = encoding.offsets
+        step = max(1, size - overlap * 3 // 4)
+        return [" ".join(words[i : i + size]) for i in range(0, len(words), step) if words[i : i + size]] or [text]
+    offsets = tokenizer.encode(text, add_special_tokens=False).offsets
     if len(offsets) <= max_tokens:
         return [text]
-    chunks = []
-    start = 0
+    chunks, start = [], 0
     while start < len(offsets):
         end = min(start + max_tokens, len(offsets))
         chunks.append(text[offsets[start][0] : offsets[end - 1][1]])
         if end == len(offsets):
             break
         start = end - overlap
+    return chunks
+
+
+def chunk_text(text: str, tokenizer, max_tokens: int = CHUNK_TOKENS, overlap: int = OVERLAP_TOKENS) -> list[str]:
+    """Chunks of at most ``max_tokens`` word pieces. Short texts stay whole; long ones are
+    cut at paragraph breaks, small paragraphs packed together, and a paragraph that alone
+    is too long is cut into overlapping windows (its own chunks, never packed with others,
+    so a short paragraph after it keeps its own meaning)."""
+    if _count(text, tokenizer) <= max_tokens:
+        return [text]
+    chunks: list[str] = []
+    pending: list[str] = []
+    pending_tokens = 0
+    for paragraph in (p.strip() for p in re.split(r"\n\s*\n", text)):
+        if not paragraph:
+            continue
+        n = _count(paragraph, tokenizer)
+        if n > max_tokens:
+            if pending:
+                chunks.append("\n\n".join(pending))
+                pending, pending_tokens = [], 0
+            chunks.extend(split_tokens(paragraph, tokenizer, max_tokens, overlap))
+            continue
+        if pending and pending_tokens + n + 1 > max_tokens:
+            chunks.append("\n\n".join(pending))
+            pending, pending_tokens = [], 0
+        pending.append(paragraph)
+        pending_tokens += n + 1
+    if pending:
+        chunks.append("\n\n".join(pending))
     return chunks

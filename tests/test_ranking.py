@@ -1,0 +1,61 @@
+"""Pure ranking, chunking and rendering rules."""
+
+from pathlib import Path
+
+from vault_memory.chunking import CHUNK_TOKENS, chunk_text
+from vault_memory.memory import Memory
+from vault_memory.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
+from vault_memory.recall import Hit
+from vault_memory.render import estimate_tokens, one_line, render_block
+
+
+def test_rrf_is_the_textbook_formula():
+    p = RankingParams(fusion="rrf", rrf_k=60, keyword_weight=1, vector_weight=1)
+    fused = rrf_scores([("a", 9.0), ("b", 3.0)], [("b", 0.9), ("c", 0.5)], p)
+    assert fused == {"a": 1 / 61, "b": 1 / 62 + 1 / 61, "c": 1 / 62}
+
+
+def test_score_fusion_rewards_a_confident_leg():
+    # keyword is sure of "a" (big gap); vector barely prefers "b"
+    fused = fuse([("a", 10.0), ("b", 1.0), ("c", 0.9)], [("b", 0.50), ("a", 0.49), ("c", 0.10)], RankingParams())
+    assert max(fused, key=fused.get) == "a"
+    assert fuse([("x", 3.0)], [], RankingParams()) == {"x": 0.5}  # a lone candidate is its leg's best
+
+
+def test_neighbours_inherit_half_the_best_neighbour_score():
+    out = spread_to_neighbours({"q": 1.0, "a": 0.1}, {"a": ["q", "z"], "q": ["a"], "z": ["a"]}, 0.5)
+    assert out == {"q": 1.05, "a": 0.6, "z": 0.05}
+
+
+def test_chunks_respect_the_model_window(embedder):
+    tok = embedder.tokenizer()
+    assert chunk_text("short memory", tok) == ["short memory"]
+    long_paragraph = " ".join(f"sentence number {i} about gardening." for i in range(200))
+    text = long_paragraph + "\n\nThe user's bicycle was stolen in March."
+    chunks = chunk_text(text, tok)
+    assert len(chunks) > 2 and chunks[-1] == "The user's bicycle was stolen in March."
+    assert all(len(tok.encode(c, add_special_tokens=False).ids) <= CHUNK_TOKENS for c in chunks)
+    small = "\n\n".join(f"Paragraph {i}: " + "word " * 60 for i in range(6))
+    packed = chunk_text(small, tok)
+    assert 1 < len(packed) < 6
+
+
+def test_token_estimate_is_conservative_and_handles_non_ascii():
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("hello world, this is a test") >= 6
+    assert estimate_tokens("日本語のテキスト") == 8
+
+
+def test_block_groups_by_type_and_clamps_long_memories():
+    def hit(i, type_, text, **kw):
+        return Hit(Memory(id=f"m{i}", text=text, type=type_, path=Path(f"x/m{i}.md"), **kw), 1.0 / (i + 1))
+
+    hits = [hit(0, "episode", "Went to Lisbon"), hit(1, "fact", "Lucas", key="nombre"),
+            hit(2, "summary", "- topic: trip\n- outcome: booked"), hit(3, "fact", "word " * 500)]
+    block = render_block(hits, 120)
+    lines = block.splitlines()
+    assert lines.index("## Facts") < lines.index("## Summaries") < lines.index("## Episodes")
+    assert "- topic: trip; outcome: booked (medium)" in block
+    assert any(line.endswith("… (medium)") for line in lines)
+    assert estimate_tokens(block) <= 120
+    assert one_line("- a\n-  b\n\n1. c") == "a; b; c"

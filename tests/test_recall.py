@@ -1,0 +1,186 @@
+"""Hybrid recall with the real bundled model and real Whoosh/hnswlib indexes."""
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, recall_ids, tree_digest, write
+from vault_memory import IndexStale, Vault
+from vault_memory.recall import RecallQuery
+from vault_memory.render import estimate_tokens, render_block
+
+PEANUTS = "2026-10-02-allergy-peanuts-4be810"
+
+
+def test_a_query_sharing_no_word_finds_the_memory(vault_dir, engine_for):
+    engine = engine_for(vault_dir)
+    assert recall_ids(engine, "what foods should I avoid?")[0] == PEANUTS
+
+
+def test_an_exact_name_finds_its_memory_first(empty_vault_dir, engine_for):
+    v = Vault(empty_vault_dir)
+    for text in ["amigo: Martín Iglesias, college friend from Rosario", "Likes hiking in the Picos de Europa",
+                 "trabajo: data engineer", "Has a sister who lives in Valencia", "Martha from accounting sent the report"]:
+        v.add(text)
+    target = [m for m in v if m.text.startswith("Martín")][0]
+    assert recall_ids(engine_for(empty_vault_dir), "Martín Iglesias")[0] == target.id
+    assert recall_ids(engine_for(empty_vault_dir), "martin iglesias")[0] == target.id  # accents folded
+
+
+def test_spanish_stemming_and_accents(empty_vault_dir, engine_for):
+    v = Vault(empty_vault_dir)
+    target = v.add("ubicación: vive en Sevilla, trabajaba en una panadería")
+    v.add("Prefiere el té verde por la mañana")
+    v.add("Juega al pádel los jueves")
+    assert recall_ids(engine_for(empty_vault_dir), "¿dónde trabaja? ubicacion", legs=("keyword",))[0] == target.id
+
+
+def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, engine_for):
+    engine = engine_for(vault_dir)
+    assert PEANUTS in recall_ids(engine, "peanuts")
+    path = vault_dir / "facts" / f"{PEANUTS}.md"
+    # edit: the body now talks about shellfish
+    path.write_text(path.read_text().replace("allergic to peanuts", "allergic to shellfish"))
+    report = engine.ensure_fresh()
+    assert report.updated == 1 and report.embedded_chunks == 1
+    assert PEANUTS not in recall_ids(engine, "peanuts", legs=("keyword",))
+    assert recall_ids(engine, "shellfish allergy")[0] == PEANUTS
+    # rename: same memory, new path, no re-embedding
+    moved = vault_dir / "facts" / "health" / "allergy.md"
+    moved.parent.mkdir()
+    os.rename(path, moved)
+    report = engine.ensure_fresh()
+    assert (report.renamed, report.embedded_chunks) == (1, 0)
+    hits = engine.recall(RecallQuery("shellfish allergy", include_pinned=False)).hits
+    assert hits[0].memory.id == PEANUTS and hits[0].memory.path == Path("facts/health/allergy.md")
+    # delete
+    moved.unlink()
+    assert engine.ensure_fresh().deleted == 1
+    assert PEANUTS not in recall_ids(engine, "shellfish allergy")
+
+
+def test_superseded_and_forgotten_never_appear(vault_dir, engine_for):
+    v = Vault(vault_dir)
+    engine = engine_for(vault_dir)
+    old = "2026-09-14-trabajo-backend-engineer-at-acme-7c21e0"
+    assert old in recall_ids(engine, "where does the user work?")
+    new = v.correct(old, "Staff engineer at Globex, platform team")
+    ids = recall_ids(engine, "where does the user work?")
+    assert new.id in ids and old not in ids
+    v.forget(new.id)
+    ids = recall_ids(engine, "where does the user work?")
+    # forgetting the correction undoes it: the forgotten memory is gone, what it replaced is back
+    assert new.id not in ids and old in ids
+
+
+def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
+    write(empty_vault_dir / "facts" / "old.md", "---\nid: city-old\ntype: fact\nkey: ciudad\n---\nLives in Madrid\n")
+    write(empty_vault_dir / "facts" / "new.md", "---\nid: city-new\ntype: fact\nkey: ciudad\nsupersedes: '[[old]]'\n---\nLives in Lisbon\n")
+    write(empty_vault_dir / "facts" / "trip.md", "---\nid: trip-1\ntype: fact\nexpires: 2026-01-31\n---\nLives in a hotel in Porto this month\n")
+    engine = engine_for(empty_vault_dir)
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc))
+    assert "city-new" in ids and "city-old" not in ids and "trip-1" not in ids
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 1, 15, tzinfo=dt.timezone.utc))
+    assert "trip-1" in ids
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc), include_expired=True)
+    assert "trip-1" in ids
+
+
+def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, engine_for):
+    filler = " ".join(f"Paragraph {i} is about the history of the municipal library and its opening hours." for i in range(60))
+    write(empty_vault_dir / "notes" / "long.md", f"---\nid: long-1\n---\n{filler}\n\nFinally: the user's bicycle was stolen in March.\n")
+    Vault(empty_vault_dir).add("Likes cooking pasta")
+    engine = engine_for(empty_vault_dir)
+    report = engine.ensure_fresh()
+    assert report.embedded_chunks > 3
+    assert recall_ids(engine, "bike theft", legs=("vector",))[0] == "long-1"
+
+
+def test_budget_holds_and_pinned_come_first(vault_dir, engine_for):
+    v = Vault(vault_dir)
+    for i in range(40):
+        v.add(f"Project note {i}: the payments service uses PostgreSQL and Go, deploys on Tuesdays " + "detail " * i)
+    engine = engine_for(vault_dir)
+    result = engine.recall(RecallQuery("payments PostgreSQL deploys", k=40))
+    for budget in (40, 80, 150, 400, 2000):
+        block = render_block(result.hits, budget)
+        assert estimate_tokens(block) <= budget
+    block = render_block(result.hits, 150)
+    assert block.startswith('<memory source="vmem">') and block.endswith("</memory>")
+    assert "nombre: Lucas" in block.splitlines()[3]  # the pinned memory leads
+    assert "not instructions" in block
+    assert render_block(result.hits, 10) == ""
+
+
+def test_cli_recall_block_json_explain_and_empty(cli, vault_dir, tmp_path):
+    out = cli("recall", "what should I avoid eating?")
+    assert out.exit_code == 0 and "allergic to peanuts" in out.stdout and out.stdout.startswith("<memory")
+    data = cli.json("recall", "what should I avoid eating?", "--explain")
+    first = data["results"][0]
+    assert {"id", "type", "key", "text", "path", "score", "created"} <= set(first)
+    assert first["id"] == PEANUTS and "vector_rank" in first["explain"] and "keyword_rank" in first["explain"]
+    assert data["took_ms"] > 0 and data["query"] == "what should I avoid eating?"
+    md = cli("recall", "peanuts", "--format", "md")
+    assert f"(facts/{PEANUTS}.md)" in md.stdout
+    # a vault with nothing relevant and nothing pinned: no output at all, exit 0
+    from vault_memory.template import create_vault
+
+    empty = create_vault(tmp_path / "empty", with_examples=False)
+    Vault(empty).add("Enjoys watching cricket on weekends")
+    nothing = Cli(empty)("recall", "zxqv")
+    assert nothing.exit_code == 0 and nothing.stdout == ""
+
+
+def test_broken_files_are_skipped_with_a_warning(cli, vault_dir):
+    write(vault_dir / "facts" / "broken.md", "---\nid: [\n---\npeanuts everywhere\n")
+    before = tree_digest(vault_dir)
+    out = cli("recall", "peanuts")
+    assert out.exit_code == 0 and "allergic to peanuts" in out.stdout
+    assert "facts/broken.md:3" in out.stderr
+    assert tree_digest(vault_dir) == before
+
+
+def test_a_model_mismatch_is_refused_with_the_fix(cli, vault_dir):
+    assert cli("sync").exit_code == 0
+    toml = vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"'))
+    out = cli("recall", "peanuts")
+    assert out.exit_code == 1
+    assert "vmem reindex" in out.stderr and "all-MiniLM-L6-v2-onnx-int8" in out.stderr
+    with pytest.raises(IndexStale):
+        from vault_memory.recall import Engine
+
+        Engine(Vault(vault_dir)).recall(RecallQuery("peanuts"))
+
+
+def test_reindex_rebuilds_from_the_files(cli, vault_dir):
+    out = cli.json("reindex")
+    assert out["rebuilt"] and out["added"] == 6
+    again = cli.json("sync")
+    assert again["added"] == 0 and again["unchanged"] == 6
+    import shutil
+
+    shutil.rmtree(vault_dir / ".vmem")
+    assert "allergic to peanuts" in cli("recall", "peanuts").stdout
+
+
+def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
+    env = dict(os.environ, VMEM_VAULT=str(vault_dir))
+    cmd = [sys.executable, "-m", "vault_memory", "recall", "what should I avoid eating?", "--json"]
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs.append(subprocess.Popen([sys.executable, "-m", "vault_memory", "reindex"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], outs
+    for out, _ in outs[:2]:
+        assert json.loads(out)["results"][0]["id"] == PEANUTS
+    # and once more while a reindex runs
+    r = subprocess.Popen([sys.executable, "-m", "vault_memory", "reindex"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    q = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    r.communicate(timeout=120)
+    assert q.returncode == 0 and json.loads(q.stdout)["results"][0]["id"] == PEANUTS
+    assert r.returncode == 0
