@@ -8,6 +8,7 @@ index's model id and format version are recorded.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .fileformat import memory_from_record
-from .memory import Memory
+from .memory import KNOWN_KEYS, Memory
 
 FORMAT_VERSION = 1
 
@@ -42,6 +43,45 @@ CREATE INDEX IF NOT EXISTS supersedes_path ON supersedes(path);
 CREATE TABLE IF NOT EXISTS chunks (label INTEGER PRIMARY KEY, path TEXT NOT NULL, chunk INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 """
+
+
+def _when(value: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(value) if value else None
+
+
+def memory_from_catalog(record: dict[str, Any]) -> Memory:
+    """A memory from a catalog record, without re-validating: records were checked when the
+    file was parsed, and recall builds a hundred of these per query."""
+    expires = record.get("expires")
+    if expires:
+        expires = dt.date.fromisoformat(expires) if len(expires) == 10 else dt.datetime.fromisoformat(expires)
+    return Memory(
+        id=record["id"],
+        text=record.get("text") or "",
+        type=record.get("type") or "note",
+        key=record.get("key"),
+        domain=record.get("domain"),
+        confidence=record.get("confidence") or "medium",
+        source=record.get("source"),
+        created=_when(record.get("created")),
+        updated=_when(record.get("updated")),
+        last_confirmed=_when(record.get("last_confirmed")),
+        expires=expires or None,
+        supersedes=list(record.get("supersedes") or []),
+        persona=record.get("persona"),
+        scope=record.get("scope"),
+        importance=record.get("importance"),
+        pinned=bool(record.get("pinned")),
+        tags=list(record.get("tags") or []),
+        conversation=record.get("conversation"),
+        turn=record.get("turn"),
+        extra={k: v for k, v in record.items() if k not in KNOWN_KEYS and k not in _RECORD_ONLY},
+        path=Path(record["path"]) if record.get("path") else None,
+        id_derived=bool(record.get("id_derived")),
+    )
+
+
+_RECORD_ONLY = {"text", "path", "id_derived"}
 
 
 @dataclass
@@ -153,15 +193,16 @@ class Catalog:
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """For each path, the paths of the turns just before and after it in its conversation."""
         out: dict[str, list[str]] = {}
-        for path in paths:
-            row = self.db.execute("SELECT conversation, turn FROM files WHERE path = ?", (path,)).fetchone()
-            if not row or row[0] is None or row[1] is None:
-                continue
-            near = self.db.execute(
-                "SELECT path FROM files WHERE conversation = ? AND turn IN (?, ?) AND record IS NOT NULL",
-                (row[0], row[1] - 1, row[1] + 1),
+        for i in range(0, len(paths), 500):
+            part = paths[i : i + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                "SELECT f.path, n.path FROM files f JOIN files n ON n.conversation = f.conversation "
+                f"AND n.turn IN (f.turn - 1, f.turn + 1) WHERE f.path IN ({marks}) AND n.record IS NOT NULL",
+                part,
             )
-            out[path] = [r[0] for r in near]
+            for path, near in rows:
+                out.setdefault(path, []).append(near)
         return out
 
     def pinned_paths(self) -> list[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .embedder import Embedder, embedder_from_config
-from .fileformat import memory_from_record
+from .catalog import memory_from_catalog
 from .lifecycle import eligible, lifecycle_weight
 from .memory import Memory, jsonable
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
@@ -168,7 +168,7 @@ class Engine:
             record = records.get(path)
             if record is None:
                 continue
-            memory = memory_from_record(record)
+            memory = memory_from_catalog(record)
             why_not = eligible(memory, now, superseded=superseded, persona=query.persona,
                                types=query.types, include_expired=query.include_expired)
             if why_not:
@@ -191,7 +191,7 @@ class Engine:
         if query.include_pinned:
             pinned = snap.catalog.records(snap.catalog.pinned_paths())
             for path, record in sorted(pinned.items()):
-                memory = memory_from_record(record)
+                memory = memory_from_catalog(record)
                 if memory.id in seen:
                     continue
                 if eligible(memory, now, superseded=superseded, persona=query.persona, types=query.types,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ class IgnoreRules:
     """
 
     def __init__(self, patterns: list[str]):
-        self.rules: list[tuple[bool, bool, bool, str]] = []
+        self.rules: list[tuple[bool, bool, bool, re.Pattern[str]]] = []
         for raw in patterns:
             p = raw.strip()
             if not p or p.startswith("#"):
@@ -46,7 +47,7 @@ class IgnoreRules:
             dir_only = p.endswith("/")
             p = p.strip("/")
             anchored = "/" in p or raw.strip().lstrip("!").startswith("/")
-            self.rules.append((negate, dir_only, anchored, p))
+            self.rules.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
 
     @classmethod
     def for_vault(cls, root: Path, configured: list[str]) -> "IgnoreRules":
@@ -66,8 +67,7 @@ class IgnoreRules:
         for negate, dir_only, anchored, pattern in self.rules:
             if dir_only and not is_dir:
                 continue
-            target = relpath if anchored else name
-            if fnmatch.fnmatchcase(target, pattern):
+            if pattern.match(relpath if anchored else name):
                 result = not negate
         return result
 

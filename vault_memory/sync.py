@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .catalog import FORMAT_VERSION, Catalog, FileRow
+from .catalog import FORMAT_VERSION, Catalog, FileRow, memory_from_catalog
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
 from .errors import MemoryFileError
 from .fileformat import parse_memory
+from .keyword_index import document
 from .locks import file_lock
 from .memory import Memory
 from .scanner import FileEntry
@@ -267,14 +268,10 @@ class Indexer:
             for old, entry in plan.renamed:
                 rec = catalog.records([entry.relpath]).get(entry.relpath)
                 if rec is not None:
-                    from .fileformat import memory_from_record
-
-                    keyword_moves.append(memory_from_record(rec))
+                    keyword_moves.append(memory_from_catalog(rec))
             ix = generation.keyword.open()
             writer = ix.writer(timeout=self.lock_timeout)
             try:
-                from .keyword_index import document
-
                 for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:
                     writer.delete_by_term("path", path)
                 for entry, _, memory, _ in parsed:
@@ -318,17 +315,24 @@ class Indexer:
             progress("commit", 1, 1)
 
     def _embed(self, texts: list[str], progress: Progress | None):
+        """Embed in batches of similar length: the model pads each batch to its longest text,
+        so sorting by length saves most of the padding work."""
         import numpy as np
 
         if not texts:
             return np.zeros((0, self.embedder.dim or 1), dtype=np.float32)
-        out = []
-        batch = 256
-        for i in range(0, len(texts), batch):
-            out.append(self.embedder.embed(texts[i : i + batch]))
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), 0), dtype=np.float32)
+        batch = 32
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            vectors = self.embedder.embed([texts[i] for i in idx])
+            if out.shape[1] == 0:
+                out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[idx] = vectors
             if progress:
-                progress("embed", min(i + batch, len(texts)), len(texts))
-        return np.vstack(out)
+                progress("embed", min(start + batch, len(texts)), len(texts))
+        return out
 
 
 class _null:

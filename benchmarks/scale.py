@@ -1,0 +1,142 @@
+"""Scale benchmark: a synthetic vault of N memories through vmem's own code.
+
+Reports build time and memories/s, index size on disk, peak memory of the build, the
+cost of the no-change freshness check, and recall latency: cold (a new `vmem recall`
+process, as a shell script calls it) and warm (in-process), p50/p95, with the ratio of
+warm recall to the bare embedding of the query (the floor).
+
+    python benchmarks/scale.py --memories 10000 [--json] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vault_memory.memory import Memory  # noqa: E402
+from vault_memory.template import create_vault  # noqa: E402
+from vault_memory.vault import Vault  # noqa: E402
+
+PEOPLE = ["Ana", "Lucas", "Marta", "Diego", "Sofía", "Tom", "Priya", "Kenji", "Lena", "Omar", "Chloe", "Iván"]
+PLACES = ["Lisbon", "Madrid", "Berlin", "Sevilla", "Tokyo", "Oaxaca", "Porto", "Valencia", "Oslo", "Lyon"]
+TOPICS = ["the payments service", "the garden", "a PostgreSQL migration", "the marathon training", "the kitchen renovation",
+          "a Go refactor", "the tax return", "piano lessons", "the team offsite", "a flaky CI pipeline", "the cat's vet visit",
+          "the mortgage", "a Rust side project", "the wedding plans", "a sourdough starter", "the book club"]
+VERBS = ["discussed", "fixed", "planned", "postponed", "finished", "started", "reviewed", "argued about", "booked", "cancelled"]
+KEYS = ["trabajo", "preferencias", "proyecto_actual", "salud", "familia", "viajes", None, None, None]
+TYPES = ["fact", "fact", "episode", "episode", "summary"]
+QUERIES = ["what did we decide about the payments service?", "when is the trip to Lisbon?", "who is Marta?",
+           "what is the user's current project?", "any health issues?", "what happened with the CI pipeline?",
+           "piano lessons schedule", "mortgage", "what does the user prefer for breakfast?", "kitchen renovation budget"]
+
+
+def synthetic_memory(i: int, rng: random.Random, start: dt.datetime) -> Memory:
+    person, place, topic = rng.choice(PEOPLE), rng.choice(PLACES), rng.choice(TOPICS)
+    sentences = [f"{person} and the user {rng.choice(VERBS)} {topic} in {place}."]
+    for _ in range(rng.randint(0, 4)):
+        sentences.append(f"They {rng.choice(VERBS)} {rng.choice(TOPICS)} with {rng.choice(PEOPLE)} (note {i}-{rng.randint(0, 9999)}).")
+    type_ = rng.choice(TYPES)
+    created = start + dt.timedelta(minutes=17 * i)
+    return Memory(id=f"{created.date()}-synthetic-{i:06d}", text=" ".join(sentences), type=type_, key=rng.choice(KEYS),
+                  confidence=rng.choice(["high", "medium", "low"]), source="imported", created=created)
+
+
+def build_vault(folder: Path, n: int) -> Vault:
+    create_vault(folder, with_examples=True)
+    vault = Vault(folder)
+    rng = random.Random(42)
+    start = dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc)
+    for i in range(n):
+        vault.write_new(synthetic_memory(i, rng, start))
+    return vault
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 2)
+
+
+def run(n: int, keep: Path | None) -> dict:
+    result: dict = {"memories": n}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = (keep or Path(tmp)) / "scale-vault"
+        started = time.perf_counter()
+        build_vault(folder, n)
+        result["write_files_s"] = round(time.perf_counter() - started, 1)
+        env = dict(os.environ, VMEM_VAULT=str(folder))
+
+        # full build in a child process, so its peak memory is measured alone
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "vault_memory", "reindex"], env=env, check=True, capture_output=True)
+        build = time.perf_counter() - started
+        result["build_s"] = round(build, 1)
+        result["memories_per_s"] = round((n + 6) / build, 1)
+        result["build_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
+        index_dir = folder / ".vmem" / "index"
+        result["index_mb"] = round(sum(f.stat().st_size for f in index_dir.rglob("*") if f.is_file()) / 1e6, 1)
+
+        from vault_memory.recall import Engine, RecallQuery
+
+        engine = Engine(Vault(folder))
+        checks = []
+        for _ in range(20):
+            t = time.perf_counter()
+            assert engine.indexer.is_fresh()
+            checks.append((time.perf_counter() - t) * 1000)
+        result["no_change_check_ms_p50"] = pct(checks, 0.5)
+
+        # warm, in-process: the floor is one query embedding
+        engine.embedder.embed(["warm up"])
+        embeds, warm = [], []
+        for round_ in range(5):
+            for q in QUERIES:
+                t = time.perf_counter()
+                engine.embedder.embed([q])
+                embeds.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                engine.recall(RecallQuery(q))
+                warm.append((time.perf_counter() - t) * 1000)
+        result["embed_query_ms_p50"] = pct(embeds, 0.5)
+        result["warm_recall_ms_p50"] = pct(warm, 0.5)
+        result["warm_recall_ms_p95"] = pct(warm, 0.95)
+        result["warm_over_embed_ratio"] = round(statistics.median(warm) / statistics.median(embeds), 1)
+
+        cold = []
+        for q in QUERIES:
+            t = time.perf_counter()
+            subprocess.run(["vmem", "recall", q], env=env, check=True, capture_output=True)
+            cold.append((time.perf_counter() - t) * 1000)
+        result["cold_recall_ms_p50"] = pct(cold, 0.5)
+        result["cold_recall_ms_p95"] = pct(cold, 0.95)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memories", type=int, default=10000)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
+    args = parser.parse_args()
+    result = run(args.memories, args.keep)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:<24} {v}")
+
+
+if __name__ == "__main__":
+    main()
