@@ -10,8 +10,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 #: Folders that never hold memories: vmem's own state, version control, editors' state.
 SKIP_DIRS = {".vmem", ".git", ".obsidian", ".trash", ".stfolder", ".stversions", "node_modules", "__pycache__"}
@@ -72,8 +72,9 @@ class IgnoreRules:
         return result
 
 
-@dataclass(frozen=True)
-class FileEntry:
+class FileEntry(NamedTuple):
+    """A candidate file as the walk saw it (a tuple: 10,000 of these are made per check)."""
+
     relpath: str  # POSIX, relative to the vault root
     size: int
     mtime_ns: int
@@ -103,28 +104,31 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
     root = root.resolve()
     found: list[FileEntry] = []
     stack = [""]
+    check_rules = bool(rules.rules)
     while stack:
         rel_dir = stack.pop()
+        prefix = f"{rel_dir}/" if rel_dir else ""
         try:
             it = os.scandir(root / rel_dir if rel_dir else root)
         except OSError:
             continue
         with it:
             for entry in it:
-                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+                name = entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if not _skip_dir(entry.name) and not rules.ignored(rel, True):
-                            stack.append(rel)
+                        if not _skip_dir(name) and not (check_rules and rules.ignored(prefix + name, True)):
+                            stack.append(prefix + name)
                         continue
-                    if not entry.name.endswith(MEMORY_SUFFIXES) or is_temp_name(entry.name):
+                    if not name.endswith(MEMORY_SUFFIXES) or is_temp_name(name):
                         continue
-                    if rules.ignored(rel, False):
+                    rel = prefix + name
+                    if check_rules and rules.ignored(rel, False):
                         continue
                     if entry.is_symlink():
                         target = Path(os.path.realpath(entry.path))
                         if not target.is_relative_to(root):
-                            found.append(FileEntry(rel, 0, 0, outside=True))
+                            found.append(FileEntry(rel, 0, 0, True))
                             continue
                         if not target.is_file():
                             continue
@@ -132,5 +136,5 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
                 except OSError:
                     continue
                 found.append(FileEntry(rel, st.st_size, st.st_mtime_ns))
-    found.sort(key=lambda e: e.relpath)
+    found.sort()
     return found

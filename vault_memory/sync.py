@@ -105,10 +105,11 @@ class Indexer:
             return False
         catalog = Catalog(generation.catalog_path)
         try:
-            suspects, gone = stat_changes(self.vault.files(), catalog.files())
+            indexed = set(catalog.db.execute("SELECT path, size, mtime_ns FROM files"))
         finally:
             catalog.close()
-        return not suspects and not gone
+        current = {(e.relpath, e.size, e.mtime_ns) for e in self.vault.files()}
+        return current == indexed
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
         entries = self.vault.files() if entries is None else entries
