@@ -20,19 +20,20 @@ def test_init_creates_a_vault(tmp_path):
 
 
 def test_remember_list_show(cli, vault_dir):
-    created = cli.json("remember", "nombre: Lucas", "--tag", "#profile", "--domain", "personal")
+    created = cli.json("remember", "mascota: Luna", "--tag", "#pets", "--domain", "personal")
     assert set(created) >= {"id", "path"} and (vault_dir / created["path"]).is_file()
-    listed = cli.json("list", "--key", "nombre")
+    assert created["status"] == "created"
+    listed = cli.json("list", "--key", "mascota")
     mine = [m for m in listed if m["id"] == created["id"]][0]
     assert {"id", "type", "key", "text", "path", "confidence", "created"} <= set(mine)
-    assert (mine["key"], mine["text"], mine["tags"]) == ("nombre", "Lucas", ["profile"])
+    assert (mine["key"], mine["text"], mine["tags"], mine["state"]) == ("mascota", "Luna", ["pets"], "active")
     assert all(m["type"] == "fact" for m in cli.json("list", "--type", "fact"))
     # hand edit of the body is what show prints
     path = vault_dir / created["path"]
-    path.write_text(path.read_text().replace("Lucas", "Lucas Pérez"))
+    path.write_text(path.read_text().replace("\nLuna", "\nLuna, a grey cat"))
     shown = cli("show", created["id"])
-    assert shown.exit_code == 0 and "Lucas Pérez" in shown.stdout
-    assert cli.json("show", created["id"])["text"] == "Lucas Pérez"
+    assert shown.exit_code == 0 and "Luna, a grey cat" in shown.stdout
+    assert cli.json("show", created["id"])["text"] == "Luna, a grey cat"
     plain = cli("remember", "Deploys happen on Tuesdays", "--type", "episode", "--expires", "2027-01-01")
     assert plain.exit_code == 0 and plain.stdout.strip().startswith("20")
 

@@ -109,10 +109,16 @@ def remember(
     persona: Annotated[Optional[str], typer.Option("--persona", help="Only recalled for this persona.")] = None,
     tag: Annotated[Optional[list[str]], typer.Option("--tag", help="A tag; repeat for more.")] = None,
     pin: Annotated[bool, typer.Option("--pin", help="Always include it in recall.")] = False,
+    importance: Annotated[Optional[float], typer.Option("--importance", min=0, max=1, help="0-1; scored from the text when left out.")] = None,
+    new: Annotated[bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a new memory and print its id.
+
+    If the vault already holds the same memory, it is reconfirmed instead (its
+    last_confirmed becomes now) and its id printed; a new value for a single-valued key
+    (nombre, ubicacion, …) supersedes the old one. --new always writes a new file.
 
     Examples:
 
@@ -122,16 +128,71 @@ def remember(
 
       vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
     """
+    from .recall import Engine
+    from .remembering import remember as do_remember
+
     if type not in MEMORY_TYPES:
         _fail(f"--type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}", 2)
     v = _vault(vault)
-    memory = _run(lambda: v.add(text, type=type, key=key, domain=domain, confidence=confidence,
-                                expires=expires, persona=persona, tags=tag or [], pinned=pin))
+    outcome = _run(lambda: do_remember(Engine(v), text, key=key, type=type, persona=persona, importance=importance,
+                                       force_new=new, domain=domain, confidence=confidence, expires=expires,
+                                       tags=tag or [], pinned=pin))
     _flush_warnings(v)
     if as_json:
-        _print_json({"id": memory.id, "path": memory.path.as_posix(), "status": "created"})
+        _print_json(outcome.to_dict())
+        return
+    typer.echo(outcome.memory.id)
+    if outcome.status == "reconfirmed":
+        how = f" (similarity {outcome.similarity:.2f})" if outcome.similarity is not None else ""
+        typer.echo(f"Already known{how}: reconfirmed {outcome.memory.id} instead of writing a duplicate (--new to force one).", err=True)
+    elif outcome.status == "superseded":
+        typer.echo(f"Supersedes {', '.join(m.id for m in outcome.previous)} (single-valued key {outcome.memory.key!r}).", err=True)
+    for m in outcome.archived:
+        typer.echo(f"Archived {m.id}: persona {m.persona!r} is over its cap.", err=True)
+
+
+@app.command()
+def confirm(
+    id: Annotated[str, typer.Argument(help="Memory id.")],
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Reconfirm a memory by hand: its last_confirmed becomes now, so it stops decaying.
+
+    Only that frontmatter line changes; every other byte of the file stays as it was.
+    """
+    from .vault import now_local
+
+    v = _vault(vault)
+    memory = _run(lambda: v.update_frontmatter(id, {"last_confirmed": now_local()}, f"vmem: confirm {id}"))
+    _flush_warnings(v)
+    if as_json:
+        _print_json({"id": memory.id, "path": memory.path.as_posix(), "last_confirmed": memory.last_confirmed.isoformat()})
     else:
-        typer.echo(memory.id)
+        typer.echo(f"Confirmed {memory.id} at {memory.last_confirmed.isoformat()}")
+
+
+@app.command()
+def history(
+    id: Annotated[str, typer.Argument(help="Any memory of the chain.")],
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a memory's supersession chain, oldest first; the last one is what recall uses."""
+    from .lifecycle import supersession_chain
+
+    v = _vault(vault)
+    memories = v.scan().memories
+    target = _run(lambda: v.get(id))
+    chain = supersession_chain(target.id, memories)
+    if as_json:
+        _print_json([m.to_dict() for m in chain])
+        return
+    for n, m in enumerate(chain):
+        mark = "→" if m.id == target.id else " "
+        head = "  (current)" if n == len(chain) - 1 else ""
+        created = m.created.date().isoformat() if m.created else "?"
+        typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
 
 
 @app.command("list")
@@ -145,12 +206,16 @@ def list_(
 
     Example: vmem list --type fact --json | jq '.[].text'
     """
+    from .lifecycle import Rules, memory_state, superseded_ids
+    from .vault import now_local
+
     v = _vault(vault)
     result = v.scan()
     _warn_problems(result.problems)
     memories = [m for m in result.memories if (type is None or m.type == type) and (key is None or m.key == key)]
     if as_json:
-        _print_json([m.to_dict() for m in memories])
+        rules, now, superseded = Rules.from_config(v.config.data.get("lifecycle")), now_local(), superseded_ids(result.memories)
+        _print_json([m.to_dict() | {"state": memory_state(m, now, superseded, rules)} for m in memories])
         return
     for m in memories:
         created = m.created.date().isoformat() if m.created else "          "
@@ -366,6 +431,8 @@ def recall(
     persona: Annotated[Optional[str], typer.Option("--persona", help="Include this persona's memories.")] = None,
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Evaluate expiry and decay at this date/datetime instead of now.")] = None,
     include_expired: Annotated[bool, typer.Option("--include-expired", help="Also recall expired memories.")] = False,
+    include_archived: Annotated[bool, typer.Option("--include-archived", help="Also recall memories moved to archive/.")] = False,
+    include_stale: Annotated[bool, typer.Option("--include-stale", help="Also recall memories unconfirmed for too long.")] = False,
     format: Annotated[Format, typer.Option("--format", "-f", help="block (prompt-ready), json, or md.")] = Format.block,
     as_json: JsonOpt = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")] = False,
@@ -389,7 +456,8 @@ def recall(
     v = _vault(vault)
     fmt = Format.json if as_json else format
     q = RecallQuery(query, k=k or v.config["recall"]["k"], types=set(type) if type else None, persona=persona,
-                    as_of=_parse_as_of(as_of), include_expired=include_expired)
+                    as_of=_parse_as_of(as_of), include_expired=include_expired, include_archived=include_archived,
+                    include_stale=include_stale)
     tokens = budget or v.config["recall"]["budget"]
     result = _run(lambda: Engine(v).recall(q))
     for w in result.warnings:
@@ -458,6 +526,93 @@ def reindex(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
 def sync(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Bring the indexes up to date with the files (recall does this by itself when needed)."""
     _index_command(vault, as_json, full=False)
+
+
+# ---------------------------------------------------------------------- gc / stats
+
+
+@app.command()
+def gc(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only print what would move.")] = False,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge expiry at this date instead of now.")] = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move expired memories, and persona memories over their cap, to archive/ (nothing is deleted).
+
+    Archived files stay in the vault and in git, `vmem list` still shows them, and
+    `vmem recall --include-archived` still finds them.
+    """
+    from .lifecycle import Rules, memory_state, persona_overflow, superseded_ids
+    from .vault import now_local
+
+    v = _vault(vault)
+    result = v.scan()
+    _warn_problems(result.problems)
+    rules = Rules.from_config(v.config.data.get("lifecycle"))
+    now = _parse_as_of(as_of) or now_local()
+    superseded = superseded_ids(result.memories)
+    moves = [(m, "expired") for m in result.memories if memory_state(m, now, superseded, rules) == "expired"]
+    moving = {m.id for m, _ in moves}
+    moves += [(m, "over persona cap") for m in persona_overflow(result.memories, rules.persona_cap, now, superseded, rules)
+              if m.id not in moving]
+    done = []
+    for memory, reason in moves:
+        target = f"archive/{memory.path.as_posix()}"
+        if not dry_run:
+            target = _run(lambda: v.archive(memory)).as_posix()
+        done.append({"id": memory.id, "from": memory.path.as_posix(), "to": target, "reason": reason})
+    _flush_warnings(v)
+    if as_json:
+        _print_json({"dry_run": dry_run, "moved": done})
+        return
+    for d in done:
+        typer.echo(f"{'would move' if dry_run else 'moved'} {d['from']} → {d['to']}  ({d['reason']})")
+    typer.echo(f"{len(done)} memor{'y' if len(done) == 1 else 'ies'} {'would be ' if dry_run else ''}archived")
+
+
+@app.command()
+def stats(
+    query: Annotated[str, typer.Option("--query", help="The query whose block size is measured.")] = "what do you know about the user?",
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Counts by type, by lifecycle state and by persona, and the size of a typical recall block."""
+    from .lifecycle import STATES, Rules, memory_state, superseded_ids
+    from .recall import Engine, RecallQuery
+    from .render import estimate_tokens, render_block
+    from .vault import now_local
+
+    v = _vault(vault)
+    result = v.scan()
+    rules = Rules.from_config(v.config.data.get("lifecycle"))
+    now = now_local()
+    superseded = superseded_ids(result.memories)
+    by_type: dict[str, int] = {}
+    by_state = {s: 0 for s in STATES}
+    by_persona: dict[str, int] = {}
+    for m in result.memories:
+        by_type[m.type] = by_type.get(m.type, 0) + 1
+        by_state[memory_state(m, now, superseded, rules)] += 1
+        if m.persona:
+            by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
+    budget = v.config["recall"]["budget"]
+    recalled = _run(lambda: Engine(v).recall(RecallQuery(query, k=v.config["recall"]["k"])))
+    block = render_block(recalled.hits, budget)
+    data = {"memories": len(result.memories), "broken_files": len(result.problems), "by_type": by_type, "by_state": by_state,
+            "by_persona": by_persona, "typical_block": {"query": query, "tokens": estimate_tokens(block),
+                                                        "memories": max(0, sum(1 for line in block.splitlines() if line.startswith("- "))),
+                                                        "budget": budget}}
+    if as_json:
+        _print_json(data)
+        return
+    typer.echo(f"{data['memories']} memories, {data['broken_files']} broken files")
+    typer.echo("by type:    " + ", ".join(f"{k} {n}" for k, n in sorted(by_type.items())))
+    typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in by_state.items()))
+    if by_persona:
+        typer.echo("by persona: " + ", ".join(f"{k} {n}" for k, n in sorted(by_persona.items())))
+    tb = data["typical_block"]
+    typer.echo(f"a typical recall block: {tb['memories']} memories, {tb['tokens']} of {tb['budget']} tokens")
 
 
 def main() -> None:

@@ -28,6 +28,8 @@ DEFAULTS: dict[str, Any] = {
         "cache_dir": "",
     },
     "git": {"autocommit": False},
+    # lifecycle rules; every key optional, defaults in vault_memory/lifecycle.py (docs/lifecycle.md)
+    "lifecycle": {},
 }
 
 

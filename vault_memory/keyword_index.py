@@ -22,7 +22,9 @@ from whoosh.support.charset import accent_map
 
 from .memory import Memory
 
-_STOP = frozenset(stoplists["en"]) | frozenset(stoplists["es"])
+#: negations are never stop words here: "no le gusta" must not match "le gusta"
+NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})
+_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"])) - NEGATIONS
 _TOKEN = r"\w+(?:[.'’]\w+)*"
 
 
@@ -114,6 +116,14 @@ class KeywordIndex:
     def optimize(self) -> None:
         ix = self.open()
         ix.optimize()
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """The stemmed content words of a text (stop words dropped, negations kept), for
+    deciding whether one memory says anything the other does not."""
+    terms = {t.text for t in EN(text)}
+    terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
+    return frozenset(terms)
 
 
 def query_for(text: str):

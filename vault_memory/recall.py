@@ -16,7 +16,7 @@ from typing import Any
 
 from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog
-from .lifecycle import eligible, lifecycle_weight
+from .lifecycle import Rules, eligible, lifecycle_weight
 from .memory import Memory, jsonable
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
 from .store import IndexLayout, Snapshot, check_compatible
@@ -35,6 +35,8 @@ class RecallQuery:
     persona: str | None = None
     as_of: dt.datetime | None = None
     include_expired: bool = False
+    include_archived: bool = False
+    include_stale: bool = False
     legs: tuple[str, ...] = ("keyword", "vector")
     include_pinned: bool = True
 
@@ -96,6 +98,7 @@ class Engine:
         self.vault = vault
         self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
         self.params = params or RankingParams()
+        self.rules = Rules.from_config(vault.config.data.get("lifecycle"))
         self.auto_sync = auto_sync
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state_dir)
@@ -163,21 +166,26 @@ class Engine:
 
         superseded = snap.catalog.superseded_targets()
         records = snap.catalog.records(fused)
+        best = max(fused.values(), default=0.0)
+        options = dict(superseded=superseded, persona=query.persona, types=query.types, rules=self.rules,
+                       include_expired=query.include_expired, include_archived=query.include_archived,
+                       include_stale=query.include_stale)
         scored: list[Hit] = []
         for path, base in fused.items():
             record = records.get(path)
             if record is None:
                 continue
             memory = memory_from_catalog(record)
-            why_not = eligible(memory, now, superseded=superseded, persona=query.persona,
-                               types=query.types, include_expired=query.include_expired)
-            if why_not:
+            if eligible(memory, now, **options):
                 continue
-            weight, parts = lifecycle_weight(memory, now)
+            weight, parts = lifecycle_weight(memory, now, self.rules)
+            if parts["state"] == "low_priority" and base < self.rules.low_priority_min_relevance * best:
+                continue  # low priority: recalled only when highly relevant
             scored.append(Hit(memory, base * weight, explain={
                 "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
                 "vector_rank": vec_rank.get(path), "vector_score": _round(vec_score.get(path)),
-                "fused": _round(base), "weight": _round(weight), **{k: _round(v) for k, v in parts.items()},
+                "fused": _round(base), "weight": _round(weight),
+                **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
             }))
         scored.sort(key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
@@ -194,8 +202,7 @@ class Engine:
                 memory = memory_from_catalog(record)
                 if memory.id in seen:
                     continue
-                if eligible(memory, now, superseded=superseded, persona=query.persona, types=query.types,
-                            include_expired=query.include_expired):
+                if eligible(memory, now, **options):
                     continue
                 seen.add(memory.id)
                 hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))

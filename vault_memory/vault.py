@@ -197,7 +197,7 @@ class Vault:
     def get(self, ref: str) -> Memory:
         """A memory by id, or by a unique id prefix (at least 4 characters)."""
         ref = validate_id(ref)
-        for folder in (*TYPE_FOLDERS.values(), "archive", ""):
+        for folder in (*TYPE_FOLDERS.values(), *(f"archive/{f}" for f in TYPE_FOLDERS.values()), ""):
             candidate = Path(folder) / f"{ref}.md" if folder else Path(f"{ref}.md")
             if (self.root / candidate).is_file():
                 try:
@@ -330,6 +330,16 @@ class Vault:
         self._append_manifest(entry)
         self._autocommit([self.root / memory.path], f"vmem: forget {memory.id}")
         return entry
+
+    def archive(self, memory: Memory) -> Path:
+        """Move a memory's file under ``archive/`` (same relative path): still in the vault and
+        in git, still listed, no longer recalled. Returns the new relative path."""
+        if memory.path is None or memory.path.parts[:1] == ("archive",):
+            raise WriteRefused(f"{memory.id} is already archived")
+        target = Path("archive") / memory.path
+        move_no_clobber(self.root / memory.path, self.root / target)
+        self._autocommit([self.root / memory.path, self.root / target], f"vmem: archive {memory.id}")
+        return target
 
     def trash(self) -> list[TrashEntry]:
         """Forgotten memories that can still be restored, newest first."""

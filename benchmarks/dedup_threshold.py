@@ -1,0 +1,98 @@
+"""How similar must two texts be for `vmem remember` to treat them as the same memory?
+
+Cosine similarity of the bundled model on labelled pairs: restatements of one fact
+(should reconfirm) and near misses that share most words but state a different fact
+(must not be merged: merging would drop the new fact). Prints both distributions and,
+per threshold, how many restatements are caught and how many near misses are wrongly
+merged.
+
+    python benchmarks/dedup_threshold.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.keyword_index import content_terms  # noqa: E402
+
+SAME = [
+    ("User is allergic to peanuts.", "The user is allergic to peanuts"),
+    ("User is allergic to peanuts.", "user is allergic to peanuts!"),
+    ("Prefers short answers with a code example.", "Prefers short answers that include a code example."),
+    ("Works as a backend engineer at Acme.", "Works at Acme as a backend engineer."),
+    ("Lives in Madrid.", "The user lives in Madrid."),
+    ("Has a dog named Max.", "The user has a dog called Max."),
+    ("Deploys happen on Tuesdays.", "Deployments happen on Tuesdays."),
+    ("Drinks coffee without sugar.", "Drinks their coffee without sugar."),
+    ("Is learning Spanish.", "The user is learning Spanish."),
+    ("Uses vim as their main editor.", "Uses vim as the main editor."),
+    ("Vive en Sevilla.", "El usuario vive en Sevilla."),
+    ("Le gusta el té verde.", "Le gusta mucho el té verde."),
+    ("Trabaja en el equipo de pagos.", "Trabaja en el equipo de pagos de la empresa."),
+    ("Birthday is on March 3.", "The user's birthday is March 3."),
+    ("Runs 10 km every Sunday.", "Runs 10 km each Sunday."),
+    ("The staging database is PostgreSQL 16.", "Staging database: PostgreSQL 16."),
+]
+DIFFERENT = [
+    ("User is allergic to peanuts.", "User is allergic to shellfish."),
+    ("Lives in Madrid.", "Lives in Barcelona."),
+    ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays."),
+    ("Has a dog named Max.", "Has a cat named Max."),
+    ("Works as a backend engineer at Acme.", "Works as a frontend engineer at Acme."),
+    ("Prefers short answers with a code example.", "Prefers long answers without code examples."),
+    ("Drinks coffee without sugar.", "Drinks tea without sugar."),
+    ("Is learning Spanish.", "Is learning Portuguese."),
+    ("Uses vim as their main editor.", "Uses VS Code as their main editor."),
+    ("Vive en Sevilla.", "Vive en Valencia."),
+    ("Le gusta el té verde.", "No le gusta el té verde."),
+    ("Birthday is on March 3.", "Birthday is on May 3."),
+    ("Runs 10 km every Sunday.", "Runs 5 km every Sunday."),
+    ("The staging database is PostgreSQL 16.", "The production database is PostgreSQL 16."),
+    ("Sister lives in Valencia.", "Brother lives in Valencia."),
+    ("Meeting with Ana on Monday.", "Meeting with Ana on Friday."),
+]
+THRESHOLDS = (0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.96)
+
+
+def similarities(embedder, pairs):
+    a = embedder.embed([x for x, _ in pairs])
+    b = embedder.embed([y for _, y in pairs])
+    return [float(x @ y) for x, y in zip(a, b)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    embedder = FastEmbedEmbedder()
+    same, diff = similarities(embedder, SAME), similarities(embedder, DIFFERENT)
+    same_words = [content_terms(y) <= content_terms(x) for x, y in SAME]
+    diff_words = [content_terms(y) <= content_terms(x) for x, y in DIFFERENT]
+    table = []
+    for t in THRESHOLDS:
+        table.append({"threshold": t, "restatements_caught": sum(s >= t for s in same), "near_misses_merged": sum(s >= t for s in diff),
+                      "with_word_check_caught": sum(s >= t and w for s, w in zip(same, same_words)),
+                      "with_word_check_merged": sum(s >= t and w for s, w in zip(diff, diff_words))})
+    result = {"n_same": len(same), "n_different": len(diff), "same_min": round(min(same), 4), "same_median": round(sorted(same)[len(same) // 2], 4),
+              "different_max": round(max(diff), 4), "different_median": round(sorted(diff)[len(diff) // 2], 4), "table": table}
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"restatements: min {result['same_min']}, median {result['same_median']}")
+    print(f"near misses:  max {result['different_max']}, median {result['different_median']}")
+    for row in table:
+        print(f"  >= {row['threshold']:.2f}: {row['restatements_caught']}/{len(same)} restatements caught, "
+              f"{row['near_misses_merged']}/{len(diff)} near misses wrongly merged; with the word check: "
+              f"{row['with_word_check_caught']}/{len(same)} caught, {row['with_word_check_merged']}/{len(diff)} merged")
+    for (x, y), s in sorted(zip(DIFFERENT, diff), key=lambda p: -p[1])[:4]:
+        print(f"  closest near miss {s:.3f}: {x!r} vs {y!r}")
+
+
+if __name__ == "__main__":
+    main()

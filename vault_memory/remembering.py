@@ -1,0 +1,138 @@
+"""Writing a memory the way a careful person would: don't repeat what is already known,
+replace what changed, keep each persona's memories within its cap.
+
+``remember`` decides between writing a new file, reconfirming an existing memory
+(``last_confirmed`` set to now: the same fact said again keeps it fresh), and superseding
+the old value of a single-valued key. It reads the indexes (kept fresh by the engine) to
+find candidates; it writes only through ``Vault``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import memory_from_catalog
+from .chunking import embedding_text
+from .keyword_index import content_terms
+from .lifecycle import (
+    eligible,
+    is_restatement,
+    normalize_key,
+    normalize_text,
+    persona_overflow,
+    score_importance,
+)
+from .memory import Memory, jsonable, split_key_value
+from .recall import Engine
+from .vault import now_local
+
+
+@dataclass
+class RememberOutcome:
+    status: str  # "created" | "reconfirmed" | "superseded"
+    memory: Memory
+    previous: list[Memory] = field(default_factory=list)
+    similarity: float | None = None
+    archived: list[Memory] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return jsonable({
+            "status": self.status,
+            "id": self.memory.id,
+            "path": self.memory.path.as_posix() if self.memory.path else None,
+            "previous": [m.id for m in self.previous],
+            "similarity": round(self.similarity, 4) if self.similarity is not None else None,
+            "archived": [m.id for m in self.archived],
+        })
+
+
+def _same_scope(a: Memory, persona: str | None, type_: str) -> bool:
+    return (a.persona or None) == (persona or None) and a.type == type_
+
+
+def remember(engine: Engine, text: str, *, key: str | None = None, type: str = "fact", persona: str | None = None,
+             importance: float | None = None, force_new: bool = False, now: dt.datetime | None = None,
+             **fields: Any) -> RememberOutcome:
+    vault, rules = engine.vault, engine.rules
+    now = now or now_local()
+    if key is None:
+        key, text = split_key_value(text)
+    text = text.strip()
+    if importance is None:
+        importance = score_importance(text, key)
+
+    if not force_new:
+        engine.ensure_fresh()
+        with engine.snapshot() as snap:
+            superseded = snap.catalog.superseded_targets()
+            current = []
+            for record in snap.catalog.all_records().values():
+                m = memory_from_catalog(record)
+                if _same_scope(m, persona, type) and not eligible(m, now, superseded=superseded, persona=persona,
+                                                                   rules=rules, include_stale=True):
+                    current.append(m)
+            wanted = normalize_text(f"{key or ''} {text}")
+            same = [m for m in current if normalize_text(f"{m.key or ''} {m.text}") == wanted]
+            if same:
+                return _reconfirm(engine, same[0], now, None)
+            nkey = normalize_key(key)
+            if nkey and nkey in rules.single_valued_keys:
+                old = [m for m in current if normalize_key(m.key) == nkey]
+                if old:
+                    new = vault.add(text, type=type, key=key, persona=persona, importance=importance,
+                                    supersedes=[m.id for m in old], split_key=False, now=now, **fields)
+                    return RememberOutcome("superseded", new, old, archived=_enforce_cap(engine, new, now))
+            new_terms = content_terms(f"{key or ''} {text}")
+            for candidate, similarity in _nearest(engine, snap, embedding_text(key, text), current):
+                if is_restatement(new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules):
+                    return _reconfirm(engine, candidate, now, similarity)
+
+    new = vault.add(text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields)
+    return RememberOutcome("created", new, archived=_enforce_cap(engine, new, now))
+
+
+def _nearest(engine: Engine, snap, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
+    """The ``n`` most similar current memories by embedding, most similar first."""
+    if snap.vectors is None or not snap.live_chunks or not current:
+        return []
+    by_path = {m.path.as_posix(): m for m in current if m.path is not None}
+    vector = engine.embedder.embed([text])[0]
+    found = snap.vectors.search(vector, 4 * n, snap.live_chunks)
+    labels = [label for label, _ in found]
+    marks = ",".join("?" * len(labels))
+    paths = dict(snap.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
+    out: list[tuple[Memory, float]] = []
+    seen: set[str] = set()
+    for label, similarity in found:
+        memory = by_path.get(paths.get(label, ""))
+        if memory is not None and memory.id not in seen:
+            seen.add(memory.id)
+            out.append((memory, similarity))
+    return out[:n]
+
+
+def _reconfirm(engine: Engine, memory: Memory, now: dt.datetime, similarity: float | None) -> RememberOutcome:
+    updated = engine.vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
+    return RememberOutcome("reconfirmed", updated, [memory], similarity)
+
+
+def _enforce_cap(engine: Engine, new: Memory, now: dt.datetime) -> list[Memory]:
+    """Archive the persona's lowest-importance, oldest memories beyond the cap."""
+    if not new.persona:
+        return []
+    engine.ensure_fresh()
+    with engine.snapshot() as snap:
+        rows = snap.catalog.db.execute("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (new.persona,))
+        mine = [memory_from_catalog(json.loads(r[0])) for r in rows]
+        superseded = snap.catalog.superseded_targets()
+    if len(mine) <= engine.rules.persona_cap:
+        return []
+    archived = []
+    for memory in persona_overflow(mine, engine.rules.persona_cap, now, superseded, engine.rules):
+        if memory.id != new.id:
+            engine.vault.archive(memory)
+            archived.append(memory)
+    return archived
