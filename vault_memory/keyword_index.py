@@ -118,10 +118,14 @@ class KeywordIndex:
         ix.optimize()
 
 
+#: words every memory may carry without saying anything new ("The user prefers…")
+SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})
+
+
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stop words dropped, negations kept), for
     deciding whether one memory says anything the other does not."""
-    terms = {t.text for t in EN(text)}
+    terms = {t.text for t in EN(text)} - SUBJECT_WORDS
     terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
     return frozenset(terms)
 

@@ -1,0 +1,118 @@
+"""The lifecycle as a user meets it: through the CLI, on a real vault and index."""
+
+import json
+
+from conftest import Cli, write
+from vault_memory.template import create_vault
+
+
+def test_expired_fact_is_absent_unless_included(cli, vault_dir):
+    write(vault_dir / "facts" / "hotel.md", "---\nid: hotel-1\ntype: fact\nexpires: 2026-11-01\n---\nStaying at Hotel Lisboa in Alfama\n")
+    before = cli.json("recall", "where is the user staying?", "--as-of", "2026-10-30")
+    assert "hotel-1" in [r["id"] for r in before["results"]]
+    after = cli.json("recall", "where is the user staying?", "--as-of", "2026-11-05")
+    assert "hotel-1" not in [r["id"] for r in after["results"]]
+    included = cli.json("recall", "where is the user staying?", "--as-of", "2026-11-05", "--include-expired")
+    assert "hotel-1" in [r["id"] for r in included["results"]]
+
+
+def test_correct_recalls_only_the_new_text_and_keeps_the_old_file(cli, vault_dir):
+    old = "2026-09-14-trabajo-backend-engineer-at-acme-7c21e0"
+    path = vault_dir / "facts" / f"{old}.md"
+    before = path.read_bytes()
+    new = cli("correct", old, "Staff engineer at Globex").stdout.strip()
+    block = cli("recall", "where does the user work?").stdout
+    assert "Staff engineer at Globex" in block and "Backend engineer at Acme" not in block
+    assert path.read_bytes() == before
+    chain = cli.json("history", new)
+    assert [m["id"] for m in chain] == [old, new]
+    assert "(current)" in cli("history", old).stdout
+
+
+def test_remembering_twice_reconfirms_instead_of_duplicating(cli, vault_dir):
+    first = cli.json("remember", "Prefers window seats on long flights")
+    files = sorted(vault_dir.rglob("*.md"))
+    second = cli("remember", "prefers window seats on long flights!", "--json")
+    data = json.loads(second.stdout)
+    assert data["status"] == "reconfirmed" and data["id"] == first["id"]
+    assert sorted(vault_dir.rglob("*.md")) == files  # no new file
+    assert "last_confirmed:" in (vault_dir / first["path"]).read_text()
+    plain = cli("remember", "Prefers window seats on long flights")
+    assert plain.stdout.strip() == first["id"] and "reconfirmed" in plain.stderr
+    paraphrase = cli.json("remember", "The user prefers window seats on long flights")
+    assert paraphrase["status"] == "reconfirmed" and paraphrase["similarity"] >= 0.85
+    different = cli.json("remember", "Prefers aisle seats on long flights")
+    assert different["status"] == "created"
+    forced = cli.json("remember", "Prefers window seats on long flights", "--new")
+    assert forced["status"] == "created" and forced["id"] != first["id"]
+
+
+def test_single_valued_key_supersedes_the_old_value(cli):
+    out = cli.json("remember", "nombre: Luciano")
+    assert out["status"] == "superseded" and out["previous"] == ["2026-09-14-nombre-lucas-a1f3c9"]
+    block = cli("recall", "what is the user's name?").stdout
+    assert "nombre: Luciano" in block and "nombre: Lucas" not in block
+    multi = cli.json("remember", "hobby: climbing")
+    again = cli.json("remember", "hobby: chess")
+    assert multi["status"] == again["status"] == "created"  # not single-valued: both stand
+
+
+def test_persona_memories_only_with_their_persona(cli):
+    cli("remember", "Practises the subjunctive with flashcards", "--persona", "tutor")
+    assert "flashcards" not in cli("recall", "how does the user practise?").stdout
+    assert "flashcards" in cli("recall", "how does the user practise?", "--persona", "tutor").stdout
+    assert "flashcards" not in cli("recall", "how does the user practise?", "--persona", "coach").stdout
+
+
+def test_persona_cap_archives_the_least_important(tmp_path):
+    vault_dir = create_vault(tmp_path / "v", with_examples=False)
+    toml = vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text() + "\n[lifecycle]\npersona_cap = 3\n")
+    cli = Cli(vault_dir)
+    cli("remember", "We talked about the weather", "--persona", "coach")
+    for text in ["Su perro se llama Max", "Lives in Porto", "Loves jazz"]:
+        cli("remember", text, "--persona", "coach")
+    listed = {m["text"]: m["path"] for m in cli.json("list")}
+    assert listed["We talked about the weather"].startswith("archive/")
+    assert not listed["Su perro se llama Max"].startswith("archive/")
+
+
+def test_gc_moves_expired_to_archive_and_list_still_finds_it(cli, vault_dir):
+    episode = "2026-11-03-postgres-migration-incident-93a7d4"
+    dry = cli("gc", "--dry-run", "--as-of", "2026-12-10")
+    assert dry.exit_code == 0 and "would move episodes/" in dry.stdout
+    assert (vault_dir / "episodes" / f"{episode}.md").exists()
+    moved = cli.json("gc", "--as-of", "2026-12-10")
+    assert [m["id"] for m in moved["moved"]] == [episode]
+    assert (vault_dir / "archive" / "episodes" / f"{episode}.md").exists()
+    listed = {m["id"]: m for m in cli.json("list")}
+    assert listed[episode]["path"] == f"archive/episodes/{episode}.md" and listed[episode]["state"] == "archived"
+    assert cli.json("show", episode)["text"].startswith("Spent the afternoon")
+    assert episode not in [r["id"] for r in cli.json("recall", "postgres migration lock")["results"]]
+    assert episode in [r["id"] for r in cli.json("recall", "postgres migration lock", "--include-archived", "--include-expired")["results"]]
+
+
+def test_confirm_changes_one_line(cli, vault_dir):
+    mid = "2026-10-20-prefers-short-answers-0d9e52"
+    path = vault_dir / "facts" / f"{mid}.md"
+    before = path.read_text()
+    assert cli("confirm", mid).exit_code == 0
+    after = path.read_text()
+    added = [line for line in after.splitlines() if line not in before.splitlines()]
+    assert len(added) == 1 and added[0].startswith("last_confirmed: ")
+    assert after.replace(added[0] + "\n", "") == before
+
+
+def test_stats_counts_states_and_block_size(cli, vault_dir):
+    cli("remember", "Practises with flashcards", "--persona", "tutor")
+    write(vault_dir / "facts" / "old.md", "---\nid: old-1\ntype: fact\ncreated: 2025-01-01T00:00:00+00:00\n---\nUsed to live in Bilbao\n")
+    data = cli.json("stats")
+    assert data["memories"] == 8 and data["by_type"]["fact"] == 6
+    assert data["by_state"]["stale"] == 1 and data["by_persona"] == {"tutor": 1}
+    assert 0 < data["typical_block"]["tokens"] <= data["typical_block"]["budget"]
+
+
+def test_explain_shows_lifecycle_parts(cli):
+    data = cli.json("recall", "short answers", "--explain")
+    first = data["results"][0]["explain"]
+    assert {"confidence", "recency", "importance", "decay", "state", "weight"} <= set(first)
