@@ -67,7 +67,7 @@ def test_persona_memories_only_with_their_persona(cli):
 def test_persona_cap_archives_the_least_important(tmp_path):
     vault_dir = create_vault(tmp_path / "v", with_examples=False)
     toml = vault_dir / "vmem.toml"
-    toml.write_text(toml.read_text() + "\n[lifecycle]\npersona_cap = 3\n")
+    toml.write_text(toml.read_text().replace("# persona_cap = 20", "persona_cap = 3"))
     cli = Cli(vault_dir)
     cli("remember", "We talked about the weather", "--persona", "coach")
     for text in ["Su perro se llama Max", "Lives in Porto", "Loves jazz"]:
