@@ -8,7 +8,6 @@ index's model id and format version are recorded.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .fileformat import memory_from_record
-from .memory import KNOWN_KEYS, Memory
+from .memory import Memory
 
 FORMAT_VERSION = 1
 
@@ -45,43 +44,9 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 """
 
 
-def _when(value: str | None) -> dt.datetime | None:
-    return dt.datetime.fromisoformat(value) if value else None
-
-
 def memory_from_catalog(record: dict[str, Any]) -> Memory:
-    """A memory from a catalog record, without re-validating: records were checked when the
-    file was parsed, and recall builds a hundred of these per query."""
-    expires = record.get("expires")
-    if expires:
-        expires = dt.date.fromisoformat(expires) if len(expires) == 10 else dt.datetime.fromisoformat(expires)
-    return Memory(
-        id=record["id"],
-        text=record.get("text") or "",
-        type=record.get("type") or "note",
-        key=record.get("key"),
-        domain=record.get("domain"),
-        confidence=record.get("confidence") or "medium",
-        source=record.get("source"),
-        created=_when(record.get("created")),
-        updated=_when(record.get("updated")),
-        last_confirmed=_when(record.get("last_confirmed")),
-        expires=expires or None,
-        supersedes=list(record.get("supersedes") or []),
-        persona=record.get("persona"),
-        scope=record.get("scope"),
-        importance=record.get("importance"),
-        pinned=bool(record.get("pinned")),
-        tags=list(record.get("tags") or []),
-        conversation=record.get("conversation"),
-        turn=record.get("turn"),
-        extra={k: v for k, v in record.items() if k not in KNOWN_KEYS and k not in _RECORD_ONLY},
-        path=Path(record["path"]) if record.get("path") else None,
-        id_derived=bool(record.get("id_derived")),
-    )
-
-
-_RECORD_ONLY = {"text", "path", "id_derived"}
+    """Catalog records were validated when their file was parsed: no need to check again."""
+    return Memory.from_record(record)
 
 
 @dataclass

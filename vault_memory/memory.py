@@ -115,6 +115,38 @@ class Memory:
                 out[k] = v
         return out
 
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Memory":
+        """A memory from its ``to_dict()`` form, without re-validating: for records vmem wrote
+        itself (the index catalog, the daemon's answers), where speed matters."""
+        expires = record.get("expires")
+        if expires:
+            expires = dt.date.fromisoformat(expires) if len(expires) == 10 else dt.datetime.fromisoformat(expires)
+        return cls(
+            id=record["id"],
+            text=record.get("text") or "",
+            type=record.get("type") or "note",
+            key=record.get("key"),
+            domain=record.get("domain"),
+            confidence=record.get("confidence") or "medium",
+            source=record.get("source"),
+            created=_when(record.get("created")),
+            updated=_when(record.get("updated")),
+            last_confirmed=_when(record.get("last_confirmed")),
+            expires=expires or None,
+            supersedes=list(record.get("supersedes") or []),
+            persona=record.get("persona"),
+            scope=record.get("scope"),
+            importance=record.get("importance"),
+            pinned=bool(record.get("pinned")),
+            tags=list(record.get("tags") or []),
+            conversation=record.get("conversation"),
+            turn=record.get("turn"),
+            extra={k: v for k, v in record.items() if k not in KNOWN_KEYS and k not in _RECORD_ONLY},
+            path=Path(record["path"]) if record.get("path") else None,
+            id_derived=bool(record.get("id_derived")),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (dates as ISO strings) used by ``--json`` and ``export``."""
         data: dict[str, Any] = {
@@ -133,6 +165,13 @@ class Memory:
         data["tags"] = list(self.tags)
         data["pinned"] = self.pinned
         return jsonable(data)
+
+
+_RECORD_ONLY = {"text", "path", "id_derived", "state"}
+
+
+def _when(value: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(value) if value else None
 
 
 # ---------------------------------------------------------------- value rules (pure)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog
 from .lifecycle import Rules, eligible, lifecycle_weight
-from .memory import Memory, jsonable
+from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
 from .store import IndexLayout, Snapshot, check_compatible
 from .sync import Indexer, SyncReport
@@ -25,71 +24,6 @@ from .vault import Vault
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall
 MIN_SIMILARITY = 0.2
-
-
-@dataclass
-class RecallQuery:
-    text: str
-    k: int = 10
-    types: set[str] | None = None
-    persona: str | None = None
-    as_of: dt.datetime | None = None
-    include_expired: bool = False
-    include_archived: bool = False
-    include_stale: bool = False
-    legs: tuple[str, ...] = ("keyword", "vector")
-    include_pinned: bool = True
-
-
-@dataclass
-class Hit:
-    memory: Memory
-    score: float
-    #: included because it is pinned, not because it matched the query
-    pinned_only: bool = False
-    explain: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        m = self.memory
-        data = {
-            "id": m.id,
-            "type": m.type,
-            "key": m.key,
-            "text": m.text,
-            "path": m.path.as_posix() if m.path else None,
-            "score": round(self.score, 6),
-            "created": m.created,
-            "confidence": m.confidence,
-            "pinned": m.pinned,
-            "domain": m.domain,
-            "persona": m.persona,
-            "tags": m.tags,
-            "expires": m.expires,
-        }
-        if explain:
-            data["explain"] = self.explain
-        return jsonable(data)
-
-
-@dataclass
-class RecallResult:
-    query: str
-    hits: list[Hit]
-    took_ms: float
-    sync: SyncReport | None = None
-    warnings: list[str] = field(default_factory=list)
-
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "query": self.query,
-            "results": [h.to_dict(explain) for h in self.hits],
-            "took_ms": round(self.took_ms, 2),
-        }
-        if self.warnings:
-            data["warnings"] = self.warnings
-        if explain and self.sync is not None:
-            data["sync"] = self.sync.to_dict()
-        return data
 
 
 class Engine:

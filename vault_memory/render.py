@@ -12,7 +12,7 @@ import re
 from typing import Iterable
 
 from .memory import Memory
-from .recall import Hit, RecallResult
+from .results import Hit, RecallResult
 
 GROUP_ORDER = ("fact", "summary", "episode", "note")
 GROUP_TITLES = {"fact": "Facts", "summary": "Summaries", "episode": "Episodes", "note": "Notes"}
