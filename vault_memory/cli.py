@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
@@ -436,6 +437,7 @@ def recall(
     format: Annotated[Format, typer.Option("--format", "-f", help="block (prompt-ready), json, or md.")] = Format.block,
     as_json: JsonOpt = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")] = False,
+    no_daemon: Annotated[bool, typer.Option("--no-daemon", help="Recall in this process even if a daemon serves the vault.")] = False,
     vault: VaultOpt = None,
 ) -> None:
     """Print the memories that matter for QUERY, as a prompt-ready block within a token budget.
@@ -450,8 +452,8 @@ def recall(
 
       context=$(vmem recall "$USER_MESSAGE" --budget 300)
     """
-    from .recall import Engine, RecallQuery
     from .render import render_block, render_json, render_markdown
+    from .results import RecallQuery
 
     v = _vault(vault)
     fmt = Format.json if as_json else format
@@ -459,7 +461,11 @@ def recall(
                     as_of=_parse_as_of(as_of), include_expired=include_expired, include_archived=include_archived,
                     include_stale=include_stale)
     tokens = budget or v.config["recall"]["budget"]
-    result = _run(lambda: Engine(v).recall(q))
+    result = None if no_daemon else _recall_via_daemon(v, q)
+    if result is None:
+        from .recall import Engine
+
+        result = _run(lambda: Engine(v).recall(q))
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     if fmt is Format.json:
@@ -471,6 +477,22 @@ def recall(
     if explain:
         for hit in result.hits:
             typer.echo(f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}", err=True)
+
+
+def _recall_via_daemon(v, q):
+    """The daemon's answer (warm model, no start-up cost), or None when none is running."""
+    from .client import DaemonClient
+    from .results import query_to_dict, result_from_wire
+
+    started = time.perf_counter()
+    answer = DaemonClient(v.state_dir, timeout=120).request("recall", query=query_to_dict(q))
+    if answer is None:
+        return None
+    if not answer.get("ok"):
+        _fail(answer.get("error", "the daemon could not answer"))
+    result = result_from_wire(answer["result"])
+    result.took_ms = (time.perf_counter() - started) * 1000
+    return result
 
 
 def _progress_printer():
@@ -492,9 +514,22 @@ def _progress_printer():
 
 
 def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
-    from .recall import Engine
+    from .client import DaemonClient
 
     v = _vault(vault)
+    answer = DaemonClient(v.state_dir).request("reindex" if full else "sync")
+    if answer is not None:  # the daemon is the only writer while it runs
+        if not answer.get("ok"):
+            _fail(answer.get("error", "the daemon could not sync"))
+        report = answer["report"]
+        if as_json:
+            _print_json(report)
+        else:
+            typer.echo(f"{'Rebuilt' if full else 'Synced'} by the daemon in {report['seconds']:.1f}s: {report['added']} added, "
+                       f"{report['updated']} updated, {report['deleted']} deleted, {report['renamed']} renamed")
+        return
+    from .recall import Engine
+
     engine = _run(lambda: Engine(v))
     progress, update = _progress_printer()
     if progress:
@@ -613,6 +648,123 @@ def stats(
         typer.echo("by persona: " + ", ".join(f"{k} {n}" for k, n in sorted(by_persona.items())))
     tb = data["typical_block"]
     typer.echo(f"a typical recall block: {tb['memories']} memories, {tb['tokens']} of {tb['budget']} tokens")
+
+
+# ---------------------------------------------------------------------- daemon
+
+daemon_app = typer.Typer(
+    help="Keep the indexes in step with the vault as files change, and answer recalls warm.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(daemon_app, name="daemon")
+
+
+@daemon_app.command("run")
+def daemon_run(
+    vault: VaultOpt = None,
+    debounce: Annotated[float, typer.Option(help="Seconds of quiet before a batch of changes is indexed.")] = 0.1,
+    reconcile_every: Annotated[float, typer.Option(help="Seconds between full reconciles (missed events).")] = 60.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log to .vmem/daemon.log only.")] = False,
+) -> None:
+    """Run the daemon in the foreground (for systemd, launchd or a supervisor). Stops on SIGTERM.
+
+    Example: vmem daemon run --vault ~/memory
+    """
+    from .daemon import Daemon, DaemonPaths, setup_logging
+
+    v = _vault(vault)
+    v.state_dir.mkdir(parents=True, exist_ok=True)
+    setup_logging(DaemonPaths(v.state_dir), foreground=not quiet)
+    _run(lambda: Daemon(v, debounce=debounce, reconcile_every=reconcile_every).run())
+
+
+@daemon_app.command("start")
+def daemon_start(
+    vault: VaultOpt = None,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for it to answer.")] = 60.0,
+) -> None:
+    """Start the daemon in the background and wait until it answers.
+
+    Example: vmem daemon start && vmem daemon status
+    """
+    import subprocess
+
+    from .client import DaemonClient
+    from .daemon import DaemonPaths, is_running, read_pid, wait_until
+
+    v = _vault(vault)
+    paths = DaemonPaths(v.state_dir)
+    if is_running(paths):
+        typer.echo(f"vmem daemon already running for {v.root} (pid {read_pid(paths)})")
+        return
+    v.state_dir.mkdir(parents=True, exist_ok=True)
+    with open(paths.log, "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(v.root)],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    client = DaemonClient(v.state_dir, timeout=5)
+    if not wait_until(lambda: proc.poll() is not None or client.available(), timeout):
+        _fail(f"the daemon did not answer within {timeout:.0f}s; see {paths.log}")
+    if proc.poll() is not None:
+        _fail(f"the daemon exited at start (code {proc.returncode}); see {paths.log}")
+    typer.echo(f"vmem daemon started for {v.root} (pid {proc.pid}); log: {paths.log}")
+
+
+@daemon_app.command("stop")
+def daemon_stop(
+    vault: VaultOpt = None,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for it to finish its batch.")] = 60.0,
+) -> None:
+    """Stop the daemon cleanly (SIGTERM: it finishes the batch in progress first)."""
+    import os
+    import signal
+
+    from .daemon import DaemonPaths, is_running, read_pid, wait_until
+
+    v = _vault(vault)
+    paths = DaemonPaths(v.state_dir)
+    pid = read_pid(paths)
+    if not is_running(paths) or pid is None:
+        typer.echo(f"no vmem daemon is running for {v.root}")
+        return
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    if not wait_until(lambda: not is_running(paths), timeout):
+        _fail(f"the daemon (pid {pid}) did not stop within {timeout:.0f}s")
+    typer.echo(f"vmem daemon stopped (pid {pid})")
+
+
+@daemon_app.command("status")
+def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Is the daemon running, and how far behind the files is it? Exit 1 when not running."""
+    from .client import DaemonClient
+    from .daemon import DaemonPaths, is_running
+
+    v = _vault(vault)
+    answer = DaemonClient(v.state_dir, timeout=10).request("status")
+    if answer is None or not answer.get("ok"):
+        running = is_running(DaemonPaths(v.state_dir))
+        data = {"running": running, "vault": str(v.root), "answering": False}
+        if as_json:
+            _print_json(data)
+        else:
+            typer.echo(f"vmem daemon {'running but not answering' if running else 'not running'} for {v.root}")
+        raise typer.Exit(1)
+    st = answer["status"]
+    if as_json:
+        _print_json(st)
+        return
+    typer.echo(f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{'' if st['ready'] else ', still starting'}")
+    typer.echo(f"memories indexed: {st['memories_indexed']}, queue: {st['queue_length']}, lag: {st['lag_s']}s")
+    if st.get("last_sync"):
+        ls = st["last_sync"]
+        typer.echo(f"last sync: {time.strftime('%H:%M:%S', time.localtime(ls['at']))}, {ls['seconds']}s")
+    for p in st.get("problems", []):
+        typer.echo(f"skipped: {p['path']}{':' + str(p['line']) if p.get('line') else ''}: {p['message']}")
+    if st.get("last_error"):
+        typer.echo(f"last error: {st['last_error']}")
 
 
 def main() -> None:

@@ -15,6 +15,8 @@ from typing import Any
 
 from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog
+from .client import DaemonClient
+from .errors import IndexError_, IndexStale
 from .lifecycle import Rules, eligible, lifecycle_weight
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
@@ -28,7 +30,7 @@ MIN_SIMILARITY = 0.2
 
 class Engine:
     def __init__(self, vault: Vault, embedder: Embedder | None = None, params: RankingParams | None = None,
-                 auto_sync: bool = True, lock_timeout: float = 60.0):
+                 auto_sync: bool = True, lock_timeout: float = 60.0, prefer_daemon: bool = True):
         self.vault = vault
         self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
         self.params = params or RankingParams()
@@ -37,9 +39,18 @@ class Engine:
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state_dir)
         self.lock_timeout = lock_timeout
+        #: when a daemon serves this vault, it is the only writer: ask it to sync
+        self.prefer_daemon = prefer_daemon
 
     def ensure_fresh(self) -> SyncReport | None:
-        """Sync if any file changed since the last sync; None when nothing had to be done."""
+        """Sync if any file changed since the last sync; None when nothing had to be done
+        here (nothing changed, or the vault's daemon did the sync)."""
+        if self.prefer_daemon:
+            answer = DaemonClient(self.vault.state_dir).request("sync")
+            if answer is not None:
+                if not answer.get("ok"):
+                    raise (IndexStale if answer.get("kind") == "IndexStale" else IndexError_)(answer.get("error", "daemon error"))
+                return None
         if self.indexer.is_fresh():
             return None
         return self.indexer.sync()

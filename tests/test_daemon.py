@@ -1,0 +1,233 @@
+"""The sync daemon as a real process on a temporary vault.
+
+Timeouts below bound how long a test waits before it fails; they are not speed claims
+(those live in benchmarks/daemon.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, write
+from vault_memory.client import DaemonClient
+from vault_memory.daemon import DaemonPaths, is_running
+from vault_memory.results import RecallQuery, query_to_dict
+from vault_memory.store import IndexLayout, Snapshot
+
+PEANUTS = "2026-10-02-allergy-peanuts-4be810"
+
+
+class RunningDaemon:
+    def __init__(self, vault_dir: Path):
+        self.vault_dir = vault_dir
+        self.client = DaemonClient(vault_dir / ".vmem", timeout=60)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "RunningDaemon":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--debounce", "0.05", "--vault", str(self.vault_dir)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert wait(lambda: (self.status() or {}).get("ready") or self.proc.poll() is not None, 60), "daemon did not start"
+        assert self.proc.poll() is None, self.proc.communicate()
+        return self
+
+    def status(self) -> dict | None:
+        answer = self.client.request("status")
+        return answer["status"] if answer and answer.get("ok") else None
+
+    def recall(self, text: str, **kw) -> list[dict]:
+        kw.setdefault("include_pinned", False)
+        answer = self.client.request("recall", query=query_to_dict(RecallQuery(text, **kw)))
+        assert answer and answer["ok"], answer
+        return [h["memory"] for h in answer["result"]["hits"]]
+
+    def texts(self, text: str) -> list[str]:
+        return [m["text"] for m in self.recall(text)]
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(60)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(60)
+
+
+def wait(predicate, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return bool(predicate())
+
+
+@pytest.fixture
+def daemon(vault_dir):
+    d = RunningDaemon(vault_dir).start()
+    yield d
+    d.stop()
+
+
+def eventually_recalled(daemon: RunningDaemon, query: str, needle: str, present: bool = True) -> bool:
+    """Writes are picked up by the watcher alone: poll status until the queue drains, then ask."""
+    def check():
+        found = any(needle in t for t in daemon.texts(query))
+        return found is present
+    return wait(check)
+
+
+def test_in_place_write(daemon, vault_dir):
+    path = vault_dir / "facts" / f"{PEANUTS}.md"
+    with open(path, "r+", encoding="utf-8") as f:
+        text = f.read().replace("allergic to peanuts", "allergic to kiwi fruit")
+        f.seek(0)
+        f.write(text)
+        f.truncate()
+    assert eventually_recalled(daemon, "kiwi allergy", "kiwi fruit")
+
+
+def test_atomic_rename_save(daemon, vault_dir):
+    path = vault_dir / "facts" / f"{PEANUTS}.md"
+    tmp = path.with_name(f".{path.name}.tmp123")
+    tmp.write_text(path.read_text().replace("allergic to peanuts", "allergic to sesame"))
+    os.replace(tmp, path)
+    assert eventually_recalled(daemon, "sesame allergy", "sesame")
+    assert not any("allergic to peanuts" in t for t in daemon.texts("peanuts allergy"))
+
+
+def test_vim_backup_and_rename_dance(daemon, vault_dir):
+    path = vault_dir / "facts" / f"{PEANUTS}.md"
+    content = path.read_text()
+    backup = path.with_name(path.name + "~")
+    os.rename(path, backup)
+    (vault_dir / "facts" / "4913").write_text("")  # vim's write test
+    os.unlink(vault_dir / "facts" / "4913")
+    path.write_text(content.replace("allergic to peanuts", "allergic to mustard"))
+    os.unlink(backup)
+    assert eventually_recalled(daemon, "mustard allergy", "mustard")
+
+
+def test_delete_rename_file_and_folder_and_new_folder(daemon, vault_dir):
+    peanuts = vault_dir / "facts" / f"{PEANUTS}.md"
+    moved = vault_dir / "facts" / "health.md"
+    os.rename(peanuts, moved)
+    assert wait(lambda: any(m["path"] == "facts/health.md" for m in daemon.recall("peanut allergy")))
+    os.rename(vault_dir / "facts", vault_dir / "known")
+    assert wait(lambda: any(m["path"] == "known/health.md" for m in daemon.recall("peanut allergy")))
+    (vault_dir / "known" / "health.md").unlink()
+    assert eventually_recalled(daemon, "peanut allergy", "allergic to peanuts", present=False)
+    write(vault_dir / "projects" / "vmem" / "plan.md", "---\nid: plan-1\ntype: fact\n---\nThe vmem launch is planned for March\n")
+    assert eventually_recalled(daemon, "when is the launch?", "planned for March")
+
+
+def test_ignored_paths_do_not_become_memories(daemon, vault_dir):
+    (vault_dir / ".gitignore").write_text(".vmem/\nprivate/\n")
+    write(vault_dir / "private" / "secret.md", "---\nid: secret-1\n---\nThe safe code is 4321\n")
+    write(vault_dir / ".obsidian" / "workspace.md", "The safe code is 9999\n")
+    write(vault_dir / "facts" / "visible.md", "---\nid: visible-1\n---\nThe bike lock code is 1234\n")
+    assert eventually_recalled(daemon, "what is the code?", "bike lock code")
+    assert not any("safe code" in t for t in daemon.texts("what is the safe code?"))
+
+
+def test_burst_is_coalesced_into_few_batches(daemon, vault_dir):
+    for i in range(300):
+        write(vault_dir / "episodes" / f"burst-{i:03d}.md", f"---\nid: burst-{i}\ntype: fact\n---\nBurst memory number {i} about topic {i % 7}\n")
+    assert wait(lambda: (daemon.status() or {}).get("memories_indexed") == 306 and daemon.status()["queue_length"] == 0, 120)
+    log = (vault_dir / ".vmem" / "daemon.log").read_text()
+    batches = [line for line in log.splitlines() if "synced:" in line]
+    assert 1 < len(batches) < 30  # the initial reconcile, then the burst in a few batches, not 300
+
+
+def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
+    d = RunningDaemon(vault_dir).start()
+    for i in range(200):
+        write(vault_dir / "episodes" / f"k-{i:03d}.md", f"---\nid: k-{i}\ntype: fact\n---\nKill test memory {i} mentions token zq{i}x\n")
+    time.sleep(0.4)  # the batch is being embedded now
+    d.kill()
+    assert not is_running(DaemonPaths(vault_dir / ".vmem"))
+    d = RunningDaemon(vault_dir).start()
+    try:
+        files = len(list(vault_dir.rglob("*.md"))) - 1  # README.md is not a memory
+        assert wait(lambda: (d.status() or {}).get("memories_indexed") == files, 120)
+        with Snapshot(IndexLayout(vault_dir / ".vmem")) as snap:
+            assert snap.catalog.count() == files
+            assert snap.keyword.searcher.doc_count() == files
+            assert snap.live_chunks == files
+            labels = [r[0] for r in snap.catalog.db.execute("SELECT label FROM chunks")]
+            assert len(set(labels)) == len(labels)
+        for i in (0, 99, 199):
+            hits = [m["id"] for m in d.recall(f"zq{i}x", legs=("keyword",))]
+            assert hits[:1] == [f"k-{i}"] and hits.count(f"k-{i}") == 1
+    finally:
+        d.stop()
+
+
+def test_stale_pid_file_does_not_block_and_one_daemon_per_vault(vault_dir):
+    (vault_dir / ".vmem").mkdir(exist_ok=True)
+    (vault_dir / ".vmem" / "daemon.pid").write_text("999999\n")
+    d = RunningDaemon(vault_dir).start()
+    try:
+        second = subprocess.run([sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_dir)],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1 and "already running" in second.stderr
+        assert d.status()["pid"] == d.proc.pid
+    finally:
+        d.stop()
+    assert not (vault_dir / ".vmem" / "daemon.pid").exists() and not (vault_dir / ".vmem" / "daemon.sock").exists()
+
+
+def test_recall_through_the_socket_equals_in_process(daemon, vault_dir):
+    cli = Cli(vault_dir)
+    for query in ("what should I avoid eating?", "where does the user work?", "Lisbon trip"):
+        via_daemon = json.loads(cli("recall", query, "--json", "--explain").stdout)["results"]
+        in_process = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)["results"]
+        assert [(r["id"], r["score"]) for r in via_daemon] == [(r["id"], r["score"]) for r in in_process]
+        assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout
+
+
+def test_socket_is_private(daemon, vault_dir):
+    mode = stat.S_IMODE(os.stat(vault_dir / ".vmem" / "daemon.sock").st_mode)
+    assert mode == 0o600
+
+
+def test_a_broken_file_is_reported_and_others_keep_being_indexed(daemon, vault_dir):
+    write(vault_dir / "facts" / "broken.md", "---\nid: [oops\n---\nbroken\n")
+    write(vault_dir / "facts" / "fine.md", "---\nid: fine-1\n---\nThe user collects vintage fountain pens\n")
+    assert eventually_recalled(daemon, "fountain pens", "fountain pens")
+    problems = daemon.status()["problems"]
+    assert [p["path"] for p in problems] == ["facts/broken.md"] and problems[0]["line"]
+    assert daemon.proc.poll() is None
+
+
+def test_cli_start_status_stop(vault_dir):
+    cli = Cli(vault_dir)
+    env = dict(os.environ, VMEM_VAULT=str(vault_dir))
+    started = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    try:
+        status = json.loads(subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout)
+        assert status["running"] and status["pid"] > 0
+        assert wait(lambda: json.loads(subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True,
+                                                      text=True).stdout)["memories_indexed"] == 6, 60)
+        again = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True)
+        assert "already running" in again.stdout
+        # writes go to files; sync and remember go through the daemon
+        assert cli.json("sync")["unchanged"] == 6
+        assert "allergic to peanuts" in cli("recall", "what should I avoid eating?").stdout
+    finally:
+        stopped = subprocess.run(["vmem", "daemon", "stop"], env=env, capture_output=True, text=True, timeout=120)
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    after = subprocess.run(["vmem", "daemon", "status"], env=env, capture_output=True, text=True)
+    assert after.returncode == 1 and "not running" in after.stdout

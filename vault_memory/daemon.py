@@ -1,0 +1,352 @@
+"""The sync daemon: watches a vault, keeps its indexes in step, and answers recalls warm.
+
+One daemon per vault, enforced by an flock on ``.vmem/daemon.lock`` (the kernel drops it
+when the process dies, so a stale pid file never blocks a new start). While it runs it is
+the only writer of the indexes.
+
+Watching: every watchdog event under the vault that could concern a memory (see
+``scanner.is_candidate``; directory moves and deletions always count) marks the vault
+dirty. After a quiet spell (``debounce``) or at most ``max_delay`` after the first event,
+one sync runs: a ``stat`` walk, then only files whose content hash changed are parsed and
+re-embedded, in one batch. So an editor's atomic save (a temp file renamed over the
+target), vim's backup-and-rename dance, a folder rename or a ``git checkout`` of a
+thousand files all come down to one sync of what actually changed. A reconcile also runs
+at start (changes made while it was down) and every ``reconcile_every`` seconds (events
+that network filesystems or sync tools never deliver).
+
+Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks newline-delimited JSON:
+``ping``, ``status``, ``recall``, ``sync``, ``reindex``. A recall first flushes pending
+changes, so a file saved a moment ago is already searchable.
+
+Crash safety comes from the sync's publish order (see ``sync``): killed at any moment,
+the next start's reconcile finds the files the catalog has not recorded and redoes them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import logging.handlers
+import os
+import signal
+import socketserver
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from .client import SOCKET_NAME, socket_address
+from .errors import VaultError
+from .locks import try_lock
+from .recall import Engine
+from .results import RecallResult, query_from_dict, result_to_wire
+from .config import CONFIG_NAME
+from .scanner import IgnoreRules, is_candidate
+from .vault import Vault
+
+log = logging.getLogger("vmem.daemon")
+
+
+class AlreadyRunning(VaultError):
+    pass
+
+
+class DaemonPaths:
+    def __init__(self, state_dir: Path):
+        self.lock = state_dir / "daemon.lock"
+        self.pid = state_dir / "daemon.pid"
+        self.socket = state_dir / SOCKET_NAME
+        self.log = state_dir / "daemon.log"
+
+
+def read_pid(paths: DaemonPaths) -> int | None:
+    try:
+        return int(paths.pid.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def is_running(paths: DaemonPaths) -> bool:
+    """True when some process holds the daemon lock (a pid file alone proves nothing)."""
+    fd = try_lock(paths.lock)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
+class _Watcher(FileSystemEventHandler):
+    def __init__(self, daemon: "Daemon"):
+        self.daemon = daemon
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        if event.is_directory and event.event_type == "modified":
+            return  # a folder's mtime changes with every file event inside it
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            if raw and self.daemon.concerns(os.fsdecode(raw), event.is_directory):
+                self.daemon.note_event()
+                return
+
+
+class Daemon:
+    def __init__(self, vault: Vault, *, debounce: float = 0.1, max_delay: float = 1.0, reconcile_every: float = 60.0,
+                 engine: Engine | None = None):
+        self.vault = vault
+        self.engine = engine or Engine(vault, auto_sync=False, prefer_daemon=False)
+        self.paths = DaemonPaths(vault.state_dir)
+        self.debounce = debounce
+        self.max_delay = max_delay
+        self.reconcile_every = reconcile_every
+        self.cond = threading.Condition()
+        self.pending = 0
+        self.first_event: float | None = None
+        self.last_event = 0.0
+        self.sync_lock = threading.Lock()
+        self.read_lock = threading.Lock()
+        self.snapshot = None
+        self.ready = threading.Event()
+        self.stopping = threading.Event()
+        self.started = time.time()
+        self.last_sync: dict[str, Any] | None = None
+        self.last_error: str | None = None
+        self._lock_fd: int | None = None
+        self._server: socketserver.BaseServer | None = None
+        self._observer = None
+        self._root = str(vault.root)
+
+    # ------------------------------------------------------------------ events
+
+    def concerns(self, abspath: str, is_directory: bool) -> bool:
+        if not abspath.startswith(self._root):
+            return False
+        rel = abspath[len(self._root):].lstrip(os.sep).replace(os.sep, "/")
+        if not rel:
+            return False
+        if rel in (".gitignore", ".vmemignore"):
+            self.vault.rules = IgnoreRules.for_vault(self.vault.root, self.vault.config["vault"]["ignore"])
+            log.info("%s changed: ignore rules reloaded", rel)
+            return True  # newly ignored files leave the index, newly visible ones join it
+        if rel == CONFIG_NAME:
+            log.warning("vmem.toml changed: restart the daemon (vmem daemon stop && vmem daemon start) to apply it")
+            return False
+        if is_directory:
+            return not any(p.startswith(".") or p in ("node_modules", "__pycache__") for p in rel.split("/"))
+        return is_candidate(rel, self.vault.rules)
+
+    def note_event(self) -> None:
+        with self.cond:
+            now = time.monotonic()
+            if self.pending == 0:
+                self.first_event = now
+            self.pending += 1
+            self.last_event = now
+            self.cond.notify_all()
+
+    # ------------------------------------------------------------------ syncing
+
+    def flush(self, full: bool = False) -> dict[str, Any]:
+        """Sync now (or rebuild with ``full``) and swap in a fresh snapshot."""
+        with self.sync_lock:
+            with self.cond:
+                self.pending, self.first_event = 0, None
+            try:
+                report = self.engine.indexer.reindex() if full else self.engine.indexer.sync()
+            except Exception as e:  # a bad moment must never stop the daemon
+                self.last_error = f"{type(e).__name__}: {e}"
+                log.exception("sync failed")
+                raise
+            summary = report.to_dict() | {"at": time.time()}
+            if report.changed or report.rebuilt or self.snapshot is None:
+                new = self.engine.snapshot()
+                with self.read_lock:
+                    old, self.snapshot = self.snapshot, new
+                if old is not None:
+                    old.close()
+            if report.changed or report.problems:
+                log.info("synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
+                         report.added, report.updated, report.deleted, report.renamed, len(report.problems), report.seconds)
+            for p in report.problems:
+                log.warning("skipped %s", p)
+            self.last_sync = summary
+            self.last_error = None
+            return summary
+
+    def _worker(self) -> None:
+        next_reconcile = time.monotonic() + self.reconcile_every
+        while not self.stopping.is_set():
+            with self.cond:
+                if self.pending == 0:
+                    self.cond.wait(timeout=max(0.05, min(1.0, next_reconcile - time.monotonic())))
+                if self.pending:
+                    while not self.stopping.is_set():
+                        now = time.monotonic()
+                        quiet, age = now - self.last_event, now - (self.first_event or now)
+                        if quiet >= self.debounce or age >= self.max_delay:
+                            break
+                        self.cond.wait(timeout=min(self.debounce - quiet, self.max_delay - age))
+            due = time.monotonic() >= next_reconcile
+            if self.pending or due:
+                try:
+                    self.flush()
+                except Exception:
+                    time.sleep(0.5)
+                if due:
+                    next_reconcile = time.monotonic() + self.reconcile_every
+
+    # ------------------------------------------------------------------ serving
+
+    def status(self) -> dict[str, Any]:
+        with self.cond:
+            pending, first = self.pending, self.first_event
+        indexed, problems = None, []
+        with self.read_lock:
+            if self.snapshot is not None:
+                indexed = self.snapshot.catalog.count()
+                problems = [{"path": f.path, "line": f.error_line, "message": f.error} for f in self.snapshot.catalog.errors()]
+        return {
+            "running": True, "ready": self.ready.is_set(), "pid": os.getpid(), "vault": self._root,
+            "uptime_s": round(time.time() - self.started, 1), "memories_indexed": indexed,
+            "queue_length": pending, "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
+            "last_sync": self.last_sync, "last_error": self.last_error, "problems": problems,
+            "model": self.engine.embedder.model_id,
+        }
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        if op == "ping":
+            return {"ok": True, "pid": os.getpid()}
+        if op == "status":
+            return {"ok": True, "status": self.status()}
+        self.ready.wait()
+        if op == "recall":
+            if self.pending:
+                self.flush()  # read your writes: a file saved a moment ago is already searchable
+            started = time.perf_counter()
+            query = query_from_dict(request["query"])
+            with self.read_lock:
+                hits = self.engine.rank(self.snapshot, query)
+            result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000)
+            return {"ok": True, "result": result_to_wire(result)}
+        if op in ("sync", "reindex"):
+            return {"ok": True, "report": self.flush(full=op == "reindex")}
+        return {"ok": False, "error": f"unknown op {op!r}"}
+
+    def _serve(self) -> None:
+        daemon = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self) -> None:
+                line = self.rfile.readline()
+                if not line:
+                    return
+                try:
+                    answer = daemon.handle(json.loads(line))
+                except VaultError as e:
+                    answer = {"ok": False, "error": str(e), "kind": type(e).__name__}
+                except Exception as e:
+                    log.exception("request failed")
+                    answer = {"ok": False, "error": f"{type(e).__name__}: {e}", "kind": type(e).__name__}
+                self.wfile.write(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
+
+        class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        try:
+            self.paths.socket.unlink()
+        except FileNotFoundError:
+            pass
+        old_umask = os.umask(0o177)  # the socket is born 0600: other users cannot read memories
+        try:
+            with socket_address(self.paths.socket) as address:
+                self._server = Server(address, Handler)
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.paths.socket, 0o600)
+        threading.Thread(target=self._server.serve_forever, name="vmem-socket", daemon=True).start()
+
+    # ------------------------------------------------------------------ life
+
+    def run(self) -> None:
+        """Run until SIGTERM/SIGINT (or ``stop``); returns after a clean shutdown."""
+        self.vault.state_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = try_lock(self.paths.lock)
+        if self._lock_fd is None:
+            raise AlreadyRunning(f"a daemon is already running for {self.vault.root} (pid {read_pid(self.paths)})")
+        try:
+            tmp = self.paths.pid.with_suffix(".tmp")
+            tmp.write_text(f"{os.getpid()}\n")
+            os.replace(tmp, self.paths.pid)
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, lambda *_: self.stop())
+                signal.signal(signal.SIGINT, lambda *_: self.stop())
+            self._serve()
+            self._observer = Observer()
+            self._observer.schedule(_Watcher(self), self._root, recursive=True)
+            self._observer.start()
+            log.info("daemon %s started for %s", os.getpid(), self._root)
+            while not self.stopping.is_set():
+                try:
+                    self.flush()  # reconcile what changed while no daemon was watching
+                    break
+                except Exception:
+                    self.stopping.wait(2.0)
+            self.ready.set()
+            self._worker()
+        finally:
+            self._shutdown()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with self.cond:
+            self.cond.notify_all()
+
+    def _shutdown(self) -> None:
+        with self.sync_lock:  # lets a batch in progress finish
+            if self._observer is not None:
+                self._observer.stop()
+            if self._server is not None:
+                self._server.shutdown()
+                self._server.server_close()
+            for path in (self.paths.socket, self.paths.pid):
+                try:
+                    path.unlink()
+                except FileNotFoundError:
+                    pass
+            if self.snapshot is not None:
+                self.snapshot.close()
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)
+                self._lock_fd = None
+        log.info("daemon %s stopped", os.getpid())
+
+
+def setup_logging(paths: DaemonPaths, foreground: bool) -> None:
+    handler = logging.handlers.RotatingFileHandler(paths.log, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    if foreground:
+        stream = logging.StreamHandler()
+        stream.setFormatter(logging.Formatter("vmem daemon: %(message)s"))
+        log.addHandler(stream)
+    log.setLevel(logging.INFO)
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
+
+
+def socket_mode(path: Path) -> int:
+    return os.stat(path).st_mode & 0o777
+
+
