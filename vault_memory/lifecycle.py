@@ -376,6 +376,10 @@ def recency_weight(memory: Memory, now: dt.datetime) -> float:
     return 1.0 - RECENCY_MAX_PENALTY * age / (age + RECENCY_HALF_DAYS)
 
 
+#: the largest weight lifecycle_weight can give (importance 1 and pinned): lets recall stop early, exactly
+MAX_LIFECYCLE_WEIGHT = 1.1 * 1.1
+
+
 def lifecycle_weight(memory: Memory, now: dt.datetime, rules: Rules = Rules()) -> tuple[float, dict[str, Any]]:
     """Multiplier on a memory's relevance, and its parts (shown by ``--explain``)."""
     state = decay_state(memory, now, rules)

@@ -17,7 +17,7 @@ from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog
 from .client import DaemonClient
 from .errors import IndexError_, IndexStale
-from .lifecycle import Rules, eligible, lifecycle_weight
+from .lifecycle import MAX_LIFECYCLE_WEIGHT, Rules, eligible, lifecycle_weight
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
 from .store import IndexLayout, Snapshot, check_compatible
@@ -41,6 +41,7 @@ class Engine:
         self.lock_timeout = lock_timeout
         #: when a daemon serves this vault, it is the only writer: ask it to sync
         self.prefer_daemon = prefer_daemon
+        self._executor = None
 
     def ensure_fresh(self) -> SyncReport | None:
         """Sync if any file changed since the last sync; None when nothing had to be done
@@ -76,13 +77,20 @@ class Engine:
     # ------------------------------------------------------------------ the legs
 
     def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...]) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        """(keyword results, vector results) as [(path, score)], best first, one entry per file."""
+        """(keyword results, vector results) as [(path, score)], best first, one entry per file.
+
+        The query is embedded on a worker thread while Whoosh searches: the model runs in
+        onnxruntime without the GIL, so the two legs overlap instead of adding up."""
         depth = self.params.depth
+        use_vectors = "vector" in legs and snap.vectors is not None and snap.live_chunks
+        pending = None
+        if use_vectors:
+            check_compatible(snap.meta, self.embedder.model_id)
+            pending = self._pool().submit(self.embedder.embed, [text])
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         vector: list[tuple[str, float]] = []
-        if "vector" in legs and snap.vectors is not None and snap.live_chunks:
-            check_compatible(snap.meta, self.embedder.model_id)
-            qvec = self.embedder.embed([text])[0]
+        if pending is not None:
+            qvec = pending.result()[0]
             found = snap.vectors.search(qvec, depth * 2, snap.live_chunks)
             labels = [lab for lab, _ in found]
             marks = ",".join("?" * len(labels))
@@ -94,6 +102,13 @@ class Engine:
                     best[path] = sim
             vector = sorted(best.items(), key=lambda kv: -kv[1])[:depth]
         return keyword, vector
+
+    def _pool(self):
+        if self._executor is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vmem-embed")
+        return self._executor
 
     def rank(self, snap: Snapshot, query: RecallQuery) -> list[Hit]:
         now = (query.as_of or dt.datetime.now().astimezone())
@@ -110,28 +125,38 @@ class Engine:
         kw_score, vec_score = dict(keyword), dict(vector)
 
         superseded = snap.catalog.superseded_targets()
-        records = snap.catalog.records(fused)
         best = max(fused.values(), default=0.0)
         options = dict(superseded=superseded, persona=query.persona, types=query.types, rules=self.rules,
                        include_expired=query.include_expired, include_archived=query.include_archived,
                        include_stale=query.include_stale)
+        # Candidates in fused order; stop once even the largest lifecycle weight could not
+        # lift the next one above the k-th hit found so far (exact, and most queries stop early).
+        order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         scored: list[Hit] = []
-        for path, base in fused.items():
-            record = records.get(path)
-            if record is None:
-                continue
-            memory = memory_from_catalog(record)
-            if eligible(memory, now, **options):
-                continue
-            weight, parts = lifecycle_weight(memory, now, self.rules)
-            if parts["state"] == "low_priority" and base < self.rules.low_priority_min_relevance * best:
-                continue  # low priority: recalled only when highly relevant
-            scored.append(Hit(memory, base * weight, explain={
-                "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
-                "vector_rank": vec_rank.get(path), "vector_score": _round(vec_score.get(path)),
-                "fused": _round(base), "weight": _round(weight),
-                **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
-            }))
+        batch = max(4 * query.k, 20)
+        for start in range(0, len(order), batch):
+            part = order[start : start + batch]
+            if len(scored) >= query.k:
+                kth = sorted((h.score for h in scored), reverse=True)[query.k - 1]
+                if part[0][1] * MAX_LIFECYCLE_WEIGHT < kth:
+                    break
+            records = snap.catalog.records([p for p, _ in part])
+            for path, base in part:
+                record = records.get(path)
+                if record is None:
+                    continue
+                memory = memory_from_catalog(record)
+                if eligible(memory, now, **options):
+                    continue
+                weight, parts = lifecycle_weight(memory, now, self.rules)
+                if parts["state"] == "low_priority" and base < self.rules.low_priority_min_relevance * best:
+                    continue  # low priority: recalled only when highly relevant
+                scored.append(Hit(memory, base * weight, explain={
+                    "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
+                    "vector_rank": vec_rank.get(path), "vector_score": _round(vec_score.get(path)),
+                    "fused": _round(base), "weight": _round(weight),
+                    **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
+                }))
         scored.sort(key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
         seen: set[str] = set()

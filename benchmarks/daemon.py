@@ -1,0 +1,134 @@
+"""Daemon benchmark: edit-to-searchable latency, warm recall through the daemon versus a
+fresh in-process recall, and catching up with a burst of changed files.
+
+    python benchmarks/daemon.py [--memories 10000] [--edits 50] [--burst 1000] [--json] [--keep DIR]
+
+Both recall paths are measured as a shell script calls them: a new `vmem recall`
+process each time (`--no-daemon` for the in-process path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from scale import QUERIES, build_vault, pct  # noqa: E402
+from vault_memory.client import DaemonClient  # noqa: E402
+from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.results import RecallQuery, query_to_dict  # noqa: E402
+
+
+def wait(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
+    result: dict = {"memories": n}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = (keep or Path(tmp)) / "daemon-vault"
+        build_vault(folder, n)
+        env = dict(os.environ, VMEM_VAULT=str(folder))
+        subprocess.run([sys.executable, "-m", "vault_memory", "reindex"], env=env, check=True, capture_output=True)
+        subprocess.run(["vmem", "daemon", "start", "--timeout", "600"], env=env, check=True, capture_output=True)
+        client = DaemonClient(folder / ".vmem")
+        try:
+            assert wait(lambda: (client.request("status") or {}).get("status", {}).get("ready"), 600)
+
+            def found(token: str) -> bool:
+                answer = client.request("recall", query=query_to_dict(RecallQuery(token, k=3, legs=("keyword",), include_pinned=False)))
+                return any(token in h["memory"]["text"] for h in answer["result"]["hits"])
+
+            # 1. edit to searchable: the recall polls, as an agent would
+            for style in ("in_place", "atomic_rename"):
+                latencies = []
+                for i in range(edits):
+                    token = f"edit{style.replace('_', '')}{i}tok"
+                    path = folder / "facts" / f"bench-edit-{i % 5}.md"
+                    text = f"---\nid: bench-edit-{i % 5}\ntype: fact\n---\nThe marker for this edit is {token}\n"
+                    started = time.perf_counter()
+                    if style == "in_place":
+                        with open(path, "w", encoding="utf-8") as f:
+                            f.write(text)
+                    else:
+                        tmp_path = path.with_name(f".{path.name}.tmp")
+                        tmp_path.write_text(text)
+                        os.replace(tmp_path, path)
+                    assert wait(lambda: found(token), 30), f"{token} never became searchable"
+                    latencies.append((time.perf_counter() - started) * 1000)
+                result[f"edit_to_searchable_{style}_ms_p50"] = pct(latencies, 0.5)
+                result[f"edit_to_searchable_{style}_ms_p95"] = pct(latencies, 0.95)
+
+            # 2. recall as a shell script calls it: daemon versus a fresh in-process recall
+            via_daemon, in_process, server = [], [], []
+            for q in QUERIES:
+                t = time.perf_counter()
+                subprocess.run(["vmem", "recall", q], env=env, check=True, capture_output=True)
+                via_daemon.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                subprocess.run(["vmem", "recall", q, "--no-daemon"], env=env, check=True, capture_output=True)
+                in_process.append((time.perf_counter() - t) * 1000)
+                answer = client.request("recall", query=query_to_dict(RecallQuery(q)))
+                server.append(answer["result"]["took_ms"])
+            embedder = FastEmbedEmbedder()
+            embedder.embed(["warm up"])
+            embeds = []
+            for q in QUERIES * 3:
+                t = time.perf_counter()
+                embedder.embed([q])
+                embeds.append((time.perf_counter() - t) * 1000)
+            result["recall_via_daemon_ms_p50"] = pct(via_daemon, 0.5)
+            result["recall_in_process_ms_p50"] = pct(in_process, 0.5)
+            result["daemon_speedup"] = round(statistics.median(in_process) / statistics.median(via_daemon), 1)
+            result["daemon_server_ms_p50"] = pct(server, 0.5)
+            result["embed_query_ms_p50"] = pct(embeds, 0.5)
+            result["server_over_embed_ratio"] = round(statistics.median(server) / statistics.median(embeds), 1)
+
+            # 3. a burst of changed files (a git checkout): time until the daemon has caught up
+            started = time.perf_counter()
+            for i in range(burst):
+                (folder / "episodes" / f"burst-{i:04d}.md").write_text(
+                    f"---\nid: burst-{i}\ntype: episode\n---\nBurst file {i} written by a checkout, marker burst{i}tok\n")
+            expected = n + 6 + 5 + burst
+            assert wait(lambda: (client.request("status") or {})["status"]["memories_indexed"] == expected
+                        and client.request("status")["status"]["queue_length"] == 0, 600)
+            result["burst_files"] = burst
+            result["burst_caught_up_s"] = round(time.perf_counter() - started, 1)
+        finally:
+            subprocess.run(["vmem", "daemon", "stop"], env=env, capture_output=True)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memories", type=int, default=10000)
+    parser.add_argument("--edits", type=int, default=50)
+    parser.add_argument("--burst", type=int, default=1000)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", type=Path)
+    args = parser.parse_args()
+    result = run(args.memories, args.edits, args.burst, args.keep)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:<40} {v}")
+
+
+if __name__ == "__main__":
+    main()
