@@ -10,7 +10,6 @@ process each time (`--no-daemon` for the in-process path).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -23,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from scale import QUERIES, build_vault, pct  # noqa: E402
+from scale import QUERIES, build_vault, pct, report  # noqa: E402
 from vault_memory.client import DaemonClient  # noqa: E402
 from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
 from vault_memory.results import RecallQuery, query_to_dict  # noqa: E402
@@ -122,12 +121,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path)
     args = parser.parse_args()
-    result = run(args.memories, args.edits, args.burst, args.keep)
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for k, v in result.items():
-            print(f"{k:<40} {v}")
+    report(run(args.memories, args.edits, args.burst, args.keep), args.json)
 
 
 if __name__ == "__main__":

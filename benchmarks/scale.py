@@ -124,18 +124,23 @@ def run(n: int, keep: Path | None) -> dict:
     return result
 
 
+def report(result: dict, as_json: bool) -> None:
+    """Print a benchmark's result as JSON or as aligned name/value lines."""
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    width = max(len(k) for k in result) + 2
+    for k, v in result.items():
+        print(f"{k:<{width}} {v}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memories", type=int, default=10000)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
     args = parser.parse_args()
-    result = run(args.memories, args.keep)
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for k, v in result.items():
-            print(f"{k:<24} {v}")
+    report(run(args.memories, args.keep), args.json)
 
 
 if __name__ == "__main__":
