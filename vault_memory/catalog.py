@@ -133,11 +133,6 @@ class Catalog:
     def add_chunks(self, path: str, labels: Iterable[int]) -> None:
         self.db.executemany("INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)])
 
-    def next_labels(self, n: int) -> list[int]:
-        start = int(self.meta().get("next_label", "0"))
-        self.set_meta(next_label=start + n)
-        return list(range(start, start + n))
-
     def label_paths(self) -> dict[int, str]:
         return dict(self.db.execute("SELECT label, path FROM chunks"))
 

@@ -344,9 +344,3 @@ def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
             return True
         time.sleep(interval)
     return predicate()
-
-
-def socket_mode(path: Path) -> int:
-    return os.stat(path).st_mode & 0o777
-
-

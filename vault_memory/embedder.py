@@ -37,8 +37,8 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors, one row per text."""
 
-    def count_tokens(self, text: str) -> int:
-        """Word pieces the model sees for ``text`` (without special tokens)."""
+    def tokenizer(self):
+        """The model's tokenizer (for chunking), or None when it is not known."""
 
 
 def user_cache_dir() -> Path:
@@ -178,12 +178,6 @@ class FastEmbedEmbedder:
             tok.no_padding()
             self._tokenizer = tok
         return self._tokenizer
-
-    def count_tokens(self, text: str) -> int:
-        tok = self.tokenizer()
-        if tok is None:
-            return len(text.split()) * 4 // 3 + 1
-        return len(tok.encode(text, add_special_tokens=False).ids)
 
 
 def _dim_from_config(folder: Path) -> int:

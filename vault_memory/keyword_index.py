@@ -10,7 +10,6 @@ matches add a boost so an exact name or category ranks first.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
 
 from whoosh import index as windex
 from whoosh import scoring
@@ -96,26 +95,6 @@ class KeywordIndex:
     def open(self):
         return windex.open_dir(str(self.folder))
 
-    def update(self, add: Iterable[Memory], delete_paths: Iterable[str]) -> None:
-        """Apply one batch in one Whoosh commit (readers see all of it or none)."""
-        ix = self.open()
-        writer = ix.writer(timeout=60)
-        try:
-            for path in delete_paths:
-                writer.delete_by_term("path", path)
-            for memory in add:
-                writer.update_document(**document(memory))
-        except BaseException:
-            writer.cancel()
-            raise
-        writer.commit()
-
-    def rename(self, moves: dict[str, Memory]) -> None:
-        self.update(moves.values(), moves.keys())
-
-    def optimize(self) -> None:
-        ix = self.open()
-        ix.optimize()
 
 
 #: words every memory may carry without saying anything new ("The user prefers…")

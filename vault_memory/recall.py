@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any
 
 from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .memory import Memory, jsonable
+
+if TYPE_CHECKING:
+    from .sync import SyncReport
 
 
 @dataclass

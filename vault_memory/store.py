@@ -13,7 +13,6 @@ recalls keep working during a rebuild. Everything here can be deleted and rebuil
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,20 +122,3 @@ class Snapshot:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def index_size_bytes(layout: IndexLayout) -> int:
-    gen = layout.current()
-    if gen is None:
-        return 0
-    return sum(f.stat().st_size for f in gen.folder.rglob("*") if f.is_file())
-
-
-def remove_all(layout: IndexLayout) -> None:
-    with file_lock(layout.write_lock), file_lock(layout.snapshot_lock):
-        for p in layout.dir.glob("gen-*"):
-            shutil.rmtree(p, ignore_errors=True)
-        try:
-            os.unlink(layout.dir / "CURRENT")
-        except FileNotFoundError:
-            pass

@@ -15,10 +15,14 @@ next sync, which finds the same files changed again.
 from __future__ import annotations
 
 import hashlib
+import os
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 from .catalog import FORMAT_VERSION, Catalog, FileRow, memory_from_catalog
 from .chunking import chunk_text, embedding_text
@@ -289,8 +293,6 @@ class Indexer:
                 orphans = stored - set(catalog.label_paths()) - set(new_labels)
                 vector_index.delete(sorted(set(stale_labels) | orphans))
                 if new_labels:
-                    import numpy as np
-
                     vector_index.add(new_labels, np.vstack(new_vectors))
                 staged = generation.vectors_path.with_name(".vectors.staged")
                 vector_index.save(staged)
@@ -298,11 +300,9 @@ class Indexer:
             # 4. publish: readers see all of it or none of it
             if progress:
                 progress("commit", 0, 1)
-            lock = file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout) if live else _null()
+            lock = file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout) if live else nullcontext()
             with lock:
                 if vector_index is not None:
-                    import os
-
                     os.replace(staged, generation.vectors_path)
                 writer.commit()
                 catalog.commit()
@@ -318,8 +318,6 @@ class Indexer:
     def _embed(self, texts: list[str], progress: Progress | None):
         """Embed in batches of similar length: the model pads each batch to its longest text,
         so sorting by length saves most of the padding work."""
-        import numpy as np
-
         if not texts:
             return np.zeros((0, self.embedder.dim or 1), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -334,11 +332,3 @@ class Indexer:
             if progress:
                 progress("embed", min(start + batch, len(texts)), len(texts))
         return out
-
-
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
