@@ -89,17 +89,7 @@ class Engine:
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         vector: list[tuple[str, float]] = []
         if pending is not None:
-            qvec = pending.result()[0]
-            found = snap.vectors.search(qvec, depth * 2, snap.live_chunks)
-            labels = [lab for lab, _ in found]
-            marks = ",".join("?" * len(labels))
-            label_path = dict(snap.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
-            best: dict[str, float] = {}
-            for label, sim in found:
-                path = label_path.get(label)
-                if path is not None and sim > best.get(path, -2.0):
-                    best[path] = sim
-            vector = sorted(best.items(), key=lambda kv: -kv[1])[:depth]
+            vector = snap.vector_hits(pending.result()[0], depth)
         return keyword, vector
 
     def _pool(self):

@@ -96,22 +96,11 @@ def remember(engine: Engine, text: str, *, key: str | None = None, type: str = "
 
 def _nearest(engine: Engine, snap, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
     """The ``n`` most similar current memories by embedding, most similar first."""
-    if snap.vectors is None or not snap.live_chunks or not current:
-        return []
+    if not current or snap.vectors is None or not snap.live_chunks:
+        return []  # nothing to compare with: do not load the model for nothing
     by_path = {m.path.as_posix(): m for m in current if m.path is not None}
-    vector = engine.embedder.embed([text])[0]
-    found = snap.vectors.search(vector, 4 * n, snap.live_chunks)
-    labels = [label for label, _ in found]
-    marks = ",".join("?" * len(labels))
-    paths = dict(snap.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
-    out: list[tuple[Memory, float]] = []
-    seen: set[str] = set()
-    for label, similarity in found:
-        memory = by_path.get(paths.get(label, ""))
-        if memory is not None and memory.id not in seen:
-            seen.add(memory.id)
-            out.append((memory, similarity))
-    return out[:n]
+    hits = snap.vector_hits(engine.embedder.embed([text])[0], 4 * n)
+    return [(by_path[path], similarity) for path, similarity in hits if path in by_path][:n]
 
 
 def _reconfirm(engine: Engine, memory: Memory, now: dt.datetime, similarity: float | None) -> RememberOutcome:

@@ -109,6 +109,22 @@ class Snapshot:
             dim = int(self.meta.get("dim") or 0)
             self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
 
+    def vector_hits(self, vector, limit: int) -> list[tuple[str, float]]:
+        """[(path, cosine)] of the memories nearest ``vector``, best first: a memory's score is
+        that of its best chunk."""
+        if self.vectors is None or not self.live_chunks:
+            return []
+        found = self.vectors.search(vector, 2 * limit, self.live_chunks)
+        labels = [label for label, _ in found]
+        marks = ",".join("?" * len(labels))
+        label_path = dict(self.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
+        best: dict[str, float] = {}
+        for label, similarity in found:
+            path = label_path.get(label)
+            if path is not None and similarity > best.get(path, -2.0):
+                best[path] = similarity
+        return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+
     def close(self) -> None:
         try:
             self.catalog.db.execute("COMMIT")
