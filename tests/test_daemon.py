@@ -231,3 +231,13 @@ def test_cli_start_status_stop(vault_dir):
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
     after = subprocess.run(["vmem", "daemon", "status"], env=env, capture_output=True, text=True)
     assert after.returncode == 1 and "not running" in after.stdout
+
+
+def test_remember_uses_the_daemon_for_restatements(daemon, vault_dir):
+    cli = Cli(vault_dir)
+    first = cli.json("remember", "Prefers window seats on long flights")
+    assert eventually_recalled(daemon, "window seats", "window seats")
+    answer = daemon.client.request("nearest", text="The user prefers window seats on long flights", limit=3)
+    assert answer["ok"] and answer["hits"][0][0] == first["path"] and answer["hits"][0][1] >= 0.85
+    again = cli.json("remember", "The user prefers window seats on long flights")
+    assert again["status"] == "reconfirmed" and again["id"] == first["id"]

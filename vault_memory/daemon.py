@@ -15,7 +15,7 @@ at start (changes made while it was down) and every ``reconcile_every`` seconds 
 that network filesystems or sync tools never deliver).
 
 Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks newline-delimited JSON:
-``ping``, ``status``, ``recall``, ``sync``, ``reindex``. A recall first flushes pending
+``ping``, ``status``, ``recall``, ``nearest``, ``sync``, ``reindex``. A recall first flushes pending
 changes, so a file saved a moment ago is already searchable.
 
 Crash safety comes from the sync's publish order (see ``sync``): killed at any moment,
@@ -232,6 +232,13 @@ class Daemon:
                 hits = self.engine.rank(self.snapshot, query)
             result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000)
             return {"ok": True, "result": result_to_wire(result)}
+        if op == "nearest":  # for `remember`: the most similar memories, with the warm model
+            if self.pending:
+                self.flush()
+            with self.read_lock:
+                vector = self.engine.embedder.embed([request["text"]])[0]
+                hits = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
+            return {"ok": True, "hits": hits}
         if op in ("sync", "reindex"):
             return {"ok": True, "report": self.flush(full=op == "reindex")}
         return {"ok": False, "error": f"unknown op {op!r}"}

@@ -16,6 +16,7 @@ from typing import Any
 
 from .catalog import memory_from_catalog
 from .chunking import embedding_text
+from .client import DaemonClient
 from .keyword_index import content_terms
 from .lifecycle import (
     eligible,
@@ -95,11 +96,16 @@ def remember(engine: Engine, text: str, *, key: str | None = None, type: str = "
 
 
 def _nearest(engine: Engine, snap, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
-    """The ``n`` most similar current memories by embedding, most similar first."""
+    """The ``n`` most similar current memories by embedding, most similar first. A running
+    daemon answers with its warm model; otherwise the model is loaded here."""
     if not current or snap.vectors is None or not snap.live_chunks:
         return []  # nothing to compare with: do not load the model for nothing
     by_path = {m.path.as_posix(): m for m in current if m.path is not None}
-    hits = snap.vector_hits(engine.embedder.embed([text])[0], 4 * n)
+    answer = DaemonClient(engine.vault.state_dir).request("nearest", text=text, limit=4 * n) if engine.prefer_daemon else None
+    if answer is not None and answer.get("ok"):
+        hits = [(path, float(similarity)) for path, similarity in answer["hits"]]
+    else:
+        hits = snap.vector_hits(engine.embedder.embed([text])[0], 4 * n)
     return [(by_path[path], similarity) for path, similarity in hits if path in by_path][:n]
 
 
