@@ -223,8 +223,11 @@ class Indexer:
         dim = self.embedder.dim or (int(meta["dim"]) if meta.get("dim") else None)
         vector_index = None
         if dim:
-            vector_index = VectorIndex.load(generation.vectors_path, dim) if generation.vectors_path.exists() \
-                else VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * len(flat)))
+            if generation.vectors_path.exists():
+                live = catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+                vector_index = VectorIndex.load(generation.vectors_path, dim, live=live)
+            else:
+                vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * len(flat)))
 
         # 3. stage catalog, keyword and vector changes
         catalog.begin()

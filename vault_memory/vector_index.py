@@ -25,6 +25,8 @@ class VectorIndex:
         self.path = path
         self.dim = dim
         self.index: hnswlib.Index | None = None
+        #: slots marked deleted and free for reuse (hnswlib does not report this number)
+        self.deleted = 0
 
     @classmethod
     def create(cls, path: Path, dim: int, capacity: int = 1024) -> "VectorIndex":
@@ -35,13 +37,16 @@ class VectorIndex:
         return vi
 
     @classmethod
-    def load(cls, path: Path, dim: int) -> "VectorIndex":
+    def load(cls, path: Path, dim: int, live: int | None = None) -> "VectorIndex":
+        """``live``, the number of vectors the catalog maps, tells how many slots are free."""
         if not path.exists():
             return cls.create(path, dim)
         vi = cls(path, dim)
         vi.index = hnswlib.Index(space="cosine", dim=dim)
         vi.index.load_index(str(path), allow_replace_deleted=True)
         vi.index.set_ef(EF_SEARCH)
+        if live is not None:
+            vi.deleted = max(0, vi.index.get_current_count() - live)
         return vi
 
     def stored_labels(self) -> set[int]:
@@ -49,17 +54,26 @@ class VectorIndex:
         return set(self.index.get_ids_list())
 
     def add(self, labels: list[int], vectors: np.ndarray) -> None:
+        """Add vectors, filling deleted slots first and growing (doubling) only when needed."""
         if not labels:
             return
-        needed = self.index.get_current_count() + len(labels)
+        reused = min(self.deleted, len(labels))
+        needed = self.index.get_current_count() + len(labels) - reused
         if needed > self.index.get_max_elements():
             self.index.resize_index(max(needed, 2 * self.index.get_max_elements()))
-        self.index.add_items(vectors.astype(np.float32), np.asarray(labels, dtype=np.int64), replace_deleted=True)
+        data, ids = vectors.astype(np.float32), np.asarray(labels, dtype=np.int64)
+        try:
+            self.index.add_items(data, ids, replace_deleted=True)
+        except RuntimeError:  # fewer free slots than counted (e.g. after a crash): grow and retry
+            self.index.resize_index(self.index.get_current_count() + len(labels) + self.index.get_max_elements())
+            self.index.add_items(data, ids, replace_deleted=True)
+        self.deleted -= reused
 
     def delete(self, labels: list[int]) -> None:
         for label in labels:
             try:
                 self.index.mark_deleted(label)
+                self.deleted += 1
             except RuntimeError:
                 pass  # already deleted or never added (e.g. after a crash): nothing to do
 
