@@ -84,7 +84,7 @@ class Engine:
         use_vectors = "vector" in legs and snap.vectors is not None and snap.live_chunks
         pending = None
         if use_vectors:
-            check_compatible(snap.meta, self.embedder.model_id)
+            check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
             pending = self._pool().submit(self.embedder.embed, [text])
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         vector: list[tuple[str, float]] = []
@@ -100,18 +100,18 @@ class Engine:
         return self._executor
 
     def rank(self, snap: Snapshot, query: RecallQuery) -> list[Hit]:
-        now = (query.as_of or dt.datetime.now().astimezone())
+        now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
-        if snap.meta.get("model_id") and snap.meta["model_id"] != self.embedder.model_id:
-            check_compatible(snap.meta, self.embedder.model_id)
+        check_compatible(snap.meta, self.embedder.model_id)  # refuse a stale index, even keyword-only
         keyword, vector = self.legs(snap, query.text, query.legs)
-        vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in dict(keyword)]
+        kw_score = dict(keyword)
+        vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
+        vec_score = dict(vector)
         fused = fuse(keyword, vector, self.params)
         if self.params.neighbour_weight > 0 and fused:
             fused = spread_to_neighbours(fused, snap.catalog.neighbours(list(fused)), self.params.neighbour_weight)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
-        kw_score, vec_score = dict(keyword), dict(vector)
 
         superseded = snap.catalog.superseded_targets()
         best = max(fused.values(), default=0.0)
