@@ -73,6 +73,8 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     renamed: list[tuple[str, FileEntry]] = field(default_factory=list)
     unchanged: int = 0
+    #: changed paths the catalog already had (updated rather than added)
+    known: set[str] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:
@@ -142,6 +144,8 @@ class Indexer:
                 plan.renamed.append((old, entry))
             else:
                 plan.changed.append((entry, raw, sha, error))
+                if row is not None:
+                    plan.known.add(entry.relpath)
         plan.deleted = [p for p in gone if p not in renamed_from]
         return plan
 
@@ -241,7 +245,6 @@ class Indexer:
                 report.renamed += 1
             for entry in plan.touched:
                 catalog.touch_file(entry.relpath, entry.size, entry.mtime_ns)
-            rows = catalog.files() if live else {}
             new_labels: list[int] = []
             new_vectors = []
             offset = 0
@@ -249,7 +252,6 @@ class Indexer:
             stored = vector_index.stored_labels() if vector_index is not None else set()
             next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
             for entry, sha, memory, error in parsed:
-                existed = entry.relpath in rows
                 stale_labels += catalog.labels_of(entry.relpath)
                 row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
                               error.reason if error else None, error.line if error else None)
@@ -264,7 +266,7 @@ class Indexer:
                 new_labels += labels
                 new_vectors.append(vectors[offset: offset + n])
                 offset += n
-                if existed:
+                if entry.relpath in plan.known:
                     report.updated += 1
                 else:
                     report.added += 1
