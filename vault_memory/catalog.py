@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .fileformat import memory_from_record
-from .memory import Memory
+from .memory import Memory, derived_id
 
 FORMAT_VERSION = 1
 
@@ -105,10 +104,7 @@ class Catalog:
         if record:
             data = json.loads(record)
             data["path"] = new
-            memory = memory_from_record(data)
-            if memory.id_derived:  # a derived id follows the path
-                from .memory import derived_id
-
+            if data.get("id_derived"):  # a derived id follows the path
                 data["id"] = derived_id(Path(new))
             record = json.dumps(data, ensure_ascii=False)
         self.db.execute("DELETE FROM files WHERE path = ?", (new,))
@@ -120,15 +116,17 @@ class Catalog:
         self.db.execute("UPDATE chunks SET path = ? WHERE path = ?", (new, old))
 
     def delete_file(self, path: str) -> list[int]:
-        labels = self.labels_of(path)
+        """Forget a file; returns the vector labels it held."""
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
         self.db.execute("DELETE FROM supersedes WHERE path = ?", (path,))
-        self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
-        return labels
+        return self.release_labels(path)
 
     # -------------------------------------------------------------- chunks / labels
-    def labels_of(self, path: str) -> list[int]:
-        return [r[0] for r in self.db.execute("SELECT label FROM chunks WHERE path = ?", (path,))]
+    def release_labels(self, path: str) -> list[int]:
+        """Drop a file's chunk rows; returns their labels, for the vector index to delete."""
+        labels = [r[0] for r in self.db.execute("SELECT label FROM chunks WHERE path = ?", (path,))]
+        self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        return labels
 
     def add_chunks(self, path: str, labels: Iterable[int]) -> None:
         self.db.executemany("INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)])

@@ -252,10 +252,9 @@ class Indexer:
             stored = vector_index.stored_labels() if vector_index is not None else set()
             next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
             for entry, sha, memory, error in parsed:
-                stale_labels += catalog.labels_of(entry.relpath)
+                stale_labels += catalog.release_labels(entry.relpath)
                 row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
                               error.reason if error else None, error.line if error else None)
-                catalog.db.execute("DELETE FROM chunks WHERE path = ?", (entry.relpath,))
                 catalog.upsert_file(row, memory)
                 if memory is None:
                     continue
