@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from conftest import Cli
 from vault_memory import IndexStale
 from vault_memory.catalog import Catalog
 from vault_memory.store import IndexLayout

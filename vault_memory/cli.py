@@ -207,7 +207,7 @@ def list_(
 
     Example: vmem list --type fact --json | jq '.[].text'
     """
-    from .lifecycle import Rules, memory_state, superseded_ids
+    from .lifecycle import memory_state, rules_for, superseded_ids
     from .vault import now_local
 
     v = _vault(vault)
@@ -215,7 +215,7 @@ def list_(
     _warn_problems(result.problems)
     memories = [m for m in result.memories if (type is None or m.type == type) and (key is None or m.key == key)]
     if as_json:
-        rules, now, superseded = Rules.from_config(v.config.data.get("lifecycle")), now_local(), superseded_ids(result.memories)
+        rules, now, superseded = rules_for(v.config), now_local(), superseded_ids(result.memories)
         _print_json([m.to_dict() | {"state": memory_state(m, now, superseded, rules)} for m in memories])
         return
     for m in memories:
@@ -578,13 +578,13 @@ def gc(
     Archived files stay in the vault and in git, `vmem list` still shows them, and
     `vmem recall --include-archived` still finds them.
     """
-    from .lifecycle import Rules, memory_state, persona_overflow, superseded_ids
+    from .lifecycle import memory_state, persona_overflow, rules_for, superseded_ids
     from .vault import now_local
 
     v = _vault(vault)
     result = v.scan()
     _warn_problems(result.problems)
-    rules = Rules.from_config(v.config.data.get("lifecycle"))
+    rules = rules_for(v.config)
     now = _parse_as_of(as_of) or now_local()
     superseded = superseded_ids(result.memories)
     moves = [(m, "expired") for m in result.memories if memory_state(m, now, superseded, rules) == "expired"]
@@ -613,14 +613,14 @@ def stats(
     as_json: JsonOpt = False,
 ) -> None:
     """Counts by type, by lifecycle state and by persona, and the size of a typical recall block."""
-    from .lifecycle import STATES, Rules, memory_state, superseded_ids
+    from .lifecycle import STATES, memory_state, rules_for, superseded_ids
     from .recall import Engine, RecallQuery
     from .render import estimate_tokens, render_block
     from .vault import now_local
 
     v = _vault(vault)
     result = v.scan()
-    rules = Rules.from_config(v.config.data.get("lifecycle"))
+    rules = rules_for(v.config)
     now = now_local()
     superseded = superseded_ids(result.memories)
     by_type: dict[str, int] = {}

@@ -80,6 +80,11 @@ class Rules:
         return cls(**values)
 
 
+def rules_for(config) -> Rules:
+    """The lifecycle rules a vault's ``vmem.toml`` sets (``[lifecycle]``), over the defaults."""
+    return Rules.from_config(config.data.get("lifecycle"))
+
+
 # ---------------------------------------------------------------- small helpers
 
 

@@ -16,7 +16,7 @@ from .embedder import Embedder, embedder_from_config
 from .catalog import memory_from_catalog
 from .client import DaemonClient
 from .errors import IndexError_, IndexStale
-from .lifecycle import MAX_LIFECYCLE_WEIGHT, Rules, eligible, lifecycle_weight
+from .lifecycle import MAX_LIFECYCLE_WEIGHT, eligible, lifecycle_weight, rules_for
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
 from .store import IndexLayout, Snapshot, check_compatible
@@ -33,7 +33,7 @@ class Engine:
         self.vault = vault
         self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
         self.params = params or RankingParams()
-        self.rules = Rules.from_config(vault.config.data.get("lifecycle"))
+        self.rules = rules_for(vault.config)
         self.auto_sync = auto_sync
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state_dir)
