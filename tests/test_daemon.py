@@ -163,7 +163,7 @@ def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
         assert wait(lambda: (d.status() or {}).get("memories_indexed") == files, 120)
         with Snapshot(IndexLayout(vault_dir / ".vmem")) as snap:
             assert snap.catalog.count() == files
-            assert snap.keyword.searcher.doc_count() == files
+            assert snap.keyword.doc_count() == files
             assert snap.live_chunks == files
             labels = [r[0] for r in snap.catalog.db.execute("SELECT label FROM chunks")]
             assert len(set(labels)) == len(labels)

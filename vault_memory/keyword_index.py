@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from whoosh import index as windex
-from whoosh import scoring
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
@@ -109,8 +108,9 @@ def content_terms(text: str) -> frozenset[str]:
     return frozenset(terms)
 
 
-def query_for(text: str):
-    """OR of every analysed query term over the weighted fields; None if nothing is left."""
+def query_terms(text: str) -> list[tuple[str, str, float]]:
+    """(field, analysed term, weight) of every clause a question turns into: each term
+    over the weighted fields, OR-ed (scored by ``keyword_search``)."""
     clauses = []
     for field, analyzer in (("body", EN), ("body_es", ES), ("key", PLAIN)):
         seen = set()
@@ -118,26 +118,14 @@ def query_for(text: str):
             term = token.text
             if term and term not in seen:
                 seen.add(term)
-                clauses.append(Term(field, term, boost=KeywordIndex.FIELD_WEIGHTS[field]))
+                clauses.append((field, term, KeywordIndex.FIELD_WEIGHTS[field]))
     for token in PLAIN(text):
-        clauses.append(Term("tags", token.text, boost=KeywordIndex.FIELD_WEIGHTS["tags"]))
+        clauses.append(("tags", token.text, KeywordIndex.FIELD_WEIGHTS["tags"]))
+    return clauses
+
+
+def query_for(text: str):
+    """The same question as a Whoosh query (what ``keyword_search`` reproduces); None if
+    nothing is left after analysis."""
+    clauses = [Term(field, term, boost=boost) for field, term, boost in query_terms(text)]
     return Or(clauses) if clauses else None
-
-
-class KeywordSearcher:
-    """A consistent read snapshot of the keyword index (open it under the snapshot lock)."""
-
-    def __init__(self, keyword_index: KeywordIndex, k1: float = 1.2, b: float = 0.75):
-        self.ix = keyword_index.open()
-        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
-
-    def search(self, text: str, limit: int) -> list[tuple[str, float]]:
-        """[(path, score)], best first."""
-        query = query_for(text)
-        if query is None:
-            return []
-        results = self.searcher.search(query, limit=limit)
-        return [(hit["path"], float(hit.score)) for hit in results]
-
-    def close(self) -> None:
-        self.searcher.close()

@@ -20,7 +20,8 @@ from pathlib import Path
 from .catalog import FORMAT_VERSION, Catalog
 from .errors import IndexStale
 from .fsutil import atomic_write
-from .keyword_index import KeywordIndex, KeywordSearcher
+from .keyword_index import KeywordIndex
+from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .vector_index import VectorIndex
 
@@ -95,7 +96,7 @@ def check_compatible(meta: dict[str, str], model_id: str) -> None:
 class Snapshot:
     """A consistent read view of catalog, keyword and vector indexes of one generation."""
 
-    def __init__(self, layout: IndexLayout, lock_timeout: float = 30.0):
+    def __init__(self, layout: IndexLayout, lock_timeout: float = 30.0, segments: SegmentCache | None = None):
         with file_lock(layout.snapshot_lock, shared=True, timeout=lock_timeout):
             generation = layout.current()
             if generation is None:
@@ -105,7 +106,7 @@ class Snapshot:
             self.catalog.db.execute("BEGIN")
             self.meta = self.catalog.meta()  # first read pins the SQLite snapshot
             self.live_chunks = self.catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-            self.keyword = KeywordSearcher(generation.keyword)
+            self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
             self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
 

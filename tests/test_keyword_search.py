@@ -1,0 +1,108 @@
+"""The numpy keyword scorer gives Whoosh's own BM25F results, on real Whoosh indexes with
+several segments, deletions, merges and tied scores."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from whoosh import scoring
+
+from vault_memory.keyword_index import KeywordIndex, document, query_for
+from vault_memory.keyword_search import KeywordSearcher, SegmentCache
+from vault_memory.memory import Memory
+
+WORDS = ("coffee café trip Lisbon Marta payments service decided migrate database piano lessons mortgage bank "
+         "kitchen renovation budget allergic peanuts running marathon sister birthday dentist appointment "
+         "no gusta viaje madrid hermana cumpleaños trabajo proyecto reunión presupuesto never without").split()
+QUERIES = ["what did we decide about the payments service?", "trip to Lisbon", "who is Marta", "piano", "peanuts allergic",
+           "mortgage bank budget", "cumpleaños de mi hermana", "no le gusta el café", "kitchen renovation never", "zzz unknown",
+           "the user", "coffee coffee coffee", "dentist appointment birthday sister", "reunión del proyecto",
+           "trip to Lisbon with Marta"]
+
+
+def memory(i: int, rng: random.Random, text: str | None = None) -> Memory:
+    words = text or " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 25)))
+    return Memory(id=f"m{i:04d}", text=words, type="fact", key=rng.choice(["", "trabajo", "ubicacion", "favorite_food"]) or None,
+                  tags=rng.sample(["work", "food", "family", "health"], rng.randint(0, 2)), path=Path(f"facts/m{i:04d}.md"))
+
+
+def whoosh_results(folder: Path, text: str, limit: int) -> list[tuple[str, float]]:
+    ix = KeywordIndex(folder).open()
+    with ix.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2)) as searcher:
+        query = query_for(text)
+        return [(hit["path"], hit.score) for hit in searcher.search(query, limit=limit)] if query else []
+
+
+def assert_same(mine: list[tuple[str, float]], theirs: list[tuple[str, float]]) -> None:
+    assert len(mine) == len(theirs)
+    for (path, score), (w_path, w_score) in zip(mine, theirs):
+        assert score == pytest.approx(w_score, rel=1e-12)
+        if path != w_path:  # only a tie (equal up to the last bit) may come in another order
+            assert dict(mine).get(w_path) == pytest.approx(w_score, rel=1e-12)
+
+
+def commit(index: KeywordIndex, add: list[Memory] = (), delete: list[str] = ()) -> None:
+    writer = index.open().writer()
+    for path in delete:
+        writer.delete_by_term("path", path)
+    for m in add:
+        writer.delete_by_term("path", m.path.as_posix())
+        writer.add_document(**document(m))
+    writer.commit()
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> KeywordIndex:
+    ix = KeywordIndex(tmp_path / "keyword")
+    ix.create()
+    return ix
+
+
+def test_scores_and_order_equal_whoosh_across_segments_and_deletions(index):
+    rng = random.Random(7)
+    commit(index, [memory(i, rng) for i in range(120)])
+    commit(index, [memory(i, rng) for i in range(120, 160)] + [memory(3, rng)])  # an edit: delete + add
+    twins = [Memory(id=f"m{i}", text="trip to Lisbon with Marta", type="fact", path=Path(f"facts/m{i}.md"))
+             for i in (200, 201, 202)]  # equal scores: ordered by document number
+    commit(index, twins, delete=["facts/m0010.md", "facts/m0011.md"])
+    searcher = KeywordSearcher(index)
+    assert len(searcher.segments) == 3 and any(r.has_deletions() for r, _, _ in searcher.segments)
+    for text in QUERIES:
+        for limit in (1, 5, 100):
+            assert_same(searcher.search(text, limit), whoosh_results(index.folder, text, limit))
+    found = [p for p, _ in searcher.search("trip to Lisbon with Marta", 3)]
+    assert found == [m.path.as_posix() for m in twins]  # ties: the order Whoosh gives (document number)
+    assert not {"facts/m0010.md", "facts/m0011.md"} & {p for p, _ in searcher.search("coffee trip piano", 500)}
+    assert searcher.search("zzz", 10) == [] and searcher.search("the of and", 10) == []
+    searcher.close()
+
+
+def test_a_shared_cache_stays_right_across_commits_and_merges(index):
+    """The daemon keeps one SegmentCache across snapshots: segments come, merge and go."""
+    rng = random.Random(11)
+    cache = SegmentCache()
+    commit(index, [memory(i, rng) for i in range(50)])
+    counts = []
+    for round_ in range(8):  # enough small commits for Whoosh to merge segments
+        searcher = KeywordSearcher(index, cache)
+        for text in QUERIES[:6]:
+            searcher.search(text, 20)  # fill the cache from this snapshot
+        cache.keep_only(searcher.segment_keys)
+        searcher.close()
+        edits = [memory(rng.randrange(50 + 5 * round_), rng) for _ in range(3)] + [memory(50 + 5 * round_ + j, rng) for j in range(5)]
+        commit(index, edits, delete=[f"facts/m{rng.randrange(50):04d}.md"])
+        searcher = KeywordSearcher(index, cache)
+        counts.append(len(searcher.segments))
+        for text in QUERIES:
+            assert_same(searcher.search(text, 30), whoosh_results(index.folder, text, 30))
+        searcher.close()
+    assert any(b < a for a, b in zip(counts, counts[1:]))  # Whoosh merged segments on the way
+    assert len(cache) <= max(counts) + 1  # retired segments were forgotten
+
+
+def test_an_empty_index_finds_nothing(index):
+    searcher = KeywordSearcher(index)
+    assert searcher.search("anything at all", 10) == []
+    assert searcher.doc_count() == 0
