@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -88,6 +89,7 @@ def rules_for(config) -> Rules:
 # ---------------------------------------------------------------- small helpers
 
 
+@lru_cache(maxsize=4096)  # called for every recall candidate; a vault has few distinct keys
 def normalize_key(key: str | None) -> str:
     """``Ubicación`` → ``ubicacion``; ``proyecto actual`` → ``proyecto_actual``."""
     if not key:
@@ -361,13 +363,16 @@ def eligible(memory: Memory, now: dt.datetime, *, superseded: set[str], persona:
     if memory.created is not None and as_datetime(memory.created) > now + dt.timedelta(minutes=1):
         return "created after --as-of"
     state = memory_state(memory, now, superseded, rules)
-    if state == "archived" and not include_archived:
-        return "archived"
     if state == "superseded":
         return "superseded"
-    if (state == "expired" or is_expired(memory, now, rules)) and not include_expired:
+    if state == "archived" and not include_archived:
+        return "archived"
+    # memory_state stops at the first state that applies: an archived memory may also be
+    # expired, an expired one also stale
+    if (state == "expired" or (state == "archived" and is_expired(memory, now, rules))) and not include_expired:
         return "expired"
-    if decay_state(memory, now, rules) == "stale" and not include_stale:
+    stale = state == "stale" or (state in ("archived", "expired") and decay_state(memory, now, rules) == "stale")
+    if stale and not include_stale:
         return "stale"
     return None
 
