@@ -13,9 +13,9 @@ import datetime as dt
 import time
 
 from .embedder import Embedder, embedder_from_config
-from .catalog import memory_from_catalog
 from .client import DaemonClient
 from .errors import IndexError_, IndexStale
+from .keyword_search import SegmentCache
 from .lifecycle import MAX_LIFECYCLE_WEIGHT, eligible, lifecycle_weight, rules_for
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
@@ -40,7 +40,8 @@ class Engine:
         self.lock_timeout = lock_timeout
         #: when a daemon serves this vault, it is the only writer: ask it to sync
         self.prefer_daemon = prefer_daemon
-        self._executor = None
+        #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
+        self.segments = SegmentCache()
 
     def ensure_fresh(self) -> SyncReport | None:
         """Sync if any file changed since the last sync; None when nothing had to be done
@@ -56,7 +57,9 @@ class Engine:
         return self.indexer.sync()
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.layout, lock_timeout=self.lock_timeout)
+        snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments)
+        self.segments.keep_only(snap.keyword.segment_keys)
+        return snap
 
     def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
         started = time.perf_counter()
@@ -78,26 +81,15 @@ class Engine:
     def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...]) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword results, vector results) as [(path, score)], best first, one entry per file.
 
-        The query is embedded on a worker thread while Whoosh searches: the model runs in
-        onnxruntime without the GIL, so the two legs overlap instead of adding up."""
+        Sequential on purpose: the keyword leg takes well under a millisecond, and handing
+        the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
         depth = self.params.depth
-        use_vectors = "vector" in legs and snap.vectors is not None and snap.live_chunks
-        pending = None
-        if use_vectors:
-            check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
-            pending = self._pool().submit(self.embedder.embed, [text])
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         vector: list[tuple[str, float]] = []
-        if pending is not None:
-            vector = snap.vector_hits(pending.result()[0], depth)
+        if "vector" in legs and snap.vectors is not None and snap.live_chunks:
+            check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
+            vector = snap.vector_hits(self.embedder.embed([text])[0], depth)
         return keyword, vector
-
-    def _pool(self):
-        if self._executor is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vmem-embed")
-        return self._executor
 
     def rank(self, snap: Snapshot, query: RecallQuery) -> list[Hit]:
         now = query.as_of or dt.datetime.now().astimezone()
@@ -110,10 +102,10 @@ class Engine:
         vec_score = dict(vector)
         fused = fuse(keyword, vector, self.params)
         if self.params.neighbour_weight > 0 and fused:
-            fused = spread_to_neighbours(fused, snap.catalog.neighbours(list(fused)), self.params.neighbour_weight)
+            fused = spread_to_neighbours(fused, snap.neighbours(list(fused)), self.params.neighbour_weight)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
 
-        superseded = snap.catalog.superseded_targets()
+        superseded = snap.superseded_targets()
         best = max(fused.values(), default=0.0)
         options = dict(superseded=superseded, persona=query.persona, types=query.types, rules=self.rules,
                        include_expired=query.include_expired, include_archived=query.include_archived,
@@ -129,12 +121,11 @@ class Engine:
                 kth = sorted((h.score for h in scored), reverse=True)[query.k - 1]
                 if part[0][1] * MAX_LIFECYCLE_WEIGHT < kth:
                     break
-            records = snap.catalog.records([p for p, _ in part])
+            memories = snap.memories([p for p, _ in part])
             for path, base in part:
-                record = records.get(path)
-                if record is None:
+                memory = memories.get(path)
+                if memory is None:
                     continue
-                memory = memory_from_catalog(record)
                 if eligible(memory, now, **options):
                     continue
                 weight, parts = lifecycle_weight(memory, now, self.rules)
@@ -156,9 +147,7 @@ class Engine:
             if len(hits) >= query.k:
                 break
         if query.include_pinned:
-            pinned = snap.catalog.records(snap.catalog.pinned_paths())
-            for path, record in sorted(pinned.items()):
-                memory = memory_from_catalog(record)
+            for path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
                 if memory.id in seen:
                     continue
                 if eligible(memory, now, **options):

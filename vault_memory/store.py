@@ -17,12 +17,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import FORMAT_VERSION, Catalog
+from .catalog import FORMAT_VERSION, Catalog, memory_from_catalog
 from .errors import IndexStale
 from .fsutil import atomic_write
 from .keyword_index import KeywordIndex
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
+from .memory import Memory
 from .vector_index import VectorIndex
 
 
@@ -94,7 +95,12 @@ def check_compatible(meta: dict[str, str], model_id: str) -> None:
 
 
 class Snapshot:
-    """A consistent read view of catalog, keyword and vector indexes of one generation."""
+    """A consistent read view of catalog, keyword and vector indexes of one generation.
+
+    Nothing it reads can change while it is open, so what recall asks of the catalog
+    (memories, neighbours, pinned and superseded paths, vector labels) is kept once read:
+    the daemon holds one snapshot between syncs, and its recalls stop paying for SQL and
+    JSON on every query."""
 
     def __init__(self, layout: IndexLayout, lock_timeout: float = 30.0, segments: SegmentCache | None = None):
         with file_lock(layout.snapshot_lock, shared=True, timeout=lock_timeout):
@@ -109,6 +115,46 @@ class Snapshot:
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
             self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
+        self._memories: dict[str, Memory | None] = {}
+        self._neighbours: dict[str, list[str]] = {}
+        self._label_paths: dict[int, str | None] = {}
+        self._pinned: list[str] | None = None
+        self._superseded: set[str] | None = None
+
+    # ------------------------------------------------------------------ memoised catalog reads
+    def memories(self, paths: list[str]) -> dict[str, Memory]:
+        """The indexed memory of each path that has one."""
+        missing = [p for p in paths if p not in self._memories]
+        if missing:
+            records = self.catalog.records(missing)
+            for path in missing:
+                record = records.get(path)
+                self._memories[path] = memory_from_catalog(record) if record is not None else None
+        out = {}
+        for path in paths:
+            memory = self._memories[path]
+            if memory is not None:
+                out[path] = memory
+        return out
+
+    def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
+        """Conversation neighbours (the turns before and after) of each path that has any."""
+        missing = [p for p in paths if p not in self._neighbours]
+        if missing:
+            found = self.catalog.neighbours(missing)
+            for path in missing:
+                self._neighbours[path] = found.get(path, [])
+        return {p: self._neighbours[p] for p in paths if self._neighbours[p]}
+
+    def pinned_paths(self) -> list[str]:
+        if self._pinned is None:
+            self._pinned = self.catalog.pinned_paths()
+        return self._pinned
+
+    def superseded_targets(self) -> set[str]:
+        if self._superseded is None:
+            self._superseded = self.catalog.superseded_targets()
+        return self._superseded
 
     def vector_hits(self, vector, limit: int) -> list[tuple[str, float]]:
         """[(path, cosine)] of the memories nearest ``vector``, best first: a memory's score is
@@ -116,12 +162,15 @@ class Snapshot:
         if self.vectors is None or not self.live_chunks:
             return []
         found = self.vectors.search(vector, 2 * limit, self.live_chunks)
-        labels = [label for label, _ in found]
-        marks = ",".join("?" * len(labels))
-        label_path = dict(self.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", labels)) if labels else {}
+        missing = [label for label, _ in found if label not in self._label_paths]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            known = dict(self.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", missing))
+            for label in missing:
+                self._label_paths[label] = known.get(label)
         best: dict[str, float] = {}
         for label, similarity in found:
-            path = label_path.get(label)
+            path = self._label_paths[label]
             if path is not None and similarity > best.get(path, -2.0):
                 best[path] = similarity
         return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
