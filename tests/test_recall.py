@@ -184,3 +184,46 @@ def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
     r.communicate(timeout=120)
     assert q.returncode == 0 and json.loads(q.stdout)["results"][0]["id"] == PEANUTS
     assert r.returncode == 0
+
+
+def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, engine_for):
+    """The daemon reads a snapshot whole (reusing unchanged memories); the CLI reads what a
+    query touches. Conversation neighbours, pinned, superseded and chunks must agree."""
+    v = Vault(empty_vault_dir)
+    turns = ["Caroline: I went to the LGBTQ support group yesterday", "Melanie: how did it feel?",
+             "Caroline: it was powerful, I want to work in counseling", "Melanie: you would be great at that",
+             "Caroline: I'm researching adoption agencies", "Melanie: painting helps me relax, I did a lake sunrise"]
+    for i, text in enumerate(turns):
+        write(empty_vault_dir / "episodes" / f"conv-{i}.md",
+              f"---\nid: conv-{i}\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: {i}\n---\n{text}\n")
+    v.add("nombre: Lucas, pinned for every block", pinned=True)
+    old = v.add("favorite painting subject: lakes")
+    v.correct(old.id, "favorite painting subject: sunrises over the sea")
+    write(empty_vault_dir / "facts" / "long.md", "---\nid: long\ntype: fact\n---\n" + "Filler about gardening. " * 200
+          + "\n\nThe spare key is under the blue flowerpot.\n")
+    engine = engine_for(empty_vault_dir)
+    engine.ensure_fresh()
+    now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.timezone.utc)
+    queries = [RecallQuery(q, as_of=now) for q in ("what does Caroline want to work in?", "painting", "where is the spare key?",
+                                                   "adoption", "lakes sunrise")]
+
+    def ranked(snap):
+        return [[(h.memory.id, h.score, h.pinned_only) for h in engine.rank(snap, q)] for q in queries]
+
+    lazy, full = engine.snapshot(), engine.snapshot()
+    full.preload()
+    assert ranked(full) == ranked(lazy)
+    assert [h[0] for h in ranked(lazy)[0][:2]] == ["conv-2", "conv-3"]  # the turn after the match rides on it
+    lazy.close()
+    # an edit: the next preloaded snapshot reuses every unchanged memory and parses the edited one
+    (empty_vault_dir / "episodes" / "conv-4.md").write_text(
+        "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n")
+    engine.ensure_fresh()
+    lazy, again = engine.snapshot(), engine.snapshot()
+    again.preload(previous=full)
+    assert ranked(again) == ranked(lazy)
+    before, after = full.memories(["episodes/conv-1.md", "episodes/conv-4.md"]), again.memories(["episodes/conv-1.md", "episodes/conv-4.md"])
+    assert after["episodes/conv-1.md"] is before["episodes/conv-1.md"]
+    assert "dog" in after["episodes/conv-4.md"].text and "dog" not in before["episodes/conv-4.md"].text
+    for snap in (full, lazy, again):
+        snap.close()

@@ -16,7 +16,10 @@ that network filesystems or sync tools never deliver).
 
 Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks newline-delimited JSON:
 ``ping``, ``status``, ``recall``, ``nearest``, ``sync``, ``reindex``. A recall first flushes pending
-changes, so a file saved a moment ago is already searchable.
+changes, so a file saved a moment ago is already searchable. After each sync the new
+snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
+memories, labels, neighbours; unchanged memories are carried over), so a recall costs
+little more than embedding the question.
 
 Crash safety comes from the sync's publish order (see ``sync``): killed at any moment,
 the next start's reconcile finds the files the catalog has not recorded and redoes them.
@@ -163,6 +166,7 @@ class Daemon:
             summary = report.to_dict() | {"at": time.time()}
             if report.changed or report.rebuilt or self.snapshot is None:
                 new = self.engine.snapshot()
+                new.preload(previous=self.snapshot)  # recalls keep using the old one meanwhile
                 with self.read_lock:
                     old, self.snapshot = self.snapshot, new
                 if old is not None:
@@ -297,6 +301,7 @@ class Daemon:
             self._observer.schedule(_Watcher(self), self._root, recursive=True)
             self._observer.start()
             log.info("daemon %s started for %s", os.getpid(), self._root)
+            self.engine.embedder.embed(["warm up"])  # the model's first run is slow: not on a user's recall
             while not self.stopping.is_set():
                 try:
                     self.flush()  # reconcile what changed while no daemon was watching

@@ -111,20 +111,49 @@ class Snapshot:
             self.catalog = Catalog(generation.catalog_path)
             self.catalog.db.execute("BEGIN")
             self.meta = self.catalog.meta()  # first read pins the SQLite snapshot
-            self.live_chunks = self.catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+            self.live_chunks, chunked = self.catalog.db.execute("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
+            #: chunks beyond the first of each memory: how many more labels than memories a search needs
+            self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
             self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
         self._memories: dict[str, Memory | None] = {}
+        self._shas: dict[str, str] = {}
         self._neighbours: dict[str, list[str]] = {}
         self._label_paths: dict[int, str | None] = {}
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
+        self._complete = False  # everything is in memory: a miss means "not there"
+
+    def preload(self, previous: "Snapshot | None" = None) -> None:
+        """Read everything recall may need, now, so that no query waits on SQL, JSON or
+        Whoosh (for a long-lived reader: the daemon). Memories already parsed by
+        ``previous`` are reused for files whose path and content hash are unchanged, so
+        after an edit only the edited files are parsed again."""
+        self.keyword.preload()
+        reuse = previous._memories if previous is not None and previous._complete else {}
+        old_shas = previous._shas if reuse else {}
+        shas = dict(self.catalog.db.execute("SELECT path, sha FROM files WHERE record IS NOT NULL"))
+        memories: dict[str, Memory | None] = {}
+        stale = []
+        for path, sha in shas.items():
+            if old_shas.get(path) == sha and reuse.get(path) is not None:
+                memories[path] = reuse[path]
+            else:
+                stale.append(path)
+        for path, record in self.catalog.records(stale).items():
+            memories[path] = memory_from_catalog(record)
+        self._memories, self._shas = memories, shas
+        self._label_paths = dict(self.catalog.label_paths())
+        self._pinned = [p for p, m in memories.items() if m is not None and m.pinned]
+        self._superseded = self.catalog.superseded_targets()
+        self._neighbours = conversation_neighbours(memories)
+        self._complete = True
 
     # ------------------------------------------------------------------ memoised catalog reads
     def memories(self, paths: list[str]) -> dict[str, Memory]:
         """The indexed memory of each path that has one."""
-        missing = [p for p in paths if p not in self._memories]
+        missing = [] if self._complete else [p for p in paths if p not in self._memories]
         if missing:
             records = self.catalog.records(missing)
             for path in missing:
@@ -132,19 +161,19 @@ class Snapshot:
                 self._memories[path] = memory_from_catalog(record) if record is not None else None
         out = {}
         for path in paths:
-            memory = self._memories[path]
+            memory = self._memories.get(path)
             if memory is not None:
                 out[path] = memory
         return out
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """Conversation neighbours (the turns before and after) of each path that has any."""
-        missing = [p for p in paths if p not in self._neighbours]
+        missing = [] if self._complete else [p for p in paths if p not in self._neighbours]
         if missing:
             found = self.catalog.neighbours(missing)
             for path in missing:
                 self._neighbours[path] = found.get(path, [])
-        return {p: self._neighbours[p] for p in paths if self._neighbours[p]}
+        return {p: self._neighbours[p] for p in paths if self._neighbours.get(p)}
 
     def pinned_paths(self) -> list[str]:
         if self._pinned is None:
@@ -161,8 +190,9 @@ class Snapshot:
         that of its best chunk."""
         if self.vectors is None or not self.live_chunks:
             return []
-        found = self.vectors.search(vector, 2 * limit, self.live_chunks)
-        missing = [label for label, _ in found if label not in self._label_paths]
+        # the best `limit` memories are among the best `limit + extra_chunks` chunks
+        found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks)
+        missing = [] if self._complete else [label for label, _ in found if label not in self._label_paths]
         if missing:
             marks = ",".join("?" * len(missing))
             known = dict(self.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", missing))
@@ -170,7 +200,7 @@ class Snapshot:
                 self._label_paths[label] = known.get(label)
         best: dict[str, float] = {}
         for label, similarity in found:
-            path = self._label_paths[label]
+            path = self._label_paths.get(label)
             if path is not None and similarity > best.get(path, -2.0):
                 best[path] = similarity
         return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
@@ -188,3 +218,19 @@ class Snapshot:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def conversation_neighbours(memories: dict[str, Memory | None]) -> dict[str, list[str]]:
+    """For each memory in a conversation, the paths of the turns just before and after it
+    (what ``Catalog.neighbours`` answers per path, for all at once)."""
+    at: dict[tuple[str, int], list[str]] = {}
+    for path, m in memories.items():
+        if m is not None and m.conversation and m.turn is not None:
+            at.setdefault((m.conversation, m.turn), []).append(path)
+    out: dict[str, list[str]] = {}
+    for (conversation, turn), paths in at.items():
+        around = at.get((conversation, turn - 1), []) + at.get((conversation, turn + 1), [])
+        if around:
+            for path in paths:
+                out[path] = around
+    return out
