@@ -191,8 +191,11 @@ def test_stale_pid_file_does_not_block_and_one_daemon_per_vault(vault_dir):
 def test_recall_through_the_socket_equals_in_process(daemon, vault_dir):
     cli = Cli(vault_dir)
     for query in ("what should I avoid eating?", "where does the user work?", "Lisbon trip"):
-        via_daemon = json.loads(cli("recall", query, "--json", "--explain").stdout)["results"]
-        in_process = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)["results"]
+        daemon_answer = json.loads(cli("recall", query, "--json", "--explain").stdout)
+        local_answer = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)
+        assert (daemon_answer["answered_by"], local_answer["answered_by"]) == ("daemon", "in-process")
+        assert 0 < daemon_answer["server_ms"] <= daemon_answer["took_ms"] and "server_ms" not in local_answer
+        via_daemon, in_process = daemon_answer["results"], local_answer["results"]
         assert [(r["id"], r["score"]) for r in via_daemon] == [(r["id"], r["score"]) for r in in_process]
         assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout
 

@@ -491,6 +491,7 @@ def _recall_via_daemon(v, q):
     if not answer.get("ok"):
         _fail(answer.get("error", "the daemon could not answer"))
     result = result_from_wire(answer["result"])
+    result.answered_by, result.server_ms = "daemon", result.took_ms
     result.took_ms = (time.perf_counter() - started) * 1000
     return result
 

@@ -64,13 +64,19 @@ class RecallResult:
     took_ms: float
     sync: SyncReport | None = None
     warnings: list[str] = field(default_factory=list)
+    #: "daemon" when a running daemon answered, with its own time for the ranking
+    answered_by: str = "in-process"
+    server_ms: float | None = None
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
             "query": self.query,
             "results": [h.to_dict(explain) for h in self.hits],
             "took_ms": round(self.took_ms, 2),
+            "answered_by": self.answered_by,
         }
+        if self.server_ms is not None:
+            data["server_ms"] = round(self.server_ms, 2)
         if self.warnings:
             data["warnings"] = self.warnings
         if explain and self.sync is not None:
