@@ -195,6 +195,9 @@ def test_recall_through_the_socket_equals_in_process(daemon, vault_dir):
         local_answer = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)
         assert (daemon_answer["answered_by"], local_answer["answered_by"]) == ("daemon", "in-process")
         assert 0 < daemon_answer["server_ms"] <= daemon_answer["took_ms"] and "server_ms" not in local_answer
+        for answer in (daemon_answer, local_answer):  # where the time went, on either path
+            t = answer["timings"]
+            assert t["embed_ms"] > 0 and t["keyword_ms"] > 0 and t["rank_ms"] >= t["embed_ms"] + t["keyword_ms"]
         via_daemon, in_process = daemon_answer["results"], local_answer["results"]
         assert [(r["id"], r["score"]) for r in via_daemon] == [(r["id"], r["score"]) for r in in_process]
         assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout

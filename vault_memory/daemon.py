@@ -232,9 +232,10 @@ class Daemon:
                 self.flush()  # read your writes: a file saved a moment ago is already searchable
             started = time.perf_counter()
             query = query_from_dict(request["query"])
+            timings: dict[str, float] = {}
             with self.read_lock:
-                hits = self.engine.rank(self.snapshot, query)
-            result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000)
+                hits = self.engine.rank(self.snapshot, query, timings)
+            result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, timings=timings)
             return {"ok": True, "result": result_to_wire(result)}
         if op == "nearest":  # for `remember`: the most similar memories, with the warm model
             if self.pending:

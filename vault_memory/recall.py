@@ -66,37 +66,55 @@ class Engine:
         report = self.ensure_fresh() if self.auto_sync and snapshot is None else None
         own = snapshot is None
         snap = snapshot or self.snapshot()
+        timings: dict[str, float] = {}
         try:
-            hits = self.rank(snap, query)
+            hits = self.rank(snap, query, timings)
         finally:
             if own:
                 snap.close()
-        result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, report)
+        result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, report, timings=timings)
         if report is not None:
             result.warnings += [f"skipped {p}" for p in report.problems]
         return result
 
     # ------------------------------------------------------------------ the legs
 
-    def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...]) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...],
+             timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword results, vector results) as [(path, score)], best first, one entry per file.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
         the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
         depth = self.params.depth
+        clock = time.perf_counter
+        t0 = clock()
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
+        t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
         if "vector" in legs and snap.vectors is not None and snap.live_chunks:
             check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
-            vector = snap.vector_hits(self.embedder.embed([text])[0], depth)
+            query_vector = self.embedder.embed([text])[0]
+            t2 = clock()
+            vector = snap.vector_hits(query_vector, depth)
+        if timings is not None:
+            timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
 
-    def rank(self, snap: Snapshot, query: RecallQuery) -> list[Hit]:
+    def rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None = None) -> list[Hit]:
+        """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
+        time went (keyword_ms, embed_ms, vector_ms, rank_ms: all of it)."""
+        started = time.perf_counter()
+        hits = self._rank(snap, query, timings)
+        if timings is not None:
+            timings["rank_ms"] = (time.perf_counter() - started) * 1000
+        return hits
+
+    def _rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None) -> list[Hit]:
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.embedder.model_id)  # refuse a stale index, even keyword-only
-        keyword, vector = self.legs(snap, query.text, query.legs)
+        keyword, vector = self.legs(snap, query.text, query.legs, timings)
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
         vec_score = dict(vector)
@@ -114,7 +132,7 @@ class Engine:
         # lift the next one above the k-th hit found so far (exact, and most queries stop early).
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         scored: list[Hit] = []
-        batch = max(4 * query.k, 20)
+        batch = max(query.k, 10)
         for start in range(0, len(order), batch):
             part = order[start : start + batch]
             if len(scored) >= query.k:

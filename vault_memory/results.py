@@ -67,6 +67,8 @@ class RecallResult:
     #: "daemon" when a running daemon answered, with its own time for the ranking
     answered_by: str = "in-process"
     server_ms: float | None = None
+    #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, rank_ms (the whole ranking)
+    timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -77,6 +79,8 @@ class RecallResult:
         }
         if self.server_ms is not None:
             data["server_ms"] = round(self.server_ms, 2)
+        if self.timings:
+            data["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
         if self.warnings:
             data["warnings"] = self.warnings
         if explain and self.sync is not None:
@@ -107,7 +111,7 @@ def result_to_wire(result: RecallResult) -> dict[str, Any]:
     """The daemon's answer: every hit's full memory, so the client renders exactly what an
     in-process recall would."""
     return {
-        "query": result.query, "took_ms": result.took_ms, "warnings": result.warnings,
+        "query": result.query, "took_ms": result.took_ms, "warnings": result.warnings, "timings": result.timings,
         "hits": [{"memory": h.memory.to_dict() | {"id_derived": h.memory.id_derived}, "score": h.score,
                   "pinned_only": h.pinned_only, "explain": h.explain} for h in result.hits],
     }
@@ -116,4 +120,5 @@ def result_to_wire(result: RecallResult) -> dict[str, Any]:
 def result_from_wire(data: dict[str, Any]) -> RecallResult:
     hits = [Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
             for h in data["hits"]]
-    return RecallResult(data["query"], hits, data.get("took_ms", 0.0), None, list(data.get("warnings") or []))
+    return RecallResult(data["query"], hits, data.get("took_ms", 0.0), None, list(data.get("warnings") or []),
+                        timings=dict(data.get("timings") or {}))
