@@ -166,29 +166,64 @@ def decay_thresholds(memory: Memory, rules: Rules = Rules()) -> tuple[float, flo
 
 def decay_state(memory: Memory, now: dt.datetime, rules: Rules = Rules()) -> str:
     """``active``, ``aging``, ``low_priority`` or ``stale``, by days since last confirmation."""
-    limits = decay_thresholds(memory, rules)
-    age = age_days(memory, now)
-    if limits is None or age is None:
+    return timeline(memory, rules).decay_state(now)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """What a memory's state at any moment depends on, worked out once from the memory and
+    the rules. Recall checks dozens of candidates per query; with a timeline kept per
+    memory (see ``store.Snapshot.timeline``) each check is a few comparisons."""
+
+    archived: bool
+    stem: str | None  # the file name without .md: a wikilink `supersedes` may name it
+    created: dt.datetime | None
+    expires_at: dt.datetime | None
+    reference: dt.datetime | None  # last known true (see reference_time)
+    limits: tuple[float, float, float] | None  # decay thresholds in days, None: never decays
+
+    def age_days(self, now: dt.datetime) -> float | None:
+        return None if self.reference is None else (now - self.reference).total_seconds() / 86400
+
+    def is_expired(self, now: dt.datetime) -> bool:
+        return self.expires_at is not None and now >= self.expires_at
+
+    def decay_state(self, now: dt.datetime) -> str:
+        age = self.age_days(now)
+        if self.limits is None or age is None:
+            return "active"
+        aging, low, stale = self.limits
+        if age >= stale:
+            return "stale"
+        if age >= low:
+            return "low_priority"
+        if age >= aging:
+            return "aging"
         return "active"
-    aging, low, stale = limits
-    if age >= stale:
-        return "stale"
-    if age >= low:
-        return "low_priority"
-    if age >= aging:
-        return "aging"
-    return "active"
 
 
-def memory_state(memory: Memory, now: dt.datetime, superseded: set[str], rules: Rules = Rules()) -> str:
+def timeline(memory: Memory, rules: Rules = Rules()) -> Timeline:
+    return Timeline(
+        archived=is_archived(memory),
+        stem=memory.path.stem if memory.path is not None else None,
+        created=as_datetime(memory.created) if memory.created is not None else None,
+        expires_at=expires_at(memory, rules),
+        reference=reference_time(memory),
+        limits=decay_thresholds(memory, rules),
+    )
+
+
+def memory_state(memory: Memory, now: dt.datetime, superseded: set[str], rules: Rules = Rules(),
+                 tl: Timeline | None = None) -> str:
     """The one state that describes the memory now (see the module docstring)."""
-    if is_archived(memory):
+    tl = tl or timeline(memory, rules)
+    if tl.archived:
         return "archived"
-    if is_superseded(memory, superseded):
+    if memory.id in superseded or (tl.stem is not None and tl.stem in superseded):
         return "superseded"
-    if is_expired(memory, now, rules):
+    if tl.is_expired(now):
         return "expired"
-    return decay_state(memory, now, rules)
+    return tl.decay_state(now)
 
 
 # ---------------------------------------------------------------- supersession
@@ -202,10 +237,6 @@ def superseded_ids(memories: Iterable[Memory]) -> set[str]:
             if ref != m.id:
                 out.add(ref)
     return out
-
-
-def is_superseded(memory: Memory, superseded: set[str]) -> bool:
-    return memory.id in superseded or (memory.path is not None and memory.path.stem in superseded)
 
 
 def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
@@ -354,32 +385,33 @@ RECENCY_HALF_DAYS = 180.0
 
 def eligible(memory: Memory, now: dt.datetime, *, superseded: set[str], persona: str | None,
              types: set[str] | None = None, include_expired: bool = False, include_archived: bool = False,
-             include_stale: bool = False, rules: Rules = Rules()) -> str | None:
+             include_stale: bool = False, rules: Rules = Rules(), tl: Timeline | None = None) -> str | None:
     """Why ``memory`` must stay out of the block, or None if it may be recalled."""
     if memory.persona and memory.persona != persona:
         return "other persona"
     if types and memory.type not in types:
         return "type"
-    if memory.created is not None and as_datetime(memory.created) > now + dt.timedelta(minutes=1):
+    tl = tl or timeline(memory, rules)
+    if tl.created is not None and tl.created > now + dt.timedelta(minutes=1):
         return "created after --as-of"
-    state = memory_state(memory, now, superseded, rules)
+    state = memory_state(memory, now, superseded, rules, tl)
     if state == "superseded":
         return "superseded"
     if state == "archived" and not include_archived:
         return "archived"
     # memory_state stops at the first state that applies: an archived memory may also be
     # expired, an expired one also stale
-    if (state == "expired" or (state == "archived" and is_expired(memory, now, rules))) and not include_expired:
+    if (state == "expired" or (state == "archived" and tl.is_expired(now))) and not include_expired:
         return "expired"
-    stale = state == "stale" or (state in ("archived", "expired") and decay_state(memory, now, rules) == "stale")
+    stale = state == "stale" or (state in ("archived", "expired") and tl.decay_state(now) == "stale")
     if stale and not include_stale:
         return "stale"
     return None
 
 
-def recency_weight(memory: Memory, now: dt.datetime) -> float:
+def recency_weight(memory: Memory, now: dt.datetime, tl: Timeline | None = None) -> float:
     """1.0 for a memory confirmed now, sliding smoothly towards 1 - RECENCY_MAX_PENALTY."""
-    age = age_days(memory, now)
+    age = tl.age_days(now) if tl is not None else age_days(memory, now)
     if age is None or memory.pinned:
         return 1.0
     age = max(0.0, age)
@@ -390,13 +422,15 @@ def recency_weight(memory: Memory, now: dt.datetime) -> float:
 MAX_LIFECYCLE_WEIGHT = 1.1 * 1.1
 
 
-def lifecycle_weight(memory: Memory, now: dt.datetime, rules: Rules = Rules()) -> tuple[float, dict[str, Any]]:
+def lifecycle_weight(memory: Memory, now: dt.datetime, rules: Rules = Rules(),
+                     tl: Timeline | None = None) -> tuple[float, dict[str, Any]]:
     """Multiplier on a memory's relevance, and its parts (shown by ``--explain``)."""
-    state = decay_state(memory, now, rules)
+    tl = tl or timeline(memory, rules)
+    state = tl.decay_state(now)
     importance = memory.importance if memory.importance is not None else 0.5
     parts: dict[str, Any] = {
         "confidence": CONFIDENCE_WEIGHT.get(memory.confidence, 0.9),
-        "recency": recency_weight(memory, now),
+        "recency": recency_weight(memory, now, tl),
         "importance": 0.9 + 0.2 * importance,
         "decay": rules.state_weight.get(state, 1.0),
         "pinned": 1.1 if memory.pinned else 1.0,

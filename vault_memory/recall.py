@@ -144,9 +144,10 @@ class Engine:
                 memory = memories.get(path)
                 if memory is None:
                     continue
-                if eligible(memory, now, **options):
+                tl = snap.timeline(path, memory, self.rules)
+                if eligible(memory, now, tl=tl, **options):
                     continue
-                weight, parts = lifecycle_weight(memory, now, self.rules)
+                weight, parts = lifecycle_weight(memory, now, self.rules, tl)
                 if parts["state"] == "low_priority" and base < self.rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
                 scored.append(Hit(memory, base * weight, explain={

@@ -22,6 +22,7 @@ from .errors import IndexStale
 from .fsutil import atomic_write
 from .keyword_index import KeywordIndex
 from .keyword_search import KeywordSearcher, SegmentCache
+from .lifecycle import Rules, Timeline, timeline
 from .locks import file_lock
 from .memory import Memory
 from .vector_index import VectorIndex
@@ -124,6 +125,7 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
+        self._timelines: dict[str, tuple[Memory, Rules, Timeline]] = {}
 
     def preload(self, previous: "Snapshot | None" = None) -> None:
         """Read everything recall may need, now, so that no query waits on SQL, JSON or
@@ -148,7 +150,18 @@ class Snapshot:
         self._pinned = [p for p, m in memories.items() if m is not None and m.pinned]
         self._superseded = self.catalog.superseded_targets()
         self._neighbours = conversation_neighbours(memories)
+        if previous is not None:  # a carried-over memory keeps its timeline
+            self._timelines = {p: t for p, t in previous._timelines.items() if memories.get(p) is t[0]}
         self._complete = True
+
+    def timeline(self, path: str, memory: Memory, rules: Rules) -> Timeline:
+        """The lifecycle timeline of an indexed memory, worked out once per snapshot."""
+        known = self._timelines.get(path)
+        if known is not None and known[0] is memory and known[1] is rules:
+            return known[2]
+        tl = timeline(memory, rules)
+        self._timelines[path] = (memory, rules, tl)
+        return tl
 
     # ------------------------------------------------------------------ memoised catalog reads
     def memories(self, paths: list[str]) -> dict[str, Memory]:
