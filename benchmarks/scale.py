@@ -114,6 +114,8 @@ def run(n: int, keep: Path | None) -> dict:
         result["warm_recall_ms_p95"] = pct(warm, 0.95)
         result["warm_over_embed_ratio"] = round(statistics.median(warm) / statistics.median(embeds), 1)
 
+        result |= keyword_leg(folder)
+
         cold = []
         for q in QUERIES:
             t = time.perf_counter()
@@ -122,6 +124,37 @@ def run(n: int, keep: Path | None) -> dict:
         result["cold_recall_ms_p50"] = pct(cold, 0.5)
         result["cold_recall_ms_p95"] = pct(cold, 0.95)
     return result
+
+
+def keyword_leg(folder: Path) -> dict:
+    """The keyword leg alone: Whoosh's own matchers against vmem's numpy scoring of the same
+    postings, from a fresh reader (as a one-shot `vmem recall` meets it) and warm."""
+    from whoosh import scoring
+
+    from vault_memory.keyword_index import query_for
+    from vault_memory.keyword_search import KeywordSearcher, SegmentCache
+    from vault_memory.store import IndexLayout
+
+    keyword = IndexLayout(folder / ".vmem").current().keyword
+    whoosh_ms, cold_ms, warm_ms, same = [], [], [], 0
+    warm = KeywordSearcher(keyword, SegmentCache())
+    with keyword.open().searcher(weighting=scoring.BM25F(B=0.75, K1=1.2)) as searcher:
+        for q in QUERIES * 3:
+            t = time.perf_counter()
+            theirs = [(h["path"], h.score) for h in searcher.search(query_for(q), limit=100)]
+            whoosh_ms.append((time.perf_counter() - t) * 1000)
+            fresh = KeywordSearcher(keyword, SegmentCache())
+            t = time.perf_counter()
+            fresh.search(q, 100)
+            cold_ms.append((time.perf_counter() - t) * 1000)
+            fresh.close()
+            t = time.perf_counter()
+            mine = warm.search(q, 100)
+            warm_ms.append((time.perf_counter() - t) * 1000)
+            same += [p for p, _ in mine] == [p for p, _ in theirs]
+    warm.close()
+    return {"keyword_whoosh_ms_p50": pct(whoosh_ms, 0.5), "keyword_numpy_fresh_reader_ms_p50": pct(cold_ms, 0.5),
+            "keyword_numpy_warm_ms_p50": pct(warm_ms, 0.5), "keyword_same_top100": f"{same}/{len(QUERIES) * 3}"}
 
 
 def report(result: dict, as_json: bool) -> None:

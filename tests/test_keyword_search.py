@@ -106,3 +106,33 @@ def test_an_empty_index_finds_nothing(index):
     searcher = KeywordSearcher(index)
     assert searcher.search("anything at all", 10) == []
     assert searcher.doc_count() == 0
+
+
+def test_the_fast_whoosh3_readers_are_used_and_agree_with_the_public_api(index):
+    """Block-wise postings and the raw length column are what make a cold query cheap;
+    they must be taken on Whoosh's own codec, and read what the public API reads."""
+    from whoosh.matching.wrappers import FilterMatcher
+
+    from vault_memory.keyword_search import block_postings, lengths_by_document, posting_by_posting, raw_lengths
+
+    rng = random.Random(3)
+    commit(index, [memory(i, rng) for i in range(600)])  # "coffee" alone spans two 128-posting blocks
+    commit(index, [memory(i, rng) for i in range(5)], delete=["facts/m0100.md"])
+    reader = index.open().reader()
+    for segment, _ in reader.leaf_readers():
+        n = segment.doc_count_all()
+        for fieldname in ("body", "body_es", "key", "tags"):
+            fast = raw_lengths(segment, fieldname, n)
+            assert fast is not None and list(fast) == list(lengths_by_document(segment, fieldname, n))
+        for btext in (b"coffe", b"lisbon", b"never"):
+            if ("body", btext) not in segment:
+                continue
+            def raw():
+                m = segment.postings("body", btext)
+                m = m.child if isinstance(m, FilterMatcher) else m
+                m.reset()
+                return m
+            fast = block_postings(raw())
+            slow = posting_by_posting(raw())
+            assert fast is not None and fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
+    assert len(posting_by_posting(reader.leaf_readers()[0][0].postings("body", b"coffe"))[0]) > 128

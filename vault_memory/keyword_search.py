@@ -32,7 +32,6 @@ from .keyword_index import KeywordIndex, query_terms
 
 #: byte stored by Whoosh → the field length it stands for
 _BYTE_TO_LENGTH = np.array([byte_to_length(i) for i in range(256)], dtype=np.float64)
-_LENGTHS_COLUMN = "_%s_L2"  # Whoosh's per-document length column of a field
 #: the fields a query scores (see ``keyword_index.query_terms``)
 SCORED_FIELDS = tuple(KeywordIndex.FIELD_WEIGHTS)
 
@@ -108,48 +107,79 @@ class SegmentCache:
         return len(self._segments)
 
 
-def _read_postings(reader, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+Postings = tuple[np.ndarray, np.ndarray]  # (document numbers, term frequencies)
+
+
+def _read_postings(reader, fieldname: str, btext: bytes) -> Postings | None:
     try:
         matcher = reader.postings(fieldname, btext)
     except TermNotFound:
         return None
     if isinstance(matcher, FilterMatcher):  # deleted documents still count in Whoosh's statistics
         matcher = matcher.child
-    ids: list = []
-    weights: list = []
-    if all(hasattr(matcher, a) for a in ("_read_ids", "_read_weights", "_next_block", "_ids", "_weights")):
-        # whoosh3 codec: take whole blocks rather than stepping through every posting
-        while matcher.is_active():
-            if matcher._ids is None:
-                matcher._read_ids()
-            if matcher._weights is None:
-                matcher._read_weights()
-            ids.append(np.asarray(matcher._ids, dtype=np.int64))
-            weights.append(np.asarray(matcher._weights, dtype=np.float64))
-            matcher._next_block()
-        if not ids:
-            return None
-        return np.concatenate(ids), np.concatenate(weights)
-    while matcher.is_active():  # any other codec: the public, slower way
+    matcher.reset()  # the filter has already stepped over the leading deleted documents
+    found = block_postings(matcher)
+    if found is None:
+        found = posting_by_posting(matcher)
+    return found if len(found[0]) else None
+
+
+def block_postings(matcher) -> Postings | None:
+    """All postings of a whoosh3 matcher, a block at a time; None for another codec."""
+    if not all(hasattr(matcher, a) for a in ("_read_ids", "_read_weights", "_next_block", "_ids", "_weights")):
+        return None
+    ids, weights = [], []
+    while matcher.is_active():
+        if matcher._ids is None:
+            matcher._read_ids()
+        if matcher._weights is None:
+            matcher._read_weights()
+        ids.append(np.asarray(matcher._ids, dtype=np.int64))
+        weights.append(np.asarray(matcher._weights, dtype=np.float64))
+        matcher._next_block()
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    return np.concatenate(ids), np.concatenate(weights)
+
+
+def posting_by_posting(matcher) -> Postings:
+    """The public, slower way, for any codec."""
+    ids, weights = [], []
+    while matcher.is_active():
         ids.append(matcher.id())
         weights.append(matcher.weight())
         matcher.next()
-    return (np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)) if ids else None
+    return np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)
 
 
 def _read_lengths(reader, fieldname: str, doc_count: int) -> np.ndarray:
-    raw = np.zeros(doc_count, dtype=np.uint8)
-    column = None
-    perdoc = getattr(reader, "_perdoc", None)
-    if perdoc is not None and hasattr(perdoc, "_cached_reader"):
-        from whoosh.codec.whoosh3 import LENGTHS_COLUMN
+    lengths = raw_lengths(reader, fieldname, doc_count)
+    return lengths if lengths is not None else lengths_by_document(reader, fieldname, doc_count)
 
-        column = perdoc._cached_reader(_LENGTHS_COLUMN % fieldname, LENGTHS_COLUMN)
-    if column is not None and all(hasattr(column, a) for a in ("_dbfile", "_basepos", "_count")):
-        stored = np.frombuffer(column._dbfile.get(column._basepos, column._count), dtype=np.uint8)
-        raw[: len(stored)] = stored[:doc_count]
+
+def raw_lengths(reader, fieldname: str, doc_count: int) -> np.ndarray | None:
+    """A field's per-document lengths as Whoosh quantised them, from the whoosh3 codec's
+    length column in one read; None for another codec."""
+    perdoc = getattr(reader, "_perdoc", None)
+    if perdoc is None or not hasattr(perdoc, "_cached_reader"):
+        return None
+    try:
+        from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
+    except ImportError:
+        return None
+    column = perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+    raw = np.zeros(doc_count, dtype=np.uint8)
+    if column is None:  # no document has the field
         return _BYTE_TO_LENGTH[raw]
-    return np.array([reader.doc_field_length(d, fieldname, 1) or 1 for d in range(doc_count)], dtype=np.float64)
+    if not all(hasattr(column, a) for a in ("_dbfile", "_basepos", "_count")):
+        return None
+    stored = np.frombuffer(column._dbfile.get(column._basepos, column._count), dtype=np.uint8)
+    raw[: len(stored)] = stored[:doc_count]
+    return _BYTE_TO_LENGTH[raw]
+
+
+def lengths_by_document(reader, fieldname: str, doc_count: int) -> np.ndarray:
+    return np.array([reader.doc_field_length(d, fieldname, 0) or 0 for d in range(doc_count)], dtype=np.float64)
 
 
 class KeywordSearcher:
