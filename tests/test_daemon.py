@@ -247,3 +247,17 @@ def test_remember_uses_the_daemon_for_restatements(daemon, vault_dir):
     assert answer["ok"] and answer["hits"][0][0] == first["path"] and answer["hits"][0][1] >= 0.85
     again = cli.json("remember", "The user prefers window seats on long flights")
     assert again["status"] == "reconfirmed" and again["id"] == first["id"]
+
+
+def test_a_recall_the_daemon_answers_parses_no_memory_file(daemon, vault_dir):
+    """The client stays light: no YAML/frontmatter stack, no model, no index is loaded."""
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: print('LOADED', sorted(m for m in ('yaml', 'frontmatter', 'fastembed', 'whoosh', 'hnswlib')"
+             " if m in sys.modules), file=sys.stderr))\n"
+             "from vault_memory.cli import main\n"
+             f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(vault_dir)!r}]\n"
+             "main()\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["answered_by"] == "daemon"
+    assert "LOADED []" in out.stderr

@@ -11,7 +11,6 @@ command line over it. Where things live:
 - ``doctor``      vault checks
 """
 
-from .config import Config
 from .errors import (
     AmbiguousId,
     ConfigError,
@@ -30,10 +29,22 @@ from .errors import (
     VaultNotFound,
     WriteRefused,
 )
-from .memory import Memory
-from .vault import Problem, Vault, locate_vault
 
 __version__ = "0.1.0"
+
+# The rest is imported on first use: `vmem recall` answered by a daemon never parses a
+# memory file, so it should not pay for importing the YAML and frontmatter stack.
+_LAZY = {"Config": "config", "locate_vault": "config", "Memory": "memory", "Problem": "vault", "Vault": "vault"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "AmbiguousId",

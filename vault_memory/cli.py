@@ -455,17 +455,22 @@ def recall(
     from .render import render_block, render_json, render_markdown
     from .results import RecallQuery
 
-    v = _vault(vault)
+    from .config import STATE_DIR, Config, locate_vault
+
+    # only locate the vault and read vmem.toml: a recall the daemon answers opens no memory file
+    root = _run(lambda: locate_vault(vault))
+    config = _run(lambda: Config.load(root))
     fmt = Format.json if as_json else format
-    q = RecallQuery(query, k=k or v.config["recall"]["k"], types=set(type) if type else None, persona=persona,
+    q = RecallQuery(query, k=k or config["recall"]["k"], types=set(type) if type else None, persona=persona,
                     as_of=_parse_as_of(as_of), include_expired=include_expired, include_archived=include_archived,
                     include_stale=include_stale)
-    tokens = budget or v.config["recall"]["budget"]
-    result = None if no_daemon else _recall_via_daemon(v, q)
+    tokens = budget or config["recall"]["budget"]
+    result = None if no_daemon else _recall_via_daemon(root / STATE_DIR, q)
     if result is None:
         from .recall import Engine
+        from .vault import Vault
 
-        result = _run(lambda: Engine(v).recall(q))
+        result = _run(lambda: Engine(Vault(root, config)).recall(q))
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     if fmt is Format.json:
@@ -479,13 +484,13 @@ def recall(
             typer.echo(f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}", err=True)
 
 
-def _recall_via_daemon(v, q):
+def _recall_via_daemon(state_dir: Path, q):
     """The daemon's answer (warm model, no start-up cost), or None when none is running."""
     from .client import DaemonClient
     from .results import query_to_dict, result_from_wire
 
     started = time.perf_counter()
-    answer = DaemonClient(v.state_dir, timeout=120).request("recall", query=query_to_dict(q))
+    answer = DaemonClient(state_dir, timeout=120).request("recall", query=query_to_dict(q))
     if answer is None:
         return None
     if not answer.get("ok"):

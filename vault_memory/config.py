@@ -1,13 +1,16 @@
-"""``vmem.toml``: the vault's settings, merged over defaults and checked once at load."""
+"""``vmem.toml``: the vault's settings, merged over defaults and checked once at load; and
+finding the vault (the folder that holds it). Standard library only, so a command that
+needs no more than these (a recall the daemon answers) stays light."""
 
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, VaultNotFound
 
 CONFIG_NAME = "vmem.toml"
 
@@ -82,3 +85,33 @@ def _check(data: dict[str, Any], path: Path) -> None:
     want("git", "autocommit", bool, "true or false")
     if data["recall"]["budget"] < 1 or data["recall"]["k"] < 1:
         raise ConfigError(f"{path}: [recall] budget and k must be positive")
+
+
+STATE_DIR = ".vmem"
+
+
+def default_vault_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "vmem" / "vault"
+
+
+def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) -> Path:
+    """``--vault``, else ``VMEM_VAULT``, else the nearest parent with vmem.toml, else the
+    per-user default. Raises ``VaultNotFound`` with what was tried."""
+    for source, value in (("--vault", explicit), ("VMEM_VAULT", os.environ.get("VMEM_VAULT"))):
+        if value:
+            path = Path(value).expanduser()
+            if not path.is_dir():
+                raise VaultNotFound(f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)")
+            return path.resolve()
+    here = (cwd or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_NAME).is_file():
+            return folder
+    default = default_vault_path()
+    if (default / CONFIG_NAME).is_file():
+        return default
+    raise VaultNotFound(
+        "no vault found: pass --vault PATH, set VMEM_VAULT, run inside a folder holding vmem.toml, "
+        f"or create the default one with `vmem init {default}`"
+    )

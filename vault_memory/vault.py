@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import gitops
-from .config import CONFIG_NAME, Config
+from .config import CONFIG_NAME, STATE_DIR, Config, default_vault_path, locate_vault  # noqa: F401 (re-exported)
 from .errors import (
     AmbiguousId,
     FileTooLarge,
@@ -40,36 +40,6 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, walk
-
-STATE_DIR = ".vmem"
-
-
-def default_vault_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "vmem" / "vault"
-
-
-def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) -> Path:
-    """``--vault``, else ``VMEM_VAULT``, else the nearest parent with vmem.toml, else the
-    per-user default. Raises ``VaultNotFound`` with what was tried."""
-    for source, value in (("--vault", explicit), ("VMEM_VAULT", os.environ.get("VMEM_VAULT"))):
-        if value:
-            path = Path(value).expanduser()
-            if not path.is_dir():
-                raise VaultNotFound(f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)")
-            return path.resolve()
-    here = (cwd or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / CONFIG_NAME).is_file():
-            return folder
-    default = default_vault_path()
-    if (default / CONFIG_NAME).is_file():
-        return default
-    raise VaultNotFound(
-        "no vault found: pass --vault PATH, set VMEM_VAULT, run inside a folder holding vmem.toml, "
-        f"or create the default one with `vmem init {default}`"
-    )
-
 
 def now_local() -> dt.datetime:
     return dt.datetime.now().astimezone().replace(microsecond=0)
