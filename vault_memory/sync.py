@@ -64,6 +64,10 @@ class SyncReport:
         }
 
 
+#: a changed file after parsing: (its stat entry, content hash, the memory or the error)
+Parsed = tuple[FileEntry, str, "Memory | None", "MemoryFileError | None"]
+
+
 @dataclass
 class Plan:
     """What a sync must do, found by comparing a ``stat`` walk with the catalog."""
@@ -200,113 +204,26 @@ class Indexer:
 
     def _apply(self, generation: Generation, catalog: Catalog, plan: Plan, report: SyncReport,
                progress: Progress | None, live: bool) -> None:
-        # 1. parse what changed
-        parsed: list[tuple[FileEntry, str, Memory | None, MemoryFileError | None]] = []
-        for entry, raw, sha, error in plan.changed:
-            memory = None
-            if error is None:
-                try:
-                    memory = parse_memory(raw, Path(entry.relpath))
-                except MemoryFileError as e:
-                    error = e
-            if error is not None:
-                report.problems.append(problem_from_error(error))
-            parsed.append((entry, sha, memory, error))
-
-        # 2. embed (the slow part, done before any lock readers wait on)
-        memories = [m for _, _, m, _ in parsed if m is not None]
-        chunk_texts: list[list[str]] = []
-        tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
-        for m in memories:
-            chunk_texts.append(chunk_text(embedding_text(m.key, m.text), tokenizer))
-        flat = [c for chunks in chunk_texts for c in chunks]
-        vectors = self._embed(flat, progress)
-        report.embedded_chunks = len(flat)
-
-        meta = catalog.meta()
-        dim = self.embedder.dim or (int(meta["dim"]) if meta.get("dim") else None)
-        vector_index = None
-        if dim:
-            if generation.vectors_path.exists():
-                live = catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-                vector_index = VectorIndex.load(generation.vectors_path, dim, live=live)
-            else:
-                vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * len(flat)))
-
-        # 3. stage catalog, keyword and vector changes
+        """Parse and embed what changed, stage it in all three indexes, then publish."""
+        parsed = self._parse(plan, report)
+        chunk_texts, vectors = self._embed_changes(parsed, report, progress)  # slow: before any lock
+        dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
+        vector_index = self._open_vectors(generation, catalog, dim, len(vectors))
         catalog.begin()
         try:
-            stale_labels: list[int] = []
-            for path in plan.deleted:
-                stale_labels += catalog.delete_file(path)
-                report.deleted += 1
-            for old, entry in plan.renamed:
-                catalog.rename_file(old, entry.relpath, entry.size, entry.mtime_ns)
-                report.renamed += 1
-            for entry in plan.touched:
-                catalog.touch_file(entry.relpath, entry.size, entry.mtime_ns)
-            new_labels: list[int] = []
-            new_vectors = []
-            offset = 0
-            chunk_iter = iter(chunk_texts)
-            stored = vector_index.stored_labels() if vector_index is not None else set()
-            next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
-            for entry, sha, memory, error in parsed:
-                stale_labels += catalog.release_labels(entry.relpath)
-                row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
-                              error.reason if error else None, error.line if error else None)
-                catalog.upsert_file(row, memory)
-                if memory is None:
-                    continue
-                n = len(next(chunk_iter))
-                labels = list(range(next_label, next_label + n))
-                next_label += n
-                catalog.add_chunks(entry.relpath, labels)
-                new_labels += labels
-                new_vectors.append(vectors[offset: offset + n])
-                offset += n
-                if entry.relpath in plan.known:
-                    report.updated += 1
-                else:
-                    report.added += 1
-            catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
-            if dim:
-                catalog.set_meta(dim=dim)
-
-            keyword_moves = []
-            for old, entry in plan.renamed:
-                rec = catalog.records([entry.relpath]).get(entry.relpath)
-                if rec is not None:
-                    keyword_moves.append(memory_from_catalog(rec))
-            ix = generation.keyword.open()
-            writer = ix.writer(timeout=self.lock_timeout)
+            stale_labels, new_labels = self._stage_catalog(catalog, plan, parsed, chunk_texts, vector_index, dim, report)
+            writer = self._stage_keyword(generation, catalog, plan, parsed)
             try:
-                for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:
-                    writer.delete_by_term("path", path)
-                for entry, _, memory, _ in parsed:
-                    writer.delete_by_term("path", entry.relpath)
-                    if memory is not None:
-                        writer.add_document(**document(memory))
-                for memory in keyword_moves:
-                    writer.add_document(**document(memory))
+                staged = self._stage_vectors(generation, catalog, vector_index, stale_labels, new_labels, vectors)
             except BaseException:
                 writer.cancel()
                 raise
-
-            if vector_index is not None:
-                orphans = stored - set(catalog.label_paths()) - set(new_labels)
-                vector_index.delete(sorted(set(stale_labels) | orphans))
-                if new_labels:
-                    vector_index.add(new_labels, np.vstack(new_vectors))
-                staged = generation.vectors_path.with_name(".vectors.staged")
-                vector_index.save(staged)
-
-            # 4. publish: readers see all of it or none of it
+            # publish: readers see all of it or none of it
             if progress:
                 progress("commit", 0, 1)
             lock = file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout) if live else nullcontext()
             with lock:
-                if vector_index is not None:
+                if staged is not None:
                     os.replace(staged, generation.vectors_path)
                 writer.commit()
                 catalog.commit()
@@ -318,6 +235,112 @@ class Indexer:
             raise
         if progress:
             progress("commit", 1, 1)
+
+    def _parse(self, plan: Plan, report: SyncReport) -> list[Parsed]:
+        parsed: list[Parsed] = []
+        for entry, raw, sha, error in plan.changed:
+            memory = None
+            if error is None:
+                try:
+                    memory = parse_memory(raw, Path(entry.relpath))
+                except MemoryFileError as e:
+                    error = e
+            if error is not None:
+                report.problems.append(problem_from_error(error))
+            parsed.append((entry, sha, memory, error))
+        return parsed
+
+    def _embed_changes(self, parsed: list[Parsed], report: SyncReport,
+                       progress: Progress | None) -> tuple[list[list[str]], np.ndarray]:
+        """The chunks of every parsed memory, and their vectors (in the same order)."""
+        tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
+        chunk_texts = [chunk_text(embedding_text(m.key, m.text), tokenizer) for _, _, m, _ in parsed if m is not None]
+        flat = [c for chunks in chunk_texts for c in chunks]
+        report.embedded_chunks = len(flat)
+        return chunk_texts, self._embed(flat, progress)
+
+    def _open_vectors(self, generation: Generation, catalog: Catalog, dim: int | None, adding: int) -> VectorIndex | None:
+        if not dim:
+            return None
+        if generation.vectors_path.exists():
+            live = catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+            return VectorIndex.load(generation.vectors_path, dim, live=live)
+        return VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * adding))
+
+    def _stage_catalog(self, catalog: Catalog, plan: Plan, parsed: list[Parsed], chunk_texts: list[list[str]],
+                       vector_index: VectorIndex | None, dim: int | None, report: SyncReport) -> tuple[list[int], list[int]]:
+        """Record deletions, renames, touches and changed files (with fresh chunk labels) in
+        the open catalog transaction; returns (labels to drop, labels to add)."""
+        stale_labels: list[int] = []
+        for path in plan.deleted:
+            stale_labels += catalog.delete_file(path)
+            report.deleted += 1
+        for old, entry in plan.renamed:
+            catalog.rename_file(old, entry.relpath, entry.size, entry.mtime_ns)
+            report.renamed += 1
+        for entry in plan.touched:
+            catalog.touch_file(entry.relpath, entry.size, entry.mtime_ns)
+        new_labels: list[int] = []
+        chunk_counts = iter(len(chunks) for chunks in chunk_texts)
+        stored = vector_index.stored_labels() if vector_index is not None else set()
+        next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
+        for entry, sha, memory, error in parsed:
+            stale_labels += catalog.release_labels(entry.relpath)
+            row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
+                          error.reason if error else None, error.line if error else None)
+            catalog.upsert_file(row, memory)
+            if memory is None:
+                continue
+            n = next(chunk_counts)
+            labels = list(range(next_label, next_label + n))
+            next_label += n
+            catalog.add_chunks(entry.relpath, labels)
+            new_labels += labels
+            if entry.relpath in plan.known:
+                report.updated += 1
+            else:
+                report.added += 1
+        catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+        if dim:
+            catalog.set_meta(dim=dim)
+        return stale_labels, new_labels
+
+    def _stage_keyword(self, generation: Generation, catalog: Catalog, plan: Plan, parsed: list[Parsed]):
+        """A Whoosh writer holding the batch, not yet committed."""
+        moved = []
+        for _, entry in plan.renamed:
+            record = catalog.records([entry.relpath]).get(entry.relpath)
+            if record is not None:
+                moved.append(memory_from_catalog(record))
+        writer = generation.keyword.open().writer(timeout=self.lock_timeout)
+        try:
+            for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:
+                writer.delete_by_term("path", path)
+            for entry, _, memory, _ in parsed:
+                writer.delete_by_term("path", entry.relpath)
+                if memory is not None:
+                    writer.add_document(**document(memory))
+            for memory in moved:
+                writer.add_document(**document(memory))
+        except BaseException:
+            writer.cancel()
+            raise
+        return writer
+
+    def _stage_vectors(self, generation: Generation, catalog: Catalog, vector_index: VectorIndex | None,
+                       stale_labels: list[int], new_labels: list[int], vectors: np.ndarray) -> Path | None:
+        """Apply the batch to the vector index and save it beside the live file; returns
+        the staged file to move into place at publish (None without vectors)."""
+        if vector_index is None:
+            return None
+        stored = vector_index.stored_labels()
+        orphans = stored - set(catalog.label_paths()) - set(new_labels)  # left by a crash before a catalog commit
+        vector_index.delete(sorted(set(stale_labels) | orphans))
+        if new_labels:
+            vector_index.add(new_labels, vectors)
+        staged = generation.vectors_path.with_name(".vectors.staged")
+        vector_index.save(staged)
+        return staged
 
     def _embed(self, texts: list[str], progress: Progress | None):
         """Embed in batches of similar length: the model pads each batch to its longest text,
