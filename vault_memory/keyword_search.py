@@ -199,6 +199,7 @@ class KeywordSearcher:
         self.segment_keys = {(folder, r.segment().segment_id()) for r, _, _ in self.segments}
         self._deleted: np.ndarray | None = None
         self._avg_length: dict[str, float] = {}
+        self._scored: dict[tuple[str, str], Postings | None] = {}
 
     def preload(self) -> None:
         """Read all of every segment not read yet (for the daemon: a new segment after a sync
@@ -217,28 +218,41 @@ class KeywordSearcher:
             return []
         scores = np.zeros(self.doc_count_all)
         matched = np.zeros(self.doc_count_all, dtype=bool)
-        k1, b = self.k1, self.b
         for fieldname, term, boost in terms:
-            if fieldname not in self.schema:
+            found = self._term_scores(fieldname, term)
+            if found is None:
                 continue
+            docs, score = found
+            scores[docs] += score if boost == 1.0 else score * boost
+            matched[docs] = True
+        return self._top(scores, matched, limit)
+
+    def _term_scores(self, fieldname: str, term: str) -> Postings | None:
+        """(global document numbers, BM25F score) of one term; the statistics cannot change
+        within a snapshot, so each term is scored once per snapshot."""
+        key = (fieldname, term)
+        if key in self._scored:
+            return self._scored[key]
+        result = None
+        if fieldname in self.schema:
             btext = self.schema[fieldname].to_bytes(term)
             found = [(data.term(r, fieldname, btext), data, r, offset) for r, data, offset in self.segments]
             df = sum(len(p[0]) for p, _, _, _ in found if p is not None)
-            if not df:
-                continue
-            idf = math.log(self.doc_count_all / (df + 1)) + 1  # WeightingModel.idf
-            avgfl = self._avg_field_length(fieldname)
-            for postings, data, r, offset in found:
-                if postings is None:
-                    continue
-                docs, tf = postings
-                fl = data.field_lengths(r, fieldname)[docs]
-                score = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * fl / avgfl)))  # scoring.bm25
-                if boost != 1.0:
-                    score = score * boost
-                scores[docs + offset] += score
-                matched[docs + offset] = True
-        return self._top(scores, matched, limit)
+            if df:
+                idf = math.log(self.doc_count_all / (df + 1)) + 1  # WeightingModel.idf
+                avgfl = self._avg_field_length(fieldname)
+                k1, b = self.k1, self.b
+                all_docs, all_scores = [], []
+                for postings, data, r, offset in found:
+                    if postings is None:
+                        continue
+                    docs, tf = postings
+                    fl = data.field_lengths(r, fieldname)[docs]
+                    all_scores.append(idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * fl / avgfl))))  # scoring.bm25
+                    all_docs.append(docs + offset)
+                result = (np.concatenate(all_docs), np.concatenate(all_scores))
+        self._scored[key] = result
+        return result
 
     def _avg_field_length(self, fieldname: str) -> float:
         if fieldname not in self._avg_length:
