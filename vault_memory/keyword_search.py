@@ -35,6 +35,8 @@ _BYTE_TO_LENGTH = np.array([byte_to_length(i) for i in range(256)], dtype=np.flo
 #: the fields a query scores (see ``keyword_index.query_terms``)
 SCORED_FIELDS = tuple(KeywordIndex.FIELD_WEIGHTS)
 
+Postings = tuple[np.ndarray, np.ndarray]  # (document numbers, term frequencies or scores)
+
 
 @dataclass
 class SegmentData:
@@ -42,13 +44,13 @@ class SegmentData:
     paths per document. Valid for as long as the segment exists, whatever is deleted."""
 
     doc_count: int
-    postings: dict[tuple[str, bytes], tuple[np.ndarray, np.ndarray] | None] = field(default_factory=dict)
+    postings: dict[tuple[str, bytes], Postings | None] = field(default_factory=dict)
     lengths: dict[str, np.ndarray] = field(default_factory=dict)
     paths: dict[int, str] = field(default_factory=dict)
     #: every term of the scored fields has been read: a term not in ``postings`` is absent
     complete: bool = False
 
-    def term(self, reader, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+    def term(self, reader, fieldname: str, btext: bytes) -> Postings | None:
         """(document numbers, term frequencies) of a term, or None when the segment lacks it."""
         key = (fieldname, btext)
         if key not in self.postings:
@@ -90,8 +92,13 @@ class SegmentCache:
     def __init__(self) -> None:
         self._segments: dict[tuple[str, str], SegmentData] = {}
 
+    @staticmethod
+    def key(folder: str, reader) -> tuple[str, str]:
+        """A segment's identity: its index folder and Whoosh's segment id."""
+        return folder, reader.segment().segment_id()
+
     def get(self, folder: str, reader) -> SegmentData:
-        key = (folder, reader.segment().segment_id())
+        key = self.key(folder, reader)
         data = self._segments.get(key)
         if data is None:
             data = self._segments[key] = SegmentData(reader.doc_count_all())
@@ -105,9 +112,6 @@ class SegmentCache:
 
     def __len__(self) -> int:
         return len(self._segments)
-
-
-Postings = tuple[np.ndarray, np.ndarray]  # (document numbers, term frequencies)
 
 
 def _read_postings(reader, fieldname: str, btext: bytes) -> Postings | None:
@@ -196,7 +200,7 @@ class KeywordSearcher:
         #: (segment reader, what was read from it, first global document number)
         self.segments = [(r, self.cache.get(folder, r), offset) for r, offset in self.reader.leaf_readers()
                          if r.doc_count_all()] if self.doc_count_all else []
-        self.segment_keys = {(folder, r.segment().segment_id()) for r, _, _ in self.segments}
+        self.segment_keys = {SegmentCache.key(folder, r) for r, _, _ in self.segments}
         self._deleted: np.ndarray | None = None
         self._avg_length: dict[str, float] = {}
         self._scored: dict[tuple[str, str], Postings | None] = {}
