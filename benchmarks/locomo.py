@@ -125,6 +125,8 @@ def evaluate(engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str
             found = [h.memory.extra.get("dia_id") for h in hits]
             ev = set(q["evidence"])
             rows.append({
+                "question": q["question"],
+                "top10": found,
                 "category": q["category"],
                 "r5": len(ev & set(found[:5])) / len(ev),
                 "r10": len(ev & set(found[:10])) / len(ev),
@@ -135,7 +137,8 @@ def evaluate(engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str
     return rows, times
 
 
-def run(data: Path, params: RankingParams | None = None, keep: Path | None = None) -> dict:
+def run(data: Path, params: RankingParams | None = None, keep: Path | None = None,
+        rankings: Path | None = None) -> dict:
     samples = json.loads(data.read_text())
     embedder = FastEmbedEmbedder()
     all_rows: dict[str, list[dict]] = {"hybrid": [], "keyword": [], "vector": []}
@@ -156,6 +159,9 @@ def run(data: Path, params: RankingParams | None = None, keep: Path | None = Non
                 all_rows[name] += rows
                 if name == "hybrid":
                     latencies += times
+    if rankings is not None:  # the top 10 per question, to compare two versions ranking for ranking
+        rankings.write_text(json.dumps({name: [[r["question"], r["top10"]] for r in rows]
+                                        for name, rows in all_rows.items()}, indent=0))
     result = score(all_rows["hybrid"])
     result["keyword_only"] = score(all_rows["keyword"])
     result["vector_only"] = score(all_rows["vector"])
@@ -170,8 +176,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, help="build the vaults here and keep them")
+    parser.add_argument("--rankings", type=Path, help="write every question's top 10 here (JSON), to diff two versions")
     args = parser.parse_args()
-    result = run(args.data, keep=args.keep)
+    result = run(args.data, keep=args.keep, rankings=args.rankings)
     if args.json:
         print(json.dumps(result, indent=2))
         return

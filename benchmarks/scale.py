@@ -69,7 +69,7 @@ def pct(values: list[float], q: float) -> float:
     return round(values[min(len(values) - 1, int(q * len(values)))], 2)
 
 
-def run(n: int, keep: Path | None) -> dict:
+def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
     result: dict = {"memories": n}
     with tempfile.TemporaryDirectory() as tmp:
         folder = (keep or Path(tmp)) / "scale-vault"
@@ -109,6 +109,10 @@ def run(n: int, keep: Path | None) -> dict:
                 t = time.perf_counter()
                 engine.recall(RecallQuery(q))
                 warm.append((time.perf_counter() - t) * 1000)
+        if rankings is not None:  # the top 10 per query, to compare two versions ranking for ranking
+            as_of = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+            rankings.write_text(json.dumps({q: [h.memory.id for h in engine.recall(RecallQuery(q, as_of=as_of)).hits]
+                                            for q in QUERIES}, indent=1))
         result["embed_query_ms_p50"] = pct(embeds, 0.5)
         result["warm_recall_ms_p50"] = pct(warm, 0.5)
         result["warm_recall_ms_p95"] = pct(warm, 0.95)
@@ -172,8 +176,9 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=10000)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
+    parser.add_argument("--rankings", type=Path, help="write each query's top 10 here (JSON), to diff two versions")
     args = parser.parse_args()
-    report(run(args.memories, args.keep), args.json)
+    report(run(args.memories, args.keep, args.rankings), args.json)
 
 
 if __name__ == "__main__":
