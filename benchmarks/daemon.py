@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scale import QUERIES, build_vault, pct, report  # noqa: E402
-from vault_memory.client import DaemonClient  # noqa: E402
-from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.results import RecallQuery, query_to_dict  # noqa: E402
+from vault_memory.daemon.client import DaemonClient  # noqa: E402
+from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.recall.results import RecallQuery, query_to_dict  # noqa: E402
 
 #: more questions, so that server time is measured on 30 calls, each seen for the first time
 NOVEL_QUERIES = ["did Marta mention the budget?", "what happened in Lisbon last spring?", "who helped with the garden?",

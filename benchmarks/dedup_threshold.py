@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.keyword_index import content_terms  # noqa: E402
+from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.index.keyword_index import content_terms  # noqa: E402
 
 SAME = [
     ("User is allergic to peanuts.", "The user is allergic to peanuts"),

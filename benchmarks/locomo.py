@@ -21,12 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vault_memory.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.memory import Memory  # noqa: E402
-from vault_memory.ranking import RankingParams  # noqa: E402
-from vault_memory.recall import Engine, RecallQuery  # noqa: E402
-from vault_memory.template import create_vault  # noqa: E402
-from vault_memory.vault import Vault  # noqa: E402
+from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.vault.memory import Memory  # noqa: E402
+from vault_memory.recall.ranking import RankingParams  # noqa: E402
+from vault_memory.recall.engine import Engine, RecallQuery  # noqa: E402
+from vault_memory.vault.template import create_vault  # noqa: E402
+from vault_memory.vault.vault import Vault  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo-dev.json"
 EVIDENCE_RE = re.compile(r"D:?(\d+):(\d+)")

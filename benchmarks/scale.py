@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vault_memory.memory import Memory  # noqa: E402
-from vault_memory.template import create_vault  # noqa: E402
-from vault_memory.vault import Vault  # noqa: E402
+from vault_memory.vault.memory import Memory  # noqa: E402
+from vault_memory.vault.template import create_vault  # noqa: E402
+from vault_memory.vault.vault import Vault  # noqa: E402
 
 PEOPLE = ["Ana", "Lucas", "Marta", "Diego", "Sofía", "Tom", "Priya", "Kenji", "Lena", "Omar", "Chloe", "Iván"]
 PLACES = ["Lisbon", "Madrid", "Berlin", "Sevilla", "Tokyo", "Oaxaca", "Porto", "Valencia", "Oslo", "Lyon"]
@@ -88,7 +88,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
         index_dir = folder / ".vmem" / "index"
         result["index_mb"] = round(sum(f.stat().st_size for f in index_dir.rglob("*") if f.is_file()) / 1e6, 1)
 
-        from vault_memory.recall import Engine, RecallQuery
+        from vault_memory.recall.engine import Engine, RecallQuery
 
         engine = Engine(Vault(folder))
         checks = []
@@ -135,9 +135,9 @@ def keyword_leg(folder: Path) -> dict:
     postings, from a fresh reader (as a one-shot `vmem recall` meets it) and warm."""
     from whoosh import scoring
 
-    from vault_memory.keyword_index import query_for
-    from vault_memory.keyword_search import KeywordSearcher, SegmentCache
-    from vault_memory.store import IndexLayout
+    from vault_memory.index.keyword_index import query_for
+    from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
+    from vault_memory.index.store import IndexLayout
 
     keyword = IndexLayout(folder / ".vmem").current().keyword
     whoosh_ms, cold_ms, warm_ms, same = [], [], [], 0

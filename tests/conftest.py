@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from vault_memory.cli import app
-from vault_memory.template import create_vault
-from vault_memory.vault import Vault
+from vault_memory.cli.app import app
+from vault_memory.vault.template import create_vault
+from vault_memory.vault.vault import Vault
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def write(path: Path, text: str | bytes) -> Path:
 @pytest.fixture(scope="session")
 def embedder():
     """The real bundled model, loaded once per test session."""
-    from vault_memory.embedder import FastEmbedEmbedder
+    from vault_memory.index.embedder import FastEmbedEmbedder
 
     e = FastEmbedEmbedder()
     e.embed(["warm up"])
@@ -85,7 +85,7 @@ def embedder():
 @pytest.fixture
 def engine_for(embedder):
     """engine_for(vault_dir) → a recall Engine over that vault using the shared model."""
-    from vault_memory.recall import Engine
+    from vault_memory.recall.engine import Engine
 
     def make(path: Path, **kw):
         return Engine(Vault(path), embedder=embedder, **kw)
@@ -94,7 +94,7 @@ def engine_for(embedder):
 
 
 def recall_ids(engine, text: str, **kw) -> list[str]:
-    from vault_memory.recall import RecallQuery
+    from vault_memory.recall.engine import RecallQuery
 
     kw.setdefault("include_pinned", False)
     return [h.memory.id for h in engine.recall(RecallQuery(text, **kw)).hits]

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, write
-from vault_memory.client import DaemonClient
-from vault_memory.daemon import DaemonPaths, is_running
-from vault_memory.results import RecallQuery, query_to_dict
-from vault_memory.store import IndexLayout, Snapshot
+from vault_memory.daemon.client import DaemonClient
+from vault_memory.daemon.server import DaemonPaths, is_running
+from vault_memory.recall.results import RecallQuery, query_to_dict
+from vault_memory.index.store import IndexLayout, Snapshot
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -254,7 +254,7 @@ def test_a_recall_the_daemon_answers_parses_no_memory_file(daemon, vault_dir):
     probe = ("import atexit, sys\n"
              "atexit.register(lambda: print('LOADED', sorted(m for m in ('yaml', 'frontmatter', 'fastembed', 'whoosh', 'hnswlib')"
              " if m in sys.modules), file=sys.stderr))\n"
-             "from vault_memory.cli import main\n"
+             "from vault_memory.cli.app import main\n"
              f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(vault_dir)!r}]\n"
              "main()\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from vault_memory.cli import app, daemon_app
+from vault_memory.cli.app import app, daemon_app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from vault_memory.errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
-from vault_memory.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
-from vault_memory.memory import Memory, derived_id, normalize_confidence, split_key_value
+from vault_memory.vault.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
+from vault_memory.vault.memory import Memory, derived_id, normalize_confidence, split_key_value
 
 TZ = dt.timezone(dt.timedelta(hours=2))
 P = Path("facts/x.md")

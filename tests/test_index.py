@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from vault_memory import IndexStale
-from vault_memory.catalog import Catalog
-from vault_memory.store import IndexLayout
-from vault_memory.vector_index import VectorIndex
+from vault_memory.index.catalog import Catalog
+from vault_memory.index.store import IndexLayout
+from vault_memory.index.vector_index import VectorIndex
 
 
 def unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:

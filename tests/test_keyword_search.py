@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from whoosh import scoring
 
-from vault_memory.keyword_index import KeywordIndex, document, query_for
-from vault_memory.keyword_search import KeywordSearcher, SegmentCache
-from vault_memory.memory import Memory
+from vault_memory.index.keyword_index import KeywordIndex, document, query_for
+from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
+from vault_memory.vault.memory import Memory
 
 WORDS = ("coffee café trip Lisbon Marta payments service decided migrate database piano lessons mortgage bank "
          "kitchen renovation budget allergic peanuts running marathon sister birthday dentist appointment "
@@ -113,7 +113,7 @@ def test_the_fast_whoosh3_readers_are_used_and_agree_with_the_public_api(index):
     they must be taken on Whoosh's own codec, and read what the public API reads."""
     from whoosh.matching.wrappers import FilterMatcher
 
-    from vault_memory.keyword_search import block_postings, lengths_by_document, posting_by_posting, raw_lengths
+    from vault_memory.index.keyword_search import block_postings, lengths_by_document, posting_by_posting, raw_lengths
 
     rng = random.Random(3)
     commit(index, [memory(i, rng) for i in range(600)])  # "coffee" alone spans two 128-posting blocks

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from vault_memory.keyword_index import content_terms
-from vault_memory.lifecycle import (
+from vault_memory.index.keyword_index import content_terms
+from vault_memory.lifecycle.rules import (
     Rules,
     decay_state,
     eligible,
@@ -19,7 +19,7 @@ from vault_memory.lifecycle import (
     score_importance,
     supersession_chain,
 )
-from vault_memory.memory import Memory
+from vault_memory.vault.memory import Memory
 
 UTC = dt.timezone.utc
 T0 = dt.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

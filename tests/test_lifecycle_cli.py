@@ -3,7 +3,7 @@
 import json
 
 from conftest import Cli, write
-from vault_memory.template import create_vault
+from vault_memory.vault.template import create_vault
 
 
 def test_expired_fact_is_absent_unless_included(cli, vault_dir):

@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-from vault_memory.chunking import CHUNK_TOKENS, chunk_text
-from vault_memory.memory import Memory
-from vault_memory.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
-from vault_memory.recall import Hit
-from vault_memory.render import estimate_tokens, one_line, render_block
+from vault_memory.index.chunking import CHUNK_TOKENS, chunk_text
+from vault_memory.vault.memory import Memory
+from vault_memory.recall.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
+from vault_memory.recall.engine import Hit
+from vault_memory.recall.render import estimate_tokens, one_line, render_block
 
 
 def test_rrf_is_the_textbook_formula():

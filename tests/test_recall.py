@@ -11,8 +11,8 @@ import pytest
 
 from conftest import Cli, recall_ids, tree_digest, write
 from vault_memory import IndexStale, Vault
-from vault_memory.recall import RecallQuery
-from vault_memory.render import estimate_tokens, render_block
+from vault_memory.recall.engine import RecallQuery
+from vault_memory.recall.render import estimate_tokens, render_block
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -128,7 +128,7 @@ def test_cli_recall_block_json_explain_and_empty(cli, vault_dir, tmp_path):
     md = cli("recall", "peanuts", "--format", "md")
     assert f"(facts/{PEANUTS}.md)" in md.stdout
     # a vault with nothing relevant and nothing pinned: no output at all, exit 0
-    from vault_memory.template import create_vault
+    from vault_memory.vault.template import create_vault
 
     empty = create_vault(tmp_path / "empty", with_examples=False)
     Vault(empty).add("Enjoys watching cricket on weekends")
@@ -153,7 +153,7 @@ def test_a_model_mismatch_is_refused_with_the_fix(cli, vault_dir):
     assert out.exit_code == 1
     assert "vmem reindex" in out.stderr and "all-MiniLM-L6-v2-onnx-int8" in out.stderr
     with pytest.raises(IndexStale):
-        from vault_memory.recall import Engine
+        from vault_memory.recall.engine import Engine
 
         Engine(Vault(vault_dir)).recall(RecallQuery("peanuts"))
 

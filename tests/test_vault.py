@@ -6,7 +6,7 @@ import pytest
 
 from conftest import tree_digest, write
 from vault_memory import InvalidId, NotFound, Vault, VaultNotFound, WriteRefused, locate_vault
-from vault_memory.template import create_vault
+from vault_memory.vault.template import create_vault
 
 NOW = dt.datetime(2026, 11, 22, 9, 30, tzinfo=dt.timezone(dt.timedelta(hours=1)))
 

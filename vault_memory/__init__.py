@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 
 # The rest is imported on first use: `vmem recall` answered by a daemon never parses a
 # memory file, so it should not pay for importing the YAML and frontmatter stack.
-_LAZY = {"Config": "config", "locate_vault": "config", "Memory": "memory", "Problem": "vault", "Vault": "vault"}
+_LAZY = {"Config": "config", "locate_vault": "config", "Memory": "vault.memory", "Problem": "vault.vault", "Vault": "vault.vault"}
 
 
 def __getattr__(name: str):

@@ -18,7 +18,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from .memory import Memory
+from ..vault.memory import Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
 NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})

@@ -12,16 +12,16 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-from .embedder import Embedder, embedder_from_config
-from .client import DaemonClient
-from .errors import IndexError_, IndexStale
-from .keyword_search import SegmentCache
-from .lifecycle import MAX_LIFECYCLE_WEIGHT, eligible, lifecycle_weight, rules_for
+from ..index.embedder import Embedder, embedder_from_config
+from ..daemon.client import DaemonClient
+from ..errors import IndexError_, IndexStale
+from ..index.keyword_search import SegmentCache
+from ..lifecycle.rules import MAX_LIFECYCLE_WEIGHT, eligible, lifecycle_weight, rules_for
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
-from .store import IndexLayout, Snapshot, check_compatible
-from .sync import Indexer, SyncReport
-from .vault import Vault
+from ..index.store import IndexLayout, Snapshot, check_compatible
+from ..index.sync import Indexer, SyncReport
+from ..vault.vault import Vault
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall
 MIN_SIMILARITY = 0.2

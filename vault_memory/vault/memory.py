@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidId
+from ..errors import InvalidId
 
 MEMORY_TYPES = ("fact", "episode", "summary")
 NOTE_TYPE = "note"

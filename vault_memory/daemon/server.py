@@ -42,13 +42,13 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .client import SOCKET_NAME, socket_address
-from .errors import VaultError
-from .locks import try_lock
-from .recall import Engine
-from .results import RecallResult, query_from_dict, result_to_wire
-from .config import CONFIG_NAME
-from .scanner import IgnoreRules, is_candidate
-from .vault import Vault
+from ..errors import VaultError
+from ..index.locks import try_lock
+from ..recall.engine import Engine
+from ..recall.results import RecallResult, query_from_dict, result_to_wire
+from ..config import CONFIG_NAME
+from ..vault.scanner import IgnoreRules, is_candidate
+from ..vault.vault import Vault
 
 log = logging.getLogger("vmem.daemon")
 

@@ -14,11 +14,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import memory_from_catalog
-from .chunking import embedding_text
-from .client import DaemonClient
-from .keyword_index import content_terms
-from .lifecycle import (
+from ..index.catalog import memory_from_catalog
+from ..index.chunking import embedding_text
+from ..daemon.client import DaemonClient
+from ..index.keyword_index import content_terms
+from ..lifecycle.rules import (
     eligible,
     is_restatement,
     normalize_key,
@@ -26,9 +26,9 @@ from .lifecycle import (
     persona_overflow,
     score_importance,
 )
-from .memory import Memory, jsonable, split_key_value
-from .recall import Engine
-from .vault import now_local
+from ..vault.memory import Memory, jsonable, split_key_value
+from ..recall.engine import Engine
+from ..vault.vault import now_local
 
 
 @dataclass

@@ -13,7 +13,7 @@ from pathlib import Path
 import hnswlib
 import numpy as np
 
-from .fsutil import fsync_dir
+from ..vault.fsutil import fsync_dir
 
 M = 16
 EF_CONSTRUCTION = 200

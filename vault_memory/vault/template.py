@@ -5,16 +5,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .config import CONFIG_NAME
-from .errors import WriteRefused
+from ..config import CONFIG_NAME
+from ..errors import WriteRefused
 
 
 def template_dir() -> Path:
     """The template ships inside the wheel; in a source checkout it is the top-level folder."""
-    packaged = Path(__file__).parent / "vault_template"
+    packaged = Path(__file__).resolve().parent.parent / "vault_template"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "vault-template"
+    return Path(__file__).resolve().parents[2] / "vault-template"
 
 
 def create_vault(path: Path, *, with_examples: bool = True) -> Path:

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .memory import Memory, as_datetime
+from ..vault.memory import Memory, as_datetime
 
 STATES = ("active", "aging", "low_priority", "stale", "expired", "superseded", "archived")
 ARCHIVE_DIR = "archive"

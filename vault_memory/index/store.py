@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .catalog import FORMAT_VERSION, Catalog, memory_from_catalog
-from .errors import IndexStale
-from .fsutil import atomic_write
+from ..errors import IndexStale
+from ..vault.fsutil import atomic_write
 from .keyword_index import KeywordIndex
 from .keyword_search import KeywordSearcher, SegmentCache
-from .lifecycle import Rules, Timeline, timeline
+from ..lifecycle.rules import Rules, Timeline, timeline
 from .locks import file_lock
-from .memory import Memory
+from ..vault.memory import Memory
 from .vector_index import VectorIndex
 
 

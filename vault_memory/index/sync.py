@@ -27,14 +27,14 @@ import numpy as np
 from .catalog import FORMAT_VERSION, Catalog, FileRow, memory_from_catalog
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
-from .errors import MemoryFileError
-from .fileformat import parse_memory
+from ..errors import MemoryFileError
+from ..vault.fileformat import parse_memory
 from .keyword_index import document
 from .locks import file_lock
-from .memory import Memory
-from .scanner import FileEntry
+from ..vault.memory import Memory
+from ..vault.scanner import FileEntry
 from .store import Generation, IndexLayout, check_compatible
-from .vault import Problem, Vault, problem_from_error
+from ..vault.vault import Problem, Vault, problem_from_error
 from .vector_index import VectorIndex
 
 Progress = Callable[[str, int, int], None]

@@ -16,8 +16,8 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
-from .errors import VaultError
-from .memory import MEMORY_TYPES
+from ..errors import VaultError
+from ..vault.memory import MEMORY_TYPES
 
 app = typer.Typer(
     name="vmem",
@@ -42,7 +42,7 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _vault(path: Optional[Path]):
-    from .vault import Vault, locate_vault
+    from ..vault.vault import Vault, locate_vault
 
     try:
         return Vault(locate_vault(path))
@@ -86,7 +86,7 @@ def init(
 
     Example: vmem init ~/memory && export VMEM_VAULT=~/memory
     """
-    from .template import create_vault
+    from ..vault.template import create_vault
 
     try:
         created = create_vault(path, with_examples=not empty)
@@ -129,8 +129,8 @@ def remember(
 
       vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
     """
-    from .recall import Engine
-    from .remembering import remember as do_remember
+    from ..recall.engine import Engine
+    from ..writing.remember import remember as do_remember
 
     if type not in MEMORY_TYPES:
         _fail(f"--type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}", 2)
@@ -162,7 +162,7 @@ def confirm(
 
     Only that frontmatter line changes; every other byte of the file stays as it was.
     """
-    from .vault import now_local
+    from ..vault.vault import now_local
 
     v = _vault(vault)
     memory = _run(lambda: v.update_frontmatter(id, {"last_confirmed": now_local()}, f"vmem: confirm {id}"))
@@ -180,7 +180,7 @@ def history(
     as_json: JsonOpt = False,
 ) -> None:
     """Print a memory's supersession chain, oldest first; the last one is what recall uses."""
-    from .lifecycle import supersession_chain
+    from ..lifecycle.rules import supersession_chain
 
     v = _vault(vault)
     memories = v.scan().memories
@@ -207,8 +207,8 @@ def list_(
 
     Example: vmem list --type fact --json | jq '.[].text'
     """
-    from .lifecycle import memory_state, rules_for, superseded_ids
-    from .vault import now_local
+    from ..lifecycle.rules import memory_state, rules_for, superseded_ids
+    from ..vault.vault import now_local
 
     v = _vault(vault)
     result = v.scan()
@@ -325,7 +325,7 @@ def doctor(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
 
     Exit status: 0 when all is well, 1 when a problem was found.
     """
-    from .doctor import diagnose
+    from ..vault.doctor import diagnose
 
     v = _vault(vault)
     checked, problems = diagnose(v)
@@ -354,7 +354,7 @@ def export_(
     lines = [json.dumps(m.to_dict(), ensure_ascii=False, sort_keys=True) for m in result.memories]
     text = "".join(line + "\n" for line in lines)
     if output:
-        from .fsutil import atomic_write
+        from ..vault.fsutil import atomic_write
 
         atomic_write(output, text)
         typer.echo(f"Exported {len(lines)} memories to {output}", err=True)
@@ -410,7 +410,7 @@ class Format(str, Enum):
 def _parse_as_of(value: Optional[str]):
     import datetime as dt
 
-    from .memory import as_datetime
+    from ..vault.memory import as_datetime
 
     if not value:
         return None
@@ -452,10 +452,10 @@ def recall(
 
       context=$(vmem recall "$USER_MESSAGE" --budget 300)
     """
-    from .render import render_block, render_json, render_markdown
-    from .results import RecallQuery
+    from ..recall.render import render_block, render_json, render_markdown
+    from ..recall.results import RecallQuery
 
-    from .config import STATE_DIR, Config, locate_vault
+    from ..config import STATE_DIR, Config, locate_vault
 
     # only locate the vault and read vmem.toml: a recall the daemon answers opens no memory file
     root = _run(lambda: locate_vault(vault))
@@ -467,8 +467,8 @@ def recall(
     tokens = budget or config["recall"]["budget"]
     result = None if no_daemon else _recall_via_daemon(root / STATE_DIR, q)
     if result is None:
-        from .recall import Engine
-        from .vault import Vault
+        from ..recall.engine import Engine
+        from ..vault.vault import Vault
 
         result = _run(lambda: Engine(Vault(root, config)).recall(q))
     for w in result.warnings:
@@ -486,8 +486,8 @@ def recall(
 
 def _recall_via_daemon(state_dir: Path, q):
     """The daemon's answer (warm model, no start-up cost), or None when none is running."""
-    from .client import DaemonClient
-    from .results import query_to_dict, result_from_wire
+    from ..daemon.client import DaemonClient
+    from ..recall.results import query_to_dict, result_from_wire
 
     started = time.perf_counter()
     answer = DaemonClient(state_dir, timeout=120).request("recall", query=query_to_dict(q))
@@ -520,7 +520,7 @@ def _progress_printer():
 
 
 def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
-    from .client import DaemonClient
+    from ..daemon.client import DaemonClient
 
     v = _vault(vault)
     answer = DaemonClient(v.state_dir).request("reindex" if full else "sync")
@@ -534,7 +534,7 @@ def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
             typer.echo(f"{'Rebuilt' if full else 'Synced'} by the daemon in {report['seconds']:.1f}s: {report['added']} added, "
                        f"{report['updated']} updated, {report['deleted']} deleted, {report['renamed']} renamed")
         return
-    from .recall import Engine
+    from ..recall.engine import Engine
 
     engine = _run(lambda: Engine(v))
     progress, update = _progress_printer()
@@ -584,8 +584,8 @@ def gc(
     Archived files stay in the vault and in git, `vmem list` still shows them, and
     `vmem recall --include-archived` still finds them.
     """
-    from .lifecycle import memory_state, persona_overflow, rules_for, superseded_ids
-    from .vault import now_local
+    from ..lifecycle.rules import memory_state, persona_overflow, rules_for, superseded_ids
+    from ..vault.vault import now_local
 
     v = _vault(vault)
     result = v.scan()
@@ -619,10 +619,10 @@ def stats(
     as_json: JsonOpt = False,
 ) -> None:
     """Counts by type, by lifecycle state and by persona, and the size of a typical recall block."""
-    from .lifecycle import STATES, memory_state, rules_for, superseded_ids
-    from .recall import Engine, RecallQuery
-    from .render import estimate_tokens, render_block
-    from .vault import now_local
+    from ..lifecycle.rules import STATES, memory_state, rules_for, superseded_ids
+    from ..recall.engine import Engine, RecallQuery
+    from ..recall.render import estimate_tokens, render_block
+    from ..vault.vault import now_local
 
     v = _vault(vault)
     result = v.scan()
@@ -677,7 +677,7 @@ def daemon_run(
 
     Example: vmem daemon run --vault ~/memory
     """
-    from .daemon import Daemon, DaemonPaths, setup_logging
+    from ..daemon.server import Daemon, DaemonPaths, setup_logging
 
     v = _vault(vault)
     v.state_dir.mkdir(parents=True, exist_ok=True)
@@ -696,8 +696,8 @@ def daemon_start(
     """
     import subprocess
 
-    from .client import DaemonClient
-    from .daemon import DaemonPaths, is_running, read_pid, wait_until
+    from ..daemon.client import DaemonClient
+    from ..daemon.server import DaemonPaths, is_running, read_pid, wait_until
 
     v = _vault(vault)
     paths = DaemonPaths(v.state_dir)
@@ -725,7 +725,7 @@ def daemon_stop(
     import os
     import signal
 
-    from .daemon import DaemonPaths, is_running, read_pid, wait_until
+    from ..daemon.server import DaemonPaths, is_running, read_pid, wait_until
 
     v = _vault(vault)
     paths = DaemonPaths(v.state_dir)
@@ -745,8 +745,8 @@ def daemon_stop(
 @daemon_app.command("status")
 def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Is the daemon running, and how far behind the files is it? Exit 1 when not running."""
-    from .client import DaemonClient
-    from .daemon import DaemonPaths, is_running
+    from ..daemon.client import DaemonClient
+    from ..daemon.server import DaemonPaths, is_running
 
     v = _vault(vault)
     answer = DaemonClient(v.state_dir, timeout=10).request("status")

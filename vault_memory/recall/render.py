@@ -11,7 +11,7 @@ import math
 import re
 from typing import Iterable
 
-from .memory import Memory
+from ..vault.memory import Memory
 from .results import Hit, RecallResult
 
 GROUP_ORDER = ("fact", "summary", "episode", "note")

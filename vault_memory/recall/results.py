@@ -7,10 +7,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .memory import Memory, jsonable
+from ..vault.memory import Memory, jsonable
 
 if TYPE_CHECKING:
-    from .sync import SyncReport
+    from ..index.sync import SyncReport
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .memory import Memory, derived_id
+from ..vault.memory import Memory, derived_id
 
 FORMAT_VERSION = 1
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import gitops
-from .config import CONFIG_NAME, STATE_DIR, Config, default_vault_path, locate_vault  # noqa: F401 (re-exported)
-from .errors import (
+from ..config import CONFIG_NAME, STATE_DIR, Config, default_vault_path, locate_vault  # noqa: F401 (re-exported)
+from ..errors import (
     AmbiguousId,
     FileTooLarge,
     InvalidId,

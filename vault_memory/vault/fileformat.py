@@ -17,7 +17,7 @@ from typing import Any
 import frontmatter
 import yaml
 
-from .errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
+from ..errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
 from .memory import (
     KNOWN_KEYS,
     Memory,

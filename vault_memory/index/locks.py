@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .errors import IndexError_
+from ..errors import IndexError_
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import WriteRefused
+from ..errors import WriteRefused
 
 
 def _write_temp(folder: Path, name: str, data: bytes) -> Path:

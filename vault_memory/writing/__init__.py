@@ -1,0 +1,1 @@
+"""Write-time rules: how a new memory joins the vault (reconfirm, supersede, persona cap)."""
