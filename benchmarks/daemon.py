@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from scale import QUERIES, build_vault, pct, report  # noqa: E402
 from vault_memory.daemon.client import DaemonClient  # noqa: E402
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.recall.results import RecallQuery, query_to_dict  # noqa: E402
+from vault_memory.daemon.protocol import Op, query_to_wire  # noqa: E402
+from vault_memory.recall.results import RecallQuery  # noqa: E402
 
 #: more questions, so that server time is measured on 30 calls, each seen for the first time
 NOVEL_QUERIES = ["did Marta mention the budget?", "what happened in Lisbon last spring?", "who helped with the garden?",
@@ -59,10 +60,10 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
         subprocess.run(["vmem", "daemon", "start", "--timeout", "600"], env=env, check=True, capture_output=True)
         client = DaemonClient(folder / ".vmem")
         try:
-            assert wait(lambda: (client.request("status") or {}).get("status", {}).get("ready"), 600)
+            assert wait(lambda: (client.request(Op.STATUS) or {}).get("status", {}).get("ready"), 600)
 
             def found(token: str) -> bool:
-                answer = client.request("recall", query=query_to_dict(RecallQuery(token, k=3, legs=("keyword",), include_pinned=False)))
+                answer = client.request(Op.RECALL, query=query_to_wire(RecallQuery(token, k=3, legs=("keyword",), include_pinned=False)))
                 return any(token in h["memory"]["text"] for h in answer["result"]["hits"])
 
             # 1. edit to searchable: the recall polls, as an agent would
@@ -125,8 +126,8 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
                 (folder / "episodes" / f"burst-{i:04d}.md").write_text(
                     f"---\nid: burst-{i}\ntype: episode\n---\nBurst file {i} written by a checkout, marker burst{i}tok\n")
             expected = n + 6 + 5 + burst
-            assert wait(lambda: (client.request("status") or {})["status"]["memories_indexed"] == expected
-                        and client.request("status")["status"]["queue_length"] == 0, 600)
+            assert wait(lambda: (client.request(Op.STATUS) or {})["status"]["memories_indexed"] == expected
+                        and client.request(Op.STATUS)["status"]["queue_length"] == 0, 600)
             result["burst_files"] = burst
             result["burst_caught_up_s"] = round(time.perf_counter() - started, 1)
         finally:

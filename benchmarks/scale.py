@@ -137,7 +137,7 @@ def keyword_leg(folder: Path) -> dict:
 
     from vault_memory.index.keyword_index import query_for
     from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
-    from vault_memory.index.store import IndexLayout
+    from vault_memory.index.generations import IndexLayout
 
     keyword = IndexLayout(folder / ".vmem").current().keyword
     whoosh_ms, cold_ms, warm_ms, same = [], [], [], 0

@@ -19,9 +19,11 @@ import pytest
 
 from conftest import Cli, write
 from vault_memory.daemon.client import DaemonClient
-from vault_memory.daemon.server import DaemonPaths, is_running
-from vault_memory.recall.results import RecallQuery, query_to_dict
-from vault_memory.index.store import IndexLayout, Snapshot
+from vault_memory.daemon.process import DaemonPaths, is_running
+from vault_memory.daemon.protocol import Op, query_to_wire
+from vault_memory.recall.results import RecallQuery
+from vault_memory.index.generations import IndexLayout
+from vault_memory.index.snapshot import Snapshot
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -41,12 +43,12 @@ class RunningDaemon:
         return self
 
     def status(self) -> dict | None:
-        answer = self.client.request("status")
+        answer = self.client.request(Op.STATUS)
         return answer["status"] if answer and answer.get("ok") else None
 
     def recall(self, text: str, **kw) -> list[dict]:
         kw.setdefault("include_pinned", False)
-        answer = self.client.request("recall", query=query_to_dict(RecallQuery(text, **kw)))
+        answer = self.client.request(Op.RECALL, query=query_to_wire(RecallQuery(text, **kw)))
         assert answer and answer["ok"], answer
         return [h["memory"] for h in answer["result"]["hits"]]
 
@@ -165,7 +167,7 @@ def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
             assert snap.catalog.count() == files
             assert snap.keyword.doc_count() == files
             assert snap.live_chunks == files
-            labels = [r[0] for r in snap.catalog.db.execute("SELECT label FROM chunks")]
+            labels = list(snap.catalog.label_paths())
             assert len(set(labels)) == len(labels)
         for i in (0, 99, 199):
             hits = [m["id"] for m in d.recall(f"zq{i}x", legs=("keyword",))]
@@ -243,7 +245,7 @@ def test_remember_uses_the_daemon_for_restatements(daemon, vault_dir):
     cli = Cli(vault_dir)
     first = cli.json("remember", "Prefers window seats on long flights")
     assert eventually_recalled(daemon, "window seats", "window seats")
-    answer = daemon.client.request("nearest", text="The user prefers window seats on long flights", limit=3)
+    answer = daemon.client.request(Op.NEAREST, text="The user prefers window seats on long flights", limit=3)
     assert answer["ok"] and answer["hits"][0][0] == first["path"] and answer["hits"][0][1] >= 0.85
     again = cli.json("remember", "The user prefers window seats on long flights")
     assert again["status"] == "reconfirmed" and again["id"] == first["id"]

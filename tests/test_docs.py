@@ -1,5 +1,7 @@
-"""Every command has help and is documented in the README: a cheap guard for the CLI."""
+"""Every command has help with an example and is documented in the README: a cheap guard
+for the CLI."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,4 +25,7 @@ def test_command_has_help_and_readme_entry(prefix, name, cmd):
     assert f"`{prefix} {name}" in README, f"README does not document `{prefix} {name}`"
     argv = [*prefix.split()[1:], name, "--help"]
     result = CliRunner().invoke(app, argv)
-    assert result.exit_code == 0 and (name == "init" or "--vault" in result.stdout)
+    assert result.exit_code == 0
+    assert "Example" in result.stdout, f"{prefix} {name} --help shows no example"
+    assert name in ("init", "docs") or "--vault" in result.stdout
+    assert "{" not in result.stdout.splitlines()[0] and not re.search(r"<(str|int|path|float)", result.stdout), "usage noise"

@@ -5,7 +5,7 @@ import pytest
 
 from vault_memory import IndexStale
 from vault_memory.index.catalog import Catalog
-from vault_memory.index.store import IndexLayout
+from vault_memory.index.generations import IndexLayout
 from vault_memory.index.vector_index import VectorIndex
 
 

@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 
 from vault_memory.index.keyword_index import content_terms
-from vault_memory.lifecycle.rules import (
+from vault_memory.lifecycle import (
+    RecallFilter,
     Rules,
     decay_state,
-    eligible,
+    exclusion_reason,
     expires_at,
     is_expired,
     is_restatement,
@@ -17,9 +18,9 @@ from vault_memory.lifecycle.rules import (
     memory_state,
     persona_overflow,
     score_importance,
-    supersession_chain,
 )
 from vault_memory.vault.memory import Memory
+from vault_memory.vault.supersession import supersession_chain
 
 UTC = dt.timezone.utc
 T0 = dt.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -112,11 +113,10 @@ def test_state_weights_and_eligibility():
     weights = {s: lifecycle_weight(mem(), at(d))[0] for s, d in (("active", 1), ("aging", 61), ("low_priority", 91))}
     assert weights["active"] > weights["aging"] > weights["low_priority"]
     assert lifecycle_weight(mem(), at(91))[1]["state"] == "low_priority"
-    opts = dict(superseded=set(), persona=None, rules=rules)
-    assert eligible(mem(), at(121), **opts) == "stale"
-    assert eligible(mem(), at(121), include_stale=True, **opts) is None
-    assert eligible(mem("episode"), at(31), **opts) == "expired"
-    assert eligible(mem("episode"), at(31), include_expired=True, **opts) is None
+    assert exclusion_reason(mem(), at(121), set(), rules=rules) == "stale"
+    assert exclusion_reason(mem(), at(121), set(), RecallFilter(include_stale=True), rules) is None
+    assert exclusion_reason(mem("episode"), at(31), set(), rules=rules) == "expired"
+    assert exclusion_reason(mem("episode"), at(31), set(), RecallFilter(include_expired=True), rules) is None
 
 
 # ------------------------------------------------------------------ states and supersession
@@ -132,11 +132,13 @@ def test_state_precedence():
 
 
 def test_persona_visibility():
-    opts = dict(superseded=set(), rules=Rules())
-    assert eligible(mem(persona="coach"), at(1), persona=None, **opts) == "other persona"
-    assert eligible(mem(persona="coach"), at(1), persona="tutor", **opts) == "other persona"
-    assert eligible(mem(persona="coach"), at(1), persona="coach", **opts) is None
-    assert eligible(mem(), at(1), persona="coach", **opts) is None  # shared by all
+    def reason(memory, persona):
+        return exclusion_reason(memory, at(1), set(), RecallFilter(persona=persona))
+
+    assert reason(mem(persona="coach"), None) == "other persona"
+    assert reason(mem(persona="coach"), "tutor") == "other persona"
+    assert reason(mem(persona="coach"), "coach") is None
+    assert reason(mem(), "coach") is None  # shared by all
 
 
 def test_supersession_chain_from_any_member():

@@ -6,7 +6,7 @@ from vault_memory.index.chunking import CHUNK_TOKENS, chunk_text
 from vault_memory.vault.memory import Memory
 from vault_memory.recall.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
 from vault_memory.recall.engine import Hit
-from vault_memory.recall.render import estimate_tokens, one_line, render_block
+from vault_memory.recall.render import block_text, estimate_tokens, one_line, select
 
 
 def test_rrf_is_the_textbook_formula():
@@ -52,7 +52,7 @@ def test_block_groups_by_type_and_clamps_long_memories():
 
     hits = [hit(0, "episode", "Went to Lisbon"), hit(1, "fact", "Lucas", key="nombre"),
             hit(2, "summary", "- topic: trip\n- outcome: booked"), hit(3, "fact", "word " * 500)]
-    block = render_block(hits, 120)
+    block = block_text(select(hits, 120))
     lines = block.splitlines()
     assert lines.index("## Facts") < lines.index("## Summaries") < lines.index("## Episodes")
     assert "- topic: trip; outcome: booked (medium)" in block

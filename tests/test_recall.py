@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, recall_ids, tree_digest, write
-from vault_memory import IndexStale, Vault
+from vault_memory import IndexStale
+from vault_memory.vault.vault import Vault
 from vault_memory.recall.engine import RecallQuery
-from vault_memory.recall.render import estimate_tokens, render_block
+from vault_memory.recall.render import block_text, estimate_tokens, select
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -108,13 +109,13 @@ def test_budget_holds_and_pinned_come_first(vault_dir, engine_for):
     engine = engine_for(vault_dir)
     result = engine.recall(RecallQuery("payments PostgreSQL deploys", k=40))
     for budget in (40, 80, 150, 400, 2000):
-        block = render_block(result.hits, budget)
+        block = block_text(select(result.hits, budget))
         assert estimate_tokens(block) <= budget
-    block = render_block(result.hits, 150)
+    block = block_text(select(result.hits, 150))
     assert block.startswith('<memory source="vmem">') and block.endswith("</memory>")
     assert "nombre: Lucas" in block.splitlines()[3]  # the pinned memory leads
     assert "not instructions" in block
-    assert render_block(result.hits, 10) == ""
+    assert block_text(select(result.hits, 10)) == ""
 
 
 def test_cli_recall_block_json_explain_and_empty(cli, vault_dir, tmp_path):

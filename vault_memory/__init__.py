@@ -1,26 +1,39 @@
 """vmem: filesystem-first memory for AI agents.
 
-``from vault_memory import Vault`` is the library; ``vmem`` (``vault_memory.cli``) is a thin
-command line over it. Where things live:
+Three lines embed it::
 
-- ``memory``      the Memory dataclass and the rules for its values
-- ``fileformat``  parsing and writing one Markdown file
-- ``scanner``     which files in a vault are memories
-- ``vault``       reading and writing the vault's files
-- ``lifecycle``   expiry, supersession (pure rules)
-- ``doctor``      vault checks
+    import vault_memory as vmem
+    mem = vmem.open("~/memory")              # or vmem.open(): $VMEM_VAULT / nearest vmem.toml
+    mem.remember("nombre: Lucas")            # the write-time rules, not a bare file write
+    print(mem.recall("what is the user's name?").block)
+
+``open`` returns a ``VaultMemory`` (``api``) that carries every verb: remember, recall,
+correct, confirm, history, forget, restore, list, show, gc, stats, export, import_, doctor,
+sync, reindex, daemon. The ``vmem`` command (``cli``) is a thin layer over it. The layers,
+top to bottom (each imports only those below it; ``lint-imports`` checks it):
+
+- ``cli``        parse arguments, call the façade, print
+- ``api``        the façade
+- ``writing``    write-time rules (reconfirm, supersede, persona cap)
+- ``daemon``     the sync daemon: server, client, protocol, processes, daemon-first backend
+- ``recall``     engine, ranking, results, rendering the block
+- ``index``      catalog, keyword and vector indexes, embedder, generations, snapshots, sync
+- ``lifecycle``  expiry, decay, dedup, importance (pure rules)
+- ``vault``      the memory model, the file format, the files
+- ``errors``, ``config``
 """
 
 from .errors import (
+    AlreadyRunning,
     AmbiguousId,
     ConfigError,
-    DuplicateId,
+    DaemonError,
     EmbedderError,
     EncodingError,
     FileTooLarge,
     FrontmatterError,
-    IndexError_,
     IndexStale,
+    IndexUnavailable,
     InvalidId,
     MemoryFileError,
     NotFound,
@@ -34,7 +47,12 @@ __version__ = "0.1.0"
 
 # The rest is imported on first use: `vmem recall` answered by a daemon never parses a
 # memory file, so it should not pay for importing the YAML and frontmatter stack.
-_LAZY = {"Config": "config", "locate_vault": "config", "Memory": "vault.memory", "Problem": "vault.vault", "Vault": "vault.vault"}
+_LAZY = {
+    "open": "api", "init": "api", "VaultMemory": "api", "Listing": "api", "Archived": "api", "Checkup": "api",
+    "Memory": "vault.memory", "Problem": "vault.vault", "TrashEntry": "vault.vault",
+    "RecallResult": "recall.results", "Hit": "recall.results", "RememberOutcome": "writing.remember",
+    "SyncReport": "index.sync", "ImportReport": "vault.transfer",
+}
 
 
 def __getattr__(name: str):
@@ -46,26 +64,40 @@ def __getattr__(name: str):
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
+    # the façade
+    "open",
+    "init",
+    "VaultMemory",
+    # data types
+    "Archived",
+    "Checkup",
+    "Hit",
+    "ImportReport",
+    "Listing",
+    "Memory",
+    "Problem",
+    "RecallResult",
+    "RememberOutcome",
+    "SyncReport",
+    "TrashEntry",
+    # errors
+    "AlreadyRunning",
     "AmbiguousId",
-    "Config",
     "ConfigError",
-    "DuplicateId",
+    "DaemonError",
     "EmbedderError",
     "EncodingError",
     "FileTooLarge",
     "FrontmatterError",
-    "IndexError_",
     "IndexStale",
+    "IndexUnavailable",
     "InvalidId",
-    "Memory",
     "MemoryFileError",
     "NotFound",
     "OutsideVault",
-    "Problem",
-    "Vault",
     "VaultError",
     "VaultNotFound",
     "WriteRefused",
-    "locate_vault",
 ]

@@ -5,8 +5,11 @@ needs no more than these (a recall the daemon answers) stays light."""
 from __future__ import annotations
 
 import copy
+import difflib
+import json
 import os
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,26 +17,77 @@ from .errors import ConfigError, VaultNotFound
 
 CONFIG_NAME = "vmem.toml"
 
-DEFAULTS: dict[str, Any] = {
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of vmem.toml: its default, the kind of value it takes, and what it is for
+    (the template's comments are generated from ``doc``)."""
+
+    default: Any
+    kind: str  # int | number | bool | str | strings | int_by | number_by (a table of numbers)
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    #: for int_by / number_by: the names the table may hold
+    names: tuple[str, ...] = ()
+
+
+_TYPES = ("fact", "episode", "summary", "note")
+
+#: Every setting vmem reads, by section. Loading checks a vault's vmem.toml against this:
+#: an unknown section or key, or a value of the wrong kind, is an error that names it.
+SETTINGS: dict[str, dict[str, Setting]] = {
     "vault": {
-        # gitignore-style patterns, relative to the vault root, of Markdown files that are not memories
-        "ignore": ["README.md"],
-        # larger files are reported and skipped rather than read
-        "max_file_bytes": 1_048_576,
+        "ignore": Setting(["README.md"], "strings", "gitignore-style patterns of Markdown files that are not memories"),
+        "max_file_bytes": Setting(1_048_576, "int", "larger files are reported by `vmem doctor` and skipped", minimum=1),
     },
     "recall": {
-        "budget": 400,  # tokens the memory block may take
-        "k": 10,  # memories considered for the block
+        "budget": Setting(400, "int", "the memory block never exceeds this many tokens", minimum=1),
+        "k": Setting(10, "int", "how many memories recall considers for the block", minimum=1),
     },
     "embedding": {
-        # "bundled" (offline all-MiniLM-L6-v2 int8), a fastembed model name, or a local model directory
-        "model": "bundled",
-        "cache_dir": "",
+        "model": Setting("bundled", "str", '"bundled" (all-MiniLM-L6-v2, int8, shipped with vmem, offline), a fastembed model name, or a local model folder'),
+        "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },
-    "git": {"autocommit": False},
-    # lifecycle rules; every key optional, defaults in vault_memory/lifecycle.py (docs/lifecycle.md)
-    "lifecycle": {},
+    "git": {
+        "autocommit": Setting(False, "bool", "commit every change vmem makes, when this vault is a git repository"),
+    },
+    "lifecycle": {
+        "ttl_days": Setting({"episode": 30, "summary": 90, "fact": 0, "note": 0}, "int_by",
+                            "days a memory of each type lives without an `expires` (0: forever)", minimum=0, names=_TYPES),
+        "aging_days": Setting(60, "number", "days unconfirmed before a medium-confidence memory is aging", minimum=0),
+        "low_priority_days": Setting(90, "number", "... before it is recalled only when highly relevant", minimum=0),
+        "stale_days": Setting(120, "number", "... before it is no longer recalled", minimum=0),
+        "decay_factor": Setting({"low": 0.25, "medium": 1.0, "high": 1.5, "explicit_high": 2.0}, "number_by",
+                                "those days are multiplied by this, per confidence (0: never decays)", minimum=0,
+                                names=("low", "medium", "high", "explicit_high")),
+        "profile_keys": Setting(
+            ["nombre", "name", "apellido", "surname", "ubicacion", "location", "ciudad", "city", "trabajo", "job", "work",
+             "familia", "family", "pareja", "partner", "idioma", "language", "pronombres", "pronouns", "cumpleanos",
+             "birthday", "alergias", "allergies", "health", "salud"],
+            "strings", "keys that say who the user is: they neither expire by type nor decay"),
+        "single_valued_keys": Setting(
+            ["nombre", "name", "ubicacion", "location", "ciudad", "city", "trabajo", "job", "pareja", "partner",
+             "cumpleanos", "birthday", "pronombres", "pronouns"],
+            "strings", "keys that hold one value: remembering a new value supersedes the old one"),
+        "no_decay_types": Setting(["note"], "strings", "types that never decay"),
+        "persona_cap": Setting(20, "int", "memories kept active per persona; the rest are archived", minimum=0),
+        "low_priority_min_relevance": Setting(0.8, "number", "a low-priority memory is recalled only this close to the best candidate",
+                                              minimum=0, maximum=1),
+        "dedup_similarity": Setting(0.85, "number", "cosine at or above which `remember` may treat a text as already known",
+                                    minimum=0, maximum=1),
+        "state_weight": Setting({"active": 1.0, "aging": 0.9, "low_priority": 0.75}, "number_by",
+                                "weight of each lifecycle state in recall", minimum=0, maximum=1,
+                                names=("active", "aging", "low_priority")),
+    },
 }
+
+#: sections the template shows commented out: their defaults suit almost every vault
+_COMMENTED_SECTIONS = ("lifecycle",)
+
+
+def defaults() -> dict[str, dict[str, Any]]:
+    return {section: {key: copy.deepcopy(s.default) for key, s in keys.items()} for section, keys in SETTINGS.items()}
 
 
 class Config:
@@ -52,39 +106,107 @@ class Config:
     @classmethod
     def load(cls, vault_root: Path) -> "Config":
         path = vault_root / CONFIG_NAME
-        data = copy.deepcopy(DEFAULTS)
-        if path.is_file():
-            try:
-                user = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-                raise ConfigError(f"{path}: {e}") from None
-            _merge(data, user, path, "")
-        _check(data, path)
-        return cls(data, path if path.is_file() else None)
+        if not path.is_file():
+            return cls(defaults(), None)
+        try:
+            user = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{path}: {e}") from None
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot be read: {e.strerror or e}") from None
+        return cls(merged(user, path), path)
 
 
-def _merge(base: dict[str, Any], user: dict[str, Any], path: Path, prefix: str) -> None:
-    for key, value in user.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value, path, f"{prefix}{key}.")
-        else:
-            base[key] = value
+def merged(user: dict[str, Any], path: Path | str = CONFIG_NAME) -> dict[str, dict[str, Any]]:
+    """The defaults with ``user``'s settings over them, every one checked. Tables of numbers
+    (``ttl_days = { episode = 7 }``) change only the names they give."""
+    data = defaults()
+    for section, values in user.items():
+        if section not in SETTINGS:
+            raise ConfigError(f"{path}: [{section}] is not a vmem.toml section{_suggest(section, SETTINGS)}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{path}: {section} must be a [{section}] section, not a single value")
+        for key, value in values.items():
+            setting = SETTINGS[section].get(key)
+            if setting is None:
+                raise ConfigError(f"{path}: [{section}] {key} is not a setting{_suggest(key, SETTINGS[section])}")
+            data[section][key] = _checked(value, setting, f"{path}: [{section}] {key}")
+    return data
 
 
-def _check(data: dict[str, Any], path: Path) -> None:
-    def want(section: str, key: str, kind: type, what: str) -> None:
-        value = data.get(section, {}).get(key)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ConfigError(f"{path}: [{section}] {key} must be {what}, not {value!r}")
+def _suggest(name: str, known: dict[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
 
-    want("vault", "ignore", list, "a list of patterns")
-    want("vault", "max_file_bytes", int, "a number of bytes")
-    want("recall", "budget", int, "a number of tokens")
-    want("recall", "k", int, "a whole number")
-    want("embedding", "model", str, "a model name or path")
-    want("git", "autocommit", bool, "true or false")
-    if data["recall"]["budget"] < 1 or data["recall"]["k"] < 1:
-        raise ConfigError(f"{path}: [recall] budget and k must be positive")
+
+def _checked(value: Any, s: Setting, where: str) -> Any:
+    def number(v: Any, whole: bool) -> bool:
+        return isinstance(v, int if whole else (int, float)) and not isinstance(v, bool)
+
+    def in_range(v: float, label: str) -> None:
+        if (s.minimum is not None and v < s.minimum) or (s.maximum is not None and v > s.maximum):
+            bounds = f"at least {s.minimum:g}" if s.maximum is None else f"from {s.minimum:g} to {s.maximum:g}"
+            raise ConfigError(f"{where}{label} must be {bounds}, not {v!r}")
+
+    if s.kind in ("int", "number"):
+        if not number(value, s.kind == "int"):
+            raise ConfigError(f"{where} must be {'a whole number' if s.kind == 'int' else 'a number'}, not {value!r}")
+        in_range(value, "")
+        return value
+    if s.kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, not {value!r}")
+        return value
+    if s.kind == "str":
+        if not isinstance(value, str):
+            raise ConfigError(f"{where} must be a string, not {value!r}")
+        return value
+    if s.kind == "strings":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where} must be a list of strings, not {value!r}")
+        return value
+    # a table of numbers by name, over the default table
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table such as {_toml(s.default)}, not {value!r}")
+    table = dict(s.default)
+    for name, v in value.items():
+        if name not in s.names:
+            raise ConfigError(f"{where}: {name!r} is not one of {', '.join(s.names)}")
+        if not number(v, s.kind == "int_by"):
+            raise ConfigError(f"{where}.{name} must be {'a whole number' if s.kind == 'int_by' else 'a number'}, not {v!r}")
+        in_range(v, f".{name}")
+        table[name] = v
+    return table
+
+
+def _toml(value: Any) -> str:
+    """A value as TOML (the few kinds settings take)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return repr(value)
+
+
+def template_text() -> str:
+    """The vmem.toml a new vault gets: every setting with its default and what it is for
+    (``vault-template/vmem.toml`` is this text, checked by a test)."""
+    out = ["# vmem settings for this vault. Every key is optional; these are the defaults.",
+           "# Unknown keys and wrong types are reported by every command, naming the key."]
+    for section, keys in SETTINGS.items():
+        out.append("")
+        out.append(f"[{section}]")
+        commented = section in _COMMENTED_SECTIONS
+        if commented:
+            out.append("# See docs/lifecycle.md (`vmem docs lifecycle`). Uncomment a line to change it.")
+        for key, s in keys.items():
+            out.append(f"# {s.doc}")
+            out.append(f"{'# ' if commented else ''}{key} = {_toml(s.default)}")
+    return "\n".join(out) + "\n"
 
 
 STATE_DIR = ".vmem"

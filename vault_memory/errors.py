@@ -11,11 +11,12 @@
     ├── InvalidId                   an id that could escape the vault (``../``, ``/``) or is empty
     ├── NotFound                    no memory (or trashed memory) with that id
     ├── AmbiguousId                 an id prefix matches several memories
-    ├── DuplicateId                 two files claim the same id
     ├── WriteRefused                a write would overwrite or corrupt something; nothing was written
-    ├── IndexError_                 the derived indexes cannot serve the request
+    ├── IndexUnavailable            the derived indexes cannot serve the request (busy, missing, damaged)
     │   └── IndexStale              the index was built by another model/format: run `vmem reindex`
-    └── EmbedderError               the embedding model cannot be loaded or run
+    ├── EmbedderError               the embedding model cannot be loaded or run
+    └── DaemonError                 the vault's daemon failed or answered something unreadable
+        └── AlreadyRunning          a daemon already serves this vault
 
 Messages are written for the person at the terminal: they say which file, which line,
 and what to do next.
@@ -77,21 +78,25 @@ class AmbiguousId(VaultError):
     pass
 
 
-class DuplicateId(VaultError):
-    pass
-
-
 class WriteRefused(VaultError):
     pass
 
 
-class IndexError_(VaultError):
-    """Named with a trailing underscore so it never shadows the builtin ``IndexError``."""
+class IndexUnavailable(VaultError):
+    pass
 
 
-class IndexStale(IndexError_):
+class IndexStale(IndexUnavailable):
     pass
 
 
 class EmbedderError(VaultError):
+    pass
+
+
+class DaemonError(VaultError):
+    pass
+
+
+class AlreadyRunning(DaemonError):
     pass

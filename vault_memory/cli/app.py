@@ -1,39 +1,57 @@
-"""The ``vmem`` command: a thin typer layer over the library.
+"""The ``vmem`` command: parse the arguments, call the façade (``vault_memory.api``), print.
 
-Each command parses options, calls ``Vault`` (or the recall engine) and formats the result.
-Exit codes: 0 success, 1 a problem was found or the command could not proceed, 2 usage error.
-Heavy modules (fastembed, whoosh, hnswlib) are imported only by the commands that need them.
+Nothing here decides anything about memories; a rule found here belongs in the library.
+Exit codes: 0 success, 1 a problem was found or the command could not proceed, 2 usage.
+Heavy modules (fastembed, whoosh, hnswlib) are imported only by the verbs that need them,
+and a recall the daemon answers imports none of them.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import time
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from ..errors import VaultError
-from ..vault.memory import MEMORY_TYPES
+
+if TYPE_CHECKING:
+    from ..api import VaultMemory
+
+T = TypeVar("T")
 
 app = typer.Typer(
     name="vmem",
     help="Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block.",
-    epilog="Examples:\n\n  vmem init ~/memory\n\n  vmem remember \"nombre: Lucas\"\n\n  vmem recall \"what is the user's name?\"\n\nDocs: docs/format.md in the vmem repository.",
+    epilog=(
+        "Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember \"nombre: Lucas\"\n\n"
+        "  vmem recall \"what is the user's name?\"\n\nDocumentation: vmem docs (format, lifecycle, daemon)."
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+class _Command(TyperCommand):
+    """Usage lines as people write them: ``vmem recall [OPTIONS] QUERY``, not ``{QUERY}``."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+                for piece in super().collect_usage_pieces(ctx)]
+
+
 VaultOpt = Annotated[
     Optional[Path],
-    typer.Option("--vault", "-V", help="Vault folder (else $VMEM_VAULT, else the nearest parent with vmem.toml, else the per-user default).", show_default=False),
+    typer.Option("--vault", "-V", metavar="PATH", show_default=False,
+                 help="Vault folder (else $VMEM_VAULT, else the nearest parent with vmem.toml, else the per-user default)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+IdArg = Annotated[str, typer.Argument(metavar="ID", help="Memory id (or a unique prefix of at least 4 characters).")]
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -41,30 +59,7 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _vault(path: Optional[Path]):
-    from ..vault.vault import Vault, locate_vault
-
-    try:
-        return Vault(locate_vault(path))
-    except VaultError as e:
-        _fail(str(e))
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def _warn_problems(problems) -> None:
-    for p in problems:
-        typer.echo(f"warning: skipped {p}", err=True)
-
-
-def _flush_warnings(vault) -> None:
-    for w in vault.warnings:
-        typer.echo(f"warning: {w}", err=True)
-
-
-def _run(fn):
+def _run(fn: Callable[[], T]) -> T:
     """Turn library errors into a one-line message and exit code 1, never a traceback."""
     try:
         return fn()
@@ -74,43 +69,105 @@ def _run(fn):
         _fail(str(e), 2)
 
 
-# ---------------------------------------------------------------------- init
+def _open(path: Optional[Path]) -> VaultMemory:
+    from ..api import open as open_vault
+
+    return _run(lambda: open_vault(path))
 
 
-@app.command()
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _warn(lines) -> None:
+    for line in lines:
+        typer.echo(f"warning: {line}", err=True)
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _moment(value: Optional[str], option: str):
+    if not value:
+        return None
+    from ..api import parse_moment
+
+    try:
+        return parse_moment(value)
+    except ValueError as e:
+        _fail(f"{option} {e}", 2)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"vmem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block."""
+
+
+# ---------------------------------------------------------------------- init / docs
+
+
+@app.command(cls=_Command)
 def init(
-    path: Annotated[Path, typer.Argument(help="Folder for the new vault (created if missing).")],
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="Folder for the new vault (created if missing).")],
     empty: Annotated[bool, typer.Option("--empty", help="Leave out the example memories.")] = False,
 ) -> None:
     """Create a vault from the template: folders, vmem.toml, .gitignore, a README and examples.
 
     Example: vmem init ~/memory && export VMEM_VAULT=~/memory
     """
-    from ..vault.template import create_vault
+    from ..api import init as create
 
-    try:
-        created = create_vault(path, with_examples=not empty)
-    except VaultError as e:
-        _fail(str(e))
-    typer.echo(f"Created vault at {created}")
-    typer.echo(f"Use it with: export VMEM_VAULT={created}")
+    mem = _run(lambda: create(path, examples=not empty))
+    typer.echo(f"Created vault at {mem.root}")
+    typer.echo(f"Use it with: export VMEM_VAULT={mem.root}")
 
 
-# ---------------------------------------------------------------------- remember / list / show
+@app.command(cls=_Command)
+def docs(
+    topic: Annotated[Optional[str], typer.Argument(metavar="TOPIC", help="format, lifecycle or daemon.")] = None,
+) -> None:
+    """Print vmem's documentation: the file format, the lifecycle rules, the daemon.
+
+    Example: vmem docs format | less
+    """
+    from .docs import read_topic, topics
+
+    if topic is None:
+        typer.echo("Topics: " + ", ".join(topics()) + "   (vmem docs TOPIC)")
+        return
+    text = read_topic(topic)
+    if text is None:
+        _fail(f"no topic {topic!r}; topics: {', '.join(topics())}", 2)
+    typer.echo(text)
 
 
-@app.command()
+# ---------------------------------------------------------------------- writing
+
+
+@app.command(cls=_Command)
 def remember(
-    text: Annotated[str, typer.Argument(help='The memory. "key: value" is split into key and value.')],
-    key: Annotated[Optional[str], typer.Option("--key", "-k", help="Category, e.g. nombre, trabajo.")] = None,
-    type: Annotated[str, typer.Option("--type", "-t", help="fact, episode or summary.")] = "fact",
-    domain: Annotated[Optional[str], typer.Option("--domain", "-d", help="work, preferences, personal, …")] = None,
-    confidence: Annotated[str, typer.Option("--confidence", "-c", help="high, medium, low or 0-1.")] = "high",
-    expires: Annotated[Optional[str], typer.Option("--expires", help="Date or datetime (ISO 8601) after which it is forgotten.")] = None,
-    persona: Annotated[Optional[str], typer.Option("--persona", help="Only recalled for this persona.")] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="A tag; repeat for more.")] = None,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help='The memory. "key: value" is split into key and value.')],
+    key: Annotated[Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Category, e.g. nombre, trabajo.")] = None,
+    type: Annotated[str, typer.Option("--type", "-t", metavar="TYPE", help="fact, episode or summary.")] = "fact",
+    domain: Annotated[Optional[str], typer.Option("--domain", "-d", metavar="DOMAIN", help="work, preferences, personal, …")] = None,
+    confidence: Annotated[str, typer.Option("--confidence", "-c", metavar="LEVEL", help="high, medium, low or 0-1.")] = "high",
+    expires: Annotated[Optional[str], typer.Option("--expires", metavar="DATE", help="Date or datetime (ISO 8601) after which it is forgotten.")] = None,
+    persona: Annotated[Optional[str], typer.Option("--persona", metavar="NAME", help="Only recalled for this persona.")] = None,
+    tag: Annotated[Optional[list[str]], typer.Option("--tag", metavar="TAG", help="A tag; repeat for more.")] = None,
     pin: Annotated[bool, typer.Option("--pin", help="Always include it in recall.")] = False,
-    importance: Annotated[Optional[float], typer.Option("--importance", min=0, max=1, help="0-1; scored from the text when left out.")] = None,
+    importance: Annotated[Optional[float], typer.Option("--importance", metavar="0-1", min=0, max=1, help="Scored from the text when left out.")] = None,
     new: Annotated[bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
@@ -129,16 +186,10 @@ def remember(
 
       vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
     """
-    from ..recall.engine import Engine
-    from ..writing.remember import remember as do_remember
-
-    if type not in MEMORY_TYPES:
-        _fail(f"--type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}", 2)
-    v = _vault(vault)
-    outcome = _run(lambda: do_remember(Engine(v), text, key=key, type=type, persona=persona, importance=importance,
-                                       force_new=new, domain=domain, confidence=confidence, expires=expires,
-                                       tags=tag or [], pinned=pin))
-    _flush_warnings(v)
+    mem = _open(vault)
+    outcome = _run(lambda: mem.remember(text, key=key, type=type, persona=persona, importance=importance, force_new=new,
+                                        domain=domain, confidence=confidence, expires=expires, tags=tag or [], pinned=pin))
+    _warn(mem.warnings)
     if as_json:
         _print_json(outcome.to_dict())
         return
@@ -152,99 +203,172 @@ def remember(
         typer.echo(f"Archived {m.id}: persona {m.persona!r} is over its cap.", err=True)
 
 
-@app.command()
-def confirm(
-    id: Annotated[str, typer.Argument(help="Memory id.")],
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@app.command(cls=_Command)
+def confirm(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Reconfirm a memory by hand: its last_confirmed becomes now, so it stops decaying.
 
     Only that frontmatter line changes; every other byte of the file stays as it was.
+
+    Example: vmem confirm 2026-09-14-nombre-lucas-a1f3c9
     """
-    from ..vault.vault import now_local
-
-    v = _vault(vault)
-    memory = _run(lambda: v.update_frontmatter(id, {"last_confirmed": now_local()}, f"vmem: confirm {id}"))
-    _flush_warnings(v)
+    mem = _open(vault)
+    memory = _run(lambda: mem.confirm(id))
+    _warn(mem.warnings)
+    when = memory.last_confirmed.isoformat() if memory.last_confirmed else None
     if as_json:
-        _print_json({"id": memory.id, "path": memory.path.as_posix(), "last_confirmed": memory.last_confirmed.isoformat()})
+        _print_json({"id": memory.id, "path": memory.path.as_posix() if memory.path else None, "last_confirmed": when})
     else:
-        typer.echo(f"Confirmed {memory.id} at {memory.last_confirmed.isoformat()}")
+        typer.echo(f"Confirmed {memory.id} at {when}")
 
 
-@app.command()
-def history(
-    id: Annotated[str, typer.Argument(help="Any memory of the chain.")],
+@app.command(cls=_Command)
+def correct(
+    id: Annotated[str, typer.Argument(metavar="ID", help="Id of the memory that is wrong.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The right text.")],
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print a memory's supersession chain, oldest first; the last one is what recall uses."""
-    from ..lifecycle.rules import supersession_chain
+    """Write a corrected memory that supersedes ID; the old file stays untouched (history is kept).
 
-    v = _vault(vault)
-    memories = v.scan().memories
-    target = _run(lambda: v.get(id))
-    chain = supersession_chain(target.id, memories)
+    Example: vmem correct 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0 "Staff engineer at Acme"
+    """
+    mem = _open(vault)
+    memory = _run(lambda: mem.correct(id, text))
+    _warn(mem.warnings)
     if as_json:
-        _print_json([m.to_dict() for m in chain])
-        return
-    for n, m in enumerate(chain):
-        mark = "→" if m.id == target.id else " "
-        head = "  (current)" if n == len(chain) - 1 else ""
-        created = m.created.date().isoformat() if m.created else "?"
-        typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
+        _print_json({"id": memory.id, "path": memory.path.as_posix() if memory.path else None, "supersedes": memory.supersedes})
+    else:
+        typer.echo(memory.id)
 
 
-@app.command("list")
-def list_(
-    type: Annotated[Optional[str], typer.Option("--type", "-t", help="Only this type (fact, episode, summary, note).")] = None,
-    key: Annotated[Optional[str], typer.Option("--key", "-k", help="Only this key.")] = None,
+@app.command(cls=_Command)
+def forget(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Forget a memory: its file moves to the trash (nothing is destroyed; see `vmem restore`).
+
+    Example: vmem forget 2026-10-02-allergy-peanuts-4be810
+    """
+    mem = _open(vault)
+    entry = _run(lambda: mem.forget(id))
+    _warn(mem.warnings)
+    if as_json:
+        _print_json(entry.__dict__)
+    else:
+        typer.echo(f"Forgot {entry.id} ({entry.original} → .vmem/trash/{entry.trashed}); undo with: vmem restore {entry.id}")
+
+
+@app.command(cls=_Command)
+def restore(
+    id: Annotated[str, typer.Argument(metavar="ID", help="Id of a forgotten memory.")],
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List memories (broken files are reported on stderr and skipped).
+    """Bring a forgotten memory back to where it was.
+
+    Example: vmem restore 2026-10-02-allergy-peanuts-4be810
+    """
+    mem = _open(vault)
+    memory = _run(lambda: mem.restore(id))
+    _warn(mem.warnings)
+    path = memory.path.as_posix() if memory.path else None
+    if as_json:
+        _print_json({"id": memory.id, "path": path, "status": "restored"})
+    else:
+        typer.echo(f"Restored {memory.id} to {path}")
+
+
+@app.command("import", cls=_Command)
+def import_(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON Lines file from `vmem export` ('-' for stdin).")],
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import memories from JSON Lines. Existing ids are left alone (reported as unchanged or conflict).
+
+    Exit status 1 when a line could not be imported (each is named on stderr).
+
+    Example: vmem import backup.jsonl --vault ~/new-vault
+    """
+    mem = _open(vault)
+    try:
+        source = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        _fail(f"cannot read {file}: {e}")
+    report = _run(lambda: mem.import_(source.splitlines(), source=str(file)))
+    for record in report.records:
+        if record["status"] == "error":
+            typer.echo(record["error"], err=True)
+    _warn(mem.warnings)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        typer.echo(", ".join(f"{n} {k}" for k, n in report.counts.items()))
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command(cls=_Command)
+def gc(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only print what would move.")] = False,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge expiry at this date instead of now.")] = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move expired memories, and persona memories over their cap, to archive/ (nothing is deleted).
+
+    Archived files stay in the vault and in git, `vmem list` still shows them, and
+    `vmem recall --include-archived` still finds them.
+
+    Example: vmem gc --dry-run
+    """
+    mem = _open(vault)
+    moment = _moment(as_of, "--as-of")
+    done = _run(lambda: mem.gc(dry_run=dry_run, as_of=moment))
+    _warn(mem.warnings)
+    if as_json:
+        _print_json({"dry_run": dry_run, "moved": [d.to_dict() for d in done]})
+        return
+    for d in done:
+        typer.echo(f"{'would move' if dry_run else 'moved'} {d.to_dict()['from']} → {d.to} ({d.reason})")
+    typer.echo(f"{len(done)} memor{'y' if len(done) == 1 else 'ies'} {'would be ' if dry_run else ''}archived")
+
+
+# ---------------------------------------------------------------------- reading
+
+
+@app.command("list", cls=_Command)
+def list_(
+    type: Annotated[Optional[str], typer.Option("--type", "-t", metavar="TYPE", help="Only this type (fact, episode, summary, note).")] = None,
+    key: Annotated[Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Only this key.")] = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List memories with their lifecycle state (broken files are reported on stderr and skipped).
 
     Example: vmem list --type fact --json | jq '.[].text'
     """
-    from ..lifecycle.rules import memory_state, rules_for, superseded_ids
-    from ..vault.vault import now_local
-
-    v = _vault(vault)
-    result = v.scan()
-    _warn_problems(result.problems)
-    memories = [m for m in result.memories if (type is None or m.type == type) and (key is None or m.key == key)]
+    mem = _open(vault)
+    listing = _run(lambda: mem.list(type=type, key=key))
+    _warn(f"skipped {p}" for p in listing.problems)
     if as_json:
-        rules, now, superseded = rules_for(v.config), now_local(), superseded_ids(result.memories)
-        _print_json([m.to_dict() | {"state": memory_state(m, now, superseded, rules)} for m in memories])
+        _print_json([m.to_dict() | {"state": listing.states[m.id]} for m in listing])
         return
-    for m in memories:
+    for m in listing:
         created = m.created.date().isoformat() if m.created else "          "
-        typer.echo(f"{m.id}  {m.type:<7} {created}  {_clip(m.title, 80)}")
+        typer.echo(f"{m.id}  {m.type:<7} {created}  {listing.states[m.id]:<12} {_clip(m.title, 70)}")
 
 
-def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-@app.command()
-def show(
-    id: Annotated[str, typer.Argument(help="Memory id (or a unique prefix of at least 4 characters).")],
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
+@app.command(cls=_Command)
+def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Show one memory as it is on disk now.
 
     Example: vmem show 2026-09-14-nombre-lucas-a1f3c9
     """
-    v = _vault(vault)
-    memory = _run(lambda: v.get(id))
+    mem = _open(vault)
+    memory = _run(lambda: mem.show(id))
     if as_json:
         _print_json(memory.to_dict())
         return
     typer.echo(f"id:         {memory.id}{'  (derived from the path)' if memory.id_derived else ''}")
-    typer.echo(f"path:       {memory.path.as_posix()}")
+    typer.echo(f"path:       {memory.path.as_posix() if memory.path else ''}")
     for name in ("type", "key", "domain", "confidence", "source", "created", "updated", "last_confirmed",
                  "expires", "persona", "scope", "importance"):
         value = getattr(memory, name)
@@ -260,145 +384,27 @@ def show(
     typer.echo(memory.text)
 
 
-# ---------------------------------------------------------------------- forget / restore / correct
-
-
-@app.command()
-def forget(
-    id: Annotated[str, typer.Argument(help="Memory id.")],
+@app.command(cls=_Command)
+def history(
+    id: Annotated[str, typer.Argument(metavar="ID", help="Any memory of the chain.")],
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Forget a memory: its file moves to .vmem/trash/ (nothing is destroyed; see `vmem restore`)."""
-    v = _vault(vault)
-    entry = _run(lambda: v.forget(id))
-    _flush_warnings(v)
-    if as_json:
-        _print_json(entry.__dict__)
-    else:
-        typer.echo(f"Forgot {entry.id} ({entry.original} → .vmem/trash/{entry.trashed}); undo with: vmem restore {entry.id}")
+    """Print a memory's supersession chain, oldest first; the last one is what recall uses.
 
-
-@app.command()
-def restore(
-    id: Annotated[str, typer.Argument(help="Id of a forgotten memory.")],
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Bring a forgotten memory back to where it was."""
-    v = _vault(vault)
-    memory = _run(lambda: v.restore(id))
-    _flush_warnings(v)
-    if as_json:
-        _print_json({"id": memory.id, "path": memory.path.as_posix(), "status": "restored"})
-    else:
-        typer.echo(f"Restored {memory.id} to {memory.path.as_posix()}")
-
-
-@app.command()
-def correct(
-    id: Annotated[str, typer.Argument(help="Id of the memory that is wrong.")],
-    text: Annotated[str, typer.Argument(help="The right text.")],
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Write a corrected memory that supersedes ID; the old file stays untouched (history is kept).
-
-    Example: vmem correct 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0 "Staff engineer at Acme"
+    Example: vmem history 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0
     """
-    v = _vault(vault)
-    memory = _run(lambda: v.correct(id, text))
-    _flush_warnings(v)
+    mem = _open(vault)
+    target = _run(lambda: mem.show(id))
+    chain = _run(lambda: mem.history(id))
     if as_json:
-        _print_json({"id": memory.id, "path": memory.path.as_posix(), "supersedes": memory.supersedes})
-    else:
-        typer.echo(memory.id)
-
-
-# ---------------------------------------------------------------------- doctor / export / import
-
-
-@app.command()
-def doctor(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Check every file; report broken frontmatter (file:line), wrong types, duplicate ids,
-    dangling or cyclic `supersedes`, non-UTF-8 and oversized files. Never changes a file.
-
-    Exit status: 0 when all is well, 1 when a problem was found.
-    """
-    from ..vault.doctor import diagnose
-
-    v = _vault(vault)
-    checked, problems = diagnose(v)
-    if as_json:
-        _print_json({"vault": str(v.root), "checked": checked, "ok": not problems, "problems": [p.to_dict() for p in problems]})
-    else:
-        for p in problems:
-            typer.echo(f"{p}  [{p.kind}]")
-        typer.echo(f"{checked} files checked, {len(problems)} problem{'s' if len(problems) != 1 else ''} found"
-                   + ("" if problems else ": all good"))
-    raise typer.Exit(1 if problems else 0)
-
-
-@app.command("export")
-def export_(
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
-    vault: VaultOpt = None,
-) -> None:
-    """Export every memory as JSON Lines (one object per memory). `vmem import` reads it back.
-
-    Example: vmem export -o backup.jsonl
-    """
-    v = _vault(vault)
-    result = v.scan()
-    _warn_problems(result.problems)
-    lines = [json.dumps(m.to_dict(), ensure_ascii=False, sort_keys=True) for m in result.memories]
-    text = "".join(line + "\n" for line in lines)
-    if output:
-        from ..vault.fsutil import atomic_write
-
-        atomic_write(output, text)
-        typer.echo(f"Exported {len(lines)} memories to {output}", err=True)
-    else:
-        sys.stdout.write(text)
-
-
-@app.command("import")
-def import_(
-    file: Annotated[Path, typer.Argument(help="JSON Lines file from `vmem export` ('-' for stdin).")],
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Import memories from JSON Lines. Existing ids are left alone (reported as unchanged or conflict)."""
-    v = _vault(vault)
-    try:
-        source = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        _fail(f"cannot read {file}: {e}")
-    counts = {"added": 0, "unchanged": 0, "conflict": 0, "error": 0}
-    details = []
-    for n, line in enumerate(source.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            if not isinstance(record, dict):
-                raise ValueError("not a JSON object")
-            status, memory = v.import_record(record)
-            details.append({"line": n, "status": status, "id": memory.id if memory else None})
-        except (ValueError, VaultError) as e:
-            status = "error"
-            details.append({"line": n, "status": status, "error": str(e)})
-            typer.echo(f"{file}:{n}: {e}", err=True)
-        counts[status] += 1
-    _flush_warnings(v)
-    if as_json:
-        _print_json({"counts": counts, "records": details})
-    else:
-        typer.echo(", ".join(f"{n} {k}" for k, n in counts.items()))
-    raise typer.Exit(1 if counts["error"] or counts["conflict"] else 0)
-
-
-# ---------------------------------------------------------------------- recall / reindex / sync
+        _print_json([m.to_dict() for m in chain])
+        return
+    for n, m in enumerate(chain):
+        mark = "→" if m.id == target.id else " "
+        head = "  (current)" if n == len(chain) - 1 else ""
+        created = m.created.date().isoformat() if m.created else "?"
+        typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
 
 
 class Format(str, Enum):
@@ -407,34 +413,18 @@ class Format(str, Enum):
     md = "md"
 
 
-def _parse_as_of(value: Optional[str]):
-    import datetime as dt
-
-    from ..vault.memory import as_datetime
-
-    if not value:
-        return None
-    try:
-        if len(value.strip()) == 10:
-            day = dt.date.fromisoformat(value.strip())
-            return dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
-        return as_datetime(value)
-    except ValueError:
-        _fail(f"--as-of must be an ISO 8601 date or datetime (e.g. 2026-11-22), not {value!r}", 2)
-
-
-@app.command()
+@app.command(cls=_Command)
 def recall(
-    query: Annotated[str, typer.Argument(help="What to remember, in natural language.")],
-    k: Annotated[Optional[int], typer.Option("--k", "-n", min=1, help="How many memories to consider (default from vmem.toml).")] = None,
-    budget: Annotated[Optional[int], typer.Option("--budget", "-b", min=1, help="Token budget of the block (default from vmem.toml).")] = None,
-    type: Annotated[Optional[list[str]], typer.Option("--type", "-t", help="Only these types; repeat for more.")] = None,
-    persona: Annotated[Optional[str], typer.Option("--persona", help="Include this persona's memories.")] = None,
-    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Evaluate expiry and decay at this date/datetime instead of now.")] = None,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to remember, in natural language.")],
+    k: Annotated[Optional[int], typer.Option("--k", "-n", metavar="N", min=1, help="How many memories to consider (default from vmem.toml).")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", "-b", metavar="TOKENS", min=1, help="Token budget of the block (default from vmem.toml).")] = None,
+    type: Annotated[Optional[list[str]], typer.Option("--type", "-t", metavar="TYPE", help="Only these types; repeat for more.")] = None,
+    persona: Annotated[Optional[str], typer.Option("--persona", metavar="NAME", help="Include this persona's memories.")] = None,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Evaluate expiry and decay at this date/datetime instead of now.")] = None,
     include_expired: Annotated[bool, typer.Option("--include-expired", help="Also recall expired memories.")] = False,
     include_archived: Annotated[bool, typer.Option("--include-archived", help="Also recall memories moved to archive/.")] = False,
     include_stale: Annotated[bool, typer.Option("--include-stale", help="Also recall memories unconfirmed for too long.")] = False,
-    format: Annotated[Format, typer.Option("--format", "-f", help="block (prompt-ready), json, or md.")] = Format.block,
+    format: Annotated[Format, typer.Option("--format", "-f", metavar="FORMAT", help="block (prompt-ready), json, or md.")] = Format.block,
     as_json: JsonOpt = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")] = False,
     no_daemon: Annotated[bool, typer.Option("--no-daemon", help="Recall in this process even if a daemon serves the vault.")] = False,
@@ -452,31 +442,19 @@ def recall(
 
       context=$(vmem recall "$USER_MESSAGE" --budget 300)
     """
-    from ..recall.render import render_block, render_json, render_markdown
-    from ..recall.results import RecallQuery
-
-    from ..config import STATE_DIR, Config, locate_vault
+    from ..api import VaultMemory, locate_vault
 
     # only locate the vault and read vmem.toml: a recall the daemon answers opens no memory file
-    root = _run(lambda: locate_vault(vault))
-    config = _run(lambda: Config.load(root))
-    fmt = Format.json if as_json else format
-    q = RecallQuery(query, k=k or config["recall"]["k"], types=set(type) if type else None, persona=persona,
-                    as_of=_parse_as_of(as_of), include_expired=include_expired, include_archived=include_archived,
-                    include_stale=include_stale)
-    tokens = budget or config["recall"]["budget"]
-    result = None if no_daemon else _recall_via_daemon(root / STATE_DIR, q)
-    if result is None:
-        from ..recall.engine import Engine
-        from ..vault.vault import Vault
-
-        result = _run(lambda: Engine(Vault(root, config)).recall(q))
-    for w in result.warnings:
-        typer.echo(f"warning: {w}", err=True)
-    if fmt is Format.json:
-        typer.echo(render_json(result, explain, tokens))
+    moment = _moment(as_of, "--as-of")
+    mem = _run(lambda: VaultMemory(locate_vault(vault), use_daemon=not no_daemon))
+    result = _run(lambda: mem.recall(query, k=k, budget=budget, types=type, persona=persona, as_of=moment,
+                                     include_expired=include_expired, include_archived=include_archived,
+                                     include_stale=include_stale))
+    _warn(result.warnings)
+    if as_json or format is Format.json:
+        _print_json(result.to_dict(explain))
         return
-    text = render_block(result.hits, tokens) if fmt is Format.block else render_markdown(result.hits, tokens)
+    text = result.block if format is Format.block else result.markdown
     if text:
         typer.echo(text)
     if explain:
@@ -484,32 +462,86 @@ def recall(
             typer.echo(f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}", err=True)
 
 
-def _recall_via_daemon(state_dir: Path, q):
-    """The daemon's answer (warm model, no start-up cost), or None when none is running."""
-    from ..daemon.client import DaemonClient
-    from ..recall.results import query_to_dict, result_from_wire
+@app.command(cls=_Command)
+def doctor(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+    """Check every file; report broken frontmatter (file:line), wrong types, duplicate ids,
+    dangling or cyclic `supersedes`, non-UTF-8 and oversized files. Never changes a file.
 
-    started = time.perf_counter()
-    answer = DaemonClient(state_dir, timeout=120).request("recall", query=query_to_dict(q))
-    if answer is None:
-        return None
-    if not answer.get("ok"):
-        _fail(answer.get("error", "the daemon could not answer"))
-    result = result_from_wire(answer["result"])
-    result.answered_by, result.server_ms = "daemon", result.took_ms
-    result.took_ms = (time.perf_counter() - started) * 1000
-    return result
+    Exit status: 0 when all is well, 1 when a problem was found.
+
+    Example: vmem doctor || echo "see above"
+    """
+    mem = _open(vault)
+    checkup = _run(mem.doctor)
+    if as_json:
+        _print_json(checkup.to_dict())
+    else:
+        for p in checkup.problems:
+            typer.echo(f"{p}  [{p.kind}]")
+        n = len(checkup.problems)
+        typer.echo(f"{checkup.checked} files checked, {n} problem{'s' if n != 1 else ''} found" + ("" if n else ": all good"))
+    raise typer.Exit(0 if checkup.ok else 1)
+
+
+@app.command("export", cls=_Command)
+def export_(
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
+    vault: VaultOpt = None,
+) -> None:
+    """Export every memory as JSON Lines (one object per memory). `vmem import` reads it back.
+
+    Example: vmem export -o backup.jsonl
+    """
+    mem = _open(vault)
+    lines, problems = _run(mem.export)
+    _warn(f"skipped {p}" for p in problems)
+    text = "".join(line + "\n" for line in lines)
+    if output:
+        from ..api import write_file
+
+        _run(lambda: write_file(output, text))
+        typer.echo(f"Exported {len(lines)} memories to {output}", err=True)
+    else:
+        sys.stdout.write(text)
+
+
+@app.command(cls=_Command)
+def stats(
+    query: Annotated[str, typer.Option("--query", metavar="QUERY", help="The query whose block size is measured.")] = "what do you know about the user?",
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Counts by type, by lifecycle state and by persona, and the size of a typical recall block.
+
+    Example: vmem stats --json
+    """
+    mem = _open(vault)
+    data = _run(lambda: mem.stats(query))
+    if as_json:
+        _print_json(data)
+        return
+    typer.echo(f"{data['memories']} memories, {data['broken_files']} broken files")
+    typer.echo("by type:    " + ", ".join(f"{k} {n}" for k, n in sorted(data["by_type"].items())))
+    typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in data["by_state"].items()))
+    if data["by_persona"]:
+        typer.echo("by persona: " + ", ".join(f"{k} {n}" for k, n in sorted(data["by_persona"].items())))
+    tb = data["typical_block"]
+    typer.echo(f"a typical recall block: {tb['memories']} memories, {tb['tokens']} of {tb['budget']} tokens")
+
+
+# ---------------------------------------------------------------------- indexes
 
 
 def _progress_printer():
     """A progress bar on stderr when it is a terminal; silence otherwise."""
     if not sys.stderr.isatty():
         return None, None
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        transient=True, console=__import__("rich.console").console.Console(stderr=True))
-    tasks: dict[str, int] = {}
+                        transient=True, console=Console(stderr=True))
+    tasks: dict[str, Any] = {}
 
     def update(stage: str, done: int, total: int) -> None:
         if stage not in tasks:
@@ -520,140 +552,43 @@ def _progress_printer():
 
 
 def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
-    from ..daemon.client import DaemonClient
-
-    v = _vault(vault)
-    answer = DaemonClient(v.state_dir).request("reindex" if full else "sync")
-    if answer is not None:  # the daemon is the only writer while it runs
-        if not answer.get("ok"):
-            _fail(answer.get("error", "the daemon could not sync"))
-        report = answer["report"]
-        if as_json:
-            _print_json(report)
-        else:
-            typer.echo(f"{'Rebuilt' if full else 'Synced'} by the daemon in {report['seconds']:.1f}s: {report['added']} added, "
-                       f"{report['updated']} updated, {report['deleted']} deleted, {report['renamed']} renamed")
-        return
-    from ..recall.engine import Engine
-
-    engine = _run(lambda: Engine(v))
+    mem = _open(vault)
     progress, update = _progress_printer()
+    verb = mem.reindex if full else mem.sync
     if progress:
         with progress:
-            report = _run(lambda: engine.indexer.reindex(update) if full else engine.indexer.sync(update))
+            report, by = _run(lambda: verb(update))
     else:
-        report = _run(lambda: engine.indexer.reindex() if full else engine.indexer.sync())
+        report, by = _run(verb)
     if as_json:
-        _print_json(report.to_dict())
-    else:
-        for p in report.problems:
-            typer.echo(f"warning: skipped {p}", err=True)
-        verb = "Rebuilt" if report.rebuilt else "Synced"
-        typer.echo(f"{verb} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
-                   f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
-                   f"{len(report.problems)} skipped")
+        _print_json(report.to_dict() | {"by": by})
+        return
+    _warn(f"skipped {p}" for p in report.problems)
+    done = "Rebuilt" if report.rebuilt or full else "Synced"
+    who = " by the daemon" if by == "daemon" else ""
+    typer.echo(f"{done}{who} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
+               f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
+               f"{len(report.problems)} skipped")
 
 
-@app.command()
+@app.command(cls=_Command)
 def reindex(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     """Rebuild the keyword and vector indexes from the files (recalls keep working meanwhile).
 
     Needed after changing [embedding] model in vmem.toml.
+
+    Example: vmem reindex --vault ~/memory
     """
     _index_command(vault, as_json, full=True)
 
 
-@app.command()
+@app.command(cls=_Command)
 def sync(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Bring the indexes up to date with the files (recall does this by itself when needed)."""
-    _index_command(vault, as_json, full=False)
+    """Bring the indexes up to date with the files (recall does this by itself when needed).
 
-
-# ---------------------------------------------------------------------- gc / stats
-
-
-@app.command()
-def gc(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only print what would move.")] = False,
-    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge expiry at this date instead of now.")] = None,
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Move expired memories, and persona memories over their cap, to archive/ (nothing is deleted).
-
-    Archived files stay in the vault and in git, `vmem list` still shows them, and
-    `vmem recall --include-archived` still finds them.
+    Example: vmem sync --json
     """
-    from ..lifecycle.rules import memory_state, persona_overflow, rules_for, superseded_ids
-    from ..vault.vault import now_local
-
-    v = _vault(vault)
-    result = v.scan()
-    _warn_problems(result.problems)
-    rules = rules_for(v.config)
-    now = _parse_as_of(as_of) or now_local()
-    superseded = superseded_ids(result.memories)
-    moves = [(m, "expired") for m in result.memories if memory_state(m, now, superseded, rules) == "expired"]
-    moving = {m.id for m, _ in moves}
-    moves += [(m, "over persona cap") for m in persona_overflow(result.memories, rules.persona_cap, now, superseded, rules)
-              if m.id not in moving]
-    done = []
-    for memory, reason in moves:
-        target = f"archive/{memory.path.as_posix()}"
-        if not dry_run:
-            target = _run(lambda: v.archive(memory)).as_posix()
-        done.append({"id": memory.id, "from": memory.path.as_posix(), "to": target, "reason": reason})
-    _flush_warnings(v)
-    if as_json:
-        _print_json({"dry_run": dry_run, "moved": done})
-        return
-    for d in done:
-        typer.echo(f"{'would move' if dry_run else 'moved'} {d['from']} → {d['to']}  ({d['reason']})")
-    typer.echo(f"{len(done)} memor{'y' if len(done) == 1 else 'ies'} {'would be ' if dry_run else ''}archived")
-
-
-@app.command()
-def stats(
-    query: Annotated[str, typer.Option("--query", help="The query whose block size is measured.")] = "what do you know about the user?",
-    vault: VaultOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Counts by type, by lifecycle state and by persona, and the size of a typical recall block."""
-    from ..lifecycle.rules import STATES, memory_state, rules_for, superseded_ids
-    from ..recall.engine import Engine, RecallQuery
-    from ..recall.render import estimate_tokens, render_block
-    from ..vault.vault import now_local
-
-    v = _vault(vault)
-    result = v.scan()
-    rules = rules_for(v.config)
-    now = now_local()
-    superseded = superseded_ids(result.memories)
-    by_type: dict[str, int] = {}
-    by_state = {s: 0 for s in STATES}
-    by_persona: dict[str, int] = {}
-    for m in result.memories:
-        by_type[m.type] = by_type.get(m.type, 0) + 1
-        by_state[memory_state(m, now, superseded, rules)] += 1
-        if m.persona:
-            by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
-    budget = v.config["recall"]["budget"]
-    recalled = _run(lambda: Engine(v).recall(RecallQuery(query, k=v.config["recall"]["k"])))
-    block = render_block(recalled.hits, budget)
-    data = {"memories": len(result.memories), "broken_files": len(result.problems), "by_type": by_type, "by_state": by_state,
-            "by_persona": by_persona, "typical_block": {"query": query, "tokens": estimate_tokens(block),
-                                                        "memories": max(0, sum(1 for line in block.splitlines() if line.startswith("- "))),
-                                                        "budget": budget}}
-    if as_json:
-        _print_json(data)
-        return
-    typer.echo(f"{data['memories']} memories, {data['broken_files']} broken files")
-    typer.echo("by type:    " + ", ".join(f"{k} {n}" for k, n in sorted(by_type.items())))
-    typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in by_state.items()))
-    if by_persona:
-        typer.echo("by persona: " + ", ".join(f"{k} {n}" for k, n in sorted(by_persona.items())))
-    tb = data["typical_block"]
-    typer.echo(f"a typical recall block: {tb['memories']} memories, {tb['tokens']} of {tb['budget']} tokens")
+    _index_command(vault, as_json, full=False)
 
 
 # ---------------------------------------------------------------------- daemon
@@ -666,99 +601,68 @@ daemon_app = typer.Typer(
 app.add_typer(daemon_app, name="daemon")
 
 
-@daemon_app.command("run")
+@daemon_app.command("run", cls=_Command)
 def daemon_run(
     vault: VaultOpt = None,
-    debounce: Annotated[float, typer.Option(help="Seconds of quiet before a batch of changes is indexed.")] = 0.1,
-    reconcile_every: Annotated[float, typer.Option(help="Seconds between full reconciles (missed events).")] = 60.0,
+    debounce: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds of quiet before a batch of changes is indexed.")] = 0.1,
+    reconcile_every: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds between full reconciles (missed events).")] = 60.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log to .vmem/daemon.log only.")] = False,
 ) -> None:
     """Run the daemon in the foreground (for systemd, launchd or a supervisor). Stops on SIGTERM.
 
     Example: vmem daemon run --vault ~/memory
     """
-    from ..daemon.server import Daemon, DaemonPaths, setup_logging
-
-    v = _vault(vault)
-    v.state_dir.mkdir(parents=True, exist_ok=True)
-    setup_logging(DaemonPaths(v.state_dir), foreground=not quiet)
-    _run(lambda: Daemon(v, debounce=debounce, reconcile_every=reconcile_every).run())
+    mem = _open(vault)
+    _run(lambda: mem.run_daemon(debounce=debounce, reconcile_every=reconcile_every, foreground=not quiet))
 
 
-@daemon_app.command("start")
+@daemon_app.command("start", cls=_Command)
 def daemon_start(
     vault: VaultOpt = None,
-    timeout: Annotated[float, typer.Option(help="Seconds to wait for it to answer.")] = 60.0,
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to wait for it to answer.")] = 60.0,
 ) -> None:
     """Start the daemon in the background and wait until it answers.
 
     Example: vmem daemon start && vmem daemon status
     """
-    import subprocess
-
-    from ..daemon.client import DaemonClient
-    from ..daemon.server import DaemonPaths, is_running, read_pid, wait_until
-
-    v = _vault(vault)
-    paths = DaemonPaths(v.state_dir)
-    if is_running(paths):
-        typer.echo(f"vmem daemon already running for {v.root} (pid {read_pid(paths)})")
-        return
-    v.state_dir.mkdir(parents=True, exist_ok=True)
-    with open(paths.log, "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(v.root)],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
-    client = DaemonClient(v.state_dir, timeout=5)
-    if not wait_until(lambda: proc.poll() is not None or client.available(), timeout):
-        _fail(f"the daemon did not answer within {timeout:.0f}s; see {paths.log}")
-    if proc.poll() is not None:
-        _fail(f"the daemon exited at start (code {proc.returncode}); see {paths.log}")
-    typer.echo(f"vmem daemon started for {v.root} (pid {proc.pid}); log: {paths.log}")
+    mem = _open(vault)
+    started = _run(lambda: mem.daemon("start", timeout))
+    if started["already_running"]:
+        typer.echo(f"vmem daemon already running for {mem.root} (pid {started['pid']})")
+    else:
+        typer.echo(f"vmem daemon started for {mem.root} (pid {started['pid']}); log: {started['log']}")
 
 
-@daemon_app.command("stop")
+@daemon_app.command("stop", cls=_Command)
 def daemon_stop(
     vault: VaultOpt = None,
-    timeout: Annotated[float, typer.Option(help="Seconds to wait for it to finish its batch.")] = 60.0,
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to wait for it to finish its batch.")] = 60.0,
 ) -> None:
-    """Stop the daemon cleanly (SIGTERM: it finishes the batch in progress first)."""
-    import os
-    import signal
+    """Stop the daemon cleanly (SIGTERM: it finishes the batch in progress first).
 
-    from ..daemon.server import DaemonPaths, is_running, read_pid, wait_until
-
-    v = _vault(vault)
-    paths = DaemonPaths(v.state_dir)
-    pid = read_pid(paths)
-    if not is_running(paths) or pid is None:
-        typer.echo(f"no vmem daemon is running for {v.root}")
-        return
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
-    if not wait_until(lambda: not is_running(paths), timeout):
-        _fail(f"the daemon (pid {pid}) did not stop within {timeout:.0f}s")
-    typer.echo(f"vmem daemon stopped (pid {pid})")
+    Example: vmem daemon stop --vault ~/memory
+    """
+    mem = _open(vault)
+    pid = _run(lambda: mem.daemon("stop", timeout))["stopped"]
+    typer.echo(f"vmem daemon stopped (pid {pid})" if pid else f"no vmem daemon is running for {mem.root}")
 
 
-@daemon_app.command("status")
+@daemon_app.command("status", cls=_Command)
 def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
-    """Is the daemon running, and how far behind the files is it? Exit 1 when not running."""
-    from ..daemon.client import DaemonClient
-    from ..daemon.server import DaemonPaths, is_running
+    """Is the daemon running, and how far behind the files is it? Exit 1 when not running.
 
-    v = _vault(vault)
-    answer = DaemonClient(v.state_dir, timeout=10).request("status")
-    if answer is None or not answer.get("ok"):
-        running = is_running(DaemonPaths(v.state_dir))
-        data = {"running": running, "vault": str(v.root), "answering": False}
+    Example: vmem daemon status --json
+    """
+    import time
+
+    mem = _open(vault)
+    st = _run(lambda: mem.daemon("status"))
+    if not st["answering"]:
         if as_json:
-            _print_json(data)
+            _print_json(st)
         else:
-            typer.echo(f"vmem daemon {'running but not answering' if running else 'not running'} for {v.root}")
+            typer.echo(f"vmem daemon {'running but not answering' if st['running'] else 'not running'} for {mem.root}")
         raise typer.Exit(1)
-    st = answer["status"]
     if as_json:
         _print_json(st)
         return

@@ -1,6 +1,6 @@
-"""Talking to a vault's daemon over its Unix socket: newline-delimited JSON, one request
-per connection. Standard library only, so a `vmem recall` answered by the daemon starts
-fast. Every call returns None when no daemon answers; callers then do the work in-process.
+"""Talking to a vault's daemon over its Unix socket (see ``protocol``). Standard library
+only, so a `vmem recall` answered by the daemon starts fast. ``request`` returns None when
+no daemon is listening; callers then do the work in-process.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-SOCKET_NAME = "daemon.sock"
+from ..errors import DaemonError
+from .protocol import SOCKET_NAME, Op
+
 #: sun_path holds 107 bytes on Linux; longer paths are reached through the folder instead
 _MAX_SOCKET_PATH = 100
 
@@ -38,17 +40,18 @@ class DaemonClient:
         self.path = state_dir / SOCKET_NAME
         self.timeout = timeout
 
-    def request(self, op: str, **payload: Any) -> dict[str, Any] | None:
-        """The daemon's answer, or None when no daemon is listening."""
+    def request(self, op: Op, **payload: Any) -> dict[str, Any] | None:
+        """The daemon's answer, or None when no daemon is listening. An answer cut short or
+        unreadable raises ``DaemonError``."""
         if not self.path.exists():
             return None
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(self.timeout)
+        chunks: list[bytes] = []
         try:
             with socket_address(self.path) as address:
                 sock.connect(address)
-            sock.sendall(json.dumps({"op": op, **payload}).encode("utf-8") + b"\n")
-            chunks = []
+            sock.sendall(json.dumps({"op": op.value, **payload}).encode("utf-8") + b"\n")
             while True:
                 chunk = sock.recv(1 << 16)
                 if not chunk:
@@ -56,14 +59,27 @@ class DaemonClient:
                 chunks.append(chunk)
                 if chunk.endswith(b"\n"):
                     break
-        except (ConnectionRefusedError, FileNotFoundError, socket.timeout, OSError):
+        except (ConnectionRefusedError, FileNotFoundError):
             return None
+        except OSError as e:  # timeouts included
+            if not chunks:
+                return None
+            raise DaemonError(f"the daemon stopped answering: {e}") from None
         finally:
             sock.close()
         if not chunks:
             return None
-        return json.loads(b"".join(chunks))
+        try:
+            answer = json.loads(b"".join(chunks))
+        except ValueError:
+            raise DaemonError(f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log") from None
+        if not isinstance(answer, dict):
+            raise DaemonError(f"the daemon answered {op.value!r} with something that is not an answer")
+        return answer
 
     def available(self) -> bool:
-        answer = self.request("ping")
+        try:
+            answer = self.request(Op.PING)
+        except DaemonError:
+            return False
         return bool(answer and answer.get("ok"))

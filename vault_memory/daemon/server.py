@@ -14,9 +14,9 @@ thousand files all come down to one sync of what actually changed. A reconcile a
 at start (changes made while it was down) and every ``reconcile_every`` seconds (events
 that network filesystems or sync tools never deliver).
 
-Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks newline-delimited JSON:
-``ping``, ``status``, ``recall``, ``nearest``, ``sync``, ``reindex``. A recall first flushes pending
-changes, so a file saved a moment ago is already searchable. After each sync the new
+Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks the protocol of
+``protocol`` (newline-delimited JSON). A recall first flushes pending changes, so a file
+saved a moment ago is already searchable. After each sync the new
 snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
 memories, labels, neighbours; unchanged memories are carried over), so a recall costs
 little more than embedding the question.
@@ -35,50 +35,23 @@ import signal
 import socketserver
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .client import SOCKET_NAME, socket_address
-from ..errors import VaultError
+from .client import socket_address
+from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
+from .process import DaemonPaths, read_pid
 from ..recall.engine import Engine
-from ..recall.results import RecallResult, query_from_dict, result_to_wire
+from ..recall.results import RecallResult
+from .protocol import Op, error_answer, query_from_wire, result_to_wire
 from ..config import CONFIG_NAME
 from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault
 
 log = logging.getLogger("vmem.daemon")
-
-
-class AlreadyRunning(VaultError):
-    pass
-
-
-class DaemonPaths:
-    def __init__(self, state_dir: Path):
-        self.lock = state_dir / "daemon.lock"
-        self.pid = state_dir / "daemon.pid"
-        self.socket = state_dir / SOCKET_NAME
-        self.log = state_dir / "daemon.log"
-
-
-def read_pid(paths: DaemonPaths) -> int | None:
-    try:
-        return int(paths.pid.read_text().strip())
-    except (OSError, ValueError):
-        return None
-
-
-def is_running(paths: DaemonPaths) -> bool:
-    """True when some process holds the daemon lock (a pid file alone proves nothing)."""
-    fd = try_lock(paths.lock)
-    if fd is None:
-        return True
-    os.close(fd)
-    return False
 
 
 class _Watcher(FileSystemEventHandler):
@@ -100,7 +73,7 @@ class Daemon:
     def __init__(self, vault: Vault, *, debounce: float = 0.1, max_delay: float = 1.0, reconcile_every: float = 60.0,
                  engine: Engine | None = None):
         self.vault = vault
-        self.engine = engine or Engine(vault, auto_sync=False, prefer_daemon=False)
+        self.engine = engine or Engine(vault, auto_sync=False)
         self.paths = DaemonPaths(vault.state_dir)
         self.debounce = debounce
         self.max_delay = max_delay
@@ -131,7 +104,7 @@ class Daemon:
         if not rel:
             return False
         if rel in (".gitignore", ".vmemignore"):
-            self.vault.rules = IgnoreRules.for_vault(self.vault.root, self.vault.config["vault"]["ignore"])
+            self.vault.ignore_rules = IgnoreRules.for_vault(self.vault.root, self.vault.config["vault"]["ignore"])
             log.info("%s changed: ignore rules reloaded", rel)
             return True  # newly ignored files leave the index, newly visible ones join it
         if rel == CONFIG_NAME:
@@ -139,7 +112,7 @@ class Daemon:
             return False
         if is_directory:
             return not any(p.startswith(".") or p in ("node_modules", "__pycache__") for p in rel.split("/"))
-        return is_candidate(rel, self.vault.rules)
+        return is_candidate(rel, self.vault.ignore_rules)
 
     def note_event(self) -> None:
         with self.cond:
@@ -165,8 +138,7 @@ class Daemon:
                 raise
             summary = report.to_dict() | {"at": time.time()}
             if report.changed or report.rebuilt or self.snapshot is None:
-                new = self.engine.snapshot()
-                new.preload(previous=self.snapshot)  # recalls keep using the old one meanwhile
+                new = self.engine.preloaded(previous=self.snapshot)  # recalls keep using the old one meanwhile
                 with self.read_lock:
                     old, self.snapshot = self.snapshot, new
                 if old is not None:
@@ -221,32 +193,33 @@ class Daemon:
         }
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        op = request.get("op")
-        if op == "ping":
+        try:
+            op = Op(request.get("op"))
+        except ValueError:
+            return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
+        if op is Op.PING:
             return {"ok": True, "pid": os.getpid()}
-        if op == "status":
+        if op is Op.STATUS:
             return {"ok": True, "status": self.status()}
         self.ready.wait()
-        if op == "recall":
+        if op is Op.RECALL:
             if self.pending:
                 self.flush()  # read your writes: a file saved a moment ago is already searchable
             started = time.perf_counter()
-            query = query_from_dict(request["query"])
+            query = query_from_wire(request["query"])
             timings: dict[str, float] = {}
             with self.read_lock:
                 hits = self.engine.rank(self.snapshot, query, timings)
             result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, timings=timings)
             return {"ok": True, "result": result_to_wire(result)}
-        if op == "nearest":  # for `remember`: the most similar memories, with the warm model
+        if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
             if self.pending:
                 self.flush()
             with self.read_lock:
                 vector = self.engine.embedder.embed([request["text"]])[0]
                 hits = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
             return {"ok": True, "hits": hits}
-        if op in ("sync", "reindex"):
-            return {"ok": True, "report": self.flush(full=op == "reindex")}
-        return {"ok": False, "error": f"unknown op {op!r}"}
+        return {"ok": True, "report": self.flush(full=op is Op.REINDEX)}
 
     def _serve(self) -> None:
         daemon = self
@@ -259,10 +232,10 @@ class Daemon:
                 try:
                     answer = daemon.handle(json.loads(line))
                 except VaultError as e:
-                    answer = {"ok": False, "error": str(e), "kind": type(e).__name__}
+                    answer = error_answer(e)
                 except Exception as e:
                     log.exception("request failed")
-                    answer = {"ok": False, "error": f"{type(e).__name__}: {e}", "kind": type(e).__name__}
+                    answer = error_answer(e)
                 self.wfile.write(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
 
         class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
@@ -348,12 +321,3 @@ def setup_logging(paths: DaemonPaths, foreground: bool) -> None:
         stream.setFormatter(logging.Formatter("vmem daemon: %(message)s"))
         log.addHandler(stream)
     log.setLevel(logging.INFO)
-
-
-def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()

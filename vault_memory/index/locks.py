@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import IndexError_
+from ..errors import IndexUnavailable
 
 
 @contextmanager
@@ -35,7 +35,7 @@ def file_lock(path: Path, *, shared: bool = False, timeout: float | None = 30.0,
                 if e.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise IndexError_(f"{what} is busy (another vmem process holds {path.name}); try again") from None
+                    raise IndexUnavailable(f"{what} is busy (another vmem process holds {path.name}); try again") from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)
         yield

@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from .catalog import FORMAT_VERSION, Catalog, FileRow, memory_from_catalog
+from .catalog import FORMAT_VERSION, Catalog, FileRow
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
 from ..errors import MemoryFileError
@@ -33,7 +33,7 @@ from .keyword_index import document
 from .locks import file_lock
 from ..vault.memory import Memory
 from ..vault.scanner import FileEntry
-from .store import Generation, IndexLayout, check_compatible
+from .generations import Generation, IndexLayout, check_compatible
 from ..vault.vault import Problem, Vault, problem_from_error
 from .vector_index import VectorIndex
 
@@ -55,6 +55,13 @@ class SyncReport:
     @property
     def changed(self) -> int:
         return self.added + self.updated + self.deleted + self.renamed
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SyncReport":
+        """A report as ``to_dict`` gave it (the daemon's answer to a sync)."""
+        fields = {k: data[k] for k in ("added", "updated", "deleted", "renamed", "unchanged", "embedded_chunks",
+                                       "seconds", "rebuilt") if k in data}
+        return cls(**fields, problems=[Problem(**p) for p in data.get("problems", [])])
 
     def to_dict(self) -> dict:
         return {
@@ -115,7 +122,7 @@ class Indexer:
             return False
         catalog = Catalog(generation.catalog_path)
         try:
-            indexed = set(catalog.db.execute("SELECT path, size, mtime_ns FROM files"))
+            indexed = catalog.stat_rows()
         finally:
             catalog.close()
         current = {(e.relpath, e.size, e.mtime_ns) for e in self.vault.files()}
@@ -263,7 +270,7 @@ class Indexer:
         if not dim:
             return None
         if generation.vectors_path.exists():
-            live = catalog.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+            live = catalog.chunk_counts()[0]
             return VectorIndex.load(generation.vectors_path, dim, live=live)
         return VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * adding))
 
@@ -311,7 +318,7 @@ class Indexer:
         for _, entry in plan.renamed:
             record = catalog.records([entry.relpath]).get(entry.relpath)
             if record is not None:
-                moved.append(memory_from_catalog(record))
+                moved.append(Memory.from_record(record))
         writer = generation.keyword.open().writer(timeout=self.lock_timeout)
         try:
             for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:

@@ -1,1 +1,32 @@
-"""Lifecycle rules (pure): which memories may reach the prompt, and how much they weigh."""
+"""Lifecycle rules: which memories may reach the prompt, and how much they weigh.
+
+Pure functions of (memory, now, rules); no I/O. ``docs/lifecycle.md`` explains each rule
+and where its numbers come from.
+
+- ``rules``       the ``[lifecycle]`` settings and small facts about a memory
+- ``states``      expiry, decay and the one state a memory is in now
+- ``weights``     why a memory stays out of the block, and how much it weighs in it
+- ``dedup``       whether a new text restates an existing memory
+- ``importance``  importance from content cues; persona caps
+"""
+
+from .dedup import is_restatement, normalize_text
+from .archiving import archive_plan, state_counts
+from .importance import persona_overflow, score_importance
+from .rules import ARCHIVE_DIR, Rules, age_days, is_archived, is_profile, normalize_key, reference_time, rules_for
+from .states import STATES, Timeline, decay_state, decay_thresholds, expires_at, is_expired, memory_state, timeline
+from .weights import (
+    CONFIDENCE_WEIGHT,
+    MAX_LIFECYCLE_WEIGHT,
+    RecallFilter,
+    exclusion_reason,
+    lifecycle_weight,
+    recency_weight,
+)
+
+__all__ = [
+    "ARCHIVE_DIR", "CONFIDENCE_WEIGHT", "archive_plan", "state_counts", "MAX_LIFECYCLE_WEIGHT", "STATES", "RecallFilter", "Rules", "Timeline", "age_days",
+    "decay_state", "decay_thresholds", "exclusion_reason", "expires_at", "is_archived", "is_expired", "is_profile",
+    "is_restatement", "lifecycle_weight", "memory_state", "normalize_key", "normalize_text", "persona_overflow",
+    "recency_weight", "reference_time", "rules_for", "score_importance", "timeline",
+]

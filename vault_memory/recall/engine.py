@@ -1,6 +1,7 @@
 """Recall: from a question to the memories that matter, ranked.
 
-``Engine`` owns what a recall needs (vault, embedder, indexer) and answers ``recall()``.
+``Engine`` owns what an in-process recall needs (vault, embedder, indexer) and answers
+``recall()``.
 It first makes sure the indexes match the files (a ``stat`` walk; a real sync only when
 something changed), then runs both legs on one consistent snapshot, fuses them
 (``ranking``), drops what the lifecycle rules exclude (``lifecycle``) and weighs the rest.
@@ -13,13 +14,13 @@ import datetime as dt
 import time
 
 from ..index.embedder import Embedder, embedder_from_config
-from ..daemon.client import DaemonClient
-from ..errors import IndexError_, IndexStale
 from ..index.keyword_search import SegmentCache
-from ..lifecycle.rules import MAX_LIFECYCLE_WEIGHT, eligible, lifecycle_weight, rules_for
+from ..lifecycle import MAX_LIFECYCLE_WEIGHT, Timeline, exclusion_reason, lifecycle_weight, rules_for, timeline
+from ..vault.memory import Memory
 from .results import Hit, RecallQuery, RecallResult
 from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
-from ..index.store import IndexLayout, Snapshot, check_compatible
+from ..index.generations import IndexLayout, check_compatible
+from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
 from ..vault.vault import Vault
 
@@ -29,29 +30,24 @@ MIN_SIMILARITY = 0.2
 
 class Engine:
     def __init__(self, vault: Vault, embedder: Embedder | None = None, params: RankingParams | None = None,
-                 auto_sync: bool = True, lock_timeout: float = 60.0, prefer_daemon: bool = True):
+                 auto_sync: bool = True, lock_timeout: float = 60.0):
         self.vault = vault
         self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
         self.params = params or RankingParams()
-        self.rules = rules_for(vault.config)
+        self.lifecycle_rules = rules_for(vault.config)
         self.auto_sync = auto_sync
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state_dir)
         self.lock_timeout = lock_timeout
-        #: when a daemon serves this vault, it is the only writer: ask it to sync
-        self.prefer_daemon = prefer_daemon
         #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
         self.segments = SegmentCache()
+        #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
+        #: same Memory object (a preloaded snapshot carries unchanged memories over)
+        self._timelines: dict[str, tuple[Memory, Timeline]] = {}
 
     def ensure_fresh(self) -> SyncReport | None:
-        """Sync if any file changed since the last sync; None when nothing had to be done
-        here (nothing changed, or the vault's daemon did the sync)."""
-        if self.prefer_daemon:
-            answer = DaemonClient(self.vault.state_dir).request("sync")
-            if answer is not None:
-                if not answer.get("ok"):
-                    raise (IndexStale if answer.get("kind") == "IndexStale" else IndexError_)(answer.get("error", "daemon error"))
-                return None
+        """Sync if any file changed since the last sync; None when nothing changed. (When a
+        daemon serves the vault it is the only writer: ``daemon.backend`` asks it instead.)"""
         if self.indexer.is_fresh():
             return None
         return self.indexer.sync()
@@ -60,6 +56,24 @@ class Engine:
         snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments)
         self.segments.keep_only(snap.keyword.segment_keys)
         return snap
+
+    def preloaded(self, previous: Snapshot | None = None) -> Snapshot:
+        """A new snapshot read whole (for a long-lived reader, the daemon); timelines of
+        memories that did not change are kept, the rest dropped."""
+        snap = self.snapshot()
+        snap.preload(previous)
+        loaded = snap.loaded_memories()
+        self._timelines = {p: t for p, t in self._timelines.items() if loaded.get(p) is t[0]}
+        return snap
+
+    def timeline(self, path: str, memory: Memory) -> Timeline:
+        """The lifecycle timeline of an indexed memory, worked out once per memory."""
+        known = self._timelines.get(path)
+        if known is not None and known[0] is memory:
+            return known[1]
+        tl = timeline(memory, self.lifecycle_rules)
+        self._timelines[path] = (memory, tl)
+        return tl
 
     def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
         started = time.perf_counter()
@@ -125,9 +139,7 @@ class Engine:
 
         superseded = snap.superseded_targets()
         best = max(fused.values(), default=0.0)
-        options = dict(superseded=superseded, persona=query.persona, types=query.types, rules=self.rules,
-                       include_expired=query.include_expired, include_archived=query.include_archived,
-                       include_stale=query.include_stale)
+        allowed = query.filter
         # Candidates in fused order; stop once even the largest lifecycle weight could not
         # lift the next one above the k-th hit found so far (exact, and most queries stop early).
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -144,11 +156,11 @@ class Engine:
                 memory = memories.get(path)
                 if memory is None:
                     continue
-                tl = snap.timeline(path, memory, self.rules)
-                if eligible(memory, now, tl=tl, **options):
+                tl = self.timeline(path, memory)
+                if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules, tl):
                     continue
-                weight, parts = lifecycle_weight(memory, now, self.rules, tl)
-                if parts["state"] == "low_priority" and base < self.rules.low_priority_min_relevance * best:
+                weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
+                if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
                 scored.append(Hit(memory, base * weight, explain={
                     "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
@@ -169,7 +181,7 @@ class Engine:
             for path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
                 if memory.id in seen:
                     continue
-                if eligible(memory, now, **options):
+                if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules):
                     continue
                 seen.add(memory.id)
                 hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))

@@ -6,13 +6,15 @@ a recalled memory must never be able to steer the agent that reads it.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
 
 from ..vault.memory import Memory
-from .results import Hit, RecallResult
+
+if TYPE_CHECKING:
+    from .results import Hit
 
 GROUP_ORDER = ("fact", "summary", "episode", "note")
 GROUP_TITLES = {"fact": "Facts", "summary": "Summaries", "episode": "Episodes", "note": "Notes"}
@@ -68,58 +70,64 @@ def clamp_line(memory: Memory, budget: int) -> str | None:
     return best
 
 
-def render_block(hits: Iterable[Hit], budget: int) -> str:
-    """The ``<memory>`` block, never over ``budget`` tokens; empty when nothing fits."""
+@dataclass
+class Selection:
+    """The memories that fit a token budget and the line each takes, by group in block
+    order: what every output format (block, Markdown, JSON, stats) is made from."""
+
+    budget: int
+    groups: dict[str, list[tuple[Hit, str]]] = field(default_factory=dict)
+
+    @property
+    def hits(self) -> list[Hit]:
+        return [hit for group in GROUP_ORDER for hit, _ in self.groups.get(group, [])]
+
+    def __len__(self) -> int:
+        return sum(len(items) for items in self.groups.values())
+
+
+def select(hits: Iterable[Hit], budget: int) -> Selection:
+    """Pinned memories first, then by rank, each line clamped to what is left of ``budget``
+    once the frame and the group headings are paid for."""
     hits = list(hits)
-    if not hits:
-        return ""
+    selection = Selection(budget)
     ordered = [h for h in hits if h.memory.pinned] + [h for h in hits if not h.memory.pinned]
-    frame = estimate_tokens("\n".join([OPEN, NOTICE, CLOSE])) + 1
-    remaining = budget - frame
-    chosen: dict[str, list[str]] = {}
+    remaining = budget - (estimate_tokens("\n".join([OPEN, NOTICE, CLOSE])) + 1)
     for hit in ordered:
         group = hit.memory.type if hit.memory.type in GROUP_TITLES else "note"
-        heading_cost = 0 if group in chosen else estimate_tokens(f"## {GROUP_TITLES[group]}") + 1
+        heading_cost = 0 if group in selection.groups else estimate_tokens(f"## {GROUP_TITLES[group]}") + 1
         room = remaining - heading_cost - 1  # the newline
         if room <= 0:
             continue
         line = clamp_line(hit.memory, room)
         if line is None:
             continue
-        chosen.setdefault(group, []).append(line)
+        selection.groups.setdefault(group, []).append((hit, line))
         remaining -= heading_cost + estimate_tokens(line) + 1
-    if not chosen:
+    return selection
+
+
+def block_text(selection: Selection) -> str:
+    """The ``<memory>`` block, never over the selection's budget; empty when nothing fits."""
+    if not selection:
         return ""
     out = [OPEN, NOTICE]
     for group in GROUP_ORDER:
-        if group in chosen:
+        if group in selection.groups:
             out.append(f"## {GROUP_TITLES[group]}")
-            out.extend(chosen[group])
+            out.extend(line for _, line in selection.groups[group])
     out.append(CLOSE)
     return "\n".join(out)
 
 
-def render_markdown(hits: Iterable[Hit], budget: int) -> str:
-    """Human-facing Markdown: same selection as the block, with links to the files."""
-    block = render_block(hits, budget)
-    if not block:
-        return ""
-    by_line = {}
-    for hit in hits:
-        by_line[memory_line(hit.memory)] = hit.memory
-    lines = []
-    for line in block.splitlines()[2:-1]:
-        if line.startswith("## "):
-            lines.append(("\n" if lines else "") + line)
+def markdown_text(selection: Selection) -> str:
+    """Human-facing Markdown: the block's lines, with links to the files."""
+    lines: list[str] = []
+    for group in GROUP_ORDER:
+        if group not in selection.groups:
             continue
-        memory = by_line.get(line)
-        lines.append(f"{line} [↗]({memory.path.as_posix()})" if memory and memory.path else line)
+        lines.append(("\n" if lines else "") + f"## {GROUP_TITLES[group]}")
+        for hit, line in selection.groups[group]:
+            path = hit.memory.path
+            lines.append(f"{line} [↗]({path.as_posix()})" if path else line)
     return "\n".join(lines)
-
-
-def render_json(result: RecallResult, explain: bool, budget: int | None = None) -> str:
-    data = result.to_dict(explain)
-    if budget is not None:
-        block = render_block(result.hits, budget)
-        data["block_tokens"] = estimate_tokens(block)
-    return json.dumps(data, ensure_ascii=False, indent=2)

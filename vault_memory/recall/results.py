@@ -7,7 +7,13 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..config import SETTINGS
+from ..lifecycle import RecallFilter
 from ..vault.memory import Memory, jsonable
+from .render import Selection, block_text, estimate_tokens, markdown_text, select
+
+DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
+DEFAULT_K: int = SETTINGS["recall"]["k"].default
 
 if TYPE_CHECKING:
     from ..index.sync import SyncReport
@@ -16,7 +22,7 @@ if TYPE_CHECKING:
 @dataclass
 class RecallQuery:
     text: str
-    k: int = 10
+    k: int = DEFAULT_K
     types: set[str] | None = None
     persona: str | None = None
     as_of: dt.datetime | None = None
@@ -25,6 +31,11 @@ class RecallQuery:
     include_stale: bool = False
     legs: tuple[str, ...] = ("keyword", "vector")
     include_pinned: bool = True
+
+    @property
+    def filter(self) -> RecallFilter:
+        return RecallFilter(self.persona, frozenset(self.types) if self.types else None, self.include_expired,
+                            self.include_archived, self.include_stale)
 
 
 @dataclass
@@ -69,11 +80,31 @@ class RecallResult:
     server_ms: float | None = None
     #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, rank_ms (the whole ranking)
     timings: dict[str, float] = field(default_factory=dict)
+    #: tokens the block may take (``[recall] budget`` unless the caller said otherwise)
+    budget: int = DEFAULT_BUDGET
+
+    @property
+    def selection(self) -> Selection:
+        """The hits that fit the budget, with their lines: what the block shows."""
+        return select(self.hits, self.budget)
+
+    @property
+    def block(self) -> str:
+        """The prompt-ready ``<memory>`` block; empty when nothing relevant fits."""
+        return block_text(self.selection)
+
+    @property
+    def markdown(self) -> str:
+        return markdown_text(self.selection)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        block = self.block
         data: dict[str, Any] = {
             "query": self.query,
             "results": [h.to_dict(explain) for h in self.hits],
+            "block": block,
+            "block_tokens": estimate_tokens(block),
+            "budget": self.budget,
             "took_ms": round(self.took_ms, 2),
             "answered_by": self.answered_by,
         }
@@ -86,39 +117,3 @@ class RecallResult:
         if explain and self.sync is not None:
             data["sync"] = self.sync.to_dict()
         return data
-
-
-def query_to_dict(query: RecallQuery) -> dict[str, Any]:
-    return {
-        "text": query.text, "k": query.k, "types": sorted(query.types) if query.types else None,
-        "persona": query.persona, "as_of": query.as_of.isoformat() if query.as_of else None,
-        "include_expired": query.include_expired, "include_archived": query.include_archived,
-        "include_stale": query.include_stale, "legs": list(query.legs), "include_pinned": query.include_pinned,
-    }
-
-
-def query_from_dict(data: dict[str, Any]) -> RecallQuery:
-    return RecallQuery(
-        text=data["text"], k=int(data.get("k") or 10), types=set(data["types"]) if data.get("types") else None,
-        persona=data.get("persona"), as_of=dt.datetime.fromisoformat(data["as_of"]) if data.get("as_of") else None,
-        include_expired=bool(data.get("include_expired")), include_archived=bool(data.get("include_archived")),
-        include_stale=bool(data.get("include_stale")), legs=tuple(data.get("legs") or ("keyword", "vector")),
-        include_pinned=data.get("include_pinned", True),
-    )
-
-
-def result_to_wire(result: RecallResult) -> dict[str, Any]:
-    """The daemon's answer: every hit's full memory, so the client renders exactly what an
-    in-process recall would."""
-    return {
-        "query": result.query, "took_ms": result.took_ms, "warnings": result.warnings, "timings": result.timings,
-        "hits": [{"memory": h.memory.to_dict() | {"id_derived": h.memory.id_derived}, "score": h.score,
-                  "pinned_only": h.pinned_only, "explain": h.explain} for h in result.hits],
-    }
-
-
-def result_from_wire(data: dict[str, Any]) -> RecallResult:
-    hits = [Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
-            for h in data["hits"]]
-    return RecallResult(data["query"], hits, data.get("took_ms", 0.0), None, list(data.get("warnings") or []),
-                        timings=dict(data.get("timings") or {}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..lifecycle.rules import supersession_problems
+from .supersession import supersession_problems
 from .vault import Problem, Vault
 
 

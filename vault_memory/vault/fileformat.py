@@ -251,8 +251,10 @@ def _comparable(data: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v) for k, v in data.items()}
 
 
-def memory_from_record(record: dict[str, Any]) -> Memory:
-    """A memory from its ``to_dict()`` form (export lines, catalog rows)."""
+def parse_record(record: dict[str, Any]) -> Memory:
+    """A memory from a record someone handed in (an export line), checked like a file's
+    frontmatter. Records vmem wrote itself (catalog rows, the daemon's answers) are read
+    with the trusting ``Memory.from_record``."""
     data = {k: v for k, v in record.items() if k not in ("text", "path", "id_derived") and v not in (None, [], False)}
     rel = Path(record["path"]) if record.get("path") else Path("import.md")
     memory = memory_from_frontmatter(data, str(record.get("text") or ""), rel)

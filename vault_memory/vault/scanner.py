@@ -37,7 +37,7 @@ class IgnoreRules:
     """
 
     def __init__(self, patterns: list[str]):
-        self.rules: list[tuple[bool, bool, bool, re.Pattern[str]]] = []
+        self.patterns: list[tuple[bool, bool, bool, re.Pattern[str]]] = []
         for raw in patterns:
             p = raw.strip()
             if not p or p.startswith("#"):
@@ -47,7 +47,7 @@ class IgnoreRules:
             dir_only = p.endswith("/")
             p = p.strip("/")
             anchored = "/" in p or raw.strip().lstrip("!").startswith("/")
-            self.rules.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
+            self.patterns.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
 
     @classmethod
     def for_vault(cls, root: Path, configured: list[str]) -> "IgnoreRules":
@@ -64,7 +64,7 @@ class IgnoreRules:
     def ignored(self, relpath: str, is_dir: bool) -> bool:
         result = False
         name = relpath.rsplit("/", 1)[-1]
-        for negate, dir_only, anchored, pattern in self.rules:
+        for negate, dir_only, anchored, pattern in self.patterns:
             if dir_only and not is_dir:
                 continue
             if pattern.match(relpath if anchored else name):
@@ -104,7 +104,7 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
     root = root.resolve()
     found: list[FileEntry] = []
     stack = [""]
-    check_rules = bool(rules.rules)
+    check_rules = bool(rules.patterns)
     while stack:
         rel_dir = stack.pop()
         prefix = f"{rel_dir}/" if rel_dir else ""

@@ -26,7 +26,7 @@ from ..errors import (
     VaultNotFound,
     WriteRefused,
 )
-from .fileformat import memory_from_record, parse_memory, serialize_memory, set_frontmatter_keys
+from .fileformat import parse_record, parse_memory, serialize_memory, set_frontmatter_keys
 from .fsutil import atomic_write, move_no_clobber
 from .memory import (
     MEMORY_TYPES,
@@ -95,7 +95,7 @@ class Vault:
         if not self.root.is_dir():
             raise VaultNotFound(f"{self.root} is not a folder")
         self.config = config or Config.load(self.root)
-        self.rules = IgnoreRules.for_vault(self.root, self.config["vault"]["ignore"])
+        self.ignore_rules = IgnoreRules.for_vault(self.root, self.config["vault"]["ignore"])
         #: warnings from the last write (e.g. a failed git autocommit), for the CLI to show
         self.warnings: list[str] = []
 
@@ -113,7 +113,7 @@ class Vault:
     # ------------------------------------------------------------------ reading
 
     def files(self) -> list[FileEntry]:
-        return walk(self.root, self.rules)
+        return walk(self.root, self.ignore_rules)
 
     def read_bytes(self, relpath: str | Path, entry: FileEntry | None = None) -> bytes:
         """A file's bytes, after the checks that must come before reading: symlinks that
@@ -344,7 +344,7 @@ class Vault:
 
     def import_record(self, record: dict[str, Any]) -> tuple[str, Memory | None]:
         """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory)."""
-        memory = memory_from_record(record)
+        memory = parse_record(record)
         if memory.id_derived:
             memory.id = validate_id(memory.id)
         rel = Path(record.get("path") or "")

@@ -4,22 +4,23 @@ replace what changed, keep each persona's memories within its cap.
 ``remember`` decides between writing a new file, reconfirming an existing memory
 (``last_confirmed`` set to now: the same fact said again keeps it fresh), and superseding
 the old value of a single-valued key. It reads the indexes (kept fresh by the engine) to
-find candidates; it writes only through ``Vault``.
+find candidates; it writes only through ``Vault``, and asks the vault's
+daemon (through ``Backend``) when one runs.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..index.catalog import memory_from_catalog
 from ..index.chunking import embedding_text
-from ..daemon.client import DaemonClient
+from ..daemon.backend import Backend
+from ..index.snapshot import Snapshot
 from ..index.keyword_index import content_terms
-from ..lifecycle.rules import (
-    eligible,
+from ..lifecycle import (
+    RecallFilter,
+    exclusion_reason,
     is_restatement,
     normalize_key,
     normalize_text,
@@ -27,8 +28,7 @@ from ..lifecycle.rules import (
     score_importance,
 )
 from ..vault.memory import Memory, jsonable, split_key_value
-from ..recall.engine import Engine
-from ..vault.vault import now_local
+from ..vault.vault import Vault, now_local
 
 
 @dataclass
@@ -54,80 +54,78 @@ def _same_scope(a: Memory, persona: str | None, type_: str) -> bool:
     return (a.persona or None) == (persona or None) and a.type == type_
 
 
-def remember(engine: Engine, text: str, *, key: str | None = None, type: str = "fact", persona: str | None = None,
+def remember(backend: Backend, text: str, *, key: str | None = None, type: str = "fact", persona: str | None = None,
              importance: float | None = None, force_new: bool = False, now: dt.datetime | None = None,
              **fields: Any) -> RememberOutcome:
-    vault, rules = engine.vault, engine.rules
+    """Write ``text`` as a memory, reconfirm the memory that already says it, or supersede
+    the old value of a single-valued key (see the module docstring)."""
+    engine = backend.engine
+    vault, rules = backend.vault, engine.lifecycle_rules
     now = now or now_local()
     if key is None:
         key, text = split_key_value(text)
     text = text.strip()
     if importance is None:
-        importance = score_importance(text, key)
+        importance = score_importance(text, key, rules)
 
     if not force_new:
-        engine.ensure_fresh()
-        with engine.snapshot() as snap:
+        backend.ensure_fresh()
+        with backend.snapshot() as snap:
             superseded = snap.catalog.superseded_targets()
+            current_filter = RecallFilter(persona=persona, include_stale=True)
             current = []
             for record in snap.catalog.all_records().values():
-                m = memory_from_catalog(record)
-                if _same_scope(m, persona, type) and not eligible(m, now, superseded=superseded, persona=persona,
-                                                                   rules=rules, include_stale=True):
+                m = Memory.from_record(record)
+                if _same_scope(m, persona, type) and not exclusion_reason(m, now, superseded, current_filter, rules):
                     current.append(m)
             wanted = normalize_text(f"{key or ''} {text}")
             same = [m for m in current if normalize_text(f"{m.key or ''} {m.text}") == wanted]
             if same:
-                return _reconfirm(engine, same[0], now, None)
+                return _reconfirm(vault, same[0], now, None)
             nkey = normalize_key(key)
             if nkey and nkey in rules.single_valued_keys:
                 old = [m for m in current if normalize_key(m.key) == nkey]
                 if old:
                     new = vault.add(text, type=type, key=key, persona=persona, importance=importance,
                                     supersedes=[m.id for m in old], split_key=False, now=now, **fields)
-                    return RememberOutcome("superseded", new, old, archived=_enforce_cap(engine, new, now))
+                    return RememberOutcome("superseded", new, old, archived=_enforce_cap(backend, new, now))
             new_terms = content_terms(f"{key or ''} {text}")
-            for candidate, similarity in _nearest(engine, snap, embedding_text(key, text), current):
+            for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
                 if is_restatement(new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules):
-                    return _reconfirm(engine, candidate, now, similarity)
+                    return _reconfirm(vault, candidate, now, similarity)
 
     new = vault.add(text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields)
-    return RememberOutcome("created", new, archived=_enforce_cap(engine, new, now))
+    return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now))
 
 
-def _nearest(engine: Engine, snap, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
-    """The ``n`` most similar current memories by embedding, most similar first. A running
-    daemon answers with its warm model; otherwise the model is loaded here."""
+def _nearest(backend: Backend, snap: Snapshot, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
+    """The ``n`` most similar current memories by embedding, most similar first."""
     if not current or snap.vectors is None or not snap.live_chunks:
         return []  # nothing to compare with: do not load the model for nothing
     by_path = {m.path.as_posix(): m for m in current if m.path is not None}
-    answer = DaemonClient(engine.vault.state_dir).request("nearest", text=text, limit=4 * n) if engine.prefer_daemon else None
-    if answer is not None and answer.get("ok"):
-        hits = [(path, float(similarity)) for path, similarity in answer["hits"]]
-    else:
-        hits = snap.vector_hits(engine.embedder.embed([text])[0], 4 * n)
+    hits = backend.nearest(text, 4 * n, snap)
     return [(by_path[path], similarity) for path, similarity in hits if path in by_path][:n]
 
 
-def _reconfirm(engine: Engine, memory: Memory, now: dt.datetime, similarity: float | None) -> RememberOutcome:
-    updated = engine.vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
+def _reconfirm(vault: Vault, memory: Memory, now: dt.datetime, similarity: float | None) -> RememberOutcome:
+    updated = vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
     return RememberOutcome("reconfirmed", updated, [memory], similarity)
 
 
-def _enforce_cap(engine: Engine, new: Memory, now: dt.datetime) -> list[Memory]:
+def _enforce_cap(backend: Backend, new: Memory, now: dt.datetime) -> list[Memory]:
     """Archive the persona's lowest-importance, oldest memories beyond the cap."""
     if not new.persona:
         return []
-    engine.ensure_fresh()
-    with engine.snapshot() as snap:
-        rows = snap.catalog.db.execute("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (new.persona,))
-        mine = [memory_from_catalog(json.loads(r[0])) for r in rows]
+    backend.ensure_fresh()
+    with backend.snapshot() as snap:
+        mine = [Memory.from_record(r) for r in snap.catalog.persona_records(new.persona)]
         superseded = snap.catalog.superseded_targets()
-    if len(mine) <= engine.rules.persona_cap:
+    rules = backend.engine.lifecycle_rules
+    if len(mine) <= rules.persona_cap:
         return []
     archived = []
-    for memory in persona_overflow(mine, engine.rules.persona_cap, now, superseded, engine.rules):
+    for memory in persona_overflow(mine, rules.persona_cap, now, superseded, rules):
         if memory.id != new.id:
-            engine.vault.archive(memory)
+            backend.vault.archive(memory)
             archived.append(memory)
     return archived

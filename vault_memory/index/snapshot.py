@@ -1,98 +1,14 @@
-"""Where the derived indexes live, and how readers get a consistent snapshot of them.
-
-Layout under ``<vault>/.vmem/index/``::
-
-    CURRENT            name of the live generation, replaced atomically
-    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw
-    write.lock         held by the one process that writes (sync, reindex, daemon)
-    snapshot.lock      shared by readers while opening; exclusive while a writer publishes
-
-A full reindex builds a new generation beside the live one and switches ``CURRENT``, so
-recalls keep working during a rebuild. Everything here can be deleted and rebuilt.
-"""
+"""A consistent read view of one generation's catalog, keyword and vector indexes."""
 
 from __future__ import annotations
 
-import shutil
-from dataclasses import dataclass
-from pathlib import Path
-
-from .catalog import FORMAT_VERSION, Catalog, memory_from_catalog
-from ..errors import IndexStale
-from ..vault.fsutil import atomic_write
-from .keyword_index import KeywordIndex
-from .keyword_search import KeywordSearcher, SegmentCache
-from ..lifecycle.rules import Rules, Timeline, timeline
-from .locks import file_lock
+from ..errors import IndexUnavailable
 from ..vault.memory import Memory
+from .catalog import Catalog
+from .generations import IndexLayout
+from .keyword_search import KeywordSearcher, SegmentCache
+from .locks import file_lock
 from .vector_index import VectorIndex
-
-
-@dataclass
-class Generation:
-    folder: Path
-
-    @property
-    def catalog_path(self) -> Path:
-        return self.folder / "catalog.sqlite"
-
-    @property
-    def keyword(self) -> KeywordIndex:
-        return KeywordIndex(self.folder / "keyword")
-
-    @property
-    def vectors_path(self) -> Path:
-        return self.folder / "vectors.hnsw"
-
-
-class IndexLayout:
-    def __init__(self, state_dir: Path):
-        self.dir = state_dir / "index"
-        self.write_lock = self.dir / "write.lock"
-        self.snapshot_lock = self.dir / "snapshot.lock"
-
-    def current(self) -> Generation | None:
-        try:
-            name = (self.dir / "CURRENT").read_text().strip()
-        except OSError:
-            return None
-        folder = self.dir / name
-        return Generation(folder) if name and folder.is_dir() else None
-
-    def new_generation(self) -> Generation:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        numbers = [int(p.name[4:]) for p in self.dir.glob("gen-*") if p.name[4:].isdigit()]
-        folder = self.dir / f"gen-{max(numbers, default=0) + 1:06d}"
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir()
-        return Generation(folder)
-
-    def publish(self, generation: Generation) -> None:
-        """Make ``generation`` live (call under the exclusive snapshot lock)."""
-        atomic_write(self.dir / "CURRENT", generation.folder.name + "\n")
-
-    def prune(self, keep: int = 2) -> None:
-        """Delete old generations, keeping the live one and the one before it (a reader may
-        still be using it)."""
-        current = self.current()
-        gens = sorted(p for p in self.dir.glob("gen-*") if p.is_dir())
-        for folder in gens[:-keep]:
-            if current is None or folder != current.folder:
-                shutil.rmtree(folder, ignore_errors=True)
-
-
-def check_compatible(meta: dict[str, str], model_id: str) -> None:
-    """Refuse to mix vectors of two models or read an index of another format."""
-    built_with = meta.get("model_id")
-    version = meta.get("format_version")
-    if version is not None and version != str(FORMAT_VERSION):
-        raise IndexStale(f"the index has format version {version}, this vmem uses {FORMAT_VERSION}: run `vmem reindex`")
-    if built_with is not None and built_with != model_id:
-        raise IndexStale(
-            f"the index was built with embedding model {built_with!r} but vmem.toml selects {model_id!r}; "
-            "vectors of two models cannot be mixed: run `vmem reindex`"
-        )
 
 
 class Snapshot:
@@ -107,12 +23,12 @@ class Snapshot:
         with file_lock(layout.snapshot_lock, shared=True, timeout=lock_timeout):
             generation = layout.current()
             if generation is None:
-                raise FileNotFoundError("no index yet")
+                raise IndexUnavailable(f"{layout.dir} holds no index yet: run `vmem sync`")
             self.generation = generation
             self.catalog = Catalog(generation.catalog_path)
-            self.catalog.db.execute("BEGIN")
-            self.meta = self.catalog.meta()  # first read pins the SQLite snapshot
-            self.live_chunks, chunked = self.catalog.db.execute("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
+            self.catalog.begin_read()
+            self.meta = self.catalog.meta()
+            self.live_chunks, chunked = self.catalog.chunk_counts()
             #: chunks beyond the first of each memory: how many more labels than memories a search needs
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
@@ -125,7 +41,6 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
-        self._timelines: dict[str, tuple[Memory, Rules, Timeline]] = {}
 
     def preload(self, previous: "Snapshot | None" = None) -> None:
         """Read everything recall may need, now, so that no query waits on SQL, JSON or
@@ -135,7 +50,7 @@ class Snapshot:
         self.keyword.preload()
         reuse = previous._memories if previous is not None and previous._complete else {}
         old_shas = previous._shas if reuse else {}
-        shas = dict(self.catalog.db.execute("SELECT path, sha FROM files WHERE record IS NOT NULL"))
+        shas = self.catalog.shas()
         memories: dict[str, Memory | None] = {}
         stale = []
         for path, sha in shas.items():
@@ -144,24 +59,18 @@ class Snapshot:
             else:
                 stale.append(path)
         for path, record in self.catalog.records(stale).items():
-            memories[path] = memory_from_catalog(record)
+            memories[path] = Memory.from_record(record)
         self._memories, self._shas = memories, shas
         self._label_paths = dict(self.catalog.label_paths())
         self._pinned = [p for p, m in memories.items() if m is not None and m.pinned]
         self._superseded = self.catalog.superseded_targets()
         self._neighbours = conversation_neighbours(memories)
-        if previous is not None:  # a carried-over memory keeps its timeline
-            self._timelines = {p: t for p, t in previous._timelines.items() if memories.get(p) is t[0]}
         self._complete = True
 
-    def timeline(self, path: str, memory: Memory, rules: Rules) -> Timeline:
-        """The lifecycle timeline of an indexed memory, worked out once per snapshot."""
-        known = self._timelines.get(path)
-        if known is not None and known[0] is memory and known[1] is rules:
-            return known[2]
-        tl = timeline(memory, rules)
-        self._timelines[path] = (memory, rules, tl)
-        return tl
+    def loaded_memories(self) -> dict[str, Memory | None]:
+        """What ``preload`` read (empty before it): carried-over memories are the same objects
+        as in the previous snapshot, so anything derived from one can be kept by identity."""
+        return self._memories if self._complete else {}
 
     # ------------------------------------------------------------------ memoised catalog reads
     def memories(self, paths: list[str]) -> dict[str, Memory]:
@@ -171,7 +80,7 @@ class Snapshot:
             records = self.catalog.records(missing)
             for path in missing:
                 record = records.get(path)
-                self._memories[path] = memory_from_catalog(record) if record is not None else None
+                self._memories[path] = Memory.from_record(record) if record is not None else None
         out = {}
         for path in paths:
             memory = self._memories.get(path)
@@ -207,8 +116,7 @@ class Snapshot:
         found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks)
         missing = [] if self._complete else [label for label, _ in found if label not in self._label_paths]
         if missing:
-            marks = ",".join("?" * len(missing))
-            known = dict(self.catalog.db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", missing))
+            known = self.catalog.label_paths(missing)
             for label in missing:
                 self._label_paths[label] = known.get(label)
         best: dict[str, float] = {}
@@ -219,10 +127,7 @@ class Snapshot:
         return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
 
     def close(self) -> None:
-        try:
-            self.catalog.db.execute("COMMIT")
-        except Exception:
-            pass
+        self.catalog.end_read()
         self.keyword.close()
         self.catalog.close()
 

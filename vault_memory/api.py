@@ -1,0 +1,316 @@
+"""The façade: one object that carries every verb vmem has.
+
+The CLI, and the MCP server, hooks and ingestion after it, call this and nothing else, so
+each verb's rules (dedup on remember, ``[recall]`` defaults, the daemon-first policy, the
+budget) live in one place and no adapter can skip them::
+
+    import vault_memory as vmem
+
+    with vmem.open("~/memory") as mem:
+        mem.remember("nombre: Lucas")
+        print(mem.recall("what is the user's name?").block)
+
+Opening is cheap (it finds the vault and reads ``vmem.toml``); the vault's files, the
+indexes and the model are loaded on first use, and not at all for a recall that the
+vault's daemon answers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Literal
+
+from .config import STATE_DIR, Config, locate_vault
+from .daemon.backend import Backend
+
+if TYPE_CHECKING:
+    from .index.embedder import Embedder
+    from .index.sync import Progress, SyncReport
+    from .recall.results import RecallResult
+    from .vault.memory import Memory
+    from .vault.transfer import ImportReport
+    from .vault.vault import Problem, TrashEntry, Vault
+    from .writing.remember import RememberOutcome
+
+
+def open(path: str | Path | None = None, *, embedder: Embedder | None = None, use_daemon: bool = True) -> VaultMemory:
+    """The vault at ``path``; without one, ``$VMEM_VAULT``, else the nearest folder above the
+    current one holding ``vmem.toml``, else the per-user default. ``embedder`` replaces the
+    configured model (tests, or a model already loaded); ``use_daemon=False`` does all
+    work in this process even when a daemon serves the vault."""
+    return VaultMemory(locate_vault(path), embedder=embedder, use_daemon=use_daemon)
+
+
+@dataclass
+class Listing:
+    """``list``: the memories, each one's lifecycle state now, and the files that could not
+    be read (reported, never fixed)."""
+
+    memories: list[Memory]
+    states: dict[str, str]
+    problems: list[Problem] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter(self.memories)
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+
+@dataclass
+class Archived:
+    memory: Memory
+    to: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.memory.id, "from": self.memory.path.as_posix() if self.memory.path else None,
+                "to": self.to, "reason": self.reason}
+
+
+@dataclass
+class Checkup:
+    """``doctor``: how many files were checked and what is wrong with them."""
+
+    vault: Path
+    checked: int
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"vault": str(self.vault), "checked": self.checked, "ok": self.ok,
+                "problems": [p.to_dict() for p in self.problems]}
+
+
+class VaultMemory:
+    """A vault and every verb on it. Use as a context manager, or call ``close()``."""
+
+    def __init__(self, root: Path, *, embedder: Embedder | None = None, use_daemon: bool = True):
+        self.root = Path(root)
+        self.config = Config.load(self.root)
+        self.state_dir = self.root / STATE_DIR
+        self._backend = Backend(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
+
+    def __repr__(self) -> str:
+        return f"vault_memory.open({str(self.root)!r})"
+
+    def __enter__(self) -> VaultMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release what was loaded (nothing is held open between verbs today; kept so that
+        callers written now keep working when something is)."""
+
+    @property
+    def vault(self) -> Vault:
+        """The vault's files (``vault_memory.vault.Vault``): lower level, no write rules."""
+        return self._backend.vault
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the last writes could not do but did not fail for (e.g. a git autocommit)."""
+        return self._backend.vault.warnings if self._backend._vault is not None else []
+
+    def _now(self) -> dt.datetime:
+        from .vault.vault import now_local
+
+        return now_local()
+
+    def _rules(self):
+        from .lifecycle import rules_for
+
+        return rules_for(self.config)
+
+    # ------------------------------------------------------------------ writing
+
+    def remember(self, text: str, *, key: str | None = None, type: str = "fact", domain: str | None = None,
+                 confidence: str | float = "high", expires: str | dt.date | None = None, persona: str | None = None,
+                 tags: Iterable[str] = (), pinned: bool = False, importance: float | None = None,
+                 force_new: bool = False, now: dt.datetime | None = None) -> RememberOutcome:
+        """Write a memory the careful way: reconfirm what the vault already holds, supersede
+        the old value of a single-valued key, keep each persona within its cap. ``"key:
+        value"`` text is split when no ``key`` is given. ``force_new`` always writes a file."""
+        from .vault.memory import MEMORY_TYPES
+        from .writing.remember import remember
+
+        if type not in MEMORY_TYPES:
+            raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
+        return remember(self._backend, text, key=key, type=type, persona=persona, importance=importance,
+                        force_new=force_new, now=now, domain=domain, confidence=confidence, expires=expires,
+                        tags=list(tags), pinned=pinned)
+
+    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None) -> Memory:
+        """A new memory that supersedes ``ref``; the old file stays byte for byte."""
+        return self.vault.correct(ref, text, now=now)
+
+    def confirm(self, ref: str) -> Memory:
+        """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
+        return self.vault.update_frontmatter(ref, {"last_confirmed": self._now()}, f"vmem: confirm {ref}")
+
+    def forget(self, ref: str) -> TrashEntry:
+        """Move the memory's file to the trash; ``restore`` brings it back."""
+        return self.vault.forget(ref)
+
+    def restore(self, ref: str) -> Memory:
+        return self.vault.restore(ref)
+
+    def import_(self, lines: Iterable[str], source: str = "import") -> ImportReport:
+        """Import JSON Lines as ``export`` writes them; existing ids are left alone."""
+        from .vault.transfer import import_lines
+
+        return import_lines(self.vault, lines, source)
+
+    def gc(self, *, dry_run: bool = False, as_of: dt.datetime | None = None) -> list[Archived]:
+        """Move expired memories, and persona memories over their cap, to ``archive/``."""
+        from .lifecycle import archive_plan
+
+        memories = self.vault.scan().memories
+        done = []
+        for memory, reason in archive_plan(memories, as_of or self._now(), self._rules()):
+            target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
+            if not dry_run:
+                target = self.vault.archive(memory).as_posix()
+            done.append(Archived(memory, target, reason))
+        return done
+
+    # ------------------------------------------------------------------ reading
+
+    def recall(self, query: str, *, k: int | None = None, budget: int | None = None, types: Iterable[str] | None = None,
+               persona: str | None = None, as_of: dt.datetime | None = None, include_expired: bool = False,
+               include_archived: bool = False, include_stale: bool = False, include_pinned: bool = True,
+               legs: tuple[str, ...] = ("keyword", "vector")) -> RecallResult:
+        """The memories that matter for ``query``; ``.block`` is the prompt-ready text within
+        ``budget`` tokens. ``k`` and ``budget`` default to ``[recall]`` in vmem.toml. Asks
+        the vault's daemon when one runs."""
+        from .recall.results import RecallQuery
+
+        q = RecallQuery(query, k=k or self.config["recall"]["k"], types=set(types) if types else None, persona=persona,
+                        as_of=as_of, include_expired=include_expired, include_archived=include_archived,
+                        include_stale=include_stale, legs=legs, include_pinned=include_pinned)
+        result = self._backend.recall(q)
+        result.budget = budget or self.config["recall"]["budget"]
+        return result
+
+    def show(self, ref: str) -> Memory:
+        """One memory as it is on disk now (an id, or a unique prefix of 4+ characters)."""
+        return self.vault.get(ref)
+
+    def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
+        from .lifecycle import memory_state
+        from .vault.supersession import superseded_ids
+
+        result = self.vault.scan()
+        rules, now, superseded = self._rules(), self._now(), superseded_ids(result.memories)
+        memories = [m for m in result.memories if (type is None or m.type == type) and (key is None or m.key == key)]
+        states = {m.id: memory_state(m, now, superseded, rules) for m in memories}
+        return Listing(memories, states, result.problems)
+
+    def history(self, ref: str) -> list[Memory]:
+        """The supersession chain through ``ref``, oldest first; the last is what recall uses."""
+        from .vault.supersession import supersession_chain
+
+        target = self.vault.get(ref)
+        return supersession_chain(target.id, self.vault.scan().memories)
+
+    def export(self) -> tuple[list[str], list[Problem]]:
+        """(one JSON line per memory, the files that could not be read)."""
+        from .vault.transfer import export_lines
+
+        return export_lines(self.vault)
+
+    def doctor(self) -> Checkup:
+        """Everything wrong in the vault, file and line; changes nothing."""
+        from .vault.doctor import diagnose
+
+        checked, problems = diagnose(self.vault)
+        return Checkup(self.root, checked, problems)
+
+    def stats(self, query: str = "what do you know about the user?") -> dict[str, Any]:
+        """Counts by type, lifecycle state and persona, and the size of a typical block."""
+        from .lifecycle import state_counts
+        from .recall.render import estimate_tokens
+
+        result = self.vault.scan()
+        by_type: dict[str, int] = {}
+        by_persona: dict[str, int] = {}
+        for m in result.memories:
+            by_type[m.type] = by_type.get(m.type, 0) + 1
+            if m.persona:
+                by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
+        recalled = self.recall(query)
+        block = recalled.block
+        return {"memories": len(result.memories), "broken_files": len(result.problems), "by_type": by_type,
+                "by_state": state_counts(result.memories, self._now(), self._rules()), "by_persona": by_persona,
+                "typical_block": {"query": query, "tokens": estimate_tokens(block), "memories": len(recalled.selection),
+                                  "budget": recalled.budget}}
+
+    # ------------------------------------------------------------------ indexes and daemon
+
+    def sync(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
+        """Bring the indexes up to date: (report, "daemon" or "in-process")."""
+        return self._backend.sync(progress)
+
+    def reindex(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
+        """Rebuild every index from the files (recalls keep working meanwhile)."""
+        return self._backend.sync(progress, full=True)
+
+    def daemon(self, action: Literal["start", "stop", "status"], timeout: float = 60.0) -> dict[str, Any]:
+        """Start, stop or ask after the vault's daemon; a dict saying what happened."""
+        from .daemon import process
+
+        if action == "start":
+            started = process.start(self.root, self.state_dir, timeout)
+            return {"pid": started.pid, "already_running": started.already_running, "log": str(started.log)}
+        if action == "stop":
+            return {"stopped": process.stop(self.state_dir, timeout)}
+        return process.status(self.root, self.state_dir)
+
+    def run_daemon(self, *, debounce: float = 0.1, reconcile_every: float = 60.0, foreground: bool = True) -> None:
+        """Be the vault's daemon in this process until SIGTERM/SIGINT (``vmem daemon run``)."""
+        from .daemon.process import DaemonPaths
+        from .daemon.server import Daemon, setup_logging
+
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        setup_logging(DaemonPaths(self.state_dir), foreground=foreground)
+        Daemon(self.vault, debounce=debounce, reconcile_every=reconcile_every).run()
+
+
+def init(path: str | Path, *, examples: bool = True) -> VaultMemory:
+    """Create a vault from the template at ``path`` (a new or empty folder) and open it."""
+    from .vault.template import create_vault
+
+    return VaultMemory(create_vault(Path(path), with_examples=examples))
+
+
+def parse_moment(text: str) -> dt.datetime:
+    """An ``--as-of`` value: a date means the end of that day; a datetime without a zone is
+    local time. Raises ``ValueError`` naming what it got."""
+    from .vault.memory import as_datetime
+
+    value = text.strip()
+    try:
+        if len(value) == 10:
+            day = dt.date.fromisoformat(value)
+            return dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
+        return as_datetime(value)
+    except (ValueError, OverflowError):
+        raise ValueError(f"expected an ISO 8601 date or datetime (e.g. 2026-11-22), not {text!r}") from None
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (``export -o``); the folder must exist."""
+    from .errors import WriteRefused
+    from .vault.fsutil import atomic_write
+
+    target = Path(path).expanduser()
+    if not target.parent.is_dir():
+        raise WriteRefused(f"{target.parent} is not a folder; nothing was written")
+    atomic_write(target, text)

@@ -1,0 +1,67 @@
+"""The daemon's socket protocol, all of it: where the socket lives, every operation's name,
+and the wire form of what travels (newline-delimited JSON, one request per connection).
+
+    request   {"op": <Op>, ...payload}
+    answer    {"ok": true, ...} or {"ok": false, "error": "...", "kind": "<error class>"}
+
+Standard library and plain data only, so a client that the daemon answers starts fast.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import Enum
+from typing import Any
+
+from ..recall.results import Hit, RecallQuery, RecallResult
+from ..vault.memory import Memory
+
+SOCKET_NAME = "daemon.sock"
+
+
+class Op(str, Enum):
+    PING = "ping"  # → {pid}
+    STATUS = "status"  # → {status: {...}}
+    RECALL = "recall"  # {query} → {result}
+    NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
+    SYNC = "sync"  # → {report}
+    REINDEX = "reindex"  # → {report}
+
+
+def query_to_wire(query: RecallQuery) -> dict[str, Any]:
+    return {
+        "text": query.text, "k": query.k, "types": sorted(query.types) if query.types else None,
+        "persona": query.persona, "as_of": query.as_of.isoformat() if query.as_of else None,
+        "include_expired": query.include_expired, "include_archived": query.include_archived,
+        "include_stale": query.include_stale, "legs": list(query.legs), "include_pinned": query.include_pinned,
+    }
+
+
+def query_from_wire(data: dict[str, Any]) -> RecallQuery:
+    return RecallQuery(
+        text=data["text"], k=int(data.get("k") or RecallQuery.k), types=set(data["types"]) if data.get("types") else None,
+        persona=data.get("persona"), as_of=dt.datetime.fromisoformat(data["as_of"]) if data.get("as_of") else None,
+        include_expired=bool(data.get("include_expired")), include_archived=bool(data.get("include_archived")),
+        include_stale=bool(data.get("include_stale")), legs=tuple(data.get("legs") or ("keyword", "vector")),
+        include_pinned=data.get("include_pinned", True),
+    )
+
+
+def result_to_wire(result: RecallResult) -> dict[str, Any]:
+    """Every hit's full memory, so the client renders exactly what an in-process recall would."""
+    return {
+        "query": result.query, "took_ms": result.took_ms, "warnings": result.warnings, "timings": result.timings,
+        "hits": [{"memory": h.memory.to_dict() | {"id_derived": h.memory.id_derived}, "score": h.score,
+                  "pinned_only": h.pinned_only, "explain": h.explain} for h in result.hits],
+    }
+
+
+def result_from_wire(data: dict[str, Any]) -> RecallResult:
+    hits = [Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
+            for h in data["hits"]]
+    return RecallResult(data["query"], hits, data.get("took_ms", 0.0), None, list(data.get("warnings") or []),
+                        timings=dict(data.get("timings") or {}))
+
+
+def error_answer(error: BaseException) -> dict[str, Any]:
+    return {"ok": False, "error": str(error) or type(error).__name__, "kind": type(error).__name__}

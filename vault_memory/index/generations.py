@@ -1,0 +1,90 @@
+"""Where the derived indexes live: generations, the pointer to the live one, and the locks.
+
+Layout under ``<vault>/.vmem/index/``::
+
+    CURRENT            name of the live generation, replaced atomically
+    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw
+    write.lock         held by the one process that writes (sync, reindex, daemon)
+    snapshot.lock      shared by readers while opening; exclusive while a writer publishes
+
+A full reindex builds a new generation beside the live one and switches ``CURRENT``, so
+recalls keep working during a rebuild. Everything here can be deleted and rebuilt.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalog import FORMAT_VERSION
+from ..errors import IndexStale
+from ..vault.fsutil import atomic_write
+from .keyword_index import KeywordIndex
+
+
+@dataclass
+class Generation:
+    folder: Path
+
+    @property
+    def catalog_path(self) -> Path:
+        return self.folder / "catalog.sqlite"
+
+    @property
+    def keyword(self) -> KeywordIndex:
+        return KeywordIndex(self.folder / "keyword")
+
+    @property
+    def vectors_path(self) -> Path:
+        return self.folder / "vectors.hnsw"
+
+
+class IndexLayout:
+    def __init__(self, state_dir: Path):
+        self.dir = state_dir / "index"
+        self.write_lock = self.dir / "write.lock"
+        self.snapshot_lock = self.dir / "snapshot.lock"
+
+    def current(self) -> Generation | None:
+        try:
+            name = (self.dir / "CURRENT").read_text().strip()
+        except OSError:
+            return None
+        folder = self.dir / name
+        return Generation(folder) if name and folder.is_dir() else None
+
+    def new_generation(self) -> Generation:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        numbers = [int(p.name[4:]) for p in self.dir.glob("gen-*") if p.name[4:].isdigit()]
+        folder = self.dir / f"gen-{max(numbers, default=0) + 1:06d}"
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir()
+        return Generation(folder)
+
+    def publish(self, generation: Generation) -> None:
+        """Make ``generation`` live (call under the exclusive snapshot lock)."""
+        atomic_write(self.dir / "CURRENT", generation.folder.name + "\n")
+
+    def prune(self, keep: int = 2) -> None:
+        """Delete old generations, keeping the live one and the one before it (a reader may
+        still be using it)."""
+        current = self.current()
+        gens = sorted(p for p in self.dir.glob("gen-*") if p.is_dir())
+        for folder in gens[:-keep]:
+            if current is None or folder != current.folder:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def check_compatible(meta: dict[str, str], model_id: str) -> None:
+    """Refuse to mix vectors of two models or read an index of another format."""
+    built_with = meta.get("model_id")
+    version = meta.get("format_version")
+    if version is not None and version != str(FORMAT_VERSION):
+        raise IndexStale(f"the index has format version {version}, this vmem uses {FORMAT_VERSION}: run `vmem reindex`")
+    if built_with is not None and built_with != model_id:
+        raise IndexStale(
+            f"the index was built with embedding model {built_with!r} but vmem.toml selects {model_id!r}; "
+            "vectors of two models cannot be mixed: run `vmem reindex`"
+        )

@@ -1,0 +1,95 @@
+"""Supersession: which memory replaces which (``supersedes``), as a graph over the vault's
+memories. Pure functions of the memories; the lifecycle rules and ``doctor`` build on it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Iterable
+
+from .memory import Memory
+
+
+
+def superseded_ids(memories: Iterable[Memory]) -> set[str]:
+    """Ids (and file stems, for wikilinks) that some other present memory replaces."""
+    out: set[str] = set()
+    for m in memories:
+        for ref in m.supersedes:
+            if ref != m.id:
+                out.add(ref)
+    return out
+
+
+def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
+    """The chain through ``memory_id``, oldest first: what it replaced, and what replaced it."""
+    by_ref: dict[str, Memory] = {}
+    for m in memories:
+        by_ref[m.id] = m
+        if m.path is not None:
+            by_ref.setdefault(m.path.stem, m)
+    successors: dict[str, list[Memory]] = {}
+    for m in memories:
+        for ref in m.supersedes:
+            target = by_ref.get(ref)
+            if target is not None and target.id != m.id:
+                successors.setdefault(target.id, []).append(m)
+    start = by_ref.get(memory_id)
+    if start is None:
+        return []
+    chain, seen = [start], {start.id}
+    current = start
+    while current.supersedes:  # walk back to the oldest
+        previous = next((by_ref[r] for r in current.supersedes if r in by_ref and by_ref[r].id not in seen), None)
+        if previous is None:
+            break
+        chain.insert(0, previous)
+        seen.add(previous.id)
+        current = previous
+    current = start
+    while successors.get(current.id):  # and forward to the head
+        nxt = next((m for m in sorted(successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.timezone.utc)) if m.id not in seen), None)
+        if nxt is None:
+            break
+        chain.append(nxt)
+        seen.add(nxt.id)
+        current = nxt
+    return chain
+
+
+def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str]]:
+    """(memory, kind, message) for ``supersedes`` that point nowhere or form a cycle."""
+    by_id = {m.id: m for m in memories}
+    by_stem = {m.path.stem: m for m in memories if m.path is not None}
+    problems: list[tuple[Memory, str, str]] = []
+    for m in memories:
+        for ref in m.supersedes:
+            if ref == m.id:
+                problems.append((m, "supersedes_cycle", "supersedes itself"))
+            elif ref not in by_id and ref not in by_stem:
+                problems.append((m, "dangling_supersedes", f"supersedes {ref!r}, which is not in the vault"))
+    state: dict[str, int] = {}
+    reported: set[frozenset[str]] = set()
+
+    def visit(mid: str, path: list[str]) -> None:
+        state[mid] = 1
+        path.append(mid)
+        for ref in by_id[mid].supersedes:
+            target = by_id.get(ref) or by_stem.get(ref)
+            if target is None or target.id == mid:
+                continue
+            if state.get(target.id) == 1:
+                cycle = path[path.index(target.id):]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    chain = " → ".join([*cycle, target.id])
+                    problems.append((by_id[cycle[0]], "supersedes_cycle", f"supersedes cycle: {chain}"))
+            elif state.get(target.id) is None:
+                visit(target.id, path)
+        path.pop()
+        state[mid] = 2
+
+    for mid in sorted(by_id):
+        if mid not in state:
+            visit(mid, [])
+    return problems
