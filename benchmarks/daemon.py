@@ -24,9 +24,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scale import QUERIES, build_vault, pct, report  # noqa: E402
+
 from vault_memory.daemon.client import DaemonClient  # noqa: E402
-from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
 from vault_memory.daemon.protocol import Op, query_to_wire  # noqa: E402
+from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
 from vault_memory.recall.results import RecallQuery  # noqa: E402
 
 #: more questions, so that server time is measured on 30 calls, each seen for the first time
@@ -81,7 +82,7 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
                         tmp_path = path.with_name(f".{path.name}.tmp")
                         tmp_path.write_text(text)
                         os.replace(tmp_path, path)
-                    assert wait(lambda: found(token), 30), f"{token} never became searchable"
+                    assert wait(lambda token=token: found(token), 30), f"{token} never became searchable"
                     latencies.append((time.perf_counter() - started) * 1000)
                 result[f"edit_to_searchable_{style}_ms_p50"] = pct(latencies, 0.5)
                 result[f"edit_to_searchable_{style}_ms_p95"] = pct(latencies, 0.95)

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.vault.memory import Memory  # noqa: E402
-from vault_memory.recall.ranking import RankingParams  # noqa: E402
 from vault_memory.recall.engine import Engine, RecallQuery  # noqa: E402
+from vault_memory.recall.ranking import RankingParams  # noqa: E402
+from vault_memory.vault.memory import Memory  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
 from vault_memory.vault.vault import Vault  # noqa: E402
 
@@ -34,7 +34,7 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
 def session_time(text: str) -> dt.datetime:
-    return dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.UTC)
 
 
 def sessions(conv: dict) -> list[tuple[int, dt.datetime, list[dict]]]:

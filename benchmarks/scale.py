@@ -58,7 +58,7 @@ def build_vault(folder: Path, n: int) -> Vault:
     create_vault(folder, with_examples=True)
     vault = Vault(folder)
     rng = random.Random(42)
-    start = dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc)
+    start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
     for i in range(n):
         vault.write_new(synthetic_memory(i, rng, start))
     return vault
@@ -101,7 +101,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
         # warm, in-process: the floor is one query embedding
         engine.embedder.embed(["warm up"])
         embeds, warm = [], []
-        for round_ in range(5):
+        for _round in range(5):
             for q in QUERIES:
                 t = time.perf_counter()
                 engine.embedder.embed([q])
@@ -110,7 +110,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
                 engine.recall(RecallQuery(q))
                 warm.append((time.perf_counter() - t) * 1000)
         if rankings is not None:  # the top 10 per query, to compare two versions ranking for ranking
-            as_of = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+            as_of = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
             rankings.write_text(json.dumps({q: [h.memory.id for h in engine.recall(RecallQuery(q, as_of=as_of)).hits]
                                             for q in QUERIES}, indent=1))
         result["embed_query_ms_p50"] = pct(embeds, 0.5)
@@ -135,9 +135,9 @@ def keyword_leg(folder: Path) -> dict:
     postings, from a fresh reader (as a one-shot `vmem recall` meets it) and warm."""
     from whoosh import scoring
 
+    from vault_memory.index.generations import IndexLayout
     from vault_memory.index.keyword_index import query_for
     from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
-    from vault_memory.index.generations import IndexLayout
 
     keyword = IndexLayout(folder / ".vmem").current().keyword
     whoosh_ms, cold_ms, warm_ms, same = [], [], [], 0

@@ -3,7 +3,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import Cli, tree_digest, write
 
 
@@ -107,7 +106,7 @@ def test_export_import_round_trip(cli, vault_dir, tmp_path):
     exported = cli("export")
     assert exported.exit_code == 0
     lines = exported.stdout.splitlines()
-    assert len(lines) == 8 and all(json.loads(l)["id"] for l in lines)
+    assert len(lines) == 8 and all(json.loads(line)["id"] for line in lines)
     dump = write(tmp_path / "dump.jsonl", exported.stdout)
 
     other = Cli(tmp_path / "other")

@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import Cli, write
+
 from vault_memory.daemon.client import DaemonClient
 from vault_memory.daemon.process import DaemonPaths, is_running
 from vault_memory.daemon.protocol import Op, query_to_wire
-from vault_memory.recall.results import RecallQuery
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.snapshot import Snapshot
+from vault_memory.recall.results import RecallQuery
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -34,7 +34,7 @@ class RunningDaemon:
         self.client = DaemonClient(vault_dir / ".vmem", timeout=60)
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "RunningDaemon":
+    def start(self) -> RunningDaemon:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--debounce", "0.05", "--vault", str(self.vault_dir)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -126,7 +126,7 @@ def test_set_frontmatter_keys_touches_only_that_line():
         "---\r\n# a comment the user wrote\r\nzeta: keep me\r\nid: a-1\r\nlast_confirmed: 2026-01-01T00:00:00+00:00\r\n"
         "nested:\r\n  deep: [1, 2]\r\ntags:\r\n- x\r\n---\r\n\r\nBody  with  odd   spacing\r\n\r\n"
     )
-    when = dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.timezone.utc)
+    when = dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)
     updated = set_frontmatter_keys(original, {"last_confirmed": when}, P)
     assert updated == original.replace("2026-01-01T00:00:00+00:00", "2026-11-22T12:00:00+00:00")
     added = set_frontmatter_keys(original, {"updated": when}, P)

@@ -127,7 +127,7 @@ def test_the_fast_whoosh3_readers_are_used_and_agree_with_the_public_api(index):
         for btext in (b"coffe", b"lisbon", b"never"):
             if ("body", btext) not in segment:
                 continue
-            def raw():
+            def raw(segment=segment, btext=btext):
                 m = segment.postings("body", btext)
                 m = m.child if isinstance(m, FilterMatcher) else m
                 m.reset()

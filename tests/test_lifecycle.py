@@ -22,7 +22,7 @@ from vault_memory.lifecycle import (
 from vault_memory.vault.memory import Memory
 from vault_memory.vault.supersession import supersession_chain
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 T0 = dt.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 

@@ -3,6 +3,7 @@
 import json
 
 from conftest import Cli, write
+
 from vault_memory.vault.template import create_vault
 
 

@@ -3,10 +3,10 @@
 from pathlib import Path
 
 from vault_memory.index.chunking import CHUNK_TOKENS, chunk_text
-from vault_memory.vault.memory import Memory
-from vault_memory.recall.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
 from vault_memory.recall.engine import Hit
+from vault_memory.recall.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
 from vault_memory.recall.render import block_text, estimate_tokens, one_line, select
+from vault_memory.vault.memory import Memory
 
 
 def test_rrf_is_the_textbook_formula():

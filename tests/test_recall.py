@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import Cli, recall_ids, tree_digest, write
+
 from vault_memory import IndexStale
-from vault_memory.vault.vault import Vault
 from vault_memory.recall.engine import RecallQuery
 from vault_memory.recall.render import block_text, estimate_tokens, select
+from vault_memory.vault.vault import Vault
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -84,11 +84,11 @@ def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
     write(empty_vault_dir / "facts" / "new.md", "---\nid: city-new\ntype: fact\nkey: ciudad\nsupersedes: '[[old]]'\n---\nLives in Lisbon\n")
     write(empty_vault_dir / "facts" / "trip.md", "---\nid: trip-1\ntype: fact\nexpires: 2026-01-31\n---\nLives in a hotel in Porto this month\n")
     engine = engine_for(empty_vault_dir)
-    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc))
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
     assert "city-new" in ids and "city-old" not in ids and "trip-1" not in ids
-    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 1, 15, tzinfo=dt.timezone.utc))
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 1, 15, tzinfo=dt.UTC))
     assert "trip-1" in ids
-    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc), include_expired=True)
+    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC), include_expired=True)
     assert "trip-1" in ids
 
 
@@ -204,7 +204,7 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, eng
           + "\n\nThe spare key is under the blue flowerpot.\n")
     engine = engine_for(empty_vault_dir)
     engine.ensure_fresh()
-    now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.timezone.utc)
+    now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
     queries = [RecallQuery(q, as_of=now) for q in ("what does Caroline want to work in?", "painting", "where is the spare key?",
                                                    "adoption", "lakes sunrise")]
 

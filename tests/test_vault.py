@@ -3,12 +3,12 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import tree_digest, write
+
 from vault_memory import InvalidId, NotFound, VaultNotFound, WriteRefused
 from vault_memory.config import locate_vault
-from vault_memory.vault.vault import Vault
 from vault_memory.vault.template import create_vault
+from vault_memory.vault.vault import Vault
 
 NOW = dt.datetime(2026, 11, 22, 9, 30, tzinfo=dt.timezone(dt.timedelta(hours=1)))
 

@@ -17,10 +17,12 @@ vault's daemon answers.
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .config import STATE_DIR, Config, locate_vault
 from .daemon.backend import Backend
@@ -117,7 +119,8 @@ class VaultMemory:
     @property
     def warnings(self) -> list[str]:
         """What the last writes could not do but did not fail for (e.g. a git autocommit)."""
-        return self._backend.vault.warnings if self._backend._vault is not None else []
+        vault = self._backend.loaded_vault
+        return vault.warnings if vault is not None else []
 
     def _now(self) -> dt.datetime:
         from .vault.vault import now_local
@@ -213,14 +216,14 @@ class VaultMemory:
         states = {m.id: memory_state(m, now, superseded, rules) for m in memories}
         return Listing(memories, states, result.problems)
 
-    def history(self, ref: str) -> list[Memory]:
+    def history(self, ref: str) -> builtins.list[Memory]:
         """The supersession chain through ``ref``, oldest first; the last is what recall uses."""
         from .vault.supersession import supersession_chain
 
         target = self.vault.get(ref)
         return supersession_chain(target.id, self.vault.scan().memories)
 
-    def export(self) -> tuple[list[str], list[Problem]]:
+    def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:
         """(one JSON line per memory, the files that could not be read)."""
         from .vault.transfer import export_lines
 

@@ -104,7 +104,7 @@ class Config:
         return self.data.get(section, {}).get(key, default)
 
     @classmethod
-    def load(cls, vault_root: Path) -> "Config":
+    def load(cls, vault_root: Path) -> Config:
         path = vault_root / CONFIG_NAME
         if not path.is_file():
             return cls(defaults(), None)

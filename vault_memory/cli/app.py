@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 
 import typer
 from typer.core import TyperCommand
@@ -407,7 +408,7 @@ def history(
         typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     block = "block"
     json = "json"
     md = "md"

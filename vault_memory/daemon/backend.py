@@ -57,6 +57,11 @@ class Backend:
         return self._vault
 
     @property
+    def loaded_vault(self) -> Vault | None:
+        """The vault if something has used it yet (reading it does not load it)."""
+        return self._vault
+
+    @property
     def engine(self) -> Engine:
         if self._engine is None:
             from ..recall.engine import Engine

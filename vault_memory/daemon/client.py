@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import os
 import socket
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import DaemonError
 from .protocol import SOCKET_NAME, Op

@@ -10,7 +10,7 @@ Standard library and plain data only, so a client that the daemon answers starts
 from __future__ import annotations
 
 import datetime as dt
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from ..recall.results import Hit, RecallQuery, RecallResult
@@ -19,7 +19,7 @@ from ..vault.memory import Memory
 SOCKET_NAME = "daemon.sock"
 
 
-class Op(str, Enum):
+class Op(StrEnum):
     PING = "ping"  # → {pid}
     STATUS = "status"  # → {status: {...}}
     RECALL = "recall"  # {query} → {result}

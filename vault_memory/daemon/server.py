@@ -40,22 +40,23 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .client import socket_address
+from ..config import CONFIG_NAME
 from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
-from .process import DaemonPaths, read_pid
+from ..index.snapshot import Snapshot
 from ..recall.engine import Engine
 from ..recall.results import RecallResult
-from .protocol import Op, error_answer, query_from_wire, result_to_wire
-from ..config import CONFIG_NAME
 from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault
+from .client import socket_address
+from .process import DaemonPaths, read_pid
+from .protocol import Op, error_answer, query_from_wire, result_to_wire
 
 log = logging.getLogger("vmem.daemon")
 
 
 class _Watcher(FileSystemEventHandler):
-    def __init__(self, daemon: "Daemon"):
+    def __init__(self, daemon: Daemon):
         self.daemon = daemon
 
     def on_any_event(self, event: FileSystemEvent) -> None:
@@ -84,7 +85,7 @@ class Daemon:
         self.last_event = 0.0
         self.sync_lock = threading.Lock()
         self.read_lock = threading.Lock()
-        self.snapshot = None
+        self.snapshot: Snapshot = None  # type: ignore[assignment]  # set before ``ready``
         self.ready = threading.Event()
         self.stopping = threading.Event()
         self.started = time.time()
@@ -92,7 +93,7 @@ class Daemon:
         self.last_error: str | None = None
         self._lock_fd: int | None = None
         self._server: socketserver.BaseServer | None = None
-        self._observer = None
+        self._observer: Any = None
         self._root = str(vault.root)
 
     # ------------------------------------------------------------------ events
@@ -179,7 +180,8 @@ class Daemon:
     def status(self) -> dict[str, Any]:
         with self.cond:
             pending, first = self.pending, self.first_event
-        indexed, problems = None, []
+        indexed: int | None = None
+        problems: list[dict[str, Any]] = []
         with self.read_lock:
             if self.snapshot is not None:
                 indexed = self.snapshot.catalog.count()
@@ -194,7 +196,7 @@ class Daemon:
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
-            op = Op(request.get("op"))
+            op = Op(str(request.get("op")))
         except ValueError:
             return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
         if op is Op.PING:
@@ -217,8 +219,8 @@ class Daemon:
                 self.flush()
             with self.read_lock:
                 vector = self.engine.embedder.embed([request["text"]])[0]
-                hits = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
-            return {"ok": True, "hits": hits}
+                nearest = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
+            return {"ok": True, "hits": nearest}
         return {"ok": True, "report": self.flush(full=op is Op.REINDEX)}
 
     def _serve(self) -> None:

@@ -14,8 +14,9 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,7 +35,8 @@ _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_m
 
 class Embedder(Protocol):
     model_id: str
-    dim: int
+    #: None until the first ``embed`` for a model whose size is not known up front
+    dim: int | None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors, one row per text."""
@@ -110,8 +112,9 @@ class FastEmbedEmbedder:
         self.name = model
         self.cache_dir = cache_dir
         self.threads = threads
-        self._model = None
-        self._tokenizer = None
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self.dim: int | None
         if model == BUNDLED:
             self.model_id, self.dim = BUNDLED_MODEL_ID, BUNDLED_DIM
         elif Path(model).expanduser().is_dir():

@@ -17,9 +17,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import FORMAT_VERSION
 from ..errors import IndexStale
 from ..vault.fsutil import atomic_write
+from .catalog import FORMAT_VERSION
 from .keyword_index import KeywordIndex
 
 

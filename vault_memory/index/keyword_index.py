@@ -62,7 +62,7 @@ def document(memory: Memory) -> dict:
     key = memory.key or ""
     text = f"{key.replace('_', ' ')} {memory.text}" if key else memory.text
     return {
-        "path": memory.path.as_posix(),
+        "path": memory.file.as_posix(),
         "id": memory.id,
         "type": memory.type,
         "persona": memory.persona or "",

@@ -42,14 +42,14 @@ class Snapshot:
         self._superseded: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
 
-    def preload(self, previous: "Snapshot | None" = None) -> None:
+    def preload(self, previous: Snapshot | None = None) -> None:
         """Read everything recall may need, now, so that no query waits on SQL, JSON or
         Whoosh (for a long-lived reader: the daemon). Memories already parsed by
         ``previous`` are reused for files whose path and content hash are unchanged, so
         after an edit only the edited files are parsed again."""
         self.keyword.preload()
-        reuse = previous._memories if previous is not None and previous._complete else {}
-        old_shas = previous._shas if reuse else {}
+        reuse = previous.loaded_memories() if previous is not None else {}
+        old_shas = previous.loaded_shas() if previous is not None and reuse else {}
         shas = self.catalog.shas()
         memories: dict[str, Memory | None] = {}
         stale = []
@@ -66,6 +66,9 @@ class Snapshot:
         self._superseded = self.catalog.superseded_targets()
         self._neighbours = conversation_neighbours(memories)
         self._complete = True
+
+    def loaded_shas(self) -> dict[str, str]:
+        return self._shas if self._complete else {}
 
     def loaded_memories(self) -> dict[str, Memory | None]:
         """What ``preload`` read (empty before it): carried-over memories are the same objects
@@ -131,7 +134,7 @@ class Snapshot:
         self.keyword.close()
         self.catalog.close()
 
-    def __enter__(self) -> "Snapshot":
+    def __enter__(self) -> Snapshot:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -17,24 +17,24 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
+from ..errors import MemoryFileError
+from ..vault.fileformat import parse_memory
+from ..vault.memory import Memory
+from ..vault.scanner import FileEntry
+from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
-from ..errors import MemoryFileError
-from ..vault.fileformat import parse_memory
+from .generations import Generation, IndexLayout, check_compatible
 from .keyword_index import document
 from .locks import file_lock
-from ..vault.memory import Memory
-from ..vault.scanner import FileEntry
-from .generations import Generation, IndexLayout, check_compatible
-from ..vault.vault import Problem, Vault, problem_from_error
 from .vector_index import VectorIndex
 
 Progress = Callable[[str, int, int], None]
@@ -57,7 +57,7 @@ class SyncReport:
         return self.added + self.updated + self.deleted + self.renamed
 
     @classmethod
-    def from_dict(cls, data: dict) -> "SyncReport":
+    def from_dict(cls, data: dict) -> SyncReport:
         """A report as ``to_dict`` gave it (the daemon's answer to a sync)."""
         fields = {k: data[k] for k in ("added", "updated", "deleted", "renamed", "unchanged", "embedded_chunks",
                                        "seconds", "rebuilt") if k in data}
@@ -249,7 +249,7 @@ class Indexer:
             memory = None
             if error is None:
                 try:
-                    memory = parse_memory(raw, Path(entry.relpath))
+                    memory = parse_memory(raw or b"", Path(entry.relpath))
                 except MemoryFileError as e:
                     error = e
             if error is not None:

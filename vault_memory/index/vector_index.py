@@ -24,12 +24,12 @@ class VectorIndex:
     def __init__(self, path: Path, dim: int):
         self.path = path
         self.dim = dim
-        self.index: hnswlib.Index | None = None
+        self.index: hnswlib.Index = None  # set by create() or load()
         #: slots marked deleted and free for reuse (hnswlib does not report this number)
         self.deleted = 0
 
     @classmethod
-    def create(cls, path: Path, dim: int, capacity: int = 1024) -> "VectorIndex":
+    def create(cls, path: Path, dim: int, capacity: int = 1024) -> VectorIndex:
         vi = cls(path, dim)
         vi.index = hnswlib.Index(space="cosine", dim=dim)
         vi.index.init_index(max_elements=max(capacity, 16), ef_construction=EF_CONSTRUCTION, M=M, allow_replace_deleted=True)
@@ -37,7 +37,7 @@ class VectorIndex:
         return vi
 
     @classmethod
-    def load(cls, path: Path, dim: int, live: int | None = None) -> "VectorIndex":
+    def load(cls, path: Path, dim: int, live: int | None = None) -> VectorIndex:
         """``live``, the number of vectors the catalog maps, tells how many slots are free."""
         if not path.exists():
             return cls.create(path, dim)

@@ -10,8 +10,8 @@ and where its numbers come from.
 - ``importance``  importance from content cues; persona caps
 """
 
-from .dedup import is_restatement, normalize_text
 from .archiving import archive_plan, state_counts
+from .dedup import is_restatement, normalize_text
 from .importance import persona_overflow, score_importance
 from .rules import ARCHIVE_DIR, Rules, age_days, is_archived, is_profile, normalize_key, reference_time, rules_for
 from .states import STATES, Timeline, decay_state, decay_thresholds, expires_at, is_expired, memory_state, timeline

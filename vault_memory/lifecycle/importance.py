@@ -4,7 +4,7 @@ go over their cap (pure functions)."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..vault.memory import Memory
 from .dedup import normalize_text
@@ -47,7 +47,7 @@ def persona_overflow(memories: Iterable[Memory], cap: int, now: dt.datetime, sup
     for items in by_persona.values():
         if len(items) <= cap:
             continue
-        epoch = dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+        epoch = dt.datetime.min.replace(tzinfo=dt.UTC)
         keep_order = sorted(
             items,
             key=lambda m: (m.pinned, m.importance if m.importance is not None else score_importance(m.text, m.key, rules),

@@ -46,7 +46,7 @@ class Rules:
     state_weight: dict[str, float] = _default("state_weight")
 
     @classmethod
-    def from_config(cls, section: dict[str, Any] | None) -> "Rules":
+    def from_config(cls, section: dict[str, Any] | None) -> Rules:
         """From a ``[lifecycle]`` section (checked by ``Config``); a table such as ``ttl_days``
         changes only the names it gives."""
         values: dict[str, Any] = {}

@@ -14,15 +14,15 @@ import datetime as dt
 import time
 
 from ..index.embedder import Embedder, embedder_from_config
-from ..index.keyword_search import SegmentCache
-from ..lifecycle import MAX_LIFECYCLE_WEIGHT, Timeline, exclusion_reason, lifecycle_weight, rules_for, timeline
-from ..vault.memory import Memory
-from .results import Hit, RecallQuery, RecallResult
-from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
 from ..index.generations import IndexLayout, check_compatible
+from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
+from ..lifecycle import MAX_LIFECYCLE_WEIGHT, Timeline, exclusion_reason, lifecycle_weight, rules_for, timeline
+from ..vault.memory import Memory
 from ..vault.vault import Vault
+from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
+from .results import Hit, RecallQuery, RecallResult
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall
 MIN_SIMILARITY = 0.2
@@ -178,7 +178,7 @@ class Engine:
             if len(hits) >= query.k:
                 break
         if query.include_pinned:
-            for path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
+            for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
                 if memory.id in seen:
                     continue
                 if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules):

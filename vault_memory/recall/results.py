@@ -48,7 +48,7 @@ class Hit:
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         m = self.memory
-        data = {
+        data: dict[str, Any] = {
             "id": m.id,
             "type": m.type,
             "key": m.key,

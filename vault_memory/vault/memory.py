@@ -81,6 +81,13 @@ class Memory:
     id_derived: bool = False
 
     @property
+    def file(self) -> Path:
+        """Where the file is, relative to the vault: for a memory read from or written to one."""
+        if self.path is None:
+            raise ValueError(f"memory {self.id!r} has no file yet")
+        return self.path
+
+    @property
     def title(self) -> str:
         """A one-line label: ``key: first line of text``."""
         first = first_line(self.text)
@@ -116,7 +123,7 @@ class Memory:
         return out
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Memory":
+    def from_record(cls, record: dict[str, Any]) -> Memory:
         """A memory from its ``to_dict()`` form, without re-validating: for records vmem wrote
         itself (the index catalog, the daemon's answers), where speed matters."""
         expires = record.get("expires")

@@ -50,7 +50,7 @@ class IgnoreRules:
             self.patterns.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
 
     @classmethod
-    def for_vault(cls, root: Path, configured: list[str]) -> "IgnoreRules":
+    def for_vault(cls, root: Path, configured: list[str]) -> IgnoreRules:
         patterns = list(configured)
         for name in (".vmemignore", ".gitignore"):
             f = root / name

@@ -4,10 +4,9 @@ memories. Pure functions of the memories; the lifecycle rules and ``doctor`` bui
 from __future__ import annotations
 
 import datetime as dt
-from typing import Iterable
+from collections.abc import Iterable
 
 from .memory import Memory
-
 
 
 def superseded_ids(memories: Iterable[Memory]) -> set[str]:
@@ -47,7 +46,7 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
         current = previous
     current = start
     while successors.get(current.id):  # and forward to the head
-        nxt = next((m for m in sorted(successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.timezone.utc)) if m.id not in seen), None)
+        nxt = next((m for m in sorted(successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.UTC)) if m.id not in seen), None)
         if nxt is None:
             break
         chain.append(nxt)

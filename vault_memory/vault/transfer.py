@@ -7,8 +7,9 @@ frontmatter, writes new memories through ``Vault`` and never overwrites one that
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import VaultError
 from .vault import Problem, Vault

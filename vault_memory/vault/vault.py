@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from . import gitops
 from ..config import CONFIG_NAME, STATE_DIR, Config, default_vault_path, locate_vault  # noqa: F401 (re-exported)
 from ..errors import (
     AmbiguousId,
@@ -26,7 +26,8 @@ from ..errors import (
     VaultNotFound,
     WriteRefused,
 )
-from .fileformat import parse_record, parse_memory, serialize_memory, set_frontmatter_keys
+from . import gitops
+from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
 from .fsutil import atomic_write, move_no_clobber
 from .memory import (
     MEMORY_TYPES,
@@ -40,6 +41,7 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, walk
+
 
 def now_local() -> dt.datetime:
     return dt.datetime.now().astimezone().replace(microsecond=0)
@@ -282,23 +284,23 @@ class Vault:
         memory = self.get(ref)
         if memory.id_derived:
             updates = {"id": memory.id, **updates}  # pin the id so it survives a rename
-        path = self.root / memory.path
+        path = self.root / memory.file
         raw = path.read_bytes()
         text = raw.decode("utf-8")
-        new_text = set_frontmatter_keys(text, updates, memory.path)
+        new_text = set_frontmatter_keys(text, updates, memory.file)
         atomic_write(path, new_text)
         self._autocommit([path], message)
-        return self.read(memory.path)
+        return self.read(memory.file)
 
     def forget(self, ref: str) -> TrashEntry:
         """Move the memory's file to ``.vmem/trash/`` (``restore`` brings it back)."""
         memory = self.get(ref)
-        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-        trashed = self.trash_dir / f"{stamp}-{memory.path.name}"
-        move_no_clobber(self.root / memory.path, trashed)
-        entry = TrashEntry(memory.id, memory.path.as_posix(), trashed.name, now_local().isoformat())
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
+        move_no_clobber(self.root / memory.file, trashed)
+        entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat())
         self._append_manifest(entry)
-        self._autocommit([self.root / memory.path], f"vmem: forget {memory.id}")
+        self._autocommit([self.root / memory.file], f"vmem: forget {memory.id}")
         return entry
 
     def archive(self, memory: Memory) -> Path:

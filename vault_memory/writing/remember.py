@@ -14,10 +14,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..index.chunking import embedding_text
 from ..daemon.backend import Backend
-from ..index.snapshot import Snapshot
+from ..index.chunking import embedding_text
 from ..index.keyword_index import content_terms
+from ..index.snapshot import Snapshot
 from ..lifecycle import (
     RecallFilter,
     exclusion_reason,
