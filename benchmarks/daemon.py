@@ -31,15 +31,28 @@ from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
 from vault_memory.recall.results import RecallQuery  # noqa: E402
 
 #: more questions, so that server time is measured on 30 calls, each seen for the first time
-NOVEL_QUERIES = ["did Marta mention the budget?", "what happened in Lisbon last spring?", "who helped with the garden?",
-                 "what time is the dentist appointment?", "where did we go for the anniversary dinner?",
-                 "any news about the new apartment?", "what does the user think of the payments team?",
-                 "how is the marathon training going?", "what was said about the kitchen tiles?",
-                 "which books did the user recommend?", "what is planned for the weekend?",
-                 "did anyone mention the car repair?", "what about the school meeting?", "how much did the flights cost?",
-                 "what did Jonas say about the project deadline?", "is the piano teacher still available?",
-                 "what did the doctor recommend?", "any plans with the neighbours?", "who is organising the party?",
-                 "what is the status of the mortgage application?"]
+NOVEL_QUERIES = [
+    "did Marta mention the budget?",
+    "what happened in Lisbon last spring?",
+    "who helped with the garden?",
+    "what time is the dentist appointment?",
+    "where did we go for the anniversary dinner?",
+    "any news about the new apartment?",
+    "what does the user think of the payments team?",
+    "how is the marathon training going?",
+    "what was said about the kitchen tiles?",
+    "which books did the user recommend?",
+    "what is planned for the weekend?",
+    "did anyone mention the car repair?",
+    "what about the school meeting?",
+    "how much did the flights cost?",
+    "what did Jonas say about the project deadline?",
+    "is the piano teacher still available?",
+    "what did the doctor recommend?",
+    "any plans with the neighbours?",
+    "who is organising the party?",
+    "what is the status of the mortgage application?",
+]
 
 
 def wait(predicate, timeout: float) -> bool:
@@ -64,7 +77,9 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
             assert wait(lambda: (client.request(Op.STATUS) or {}).get("status", {}).get("ready"), 600)
 
             def found(token: str) -> bool:
-                answer = client.request(Op.RECALL, query=query_to_wire(RecallQuery(token, k=3, legs=("keyword",), include_pinned=False)))
+                answer = client.request(
+                    Op.RECALL, query=query_to_wire(RecallQuery(token, k=3, legs=("keyword",), include_pinned=False))
+                )
                 return any(token in h["memory"]["text"] for h in answer["result"]["hits"])
 
             # 1. edit to searchable: the recall polls, as an agent would
@@ -93,7 +108,9 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
             via_daemon, in_process, server, server_embed = [], [], [], []
             for q in QUERIES + NOVEL_QUERIES:
                 t = time.perf_counter()
-                out = subprocess.run(["vmem", "recall", q, "--json"], env=env, check=True, capture_output=True, text=True)
+                out = subprocess.run(
+                    ["vmem", "recall", q, "--json"], env=env, check=True, capture_output=True, text=True
+                )
                 via_daemon.append((time.perf_counter() - t) * 1000)
                 answer = json.loads(out.stdout)
                 assert answer["answered_by"] == "daemon"
@@ -118,17 +135,27 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
             result["server_over_embed_ratio"] = round(statistics.median(server) / statistics.median(embeds), 2)
             # the floor as the daemon met it: the embedding inside each measured call
             result["daemon_embed_in_call_ms_p50"] = pct(server_embed, 0.5)
-            result["server_over_in_call_embed_ratio"] = round(statistics.median(server) / statistics.median(server_embed), 2)
-            result["server_minus_embed_ms_p50"] = round(statistics.median(s - e for s, e in zip(server, server_embed)), 2)
+            result["server_over_in_call_embed_ratio"] = round(
+                statistics.median(server) / statistics.median(server_embed), 2
+            )
+            result["server_minus_embed_ms_p50"] = round(
+                statistics.median(s - e for s, e in zip(server, server_embed)), 2
+            )
 
             # 3. a burst of changed files (a git checkout): time until the daemon has caught up
             started = time.perf_counter()
             for i in range(burst):
                 (folder / "episodes" / f"burst-{i:04d}.md").write_text(
-                    f"---\nid: burst-{i}\ntype: episode\n---\nBurst file {i} written by a checkout, marker burst{i}tok\n")
+                    f"---\nid: burst-{i}\ntype: episode\n---\nBurst file {i} written by a checkout, marker burst{i}tok\n"
+                )
             expected = n + 6 + 5 + burst
-            assert wait(lambda: (client.request(Op.STATUS) or {})["status"]["memories_indexed"] == expected
-                        and client.request(Op.STATUS)["status"]["queue_length"] == 0, 600)
+            assert wait(
+                lambda: (
+                    (client.request(Op.STATUS) or {})["status"]["memories_indexed"] == expected
+                    and client.request(Op.STATUS)["status"]["queue_length"] == 0
+                ),
+                600,
+            )
             result["burst_files"] = burst
             result["burst_caught_up_s"] = round(time.perf_counter() - started, 1)
         finally:

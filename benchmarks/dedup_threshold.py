@@ -76,20 +76,35 @@ def main() -> None:
     diff_words = [content_terms(y) <= content_terms(x) for x, y in DIFFERENT]
     table = []
     for t in THRESHOLDS:
-        table.append({"threshold": t, "restatements_caught": sum(s >= t for s in same), "near_misses_merged": sum(s >= t for s in diff),
-                      "with_word_check_caught": sum(s >= t and w for s, w in zip(same, same_words)),
-                      "with_word_check_merged": sum(s >= t and w for s, w in zip(diff, diff_words))})
-    result = {"n_same": len(same), "n_different": len(diff), "same_min": round(min(same), 4), "same_median": round(sorted(same)[len(same) // 2], 4),
-              "different_max": round(max(diff), 4), "different_median": round(sorted(diff)[len(diff) // 2], 4), "table": table}
+        table.append(
+            {
+                "threshold": t,
+                "restatements_caught": sum(s >= t for s in same),
+                "near_misses_merged": sum(s >= t for s in diff),
+                "with_word_check_caught": sum(s >= t and w for s, w in zip(same, same_words)),
+                "with_word_check_merged": sum(s >= t and w for s, w in zip(diff, diff_words)),
+            }
+        )
+    result = {
+        "n_same": len(same),
+        "n_different": len(diff),
+        "same_min": round(min(same), 4),
+        "same_median": round(sorted(same)[len(same) // 2], 4),
+        "different_max": round(max(diff), 4),
+        "different_median": round(sorted(diff)[len(diff) // 2], 4),
+        "table": table,
+    }
     if args.json:
         print(json.dumps(result, indent=2))
         return
     print(f"restatements: min {result['same_min']}, median {result['same_median']}")
     print(f"near misses:  max {result['different_max']}, median {result['different_median']}")
     for row in table:
-        print(f"  >= {row['threshold']:.2f}: {row['restatements_caught']}/{len(same)} restatements caught, "
-              f"{row['near_misses_merged']}/{len(diff)} near misses wrongly merged; with the word check: "
-              f"{row['with_word_check_caught']}/{len(same)} caught, {row['with_word_check_merged']}/{len(diff)} merged")
+        print(
+            f"  >= {row['threshold']:.2f}: {row['restatements_caught']}/{len(same)} restatements caught, "
+            f"{row['near_misses_merged']}/{len(diff)} near misses wrongly merged; with the word check: "
+            f"{row['with_word_check_caught']}/{len(same)} caught, {row['with_word_check_merged']}/{len(diff)} merged"
+        )
     for (x, y), s in sorted(zip(DIFFERENT, diff), key=lambda p: -p[1])[:4]:
         print(f"  closest near miss {s:.3f}: {x!r} vs {y!r}")
 

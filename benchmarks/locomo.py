@@ -110,11 +110,17 @@ def score(rows: list[dict]) -> dict:
     }
     for cat, name in CATEGORIES.items():
         sub = [r for r in rows if r["category"] == cat]
-        result["per_category"][name] = {"n": len(sub), "recall@5": mean([r["r5"] for r in sub]), "recall@10": mean([r["r10"] for r in sub])}
+        result["per_category"][name] = {
+            "n": len(sub),
+            "recall@5": mean([r["r5"] for r in sub]),
+            "recall@10": mean([r["r10"] for r in sub]),
+        }
     return result
 
 
-def evaluate(engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str, ...]) -> tuple[list[dict], list[float]]:
+def evaluate(
+    engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str, ...]
+) -> tuple[list[dict], list[float]]:
     rows, times = [], []
     snap = engine.snapshot()
     try:
@@ -124,21 +130,24 @@ def evaluate(engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str
             times.append((time.perf_counter() - started) * 1000)
             found = [h.memory.extra.get("dia_id") for h in hits]
             ev = set(q["evidence"])
-            rows.append({
-                "question": q["question"],
-                "top10": found,
-                "category": q["category"],
-                "r5": len(ev & set(found[:5])) / len(ev),
-                "r10": len(ev & set(found[:10])) / len(ev),
-                "hit5": 1.0 if ev & set(found[:5]) else 0.0,
-            })
+            rows.append(
+                {
+                    "question": q["question"],
+                    "top10": found,
+                    "category": q["category"],
+                    "r5": len(ev & set(found[:5])) / len(ev),
+                    "r10": len(ev & set(found[:10])) / len(ev),
+                    "hit5": 1.0 if ev & set(found[:5]) else 0.0,
+                }
+            )
     finally:
         snap.close()
     return rows, times
 
 
-def run(data: Path, params: RankingParams | None = None, keep: Path | None = None,
-        rankings: Path | None = None) -> dict:
+def run(
+    data: Path, params: RankingParams | None = None, keep: Path | None = None, rankings: Path | None = None
+) -> dict:
     samples = json.loads(data.read_text())
     embedder = FastEmbedEmbedder()
     all_rows: dict[str, list[dict]] = {"hybrid": [], "keyword": [], "vector": []}
@@ -160,8 +169,9 @@ def run(data: Path, params: RankingParams | None = None, keep: Path | None = Non
                 if name == "hybrid":
                     latencies += times
     if rankings is not None:  # the top 10 per question, to compare two versions ranking for ranking
-        rankings.write_text(json.dumps({name: [[r["question"], r["top10"]] for r in rows]
-                                        for name, rows in all_rows.items()}, indent=0))
+        rankings.write_text(
+            json.dumps({name: [[r["question"], r["top10"]] for r in rows] for name, rows in all_rows.items()}, indent=0)
+        )
     result = score(all_rows["hybrid"])
     result["keyword_only"] = score(all_rows["keyword"])
     result["vector_only"] = score(all_rows["vector"])
@@ -183,7 +193,11 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(f"LoCoMo retrieval, {result['n_questions']} questions (categories 1-4)")
-    for name, r in (("hybrid", result), ("keyword only", result["keyword_only"]), ("vector only", result["vector_only"])):
+    for name, r in (
+        ("hybrid", result),
+        ("keyword only", result["keyword_only"]),
+        ("vector only", result["vector_only"]),
+    ):
         print(f"  {name:<13} R@5 {r['recall@5']:.3f}  R@10 {r['recall@10']:.3f}  Hit@5 {r['hit@5']:.3f}")
     print("  per category (hybrid):")
     for name, r in result["per_category"].items():

@@ -32,26 +32,70 @@ from vault_memory.vault.vault import Vault  # noqa: E402
 
 PEOPLE = ["Ana", "Lucas", "Marta", "Diego", "Sofía", "Tom", "Priya", "Kenji", "Lena", "Omar", "Chloe", "Iván"]
 PLACES = ["Lisbon", "Madrid", "Berlin", "Sevilla", "Tokyo", "Oaxaca", "Porto", "Valencia", "Oslo", "Lyon"]
-TOPICS = ["the payments service", "the garden", "a PostgreSQL migration", "the marathon training", "the kitchen renovation",
-          "a Go refactor", "the tax return", "piano lessons", "the team offsite", "a flaky CI pipeline", "the cat's vet visit",
-          "the mortgage", "a Rust side project", "the wedding plans", "a sourdough starter", "the book club"]
-VERBS = ["discussed", "fixed", "planned", "postponed", "finished", "started", "reviewed", "argued about", "booked", "cancelled"]
+TOPICS = [
+    "the payments service",
+    "the garden",
+    "a PostgreSQL migration",
+    "the marathon training",
+    "the kitchen renovation",
+    "a Go refactor",
+    "the tax return",
+    "piano lessons",
+    "the team offsite",
+    "a flaky CI pipeline",
+    "the cat's vet visit",
+    "the mortgage",
+    "a Rust side project",
+    "the wedding plans",
+    "a sourdough starter",
+    "the book club",
+]
+VERBS = [
+    "discussed",
+    "fixed",
+    "planned",
+    "postponed",
+    "finished",
+    "started",
+    "reviewed",
+    "argued about",
+    "booked",
+    "cancelled",
+]
 KEYS = ["trabajo", "preferencias", "proyecto_actual", "salud", "familia", "viajes", None, None, None]
 TYPES = ["fact", "fact", "episode", "episode", "summary"]
-QUERIES = ["what did we decide about the payments service?", "when is the trip to Lisbon?", "who is Marta?",
-           "what is the user's current project?", "any health issues?", "what happened with the CI pipeline?",
-           "piano lessons schedule", "mortgage", "what does the user prefer for breakfast?", "kitchen renovation budget"]
+QUERIES = [
+    "what did we decide about the payments service?",
+    "when is the trip to Lisbon?",
+    "who is Marta?",
+    "what is the user's current project?",
+    "any health issues?",
+    "what happened with the CI pipeline?",
+    "piano lessons schedule",
+    "mortgage",
+    "what does the user prefer for breakfast?",
+    "kitchen renovation budget",
+]
 
 
 def synthetic_memory(i: int, rng: random.Random, start: dt.datetime) -> Memory:
     person, place, topic = rng.choice(PEOPLE), rng.choice(PLACES), rng.choice(TOPICS)
     sentences = [f"{person} and the user {rng.choice(VERBS)} {topic} in {place}."]
     for _ in range(rng.randint(0, 4)):
-        sentences.append(f"They {rng.choice(VERBS)} {rng.choice(TOPICS)} with {rng.choice(PEOPLE)} (note {i}-{rng.randint(0, 9999)}).")
+        sentences.append(
+            f"They {rng.choice(VERBS)} {rng.choice(TOPICS)} with {rng.choice(PEOPLE)} (note {i}-{rng.randint(0, 9999)})."
+        )
     type_ = rng.choice(TYPES)
     created = start + dt.timedelta(minutes=17 * i)
-    return Memory(id=f"{created.date()}-synthetic-{i:06d}", text=" ".join(sentences), type=type_, key=rng.choice(KEYS),
-                  confidence=rng.choice(["high", "medium", "low"]), source="imported", created=created)
+    return Memory(
+        id=f"{created.date()}-synthetic-{i:06d}",
+        text=" ".join(sentences),
+        type=type_,
+        key=rng.choice(KEYS),
+        confidence=rng.choice(["high", "medium", "low"]),
+        source="imported",
+        created=created,
+    )
 
 
 def build_vault(folder: Path, n: int) -> Vault:
@@ -111,8 +155,12 @@ def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
                 warm.append((time.perf_counter() - t) * 1000)
         if rankings is not None:  # the top 10 per query, to compare two versions ranking for ranking
             as_of = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-            rankings.write_text(json.dumps({q: [h.memory.id for h in engine.recall(RecallQuery(q, as_of=as_of)).hits]
-                                            for q in QUERIES}, indent=1))
+            rankings.write_text(
+                json.dumps(
+                    {q: [h.memory.id for h in engine.recall(RecallQuery(q, as_of=as_of)).hits] for q in QUERIES},
+                    indent=1,
+                )
+            )
         result["embed_query_ms_p50"] = pct(embeds, 0.5)
         result["warm_recall_ms_p50"] = pct(warm, 0.5)
         result["warm_recall_ms_p95"] = pct(warm, 0.95)
@@ -157,8 +205,12 @@ def keyword_leg(folder: Path) -> dict:
             warm_ms.append((time.perf_counter() - t) * 1000)
             same += [p for p, _ in mine] == [p for p, _ in theirs]
     warm.close()
-    return {"keyword_whoosh_ms_p50": pct(whoosh_ms, 0.5), "keyword_numpy_fresh_reader_ms_p50": pct(cold_ms, 0.5),
-            "keyword_numpy_warm_ms_p50": pct(warm_ms, 0.5), "keyword_same_top100": f"{same}/{len(QUERIES) * 3}"}
+    return {
+        "keyword_whoosh_ms_p50": pct(whoosh_ms, 0.5),
+        "keyword_numpy_fresh_reader_ms_p50": pct(cold_ms, 0.5),
+        "keyword_numpy_warm_ms_p50": pct(warm_ms, 0.5),
+        "keyword_same_top100": f"{same}/{len(QUERIES) * 3}",
+    }
 
 
 def report(result: dict, as_json: bool) -> None:

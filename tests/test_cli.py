@@ -120,7 +120,10 @@ def test_export_import_round_trip(cli, vault_dir, tmp_path):
 
 
 def test_import_reports_bad_lines(cli, tmp_path):
-    dump = write(tmp_path / "bad.jsonl", '{"id": "ok-import-1", "type": "fact", "text": "fine"}\nnot json\n{"id": "../x", "text": "t"}\n')
+    dump = write(
+        tmp_path / "bad.jsonl",
+        '{"id": "ok-import-1", "type": "fact", "text": "fine"}\nnot json\n{"id": "../x", "text": "t"}\n',
+    )
     result = cli("import", str(dump))
     assert result.exit_code == 1
     assert "bad.jsonl:2" in result.stderr and "bad.jsonl:3" in result.stderr

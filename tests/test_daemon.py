@@ -36,9 +36,25 @@ class RunningDaemon:
 
     def start(self) -> RunningDaemon:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--debounce", "0.05", "--vault", str(self.vault_dir)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert wait(lambda: (self.status() or {}).get("ready") or self.proc.poll() is not None, 60), "daemon did not start"
+            [
+                sys.executable,
+                "-m",
+                "vault_memory",
+                "daemon",
+                "run",
+                "--quiet",
+                "--debounce",
+                "0.05",
+                "--vault",
+                str(self.vault_dir),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert wait(lambda: (self.status() or {}).get("ready") or self.proc.poll() is not None, 60), (
+            "daemon did not start"
+        )
         assert self.proc.poll() is None, self.proc.communicate()
         return self
 
@@ -84,9 +100,11 @@ def daemon(vault_dir):
 
 def eventually_recalled(daemon: RunningDaemon, query: str, needle: str, present: bool = True) -> bool:
     """Writes are picked up by the watcher alone: poll status until the queue drains, then ask."""
+
     def check():
         found = any(needle in t for t in daemon.texts(query))
         return found is present
+
     return wait(check)
 
 
@@ -130,7 +148,10 @@ def test_delete_rename_file_and_folder_and_new_folder(daemon, vault_dir):
     assert wait(lambda: any(m["path"] == "known/health.md" for m in daemon.recall("peanut allergy")))
     (vault_dir / "known" / "health.md").unlink()
     assert eventually_recalled(daemon, "peanut allergy", "allergic to peanuts", present=False)
-    write(vault_dir / "projects" / "vmem" / "plan.md", "---\nid: plan-1\ntype: fact\n---\nThe vmem launch is planned for March\n")
+    write(
+        vault_dir / "projects" / "vmem" / "plan.md",
+        "---\nid: plan-1\ntype: fact\n---\nThe vmem launch is planned for March\n",
+    )
     assert eventually_recalled(daemon, "when is the launch?", "planned for March")
 
 
@@ -145,8 +166,13 @@ def test_ignored_paths_do_not_become_memories(daemon, vault_dir):
 
 def test_burst_is_coalesced_into_few_batches(daemon, vault_dir):
     for i in range(300):
-        write(vault_dir / "episodes" / f"burst-{i:03d}.md", f"---\nid: burst-{i}\ntype: fact\n---\nBurst memory number {i} about topic {i % 7}\n")
-    assert wait(lambda: (daemon.status() or {}).get("memories_indexed") == 306 and daemon.status()["queue_length"] == 0, 120)
+        write(
+            vault_dir / "episodes" / f"burst-{i:03d}.md",
+            f"---\nid: burst-{i}\ntype: fact\n---\nBurst memory number {i} about topic {i % 7}\n",
+        )
+    assert wait(
+        lambda: (daemon.status() or {}).get("memories_indexed") == 306 and daemon.status()["queue_length"] == 0, 120
+    )
     log = (vault_dir / ".vmem" / "daemon.log").read_text()
     batches = [line for line in log.splitlines() if "synced:" in line]
     assert 1 < len(batches) < 30  # the initial reconcile, then the burst in a few batches, not 300
@@ -155,7 +181,10 @@ def test_burst_is_coalesced_into_few_batches(daemon, vault_dir):
 def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
     d = RunningDaemon(vault_dir).start()
     for i in range(200):
-        write(vault_dir / "episodes" / f"k-{i:03d}.md", f"---\nid: k-{i}\ntype: fact\n---\nKill test memory {i} mentions token zq{i}x\n")
+        write(
+            vault_dir / "episodes" / f"k-{i:03d}.md",
+            f"---\nid: k-{i}\ntype: fact\n---\nKill test memory {i} mentions token zq{i}x\n",
+        )
     time.sleep(0.4)  # the batch is being embedded now
     d.kill()
     assert not is_running(DaemonPaths(vault_dir / ".vmem"))
@@ -181,8 +210,12 @@ def test_stale_pid_file_does_not_block_and_one_daemon_per_vault(vault_dir):
     (vault_dir / ".vmem" / "daemon.pid").write_text("999999\n")
     d = RunningDaemon(vault_dir).start()
     try:
-        second = subprocess.run([sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_dir)],
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_dir)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 1 and "already running" in second.stderr
         assert d.status()["pid"] == d.proc.pid
     finally:
@@ -225,10 +258,21 @@ def test_cli_start_status_stop(vault_dir):
     started = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True, timeout=120)
     assert started.returncode == 0, started.stderr
     try:
-        status = json.loads(subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout)
+        status = json.loads(
+            subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout
+        )
         assert status["running"] and status["pid"] > 0
-        assert wait(lambda: json.loads(subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True,
-                                                      text=True).stdout)["memories_indexed"] == 6, 60)
+        assert wait(
+            lambda: (
+                json.loads(
+                    subprocess.run(
+                        ["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True
+                    ).stdout
+                )["memories_indexed"]
+                == 6
+            ),
+            60,
+        )
         again = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True)
         assert "already running" in again.stdout
         # writes go to files; sync and remember go through the daemon
@@ -253,12 +297,14 @@ def test_remember_uses_the_daemon_for_restatements(daemon, vault_dir):
 
 def test_a_recall_the_daemon_answers_parses_no_memory_file(daemon, vault_dir):
     """The client stays light: no YAML/frontmatter stack, no model, no index is loaded."""
-    probe = ("import atexit, sys\n"
-             "atexit.register(lambda: print('LOADED', sorted(m for m in ('yaml', 'frontmatter', 'fastembed', 'whoosh', 'hnswlib')"
-             " if m in sys.modules), file=sys.stderr))\n"
-             "from vault_memory.cli.app import main\n"
-             f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(vault_dir)!r}]\n"
-             "main()\n")
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('LOADED', sorted(m for m in ('yaml', 'frontmatter', 'fastembed', 'whoosh', 'hnswlib')"
+        " if m in sys.modules), file=sys.stderr))\n"
+        "from vault_memory.cli.app import main\n"
+        f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(vault_dir)!r}]\n"
+        "main()\n"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["answered_by"] == "daemon"

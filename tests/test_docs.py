@@ -28,4 +28,6 @@ def test_command_has_help_and_readme_entry(prefix, name, cmd):
     assert result.exit_code == 0
     assert "Example" in result.stdout, f"{prefix} {name} --help shows no example"
     assert name in ("init", "docs") or "--vault" in result.stdout
-    assert "{" not in result.stdout.splitlines()[0] and not re.search(r"<(str|int|path|float)", result.stdout), "usage noise"
+    assert "{" not in result.stdout.splitlines()[0] and not re.search(r"<(str|int|path|float)", result.stdout), (
+        "usage noise"
+    )

@@ -38,8 +38,26 @@ def test_round_trip_keeps_every_field():
     m = full_memory()
     text = serialize_memory(m)
     back = parse_memory(text.encode(), P)
-    for field in ("id", "text", "type", "key", "domain", "confidence", "source", "created", "updated",
-                  "last_confirmed", "expires", "supersedes", "persona", "scope", "importance", "pinned", "tags", "extra"):
+    for field in (
+        "id",
+        "text",
+        "type",
+        "key",
+        "domain",
+        "confidence",
+        "source",
+        "created",
+        "updated",
+        "last_confirmed",
+        "expires",
+        "supersedes",
+        "persona",
+        "scope",
+        "importance",
+        "pinned",
+        "tags",
+        "extra",
+    ):
         assert getattr(back, field) == getattr(m, field), field
     assert list(back.extra) == ["zeta", "alpha"]
 
@@ -82,15 +100,18 @@ def test_wrong_type_names_the_key_line():
     assert e.value.line == 3 and "confidence" in str(e.value)
 
 
-@pytest.mark.parametrize("raw,error", [
-    (b"", MemoryFileError),
-    (b"   \n\n", MemoryFileError),
-    (b"\x89PNG\r\n\x1a\n\x00\x00", EncodingError),
-    ("caf\u00e9".encode("latin-1"), EncodingError),
-    (b"---\nid: x-1\nbody without end\n", FrontmatterError),
-    (b"---\n- a\n- b\n---\nbody\n", FrontmatterError),
-    (b"---\nid: ../etc/passwd\n---\nbody\n", FrontmatterError),
-])
+@pytest.mark.parametrize(
+    "raw,error",
+    [
+        (b"", MemoryFileError),
+        (b"   \n\n", MemoryFileError),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", EncodingError),
+        ("caf\u00e9".encode("latin-1"), EncodingError),
+        (b"---\nid: x-1\nbody without end\n", FrontmatterError),
+        (b"---\n- a\n- b\n---\nbody\n", FrontmatterError),
+        (b"---\nid: ../etc/passwd\n---\nbody\n", FrontmatterError),
+    ],
+)
 def test_bad_files_raise_clear_errors(raw, error):
     with pytest.raises(error) as e:
         parse_memory(raw, P)
@@ -104,7 +125,14 @@ def test_body_with_dashes_lines_is_body():
 
 
 def test_confidence_floats_map_to_levels():
-    assert [normalize_confidence(x) for x in (0.95, 0.8, 0.5, 0.2, "0.9", "High")] == ["high", "high", "medium", "low", "high", "high"]
+    assert [normalize_confidence(x) for x in (0.95, 0.8, 0.5, 0.2, "0.9", "High")] == [
+        "high",
+        "high",
+        "medium",
+        "low",
+        "high",
+        "high",
+    ]
     with pytest.raises(ValueError):
         normalize_confidence(1.5)
 

@@ -13,19 +13,40 @@ from vault_memory.index.keyword_index import KeywordIndex, document, query_for
 from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
 from vault_memory.vault.memory import Memory
 
-WORDS = ("coffee café trip Lisbon Marta payments service decided migrate database piano lessons mortgage bank "
-         "kitchen renovation budget allergic peanuts running marathon sister birthday dentist appointment "
-         "no gusta viaje madrid hermana cumpleaños trabajo proyecto reunión presupuesto never without").split()
-QUERIES = ["what did we decide about the payments service?", "trip to Lisbon", "who is Marta", "piano", "peanuts allergic",
-           "mortgage bank budget", "cumpleaños de mi hermana", "no le gusta el café", "kitchen renovation never", "zzz unknown",
-           "the user", "coffee coffee coffee", "dentist appointment birthday sister", "reunión del proyecto",
-           "trip to Lisbon with Marta"]
+WORDS = (
+    "coffee café trip Lisbon Marta payments service decided migrate database piano lessons mortgage bank "
+    "kitchen renovation budget allergic peanuts running marathon sister birthday dentist appointment "
+    "no gusta viaje madrid hermana cumpleaños trabajo proyecto reunión presupuesto never without"
+).split()
+QUERIES = [
+    "what did we decide about the payments service?",
+    "trip to Lisbon",
+    "who is Marta",
+    "piano",
+    "peanuts allergic",
+    "mortgage bank budget",
+    "cumpleaños de mi hermana",
+    "no le gusta el café",
+    "kitchen renovation never",
+    "zzz unknown",
+    "the user",
+    "coffee coffee coffee",
+    "dentist appointment birthday sister",
+    "reunión del proyecto",
+    "trip to Lisbon with Marta",
+]
 
 
 def memory(i: int, rng: random.Random, text: str | None = None) -> Memory:
     words = text or " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 25)))
-    return Memory(id=f"m{i:04d}", text=words, type="fact", key=rng.choice(["", "trabajo", "ubicacion", "favorite_food"]) or None,
-                  tags=rng.sample(["work", "food", "family", "health"], rng.randint(0, 2)), path=Path(f"facts/m{i:04d}.md"))
+    return Memory(
+        id=f"m{i:04d}",
+        text=words,
+        type="fact",
+        key=rng.choice(["", "trabajo", "ubicacion", "favorite_food"]) or None,
+        tags=rng.sample(["work", "food", "family", "health"], rng.randint(0, 2)),
+        path=Path(f"facts/m{i:04d}.md"),
+    )
 
 
 def whoosh_results(folder: Path, text: str, limit: int) -> list[tuple[str, float]]:
@@ -64,8 +85,10 @@ def test_scores_and_order_equal_whoosh_across_segments_and_deletions(index):
     rng = random.Random(7)
     commit(index, [memory(i, rng) for i in range(120)])
     commit(index, [memory(i, rng) for i in range(120, 160)] + [memory(3, rng)])  # an edit: delete + add
-    twins = [Memory(id=f"m{i}", text="trip to Lisbon with Marta", type="fact", path=Path(f"facts/m{i}.md"))
-             for i in (200, 201, 202)]  # equal scores: ordered by document number
+    twins = [
+        Memory(id=f"m{i}", text="trip to Lisbon with Marta", type="fact", path=Path(f"facts/m{i}.md"))
+        for i in (200, 201, 202)
+    ]  # equal scores: ordered by document number
     commit(index, twins, delete=["facts/m0010.md", "facts/m0011.md"])
     searcher = KeywordSearcher(index)
     assert len(searcher.segments) == 3 and any(r.has_deletions() for r, _, _ in searcher.segments)
@@ -91,7 +114,9 @@ def test_a_shared_cache_stays_right_across_commits_and_merges(index):
             searcher.search(text, 20)  # fill the cache from this snapshot
         cache.keep_only(searcher.segment_keys)
         searcher.close()
-        edits = [memory(rng.randrange(50 + 5 * round_), rng) for _ in range(3)] + [memory(50 + 5 * round_ + j, rng) for j in range(5)]
+        edits = [memory(rng.randrange(50 + 5 * round_), rng) for _ in range(3)] + [
+            memory(50 + 5 * round_ + j, rng) for j in range(5)
+        ]
         commit(index, edits, delete=[f"facts/m{rng.randrange(50):04d}.md"])
         searcher = KeywordSearcher(index, cache)
         counts.append(len(searcher.segments))
@@ -127,11 +152,13 @@ def test_the_fast_whoosh3_readers_are_used_and_agree_with_the_public_api(index):
         for btext in (b"coffe", b"lisbon", b"never"):
             if ("body", btext) not in segment:
                 continue
+
             def raw(segment=segment, btext=btext):
                 m = segment.postings("body", btext)
                 m = m.child if isinstance(m, FilterMatcher) else m
                 m.reset()
                 return m
+
             fast = block_postings(raw())
             slow = posting_by_posting(raw())
             assert fast is not None and fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()

@@ -29,7 +29,14 @@ T0 = dt.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 def mem(type_="fact", days_old=0.0, **kw) -> Memory:
     kw.setdefault("confidence", "medium")
     kw.setdefault("source", "inferred")
-    return Memory(id=kw.pop("id", "m1"), text=kw.pop("text", "something"), type=type_, created=T0, path=kw.pop("path", Path("facts/m1.md")), **kw)
+    return Memory(
+        id=kw.pop("id", "m1"),
+        text=kw.pop("text", "something"),
+        type=type_,
+        created=T0,
+        path=kw.pop("path", Path("facts/m1.md")),
+        **kw,
+    )
 
 
 def at(days: float) -> dt.datetime:
@@ -38,24 +45,36 @@ def at(days: float) -> dt.datetime:
 
 # ------------------------------------------------------------------ expiry by type
 
+
 @pytest.mark.parametrize("type_,ttl", [("episode", 30), ("summary", 90)])
 @pytest.mark.parametrize("offset,expired", [(-1, False), (-0.001, False), (0, True), (1, True)])
 def test_type_ttl(type_, ttl, offset, expired):
     assert is_expired(mem(type_), at(ttl + offset)) is expired
 
 
-@pytest.mark.parametrize("memory", [
-    mem("fact"), mem("note"), mem("episode", pinned=True), mem("summary", key="nombre"), mem("episode", key="Ubicación"),
-], ids=["fact", "note", "pinned-episode", "profile-summary", "profile-key-accented"])
+@pytest.mark.parametrize(
+    "memory",
+    [
+        mem("fact"),
+        mem("note"),
+        mem("episode", pinned=True),
+        mem("summary", key="nombre"),
+        mem("episode", key="Ubicación"),
+    ],
+    ids=["fact", "note", "pinned-episode", "profile-summary", "profile-key-accented"],
+)
 def test_never_expire_by_default(memory):
     assert expires_at(memory) is None and not is_expired(memory, at(10_000))
 
 
-@pytest.mark.parametrize("now,expired", [
-    (dt.datetime(2026, 3, 1, 23, 59).astimezone(), False),  # the whole day of `expires` is still valid
-    (dt.datetime(2026, 3, 2, 0, 1).astimezone(), True),
-    (dt.datetime(2026, 2, 28, 12, 0).astimezone(), False),
-])
+@pytest.mark.parametrize(
+    "now,expired",
+    [
+        (dt.datetime(2026, 3, 1, 23, 59).astimezone(), False),  # the whole day of `expires` is still valid
+        (dt.datetime(2026, 3, 2, 0, 1).astimezone(), True),
+        (dt.datetime(2026, 2, 28, 12, 0).astimezone(), False),
+    ],
+)
 def test_explicit_expires_date_lasts_the_whole_day(now, expired):
     assert is_expired(mem("fact", expires=dt.date(2026, 3, 1)), now) is expired
 
@@ -88,16 +107,26 @@ def test_decay_is_gradual_with_no_cliff(confidence, source, limits):
     aging, low, stale = limits
     m = mem(confidence=confidence, source=source)
     expected = [
-        (aging - 1, "active"), (aging + 1, "aging"),
-        (low - 1, "aging"), (low + 1, "low_priority"),
-        (stale - 1, "low_priority"), (stale + 1, "stale"),
+        (aging - 1, "active"),
+        (aging + 1, "aging"),
+        (low - 1, "aging"),
+        (low + 1, "low_priority"),
+        (stale - 1, "low_priority"),
+        (stale + 1, "stale"),
     ]
     assert [(d, decay_state(m, at(d))) for d, _ in expected] == expected
 
 
-@pytest.mark.parametrize("memory", [
-    mem(pinned=True), mem(key="nombre"), mem("note"), mem(key="trabajo", confidence="low"),
-], ids=["pinned", "profile", "note", "profile-low-confidence"])
+@pytest.mark.parametrize(
+    "memory",
+    [
+        mem(pinned=True),
+        mem(key="nombre"),
+        mem("note"),
+        mem(key="trabajo", confidence="low"),
+    ],
+    ids=["pinned", "profile", "note", "profile-low-confidence"],
+)
 def test_never_decay(memory):
     assert decay_state(memory, at(5000)) == "active"
 
@@ -121,11 +150,14 @@ def test_state_weights_and_eligibility():
 
 # ------------------------------------------------------------------ states and supersession
 
+
 def test_state_precedence():
     old = mem("episode", id="old", path=Path("archive/episodes/old.md"))
     assert memory_state(old, at(500), {"old"}) == "archived"
     assert memory_state(mem("episode", id="x"), at(500), {"x"}) == "superseded"
-    assert memory_state(mem("episode", id="x", path=Path("episodes/stem.md")), at(1), {"stem"}) == "superseded"  # wikilink by file name
+    assert (
+        memory_state(mem("episode", id="x", path=Path("episodes/stem.md")), at(1), {"stem"}) == "superseded"
+    )  # wikilink by file name
     assert memory_state(mem("episode"), at(500), set()) == "expired"
     assert memory_state(mem("fact"), at(500), set()) == "stale"
     assert memory_state(mem("fact"), at(1), set()) == "active"
@@ -152,35 +184,51 @@ def test_supersession_chain_from_any_member():
 
 # ------------------------------------------------------------------ importance, persona cap, restatements
 
-@pytest.mark.parametrize("text,key,score", [
-    ("Su perro se llama Max", None, 0.8),
-    ("Lives in Porto with his sister", None, 0.8),
-    ("Lucas", "nombre", 0.8),
-    ("Struggled with the subjunctive today", None, 0.7),
-    ("Le cuesta el subjuntivo", None, 0.7),
-    ("Loves jazz and prefers mornings", None, 0.6),
-    ("Le encanta el jazz", None, 0.6),
-    ("We talked about the weather", None, 0.4),
-])
+
+@pytest.mark.parametrize(
+    "text,key,score",
+    [
+        ("Su perro se llama Max", None, 0.8),
+        ("Lives in Porto with his sister", None, 0.8),
+        ("Lucas", "nombre", 0.8),
+        ("Struggled with the subjunctive today", None, 0.7),
+        ("Le cuesta el subjuntivo", None, 0.7),
+        ("Loves jazz and prefers mornings", None, 0.6),
+        ("Le encanta el jazz", None, 0.6),
+        ("We talked about the weather", None, 0.4),
+    ],
+)
 def test_importance_cues(text, key, score):
     assert score_importance(text, key) == score
 
 
 def test_persona_cap_prunes_by_importance_then_age():
-    memories = [Memory(id=f"p{i}", text=f"note {i}", persona="coach", importance=0.4 if i < 10 else 0.8,
-                       created=at(i), path=Path(f"facts/p{i}.md")) for i in range(25)]
+    memories = [
+        Memory(
+            id=f"p{i}",
+            text=f"note {i}",
+            persona="coach",
+            importance=0.4 if i < 10 else 0.8,
+            created=at(i),
+            path=Path(f"facts/p{i}.md"),
+        )
+        for i in range(25)
+    ]
     memories.append(Memory(id="shared", text="x", created=T0, path=Path("facts/shared.md")))
     pruned = persona_overflow(memories, 20, at(30), set())
     assert sorted(m.id for m in pruned) == ["p0", "p1", "p2", "p3", "p4"]  # least important, then oldest
 
 
-@pytest.mark.parametrize("new,old,similarity,same", [
-    ("The user is allergic to peanuts", "User is allergic to peanuts.", 0.99, True),
-    ("Works at Acme as a backend engineer", "Works as a backend engineer at Acme.", 0.95, True),
-    ("Works as a frontend engineer at Acme.", "Works as a backend engineer at Acme.", 0.976, False),
-    ("No le gusta el té verde", "Le gusta el té verde", 0.949, False),
-    ("Runs 5 km every Sunday", "Runs 10 km every Sunday", 0.924, False),
-    ("User is allergic to peanuts", "User is allergic to peanuts", 0.84, False),  # below the threshold
-])
+@pytest.mark.parametrize(
+    "new,old,similarity,same",
+    [
+        ("The user is allergic to peanuts", "User is allergic to peanuts.", 0.99, True),
+        ("Works at Acme as a backend engineer", "Works as a backend engineer at Acme.", 0.95, True),
+        ("Works as a frontend engineer at Acme.", "Works as a backend engineer at Acme.", 0.976, False),
+        ("No le gusta el té verde", "Le gusta el té verde", 0.949, False),
+        ("Runs 5 km every Sunday", "Runs 10 km every Sunday", 0.924, False),
+        ("User is allergic to peanuts", "User is allergic to peanuts", 0.84, False),  # below the threshold
+    ],
+)
 def test_restatement_needs_similarity_and_no_new_words(new, old, similarity, same):
     assert is_restatement(content_terms(new), content_terms(old), similarity) is same

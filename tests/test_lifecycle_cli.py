@@ -8,7 +8,10 @@ from vault_memory.vault.template import create_vault
 
 
 def test_expired_fact_is_absent_unless_included(cli, vault_dir):
-    write(vault_dir / "facts" / "hotel.md", "---\nid: hotel-1\ntype: fact\nexpires: 2026-11-01\n---\nStaying at Hotel Lisboa in Alfama\n")
+    write(
+        vault_dir / "facts" / "hotel.md",
+        "---\nid: hotel-1\ntype: fact\nexpires: 2026-11-01\n---\nStaying at Hotel Lisboa in Alfama\n",
+    )
     before = cli.json("recall", "where is the user staying?", "--as-of", "2026-10-30")
     assert "hotel-1" in [r["id"] for r in before["results"]]
     after = cli.json("recall", "where is the user staying?", "--as-of", "2026-11-05")
@@ -90,7 +93,10 @@ def test_gc_moves_expired_to_archive_and_list_still_finds_it(cli, vault_dir):
     assert listed[episode]["path"] == f"archive/episodes/{episode}.md" and listed[episode]["state"] == "archived"
     assert cli.json("show", episode)["text"].startswith("Spent the afternoon")
     assert episode not in [r["id"] for r in cli.json("recall", "postgres migration lock")["results"]]
-    assert episode in [r["id"] for r in cli.json("recall", "postgres migration lock", "--include-archived", "--include-expired")["results"]]
+    assert episode in [
+        r["id"]
+        for r in cli.json("recall", "postgres migration lock", "--include-archived", "--include-expired")["results"]
+    ]
 
 
 def test_confirm_changes_one_line(cli, vault_dir):
@@ -106,7 +112,10 @@ def test_confirm_changes_one_line(cli, vault_dir):
 
 def test_stats_counts_states_and_block_size(cli, vault_dir):
     cli("remember", "Practises with flashcards", "--persona", "tutor")
-    write(vault_dir / "facts" / "old.md", "---\nid: old-1\ntype: fact\ncreated: 2025-01-01T00:00:00+00:00\n---\nUsed to live in Bilbao\n")
+    write(
+        vault_dir / "facts" / "old.md",
+        "---\nid: old-1\ntype: fact\ncreated: 2025-01-01T00:00:00+00:00\n---\nUsed to live in Bilbao\n",
+    )
     data = cli.json("stats")
     assert data["memories"] == 8 and data["by_type"]["fact"] == 6
     assert data["by_state"]["stale"] == 1 and data["by_persona"] == {"tutor": 1}

@@ -50,8 +50,12 @@ def test_block_groups_by_type_and_clamps_long_memories():
     def hit(i, type_, text, **kw):
         return Hit(Memory(id=f"m{i}", text=text, type=type_, path=Path(f"x/m{i}.md"), **kw), 1.0 / (i + 1))
 
-    hits = [hit(0, "episode", "Went to Lisbon"), hit(1, "fact", "Lucas", key="nombre"),
-            hit(2, "summary", "- topic: trip\n- outcome: booked"), hit(3, "fact", "word " * 500)]
+    hits = [
+        hit(0, "episode", "Went to Lisbon"),
+        hit(1, "fact", "Lucas", key="nombre"),
+        hit(2, "summary", "- topic: trip\n- outcome: booked"),
+        hit(3, "fact", "word " * 500),
+    ]
     block = block_text(select(hits, 120))
     lines = block.splitlines()
     assert lines.index("## Facts") < lines.index("## Summaries") < lines.index("## Episodes")

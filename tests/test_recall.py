@@ -25,8 +25,13 @@ def test_a_query_sharing_no_word_finds_the_memory(vault_dir, engine_for):
 
 def test_an_exact_name_finds_its_memory_first(empty_vault_dir, engine_for):
     v = Vault(empty_vault_dir)
-    for text in ["amigo: Martín Iglesias, college friend from Rosario", "Likes hiking in the Picos de Europa",
-                 "trabajo: data engineer", "Has a sister who lives in Valencia", "Martha from accounting sent the report"]:
+    for text in [
+        "amigo: Martín Iglesias, college friend from Rosario",
+        "Likes hiking in the Picos de Europa",
+        "trabajo: data engineer",
+        "Has a sister who lives in Valencia",
+        "Martha from accounting sent the report",
+    ]:
         v.add(text)
     target = [m for m in v if m.text.startswith("Martín")][0]
     assert recall_ids(engine_for(empty_vault_dir), "Martín Iglesias")[0] == target.id
@@ -81,20 +86,33 @@ def test_superseded_and_forgotten_never_appear(vault_dir, engine_for):
 
 def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
     write(empty_vault_dir / "facts" / "old.md", "---\nid: city-old\ntype: fact\nkey: ciudad\n---\nLives in Madrid\n")
-    write(empty_vault_dir / "facts" / "new.md", "---\nid: city-new\ntype: fact\nkey: ciudad\nsupersedes: '[[old]]'\n---\nLives in Lisbon\n")
-    write(empty_vault_dir / "facts" / "trip.md", "---\nid: trip-1\ntype: fact\nexpires: 2026-01-31\n---\nLives in a hotel in Porto this month\n")
+    write(
+        empty_vault_dir / "facts" / "new.md",
+        "---\nid: city-new\ntype: fact\nkey: ciudad\nsupersedes: '[[old]]'\n---\nLives in Lisbon\n",
+    )
+    write(
+        empty_vault_dir / "facts" / "trip.md",
+        "---\nid: trip-1\ntype: fact\nexpires: 2026-01-31\n---\nLives in a hotel in Porto this month\n",
+    )
     engine = engine_for(empty_vault_dir)
     ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
     assert "city-new" in ids and "city-old" not in ids and "trip-1" not in ids
     ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 1, 15, tzinfo=dt.UTC))
     assert "trip-1" in ids
-    ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC), include_expired=True)
+    ids = recall_ids(
+        engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC), include_expired=True
+    )
     assert "trip-1" in ids
 
 
 def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, engine_for):
-    filler = " ".join(f"Paragraph {i} is about the history of the municipal library and its opening hours." for i in range(60))
-    write(empty_vault_dir / "notes" / "long.md", f"---\nid: long-1\n---\n{filler}\n\nFinally: the user's bicycle was stolen in March.\n")
+    filler = " ".join(
+        f"Paragraph {i} is about the history of the municipal library and its opening hours." for i in range(60)
+    )
+    write(
+        empty_vault_dir / "notes" / "long.md",
+        f"---\nid: long-1\n---\n{filler}\n\nFinally: the user's bicycle was stolen in March.\n",
+    )
     Vault(empty_vault_dir).add("Likes cooking pasta")
     engine = engine_for(empty_vault_dir)
     report = engine.ensure_fresh()
@@ -149,7 +167,11 @@ def test_broken_files_are_skipped_with_a_warning(cli, vault_dir):
 def test_a_model_mismatch_is_refused_with_the_fix(cli, vault_dir):
     assert cli("sync").exit_code == 0
     toml = vault_dir / "vmem.toml"
-    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"'))
+    toml.write_text(
+        toml.read_text().replace(
+            'model = "bundled"', 'model = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"'
+        )
+    )
     out = cli("recall", "peanuts")
     assert out.exit_code == 1
     assert "vmem reindex" in out.stderr and "all-MiniLM-L6-v2-onnx-int8" in out.stderr
@@ -173,14 +195,30 @@ def test_reindex_rebuilds_from_the_files(cli, vault_dir):
 def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
     env = dict(os.environ, VMEM_VAULT=str(vault_dir))
     cmd = [sys.executable, "-m", "vault_memory", "recall", "what should I avoid eating?", "--json"]
-    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    procs.append(subprocess.Popen([sys.executable, "-m", "vault_memory", "reindex"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    procs = [
+        subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    procs.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "vault_memory", "reindex"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    )
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], outs
     for out, _ in outs[:2]:
         assert json.loads(out)["results"][0]["id"] == PEANUTS
     # and once more while a reindex runs
-    r = subprocess.Popen([sys.executable, "-m", "vault_memory", "reindex"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    r = subprocess.Popen(
+        [sys.executable, "-m", "vault_memory", "reindex"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     q = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     r.communicate(timeout=120)
     assert q.returncode == 0 and json.loads(q.stdout)["results"][0]["id"] == PEANUTS
@@ -191,22 +229,41 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, eng
     """The daemon reads a snapshot whole (reusing unchanged memories); the CLI reads what a
     query touches. Conversation neighbours, pinned, superseded and chunks must agree."""
     v = Vault(empty_vault_dir)
-    turns = ["Caroline: I went to the LGBTQ support group yesterday", "Melanie: how did it feel?",
-             "Caroline: it was powerful, I want to work in counseling", "Melanie: you would be great at that",
-             "Caroline: I'm researching adoption agencies", "Melanie: painting helps me relax, I did a lake sunrise"]
+    turns = [
+        "Caroline: I went to the LGBTQ support group yesterday",
+        "Melanie: how did it feel?",
+        "Caroline: it was powerful, I want to work in counseling",
+        "Melanie: you would be great at that",
+        "Caroline: I'm researching adoption agencies",
+        "Melanie: painting helps me relax, I did a lake sunrise",
+    ]
     for i, text in enumerate(turns):
-        write(empty_vault_dir / "episodes" / f"conv-{i}.md",
-              f"---\nid: conv-{i}\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: {i}\n---\n{text}\n")
+        write(
+            empty_vault_dir / "episodes" / f"conv-{i}.md",
+            f"---\nid: conv-{i}\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: {i}\n---\n{text}\n",
+        )
     v.add("nombre: Lucas, pinned for every block", pinned=True)
     old = v.add("favorite painting subject: lakes")
     v.correct(old.id, "favorite painting subject: sunrises over the sea")
-    write(empty_vault_dir / "facts" / "long.md", "---\nid: long\ntype: fact\n---\n" + "Filler about gardening. " * 200
-          + "\n\nThe spare key is under the blue flowerpot.\n")
+    write(
+        empty_vault_dir / "facts" / "long.md",
+        "---\nid: long\ntype: fact\n---\n"
+        + "Filler about gardening. " * 200
+        + "\n\nThe spare key is under the blue flowerpot.\n",
+    )
     engine = engine_for(empty_vault_dir)
     engine.ensure_fresh()
     now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
-    queries = [RecallQuery(q, as_of=now) for q in ("what does Caroline want to work in?", "painting", "where is the spare key?",
-                                                   "adoption", "lakes sunrise")]
+    queries = [
+        RecallQuery(q, as_of=now)
+        for q in (
+            "what does Caroline want to work in?",
+            "painting",
+            "where is the spare key?",
+            "adoption",
+            "lakes sunrise",
+        )
+    ]
 
     def ranked(snap):
         return [[(h.memory.id, h.score, h.pinned_only) for h in engine.rank(snap, q)] for q in queries]
@@ -218,12 +275,16 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, eng
     lazy.close()
     # an edit: the next preloaded snapshot reuses every unchanged memory and parses the edited one
     (empty_vault_dir / "episodes" / "conv-4.md").write_text(
-        "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n")
+        "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n"
+    )
     engine.ensure_fresh()
     lazy, again = engine.snapshot(), engine.snapshot()
     again.preload(previous=full)
     assert ranked(again) == ranked(lazy)
-    before, after = full.memories(["episodes/conv-1.md", "episodes/conv-4.md"]), again.memories(["episodes/conv-1.md", "episodes/conv-4.md"])
+    before, after = (
+        full.memories(["episodes/conv-1.md", "episodes/conv-4.md"]),
+        again.memories(["episodes/conv-1.md", "episodes/conv-4.md"]),
+    )
     assert after["episodes/conv-1.md"] is before["episodes/conv-1.md"]
     assert "dog" in after["episodes/conv-4.md"].text and "dog" not in before["episodes/conv-4.md"].text
     for snap in (full, lazy, again):

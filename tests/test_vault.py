@@ -64,7 +64,9 @@ def test_update_frontmatter_keeps_unknown_keys_and_body(empty_vault_dir):
     original = "---\nid: hand-1\nmy_key: {a: 1}\ntype: fact\n---\n\nText  exactly\n\n\n"
     path = write(empty_vault_dir / "facts" / "hand.md", original)
     v.update_frontmatter("hand-1", {"last_confirmed": NOW}, "confirm")
-    assert path.read_text() == original.replace("type: fact\n", "type: fact\nlast_confirmed: 2026-11-22T09:30:00+01:00\n")
+    assert path.read_text() == original.replace(
+        "type: fact\n", "type: fact\nlast_confirmed: 2026-11-22T09:30:00+01:00\n"
+    )
 
 
 def test_locate_vault_order(tmp_path, monkeypatch):

@@ -48,10 +48,20 @@ __version__ = "0.1.0"
 # The rest is imported on first use: `vmem recall` answered by a daemon never parses a
 # memory file, so it should not pay for importing the YAML and frontmatter stack.
 _LAZY = {
-    "open": "api", "init": "api", "VaultMemory": "api", "Listing": "api", "Archived": "api", "Checkup": "api",
-    "Memory": "vault.memory", "Problem": "vault.vault", "TrashEntry": "vault.vault",
-    "RecallResult": "recall.results", "Hit": "recall.results", "RememberOutcome": "writing.remember",
-    "SyncReport": "index.sync", "ImportReport": "vault.transfer",
+    "open": "api",
+    "init": "api",
+    "VaultMemory": "api",
+    "Listing": "api",
+    "Archived": "api",
+    "Checkup": "api",
+    "Memory": "vault.memory",
+    "Problem": "vault.vault",
+    "TrashEntry": "vault.vault",
+    "RecallResult": "recall.results",
+    "Hit": "recall.results",
+    "RememberOutcome": "writing.remember",
+    "SyncReport": "index.sync",
+    "ImportReport": "vault.transfer",
 }
 
 

@@ -68,8 +68,12 @@ class Archived:
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.memory.id, "from": self.memory.path.as_posix() if self.memory.path else None,
-                "to": self.to, "reason": self.reason}
+        return {
+            "id": self.memory.id,
+            "from": self.memory.path.as_posix() if self.memory.path else None,
+            "to": self.to,
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -85,8 +89,12 @@ class Checkup:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"vault": str(self.vault), "checked": self.checked, "ok": self.ok,
-                "problems": [p.to_dict() for p in self.problems]}
+        return {
+            "vault": str(self.vault),
+            "checked": self.checked,
+            "ok": self.ok,
+            "problems": [p.to_dict() for p in self.problems],
+        }
 
 
 class VaultMemory:
@@ -134,10 +142,22 @@ class VaultMemory:
 
     # ------------------------------------------------------------------ writing
 
-    def remember(self, text: str, *, key: str | None = None, type: str = "fact", domain: str | None = None,
-                 confidence: str | float = "high", expires: str | dt.date | None = None, persona: str | None = None,
-                 tags: Iterable[str] = (), pinned: bool = False, importance: float | None = None,
-                 force_new: bool = False, now: dt.datetime | None = None) -> RememberOutcome:
+    def remember(
+        self,
+        text: str,
+        *,
+        key: str | None = None,
+        type: str = "fact",
+        domain: str | None = None,
+        confidence: str | float = "high",
+        expires: str | dt.date | None = None,
+        persona: str | None = None,
+        tags: Iterable[str] = (),
+        pinned: bool = False,
+        importance: float | None = None,
+        force_new: bool = False,
+        now: dt.datetime | None = None,
+    ) -> RememberOutcome:
         """Write a memory the careful way: reconfirm what the vault already holds, supersede
         the old value of a single-valued key, keep each persona within its cap. ``"key:
         value"`` text is split when no ``key`` is given. ``force_new`` always writes a file."""
@@ -146,9 +166,21 @@ class VaultMemory:
 
         if type not in MEMORY_TYPES:
             raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
-        return remember(self._backend, text, key=key, type=type, persona=persona, importance=importance,
-                        force_new=force_new, now=now, domain=domain, confidence=confidence, expires=expires,
-                        tags=list(tags), pinned=pinned)
+        return remember(
+            self._backend,
+            text,
+            key=key,
+            type=type,
+            persona=persona,
+            importance=importance,
+            force_new=force_new,
+            now=now,
+            domain=domain,
+            confidence=confidence,
+            expires=expires,
+            tags=list(tags),
+            pinned=pinned,
+        )
 
     def correct(self, ref: str, text: str, *, now: dt.datetime | None = None) -> Memory:
         """A new memory that supersedes ``ref``; the old file stays byte for byte."""
@@ -186,18 +218,38 @@ class VaultMemory:
 
     # ------------------------------------------------------------------ reading
 
-    def recall(self, query: str, *, k: int | None = None, budget: int | None = None, types: Iterable[str] | None = None,
-               persona: str | None = None, as_of: dt.datetime | None = None, include_expired: bool = False,
-               include_archived: bool = False, include_stale: bool = False, include_pinned: bool = True,
-               legs: tuple[str, ...] = ("keyword", "vector")) -> RecallResult:
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        budget: int | None = None,
+        types: Iterable[str] | None = None,
+        persona: str | None = None,
+        as_of: dt.datetime | None = None,
+        include_expired: bool = False,
+        include_archived: bool = False,
+        include_stale: bool = False,
+        include_pinned: bool = True,
+        legs: tuple[str, ...] = ("keyword", "vector"),
+    ) -> RecallResult:
         """The memories that matter for ``query``; ``.block`` is the prompt-ready text within
         ``budget`` tokens. ``k`` and ``budget`` default to ``[recall]`` in vmem.toml. Asks
         the vault's daemon when one runs."""
         from .recall.results import RecallQuery
 
-        q = RecallQuery(query, k=k or self.config["recall"]["k"], types=set(types) if types else None, persona=persona,
-                        as_of=as_of, include_expired=include_expired, include_archived=include_archived,
-                        include_stale=include_stale, legs=legs, include_pinned=include_pinned)
+        q = RecallQuery(
+            query,
+            k=k or self.config["recall"]["k"],
+            types=set(types) if types else None,
+            persona=persona,
+            as_of=as_of,
+            include_expired=include_expired,
+            include_archived=include_archived,
+            include_stale=include_stale,
+            legs=legs,
+            include_pinned=include_pinned,
+        )
         result = self._backend.recall(q)
         result.budget = budget or self.config["recall"]["budget"]
         return result
@@ -250,10 +302,19 @@ class VaultMemory:
                 by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
         recalled = self.recall(query)
         block = recalled.block
-        return {"memories": len(result.memories), "broken_files": len(result.problems), "by_type": by_type,
-                "by_state": state_counts(result.memories, self._now(), self._rules()), "by_persona": by_persona,
-                "typical_block": {"query": query, "tokens": estimate_tokens(block), "memories": len(recalled.selection),
-                                  "budget": recalled.budget}}
+        return {
+            "memories": len(result.memories),
+            "broken_files": len(result.problems),
+            "by_type": by_type,
+            "by_state": state_counts(result.memories, self._now(), self._rules()),
+            "by_persona": by_persona,
+            "typical_block": {
+                "query": query,
+                "tokens": estimate_tokens(block),
+                "memories": len(recalled.selection),
+                "budget": recalled.budget,
+            },
+        }
 
     # ------------------------------------------------------------------ indexes and daemon
 

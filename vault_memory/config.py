@@ -39,46 +39,118 @@ _TYPES = ("fact", "episode", "summary", "note")
 SETTINGS: dict[str, dict[str, Setting]] = {
     "vault": {
         "ignore": Setting(["README.md"], "strings", "gitignore-style patterns of Markdown files that are not memories"),
-        "max_file_bytes": Setting(1_048_576, "int", "larger files are reported by `vmem doctor` and skipped", minimum=1),
+        "max_file_bytes": Setting(
+            1_048_576, "int", "larger files are reported by `vmem doctor` and skipped", minimum=1
+        ),
     },
     "recall": {
         "budget": Setting(400, "int", "the memory block never exceeds this many tokens", minimum=1),
         "k": Setting(10, "int", "how many memories recall considers for the block", minimum=1),
     },
     "embedding": {
-        "model": Setting("bundled", "str", '"bundled" (all-MiniLM-L6-v2, int8, shipped with vmem, offline), a fastembed model name, or a local model folder'),
+        "model": Setting(
+            "bundled",
+            "str",
+            '"bundled" (all-MiniLM-L6-v2, int8, shipped with vmem, offline), a fastembed model name, or a local model folder',
+        ),
         "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },
     "git": {
         "autocommit": Setting(False, "bool", "commit every change vmem makes, when this vault is a git repository"),
     },
     "lifecycle": {
-        "ttl_days": Setting({"episode": 30, "summary": 90, "fact": 0, "note": 0}, "int_by",
-                            "days a memory of each type lives without an `expires` (0: forever)", minimum=0, names=_TYPES),
+        "ttl_days": Setting(
+            {"episode": 30, "summary": 90, "fact": 0, "note": 0},
+            "int_by",
+            "days a memory of each type lives without an `expires` (0: forever)",
+            minimum=0,
+            names=_TYPES,
+        ),
         "aging_days": Setting(60, "number", "days unconfirmed before a medium-confidence memory is aging", minimum=0),
         "low_priority_days": Setting(90, "number", "... before it is recalled only when highly relevant", minimum=0),
         "stale_days": Setting(120, "number", "... before it is no longer recalled", minimum=0),
-        "decay_factor": Setting({"low": 0.25, "medium": 1.0, "high": 1.5, "explicit_high": 2.0}, "number_by",
-                                "those days are multiplied by this, per confidence (0: never decays)", minimum=0,
-                                names=("low", "medium", "high", "explicit_high")),
+        "decay_factor": Setting(
+            {"low": 0.25, "medium": 1.0, "high": 1.5, "explicit_high": 2.0},
+            "number_by",
+            "those days are multiplied by this, per confidence (0: never decays)",
+            minimum=0,
+            names=("low", "medium", "high", "explicit_high"),
+        ),
         "profile_keys": Setting(
-            ["nombre", "name", "apellido", "surname", "ubicacion", "location", "ciudad", "city", "trabajo", "job", "work",
-             "familia", "family", "pareja", "partner", "idioma", "language", "pronombres", "pronouns", "cumpleanos",
-             "birthday", "alergias", "allergies", "health", "salud"],
-            "strings", "keys that say who the user is: they neither expire by type nor decay"),
+            [
+                "nombre",
+                "name",
+                "apellido",
+                "surname",
+                "ubicacion",
+                "location",
+                "ciudad",
+                "city",
+                "trabajo",
+                "job",
+                "work",
+                "familia",
+                "family",
+                "pareja",
+                "partner",
+                "idioma",
+                "language",
+                "pronombres",
+                "pronouns",
+                "cumpleanos",
+                "birthday",
+                "alergias",
+                "allergies",
+                "health",
+                "salud",
+            ],
+            "strings",
+            "keys that say who the user is: they neither expire by type nor decay",
+        ),
         "single_valued_keys": Setting(
-            ["nombre", "name", "ubicacion", "location", "ciudad", "city", "trabajo", "job", "pareja", "partner",
-             "cumpleanos", "birthday", "pronombres", "pronouns"],
-            "strings", "keys that hold one value: remembering a new value supersedes the old one"),
+            [
+                "nombre",
+                "name",
+                "ubicacion",
+                "location",
+                "ciudad",
+                "city",
+                "trabajo",
+                "job",
+                "pareja",
+                "partner",
+                "cumpleanos",
+                "birthday",
+                "pronombres",
+                "pronouns",
+            ],
+            "strings",
+            "keys that hold one value: remembering a new value supersedes the old one",
+        ),
         "no_decay_types": Setting(["note"], "strings", "types that never decay"),
         "persona_cap": Setting(20, "int", "memories kept active per persona; the rest are archived", minimum=0),
-        "low_priority_min_relevance": Setting(0.8, "number", "a low-priority memory is recalled only this close to the best candidate",
-                                              minimum=0, maximum=1),
-        "dedup_similarity": Setting(0.85, "number", "cosine at or above which `remember` may treat a text as already known",
-                                    minimum=0, maximum=1),
-        "state_weight": Setting({"active": 1.0, "aging": 0.9, "low_priority": 0.75}, "number_by",
-                                "weight of each lifecycle state in recall", minimum=0, maximum=1,
-                                names=("active", "aging", "low_priority")),
+        "low_priority_min_relevance": Setting(
+            0.8,
+            "number",
+            "a low-priority memory is recalled only this close to the best candidate",
+            minimum=0,
+            maximum=1,
+        ),
+        "dedup_similarity": Setting(
+            0.85,
+            "number",
+            "cosine at or above which `remember` may treat a text as already known",
+            minimum=0,
+            maximum=1,
+        ),
+        "state_weight": Setting(
+            {"active": 1.0, "aging": 0.9, "low_priority": 0.75},
+            "number_by",
+            "weight of each lifecycle state in recall",
+            minimum=0,
+            maximum=1,
+            names=("active", "aging", "low_priority"),
+        ),
     },
 }
 
@@ -173,7 +245,9 @@ def _checked(value: Any, s: Setting, where: str) -> Any:
         if name not in s.names:
             raise ConfigError(f"{where}: {name!r} is not one of {', '.join(s.names)}")
         if not number(v, s.kind == "int_by"):
-            raise ConfigError(f"{where}.{name} must be {'a whole number' if s.kind == 'int_by' else 'a number'}, not {v!r}")
+            raise ConfigError(
+                f"{where}.{name} must be {'a whole number' if s.kind == 'int_by' else 'a number'}, not {v!r}"
+            )
         in_range(v, f".{name}")
         table[name] = v
     return table
@@ -195,8 +269,10 @@ def _toml(value: Any) -> str:
 def template_text() -> str:
     """The vmem.toml a new vault gets: every setting with its default and what it is for
     (``vault-template/vmem.toml`` is this text, checked by a test)."""
-    out = ["# vmem settings for this vault. Every key is optional; these are the defaults.",
-           "# Unknown keys and wrong types are reported by every command, naming the key."]
+    out = [
+        "# vmem settings for this vault. Every key is optional; these are the defaults.",
+        "# Unknown keys and wrong types are reported by every command, naming the key.",
+    ]
     for section, keys in SETTINGS.items():
         out.append("")
         out.append(f"[{section}]")
@@ -224,7 +300,9 @@ def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) ->
         if value:
             path = Path(value).expanduser()
             if not path.is_dir():
-                raise VaultNotFound(f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)")
+                raise VaultNotFound(
+                    f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)"
+                )
             return path.resolve()
     here = (cwd or Path.cwd()).resolve()
     for folder in (here, *here.parents):

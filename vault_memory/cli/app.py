@@ -29,8 +29,8 @@ app = typer.Typer(
     name="vmem",
     help="Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block.",
     epilog=(
-        "Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember \"nombre: Lucas\"\n\n"
-        "  vmem recall \"what is the user's name?\"\n\nDocumentation: vmem docs (format, lifecycle, daemon)."
+        'Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember "nombre: Lucas"\n\n'
+        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon).'
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -38,18 +38,26 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
 class _Command(TyperCommand):
     """Usage lines as people write them: ``vmem recall [OPTIONS] QUERY``, not ``{QUERY}``."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
-                for piece in super().collect_usage_pieces(ctx)]
+        return [
+            piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+            for piece in super().collect_usage_pieces(ctx)
+        ]
 
 
 VaultOpt = Annotated[
     Optional[Path],
-    typer.Option("--vault", "-V", metavar="PATH", show_default=False,
-                 help="Vault folder (else $VMEM_VAULT, else the nearest parent with vmem.toml, else the per-user default)."),
+    typer.Option(
+        "--vault",
+        "-V",
+        metavar="PATH",
+        show_default=False,
+        help="Vault folder (else $VMEM_VAULT, else the nearest parent with vmem.toml, else the per-user default).",
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 IdArg = Annotated[str, typer.Argument(metavar="ID", help="Memory id (or a unique prefix of at least 4 characters).")]
@@ -111,7 +119,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     """Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block."""
 
@@ -160,16 +170,32 @@ def docs(
 @app.command(cls=_Command)
 def remember(
     text: Annotated[str, typer.Argument(metavar="TEXT", help='The memory. "key: value" is split into key and value.')],
-    key: Annotated[Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Category, e.g. nombre, trabajo.")] = None,
+    key: Annotated[
+        Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Category, e.g. nombre, trabajo.")
+    ] = None,
     type: Annotated[str, typer.Option("--type", "-t", metavar="TYPE", help="fact, episode or summary.")] = "fact",
-    domain: Annotated[Optional[str], typer.Option("--domain", "-d", metavar="DOMAIN", help="work, preferences, personal, …")] = None,
-    confidence: Annotated[str, typer.Option("--confidence", "-c", metavar="LEVEL", help="high, medium, low or 0-1.")] = "high",
-    expires: Annotated[Optional[str], typer.Option("--expires", metavar="DATE", help="Date or datetime (ISO 8601) after which it is forgotten.")] = None,
-    persona: Annotated[Optional[str], typer.Option("--persona", metavar="NAME", help="Only recalled for this persona.")] = None,
+    domain: Annotated[
+        Optional[str], typer.Option("--domain", "-d", metavar="DOMAIN", help="work, preferences, personal, …")
+    ] = None,
+    confidence: Annotated[
+        str, typer.Option("--confidence", "-c", metavar="LEVEL", help="high, medium, low or 0-1.")
+    ] = "high",
+    expires: Annotated[
+        Optional[str],
+        typer.Option("--expires", metavar="DATE", help="Date or datetime (ISO 8601) after which it is forgotten."),
+    ] = None,
+    persona: Annotated[
+        Optional[str], typer.Option("--persona", metavar="NAME", help="Only recalled for this persona.")
+    ] = None,
     tag: Annotated[Optional[list[str]], typer.Option("--tag", metavar="TAG", help="A tag; repeat for more.")] = None,
     pin: Annotated[bool, typer.Option("--pin", help="Always include it in recall.")] = False,
-    importance: Annotated[Optional[float], typer.Option("--importance", metavar="0-1", min=0, max=1, help="Scored from the text when left out.")] = None,
-    new: Annotated[bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")] = False,
+    importance: Annotated[
+        Optional[float],
+        typer.Option("--importance", metavar="0-1", min=0, max=1, help="Scored from the text when left out."),
+    ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")
+    ] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -188,8 +214,21 @@ def remember(
       vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
     """
     mem = _open(vault)
-    outcome = _run(lambda: mem.remember(text, key=key, type=type, persona=persona, importance=importance, force_new=new,
-                                        domain=domain, confidence=confidence, expires=expires, tags=tag or [], pinned=pin))
+    outcome = _run(
+        lambda: mem.remember(
+            text,
+            key=key,
+            type=type,
+            persona=persona,
+            importance=importance,
+            force_new=new,
+            domain=domain,
+            confidence=confidence,
+            expires=expires,
+            tags=tag or [],
+            pinned=pin,
+        )
+    )
     _warn(mem.warnings)
     if as_json:
         _print_json(outcome.to_dict())
@@ -197,9 +236,15 @@ def remember(
     typer.echo(outcome.memory.id)
     if outcome.status == "reconfirmed":
         how = f" (similarity {outcome.similarity:.2f})" if outcome.similarity is not None else ""
-        typer.echo(f"Already known{how}: reconfirmed {outcome.memory.id} instead of writing a duplicate (--new to force one).", err=True)
+        typer.echo(
+            f"Already known{how}: reconfirmed {outcome.memory.id} instead of writing a duplicate (--new to force one).",
+            err=True,
+        )
     elif outcome.status == "superseded":
-        typer.echo(f"Supersedes {', '.join(m.id for m in outcome.previous)} (single-valued key {outcome.memory.key!r}).", err=True)
+        typer.echo(
+            f"Supersedes {', '.join(m.id for m in outcome.previous)} (single-valued key {outcome.memory.key!r}).",
+            err=True,
+        )
     for m in outcome.archived:
         typer.echo(f"Archived {m.id}: persona {m.persona!r} is over its cap.", err=True)
 
@@ -237,7 +282,9 @@ def correct(
     memory = _run(lambda: mem.correct(id, text))
     _warn(mem.warnings)
     if as_json:
-        _print_json({"id": memory.id, "path": memory.path.as_posix() if memory.path else None, "supersedes": memory.supersedes})
+        _print_json(
+            {"id": memory.id, "path": memory.path.as_posix() if memory.path else None, "supersedes": memory.supersedes}
+        )
     else:
         typer.echo(memory.id)
 
@@ -254,7 +301,9 @@ def forget(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(entry.__dict__)
     else:
-        typer.echo(f"Forgot {entry.id} ({entry.original} → .vmem/trash/{entry.trashed}); undo with: vmem restore {entry.id}")
+        typer.echo(
+            f"Forgot {entry.id} ({entry.original} → .vmem/trash/{entry.trashed}); undo with: vmem restore {entry.id}"
+        )
 
 
 @app.command(cls=_Command)
@@ -309,7 +358,9 @@ def import_(
 @app.command(cls=_Command)
 def gc(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only print what would move.")] = False,
-    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge expiry at this date instead of now.")] = None,
+    as_of: Annotated[
+        Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge expiry at this date instead of now.")
+    ] = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -337,7 +388,10 @@ def gc(
 
 @app.command("list", cls=_Command)
 def list_(
-    type: Annotated[Optional[str], typer.Option("--type", "-t", metavar="TYPE", help="Only this type (fact, episode, summary, note).")] = None,
+    type: Annotated[
+        Optional[str],
+        typer.Option("--type", "-t", metavar="TYPE", help="Only this type (fact, episode, summary, note)."),
+    ] = None,
     key: Annotated[Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Only this key.")] = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
@@ -370,8 +424,20 @@ def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         return
     typer.echo(f"id:         {memory.id}{'  (derived from the path)' if memory.id_derived else ''}")
     typer.echo(f"path:       {memory.path.as_posix() if memory.path else ''}")
-    for name in ("type", "key", "domain", "confidence", "source", "created", "updated", "last_confirmed",
-                 "expires", "persona", "scope", "importance"):
+    for name in (
+        "type",
+        "key",
+        "domain",
+        "confidence",
+        "source",
+        "created",
+        "updated",
+        "last_confirmed",
+        "expires",
+        "persona",
+        "scope",
+        "importance",
+    ):
         value = getattr(memory, name)
         if value not in (None, ""):
             typer.echo(f"{name + ':':<12}{value.isoformat() if hasattr(value, 'isoformat') else value}")
@@ -417,18 +483,43 @@ class Format(StrEnum):
 @app.command(cls=_Command)
 def recall(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to remember, in natural language.")],
-    k: Annotated[Optional[int], typer.Option("--k", "-n", metavar="N", min=1, help="How many memories to consider (default from vmem.toml).")] = None,
-    budget: Annotated[Optional[int], typer.Option("--budget", "-b", metavar="TOKENS", min=1, help="Token budget of the block (default from vmem.toml).")] = None,
-    type: Annotated[Optional[list[str]], typer.Option("--type", "-t", metavar="TYPE", help="Only these types; repeat for more.")] = None,
-    persona: Annotated[Optional[str], typer.Option("--persona", metavar="NAME", help="Include this persona's memories.")] = None,
-    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Evaluate expiry and decay at this date/datetime instead of now.")] = None,
+    k: Annotated[
+        Optional[int],
+        typer.Option("--k", "-n", metavar="N", min=1, help="How many memories to consider (default from vmem.toml)."),
+    ] = None,
+    budget: Annotated[
+        Optional[int],
+        typer.Option(
+            "--budget", "-b", metavar="TOKENS", min=1, help="Token budget of the block (default from vmem.toml)."
+        ),
+    ] = None,
+    type: Annotated[
+        Optional[list[str]], typer.Option("--type", "-t", metavar="TYPE", help="Only these types; repeat for more.")
+    ] = None,
+    persona: Annotated[
+        Optional[str], typer.Option("--persona", metavar="NAME", help="Include this persona's memories.")
+    ] = None,
+    as_of: Annotated[
+        Optional[str],
+        typer.Option("--as-of", metavar="DATE", help="Evaluate expiry and decay at this date/datetime instead of now."),
+    ] = None,
     include_expired: Annotated[bool, typer.Option("--include-expired", help="Also recall expired memories.")] = False,
-    include_archived: Annotated[bool, typer.Option("--include-archived", help="Also recall memories moved to archive/.")] = False,
-    include_stale: Annotated[bool, typer.Option("--include-stale", help="Also recall memories unconfirmed for too long.")] = False,
-    format: Annotated[Format, typer.Option("--format", "-f", metavar="FORMAT", help="block (prompt-ready), json, or md.")] = Format.block,
+    include_archived: Annotated[
+        bool, typer.Option("--include-archived", help="Also recall memories moved to archive/.")
+    ] = False,
+    include_stale: Annotated[
+        bool, typer.Option("--include-stale", help="Also recall memories unconfirmed for too long.")
+    ] = False,
+    format: Annotated[
+        Format, typer.Option("--format", "-f", metavar="FORMAT", help="block (prompt-ready), json, or md.")
+    ] = Format.block,
     as_json: JsonOpt = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")] = False,
-    no_daemon: Annotated[bool, typer.Option("--no-daemon", help="Recall in this process even if a daemon serves the vault.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show each leg's rank and score, and the lifecycle weights.")
+    ] = False,
+    no_daemon: Annotated[
+        bool, typer.Option("--no-daemon", help="Recall in this process even if a daemon serves the vault.")
+    ] = False,
     vault: VaultOpt = None,
 ) -> None:
     """Print the memories that matter for QUERY, as a prompt-ready block within a token budget.
@@ -448,9 +539,19 @@ def recall(
     # only locate the vault and read vmem.toml: a recall the daemon answers opens no memory file
     moment = _moment(as_of, "--as-of")
     mem = _run(lambda: VaultMemory(locate_vault(vault), use_daemon=not no_daemon))
-    result = _run(lambda: mem.recall(query, k=k, budget=budget, types=type, persona=persona, as_of=moment,
-                                     include_expired=include_expired, include_archived=include_archived,
-                                     include_stale=include_stale))
+    result = _run(
+        lambda: mem.recall(
+            query,
+            k=k,
+            budget=budget,
+            types=type,
+            persona=persona,
+            as_of=moment,
+            include_expired=include_expired,
+            include_archived=include_archived,
+            include_stale=include_stale,
+        )
+    )
     _warn(result.warnings)
     if as_json or format is Format.json:
         _print_json(result.to_dict(explain))
@@ -480,13 +581,17 @@ def doctor(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         for p in checkup.problems:
             typer.echo(f"{p}  [{p.kind}]")
         n = len(checkup.problems)
-        typer.echo(f"{checkup.checked} files checked, {n} problem{'s' if n != 1 else ''} found" + ("" if n else ": all good"))
+        typer.echo(
+            f"{checkup.checked} files checked, {n} problem{'s' if n != 1 else ''} found" + ("" if n else ": all good")
+        )
     raise typer.Exit(0 if checkup.ok else 1)
 
 
 @app.command("export", cls=_Command)
 def export_(
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")
+    ] = None,
     vault: VaultOpt = None,
 ) -> None:
     """Export every memory as JSON Lines (one object per memory). `vmem import` reads it back.
@@ -508,7 +613,9 @@ def export_(
 
 @app.command(cls=_Command)
 def stats(
-    query: Annotated[str, typer.Option("--query", metavar="QUERY", help="The query whose block size is measured.")] = "what do you know about the user?",
+    query: Annotated[
+        str, typer.Option("--query", metavar="QUERY", help="The query whose block size is measured.")
+    ] = "what do you know about the user?",
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -540,8 +647,14 @@ def _progress_printer():
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        transient=True, console=Console(stderr=True))
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=Console(stderr=True),
+    )
     tasks: dict[str, Any] = {}
 
     def update(stage: str, done: int, total: int) -> None:
@@ -567,9 +680,11 @@ def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
     _warn(f"skipped {p}" for p in report.problems)
     done = "Rebuilt" if report.rebuilt or full else "Synced"
     who = " by the daemon" if by == "daemon" else ""
-    typer.echo(f"{done}{who} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
-               f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
-               f"{len(report.problems)} skipped")
+    typer.echo(
+        f"{done}{who} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
+        f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
+        f"{len(report.problems)} skipped"
+    )
 
 
 @app.command(cls=_Command)
@@ -605,8 +720,12 @@ app.add_typer(daemon_app, name="daemon")
 @daemon_app.command("run", cls=_Command)
 def daemon_run(
     vault: VaultOpt = None,
-    debounce: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds of quiet before a batch of changes is indexed.")] = 0.1,
-    reconcile_every: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds between full reconciles (missed events).")] = 60.0,
+    debounce: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds of quiet before a batch of changes is indexed.")
+    ] = 0.1,
+    reconcile_every: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds between full reconciles (missed events).")
+    ] = 60.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log to .vmem/daemon.log only.")] = False,
 ) -> None:
     """Run the daemon in the foreground (for systemd, launchd or a supervisor). Stops on SIGTERM.
@@ -637,7 +756,9 @@ def daemon_start(
 @daemon_app.command("stop", cls=_Command)
 def daemon_stop(
     vault: VaultOpt = None,
-    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to wait for it to finish its batch.")] = 60.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds to wait for it to finish its batch.")
+    ] = 60.0,
 ) -> None:
     """Stop the daemon cleanly (SIGTERM: it finishes the batch in progress first).
 
@@ -667,7 +788,9 @@ def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(st)
         return
-    typer.echo(f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{'' if st['ready'] else ', still starting'}")
+    typer.echo(
+        f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{'' if st['ready'] else ', still starting'}"
+    )
     typer.echo(f"memories indexed: {st['memories_indexed']}, queue: {st['queue_length']}, lag: {st['lag_s']}s")
     if st.get("last_sync"):
         ls = st["last_sync"]

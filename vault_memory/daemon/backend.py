@@ -35,8 +35,15 @@ def raise_answer_error(answer: dict[str, Any]) -> None:
 
 
 class Backend:
-    def __init__(self, root: Path, config: Config, *, embedder: Embedder | None = None, use_daemon: bool = True,
-                 daemon_timeout: float = 120.0):
+    def __init__(
+        self,
+        root: Path,
+        config: Config,
+        *,
+        embedder: Embedder | None = None,
+        use_daemon: bool = True,
+        daemon_timeout: float = 120.0,
+    ):
         self.root = root
         self.config = config
         self.state_dir = root / STATE_DIR

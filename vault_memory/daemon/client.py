@@ -73,7 +73,9 @@ class DaemonClient:
         try:
             answer = json.loads(b"".join(chunks))
         except ValueError:
-            raise DaemonError(f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log") from None
+            raise DaemonError(
+                f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log"
+            ) from None
         if not isinstance(answer, dict):
             raise DaemonError(f"the daemon answered {op.value!r} with something that is not an answer")
         return answer

@@ -70,8 +70,13 @@ def start(vault_root: Path, state_dir: Path, timeout: float = 60.0) -> Started:
         return Started(read_pid(paths) or 0, True, paths.log)
     state_dir.mkdir(parents=True, exist_ok=True)
     with open(paths.log, "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_root)],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_root)],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
     client = DaemonClient(state_dir, timeout=5)
     if not wait_until(lambda: proc.poll() is not None or client.available(), timeout):
         raise DaemonError(f"the daemon did not answer within {timeout:.0f}s; see {paths.log}")

@@ -30,19 +30,30 @@ class Op(StrEnum):
 
 def query_to_wire(query: RecallQuery) -> dict[str, Any]:
     return {
-        "text": query.text, "k": query.k, "types": sorted(query.types) if query.types else None,
-        "persona": query.persona, "as_of": query.as_of.isoformat() if query.as_of else None,
-        "include_expired": query.include_expired, "include_archived": query.include_archived,
-        "include_stale": query.include_stale, "legs": list(query.legs), "include_pinned": query.include_pinned,
+        "text": query.text,
+        "k": query.k,
+        "types": sorted(query.types) if query.types else None,
+        "persona": query.persona,
+        "as_of": query.as_of.isoformat() if query.as_of else None,
+        "include_expired": query.include_expired,
+        "include_archived": query.include_archived,
+        "include_stale": query.include_stale,
+        "legs": list(query.legs),
+        "include_pinned": query.include_pinned,
     }
 
 
 def query_from_wire(data: dict[str, Any]) -> RecallQuery:
     return RecallQuery(
-        text=data["text"], k=int(data.get("k") or RecallQuery.k), types=set(data["types"]) if data.get("types") else None,
-        persona=data.get("persona"), as_of=dt.datetime.fromisoformat(data["as_of"]) if data.get("as_of") else None,
-        include_expired=bool(data.get("include_expired")), include_archived=bool(data.get("include_archived")),
-        include_stale=bool(data.get("include_stale")), legs=tuple(data.get("legs") or ("keyword", "vector")),
+        text=data["text"],
+        k=int(data.get("k") or RecallQuery.k),
+        types=set(data["types"]) if data.get("types") else None,
+        persona=data.get("persona"),
+        as_of=dt.datetime.fromisoformat(data["as_of"]) if data.get("as_of") else None,
+        include_expired=bool(data.get("include_expired")),
+        include_archived=bool(data.get("include_archived")),
+        include_stale=bool(data.get("include_stale")),
+        legs=tuple(data.get("legs") or ("keyword", "vector")),
         include_pinned=data.get("include_pinned", True),
     )
 
@@ -50,17 +61,35 @@ def query_from_wire(data: dict[str, Any]) -> RecallQuery:
 def result_to_wire(result: RecallResult) -> dict[str, Any]:
     """Every hit's full memory, so the client renders exactly what an in-process recall would."""
     return {
-        "query": result.query, "took_ms": result.took_ms, "warnings": result.warnings, "timings": result.timings,
-        "hits": [{"memory": h.memory.to_dict() | {"id_derived": h.memory.id_derived}, "score": h.score,
-                  "pinned_only": h.pinned_only, "explain": h.explain} for h in result.hits],
+        "query": result.query,
+        "took_ms": result.took_ms,
+        "warnings": result.warnings,
+        "timings": result.timings,
+        "hits": [
+            {
+                "memory": h.memory.to_dict() | {"id_derived": h.memory.id_derived},
+                "score": h.score,
+                "pinned_only": h.pinned_only,
+                "explain": h.explain,
+            }
+            for h in result.hits
+        ],
     }
 
 
 def result_from_wire(data: dict[str, Any]) -> RecallResult:
-    hits = [Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
-            for h in data["hits"]]
-    return RecallResult(data["query"], hits, data.get("took_ms", 0.0), None, list(data.get("warnings") or []),
-                        timings=dict(data.get("timings") or {}))
+    hits = [
+        Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
+        for h in data["hits"]
+    ]
+    return RecallResult(
+        data["query"],
+        hits,
+        data.get("took_ms", 0.0),
+        None,
+        list(data.get("warnings") or []),
+        timings=dict(data.get("timings") or {}),
+    )
 
 
 def error_answer(error: BaseException) -> dict[str, Any]:

@@ -71,8 +71,15 @@ class _Watcher(FileSystemEventHandler):
 
 
 class Daemon:
-    def __init__(self, vault: Vault, *, debounce: float = 0.1, max_delay: float = 1.0, reconcile_every: float = 60.0,
-                 engine: Engine | None = None):
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        debounce: float = 0.1,
+        max_delay: float = 1.0,
+        reconcile_every: float = 60.0,
+        engine: Engine | None = None,
+    ):
         self.vault = vault
         self.engine = engine or Engine(vault, auto_sync=False)
         self.paths = DaemonPaths(vault.state_dir)
@@ -101,7 +108,7 @@ class Daemon:
     def concerns(self, abspath: str, is_directory: bool) -> bool:
         if not abspath.startswith(self._root):
             return False
-        rel = abspath[len(self._root):].lstrip(os.sep).replace(os.sep, "/")
+        rel = abspath[len(self._root) :].lstrip(os.sep).replace(os.sep, "/")
         if not rel:
             return False
         if rel in (".gitignore", ".vmemignore"):
@@ -145,8 +152,15 @@ class Daemon:
                 if old is not None:
                     old.close()
             if report.changed or report.problems:
-                log.info("synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
-                         report.added, report.updated, report.deleted, report.renamed, len(report.problems), report.seconds)
+                log.info(
+                    "synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
+                    report.added,
+                    report.updated,
+                    report.deleted,
+                    report.renamed,
+                    len(report.problems),
+                    report.seconds,
+                )
             for p in report.problems:
                 log.warning("skipped %s", p)
             self.last_sync = summary
@@ -185,12 +199,21 @@ class Daemon:
         with self.read_lock:
             if self.snapshot is not None:
                 indexed = self.snapshot.catalog.count()
-                problems = [{"path": f.path, "line": f.error_line, "message": f.error} for f in self.snapshot.catalog.errors()]
+                problems = [
+                    {"path": f.path, "line": f.error_line, "message": f.error} for f in self.snapshot.catalog.errors()
+                ]
         return {
-            "running": True, "ready": self.ready.is_set(), "pid": os.getpid(), "vault": self._root,
-            "uptime_s": round(time.time() - self.started, 1), "memories_indexed": indexed,
-            "queue_length": pending, "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
-            "last_sync": self.last_sync, "last_error": self.last_error, "problems": problems,
+            "running": True,
+            "ready": self.ready.is_set(),
+            "pid": os.getpid(),
+            "vault": self._root,
+            "uptime_s": round(time.time() - self.started, 1),
+            "memories_indexed": indexed,
+            "queue_length": pending,
+            "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
+            "last_sync": self.last_sync,
+            "last_error": self.last_error,
+            "problems": problems,
             "model": self.engine.embedder.model_id,
         }
 

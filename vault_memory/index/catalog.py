@@ -72,7 +72,9 @@ class Catalog:
         return dict(self._db.execute("SELECT key, value FROM meta"))
 
     def set_meta(self, **values: Any) -> None:
-        self._db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+        self._db.executemany(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(k, str(v)) for k, v in values.items()]
+        )
 
     # -------------------------------------------------------------- files
     def stat_rows(self) -> set[tuple[str, int, int]]:
@@ -88,16 +90,31 @@ class Catalog:
         return {r[0]: FileRow(*r) for r in rows}
 
     def upsert_file(self, row: FileRow, memory: Memory | None) -> None:
-        record = json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
+        record = (
+            json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
+        )
         self._db.execute(
             "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha, id, error, error_line, pinned, conversation, turn, record)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (row.path, row.size, row.mtime_ns, row.sha, row.id, row.error, row.error_line, int(bool(memory and memory.pinned)),
-             memory.conversation if memory else None, memory.turn if memory else None, record),
+            (
+                row.path,
+                row.size,
+                row.mtime_ns,
+                row.sha,
+                row.id,
+                row.error,
+                row.error_line,
+                int(bool(memory and memory.pinned)),
+                memory.conversation if memory else None,
+                memory.turn if memory else None,
+                record,
+            ),
         )
         self._db.execute("DELETE FROM supersedes WHERE path = ?", (row.path,))
         if memory:
-            self._db.executemany("INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersedes])
+            self._db.executemany(
+                "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersedes]
+            )
 
     def touch_file(self, path: str, size: int, mtime_ns: int) -> None:
         self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
@@ -134,7 +151,9 @@ class Catalog:
         return labels
 
     def add_chunks(self, path: str, labels: Iterable[int]) -> None:
-        self._db.executemany("INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)])
+        self._db.executemany(
+            "INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)]
+        )
 
     def label_paths(self, labels: Iterable[int] | None = None) -> dict[int, str]:
         """The file of every vector label (or of just ``labels``)."""
@@ -159,7 +178,9 @@ class Catalog:
         for i in range(0, len(paths), 500):
             part = paths[i : i + 500]
             marks = ",".join("?" * len(part))
-            for path, record in self._db.execute(f"SELECT path, record FROM files WHERE record IS NOT NULL AND path IN ({marks})", part):
+            for path, record in self._db.execute(
+                f"SELECT path, record FROM files WHERE record IS NOT NULL AND path IN ({marks})", part
+            ):
                 out[path] = json.loads(record)
         return out
 
@@ -168,7 +189,9 @@ class Catalog:
         return [json.loads(r[0]) for r in rows]
 
     def all_records(self) -> dict[str, dict[str, Any]]:
-        return {p: json.loads(r) for p, r in self._db.execute("SELECT path, record FROM files WHERE record IS NOT NULL")}
+        return {
+            p: json.loads(r) for p, r in self._db.execute("SELECT path, record FROM files WHERE record IS NOT NULL")
+        }
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """For each path, the paths of the turns just before and after it in its conversation."""

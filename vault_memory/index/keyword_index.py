@@ -95,7 +95,6 @@ class KeywordIndex:
         return windex.open_dir(str(self.folder))
 
 
-
 #: words every memory may carry without saying anything new ("The user prefers…")
 SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})
 

@@ -189,7 +189,9 @@ def lengths_by_document(reader, fieldname: str, doc_count: int) -> np.ndarray:
 class KeywordSearcher:
     """A consistent read snapshot of the keyword index (open it under the snapshot lock)."""
 
-    def __init__(self, keyword_index: KeywordIndex, cache: SegmentCache | None = None, k1: float = 1.2, b: float = 0.75):
+    def __init__(
+        self, keyword_index: KeywordIndex, cache: SegmentCache | None = None, k1: float = 1.2, b: float = 0.75
+    ):
         self.k1, self.b = k1, b
         self.ix = keyword_index.open()
         self.reader = self.ix.reader()
@@ -198,8 +200,11 @@ class KeywordSearcher:
         folder = str(keyword_index.folder)
         self.doc_count_all = self.reader.doc_count_all()
         #: (segment reader, what was read from it, first global document number)
-        self.segments = [(r, self.cache.get(folder, r), offset) for r, offset in self.reader.leaf_readers()
-                         if r.doc_count_all()] if self.doc_count_all else []
+        self.segments = (
+            [(r, self.cache.get(folder, r), offset) for r, offset in self.reader.leaf_readers() if r.doc_count_all()]
+            if self.doc_count_all
+            else []
+        )
         self.segment_keys = {SegmentCache.key(folder, r) for r, _, _ in self.segments}
         self._deleted: np.ndarray | None = None
         self._avg_length: dict[str, float] = {}

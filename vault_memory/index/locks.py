@@ -19,7 +19,9 @@ from ..errors import IndexUnavailable
 
 
 @contextmanager
-def file_lock(path: Path, *, shared: bool = False, timeout: float | None = 30.0, what: str = "the index") -> Iterator[None]:
+def file_lock(
+    path: Path, *, shared: bool = False, timeout: float | None = 30.0, what: str = "the index"
+) -> Iterator[None]:
     """Hold the lock for the ``with`` block. ``timeout=None`` waits forever; 0 does not wait."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -35,7 +37,9 @@ def file_lock(path: Path, *, shared: bool = False, timeout: float | None = 30.0,
                 if e.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise IndexUnavailable(f"{what} is busy (another vmem process holds {path.name}); try again") from None
+                    raise IndexUnavailable(
+                        f"{what} is busy (another vmem process holds {path.name}); try again"
+                    ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)
         yield

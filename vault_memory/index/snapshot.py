@@ -33,7 +33,9 @@ class Snapshot:
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
-            self.vectors = VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
+            self.vectors = (
+                VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
+            )
         self._memories: dict[str, Memory | None] = {}
         self._shas: dict[str, str] = {}
         self._neighbours: dict[str, list[str]] = {}

@@ -59,15 +59,24 @@ class SyncReport:
     @classmethod
     def from_dict(cls, data: dict) -> SyncReport:
         """A report as ``to_dict`` gave it (the daemon's answer to a sync)."""
-        fields = {k: data[k] for k in ("added", "updated", "deleted", "renamed", "unchanged", "embedded_chunks",
-                                       "seconds", "rebuilt") if k in data}
+        fields = {
+            k: data[k]
+            for k in ("added", "updated", "deleted", "renamed", "unchanged", "embedded_chunks", "seconds", "rebuilt")
+            if k in data
+        }
         return cls(**fields, problems=[Problem(**p) for p in data.get("problems", [])])
 
     def to_dict(self) -> dict:
         return {
-            "added": self.added, "updated": self.updated, "deleted": self.deleted, "renamed": self.renamed,
-            "unchanged": self.unchanged, "embedded_chunks": self.embedded_chunks, "seconds": round(self.seconds, 3),
-            "rebuilt": self.rebuilt, "problems": [p.to_dict() for p in self.problems],
+            "added": self.added,
+            "updated": self.updated,
+            "deleted": self.deleted,
+            "renamed": self.renamed,
+            "unchanged": self.unchanged,
+            "embedded_chunks": self.embedded_chunks,
+            "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt,
+            "problems": [p.to_dict() for p in self.problems],
         }
 
 
@@ -99,7 +108,9 @@ def _sha(raw: bytes) -> str:
 def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[list[FileEntry], list[str]]:
     """(entries whose size/mtime differ from the catalog or are new, catalog paths now gone)."""
     present = {e.relpath for e in entries}
-    suspects = [e for e in entries if (r := rows.get(e.relpath)) is None or r.size != e.size or r.mtime_ns != e.mtime_ns]
+    suspects = [
+        e for e in entries if (r := rows.get(e.relpath)) is None or r.size != e.size or r.mtime_ns != e.mtime_ns
+    ]
     gone = [p for p in rows if p not in present]
     return suspects, gone
 
@@ -165,7 +176,9 @@ class Indexer:
     def sync(self, progress: Progress | None = None) -> SyncReport:
         """Bring the live generation up to date with the files (creating it if needed)."""
         started = time.perf_counter()
-        with file_lock(self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"):
+        with file_lock(
+            self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"
+        ):
             generation = self.layout.current()
             if generation is None:
                 report = self._rebuild(progress)
@@ -185,7 +198,9 @@ class Indexer:
     def reindex(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild every index from the files into a new generation, then switch to it."""
         started = time.perf_counter()
-        with file_lock(self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"):
+        with file_lock(
+            self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"
+        ):
             report = self._rebuild(progress)
         report.seconds = time.perf_counter() - started
         return report
@@ -209,8 +224,15 @@ class Indexer:
         self.layout.prune()
         return report
 
-    def _apply(self, generation: Generation, catalog: Catalog, plan: Plan, report: SyncReport,
-               progress: Progress | None, live: bool) -> None:
+    def _apply(
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        plan: Plan,
+        report: SyncReport,
+        progress: Progress | None,
+        live: bool,
+    ) -> None:
         """Parse and embed what changed, stage it in all three indexes, then publish."""
         parsed = self._parse(plan, report)
         chunk_texts, vectors = self._embed_changes(parsed, report, progress)  # slow: before any lock
@@ -218,7 +240,9 @@ class Indexer:
         vector_index = self._open_vectors(generation, catalog, dim, len(vectors))
         catalog.begin()
         try:
-            stale_labels, new_labels = self._stage_catalog(catalog, plan, parsed, chunk_texts, vector_index, dim, report)
+            stale_labels, new_labels = self._stage_catalog(
+                catalog, plan, parsed, chunk_texts, vector_index, dim, report
+            )
             writer = self._stage_keyword(generation, catalog, plan, parsed)
             try:
                 staged = self._stage_vectors(generation, catalog, vector_index, stale_labels, new_labels, vectors)
@@ -257,8 +281,9 @@ class Indexer:
             parsed.append((entry, sha, memory, error))
         return parsed
 
-    def _embed_changes(self, parsed: list[Parsed], report: SyncReport,
-                       progress: Progress | None) -> tuple[list[list[str]], np.ndarray]:
+    def _embed_changes(
+        self, parsed: list[Parsed], report: SyncReport, progress: Progress | None
+    ) -> tuple[list[list[str]], np.ndarray]:
         """The chunks of every parsed memory, and their vectors (in the same order)."""
         tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
         chunk_texts = [chunk_text(embedding_text(m.key, m.text), tokenizer) for _, _, m, _ in parsed if m is not None]
@@ -266,7 +291,9 @@ class Indexer:
         report.embedded_chunks = len(flat)
         return chunk_texts, self._embed(flat, progress)
 
-    def _open_vectors(self, generation: Generation, catalog: Catalog, dim: int | None, adding: int) -> VectorIndex | None:
+    def _open_vectors(
+        self, generation: Generation, catalog: Catalog, dim: int | None, adding: int
+    ) -> VectorIndex | None:
         if not dim:
             return None
         if generation.vectors_path.exists():
@@ -274,8 +301,16 @@ class Indexer:
             return VectorIndex.load(generation.vectors_path, dim, live=live)
         return VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * adding))
 
-    def _stage_catalog(self, catalog: Catalog, plan: Plan, parsed: list[Parsed], chunk_texts: list[list[str]],
-                       vector_index: VectorIndex | None, dim: int | None, report: SyncReport) -> tuple[list[int], list[int]]:
+    def _stage_catalog(
+        self,
+        catalog: Catalog,
+        plan: Plan,
+        parsed: list[Parsed],
+        chunk_texts: list[list[str]],
+        vector_index: VectorIndex | None,
+        dim: int | None,
+        report: SyncReport,
+    ) -> tuple[list[int], list[int]]:
         """Record deletions, renames, touches and changed files (with fresh chunk labels) in
         the open catalog transaction; returns (labels to drop, labels to add)."""
         stale_labels: list[int] = []
@@ -293,8 +328,15 @@ class Indexer:
         next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
         for entry, sha, memory, error in parsed:
             stale_labels += catalog.release_labels(entry.relpath)
-            row = FileRow(entry.relpath, entry.size, entry.mtime_ns, sha, memory.id if memory else None,
-                          error.reason if error else None, error.line if error else None)
+            row = FileRow(
+                entry.relpath,
+                entry.size,
+                entry.mtime_ns,
+                sha,
+                memory.id if memory else None,
+                error.reason if error else None,
+                error.line if error else None,
+            )
             catalog.upsert_file(row, memory)
             if memory is None:
                 continue
@@ -334,8 +376,15 @@ class Indexer:
             raise
         return writer
 
-    def _stage_vectors(self, generation: Generation, catalog: Catalog, vector_index: VectorIndex | None,
-                       stale_labels: list[int], new_labels: list[int], vectors: np.ndarray) -> Path | None:
+    def _stage_vectors(
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        vector_index: VectorIndex | None,
+        stale_labels: list[int],
+        new_labels: list[int],
+        vectors: np.ndarray,
+    ) -> Path | None:
         """Apply the batch to the vector index and save it beside the live file; returns
         the staged file to move into place at publish (None without vectors)."""
         if vector_index is None:

@@ -32,7 +32,9 @@ class VectorIndex:
     def create(cls, path: Path, dim: int, capacity: int = 1024) -> VectorIndex:
         vi = cls(path, dim)
         vi.index = hnswlib.Index(space="cosine", dim=dim)
-        vi.index.init_index(max_elements=max(capacity, 16), ef_construction=EF_CONSTRUCTION, M=M, allow_replace_deleted=True)
+        vi.index.init_index(
+            max_elements=max(capacity, 16), ef_construction=EF_CONSTRUCTION, M=M, allow_replace_deleted=True
+        )
         vi.index.set_ef(EF_SEARCH)
         return vi
 

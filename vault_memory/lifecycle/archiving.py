@@ -17,8 +17,11 @@ def archive_plan(memories: list[Memory], now: dt.datetime, rules: Rules = Rules(
     superseded = superseded_ids(memories)
     moves = [(m, "expired") for m in memories if memory_state(m, now, superseded, rules) == "expired"]
     moving = {m.id for m, _ in moves}
-    moves += [(m, "over persona cap") for m in persona_overflow(memories, rules.persona_cap, now, superseded, rules)
-              if m.id not in moving]
+    moves += [
+        (m, "over persona cap")
+        for m in persona_overflow(memories, rules.persona_cap, now, superseded, rules)
+        if m.id not in moving
+    ]
     return moves
 
 

@@ -15,11 +15,11 @@ def normalize_text(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", folded))
 
 
-def is_restatement(new_terms: frozenset[str], old_terms: frozenset[str], similarity: float, rules: Rules = Rules()) -> bool:
+def is_restatement(
+    new_terms: frozenset[str], old_terms: frozenset[str], similarity: float, rules: Rules = Rules()
+) -> bool:
     """A new text restates an existing memory when their meanings are close (cosine at or
     above ``dedup_similarity``) *and* it adds no content word of its own. Similarity alone
     cannot tell "backend engineer" from "frontend engineer" (0.98 with the bundled model);
     the word check catches what changed, so a new fact is never swallowed."""
     return similarity >= rules.dedup_similarity and bool(new_terms) and new_terms <= old_terms
-
-

@@ -12,14 +12,92 @@ from .rules import Rules, normalize_key, reference_time
 from .states import memory_state
 
 _IMPORTANCE_CUES: tuple[tuple[float, tuple[str, ...]], ...] = (
-    (0.8, ("name", "nombre", "llamo", "family", "familia", "wife", "husband", "esposa", "esposo", "hijo", "hija",
-           "son", "daughter", "mother", "father", "madre", "padre", "hermano", "hermana", "brother", "sister",
-           "pet", "mascota", "dog", "perro", "cat", "gato", "lives in", "vive en", "vivo en", "birthday", "cumpleanos",
-           "allergic", "alergico", "alergica", "works at", "trabaja en", "trabajo en")),
-    (0.7, ("struggled", "struggles", "difficulty", "hard time", "mistake", "error", "strength", "good at", "strong",
-           "le cuesta", "dificultad", "dificil", "le va bien", "aprendio", "learned", "confuses", "confunde")),
-    (0.6, ("likes", "loves", "enjoys", "interested", "favorite", "favourite", "prefers", "hates", "dislikes",
-           "le gusta", "le encanta", "prefiere", "odia", "favorito", "favorita", "disfruta")),
+    (
+        0.8,
+        (
+            "name",
+            "nombre",
+            "llamo",
+            "family",
+            "familia",
+            "wife",
+            "husband",
+            "esposa",
+            "esposo",
+            "hijo",
+            "hija",
+            "son",
+            "daughter",
+            "mother",
+            "father",
+            "madre",
+            "padre",
+            "hermano",
+            "hermana",
+            "brother",
+            "sister",
+            "pet",
+            "mascota",
+            "dog",
+            "perro",
+            "cat",
+            "gato",
+            "lives in",
+            "vive en",
+            "vivo en",
+            "birthday",
+            "cumpleanos",
+            "allergic",
+            "alergico",
+            "alergica",
+            "works at",
+            "trabaja en",
+            "trabajo en",
+        ),
+    ),
+    (
+        0.7,
+        (
+            "struggled",
+            "struggles",
+            "difficulty",
+            "hard time",
+            "mistake",
+            "error",
+            "strength",
+            "good at",
+            "strong",
+            "le cuesta",
+            "dificultad",
+            "dificil",
+            "le va bien",
+            "aprendio",
+            "learned",
+            "confuses",
+            "confunde",
+        ),
+    ),
+    (
+        0.6,
+        (
+            "likes",
+            "loves",
+            "enjoys",
+            "interested",
+            "favorite",
+            "favourite",
+            "prefers",
+            "hates",
+            "dislikes",
+            "le gusta",
+            "le encanta",
+            "prefiere",
+            "odia",
+            "favorito",
+            "favorita",
+            "disfruta",
+        ),
+    ),
 )
 
 
@@ -35,8 +113,9 @@ def score_importance(text: str, key: str | None = None, rules: Rules = Rules()) 
     return 0.4
 
 
-def persona_overflow(memories: Iterable[Memory], cap: int, now: dt.datetime, superseded: set[str],
-                     rules: Rules = Rules()) -> list[Memory]:
+def persona_overflow(
+    memories: Iterable[Memory], cap: int, now: dt.datetime, superseded: set[str], rules: Rules = Rules()
+) -> list[Memory]:
     """Persona memories beyond each persona's cap: lowest importance first, then oldest.
     Only memories that could still be recalled count towards the cap."""
     by_persona: dict[str, list[Memory]] = {}
@@ -50,11 +129,12 @@ def persona_overflow(memories: Iterable[Memory], cap: int, now: dt.datetime, sup
         epoch = dt.datetime.min.replace(tzinfo=dt.UTC)
         keep_order = sorted(
             items,
-            key=lambda m: (m.pinned, m.importance if m.importance is not None else score_importance(m.text, m.key, rules),
-                           reference_time(m) or epoch),
+            key=lambda m: (
+                m.pinned,
+                m.importance if m.importance is not None else score_importance(m.text, m.key, rules),
+                reference_time(m) or epoch,
+            ),
             reverse=True,
         )
         overflow += keep_order[cap:]
     return overflow
-
-

@@ -95,5 +95,3 @@ def reference_time(memory: Memory) -> dt.datetime | None:
 def age_days(memory: Memory, now: dt.datetime) -> float | None:
     when = reference_time(memory)
     return None if when is None else (now - when).total_seconds() / 86400
-
-

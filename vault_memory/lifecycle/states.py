@@ -105,8 +105,9 @@ def timeline(memory: Memory, rules: Rules = Rules()) -> Timeline:
     )
 
 
-def memory_state(memory: Memory, now: dt.datetime, superseded: set[str], rules: Rules = Rules(),
-                 tl: Timeline | None = None) -> str:
+def memory_state(
+    memory: Memory, now: dt.datetime, superseded: set[str], rules: Rules = Rules(), tl: Timeline | None = None
+) -> str:
     """The one state that describes the memory now (see the module docstring)."""
     tl = tl or timeline(memory, rules)
     if tl.archived:
@@ -116,5 +117,3 @@ def memory_state(memory: Memory, now: dt.datetime, superseded: set[str], rules: 
     if tl.is_expired(now):
         return "expired"
     return tl.decay_state(now)
-
-

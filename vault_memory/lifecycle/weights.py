@@ -29,8 +29,14 @@ class RecallFilter:
     include_stale: bool = False
 
 
-def exclusion_reason(memory: Memory, now: dt.datetime, superseded: set[str], filter: RecallFilter = RecallFilter(),
-                     rules: Rules = Rules(), tl: Timeline | None = None) -> str | None:
+def exclusion_reason(
+    memory: Memory,
+    now: dt.datetime,
+    superseded: set[str],
+    filter: RecallFilter = RecallFilter(),
+    rules: Rules = Rules(),
+    tl: Timeline | None = None,
+) -> str | None:
     """Why ``memory`` must stay out of the block ("superseded", "expired", …), or None when
     it may be recalled."""
     if memory.persona and memory.persona != filter.persona:
@@ -68,8 +74,9 @@ def recency_weight(memory: Memory, now: dt.datetime, tl: Timeline | None = None)
 MAX_LIFECYCLE_WEIGHT = 1.1 * 1.1
 
 
-def lifecycle_weight(memory: Memory, now: dt.datetime, rules: Rules = Rules(),
-                     tl: Timeline | None = None) -> tuple[float, dict[str, Any]]:
+def lifecycle_weight(
+    memory: Memory, now: dt.datetime, rules: Rules = Rules(), tl: Timeline | None = None
+) -> tuple[float, dict[str, Any]]:
     """Multiplier on a memory's relevance, and its parts (shown by ``--explain``)."""
     tl = tl or timeline(memory, rules)
     state = tl.decay_state(now)

@@ -29,10 +29,18 @@ MIN_SIMILARITY = 0.2
 
 
 class Engine:
-    def __init__(self, vault: Vault, embedder: Embedder | None = None, params: RankingParams | None = None,
-                 auto_sync: bool = True, lock_timeout: float = 60.0):
+    def __init__(
+        self,
+        vault: Vault,
+        embedder: Embedder | None = None,
+        params: RankingParams | None = None,
+        auto_sync: bool = True,
+        lock_timeout: float = 60.0,
+    ):
         self.vault = vault
-        self.embedder = embedder or embedder_from_config(vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None)
+        self.embedder = embedder or embedder_from_config(
+            vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None
+        )
         self.params = params or RankingParams()
         self.lifecycle_rules = rules_for(vault.config)
         self.auto_sync = auto_sync
@@ -93,8 +101,9 @@ class Engine:
 
     # ------------------------------------------------------------------ the legs
 
-    def legs(self, snap: Snapshot, text: str, legs: tuple[str, ...],
-             timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    def legs(
+        self, snap: Snapshot, text: str, legs: tuple[str, ...], timings: dict[str, float] | None = None
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword results, vector results) as [(path, score)], best first, one entry per file.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
@@ -162,12 +171,21 @@ class Engine:
                 weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
                 if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
-                scored.append(Hit(memory, base * weight, explain={
-                    "keyword_rank": kw_rank.get(path), "keyword_score": _round(kw_score.get(path)),
-                    "vector_rank": vec_rank.get(path), "vector_score": _round(vec_score.get(path)),
-                    "fused": _round(base), "weight": _round(weight),
-                    **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
-                }))
+                scored.append(
+                    Hit(
+                        memory,
+                        base * weight,
+                        explain={
+                            "keyword_rank": kw_rank.get(path),
+                            "keyword_score": _round(kw_score.get(path)),
+                            "vector_rank": vec_rank.get(path),
+                            "vector_score": _round(vec_score.get(path)),
+                            "fused": _round(base),
+                            "weight": _round(weight),
+                            **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
+                        },
+                    )
+                )
         scored.sort(key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
         seen: set[str] = set()
@@ -190,4 +208,3 @@ class Engine:
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(float(value), 6)
-

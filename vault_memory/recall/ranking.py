@@ -54,7 +54,9 @@ def _minmax(leg: list[tuple[str, float]]) -> dict[str, float]:
     return out
 
 
-def score_fusion(keyword: list[tuple[str, float]], vector: list[tuple[str, float]], p: RankingParams) -> dict[str, float]:
+def score_fusion(
+    keyword: list[tuple[str, float]], vector: list[tuple[str, float]], p: RankingParams
+) -> dict[str, float]:
     fused: dict[str, float] = {}
     for weight, leg in ((p.keyword_weight, keyword), (p.vector_weight, vector)):
         for path, s in _minmax(leg).items():

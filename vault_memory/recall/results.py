@@ -34,8 +34,13 @@ class RecallQuery:
 
     @property
     def filter(self) -> RecallFilter:
-        return RecallFilter(self.persona, frozenset(self.types) if self.types else None, self.include_expired,
-                            self.include_archived, self.include_stale)
+        return RecallFilter(
+            self.persona,
+            frozenset(self.types) if self.types else None,
+            self.include_expired,
+            self.include_archived,
+            self.include_stale,
+        )
 
 
 @dataclass

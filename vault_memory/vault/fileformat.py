@@ -203,8 +203,18 @@ def dump_yaml(values: dict[str, Any]) -> str:
 def serialize_memory(memory: Memory) -> str:
     """The file text vmem writes for a memory: deterministic, one trailing newline."""
     post = frontmatter.Post(memory.text.strip(), **memory.frontmatter())
-    return frontmatter.dumps(post, handler=_YAML, Dumper=_VaultDumper, sort_keys=False,
-                             allow_unicode=True, default_flow_style=False, width=10**6) + "\n"
+    return (
+        frontmatter.dumps(
+            post,
+            handler=_YAML,
+            Dumper=_VaultDumper,
+            sort_keys=False,
+            allow_unicode=True,
+            default_flow_style=False,
+            width=10**6,
+        )
+        + "\n"
+    )
 
 
 def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
@@ -243,7 +253,9 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
     expected = dict(before)
     expected.update(updates)
     if _comparable(after) != _comparable(expected):
-        raise WriteRefused(f"{path}: could not update {', '.join(updates)} without touching other keys; file left as is")
+        raise WriteRefused(
+            f"{path}: could not update {', '.join(updates)} without touching other keys; file left as is"
+        )
     return result
 
 

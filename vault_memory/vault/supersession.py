@@ -46,7 +46,16 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
         current = previous
     current = start
     while successors.get(current.id):  # and forward to the head
-        nxt = next((m for m in sorted(successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.UTC)) if m.id not in seen), None)
+        nxt = next(
+            (
+                m
+                for m in sorted(
+                    successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.UTC)
+                )
+                if m.id not in seen
+            ),
+            None,
+        )
         if nxt is None:
             break
         chain.append(nxt)
@@ -77,7 +86,7 @@ def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str
             if target is None or target.id == mid:
                 continue
             if state.get(target.id) == 1:
-                cycle = path[path.index(target.id):]
+                cycle = path[path.index(target.id) :]
                 key = frozenset(cycle)
                 if key not in reported:
                     reported.add(key)

@@ -64,8 +64,13 @@ class Problem:
         return {"path": self.path, "line": self.line, "kind": self.kind, "message": self.message}
 
 
-_ERROR_KINDS = {"FrontmatterError": "frontmatter", "EncodingError": "encoding", "FileTooLarge": "too_large",
-                "OutsideVault": "outside_vault", "MemoryFileError": "unreadable"}
+_ERROR_KINDS = {
+    "FrontmatterError": "frontmatter",
+    "EncodingError": "encoding",
+    "FileTooLarge": "too_large",
+    "OutsideVault": "outside_vault",
+    "MemoryFileError": "unreadable",
+}
 
 
 def problem_from_error(err: MemoryFileError) -> Problem:
@@ -131,7 +136,9 @@ class Vault:
         try:
             size = entry.size if entry is not None else full.stat().st_size
             if size > limit:
-                raise FileTooLarge(rel, f"{size:,} bytes is over the {limit:,}-byte limit ([vault] max_file_bytes); skipped")
+                raise FileTooLarge(
+                    rel, f"{size:,} bytes is over the {limit:,}-byte limit ([vault] max_file_bytes); skipped"
+                )
             raw = full.read_bytes()
         except OSError as e:
             raise MemoryFileError(rel, f"cannot be read: {e.strerror or e}") from None
@@ -157,7 +164,13 @@ class Vault:
                 result.problems.append(problem_from_error(e))
                 continue
             if memory.id in seen:
-                result.problems.append(Problem(entry.relpath, f"duplicate id {memory.id!r}, also used by {seen[memory.id]}; skipped", "duplicate_id"))
+                result.problems.append(
+                    Problem(
+                        entry.relpath,
+                        f"duplicate id {memory.id!r}, also used by {seen[memory.id]}; skipped",
+                        "duplicate_id",
+                    )
+                )
                 continue
             seen[memory.id] = entry.relpath
             result.memories.append(memory)
@@ -334,12 +347,16 @@ class Vault:
         if not matches:
             raise NotFound(f"no forgotten memory with id {ref!r} in {self.trash_dir}")
         if len({e.id for e in matches}) > 1:
-            raise AmbiguousId(f"{ref!r} matches several forgotten memories: {', '.join(sorted({e.id for e in matches}))}")
+            raise AmbiguousId(
+                f"{ref!r} matches several forgotten memories: {', '.join(sorted({e.id for e in matches}))}"
+            )
         entry = matches[0]
         target = self.root / entry.original
         self._check_inside(Path(entry.original))
         if target.exists():
-            raise WriteRefused(f"{entry.original} exists again; move it away first, the forgotten copy is in {self.trash_dir / entry.trashed}")
+            raise WriteRefused(
+                f"{entry.original} exists again; move it away first, the forgotten copy is in {self.trash_dir / entry.trashed}"
+            )
         move_no_clobber(self.trash_dir / entry.trashed, target)
         self._autocommit([target], f"vmem: restore {entry.id}")
         return self.read(entry.original)

@@ -40,23 +40,34 @@ class RememberOutcome:
     archived: list[Memory] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable({
-            "status": self.status,
-            "id": self.memory.id,
-            "path": self.memory.path.as_posix() if self.memory.path else None,
-            "previous": [m.id for m in self.previous],
-            "similarity": round(self.similarity, 4) if self.similarity is not None else None,
-            "archived": [m.id for m in self.archived],
-        })
+        return jsonable(
+            {
+                "status": self.status,
+                "id": self.memory.id,
+                "path": self.memory.path.as_posix() if self.memory.path else None,
+                "previous": [m.id for m in self.previous],
+                "similarity": round(self.similarity, 4) if self.similarity is not None else None,
+                "archived": [m.id for m in self.archived],
+            }
+        )
 
 
 def _same_scope(a: Memory, persona: str | None, type_: str) -> bool:
     return (a.persona or None) == (persona or None) and a.type == type_
 
 
-def remember(backend: Backend, text: str, *, key: str | None = None, type: str = "fact", persona: str | None = None,
-             importance: float | None = None, force_new: bool = False, now: dt.datetime | None = None,
-             **fields: Any) -> RememberOutcome:
+def remember(
+    backend: Backend,
+    text: str,
+    *,
+    key: str | None = None,
+    type: str = "fact",
+    persona: str | None = None,
+    importance: float | None = None,
+    force_new: bool = False,
+    now: dt.datetime | None = None,
+    **fields: Any,
+) -> RememberOutcome:
     """Write ``text`` as a memory, reconfirm the memory that already says it, or supersede
     the old value of a single-valued key (see the module docstring)."""
     engine = backend.engine
@@ -86,19 +97,34 @@ def remember(backend: Backend, text: str, *, key: str | None = None, type: str =
             if nkey and nkey in rules.single_valued_keys:
                 old = [m for m in current if normalize_key(m.key) == nkey]
                 if old:
-                    new = vault.add(text, type=type, key=key, persona=persona, importance=importance,
-                                    supersedes=[m.id for m in old], split_key=False, now=now, **fields)
+                    new = vault.add(
+                        text,
+                        type=type,
+                        key=key,
+                        persona=persona,
+                        importance=importance,
+                        supersedes=[m.id for m in old],
+                        split_key=False,
+                        now=now,
+                        **fields,
+                    )
                     return RememberOutcome("superseded", new, old, archived=_enforce_cap(backend, new, now))
             new_terms = content_terms(f"{key or ''} {text}")
             for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
-                if is_restatement(new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules):
+                if is_restatement(
+                    new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules
+                ):
                     return _reconfirm(vault, candidate, now, similarity)
 
-    new = vault.add(text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields)
+    new = vault.add(
+        text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
+    )
     return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now))
 
 
-def _nearest(backend: Backend, snap: Snapshot, text: str, current: list[Memory], n: int = 5) -> list[tuple[Memory, float]]:
+def _nearest(
+    backend: Backend, snap: Snapshot, text: str, current: list[Memory], n: int = 5
+) -> list[tuple[Memory, float]]:
     """The ``n`` most similar current memories by embedding, most similar first."""
     if not current or snap.vectors is None or not snap.live_chunks:
         return []  # nothing to compare with: do not load the model for nothing
