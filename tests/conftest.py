@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,22 @@ from vault_memory.cli.app import app
 from vault_memory.vault.template import create_vault
 from vault_memory.vault.vault import Vault
 
+#: the console script installed beside this interpreter, whatever the caller's PATH holds
+VMEM = str(Path(sys.executable).with_name("vmem"))
+
 
 @pytest.fixture
 def vault_dir(tmp_path: Path) -> Path:
     """A fresh vault made by `vmem init` logic, with the template's example memories."""
     return create_vault(tmp_path / "vault")
+
+
+def use_hash_embedder(vault_dir: Path) -> Path:
+    """Select the deterministic test embedder in the vault's vmem.toml: for tests of sync,
+    snapshot and daemon mechanics, where retrieval quality is not what is tested."""
+    toml = vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "hash"'))
+    return vault_dir
 
 
 @pytest.fixture

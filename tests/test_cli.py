@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import Cli, tree_digest, write
+from conftest import VMEM, Cli, tree_digest, write
 
 
 def test_init_creates_a_vault(tmp_path):
@@ -138,7 +138,7 @@ def test_no_vault_found_is_a_clear_error(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "no vault found" in result.output
 
 
-def test_autocommit_commits_each_write(tmp_path):
+def test_autocommit_commits_each_write(tmp_path, monkeypatch):
     v = tmp_path / "gv"
     Cli(None)("init", str(v), "--empty", vault=False)
     toml = v / "vmem.toml"
@@ -148,9 +148,10 @@ def test_autocommit_commits_each_write(tmp_path):
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", "init"], check=True)
     env_cli = Cli(v)
-    import os
-
-    os.environ.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    for name, value in dict(
+        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t"
+    ).items():
+        monkeypatch.setenv(name, value)
     mid = env_cli.json("remember", "nombre: Lucas")["id"]
     env_cli("forget", mid)
     log = subprocess.run([*git, "log", "--format=%s"], capture_output=True, text=True, check=True).stdout.splitlines()
@@ -159,9 +160,9 @@ def test_autocommit_commits_each_write(tmp_path):
 
 
 def test_console_script_and_module_entry_points(vault_dir):
-    for argv in (["vmem"], [sys.executable, "-m", "vault_memory"]):
+    for argv in ([VMEM], [sys.executable, "-m", "vault_memory"]):
         out = subprocess.run([*argv, "list", "--json", "--vault", str(vault_dir)], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         assert len(json.loads(out.stdout)) == 6
-    helped = subprocess.run(["vmem", "--help"], capture_output=True, text=True)
+    helped = subprocess.run([VMEM, "--help"], capture_output=True, text=True)
     assert "remember" in helped.stdout and "Examples" in helped.stdout

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import Cli, write
+from conftest import VMEM, Cli, use_hash_embedder, write
 
 from vault_memory.daemon.client import DaemonClient
 from vault_memory.daemon.process import DaemonPaths, is_running
@@ -24,6 +24,7 @@ from vault_memory.daemon.protocol import Op, query_to_wire
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.snapshot import Snapshot
 from vault_memory.recall.results import RecallQuery
+from vault_memory.vault.template import create_vault
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
@@ -89,6 +90,25 @@ def wait(predicate, timeout: float = 15.0) -> bool:
             return True
         time.sleep(0.05)
     return bool(predicate())
+
+
+@pytest.fixture
+def vault_dir(vault_dir):
+    """These tests exercise watching, syncing and serving: the deterministic embedder will
+    do (the ones that need the real model ask for ``model_vault_dir``)."""
+    return use_hash_embedder(vault_dir)
+
+
+@pytest.fixture
+def model_vault_dir(tmp_path):
+    return create_vault(tmp_path / "model-vault")
+
+
+@pytest.fixture
+def model_daemon(model_vault_dir):
+    d = RunningDaemon(model_vault_dir).start()
+    yield d
+    d.stop()
 
 
 @pytest.fixture
@@ -223,8 +243,8 @@ def test_stale_pid_file_does_not_block_and_one_daemon_per_vault(vault_dir):
     assert not (vault_dir / ".vmem" / "daemon.pid").exists() and not (vault_dir / ".vmem" / "daemon.sock").exists()
 
 
-def test_recall_through_the_socket_equals_in_process(daemon, vault_dir):
-    cli = Cli(vault_dir)
+def test_recall_through_the_socket_equals_in_process(model_daemon, model_vault_dir):
+    cli = Cli(model_vault_dir)
     for query in ("what should I avoid eating?", "where does the user work?", "Lisbon trip"):
         daemon_answer = json.loads(cli("recall", query, "--json", "--explain").stdout)
         local_answer = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)
@@ -255,38 +275,36 @@ def test_a_broken_file_is_reported_and_others_keep_being_indexed(daemon, vault_d
 def test_cli_start_status_stop(vault_dir):
     cli = Cli(vault_dir)
     env = dict(os.environ, VMEM_VAULT=str(vault_dir))
-    started = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True, timeout=120)
+    started = subprocess.run([VMEM, "daemon", "start"], env=env, capture_output=True, text=True, timeout=120)
     assert started.returncode == 0, started.stderr
     try:
         status = json.loads(
-            subprocess.run(["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout
+            subprocess.run([VMEM, "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout
         )
         assert status["running"] and status["pid"] > 0
         assert wait(
             lambda: (
                 json.loads(
-                    subprocess.run(
-                        ["vmem", "daemon", "status", "--json"], env=env, capture_output=True, text=True
-                    ).stdout
+                    subprocess.run([VMEM, "daemon", "status", "--json"], env=env, capture_output=True, text=True).stdout
                 )["memories_indexed"]
                 == 6
             ),
             60,
         )
-        again = subprocess.run(["vmem", "daemon", "start"], env=env, capture_output=True, text=True)
+        again = subprocess.run([VMEM, "daemon", "start"], env=env, capture_output=True, text=True)
         assert "already running" in again.stdout
         # writes go to files; sync and remember go through the daemon
         assert cli.json("sync")["unchanged"] == 6
-        assert "allergic to peanuts" in cli("recall", "what should I avoid eating?").stdout
+        assert "allergic to peanuts" in cli("recall", "peanuts allergy").stdout
     finally:
-        stopped = subprocess.run(["vmem", "daemon", "stop"], env=env, capture_output=True, text=True, timeout=120)
+        stopped = subprocess.run([VMEM, "daemon", "stop"], env=env, capture_output=True, text=True, timeout=120)
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
-    after = subprocess.run(["vmem", "daemon", "status"], env=env, capture_output=True, text=True)
+    after = subprocess.run([VMEM, "daemon", "status"], env=env, capture_output=True, text=True)
     assert after.returncode == 1 and "not running" in after.stdout
 
 
-def test_remember_uses_the_daemon_for_restatements(daemon, vault_dir):
-    cli = Cli(vault_dir)
+def test_remember_uses_the_daemon_for_restatements(model_daemon, model_vault_dir):
+    daemon, cli = model_daemon, Cli(model_vault_dir)
     first = cli.json("remember", "Prefers window seats on long flights")
     assert eventually_recalled(daemon, "window seats", "window seats")
     answer = daemon.client.request(Op.NEAREST, text="The user prefers window seats on long flights", limit=3)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -200,5 +201,38 @@ def _dim_from_config(folder: Path) -> int:
         raise EmbedderError(f"{folder}: cannot tell the embedding size; add a config.json with hidden_size") from None
 
 
-def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> FastEmbedEmbedder:
+class HashEmbedder:
+    """A deterministic embedder with no model: each word is hashed to a signed coordinate
+    (the hashing trick), so texts that share words are close and nothing else is. A real
+    implementation of ``Embedder`` for tests of sync, snapshot and daemon mechanics, where
+    the bundled model would only add load time; ``[embedding] model = "hash"`` selects it.
+    Never for recall quality."""
+
+    def __init__(self, dim: int = 64):
+        self.model_id = f"{HASH}-{dim}"
+        self.dim: int | None = dim
+        self._dim = dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                h = int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(), "little")
+                out[row, h % self._dim] += 1.0 if (h >> 32) & 1 else -1.0
+            norm = float(np.linalg.norm(out[row]))
+            if norm == 0.0:
+                out[row, 0], norm = 1.0, 1.0
+            out[row] /= norm
+        return out
+
+    def tokenizer(self) -> None:
+        return None
+
+
+HASH = "hash"
+
+
+def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Embedder:
+    if model == HASH:
+        return HashEmbedder()
     return FastEmbedEmbedder(model, Path(cache_dir).expanduser() if cache_dir else None)

@@ -1,0 +1,151 @@
+"""The façade: the README's example as written, the verbs' defaults, one error tree."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+import vault_memory
+import vault_memory as vmem
+from vault_memory import DaemonError, VaultError
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def readme_python_example() -> str:
+    """The first Python block of the README that opens a vault."""
+    for block in re.findall(r"```python\n(.*?)```", README, flags=re.S):
+        if "vmem.open(" in block:
+            return block
+    raise AssertionError("the README has no Python example that opens a vault")
+
+
+def test_the_readme_example_runs_as_written(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(Path.home() / ".cache"))  # keep the assembled model where it was
+    monkeypatch.delenv("VMEM_VAULT", raising=False)
+    vmem.init(tmp_path / "memory", examples=False)
+    exec(compile(readme_python_example(), "README.md", "exec"), {})
+    block = capsys.readouterr().out
+    assert block.startswith('<memory source="vmem">') and "nombre: Lucas" in block
+
+
+def test_the_public_surface_is_the_facade_types_and_errors():
+    for name in vault_memory.__all__:
+        assert getattr(vault_memory, name) is not None, name
+    assert "Vault" not in vault_memory.__all__  # a bare file write skips the write rules
+    errors = [getattr(vault_memory, n) for n in vault_memory.__all__ if n.endswith(("Error", "Found", "Stale"))]
+    assert all(issubclass(e, VaultError) for e in errors)
+
+
+def test_recall_defaults_come_from_vmem_toml(vault_dir, embedder):
+    for i, drink in enumerate(["espresso", "flat white", "cold brew", "cortado", "filter"]):
+        write(vault_dir / "facts" / f"coffee-{i}.md", f"---\nid: coffee-{i}\n---\nThe user drinks {drink} coffee\n")
+    query = "what coffee does the user drink?"
+    assert len(vmem.open(vault_dir, embedder=embedder).recall(query, include_pinned=False).hits) >= 3
+    toml = vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text().replace("budget = 400", "budget = 90").replace("k = 10", "k = 1"))
+    with vmem.open(vault_dir, embedder=embedder) as mem:
+        result = mem.recall(query, include_pinned=False)
+        assert len(result.hits) == 1 and result.budget == 90 and result.block
+        assert len(mem.recall(query, k=3, include_pinned=False).hits) == 3
+
+
+def test_remember_applies_the_write_rules(vault_dir, embedder):
+    with vmem.open(vault_dir, embedder=embedder) as mem:
+        first = mem.remember("Prefers aisle seats on short flights")
+        again = mem.remember("prefers aisle seats on short flights!")
+        assert (first.status, again.status) == ("created", "reconfirmed") and again.memory.id == first.memory.id
+        moved = mem.remember("ubicacion: Porto")
+        assert moved.status == "created"
+        newer = mem.remember("ubicacion: Lisboa")
+        assert newer.status == "superseded" and [m.id for m in newer.previous] == [moved.memory.id]
+        assert [m.id for m in mem.history(moved.memory.id)] == [moved.memory.id, newer.memory.id]
+        assert mem.list(key="ubicacion").states == {moved.memory.id: "superseded", newer.memory.id: "active"}
+        with pytest.raises(ValueError):
+            mem.remember("x", type="bogus")
+
+
+def test_every_verb_is_on_the_facade(vault_dir, embedder, tmp_path):
+    with vmem.open(vault_dir, embedder=embedder) as mem:
+        peanuts = "2026-10-02-allergy-peanuts-4be810"
+        assert mem.show(peanuts[:14]).id == peanuts
+        assert mem.confirm(peanuts).last_confirmed is not None
+        lines, problems = mem.export()
+        assert len(lines) == 6 and problems == []
+        fixed = mem.correct(peanuts, "Allergic to peanuts and cashews")
+        assert fixed.supersedes == [peanuts]
+        entry = mem.forget(fixed.id)
+        assert mem.restore(entry.id).id == fixed.id
+        assert mem.doctor().ok
+        assert mem.stats()["memories"] == 7
+        report, by = mem.sync()
+        assert by == "in-process" and report.unchanged == 7
+        other = vmem.init(tmp_path / "copy", examples=False)
+        assert other.import_(lines).counts["added"] == 6
+        assert [a.reason for a in mem.gc(dry_run=True, as_of=vmem_date("2027-06-01"))] == ["expired", "expired"]
+        assert mem.daemon("status")["running"] is False
+
+
+def vmem_date(text: str):
+    from vault_memory.api import parse_moment
+
+    return parse_moment(text)
+
+
+def test_open_finds_the_vault_like_the_cli(vault_dir, monkeypatch):
+    monkeypatch.setenv("VMEM_VAULT", str(vault_dir))
+    assert vmem.open().root == vault_dir
+    monkeypatch.delenv("VMEM_VAULT")
+    monkeypatch.chdir(vault_dir / "facts")
+    assert vmem.open().root == vault_dir
+    with pytest.raises(vmem.VaultNotFound):
+        vmem.open(vault_dir / "nowhere")
+
+
+def test_a_truncated_daemon_answer_is_a_daemon_error(vault_dir):
+    """A daemon that dies mid-answer must not leak a JSONDecodeError to the caller."""
+    state = vault_dir / ".vmem"
+    state.mkdir(exist_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(state / "daemon.sock"))
+    server.listen(1)
+
+    def answer_half() -> None:
+        conn, _ = server.accept()
+        conn.recv(1 << 16)
+        conn.sendall(json.dumps({"ok": True, "result": {"hits": []}}).encode()[:20])
+        conn.close()
+
+    threading.Thread(target=answer_half, daemon=True).start()
+    try:
+        with pytest.raises(DaemonError, match="cut short"):
+            vmem.open(vault_dir).recall("peanuts")
+    finally:
+        server.close()
+
+
+def test_a_missing_index_is_an_index_error_not_a_file_error(vault_dir):
+    from vault_memory.index.generations import IndexLayout
+    from vault_memory.index.snapshot import Snapshot
+
+    with pytest.raises(vmem.IndexUnavailable, match="vmem sync"):
+        Snapshot(IndexLayout(vault_dir / ".vmem"))
+
+
+def test_import_and_export_lines(vault_dir, tmp_path):
+    mem = vmem.open(vault_dir)
+    lines, _ = mem.export()
+    target = vmem.init(tmp_path / "other", examples=False)
+    report = target.import_([*lines, "not json", "[1]"], source="dump.jsonl")
+    assert report.counts == {"added": 6, "unchanged": 0, "conflict": 0, "error": 2} and not report.ok
+    assert [r["error"].split(":")[:2] for r in report.records if r["status"] == "error"] == [
+        ["dump.jsonl", "7"],
+        ["dump.jsonl", "8"],
+    ]

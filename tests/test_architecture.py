@@ -1,0 +1,45 @@
+"""The shape of the package that the import contracts cannot see."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from vault_memory.daemon.protocol import Op
+
+PACKAGE = Path(__file__).resolve().parent.parent / "vault_memory"
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_only_the_protocol_module_names_the_operations():
+    """Every request names its operation through ``Op``; no module spells one out."""
+    names = {op.value for op in Op}
+    offenders = []
+    for name, tree in modules():
+        if name == "daemon/protocol.py":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "request" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and first.value in names:
+                    offenders.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "op":
+                for right in node.comparators:
+                    if isinstance(right, ast.Constant) and right.value in names:
+                        offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []
+
+
+def test_only_the_catalog_touches_its_connection():
+    offenders = [
+        f"{name}:{node.lineno}"
+        for name, tree in modules()
+        if name != "index/catalog.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in ("_db", "db", "execute", "executemany")
+    ]
+    assert offenders == []
