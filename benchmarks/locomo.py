@@ -54,9 +54,11 @@ def turn_text(date_label: str, turn: dict) -> str:
     return text
 
 
-def build_vault(sample: dict, folder: Path) -> tuple[Vault, set[str], dt.datetime]:
-    """One memory file per turn, written by vmem's own Vault."""
-    create_vault(folder, with_examples=False)
+def build_vault(sample: dict, folder: Path, reuse: bool = False) -> tuple[Vault, set[str], dt.datetime]:
+    """One memory file per turn, written by vmem's own Vault (``reuse``: the vault is there
+    already, from an earlier run with --keep; only its turn ids and last date are worked out)."""
+    if not reuse:
+        create_vault(folder, with_examples=False)
     vault = Vault(folder)
     conv = sample["conversation"]
     dia_ids: set[str] = set()
@@ -77,7 +79,8 @@ def build_vault(sample: dict, folder: Path) -> tuple[Vault, set[str], dt.datetim
                 turn=i,
                 extra={"dia_id": turn["dia_id"]},
             )
-            vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
+            if not reuse:
+                vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
     return vault, dia_ids, last
 
 
@@ -146,7 +149,11 @@ def evaluate(
 
 
 def run(
-    data: Path, params: RankingParams | None = None, keep: Path | None = None, rankings: Path | None = None
+    data: Path,
+    params: RankingParams | None = None,
+    keep: Path | None = None,
+    rankings: Path | None = None,
+    reuse: bool = False,
 ) -> dict:
     samples = json.loads(data.read_text())
     embedder = FastEmbedEmbedder()
@@ -157,10 +164,12 @@ def run(
         base = keep or Path(tmp)
         for sample in samples:
             folder = base / sample["sample_id"]
-            vault, dia_ids, last = build_vault(sample, folder)
+            reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
+            vault, dia_ids, last = build_vault(sample, folder, reusing)
             engine = Engine(vault, embedder=embedder, params=params)
             started = time.perf_counter()
-            engine.indexer.reindex()
+            if not reusing:
+                engine.indexer.reindex()
             build_seconds += time.perf_counter() - started
             qs = questions(sample, dia_ids)
             for name, legs in (("hybrid", ("keyword", "vector")), ("keyword", ("keyword",)), ("vector", ("vector",))):
@@ -186,9 +195,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--keep", type=Path, help="build the vaults here and keep them")
+    parser.add_argument(
+        "--reuse", action="store_true", help="with --keep: rank on the vaults an earlier run kept (same vectors)"
+    )
     parser.add_argument("--rankings", type=Path, help="write every question's top 10 here (JSON), to diff two versions")
     args = parser.parse_args()
-    result = run(args.data, keep=args.keep, rankings=args.rankings)
+    result = run(args.data, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
     if args.json:
         print(json.dumps(result, indent=2))
         return

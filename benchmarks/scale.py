@@ -113,18 +113,21 @@ def pct(values: list[float], q: float) -> float:
     return round(values[min(len(values) - 1, int(q * len(values)))], 2)
 
 
-def run(n: int, keep: Path | None, rankings: Path | None = None) -> dict:
+def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = False) -> dict:
     result: dict = {"memories": n}
     with tempfile.TemporaryDirectory() as tmp:
         folder = (keep or Path(tmp)) / "scale-vault"
+        reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
         started = time.perf_counter()
-        build_vault(folder, n)
+        if not reusing:
+            build_vault(folder, n)
         result["write_files_s"] = round(time.perf_counter() - started, 1)
         env = dict(os.environ, VMEM_VAULT=str(folder))
 
         # full build in a child process, so its peak memory is measured alone
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "vault_memory", "reindex"], env=env, check=True, capture_output=True)
+        if not reusing:
+            subprocess.run([sys.executable, "-m", "vault_memory", "reindex"], env=env, check=True, capture_output=True)
         build = time.perf_counter() - started
         result["build_s"] = round(build, 1)
         result["memories_per_s"] = round((n + 6) / build, 1)
@@ -228,9 +231,10 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=10000)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
+    parser.add_argument("--reuse", action="store_true", help="with --keep: measure the vault an earlier run kept")
     parser.add_argument("--rankings", type=Path, help="write each query's top 10 here (JSON), to diff two versions")
     args = parser.parse_args()
-    report(run(args.memories, args.keep, args.rankings), args.json)
+    report(run(args.memories, args.keep, args.rankings, args.reuse), args.json)
 
 
 if __name__ == "__main__":
