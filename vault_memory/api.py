@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .recall.results import RecallResult
     from .vault.memory import Memory
     from .vault.transfer import ImportReport
-    from .vault.vault import Problem, TrashEntry, Vault
+    from .vault.vault import Correction, Problem, TrashEntry, Vault
     from .writing.remember import RememberOutcome
 
 
@@ -74,6 +74,18 @@ class Archived:
             "to": self.to,
             "reason": self.reason,
         }
+
+
+@dataclass
+class History:
+    """``history``: the chain through a memory, oldest first, and its forks (each a message)."""
+
+    target: Memory
+    chain: builtins.list[Memory]
+    forks: builtins.list[str] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter(self.chain)
 
 
 @dataclass
@@ -182,20 +194,23 @@ class VaultMemory:
             pinned=pinned,
         )
 
-    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None) -> Memory:
-        """A new memory that supersedes ``ref``; the old file stays byte for byte."""
-        return self.vault.correct(ref, text, now=now)
+    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
+        """A new memory that supersedes ``ref`` (or the head of its chain, if ``ref`` was
+        superseded already: ``.redirected``); the old file stays byte for byte. ``prefix``
+        accepts a unique id prefix, as a person types it."""
+        return self.vault.correct(ref, text, now=now, prefix=prefix)
 
-    def confirm(self, ref: str) -> Memory:
+    def confirm(self, ref: str, *, prefix: bool = False) -> Memory:
         """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
-        return self.vault.update_frontmatter(ref, {"last_confirmed": self._now()}, f"vmem: confirm {ref}")
+        memory = self.vault.get(ref, prefix=prefix)
+        return self.vault.update_frontmatter(memory.id, {"last_confirmed": self._now()}, f"vmem: confirm {memory.id}")
 
-    def forget(self, ref: str) -> TrashEntry:
-        """Move the memory's file to the trash; ``restore`` brings it back."""
-        return self.vault.forget(ref)
+    def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
+        """Move the memory's file to the vault's trash folder; ``restore`` brings it back."""
+        return self.vault.forget(ref, prefix=prefix)
 
-    def restore(self, ref: str) -> Memory:
-        return self.vault.restore(ref)
+    def restore(self, ref: str, *, prefix: bool = False) -> Memory:
+        return self.vault.restore(ref, prefix=prefix)
 
     def import_(self, lines: Iterable[str], source: str = "import") -> ImportReport:
         """Import JSON Lines as ``export`` writes them; existing ids are left alone."""
@@ -254,9 +269,9 @@ class VaultMemory:
         result.budget = budget or self.config["recall"]["budget"]
         return result
 
-    def show(self, ref: str) -> Memory:
-        """One memory as it is on disk now (an id, or a unique prefix of 4+ characters)."""
-        return self.vault.get(ref)
+    def show(self, ref: str, *, prefix: bool = False) -> Memory:
+        """One memory as it is on disk now (``prefix``: a unique prefix of 4+ characters will do)."""
+        return self.vault.get(ref, prefix=prefix)
 
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
         from .lifecycle import memory_state
@@ -268,12 +283,19 @@ class VaultMemory:
         states = {m.id: memory_state(m, now, superseded, rules) for m in memories}
         return Listing(memories, states, result.problems)
 
-    def history(self, ref: str) -> builtins.list[Memory]:
-        """The supersession chain through ``ref``, oldest first; the last is what recall uses."""
-        from .vault.supersession import supersession_chain
+    def history(self, ref: str, *, prefix: bool = False) -> History:
+        """The supersession chain through ``ref``, oldest first (the last is what recall
+        uses), and any fork in it: a memory that two others replace."""
+        from .vault.supersession import supersession_chain, supersession_problems
 
-        target = self.vault.get(ref)
-        return supersession_chain(target.id, self.vault.scan().memories)
+        target = self.vault.get(ref, prefix=prefix)
+        memories = self.vault.scan().memories
+        chain = supersession_chain(target.id, memories)
+        members = {m.id for m in chain}
+        forks = [
+            msg for m, kind, msg in supersession_problems(memories) if kind == "supersedes_fork" and m.id in members
+        ]
+        return History(target, chain, forks)
 
     def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:
         """(one JSON line per memory, the files that could not be read)."""
@@ -282,10 +304,15 @@ class VaultMemory:
         return export_lines(self.vault)
 
     def doctor(self) -> Checkup:
-        """Everything wrong in the vault, file and line; changes nothing."""
+        """Everything wrong in the vault's files (file and line) and in its indexes; changes
+        nothing."""
+        from .index.checkup import index_problems
+        from .index.generations import IndexLayout
         from .vault.doctor import diagnose
+        from .vault.vault import Problem
 
         checked, problems = diagnose(self.vault)
+        problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state_dir))]
         return Checkup(self.root, checked, problems)
 
     def stats(self, query: str = "what do you know about the user?") -> dict[str, Any]:
@@ -341,8 +368,9 @@ class VaultMemory:
         """Be the vault's daemon in this process until SIGTERM/SIGINT (``vmem daemon run``)."""
         from .daemon.process import DaemonPaths
         from .daemon.server import Daemon, setup_logging
+        from .vault.fsutil import private_dir
 
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.state_dir)
         setup_logging(DaemonPaths(self.state_dir), foreground=foreground)
         Daemon(self.vault, debounce=debounce, reconcile_every=reconcile_every).run()
 
@@ -363,10 +391,14 @@ def parse_moment(text: str) -> dt.datetime:
     try:
         if len(value) == 10:
             day = dt.date.fromisoformat(value)
-            return dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
-        return as_datetime(value)
+            moment = dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
+        else:
+            moment = as_datetime(value)
     except (ValueError, OverflowError):
         raise ValueError(f"expected an ISO 8601 date or datetime (e.g. 2026-11-22), not {text!r}") from None
+    if not 1 < moment.year < 9000:  # every rule adds days or years to it
+        raise ValueError(f"{text!r} is too far from today to judge memories by")
+    return moment
 
 
 def write_file(path: str | Path, text: str) -> None:

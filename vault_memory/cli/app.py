@@ -169,7 +169,12 @@ def docs(
 
 @app.command(cls=_Command)
 def remember(
-    text: Annotated[str, typer.Argument(metavar="TEXT", help='The memory. "key: value" is split into key and value.')],
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="TEXT", help='The memory ("-": read it from stdin). "key: value" is split into key and value.'
+        ),
+    ],
     key: Annotated[
         Optional[str], typer.Option("--key", "-k", metavar="KEY", help="Category, e.g. nombre, trabajo.")
     ] = None,
@@ -212,7 +217,11 @@ def remember(
       vmem remember "Deploys happen on Tuesdays" --domain work --tag deploy
 
       vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
+
+      echo "Prefers tea in the afternoon" | vmem remember -
     """
+    if text == "-":
+        text = sys.stdin.read()
     mem = _open(vault)
     outcome = _run(
         lambda: mem.remember(
@@ -229,7 +238,7 @@ def remember(
             pinned=pin,
         )
     )
-    _warn(mem.warnings)
+    _warn([*mem.warnings, *outcome.warnings])
     if as_json:
         _print_json(outcome.to_dict())
         return
@@ -258,7 +267,7 @@ def confirm(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None
     Example: vmem confirm 2026-09-14-nombre-lucas-a1f3c9
     """
     mem = _open(vault)
-    memory = _run(lambda: mem.confirm(id))
+    memory = _run(lambda: mem.confirm(id, prefix=True))
     _warn(mem.warnings)
     when = memory.last_confirmed.isoformat() if memory.last_confirmed else None
     if as_json:
@@ -279,11 +288,15 @@ def correct(
     Example: vmem correct 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0 "Staff engineer at Acme"
     """
     mem = _open(vault)
-    memory = _run(lambda: mem.correct(id, text))
+    correction = _run(lambda: mem.correct(id, text, prefix=True))
+    memory = correction.memory
+    if correction.redirected:
+        _warn([f"{correction.named.id} was superseded already; corrected the current one, {correction.corrected.id}"])
     _warn(mem.warnings)
     if as_json:
+        path = memory.path.as_posix() if memory.path else None
         _print_json(
-            {"id": memory.id, "path": memory.path.as_posix() if memory.path else None, "supersedes": memory.supersedes}
+            {"id": memory.id, "path": path, "supersedes": memory.supersedes, "redirected": correction.redirected}
         )
     else:
         typer.echo(memory.id)
@@ -296,14 +309,12 @@ def forget(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     Example: vmem forget 2026-10-02-allergy-peanuts-4be810
     """
     mem = _open(vault)
-    entry = _run(lambda: mem.forget(id))
+    entry = _run(lambda: mem.forget(id, prefix=True))
     _warn(mem.warnings)
     if as_json:
         _print_json(entry.__dict__)
     else:
-        typer.echo(
-            f"Forgot {entry.id} ({entry.original} → .vmem/trash/{entry.trashed}); undo with: vmem restore {entry.id}"
-        )
+        typer.echo(f"Forgot {entry.id} ({entry.original} → .trash/{entry.trashed}); undo with: vmem restore {entry.id}")
 
 
 @app.command(cls=_Command)
@@ -317,7 +328,7 @@ def restore(
     Example: vmem restore 2026-10-02-allergy-peanuts-4be810
     """
     mem = _open(vault)
-    memory = _run(lambda: mem.restore(id))
+    memory = _run(lambda: mem.restore(id, prefix=True))
     _warn(mem.warnings)
     path = memory.path.as_posix() if memory.path else None
     if as_json:
@@ -418,7 +429,7 @@ def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     Example: vmem show 2026-09-14-nombre-lucas-a1f3c9
     """
     mem = _open(vault)
-    memory = _run(lambda: mem.show(id))
+    memory = _run(lambda: mem.show(id, prefix=True))
     if as_json:
         _print_json(memory.to_dict())
         return
@@ -462,8 +473,9 @@ def history(
     Example: vmem history 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0
     """
     mem = _open(vault)
-    target = _run(lambda: mem.show(id))
-    chain = _run(lambda: mem.history(id))
+    history = _run(lambda: mem.history(id, prefix=True))
+    target, chain = history.target, history.chain
+    _warn(f"fork: {message}" for message in history.forks)
     if as_json:
         _print_json([m.to_dict() for m in chain])
         return
@@ -553,6 +565,8 @@ def recall(
         )
     )
     _warn(result.warnings)
+    if result.budget_note and not (as_json or format is Format.json):
+        _warn([result.budget_note])
     if as_json or format is Format.json:
         _print_json(result.to_dict(explain))
         return

@@ -13,23 +13,36 @@ and where its numbers come from.
 from .archiving import archive_plan, state_counts
 from .dedup import is_restatement, normalize_text
 from .importance import persona_overflow, score_importance
-from .rules import ARCHIVE_DIR, Rules, age_days, is_archived, is_profile, normalize_key, reference_time, rules_for
+from .rules import (
+    ARCHIVE_DIR,
+    KEY_ALIASES,
+    Rules,
+    age_days,
+    canonical_key,
+    is_archived,
+    is_profile,
+    normalize_key,
+    reference_time,
+    rules_for,
+)
 from .states import STATES, Timeline, decay_state, decay_thresholds, expires_at, is_expired, memory_state, timeline
 from .weights import (
     CONFIDENCE_WEIGHT,
-    MAX_LIFECYCLE_WEIGHT,
     RecallFilter,
     exclusion_reason,
     lifecycle_weight,
+    max_lifecycle_weight,
     recency_weight,
 )
 
 __all__ = [
     "ARCHIVE_DIR",
+    "KEY_ALIASES",
+    "canonical_key",
     "CONFIDENCE_WEIGHT",
     "archive_plan",
     "state_counts",
-    "MAX_LIFECYCLE_WEIGHT",
+    "max_lifecycle_weight",
     "STATES",
     "RecallFilter",
     "Rules",

@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..vault.memory import SIGNIFICANT_SYMBOLS, fold_accents
 from .rules import Rules
 
 
 def normalize_text(text: str) -> str:
-    """For exact-duplicate checks: case, accents, punctuation and spacing do not count."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    return " ".join(re.findall(r"[a-z0-9]+", folded))
+    """For exact-duplicate checks: case, Latin accents, punctuation and spacing do not
+    count; letters of every script and the symbols that change a meaning (``C++``/``C#``,
+    ``€``/``$``) do. A text with none of them normalises to "" and matches nothing."""
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    return " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))
 
 
 def is_restatement(

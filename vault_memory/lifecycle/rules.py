@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..config import SETTINGS, Config
-from ..vault.memory import Memory, as_datetime
+from ..vault.memory import Memory, as_datetime, fold_accents
 
 ARCHIVE_DIR = "archive"
 _DEFAULTS = {key: s.default for key, s in SETTINGS["lifecycle"].items()}
@@ -72,8 +72,32 @@ def normalize_key(key: str | None) -> str:
     """``Ubicación`` → ``ubicacion``; ``proyecto actual`` → ``proyecto_actual``."""
     if not key:
         return ""
-    folded = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "_", folded.lower()).strip("_")
+    folded = fold_accents(unicodedata.normalize("NFKC", key)).casefold()
+    return re.sub(r"[\W_]+", "_", folded).strip("_")
+
+
+#: names that mean the same profile key; the first of each group is the canonical one
+KEY_ALIASES: tuple[tuple[str, ...], ...] = (
+    ("nombre", "name"),
+    ("apellido", "surname", "last_name"),
+    ("ubicacion", "location"),
+    ("ciudad", "city"),
+    ("trabajo", "job", "work", "ocupacion", "occupation"),
+    ("pareja", "partner"),
+    ("cumpleanos", "birthday"),
+    ("pronombres", "pronouns"),
+    ("idioma", "language"),
+    ("alergias", "allergies"),
+    ("familia", "family"),
+    ("salud", "health"),
+)
+_CANONICAL = {alias: group[0] for group in KEY_ALIASES for alias in group}
+
+
+def canonical_key(key: str | None) -> str:
+    """One name per profile key: ``name`` and ``Nombre`` are both ``nombre``."""
+    normalized = normalize_key(key)
+    return _CANONICAL.get(normalized, normalized)
 
 
 def is_archived(memory: Memory) -> bool:
@@ -81,7 +105,8 @@ def is_archived(memory: Memory) -> bool:
 
 
 def is_profile(memory: Memory, rules: Rules) -> bool:
-    return normalize_key(memory.key) in rules.profile_keys
+    key = normalize_key(memory.key)
+    return key in rules.profile_keys or canonical_key(key) in rules.profile_keys
 
 
 def reference_time(memory: Memory) -> dt.datetime | None:

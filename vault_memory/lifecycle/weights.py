@@ -70,8 +70,11 @@ def recency_weight(memory: Memory, now: dt.datetime, tl: Timeline | None = None)
     return 1.0 - RECENCY_MAX_PENALTY * age / (age + RECENCY_HALF_DAYS)
 
 
-#: the largest weight lifecycle_weight can give (importance 1 and pinned): lets recall stop early, exactly
-MAX_LIFECYCLE_WEIGHT = 1.1 * 1.1
+def max_lifecycle_weight(rules: Rules = Rules()) -> float:
+    """The largest weight ``lifecycle_weight`` can give under ``rules`` (best confidence, no
+    age, importance 1, the heaviest state, pinned): what lets recall stop early, exactly."""
+    heaviest_state = max(1.0, *rules.state_weight.values())
+    return max(CONFIDENCE_WEIGHT.values()) * 1.0 * (0.9 + 0.2 * 1.0) * heaviest_state * 1.1
 
 
 def lifecycle_weight(

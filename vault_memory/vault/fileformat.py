@@ -82,9 +82,60 @@ def _key_line(fm: str, key: str) -> int:
     return 2
 
 
+#: what one file's frontmatter may cost at most: beyond these it is reported like any broken
+#: file, so a hostile file (an alias bomb, ``[[[[…]]]]``) cannot stall or crash a whole vault
+MAX_ALIASES = 32
+MAX_DEPTH = 24
+MAX_VALUES = 10_000
+
+
+class _Bounded(yaml.YAMLError):
+    def __init__(self, problem: str, mark: Any):
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with a limit on aliases and on nesting depth."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._aliases = 0
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise _Bounded(f"more than {MAX_ALIASES} aliases (*name); not read", self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Bounded(f"nested more than {MAX_DEPTH} levels deep; not read", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _expanded_size(value: Any, limit: int) -> int:
+    """How many values ``value`` holds once aliases are written out (stops past ``limit``)."""
+    count, stack = 0, [value]
+    while stack and count <= limit:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
 def load_yaml(fm: str, path: Path) -> dict[str, Any]:
     try:
-        data = _YAML.load(fm)
+        data = yaml.load(fm, Loader=_BoundedLoader)  # noqa: S506 (a SafeLoader)
+    except RecursionError:
+        raise FrontmatterError(path, "broken YAML frontmatter: nested too deeply; not read", line=2) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         line = mark.line + 2 if mark is not None else 2
@@ -97,6 +148,8 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise FrontmatterError(path, "frontmatter must be 'key: value' lines", line=2)
+    if _expanded_size(data, MAX_VALUES) > MAX_VALUES:
+        raise FrontmatterError(path, f"frontmatter expands to more than {MAX_VALUES:,} values; not read", line=2)
     return {str(k): v for k, v in data.items()}
 
 
@@ -220,34 +273,27 @@ def serialize_memory(memory: Memory) -> str:
 def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
     """Set top-level keys by editing only their lines; every other byte stays as it was.
 
-    A key that exists has its line (and its indented continuation lines) replaced; a new
-    key is appended at the end of the block. The result is parsed again and compared, and
-    the edit is refused if anything but the requested keys changed.
+    A key that exists has exactly the lines its YAML node spans replaced (comments, blank
+    lines and odd indentation around it stay); a new key is appended at the end of the
+    block. A leading byte-order mark and CRLF line ends are kept. The result is parsed again
+    and compared, and the edit is refused if anything but the requested keys changed.
     """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    text = text[len(bom) :]
     fm, _body, _ = split_frontmatter(text, path)
     if fm is None:
         raise WriteRefused(f"{path}: has no frontmatter block to update; add one by hand first")
     before = load_yaml(fm, path)
     lines = text.splitlines(keepends=True)
     newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
-    end = 1 + len(fm.splitlines())  # index of the closing delimiter line
     for key, value in updates.items():
+        fm = "".join(lines[1 : _closing_line(lines)])
         rendered = dump_yaml({key: value}).rstrip("\n").replace("\n", newline) + newline
-        start = None
-        for i in range(1, end):
-            m = _TOP_KEY.match(lines[i])
-            if m and m.group(1).strip("'\"") == key:
-                start = i
-                break
-        if start is None:
-            lines.insert(end, rendered)
-            end += 1
-            continue
-        stop = start + 1
-        while stop < end and (lines[stop][:1] in (" ", "\t", "-") and not _DELIM.match(lines[stop].rstrip("\n"))):
-            stop += 1
-        lines[start:stop] = [rendered]
-        end -= stop - start - 1
+        span = _key_span(fm, key)
+        if span is None:
+            lines.insert(_closing_line(lines), rendered)
+        else:
+            lines[1 + span[0] : 1 + span[1]] = [rendered]
     result = "".join(lines)
     after = load_yaml(split_frontmatter(result, path)[0] or "", path)
     expected = dict(before)
@@ -256,7 +302,28 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any], path: Path) -> str:
         raise WriteRefused(
             f"{path}: could not update {', '.join(updates)} without touching other keys; file left as is"
         )
-    return result
+    return bom + result
+
+
+def _closing_line(lines: list[str]) -> int:
+    """Index of the line that closes the frontmatter (the first line is the opening one)."""
+    for i in range(1, len(lines)):
+        if _CLOSE.match(lines[i].rstrip("\n")):
+            return i
+    raise WriteRefused("the frontmatter block is not closed")
+
+
+def _key_span(fm: str, key: str) -> tuple[int, int] | None:
+    """[first, last + 1) lines of ``fm`` that a top-level key and its value occupy."""
+    node = yaml.compose(fm, Loader=_BoundedLoader)  # noqa: S506 (a SafeLoader)
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and str(key_node.value) == key:
+            end = value_node.end_mark
+            last = end.line if end.column > 0 else end.line - 1  # a block value ends at the next line's start
+            return key_node.start_mark.line, max(last, key_node.start_mark.line) + 1
+    return None
 
 
 def _comparable(data: dict[str, Any]) -> dict[str, Any]:

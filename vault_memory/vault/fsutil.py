@@ -4,14 +4,33 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from ..errors import WriteRefused
 
+TEMP_SUFFIX = ".tmp-vmem"
 
-def _write_temp(folder: Path, name: str, data: bytes) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp-vmem", dir=folder)
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the system says (Linux)."""
     try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_temp(folder: Path, name: str, data: bytes, mode: int | None = None) -> Path:
+    """A temp file beside the target; ``mode`` is the target's (None: a new file, by the umask)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TEMP_SUFFIX, dir=folder)
+    try:
+        os.fchmod(fd, mode if mode is not None else 0o666 & ~current_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -40,7 +59,11 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True) -> No
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(path.parent, path.name, data)
+    try:
+        mode: int | None = os.stat(path).st_mode & 0o7777 if overwrite else None
+    except FileNotFoundError:
+        mode = None
+    tmp = _write_temp(path.parent, path.name, data, mode)
     try:
         if overwrite:
             os.replace(tmp, path)
@@ -57,6 +80,64 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True) -> No
         if tmp.exists():
             tmp.unlink()
     fsync_dir(path.parent)
+
+
+def private_dir(path: Path) -> Path:
+    """A folder only its owner can read (vmem's state holds the text of every memory):
+    created 0700, and tightened to 0700 if an older version made it wider."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
+#: a temp file vmem left this long ago belongs to a write that was killed
+STALE_TEMP_SECONDS = 600
+
+
+def sweep_stale_temps(folder: Path, suffix: str = TEMP_SUFFIX, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove what killed writes left in ``folder`` (temp files older than ``max_age``)."""
+    removed = 0
+    cutoff = time.time() - max_age
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.name.endswith(suffix) and entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` only if it still holds ``expected``; False (nothing
+    written) when someone changed it meanwhile. Keeps the file's mode; a file with other
+    hard links is rewritten in place, so every link sees the change."""
+    st = os.stat(path)
+    if st.st_nlink > 1:
+        with open(path, "r+b") as f:
+            if f.read() != expected:
+                return False
+            f.seek(0)
+            f.write(data)
+            f.truncate()
+            f.flush()
+            os.fsync(f.fileno())
+        return True
+    tmp = _write_temp(path.parent, path.name, data, st.st_mode & 0o7777)
+    try:
+        if path.read_bytes() != expected:  # an editor saved meanwhile: its change wins, we retry
+            return False
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    fsync_dir(path.parent)
+    return True
 
 
 def move_no_clobber(src: Path, dst: Path) -> None:

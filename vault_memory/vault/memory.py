@@ -46,7 +46,48 @@ KNOWN_KEYS = (
     "turn",
 )
 
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+#: letters and digits of any script, then also '.', '_' and '-': one safe path component
+_ID_RE = re.compile(r"^[^\W_][\w.-]{0,127}$")
+#: symbols that change what a text says ("C++" is not "C#", "€500" is not "$500")
+SIGNIFICANT_SYMBOLS = "+#$€£¥₹%&@"
+#: words people put before a colon that are labels, not keys ("Important: never deploy on Fridays")
+LABEL_WORDS = frozenset(
+    {
+        "important",
+        "importante",
+        "note",
+        "nota",
+        "notes",
+        "update",
+        "reminder",
+        "recordatorio",
+        "todo",
+        "warning",
+        "aviso",
+        "ojo",
+        "fyi",
+        "ps",
+        "tip",
+        "re",
+        "fwd",
+        "question",
+        "pregunta",
+        "idea",
+        "ok",
+        "also",
+        "tambien",
+        "btw",
+        "edit",
+        "correction",
+        "correccion",
+        "summary",
+        "resumen",
+        "context",
+        "contexto",
+    }
+)
+#: a value longer than this many words is a sentence, not the value of a key
+MAX_VALUE_WORDS = 12
 _WIKILINK_RE = re.compile(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
 
 
@@ -296,9 +337,29 @@ def reference_target(ref: str) -> str:
 
 
 def supersedes_value(refs: list[str]) -> str | list[str] | None:
+    """As vmem writes ``supersedes``: quoted wikilinks, so Obsidian shows a link, a backlink
+    and a graph edge (``reference_target`` reads them back as ids)."""
     if not refs:
         return None
-    return refs[0] if len(refs) == 1 else list(refs)
+    links = [f"[[{ref}]]" for ref in refs]
+    return links[0] if len(links) == 1 else links
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def check_writable(memory: Memory) -> None:
+    """Refuse what could not be read back from a file: control characters (NUL above all)
+    in the text or in any string value. ValueError names the field."""
+    for name in ("text", "key", "domain", "persona", "scope", "source", "conversation"):
+        value = getattr(memory, name)
+        if isinstance(value, str) and _CONTROL.search(value):
+            raise ValueError(
+                f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
+            )
+    for tag in memory.tags:
+        if _CONTROL.search(tag):
+            raise ValueError("a tag holds a control character (e.g. NUL); it cannot be stored in a Markdown file")
 
 
 def validate_id(value: str) -> str:
@@ -308,7 +369,7 @@ def validate_id(value: str) -> str:
     v = value.strip()
     if "/" in v or "\\" in v or ".." in v or not _ID_RE.match(v):
         raise InvalidId(
-            f"{value!r} is not a valid memory id: ids are letters, digits, '.', '_' and '-' "
+            f"{value!r} is not a valid memory id: ids are letters and digits (any script), '.', '_' and '-' "
             "(no '/', no '..', at most 128 characters)"
         )
     return v
@@ -322,10 +383,22 @@ def is_valid_id(value: Any) -> bool:
     return True
 
 
+def fold_accents(text: str) -> str:
+    """``ubicación`` → ``ubicacion``: marks on Latin letters go; letters of other scripts
+    stay whole (``й`` is not ``и``, ``Москва`` stays ``Москва``)."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(ch) and out and out[-1].isascii():
+            continue
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
 def slugify(text: str, max_len: int = 40) -> str:
-    """ASCII slug for ids and file names; accents folded (``ubicación`` → ``ubicacion``)."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    """A slug for ids and file names that still says something in any script: Latin
+    accents folded (``ubicación`` → ``ubicacion``), other letters kept (``москва``)."""
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    slug = re.sub(r"[\W_]+", "-", folded).strip("-")
     if len(slug) > max_len:
         slug = slug[:max_len].rsplit("-", 1)[0] or slug[:max_len]
     return slug or "memory"
@@ -350,9 +423,23 @@ def derived_id(relpath: Path) -> str:
     return f"{stem}-{short_hash(relpath.as_posix(), length=4)}"
 
 
-def split_key_value(text: str) -> tuple[str | None, str]:
-    """``"nombre: Lucas"`` → ``("nombre", "Lucas")``; text without a short key prefix is kept."""
-    m = re.match(r"^\s*([\w][\w .\-/]{0,40}?)\s*:\s+(\S.*)$", text, flags=re.S)
-    if m and "\n" not in m.group(1) and not m.group(1).lower().startswith(("http", "https")):
-        return m.group(1).strip(), m.group(2).strip()
-    return None, text.strip()
+def split_key_value(text: str, max_value_words: int = MAX_VALUE_WORDS) -> tuple[str | None, str]:
+    """``"nombre: Lucas"`` → ``("nombre", "Lucas")``. Only text that looks like a key and its
+    value is split: a key of at most three words that is not a label (``Important:``,
+    ``Nota:``) and a value on one line of at most ``max_value_words`` words (the write rules
+    allow fewer where a key would replace an old value: ``"City: Porto is where my sister
+    lives"`` is a sentence, not a new city)."""
+    m = re.match(r"^\s*([^\W\d_][\w .\-/]{0,30}?)\s*:\s+(\S.*)$", text, flags=re.S)
+    if m is None:
+        return None, text.strip()
+    key, value = m.group(1).strip(), m.group(2).strip()
+    if (
+        "\n" in key
+        or "\n" in value
+        or len(key.split()) > 3
+        or len(value.split()) > max_value_words
+        or key.lower().startswith(("http", "https"))
+        or fold_accents(key).casefold() in LABEL_WORDS
+    ):
+        return None, text.strip()
+    return key, value

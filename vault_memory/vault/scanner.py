@@ -73,12 +73,22 @@ class IgnoreRules:
 
 
 class FileEntry(NamedTuple):
-    """A candidate file as the walk saw it (a tuple: 10,000 of these are made per check)."""
+    """A candidate file as the walk saw it (a tuple: 10,000 of these are made per check).
+
+    Size, mtime, ctime and inode together say whether a file may have changed, as git's
+    index does: ``cp -p``, ``rsync -a`` or a restored backup keep size and mtime, but not
+    ctime or the inode."""
 
     relpath: str  # POSIX, relative to the vault root
     size: int
     mtime_ns: int
+    ctime_ns: int = 0
+    inode: int = 0
     outside: bool = False  # a symlink whose target leaves the vault
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        return self.size, self.mtime_ns, self.ctime_ns, self.inode
 
 
 def _skip_dir(name: str) -> bool:
@@ -128,13 +138,13 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
                     if entry.is_symlink():
                         target = Path(os.path.realpath(entry.path))
                         if not target.is_relative_to(root):
-                            found.append(FileEntry(rel, 0, 0, True))
+                            found.append(FileEntry(rel, 0, 0, outside=True))
                             continue
                         if not target.is_file():
                             continue
                     st = entry.stat()
                 except OSError:
                     continue
-                found.append(FileEntry(rel, st.st_size, st.st_mtime_ns))
+                found.append(FileEntry(rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
     found.sort()
     return found

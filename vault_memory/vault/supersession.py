@@ -19,6 +19,13 @@ def superseded_ids(memories: Iterable[Memory]) -> set[str]:
     return out
 
 
+def superseded_by(memory_id: str, memories: list[Memory]) -> list[Memory]:
+    """The present memories that list ``memory_id`` (or its file stem) in ``supersedes``."""
+    target = next((m for m in memories if m.id == memory_id), None)
+    names = {memory_id} | ({target.path.stem} if target is not None and target.path is not None else set())
+    return [m for m in memories if m.id != memory_id and names & set(m.supersedes)]
+
+
 def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
     """The chain through ``memory_id``, oldest first: what it replaced, and what replaced it."""
     by_ref: dict[str, Memory] = {}
@@ -65,10 +72,27 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
 
 
 def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str]]:
-    """(memory, kind, message) for ``supersedes`` that point nowhere or form a cycle."""
+    """(memory, kind, message) for ``supersedes`` that point nowhere, form a cycle, or fork
+    (two memories replacing the same one)."""
     by_id = {m.id: m for m in memories}
     by_stem = {m.path.stem: m for m in memories if m.path is not None}
     problems: list[tuple[Memory, str, str]] = []
+    successors: dict[str, set[str]] = {}
+    for m in memories:
+        for ref in m.supersedes:
+            target = by_id.get(ref) or by_stem.get(ref)
+            if target is not None and target.id != m.id:
+                successors.setdefault(target.id, set()).add(m.id)
+    for target_id, ids in sorted(successors.items()):
+        if len(ids) > 1:
+            problems.append(
+                (
+                    by_id[target_id],
+                    "supersedes_fork",
+                    f"superseded by {len(ids)} memories ({', '.join(sorted(ids))}): recall shows each "
+                    "as current; `vmem forget` the wrong one",
+                )
+            )
     for m in memories:
         for ref in m.supersedes:
             if ref == m.id:

@@ -20,6 +20,8 @@ def template_dir() -> Path:
 def create_vault(path: Path, *, with_examples: bool = True) -> Path:
     """Create a vault at ``path``; refuses to touch a folder that already holds files."""
     path = path.expanduser()
+    if path.exists() and not path.is_dir():
+        raise WriteRefused(f"{path} is a file, not a folder; choose a new or empty folder")
     if path.exists() and any(path.iterdir()):
         if (path / CONFIG_NAME).exists():
             raise WriteRefused(f"{path} is already a vault")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,12 +30,14 @@ from ..errors import (
 )
 from . import gitops
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
-from .fsutil import atomic_write, move_no_clobber
+from .fsutil import atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
 from .memory import (
     MEMORY_TYPES,
     TYPE_FOLDERS,
     Memory,
     as_date_or_datetime,
+    check_writable,
+    is_valid_id,
     new_id,
     normalize_confidence,
     normalize_tag,
@@ -41,6 +45,7 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, walk
+from .supersession import supersession_chain
 
 
 def now_local() -> dt.datetime:
@@ -86,6 +91,27 @@ class ScanResult:
         return {m.id: m for m in self.memories}
 
 
+#: how long a single-key edit keeps retrying while someone else keeps saving the file
+EDIT_RETRY_SECONDS = 10.0
+
+#: the trash folder inside the vault (Obsidian's own), and the record of what is in it
+TRASH_DIR = ".trash"
+TRASH_MANIFEST = "vmem-trash.jsonl"
+#: where versions before 0.2 kept it: .vmem/trash/manifest.jsonl (moved on first use)
+OLD_TRASH_MANIFEST = "manifest.jsonl"
+
+
+@dataclass
+class Correction:
+    """What ``correct`` did: ``memory`` (new) supersedes ``corrected``, which is the memory
+    that was ``named`` unless that one had been superseded already (``redirected``)."""
+
+    memory: Memory
+    corrected: Memory
+    redirected: bool
+    named: Memory
+
+
 @dataclass
 class TrashEntry:
     id: str
@@ -115,7 +141,9 @@ class Vault:
 
     @property
     def trash_dir(self) -> Path:
-        return self.state_dir / "trash"
+        """Forgotten memories: inside the vault, where a person and git see them (Obsidian's
+        own trash folder), never in the derived state under .vmem/."""
+        return self.root / TRASH_DIR
 
     # ------------------------------------------------------------------ reading
 
@@ -179,8 +207,9 @@ class Vault:
     def __iter__(self) -> Iterator[Memory]:
         return iter(self.scan().memories)
 
-    def get(self, ref: str) -> Memory:
-        """A memory by id, or by a unique id prefix (at least 4 characters)."""
+    def get(self, ref: str, *, prefix: bool = False) -> Memory:
+        """A memory by its exact id; with ``prefix`` (an id a person typed), also by a unique
+        prefix of at least 4 characters."""
         ref = validate_id(ref)
         for folder in (*TYPE_FOLDERS.values(), *(f"archive/{f}" for f in TYPE_FOLDERS.values()), ""):
             candidate = Path(folder) / f"{ref}.md" if folder else Path(f"{ref}.md")
@@ -196,7 +225,7 @@ class Vault:
         for memory in memories:
             if memory.id == ref:
                 return memory
-        matches = [m for m in memories if m.id.startswith(ref)] if len(ref) >= 4 else []
+        matches = [m for m in memories if m.id.startswith(ref)] if prefix and len(ref) >= 4 else []
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -225,8 +254,11 @@ class Vault:
         extra: dict[str, Any] | None = None,
         split_key: bool = True,
         now: dt.datetime | None = None,
+        message: str = "vmem: remember {id}",
     ) -> Memory:
-        """Write a new memory file and return it. ``"key: value"`` text is split when no key is given."""
+        """Write a new memory file and return it: a bare write, with none of the write rules
+        (dedup, supersession, persona cap) of ``VaultMemory.remember``. ``"key: value"``
+        text is split when no key is given."""
         if type not in MEMORY_TYPES:
             raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
         if key is None and split_key:
@@ -255,27 +287,36 @@ class Vault:
             tags=[normalize_tag(t) for t in tags if normalize_tag(t)],
             extra=dict(extra or {}),
         )
-        return self.write_new(memory, message=f"vmem: remember {memory.id}")
+        written = self.write_new(memory, message=message)
+        return written
 
     def write_new(self, memory: Memory, *, relpath: str | Path | None = None, message: str | None = None) -> Memory:
         """Write ``memory`` to a new file (never over an existing one)."""
         validate_id(memory.id)
+        check_writable(memory)
         memory.id = self._unused_id(memory.id)
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
         atomic_write(self.root / rel, serialize_memory(memory), overwrite=False)
+        sweep_stale_temps((self.root / rel).parent)
         memory.path = rel
         memory.id_derived = False
-        self._autocommit([self.root / rel], message or f"vmem: add {memory.id}")
+        self._autocommit([self.root / rel], (message or "vmem: add {id}").format(id=memory.id))
         return memory
 
-    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None) -> Memory:
-        """A new memory that supersedes ``ref``; the old file is left byte-for-byte as it was."""
-        old = self.get(ref)
+    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
+        """A new memory that supersedes ``ref``; the old file is left byte-for-byte as it was.
+
+        A memory that is already superseded is not forked: the head of its chain (what
+        recall shows) is corrected instead, and the ``Correction`` says so."""
+        named = self.get(ref, prefix=prefix)
+        memories = self.scan().memories
+        chain = supersession_chain(named.id, memories)
+        old = chain[-1] if chain else named
         key, value = split_key_value(text)
         if key is None or (old.key and key != old.key):
             key, value = old.key, text.strip()
-        return self.add(
+        memory = self.add(
             value,
             type=old.type if old.type in MEMORY_TYPES else "fact",
             key=key,
@@ -290,30 +331,46 @@ class Vault:
             supersedes=[old.id],
             split_key=False,
             now=now,
+            message="vmem: correct {id}",
         )
+        return Correction(memory, old, redirected=old.id != named.id, named=named)
 
     def update_frontmatter(self, ref: str, updates: dict[str, Any], message: str) -> Memory:
-        """Change single frontmatter keys in place (explicit commands only, e.g. ``confirm``)."""
+        """Change single frontmatter keys in place (explicit commands only, e.g. ``confirm``).
+
+        Only those keys' lines change. A symlinked memory has its target edited (when the
+        target is inside the vault); the file keeps its mode and its hard links; a change
+        someone else saves meanwhile is never overwritten (the edit is redone on top of it)."""
         memory = self.get(ref)
-        if memory.id_derived:
-            updates = {"id": memory.id, **updates}  # pin the id so it survives a rename
-        path = self.root / memory.file
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-        new_text = set_frontmatter_keys(text, updates, memory.file)
-        atomic_write(path, new_text)
-        self._autocommit([path], message)
+        link = self.root / memory.file
+        path = Path(os.path.realpath(link))
+        if not path.is_relative_to(self.root):
+            raise OutsideVault(memory.file, "symlink leads outside the vault; not changed")
+        deadline = time.monotonic() + EDIT_RETRY_SECONDS
+        while True:
+            raw = path.read_bytes()
+            new_text = set_frontmatter_keys(raw.decode("utf-8"), updates, memory.file)
+            if replace_if_unchanged(path, raw, new_text.encode("utf-8")):
+                sweep_stale_temps(path.parent)
+                break
+            if time.monotonic() > deadline:
+                raise WriteRefused(f"{memory.file} kept changing while vmem tried to update it; nothing was written")
+            time.sleep(random.uniform(0.0005, 0.005))  # let the other writer finish its save
+        self._autocommit([link], message)
         return self.read(memory.file)
 
-    def forget(self, ref: str) -> TrashEntry:
-        """Move the memory's file to ``.vmem/trash/`` (``restore`` brings it back)."""
-        memory = self.get(ref)
+    def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
+        """Move the memory's file to the trash folder (``restore`` brings it back)."""
+        memory = self.get(ref, prefix=prefix)
+        self._migrate_trash()
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
         move_no_clobber(self.root / memory.file, trashed)
         entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat())
         self._append_manifest(entry)
-        self._autocommit([self.root / memory.file], f"vmem: forget {memory.id}")
+        self._autocommit(
+            [self.root / memory.file, trashed, self.trash_dir / TRASH_MANIFEST], f"vmem: forget {memory.id}"
+        )
         return entry
 
     def archive(self, memory: Memory) -> Path:
@@ -327,23 +384,58 @@ class Vault:
         return target
 
     def trash(self) -> list[TrashEntry]:
-        """Forgotten memories that can still be restored, newest first."""
-        manifest = self.trash_dir / "manifest.jsonl"
+        """Forgotten memories that can still be restored, newest first. A record is used
+        only if it names a file inside the trash and a memory path inside the vault: the
+        manifest travels through git and sync, and a tampered one must reach nothing else."""
+        self._migrate_trash()
+        return sorted(self._trash_entries(self.trash_dir), key=lambda e: e.trashed, reverse=True)
+
+    def _trash_entries(self, folder: Path, manifest_name: str = TRASH_MANIFEST) -> list[TrashEntry]:
+        manifest = folder / manifest_name
         if not manifest.is_file():
             return []
         entries = []
-        for line in manifest.read_text(encoding="utf-8").splitlines():
+        for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
-                entries.append(TrashEntry(**json.loads(line)))
+                entry = TrashEntry(**json.loads(line))
             except (ValueError, TypeError):
                 continue
-        live = [e for e in entries if (self.trash_dir / e.trashed).is_file()]
-        return sorted(live, key=lambda e: e.trashed, reverse=True)
+            if self._valid_trash_entry(entry) and (folder / entry.trashed).is_file():
+                entries.append(entry)
+        return entries
 
-    def restore(self, ref: str) -> Memory:
+    def _valid_trash_entry(self, entry: TrashEntry) -> bool:
+        if not all(isinstance(v, str) for v in (entry.id, entry.original, entry.trashed)):
+            return False
+        name, original = Path(entry.trashed), Path(entry.original)
+        if len(name.parts) != 1 or name.name in ("", ".", "..", TRASH_MANIFEST) or not name.name.endswith(".md"):
+            return False
+        if original.is_absolute() or ".." in original.parts or original.suffix != ".md":
+            return False
+        return not any(part.startswith(".") for part in original.parts) and is_valid_id(entry.id)
+
+    def _migrate_trash(self) -> None:
+        """Trash kept by older versions under .vmem/trash/ moves into the vault's trash folder."""
+        old = self.state_dir / "trash"
+        if not old.is_dir():
+            return
+        for entry in self._trash_entries(old, OLD_TRASH_MANIFEST):
+            try:
+                move_no_clobber(old / entry.trashed, self.trash_dir / entry.trashed)
+            except WriteRefused:
+                continue
+            self._append_manifest(entry)
+        leftovers = [p for p in old.iterdir() if p.name != OLD_TRASH_MANIFEST]
+        if not leftovers:
+            (old / OLD_TRASH_MANIFEST).unlink(missing_ok=True)
+            old.rmdir()
+
+    def restore(self, ref: str, *, prefix: bool = False) -> Memory:
         ref = validate_id(ref)
         entries = self.trash()
-        matches = [e for e in entries if e.id == ref] or [e for e in entries if e.id.startswith(ref) and len(ref) >= 4]
+        matches = [e for e in entries if e.id == ref] or [
+            e for e in entries if prefix and e.id.startswith(ref) and len(ref) >= 4
+        ]
         if not matches:
             raise NotFound(f"no forgotten memory with id {ref!r} in {self.trash_dir}")
         if len({e.id for e in matches}) > 1:
@@ -358,15 +450,19 @@ class Vault:
                 f"{entry.original} exists again; move it away first, the forgotten copy is in {self.trash_dir / entry.trashed}"
             )
         move_no_clobber(self.trash_dir / entry.trashed, target)
-        self._autocommit([target], f"vmem: restore {entry.id}")
+        self._autocommit([target, self.trash_dir / entry.trashed], f"vmem: restore {entry.id}")
         return self.read(entry.original)
 
     def import_record(self, record: dict[str, Any]) -> tuple[str, Memory | None]:
-        """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory)."""
+        """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory).
+
+        Only memory files are written, under the type folders (or ``archive/`` and its type
+        folder for an archived one), named by vmem: a record's own ``path`` is never a
+        place to write. A record without an id gets one from its text, like ``remember``."""
         memory = parse_record(record)
-        if memory.id_derived:
-            memory.id = validate_id(memory.id)
-        rel = Path(record.get("path") or "")
+        if memory.id_derived:  # no id in the record: name it by its content and date
+            memory.id = new_id(memory.text, memory.key, memory.created or now_local())
+            memory.id_derived = False
         try:
             existing = self.get(memory.id)
         except NotFound:
@@ -374,15 +470,17 @@ class Vault:
         if existing is not None:
             same = existing.to_dict() | {"path": None} == memory.to_dict() | {"path": None}
             return ("unchanged" if same else "conflict"), existing
-        target = None
-        if record.get("path"):
-            try:
-                self._check_inside(rel)
-                if not (self.root / rel).exists():
-                    target = rel
-            except InvalidId:
-                target = None
-        written = self.write_new(memory, relpath=target, message=f"vmem: import {memory.id}")
+        size = len(serialize_memory(memory).encode("utf-8"))
+        limit = self.config["vault"]["max_file_bytes"]
+        if size > limit:
+            raise FileTooLarge(
+                Path(f"{memory.id}.md"), f"{size:,} bytes is over the {limit:,}-byte limit; not imported"
+            )
+        memory.id = self._unused_id(memory.id)
+        folder = Path(TYPE_FOLDERS.get(memory.type, "notes"))
+        archived = str(record.get("path") or "").startswith("archive/")
+        relpath = (Path("archive") / folder if archived else folder) / f"{memory.id}.md"
+        written = self.write_new(memory, relpath=relpath, message="vmem: import {id}")
         return "added", written
 
     # ------------------------------------------------------------------ helpers
@@ -405,7 +503,7 @@ class Vault:
 
     def _append_manifest(self, entry: TrashEntry) -> None:
         self.trash_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.trash_dir / "manifest.jsonl", "a", encoding="utf-8") as f:
+        with open(self.trash_dir / TRASH_MANIFEST, "a", encoding="utf-8") as f:
             f.write(json.dumps(entry.__dict__, ensure_ascii=False) + "\n")
             f.flush()
             os.fsync(f.fileno())

@@ -20,11 +20,12 @@ from ..index.keyword_index import content_terms
 from ..index.snapshot import Snapshot
 from ..lifecycle import (
     RecallFilter,
+    canonical_key,
     exclusion_reason,
     is_restatement,
-    normalize_key,
     normalize_text,
     persona_overflow,
+    reference_time,
     score_importance,
 )
 from ..vault.memory import Memory, jsonable, split_key_value
@@ -38,6 +39,10 @@ class RememberOutcome:
     previous: list[Memory] = field(default_factory=list)
     similarity: float | None = None
     archived: list[Memory] = field(default_factory=list)
+    #: the key was read from the text ("city: Madrid"), not given with --key
+    key_inferred: bool = False
+    #: what the caller must be told (stderr, --json): e.g. a supersession on an inferred key
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(
@@ -48,6 +53,9 @@ class RememberOutcome:
                 "previous": [m.id for m in self.previous],
                 "similarity": round(self.similarity, 4) if self.similarity is not None else None,
                 "archived": [m.id for m in self.archived],
+                "key": self.memory.key,
+                "key_inferred": self.key_inferred,
+                "warnings": self.warnings,
             }
         )
 
@@ -73,9 +81,16 @@ def remember(
     engine = backend.engine
     vault, rules = backend.vault, engine.lifecycle_rules
     now = now or now_local()
+    key_inferred = False
     if key is None:
-        key, text = split_key_value(text)
+        key, value = split_key_value(text)
+        single = {canonical_key(k) for k in rules.single_valued_keys}
+        if key is not None and canonical_key(key) in single and len(value.split()) > SINGLE_VALUE_WORDS:
+            key, value = None, text.strip()  # a sentence: it must not replace the key's value
+        text, key_inferred = value, key is not None
     text = text.strip()
+    if not text:
+        raise ValueError("a memory needs some text")
     if importance is None:
         importance = score_importance(text, key, rules)
 
@@ -89,14 +104,16 @@ def remember(
                 m = Memory.from_record(record)
                 if _same_scope(m, persona, type) and not exclusion_reason(m, now, superseded, current_filter, rules):
                     current.append(m)
-            wanted = normalize_text(f"{key or ''} {text}")
-            same = [m for m in current if normalize_text(f"{m.key or ''} {m.text}") == wanted]
+            wanted = normalize_text(f"{key or ''} {text}")  # "" (emoji only) is never the same as anything
+            same = [m for m in current if wanted and normalize_text(f"{m.key or ''} {m.text}") == wanted]
             if same:
                 return _reconfirm(vault, same[0], now, None)
-            nkey = normalize_key(key)
-            if nkey and nkey in rules.single_valued_keys:
-                old = [m for m in current if normalize_key(m.key) == nkey]
+            nkey = canonical_key(key)
+            if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
+                old = [m for m in current if canonical_key(m.key) == nkey]
                 if old:
+                    # a new value of a pinned fact (the user's name) stays pinned
+                    fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
                     new = vault.add(
                         text,
                         type=type,
@@ -108,7 +125,16 @@ def remember(
                         now=now,
                         **fields,
                     )
-                    return RememberOutcome("superseded", new, old, archived=_enforce_cap(backend, new, now))
+                    outcome = RememberOutcome(
+                        "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
+                    )
+                    if key_inferred:
+                        outcome.warnings.append(
+                            f"the key {key!r} was read from the text, and as a single-valued key it replaces "
+                            f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
+                            "the old value current again (--key says a key outright)"
+                        )
+                    return outcome
             new_terms = content_terms(f"{key or ''} {text}")
             for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
                 if is_restatement(
@@ -119,7 +145,7 @@ def remember(
     new = vault.add(
         text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
     )
-    return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now))
+    return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
 
 
 def _nearest(
@@ -133,7 +159,19 @@ def _nearest(
     return [(by_path[path], similarity) for path, similarity in hits if path in by_path][:n]
 
 
+#: a value read from free text ("city: Madrid") may replace a single-valued key's old value
+#: only if it is this short: "City: Porto is where my sister lives" is a sentence
+SINGLE_VALUE_WORDS = 5
+
+#: a memory confirmed this recently is not rewritten when it is said again (its file stays
+#: as it is: no churn in the user's editor or in git)
+RECONFIRM_AFTER = dt.timedelta(days=1)
+
+
 def _reconfirm(vault: Vault, memory: Memory, now: dt.datetime, similarity: float | None) -> RememberOutcome:
+    last = reference_time(memory)
+    if last is not None and dt.timedelta(0) <= now - last < RECONFIRM_AFTER:
+        return RememberOutcome("reconfirmed", memory, [memory], similarity)
     updated = vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
     return RememberOutcome("reconfirmed", updated, [memory], similarity)
 
