@@ -12,8 +12,9 @@
     ├── NotFound                    no memory (or trashed memory) with that id
     ├── AmbiguousId                 an id prefix matches several memories
     ├── WriteRefused                a write would overwrite or corrupt something; nothing was written
-    ├── IndexUnavailable            the derived indexes cannot serve the request (busy, missing, damaged)
-    │   └── IndexStale              the index was built by another model/format: run `vmem reindex`
+    ├── IndexUnavailable            the derived indexes cannot serve the request (busy, missing)
+    │   ├── IndexDamaged            an index file cannot be read: sync rebuilds it (or `vmem reindex`)
+    │   └── IndexStale              the index was built by another model: run `vmem reindex`
     ├── EmbedderError               the embedding model cannot be loaded or run
     └── DaemonError                 the vault's daemon failed or answered something unreadable
         └── AlreadyRunning          a daemon already serves this vault
@@ -83,6 +84,10 @@ class WriteRefused(VaultError):
 
 
 class IndexUnavailable(VaultError):
+    pass
+
+
+class IndexDamaged(IndexUnavailable):
     pass
 
 

@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import IndexDamaged
 from ..vault.memory import Memory, derived_id
 
-FORMAT_VERSION = 1
+#: the layout of the index files; an index of another format is rebuilt by the next sync
+#: (2: tags analysed as words, like queries)
+FORMAT_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,6 +48,15 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 """
 
 
+#: schema changes after the first, applied in order, once each (``PRAGMA user_version``
+#: counts those applied), so a new column never forces a full re-embed
+MIGRATIONS: tuple[str, ...] = (
+    # freshness by size, mtime, ctime and inode, as git checks its index
+    "ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;",
+)
+
+
 @dataclass
 class FileRow:
     path: str
@@ -54,52 +66,99 @@ class FileRow:
     id: str | None
     error: str | None
     error_line: int | None = None
+    ctime_ns: int = 0
+    inode: int = 0
+
+    @property
+    def stamp(self) -> tuple[int, int, int, int]:
+        return self.size, self.mtime_ns, self.ctime_ns, self.inode
 
 
 class Catalog:
     def __init__(self, path: Path):
         self.path = path
-        self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._sql("PRAGMA journal_mode=WAL")
+            self._sql("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
 
     def close(self) -> None:
         self._db.close()
 
+    def _sql(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, params)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as e:
+            raise IndexDamaged(f"{self.path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+
+    def _sql_many(self, sql: str, rows: Iterable[Any]) -> None:
+        try:
+            self._db.executemany(sql, rows)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as e:
+            raise IndexDamaged(f"{self.path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+
+    def _script(self, script: str) -> None:
+        try:
+            self._db.executescript(script)
+        except sqlite3.DatabaseError as e:
+            raise IndexDamaged(f"{self.path} cannot be changed ({e}): `vmem sync` rebuilds it") from None
+
     # -------------------------------------------------------------- meta
     def meta(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT key, value FROM meta"))
+        return dict(self._sql("SELECT key, value FROM meta"))
 
     def set_meta(self, **values: Any) -> None:
-        self._db.executemany(
+        self._sql_many(
             "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(k, str(v)) for k, v in values.items()]
         )
 
     # -------------------------------------------------------------- files
-    def stat_rows(self) -> set[tuple[str, int, int]]:
-        """(path, size, mtime_ns) of every file the catalog knows: the no-change check."""
-        return set(self._db.execute("SELECT path, size, mtime_ns FROM files"))
+    def migrate(self) -> None:
+        """Apply the schema changes this catalog has not had yet (writers only)."""
+        done = self.schema_version()
+        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
+            self._script(f"BEGIN IMMEDIATE; {script} PRAGMA user_version = {number}; COMMIT;")
+
+    def schema_version(self) -> int:
+        return int(self._sql("PRAGMA user_version").fetchone()[0])
+
+    @property
+    def up_to_date(self) -> bool:
+        return self.schema_version() == len(MIGRATIONS)
+
+    def stat_rows(self) -> set[tuple[str, int, int, int, int]]:
+        """(path, size, mtime_ns, ctime_ns, inode) of every file the catalog knows: the
+        no-change check."""
+        return set(self._sql("SELECT path, size, mtime_ns, ctime_ns, inode FROM files"))
 
     def shas(self) -> dict[str, str]:
         """Content hash of every indexed memory, by path."""
-        return dict(self._db.execute("SELECT path, sha FROM files WHERE record IS NOT NULL"))
+        return dict(self._sql("SELECT path, sha FROM files WHERE record IS NOT NULL"))
 
     def files(self) -> dict[str, FileRow]:
-        rows = self._db.execute("SELECT path, size, mtime_ns, sha, id, error, error_line FROM files")
+        rows = self._sql("SELECT path, size, mtime_ns, sha, id, error, error_line, ctime_ns, inode FROM files")
         return {r[0]: FileRow(*r) for r in rows}
 
     def upsert_file(self, row: FileRow, memory: Memory | None) -> None:
         record = (
             json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
         )
-        self._db.execute(
-            "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha, id, error, error_line, pinned, conversation, turn, record)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        self._sql(
+            "INSERT OR REPLACE INTO files(path, size, mtime_ns, ctime_ns, inode, sha, id, error, error_line, pinned,"
+            " conversation, turn, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row.path,
                 row.size,
                 row.mtime_ns,
+                row.ctime_ns,
+                row.inode,
                 row.sha,
                 row.id,
                 row.error,
@@ -110,18 +169,18 @@ class Catalog:
                 record,
             ),
         )
-        self._db.execute("DELETE FROM supersedes WHERE path = ?", (row.path,))
+        self._sql("DELETE FROM supersedes WHERE path = ?", (row.path,))
         if memory:
-            self._db.executemany(
+            self._sql_many(
                 "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersedes]
             )
 
-    def touch_file(self, path: str, size: int, mtime_ns: int) -> None:
-        self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
+    def touch_file(self, path: str, stamp: tuple[int, int, int, int]) -> None:
+        self._sql("UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE path = ?", (*stamp, path))
 
-    def rename_file(self, old: str, new: str, size: int, mtime_ns: int) -> None:
+    def rename_file(self, old: str, new: str, stamp: tuple[int, int, int, int]) -> None:
         """A moved file keeps its vectors: only its path changes."""
-        row = self._db.execute("SELECT record FROM files WHERE path = ?", (old,)).fetchone()
+        row = self._sql("SELECT record FROM files WHERE path = ?", (old,)).fetchone()
         record = row[0] if row else None
         if record:
             data = json.loads(record)
@@ -129,47 +188,70 @@ class Catalog:
             if data.get("id_derived"):  # a derived id follows the path
                 data["id"] = derived_id(Path(new))
             record = json.dumps(data, ensure_ascii=False)
-        self._db.execute("DELETE FROM files WHERE path = ?", (new,))
-        self._db.execute(
-            "UPDATE files SET path = ?, size = ?, mtime_ns = ?, record = ?, id = COALESCE(json_extract(?, '$.id'), id) WHERE path = ?",
-            (new, size, mtime_ns, record, record, old),
+        self._sql("DELETE FROM files WHERE path = ?", (new,))
+        self._sql(
+            "UPDATE files SET path = ?, size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, record = ?,"
+            " id = COALESCE(json_extract(?, '$.id'), id) WHERE path = ?",
+            (new, *stamp, record, record, old),
         )
-        self._db.execute("UPDATE supersedes SET path = ? WHERE path = ?", (new, old))
-        self._db.execute("UPDATE chunks SET path = ? WHERE path = ?", (new, old))
+        self._sql("UPDATE supersedes SET path = ? WHERE path = ?", (new, old))
+        self._sql("UPDATE chunks SET path = ? WHERE path = ?", (new, old))
+
+    def duplicate_ids(self) -> list[tuple[str, list[str]]]:
+        """(id, its paths in order) for every id that more than one indexed file claims."""
+        rows = self._sql(
+            "SELECT id, path FROM files WHERE record IS NOT NULL AND id IN "
+            "(SELECT id FROM files WHERE record IS NOT NULL GROUP BY id HAVING COUNT(*) > 1) ORDER BY id, path"
+        )
+        out: dict[str, list[str]] = {}
+        for memory_id, path in rows:
+            out.setdefault(memory_id, []).append(path)
+        return list(out.items())
+
+    def skip_file(self, path: str, error: str) -> list[int]:
+        """Keep a file's row but take its memory out of the index (a duplicate id): returns
+        the vector labels it held."""
+        self._sql(
+            "UPDATE files SET record = NULL, error = ?, error_line = NULL, pinned = 0, conversation = NULL,"
+            " turn = NULL WHERE path = ?",
+            (error, path),
+        )
+        self._sql("DELETE FROM supersedes WHERE path = ?", (path,))
+        return self.release_labels(path)
 
     def delete_file(self, path: str) -> list[int]:
         """Forget a file; returns the vector labels it held."""
-        self._db.execute("DELETE FROM files WHERE path = ?", (path,))
-        self._db.execute("DELETE FROM supersedes WHERE path = ?", (path,))
+        self._sql("DELETE FROM files WHERE path = ?", (path,))
+        self._sql("DELETE FROM supersedes WHERE path = ?", (path,))
         return self.release_labels(path)
 
     # -------------------------------------------------------------- chunks / labels
     def release_labels(self, path: str) -> list[int]:
         """Drop a file's chunk rows; returns their labels, for the vector index to delete."""
-        labels = [r[0] for r in self._db.execute("SELECT label FROM chunks WHERE path = ?", (path,))]
-        self._db.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        labels = [r[0] for r in self._sql("SELECT label FROM chunks WHERE path = ?", (path,))]
+        self._sql("DELETE FROM chunks WHERE path = ?", (path,))
         return labels
 
     def add_chunks(self, path: str, labels: Iterable[int]) -> None:
-        self._db.executemany(
+        self._sql_many(
             "INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)]
         )
 
     def label_paths(self, labels: Iterable[int] | None = None) -> dict[int, str]:
         """The file of every vector label (or of just ``labels``)."""
         if labels is None:
-            return dict(self._db.execute("SELECT label, path FROM chunks"))
+            return dict(self._sql("SELECT label, path FROM chunks"))
         wanted = list(labels)
         out: dict[int, str] = {}
         for i in range(0, len(wanted), 500):
             part = wanted[i : i + 500]
             marks = ",".join("?" * len(part))
-            out.update(self._db.execute(f"SELECT label, path FROM chunks WHERE label IN ({marks})", part))
+            out.update(self._sql(f"SELECT label, path FROM chunks WHERE label IN ({marks})", part))
         return out
 
     def chunk_counts(self) -> tuple[int, int]:
         """(vector labels in use, files they belong to)."""
-        return self._db.execute("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
+        return self._sql("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
 
     # -------------------------------------------------------------- reads for recall
     def records(self, paths: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -178,20 +260,18 @@ class Catalog:
         for i in range(0, len(paths), 500):
             part = paths[i : i + 500]
             marks = ",".join("?" * len(part))
-            for path, record in self._db.execute(
+            for path, record in self._sql(
                 f"SELECT path, record FROM files WHERE record IS NOT NULL AND path IN ({marks})", part
             ):
                 out[path] = json.loads(record)
         return out
 
     def persona_records(self, persona: str) -> list[dict[str, Any]]:
-        rows = self._db.execute("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))
+        rows = self._sql("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))
         return [json.loads(r[0]) for r in rows]
 
     def all_records(self) -> dict[str, dict[str, Any]]:
-        return {
-            p: json.loads(r) for p, r in self._db.execute("SELECT path, record FROM files WHERE record IS NOT NULL")
-        }
+        return {p: json.loads(r) for p, r in self._sql("SELECT path, record FROM files WHERE record IS NOT NULL")}
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """For each path, the paths of the turns just before and after it in its conversation."""
@@ -199,7 +279,7 @@ class Catalog:
         for i in range(0, len(paths), 500):
             part = paths[i : i + 500]
             marks = ",".join("?" * len(part))
-            rows = self._db.execute(
+            rows = self._sql(
                 "SELECT f.path, n.path FROM files f JOIN files n ON n.conversation = f.conversation "
                 f"AND n.turn IN (f.turn - 1, f.turn + 1) WHERE f.path IN ({marks}) AND n.record IS NOT NULL",
                 part,
@@ -209,33 +289,38 @@ class Catalog:
         return out
 
     def pinned_paths(self) -> list[str]:
-        return [r[0] for r in self._db.execute("SELECT path FROM files WHERE pinned = 1 AND record IS NOT NULL")]
+        return [r[0] for r in self._sql("SELECT path FROM files WHERE pinned = 1 AND record IS NOT NULL")]
 
     def superseded_targets(self) -> set[str]:
-        return {r[0] for r in self._db.execute("SELECT DISTINCT target FROM supersedes")}
+        return {r[0] for r in self._sql("SELECT DISTINCT target FROM supersedes")}
 
     def errors(self) -> list[FileRow]:
         return [f for f in self.files().values() if f.error]
 
+    def integrity_problems(self) -> list[str]:
+        """What SQLite's own quick check finds wrong (empty: nothing)."""
+        rows = [r[0] for r in self._sql("PRAGMA quick_check")]
+        return [] if rows == ["ok"] else rows
+
     def count(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM files WHERE record IS NOT NULL").fetchone()[0]
+        return self._sql("SELECT COUNT(*) FROM files WHERE record IS NOT NULL").fetchone()[0]
 
     def begin_read(self) -> None:
         """Pin what this connection sees until ``end_read``: a reader's consistent snapshot."""
-        self._db.execute("BEGIN")
-        self._db.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
+        self._sql("BEGIN")
+        self._sql("SELECT 1 FROM meta LIMIT 1").fetchall()
 
     def end_read(self) -> None:
         try:
-            self._db.execute("COMMIT")
+            self._sql("COMMIT")
         except sqlite3.Error:
             pass
 
     def begin(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._sql("BEGIN IMMEDIATE")
 
     def commit(self) -> None:
-        self._db.execute("COMMIT")
+        self._sql("COMMIT")
 
     def rollback(self) -> None:
-        self._db.execute("ROLLBACK")
+        self._sql("ROLLBACK")

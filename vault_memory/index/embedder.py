@@ -161,11 +161,16 @@ class FastEmbedEmbedder:
                     registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads
                 )
             else:
-                self._model = TextEmbedding(self.name, cache_dir=cache, threads=self.threads)
+                # never downloads at run time: a model not in the cache fails at once, not after retries
+                self._model = TextEmbedding(self.name, cache_dir=cache, threads=self.threads, local_files_only=True)
         except EmbedderError:
             raise
         except Exception as e:  # fastembed raises plain Exceptions for missing/offline models
-            raise EmbedderError(f"cannot load embedding model {self.name!r}: {e}") from None
+            raise EmbedderError(
+                f"embedding model {self.name!r} is not available offline ({type(e).__name__}); vmem downloads "
+                f"nothing at run time: put the model in {cache} (fastembed's cache layout) or a local folder, "
+                'or set [embedding] model = "bundled"'
+            ) from None
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexStale
-from ..vault.fsutil import atomic_write
+from ..vault.fsutil import atomic_write, private_dir
 from .catalog import FORMAT_VERSION
 from .keyword_index import KeywordIndex
 
+#: the file a generation gets once it is built to the end
+COMPLETE = "COMPLETE"
 
-@dataclass
+
+@dataclass(order=True)
 class Generation:
     folder: Path
 
@@ -38,6 +41,14 @@ class Generation:
     @property
     def vectors_path(self) -> Path:
         return self.folder / "vectors.hnsw"
+
+    @property
+    def complete(self) -> bool:
+        """Built to the end (a reindex killed half-way leaves a generation without this)."""
+        return (self.folder / COMPLETE).is_file()
+
+    def mark_complete(self) -> None:
+        atomic_write(self.folder / COMPLETE, "")
 
 
 class IndexLayout:
@@ -55,7 +66,8 @@ class IndexLayout:
         return Generation(folder) if name and folder.is_dir() else None
 
     def new_generation(self) -> Generation:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.dir.parent)
+        private_dir(self.dir)
         numbers = [int(p.name[4:]) for p in self.dir.glob("gen-*") if p.name[4:].isdigit()]
         folder = self.dir / f"gen-{max(numbers, default=0) + 1:06d}"
         if folder.exists():
@@ -67,14 +79,21 @@ class IndexLayout:
         """Make ``generation`` live (call under the exclusive snapshot lock)."""
         atomic_write(self.dir / "CURRENT", generation.folder.name + "\n")
 
-    def prune(self, keep: int = 2) -> None:
-        """Delete old generations, keeping the live one and the one before it (a reader may
-        still be using it)."""
+    def prune(self) -> None:
+        """Delete what no reader can need (call under the write lock, so nothing is being
+        built): every unfinished generation and every finished one except the live one
+        and the newest finished one before it (a reader may still be using it). The
+        generation ``CURRENT`` names is never deleted."""
         current = self.current()
-        gens = sorted(p for p in self.dir.glob("gen-*") if p.is_dir())
-        for folder in gens[:-keep]:
-            if current is None or folder != current.folder:
-                shutil.rmtree(folder, ignore_errors=True)
+        gens = sorted(Generation(p) for p in self.dir.glob("gen-*") if p.is_dir())
+        older = [g for g in gens if g.complete and (current is None or g.folder != current.folder)]
+        keep = {current.folder} if current is not None else set()
+        if current is not None:
+            before = [g for g in older if g.folder.name < current.folder.name]
+            keep |= {before[-1].folder} if before else set()
+        for generation in gens:
+            if generation.folder not in keep:
+                shutil.rmtree(generation.folder, ignore_errors=True)
 
 
 def check_compatible(meta: dict[str, str], model_id: str) -> None:

@@ -9,16 +9,17 @@ matches add a boost so an exact name or category ranks first.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from whoosh import index as windex
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
-from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from ..vault.memory import Memory
+from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
 NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})
@@ -50,7 +51,9 @@ def schema() -> Schema:
         domain=ID,
         created=NUMERIC(float),
         key=TEXT(analyzer=PLAIN, field_boost=1.0),
-        tags=KEYWORD(lowercase=True, commas=True, scorable=True),
+        # analysed like the query (words, lower case, accents folded): "Música" and "viaje en
+        # tren" are found by the words of a question, which a KEYWORD field never matched
+        tags=TEXT(analyzer=PLAIN),
         body=TEXT(analyzer=EN),
         body_es=TEXT(analyzer=ES),
         stored=STORED,
@@ -69,7 +72,7 @@ def document(memory: Memory) -> dict:
         "domain": (memory.domain or "").lower(),
         "created": memory.created.timestamp() if memory.created else 0.0,
         "key": key.replace("_", " "),
-        "tags": ",".join(memory.tags),
+        "tags": " ".join(memory.tags),
         "body": text,
         "body_es": text,
     }
@@ -104,7 +107,11 @@ def content_terms(text: str) -> frozenset[str]:
     deciding whether one memory says anything the other does not."""
     terms = {t.text for t in EN(text)} - SUBJECT_WORDS
     terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
+    terms |= {w.casefold() for w in _SYMBOLIC.findall(text)}  # "c++" is not "c#", "€500" not "$500"
     return frozenset(terms)
+
+
+_SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGNIFICANT_SYMBOLS)}][^\s.,;:!?]*")
 
 
 def query_terms(text: str) -> list[tuple[str, str, float]]:

@@ -16,6 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import IndexUnavailable
+from ..vault.fsutil import private_dir
+
+
+def _state_folder(folder: Path) -> None:
+    """Lock files live under .vmem/ (and .vmem/index/): both private to their owner."""
+    if folder.name == "index":
+        private_dir(folder.parent)
+    private_dir(folder)
 
 
 @contextmanager
@@ -23,7 +31,7 @@ def file_lock(
     path: Path, *, shared: bool = False, timeout: float | None = 30.0, what: str = "the index"
 ) -> Iterator[None]:
     """Hold the lock for the ``with`` block. ``timeout=None`` waits forever; 0 does not wait."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _state_folder(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     try:
@@ -49,7 +57,7 @@ def file_lock(
 
 def try_lock(path: Path) -> int | None:
     """Take an exclusive lock without waiting and keep it; returns the fd, or None if held."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _state_folder(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import MemoryFileError
+from ..errors import IndexDamaged, MemoryFileError
 from ..vault.fileformat import parse_memory
+from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
 from ..vault.scanner import FileEntry
 from ..vault.vault import Problem, Vault, problem_from_error
@@ -51,6 +52,8 @@ class SyncReport:
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     rebuilt: bool = False
+    #: why the live index was rebuilt instead of updated (it was damaged, or of an old format)
+    repaired: str | None = None
 
     @property
     def changed(self) -> int:
@@ -106,13 +109,19 @@ def _sha(raw: bytes) -> str:
 
 
 def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[list[FileEntry], list[str]]:
-    """(entries whose size/mtime differ from the catalog or are new, catalog paths now gone)."""
+    """(entries whose size, mtime, ctime or inode differ from the catalog, or are new;
+    catalog paths now gone)."""
     present = {e.relpath for e in entries}
-    suspects = [
-        e for e in entries if (r := rows.get(e.relpath)) is None or r.size != e.size or r.mtime_ns != e.mtime_ns
-    ]
+    suspects = [e for e in entries if (r := rows.get(e.relpath)) is None or r.stamp != e.stamp]
     gone = [p for p in rows if p not in present]
     return suspects, gone
+
+
+DUPLICATE = "duplicate id"
+
+
+class _Damaged(Exception):
+    """The live generation cannot be read: it is rebuilt from the files."""
 
 
 class Indexer:
@@ -131,12 +140,19 @@ class Indexer:
         generation = self.layout.current()
         if generation is None:
             return False
-        catalog = Catalog(generation.catalog_path)
         try:
-            indexed = catalog.stat_rows()
-        finally:
-            catalog.close()
-        current = {(e.relpath, e.size, e.mtime_ns) for e in self.vault.files()}
+            catalog = Catalog(generation.catalog_path)
+            try:
+                if not catalog.up_to_date or catalog.meta().get("format_version") != str(FORMAT_VERSION):
+                    return False
+                if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
+                    return False  # the vectors file was deleted: the sync that follows rebuilds it
+                indexed = catalog.stat_rows()
+            finally:
+                catalog.close()
+        except IndexDamaged:
+            return False  # the sync that follows rebuilds it
+        current = {(e.relpath, *e.stamp) for e in self.vault.files()}
         return current == indexed
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
@@ -169,6 +185,17 @@ class Indexer:
                 if row is not None:
                     plan.known.add(entry.relpath)
         plan.deleted = [p for p in gone if p not in renamed_from]
+        if not plan.empty:  # files skipped as duplicates may be unique now: read them again
+            planned = {entry.relpath for entry, *_ in plan.changed}
+            for entry in entries:
+                row = rows.get(entry.relpath)
+                if row is not None and (row.error or "").startswith(DUPLICATE) and entry.relpath not in planned:
+                    try:
+                        raw = self.vault.read_bytes(entry.relpath, entry)
+                    except MemoryFileError:
+                        continue
+                    plan.changed.append((entry, raw, _sha(raw), None))
+                    plan.known.add(entry.relpath)
         return plan
 
     # ------------------------------------------------------------------ public
@@ -180,20 +207,50 @@ class Indexer:
             self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"
         ):
             generation = self.layout.current()
-            if generation is None:
+            try:
+                if generation is None:
+                    raise _Damaged("no index yet")
+                report = self._sync_live(generation, progress)
+            except _Damaged as why:
                 report = self._rebuild(progress)
-            else:
-                catalog = Catalog(generation.catalog_path)
-                try:
-                    check_compatible(catalog.meta(), self.embedder.model_id)
-                    plan = self.plan(catalog)
-                    report = SyncReport(unchanged=plan.unchanged)
-                    if not plan.empty:
-                        self._apply(generation, catalog, plan, report, progress, live=True)
-                finally:
-                    catalog.close()
+                if generation is not None:
+                    report.repaired = str(why)
         report.seconds = time.perf_counter() - started
         return report
+
+    def _sync_live(self, generation: Generation, progress: Progress | None) -> SyncReport:
+        """Apply what changed to the live generation; ``_Damaged`` when it cannot be read,
+        or was written in an older format (an index is derived: it is rebuilt, not repaired)."""
+        sweep_stale_temps(generation.keyword.folder, suffix=".tmp", max_age=0)  # no writer runs: we hold the lock
+        try:
+            catalog = Catalog(generation.catalog_path)
+            meta = catalog.meta()
+        except IndexDamaged as e:
+            raise _Damaged(str(e)) from None
+        try:
+            if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
+                raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
+            check_compatible(meta, self.embedder.model_id)  # another model: the user decides (`vmem reindex`)
+            try:
+                catalog.migrate()
+                plan = self.plan(catalog)
+            except IndexDamaged as e:
+                raise _Damaged(str(e)) from None
+            try:
+                generation.keyword.open().doc_count_all()
+            except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
+                raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
+            if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
+                raise _Damaged(f"{generation.vectors_path.name} is missing")
+            report = SyncReport(unchanged=plan.unchanged)
+            if not plan.empty:
+                try:
+                    self._apply(generation, catalog, plan, report, progress, live=True)
+                except IndexDamaged as e:
+                    raise _Damaged(str(e)) from None
+            return report
+        finally:
+            catalog.close()
 
     def reindex(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild every index from the files into a new generation, then switch to it."""
@@ -212,6 +269,7 @@ class Indexer:
         generation.keyword.create()
         catalog = Catalog(generation.catalog_path)
         try:
+            catalog.migrate()
             catalog.set_meta(format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
             entries = self.vault.files()
             plan = self.plan(catalog, entries)
@@ -219,6 +277,7 @@ class Indexer:
             self._apply(generation, catalog, plan, report, progress, live=False)
         finally:
             catalog.close()
+        generation.mark_complete()
         with file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout):
             self.layout.publish(generation)
         self.layout.prune()
@@ -240,10 +299,10 @@ class Indexer:
         vector_index = self._open_vectors(generation, catalog, dim, len(vectors))
         catalog.begin()
         try:
-            stale_labels, new_labels = self._stage_catalog(
+            stale_labels, new_labels, skipped = self._stage_catalog(
                 catalog, plan, parsed, chunk_texts, vector_index, dim, report
             )
-            writer = self._stage_keyword(generation, catalog, plan, parsed)
+            writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
             try:
                 staged = self._stage_vectors(generation, catalog, vector_index, stale_labels, new_labels, vectors)
             except BaseException:
@@ -310,18 +369,19 @@ class Indexer:
         vector_index: VectorIndex | None,
         dim: int | None,
         report: SyncReport,
-    ) -> tuple[list[int], list[int]]:
+    ) -> tuple[list[int], list[int], set[str]]:
         """Record deletions, renames, touches and changed files (with fresh chunk labels) in
-        the open catalog transaction; returns (labels to drop, labels to add)."""
+        the open catalog transaction; returns (labels to drop, labels to add, paths skipped
+        as duplicates)."""
         stale_labels: list[int] = []
         for path in plan.deleted:
             stale_labels += catalog.delete_file(path)
             report.deleted += 1
         for old, entry in plan.renamed:
-            catalog.rename_file(old, entry.relpath, entry.size, entry.mtime_ns)
+            catalog.rename_file(old, entry.relpath, entry.stamp)
             report.renamed += 1
         for entry in plan.touched:
-            catalog.touch_file(entry.relpath, entry.size, entry.mtime_ns)
+            catalog.touch_file(entry.relpath, entry.stamp)
         new_labels: list[int] = []
         chunk_counts = iter(len(chunks) for chunks in chunk_texts)
         stored = vector_index.stored_labels() if vector_index is not None else set()
@@ -336,6 +396,8 @@ class Indexer:
                 memory.id if memory else None,
                 error.reason if error else None,
                 error.line if error else None,
+                entry.ctime_ns,
+                entry.inode,
             )
             catalog.upsert_file(row, memory)
             if memory is None:
@@ -349,12 +411,23 @@ class Indexer:
                 report.updated += 1
             else:
                 report.added += 1
+        # two files claiming one id: the first by path is the memory, the others are skipped
+        # (as `doctor` and every scan see it), until they are unique again
+        skipped: set[str] = set()
+        for memory_id, paths in catalog.duplicate_ids():
+            for path in paths[1:]:
+                message = f"{DUPLICATE} {memory_id!r}, also used by {paths[0]}; skipped"
+                stale_labels += catalog.skip_file(path, message)
+                skipped.add(path)
+                report.problems.append(Problem(path, message, "duplicate_id"))
         catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
         if dim:
             catalog.set_meta(dim=dim)
-        return stale_labels, new_labels
+        return stale_labels, new_labels, skipped
 
-    def _stage_keyword(self, generation: Generation, catalog: Catalog, plan: Plan, parsed: list[Parsed]):
+    def _stage_keyword(
+        self, generation: Generation, catalog: Catalog, plan: Plan, parsed: list[Parsed], skipped: set[str]
+    ):
         """A Whoosh writer holding the batch, not yet committed."""
         moved = []
         for _, entry in plan.renamed:
@@ -363,14 +436,15 @@ class Indexer:
                 moved.append(Memory.from_record(record))
         writer = generation.keyword.open().writer(timeout=self.lock_timeout)
         try:
-            for path in [*plan.deleted, *(old for old, _ in plan.renamed)]:
+            for path in [*plan.deleted, *(old for old, _ in plan.renamed), *skipped]:
                 writer.delete_by_term("path", path)
             for entry, _, memory, _ in parsed:
                 writer.delete_by_term("path", entry.relpath)
-                if memory is not None:
+                if memory is not None and entry.relpath not in skipped:
                     writer.add_document(**document(memory))
             for memory in moved:
-                writer.add_document(**document(memory))
+                if memory.file.as_posix() not in skipped:
+                    writer.add_document(**document(memory))
         except BaseException:
             writer.cancel()
             raise
@@ -390,10 +464,12 @@ class Indexer:
         if vector_index is None:
             return None
         stored = vector_index.stored_labels()
-        orphans = stored - set(catalog.label_paths()) - set(new_labels)  # left by a crash before a catalog commit
+        mapped = set(catalog.label_paths())
+        orphans = stored - mapped - set(new_labels)  # left by a crash before a catalog commit
         vector_index.delete(sorted(set(stale_labels) | orphans))
-        if new_labels:
-            vector_index.add(new_labels, vectors)
+        keep = [i for i, label in enumerate(new_labels) if label in mapped]  # not those skipped as duplicates
+        if keep:
+            vector_index.add([new_labels[i] for i in keep], vectors[keep])
         staged = generation.vectors_path.with_name(".vectors.staged")
         vector_index.save(staged)
         return staged

@@ -13,6 +13,7 @@ from pathlib import Path
 import hnswlib
 import numpy as np
 
+from ..errors import IndexDamaged
 from ..vault.fsutil import fsync_dir
 
 M = 16
@@ -45,7 +46,10 @@ class VectorIndex:
             return cls.create(path, dim)
         vi = cls(path, dim)
         vi.index = hnswlib.Index(space="cosine", dim=dim)
-        vi.index.load_index(str(path), allow_replace_deleted=True)
+        try:
+            vi.index.load_index(str(path), allow_replace_deleted=True)
+        except (RuntimeError, OSError, ValueError, MemoryError) as e:
+            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
         vi.index.set_ef(EF_SEARCH)
         if live is not None:
             vi.deleted = max(0, vi.index.get_current_count() - live)

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Sequence
 
+from ..errors import EmbedderError
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
-from ..lifecycle import MAX_LIFECYCLE_WEIGHT, Timeline, exclusion_reason, lifecycle_weight, rules_for, timeline
+from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
 from ..vault.memory import Memory
 from ..vault.vault import Vault
-from .ranking import RankingParams, fuse, ranks, spread_to_neighbours
+from .ranking import RankingParams, best_first, fuse, ranks, spread_to_neighbours
 from .results import Hit, RecallQuery, RecallResult
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall
@@ -47,6 +49,8 @@ class Engine:
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state_dir)
         self.lock_timeout = lock_timeout
+        #: why the last ranking ran keyword-only (the model could not be loaded), or None
+        self.vector_unavailable: str | None = None
         #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
         self.segments = SegmentCache()
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
@@ -85,7 +89,13 @@ class Engine:
 
     def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
         started = time.perf_counter()
-        report = self.ensure_fresh() if self.auto_sync and snapshot is None else None
+        notes: list[str] = []
+        report = None
+        if self.auto_sync and snapshot is None:
+            try:
+                report = self.ensure_fresh()
+            except EmbedderError as e:  # the index cannot take new text: recall from what it holds
+                notes.append(f"the index could not be brought up to date: {e}")
         own = snapshot is None
         snap = snapshot or self.snapshot()
         timings: dict[str, float] = {}
@@ -97,6 +107,7 @@ class Engine:
         result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, report, timings=timings)
         if report is not None:
             result.warnings += [f"skipped {p}" for p in report.problems]
+        result.warnings += notes + ([self.vector_unavailable] if self.vector_unavailable else [])
         return result
 
     # ------------------------------------------------------------------ the legs
@@ -114,11 +125,16 @@ class Engine:
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
+        self.vector_unavailable = None
         if "vector" in legs and snap.vectors is not None and snap.live_chunks:
             check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
-            query_vector = self.embedder.embed([text])[0]
-            t2 = clock()
-            vector = snap.vector_hits(query_vector, depth)
+            try:
+                query_vector = self.embedder.embed([text])[0]
+            except EmbedderError as e:  # keep answering from the keyword leg, and say so
+                self.vector_unavailable = f"keyword-only recall: {e}"
+            else:
+                t2 = clock()
+                vector = snap.vector_hits(query_vector, depth)
         if timings is not None:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
@@ -152,40 +168,38 @@ class Engine:
         # Candidates in fused order; stop once even the largest lifecycle weight could not
         # lift the next one above the k-th hit found so far (exact, and most queries stop early).
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-        scored: list[Hit] = []
-        batch = max(query.k, 10)
-        for start in range(0, len(order), batch):
-            part = order[start : start + batch]
-            if len(scored) >= query.k:
-                kth = sorted((h.score for h in scored), reverse=True)[query.k - 1]
-                if part[0][1] * MAX_LIFECYCLE_WEIGHT < kth:
-                    break
+
+        def weigh(part: Sequence[tuple[str, float]]) -> list[tuple[float, Hit]]:
+            out: list[tuple[float, Hit]] = []
             memories = snap.memories([p for p, _ in part])
             for path, base in part:
                 memory = memories.get(path)
-                if memory is None:
-                    continue
+                if memory is None or base <= 0:
+                    continue  # no relevance at all (the weakest candidate of both legs): not a hit
                 tl = self.timeline(path, memory)
                 if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules, tl):
                     continue
                 weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
                 if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
-                scored.append(
-                    Hit(
-                        memory,
-                        base * weight,
-                        explain={
-                            "keyword_rank": kw_rank.get(path),
-                            "keyword_score": _round(kw_score.get(path)),
-                            "vector_rank": vec_rank.get(path),
-                            "vector_score": _round(vec_score.get(path)),
-                            "fused": _round(base),
-                            "weight": _round(weight),
-                            **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
-                        },
-                    )
+                hit = Hit(
+                    memory,
+                    base * weight,
+                    explain={
+                        "keyword_rank": kw_rank.get(path),
+                        "keyword_score": _round(kw_score.get(path)),
+                        "vector_rank": vec_rank.get(path),
+                        "vector_score": _round(vec_score.get(path)),
+                        "fused": _round(base),
+                        "weight": _round(weight),
+                        **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
+                    },
                 )
+                out.append((hit.score, hit))
+            return out
+
+        max_weight = max_lifecycle_weight(self.lifecycle_rules)
+        scored = [hit for _, hit in best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10))]
         scored.sort(key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
         seen: set[str] = set()

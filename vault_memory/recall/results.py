@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import SETTINGS
 from ..lifecycle import RecallFilter
 from ..vault.memory import Memory, jsonable
-from .render import Selection, block_text, estimate_tokens, markdown_text, select
+from .render import MIN_BUDGET, Selection, block_text, estimate_tokens, markdown_text, select
 
 DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
 DEFAULT_K: int = SETTINGS["recall"]["k"].default
@@ -102,6 +102,17 @@ class RecallResult:
     def markdown(self) -> str:
         return markdown_text(self.selection)
 
+    @property
+    def budget_note(self) -> str | None:
+        """Said when memories were found but the budget left room for none of them (an
+        empty block must not look like "nothing relevant")."""
+        if self.hits and not self.selection:
+            return (
+                f"found {len(self.hits)} memories but a budget of {self.budget} tokens leaves no room for any; "
+                f"the smallest useful budget is {MIN_BUDGET}"
+            )
+        return None
+
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         block = self.block
         data: dict[str, Any] = {
@@ -113,12 +124,13 @@ class RecallResult:
             "took_ms": round(self.took_ms, 2),
             "answered_by": self.answered_by,
         }
+        note = self.budget_note
         if self.server_ms is not None:
             data["server_ms"] = round(self.server_ms, 2)
         if self.timings:
             data["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
-        if self.warnings:
-            data["warnings"] = self.warnings
+        if self.warnings or note:
+            data["warnings"] = [*self.warnings, *([note] if note else [])]
         if explain and self.sync is not None:
             data["sync"] = self.sync.to_dict()
         return data
