@@ -66,7 +66,7 @@ def test_remember_applies_the_write_rules(vault_dir, embedder):
         assert moved.status == "created"
         newer = mem.remember("ubicacion: Lisboa")
         assert newer.status == "superseded" and [m.id for m in newer.previous] == [moved.memory.id]
-        assert [m.id for m in mem.history(moved.memory.id)] == [moved.memory.id, newer.memory.id]
+        assert [m.id for m in mem.history(moved.memory.id).chain] == [moved.memory.id, newer.memory.id]
         assert mem.list(key="ubicacion").states == {moved.memory.id: "superseded", newer.memory.id: "active"}
         with pytest.raises(ValueError):
             mem.remember("x", type="bogus")
@@ -75,11 +75,13 @@ def test_remember_applies_the_write_rules(vault_dir, embedder):
 def test_every_verb_is_on_the_facade(vault_dir, embedder, tmp_path):
     with vmem.open(vault_dir, embedder=embedder) as mem:
         peanuts = "2026-10-02-allergy-peanuts-4be810"
-        assert mem.show(peanuts[:14]).id == peanuts
+        assert mem.show(peanuts[:14], prefix=True).id == peanuts
+        with pytest.raises(vmem.NotFound):
+            mem.show(peanuts[:14])  # exact unless a person typed it
         assert mem.confirm(peanuts).last_confirmed is not None
         lines, problems = mem.export()
         assert len(lines) == 6 and problems == []
-        fixed = mem.correct(peanuts, "Allergic to peanuts and cashews")
+        fixed = mem.correct(peanuts, "Allergic to peanuts and cashews").memory
         assert fixed.supersedes == [peanuts]
         entry = mem.forget(fixed.id)
         assert mem.restore(entry.id).id == fixed.id

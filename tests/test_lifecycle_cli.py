@@ -40,7 +40,7 @@ def test_remembering_twice_reconfirms_instead_of_duplicating(cli, vault_dir):
     data = json.loads(second.stdout)
     assert data["status"] == "reconfirmed" and data["id"] == first["id"]
     assert sorted(vault_dir.rglob("*.md")) == files  # no new file
-    assert "last_confirmed:" in (vault_dir / first["path"]).read_text()
+    assert "last_confirmed:" not in (vault_dir / first["path"]).read_text()  # said again the same day: left alone
     plain = cli("remember", "Prefers window seats on long flights")
     assert plain.stdout.strip() == first["id"] and "reconfirmed" in plain.stderr
     paraphrase = cli.json("remember", "The user prefers window seats on long flights")

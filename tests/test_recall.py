@@ -75,7 +75,7 @@ def test_superseded_and_forgotten_never_appear(vault_dir, engine_for):
     engine = engine_for(vault_dir)
     old = "2026-09-14-trabajo-backend-engineer-at-acme-7c21e0"
     assert old in recall_ids(engine, "where does the user work?")
-    new = v.correct(old, "Staff engineer at Globex, platform team")
+    new = v.correct(old, "Staff engineer at Globex, platform team").memory
     ids = recall_ids(engine, "where does the user work?")
     assert new.id in ids and old not in ids
     v.forget(new.id)

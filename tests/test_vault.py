@@ -20,7 +20,9 @@ def test_add_get_iterate(empty_vault_dir):
     assert m.path == Path("facts") / f"{m.id}.md"
     assert m.id.startswith("2026-11-22-nombre-lucas-")
     assert v.get(m.id).text == "Lucas"
-    assert v.get(m.id[:-2]).id == m.id  # unique prefix
+    assert v.get(m.id[:-2], prefix=True).id == m.id  # unique prefix, as a person types it
+    with pytest.raises(NotFound):
+        v.get(m.id[:-2])  # exact by default
     assert [x.id for x in v] == [m.id]
 
 
@@ -54,7 +56,7 @@ def test_correct_supersedes_and_leaves_old_file_untouched(empty_vault_dir):
     v = Vault(empty_vault_dir)
     old = v.add("trabajo: backend at Acme", domain="work", now=NOW)
     before = (empty_vault_dir / old.path).read_bytes()
-    new = v.correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1))
+    new = v.correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1)).memory
     assert new.supersedes == [old.id] and new.key == "trabajo" and new.domain == "work"
     assert (empty_vault_dir / old.path).read_bytes() == before
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import DaemonError
 from ..index.locks import try_lock
+from ..vault.fsutil import private_dir
 from .client import DaemonClient
 from .protocol import SOCKET_NAME, Op
 
@@ -66,9 +67,12 @@ class Started:
 def start(vault_root: Path, state_dir: Path, timeout: float = 60.0) -> Started:
     """Start the daemon in the background and wait until it answers."""
     paths = DaemonPaths(state_dir)
-    if is_running(paths):
-        return Started(read_pid(paths) or 0, True, paths.log)
-    state_dir.mkdir(parents=True, exist_ok=True)
+    if is_running(paths):  # perhaps still starting: report it once it answers
+        client = DaemonClient(state_dir, timeout=5)
+        if wait_until(lambda: _answering_pid(client) is not None, timeout):
+            return Started(_answering_pid(client) or 0, True, paths.log)
+        raise DaemonError(f"a daemon holds {paths.lock} but did not answer within {timeout:.0f}s; see {paths.log}")
+    private_dir(state_dir)
     with open(paths.log, "ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "vault_memory", "daemon", "run", "--quiet", "--vault", str(vault_root)],
@@ -80,9 +84,23 @@ def start(vault_root: Path, state_dir: Path, timeout: float = 60.0) -> Started:
     client = DaemonClient(state_dir, timeout=5)
     if not wait_until(lambda: proc.poll() is not None or client.available(), timeout):
         raise DaemonError(f"the daemon did not answer within {timeout:.0f}s; see {paths.log}")
+    # another `start` may have won the race: the daemon that answers is the one to report
+    answering = _answering_pid(client)
+    if answering is not None and answering != proc.pid:
+        return Started(answering, True, paths.log)
     if proc.poll() is not None:
+        if is_running(paths) and wait_until(lambda: _answering_pid(client) is not None, timeout):
+            return Started(_answering_pid(client) or 0, True, paths.log)
         raise DaemonError(f"the daemon exited at start (code {proc.returncode}); see {paths.log}")
     return Started(proc.pid, False, paths.log)
+
+
+def _answering_pid(client: DaemonClient) -> int | None:
+    try:
+        answer = client.request(Op.PING)
+    except DaemonError:
+        return None
+    return int(answer["pid"]) if answer and answer.get("ok") else None
 
 
 def stop(state_dir: Path, timeout: float = 60.0) -> int | None:

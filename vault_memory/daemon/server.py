@@ -46,6 +46,7 @@ from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..recall.engine import Engine
 from ..recall.results import RecallResult
+from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault
 from .client import socket_address
@@ -53,6 +54,16 @@ from .process import DaemonPaths, read_pid
 from .protocol import Op, error_answer, query_from_wire, result_to_wire
 
 log = logging.getLogger("vmem.daemon")
+
+#: a failed sync is retried after this long, doubling up to the maximum
+RETRY_FIRST_SECONDS = 0.5
+RETRY_MAX_SECONDS = 30.0
+#: bounds on what one client may cost the daemon
+MAX_REQUEST_BYTES = 1 << 20
+MAX_CONNECTIONS = 32
+REQUEST_TIMEOUT_SECONDS = 10.0
+#: how long a request waits for a daemon that is still starting
+READY_TIMEOUT_SECONDS = 60.0
 
 
 class _Watcher(FileSystemEventHandler):
@@ -99,6 +110,9 @@ class Daemon:
         self.last_sync: dict[str, Any] | None = None
         self.last_error: str | None = None
         self._lock_fd: int | None = None
+        self._lock_inode = 0
+        #: syncs that failed in a row (retried with backoff; pending changes are kept)
+        self.failures = 0
         self._server: socketserver.BaseServer | None = None
         self._observer: Any = None
         self._root = str(vault.root)
@@ -137,12 +151,17 @@ class Daemon:
         """Sync now (or rebuild with ``full``) and swap in a fresh snapshot."""
         with self.sync_lock:
             with self.cond:
+                taken, first = self.pending, self.first_event
                 self.pending, self.first_event = 0, None
             try:
                 report = self.engine.indexer.reindex() if full else self.engine.indexer.sync()
-            except Exception as e:  # a bad moment must never stop the daemon
+            except Exception as e:  # a bad moment must never stop the daemon, nor lose a change
+                with self.cond:  # what was pending still is: the worker retries, backing off
+                    self.pending += max(taken, 1)
+                    self.first_event = self.first_event or first or time.monotonic()
+                self.failures += 1
                 self.last_error = f"{type(e).__name__}: {e}"
-                log.exception("sync failed")
+                log.error("sync failed (attempt %d; retrying): %s", self.failures, self.last_error)
                 raise
             summary = report.to_dict() | {"at": time.time()}
             if report.changed or report.rebuilt or self.snapshot is None:
@@ -163,6 +182,9 @@ class Daemon:
                 )
             for p in report.problems:
                 log.warning("skipped %s", p)
+            if report.repaired:
+                log.warning("the index was rebuilt from the files: %s", report.repaired)
+            self.failures = 0
             self.last_sync = summary
             self.last_error = None
             return summary
@@ -180,14 +202,26 @@ class Daemon:
                         if quiet >= self.debounce or age >= self.max_delay:
                             break
                         self.cond.wait(timeout=min(self.debounce - quiet, self.max_delay - age))
+            if not self.identity_intact():
+                log.error("%s was removed or replaced under the running daemon; stopping", self.paths.lock.parent)
+                self.stop()
+                break
             due = time.monotonic() >= next_reconcile
             if self.pending or due:
                 try:
                     self.flush()
                 except Exception:
-                    time.sleep(0.5)
+                    self.stopping.wait(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (self.failures - 1)))
                 if due:
                     next_reconcile = time.monotonic() + self.reconcile_every
+
+    def identity_intact(self) -> bool:
+        """Is the lock this daemon holds still the vault's lock? Deleting .vmem/ (documented
+        as derived) under a running daemon would otherwise let a second one start beside it."""
+        try:
+            return os.stat(self.paths.lock).st_ino == self._lock_inode and self.paths.socket.exists()
+        except OSError:
+            return False
 
     # ------------------------------------------------------------------ serving
 
@@ -226,7 +260,9 @@ class Daemon:
             return {"ok": True, "pid": os.getpid()}
         if op is Op.STATUS:
             return {"ok": True, "status": self.status()}
-        self.ready.wait()
+        if not self.ready.wait(READY_TIMEOUT_SECONDS):
+            why = self.last_error or "still reading the vault"
+            return {"ok": False, "error": f"the daemon is not ready yet ({why})", "kind": "DaemonError"}
         if op is Op.RECALL:
             if self.pending:
                 self.flush()  # read your writes: a file saved a moment ago is already searchable
@@ -236,6 +272,8 @@ class Daemon:
             with self.read_lock:
                 hits = self.engine.rank(self.snapshot, query, timings)
             result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, timings=timings)
+            if self.engine.vector_unavailable:
+                result.warnings.append(self.engine.vector_unavailable)
             return {"ok": True, "result": result_to_wire(result)}
         if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
             if self.pending:
@@ -249,23 +287,61 @@ class Daemon:
     def _serve(self) -> None:
         daemon = self
 
+        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
         class Handler(socketserver.StreamRequestHandler):
+            timeout = REQUEST_TIMEOUT_SECONDS  # a client that connects and says nothing is let go
+
             def handle(self) -> None:
-                line = self.rfile.readline()
-                if not line:
+                if not slots.acquire(blocking=False):
+                    self.answer(
+                        {"ok": False, "error": "the daemon is busy (too many connections)", "kind": "DaemonError"}
+                    )
                     return
                 try:
-                    answer = daemon.handle(json.loads(line))
+                    self.answer(self.serve_one())
+                finally:
+                    slots.release()
+
+            def serve_one(self) -> dict[str, Any] | None:
+                try:
+                    line = self.rfile.readline(MAX_REQUEST_BYTES + 1)
+                except OSError:  # timed out: nothing to answer
+                    return None
+                if not line:
+                    return None
+                if len(line) > MAX_REQUEST_BYTES or not line.endswith(b"\n"):
+                    return {"ok": False, "error": f"request over {MAX_REQUEST_BYTES} bytes", "kind": "DaemonError"}
+                try:
+                    request = json.loads(line)
+                    if not isinstance(request, dict):
+                        raise ValueError("not a JSON object")
+                except ValueError as e:
+                    log.warning("malformed request: %s", e)
+                    return {"ok": False, "error": f"malformed request: {e}", "kind": "DaemonError"}
+                try:
+                    return daemon.handle(request)
                 except VaultError as e:
-                    answer = error_answer(e)
+                    return error_answer(e)
+                except (KeyError, TypeError, ValueError) as e:
+                    log.warning("bad request %r: %s", request.get("op"), e)
+                    return {"ok": False, "error": f"bad request: {e}", "kind": "DaemonError"}
                 except Exception as e:
                     log.exception("request failed")
-                    answer = error_answer(e)
-                self.wfile.write(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
+                    return error_answer(e)
+
+            def answer(self, answer: dict[str, Any] | None) -> None:
+                if answer is None:
+                    return
+                try:
+                    self.wfile.write(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
+                except OSError:
+                    pass  # the client went away
 
         class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             daemon_threads = True
             allow_reuse_address = True
+            request_queue_size = MAX_CONNECTIONS
 
         try:
             self.paths.socket.unlink()
@@ -284,10 +360,11 @@ class Daemon:
 
     def run(self) -> None:
         """Run until SIGTERM/SIGINT (or ``stop``); returns after a clean shutdown."""
-        self.vault.state_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.vault.state_dir)
         self._lock_fd = try_lock(self.paths.lock)
         if self._lock_fd is None:
             raise AlreadyRunning(f"a daemon is already running for {self.vault.root} (pid {read_pid(self.paths)})")
+        self._lock_inode = os.fstat(self._lock_fd).st_ino
         try:
             tmp = self.paths.pid.with_suffix(".tmp")
             tmp.write_text(f"{os.getpid()}\n")
