@@ -171,13 +171,34 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
 
         result |= keyword_leg(folder)
 
-        cold = []
+        vmem = str(Path(sys.executable).with_name("vmem"))
+        cold, tokens = [], []
         for q in QUERIES:
             t = time.perf_counter()
-            subprocess.run(["vmem", "recall", q], env=env, check=True, capture_output=True)
+            out = subprocess.run([vmem, "recall", q, "--json"], env=env, check=True, capture_output=True, text=True)
             cold.append((time.perf_counter() - t) * 1000)
+            tokens.append(json.loads(out.stdout)["block_tokens"])
         result["cold_recall_ms_p50"] = pct(cold, 0.5)
         result["cold_recall_ms_p95"] = pct(cold, 0.95)
+        result["block_tokens_max"] = max(tokens)  # the budget (400) holds however large the vault
+
+        # with the daemon: a new `vmem recall` process each time, answered over the socket
+        subprocess.run([vmem, "daemon", "start", "--timeout", "1800"], env=env, check=True, capture_output=True)
+        try:
+            via, server = [], []
+            for q in QUERIES * 3:
+                t = time.perf_counter()
+                out = subprocess.run([vmem, "recall", q, "--json"], env=env, check=True, capture_output=True, text=True)
+                via.append((time.perf_counter() - t) * 1000)
+                answer = json.loads(out.stdout)
+                assert answer["answered_by"] == "daemon"
+                server.append(answer["server_ms"])
+            result["daemon_recall_ms_p50"] = pct(via, 0.5)
+            result["daemon_recall_ms_p95"] = pct(via, 0.95)
+            result["daemon_server_ms_p50"] = pct(server, 0.5)
+            result["daemon_server_ms_p95"] = pct(server, 0.95)
+        finally:
+            subprocess.run([vmem, "daemon", "stop"], env=env, capture_output=True)
     return result
 
 

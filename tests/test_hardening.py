@@ -493,3 +493,42 @@ def test_a_killed_write_leaves_no_temp_file_behind(mech_vault):
     vmem.open(mech_vault).remember("Something new")
     assert not stale.exists()
     assert tree_digest(mech_vault)  # the vault is still readable
+
+
+def test_concurrent_identical_remembers_all_succeed_with_one_file(mech_vault):
+    """Smaller defect: of 20 concurrent identical `remember` calls one exited 1 with
+    "already exists"."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "vault_memory", "remember", "The user keeps bees", "--vault", str(mech_vault)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(12)]
+    results = [(p.wait(120), p.communicate()) for p in procs]
+    assert [code for code, _ in results] == [0] * 12, [err for _, (_, err) in results if err]
+    assert len({out.strip() for _, (out, _) in results}) == 1
+    assert len(list((mech_vault / "facts").glob("*.md"))) == 1
+
+
+def test_gc_commits_once(mech_vault, monkeypatch):
+    import subprocess
+
+    toml = mech_vault / "vmem.toml"
+    toml.write_text(toml.read_text().replace("autocommit = false", "autocommit = true"))
+    for name, value in dict(
+        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t"
+    ).items():
+        monkeypatch.setenv(name, value)
+    subprocess.run(["git", "init", "-q", str(mech_vault)], check=True)
+    for i in range(3):
+        write(
+            mech_vault / "episodes" / f"e{i}.md", f"---\nid: e{i}\ntype: episode\nexpires: 2026-01-01\n---\nTrip {i}\n"
+        )
+    subprocess.run(["git", "-C", str(mech_vault), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(mech_vault), "commit", "-qm", "init"], check=True)
+    assert len(vmem.open(mech_vault).gc()) == 3
+    log = subprocess.run(["git", "-C", str(mech_vault), "log", "--format=%s"], capture_output=True, text=True).stdout
+    assert log.splitlines()[0] == "vmem: gc, 3 archived" and len(log.splitlines()) == 2
+    assert (
+        subprocess.run(["git", "-C", str(mech_vault), "status", "--porcelain"], capture_output=True, text=True).stdout
+        == ""
+    )

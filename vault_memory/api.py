@@ -227,8 +227,11 @@ class VaultMemory:
         for memory, reason in archive_plan(memories, as_of or self._now(), self._rules()):
             target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
             if not dry_run:
-                target = self.vault.archive(memory).as_posix()
+                target = self.vault.archive(memory, commit=False).as_posix()
             done.append(Archived(memory, target, reason))
+        if done and not dry_run:  # one commit for the whole collection, not one per file
+            moved = [Path(p) for a in done for p in (a.to, a.memory.file.as_posix())]
+            self.vault.commit_paths(moved, f"vmem: gc, {len(done)} archived")
         return done
 
     # ------------------------------------------------------------------ reading

@@ -92,7 +92,7 @@ def private_dir(path: Path) -> Path:
 
 
 #: a temp file vmem left this long ago belongs to a write that was killed
-STALE_TEMP_SECONDS = 600
+STALE_TEMP_SECONDS = 60
 
 
 def sweep_stale_temps(folder: Path, suffix: str = TEMP_SUFFIX, max_age: float = STALE_TEMP_SECONDS) -> int:

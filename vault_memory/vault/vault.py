@@ -373,15 +373,33 @@ class Vault:
         )
         return entry
 
-    def archive(self, memory: Memory) -> Path:
+    def archive(self, memory: Memory, *, commit: bool = True) -> Path:
         """Move a memory's file under ``archive/`` (same relative path): still in the vault and
-        in git, still listed, no longer recalled. Returns the new relative path."""
+        in git, still listed, no longer recalled. Returns the new relative path. With
+        ``commit=False`` the caller commits a batch at once (``commit_paths``)."""
         if memory.path is None or memory.path.parts[:1] == ("archive",):
             raise WriteRefused(f"{memory.id} is already archived")
         target = Path("archive") / memory.path
         move_no_clobber(self.root / memory.path, self.root / target)
-        self._autocommit([self.root / memory.path, self.root / target], f"vmem: archive {memory.id}")
+        if commit:
+            self._autocommit([self.root / memory.path, self.root / target], f"vmem: archive {memory.id}")
         return target
+
+    def find_file_of(self, memory_id: str) -> Memory | None:
+        """The memory written under ``memory_id`` in a type folder, if that file exists."""
+        for folder in TYPE_FOLDERS.values():
+            path = Path(folder) / f"{memory_id}.md"
+            if (self.root / path).is_file():
+                try:
+                    return self.read(path)
+                except MemoryFileError:
+                    return None
+        return None
+
+    def commit_paths(self, paths: list[Path], message: str) -> None:
+        """One git autocommit for a batch of changes (when autocommit is on)."""
+        if paths:
+            self._autocommit([p if p.is_absolute() else self.root / p for p in paths], message)
 
     def trash(self) -> list[TrashEntry]:
         """Forgotten memories that can still be restored, newest first. A record is used

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..daemon.backend import Backend
+from ..errors import WriteRefused
 from ..index.chunking import embedding_text
 from ..index.keyword_index import content_terms
 from ..index.snapshot import Snapshot
@@ -28,7 +29,7 @@ from ..lifecycle import (
     reference_time,
     score_importance,
 )
-from ..vault.memory import Memory, jsonable, split_key_value
+from ..vault.memory import Memory, jsonable, new_id, split_key_value
 from ..vault.vault import Vault, now_local
 
 
@@ -142,9 +143,19 @@ def remember(
                 ):
                     return _reconfirm(vault, candidate, now, similarity)
 
-    new = vault.add(
-        text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
-    )
+    try:
+        new = vault.add(
+            text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
+        )
+    except WriteRefused:
+        # another `remember` of the same text wrote the same file a moment ago: that is the
+        # memory, reconfirmed (the same text at the same second gives the same id)
+        if force_new:
+            raise
+        twin = vault.find_file_of(new_id(text, key, now))
+        if twin is None:
+            raise
+        return RememberOutcome("reconfirmed", twin, [twin])
     return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
 
 
