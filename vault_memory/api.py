@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import builtins
 import datetime as dt
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .config import STATE_DIR, Config, locate_vault
 from .daemon.backend import Backend
+from .errors import StorageError
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from .index.embedder import Embedder
@@ -109,6 +113,21 @@ class Checkup:
         }
 
 
+def _disk(verb: Callable[..., T]) -> Callable[..., T]:
+    """The disk saying no (full, read-only, permission denied) reaches callers as a
+    ``StorageError`` naming the file, inside the one error tree, never as a raw OSError."""
+
+    @functools.wraps(verb)
+    def guarded(*args: Any, **kwargs: Any) -> T:
+        try:
+            return verb(*args, **kwargs)
+        except OSError as e:
+            where = f"{e.filename}: " if e.filename else ""
+            raise StorageError(f"{where}{e.strerror or e}; nothing was half-written") from None
+
+    return guarded
+
+
 class VaultMemory:
     """A vault and every verb on it. Use as a context manager, or call ``close()``."""
 
@@ -154,6 +173,7 @@ class VaultMemory:
 
     # ------------------------------------------------------------------ writing
 
+    @_disk
     def remember(
         self,
         text: str,
@@ -194,30 +214,36 @@ class VaultMemory:
             pinned=pinned,
         )
 
+    @_disk
     def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
         """A new memory that supersedes ``ref`` (or the head of its chain, if ``ref`` was
         superseded already: ``.redirected``); the old file stays byte for byte. ``prefix``
         accepts a unique id prefix, as a person types it."""
         return self.vault.correct(ref, text, now=now, prefix=prefix)
 
+    @_disk
     def confirm(self, ref: str, *, prefix: bool = False) -> Memory:
         """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
         memory = self.vault.get(ref, prefix=prefix)
         return self.vault.update_frontmatter(memory.id, {"last_confirmed": self._now()}, f"vmem: confirm {memory.id}")
 
+    @_disk
     def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
         """Move the memory's file to the vault's trash folder; ``restore`` brings it back."""
         return self.vault.forget(ref, prefix=prefix)
 
+    @_disk
     def restore(self, ref: str, *, prefix: bool = False) -> Memory:
         return self.vault.restore(ref, prefix=prefix)
 
+    @_disk
     def import_(self, lines: Iterable[str], source: str = "import") -> ImportReport:
         """Import JSON Lines as ``export`` writes them; existing ids are left alone."""
         from .vault.transfer import import_lines
 
         return import_lines(self.vault, lines, source)
 
+    @_disk
     def gc(self, *, dry_run: bool = False, as_of: dt.datetime | None = None) -> list[Archived]:
         """Move expired memories, and persona memories over their cap, to ``archive/``."""
         from .lifecycle import archive_plan
@@ -236,6 +262,7 @@ class VaultMemory:
 
     # ------------------------------------------------------------------ reading
 
+    @_disk
     def recall(
         self,
         query: str,
@@ -272,10 +299,12 @@ class VaultMemory:
         result.budget = budget or self.config["recall"]["budget"]
         return result
 
+    @_disk
     def show(self, ref: str, *, prefix: bool = False) -> Memory:
         """One memory as it is on disk now (``prefix``: a unique prefix of 4+ characters will do)."""
         return self.vault.get(ref, prefix=prefix)
 
+    @_disk
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
         from .lifecycle import memory_state
         from .vault.supersession import superseded_ids
@@ -286,6 +315,7 @@ class VaultMemory:
         states = {m.id: memory_state(m, now, superseded, rules) for m in memories}
         return Listing(memories, states, result.problems)
 
+    @_disk
     def history(self, ref: str, *, prefix: bool = False) -> History:
         """The supersession chain through ``ref``, oldest first (the last is what recall
         uses), and any fork in it: a memory that two others replace."""
@@ -300,12 +330,14 @@ class VaultMemory:
         ]
         return History(target, chain, forks)
 
+    @_disk
     def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:
         """(one JSON line per memory, the files that could not be read)."""
         from .vault.transfer import export_lines
 
         return export_lines(self.vault)
 
+    @_disk
     def doctor(self) -> Checkup:
         """Everything wrong in the vault's files (file and line) and in its indexes; changes
         nothing."""
@@ -318,6 +350,7 @@ class VaultMemory:
         problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state_dir))]
         return Checkup(self.root, checked, problems)
 
+    @_disk
     def stats(self, query: str = "what do you know about the user?") -> dict[str, Any]:
         """Counts by type, lifecycle state and persona, and the size of a typical block."""
         from .lifecycle import state_counts
@@ -348,14 +381,17 @@ class VaultMemory:
 
     # ------------------------------------------------------------------ indexes and daemon
 
+    @_disk
     def sync(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
         """Bring the indexes up to date: (report, "daemon" or "in-process")."""
         return self._backend.sync(progress)
 
+    @_disk
     def reindex(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
         """Rebuild every index from the files (recalls keep working meanwhile)."""
         return self._backend.sync(progress, full=True)
 
+    @_disk
     def daemon(self, action: Literal["start", "stop", "status"], timeout: float = 60.0) -> dict[str, Any]:
         """Start, stop or ask after the vault's daemon; a dict saying what happened."""
         from .daemon import process
@@ -367,6 +403,7 @@ class VaultMemory:
             return {"stopped": process.stop(self.state_dir, timeout)}
         return process.status(self.root, self.state_dir)
 
+    @_disk
     def run_daemon(self, *, debounce: float = 0.1, reconcile_every: float = 60.0, foreground: bool = True) -> None:
         """Be the vault's daemon in this process until SIGTERM/SIGINT (``vmem daemon run``)."""
         from .daemon.process import DaemonPaths

@@ -12,6 +12,7 @@
     ├── NotFound                    no memory (or trashed memory) with that id
     ├── AmbiguousId                 an id prefix matches several memories
     ├── WriteRefused                a write would overwrite or corrupt something; nothing was written
+    ├── StorageError                the disk said no (full, read-only, permission); nothing half-written
     ├── IndexUnavailable            the derived indexes cannot serve the request (busy, missing)
     │   ├── IndexDamaged            an index file cannot be read: sync rebuilds it (or `vmem reindex`)
     │   └── IndexStale              the index was built by another model: run `vmem reindex`
@@ -80,6 +81,10 @@ class AmbiguousId(VaultError):
 
 
 class WriteRefused(VaultError):
+    pass
+
+
+class StorageError(VaultError):
     pass
 
 

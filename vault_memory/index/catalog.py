@@ -79,11 +79,27 @@ class Catalog:
         self.path = path
         try:
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-            self._sql("PRAGMA journal_mode=WAL")
-            self._sql("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+        except sqlite3.OperationalError as e:
+            # a read-only vault (a read-only mount, a backup): read the catalog as it is
+            self._db = self._read_only(path, e)
         except sqlite3.DatabaseError as e:
             raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+
+    @staticmethod
+    def _read_only(path: Path, why: sqlite3.OperationalError) -> sqlite3.Connection:
+        if not path.exists() or "locked" in str(why):
+            raise why
+        try:
+            db = sqlite3.connect(
+                f"{path.as_uri()}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
+            )
+            db.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
+        except sqlite3.DatabaseError as e:
+            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+        return db
 
     def close(self) -> None:
         self._db.close()

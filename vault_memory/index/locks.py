@@ -19,6 +19,18 @@ from ..errors import IndexUnavailable
 from ..vault.fsutil import private_dir
 
 
+def _open_lock_file(path: Path, shared: bool) -> int:
+    """The lock file's descriptor; a reader of a read-only vault opens the existing file
+    read-only (flock works on it), so a recall still answers from the index."""
+    try:
+        _state_folder(path.parent)
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:
+        if shared and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and path.exists():
+            return os.open(path, os.O_RDONLY)
+        raise
+
+
 def _state_folder(folder: Path) -> None:
     """Lock files live under .vmem/ (and .vmem/index/): both private to their owner."""
     if folder.name == "index":
@@ -31,8 +43,7 @@ def file_lock(
     path: Path, *, shared: bool = False, timeout: float | None = 30.0, what: str = "the index"
 ) -> Iterator[None]:
     """Hold the lock for the ``with`` block. ``timeout=None`` waits forever; 0 does not wait."""
-    _state_folder(path.parent)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = _open_lock_file(path, shared)
     mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     try:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -96,6 +96,10 @@ class Engine:
                 report = self.ensure_fresh()
             except EmbedderError as e:  # the index cannot take new text: recall from what it holds
                 notes.append(f"the index could not be brought up to date: {e}")
+            except OSError as e:  # a read-only vault, a full disk: answer from the index as it is
+                notes.append(
+                    f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files"
+                )
         own = snapshot is None
         snap = snapshot or self.snapshot()
         timings: dict[str, float] = {}

@@ -113,31 +113,47 @@ def sweep_stale_temps(folder: Path, suffix: str = TEMP_SUFFIX, max_age: float = 
     return removed
 
 
-def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> bool:
-    """Replace ``path`` with ``data`` only if it still holds ``expected``; False (nothing
-    written) when someone changed it meanwhile. Keeps the file's mode; a file with other
+#: after replacing a file, how long to keep watching the old one for a writer that had it
+#: open (an editor appending a line): its write is then redone on the new file
+LATE_WRITE_CHECKS = (0.0, 0.002, 0.01)
+
+
+def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> tuple[bool, bytes | None]:
+    """Replace ``path`` with ``data`` only if it still holds ``expected``.
+
+    Returns (replaced, late): ``replaced`` is False (nothing written) when someone changed
+    the file meanwhile; ``late`` is what the replaced file held at the end if a writer
+    reached it in the instant between the last check and the replace (its change is in
+    ``late``, for the caller to redo the edit on). Keeps the file's mode; a file with other
     hard links is rewritten in place, so every link sees the change."""
     st = os.stat(path)
     if st.st_nlink > 1:
         with open(path, "r+b") as f:
             if f.read() != expected:
-                return False
+                return False, None
             f.seek(0)
             f.write(data)
             f.truncate()
             f.flush()
             os.fsync(f.fileno())
-        return True
+        return True, None
     tmp = _write_temp(path.parent, path.name, data, st.st_mode & 0o7777)
     try:
-        if path.read_bytes() != expected:  # an editor saved meanwhile: its change wins, we retry
-            return False
-        os.replace(tmp, path)
+        with open(path, "rb") as old:  # held open: it still shows the old file after the replace
+            if old.read() != expected:  # an editor saved meanwhile: its change wins, we retry
+                return False, None
+            os.replace(tmp, path)
+            for pause in LATE_WRITE_CHECKS:  # a writer that opened the old file just before may still write
+                time.sleep(pause)
+                old.seek(0)
+                late = old.read()
+                if late != expected:
+                    break
     finally:
         if tmp.exists():
             tmp.unlink()
     fsync_dir(path.parent)
-    return True
+    return True, (late if late != expected else None)
 
 
 def move_no_clobber(src: Path, dst: Path) -> None:

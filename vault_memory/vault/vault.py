@@ -30,7 +30,7 @@ from ..errors import (
 )
 from . import gitops
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
-from .fsutil import atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
+from .fsutil import STALE_TEMP_SECONDS, atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
 from .memory import (
     MEMORY_TYPES,
     TYPE_FOLDERS,
@@ -131,6 +131,7 @@ class Vault:
         self.ignore_rules = IgnoreRules.for_vault(self.root, self.config["vault"]["ignore"])
         #: warnings from the last write (e.g. a failed git autocommit), for the CLI to show
         self.warnings: list[str] = []
+        self._swept: dict[Path, float] = {}
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -298,7 +299,7 @@ class Vault:
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
         atomic_write(self.root / rel, serialize_memory(memory), overwrite=False)
-        sweep_stale_temps((self.root / rel).parent)
+        self._sweep((self.root / rel).parent)
         memory.path = rel
         memory.id_derived = False
         self._autocommit([self.root / rel], (message or "vmem: add {id}").format(id=memory.id))
@@ -347,15 +348,20 @@ class Vault:
         if not path.is_relative_to(self.root):
             raise OutsideVault(memory.file, "symlink leads outside the vault; not changed")
         deadline = time.monotonic() + EDIT_RETRY_SECONDS
+        base = on_disk = path.read_bytes()
         while True:
-            raw = path.read_bytes()
-            new_text = set_frontmatter_keys(raw.decode("utf-8"), updates, memory.file)
-            if replace_if_unchanged(path, raw, new_text.encode("utf-8")):
-                sweep_stale_temps(path.parent)
+            data = set_frontmatter_keys(base.decode("utf-8"), updates, memory.file).encode("utf-8")
+            replaced, late = replace_if_unchanged(path, on_disk, data)
+            if replaced and late is None:
+                self._sweep(path.parent)
                 break
+            if replaced and late is not None:  # a write reached the old file in the last instant: redo on it
+                base, on_disk = late, data
+                continue
             if time.monotonic() > deadline:
                 raise WriteRefused(f"{memory.file} kept changing while vmem tried to update it; nothing was written")
             time.sleep(random.uniform(0.0005, 0.005))  # let the other writer finish its save
+            base = on_disk = path.read_bytes()
         self._autocommit([link], message)
         return self.read(memory.file)
 
@@ -511,6 +517,14 @@ class Vault:
             n += 1
             candidate = f"{wanted}-{n}"
         return candidate
+
+    def _sweep(self, folder: Path) -> None:
+        """Remove what killed writes left in ``folder``: at most once a minute per folder, so
+        writing many memories does not list a large folder again and again."""
+        now = time.monotonic()
+        if now - self._swept.get(folder, -STALE_TEMP_SECONDS) >= STALE_TEMP_SECONDS:
+            self._swept[folder] = now
+            sweep_stale_temps(folder)
 
     def _check_inside(self, rel: Path) -> None:
         if rel.is_absolute() or ".." in rel.parts:

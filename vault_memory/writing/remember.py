@@ -18,6 +18,7 @@ from ..daemon.backend import Backend
 from ..errors import WriteRefused
 from ..index.chunking import embedding_text
 from ..index.keyword_index import content_terms
+from ..index.locks import file_lock
 from ..index.snapshot import Snapshot
 from ..lifecycle import (
     RecallFilter,
@@ -95,68 +96,73 @@ def remember(
     if importance is None:
         importance = score_importance(text, key, rules)
 
-    if not force_new:
-        backend.ensure_fresh()
-        with backend.snapshot() as snap:
-            superseded = snap.catalog.superseded_targets()
-            current_filter = RecallFilter(persona=persona, include_stale=True)
-            current = []
-            for record in snap.catalog.all_records().values():
-                m = Memory.from_record(record)
-                if _same_scope(m, persona, type) and not exclusion_reason(m, now, superseded, current_filter, rules):
-                    current.append(m)
-            wanted = normalize_text(f"{key or ''} {text}")  # "" (emoji only) is never the same as anything
-            same = [m for m in current if wanted and normalize_text(f"{m.key or ''} {m.text}") == wanted]
-            if same:
-                return _reconfirm(vault, same[0], now, None)
-            nkey = canonical_key(key)
-            if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
-                old = [m for m in current if canonical_key(m.key) == nkey]
-                if old:
-                    # a new value of a pinned fact (the user's name) stays pinned
-                    fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
-                    new = vault.add(
-                        text,
-                        type=type,
-                        key=key,
-                        persona=persona,
-                        importance=importance,
-                        supersedes=[m.id for m in old],
-                        split_key=False,
-                        now=now,
-                        **fields,
-                    )
-                    outcome = RememberOutcome(
-                        "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
-                    )
-                    if key_inferred:
-                        outcome.warnings.append(
-                            f"the key {key!r} was read from the text, and as a single-valued key it replaces "
-                            f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
-                            "the old value current again (--key says a key outright)"
+    # one remember at a time per vault: two processes saying the same thing at once must
+    # find each other's memory, not both write one
+    with file_lock(backend.state_dir / "index" / "remember.lock", timeout=LOCK_SECONDS, what="another remember"):
+        if not force_new:
+            backend.ensure_fresh()
+            with backend.snapshot() as snap:
+                superseded = snap.catalog.superseded_targets()
+                current_filter = RecallFilter(persona=persona, include_stale=True)
+                current = []
+                for record in snap.catalog.all_records().values():
+                    m = Memory.from_record(record)
+                    if _same_scope(m, persona, type) and not exclusion_reason(
+                        m, now, superseded, current_filter, rules
+                    ):
+                        current.append(m)
+                wanted = normalize_text(f"{key or ''} {text}")  # "" (emoji only) is never the same as anything
+                same = [m for m in current if wanted and normalize_text(f"{m.key or ''} {m.text}") == wanted]
+                if same:
+                    return _reconfirm(vault, same[0], now, None)
+                nkey = canonical_key(key)
+                if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
+                    old = [m for m in current if canonical_key(m.key) == nkey]
+                    if old:
+                        # a new value of a pinned fact (the user's name) stays pinned
+                        fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
+                        new = vault.add(
+                            text,
+                            type=type,
+                            key=key,
+                            persona=persona,
+                            importance=importance,
+                            supersedes=[m.id for m in old],
+                            split_key=False,
+                            now=now,
+                            **fields,
                         )
-                    return outcome
-            new_terms = content_terms(f"{key or ''} {text}")
-            for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
-                if is_restatement(
-                    new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules
-                ):
-                    return _reconfirm(vault, candidate, now, similarity)
+                        outcome = RememberOutcome(
+                            "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
+                        )
+                        if key_inferred:
+                            outcome.warnings.append(
+                                f"the key {key!r} was read from the text, and as a single-valued key it replaces "
+                                f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
+                                "the old value current again (--key says a key outright)"
+                            )
+                        return outcome
+                new_terms = content_terms(f"{key or ''} {text}")
+                for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
+                    if is_restatement(
+                        new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules
+                    ):
+                        return _reconfirm(vault, candidate, now, similarity)
 
-    try:
-        new = vault.add(
-            text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
-        )
-    except WriteRefused:
-        # another `remember` of the same text wrote the same file a moment ago: that is the
-        # memory, reconfirmed (the same text at the same second gives the same id)
-        if force_new:
-            raise
-        twin = vault.find_file_of(new_id(text, key, now))
-        if twin is None:
-            raise
-        return RememberOutcome("reconfirmed", twin, [twin])
-    return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
+        try:
+            new = vault.add(
+                text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
+            )
+        except WriteRefused:
+            # another `remember` of the same text wrote the same file a moment ago: that is the
+            # memory, reconfirmed (the same text at the same second gives the same id)
+            if force_new:
+                raise
+            twin = vault.find_file_of(new_id(text, key, now))
+            if twin is None:
+                raise
+            return RememberOutcome("reconfirmed", twin, [twin])
+        return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
 
 
 def _nearest(
@@ -169,6 +175,9 @@ def _nearest(
     hits = backend.nearest(text, 4 * n, snap)
     return [(by_path[path], similarity) for path, similarity in hits if path in by_path][:n]
 
+
+#: how long a remember waits for another one to finish
+LOCK_SECONDS = 120.0
 
 #: a value read from free text ("city: Madrid") may replace a single-valued key's old value
 #: only if it is this short: "City: Porto is where my sister lives" is a sentence
