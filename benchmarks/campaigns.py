@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vault_memory.errors import IndexUnavailable  # noqa: E402
 from vault_memory.index.generations import IndexLayout  # noqa: E402
 from vault_memory.index.snapshot import Snapshot  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
@@ -81,7 +82,11 @@ def consistency(folder: Path) -> dict:
     """Does the live index hold exactly the vault's memories, once each, in all three indexes?"""
     scan = Vault(folder).scan()
     expected = {m.file.as_posix(): m.id for m in scan.memories}
-    with Snapshot(IndexLayout(folder / ".vmem")) as snap:
+    try:
+        snap = Snapshot(IndexLayout(folder / ".vmem"))
+    except IndexUnavailable:
+        return {"memories": len(expected), "indexed": 0, "equal": False}
+    with snap:
         records = snap.catalog.all_records()
         indexed = {path: r["id"] for path, r in records.items()}
         labels = snap.catalog.label_paths()

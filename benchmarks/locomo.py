@@ -31,6 +31,8 @@ from vault_memory.vault.vault import Vault  # noqa: E402
 DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo-dev.json"
 EVIDENCE_RE = re.compile(r"D:?(\d+):(\d+)")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+#: tune on the first three conversations, confirm on the last two (never tune on the held-out half)
+SPLITS = {"tune 0-2": {0, 1, 2}, "confirm 3-4": {3, 4}}
 
 
 def session_time(text: str) -> dt.datetime:
@@ -162,7 +164,7 @@ def run(
     build_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         base = keep or Path(tmp)
-        for sample in samples:
+        for number, sample in enumerate(samples):
             folder = base / sample["sample_id"]
             reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
             vault, dia_ids, last = build_vault(sample, folder, reusing)
@@ -174,7 +176,7 @@ def run(
             qs = questions(sample, dia_ids)
             for name, legs in (("hybrid", ("keyword", "vector")), ("keyword", ("keyword",)), ("vector", ("vector",))):
                 rows, times = evaluate(engine, qs, last, legs)
-                all_rows[name] += rows
+                all_rows[name] += [r | {"conversation": number} for r in rows]
                 if name == "hybrid":
                     latencies += times
     if rankings is not None:  # the top 10 per question, to compare two versions ranking for ranking
@@ -184,6 +186,13 @@ def run(
     result = score(all_rows["hybrid"])
     result["keyword_only"] = score(all_rows["keyword"])
     result["vector_only"] = score(all_rows["vector"])
+    # tune on conversations 0-2, accept a change only if it also holds on 3-4
+    for name, rows in all_rows.items():
+        for split, wanted in SPLITS.items():
+            sub = score([r for r in rows if r["conversation"] in wanted])
+            result.setdefault("splits", {}).setdefault(name, {})[split] = {
+                k: sub[k] for k in ("n_questions", "recall@5", "recall@10")
+            } | {"per_category": sub["per_category"]}
     latencies.sort()
     result["rank_ms_p50"] = round(latencies[len(latencies) // 2], 2)
     result["index_seconds"] = round(build_seconds, 1)
@@ -214,6 +223,14 @@ def main() -> None:
     print("  per category (hybrid):")
     for name, r in result["per_category"].items():
         print(f"    {name:<12} n={r['n']:<4} R@5 {r['recall@5']:.3f}  R@10 {r['recall@10']:.3f}")
+    print("  splits (R@5 / R@10):")
+    for name, splits in result["splits"].items():
+        parts = [f"{split} {s['recall@5']:.3f}/{s['recall@10']:.3f}" for split, s in splits.items()]
+        print(f"    {name:<8} " + "   ".join(parts))
+        if name == "hybrid":
+            for split, s in splits.items():
+                cats = ", ".join(f"{c} {v['recall@5']:.3f}/{v['recall@10']:.3f}" for c, v in s["per_category"].items())
+                print(f"      {split}: {cats}")
     print(f"  ranking p50 {result['rank_ms_p50']} ms/question, indexing {result['index_seconds']} s")
 
 

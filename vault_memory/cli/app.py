@@ -435,29 +435,17 @@ def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         return
     typer.echo(f"id:         {memory.id}{'  (derived from the path)' if memory.id_derived else ''}")
     typer.echo(f"path:       {memory.path.as_posix() if memory.path else ''}")
-    for name in (
-        "type",
-        "key",
-        "domain",
-        "confidence",
-        "source",
-        "created",
-        "updated",
-        "last_confirmed",
-        "expires",
-        "persona",
-        "scope",
-        "importance",
-    ):
-        value = getattr(memory, name)
-        if value not in (None, ""):
-            typer.echo(f"{name + ':':<12}{value.isoformat() if hasattr(value, 'isoformat') else value}")
-    if memory.supersedes:
-        typer.echo(f"supersedes: {', '.join(memory.supersedes)}")
-    if memory.pinned:
-        typer.echo("pinned:     true")
-    if memory.tags:
-        typer.echo(f"tags:       {', '.join(memory.tags)}")
+    shown = memory.frontmatter() | {"supersedes": memory.supersedes or None}  # ids, not wikilinks
+    for name, value in shown.items():
+        if name == "id" or value in (None, "", []):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        elif hasattr(value, "isoformat"):
+            value = value.isoformat()
+        elif value is True:
+            value = "true"
+        typer.echo(f"{name + ':':<12}{value}")
     typer.echo("")
     typer.echo(memory.text)
 
