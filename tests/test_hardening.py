@@ -533,3 +533,27 @@ def test_gc_commits_once(mech_vault, monkeypatch):
         subprocess.run(["git", "-C", str(mech_vault), "status", "--porcelain"], capture_output=True, text=True).stdout
         == ""
     )
+
+
+def test_tags_with_accents_and_spaces_are_found(mech_vault):
+    """Item 10: the tag field and the query were analysed differently."""
+    mem = vmem.open(mech_vault)
+    mem.remember("Booked the night train", tags=["viaje en tren", "Música"])
+    for i, thing in enumerate(["headphones", "a kettle", "running shoes", "a lamp", "a desk", "a chair"]):
+        mem.remember(f"Bought {thing}", tags=["compras", f"lista {i}"])
+    for query in ("viaje en tren", "musica", "MÚSICA"):
+        hits = mem.recall(query, include_pinned=False, legs=("keyword",)).hits
+        assert [h.memory.text for h in hits] == ["Booked the night train"], query
+
+
+def test_an_irrelevant_query_prints_nothing(empty_vault_dir):
+    """Item 13, with the bundled model: no hit without relevance, and without pinned
+    memories nothing at all."""
+    cli = Cli(empty_vault_dir)
+    for text in ("Allergic to peanuts", "Works as a nurse in Porto", "Has a dog called Toby"):
+        assert cli("remember", text).exit_code == 0
+    out = cli("recall", "quantum chromodynamics on a lattice", "--json")
+    assert json.loads(out.stdout)["results"] == []
+    assert cli("recall", "quantum chromodynamics on a lattice").stdout == ""
+    scores = [r["score"] for r in json.loads(cli("recall", "what pet does the user have?", "--json").stdout)["results"]]
+    assert scores and all(s > 0 for s in scores)

@@ -680,6 +680,8 @@ def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
         _print_json(report.to_dict() | {"by": by})
         return
     _warn(f"skipped {p}" for p in report.problems)
+    if report.repaired:
+        _warn([f"the index was rebuilt from the files: {report.repaired}"])
     done = "Rebuilt" if report.rebuilt or full else "Synced"
     who = " by the daemon" if by == "daemon" else ""
     typer.echo(
