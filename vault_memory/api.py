@@ -415,11 +415,13 @@ class VaultMemory:
         Daemon(self.vault, debounce=debounce, reconcile_every=reconcile_every).run()
 
 
-def init(path: str | Path, *, examples: bool = True) -> VaultMemory:
-    """Create a vault from the template at ``path`` (a new or empty folder) and open it."""
+def init(path: str | Path, *, examples: bool = True, lang: str = "en") -> VaultMemory:
+    """Create a vault from the template at ``path`` (a new or empty folder) and open it.
+    ``lang="es"`` (or "multi") configures the offline multilingual model, so Spanish and
+    English memories and questions find each other."""
     from .vault.template import create_vault
 
-    return VaultMemory(create_vault(Path(path), with_examples=examples))
+    return VaultMemory(create_vault(Path(path), with_examples=examples, lang=lang))
 
 
 def parse_moment(text: str) -> dt.datetime:

