@@ -146,21 +146,24 @@ def crash_campaign(base: Path, kills: int, n: int, seed: int = 7) -> dict:
     writer.start()
     started = time.monotonic()
     done_kills = 0
-    for _ in range(kills):
-        time.sleep(rng.uniform(0.1, 1.0))
-        daemon.send_signal(signal.SIGKILL)
-        daemon.wait(30)
-        done_kills += 1
-        daemon = start_daemon(folder)
-    writer.join()
-    # let the last daemon catch up, then compare
-    deadline = time.monotonic() + 300
-    state = consistency(folder)
-    while not state["equal"] and time.monotonic() < deadline:
-        time.sleep(1)
+    try:
+        for _ in range(kills):
+            time.sleep(rng.uniform(0.1, 1.0))
+            daemon.send_signal(signal.SIGKILL)
+            daemon.wait(30)
+            done_kills += 1
+            daemon = start_daemon(folder)
+        writer.join()
+        # let the last daemon catch up, then compare
+        deadline = time.monotonic() + 300
         state = consistency(folder)
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(60)
+        while not state["equal"] and time.monotonic() < deadline:
+            time.sleep(1)
+            state = consistency(folder)
+    finally:
+        stop.set()
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(60)
     return {
         "kills": done_kills,
         "operations": counts,
@@ -280,17 +283,19 @@ def concurrency_campaign(base: Path, seconds: float = 60.0) -> dict:
 
     threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
     threads += [threading.Thread(target=editor), threading.Thread(target=reader), threading.Thread(target=reader)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    time.sleep(2)
-    scan = Vault(folder).scan()
-    ids = [m.id for m in scan.memories]
-    present = set(ids)
-    state = consistency(folder)
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(60)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        time.sleep(2)
+        scan = Vault(folder).scan()
+        ids = [m.id for m in scan.memories]
+        present = set(ids)
+        state = consistency(folder)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(60)
     return {
         "seconds": seconds,
         "remembered_kept": len(remembered),
