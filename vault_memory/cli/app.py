@@ -160,7 +160,9 @@ def init(
 
 @app.command(cls=_Command)
 def docs(
-    topic: Annotated[Optional[str], typer.Argument(metavar="TOPIC", help="format, lifecycle, daemon or benchmarks.")] = None,
+    topic: Annotated[
+        Optional[str], typer.Argument(metavar="TOPIC", help="format, lifecycle, daemon or benchmarks.")
+    ] = None,
 ) -> None:
     """Print vmem's documentation: the file format, the lifecycle rules, the daemon.
 
