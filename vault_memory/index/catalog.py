@@ -57,6 +57,11 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
+def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
+    """What every failed statement on a damaged catalog becomes: one error, one fix."""
+    return IndexDamaged(f"{path} cannot be {verb} ({error}): `vmem sync` rebuilds it")
+
+
 @dataclass
 class FileRow:
     path: str
@@ -86,7 +91,7 @@ class Catalog:
             # a read-only vault (a read-only mount, a backup): read the catalog as it is
             self._db = self._read_only(path, e)
         except sqlite3.DatabaseError as e:
-            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+            raise damaged(path, e) from None
 
     @staticmethod
     def _read_only(path: Path, why: sqlite3.OperationalError) -> sqlite3.Connection:
@@ -98,7 +103,7 @@ class Catalog:
             )
             db.execute("SELECT 1 FROM meta LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
-            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+            raise damaged(path, e) from None
         return db
 
     def close(self) -> None:
@@ -110,7 +115,7 @@ class Catalog:
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as e:
-            raise IndexDamaged(f"{self.path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+            raise damaged(self.path, e) from None
 
     def _sql_many(self, sql: str, rows: Iterable[Any]) -> None:
         try:
@@ -118,13 +123,13 @@ class Catalog:
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as e:
-            raise IndexDamaged(f"{self.path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+            raise damaged(self.path, e) from None
 
     def _script(self, script: str) -> None:
         try:
             self._db.executescript(script)
         except sqlite3.DatabaseError as e:
-            raise IndexDamaged(f"{self.path} cannot be changed ({e}): `vmem sync` rebuilds it") from None
+            raise damaged(self.path, e, "changed") from None
 
     # -------------------------------------------------------------- meta
     def meta(self) -> dict[str, str]:
