@@ -9,7 +9,7 @@ import datetime as dt
 import unicodedata
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vault_memory.errors import MemoryFileError
@@ -75,6 +75,7 @@ WORDS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
 
 @SETTINGS
 @given(text=WORDS, key=KEYS, tags=st.lists(st.text(min_size=1, max_size=30), max_size=4))
+@example(text="0", key=None, tags=["0\x850"])  # NEL in a tag: YAML read it back as a space
 def test_what_vmem_writes_it_reads_back_exactly(text, key, tags):
     """Anything vmem agrees to write (``check_writable``) it reads back as written."""
     memory = Memory(

@@ -346,19 +346,23 @@ def supersedes_value(refs: list[str]) -> str | list[str] | None:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: in a frontmatter value YAML also turns C1 controls and Unicode line and paragraph
+#: separators into something else (NEL, U+0085, reads back as a space)
+_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def check_writable(memory: Memory) -> None:
-    """Refuse what could not be read back from a file: control characters (NUL above all)
-    in the text or in any string value. ValueError names the field."""
+    """Refuse what could not be read back from a file as written: control characters (NUL
+    above all) in the text, and in frontmatter values also the characters YAML rewrites.
+    ValueError names the field."""
     for name in ("text", "key", "domain", "persona", "scope", "source", "conversation"):
         value = getattr(memory, name)
-        if isinstance(value, str) and _CONTROL.search(value):
+        if isinstance(value, str) and (_CONTROL if name == "text" else _YAML_UNSAFE).search(value):
             raise ValueError(
                 f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
             )
     for tag in memory.tags:
-        if _CONTROL.search(tag):
+        if _YAML_UNSAFE.search(tag):
             raise ValueError("a tag holds a control character (e.g. NUL); it cannot be stored in a Markdown file")
 
 
