@@ -252,6 +252,8 @@ class Vault:
         pinned: bool = False,
         tags: list[str] | tuple[str, ...] = (),
         supersedes: list[str] | tuple[str, ...] = (),
+        conversation: str | None = None,
+        turn: int | None = None,
         extra: dict[str, Any] | None = None,
         split_key: bool = True,
         now: dt.datetime | None = None,
@@ -286,6 +288,8 @@ class Vault:
             importance=importance,
             pinned=pinned,
             tags=[normalize_tag(t) for t in tags if normalize_tag(t)],
+            conversation=conversation or None,
+            turn=turn,
             extra=dict(extra or {}),
         )
         written = self.write_new(memory, message=message)

@@ -66,6 +66,23 @@ def _same_scope(a: Memory, persona: str | None, type_: str) -> bool:
     return (a.persona or None) == (persona or None) and a.type == type_
 
 
+@dataclass
+class Remembering:
+    """One memory to write, as ``remember`` takes it (``remember_many`` takes a list)."""
+
+    text: str
+    key: str | None = None
+    type: str = "fact"
+    persona: str | None = None
+    importance: float | None = None
+    force_new: bool = False
+    #: ids this memory replaces outright (a session's newer summary), besides any rule's
+    supersedes: list[str] = field(default_factory=list)
+    #: the rest of ``Vault.add``'s fields: domain, confidence, source, expires, tags,
+    #: pinned, conversation, turn
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
 def remember(
     backend: Backend,
     text: str,
@@ -80,9 +97,45 @@ def remember(
 ) -> RememberOutcome:
     """Write ``text`` as a memory, reconfirm the memory that already says it, or supersede
     the old value of a single-valued key (see the module docstring)."""
-    engine = backend.engine
-    vault, rules = backend.vault, engine.lifecycle_rules
+    item = Remembering(text, key, type, persona, importance, force_new, fields=fields)
+    return remember_many(backend, [item], now=now)[0]
+
+
+def remember_many(
+    backend: Backend, items: list[Remembering], *, now: dt.datetime | None = None
+) -> list[RememberOutcome]:
+    """``remember`` for many memories at once (a conversation's facts): one lock, one index
+    check and one snapshot for all of them, and each sees the ones written before it, so a
+    fact said twice in a batch is written once and a key's later value supersedes its
+    earlier one. Outcomes are in the order of ``items``."""
     now = now or now_local()
+    if not items:
+        return []
+    # one remember at a time per vault: two processes saying the same thing at once must
+    # find each other's memory, not both write one
+    with file_lock(backend.state_dir / "index" / "remember.lock", timeout=LOCK_SECONDS, what="another remember"):
+        if all(item.force_new for item in items):
+            return [_write_one(backend, None, [], item, now) for item in items]
+        backend.ensure_fresh()
+        with backend.snapshot() as snap:
+            superseded = snap.catalog.superseded_targets()
+            known = [Memory.from_record(record) for record in snap.catalog.all_records().values()]
+            return [_write_one(backend, snap, known, item, now, superseded) for item in items]
+
+
+def _write_one(
+    backend: Backend,
+    snap: Snapshot | None,
+    known: list[Memory],
+    item: Remembering,
+    now: dt.datetime,
+    superseded: set[str] | None = None,
+) -> RememberOutcome:
+    """Decide and write one memory; ``known`` (every memory the index held, then each one
+    this batch wrote) grows as it goes, and ``superseded`` with it."""
+    vault, rules = backend.vault, backend.engine.lifecycle_rules
+    superseded = set() if superseded is None else superseded
+    key, text, type, persona, fields = item.key, item.text, item.type, item.persona, dict(item.fields)
     key_inferred = False
     if key is None:
         key, value = split_key_value(text)
@@ -93,76 +146,83 @@ def remember(
     text = text.strip()
     if not text:
         raise ValueError("a memory needs some text")
-    if importance is None:
-        importance = score_importance(text, key, rules)
+    importance = item.importance if item.importance is not None else score_importance(text, key, rules)
 
-    # one remember at a time per vault: two processes saying the same thing at once must
-    # find each other's memory, not both write one
-    with file_lock(backend.state_dir / "index" / "remember.lock", timeout=LOCK_SECONDS, what="another remember"):
-        if not force_new:
-            backend.ensure_fresh()
-            with backend.snapshot() as snap:
-                superseded = snap.catalog.superseded_targets()
-                current_filter = RecallFilter(persona=persona, include_stale=True)
-                current = []
-                for record in snap.catalog.all_records().values():
-                    m = Memory.from_record(record)
-                    if _same_scope(m, persona, type) and not exclusion_reason(
-                        m, now, superseded, current_filter, rules
-                    ):
-                        current.append(m)
-                wanted = normalize_text(f"{key or ''} {text}")  # "" (emoji only) is never the same as anything
-                same = [m for m in current if wanted and normalize_text(f"{m.key or ''} {m.text}") == wanted]
-                if same:
-                    return _reconfirm(vault, same[0], now, None)
-                nkey = canonical_key(key)
-                if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
-                    old = [m for m in current if canonical_key(m.key) == nkey]
-                    if old:
-                        # a new value of a pinned fact (the user's name) stays pinned
-                        fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
-                        new = vault.add(
-                            text,
-                            type=type,
-                            key=key,
-                            persona=persona,
-                            importance=importance,
-                            supersedes=[m.id for m in old],
-                            split_key=False,
-                            now=now,
-                            **fields,
-                        )
-                        outcome = RememberOutcome(
-                            "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
-                        )
-                        if key_inferred:
-                            outcome.warnings.append(
-                                f"the key {key!r} was read from the text, and as a single-valued key it replaces "
-                                f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
-                                "the old value current again (--key says a key outright)"
-                            )
-                        return outcome
-                new_terms = content_terms(f"{key or ''} {text}")
-                for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
-                    if is_restatement(
-                        new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules
-                    ):
-                        return _reconfirm(vault, candidate, now, similarity)
+    def written(outcome: RememberOutcome) -> RememberOutcome:
+        if outcome.status != "reconfirmed":
+            known.append(outcome.memory)
+            superseded.update(outcome.memory.supersedes)
+        return outcome
 
-        try:
-            new = vault.add(
-                text, type=type, key=key, persona=persona, importance=importance, split_key=False, now=now, **fields
-            )
-        except WriteRefused:
-            # another `remember` of the same text wrote the same file a moment ago: that is the
-            # memory, reconfirmed (the same text at the same second gives the same id)
-            if force_new:
-                raise
-            twin = vault.find_file_of(new_id(text, key, now))
-            if twin is None:
-                raise
-            return RememberOutcome("reconfirmed", twin, [twin])
-        return RememberOutcome("created", new, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
+    if not item.force_new and snap is not None:
+        current_filter = RecallFilter(persona=persona, include_stale=True)
+        current = [
+            m
+            for m in known
+            if _same_scope(m, persona, type) and not exclusion_reason(m, now, superseded, current_filter, rules)
+        ]
+        wanted = normalize_text(f"{key or ''} {text}")  # "" (emoji only) is never the same as anything
+        same = [m for m in current if wanted and normalize_text(f"{m.key or ''} {m.text}") == wanted]
+        if same:
+            return _reconfirm(vault, same[0], now, None)
+        nkey = canonical_key(key)
+        if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
+            old = [m for m in current if canonical_key(m.key) == nkey]
+            if old:
+                # a new value of a pinned fact (the user's name) stays pinned
+                fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
+                new = vault.add(
+                    text,
+                    type=type,
+                    key=key,
+                    persona=persona,
+                    importance=importance,
+                    supersedes=[*item.supersedes, *(m.id for m in old if m.id not in item.supersedes)],
+                    split_key=False,
+                    now=now,
+                    **fields,
+                )
+                outcome = RememberOutcome(
+                    "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
+                )
+                if key_inferred:
+                    outcome.warnings.append(
+                        f"the key {key!r} was read from the text, and as a single-valued key it replaces "
+                        f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
+                        "the old value current again (--key says a key outright)"
+                    )
+                return written(outcome)
+        new_terms = content_terms(f"{key or ''} {text}")
+        for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
+            if is_restatement(new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules):
+                return _reconfirm(vault, candidate, now, similarity)
+
+    try:
+        new = vault.add(
+            text,
+            type=type,
+            key=key,
+            persona=persona,
+            importance=importance,
+            supersedes=item.supersedes,
+            split_key=False,
+            now=now,
+            **fields,
+        )
+    except WriteRefused:
+        # another `remember` of the same text wrote the same file a moment ago: that is the
+        # memory, reconfirmed (the same text at the same second gives the same id)
+        if item.force_new:
+            raise
+        twin = vault.find_file_of(new_id(text, key, now))
+        if twin is None:
+            raise
+        return RememberOutcome("reconfirmed", twin, [twin])
+    previous = [m for m in known if m.id in item.supersedes]
+    status = "superseded" if previous else "created"
+    return written(
+        RememberOutcome(status, new, previous, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
+    )
 
 
 def _nearest(
