@@ -6,13 +6,15 @@ Three lines embed it::
     mem = vmem.open("~/memory")              # or vmem.open(): $VMEM_VAULT / nearest vmem.toml
     mem.remember("nombre: Lucas")            # the write-time rules, not a bare file write
     print(mem.recall("what is the user's name?").block)
+    vmem.ingest(mem, "session.jsonl")        # a conversation → memories (vmem ingest)
 
 ``open`` returns a ``VaultMemory`` (``api``) that carries every verb: remember, recall,
 correct, confirm, history, forget, restore, list, show, gc, stats, export, import_, doctor,
 sync, reindex, daemon. The ``vmem`` command (``cli``) is a thin layer over it. The layers,
 top to bottom (each imports only those below it; ``lint-imports`` checks it):
 
-- ``cli``        parse arguments, call the façade, print
+- ``cli``          parse arguments, call the façade, print
+- ``conversation`` ingest conversations, ``vmem context`` (adapters over the façade)
 - ``api``        the façade
 - ``writing``    write-time rules (reconfirm, supersede, persona cap)
 - ``daemon``     the sync daemon: server, client, protocol, processes, daemon-first backend
@@ -35,10 +37,12 @@ from .errors import (
     IndexStale,
     IndexUnavailable,
     InvalidId,
+    LLMError,
     MemoryFileError,
     NotFound,
     OutsideVault,
     StorageError,
+    TranscriptError,
     VaultError,
     VaultNotFound,
     WriteRefused,
@@ -62,6 +66,12 @@ _LAZY = {
     "Hit": "recall.results",
     "RememberOutcome": "writing.remember",
     "SyncReport": "index.sync",
+    "ingest": "conversation",
+    "retry_pending": "conversation",
+    "context": "conversation",
+    "IngestReport": "conversation",
+    "ContextBlock": "conversation",
+    "Remembering": "writing.remember",
     "ImportReport": "vault.transfer",
 }
 
@@ -81,16 +91,22 @@ __all__ = [
     "open",
     "init",
     "VaultMemory",
+    "ingest",
+    "retry_pending",
+    "context",
     # data types
     "Archived",
     "Checkup",
+    "ContextBlock",
     "Hit",
+    "IngestReport",
     "ImportReport",
     "Listing",
     "Memory",
     "Problem",
     "RecallResult",
     "RememberOutcome",
+    "Remembering",
     "SyncReport",
     "TrashEntry",
     # errors
@@ -105,10 +121,12 @@ __all__ = [
     "IndexStale",
     "IndexUnavailable",
     "InvalidId",
+    "LLMError",
     "MemoryFileError",
     "NotFound",
     "OutsideVault",
     "StorageError",
+    "TranscriptError",
     "VaultError",
     "VaultNotFound",
     "WriteRefused",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from .config import STATE_DIR, Config, locate_vault
+from .config import PENDING_DIR, STATE_DIR, Config, locate_vault
 from .daemon.backend import Backend
 from .errors import StorageError
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .vault.memory import Memory
     from .vault.transfer import ImportReport
     from .vault.vault import Correction, Problem, TrashEntry, Vault
-    from .writing.remember import RememberOutcome
+    from .writing.remember import Remembering, RememberOutcome
 
 
 def open(path: str | Path | None = None, *, embedder: Embedder | None = None, use_daemon: bool = True) -> VaultMemory:
@@ -215,6 +215,20 @@ class VaultMemory:
         )
 
     @_disk
+    def remember_many(self, items: Iterable[Remembering], *, now: dt.datetime | None = None) -> list[RememberOutcome]:
+        """``remember`` for a batch (``vault_memory.writing.Remembering`` items): the same
+        rules, one index check for all, each item seeing those before it. Ingestion writes
+        a conversation's memories this way."""
+        from .vault.memory import MEMORY_TYPES
+        from .writing.remember import remember_many
+
+        batch = builtins.list(items)
+        for item in batch:
+            if item.type not in MEMORY_TYPES:
+                raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {item.type!r}")
+        return remember_many(self._backend, batch, now=now)
+
+    @_disk
     def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
         """A new memory that supersedes ``ref`` (or the head of its chain, if ``ref`` was
         superseded already: ``.redirected``); the old file stays byte for byte. ``prefix``
@@ -365,8 +379,10 @@ class VaultMemory:
                 by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
         recalled = self.recall(query)
         block = recalled.block
+        queue = self.state_dir / PENDING_DIR
         return {
             "memories": len(result.memories),
+            "pending_transcripts": len(builtins.list(queue.glob("*.json"))) if queue.is_dir() else 0,
             "broken_files": len(result.problems),
             "by_type": by_type,
             "by_state": state_counts(result.memories, self._now(), self._rules()),
@@ -378,6 +394,11 @@ class VaultMemory:
                 "budget": recalled.budget,
             },
         }
+
+    def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
+        """Unit vectors of ``texts`` in the vault's embedding space (cosine = dot product):
+        the daemon's warm model when it runs, else the model loaded here."""
+        return self._backend.embed(builtins.list(texts))
 
     # ------------------------------------------------------------------ indexes and daemon
 

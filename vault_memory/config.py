@@ -57,6 +57,24 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         ),
         "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },
+    "llm": {
+        "url": Setting(
+            "",
+            "str",
+            "an OpenAI-compatible endpoint for `vmem ingest` (e.g. http://localhost:11434/v1 for Ollama); empty: "
+            'explicit "remember that…" signals only ($VMEM_LLM_URL overrides)',
+        ),
+        "model": Setting("", "str", "the model the endpoint serves ($VMEM_LLM_MODEL overrides)"),
+        "api_key_env": Setting(
+            "VMEM_LLM_API_KEY", "str", "the environment variable holding the API key (never the key itself)"
+        ),
+        "timeout": Setting(10.0, "number", "seconds to wait for one answer", minimum=0.1),
+        "retries": Setting(2, "int", "further attempts after a failed call, with backoff", minimum=0),
+    },
+    "context": {
+        "budget": Setting(4000, "int", "`vmem context` never prints more than this many tokens", minimum=200),
+        "window": Setting(6, "int", "recent turns kept verbatim (4–8 as the conversation stays on topic)", minimum=1),
+    },
     "git": {
         "autocommit": Setting(False, "bool", "commit every change vmem makes, when this vault is a git repository"),
     },
@@ -157,7 +175,7 @@ SETTINGS: dict[str, dict[str, Setting]] = {
 }
 
 #: sections the template shows commented out: their defaults suit almost every vault
-_COMMENTED_SECTIONS = ("lifecycle",)
+_COMMENTED_SECTIONS = ("lifecycle", "context")
 
 
 def defaults() -> dict[str, dict[str, Any]]:
@@ -280,7 +298,8 @@ def template_text() -> str:
         out.append(f"[{section}]")
         commented = section in _COMMENTED_SECTIONS
         if commented:
-            out.append("# See docs/lifecycle.md (`vmem docs lifecycle`). Uncomment a line to change it.")
+            guide = "lifecycle" if section == "lifecycle" else "conversations"
+            out.append(f"# See docs/{guide}.md (`vmem docs {guide}`). Uncomment a line to change it.")
         for key, s in keys.items():
             out.append(f"# {s.doc}")
             out.append(f"{'# ' if commented else ''}{key} = {_toml(s.default)}")
@@ -288,6 +307,8 @@ def template_text() -> str:
 
 
 STATE_DIR = ".vmem"
+#: transcripts waiting to become memories, under STATE_DIR (state: deleting it loses them)
+PENDING_DIR = "pending"
 
 
 def default_vault_path() -> Path:

@@ -17,8 +17,10 @@
     │   ├── IndexDamaged            an index file cannot be read: sync rebuilds it (or `vmem reindex`)
     │   └── IndexStale              the index was built by another model: run `vmem reindex`
     ├── EmbedderError               the embedding model cannot be loaded or run
-    └── DaemonError                 the vault's daemon failed or answered something unreadable
-        └── AlreadyRunning          a daemon already serves this vault
+    ├── DaemonError                 the vault's daemon failed or answered something unreadable
+    │   └── AlreadyRunning          a daemon already serves this vault
+    ├── TranscriptError             the input is not a conversation vmem can read
+    └── LLMError                    the LLM endpoint is down, slow, or answered something unusable
 
 Messages are written for the person at the terminal: they say which file, which line,
 and what to do next.
@@ -109,4 +111,12 @@ class DaemonError(VaultError):
 
 
 class AlreadyRunning(DaemonError):
+    pass
+
+
+class TranscriptError(VaultError, ValueError):
+    pass
+
+
+class LLMError(VaultError):
     pass

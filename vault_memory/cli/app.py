@@ -30,7 +30,7 @@ app = typer.Typer(
     help="Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block.",
     epilog=(
         'Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember "nombre: Lucas"\n\n'
-        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon).'
+        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon, conversations).'
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -381,6 +381,179 @@ def import_(
     raise typer.Exit(0 if report.ok else 1)
 
 
+class TranscriptFormat(StrEnum):
+    auto = "auto"
+    jsonl = "jsonl"
+    claude_code = "claude-code"
+    openai = "openai"
+    text = "text"
+
+
+TranscriptArg = Annotated[
+    Optional[str],
+    typer.Argument(
+        metavar="FILE",
+        show_default=False,
+        help="The conversation: a file, or '-' for stdin.",
+    ),
+]
+FormatOpt = Annotated[
+    TranscriptFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="auto, jsonl ({role, content} per line), claude-code (its transcript), openai ([{role, content}]), "
+        "or text (User: / Assistant: lines).",
+    ),
+]
+SessionOpt = Annotated[
+    Optional[str],
+    typer.Option("--session", metavar="ID", help="The conversation's id (default: from the transcript)."),
+]
+
+
+def _read_source(file: Optional[str]) -> str:
+    if file is None:
+        _fail("say which conversation: a FILE, or '-' to read it from stdin", 2)
+    try:
+        return sys.stdin.read() if file == "-" else Path(file).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        _fail(f"cannot read {file}: {e}")
+
+
+@app.command(cls=_Command)
+def ingest(
+    file: TranscriptArg = None,
+    format: FormatOpt = TranscriptFormat.auto,
+    session: SessionOpt = None,
+    persona: Annotated[
+        Optional[str], typer.Option("--persona", metavar="NAME", help="Write the memories under this persona.")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the explicit facts that would be written; write nothing.")
+    ] = False,
+    retry_pending: Annotated[
+        bool, typer.Option("--retry-pending", help="Work through the transcripts still pending (no FILE).")
+    ] = False,
+    due_only: Annotated[
+        bool, typer.Option("--due-only", hidden=True, help="With --retry-pending: honour each one's backoff.")
+    ] = False,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Turn a conversation into memories: what the user asked to remember, and with an LLM configured
+    ([llm] in vmem.toml or $VMEM_LLM_URL) stable facts, episodes and a session summary.
+
+    The transcript is queued under .vmem/pending/ first and leaves the queue only when all its
+    memories are written: an LLM that is down leaves it pending (exit 0, and it says so), and
+    --retry-pending (or the daemon) finishes it later. Ingesting the same conversation again writes
+    nothing twice. Exit status 1 when lines of the transcript could not be read.
+
+    Examples:
+
+      vmem ingest session.jsonl
+
+      vmem ingest ~/.claude/projects/myapp/SESSION.jsonl --format claude-code --json
+
+      printf 'User: remember that my sister is called Ana\n' | vmem ingest - --dry-run
+
+      vmem ingest --retry-pending
+    """
+    from ..conversation import ingest as ingest_conversation
+    from ..conversation import retry_pending as retry
+
+    mem = _open(vault)
+    if retry_pending:
+        if file is not None:
+            _fail("--retry-pending takes no FILE", 2)
+        reports, problems = _run(lambda: retry(mem, due_only=due_only))
+        _warn(problems)
+        if as_json:
+            _print_json({"reports": [r.to_dict() for r in reports], "problems": problems})
+        elif not reports:
+            typer.echo("nothing pending")
+        for report in reports if not as_json else []:
+            _echo_ingest(report)
+        raise typer.Exit(1 if problems else 0)
+    text = _read_source(file)
+    report = _run(
+        lambda: ingest_conversation(mem, text, format=format.value, session=session, persona=persona, dry_run=dry_run)
+    )
+    for problem in report.problems:
+        typer.echo(f"{file}: {problem}; skipped", err=True)
+    _warn(mem.warnings)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        _echo_ingest(report)
+    raise typer.Exit(1 if report.problems else 0)
+
+
+def _echo_ingest(report) -> None:
+    verb = "would write" if report.dry_run else "wrote"
+    counts: dict[str, int] = {}
+    for w in report.written:
+        counts[w.status] = counts.get(w.status, 0) + 1
+    done = ", ".join(f"{n} {status}" for status, n in counts.items()) or "nothing new"
+    typer.echo(f"{report.session}: {report.turns} turns ({report.new_turns} new), {done}")
+    for w in report.written:
+        where = f" (turn {w.turn})" if w.turn else ""
+        typer.echo(f"  {verb if report.dry_run else w.status}: [{w.type}] {_clip(w.text, 90)}{where}")
+    if report.llm == "failed":
+        typer.echo(
+            f"  the LLM failed ({report.llm_error}); the transcript stays pending: `vmem ingest --retry-pending`",
+            err=True,
+        )
+    elif report.llm == "off" and not report.dry_run:
+        typer.echo("  explicit signals only (no [llm] configured)")
+
+
+@app.command(cls=_Command)
+def context(
+    file: TranscriptArg = None,
+    format: FormatOpt = TranscriptFormat.auto,
+    session: SessionOpt = None,
+    budget: Annotated[
+        Optional[int],
+        typer.Option("--budget", "-b", metavar="TOKENS", min=200, help="Token budget of the block (default 4000)."),
+    ] = None,
+    window: Annotated[
+        Optional[int],
+        typer.Option("--window", metavar="TURNS", min=1, help="Recent turns kept verbatim (default: 4–8, adaptive)."),
+    ] = None,
+    persona: Annotated[
+        Optional[str], typer.Option("--persona", metavar="NAME", help="Include this persona's memories.")
+    ] = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print one prompt-ready block for a running conversation: the memories for its latest user turn,
+    its older turns folded into key-value summaries (or the facts they stated), and its recent turns,
+    within a fixed token budget however long the conversation runs.
+
+    Examples:
+
+      vmem context conversation.jsonl --budget 3000
+
+      my-agent --dump-history | vmem context - --json
+    """
+    from ..conversation import context as build_context
+
+    mem = _open(vault)
+    text = _read_source(file)
+    block = _run(
+        lambda: build_context(
+            mem, text, format=format.value, session=session, budget=budget, window=window, persona=persona
+        )
+    )
+    _warn(block.warnings)
+    if as_json:
+        _print_json(block.to_dict())
+    elif block.text:
+        typer.echo(block.text)
+
+
 @app.command(cls=_Command)
 def gc(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only print what would move.")] = False,
@@ -646,6 +819,8 @@ def stats(
         _print_json(data)
         return
     typer.echo(f"{data['memories']} memories, {data['broken_files']} broken files")
+    if data["pending_transcripts"]:
+        typer.echo(f"pending:    {data['pending_transcripts']} transcripts (vmem ingest --retry-pending)")
     typer.echo("by type:    " + ", ".join(f"{k} {n}" for k, n in sorted(data["by_type"].items())))
     typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in data["by_state"].items()))
     if data["by_persona"]:

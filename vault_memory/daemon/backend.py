@@ -123,3 +123,17 @@ class Backend:
         if answer is not None:
             return [(path, float(similarity)) for path, similarity in answer["hits"]]
         return snapshot.vector_hits(self.engine.embedder.embed([text])[0], limit)
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """Unit vectors for ``texts``: the daemon's warm model when it runs, else the model
+        loaded here."""
+        from .protocol import MAX_EMBED_TEXTS
+
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), MAX_EMBED_TEXTS):
+            batch = texts[start : start + MAX_EMBED_TEXTS]
+            answer = self.ask(Op.EMBED, texts=batch)
+            if answer is None:
+                return vectors + [list(map(float, v)) for v in self.engine.embedder.embed(texts[start:])]
+            vectors += answer["vectors"]
+        return vectors

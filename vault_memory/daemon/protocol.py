@@ -17,13 +17,16 @@ from ..recall.results import Hit, RecallQuery, RecallResult
 from ..vault.memory import Memory
 
 SOCKET_NAME = "daemon.sock"
+#: texts one EMBED request may carry (the answer must fit the socket's size bound)
+MAX_EMBED_TEXTS = 64
 
 
 class Op(StrEnum):
     PING = "ping"  # → {pid}
     STATUS = "status"  # → {status: {...}}
-    RECALL = "recall"  # {query} → {result}
+    RECALL = "recall"  # {query} → {result}; {query, block_budget} → {block, hits} (the rendered block only)
     NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
+    EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)
     SYNC = "sync"  # → {report}
     REINDEX = "reindex"  # → {report}
 

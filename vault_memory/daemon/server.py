@@ -33,6 +33,8 @@ import logging.handlers
 import os
 import signal
 import socketserver
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -40,7 +42,7 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from ..config import CONFIG_NAME
+from ..config import CONFIG_NAME, PENDING_DIR
 from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
@@ -51,7 +53,7 @@ from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault
 from .client import socket_address
 from .process import DaemonPaths, read_pid
-from .protocol import Op, error_answer, query_from_wire, result_to_wire
+from .protocol import MAX_EMBED_TEXTS, Op, error_answer, query_from_wire, result_to_wire
 
 log = logging.getLogger("vmem.daemon")
 
@@ -116,6 +118,7 @@ class Daemon:
         self._server: socketserver.BaseServer | None = None
         self._observer: Any = None
         self._root = str(vault.root)
+        self._retrier: subprocess.Popen[bytes] | None = None
 
     # ------------------------------------------------------------------ events
 
@@ -214,6 +217,29 @@ class Daemon:
                     self.stopping.wait(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (self.failures - 1)))
                 if due:
                     next_reconcile = time.monotonic() + self.reconcile_every
+                    self.retry_pending()
+
+    def retry_pending(self) -> subprocess.Popen[bytes] | None:
+        """Hand the transcripts that wait for an LLM to ``vmem ingest --retry-pending
+        --due-only`` (each entry keeps its own backoff), one run at a time. A separate
+        process: ingestion sits above this layer, and a slow endpoint must not hold up
+        the daemon's own work."""
+        if self._retrier is not None and self._retrier.poll() is None:
+            return None
+        queue = self.vault.state_dir / PENDING_DIR
+        configured = os.environ.get("VMEM_LLM_URL") or self.vault.config.get("llm", "url")
+        if not configured or not queue.is_dir() or not any(queue.glob("*.json")):
+            return None
+        command = [sys.executable, "-m", "vault_memory", "ingest", "--retry-pending", "--due-only"]
+        log.info("retrying the pending transcripts in %s", queue)
+        self._retrier = subprocess.Popen(
+            [*command, "--vault", self._root],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        return self._retrier
 
     def identity_intact(self) -> bool:
         """Is the lock this daemon holds still the vault's lock? Deleting .vmem/ (documented
@@ -274,6 +300,9 @@ class Daemon:
             result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, timings=timings)
             if self.engine.vector_unavailable:
                 result.warnings.append(self.engine.vector_unavailable)
+            if request.get("block_budget"):  # a hook that wants only the text: it imports nothing to render it
+                result.budget = int(request["block_budget"])
+                return {"ok": True, "block": result.block, "hits": len(result.hits)}
             return {"ok": True, "result": result_to_wire(result)}
         if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
             if self.pending:
@@ -282,6 +311,15 @@ class Daemon:
                 vector = self.engine.embedder.embed([request["text"]])[0]
                 nearest = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
             return {"ok": True, "hits": nearest}
+        if op is Op.EMBED:  # for `vmem context`: how close turns are, with the warm model
+            texts = request.get("texts")
+            if not (
+                isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)
+            ):
+                return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
+            with self.read_lock:
+                vectors: Any = self.engine.embedder.embed(texts) if texts else []
+            return {"ok": True, "vectors": [[round(float(x), 5) for x in v] for v in vectors]}
         return {"ok": True, "report": self.flush(full=op is Op.REINDEX)}
 
     def _serve(self) -> None:
@@ -385,6 +423,7 @@ class Daemon:
                 except Exception:
                     self.stopping.wait(2.0)
             self.ready.set()
+            self.retry_pending()  # transcripts left waiting while no daemon ran
             self._worker()
         finally:
             self._shutdown()

@@ -1,0 +1,449 @@
+"""Conversation ingestion and `vmem context`, against a real vault, the real bundled model
+and, for the optional LLM, a real HTTP server on 127.0.0.1 speaking chat-completions."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from chat_server import ChatServer, closed_port_url
+from conftest import VMEM
+
+import vault_memory as vmem
+from vault_memory.conversation import LLMSettings, context, ingest, parse, pending, retry_pending
+from vault_memory.recall.render import estimate_tokens
+
+DATA = Path(__file__).parent / "data"
+
+TRANSCRIPT = "\n".join(
+    json.dumps(turn)
+    for turn in [
+        {"role": "user", "content": "Hi! Remember that my sister is called Ana."},
+        {"role": "assistant", "content": "Noted. Remember that I love pizza, by the way."},
+        {"role": "user", "content": "Can you plan a trip to Lisbon for December?"},
+        {"role": "assistant", "content": "Sure: flights from Madrid on the 12th, back on the 16th."},
+        {"role": "user", "content": "A partir de ahora respondeme en español"},
+        {"role": "assistant", "content": "¡Dale! A partir de ahora te respondo en español."},
+    ]
+)
+
+EXTRACTION = {
+    "facts": [
+        {
+            "text": "The user is planning a trip to Lisbon in December",
+            "key": "trip",
+            "domain": "personal",
+            "confidence": "medium",
+            "turn": 3,
+        },
+        {
+            "text": "The user's sister is called Ana",
+            "key": "sister",
+            "domain": "personal",
+            "confidence": "high",
+            "turn": 1,
+        },
+    ],
+    "episodes": [{"text": "Planned flights Madrid–Lisbon for 12–16 December", "turn": 4}],
+    "summary": {
+        "topic": "trip to Lisbon",
+        "discussed": ["flights", "dates"],
+        "outcome": "flights chosen",
+        "decisions": ["12–16 December"],
+        "open_questions": ["hotel"],
+    },
+}
+
+
+@pytest.fixture
+def mem(empty_vault_dir, embedder):
+    with vmem.open(empty_vault_dir, embedder=embedder, use_daemon=False) as m:
+        yield m
+
+
+@pytest.fixture
+def server():
+    s = ChatServer()
+    yield s
+    s.close()
+
+
+def settings(url: str, timeout: float = 5.0, retries: int = 0) -> LLMSettings:
+    return LLMSettings(url=url, model="test-model", timeout=timeout, retries=retries)
+
+
+def texts(m, **kw) -> list[str]:
+    return sorted(x.text for x in m.list(**kw))
+
+
+# ---------------------------------------------------------------------------- formats
+
+
+def test_claude_code_transcript_keeps_only_the_conversation():
+    t = parse((DATA / "claude_code_transcript.jsonl").read_text())
+    assert t.format == "claude-code"
+    assert t.session == "8f1e2c3d-4b5a-4c6d-9e7f-0a1b2c3d4e5f"
+    assert [x.role for x in t.turns] == ["user", "assistant", "user", "assistant"]
+    joined = "\n".join(x.content for x in t.turns)
+    # thinking, tool calls, tool results, meta entries, slash commands and subagents are not conversation
+    for absent in ("check pyproject", "tool result", "subagent", "/clear", "Caveat"):
+        assert absent not in joined
+    # one reply split over several entries is one turn
+    assert t.turns[1].content.count("\n") == 1 and "pytest is configured" in t.turns[1].content
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        (
+            '[{"role": "system", "content": "be nice"}, {"role": "user", "content": "hola"},'
+            ' {"role": "assistant", "content": "¡hola!"}]',
+            "openai",
+        ),
+        ('{"messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "¡hola!"}]}', "openai"),
+        (
+            '{"role": "user", "content": "hola"}\n{"role": "assistant", "content": [{"type": "text", "text": "¡hola!"}]}',
+            "jsonl",
+        ),
+        ("User: hola\nAssistant: ¡hola!", "text"),
+    ],
+)
+def test_auto_detects_each_format(text, fmt):
+    t = parse(text)
+    assert t.format == fmt
+    assert [(x.role, x.content) for x in t.turns] == [("user", "hola"), ("assistant", "¡hola!")]
+
+
+def test_text_format_continues_a_turn_over_lines():
+    t = parse("Usuario: primera línea\nsegunda línea\nAsistente: ok")
+    assert t.turns[0].content == "primera línea\nsegunda línea" and t.turns[1].role == "assistant"
+
+
+def test_a_malformed_line_is_reported_with_its_number_and_the_rest_is_ingested(mem):
+    lines = [
+        json.dumps({"role": "user", "content": "Remember that my sister is called Ana"}),
+        "{not json",
+        json.dumps({"role": "narrator", "content": "x"}),
+        json.dumps({"role": "user", "content": "I live in Porto"}),
+    ]
+    report = ingest(mem, "\n".join(lines), format="jsonl", llm=None)
+    assert [(p.line, p.message.split(" (")[0]) for p in report.problems] == [
+        (2, "not JSON"),
+        (3, "role must be user or assistant, not 'narrator'"),
+    ]
+    assert texts(mem) == ["The user lives in Porto", "The user's sister is called Ana"]
+
+
+# ---------------------------------------------------------------------------- explicit signals, no LLM
+
+
+def test_without_an_llm_only_the_users_explicit_signals_become_facts(mem):
+    report = ingest(mem, TRANSCRIPT, llm=None)
+    assert report.llm == "off" and not report.pending
+    facts = mem.list().memories
+    assert sorted(m.text for m in facts) == [
+        "A partir de ahora, el usuario pide responderle en español",
+        "The user's sister is called Ana",
+    ]
+    for m in facts:  # where each came from, and how sure
+        assert (m.source, m.confidence, m.conversation) == ("explicit", "high", report.session)
+        assert m.turn in (1, 5) and m.key and m.domain
+    assert pending(mem) == []
+
+
+def test_ingesting_again_or_a_longer_copy_writes_nothing_twice(mem):
+    ingest(mem, TRANSCRIPT, llm=None)
+    before = {p.name for p in mem.root.rglob("*.md")}
+    again = ingest(mem, TRANSCRIPT, llm=None)
+    assert again.new_turns == 0 and again.written == []
+    longer = (
+        TRANSCRIPT
+        + "\n"
+        + "\n".join(
+            json.dumps(t)
+            for t in [
+                {"role": "user", "content": "Remember that my sister is called Ana."},  # restated
+                {"role": "user", "content": "I work as a nurse"},
+            ]
+        )
+    )
+    report = ingest(mem, longer, llm=None)
+    assert report.new_turns == 2
+    assert [(w.status, w.text) for w in report.written] == [
+        ("reconfirmed", "The user's sister is called Ana"),
+        ("created", "The user works as a nurse"),
+    ]
+    after = {p.name for p in mem.root.rglob("*.md")}
+    assert len(after - before) == 1
+
+
+def test_the_ledger_lost_the_write_rules_still_keep_it_from_duplicating(mem):
+    ingest(mem, TRANSCRIPT, llm=None)
+    for f in (mem.state_dir / "ingested").iterdir():
+        f.unlink()
+    report = ingest(mem, TRANSCRIPT, llm=None)
+    assert {w.status for w in report.written} == {"reconfirmed"}
+    assert len(mem.list()) == 2
+
+
+def test_dry_run_writes_nothing(mem):
+    report = ingest(mem, TRANSCRIPT, dry_run=True, llm=None)
+    assert [w.status for w in report.written] == ["would write", "would write"]
+    assert len(mem.list()) == 0 and pending(mem) == []
+
+
+def test_a_single_valued_key_said_twice_in_one_batch_supersedes(mem):
+    t = "User: My name is Lucas\nAssistant: hi\nUser: Actually, call me Luke"
+    report = ingest(mem, t, llm=None)
+    assert [w.status for w in report.written] == ["created", "superseded"]
+    listing = mem.list()
+    assert {listing.states[m.id] for m in listing} == {"active", "superseded"}
+
+
+# ---------------------------------------------------------------------------- the LLM endpoint
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        pytest.param(lambda j: j, id="clean-json"),
+        pytest.param(lambda j: f"```json\n{j}\n```", id="fenced-json"),
+        pytest.param(lambda j: f"Here is what I found:\n{j}\nHope this helps!", id="prose-around-json"),
+    ],
+)
+def test_llm_facts_episodes_and_summary_are_written(mem, server, wrap):
+    server.reply = wrap(json.dumps(EXTRACTION))
+    report = ingest(mem, TRANSCRIPT, llm=settings(server.url))
+    assert report.llm == "done" and not report.pending and pending(mem) == []
+    by_type = {t: texts(mem, type=t) for t in ("fact", "episode", "summary")}
+    assert "The user is planning a trip to Lisbon in December" in by_type["fact"]
+    # the LLM restating an explicit fact reconfirms it: one file
+    assert by_type["fact"].count("The user's sister is called Ana") == 1
+    assert by_type["episode"] == ["Planned flights Madrid–Lisbon for 12–16 December"]
+    [summary] = by_type["summary"]
+    assert summary.splitlines()[0] == "- topic: trip to Lisbon" and "- open questions: hotel" in summary
+    inferred = [m for m in mem.list() if m.source == "inferred"]
+    assert inferred and all(m.conversation == report.session for m in inferred)
+    request = server.requests[0]
+    assert request["path"] == "/v1/chat/completions" and request["body"]["model"] == "test-model"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "error"),
+    [
+        ("invalid-json", "holds no JSON object"),
+        ("schema-violation", "confidence must be high, medium or low"),
+        ("http-500", "HTTP 500"),
+        ("hang", "no answer"),
+        ("refused", "cannot reach"),
+    ],
+)
+def test_a_failing_endpoint_leaves_the_transcript_pending_and_the_explicit_facts_written(mem, server, scenario, error):
+    url = server.url
+    if scenario == "invalid-json":
+        server.reply = '{"facts": [{"text": "half an object"'
+    elif scenario == "schema-violation":
+        server.reply = json.dumps({"facts": [{"text": "The user likes tea", "confidence": "very"}]})
+    elif scenario == "http-500":
+        server.status = 500
+    elif scenario == "hang":
+        server.hang = 3.0
+    else:
+        url = closed_port_url()
+    report = ingest(mem, TRANSCRIPT, llm=settings(url, timeout=0.5, retries=1))
+    assert report.llm == "failed" and report.pending and error in (report.llm_error or "")
+    assert texts(mem) == [
+        "A partir de ahora, el usuario pide responderle en español",
+        "The user's sister is called Ana",
+    ]
+    [entry] = pending(mem)
+    assert entry.attempts == 1 and error in (entry.last_error or "") and len(entry.turns) == 6
+    # ... and a working endpoint later completes it
+    server.status, server.hang, server.reply = 200, 0.0, json.dumps(EXTRACTION)
+    reports, problems = retry_pending(mem, llm=settings(server.url))
+    assert problems == [] and [r.llm for r in reports] == ["done"]
+    assert pending(mem) == []
+    assert len(texts(mem, type="summary")) == 1
+    assert texts(mem).count("The user's sister is called Ana") == 1
+
+
+def test_due_only_retries_honour_the_backoff(mem):
+    ingest(mem, TRANSCRIPT, llm=settings(closed_port_url(), timeout=0.2))
+    reports, _ = retry_pending(mem, due_only=True, llm=settings(closed_port_url(), timeout=0.2))
+    assert reports == []  # the next attempt is a minute away
+    [entry] = pending(mem)
+    assert entry.attempts == 1
+
+
+def test_a_growing_session_gets_one_current_summary(mem, server):
+    server.reply = json.dumps(EXTRACTION)
+    ingest(mem, TRANSCRIPT, llm=settings(server.url))
+    server.reply = json.dumps({**EXTRACTION, "summary": {**EXTRACTION["summary"], "outcome": "hotel booked"}})
+    longer = TRANSCRIPT + "\n" + json.dumps({"role": "user", "content": "Book the hotel in Príncipe Real"})
+    ingest(mem, longer, llm=settings(server.url))
+    listing = mem.list(type="summary")
+    states = sorted(listing.states[m.id] for m in listing)
+    assert states == ["active", "superseded"]
+    # the second request told the model which turns it had read already
+    assert "already processed" in server.requests[1]["body"]["messages"][1]["content"]
+
+
+# ---------------------------------------------------------------------------- vmem context
+
+
+def conversation(n: int) -> str:
+    topics = ["my tomato garden", "the Rust borrow checker", "a trip to Lisbon", "my sister's wedding"]
+    turns = []
+    for i in range(n):
+        topic = topics[(i // 30) % len(topics)]
+        if i % 2 == 0:
+            extra = " Remember that my sister is called Ana." if i == 4 else ""
+            turns.append({"role": "user", "content": f"About {topic}, what should I do at step {i}?{extra}"})
+        else:
+            turns.append({"role": "assistant", "content": f"At step {i} of {topic}, check the last result first."})
+    return "\n".join(json.dumps(t) for t in turns)
+
+
+@pytest.mark.parametrize("n", [10, 100, 1000])
+@pytest.mark.parametrize("budget", [600, 4000])
+def test_context_stays_within_budget_however_long_the_conversation(mem, n, budget):
+    mem.remember("The user's garden grows cherry tomatoes")
+    block = context(mem, conversation(n), budget=budget, llm=None)
+    assert 0 < estimate_tokens(block.text) <= budget
+    assert block.turns == n and block.window[-1] == n  # the latest turn is always there
+    if n > 8:
+        assert block.folded == n - len(block.window) and "## Earlier in this conversation" in block.text
+    assert f"step {n - 2}?" in block.text
+
+
+def test_context_is_the_same_size_at_100_and_1000_turns(mem):
+    small = context(mem, conversation(100), llm=None)
+    large = context(mem, conversation(1000), llm=None)
+    # ten times the turns: the same shape (at most 8 recent turns, 4 folded segments), not ten times the text
+    assert 4 <= len(large.window) <= 8 and len(large.segments) <= 4
+    assert large.tokens < 1.5 * small.tokens
+
+
+def test_context_does_not_repeat_facts_the_window_states(mem):
+    ingest(mem, TRANSCRIPT, llm=None)
+    block = context(mem, TRANSCRIPT, llm=None, budget=2000)
+    assert block.text.count("sister is called Ana") == 1  # the turn itself, not the memory too
+    assert "<memory" not in block.text or "responderle" not in block.text
+
+
+def test_without_an_llm_folded_turns_show_only_the_facts_they_stated(mem):
+    block = context(mem, conversation(20), llm=None, window=6)
+    earlier = block.text.split("## Earlier in this conversation")[1].split("## Recent turns")[0]
+    assert "The user's sister is called Ana" in earlier  # said at turn 5, long folded
+    assert "check the last result" not in earlier  # nothing invented, no raw turns
+
+
+def test_a_topic_shift_closes_a_segment(mem):
+    turns = [
+        {"role": "user", "content": "Let's plan the garden beds."},
+        {"role": "assistant", "content": "Start with the soil."},
+        {"role": "user", "content": "Cambiando de tema, ¿cómo va el build?"},
+    ]
+    turns += [{"role": "user" if i % 2 else "assistant", "content": f"turn {i}"} for i in range(9)]
+    block = context(mem, "\n".join(json.dumps(t) for t in turns), llm=None, window=4)
+    # the 8 latest turns are never cut (any window may still hold them); the 4 before are
+    cut = [(s["start"], s["end"], s["shift"]) for s in block.segments]
+    assert cut == [(1, 2, False), (3, 4, True)]
+
+
+def test_context_summaries_are_written_once_and_cached(mem, server):
+    server.reply = json.dumps({"topic": "garden", "discussed": ["steps"], "outcome": "on track"})
+    text = conversation(60)
+    first = context(mem, text, llm=settings(server.url), budget=4000)
+    calls = len(server.requests)
+    assert calls >= 1 and "topic: garden" in first.text
+    context(mem, text, llm=settings(server.url), budget=4000)
+    assert len(server.requests) == calls  # cached: never re-summarised
+    longer = text + "\n" + "\n".join(json.dumps({"role": "user", "content": f"more {i}"}) for i in range(3))
+    context(mem, longer, llm=settings(server.url), budget=4000)
+    assert len(server.requests) == calls + 1  # only the newly closed segment
+
+
+# ---------------------------------------------------------------------------- as a new user
+
+
+def test_new_user_ingest_then_retry_pending_with_the_cli(tmp_path, server, monkeypatch):
+    """No LLM: the two explicit facts, nothing from the assistant. Endpoint unreachable:
+    pending, exit 0. A working endpoint later: --retry-pending completes it."""
+    vault = tmp_path / "v"
+    subprocess.run([VMEM, "init", str(vault)], check=True, capture_output=True)
+    transcript = tmp_path / "chat.txt"
+    transcript.write_text(
+        "User: Remember that my sister is called Ana\n"
+        "Assistant: Got it! Remember that I can also set reminders.\n"
+        "User: A partir de ahora respondeme en español\n"
+        "Assistant: ¡Perfecto! Siempre voy a responder en español.\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+
+    def run(*args, **extra):
+        return subprocess.run(
+            [VMEM, *args, "--vault", str(vault)], capture_output=True, text=True, env=env | extra, timeout=120
+        )
+
+    done = run("ingest", str(transcript), "--json")
+    assert done.returncode == 0, done.stderr
+    written = json.loads(done.stdout)["written"]
+    assert [w["text"] for w in written] == [
+        "The user's sister is called Ana",
+        "A partir de ahora, el usuario pide responderle en español",
+    ]
+    assert all(w["source"] == "explicit" for w in written)
+
+    other = tmp_path / "chat2.txt"
+    other.write_text("User: I live in Porto\nAssistant: Nice city.\n", encoding="utf-8")
+    down = run("ingest", str(other), VMEM_LLM_URL=closed_port_url(), VMEM_LLM_TIMEOUT="0.5")
+    assert down.returncode == 0
+    assert "stays pending" in down.stderr and "created: [fact] The user lives in Porto" in down.stdout
+    assert "pending:    1 transcripts" in run("stats").stdout
+
+    server.reply = json.dumps(
+        {
+            "facts": [{"text": "The user lives in Porto, Portugal", "key": "city_detail"}],
+            "episodes": [],
+            "summary": {"topic": "moving"},
+        }
+    )
+    retried = run("ingest", "--retry-pending", "--json", VMEM_LLM_URL=server.url)
+    assert retried.returncode == 0, retried.stderr
+    [report] = json.loads(retried.stdout)["reports"]
+    assert report["llm"] == "done" and report["pending"] is False
+    assert "pending" not in run("stats").stdout
+
+
+def test_the_daemon_retries_pending_transcripts_when_an_llm_is_configured(tmp_path, server):
+    vault = tmp_path / "v"
+    subprocess.run([VMEM, "init", str(vault)], check=True, capture_output=True)
+    with vmem.open(vault, use_daemon=False) as m:
+        ingest(m, TRANSCRIPT, llm=settings(closed_port_url(), timeout=0.2))
+        [entry] = pending(m)
+    data = json.loads(entry.path.read_text())
+    data["next_attempt"] = "2000-01-01T00:00:00+00:00"  # due now, not in a minute
+    entry.path.write_text(json.dumps(data))
+    toml = vault / "vmem.toml"
+    toml.write_text(toml.read_text().replace('url = ""', f'url = "{server.url}"', 1))
+    server.reply = json.dumps(EXTRACTION)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+    subprocess.run(
+        [VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env, timeout=120
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while any((vault / ".vmem" / "pending").glob("*.json")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any((vault / ".vmem" / "pending").glob("*.json"))
+        assert server.requests, "the daemon never asked the endpoint"
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
+    with vmem.open(vault, use_daemon=False) as m:
+        assert texts(m, type="summary")

@@ -1,0 +1,33 @@
+"""Conversations: turning them into memories (``vmem ingest``) and into a prompt of fixed
+size (``vmem context``). Adapters over the façade: every memory is written through
+``VaultMemory.remember_many``, so the write rules apply to all of them.
+
+- ``transcript``  the formats a conversation arrives in → turns
+- ``signals``     explicit "remember that…" signals, English and Spanish (tables)
+- ``llm``         the optional OpenAI-compatible endpoint: facts, episodes, summaries
+- ``queue``       the pending queue and the ledger under ``.vmem/``
+- ``ingestion``   ``ingest``, ``retry_pending``
+- ``context``     ``context``
+"""
+
+from .context import ContextBlock, context
+from .ingestion import IngestReport, ingest, pending, retry_pending
+from .llm import LLMSettings
+from .signals import Signal, explicit_signals
+from .transcript import FORMATS, Transcript, Turn, parse
+
+__all__ = [
+    "FORMATS",
+    "ContextBlock",
+    "IngestReport",
+    "LLMSettings",
+    "Signal",
+    "Transcript",
+    "Turn",
+    "context",
+    "explicit_signals",
+    "ingest",
+    "parse",
+    "pending",
+    "retry_pending",
+]

@@ -1,0 +1,391 @@
+"""``vmem context``: one prompt-ready block for an agent that manages its own window,
+the same size however long the conversation runs (seed 004, sections 1.2 and 2).
+
+The block holds, within ``budget`` tokens:
+
+1. the memory block for the latest user turn (``recall``), without the memories this
+   conversation's recent turns stated (they are in the window already);
+2. the older turns, folded: segments of 3 turns, a topic shift ("changing the subject",
+   "otra cosa", or a user turn unlike the one before) closing a segment early; the 4
+   latest shown, each as its key-value summary when an LLM is configured (written once
+   and cached under ``.vmem/context/``, never re-summarised), else as the explicit facts
+   its user turns stated (never invented text);
+3. the most recent turns verbatim: 6 by default, 8 while the conversation stays on one
+   subject, 4 when it hops (similarity of the last turns, measured with the embedder).
+
+Segments are cut forward from the first turn and cached, so each call reads only the
+turns that arrived since the last one, and a segment's summary never changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import STATE_DIR
+from ..errors import LLMError, VaultError
+from ..recall.render import defang, estimate_tokens, one_line
+from ..vault.fsutil import atomic_write, private_dir
+from .ingestion import FROM_CONFIG, _settings
+from .llm import LLMSettings, chat, parse_reply, summary_text, validate
+from .queue import file_stem
+from .signals import explicit_signals
+from .transcript import Transcript, Turn, parse
+
+if TYPE_CHECKING:
+    from ..api import VaultMemory
+
+SEGMENT_TURNS = 3
+MAX_SEGMENTS = 4
+WINDOW_MIN, WINDOW_MAX = 4, 8
+#: consecutive turns this similar (both of the last two pairs) widen the window to 8 …
+CONTINUITY_HIGH = 0.7
+#: … and this dissimilar narrow it to 4 (seed 004, 1.2)
+CONTINUITY_LOW = 0.3
+#: a user turn this unlike the previous user turn starts a new subject (seed 004 says 0.4
+#: for its model; all-MiniLM puts unrelated questions at 0.0–0.2 and follow-ups above 0.35)
+SHIFT_SIMILARITY = 0.25
+#: characters of a turn that are embedded (the start says what it is about)
+EMBED_CHARS = 600
+CACHE_DIR = "context"
+TOPIC_SHIFT = re.compile(
+    r"\b(?:changing\s+(?:the\s+)?(?:subject|topic)|change\s+of\s+(?:subject|topic)|on\s+(?:a\s+|an\s+)?"
+    r"(?:different|other|another)\s+(?:note|topic|subject)|different\s+(?:topic|subject)|unrelated,?\s+but|"
+    r"another\s+thing|let's\s+talk\s+about\s+something\s+else|cambiando\s+de\s+tema|cambiemos\s+de\s+tema|"
+    r"otra\s+cosa|otro\s+tema|dejando\s+eso\s+de\s+lado|te\s+quer[ií]a\s+preguntar\s+(?:sobre|por)|"
+    r"hablando\s+de\s+otra\s+cosa)\b",
+    re.IGNORECASE,
+)
+
+SEGMENT_PROMPT = """Summarise this part of a conversation as one JSON object and nothing else:
+{"topic": "...", "discussed": ["..."], "outcome": "...", "decisions": ["..."], "open_questions": ["..."]}
+Key-value, not narrative: short phrases, at most 40 words in all. Only what the turns say."""
+
+
+@dataclass
+class Segment:
+    start: int  # first turn number
+    end: int  # last turn number
+    digest: str  # of its turns: a cache entry is used only for the same turns
+    shift: bool = False  # it began with a topic shift
+    summary: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ContextBlock:
+    text: str
+    budget: int
+    session: str
+    turns: int
+    window: list[int] = field(default_factory=list)
+    segments: list[dict[str, Any]] = field(default_factory=list)
+    memories: int = 0
+    folded: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "turns": self.turns,
+            "budget": self.budget,
+            "tokens": self.tokens,
+            "window": self.window,
+            "segments": self.segments,
+            "memories": self.memories,
+            "folded": self.folded,
+            "warnings": self.warnings,
+            "text": self.text,
+        }
+
+
+def context(
+    mem: VaultMemory,
+    source: str | Path | Transcript,
+    *,
+    format: str = "auto",
+    session: str | None = None,
+    budget: int | None = None,
+    window: int | None = None,
+    persona: str | None = None,
+    llm: LLMSettings | None | str = FROM_CONFIG,
+) -> ContextBlock:
+    """The prompt-ready block for the conversation in ``source`` (see the module docstring)."""
+    if isinstance(source, Transcript):
+        transcript = source
+    else:
+        text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+        transcript = parse(text, format, session)
+    budget = budget or mem.config["context"]["budget"]
+    turns = transcript.turns
+    warnings: list[str] = []
+    embed = _Embeddings(mem, warnings)
+
+    size = _window_size(turns, window or mem.config["context"]["window"], embed, fixed=window is not None)
+    recent = turns[-size:] if turns else []
+    older = turns[: len(turns) - len(recent)]
+    cache = _Cache(mem.root, transcript.session)
+    stable = turns[: max(0, len(turns) - WINDOW_MAX)]  # never in any window again: safe to cut and cache
+    segments = _segments(stable, cache, embed)
+    settings = _settings(mem, llm)
+    if settings is not None:
+        _summarise(segments[-MAX_SEGMENTS:], turns, settings, warnings)
+    cache.save(segments)
+    loose = older[len(stable) :] if len(older) > len(stable) else []  # between the segments and the window
+
+    # the budget, shared: memories first (they are why vmem is here), then the window, then the past
+    memory_budget = min(mem.config["recall"]["budget"], budget // 4)
+    past_budget = max(60, budget * 6 // 100)
+    query = next((t.content for t in reversed(turns) if t.role == "user"), "")
+    memory_block, recalled = "", 0
+    if query.strip():
+        try:
+            result = mem.recall(query[:1000], budget=memory_budget, persona=persona)
+            shown = {t.number for t in recent}
+            result.hits = [
+                h for h in result.hits if not (h.memory.conversation == transcript.session and h.memory.turn in shown)
+            ]
+            memory_block, recalled = result.block, len(result.selection)
+        except VaultError as e:
+            warnings.append(f"no memories: {e}")
+    in_block = memory_block.lower()
+
+    past_lines = _past_lines(segments[-MAX_SEGMENTS:], loose, turns, in_block)
+    heading = f"## Earlier in this conversation ({len(older)} turns folded)"
+    if not past_lines:
+        heading += "\nNone of the latest folded turns stated a fact to keep."
+    past_text = _fit_lines(heading, past_lines, past_budget) if older else ""
+    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(past_text) + 4
+    window_text, shown_turns = _fit_window(recent, budget - fixed_cost)
+    text = "\n\n".join(part for part in (memory_block, past_text, window_text) if part)
+    while estimate_tokens(text) > budget and shown_turns:  # the estimate of a join can round up
+        window_text, shown_turns = _fit_window(recent[-len(shown_turns) + 1 :], budget - fixed_cost - 20)
+        text = "\n\n".join(part for part in (memory_block, past_text, window_text) if part)
+    return ContextBlock(
+        text=text,
+        budget=budget,
+        session=transcript.session,
+        turns=len(turns),
+        window=shown_turns,
+        segments=[s.to_dict() for s in segments[-MAX_SEGMENTS:]],
+        memories=recalled,
+        folded=len(older),
+        warnings=warnings,
+    )
+
+
+# ---------------------------------------------------------------------------- window
+
+
+class _Embeddings:
+    """Turn vectors, asked for once each (the daemon's warm model when it runs)."""
+
+    def __init__(self, mem: VaultMemory, warnings: list[str]):
+        self.mem, self.warnings, self.failed = mem, warnings, False
+        self.vectors: dict[str, list[float]] = {}
+
+    def similarity(self, pairs: list[tuple[Turn, Turn]]) -> list[float | None]:
+        wanted = {t.digest: t for pair in pairs for t in pair if t.digest not in self.vectors}
+        if wanted and not self.failed:
+            try:
+                vectors = self.mem.embed([t.content[:EMBED_CHARS] for t in wanted.values()])
+                self.vectors.update(zip(wanted, vectors, strict=True))
+            except VaultError as e:
+                self.failed = True
+                self.warnings.append(f"similarity not measured ({e}); fixed window, phrase-only topic shifts")
+        out: list[float | None] = []
+        for a, b in pairs:
+            va, vb = self.vectors.get(a.digest), self.vectors.get(b.digest)
+            out.append(sum(x * y for x, y in zip(va, vb, strict=True)) if va and vb else None)
+        return out
+
+
+def _window_size(turns: list[Turn], default: int, embed: _Embeddings, fixed: bool) -> int:
+    if fixed or len(turns) <= WINDOW_MIN:
+        return min(default, len(turns))
+    last = turns[-3:]
+    sims = [s for s in embed.similarity(list(zip(last, last[1:], strict=False))) if s is not None]
+    size = default
+    if len(sims) == 2 and all(s > CONTINUITY_HIGH for s in sims):
+        size = WINDOW_MAX
+    elif len(sims) == 2 and all(s < CONTINUITY_LOW for s in sims):
+        size = WINDOW_MIN
+    return min(max(WINDOW_MIN, min(size, WINDOW_MAX)), len(turns))
+
+
+def _fit_window(recent: list[Turn], room: int) -> tuple[str, list[int]]:
+    """The newest turns that fit ``room`` tokens, oldest first; the newest is always
+    there, shortened if it must be."""
+    heading = "## Recent turns"
+    room -= estimate_tokens(heading) + 1
+    lines: list[str] = []
+    numbers: list[int] = []
+    for turn in reversed(recent):
+        line = f"{'User' if turn.role == 'user' else 'Assistant'}: {defang(turn.content.strip())}"
+        cost = estimate_tokens(line) + 1
+        if cost > room:
+            if lines:
+                break
+            line = _clamp(line, room - 1)
+            if not line:
+                break
+            cost = estimate_tokens(line) + 1
+        lines.append(line)
+        numbers.append(turn.number)
+        room -= cost
+    if not lines:
+        return "", []
+    return "\n".join([heading, *reversed(lines)]), sorted(numbers)
+
+
+def _clamp(text: str, tokens: int) -> str:
+    """The start of ``text`` within ``tokens``, marked as cut."""
+    if tokens < 8:
+        return ""
+    out = text
+    while estimate_tokens(out + " […]") > tokens and out:
+        out = out[: max(1, int(len(out) * 0.8))]
+    return (out + " […]") if out != text else out
+
+
+# ---------------------------------------------------------------------------- past
+
+
+def _segments(stable: list[Turn], cache: _Cache, embed: _Embeddings) -> list[Segment]:
+    """Cut ``stable`` into segments forward from the first turn, reusing the cached cut."""
+    segments = cache.load(stable)
+    done = segments[-1].end if segments else 0
+    rest = [t for t in stable if t.number > done]
+    previous_user = next((t for t in reversed(stable) if t.number <= done and t.role == "user"), None)
+    user_rest = [t for t in rest if t.role == "user"]
+    pairs = list(zip([previous_user, *user_rest[:-1]], user_rest, strict=True)) if user_rest else []
+    sims = embed.similarity([(a, b) for a, b in pairs if a is not None]) if pairs else []
+    similarity: dict[int, float | None] = {}
+    it = iter(sims)
+    for a, b in pairs:
+        similarity[b.number] = next(it) if a is not None else None
+    current: list[Turn] = []
+    shift_at_start = False
+    for turn in rest:
+        similar = similarity.get(turn.number)
+        shift = turn.role == "user" and (
+            bool(TOPIC_SHIFT.search(turn.content)) or (similar is not None and similar < SHIFT_SIMILARITY)
+        )
+        if current and shift:
+            segments.append(_segment(current, shift_at_start))
+            current = []
+        if not current:
+            shift_at_start = shift
+        current.append(turn)
+        if len(current) == SEGMENT_TURNS:
+            segments.append(_segment(current, shift_at_start))
+            current = []
+    if current:  # a segment still filling: shown, not cached
+        segments.append(_segment(current, shift_at_start, closed=False))
+    return segments
+
+
+def _segment(turns: list[Turn], shift: bool, closed: bool = True) -> Segment:
+    digest = hashlib.sha256("".join(t.digest for t in turns).encode()).hexdigest()[:16]
+    return Segment(turns[0].number, turns[-1].number, digest if closed else "", shift)
+
+
+def _summarise(segments: list[Segment], turns: list[Turn], settings: LLMSettings, warnings: list[str]) -> None:
+    """A summary for each closed segment that has none yet; one that fails is tried again
+    next time (its facts stand in meanwhile)."""
+    for segment in segments:
+        if segment.summary is not None or not segment.digest:
+            continue
+        part = [t for t in turns if segment.start <= t.number <= segment.end]
+        shown = "\n".join(f"{'User' if t.role == 'user' else 'Assistant'}: {t.content[:1500]}" for t in part)
+        try:
+            reply = chat(settings, [{"role": "system", "content": SEGMENT_PROMPT}, {"role": "user", "content": shown}])
+            data = parse_reply(reply)
+            summary = validate({"summary": data.get("summary", data) if isinstance(data, dict) else data}, set())
+        except LLMError as e:
+            warnings.append(f"turns {segment.start}–{segment.end} not summarised: {e}")
+            return  # the endpoint is down: do not wait for it once per segment
+        segment.summary = summary.summary or {}
+
+
+def _past_lines(segments: list[Segment], loose: list[Turn], turns: list[Turn], in_block: str) -> list[str]:
+    """One line per folded segment, newest last: its summary, else the facts it stated."""
+    by_number = {t.number: t for t in turns}
+    lines = []
+    groups = [(s.start, s.end, s.summary) for s in segments]
+    if loose:
+        groups.append((loose[0].number, loose[-1].number, None))
+    for start, end, summary in groups:
+        span = f"turn {start}" if start == end else f"turns {start}–{end}"
+        if summary:
+            lines.append(f"- {span}: {defang(one_line(summary_text(summary)))}")
+            continue
+        facts = []
+        for number in range(start, end + 1):
+            turn = by_number.get(number)
+            if turn is not None and turn.role == "user":
+                facts += [s.text for s in explicit_signals(turn.content) if s.text.lower() not in in_block]
+        if facts:
+            lines.append(f"- {span}: {defang('; '.join(dict.fromkeys(facts)))}")
+    return lines
+
+
+def _fit_lines(heading: str, lines: list[str], budget: int) -> str:
+    """The heading and the newest lines that fit ``budget`` tokens (oldest dropped first)."""
+    kept: list[str] = []
+    room = budget - estimate_tokens(heading) - 1
+    for line in reversed(lines):
+        cost = estimate_tokens(line) + 1
+        if cost > room:
+            line = _clamp(line, room - 1)
+            if not line:
+                break
+            cost = estimate_tokens(line) + 1
+        kept.append(line)
+        room -= cost
+    return "\n".join([heading, *reversed(kept)]) if estimate_tokens(heading) < budget else ""
+
+
+class _Cache:
+    """``.vmem/context/<session>.json``: the cut of a conversation's older turns and the
+    summaries written for it. Derived (deleting it costs only the LLM calls to redo)."""
+
+    KEEP = 2 * MAX_SEGMENTS
+
+    def __init__(self, vault_root: Path, session: str):
+        self.path = vault_root / STATE_DIR / CACHE_DIR / f"{file_stem(session)}.json"
+
+    def load(self, stable: list[Turn]) -> list[Segment]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            segments = [Segment(**s) for s in data["segments"]]
+        except (FileNotFoundError, ValueError, KeyError, TypeError):
+            return []
+        by_number = {t.number: t for t in stable}
+        valid: list[Segment] = []
+        for s in segments:  # a cut made for other turns (an edited transcript) is not reused
+            part = [by_number.get(n) for n in range(s.start, s.end + 1)]
+            if not s.digest or None in part:
+                break
+            if _segment([t for t in part if t is not None], s.shift).digest != s.digest:
+                break
+            valid.append(s)
+        return valid
+
+    def save(self, segments: list[Segment]) -> None:
+        closed = [s for s in segments if s.digest][-self.KEEP :]
+        try:
+            private_dir(self.path.parent)
+            atomic_write(self.path, json.dumps({"segments": [s.to_dict() for s in closed]}, ensure_ascii=False))
+        except OSError:
+            pass  # a cache that cannot be written is a cache that is not there

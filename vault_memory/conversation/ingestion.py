@@ -1,0 +1,285 @@
+"""``vmem ingest``: a conversation becomes memories, and nothing is lost on the way.
+
+1. The transcript is read (``transcript``) and queued under ``.vmem/pending/`` before
+   anything else happens (``queue``).
+2. Each user turn not read before is checked for explicit signals (``signals``): "remember
+   that…" becomes a fact, ``source: explicit``, ``confidence: high``.
+3. When an LLM is configured (``llm``), the turns it has not read yet go to it for stable
+   facts, notable episodes and the session's key-value summary.
+4. All of it is written in one batch through the façade (``VaultMemory.remember_many``),
+   so the write rules apply: a restated fact reconfirms, a new value of a single-valued
+   key supersedes the old one, the session's newer summary supersedes its older one.
+5. The transcript leaves the queue only when every memory it yields is written. An LLM
+   that fails leaves it pending (the explicit facts are written anyway);
+   ``retry_pending`` tries again, and so does the daemon, with backoff.
+
+Ingesting the same transcript again, or a longer copy of it, writes nothing twice: the
+ledger skips turns already read, and the write rules catch what it misses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import LLMError
+from .llm import LLMSettings, extract, summary_text
+from .queue import Ledger, PendingEntry, PendingQueue
+from .signals import explicit_signals
+from .transcript import LineProblem, Transcript, Turn, parse
+
+if TYPE_CHECKING:
+    from ..api import VaultMemory
+    from ..writing.remember import Remembering
+
+#: "use the vault's [llm] settings (or the environment's)"
+FROM_CONFIG = "config"
+
+
+@dataclass
+class Written:
+    status: str  # created | reconfirmed | superseded | would write (dry run)
+    id: str | None
+    type: str
+    text: str
+    key: str | None
+    source: str
+    turn: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class IngestReport:
+    session: str
+    format: str
+    turns: int
+    #: turns this run read (not in the ledger before)
+    new_turns: int
+    signals: int = 0
+    #: off (none configured) | done | nothing new | failed | skipped (dry run)
+    llm: str = "off"
+    llm_error: str | None = None
+    pending: bool = False
+    dry_run: bool = False
+    written: list[Written] = field(default_factory=list)
+    problems: list[LineProblem] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "format": self.format,
+            "turns": self.turns,
+            "new_turns": self.new_turns,
+            "signals": self.signals,
+            "llm": self.llm,
+            "llm_error": self.llm_error,
+            "pending": self.pending,
+            "dry_run": self.dry_run,
+            "written": [w.to_dict() for w in self.written],
+            "problems": [{"line": p.line, "message": p.message} for p in self.problems],
+        }
+
+
+def ingest(
+    mem: VaultMemory,
+    source: str | Path | Transcript,
+    *,
+    format: str = "auto",
+    session: str | None = None,
+    persona: str | None = None,
+    dry_run: bool = False,
+    llm: LLMSettings | None | str = FROM_CONFIG,
+    now: dt.datetime | None = None,
+) -> IngestReport:
+    """Turn a conversation into memories (see the module docstring). ``source``: the
+    transcript's text, a path to it, or a parsed ``Transcript``. ``llm``: the vault's
+    settings by default, None for explicit signals only. Never raises for an LLM that
+    fails: the report says ``pending``."""
+    transcript = _transcript(source, format, session)
+    now = now or dt.datetime.now().astimezone()
+    settings = _settings(mem, llm)
+    if dry_run:
+        ledger = Ledger(mem.root, transcript.session)
+        report = _report(transcript, ledger, dry_run=True)
+        report.llm = "skipped (dry run)" if settings else "off"
+        for item in _explicit_items(transcript.turns, ledger, transcript.session, persona):
+            report.signals += 1
+            report.written.append(_written("would write", None, item))
+        return report
+    queue = PendingQueue(mem.root)
+    entry = queue.put(transcript.session, transcript.turns, persona, now)
+    report = process(mem, entry, settings, queue, now)
+    report.format, report.problems = transcript.format, transcript.problems
+    return report
+
+
+def retry_pending(
+    mem: VaultMemory,
+    *,
+    due_only: bool = False,
+    llm: LLMSettings | None | str = FROM_CONFIG,
+    now: dt.datetime | None = None,
+) -> tuple[list[IngestReport], list[str]]:
+    """Work through the pending queue, oldest first: (a report per transcript, the queue
+    files that could not be read). ``due_only`` honours each entry's backoff (the daemon);
+    a person asking gets every entry tried now."""
+    now = now or dt.datetime.now().astimezone()
+    queue = PendingQueue(mem.root)
+    entries, problems = queue.entries()
+    settings = _settings(mem, llm)
+    reports = [process(mem, e, settings, queue, now) for e in entries if not due_only or e.due(now)]
+    return reports, problems
+
+
+def pending(mem: VaultMemory) -> list[PendingEntry]:
+    return PendingQueue(mem.root).entries()[0]
+
+
+def process(
+    mem: VaultMemory, entry: PendingEntry, settings: LLMSettings | None, queue: PendingQueue, now: dt.datetime
+) -> IngestReport:
+    """Turn one queued transcript into memories; dequeue it when all of them are written."""
+    from ..writing.remember import Remembering
+
+    ledger = Ledger(mem.root, entry.session)
+    transcript = Transcript(entry.turns, "queued", entry.session)
+    report = _report(transcript, ledger)
+    items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+    report.signals = len(items)
+    unread = [t for t in entry.turns if t.digest not in ledger.llm]
+    if settings is not None:
+        if not unread:
+            report.llm = "nothing new"
+        else:
+            try:
+                extraction = extract(settings, entry.turns, new_from=unread[0].number)
+            except LLMError as e:
+                report.llm, report.llm_error = "failed", str(e)
+            else:
+                report.llm = "done"
+                last = entry.turns[-1].number if entry.turns else None
+                for fact in extraction.facts:
+                    items.append(
+                        Remembering(
+                            fact.text,
+                            key=fact.key,
+                            type="fact",
+                            persona=entry.persona,
+                            fields={
+                                "domain": fact.domain,
+                                "confidence": fact.confidence,
+                                "source": "inferred",
+                                "conversation": entry.session,
+                                "turn": fact.turn or last,
+                            },
+                        )
+                    )
+                for text, turn in extraction.episodes:
+                    items.append(
+                        Remembering(
+                            text,
+                            type="episode",
+                            persona=entry.persona,
+                            fields={
+                                "confidence": "medium",
+                                "source": "inferred",
+                                "conversation": entry.session,
+                                "turn": turn or last,
+                            },
+                        )
+                    )
+                if extraction.summary:
+                    items.append(
+                        Remembering(
+                            summary_text(extraction.summary),
+                            type="summary",
+                            persona=entry.persona,
+                            supersedes=[ledger.summary] if ledger.summary else [],
+                            fields={
+                                "confidence": "medium",
+                                "source": "inferred",
+                                "conversation": entry.session,
+                                "turn": last,
+                                "tags": ["session-summary"],
+                            },
+                        )
+                    )
+    outcomes = mem.remember_many(items, now=now) if items else []
+    for item, outcome in zip(items, outcomes, strict=True):
+        report.written.append(_written(outcome.status, outcome.memory.id, item))
+        if item.type == "summary" and outcome.status != "reconfirmed":
+            ledger.summary = outcome.memory.id
+    # the memories are on disk: only now is the transcript's reading recorded
+    ledger.explicit |= {t.digest for t in entry.turns}
+    if report.llm in ("done", "nothing new"):
+        ledger.llm |= {t.digest for t in entry.turns}
+    ledger.save()
+    if report.llm == "failed":
+        queue.failed(entry, report.llm_error or "the LLM failed", now)
+        report.pending = True
+    else:
+        queue.done(entry)
+    return report
+
+
+def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: str | None) -> list[Remembering]:
+    from ..writing.remember import Remembering
+
+    items = []
+    for turn in turns:
+        if turn.role != "user" or turn.digest in ledger.explicit:  # only the user's words, once
+            continue
+        for signal in explicit_signals(turn.content):
+            items.append(
+                Remembering(
+                    signal.text,
+                    key=signal.key,
+                    type="fact",
+                    persona=persona,
+                    fields={
+                        "domain": signal.domain,
+                        "confidence": "high",
+                        "source": "explicit",
+                        "conversation": session,
+                        "turn": turn.number,
+                    },
+                )
+            )
+    return items
+
+
+def _written(status: str, memory_id: str | None, item: Remembering) -> Written:
+    return Written(
+        status,
+        memory_id,
+        item.type,
+        item.text,
+        item.key,
+        str(item.fields.get("source")),
+        item.fields.get("turn"),
+    )
+
+
+def _report(transcript: Transcript, ledger: Ledger, dry_run: bool = False) -> IngestReport:
+    seen = ledger.explicit | ledger.llm
+    new = sum(1 for t in transcript.turns if t.digest not in seen)
+    return IngestReport(
+        transcript.session, transcript.format, len(transcript.turns), new, problems=transcript.problems, dry_run=dry_run
+    )
+
+
+def _transcript(source: str | Path | Transcript, fmt: str, session: str | None) -> Transcript:
+    if isinstance(source, Transcript):
+        return source
+    text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+    return parse(text, fmt, session)
+
+
+def _settings(mem: VaultMemory, llm: LLMSettings | None | str) -> LLMSettings | None:
+    if llm == FROM_CONFIG:
+        return LLMSettings.from_config(mem.config)
+    return llm if isinstance(llm, LLMSettings) else None

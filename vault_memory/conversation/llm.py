@@ -1,0 +1,280 @@
+"""The optional LLM: an OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp's
+server, vLLM, OpenAI) that reads a conversation and returns stable facts, notable
+episodes and one key-value summary.
+
+Configured by ``[llm]`` in vmem.toml or ``VMEM_LLM_URL`` / ``VMEM_LLM_MODEL`` /
+``VMEM_LLM_API_KEY``; nothing configured means no LLM, and ingestion keeps to the
+explicit signals (nothing is invented). Every way the endpoint can fail (refused, 5xx,
+a hang past the timeout, prose, broken JSON, JSON of the wrong shape) ends as one
+``LLMError`` saying what happened; the caller keeps the transcript pending.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Config
+from ..errors import LLMError
+from .transcript import Turn
+
+CONFIDENCES = ("high", "medium", "low")
+#: characters of one turn the model is shown, and of the whole conversation
+TURN_CHARS = 2_000
+PROMPT_CHARS = 24_000
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    url: str
+    model: str
+    api_key: str | None = None
+    timeout: float = 10.0
+    retries: int = 2
+
+    @classmethod
+    def from_config(cls, config: Config, env: Mapping[str, str] | None = None) -> LLMSettings | None:
+        """The endpoint to use, or None when none is configured. The environment wins over
+        vmem.toml, so one run can point elsewhere."""
+        env = os.environ if env is None else env
+        section = config["llm"]
+        url = env.get("VMEM_LLM_URL") or section["url"]
+        if not url:
+            return None
+        return cls(
+            url=url,
+            model=env.get("VMEM_LLM_MODEL") or section["model"] or "default",
+            api_key=env.get(section["api_key_env"]) or env.get("VMEM_LLM_API_KEY") or None,
+            timeout=float(env.get("VMEM_LLM_TIMEOUT") or section["timeout"]),
+            retries=int(section["retries"]),
+        )
+
+    @property
+    def endpoint(self) -> str:
+        base = self.url.rstrip("/")
+        return base if base.endswith("/chat/completions") else f"{base}/chat/completions"
+
+
+def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callable[[float], None] = time.sleep) -> str:
+    """The model's answer text. Connection failures, timeouts, 429 and 5xx are retried
+    ``settings.retries`` times with exponential backoff; anything else fails at once."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
+    payload = {"model": settings.model, "messages": messages, "temperature": 0, "stream": False}
+    problem = "no attempt was made"
+    for attempt in range(settings.retries + 1):
+        if attempt:
+            sleep(min(0.5 * 2 ** (attempt - 1), 8.0))
+        try:
+            response = httpx.post(settings.endpoint, json=payload, headers=headers, timeout=settings.timeout)
+        except httpx.TimeoutException:
+            problem = f"no answer from {settings.endpoint} within {settings.timeout:g} s"
+            continue
+        except httpx.HTTPError as e:
+            problem = f"cannot reach {settings.endpoint}: {e}"
+            continue
+        if response.status_code == 429 or response.status_code >= 500:
+            problem = f"{settings.endpoint} answered HTTP {response.status_code}"
+            continue
+        if response.status_code >= 400:
+            raise LLMError(f"{settings.endpoint} answered HTTP {response.status_code}: {response.text[:200]}")
+        try:
+            content = response.json()["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise LLMError(f"{settings.endpoint} did not answer in the chat-completions format") from None
+        if not isinstance(content, str):
+            raise LLMError(f"{settings.endpoint} answered a message without text")
+        return content
+    raise LLMError(f"{problem} (after {settings.retries + 1} attempts)")
+
+
+# ---------------------------------------------------------------------------- extraction
+
+SYSTEM_PROMPT = """You extract long-term memory from a conversation between a user and an assistant.
+Answer with one JSON object and nothing else:
+{"facts": [{"text": "...", "key": "...", "domain": "...", "confidence": "high|medium|low", "turn": 0}],
+ "episodes": [{"text": "...", "turn": 0}],
+ "summary": {"topic": "...", "discussed": ["..."], "outcome": "...", "decisions": ["..."], "open_questions": ["..."]}}
+Rules:
+- facts: stable things about the user (identity, family, work, places, preferences, decisions, health,
+  lasting instructions). Never passing states (tired today, busy now). Third person ("The user's sister
+  is called Ana"), in the language the user spoke. key: one or two lowercase words naming what the fact is
+  about (name, city, job, sister, preference). domain: one of personal, work, preferences, decisions,
+  projects, health. confidence: high when the user said it outright, medium when clearly implied, low
+  when guessed. turn: the number of the turn it comes from.
+- episodes: notable events worth recalling later (a trip booked, a bug fixed), one sentence each.
+- summary: key-value, not narrative. Short phrases.
+- Only what the conversation says. Empty lists when there is nothing. Nothing the assistant merely suggested."""
+
+
+@dataclass
+class ExtractedFact:
+    text: str
+    key: str | None
+    domain: str | None
+    confidence: str
+    turn: int | None
+
+
+@dataclass
+class Extraction:
+    facts: list[ExtractedFact] = field(default_factory=list)
+    episodes: list[tuple[str, int | None]] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+
+
+def conversation_prompt(turns: list[Turn], new_from: int) -> str:
+    """The turns as the model reads them, newest kept when the whole does not fit;
+    ``new_from``: turns before this number were read before (context only)."""
+    lines: list[str] = []
+    size = 0
+    for turn in reversed(turns):
+        text = turn.content if len(turn.content) <= TURN_CHARS else turn.content[:TURN_CHARS] + " […]"
+        line = f"[{turn.number}] {'User' if turn.role == 'user' else 'Assistant'}: {text}"
+        if size + len(line) > PROMPT_CHARS and lines:
+            break
+        lines.append(line)
+        size += len(line)
+    lines.reverse()
+    note = f"Turns before {new_from} were already processed: extract only from turns {new_from} onwards.\n\n"
+    return (note if new_from > 1 else "") + "\n".join(lines)
+
+
+def extract(settings: LLMSettings, turns: list[Turn], new_from: int = 1, **kwargs: Any) -> Extraction:
+    reply = chat(
+        settings,
+        [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": conversation_prompt(turns, new_from)},
+        ],
+        **kwargs,
+    )
+    return validate(parse_reply(reply), {t.number for t in turns})
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.S)
+
+
+def parse_reply(reply: str) -> Any:
+    """The JSON object in a model's answer: the whole answer, a fenced block, or the first
+    object found in prose around it."""
+    text = reply.strip()
+    candidates = [text] + [m.group(1) for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            pass
+    decoder = json.JSONDecoder()
+    for start in (i for i, c in enumerate(text) if c == "{"):
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    raise LLMError(f"the model's answer holds no JSON object: {_preview(text)}")
+
+
+def validate(data: Any, turn_numbers: set[int]) -> Extraction:
+    """An ``Extraction`` from the parsed answer, or ``LLMError`` naming what is wrong.
+    Lenient where a model's habits are harmless (a missing list, a numeric confidence),
+    strict where a wrong value would become a wrong memory."""
+    if not isinstance(data, dict):
+        raise LLMError(f"expected a JSON object with facts, episodes and summary, got {type(data).__name__}")
+    out = Extraction()
+    facts = data.get("facts", [])
+    if not isinstance(facts, list):
+        raise LLMError("'facts' must be a list")
+    for i, fact in enumerate(facts):
+        if isinstance(fact, str):
+            fact = {"text": fact}
+        if not isinstance(fact, dict) or not isinstance(fact.get("text"), str) or not fact["text"].strip():
+            raise LLMError(f"facts[{i}] needs a 'text' string")
+        out.facts.append(
+            ExtractedFact(
+                text=_clean(fact["text"]),
+                key=_key(fact.get("key")),
+                domain=_key(fact.get("domain")),
+                confidence=_confidence(fact.get("confidence"), f"facts[{i}]"),
+                turn=_turn(fact.get("turn"), turn_numbers),
+            )
+        )
+    episodes = data.get("episodes", [])
+    if not isinstance(episodes, list):
+        raise LLMError("'episodes' must be a list")
+    for i, episode in enumerate(episodes):
+        if isinstance(episode, str):
+            episode = {"text": episode}
+        if not isinstance(episode, dict) or not isinstance(episode.get("text"), str) or not episode["text"].strip():
+            raise LLMError(f"episodes[{i}] needs a 'text' string")
+        out.episodes.append((_clean(episode["text"]), _turn(episode.get("turn"), turn_numbers)))
+    summary = data.get("summary")
+    if summary is not None:
+        if not isinstance(summary, dict):
+            raise LLMError("'summary' must be an object")
+        out.summary = {}
+        for name in SUMMARY_FIELDS:
+            value = summary.get(name, summary.get(name.replace("_", " ")))
+            if value is None or value == "" or value == []:
+                continue
+            if isinstance(value, str):
+                out.summary[name] = _clean(value)
+            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+                out.summary[name] = [_clean(v) for v in value if v.strip()]
+            else:
+                raise LLMError(f"summary.{name} must be text or a list of text")
+        if not out.summary.get("topic"):
+            out.summary = None if not out.summary else {"topic": "conversation", **out.summary}
+    return out
+
+
+SUMMARY_FIELDS = ("topic", "discussed", "outcome", "decisions", "open_questions")
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """The key-value body docs/format.md describes: one ``- name: value`` line per field."""
+    lines = []
+    for name in SUMMARY_FIELDS:
+        value = summary.get(name)
+        if not value:
+            continue
+        shown = "; ".join(value) if isinstance(value, list) else value
+        lines.append(f"- {name.replace('_', ' ')}: {shown}")
+    return "\n".join(lines)
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()[:500]
+
+
+def _key(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    key = re.sub(r"[^\w]+", "_", value.strip().lower()).strip("_")[:40]
+    return key or None
+
+
+def _confidence(value: Any, where: str) -> str:
+    if value is None:
+        return "medium"
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return "high" if value >= 0.8 else "medium" if value >= 0.5 else "low"
+    if isinstance(value, str) and value.strip().lower() in CONFIDENCES:
+        return value.strip().lower()
+    raise LLMError(f"{where}.confidence must be high, medium or low, not {value!r}")
+
+
+def _turn(value: Any, turn_numbers: set[int]) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in turn_numbers else None
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return repr(flat[:80] + ("…" if len(flat) > 80 else ""))

@@ -1,0 +1,167 @@
+"""What ingestion keeps under ``.vmem/``: the pending queue and the ledger.
+
+``.vmem/pending/`` is *state*: a transcript is written there (atomically) before anything
+reads it, and leaves only when every memory it yields is written; deleting the folder
+loses those conversations. ``.vmem/ingested/`` is the ledger of turns already turned into
+memories, one file per conversation; it only saves work (without it, a re-ingest
+reconfirms what the vault holds instead of writing it twice).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import PENDING_DIR, STATE_DIR
+from ..vault.fsutil import atomic_write, private_dir
+from .transcript import Turn
+
+LEDGER_DIR = "ingested"
+#: the longest wait between two automatic retries of one transcript
+MAX_BACKOFF = dt.timedelta(hours=6)
+FIRST_BACKOFF = dt.timedelta(minutes=1)
+
+
+def file_stem(session: str) -> str:
+    """A file name for any session id (ids come from outside: keep them inside the folder)."""
+    safe = re.sub(r"[^\w.-]+", "_", session)[:60].strip("._") or "session"
+    return f"{safe}-{hashlib.sha256(session.encode()).hexdigest()[:8]}"
+
+
+@dataclass
+class PendingEntry:
+    session: str
+    turns: list[Turn]
+    persona: str | None = None
+    created: str = ""
+    attempts: int = 0
+    last_error: str | None = None
+    next_attempt: str | None = None
+    path: Path | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "persona": self.persona,
+            "created": self.created,
+            "attempts": self.attempts,
+            "last_error": self.last_error,
+            "next_attempt": self.next_attempt,
+            "turns": [t.to_dict() | {"line": t.line} for t in self.turns],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], path: Path) -> PendingEntry:
+        turns = [
+            Turn(t["role"], t["content"], int(t["number"]), t.get("timestamp"), int(t.get("line") or 0))
+            for t in data["turns"]
+        ]
+        return cls(
+            session=str(data["session"]),
+            turns=turns,
+            persona=data.get("persona"),
+            created=str(data.get("created") or ""),
+            attempts=int(data.get("attempts") or 0),
+            last_error=data.get("last_error"),
+            next_attempt=data.get("next_attempt"),
+            path=path,
+        )
+
+    def due(self, now: dt.datetime) -> bool:
+        return self.next_attempt is None or dt.datetime.fromisoformat(self.next_attempt) <= now
+
+
+class PendingQueue:
+    def __init__(self, vault_root: Path):
+        self.folder = vault_root / STATE_DIR / PENDING_DIR
+
+    def put(self, session: str, turns: list[Turn], persona: str | None, now: dt.datetime) -> PendingEntry:
+        """Queue a transcript. A session already waiting gets the turns it lacks (a longer
+        copy of the same conversation), keeping what it had."""
+        path = self.folder / f"{file_stem(session)}.json"
+        entry = self._read(path)
+        if entry is None:
+            entry = PendingEntry(session, list(turns), persona, now.isoformat(timespec="seconds"), path=path)
+        else:
+            have = {t.digest for t in entry.turns}
+            extra = [t for t in turns if t.digest not in have]
+            if len(turns) >= len(entry.turns) and all(t.digest in {u.digest for u in turns} for t in entry.turns):
+                entry.turns = list(turns)  # the usual case: the same conversation, grown
+            else:
+                entry.turns += extra
+            entry.persona = persona or entry.persona
+        self.write(entry)
+        return entry
+
+    def write(self, entry: PendingEntry) -> None:
+        private_dir(self.folder)
+        path = entry.path or self.folder / f"{file_stem(entry.session)}.json"
+        atomic_write(path, json.dumps(entry.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        entry.path = path
+
+    def failed(self, entry: PendingEntry, error: str, now: dt.datetime) -> None:
+        """Keep the entry, and say when to try again: one minute, doubling, at most six hours."""
+        entry.attempts += 1
+        entry.last_error = error
+        wait = min(FIRST_BACKOFF * 2 ** (entry.attempts - 1), MAX_BACKOFF)
+        entry.next_attempt = (now + wait).isoformat(timespec="seconds")
+        self.write(entry)
+
+    def done(self, entry: PendingEntry) -> None:
+        if entry.path is not None:
+            entry.path.unlink(missing_ok=True)
+
+    def entries(self) -> tuple[list[PendingEntry], list[str]]:
+        """(the queue, oldest first; the files that could not be read, named)."""
+        entries, problems = [], []
+        for path in sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []:
+            try:
+                entry = self._read(path)
+            except (ValueError, KeyError, TypeError) as e:
+                problems.append(f"{path}: cannot be read ({e}); left where it is")
+                continue
+            if entry is not None:
+                entries.append(entry)
+        entries.sort(key=lambda e: e.created)
+        return entries, problems
+
+    def __len__(self) -> int:
+        return len(list(self.folder.glob("*.json"))) if self.folder.is_dir() else 0
+
+    @staticmethod
+    def _read(path: Path) -> PendingEntry | None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        return PendingEntry.from_dict(json.loads(text), path)
+
+
+class Ledger:
+    """The turns of one conversation already read for explicit signals, and by the LLM."""
+
+    def __init__(self, vault_root: Path, session: str):
+        self.path = vault_root / STATE_DIR / LEDGER_DIR / f"{file_stem(session)}.json"
+        self.session = session
+        self.explicit: set[str] = set()
+        self.llm: set[str] = set()
+        self.summary: str | None = None  # the id of the session's newest summary
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.explicit = set(data.get("explicit", []))
+            self.llm = set(data.get("llm", []))
+            self.summary = data.get("summary")
+        except (FileNotFoundError, ValueError, AttributeError):
+            pass  # no ledger, or a broken one: start over (the write rules keep it from duplicating)
+
+    def save(self) -> None:
+        private_dir(self.path.parent)
+        data = {"session": self.session, "explicit": sorted(self.explicit), "llm": sorted(self.llm)}
+        if self.summary:
+            data["summary"] = self.summary
+        atomic_write(self.path, json.dumps(data, ensure_ascii=False) + "\n")

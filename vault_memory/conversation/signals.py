@@ -1,0 +1,549 @@
+"""Explicit signals: what the *user* asks, in so many words, to be remembered.
+
+"Remember that my sister is called Ana", "a partir de ahora respondeme en español", "I'm
+allergic to peanuts": each becomes a fact in the third person, with a key and a domain,
+``source: explicit`` and ``confidence: high``, with no model and no network. Questions
+("can you remember…?"), reminiscing ("remember when…"), negations ("don't remember that",
+"no anotes eso"), "I don't remember…" and passing states ("hoy estoy cansado") are not
+signals; neither is anything the assistant says (the caller passes user turns only).
+
+Everything is in the tables below: ``REQUESTS`` (remember that…), ``DIRECTIVES`` (from now
+on…, always…), ``STATEMENTS`` (my name is…, vivo en…) and ``NOT_SIGNALS``. A sentence is
+checked against the refusals first, then the tables in that order. Pure functions only.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Signal:
+    text: str  # third person: "The user's sister is called Ana"
+    key: str
+    domain: str
+    lang: str  # "en" | "es"
+    #: which table row fired, for --json and for tuning the table
+    rule: str
+
+
+_I = re.IGNORECASE
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _I)
+
+
+#: (language, rule name, pattern): a sentence any of these match is not a signal
+NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("en", "question", _rx(r"\?\s*$")),
+    ("es", "question", _rx(r"^\s*¿")),
+    ("en", "asks-if-remembered", _rx(r"^(?:do|did|can|could|will|would|don't|won't)\s+you\s+(?:still\s+)?remember\b")),
+    ("en", "reminiscing", _rx(r"^(?:(?:hey|oh|ha|haha|lol)[\s,!]+)?remember\s+(?:when|the\s+time|how\s+we)\b")),
+    ("en", "not-remembering", _rx(r"\bI\s+(?:don't|do\s+not|can't|cannot|couldn't|didn't)\s+(?:remember|recall)\b")),
+    (
+        "en",
+        "negation",
+        _rx(
+            r"\b(?:don't|do\s+not|never|no\s+need\s+to)\s+(?:remember|note|save|store|write\s+down|memori[sz]e|keep)\b"
+        ),
+    ),
+    ("en", "forget-request", _rx(r"^(?:please\s+)?forget\b")),
+    ("es", "asks-if-remembered", _rx(r"^(?:te\s+acord[aá]s|te\s+acuerdas|record[aá]s|recuerdas)\b")),
+    ("es", "reminiscing", _rx(r"^(?:acordate|acuérdate|record[aá]|recuerda)\s+(?:de\s+)?cuando\b")),
+    (
+        "es",
+        "negation",
+        _rx(
+            r"\bno\s+(?:anotes|recuerdes|guardes|memorices|registres|apuntes|te\s+acuerdes|lo\s+anotes|lo\s+guardes|lo\s+recuerdes)\b"
+        ),
+    ),
+    ("es", "not-remembering", _rx(r"\bno\s+(?:me\s+acuerdo|recuerdo|lo\s+recuerdo)\b")),
+    ("es", "forget-request", _rx(r"^(?:por\s+favor,?\s+)?(?:olvid[aá]te|olvidate|olvida|olvidá)\b")),
+)
+
+#: a clause that is a passing state, not something to keep ("hoy estoy cansado")
+PASSING_STATE = _rx(
+    r"\b(?:hoy|ahora\s+mismo|en\s+este\s+momento|esta\s+(?:mañana|tarde|noche)|today|tonight|right\s+now|"
+    r"at\s+the\s+moment|this\s+(?:morning|afternoon|evening))\b.*\b(?:estoy|me\s+siento|ando|tengo|I'm|I\s+am|I\s+feel)\b"
+    r"|\b(?:estoy|me\s+siento|ando|I'm|I\s+am|I\s+feel)\b.*\b(?:hoy|ahora\s+mismo|en\s+este\s+momento|today|tonight|"
+    r"right\s+now|at\s+the\s+moment)\b"
+)
+
+#: "remember that X": X is what to keep (and may itself be a statement: "remember that I live in Lima")
+REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "en",
+        "remember-that",
+        _rx(
+            r"^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|bear\s+in\s+mind|"
+            r"note|make\s+a\s+note|take\s+note|write\s+down|for\s+the\s+record|save\s+this|memori[sz]e)"
+            r"(?:\s+(?:that|this|of\s+this|it))?\s*[:,]?\s+(?P<x>.+)$"
+        ),
+    ),
+    (
+        "es",
+        "acordate",
+        _rx(
+            r"^(?:por\s+favor,?\s+)?(?:acordate|acuérdate|acuerdate|record[aá]|recuerda|no\s+te\s+olvides|no\s+olvides|"
+            r"anot[aá]|apunt[aá]|ten[eé]\s+en\s+cuenta|ten\s+en\s+cuenta|tom[aá]\s+nota|guard[aá]|memoriz[aá])"
+            r"(?:\s+(?:de\s+que|que|de|esto|lo\s+siguiente))*\s*[:,]?\s+(?P<x>.+)$"
+        ),
+    ),
+)
+
+#: "from now on X", "always X": an instruction that lasts
+DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "en",
+        "from-now-on",
+        _rx(r"^(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|henceforth)\s*,?\s+(?P<x>.+)$"),
+    ),
+    ("en", "always", _rx(r"^(?P<x>(?:always|never)\s+.+)$")),
+    (
+        "es",
+        "a-partir-de-ahora",
+        _rx(
+            r"^(?:a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+m[aá]s|de\s+ahora\s+en\s+adelante|desde\s+ahora)\s*,?\s+(?P<x>.+)$"
+        ),
+    ),
+    ("es", "siempre", _rx(r"^(?P<x>(?:siempre|nunca|jam[aá]s)\s+.+)$")),
+)
+
+#: (lang, rule, pattern, key, domain, template): facts about the user, said outright
+STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = (
+    (
+        "en",
+        "my-name-is",
+        _rx(r"^(?:my\s+name\s+is|call\s+me|I'm\s+called|I\s+am\s+called)\s+(?P<x>.+)$"),
+        "name",
+        "personal",
+        "The user's name is {x}",
+    ),
+    (
+        "en",
+        "i-live-in",
+        _rx(r"^I\s+(?:live|am\s+living|'m\s+living)\s+in\s+(?P<x>.+)$"),
+        "city",
+        "personal",
+        "The user lives in {x}",
+    ),
+    ("en", "i-work-as", _rx(r"^I\s+work\s+as\s+(?P<x>.+)$"), "job", "work", "The user works as {x}"),
+    ("en", "i-work-at", _rx(r"^I\s+work\s+(?:at|for)\s+(?P<x>.+)$"), "employer", "work", "The user works at {x}"),
+    (
+        "en",
+        "allergic",
+        _rx(r"^I(?:'m|\s+am)\s+allergic\s+to\s+(?P<x>.+)$"),
+        "allergies",
+        "health",
+        "The user is allergic to {x}",
+    ),
+    (
+        "en",
+        "i-prefer",
+        _rx(r"^I(?:\s+prefer|\s+would\s+rather|'d\s+rather)\s+(?P<x>.+)$"),
+        "preference",
+        "preferences",
+        "The user prefers {x}",
+    ),
+    (
+        "en",
+        "i-decided",
+        _rx(r"^I(?:'ve|\s+have)?\s+decided\s+(?P<x>.+)$"),
+        "decision",
+        "decisions",
+        "The user decided {x}",
+    ),
+    (
+        "es",
+        "me-llamo",
+        _rx(r"^(?:me\s+llamo|mi\s+nombre\s+es|llamame|llámame)\s+(?P<x>.+)$"),
+        "nombre",
+        "personal",
+        "El usuario se llama {x}",
+    ),
+    ("es", "vivo-en", _rx(r"^(?:yo\s+)?vivo\s+en\s+(?P<x>.+)$"), "ciudad", "personal", "El usuario vive en {x}"),
+    (
+        "es",
+        "trabajo-como",
+        _rx(r"^(?:yo\s+)?trabajo\s+(?:como|de)\s+(?P<x>.+)$"),
+        "trabajo",
+        "work",
+        "El usuario trabaja como {x}",
+    ),
+    (
+        "es",
+        "trabajo-en",
+        _rx(r"^(?:yo\s+)?trabajo\s+(?:en|para)\s+(?P<x>.+)$"),
+        "empleador",
+        "work",
+        "El usuario trabaja en {x}",
+    ),
+    (
+        "es",
+        "alergico",
+        _rx(r"^(?:yo\s+)?soy\s+al[eé]rgic(?P<g>[oa])\s+(?P<x>(?:a|al)\s+.+)$"),
+        "alergias",
+        "health",
+        "El usuario es alérgico {x}",
+    ),
+    (
+        "es",
+        "prefiero",
+        _rx(r"^(?:yo\s+)?prefiero\s+(?P<x>.+)$"),
+        "preferencia",
+        "preferences",
+        "El usuario prefiere {x}",
+    ),
+    (
+        "es",
+        "decidi",
+        _rx(r"^(?:yo\s+)?(?:decid[ií]|he\s+decidido)\s+(?P<x>.+)$"),
+        "decision",
+        "decisions",
+        "El usuario decidió {x}",
+    ),
+)
+
+#: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
+_FILLER = _rx(
+    r"^(?:(?:hi|hello|hey|ok|okay|so|well|actually|btw|by\s+the\s+way|also|and|oh|one\s+more\s+thing|just\s+so\s+you\s+know|"
+    r"hola|bueno|che|ah|y|en\s+realidad|por\s+cierto|adem[aá]s|tambi[eé]n|dale|mir[aá]|mira|ojo|una\s+cosa)[\s,!:.-]+)+"
+)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+#: "…, and I live in Lima": a new first-person clause after a conjunction
+_CLAUSES = re.compile(r"\s*(?:,\s*|\s+)(?:and|but|y|pero)\s+(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I)
+_MAX_CHARS = 300
+_STOP_AT = re.compile(r"\s*(?:[.;!]|\s+(?:and|y|but|pero)\s+|,?\s+(?:please|por\s+favor|thanks|gracias))\s*$", _I)
+
+
+def explicit_signals(utterance: str) -> list[Signal]:
+    """The facts a user's turn asks to keep, in the order it says them (often none)."""
+    found: list[Signal] = []
+    for sentence in _SENTENCES.split(utterance.strip()):
+        sentence = _FILLER.sub("", sentence.strip()).strip()
+        if not sentence or _refused(sentence):
+            continue
+        for clause in _CLAUSES.split(sentence):
+            signal = _signal(clause.strip().rstrip(".!;").strip())
+            if signal is not None and signal not in found:
+                found.append(signal)
+    return found
+
+
+def refusal(sentence: str) -> str | None:
+    """The ``NOT_SIGNALS`` rule that refuses ``sentence``, if one does (for tests and --json)."""
+    for _, rule, pattern in NOT_SIGNALS:
+        if pattern.search(sentence.strip()):
+            return rule
+    return None
+
+
+def _refused(sentence: str) -> bool:
+    return refusal(sentence) is not None
+
+
+def _signal(clause: str) -> Signal | None:
+    if not clause or PASSING_STATE.search(clause):
+        return None
+    statement = _statement(clause)
+    if statement is not None:
+        return statement
+    for lang, rule, pattern in REQUESTS:
+        match = pattern.match(clause)
+        if match:
+            said = _FILLER.sub("", _trim(match.group("x"))).strip()
+            if not said or PASSING_STATE.search(said) or _refused(said):
+                return None
+            inner = _statement(said)
+            if inner is not None:
+                return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
+            return _generic(said, lang, rule)
+    for lang, rule, pattern in DIRECTIVES:
+        match = pattern.match(clause)
+        if match:
+            return _directive(_trim(match.group("x")), lang, rule)
+    return None
+
+
+def _statement(clause: str) -> Signal | None:
+    for lang, rule, pattern, key, domain, template in STATEMENTS:
+        match = pattern.match(clause)
+        if match:
+            value = _trim(match.group("x"))
+            if key in ("name", "nombre"):
+                value = " ".join(value.split()[:4])
+            if not value:
+                return None
+            text = template.format(x=value)
+            if rule == "alergico" and match.group("g").lower() == "a":
+                text = text.replace("El usuario es alérgico", "La usuaria es alérgica")
+            return Signal(_sentence(text), key, domain, lang, rule)
+    return None
+
+
+def _directive(said: str, lang: str, rule: str) -> Signal | None:
+    words = said.split()
+    if not words:
+        return None
+    first = words[0].lower()
+    if lang == "en":
+        if rule == "always" and len(words) > 1 and words[1].lower() in _EN_NOT_IMPERATIVE:
+            return None  # "always the same", "never mind"
+        if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
+            text = f"From now on, {third_person_en(said)}" if rule == "from-now-on" else third_person_en(said)
+        elif rule == "always":
+            text = f"The user wants the assistant to {said[0].lower()}{said[1:]}"
+        else:
+            text = f"From now on, the user wants the assistant to {said[0].lower()}{said[1:]}"
+        return Signal(_sentence(text), "instruction", "preferences", "en", rule)
+    # Spanish: "siempre usá tabs", "a partir de ahora respondeme en español"
+    lead = ""
+    if rule == "siempre":
+        lead, said = words[0].lower() + " ", " ".join(words[1:])
+        if not said or said.split()[0].lower() in _ES_NOT_IMPERATIVE:
+            return None  # "siempre me pasa lo mismo", "nunca es tarde"
+    verb, *rest = said.split()
+    person = _ES_FIRST_PERSON.get(_plain(verb.lower()))
+    if person:
+        body = f"el usuario {lead}{person} {' '.join(rest)}".strip()
+    else:
+        infinitive = _es_infinitive(verb)
+        if infinitive is None:
+            body = f"el usuario pide {lead}«{said}»".replace("pide siempre «", "pide siempre: «")
+        else:
+            body = f"el usuario pide {lead}{infinitive} {' '.join(rest)}".strip()
+    text = f"A partir de ahora, {body}" if rule == "a-partir-de-ahora" else body
+    return Signal(_sentence(text), "instruccion", "preferences", "es", rule)
+
+
+def _generic(said: str, lang: str, rule: str) -> Signal:
+    """ "Remember that X" where X is no known statement: X in the third person, keyed by
+    what it is about ("my sister is called Ana": sister)."""
+    text = third_person_en(said) if lang == "en" else third_person_es(said)
+    key = _subject_key(said, lang)
+    return Signal(_sentence(text), key, _domain(said), lang, rule)
+
+
+# ---------------------------------------------------------------------------- person
+
+_EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may", "did", "had", "was", "used"}
+_EN_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": "is"}
+_EN_NOT_IMPERATIVE = {"mind", "the", "a", "an", "same", "it", "is", "was", "happens", "that", "this"}
+
+
+def _en_third(verb: str) -> str:
+    low = verb.lower()
+    if low in _EN_MODALS:
+        return verb
+    if low in _EN_IRREGULAR:
+        return _EN_IRREGULAR[low]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def third_person_en(text: str) -> str:
+    """First person to the user in the third person: "my sister" → "the user's sister"."""
+    out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
+    out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
+    out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
+    out = re.sub(r"\bI'd\b", "the user would", out)
+    out = re.sub(r"\bI\s+(?:don't|do\s+not)\b", "the user does not", out)
+    out = re.sub(r"\bI\s+(\w+)", lambda m: f"the user {_en_third(m.group(1))}", out)
+    out = re.sub(r"\b(?:my|mine)\b", "the user's", out, flags=_I)
+    out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
+    out = re.sub(r"\bme\b", "the user", out, flags=_I)
+    return out
+
+
+_ES_FIRST_PERSON = {
+    "soy": "es",
+    "estoy": "está",
+    "tengo": "tiene",
+    "vivo": "vive",
+    "trabajo": "trabaja",
+    "prefiero": "prefiere",
+    "uso": "usa",
+    "quiero": "quiere",
+    "necesito": "necesita",
+    "odio": "odia",
+    "decidi": "decidió",
+    "voy": "va",
+    "hago": "hace",
+    "puedo": "puede",
+    "estudio": "estudia",
+    "juego": "juega",
+    "corro": "corre",
+    "como": "come",
+    "bebo": "bebe",
+    "tomo": "toma",
+    "naci": "nació",
+    "cumplo": "cumple",
+    "escribo": "escribe",
+    "leo": "lee",
+    "programo": "programa",
+    "manejo": "maneja",
+    "hablo": "habla",
+    "entreno": "entrena",
+    "viajo": "viaja",
+    "me": "se",
+    "mi": "su",
+}
+#: first-person verbs that are nothing else, so they are safe to change mid-sentence
+#: ("el lunes tengo turno" → "el lunes el usuario tiene turno"; not "como", "trabajo")
+_ES_UNAMBIGUOUS = ("tengo", "estoy", "soy", "quiero", "necesito", "voy", "puedo", "prefiero", "vivo", "odio")
+_ES_NOT_IMPERATIVE = {
+    "me",
+    "te",
+    "se",
+    "le",
+    "lo",
+    "la",
+    "los",
+    "las",
+    "es",
+    "está",
+    "esta",
+    "estoy",
+    "fue",
+    "era",
+    "hay",
+    "que",
+    "el",
+    "un",
+    "una",
+    "mi",
+    "tu",
+    "su",
+    "pasa",
+    "igual",
+    "mismo",
+    "tarde",
+    "nos",
+    "con",
+    "en",
+    "de",
+    "a",
+    "por",
+}
+_ES_IMPERATIVE_INFINITIVE = {
+    "escribe": "escribir",
+    "decide": "decidir",
+    "sube": "subir",
+    "abre": "abrir",
+    "divide": "dividir",
+    "incluye": "incluir",
+    "añade": "añadir",
+    "pide": "pedir",
+    "sigue": "seguir",
+    "repite": "repetir",
+    "di": "decir",
+    "decí": "decir",
+    "haz": "hacer",
+    "pon": "poner",
+    "ten": "tener",
+    "sal": "salir",
+    "ven": "venir",
+    "traduce": "traducir",
+    "resume": "resumir",
+    "corrige": "corregir",
+    "elige": "elegir",
+    "vive": "vivir",
+}
+_ES_CLITIC = {"me": "le", "nos": "les", "lo": "lo", "la": "la", "le": "le"}
+
+
+def _plain(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+
+
+def _es_infinitive(verb: str) -> str | None:
+    """An imperative (voseo or tú, with "-me"/"-nos" attached) as an infinitive, the
+    form Spanish writes an instruction in: "respondeme" → "responderle", "usá" → "usar"."""
+    word = verb.lower().strip(",.:")
+    clitic = ""
+    for attached in ("nos", "me", "lo", "la"):
+        if len(word) > len(attached) + 2 and word.endswith(attached):
+            word, clitic = word[: -len(attached)], _ES_CLITIC[attached]
+            break
+    if word in _ES_IMPERATIVE_INFINITIVE:
+        return _ES_IMPERATIVE_INFINITIVE[word] + clitic
+    plain = _plain(word)
+    if not plain.isalpha() or len(plain) < 2 or plain[-1] not in "aei":
+        return None
+    if plain[-1] == "i" and not word.endswith("í") and not clitic:
+        return None  # "si", "ni": not verbs
+    return plain + "r" + clitic
+
+
+def third_person_es(text: str) -> str:
+    """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
+
+    def possessive(m: re.Match[str]) -> str:
+        noun = m.group(2)
+        plural = m.group(1).lower() == "mis"
+        article = ("las" if plural else "la") if re.search(r"as?$|ión$|dad$", noun) else ("los" if plural else "el")
+        return f"{article} {noun} del usuario"
+
+    out = re.sub(r"\b(mis?)\s+(\w+)", possessive, text, flags=_I)
+    out = re.sub(
+        r"\bme\s+(llamo|gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
+        lambda m: "se llama" if m.group(1).lower() == "llamo" else f"le {m.group(1)}",
+        out,
+        flags=_I,
+    )
+    out = re.sub(r"^(?:yo\s+)?(\w+)", lambda m: _es_subject(m.group(1)), out, count=1, flags=_I)
+    out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _es_subject(m.group(1)), out, flags=_I)
+    out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
+    return out
+
+
+def _es_subject(word: str) -> str:
+    third = _ES_FIRST_PERSON.get(_plain(word.lower()))
+    if third is None or word.lower() in ("me", "mi"):
+        return word
+    return f"el usuario {third}"
+
+
+# ---------------------------------------------------------------------------- key, domain
+
+_DOMAIN_WORDS = (
+    (
+        "health",
+        r"allerg|al[eé]rgi|doctor|m[eé]dic|medicat|medicament|salud|health|diet|dieta|vegan|vegetarian|celiac|cel[ií]ac",
+    ),
+    ("work", r"\bwork|\bjob\b|office|boss|client|colleague|trabaj|oficina|jefe|cliente|compañer|empresa|company"),
+    ("projects", r"project|proyecto|repo\b|repositor|deadline|release|sprint"),
+    ("decisions", r"decid|decisi"),
+    ("preferences", r"prefer|\blike\b|\blove\b|\bhate\b|favou?rite|gusta|encanta|odio|favorit"),
+)
+
+
+def _domain(text: str) -> str:
+    for domain, pattern in _DOMAIN_WORDS:
+        if re.search(pattern, text, _I):
+            return domain
+    return "personal"
+
+
+def _subject_key(said: str, lang: str) -> str:
+    possessive = re.search(r"\b(?:my|mi|mis)\s+(?:(?:younger|older|little|big|best|new|old)\s+)?(\w+)", said, _I)
+    if possessive:
+        return possessive.group(1).lower()
+    return "note" if lang == "en" else "nota"
+
+
+def _trim(value: str) -> str:
+    value = value.strip().strip("\"'“”«»").strip()
+    value = _STOP_AT.sub("", value).strip()
+    return value[:_MAX_CHARS].rstrip()
+
+
+def _sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return text[:1].upper() + text[1:]
