@@ -30,10 +30,15 @@ def test_the_readme_example_runs_as_written(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(Path.home() / ".cache"))  # keep the assembled model where it was
     monkeypatch.delenv("VMEM_VAULT", raising=False)
+    monkeypatch.delenv("VMEM_LLM_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "session.jsonl").write_text('{"role": "user", "content": "Remember that my sister is called Ana"}\n')
     vmem.init(tmp_path / "memory", examples=False)
     exec(compile(readme_python_example(), "README.md", "exec"), {})
     block = capsys.readouterr().out
     assert block.startswith('<memory source="vmem">') and "nombre: Lucas" in block
+    with vmem.open(tmp_path / "memory") as mem:  # the example's ingest wrote the conversation's fact
+        assert "The user's sister is called Ana" in [m.text for m in mem.list()]
 
 
 def test_the_public_surface_is_the_facade_types_and_errors():

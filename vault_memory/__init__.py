@@ -6,7 +6,7 @@ Three lines embed it::
     mem = vmem.open("~/memory")              # or vmem.open(): $VMEM_VAULT / nearest vmem.toml
     mem.remember("nombre: Lucas")            # the write-time rules, not a bare file write
     print(mem.recall("what is the user's name?").block)
-    vmem.ingest(mem, "session.jsonl")        # a conversation → memories (vmem ingest)
+    vmem.ingest(mem, Path("session.jsonl"))  # a conversation → memories (vmem ingest)
 
 ``open`` returns a ``VaultMemory`` (``api``) that carries every verb: remember, recall,
 correct, confirm, history, forget, restore, list, show, gc, stats, export, import_, doctor,
@@ -14,6 +14,7 @@ sync, reindex, daemon. The ``vmem`` command (``cli``) is a thin layer over it. T
 top to bottom (each imports only those below it; ``lint-imports`` checks it):
 
 - ``cli``          parse arguments, call the façade, print
+- ``integrations`` Claude Code hooks, git hooks, the shell hook, the MCP server
 - ``conversation`` ingest conversations, ``vmem context`` (adapters over the façade)
 - ``api``        the façade
 - ``writing``    write-time rules (reconfirm, supersede, persona cap)

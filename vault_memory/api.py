@@ -365,6 +365,14 @@ class VaultMemory:
         return Checkup(self.root, checked, problems)
 
     @_disk
+    def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:
+        """``doctor`` for contents not on disk as given (a commit's staged files): (memory
+        files checked, problems with file and line). Paths relative to the vault."""
+        from .vault.doctor import check_blobs
+
+        return check_blobs(self.vault, blobs)
+
+    @_disk
     def stats(self, query: str = "what do you know about the user?") -> dict[str, Any]:
         """Counts by type, lifecycle state and persona, and the size of a typical block."""
         from .lifecycle import state_counts

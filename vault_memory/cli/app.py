@@ -755,16 +755,40 @@ def recall(
 
 
 @app.command(cls=_Command)
-def doctor(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
+def doctor(
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+    staged: Annotated[
+        bool,
+        typer.Option("--staged", help="Check only the memory files staged for a git commit, as staged (pre-commit)."),
+    ] = False,
+) -> None:
     """Check every file; report broken frontmatter (file:line), wrong types, duplicate ids,
     dangling or cyclic `supersedes`, non-UTF-8 and oversized files. Never changes a file.
 
     Exit status: 0 when all is well, 1 when a problem was found.
 
-    Example: vmem doctor || echo "see above"
+    Examples:
+
+      vmem doctor || echo "see above"
+
+      vmem doctor --staged    (what `vmem hooks install git` runs before each commit)
     """
     mem = _open(vault)
-    checkup = _run(mem.doctor)
+    if staged:
+        from ..api import Checkup
+        from ..integrations.git import staged_problems
+
+        checked, problems = _run(lambda: staged_problems(mem))
+        checkup = Checkup(mem.root, checked, problems)
+        if problems and not as_json:
+            typer.echo("vmem: this commit would add broken memory files:", err=True)
+            for p in problems:
+                typer.echo(f"  {p}", err=True)
+            typer.echo("fix them (or unstage them) and commit again", err=True)
+            raise typer.Exit(1)
+    else:
+        checkup = _run(mem.doctor)
     if as_json:
         _print_json(checkup.to_dict())
     else:
@@ -993,6 +1017,164 @@ def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         typer.echo(f"skipped: {p['path']}{':' + str(p['line']) if p.get('line') else ''}: {p['message']}")
     if st.get("last_error"):
         typer.echo(f"last error: {st['last_error']}")
+
+
+# ---------------------------------------------------------------------- integrations
+
+hooks_app = typer.Typer(
+    help="Install vmem's hooks for Claude Code, git and shell scripts (see hooks/README.md).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(hooks_app, name="hooks")
+
+
+class HookTarget(StrEnum):
+    claude_code = "claude-code"
+    git = "git"
+    shell = "shell"
+
+
+TargetArg = Annotated[HookTarget, typer.Argument(metavar="TARGET", help="claude-code, git or shell.")]
+ProjectOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--project",
+        metavar="DIR",
+        show_default=False,
+        help="claude-code: install into DIR/.claude/settings.json (default: the current folder; --user for ~/.claude).",
+    ),
+]
+UserOpt = Annotated[bool, typer.Option("--user", help="claude-code: install into ~/.claude/settings.json.")]
+DirOpt = Annotated[
+    Optional[Path], typer.Option("--dir", metavar="DIR", help="shell: where vmem-hook goes (default ~/.local/bin).")
+]
+
+
+def _claude_settings(project: Optional[Path], user: bool) -> Path:
+    from ..integrations import claude_code
+
+    if user and project is not None:
+        _fail("--user and --project say different things; use one", 2)
+    return claude_code.settings_path(None if user else (project or Path.cwd()).resolve())
+
+
+@hooks_app.command("install", cls=_Command)
+def hooks_install(
+    target: TargetArg,
+    project: ProjectOpt = None,
+    user: UserOpt = False,
+    dir: DirOpt = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Install vmem's hooks. Idempotent; existing settings and hooks are kept.
+
+    claude-code: SessionStart and UserPromptSubmit inject memories; SessionEnd and PreCompact ingest the
+    transcript in the background. git: pre-commit blocks broken memory files; post-merge/post-checkout
+    refresh the indexes. shell: a `vmem-hook PROMPT` command that prints the block.
+
+    Examples:
+
+      vmem hooks install claude-code --project . --vault ~/memory
+
+      vmem hooks install git --vault ~/memory
+
+      vmem hooks install shell && vmem-hook "what does the user prefer?"
+    """
+    from ..api import locate_vault
+
+    root = _run(lambda: locate_vault(vault))
+    if target is HookTarget.claude_code:
+        from ..integrations import claude_code
+
+        done = _run(lambda: claude_code.install(_claude_settings(project, user), root))
+        if as_json:
+            _print_json(done.to_dict())
+            return
+        typer.echo(f"{'installed in' if done.changed else 'already installed in'} {done.settings}")
+        if done.backup:
+            typer.echo(f"  the previous settings are in {done.backup}")
+        typer.echo(f"  hook script: {done.script}; events: {', '.join(done.events)}")
+        typer.echo("  start the daemon for fast prompts: vmem daemon start")
+    elif target is HookTarget.git:
+        from ..integrations import git
+
+        hooks = _run(lambda: git.install(root))
+        if as_json:
+            _print_json(hooks.to_dict())
+            return
+        typer.echo(f"installed {', '.join(hooks.installed)} in {hooks.hooks_dir}")
+        if hooks.chained:
+            typer.echo(f"  existing hooks kept and run first: {', '.join(hooks.chained)}")
+    else:
+        from ..integrations import shell
+
+        wrapper = _run(lambda: shell.install(dir or shell.default_dir(), root))
+        if as_json:
+            _print_json({"command": str(wrapper)})
+            return
+        typer.echo(f"installed {wrapper}")
+
+
+@hooks_app.command("uninstall", cls=_Command)
+def hooks_uninstall(
+    target: TargetArg,
+    project: ProjectOpt = None,
+    user: UserOpt = False,
+    dir: DirOpt = None,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove vmem's hooks, and only them (other settings and hooks stay; chained git hooks come back).
+
+    Example: vmem hooks uninstall claude-code --project .
+    """
+    if target is HookTarget.claude_code:
+        from ..integrations import claude_code
+
+        done = _run(lambda: claude_code.uninstall(_claude_settings(project, user)))
+        _print_json(done.to_dict()) if as_json else typer.echo(
+            f"removed vmem's hooks from {done.settings}" if done.changed else f"no vmem hooks in {done.settings}"
+        )
+    elif target is HookTarget.git:
+        from ..api import locate_vault
+        from ..integrations import git
+
+        root = _run(lambda: locate_vault(vault))
+        hooks = _run(lambda: git.uninstall(root))
+        _print_json(hooks.to_dict()) if as_json else typer.echo(
+            f"removed {', '.join(hooks.removed) or 'nothing'} from {hooks.hooks_dir}"
+        )
+    else:
+        from ..integrations import shell
+
+        removed = shell.uninstall(dir or shell.default_dir())
+        _print_json({"removed": [str(p) for p in removed]}) if as_json else typer.echo(
+            f"removed {len(removed)} files" if removed else "vmem-hook was not installed there"
+        )
+
+
+@app.command(cls=_Command)
+def mcp(vault: VaultOpt = None) -> None:
+    """Serve the vault over MCP (stdio): tools recall, remember, correct, forget, list, show, history.
+
+    Needs the `mcp` extra: pip install 'vault-memory[mcp]'.
+
+    Examples:
+
+      claude mcp add vmem -- vmem mcp --vault ~/memory
+
+      {"mcpServers": {"vmem": {"command": "vmem", "args": ["mcp", "--vault", "/home/me/memory"]}}}
+    """
+    try:
+        import mcp as _sdk  # noqa: F401
+
+        from ..integrations.mcp_server import serve
+    except ImportError:
+        _fail("the MCP server needs the mcp package: pip install 'vault-memory[mcp]'")
+    mem = _open(vault)
+    serve(mem)
 
 
 def main() -> None:

@@ -1,0 +1,89 @@
+"""Prompt-hook cost: the whole `UserPromptSubmit` hook process (Python start, the hook
+script, one round trip to the vault's daemon, the JSON answer) against the floor of a bare
+`python -c "import json, socket"`, and a daemon-answered `vmem recall` process for
+reference. Interleaved runs, medians and ratios from one run.
+
+    python benchmarks/hooks.py [--runs 31] [--json]
+
+Uses the template vault and the real bundled model (in the daemon).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vault_memory.vault.template import create_vault  # noqa: E402
+
+VMEM = str(Path(sys.executable).with_name("vmem"))
+HOOK = ROOT / "hooks" / "vmem_hook.py"
+
+
+def timed(command: list[str], stdin: str = "") -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True)
+    took = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"{command[:3]} failed: {done.stderr}")
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=31)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = create_vault(Path(tmp) / "vault")
+        subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True)
+        try:
+            prompt = json.dumps(
+                {
+                    "session_id": "bench",
+                    "transcript_path": "",
+                    "cwd": tmp,
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": "what should I avoid eating?",
+                }
+            )
+            commands = {
+                "floor": ([sys.executable, "-c", "import json, socket"], ""),
+                "prompt_hook": ([sys.executable, str(HOOK), "claude-code", "--vault", str(vault)], prompt),
+                "vmem_recall": ([VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)], ""),
+            }
+            for command, stdin in commands.values():  # warm the OS caches
+                timed(command, stdin)
+            samples: dict[str, list[float]] = {name: [] for name in commands}
+            for _ in range(args.runs):
+                for name, (command, stdin) in commands.items():
+                    samples[name].append(timed(command, stdin))
+        finally:
+            subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True)
+    medians = {name: round(statistics.median(v), 1) for name, v in samples.items()}
+    out = {
+        "runs": args.runs,
+        "median_ms": medians,
+        "prompt_hook_over_floor": round(medians["prompt_hook"] / medians["floor"], 2),
+        "vmem_recall_over_floor": round(medians["vmem_recall"] / medians["floor"], 2),
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(
+        f"bare python {medians['floor']} ms; prompt hook {medians['prompt_hook']} ms "
+        f"({out['prompt_hook_over_floor']}x); daemon-answered `vmem recall` {medians['vmem_recall']} ms "
+        f"({out['vmem_recall_over_floor']}x); medians of {args.runs} interleaved runs"
+    )
+
+
+if __name__ == "__main__":
+    main()

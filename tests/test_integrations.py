@@ -1,0 +1,331 @@
+"""Integrations, run as their hosts run them: Claude Code's hook JSON on stdin and the JSON
+it expects on stdout (a real daemon answering), its settings file merged, an MCP client
+from the official SDK talking to `vmem mcp` over stdio, git hooks in a real repository,
+the shell hook, and the Python API as the README shows it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import VMEM
+
+from vault_memory.integrations import claude_code
+from vault_memory.vault.template import create_vault
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOK = ROOT / "hooks" / "vmem_hook.py"
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VMEM_", "XDG_STATE"))}
+    return env | {"XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path / "home")} | extra
+
+
+@pytest.fixture(scope="module")
+def served_vault(tmp_path_factory):
+    """A template vault with its daemon running (the real bundled model)."""
+    tmp = tmp_path_factory.mktemp("served")
+    vault = create_vault(tmp / "vault")
+    env = clean_env(tmp)
+    subprocess.run(
+        [VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env, timeout=120
+    )
+    yield vault
+    subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
+
+
+def run_hook(args: list[str], stdin: str, env: dict[str, str], script: Path = HOOK) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(script), *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def event(name: str, cwd: Path, **fields) -> str:
+    return json.dumps({"session_id": "s-1", "transcript_path": "", "cwd": str(cwd), "hook_event_name": name, **fields})
+
+
+# ---------------------------------------------------------------------------- Claude Code hooks
+
+
+def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path):
+    done = run_hook(
+        ["claude-code", "--vault", str(served_vault), "--vmem", VMEM],
+        event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"),
+        clean_env(tmp_path),
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    out = json.loads(done.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "UserPromptSubmit"
+    assert out["additionalContext"].startswith('<memory source="vmem">') and "peanut" in out["additionalContext"]
+
+
+def test_session_start_injects_pinned_memories(served_vault, tmp_path):
+    done = run_hook(
+        ["claude-code", "--vault", str(served_vault), "--vmem", VMEM],
+        event("SessionStart", tmp_path, source="startup"),
+        clean_env(tmp_path),
+    )
+    assert done.returncode == 0
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Lucas" in context  # pinned: always there
+
+
+@pytest.mark.parametrize("name", ["SessionEnd", "PreCompact"])
+def test_session_end_and_pre_compact_ingest_the_transcript_without_waiting(served_vault, tmp_path, name):
+    transcript = tmp_path / "t.jsonl"
+    fixture = (ROOT / "tests" / "data" / "claude_code_transcript.jsonl").read_text()
+    transcript.write_text(fixture.replace("8f1e2c3d", f"{name}-8f1e2c3d"))
+    started = time.monotonic()
+    done = run_hook(
+        ["claude-code", "--vault", str(served_vault), "--vmem", VMEM],
+        event(name, tmp_path, transcript_path=str(transcript), session_id=f"{name}-s"),
+        clean_env(tmp_path),
+    )
+    assert done.returncode == 0 and done.stdout == ""
+    assert time.monotonic() - started < 10  # it did not wait for the ingest
+    ledger = served_vault / ".vmem" / "ingested"
+    deadline = time.monotonic() + 60
+    while not any(name in p.name for p in ledger.glob("*.json")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert any(name in p.name for p in ledger.glob("*.json")), (served_vault / ".vmem" / "hooks.log").read_text()
+
+
+def hook_log(tmp_path: Path, vault: Path | None = None) -> str:
+    for path in ([vault / ".vmem" / "hooks.log"] if vault else []) + [tmp_path / "state" / "vmem" / "hooks.log"]:
+        if path.is_file():
+            return path.read_text()
+    return ""
+
+
+@pytest.mark.parametrize("name", ["UserPromptSubmit", "SessionStart", "SessionEnd"])
+def test_a_missing_vault_fails_open(tmp_path, name):
+    done = run_hook(
+        ["claude-code", "--vault", str(tmp_path / "nowhere")],
+        event(name, tmp_path, prompt="hi", transcript_path="/nope"),
+        clean_env(tmp_path),
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "no vault found" in hook_log(tmp_path)
+
+
+def test_bad_json_on_stdin_fails_open(tmp_path):
+    done = run_hook(["claude-code"], "{not json", clean_env(tmp_path))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "stdin is not JSON" in hook_log(tmp_path)
+
+
+def test_a_missing_vmem_fails_open(tmp_path):
+    vault = create_vault(tmp_path / "v")  # no daemon: the hook would start one with vmem
+    for name in ("UserPromptSubmit", "SessionStart"):
+        done = run_hook(
+            ["claude-code", "--vault", str(vault), "--vmem", str(tmp_path / "gone" / "vmem")],
+            event(name, tmp_path, prompt="what should I avoid eating?"),
+            clean_env(tmp_path),
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "cannot run" in hook_log(tmp_path, vault) or "cannot start" in hook_log(tmp_path, vault)
+
+
+def test_a_broken_vault_fails_open(tmp_path):
+    vault = create_vault(tmp_path / "v")
+    (vault / "vmem.toml").write_text("[recall\nbudget = ")  # vmem refuses this vault
+    (vault / ".vmem").mkdir(exist_ok=True)
+    (vault / ".vmem" / "daemon.sock").write_text("not a socket")
+    done = run_hook(
+        ["claude-code", "--vault", str(vault), "--vmem", VMEM],
+        event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"),
+        clean_env(tmp_path),
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "daemon socket" in hook_log(tmp_path, vault)
+
+
+# ---------------------------------------------------------------------------- settings merge
+
+EXISTING = {
+    "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
+    "env": {"FOO": "1"},
+    "hooks": {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo other-tool", "timeout": 3}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}],
+    },
+}
+
+
+def test_install_merges_keeps_and_backs_up_and_uninstall_removes_only_its_own(tmp_path):
+    settings = tmp_path / "proj" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps(EXISTING, indent=2))
+    original = settings.read_text()
+    first = claude_code.install(settings, tmp_path / "vault")
+    second = claude_code.install(settings, tmp_path / "vault")
+    assert first.changed and not second.changed
+    assert first.backup is not None and first.backup.read_text() == original
+    data = json.loads(settings.read_text())
+    assert data["permissions"] == EXISTING["permissions"] and data["env"] == {"FOO": "1"}
+    assert data["hooks"]["PreToolUse"] == EXISTING["hooks"]["PreToolUse"]
+    commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert commands[0] == "echo other-tool" and sum("vmem_hook.py" in c for c in commands) == 1
+    for name in ("SessionStart", "SessionEnd", "PreCompact"):
+        assert sum("vmem_hook.py" in h["command"] for g in data["hooks"][name] for h in g["hooks"]) == 1
+    assert (settings.parent / "hooks" / "vmem_hook.py").is_file()
+    claude_code.uninstall(settings)
+    assert json.loads(settings.read_text()) == EXISTING
+    assert not (settings.parent / "hooks" / "vmem_hook.py").exists()
+
+
+def test_a_settings_file_that_is_not_json_is_never_overwritten(tmp_path):
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{ broken")
+    done = subprocess.run(
+        [
+            VMEM,
+            "hooks",
+            "install",
+            "claude-code",
+            "--project",
+            str(tmp_path),
+            "--vault",
+            str(create_vault(tmp_path / "v")),
+        ],
+        capture_output=True,
+        text=True,
+        env=clean_env(tmp_path),
+    )
+    assert done.returncode == 1 and "not valid JSON" in done.stderr
+    assert settings.read_text() == "{ broken"
+
+
+def test_new_user_installs_into_a_project_and_the_prompt_hook_answers(served_vault, tmp_path):
+    project = tmp_path / "myapp"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps(EXISTING))
+    env = clean_env(tmp_path)
+    done = subprocess.run(
+        [VMEM, "hooks", "install", "claude-code", "--project", str(project), "--vault", str(served_vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    assert data["permissions"] == EXISTING["permissions"]
+    [group] = [g for g in data["hooks"]["UserPromptSubmit"] if "vmem_hook.py" in g["hooks"][0]["command"]]
+    command = group["hooks"][0]["command"]
+    answer = subprocess.run(
+        command,
+        shell=True,
+        input=event("UserPromptSubmit", project, prompt="Is there anything I should not eat?"),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+    )
+    assert answer.returncode == 0
+    assert "peanut" in json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+# ---------------------------------------------------------------------------- shell hook
+
+
+def test_shell_hook_prints_the_block_and_fails_open(served_vault, tmp_path):
+    env = clean_env(tmp_path)
+    bin_dir = tmp_path / "bin"
+    done = subprocess.run(
+        [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(served_vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    block = subprocess.run(
+        [str(bin_dir / "vmem-hook"), "what should I avoid eating?"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert block.returncode == 0 and "peanut" in block.stdout
+    piped = subprocess.run(
+        [str(bin_dir / "vmem-hook")], input="what is my name?", capture_output=True, text=True, env=env, timeout=60
+    )
+    assert "Lucas" in piped.stdout
+    nowhere = run_hook(["shell", "--vault", str(tmp_path / "nowhere"), "hello"], "", env)
+    assert (nowhere.returncode, nowhere.stdout) == (0, "")
+
+
+# ---------------------------------------------------------------------------- MCP
+
+
+def test_an_mcp_client_lists_tools_remembers_and_recalls(tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=clean_env(tmp_path))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            remembered = await session.call_tool(
+                "remember", {"text": "The user's sister is called Ana", "key": "sister"}
+            )
+            recalled = await session.call_tool("recall", {"query": "what is my sister's name?"})
+            missing = await session.call_tool("show", {"id": "no-such-memory"})
+            return tools, remembered, recalled, missing
+
+    tools, remembered, recalled, missing = asyncio.run(talk())
+    assert set(tools) == {"recall", "remember", "correct", "forget", "list", "show", "history"}
+    assert "query" in tools["recall"].input_schema["properties"] and tools["recall"].description
+    assert remembered.structured_content["status"] == "created"
+    assert "sister is called Ana" in recalled.structured_content["block"]
+    assert missing.is_error
+
+
+# ---------------------------------------------------------------------------- git hooks
+
+
+def git(repo: Path, *args: str, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env)
+
+
+def test_git_hooks_block_a_broken_memory_and_chain_the_existing_hook(tmp_path):
+    env = clean_env(
+        tmp_path, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@e"
+    )
+    vault = create_vault(tmp_path / "v")
+    git(vault, "init", "-q", env=env)
+    existing = vault / ".git" / "hooks" / "pre-commit"
+    existing.write_text(f"#!/bin/sh\necho ran >> {tmp_path / 'existing-ran'}\n")
+    existing.chmod(0o755)
+    done = subprocess.run(
+        [VMEM, "hooks", "install", "git", "--vault", str(vault)], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "existing hooks kept" in done.stdout
+    git(vault, "add", "-A", env=env)
+    assert git(vault, "commit", "-qm", "template", env=env).returncode == 0
+    assert (tmp_path / "existing-ran").read_text() == "ran\n"
+
+    broken = vault / "facts" / "broken.md"
+    broken.write_text("---\ntype: fact\nconfidence: [high\n---\nbody\n")
+    git(vault, "add", "facts/broken.md", env=env)
+    blocked = git(vault, "commit", "-qm", "broken", env=env)
+    assert blocked.returncode != 0
+    assert re.search(r"facts/broken\.md:\d+", blocked.stderr), blocked.stderr
+    assert (tmp_path / "existing-ran").read_text() == "ran\nran\n"  # the chained hook still runs
+
+    broken.write_text("---\ntype: fact\nconfidence: high\n---\nThe user likes tea\n")
+    git(vault, "add", "facts/broken.md", env=env)
+    assert git(vault, "commit", "-qm", "fixed", env=env).returncode == 0
+
+    subprocess.run([VMEM, "hooks", "uninstall", "git", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    assert existing.read_text().startswith("#!/bin/sh\necho ran")  # put back as it was

@@ -1,0 +1,128 @@
+"""``vmem hooks install claude-code``: Claude Code's hooks, merged into its settings.
+
+Four events (Claude Code's hooks reference): ``SessionStart`` injects the pinned memories
+and those about the project, ``UserPromptSubmit`` those about the prompt (both as
+``hookSpecificOutput.additionalContext``), ``SessionEnd`` and ``PreCompact`` hand the
+session's ``transcript_path`` to ``vmem ingest`` in the background. The settings file keeps
+everything it held (permissions, other hooks, other tools' entries); a backup of it is
+written before the first change; installing twice leaves one entry per event; uninstall
+removes only entries whose command runs vmem's hook script.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..vault.fsutil import atomic_write
+from .hookfiles import SCRIPT_NAME, copy_script, python_executable, vmem_executable
+
+#: event → seconds Claude Code waits before giving up on the hook (the hook fails open anyway)
+EVENTS = {"SessionStart": 30, "UserPromptSubmit": 5, "SessionEnd": 10, "PreCompact": 10}
+
+
+@dataclass
+class Installed:
+    settings: Path
+    script: Path | None
+    backup: Path | None
+    changed: bool
+    events: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "settings": str(self.settings),
+            "script": str(self.script) if self.script else None,
+            "backup": str(self.backup) if self.backup else None,
+            "changed": self.changed,
+            "events": self.events,
+        }
+
+
+def settings_path(project: Path | None, user_home: Path | None = None) -> Path:
+    """``<project>/.claude/settings.json`` (shared with the team) or ``~/.claude/settings.json``."""
+    if project is not None:
+        return project / ".claude" / "settings.json"
+    return (user_home or Path.home()) / ".claude" / "settings.json"
+
+
+def command_for(script: Path, vault: Path | None) -> str:
+    parts = [python_executable(), str(script), "claude-code", "--vmem", vmem_executable()]
+    if vault is not None:
+        parts += ["--vault", str(vault)]
+    return shlex.join(parts)
+
+
+def install(settings: Path, vault: Path | None) -> Installed:
+    data = _read(settings)
+    script = copy_script(settings.parent / "hooks")
+    command = command_for(script, vault)
+    hooks = _without_ours(data.get("hooks", {}))
+    for event, timeout in EVENTS.items():
+        hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": command, "timeout": timeout}]})
+    new = {**data, "hooks": hooks}
+    changed, backup = _write(settings, data, new)
+    return Installed(settings, script, backup, changed, list(EVENTS))
+
+
+def uninstall(settings: Path) -> Installed:
+    data = _read(settings)
+    hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {})).items() if groups}
+    new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
+    changed, backup = _write(settings, data, new)
+    script = settings.parent / "hooks" / SCRIPT_NAME
+    if script.is_file():
+        script.unlink()
+    return Installed(settings, None, backup, changed)
+
+
+def is_ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and SCRIPT_NAME in str(hook.get("command", ""))
+
+
+def _without_ours(hooks: Any) -> dict[str, list[Any]]:
+    if not isinstance(hooks, dict):
+        raise ConfigError(f"'hooks' in Claude Code's settings must be an object, not {type(hooks).__name__}")
+    out: dict[str, list[Any]] = {}
+    for event, groups in hooks.items():
+        kept = []
+        for group in groups if isinstance(groups, list) else []:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                inner = [h for h in group["hooks"] if not is_ours(h)]
+                if inner:
+                    kept.append({**group, "hooks": inner})
+                elif not group["hooks"]:
+                    kept.append(group)
+            else:
+                kept.append(group)
+        out[event] = kept
+    return out
+
+
+def _read(settings: Path) -> dict[str, Any]:
+    try:
+        text = settings.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as e:
+        raise ConfigError(f"{settings} is not valid JSON ({e}); fix it first, vmem will not overwrite it") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{settings} must hold a JSON object; vmem will not overwrite it")
+    return data
+
+
+def _write(settings: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[bool, Path | None]:
+    if new == old and settings.exists():
+        return False, None
+    backup = None
+    if settings.exists():
+        backup = settings.with_name(settings.name + ".vmem-backup")
+        atomic_write(backup, settings.read_bytes())
+    atomic_write(settings, json.dumps(new, indent=2, ensure_ascii=False) + "\n")
+    return True, backup

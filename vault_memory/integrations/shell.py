@@ -1,0 +1,46 @@
+"""``vmem hooks install shell``: ``vmem-hook``, a command any agent or script can call with
+a prompt (argument or stdin) to get the memory block, fail-open like the agent hooks:
+nothing printed and exit 0 when there is no vault, no daemon or no vmem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..vault.fsutil import atomic_write
+from .hookfiles import MARK, copy_script, python_executable
+
+COMMAND_NAME = "vmem-hook"
+
+
+def default_dir() -> Path:
+    return Path.home() / ".local" / "bin"
+
+
+def install(folder: Path, vault: Path | None) -> Path:
+    """``folder/vmem-hook``: a two-line wrapper around the hook script copied beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = copy_script(folder / ".vmem-hook.d")
+    vault_arg = f' --vault "{vault}"' if vault is not None else ""
+    wrapper = folder / COMMAND_NAME
+    atomic_write(
+        wrapper,
+        f"#!/bin/sh\n# {MARK}: prints the vmem block for a prompt (argument or stdin); fails open\n"
+        f'exec "{python_executable()}" "{script}" shell{vault_arg} "$@"\n',
+    )
+    wrapper.chmod(0o755)
+    return wrapper
+
+
+def uninstall(folder: Path) -> list[Path]:
+    removed = []
+    wrapper = folder / COMMAND_NAME
+    if wrapper.is_file() and MARK in wrapper.read_text(errors="replace"):
+        wrapper.unlink()
+        removed.append(wrapper)
+    script_dir = folder / ".vmem-hook.d"
+    for path in script_dir.glob("*") if script_dir.is_dir() else []:
+        path.unlink()
+        removed.append(path)
+    if script_dir.is_dir():
+        script_dir.rmdir()
+    return removed
