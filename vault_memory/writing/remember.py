@@ -137,9 +137,9 @@ def _write_one(
     superseded = set() if superseded is None else superseded
     key, text, type, persona, fields = item.key, item.text, item.type, item.persona, dict(item.fields)
     key_inferred = False
+    single = {canonical_key(k) for k in rules.single_valued_keys}
     if key is None:
         key, value = split_key_value(text)
-        single = {canonical_key(k) for k in rules.single_valued_keys}
         if key is not None and canonical_key(key) in single and len(value.split()) > SINGLE_VALUE_WORDS:
             key, value = None, text.strip()  # a sentence: it must not replace the key's value
         text, key_inferred = value, key is not None
@@ -154,6 +154,7 @@ def _write_one(
             superseded.update(outcome.memory.supersedes)
         return outcome
 
+    replaced: list[Memory] = []  # the old values of a single-valued key, superseded by this one
     if not item.force_new and snap is not None:
         current_filter = RecallFilter(persona=persona, include_stale=True)
         current = [
@@ -166,37 +167,19 @@ def _write_one(
         if same:
             return _reconfirm(vault, same[0], now, None)
         nkey = canonical_key(key)
-        if nkey and nkey in {canonical_key(k) for k in rules.single_valued_keys}:
-            old = [m for m in current if canonical_key(m.key) == nkey]
-            if old:
-                # a new value of a pinned fact (the user's name) stays pinned
-                fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in old)
-                new = vault.add(
-                    text,
-                    type=type,
-                    key=key,
-                    persona=persona,
-                    importance=importance,
-                    supersedes=[*item.supersedes, *(m.id for m in old if m.id not in item.supersedes)],
-                    split_key=False,
-                    now=now,
-                    **fields,
-                )
-                outcome = RememberOutcome(
-                    "superseded", new, old, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred
-                )
-                if key_inferred:
-                    outcome.warnings.append(
-                        f"the key {key!r} was read from the text, and as a single-valued key it replaces "
-                        f"{', '.join(m.id for m in old)}; if that was not meant, `vmem forget {new.id}` makes "
-                        "the old value current again (--key says a key outright)"
-                    )
-                return written(outcome)
-        new_terms = content_terms(f"{key or ''} {text}")
-        for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
-            if is_restatement(new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules):
-                return _reconfirm(vault, candidate, now, similarity)
+        if nkey and nkey in single:
+            replaced = [m for m in current if canonical_key(m.key) == nkey]
+            if replaced:  # a new value of a pinned fact (the user's name) stays pinned
+                fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
+        if not replaced:
+            new_terms = content_terms(f"{key or ''} {text}")
+            for candidate, similarity in _nearest(backend, snap, embedding_text(key, text), current):
+                if is_restatement(
+                    new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, rules
+                ):
+                    return _reconfirm(vault, candidate, now, similarity)
 
+    supersedes = [*item.supersedes, *(m.id for m in replaced if m.id not in item.supersedes)]
     try:
         new = vault.add(
             text,
@@ -204,7 +187,7 @@ def _write_one(
             key=key,
             persona=persona,
             importance=importance,
-            supersedes=item.supersedes,
+            supersedes=supersedes,
             split_key=False,
             now=now,
             **fields,
@@ -212,17 +195,27 @@ def _write_one(
     except WriteRefused:
         # another `remember` of the same text wrote the same file a moment ago: that is the
         # memory, reconfirmed (the same text at the same second gives the same id)
-        if item.force_new:
+        if item.force_new or replaced:
             raise
         twin = vault.find_file_of(new_id(text, key, now))
         if twin is None:
             raise
         return RememberOutcome("reconfirmed", twin, [twin])
-    previous = [m for m in known if m.id in item.supersedes]
-    status = "superseded" if previous else "created"
-    return written(
-        RememberOutcome(status, new, previous, archived=_enforce_cap(backend, new, now), key_inferred=key_inferred)
+    previous = replaced or [m for m in known if m.id in item.supersedes]
+    outcome = RememberOutcome(
+        "superseded" if previous else "created",
+        new,
+        previous,
+        archived=_enforce_cap(backend, new, now),
+        key_inferred=key_inferred,
     )
+    if replaced and key_inferred:
+        outcome.warnings.append(
+            f"the key {key!r} was read from the text, and as a single-valued key it replaces "
+            f"{', '.join(m.id for m in replaced)}; if that was not meant, `vmem forget {new.id}` makes "
+            "the old value current again (--key says a key outright)"
+        )
+    return written(outcome)
 
 
 def _nearest(
