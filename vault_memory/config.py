@@ -9,6 +9,7 @@ import difflib
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -309,6 +310,11 @@ def template_text() -> str:
 STATE_DIR = ".vmem"
 #: transcripts waiting to become memories, under STATE_DIR (state: deleting it loses them)
 PENDING_DIR = "pending"
+
+
+def llm_url(config: Config, env: Mapping[str, str] | None = None) -> str:
+    """The LLM endpoint ingestion uses ('' when none): ``$VMEM_LLM_URL`` over ``[llm] url``."""
+    return (os.environ if env is None else env).get("VMEM_LLM_URL") or config["llm"]["url"]
 
 
 def default_vault_path() -> Path:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import Config
+from ..config import Config, llm_url
 from ..errors import LLMError
 from .transcript import Turn
 
@@ -43,7 +43,7 @@ class LLMSettings:
         vmem.toml, so one run can point elsewhere."""
         env = os.environ if env is None else env
         section = config["llm"]
-        url = env.get("VMEM_LLM_URL") or section["url"]
+        url = llm_url(config, env)
         if not url:
             return None
         return cls(

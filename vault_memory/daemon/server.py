@@ -42,7 +42,7 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from ..config import CONFIG_NAME, PENDING_DIR
+from ..config import CONFIG_NAME, PENDING_DIR, llm_url
 from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
@@ -227,8 +227,7 @@ class Daemon:
         if self._retrier is not None and self._retrier.poll() is None:
             return None
         queue = self.vault.state_dir / PENDING_DIR
-        configured = os.environ.get("VMEM_LLM_URL") or self.vault.config.get("llm", "url")
-        if not configured or not queue.is_dir() or not any(queue.glob("*.json")):
+        if not llm_url(self.vault.config) or not queue.is_dir() or not any(queue.glob("*.json")):
             return None
         command = [sys.executable, "-m", "vault_memory", "ingest", "--retry-pending", "--due-only"]
         log.info("retrying the pending transcripts in %s", queue)
