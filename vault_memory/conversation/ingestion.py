@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LLMError
-from .llm import LLMSettings, extract, summary_text
+from .llm import Extraction, LLMSettings, extract, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals
 from .transcript import LineProblem, Transcript, Turn, parse
@@ -143,8 +143,6 @@ def process(
     mem: VaultMemory, entry: PendingEntry, settings: LLMSettings | None, queue: PendingQueue, now: dt.datetime
 ) -> IngestReport:
     """Turn one queued transcript into memories; dequeue it when all of them are written."""
-    from ..writing.remember import Remembering
-
     ledger = Ledger(mem.root, entry.session)
     transcript = Transcript(entry.turns, "queued", entry.session)
     report = _report(transcript, ledger)
@@ -161,53 +159,7 @@ def process(
                 report.llm, report.llm_error = "failed", str(e)
             else:
                 report.llm = "done"
-                last = entry.turns[-1].number if entry.turns else None
-                for fact in extraction.facts:
-                    items.append(
-                        Remembering(
-                            fact.text,
-                            key=fact.key,
-                            type="fact",
-                            persona=entry.persona,
-                            fields={
-                                "domain": fact.domain,
-                                "confidence": fact.confidence,
-                                "source": "inferred",
-                                "conversation": entry.session,
-                                "turn": fact.turn or last,
-                            },
-                        )
-                    )
-                for text, turn in extraction.episodes:
-                    items.append(
-                        Remembering(
-                            text,
-                            type="episode",
-                            persona=entry.persona,
-                            fields={
-                                "confidence": "medium",
-                                "source": "inferred",
-                                "conversation": entry.session,
-                                "turn": turn or last,
-                            },
-                        )
-                    )
-                if extraction.summary:
-                    items.append(
-                        Remembering(
-                            summary_text(extraction.summary),
-                            type="summary",
-                            persona=entry.persona,
-                            supersedes=[ledger.summary] if ledger.summary else [],
-                            fields={
-                                "confidence": "medium",
-                                "source": "inferred",
-                                "conversation": entry.session,
-                                "turn": last,
-                                "tags": ["session-summary"],
-                            },
-                        )
-                    )
+                items += _llm_items(extraction, entry, ledger)
     outcomes = mem.remember_many(items, now=now) if items else []
     for item, outcome in zip(items, outcomes, strict=True):
         report.written.append(_written(outcome.status, outcome.memory.id, item))
@@ -224,6 +176,42 @@ def process(
     else:
         queue.done(entry)
     return report
+
+
+def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> list[Remembering]:
+    """The model's facts, episodes and session summary as memories to write (``inferred``);
+    the summary supersedes the session's previous one."""
+    from ..writing.remember import Remembering
+
+    last = entry.turns[-1].number if entry.turns else None
+
+    def fields(turn: int | None, **more: Any) -> dict[str, Any]:
+        return {"source": "inferred", "conversation": entry.session, "turn": turn or last, **more}
+
+    items = [
+        Remembering(
+            fact.text,
+            key=fact.key,
+            persona=entry.persona,
+            fields=fields(fact.turn, domain=fact.domain, confidence=fact.confidence),
+        )
+        for fact in extraction.facts
+    ]
+    items += [
+        Remembering(text, type="episode", persona=entry.persona, fields=fields(turn, confidence="medium"))
+        for text, turn in extraction.episodes
+    ]
+    if extraction.summary:
+        items.append(
+            Remembering(
+                summary_text(extraction.summary),
+                type="summary",
+                persona=entry.persona,
+                supersedes=[ledger.summary] if ledger.summary else [],
+                fields=fields(None, confidence="medium", tags=["session-summary"]),
+            )
+        )
+    return items
 
 
 def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: str | None) -> list[Remembering]:
