@@ -364,10 +364,12 @@ class _Cache:
 
     def __init__(self, vault_root: Path, session: str):
         self.path = vault_root / STATE_DIR / CACHE_DIR / f"{file_stem(session)}.json"
+        self.text = ""  # as read: a cut that did not change is not written again
 
     def load(self, stable: list[Turn]) -> list[Segment]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.text = self.path.read_text(encoding="utf-8")
+            data = json.loads(self.text)
             segments = [Segment(**s) for s in data["segments"]]
         except (FileNotFoundError, ValueError, KeyError, TypeError):
             return []
@@ -384,8 +386,11 @@ class _Cache:
 
     def save(self, segments: list[Segment]) -> None:
         closed = [s for s in segments if s.digest][-self.KEEP :]
+        text = json.dumps({"segments": [s.to_dict() for s in closed]}, ensure_ascii=False)
+        if text == self.text:
+            return
         try:
             private_dir(self.path.parent)
-            atomic_write(self.path, json.dumps({"segments": [s.to_dict() for s in closed]}, ensure_ascii=False))
+            atomic_write(self.path, text)
         except OSError:
             pass  # a cache that cannot be written is a cache that is not there
