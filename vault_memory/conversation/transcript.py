@@ -28,6 +28,8 @@ from ..errors import TranscriptError
 FORMATS = ("auto", "jsonl", "claude-code", "openai", "text")
 ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
+#: roles a conversation format may hold that are not the conversation: skipped, not reported
+_OTHER_ROLES = ("system", "tool", "developer", "function")
 _LABEL = re.compile(r"^\s*(user|usuario|usuaria|human|humano|assistant|asistente|ai|bot|claude)\s*:\s?(.*)$", re.I)
 _LABEL_ROLE = {"user": "user", "usuario": "user", "usuaria": "user", "human": "user", "humano": "user"}
 #: Claude Code's own bookkeeping dressed as user turns (slash commands and their output)
@@ -162,7 +164,7 @@ def _read_jsonl(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
         role = _ROLE_NAMES.get(str(entry.get("role", "")).lower())
         content = _content_text(entry.get("content"))
         if role is None:
-            if entry.get("role") in ("system", "tool", "developer"):
+            if entry.get("role") in _OTHER_ROLES:
                 continue
             problems.append(LineProblem(number, f"role must be user or assistant, not {entry.get('role')!r}"))
             continue
@@ -210,7 +212,7 @@ def _read_openai(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
         role = _ROLE_NAMES.get(str(message.get("role", "")).lower())
         content = _content_text(message.get("content"))
         if role is None or content is None:
-            if message.get("role") not in ("system", "tool", "developer", "function"):
+            if message.get("role") not in _OTHER_ROLES:
                 problems.append(LineProblem(i, f"message {i} has no user/assistant role and text content"))
             continue
         _append(turns, role, content, _timestamp(message.get("timestamp")), i)
