@@ -118,6 +118,7 @@ class UnloadableEmbedder:
     """The embedder of an index whose model can no longer be loaded (its files are gone)."""
 
     model_id = "hash-64"
+    languages = None
     dim = 64
 
     def embed(self, texts):

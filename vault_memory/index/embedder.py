@@ -27,6 +27,8 @@ BUNDLED = "bundled"
 BUNDLED_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 BUNDLED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 BUNDLED_DIM = 384
+#: all-MiniLM-L6-v2 was trained on English pairs; on Spanish it sees shared word pieces
+BUNDLED_LANGUAGES = frozenset({"en"})
 #: word pieces per chunk: sentence-transformers' max_seq_length for this model
 MAX_TOKENS = 256
 #: the tokenizer and config files shipped inside the package
@@ -38,6 +40,9 @@ class Embedder(Protocol):
     model_id: str
     #: None until the first ``embed`` for a model whose size is not known up front
     dim: int | None
+    #: the languages the model compares well (None: any, or not known); recall leaves the
+    #: vector leg out of a pair in another language (``recall.languages``)
+    languages: frozenset[str] | None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors, one row per text."""
@@ -118,7 +123,9 @@ class FastEmbedEmbedder:
         self._model: Any = None
         self._tokenizer: Any = None
         self.dim: int | None
+        self.languages: frozenset[str] | None = None
         if model == BUNDLED:
+            self.languages = BUNDLED_LANGUAGES
             self.model_id, self.dim = BUNDLED_MODEL_ID, BUNDLED_DIM
         elif Path(model).expanduser().is_dir():
             folder = Path(model).expanduser().resolve()
@@ -216,6 +223,7 @@ class HashEmbedder:
     def __init__(self, dim: int = 64):
         self.model_id = f"{HASH}-{dim}"
         self.dim: int | None = dim
+        self.languages: frozenset[str] | None = None
         self._dim = dim
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -245,6 +253,7 @@ class UseEmbedder:
 
     def __init__(self, threads: int = 2):
         self.dim: int | None = 512
+        self.languages: frozenset[str] | None = None  # sixteen, Spanish and English among them
         self.threads = threads
         self._model: Any = None
 

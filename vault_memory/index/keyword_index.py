@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from whoosh import index as windex
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
@@ -23,14 +23,56 @@ from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
 NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})
-_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"])) - NEGATIONS
+#: rioplatense voseo of the words the Spanish stop list already holds ("tú", "tienes", "eres"
+#: and "has" are stop words, so "vos", "tenés", "sos" and "habés" are too)
+VOSEO_STOP = frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"})
+_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | VOSEO_STOP) - NEGATIONS
+#: voseo imperatives with a pronoun attached, which the Snowball stemmer does not take apart
+#: ("acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each becomes its
+#: infinitive, so it stems like the other forms of its verb. A closed list: a rule for
+#: "-ate" would also turn "tomate" into "tomar"
+VOSEO_IMPERATIVES = {
+    "acordate": "acordar",
+    "acordame": "acordar",
+    "fijate": "fijar",
+    "decime": "decir",
+    "decile": "decir",
+    "contame": "contar",
+    "avisame": "avisar",
+    "anotate": "anotar",
+    "anotame": "anotar",
+    "guardame": "guardar",
+    "recordame": "recordar",
+    "mandame": "mandar",
+    "pasame": "pasar",
+    "explicame": "explicar",
+    "ayudame": "ayudar",
+}
+#: words in "-ís" that are not the voseo of an "-ir" verb ("vivís", "decís")
+_NOT_VOSEO_IS = frozenset({"país", "anís", "parís", "maís", "lis", "gris"})
 _TOKEN = r"\w+(?:[.'’]\w+)*"
+
+
+class VoseoFilter(Filter):
+    """Rioplatense verb forms the Spanish stemmer misses: the imperatives of
+    ``VOSEO_IMPERATIVES``, and the present "-ís" of "-ir" verbs ("vivís" stems like
+    "vivir"; accent folding would hide the ending). Runs before accent folding."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            text = t.text
+            if text in VOSEO_IMPERATIVES:
+                t.text = VOSEO_IMPERATIVES[text]
+            elif text.endswith("ís") and len(text) > 4 and text not in _NOT_VOSEO_IS:
+                t.text = text[:-2] + "ir"
+            yield t
 
 
 def _analyzer(lang: str):
     return (
         RegexTokenizer(_TOKEN)
         | LowercaseFilter()
+        | VoseoFilter()
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=_STOP, minsize=1)
         | StemFilter(lang=lang)
@@ -128,6 +170,26 @@ def query_terms(text: str) -> list[tuple[str, str, float]]:
     for token in PLAIN(text):
         clauses.append(("tags", token.text, KeywordIndex.FIELD_WEIGHTS["tags"]))
     return clauses
+
+
+def feedback_terms(
+    question: list[tuple[str, str, float]], feedback: list[str], idf, count: int, weight: float
+) -> list[tuple[str, str, float]]:
+    """Pseudo-relevance feedback: the ``count`` words (per body field) that the best first
+    answers (``feedback``, their texts) share most, weighed by rarity, added to the question
+    at ``weight`` times the strongest expansion; words of the question are not repeated."""
+    asked = {(field, term) for field, term, _ in question}
+    added: list[tuple[str, str, float]] = []
+    for field, analyzer in (("body", EN), ("body_es", ES)):
+        votes: dict[str, float] = {}
+        for text in feedback:
+            for term in {t.text for t in analyzer(text)}:
+                if (field, term) not in asked:
+                    votes[term] = votes.get(term, 0.0) + 1.0
+        scored = sorted(((n * idf(field, t), t) for t, n in votes.items()), reverse=True)[:count]
+        top = scored[0][0] if scored else 0.0
+        added += [(field, t, weight * KeywordIndex.FIELD_WEIGHTS[field] * s / top) for s, t in scored if s > 0]
+    return added
 
 
 def query_for(text: str):

@@ -17,12 +17,15 @@ from collections.abc import Sequence
 from ..errors import EmbedderError
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
+from ..index.keyword_index import feedback_terms, query_terms
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
 from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
+from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.vault import Vault
+from .languages import abstentions, model_judges
 from .ranking import RankingParams, best_first, fuse, ranks, spread_to_neighbours
 from .results import Hit, RecallQuery, RecallResult
 
@@ -56,6 +59,8 @@ class Engine:
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
         #: same Memory object (a preloaded snapshot carries unchanged memories over)
         self._timelines: dict[str, tuple[Memory, Timeline]] = {}
+        #: each memory's language (``vault.language``), by path, kept like the timelines
+        self._languages: dict[str, tuple[Memory, str | None]] = {}
 
     def ensure_fresh(self) -> SyncReport | None:
         """Sync if any file changed since the last sync; None when nothing changed. (When a
@@ -76,6 +81,7 @@ class Engine:
         snap.preload(previous)
         loaded = snap.loaded_memories()
         self._timelines = {p: t for p, t in self._timelines.items() if loaded.get(p) is t[0]}
+        self._languages = {p: t for p, t in self._languages.items() if loaded.get(p) is t[0]}
         return snap
 
     def timeline(self, path: str, memory: Memory) -> Timeline:
@@ -86,6 +92,17 @@ class Engine:
         tl = timeline(memory, self.lifecycle_rules)
         self._timelines[path] = (memory, tl)
         return tl
+
+    def languages(self, snap: Snapshot, paths: Sequence[str]) -> dict[str, str | None]:
+        """The language of each indexed memory among ``paths``, worked out once per memory."""
+        out: dict[str, str | None] = {}
+        for path, memory in snap.memories(list(paths)).items():
+            known = self._languages.get(path)
+            if known is None or known[0] is not memory:
+                known = (memory, detect(memory.text))
+                self._languages[path] = known
+            out[path] = known[1]
+        return out
 
     def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
         started = time.perf_counter()
@@ -127,6 +144,8 @@ class Engine:
         clock = time.perf_counter
         t0 = clock()
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
+        if keyword and self.params.feedback_docs > 0:
+            keyword = self.with_feedback(snap, text, keyword)
         t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
         self.vector_unavailable = None
@@ -143,6 +162,16 @@ class Engine:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
 
+    def with_feedback(self, snap: Snapshot, text: str, first: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """The keyword leg again, with the words its best first answers share (see
+        ``RankingParams.feedback_docs``)."""
+        p = self.params
+        top = [path for path, _ in first[: p.feedback_docs]]
+        texts = [m.text for m in snap.memories(top).values()]
+        question = query_terms(text)
+        more = feedback_terms(question, texts, snap.keyword.idf, p.feedback_terms, p.feedback_weight)
+        return snap.keyword.search_terms(question + more, p.depth) if more else first
+
     def rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None = None) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
         time went (keyword_ms, embed_ms, vector_ms, rank_ms: all of it)."""
@@ -157,11 +186,24 @@ class Engine:
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.embedder.model_id)  # refuse a stale index, even keyword-only
-        keyword, vector = self.legs(snap, query.text, query.legs, timings)
+        aware = self.params.language_aware
+        asked_in = detect(query.text) if aware else None
+        model_languages = self.embedder.languages if aware else None
+        legs = query.legs
+        if not model_judges(model_languages, asked_in):  # the model cannot read the question
+            legs = tuple(leg for leg in legs if leg != "vector")
+        keyword, vector = self.legs(snap, query.text, legs, timings)
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
+        abstains = None
+        if asked_in is not None or model_languages is not None:
+            written_in = self.languages(snap, list(dict.fromkeys([p for p, _ in keyword] + [p for p, _ in vector])))
+            abstains = abstentions(asked_in, written_in, kw_score, model_languages)
+            if "keyword" not in legs or "vector" not in legs:  # one leg alone: no evidence to re-weigh
+                abstains["keyword"] = set()
+            vector = [(p, s) for p, s in vector if p not in abstains["vector"]]
         vec_score = dict(vector)
-        fused = fuse(keyword, vector, self.params)
+        fused = fuse(keyword, vector, self.params, abstains)
         if self.params.neighbour_weight > 0 and fused:
             fused = spread_to_neighbours(fused, snap.neighbours(list(fused)), self.params.neighbour_weight)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)

@@ -9,11 +9,13 @@ fusion by about 9 points of R@5 (README, "Retrieval quality").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
+#: per leg, the memories it cannot judge
+Abstentions = Mapping[str, Collection[str]]
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,14 @@ class RankingParams:
     #: tuned on conversations 0-2 and confirmed on 3-4: R@5/R@10 .644/.766 and .620/.714 with
     #: 0.01, .644/.765 and .620/.714 without (docs/benchmarks.md)
     weakest: float = 0.01
+    #: leave out the evidence a leg cannot give across languages (``recall.languages``):
+    #: bilingual set, use-multilingual, cross-language R@1 .546 → .857 (docs/benchmarks.md)
+    language_aware: bool = True
+    #: pseudo-relevance feedback on the keyword leg: words shared by its best first answers
+    #: (this many; 0 disables) are added to the question (``keyword_index.feedback_terms``)
+    feedback_docs: int = 0
+    feedback_terms: int = 10
+    feedback_weight: float = 0.5
 
 
 def ranks(results: list[tuple[str, float]]) -> dict[str, int]:
@@ -69,18 +79,51 @@ def _minmax(leg: list[tuple[str, float]], floor: float | None = None, weakest: f
 
 
 def score_fusion(
-    keyword: list[tuple[str, float]], vector: list[tuple[str, float]], p: RankingParams
+    keyword: list[tuple[str, float]],
+    vector: list[tuple[str, float]],
+    p: RankingParams,
+    abstains: Abstentions | None = None,
 ) -> dict[str, float]:
+    legs = (
+        (p.keyword_weight, _minmax(keyword, p.keyword_floor, p.weakest), (abstains or {}).get("keyword", ())),
+        (p.vector_weight, _minmax(vector, p.vector_floor, p.weakest), (abstains or {}).get("vector", ())),
+    )
     fused: dict[str, float] = {}
-    for weight, leg, floor in ((p.keyword_weight, keyword, p.keyword_floor), (p.vector_weight, vector, p.vector_floor)):
-        for path, s in _minmax(leg, floor, p.weakest).items():
+    for weight, scaled, _ in legs:
+        for path, s in scaled.items():
             fused[path] = fused.get(path, 0.0) + weight * s
-    return fused
+    return _without_abstentions(fused, legs) if abstains else fused
 
 
-def fuse(keyword: list[tuple[str, float]], vector: list[tuple[str, float]], p: RankingParams) -> dict[str, float]:
+def _without_abstentions(
+    fused: dict[str, float], legs: Sequence[tuple[float, dict[str, float], Collection[str]]]
+) -> dict[str, float]:
+    """Re-weigh the memories some leg abstains on: their score is the weighted mean of the
+    legs that can judge them, on the same scale as everyone else's; a memory no leg can
+    judge is dropped."""
+    total = sum(weight for weight, _, _ in legs)
+    out: dict[str, float] = {}
+    for path, score in fused.items():
+        judging = [(weight, scaled) for weight, scaled, silent in legs if path not in silent]
+        if len(judging) == len(legs):
+            out[path] = score
+        elif judging:
+            counted = sum(weight for weight, _ in judging)
+            out[path] = total * sum(weight * scaled.get(path, 0.0) for weight, scaled in judging) / counted
+    return out
+
+
+def fuse(
+    keyword: list[tuple[str, float]],
+    vector: list[tuple[str, float]],
+    p: RankingParams,
+    abstains: Abstentions | None = None,
+) -> dict[str, float]:
+    """One relevance per memory. ``abstains`` names, per leg ("keyword", "vector"), the
+    memories that leg cannot judge (``recall.languages``): its score or its silence about
+    them is left out rather than counted as evidence (score fusion only)."""
     if p.fusion == "score":
-        return score_fusion(keyword, vector, p)
+        return score_fusion(keyword, vector, p, abstains)
     return rrf_scores(keyword, vector, p)
 
 

