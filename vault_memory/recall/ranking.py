@@ -38,7 +38,7 @@ class RankingParams:
     #: 0.01, .644/.765 and .620/.714 without (docs/benchmarks.md)
     weakest: float = 0.01
     #: leave out the evidence a leg cannot give across languages (``recall.languages``):
-    #: bilingual set, use-multilingual, cross-language R@1 .546 → .857 (docs/benchmarks.md)
+    #: bilingual set, use-multilingual, cross-language R@1 .414 → .900 (docs/benchmarks.md)
     language_aware: bool = True
     #: pseudo-relevance feedback on the keyword leg: words shared by its best first answers
     #: (this many; 0 disables) are added to the question (``keyword_index.feedback_terms``)
