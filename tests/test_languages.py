@@ -62,6 +62,8 @@ def test_the_keyword_leg_abstains_only_where_it_is_silent_across_languages():
     found = abstentions("en", written_in, keyword_matches=set(), model_languages=frozenset({"en"}))
     assert found["vector"] == {"es-ana", "es-rosario"}
     assert abstentions(None, written_in, set(), None) == {"keyword": set(), "vector": set()}
+    # the keyword leg alone: its silence is all there is, nothing to re-weigh it against
+    assert abstentions("en", written_in, set(), None, legs=("keyword",))["keyword"] == set()
 
 
 def test_a_memory_judged_by_one_leg_gets_that_legs_score_on_the_common_scale():

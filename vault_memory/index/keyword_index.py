@@ -48,8 +48,9 @@ VOSEO_IMPERATIVES = {
     "explicame": "explicar",
     "ayudame": "ayudar",
 }
-#: words in "-ís" that are not the voseo of an "-ir" verb ("vivís", "decís")
-_NOT_VOSEO_IS = frozenset({"país", "anís", "parís", "maís", "lis", "gris"})
+#: words in "-ís" that are not the voseo of an "-ir" verb ("vivís", "decís"); shorter ones
+#: ("país", "anís", "gris") are left by the filter's length bound
+_NOT_VOSEO_IS = frozenset({"parís"})
 _TOKEN = r"\w+(?:[.'’]\w+)*"
 
 
@@ -170,26 +171,6 @@ def query_terms(text: str) -> list[tuple[str, str, float]]:
     for token in PLAIN(text):
         clauses.append(("tags", token.text, KeywordIndex.FIELD_WEIGHTS["tags"]))
     return clauses
-
-
-def feedback_terms(
-    question: list[tuple[str, str, float]], feedback: list[str], idf, count: int, weight: float
-) -> list[tuple[str, str, float]]:
-    """Pseudo-relevance feedback: the ``count`` words (per body field) that the best first
-    answers (``feedback``, their texts) share most, weighed by rarity, added to the question
-    at ``weight`` times the strongest expansion; words of the question are not repeated."""
-    asked = {(field, term) for field, term, _ in question}
-    added: list[tuple[str, str, float]] = []
-    for field, analyzer in (("body", EN), ("body_es", ES)):
-        votes: dict[str, float] = {}
-        for text in feedback:
-            for term in {t.text for t in analyzer(text)}:
-                if (field, term) not in asked:
-                    votes[term] = votes.get(term, 0.0) + 1.0
-        scored = sorted(((n * idf(field, t), t) for t, n in votes.items()), reverse=True)[:count]
-        top = scored[0][0] if scored else 0.0
-        added += [(field, t, weight * KeywordIndex.FIELD_WEIGHTS[field] * s / top) for s, t in scored if s > 0]
-    return added
 
 
 def query_for(text: str):

@@ -222,17 +222,7 @@ class KeywordSearcher:
 
     def search(self, text: str, limit: int) -> list[tuple[str, float]]:
         """[(path, score)], best first; ties in document order, as Whoosh orders them."""
-        return self.search_terms(query_terms(text), limit)
-
-    def idf(self, fieldname: str, term: str) -> float:
-        """How rare a term is in the index (Whoosh's idf); 0 when it does not occur."""
-        found = self._term_scores(fieldname, term)
-        if found is None:
-            return 0.0
-        return math.log(self.doc_count_all / (len(found[0]) + 1)) + 1
-
-    def search_terms(self, terms: list[tuple[str, str, float]], limit: int) -> list[tuple[str, float]]:
-        """``search`` for clauses already analysed: (field, term, weight)."""
+        terms = query_terms(text)
         if not terms or not self.segments or limit <= 0:
             return []
         scores = np.zeros(self.doc_count_all)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from ..errors import EmbedderError
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
-from ..index.keyword_index import feedback_terms, query_terms
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
@@ -147,8 +146,6 @@ class Engine:
         clock = time.perf_counter
         t0 = clock()
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
-        if keyword and self.params.feedback_docs > 0:
-            keyword = self.with_feedback(snap, text, keyword)
         t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
         self.vector_unavailable = None
@@ -164,16 +161,6 @@ class Engine:
         if timings is not None:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
-
-    def with_feedback(self, snap: Snapshot, text: str, first: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """The keyword leg again, with the words its best first answers share (see
-        ``RankingParams.feedback_docs``)."""
-        p = self.params
-        top = [path for path, _ in first[: p.feedback_docs]]
-        texts = [m.text for m in snap.memories(top).values()]
-        question = query_terms(text)
-        more = feedback_terms(question, texts, snap.keyword.idf, p.feedback_terms, p.feedback_weight)
-        return snap.keyword.search_terms(question + more, p.depth) if more else first
 
     def rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None = None) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
@@ -201,9 +188,7 @@ class Engine:
         abstains = None
         if asked_in is not None or model_languages is not None:
             written_in = self.languages(snap, list(dict.fromkeys([p for p, _ in keyword] + [p for p, _ in vector])))
-            abstains = abstentions(asked_in, written_in, kw_score, model_languages)
-            if "keyword" not in legs or "vector" not in legs:  # one leg alone: no evidence to re-weigh
-                abstains["keyword"] = set()
+            abstains = abstentions(asked_in, written_in, kw_score, model_languages, legs)
             vector = [(p, s) for p, s in vector if p not in abstains["vector"]]
         vec_score = dict(vector)
         fused = fuse(keyword, vector, self.params, abstains)

@@ -29,14 +29,17 @@ def abstentions(
     memories: Mapping[str, str | None],
     keyword_matches: Collection[str],
     model_languages: Collection[str] | None,
+    legs: Collection[str] = ("keyword", "vector"),
 ) -> dict[str, set[str]]:
     """Per leg, the candidate paths (``memories``: path → language) whose evidence is left
-    out of the fusion: the keyword leg's silence across languages, and any vector score
-    on a pair of languages the model does not know."""
+    out of the fusion: the keyword leg's silence across languages (only beside a vector
+    leg that can speak for those memories: ``legs`` are the legs that ran), and any vector
+    score on a pair of languages the model does not know."""
+    both = "keyword" in legs and "vector" in legs
     keyword = {
         path
         for path, lang in memories.items()
-        if question is not None and lang is not None and lang != question and path not in keyword_matches
+        if both and question is not None and lang is not None and lang != question and path not in keyword_matches
     }
     vector = {path for path, lang in memories.items() if not model_judges(model_languages, question, lang)}
     return {"keyword": keyword, "vector": vector}

@@ -40,11 +40,6 @@ class RankingParams:
     #: leave out the evidence a leg cannot give across languages (``recall.languages``):
     #: bilingual set, use-multilingual, cross-language R@1 .414 → .900 (docs/benchmarks.md)
     language_aware: bool = True
-    #: pseudo-relevance feedback on the keyword leg: words shared by its best first answers
-    #: (this many; 0 disables) are added to the question (``keyword_index.feedback_terms``)
-    feedback_docs: int = 0
-    feedback_terms: int = 10
-    feedback_weight: float = 0.5
 
 
 def ranks(results: list[tuple[str, float]]) -> dict[str, int]:
