@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vault_memory.config import StateLayout  # noqa: E402
 from vault_memory.errors import IndexUnavailable  # noqa: E402
 from vault_memory.index.generations import IndexLayout  # noqa: E402
 from vault_memory.index.snapshot import Snapshot  # noqa: E402
@@ -83,7 +84,7 @@ def consistency(folder: Path) -> dict:
     scan = Vault(folder).scan()
     expected = {m.file.as_posix(): m.id for m in scan.memories}
     try:
-        snap = Snapshot(IndexLayout(folder / ".vmem"))
+        snap = Snapshot(IndexLayout(StateLayout.of(folder)))
     except IndexUnavailable:
         return {"memories": len(expected), "indexed": 0, "equal": False}
     with snap:
@@ -209,7 +210,7 @@ def killed_commands(base: Path, rounds: int, seed: int = 11) -> dict:
     next_sync = vmem(folder, "sync", check=False)
     next_write = vmem(folder, "remember", "A memory after the kills", check=False)
     vmem(folder, "reindex")
-    layout = IndexLayout(folder / ".vmem")
+    layout = IndexLayout(StateLayout.of(folder))
     return {
         "reindex_kills": reindex_kills,
         "remember_kills": remember_kills,

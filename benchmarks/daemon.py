@@ -25,8 +25,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scale import QUERIES, build_vault, pct, report  # noqa: E402
 
-from vault_memory.daemon.client import DaemonClient  # noqa: E402
-from vault_memory.daemon.protocol import Op, query_to_wire  # noqa: E402
+from vault_memory.backend.client import DaemonClient  # noqa: E402
+from vault_memory.backend.protocol import Op, query_to_wire  # noqa: E402
+from vault_memory.config import StateLayout  # noqa: E402
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
 from vault_memory.recall.results import RecallQuery  # noqa: E402
 
@@ -72,7 +73,7 @@ def run(n: int, edits: int, burst: int, keep: Path | None) -> dict:
         env = dict(os.environ, VMEM_VAULT=str(folder))
         subprocess.run([sys.executable, "-m", "vault_memory", "reindex"], env=env, check=True, capture_output=True)
         subprocess.run(["vmem", "daemon", "start", "--timeout", "600"], env=env, check=True, capture_output=True)
-        client = DaemonClient(folder / ".vmem")
+        client = DaemonClient(StateLayout.of(folder).daemon_socket)
         try:
             assert wait(lambda: (client.request(Op.STATUS) or {}).get("status", {}).get("ready"), 600)
 

@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vault_memory.config import StateLayout  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
 from vault_memory.vault.vault import Vault  # noqa: E402
@@ -135,9 +136,12 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         index_dir = folder / ".vmem" / "index"
         result["index_mb"] = round(sum(f.stat().st_size for f in index_dir.rglob("*") if f.is_file()) / 1e6, 1)
 
+        from vault_memory.backend import LocalBackend
+        from vault_memory.config import Config
         from vault_memory.recall.engine import Engine, RecallQuery
 
         engine = Engine(Vault(folder))
+        backend = LocalBackend(engine.vault.root, Config.load(engine.vault.root), engine=engine)
         checks = []
         for _ in range(20):
             t = time.perf_counter()
@@ -154,13 +158,13 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
                 engine.embedder.embed([q])
                 embeds.append((time.perf_counter() - t) * 1000)
                 t = time.perf_counter()
-                engine.recall(RecallQuery(q))
+                backend.recall(RecallQuery(q))
                 warm.append((time.perf_counter() - t) * 1000)
         if rankings is not None:  # the top 10 per query, to compare two versions ranking for ranking
             as_of = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
             rankings.write_text(
                 json.dumps(
-                    {q: [h.memory.id for h in engine.recall(RecallQuery(q, as_of=as_of)).hits] for q in QUERIES},
+                    {q: [h.memory.id for h in backend.recall(RecallQuery(q, as_of=as_of)).hits] for q in QUERIES},
                     indent=1,
                 )
             )
@@ -211,7 +215,7 @@ def keyword_leg(folder: Path) -> dict:
     from vault_memory.index.keyword_index import query_for
     from vault_memory.index.keyword_search import KeywordSearcher, SegmentCache
 
-    keyword = IndexLayout(folder / ".vmem").current().keyword
+    keyword = IndexLayout(StateLayout.of(folder)).current().keyword
     whoosh_ms, cold_ms, warm_ms, same = [], [], [], 0
     warm = KeywordSearcher(keyword, SegmentCache())
     with keyword.open().searcher(weighting=scoring.BM25F(B=0.75, K1=1.2)) as searcher:

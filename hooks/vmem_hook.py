@@ -40,7 +40,7 @@ def main(argv):
         vault = _vault(args.get("vault"), os.getcwd())
         if vault is None:
             return _log(None, "shell: no vault found")
-        block = _recall(vault, prompt, int(args.get("budget") or 400), args)
+        block = _recall(vault, prompt, _budget(args), args)
         if block:
             sys.stdout.write(block + "\n")
         return 0
@@ -53,7 +53,7 @@ def claude_code(event, args):
     vault = _vault(args.get("vault"), cwd)
     if vault is None:
         return _log(None, f"{name}: no vault found (use --vault, VMEM_VAULT or a vmem.toml above {cwd})")
-    budget = int(args.get("budget") or 400)
+    budget = _budget(args)
     if name == "UserPromptSubmit":
         prompt = event.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
@@ -81,21 +81,19 @@ def _context(name, block):
     return 0
 
 
+def _budget(args):
+    """--budget N, or None: the vault's own ``[recall] budget`` (the daemon applies it)."""
+    try:
+        return int(args["budget"]) if args.get("budget") else None
+    except ValueError:
+        return None
+
+
 def _recall(vault, text, budget, args):
-    """The rendered block from the vault's daemon; '' (and a log line) when it cannot say."""
-    query = {
-        "text": text,
-        "k": 10,
-        "types": None,
-        "persona": None,
-        "as_of": None,
-        "include_expired": False,
-        "include_archived": False,
-        "include_stale": False,
-        "legs": ["keyword", "vector"],
-        "include_pinned": True,
-    }
-    answer = _ask(vault, {"op": "recall", "query": query, "block_budget": budget}, TIMEOUT)
+    """The rendered block from the vault's daemon; '' (and a log line) when it cannot say.
+    k and the budget default to the vault's ``[recall]`` settings, applied by the daemon."""
+    query = {"text": text} if budget is None else {"text": text, "budget": budget}
+    answer = _ask(vault, {"op": "recall", "query": query, "render": "block"}, TIMEOUT)
     if answer is None:
         _log(vault, "no daemon answered; starting one for the next prompt")
         _start_daemon(vault, args, wait=False)

@@ -95,18 +95,24 @@ def embedder():
 
 
 @pytest.fixture
-def engine_for(embedder):
-    """engine_for(vault_dir) → a recall Engine over that vault using the shared model."""
-    from vault_memory.recall.engine import Engine
+def backend_for(embedder):
+    """backend_for(vault_dir) → an in-process backend over that vault using the shared model
+    (``.engine`` is its recall engine)."""
+    from vault_memory.backend import LocalBackend
+    from vault_memory.config import Config
 
     def make(path: Path, **kw):
-        return Engine(Vault(path), embedder=embedder, **kw)
+        from vault_memory.recall.engine import Engine
+
+        vault = Vault(path)
+        engine = Engine(vault, embedder=embedder, **kw)
+        return LocalBackend(vault.root, Config.load(vault.root), engine=engine)
 
     return make
 
 
-def recall_ids(engine, text: str, **kw) -> list[str]:
-    from vault_memory.recall.engine import RecallQuery
+def recall_ids(backend, text: str, **kw) -> list[str]:
+    from vault_memory.recall.results import RecallQuery
 
     kw.setdefault("include_pinned", False)
-    return [h.memory.id for h in engine.recall(RecallQuery(text, **kw)).hits]
+    return [h.memory.id for h in backend.recall(RecallQuery(text, **kw)).hits]

@@ -14,6 +14,7 @@ from conftest import write
 import vault_memory
 import vault_memory as vmem
 from vault_memory import DaemonError, VaultError
+from vault_memory.config import StateLayout
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -143,7 +144,7 @@ def test_a_missing_index_is_an_index_error_not_a_file_error(vault_dir):
     from vault_memory.index.snapshot import Snapshot
 
     with pytest.raises(vmem.IndexUnavailable, match="vmem sync"):
-        Snapshot(IndexLayout(vault_dir / ".vmem"))
+        Snapshot(IndexLayout(StateLayout.of(vault_dir)))
 
 
 def test_import_and_export_lines(vault_dir, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from vault_memory.daemon.protocol import Op
+from vault_memory.backend.protocol import Op
 
 PACKAGE = Path(__file__).resolve().parent.parent / "vault_memory"
 
@@ -20,7 +20,7 @@ def test_only_the_protocol_module_names_the_operations():
     names = {op.value for op in Op}
     offenders = []
     for name, tree in modules():
-        if name == "daemon/protocol.py":
+        if name == "backend/protocol.py":
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "request" and node.args:

@@ -183,7 +183,7 @@ def test_ingesting_again_or_a_longer_copy_writes_nothing_twice(mem):
 
 def test_the_ledger_lost_the_write_rules_still_keep_it_from_duplicating(mem):
     ingest(mem, TRANSCRIPT, llm=None)
-    for f in (mem.state_dir / "ingested").iterdir():
+    for f in mem.state.ingested.iterdir():
         f.unlink()
     report = ingest(mem, TRANSCRIPT, llm=None)
     assert {w.status for w in report.written} == {"reconfirmed"}

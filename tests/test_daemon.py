@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from conftest import VMEM, Cli, use_hash_embedder, write
 
-from vault_memory.daemon.client import DaemonClient
-from vault_memory.daemon.process import DaemonPaths, is_running
-from vault_memory.daemon.protocol import Op, query_to_wire
+from vault_memory.backend.client import DaemonClient
+from vault_memory.backend.control import is_running
+from vault_memory.backend.protocol import Op, query_to_wire
+from vault_memory.config import StateLayout
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.snapshot import Snapshot
 from vault_memory.recall.results import RecallQuery
@@ -32,7 +33,7 @@ PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 class RunningDaemon:
     def __init__(self, vault_dir: Path):
         self.vault_dir = vault_dir
-        self.client = DaemonClient(vault_dir / ".vmem", timeout=60)
+        self.client = DaemonClient(StateLayout.of(vault_dir).daemon_socket, timeout=60)
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> RunningDaemon:
@@ -207,12 +208,12 @@ def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
         )
     time.sleep(0.4)  # the batch is being embedded now
     d.kill()
-    assert not is_running(DaemonPaths(vault_dir / ".vmem"))
+    assert not is_running(StateLayout.of(vault_dir))
     d = RunningDaemon(vault_dir).start()
     try:
         files = len(list(vault_dir.rglob("*.md"))) - 1  # README.md is not a memory
         assert wait(lambda: (d.status() or {}).get("memories_indexed") == files, 120)
-        with Snapshot(IndexLayout(vault_dir / ".vmem")) as snap:
+        with Snapshot(IndexLayout(StateLayout.of(vault_dir))) as snap:
             assert snap.catalog.count() == files
             assert snap.keyword.doc_count() == files
             assert snap.live_chunks == files

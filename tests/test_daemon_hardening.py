@@ -17,8 +17,9 @@ from conftest import use_hash_embedder, write
 from test_daemon import RunningDaemon, wait
 
 import vault_memory as vmem
-from vault_memory.daemon.client import DaemonClient
-from vault_memory.daemon.protocol import Op
+from vault_memory.backend.client import DaemonClient
+from vault_memory.backend.protocol import Op
+from vault_memory.config import StateLayout
 from vault_memory.errors import EmbedderError
 
 
@@ -56,12 +57,12 @@ def test_a_failed_sync_keeps_its_changes_and_is_retried(vault_dir):
     from vault_memory.vault.vault import Vault
 
     vault = Vault(vault_dir)
-    daemon = Daemon(vault, debounce=0.05, engine=Engine(vault, auto_sync=False, lock_timeout=0.2))
+    daemon = Daemon(vault, debounce=0.05, engine=Engine(vault, lock_timeout=0.2))
     thread = threading.Thread(target=daemon.run, daemon=True)
     thread.start()
     try:
         assert wait(daemon.ready.is_set, 60)
-        with file_lock(vault.state_dir / "index" / "write.lock"):  # every sync fails meanwhile
+        with file_lock(vault.state.index / "write.lock"):  # every sync fails meanwhile
             write(vault_dir / "facts" / "late.md", "---\nid: late\n---\nThe user plays the theremin\n")
             assert wait(lambda: daemon.failures >= 2, 30) and daemon.pending > 0
         assert wait(lambda: daemon.status()["memories_indexed"] == 7, 60)  # no new event needed
@@ -155,7 +156,7 @@ def test_racing_starts_leave_one_daemon_and_tell_the_truth(vault_dir):
     ]
     outs = [p.communicate(timeout=120) for p in procs]
     try:
-        status = DaemonClient(vault_dir / ".vmem").request(Op.STATUS)
+        status = DaemonClient(StateLayout.of(vault_dir).daemon_socket).request(Op.STATUS)
         assert status and status["ok"]
         pid = status["status"]["pid"]
         for out, _err in outs:

@@ -15,6 +15,7 @@ import pytest
 from conftest import Cli, tree_digest, use_hash_embedder, write
 
 import vault_memory as vmem
+from vault_memory.config import StateLayout
 from vault_memory.recall.render import CLOSE, MIN_BUDGET, OPEN, block_text, one_line, select
 from vault_memory.recall.results import Hit
 from vault_memory.vault.memory import Memory, split_key_value
@@ -101,8 +102,14 @@ def test_a_sentence_never_supersedes_a_fact_and_an_inferred_key_says_so(mech_vau
 def test_correcting_a_superseded_memory_corrects_the_head(mech_vault):
     v = Vault(mech_vault)
     old = v.add("trabajo: backend at Acme", now=NOW)
-    head = v.correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1)).memory
-    again = v.correct(old.id, "principal engineer at Acme", now=NOW + dt.timedelta(days=2))
+    head = (
+        vmem.open(v.root, use_daemon=False)
+        .correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1))
+        .memory
+    )
+    again = vmem.open(v.root, use_daemon=False).correct(
+        old.id, "principal engineer at Acme", now=NOW + dt.timedelta(days=2)
+    )
     assert again.redirected and again.corrected.id == head.id and again.memory.supersedes == [head.id]
     mem = vmem.open(mech_vault)
     assert mem.doctor().ok and mem.history(old.id).forks == []
@@ -132,18 +139,6 @@ def test_the_trash_lives_in_the_vault_and_survives_losing_vmem(mech_vault):
     assert (mech_vault / ".trash" / entry.trashed).is_file() and not (mech_vault / ".vmem" / "trash").exists()
     shutil.rmtree(mech_vault / ".vmem")
     assert vmem.open(mech_vault).restore(memory.id).text == "Prefers window seats"
-
-
-def test_old_trash_under_vmem_is_moved_into_the_vault(mech_vault):
-    old = mech_vault / ".vmem" / "trash"
-    write(old / "20260101T000000Z-x.md", "---\nid: x-1\n---\nOld forgotten memory\n")
-    write(
-        old / "manifest.jsonl",
-        json.dumps({"id": "x-1", "original": "facts/x.md", "trashed": "20260101T000000Z-x.md", "at": "2026"}) + "\n",
-    )
-    mem = vmem.open(mech_vault)
-    assert mem.restore("x-1").file == Path("facts/x.md")
-    assert not old.exists()
 
 
 def test_a_tampered_trash_record_reaches_nothing_outside_the_trash(mech_vault, tmp_path):
@@ -384,7 +379,7 @@ def test_a_corrupt_catalog_is_rebuilt_and_doctor_checks_the_indexes(mech_vault):
     mem.sync()
     from vault_memory.index.generations import IndexLayout
 
-    catalog = IndexLayout(mech_vault / ".vmem").current().catalog_path
+    catalog = IndexLayout(StateLayout.of(mech_vault)).current().catalog_path
     catalog.write_bytes(b"this is not a database" * 100)
     assert [p.kind for p in mem.doctor().problems] == ["index"]
     assert [h.memory.id for h in vmem.open(mech_vault).recall("apples", include_pinned=False).hits] == ["f"]
@@ -397,7 +392,7 @@ def test_a_truncated_keyword_segment_is_rebuilt(mech_vault):
     mem.sync()
     from vault_memory.index.generations import IndexLayout
 
-    keyword = IndexLayout(mech_vault / ".vmem").current().keyword.folder
+    keyword = IndexLayout(StateLayout.of(mech_vault)).current().keyword.folder
     for seg in keyword.glob("*.seg"):
         seg.write_bytes(seg.read_bytes()[:40])
     report, _ = vmem.open(mech_vault).sync()
@@ -411,7 +406,7 @@ def test_a_deleted_vectors_file_is_rebuilt(mech_vault):
     mem.sync()
     from vault_memory.index.generations import IndexLayout
 
-    IndexLayout(mech_vault / ".vmem").current().vectors_path.unlink()
+    IndexLayout(StateLayout.of(mech_vault)).current().vectors_path.unlink()
     report, _ = vmem.open(mech_vault).sync()
     assert report.repaired and "missing" in report.repaired
 
@@ -422,7 +417,7 @@ def test_killed_reindexes_never_cost_the_live_generation(mech_vault):
     write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
     mem = vmem.open(mech_vault)
     mem.reindex()
-    layout = IndexLayout(mech_vault / ".vmem")
+    layout = IndexLayout(StateLayout.of(mech_vault))
     live = layout.current()
     for _ in range(3):  # what a reindex killed half-way leaves behind
         partial = layout.new_generation()

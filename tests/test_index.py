@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from vault_memory import IndexStale
+from vault_memory.config import StateLayout
 from vault_memory.index.catalog import Catalog
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.vector_index import VectorIndex
@@ -32,7 +33,7 @@ def test_deleted_slots_are_reused_and_the_index_grows(tmp_path):
 def test_an_index_of_another_format_is_rebuilt_by_the_next_sync(cli, vault_dir):
     """An index is derived: one written in another format is rebuilt, never half-read."""
     assert cli("sync").exit_code == 0
-    layout = IndexLayout(vault_dir / ".vmem")
+    layout = IndexLayout(StateLayout.of(vault_dir))
     old = layout.current()
     catalog = Catalog(old.catalog_path)
     catalog.set_meta(format_version=0)

@@ -118,13 +118,13 @@ def _spanish_and_english_vault(path: Path) -> Path:
     return path
 
 
-def test_a_spanish_question_with_the_english_model_lists_what_matches_not_every_spanish_memory(tmp_path, engine_for):
+def test_a_spanish_question_with_the_english_model_lists_what_matches_not_every_spanish_memory(tmp_path, backend_for):
     """The bundled MiniLM puts any two Spanish texts close (cosine .47 at the median), so a
     Spanish question used to bring every Spanish memory of the vault."""
-    engine = engine_for(_spanish_and_english_vault(tmp_path / "v"))
+    engine = backend_for(_spanish_and_english_vault(tmp_path / "v"))
     assert recall_ids(engine, "¿Cómo se llama mi hermana?", k=10) == ["es-hermana", "es-perro"]
     assert recall_ids(engine, "what is the weather like in Oslo?", k=10) == []
-    engine.params = dataclasses.replace(engine.params, language_aware=False)  # the ranking before
+    engine.engine.params = dataclasses.replace(engine.engine.params, language_aware=False)  # the ranking before
     assert len(recall_ids(engine, "¿Cómo se llama mi hermana?", k=10)) >= 5
 
 
@@ -139,10 +139,13 @@ def use_model():
 
 
 def test_a_cross_language_answer_is_not_sunk_by_the_keyword_legs_silence(tmp_path, use_model):
+    from vault_memory.backend import LocalBackend
+    from vault_memory.config import Config
     from vault_memory.recall.engine import Engine
 
-    engine = Engine(Vault(_spanish_and_english_vault(tmp_path / "v")), embedder=use_model)
+    vault = Vault(_spanish_and_english_vault(tmp_path / "v"))
+    engine = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(vault, embedder=use_model))
     assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] == "en-remote"
     assert recall_ids(engine, "¿Qué tomo a la tarde?", k=3)[0] == "en-tea"
-    engine.params = dataclasses.replace(engine.params, language_aware=False)  # the fusion before
+    engine.engine.params = dataclasses.replace(engine.engine.params, language_aware=False)  # the fusion before
     assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] != "en-remote"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import Cli, recall_ids, tree_digest, write
 
+import vault_memory as vmem
 from vault_memory import IndexStale
 from vault_memory.recall.engine import RecallQuery
 from vault_memory.recall.render import block_text, estimate_tokens, select
@@ -18,12 +19,12 @@ from vault_memory.vault.vault import Vault
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
 
 
-def test_a_query_sharing_no_word_finds_the_memory(vault_dir, engine_for):
-    engine = engine_for(vault_dir)
+def test_a_query_sharing_no_word_finds_the_memory(vault_dir, backend_for):
+    engine = backend_for(vault_dir)
     assert recall_ids(engine, "what foods should I avoid?")[0] == PEANUTS
 
 
-def test_an_exact_name_finds_its_memory_first(empty_vault_dir, engine_for):
+def test_an_exact_name_finds_its_memory_first(empty_vault_dir, backend_for):
     v = Vault(empty_vault_dir)
     for text in [
         "amigo: Martín Iglesias, college friend from Rosario",
@@ -34,20 +35,20 @@ def test_an_exact_name_finds_its_memory_first(empty_vault_dir, engine_for):
     ]:
         v.add(text)
     target = [m for m in v if m.text.startswith("Martín")][0]
-    assert recall_ids(engine_for(empty_vault_dir), "Martín Iglesias")[0] == target.id
-    assert recall_ids(engine_for(empty_vault_dir), "martin iglesias")[0] == target.id  # accents folded
+    assert recall_ids(backend_for(empty_vault_dir), "Martín Iglesias")[0] == target.id
+    assert recall_ids(backend_for(empty_vault_dir), "martin iglesias")[0] == target.id  # accents folded
 
 
-def test_spanish_stemming_and_accents(empty_vault_dir, engine_for):
+def test_spanish_stemming_and_accents(empty_vault_dir, backend_for):
     v = Vault(empty_vault_dir)
     target = v.add("ubicación: vive en Sevilla, trabajaba en una panadería")
     v.add("Prefiere el té verde por la mañana")
     v.add("Juega al pádel los jueves")
-    assert recall_ids(engine_for(empty_vault_dir), "¿dónde trabaja? ubicacion", legs=("keyword",))[0] == target.id
+    assert recall_ids(backend_for(empty_vault_dir), "¿dónde trabaja? ubicacion", legs=("keyword",))[0] == target.id
 
 
-def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, engine_for):
-    engine = engine_for(vault_dir)
+def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, backend_for):
+    engine = backend_for(vault_dir)
     assert PEANUTS in recall_ids(engine, "peanuts")
     path = vault_dir / "facts" / f"{PEANUTS}.md"
     # edit: the body now talks about shellfish
@@ -70,12 +71,12 @@ def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, engine_f
     assert PEANUTS not in recall_ids(engine, "shellfish allergy")
 
 
-def test_superseded_and_forgotten_never_appear(vault_dir, engine_for):
+def test_superseded_and_forgotten_never_appear(vault_dir, backend_for):
     v = Vault(vault_dir)
-    engine = engine_for(vault_dir)
+    engine = backend_for(vault_dir)
     old = "2026-09-14-trabajo-backend-engineer-at-acme-7c21e0"
     assert old in recall_ids(engine, "where does the user work?")
-    new = v.correct(old, "Staff engineer at Globex, platform team").memory
+    new = vmem.open(v.root, use_daemon=False).correct(old, "Staff engineer at Globex, platform team").memory
     ids = recall_ids(engine, "where does the user work?")
     assert new.id in ids and old not in ids
     v.forget(new.id)
@@ -84,7 +85,7 @@ def test_superseded_and_forgotten_never_appear(vault_dir, engine_for):
     assert new.id not in ids and old in ids
 
 
-def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
+def test_superseded_by_wikilink_and_expired(empty_vault_dir, backend_for):
     write(empty_vault_dir / "facts" / "old.md", "---\nid: city-old\ntype: fact\nkey: ciudad\n---\nLives in Madrid\n")
     write(
         empty_vault_dir / "facts" / "new.md",
@@ -94,7 +95,7 @@ def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
         empty_vault_dir / "facts" / "trip.md",
         "---\nid: trip-1\ntype: fact\nexpires: 2026-01-31\n---\nLives in a hotel in Porto this month\n",
     )
-    engine = engine_for(empty_vault_dir)
+    engine = backend_for(empty_vault_dir)
     ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
     assert "city-new" in ids and "city-old" not in ids and "trip-1" not in ids
     ids = recall_ids(engine, "where does the user live?", as_of=dt.datetime(2026, 1, 15, tzinfo=dt.UTC))
@@ -105,7 +106,7 @@ def test_superseded_by_wikilink_and_expired(empty_vault_dir, engine_for):
     assert "trip-1" in ids
 
 
-def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, engine_for):
+def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, backend_for):
     filler = " ".join(
         f"Paragraph {i} is about the history of the municipal library and its opening hours." for i in range(60)
     )
@@ -114,17 +115,17 @@ def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, engi
         f"---\nid: long-1\n---\n{filler}\n\nFinally: the user's bicycle was stolen in March.\n",
     )
     Vault(empty_vault_dir).add("Likes cooking pasta")
-    engine = engine_for(empty_vault_dir)
+    engine = backend_for(empty_vault_dir)
     report = engine.ensure_fresh()
     assert report.embedded_chunks > 3
     assert recall_ids(engine, "bike theft", legs=("vector",))[0] == "long-1"
 
 
-def test_budget_holds_and_pinned_come_first(vault_dir, engine_for):
+def test_budget_holds_and_pinned_come_first(vault_dir, backend_for):
     v = Vault(vault_dir)
     for i in range(40):
         v.add(f"Project note {i}: the payments service uses PostgreSQL and Go, deploys on Tuesdays " + "detail " * i)
-    engine = engine_for(vault_dir)
+    engine = backend_for(vault_dir)
     result = engine.recall(RecallQuery("payments PostgreSQL deploys", k=40))
     for budget in (40, 80, 150, 400, 2000):
         block = block_text(select(result.hits, budget))
@@ -176,9 +177,7 @@ def test_a_model_mismatch_is_refused_with_the_fix(cli, vault_dir):
     assert out.exit_code == 1
     assert "vmem reindex" in out.stderr and "all-MiniLM-L6-v2-onnx-int8" in out.stderr
     with pytest.raises(IndexStale):
-        from vault_memory.recall.engine import Engine
-
-        Engine(Vault(vault_dir)).recall(RecallQuery("peanuts"))
+        vmem.open(vault_dir, use_daemon=False).recall("peanuts")
 
 
 def test_reindex_rebuilds_from_the_files(cli, vault_dir):
@@ -225,7 +224,7 @@ def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
     assert r.returncode == 0
 
 
-def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, engine_for):
+def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, backend_for):
     """The daemon reads a snapshot whole (reusing unchanged memories); the CLI reads what a
     query touches. Conversation neighbours, pinned, superseded and chunks must agree."""
     v = Vault(empty_vault_dir)
@@ -244,15 +243,16 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, eng
         )
     v.add("nombre: Lucas, pinned for every block", pinned=True)
     old = v.add("favorite painting subject: lakes")
-    v.correct(old.id, "favorite painting subject: sunrises over the sea")
+    vmem.open(v.root, use_daemon=False).correct(old.id, "favorite painting subject: sunrises over the sea")
     write(
         empty_vault_dir / "facts" / "long.md",
         "---\nid: long\ntype: fact\n---\n"
         + "Filler about gardening. " * 200
         + "\n\nThe spare key is under the blue flowerpot.\n",
     )
-    engine = engine_for(empty_vault_dir)
-    engine.ensure_fresh()
+    backend = backend_for(empty_vault_dir)
+    engine = backend.engine
+    backend.ensure_fresh()
     now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
     queries = [
         RecallQuery(q, as_of=now)
@@ -277,7 +277,7 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, eng
     (empty_vault_dir / "episodes" / "conv-4.md").write_text(
         "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n"
     )
-    engine.ensure_fresh()
+    backend.ensure_fresh()
     lazy, again = engine.snapshot(), engine.snapshot()
     again.preload(previous=full)
     assert ranked(again) == ranked(lazy)

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from conftest import tree_digest, write
 
+import vault_memory as vmem
 from vault_memory import InvalidId, NotFound, VaultNotFound, WriteRefused
 from vault_memory.config import locate_vault
 from vault_memory.vault.template import create_vault
@@ -56,7 +57,11 @@ def test_correct_supersedes_and_leaves_old_file_untouched(empty_vault_dir):
     v = Vault(empty_vault_dir)
     old = v.add("trabajo: backend at Acme", domain="work", now=NOW)
     before = (empty_vault_dir / old.path).read_bytes()
-    new = v.correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1)).memory
+    new = (
+        vmem.open(v.root, use_daemon=False)
+        .correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1))
+        .memory
+    )
     assert new.supersedes == [old.id] and new.key == "trabajo" and new.domain == "work"
     assert (empty_vault_dir / old.path).read_bytes() == before
 

@@ -25,20 +25,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from .config import PENDING_DIR, STATE_DIR, Config, locate_vault
-from .daemon.backend import Backend
-from .errors import StorageError
+from .backend import Backend, DaemonGone, LocalBackend, choose
+from .config import Config, StateLayout, locate_vault
+from .errors import InvalidInput, StorageError
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from .backend import Where
     from .index.embedder import Embedder
     from .index.sync import Progress, SyncReport
     from .recall.results import RecallResult
     from .vault.memory import Memory
     from .vault.transfer import ImportReport
-    from .vault.vault import Correction, Problem, TrashEntry, Vault
-    from .writing.remember import Remembering, RememberOutcome
+    from .vault.trash import TrashEntry
+    from .vault.vault import Problem, Vault
+    from .writing.rules import Archived, Correction, Remembering, RememberOutcome
 
 
 def open(path: str | Path | None = None, *, embedder: Embedder | None = None, use_daemon: bool = True) -> VaultMemory:
@@ -63,21 +65,6 @@ class Listing:
 
     def __len__(self) -> int:
         return len(self.memories)
-
-
-@dataclass
-class Archived:
-    memory: Memory
-    to: str
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.memory.id,
-            "from": self.memory.path.as_posix() if self.memory.path else None,
-            "to": self.to,
-            "reason": self.reason,
-        }
 
 
 @dataclass
@@ -129,13 +116,41 @@ def _disk(verb: Callable[..., T]) -> Callable[..., T]:
 
 
 class VaultMemory:
-    """A vault and every verb on it. Use as a context manager, or call ``close()``."""
+    """A vault and every verb on it. Use as a context manager, or call ``close()``.
 
-    def __init__(self, root: Path, *, embedder: Embedder | None = None, use_daemon: bool = True):
+    The work runs on one backend (``vault_memory.backend``), chosen when the vault is
+    opened: its daemon when one serves it, else this process. ``backend`` hands one in
+    (the daemon hosts its vault this way)."""
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        embedder: Embedder | None = None,
+        use_daemon: bool = True,
+        backend: Backend | None = None,
+    ):
         self.root = Path(root)
-        self.config = Config.load(self.root)
-        self.state_dir = self.root / STATE_DIR
-        self._backend = Backend(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
+        self.config = backend.config if backend is not None else Config.load(self.root)
+        self.state = StateLayout.of(self.root)
+        self._backend = backend or choose(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
+
+    def _on_backend(self, work: Callable[[Backend], T]) -> T:
+        """``work`` on the backend; when the daemon stops answering, on this process from
+        then on (the one place the daemon-first policy falls back)."""
+        try:
+            return work(self._backend)
+        except DaemonGone:
+            local = getattr(self._backend, "local", None)
+            if not isinstance(local, LocalBackend):
+                raise
+            self._backend = local
+            return work(local)
+
+    @property
+    def backend(self) -> Backend:
+        """Where the work runs now: ``.where`` says "daemon" or "in-process"."""
+        return self._backend
 
     def __repr__(self) -> str:
         return f"vault_memory.open({str(self.root)!r})"
@@ -147,8 +162,8 @@ class VaultMemory:
         self.close()
 
     def close(self) -> None:
-        """Release what was loaded (nothing is held open between verbs today; kept so that
-        callers written now keep working when something is)."""
+        """Release what was loaded."""
+        self._backend.close()
 
     @property
     def vault(self) -> Vault:
@@ -167,9 +182,7 @@ class VaultMemory:
         return now_local()
 
     def _rules(self):
-        from .lifecycle import rules_for
-
-        return rules_for(self.config)
+        return self._backend.rules
 
     # ------------------------------------------------------------------ writing
 
@@ -192,54 +205,39 @@ class VaultMemory:
     ) -> RememberOutcome:
         """Write a memory the careful way: reconfirm what the vault already holds, supersede
         the old value of a single-valued key, keep each persona within its cap. ``"key:
-        value"`` text is split when no ``key`` is given. ``force_new`` always writes a file."""
-        from .vault.memory import MEMORY_TYPES
-        from .writing.remember import remember
+        value"`` text is split when no ``key`` is given. ``force_new`` always writes a file.
+        Returns ``Created``, ``Reconfirmed`` or ``Superseded`` (``vault_memory.writing.rules``)."""
+        from .writing.rules import Remembering
 
-        if type not in MEMORY_TYPES:
-            raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
-        return remember(
-            self._backend,
-            text,
-            key=key,
-            type=type,
-            persona=persona,
-            importance=importance,
-            force_new=force_new,
-            now=now,
-            domain=domain,
-            confidence=confidence,
-            expires=expires,
-            tags=list(tags),
-            pinned=pinned,
-        )
+        fields = {"domain": domain, "confidence": confidence, "expires": expires, "tags": list(tags), "pinned": pinned}
+        item = Remembering(text, key, type, persona, importance, force_new, fields=fields)
+        return self.remember_many([item], now=now)[0]
 
     @_disk
     def remember_many(self, items: Iterable[Remembering], *, now: dt.datetime | None = None) -> list[RememberOutcome]:
-        """``remember`` for a batch (``vault_memory.writing.Remembering`` items): the same
-        rules, one index check for all, each item seeing those before it. Ingestion writes
-        a conversation's memories this way."""
-        from .vault.memory import MEMORY_TYPES
-        from .writing.remember import remember_many
+        """``remember`` for a batch (``vault_memory.Remembering`` items): the same rules, one
+        index check for all, each item seeing those before it. Ingestion writes a
+        conversation's memories this way."""
+        from .writing.rules import remember_many
 
         batch = builtins.list(items)
-        for item in batch:
-            if item.type not in MEMORY_TYPES:
-                raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {item.type!r}")
-        return remember_many(self._backend, batch, now=now)
+        return self._on_backend(lambda backend: remember_many(backend, batch, now=now))
 
     @_disk
     def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
         """A new memory that supersedes ``ref`` (or the head of its chain, if ``ref`` was
         superseded already: ``.redirected``); the old file stays byte for byte. ``prefix``
         accepts a unique id prefix, as a person types it."""
-        return self.vault.correct(ref, text, now=now, prefix=prefix)
+        from .writing.rules import correct
+
+        return correct(self._backend, ref, text, now=now, prefix=prefix)
 
     @_disk
     def confirm(self, ref: str, *, prefix: bool = False) -> Memory:
         """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
-        memory = self.vault.get(ref, prefix=prefix)
-        return self.vault.update_frontmatter(memory.id, {"last_confirmed": self._now()}, f"vmem: confirm {memory.id}")
+        from .writing.rules import confirm
+
+        return confirm(self._backend, ref, prefix=prefix)
 
     @_disk
     def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
@@ -260,19 +258,9 @@ class VaultMemory:
     @_disk
     def gc(self, *, dry_run: bool = False, as_of: dt.datetime | None = None) -> list[Archived]:
         """Move expired memories, and persona memories over their cap, to ``archive/``."""
-        from .lifecycle import archive_plan
+        from .writing.rules import collect
 
-        memories = self.vault.scan().memories
-        done = []
-        for memory, reason in archive_plan(memories, as_of or self._now(), self._rules()):
-            target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
-            if not dry_run:
-                target = self.vault.archive(memory, commit=False).as_posix()
-            done.append(Archived(memory, target, reason))
-        if done and not dry_run:  # one commit for the whole collection, not one per file
-            moved = [Path(p) for a in done for p in (a.to, a.memory.file.as_posix())]
-            self.vault.commit_paths(moved, f"vmem: gc, {len(done)} archived")
-        return done
+        return collect(self._backend, now=as_of or self._now(), dry_run=dry_run)
 
     # ------------------------------------------------------------------ reading
 
@@ -300,7 +288,8 @@ class VaultMemory:
         q = RecallQuery(
             query,
             k=k or self.config["recall"]["k"],
-            types=set(types) if types else None,
+            budget=budget or self.config["recall"]["budget"],
+            types=frozenset(types) if types else None,
             persona=persona,
             as_of=as_of,
             include_expired=include_expired,
@@ -309,9 +298,7 @@ class VaultMemory:
             legs=legs,
             include_pinned=include_pinned,
         )
-        result = self._backend.recall(q)
-        result.budget = budget or self.config["recall"]["budget"]
-        return result
+        return self._on_backend(lambda backend: backend.recall(q))
 
     @_disk
     def show(self, ref: str, *, prefix: bool = False) -> Memory:
@@ -361,7 +348,7 @@ class VaultMemory:
         from .vault.vault import Problem
 
         checked, problems = diagnose(self.vault)
-        problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state_dir))]
+        problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
         return Checkup(self.root, checked, problems)
 
     @_disk
@@ -387,7 +374,7 @@ class VaultMemory:
                 by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
         recalled = self.recall(query)
         block = recalled.block
-        queue = self.state_dir / PENDING_DIR
+        queue = self.state.pending
         return {
             "memories": len(result.memories),
             "pending_transcripts": len(builtins.list(queue.glob("*.json"))) if queue.is_dir() else 0,
@@ -406,42 +393,38 @@ class VaultMemory:
     def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
         """Unit vectors of ``texts`` in the vault's embedding space (cosine = dot product):
         the daemon's warm model when it runs, else the model loaded here."""
-        return self._backend.embed(builtins.list(texts))
+        batch = builtins.list(texts)
+        return self._on_backend(lambda backend: backend.embed(batch))
 
     # ------------------------------------------------------------------ indexes and daemon
 
     @_disk
-    def sync(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
+    def sync(self, progress: Progress | None = None) -> tuple[SyncReport, Where]:
         """Bring the indexes up to date: (report, "daemon" or "in-process")."""
-        return self._backend.sync(progress)
+        return self._on_backend(lambda backend: (backend.sync(progress), backend.where))
 
     @_disk
-    def reindex(self, progress: Progress | None = None) -> tuple[SyncReport, str]:
+    def reindex(self, progress: Progress | None = None) -> tuple[SyncReport, Where]:
         """Rebuild every index from the files (recalls keep working meanwhile)."""
-        return self._backend.sync(progress, full=True)
+        return self._on_backend(lambda backend: (backend.sync(progress, full=True), backend.where))
 
     @_disk
-    def daemon(self, action: Literal["start", "stop", "status"], timeout: float = 60.0) -> dict[str, Any]:
-        """Start, stop or ask after the vault's daemon; a dict saying what happened."""
-        from .daemon import process
+    def daemon(
+        self,
+        action: Literal["start", "stop", "status"],
+        timeout: float = 60.0,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Start (returning once it is ready to answer warm), stop or ask after the vault's
+        daemon; a dict saying what happened."""
+        from .backend import control
 
         if action == "start":
-            started = process.start(self.root, self.state_dir, timeout)
+            started = control.start(self.root, self.state, timeout, progress)
             return {"pid": started.pid, "already_running": started.already_running, "log": str(started.log)}
         if action == "stop":
-            return {"stopped": process.stop(self.state_dir, timeout)}
-        return process.status(self.root, self.state_dir)
-
-    @_disk
-    def run_daemon(self, *, debounce: float = 0.1, reconcile_every: float = 60.0, foreground: bool = True) -> None:
-        """Be the vault's daemon in this process until SIGTERM/SIGINT (``vmem daemon run``)."""
-        from .daemon.process import DaemonPaths
-        from .daemon.server import Daemon, setup_logging
-        from .vault.fsutil import private_dir
-
-        private_dir(self.state_dir)
-        setup_logging(DaemonPaths(self.state_dir), foreground=foreground)
-        Daemon(self.vault, debounce=debounce, reconcile_every=reconcile_every).run()
+            return {"stopped": control.stop(self.state, timeout)}
+        return control.status(self.root, self.state)
 
 
 def init(path: str | Path, *, examples: bool = True, lang: str = "en") -> VaultMemory:
@@ -466,9 +449,9 @@ def parse_moment(text: str) -> dt.datetime:
         else:
             moment = as_datetime(value)
     except (ValueError, OverflowError):
-        raise ValueError(f"expected an ISO 8601 date or datetime (e.g. 2026-11-22), not {text!r}") from None
+        raise InvalidInput(f"expected an ISO 8601 date or datetime (e.g. 2026-11-22), not {text!r}") from None
     if not 1 < moment.year < 9000:  # every rule adds days or years to it
-        raise ValueError(f"{text!r} is too far from today to judge memories by")
+        raise InvalidInput(f"{text!r} is too far from today to judge memories by")
     return moment
 
 

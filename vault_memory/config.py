@@ -33,7 +33,13 @@ class Setting:
     names: tuple[str, ...] = ()
 
 
-_TYPES = ("fact", "episode", "summary", "note")
+#: Every type a memory can have, in the order a recalled block shows them, with the block's
+#: heading. A file whose ``type`` is missing or unknown is read as a note; vmem writes only
+#: the other three.
+TYPE_HEADINGS = {"fact": "Facts", "summary": "Summaries", "episode": "Episodes", "note": "Notes"}
+NOTE_TYPE = "note"
+ALL_TYPES = tuple(TYPE_HEADINGS)
+MEMORY_TYPES = tuple(t for t in ALL_TYPES if t != NOTE_TYPE)
 
 #: Every setting vmem reads, by section. Loading checks a vault's vmem.toml against this:
 #: an unknown section or key, or a value of the wrong kind, is an error that names it.
@@ -85,7 +91,7 @@ SETTINGS: dict[str, dict[str, Setting]] = {
             "int_by",
             "days a memory of each type lives without an `expires` (0: forever)",
             minimum=0,
-            names=_TYPES,
+            names=ALL_TYPES,
         ),
         "aging_days": Setting(60, "number", "days unconfirmed before a medium-confidence memory is aging", minimum=0),
         "low_priority_days": Setting(90, "number", "... before it is recalled only when highly relevant", minimum=0),
@@ -308,8 +314,69 @@ def template_text() -> str:
 
 
 STATE_DIR = ".vmem"
-#: transcripts waiting to become memories, under STATE_DIR (state: deleting it loses them)
-PENDING_DIR = "pending"
+
+
+@dataclass(frozen=True)
+class StateLayout:
+    """Every path vmem keeps under ``<vault>/.vmem/``, named once.
+
+    Derived (safe to delete; rebuilt or redone): ``index/`` (the indexes and their locks),
+    ``ingested/`` (turns already ingested: only saves work), ``context/`` (``vmem
+    context``'s cut and summaries), ``daemon.*`` and ``hooks.log`` (a running daemon's lock,
+    pid, socket and log; the hooks' log).
+
+    State (deleting it loses data): ``pending/``, transcripts ``vmem ingest`` has not yet
+    turned into memories. The hook script (``hooks/vmem_hook.py``, standard library only,
+    run even with vmem uninstalled) spells the socket and log paths itself; a test holds
+    them equal to these.
+    """
+
+    root: Path
+
+    @classmethod
+    def of(cls, vault_root: Path) -> StateLayout:
+        return cls(Path(vault_root) / STATE_DIR)
+
+    @property
+    def index(self) -> Path:
+        return self.root / "index"
+
+    @property
+    def remember_lock(self) -> Path:
+        """Held while a remember decides and writes: one at a time per vault."""
+        return self.index / "remember.lock"
+
+    @property
+    def daemon_lock(self) -> Path:
+        return self.root / "daemon.lock"
+
+    @property
+    def daemon_pid(self) -> Path:
+        return self.root / "daemon.pid"
+
+    @property
+    def daemon_socket(self) -> Path:
+        return self.root / "daemon.sock"
+
+    @property
+    def daemon_log(self) -> Path:
+        return self.root / "daemon.log"
+
+    @property
+    def hooks_log(self) -> Path:
+        return self.root / "hooks.log"
+
+    @property
+    def pending(self) -> Path:
+        return self.root / "pending"
+
+    @property
+    def ingested(self) -> Path:
+        return self.root / "ingested"
+
+    @property
+    def context(self) -> Path:
+        return self.root / "context"
 
 
 def llm_url(config: Config, env: Mapping[str, str] | None = None) -> str:

@@ -8,6 +8,7 @@
     │   ├── EncodingError           the file is binary or not UTF-8
     │   ├── FileTooLarge            the file is over the configured size limit
     │   └── OutsideVault            a symlink (or path) leads outside the vault
+    ├── InvalidInput                a value a verb cannot take (a type, empty text, a date); also a ValueError
     ├── InvalidId                   an id that could escape the vault (``../``, ``/``) or is empty
     ├── NotFound                    no memory (or trashed memory) with that id
     ├── AmbiguousId                 an id prefix matches several memories
@@ -68,6 +69,11 @@ class FileTooLarge(MemoryFileError):
 
 class OutsideVault(MemoryFileError):
     pass
+
+
+class InvalidInput(VaultError, ValueError):
+    """A value a verb cannot take; a ``ValueError`` too, so argument-checking callers
+    written against plain Python conventions still catch it."""
 
 
 class InvalidId(VaultError):

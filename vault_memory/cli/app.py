@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 import typer
 from typer.core import TyperCommand
 
-from ..errors import VaultError
+from ..errors import InvalidInput, VaultError
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -72,6 +72,8 @@ def _run(fn: Callable[[], T]) -> T:
     """Turn library errors into a one-line message and exit code 1, never a traceback."""
     try:
         return fn()
+    except InvalidInput as e:  # a value the verb cannot take: a usage error
+        _fail(str(e), 2)
     except VaultError as e:
         _fail(str(e))
     except ValueError as e:
@@ -950,8 +952,10 @@ def daemon_run(
 
     Example: vmem daemon run --vault ~/memory
     """
+    from ..daemon.server import run
+
     mem = _open(vault)
-    _run(lambda: mem.run_daemon(debounce=debounce, reconcile_every=reconcile_every, foreground=not quiet))
+    _run(lambda: run(mem.root, debounce=debounce, reconcile_every=reconcile_every, foreground=not quiet))
 
 
 @daemon_app.command("start", cls=_Command)

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import STATE_DIR
+from ..config import StateLayout
 from ..errors import LLMError, VaultError
-from ..recall.render import defang, estimate_tokens, one_line
+from ..recall.render import block_text, defang, estimate_tokens, one_line, select
 from ..vault.fsutil import atomic_write, private_dir
 from .ingestion import FROM_CONFIG, _settings
 from .llm import LLMSettings, chat, parse_reply, summary_text, validate
@@ -51,7 +51,6 @@ CONTINUITY_LOW = 0.3
 SHIFT_SIMILARITY = 0.25
 #: characters of a turn that are embedded (the start says what it is about)
 EMBED_CHARS = 600
-CACHE_DIR = "context"
 TOPIC_SHIFT = re.compile(
     r"\b(?:changing\s+(?:the\s+)?(?:subject|topic)|change\s+of\s+(?:subject|topic)|on\s+(?:a\s+|an\s+)?"
     r"(?:different|other|another)\s+(?:note|topic|subject)|different\s+(?:topic|subject)|unrelated,?\s+but|"
@@ -151,11 +150,12 @@ def context(
     if query.strip():
         try:
             result = mem.recall(query[:1000], budget=memory_budget, persona=persona)
-            shown = {t.number for t in recent}
-            result.hits = [
+            shown = {t.number for t in recent}  # what the window states needs no memory line
+            hits = [
                 h for h in result.hits if not (h.memory.conversation == transcript.session and h.memory.turn in shown)
             ]
-            memory_block, recalled = result.block, len(result.selection)
+            selection = select(hits, memory_budget)
+            memory_block, recalled = block_text(selection), len(selection)
         except VaultError as e:
             warnings.append(f"no memories: {e}")
     in_block = memory_block.lower()
@@ -363,7 +363,7 @@ class _Cache:
     KEEP = 2 * MAX_SEGMENTS
 
     def __init__(self, vault_root: Path, session: str):
-        self.path = vault_root / STATE_DIR / CACHE_DIR / f"{file_stem(session)}.json"
+        self.path = StateLayout.of(vault_root).context / f"{file_stem(session)}.json"
         self.text = ""  # as read: a cut that did not change is not written again
 
     def load(self, stable: list[Turn]) -> list[Segment]:

@@ -32,7 +32,7 @@ from .transcript import LineProblem, Transcript, Turn, parse
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
-    from ..writing.remember import Remembering
+    from ..writing.rules import Remembering
 
 #: "use the vault's [llm] settings (or the environment's)"
 FROM_CONFIG = "config"
@@ -181,7 +181,7 @@ def process(
 def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> list[Remembering]:
     """The model's facts, episodes and session summary as memories to write (``inferred``);
     the summary supersedes the session's previous one."""
-    from ..writing.remember import Remembering
+    from ..writing.rules import Remembering
 
     last = entry.turns[-1].number if entry.turns else None
 
@@ -215,7 +215,7 @@ def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> l
 
 
 def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: str | None) -> list[Remembering]:
-    from ..writing.remember import Remembering
+    from ..writing.rules import Remembering
 
     items = []
     for turn in turns:

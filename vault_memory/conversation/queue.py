@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import PENDING_DIR, STATE_DIR
+from ..config import StateLayout
 from ..vault.fsutil import atomic_write, private_dir
 from .transcript import Turn
 
-LEDGER_DIR = "ingested"
 #: the longest wait between two automatic retries of one transcript
 MAX_BACKOFF = dt.timedelta(hours=6)
 FIRST_BACKOFF = dt.timedelta(minutes=1)
@@ -78,7 +77,7 @@ class PendingEntry:
 
 class PendingQueue:
     def __init__(self, vault_root: Path):
-        self.folder = vault_root / STATE_DIR / PENDING_DIR
+        self.folder = StateLayout.of(vault_root).pending
 
     def put(self, session: str, turns: list[Turn], persona: str | None, now: dt.datetime) -> PendingEntry:
         """Queue a transcript. A session already waiting gets the turns it lacks (a longer
@@ -146,7 +145,7 @@ class Ledger:
     """The turns of one conversation already read for explicit signals, and by the LLM."""
 
     def __init__(self, vault_root: Path, session: str):
-        self.path = vault_root / STATE_DIR / LEDGER_DIR / f"{file_stem(session)}.json"
+        self.path = StateLayout.of(vault_root).ingested / f"{file_stem(session)}.json"
         self.session = session
         self.explicit: set[str] = set()
         self.llm: set[str] = set()

@@ -21,6 +21,13 @@ snapshot is read whole into memory (``Snapshot.preload``: keyword postings, pars
 memories, labels, neighbours; unchanged memories are carried over), so a recall costs
 little more than embedding the question.
 
+An application, like the CLI: the daemon hosts a ``VaultMemory`` over a ``LocalBackend``
+whose freshness is its own (pending file events, flushed), and calls the library
+in-process: the socket's verbs, and the pending transcripts it retries in a worker thread
+when an LLM is configured. It never runs a ``vmem`` subprocess. It says it is *ready*
+(``status``) only once the model is warm and the indexes are read and up to date; until
+then ``status`` gives its progress, and ``vmem daemon start`` waits for it.
+
 Crash safety comes from the sync's publish order (see ``sync``): killed at any moment,
 the next start's reconcile finds the files the catalog has not recorded and redoes them.
 """
@@ -33,27 +40,31 @@ import logging.handlers
 import os
 import signal
 import socketserver
-import subprocess
-import sys
 import threading
 import time
+from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from ..config import CONFIG_NAME, PENDING_DIR, llm_url
+from ..api import VaultMemory
+from ..backend import LocalBackend
+from ..backend.client import socket_address
+from ..backend.control import read_pid
+from ..backend.protocol import MAX_EMBED_TEXTS, Op, error_answer, query_from_wire, result_to_wire
+from ..config import CONFIG_NAME, StateLayout, llm_url
+from ..conversation import retry_pending
 from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
+from ..index.sync import SyncReport
 from ..recall.engine import Engine
-from ..recall.results import RecallResult
+from ..recall.results import RecallQuery, RecallResult
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault
-from .client import socket_address
-from .process import DaemonPaths, read_pid
-from .protocol import MAX_EMBED_TEXTS, Op, error_answer, query_from_wire, result_to_wire
 
 log = logging.getLogger("vmem.daemon")
 
@@ -83,6 +94,31 @@ class _Watcher(FileSystemEventHandler):
                 return
 
 
+class HostedBackend(LocalBackend):
+    """The daemon's own backend: the warm engine, and the daemon's freshness policy (the
+    file events it has noted are flushed; nothing else is walked)."""
+
+    def __init__(self, daemon: Daemon):
+        super().__init__(daemon.vault.root, daemon.vault.config, engine=daemon.engine)
+        self.daemon = daemon
+
+    def ensure_fresh(self) -> SyncReport | None:
+        return self.daemon.flush_pending()
+
+    def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
+        self.daemon.flush_pending()
+        return self.engine.snapshot()
+
+    def recall(self, query: RecallQuery) -> RecallResult:
+        started = time.perf_counter()
+        report = self.daemon.flush_pending()  # read your writes: a file saved a moment ago is searchable
+        with self.daemon.read_lock:
+            return self.engine.recall(query, self.daemon.snapshot, sync=report, started=started)
+
+    def sync(self, progress=None, *, full: bool = False) -> SyncReport:
+        return self.daemon.flush(full=full)
+
+
 class Daemon:
     def __init__(
         self,
@@ -94,8 +130,12 @@ class Daemon:
         engine: Engine | None = None,
     ):
         self.vault = vault
-        self.engine = engine or Engine(vault, auto_sync=False)
-        self.paths = DaemonPaths(vault.state_dir)
+        self.engine = engine or Engine(vault)
+        #: the vault as the library's façade, on this daemon's warm backend
+        self.mem = VaultMemory(vault.root, backend=HostedBackend(self))
+        self.state = StateLayout.of(vault.root)
+        #: what a query that leaves them out gets: the vault's [recall] settings
+        self.recall_defaults = {"k": vault.config["recall"]["k"], "budget": vault.config["recall"]["budget"]}
         self.debounce = debounce
         self.max_delay = max_delay
         self.reconcile_every = reconcile_every
@@ -118,7 +158,9 @@ class Daemon:
         self._server: socketserver.BaseServer | None = None
         self._observer: Any = None
         self._root = str(vault.root)
-        self._retrier: subprocess.Popen[bytes] | None = None
+        self._retrier: threading.Thread | None = None
+        #: what a starting daemon is doing: (stage, done, total), None once ready
+        self.progress: tuple[str, int, int] | None = ("starting", 0, 0)
 
     # ------------------------------------------------------------------ events
 
@@ -150,14 +192,23 @@ class Daemon:
 
     # ------------------------------------------------------------------ syncing
 
-    def flush(self, full: bool = False) -> dict[str, Any]:
+    def flush_pending(self) -> SyncReport | None:
+        """Sync what the file events say changed, if anything did; None when nothing did."""
+        return self.flush() if self.pending else None
+
+    def _note_progress(self, stage: str, done: int, total: int) -> None:
+        if not self.ready.is_set():
+            self.progress = (stage, done, total)
+
+    def flush(self, full: bool = False) -> SyncReport:
         """Sync now (or rebuild with ``full``) and swap in a fresh snapshot."""
         with self.sync_lock:
             with self.cond:
                 taken, first = self.pending, self.first_event
                 self.pending, self.first_event = 0, None
             try:
-                report = self.engine.indexer.reindex() if full else self.engine.indexer.sync()
+                indexer = self.engine.indexer
+                report = indexer.reindex(self._note_progress) if full else indexer.sync(self._note_progress)
             except Exception as e:  # a bad moment must never stop the daemon, nor lose a change
                 with self.cond:  # what was pending still is: the worker retries, backing off
                     self.pending += max(taken, 1)
@@ -190,7 +241,7 @@ class Daemon:
             self.failures = 0
             self.last_sync = summary
             self.last_error = None
-            return summary
+            return report
 
     def _worker(self) -> None:
         next_reconcile = time.monotonic() + self.reconcile_every
@@ -206,7 +257,7 @@ class Daemon:
                             break
                         self.cond.wait(timeout=min(self.debounce - quiet, self.max_delay - age))
             if not self.identity_intact():
-                log.error("%s was removed or replaced under the running daemon; stopping", self.paths.lock.parent)
+                log.error("%s was removed or replaced under the running daemon; stopping", self.state.root)
                 self.stop()
                 break
             due = time.monotonic() >= next_reconcile
@@ -219,32 +270,36 @@ class Daemon:
                     next_reconcile = time.monotonic() + self.reconcile_every
                     self.retry_pending()
 
-    def retry_pending(self) -> subprocess.Popen[bytes] | None:
-        """Hand the transcripts that wait for an LLM to ``vmem ingest --retry-pending
-        --due-only`` (each entry keeps its own backoff), one run at a time. A separate
-        process: ingestion sits above this layer, and a slow endpoint must not hold up
-        the daemon's own work."""
-        if self._retrier is not None and self._retrier.poll() is None:
+    def retry_pending(self) -> threading.Thread | None:
+        """Work through the transcripts that wait for an LLM (each entry keeps its own
+        backoff), in a worker thread, one run at a time: a slow endpoint must not hold up
+        the daemon's own work. The memories are written through the hosted façade."""
+        if self._retrier is not None and self._retrier.is_alive():
             return None
-        queue = self.vault.state_dir / PENDING_DIR
+        queue = self.state.pending
         if not llm_url(self.vault.config) or not queue.is_dir() or not any(queue.glob("*.json")):
             return None
-        command = [sys.executable, "-m", "vault_memory", "ingest", "--retry-pending", "--due-only"]
         log.info("retrying the pending transcripts in %s", queue)
-        self._retrier = subprocess.Popen(
-            [*command, "--vault", self._root],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self._retrier = threading.Thread(target=self._retry_pending, name="vmem-pending", daemon=True)
+        self._retrier.start()
         return self._retrier
+
+    def _retry_pending(self) -> None:
+        try:
+            reports, problems = retry_pending(self.mem, due_only=True)
+        except Exception:  # the worker must never take the daemon down
+            log.exception("retrying the pending transcripts failed")
+            return
+        for problem in problems:
+            log.warning("pending: %s", problem)
+        for report in reports:
+            log.info("pending %s: %s", report.session, "still pending" if report.pending else "done")
 
     def identity_intact(self) -> bool:
         """Is the lock this daemon holds still the vault's lock? Deleting .vmem/ (documented
         as derived) under a running daemon would otherwise let a second one start beside it."""
         try:
-            return os.stat(self.paths.lock).st_ino == self._lock_inode and self.paths.socket.exists()
+            return os.stat(self.state.daemon_lock).st_ino == self._lock_inode and self.state.daemon_socket.exists()
         except OSError:
             return False
 
@@ -274,6 +329,7 @@ class Daemon:
             "last_error": self.last_error,
             "problems": problems,
             "model": self.engine.embedder.model_id,
+            "progress": None if self.ready.is_set() else list(self.progress or ("starting", 0, 0)),
         }
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -282,33 +338,25 @@ class Daemon:
         except ValueError:
             return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
         if op is Op.PING:
-            return {"ok": True, "pid": os.getpid()}
+            return {"ok": True, "pid": os.getpid(), "ready": self.ready.is_set()}
         if op is Op.STATUS:
             return {"ok": True, "status": self.status()}
         if not self.ready.wait(READY_TIMEOUT_SECONDS):
             why = self.last_error or "still reading the vault"
             return {"ok": False, "error": f"the daemon is not ready yet ({why})", "kind": "DaemonError"}
+        backend = self.mem.backend
         if op is Op.RECALL:
-            if self.pending:
-                self.flush()  # read your writes: a file saved a moment ago is already searchable
-            started = time.perf_counter()
-            query = query_from_wire(request["query"])
-            timings: dict[str, float] = {}
-            with self.read_lock:
-                hits = self.engine.rank(self.snapshot, query, timings)
-            result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, timings=timings)
-            if self.engine.vector_unavailable:
-                result.warnings.append(self.engine.vector_unavailable)
-            if request.get("block_budget"):  # a hook that wants only the text: it imports nothing to render it
-                result.budget = int(request["block_budget"])
-                return {"ok": True, "block": result.block, "hits": len(result.hits)}
+            wire = dict(request["query"])
+            if "block_budget" in request:  # the hook as installed before the budget joined the query
+                wire["budget"] = request["block_budget"]
+            result = backend.recall(query_from_wire(wire, **self.recall_defaults))
+            if request.get("render") == "block" or "block_budget" in request:
+                return {"ok": True, "block": result.block, "hits": len(result.hits)}  # the hook renders nothing
             return {"ok": True, "result": result_to_wire(result)}
         if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
-            if self.pending:
-                self.flush()
+            self.flush_pending()
             with self.read_lock:
-                vector = self.engine.embedder.embed([request["text"]])[0]
-                nearest = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
+                nearest = backend.nearest(request["text"], int(request.get("limit", 20)), self.snapshot)
             return {"ok": True, "hits": nearest}
         if op is Op.EMBED:  # for `vmem context`: how close turns are, with the warm model
             texts = request.get("texts")
@@ -316,10 +364,9 @@ class Daemon:
                 isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)
             ):
                 return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
-            with self.read_lock:
-                vectors: Any = self.engine.embedder.embed(texts) if texts else []
-            return {"ok": True, "vectors": [[round(float(x), 5) for x in v] for v in vectors]}
-        return {"ok": True, "report": self.flush(full=op is Op.REINDEX)}
+            vectors = backend.embed(texts)
+            return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
+        return {"ok": True, "report": backend.sync(full=op is Op.REINDEX).to_dict()}
 
     def _serve(self) -> None:
         daemon = self
@@ -381,31 +428,31 @@ class Daemon:
             request_queue_size = MAX_CONNECTIONS
 
         try:
-            self.paths.socket.unlink()
+            self.state.daemon_socket.unlink()
         except FileNotFoundError:
             pass
         old_umask = os.umask(0o177)  # the socket is born 0600: other users cannot read memories
         try:
-            with socket_address(self.paths.socket) as address:
+            with socket_address(self.state.daemon_socket) as address:
                 self._server = Server(address, Handler)
         finally:
             os.umask(old_umask)
-        os.chmod(self.paths.socket, 0o600)
+        os.chmod(self.state.daemon_socket, 0o600)
         threading.Thread(target=self._server.serve_forever, name="vmem-socket", daemon=True).start()
 
     # ------------------------------------------------------------------ life
 
     def run(self) -> None:
         """Run until SIGTERM/SIGINT (or ``stop``); returns after a clean shutdown."""
-        private_dir(self.vault.state_dir)
-        self._lock_fd = try_lock(self.paths.lock)
+        private_dir(self.state.root)
+        self._lock_fd = try_lock(self.state.daemon_lock)
         if self._lock_fd is None:
-            raise AlreadyRunning(f"a daemon is already running for {self.vault.root} (pid {read_pid(self.paths)})")
+            raise AlreadyRunning(f"a daemon is already running for {self.vault.root} (pid {read_pid(self.state)})")
         self._lock_inode = os.fstat(self._lock_fd).st_ino
         try:
-            tmp = self.paths.pid.with_suffix(".tmp")
+            tmp = self.state.daemon_pid.with_suffix(".tmp")
             tmp.write_text(f"{os.getpid()}\n")
-            os.replace(tmp, self.paths.pid)
+            os.replace(tmp, self.state.daemon_pid)
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGTERM, lambda *_: self.stop())
                 signal.signal(signal.SIGINT, lambda *_: self.stop())
@@ -414,6 +461,7 @@ class Daemon:
             self._observer.schedule(_Watcher(self), self._root, recursive=True)
             self._observer.start()
             log.info("daemon %s started for %s", os.getpid(), self._root)
+            self.progress = ("loading the model", 0, 1)
             self.engine.embedder.embed(["warm up"])  # the model's first run is slow: not on a user's recall
             while not self.stopping.is_set():
                 try:
@@ -421,6 +469,7 @@ class Daemon:
                     break
                 except Exception:
                     self.stopping.wait(2.0)
+            self.progress = None
             self.ready.set()
             self.retry_pending()  # transcripts left waiting while no daemon ran
             self._worker()
@@ -439,7 +488,7 @@ class Daemon:
             if self._server is not None:
                 self._server.shutdown()
                 self._server.server_close()
-            for path in (self.paths.socket, self.paths.pid):
+            for path in (self.state.daemon_socket, self.state.daemon_pid):
                 try:
                     path.unlink()
                 except FileNotFoundError:
@@ -452,8 +501,10 @@ class Daemon:
         log.info("daemon %s stopped", os.getpid())
 
 
-def setup_logging(paths: DaemonPaths, foreground: bool) -> None:
-    handler = logging.handlers.RotatingFileHandler(paths.log, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+def setup_logging(state: StateLayout, foreground: bool) -> None:
+    handler = logging.handlers.RotatingFileHandler(
+        state.daemon_log, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+    )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     if foreground:
@@ -461,3 +512,11 @@ def setup_logging(paths: DaemonPaths, foreground: bool) -> None:
         stream.setFormatter(logging.Formatter("vmem daemon: %(message)s"))
         log.addHandler(stream)
     log.setLevel(logging.INFO)
+
+
+def run(root: Path, *, debounce: float = 0.1, reconcile_every: float = 60.0, foreground: bool = True) -> None:
+    """Be the vault's daemon in this process until SIGTERM/SIGINT (``vmem daemon run``)."""
+    vault = Vault(root)
+    private_dir(vault.state.root)
+    setup_logging(vault.state, foreground=foreground)
+    Daemon(vault, debounce=debounce, reconcile_every=reconcile_every).run()

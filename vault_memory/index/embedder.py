@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -121,6 +122,7 @@ class FastEmbedEmbedder:
         self.cache_dir = cache_dir
         self.threads = threads
         self._model: Any = None
+        self._loading = threading.Lock()
         self._tokenizer: Any = None
         self.dim: int | None
         self.languages: frozenset[str] | None = None
@@ -137,6 +139,12 @@ class FastEmbedEmbedder:
     def _load(self):
         if self._model is not None:
             return self._model
+        with self._loading:  # two threads of one process (the daemon's) load it once
+            if self._model is None:
+                self._model = self._build()
+        return self._model
+
+    def _build(self):
         os.environ.setdefault("HF_HUB_OFFLINE", "1") if self.name == BUNDLED else None
         try:
             from fastembed import TextEmbedding
@@ -164,12 +172,10 @@ class FastEmbedEmbedder:
                             model_file="model.onnx",
                         )
                     _REGISTERED.add(registered)
-                self._model = TextEmbedding(
-                    registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads
-                )
+                return TextEmbedding(registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads)
             else:
                 # never downloads at run time: a model not in the cache fails at once, not after retries
-                self._model = TextEmbedding(self.name, cache_dir=cache, threads=self.threads, local_files_only=True)
+                return TextEmbedding(self.name, cache_dir=cache, threads=self.threads, local_files_only=True)
         except EmbedderError:
             raise
         except Exception as e:  # fastembed raises plain Exceptions for missing/offline models
@@ -178,7 +184,6 @@ class FastEmbedEmbedder:
                 f"nothing at run time: put the model in {cache} (fastembed's cache layout) or a local folder, "
                 'or set [embedding] model = "bundled"'
             ) from None
-        return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -283,9 +288,23 @@ HASH = "hash"
 USE_MULTILINGUAL = "use-multilingual"
 
 
+#: one embedder per (model, cache folder) in a process, loaded once (see embedder_from_config)
+_LOADED: dict[tuple[str, str], Embedder] = {}
+_LOADED_LOCK = threading.Lock()
+
+
 def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Embedder:
-    if model == HASH:
-        return HashEmbedder()
-    if model == USE_MULTILINGUAL:
-        return UseEmbedder()
-    return FastEmbedEmbedder(model, Path(cache_dir).expanduser() if cache_dir else None)
+    """The embedder for ``[embedding] model``, shared by everything in this process that
+    asks for the same model and cache folder: a second ``VaultMemory``, another vault, the
+    daemon's hosted façade. Loading the bundled model costs 0.5–0.65 s; it is paid once."""
+    folder = Path(cache_dir).expanduser() if cache_dir else None
+    key = (model, str(folder or ""))
+    with _LOADED_LOCK:
+        if key not in _LOADED:
+            if model == HASH:
+                _LOADED[key] = HashEmbedder()
+            elif model == USE_MULTILINGUAL:
+                _LOADED[key] = UseEmbedder()
+            else:
+                _LOADED[key] = FastEmbedEmbedder(model, folder)
+        return _LOADED[key]

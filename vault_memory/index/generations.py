@@ -17,6 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import StateLayout
 from ..errors import IndexStale
 from ..vault.fsutil import atomic_write, private_dir
 from .catalog import FORMAT_VERSION
@@ -52,8 +53,8 @@ class Generation:
 
 
 class IndexLayout:
-    def __init__(self, state_dir: Path):
-        self.dir = state_dir / "index"
+    def __init__(self, state: StateLayout):
+        self.dir = state.index
         self.write_lock = self.dir / "write.lock"
         self.snapshot_lock = self.dir / "snapshot.lock"
 

@@ -130,7 +130,7 @@ class Indexer:
     def __init__(self, vault: Vault, embedder: Embedder, lock_timeout: float = 60.0):
         self.vault = vault
         self.embedder = embedder
-        self.layout = IndexLayout(vault.state_dir)
+        self.layout = IndexLayout(vault.state)
         self.lock_timeout = lock_timeout
 
     # ------------------------------------------------------------------ planning

@@ -48,7 +48,9 @@ def build_server(mem: VaultMemory) -> Any:
         description="Recall the memories relevant to a question. Returns a prompt-ready block within a token "
         "budget (empty when nothing relevant is known) and the matching memories with ids and scores."
     )
-    def recall(query: str, budget: int = 400, k: int = 10, persona: str | None = None) -> dict[str, Any]:
+    def recall(
+        query: str, budget: int | None = None, k: int | None = None, persona: str | None = None
+    ) -> dict[str, Any]:
         result = guarded(mem.recall)(query, budget=budget, k=k, persona=persona)
         return {
             "block": result.block,

@@ -1,11 +1,12 @@
 """Recall: from a question to the memories that matter, ranked.
 
-``Engine`` owns what an in-process recall needs (vault, embedder, indexer) and answers
-``recall()``.
-It first makes sure the indexes match the files (a ``stat`` walk; a real sync only when
-something changed), then runs both legs on one consistent snapshot, fuses them
-(``ranking``), drops what the lifecycle rules exclude (``lifecycle``) and weighs the rest.
-The daemon keeps one ``Engine`` warm; the CLI builds one per process.
+``Engine`` owns what ranking needs (vault, embedder, indexer) and is the one place a
+``RecallResult`` is made: ``recall(query, snapshot)`` runs both legs on one consistent
+snapshot, fuses them (``ranking``), drops what the lifecycle rules exclude
+(``lifecycle``) and weighs the rest. How fresh the snapshot is was decided before, by the
+backend (``backend.local``: a ``stat`` walk and a sync when something changed; the
+daemon: its pending file events). The daemon keeps one ``Engine`` warm; a process
+without a daemon builds one.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ class Engine:
         vault: Vault,
         embedder: Embedder | None = None,
         params: RankingParams | None = None,
-        auto_sync: bool = True,
         lock_timeout: float = 60.0,
     ):
         self.vault = vault
@@ -50,12 +50,9 @@ class Engine:
         )
         self.params = params or RankingParams()
         self.lifecycle_rules = rules_for(vault.config)
-        self.auto_sync = auto_sync
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
-        self.layout = IndexLayout(vault.state_dir)
+        self.layout = IndexLayout(vault.state)
         self.lock_timeout = lock_timeout
-        #: why the last ranking ran keyword-only (the model could not be loaded), or None
-        self.vector_unavailable: str | None = None
         #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
         self.segments = SegmentCache()
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
@@ -65,8 +62,8 @@ class Engine:
         self._languages: dict[str, tuple[Memory, str | None]] = {}
 
     def ensure_fresh(self) -> SyncReport | None:
-        """Sync if any file changed since the last sync; None when nothing changed. (When a
-        daemon serves the vault it is the only writer: ``daemon.backend`` asks it instead.)"""
+        """Sync if any file changed since the last sync; None when nothing changed (the
+        in-process freshness policy: ``backend.local``)."""
         if self.indexer.is_fresh():
             return None
         return self.indexer.sync()
@@ -106,39 +103,44 @@ class Engine:
             out[path] = known[1]
         return out
 
-    def recall(self, query: RecallQuery, snapshot: Snapshot | None = None) -> RecallResult:
-        started = time.perf_counter()
-        notes: list[str] = []
-        report = None
-        if self.auto_sync and snapshot is None:
-            try:
-                report = self.ensure_fresh()
-            except EmbedderError as e:  # the index cannot take new text: recall from what it holds
-                notes.append(f"the index could not be brought up to date: {e}")
-            except OSError as e:  # a read-only vault, a full disk: answer from the index as it is
-                notes.append(
-                    f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files"
-                )
-        own = snapshot is None
-        snap = snapshot or self.snapshot()
+    def recall(
+        self,
+        query: RecallQuery,
+        snapshot: Snapshot,
+        *,
+        sync: SyncReport | None = None,
+        notes: Sequence[str] = (),
+        started: float | None = None,
+    ) -> RecallResult:
+        """The one place a ``RecallResult`` is made: ``query`` ranked on ``snapshot``. The
+        caller (a backend) decided how fresh the snapshot is: ``sync`` is what that took,
+        ``notes`` what it could not do, ``started`` (``time.perf_counter()``) when it began."""
+        started = time.perf_counter() if started is None else started
         timings: dict[str, float] = {}
-        try:
-            hits = self.rank(snap, query, timings)
-        finally:
-            if own:
-                snap.close()
-        result = RecallResult(query.text, hits, (time.perf_counter() - started) * 1000, report, timings=timings)
-        if report is not None:
-            result.warnings += [f"skipped {p}" for p in report.problems]
-        result.warnings += notes + ([self.vector_unavailable] if self.vector_unavailable else [])
-        return result
+        unranked: list[str] = []
+        hits = self.rank(snapshot, query, timings, unranked)
+        skipped = [f"skipped {p}" for p in sync.problems] if sync is not None else []
+        return RecallResult(
+            query,
+            hits,
+            (time.perf_counter() - started) * 1000,
+            sync,
+            [*skipped, *notes, *unranked],
+            timings=timings,
+        )
 
     # ------------------------------------------------------------------ the legs
 
     def legs(
-        self, snap: Snapshot, text: str, legs: tuple[str, ...], timings: dict[str, float] | None = None
+        self,
+        snap: Snapshot,
+        text: str,
+        legs: tuple[str, ...],
+        timings: dict[str, float] | None = None,
+        warnings: list[str] | None = None,
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword results, vector results) as [(path, score)], best first, one entry per file.
+        When the model cannot run, the vector leg is empty and ``warnings`` says so.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
         the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
@@ -148,13 +150,13 @@ class Engine:
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
-        self.vector_unavailable = None
         if "vector" in legs and snap.vectors is not None and snap.live_chunks:
             check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
             try:
                 query_vector = self.embedder.embed([text])[0]
             except EmbedderError as e:  # keep answering from the keyword leg, and say so
-                self.vector_unavailable = f"keyword-only recall: {e}"
+                if warnings is not None:
+                    warnings.append(f"keyword-only recall: {e}")
             else:
                 t2 = clock()
                 vector = snap.vector_hits(query_vector, depth)
@@ -162,16 +164,25 @@ class Engine:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
 
-    def rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None = None) -> list[Hit]:
+    def rank(
+        self,
+        snap: Snapshot,
+        query: RecallQuery,
+        timings: dict[str, float] | None = None,
+        warnings: list[str] | None = None,
+    ) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
-        time went (keyword_ms, embed_ms, vector_ms, rank_ms: all of it)."""
+        time went (keyword_ms, embed_ms, vector_ms, rank_ms: all of it); ``warnings`` what
+        the ranking had to do without (the model)."""
         started = time.perf_counter()
-        hits = self._rank(snap, query, timings)
+        hits = self._rank(snap, query, timings, warnings)
         if timings is not None:
             timings["rank_ms"] = (time.perf_counter() - started) * 1000
         return hits
 
-    def _rank(self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None) -> list[Hit]:
+    def _rank(
+        self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None, warnings: list[str] | None
+    ) -> list[Hit]:
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
@@ -182,7 +193,7 @@ class Engine:
         legs = query.legs
         if not model_judges(model_languages, asked_in):  # the model cannot read the question
             legs = tuple(leg for leg in legs if leg != "vector")
-        keyword, vector = self.legs(snap, query.text, legs, timings)
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings)
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
         abstains = None

@@ -1,97 +1,48 @@
-"""What a recall returns: plain data, no heavy imports, so the daemon's clients and the
-renderer can use it without loading numpy, Whoosh or the model."""
+"""What a recall returns: the engine builds a ``RecallResult`` once (plain data, nothing
+patched afterwards); its block, Markdown and JSON are derived from the hits and the
+query's budget by ``render``. No heavy imports, so the daemon's clients can use it
+without loading numpy, Whoosh or the model."""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..config import SETTINGS
-from ..lifecycle import RecallFilter
-from ..vault.memory import Memory, jsonable
+from .query import DEFAULT_BUDGET, DEFAULT_K, Hit, RecallQuery
 from .render import MIN_BUDGET, Selection, block_text, estimate_tokens, markdown_text, select
-
-DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
-DEFAULT_K: int = SETTINGS["recall"]["k"].default
 
 if TYPE_CHECKING:
     from ..index.sync import SyncReport
 
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_K", "AnsweredBy", "Hit", "RecallQuery", "RecallResult"]
 
-@dataclass
-class RecallQuery:
-    text: str
-    k: int = DEFAULT_K
-    types: set[str] | None = None
-    persona: str | None = None
-    as_of: dt.datetime | None = None
-    include_expired: bool = False
-    include_archived: bool = False
-    include_stale: bool = False
-    legs: tuple[str, ...] = ("keyword", "vector")
-    include_pinned: bool = True
-
-    @property
-    def filter(self) -> RecallFilter:
-        return RecallFilter(
-            self.persona,
-            frozenset(self.types) if self.types else None,
-            self.include_expired,
-            self.include_archived,
-            self.include_stale,
-        )
+#: who ranked: the vault's daemon (warm) or this process
+AnsweredBy = Literal["daemon", "in-process"]
 
 
-@dataclass
-class Hit:
-    memory: Memory
-    score: float
-    #: included because it is pinned, not because it matched the query
-    pinned_only: bool = False
-    explain: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        m = self.memory
-        data: dict[str, Any] = {
-            "id": m.id,
-            "type": m.type,
-            "key": m.key,
-            "text": m.text,
-            "path": m.path.as_posix() if m.path else None,
-            "score": round(self.score, 6),
-            "created": m.created,
-            "confidence": m.confidence,
-            "pinned": m.pinned,
-            "domain": m.domain,
-            "persona": m.persona,
-            "tags": m.tags,
-            "expires": m.expires,
-        }
-        if explain:
-            data["explain"] = self.explain
-        return jsonable(data)
-
-
-@dataclass
+@dataclass(frozen=True)
 class RecallResult:
-    query: str
+    query: RecallQuery
     hits: list[Hit]
+    #: the whole recall as the caller saw it (a daemon's answer includes the socket)
     took_ms: float
     sync: SyncReport | None = None
     warnings: list[str] = field(default_factory=list)
-    #: "daemon" when a running daemon answered, with its own time for the ranking
-    answered_by: str = "in-process"
+    answered_by: AnsweredBy = "in-process"
+    #: the daemon's own time for the ranking, when a daemon answered
     server_ms: float | None = None
     #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, rank_ms (the whole ranking)
     timings: dict[str, float] = field(default_factory=dict)
-    #: tokens the block may take (``[recall] budget`` unless the caller said otherwise)
-    budget: int = DEFAULT_BUDGET
 
     @property
+    def budget(self) -> int:
+        return self.query.budget
+
+    @cached_property
     def selection(self) -> Selection:
         """The hits that fit the budget, with their lines: what the block shows."""
-        return select(self.hits, self.budget)
+        return select(self.hits, self.query.budget)
 
     @property
     def block(self) -> str:
@@ -116,7 +67,7 @@ class RecallResult:
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         block = self.block
         data: dict[str, Any] = {
-            "query": self.query,
+            "query": self.query.text,
             "results": [h.to_dict(explain) for h in self.hits],
             "block": block,
             "block_tokens": estimate_tokens(block),

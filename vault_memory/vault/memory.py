@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidId
+from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
+from ..errors import InvalidId, InvalidInput
 
-MEMORY_TYPES = ("fact", "episode", "summary")
-NOTE_TYPE = "note"
 CONFIDENCE_LEVELS = ("low", "medium", "high")
-SOURCES = ("explicit", "inferred", "imported")
-SCOPES = ("global", "project", "session")
-TYPE_FOLDERS = {"fact": "facts", "episode": "episodes", "summary": "summaries", "note": "notes"}
+#: the folder a new memory of each type is written to (its plural)
+TYPE_FOLDERS = {t: {"summary": "summaries"}.get(t, f"{t}s") for t in ALL_TYPES}
 
 #: Known frontmatter keys in the order vmem writes them: stable order, no git churn.
 KNOWN_KEYS = (
@@ -125,7 +123,7 @@ class Memory:
     def file(self) -> Path:
         """Where the file is, relative to the vault: for a memory read from or written to one."""
         if self.path is None:
-            raise ValueError(f"memory {self.id!r} has no file yet")
+            raise InvalidInput(f"memory {self.id!r} has no file yet")
         return self.path
 
     @property
@@ -247,10 +245,10 @@ def first_line(text: str) -> str:
 def normalize_confidence(value: Any) -> str:
     """``high``/``medium``/``low``; a float 0–1 maps to ≥.8 high, ≥.5 medium, else low."""
     if isinstance(value, bool):
-        raise ValueError(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
+        raise InvalidInput(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
     if isinstance(value, (int, float)):
         if not 0 <= value <= 1:
-            raise ValueError(f"confidence {value} is outside 0-1")
+            raise InvalidInput(f"confidence {value} is outside 0-1")
         return "high" if value >= 0.8 else "medium" if value >= 0.5 else "low"
     if isinstance(value, str):
         v = value.strip().lower()
@@ -260,7 +258,7 @@ def normalize_confidence(value: Any) -> str:
             return normalize_confidence(float(v))
         except ValueError:
             pass
-    raise ValueError(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
+    raise InvalidInput(f"confidence must be high, medium, low or a number 0-1, not {value!r}")
 
 
 def normalize_type(value: Any) -> str:
@@ -282,9 +280,9 @@ def as_datetime(value: Any, *, default_tz: dt.tzinfo | None = None) -> dt.dateti
         try:
             result = dt.datetime.fromisoformat(text)
         except ValueError:
-            raise ValueError(f"{value!r} is not an ISO 8601 date or datetime") from None
+            raise InvalidInput(f"{value!r} is not an ISO 8601 date or datetime") from None
     else:
-        raise ValueError(f"{value!r} is not a date")
+        raise InvalidInput(f"{value!r} is not a date")
     if result.tzinfo is None:
         result = result.replace(tzinfo=default_tz) if default_tz else result.astimezone()
     return result
@@ -301,7 +299,7 @@ def as_date_or_datetime(value: Any) -> dt.date | dt.datetime:
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             return dt.date.fromisoformat(text)
         return as_datetime(text)
-    raise ValueError(f"{value!r} is not a date")
+    raise InvalidInput(f"{value!r} is not a date")
 
 
 def as_str_list(value: Any, what: str) -> list[str]:
@@ -313,10 +311,10 @@ def as_str_list(value: Any, what: str) -> list[str]:
         out = []
         for item in value:
             if isinstance(item, (dict, list)):
-                raise ValueError(f"{what} must be a list of strings")
+                raise InvalidInput(f"{what} must be a list of strings")
             out.append(str(item))
         return out
-    raise ValueError(f"{what} must be a string or a list of strings, not {type(value).__name__}")
+    raise InvalidInput(f"{what} must be a string or a list of strings, not {type(value).__name__}")
 
 
 def normalize_tag(tag: str) -> str:
@@ -358,12 +356,12 @@ def check_writable(memory: Memory) -> None:
     for name in ("text", "key", "domain", "persona", "scope", "source", "conversation"):
         value = getattr(memory, name)
         if isinstance(value, str) and (_CONTROL if name == "text" else _YAML_UNSAFE).search(value):
-            raise ValueError(
+            raise InvalidInput(
                 f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
             )
     for tag in memory.tags:
         if _YAML_UNSAFE.search(tag):
-            raise ValueError("a tag holds a control character (e.g. NUL); it cannot be stored in a Markdown file")
+            raise InvalidInput("a tag holds a control character (e.g. NUL); it cannot be stored in a Markdown file")
 
 
 def validate_id(value: str) -> str:

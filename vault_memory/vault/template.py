@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from ..config import CONFIG_NAME
-from ..errors import WriteRefused
+from ..errors import InvalidInput, WriteRefused
 
 
 def template_dir() -> Path:
@@ -25,7 +25,7 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     """Create a vault at ``path``; refuses to touch a folder that already holds files.
     ``lang`` other than "en" selects the multilingual model in its vmem.toml."""
     if lang not in MODEL_FOR_LANGUAGE:
-        raise ValueError(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
+        raise InvalidInput(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
     path = path.expanduser()
     if path.exists() and not path.is_dir():
         raise WriteRefused(f"{path} is a file, not a folder; choose a new or empty folder")

@@ -1,14 +1,14 @@
 """The vault: a folder of memory files, and the only code that reads or writes them.
 
 ``Vault`` finds, parses and writes memories. It never rewrites a file behind the user's
-back: new memories get new files, corrections supersede, forgetting moves a file to
-``.vmem/trash/``, and the few explicit edits (``confirm``) change single frontmatter lines.
+back: new memories get new files, forgetting moves a file to the vault's ``.trash/``
+(``trash``), and the few explicit edits (``confirm``) change single frontmatter lines. It
+applies no write rules: those live in ``vault_memory.writing.rules``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import random
 import time
@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import CONFIG_NAME, STATE_DIR, Config, default_vault_path, locate_vault  # noqa: F401 (re-exported)
+from ..config import CONFIG_NAME, Config, StateLayout, default_vault_path, locate_vault  # noqa: F401 (re-exported)
 from ..errors import (
     AmbiguousId,
     FileTooLarge,
     InvalidId,
+    InvalidInput,
     MemoryFileError,
     NotFound,
     OutsideVault,
@@ -37,7 +38,6 @@ from .memory import (
     Memory,
     as_date_or_datetime,
     check_writable,
-    is_valid_id,
     new_id,
     normalize_confidence,
     normalize_tag,
@@ -45,7 +45,7 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, walk
-from .supersession import supersession_chain
+from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
 
 
 def now_local() -> dt.datetime:
@@ -87,37 +87,9 @@ class ScanResult:
     memories: list[Memory] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
-    def by_id(self) -> dict[str, Memory]:
-        return {m.id: m for m in self.memories}
-
 
 #: how long a single-key edit keeps retrying while someone else keeps saving the file
 EDIT_RETRY_SECONDS = 10.0
-
-#: the trash folder inside the vault (Obsidian's own), and the record of what is in it
-TRASH_DIR = ".trash"
-TRASH_MANIFEST = "vmem-trash.jsonl"
-#: where versions before 0.2 kept it: .vmem/trash/manifest.jsonl (moved on first use)
-OLD_TRASH_MANIFEST = "manifest.jsonl"
-
-
-@dataclass
-class Correction:
-    """What ``correct`` did: ``memory`` (new) supersedes ``corrected``, which is the memory
-    that was ``named`` unless that one had been superseded already (``redirected``)."""
-
-    memory: Memory
-    corrected: Memory
-    redirected: bool
-    named: Memory
-
-
-@dataclass
-class TrashEntry:
-    id: str
-    original: str
-    trashed: str
-    at: str
 
 
 class Vault:
@@ -137,8 +109,9 @@ class Vault:
         return f"Vault({str(self.root)!r})"
 
     @property
-    def state_dir(self) -> Path:
-        return self.root / STATE_DIR
+    def state(self) -> StateLayout:
+        """vmem's own files under .vmem/ (``config.StateLayout``)."""
+        return StateLayout.of(self.root)
 
     @property
     def trash_dir(self) -> Path:
@@ -263,14 +236,14 @@ class Vault:
         (dedup, supersession, persona cap) of ``VaultMemory.remember``. ``"key: value"``
         text is split when no key is given."""
         if type not in MEMORY_TYPES:
-            raise ValueError(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
+            raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
         if key is None and split_key:
             key, text = split_key_value(text)
         text = text.strip()
         if not text:
-            raise ValueError("a memory needs some text")
+            raise InvalidInput("a memory needs some text")
         if importance is not None and not 0 <= importance <= 1:
-            raise ValueError("importance must be from 0 to 1")
+            raise InvalidInput("importance must be from 0 to 1")
         created = now or now_local()
         memory = Memory(
             id=new_id(text, key, created),
@@ -309,37 +282,6 @@ class Vault:
         self._autocommit([self.root / rel], (message or "vmem: add {id}").format(id=memory.id))
         return memory
 
-    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
-        """A new memory that supersedes ``ref``; the old file is left byte-for-byte as it was.
-
-        A memory that is already superseded is not forked: the head of its chain (what
-        recall shows) is corrected instead, and the ``Correction`` says so."""
-        named = self.get(ref, prefix=prefix)
-        memories = self.scan().memories
-        chain = supersession_chain(named.id, memories)
-        old = chain[-1] if chain else named
-        key, value = split_key_value(text)
-        if key is None or (old.key and key != old.key):
-            key, value = old.key, text.strip()
-        memory = self.add(
-            value,
-            type=old.type if old.type in MEMORY_TYPES else "fact",
-            key=key,
-            domain=old.domain,
-            confidence="high",
-            source="explicit",
-            persona=old.persona,
-            scope=old.scope,
-            importance=old.importance,
-            pinned=old.pinned,
-            tags=old.tags,
-            supersedes=[old.id],
-            split_key=False,
-            now=now,
-            message="vmem: correct {id}",
-        )
-        return Correction(memory, old, redirected=old.id != named.id, named=named)
-
     def update_frontmatter(self, ref: str, updates: dict[str, Any], message: str) -> Memory:
         """Change single frontmatter keys in place (explicit commands only, e.g. ``confirm``).
 
@@ -372,12 +314,11 @@ class Vault:
     def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
         """Move the memory's file to the trash folder (``restore`` brings it back)."""
         memory = self.get(ref, prefix=prefix)
-        self._migrate_trash()
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
         move_no_clobber(self.root / memory.file, trashed)
         entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat())
-        self._append_manifest(entry)
+        Trash(self.trash_dir).record(entry)
         self._autocommit(
             [self.root / memory.file, trashed, self.trash_dir / TRASH_MANIFEST], f"vmem: forget {memory.id}"
         )
@@ -412,51 +353,8 @@ class Vault:
             self._autocommit([p if p.is_absolute() else self.root / p for p in paths], message)
 
     def trash(self) -> list[TrashEntry]:
-        """Forgotten memories that can still be restored, newest first. A record is used
-        only if it names a file inside the trash and a memory path inside the vault: the
-        manifest travels through git and sync, and a tampered one must reach nothing else."""
-        self._migrate_trash()
-        return sorted(self._trash_entries(self.trash_dir), key=lambda e: e.trashed, reverse=True)
-
-    def _trash_entries(self, folder: Path, manifest_name: str = TRASH_MANIFEST) -> list[TrashEntry]:
-        manifest = folder / manifest_name
-        if not manifest.is_file():
-            return []
-        entries = []
-        for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                entry = TrashEntry(**json.loads(line))
-            except (ValueError, TypeError):
-                continue
-            if self._valid_trash_entry(entry) and (folder / entry.trashed).is_file():
-                entries.append(entry)
-        return entries
-
-    def _valid_trash_entry(self, entry: TrashEntry) -> bool:
-        if not all(isinstance(v, str) for v in (entry.id, entry.original, entry.trashed)):
-            return False
-        name, original = Path(entry.trashed), Path(entry.original)
-        if len(name.parts) != 1 or name.name in ("", ".", "..", TRASH_MANIFEST) or not name.name.endswith(".md"):
-            return False
-        if original.is_absolute() or ".." in original.parts or original.suffix != ".md":
-            return False
-        return not any(part.startswith(".") for part in original.parts) and is_valid_id(entry.id)
-
-    def _migrate_trash(self) -> None:
-        """Trash kept by older versions under .vmem/trash/ moves into the vault's trash folder."""
-        old = self.state_dir / "trash"
-        if not old.is_dir():
-            return
-        for entry in self._trash_entries(old, OLD_TRASH_MANIFEST):
-            try:
-                move_no_clobber(old / entry.trashed, self.trash_dir / entry.trashed)
-            except WriteRefused:
-                continue
-            self._append_manifest(entry)
-        leftovers = [p for p in old.iterdir() if p.name != OLD_TRASH_MANIFEST]
-        if not leftovers:
-            (old / OLD_TRASH_MANIFEST).unlink(missing_ok=True)
-            old.rmdir()
+        """Forgotten memories that can still be restored, newest first (``trash``)."""
+        return Trash(self.trash_dir).entries()
 
     def restore(self, ref: str, *, prefix: bool = False) -> Memory:
         ref = validate_id(ref)
@@ -536,13 +434,6 @@ class Vault:
         real = Path(os.path.realpath(self.root / rel))
         if not real.is_relative_to(self.root):
             raise InvalidId(f"{rel} leads outside the vault")
-
-    def _append_manifest(self, entry: TrashEntry) -> None:
-        self.trash_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.trash_dir / TRASH_MANIFEST, "a", encoding="utf-8") as f:
-            f.write(json.dumps(entry.__dict__, ensure_ascii=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
 
     def _autocommit(self, paths: list[Path], message: str) -> None:
         if self.config["git"]["autocommit"] and gitops.is_git_repo(self.root):

@@ -1,1 +1,2 @@
-"""Write-time rules: how a new memory joins the vault (reconfirm, supersede, persona cap)."""
+"""Write-time rules (``rules``): how a memory joins, changes in or leaves the vault
+(reconfirm, supersede, persona cap, correct, confirm, collect)."""

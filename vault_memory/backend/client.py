@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DaemonError
-from .protocol import SOCKET_NAME, Op
+from .protocol import Op
 
 #: sun_path holds 107 bytes on Linux; longer paths are reached through the folder instead
 _MAX_SOCKET_PATH = 100
@@ -37,8 +37,8 @@ def socket_address(path: Path) -> Iterator[str]:
 
 
 class DaemonClient:
-    def __init__(self, state_dir: Path, timeout: float = 300.0):
-        self.path = state_dir / SOCKET_NAME
+    def __init__(self, socket_path: Path, timeout: float = 300.0):
+        self.path = socket_path
         self.timeout = timeout
 
     def request(self, op: Op, **payload: Any) -> dict[str, Any] | None:

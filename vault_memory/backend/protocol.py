@@ -5,6 +5,8 @@ and the wire form of what travels (newline-delimited JSON, one request per conne
     answer    {"ok": true, ...} or {"ok": false, "error": "...", "kind": "<error class>"}
 
 Standard library and plain data only, so a client that the daemon answers starts fast.
+The hook script (``hooks/vmem_hook.py``) speaks a subset of it with the standard library
+alone: RECALL with ``render: "block"``.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any
 
+from ..recall.query import LEGS
 from ..recall.results import Hit, RecallQuery, RecallResult
 from ..vault.memory import Memory
 
-SOCKET_NAME = "daemon.sock"
 #: texts one EMBED request may carry (the answer must fit the socket's size bound)
 MAX_EMBED_TEXTS = 64
 
@@ -24,7 +26,7 @@ MAX_EMBED_TEXTS = 64
 class Op(StrEnum):
     PING = "ping"  # → {pid}
     STATUS = "status"  # → {status: {...}}
-    RECALL = "recall"  # {query} → {result}; {query, block_budget} → {block, hits} (the rendered block only)
+    RECALL = "recall"  # {query} → {result}; {query, render: "block"} → {block, hits} (the rendered block only)
     NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
     EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)
     SYNC = "sync"  # → {report}
@@ -43,28 +45,31 @@ def query_to_wire(query: RecallQuery) -> dict[str, Any]:
         "include_stale": query.include_stale,
         "legs": list(query.legs),
         "include_pinned": query.include_pinned,
+        "budget": query.budget,
     }
 
 
-def query_from_wire(data: dict[str, Any]) -> RecallQuery:
+def query_from_wire(data: dict[str, Any], *, k: int, budget: int) -> RecallQuery:
+    """A wire query; ``k`` and ``budget`` fill what it leaves out (the vault's ``[recall]``,
+    so a client as small as the hook script need not know them)."""
     return RecallQuery(
         text=data["text"],
-        k=int(data.get("k") or RecallQuery.k),
-        types=set(data["types"]) if data.get("types") else None,
+        k=int(data.get("k") or k),
+        types=frozenset(data["types"]) if data.get("types") else None,
         persona=data.get("persona"),
         as_of=dt.datetime.fromisoformat(data["as_of"]) if data.get("as_of") else None,
         include_expired=bool(data.get("include_expired")),
         include_archived=bool(data.get("include_archived")),
         include_stale=bool(data.get("include_stale")),
-        legs=tuple(data.get("legs") or ("keyword", "vector")),
+        legs=tuple(data.get("legs") or LEGS),
         include_pinned=data.get("include_pinned", True),
+        budget=int(data.get("budget") or budget),
     )
 
 
 def result_to_wire(result: RecallResult) -> dict[str, Any]:
     """Every hit's full memory, so the client renders exactly what an in-process recall would."""
     return {
-        "query": result.query,
         "took_ms": result.took_ms,
         "warnings": result.warnings,
         "timings": result.timings,
@@ -80,17 +85,21 @@ def result_to_wire(result: RecallResult) -> dict[str, Any]:
     }
 
 
-def result_from_wire(data: dict[str, Any]) -> RecallResult:
+def result_from_wire(data: dict[str, Any], query: RecallQuery, took_ms: float) -> RecallResult:
+    """The daemon's result as the caller sees it: ``took_ms`` is the whole round trip, the
+    daemon's own time becomes ``server_ms``."""
     hits = [
         Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
         for h in data["hits"]
     ]
     return RecallResult(
-        data["query"],
+        query,
         hits,
-        data.get("took_ms", 0.0),
+        took_ms,
         None,
         list(data.get("warnings") or []),
+        answered_by="daemon",
+        server_ms=float(data.get("took_ms") or 0.0),
         timings=dict(data.get("timings") or {}),
     )
 

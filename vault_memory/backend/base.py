@@ -1,0 +1,84 @@
+"""The seam between the verbs and where their work runs: one ``Backend`` protocol.
+
+httpx's ``Client`` takes one transport at construction and never asks "is there a
+transport?" in each method; vmem's façade and write rules likewise take one backend,
+chosen once by ``vault_memory.open()`` (``backend.choose``):
+
+- ``LocalBackend`` (``local``): engine and indexer in this process; the model is loaded
+  on first use. The daemon hosts one too, with its own freshness (``daemon``).
+- ``DaemonBackend`` (``remote``): the vault's daemon over its socket, warm. When the
+  daemon stops answering it raises ``DaemonGone`` once, and the façade carries on with
+  the ``LocalBackend`` it holds for that moment: a whole switch, never per method.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from ..config import Config, StateLayout
+from ..errors import DaemonError
+
+if TYPE_CHECKING:
+    from ..index.snapshot import Snapshot
+    from ..index.sync import Progress, SyncReport
+    from ..lifecycle import Rules
+    from ..recall.results import RecallQuery, RecallResult
+    from ..vault.vault import Vault
+
+#: who did the work
+Where = Literal["daemon", "in-process"]
+
+
+class DaemonGone(DaemonError):
+    """The daemon this backend spoke to stopped answering (no socket, refused, silent).
+    Caught by the façade, which switches to the local backend; never reaches a caller."""
+
+
+class Backend(Protocol):
+    """Where a vault's indexes are read and written, and where its model runs."""
+
+    root: Path
+    config: Config
+    state: StateLayout
+    where: Where
+
+    @property
+    def vault(self) -> Vault:
+        """The vault's files (the same in every backend: files are read and written here)."""
+        ...
+
+    @property
+    def loaded_vault(self) -> Vault | None:
+        """The vault if something has used it yet (asking does not load it)."""
+        ...
+
+    @property
+    def rules(self) -> Rules:
+        """The lifecycle rules of this vault's vmem.toml."""
+        ...
+
+    def recall(self, query: RecallQuery) -> RecallResult:
+        """``query`` ranked on indexes brought up to date with the files."""
+        ...
+
+    def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
+        """Bring the indexes up to date (``full``: rebuild them from the files)."""
+        ...
+
+    def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
+        """A consistent read view of indexes that match the files (the write rules read it)."""
+        ...
+
+    def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
+        """[(path, cosine)] of the memories nearest ``text``, best first."""
+        ...
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """Unit vectors of ``texts`` in the vault's embedding space."""
+        ...
+
+    def close(self) -> None:
+        """Release what was loaded."""
+        ...

@@ -1,0 +1,77 @@
+"""What a recall asks (``RecallQuery``) and what each answer is (``Hit``): plain data, no
+heavy imports, below both the engine that fills them and the renderer that prints them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import SETTINGS
+from ..lifecycle import RecallFilter
+from ..vault.memory import Memory, jsonable
+
+DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
+DEFAULT_K: int = SETTINGS["recall"]["k"].default
+#: the two legs a recall can run
+LEGS = ("keyword", "vector")
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    text: str
+    k: int = DEFAULT_K
+    types: frozenset[str] | None = None
+    persona: str | None = None
+    as_of: dt.datetime | None = None
+    include_expired: bool = False
+    include_archived: bool = False
+    include_stale: bool = False
+    legs: tuple[str, ...] = LEGS
+    include_pinned: bool = True
+    #: tokens the rendered block may take (``[recall] budget`` unless the caller said otherwise)
+    budget: int = DEFAULT_BUDGET
+
+    def __post_init__(self) -> None:
+        if self.types is not None and not isinstance(self.types, frozenset):
+            object.__setattr__(self, "types", frozenset(self.types))
+
+    @property
+    def filter(self) -> RecallFilter:
+        return RecallFilter(
+            self.persona,
+            self.types or None,
+            self.include_expired,
+            self.include_archived,
+            self.include_stale,
+        )
+
+
+@dataclass
+class Hit:
+    memory: Memory
+    score: float
+    #: included because it is pinned, not because it matched the query
+    pinned_only: bool = False
+    explain: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        m = self.memory
+        data: dict[str, Any] = {
+            "id": m.id,
+            "type": m.type,
+            "key": m.key,
+            "text": m.text,
+            "path": m.path.as_posix() if m.path else None,
+            "score": round(self.score, 6),
+            "created": m.created,
+            "confidence": m.confidence,
+            "pinned": m.pinned,
+            "domain": m.domain,
+            "persona": m.persona,
+            "tags": m.tags,
+            "expires": m.expires,
+        }
+        if explain:
+            data["explain"] = self.explain
+        return jsonable(data)

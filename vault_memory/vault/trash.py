@@ -1,0 +1,65 @@
+"""The vault's trash: forgotten memories stay inside the vault (Obsidian's own
+``.trash/`` folder, where a person and git see them), and a manifest records where each
+came from so ``restore`` can put it back."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .memory import is_valid_id
+
+#: the trash folder inside the vault, and the record of what is in it
+TRASH_DIR = ".trash"
+TRASH_MANIFEST = "vmem-trash.jsonl"
+
+
+@dataclass
+class TrashEntry:
+    id: str
+    original: str
+    trashed: str
+    at: str
+
+
+class Trash:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.manifest = folder / TRASH_MANIFEST
+
+    def entries(self) -> list[TrashEntry]:
+        """Forgotten memories that can still be restored, newest first. A record is used
+        only if it names a file inside the trash and a memory path inside the vault: the
+        manifest travels through git and sync, and a tampered one must reach nothing else."""
+        if not self.manifest.is_file():
+            return []
+        entries = []
+        for line in self.manifest.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = TrashEntry(**json.loads(line))
+            except (ValueError, TypeError):
+                continue
+            if _valid(entry) and (self.folder / entry.trashed).is_file():
+                entries.append(entry)
+        return sorted(entries, key=lambda e: e.trashed, reverse=True)
+
+    def record(self, entry: TrashEntry) -> None:
+        """Append ``entry`` to the manifest, durably."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.manifest, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry.__dict__, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _valid(entry: TrashEntry) -> bool:
+    if not all(isinstance(v, str) for v in (entry.id, entry.original, entry.trashed)):
+        return False
+    name, original = Path(entry.trashed), Path(entry.original)
+    if len(name.parts) != 1 or name.name in ("", ".", "..", TRASH_MANIFEST) or not name.name.endswith(".md"):
+        return False
+    if original.is_absolute() or ".." in original.parts or original.suffix != ".md":
+        return False
+    return not any(part.startswith(".") for part in original.parts) and is_valid_id(entry.id)

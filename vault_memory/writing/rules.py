@@ -1,0 +1,438 @@
+"""The write rules, all of them: how a memory joins, changes in, or leaves the vault the
+way a careful person would have it.
+
+- ``remember`` / ``remember_many``: don't repeat what is known (reconfirm it), replace
+  what changed (a single-valued key's new value supersedes the old), keep each persona
+  within its cap. Each decision is a named step of ``_remember_one``.
+- ``correct``: a new memory supersedes the head of the named memory's chain.
+- ``confirm``: ``last_confirmed`` becomes now.
+- ``collect``: expired memories and persona overflow move to ``archive/``, one commit.
+
+Every write goes through ``Vault`` (atomic, never over an existing file) under one lock
+per vault, and reads the indexes through the ``Backend`` it is given: the daemon's when
+one runs. Outcomes are typed: ``Created | Reconfirmed | Superseded``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from ..config import MEMORY_TYPES
+from ..errors import InvalidInput, WriteRefused
+from ..index.chunking import embedding_text
+from ..index.keyword_index import content_terms
+from ..index.locks import file_lock
+from ..lifecycle import (
+    RecallFilter,
+    Rules,
+    archive_plan,
+    canonical_key,
+    exclusion_reason,
+    is_restatement,
+    normalize_text,
+    persona_overflow,
+    reference_time,
+    score_importance,
+)
+from ..vault.memory import Memory, jsonable, new_id, split_key_value
+from ..vault.supersession import supersession_chain
+from ..vault.vault import Vault, now_local
+
+if TYPE_CHECKING:
+    from ..backend.base import Backend
+    from ..index.snapshot import Snapshot
+
+#: how long a write waits for another one to finish
+LOCK_SECONDS = 120.0
+
+#: a value read from free text ("city: Madrid") may replace a single-valued key's old value
+#: only if it is this short: "City: Porto is where my sister lives" is a sentence
+SINGLE_VALUE_WORDS = 5
+
+#: a memory confirmed this recently is not rewritten when it is said again (its file stays
+#: as it is: no churn in the user's editor or in git)
+RECONFIRM_AFTER = dt.timedelta(days=1)
+
+#: how many similar memories a new one is compared with for a restatement
+RESTATEMENT_CANDIDATES = 5
+
+Status = Literal["created", "reconfirmed", "superseded"]
+
+
+# ---------------------------------------------------------------------- outcomes
+
+
+@dataclass
+class _Outcome:
+    memory: Memory
+    #: the memories this one reconfirms (itself) or supersedes
+    previous: list[Memory] = field(default_factory=list)
+    #: cosine similarity to the memory it restates (embedding dedup), when that decided
+    similarity: float | None = None
+    #: the persona's memories moved to archive/ to keep it within its cap
+    archived: list[Memory] = field(default_factory=list)
+    #: the key was read from the text ("city: Madrid"), not given with --key
+    key_inferred: bool = False
+    #: what the caller must be told (stderr, --json): e.g. a supersession on an inferred key
+    warnings: list[str] = field(default_factory=list)
+    status: ClassVar[Status]
+
+    def to_dict(self) -> dict[str, Any]:
+        return jsonable(
+            {
+                "status": self.status,
+                "id": self.memory.id,
+                "path": self.memory.path.as_posix() if self.memory.path else None,
+                "previous": [m.id for m in self.previous],
+                "similarity": round(self.similarity, 4) if self.similarity is not None else None,
+                "archived": [m.id for m in self.archived],
+                "key": self.memory.key,
+                "key_inferred": self.key_inferred,
+                "warnings": self.warnings,
+            }
+        )
+
+
+@dataclass
+class Created(_Outcome):
+    """A new file."""
+
+    status: ClassVar[Status] = "created"
+
+
+@dataclass
+class Reconfirmed(_Outcome):
+    """The vault already said it: that memory is kept fresh (``previous`` holds it)."""
+
+    status: ClassVar[Status] = "reconfirmed"
+
+
+@dataclass
+class Superseded(_Outcome):
+    """A new file that replaces ``previous`` (a single-valued key's old value, a session's
+    older summary)."""
+
+    status: ClassVar[Status] = "superseded"
+
+
+RememberOutcome = Created | Reconfirmed | Superseded
+
+
+@dataclass
+class Correction:
+    """What ``correct`` did: ``memory`` (new) supersedes ``corrected``, which is the memory
+    that was ``named`` unless that one had been superseded already (``redirected``)."""
+
+    memory: Memory
+    corrected: Memory
+    redirected: bool
+    named: Memory
+
+
+@dataclass
+class Archived:
+    memory: Memory
+    to: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.memory.id,
+            "from": self.memory.path.as_posix() if self.memory.path else None,
+            "to": self.to,
+            "reason": self.reason,
+        }
+
+
+# ---------------------------------------------------------------------- what is asked
+
+
+@dataclass
+class Remembering:
+    """One memory to write, as ``remember`` takes it (``remember_many`` takes a list)."""
+
+    text: str
+    key: str | None = None
+    type: str = "fact"
+    persona: str | None = None
+    importance: float | None = None
+    force_new: bool = False
+    #: ids this memory replaces outright (a session's newer summary), besides any rule's
+    supersedes: list[str] = field(default_factory=list)
+    #: the rest of ``Vault.add``'s fields: domain, confidence, source, expires, tags,
+    #: pinned, conversation, turn
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def validate(item: Remembering) -> None:
+    """What no rule can write, refused before anything is read or written."""
+    if item.type not in MEMORY_TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {item.type!r}")
+    if not isinstance(item.text, str) or not item.text.strip():
+        raise InvalidInput("a memory needs some text")
+    if item.importance is not None and not 0 <= item.importance <= 1:
+        raise InvalidInput("importance must be from 0 to 1")
+
+
+@dataclass
+class _Prepared:
+    """An item with its key settled (given, or read from "key: value" text)."""
+
+    item: Remembering
+    key: str | None
+    text: str
+    key_inferred: bool
+    importance: float
+    single: bool  # the key is single-valued: a new value replaces the old
+
+
+def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepared:
+    key, text, inferred = item.key, item.text, False
+    if key is None:
+        key, value = split_key_value(text)
+        if key is not None and canonical_key(key) in single_keys and len(value.split()) > SINGLE_VALUE_WORDS:
+            key, value = None, text.strip()  # a sentence: it must not replace the key's value
+        text, inferred = value, key is not None
+    text = text.strip()
+    if not text:
+        raise InvalidInput("a memory needs some text")
+    importance = item.importance if item.importance is not None else score_importance(text, key, rules)
+    return _Prepared(item, key, text, inferred, importance, canonical_key(key) in single_keys if key else False)
+
+
+# ---------------------------------------------------------------------- remember
+
+
+def remember(backend: Backend, item: Remembering, *, now: dt.datetime | None = None) -> RememberOutcome:
+    """Write ``item`` as a memory, reconfirm the memory that already says it, or supersede
+    the old value of a single-valued key (see the module docstring)."""
+    return remember_many(backend, [item], now=now)[0]
+
+
+def remember_many(
+    backend: Backend, items: list[Remembering], *, now: dt.datetime | None = None
+) -> list[RememberOutcome]:
+    """``remember`` for many memories at once (a conversation's facts): one lock, one index
+    check and one snapshot for all of them, and each sees the ones written before it, so a
+    fact said twice in a batch is written once and a key's later value supersedes its
+    earlier one. Outcomes are in the order of ``items``."""
+    for item in items:
+        validate(item)
+    if not items:
+        return []
+    now = now or now_local()
+    rules = backend.rules
+    single_keys = {canonical_key(k) for k in rules.single_valued_keys}
+    # one write at a time per vault: two processes saying the same thing at once must
+    # find each other's memory, not both write one
+    with _write_lock(backend):
+        if all(item.force_new for item in items):
+            batch = _Batch(backend, rules, None, [], set(), now)
+            return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
+        with backend.fresh_snapshot() as snap:
+            known = [Memory.from_record(record) for record in snap.catalog.all_records().values()]
+            batch = _Batch(backend, rules, snap, known, snap.catalog.superseded_targets(), now)
+            return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
+
+
+def _write_lock(backend: Backend):
+    return file_lock(backend.state.remember_lock, timeout=LOCK_SECONDS, what="another write")
+
+
+@dataclass
+class _Batch:
+    """What a batch of remembers knows: every memory the index held, then each one this
+    batch wrote, and which of them are superseded."""
+
+    backend: Backend
+    rules: Rules
+    snap: Snapshot | None
+    known: list[Memory]
+    superseded: set[str]
+    now: dt.datetime
+
+    def remember(self, p: _Prepared) -> RememberOutcome:
+        """The steps, in order: the same memory already known → reconfirm; a single-valued
+        key's old values → supersede them; a restatement by meaning → reconfirm; else a new
+        file. Then the persona cap, and what the caller must be told."""
+        replaced: list[Memory] = []
+        if not p.item.force_new and self.snap is not None:
+            current = self._current(p)
+            same = _same_text(p, current)
+            if same is not None:
+                return _reconfirm(self.backend.vault, same, now=self.now)
+            replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+            if not replaced:
+                restated = self._restatement(p, current)
+                if restated is not None:
+                    return _reconfirm(self.backend.vault, *restated, now=self.now)
+        outcome = self._write(p, replaced)
+        if not isinstance(outcome, Reconfirmed):
+            self.known.append(outcome.memory)
+            self.superseded.update(outcome.memory.supersedes)
+        return outcome
+
+    def _current(self, p: _Prepared) -> list[Memory]:
+        """The known memories in the item's scope (persona and type) that are current."""
+        current_filter = RecallFilter(persona=p.item.persona, include_stale=True)
+        return [
+            m
+            for m in self.known
+            if (m.persona or None) == (p.item.persona or None)
+            and m.type == p.item.type
+            and not exclusion_reason(m, self.now, self.superseded, current_filter, self.rules)
+        ]
+
+    def _restatement(self, p: _Prepared, current: list[Memory]) -> tuple[Memory, float] | None:
+        """A current memory that says the same in other words (embedding + term overlap)."""
+        assert self.snap is not None
+        if not current or self.snap.vectors is None or not self.snap.live_chunks:
+            return None  # nothing to compare with: do not load the model for nothing
+        by_path = {m.path.as_posix(): m for m in current if m.path is not None}
+        hits = self.backend.nearest(embedding_text(p.key, p.text), 4 * RESTATEMENT_CANDIDATES, self.snap)
+        nearest = [(by_path[path], s) for path, s in hits if path in by_path][:RESTATEMENT_CANDIDATES]
+        new_terms = content_terms(f"{p.key or ''} {p.text}")
+        for candidate, similarity in nearest:
+            if is_restatement(
+                new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, self.rules
+            ):
+                return candidate, similarity
+        return None
+
+    def _write(self, p: _Prepared, replaced: list[Memory]) -> RememberOutcome:
+        """The new file (a pinned fact's new value stays pinned), or, when another remember
+        wrote the same text a moment ago, that memory reconfirmed."""
+        item, vault = p.item, self.backend.vault
+        fields = dict(item.fields)
+        if replaced:  # a new value of a pinned fact (the user's name) stays pinned
+            fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
+        supersedes = [*item.supersedes, *(m.id for m in replaced if m.id not in item.supersedes)]
+        try:
+            new = vault.add(
+                p.text,
+                type=item.type,
+                key=p.key,
+                persona=item.persona,
+                importance=p.importance,
+                supersedes=supersedes,
+                split_key=False,
+                now=self.now,
+                **fields,
+            )
+        except WriteRefused:
+            # the same text at the same second gives the same id: that file is the memory
+            twin = None if item.force_new or replaced else vault.find_file_of(new_id(p.text, p.key, self.now))
+            if twin is None:
+                raise
+            return Reconfirmed(twin, [twin])
+        previous = replaced or [m for m in self.known if m.id in item.supersedes]
+        kind = Superseded if previous else Created
+        outcome = kind(new, previous, archived=_enforce_cap(self.backend, new, self.now), key_inferred=p.key_inferred)
+        if replaced and p.key_inferred:
+            outcome.warnings.append(
+                f"the key {p.key!r} was read from the text, and as a single-valued key it replaces "
+                f"{', '.join(m.id for m in replaced)}; if that was not meant, `vmem forget {new.id}` makes "
+                "the old value current again (--key says a key outright)"
+            )
+        return outcome
+
+
+def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
+    """A current memory with the same key and text, as a person reads them."""
+    wanted = normalize_text(f"{p.key or ''} {p.text}")  # "" (emoji only) is never the same as anything
+    if not wanted:
+        return None
+    return next((m for m in current if normalize_text(f"{m.key or ''} {m.text}") == wanted), None)
+
+
+def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *, now: dt.datetime) -> Reconfirmed:
+    last = reference_time(memory)
+    if last is not None and dt.timedelta(0) <= now - last < RECONFIRM_AFTER:
+        return Reconfirmed(memory, [memory], similarity)
+    updated = vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
+    return Reconfirmed(updated, [memory], similarity)
+
+
+def _enforce_cap(backend: Backend, new: Memory, now: dt.datetime) -> list[Memory]:
+    """Archive the persona's lowest-importance, oldest memories beyond the cap."""
+    if not new.persona:
+        return []
+    with backend.fresh_snapshot() as snap:
+        mine = [Memory.from_record(r) for r in snap.catalog.persona_records(new.persona)]
+        superseded = snap.catalog.superseded_targets()
+    rules = backend.rules
+    if len(mine) <= rules.persona_cap:
+        return []
+    archived = []
+    for memory in persona_overflow(mine, rules.persona_cap, now, superseded, rules):
+        if memory.id != new.id:
+            backend.vault.archive(memory)
+            archived.append(memory)
+    return archived
+
+
+# ---------------------------------------------------------------------- correct, confirm, collect
+
+
+def correct(
+    backend: Backend, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False
+) -> Correction:
+    """A new memory that supersedes ``ref``; the old file is left byte-for-byte as it was.
+
+    A memory that is already superseded is not forked: the head of its chain (what recall
+    shows) is corrected instead, and the ``Correction`` says so. Corrections of one chain
+    are serialised like remembers, so two at once make a chain, not two heads."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput("a correction needs some text")
+    vault = backend.vault
+    with _write_lock(backend):
+        named = vault.get(ref, prefix=prefix)
+        chain = supersession_chain(named.id, vault.scan().memories)
+        old = chain[-1] if chain else named
+        key, value = split_key_value(text)
+        if key is None or (old.key and key != old.key):
+            key, value = old.key, text.strip()
+        memory = vault.add(
+            value,
+            type=old.type if old.type in MEMORY_TYPES else "fact",
+            key=key,
+            domain=old.domain,
+            confidence="high",
+            source="explicit",
+            persona=old.persona,
+            scope=old.scope,
+            importance=old.importance,
+            pinned=old.pinned,
+            tags=old.tags,
+            supersedes=[old.id],
+            split_key=False,
+            now=now,
+            message="vmem: correct {id}",
+        )
+    return Correction(memory, old, redirected=old.id != named.id, named=named)
+
+
+def confirm(backend: Backend, ref: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Memory:
+    """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
+    vault = backend.vault
+    memory = vault.get(ref, prefix=prefix)
+    return vault.update_frontmatter(memory.id, {"last_confirmed": now or now_local()}, f"vmem: confirm {memory.id}")
+
+
+def collect(backend: Backend, *, now: dt.datetime, dry_run: bool = False) -> list[Archived]:
+    """Move expired memories, and persona memories over their cap, to ``archive/``: one
+    commit for the whole collection, not one per file."""
+    vault = backend.vault
+    done = []
+    for memory, reason in archive_plan(vault.scan().memories, now, backend.rules):
+        target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
+        if not dry_run:
+            target = vault.archive(memory, commit=False).as_posix()
+        done.append(Archived(memory, target, reason))
+    if done and not dry_run:
+        moved = [Path(p) for a in done for p in (a.to, a.memory.file.as_posix())]
+        vault.commit_paths(moved, f"vmem: gc, {len(done)} archived")
+    return done
