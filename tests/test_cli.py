@@ -5,6 +5,8 @@ import sys
 import pytest
 from conftest import VMEM, Cli, tree_digest, write
 
+import vault_memory as vmem
+
 
 def test_init_creates_a_vault(tmp_path):
     cli = Cli(None)
@@ -171,3 +173,21 @@ def test_console_script_and_module_entry_points(vault_dir):
         assert len(json.loads(out.stdout)) == 6
     helped = subprocess.run([VMEM, "--help"], capture_output=True, text=True)
     assert "remember" in helped.stdout and "Examples" in helped.stdout
+
+
+def test_small_defects(mech_vault, tmp_path):
+    cli = Cli(mech_vault)
+    assert cli("remember", "x", "--type", "bogus").exit_code == 2
+    assert cli("recall", "x", "--as-of", "9999-12-31").exit_code in (0, 2)
+    assert cli("export", "-o", str(tmp_path / "missing" / "out.jsonl")).exit_code == 1
+    assert not (tmp_path / "missing").exists()
+    exists = write(tmp_path / "file", "x")
+    out = cli("init", str(exists), vault=False)
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    mem = vmem.open(mech_vault)
+    old = mem.remember("trabajo: backend").memory
+    fixed = mem.correct(old.id, "frontend").memory
+    assert f'supersedes: "[[{old.id}]]"' in (mech_vault / fixed.file).read_text().replace("'", '"')
+    assert (mech_vault / ".vmem").stat().st_mode & 0o077 == 0
+    listed = cli("list").stdout
+    assert "superseded" in listed and "active" in listed

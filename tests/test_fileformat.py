@@ -1,8 +1,11 @@
 import datetime as dt
+import time
 from pathlib import Path
 
 import pytest
+from conftest import write
 
+import vault_memory as vmem
 from vault_memory.errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
 from vault_memory.vault.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
 from vault_memory.vault.memory import Memory, derived_id, normalize_confidence, split_key_value
@@ -164,3 +167,18 @@ def test_set_frontmatter_keys_touches_only_that_line():
 def test_set_frontmatter_keys_refuses_without_frontmatter():
     with pytest.raises(WriteRefused):
         set_frontmatter_keys("just text\n", {"last_confirmed": "x"}, P)
+
+
+def test_an_alias_bomb_or_deep_nesting_is_one_broken_file(mech_vault):
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x]"] + [
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]" for i in range(8)
+    ]
+    write(mech_vault / "facts" / "bomb.md", "---\n" + "\n".join(levels) + "\n---\nbody\n")
+    write(mech_vault / "facts" / "deep.md", "---\nx: " + "[" * 3000 + "]" * 3000 + "\n---\nbody\n")
+    write(mech_vault / "facts" / "fine.md", "---\nid: fine\n---\nThe user collects fountain pens\n")
+    started = time.monotonic()
+    report, _ = vmem.open(mech_vault).sync()
+    assert time.monotonic() - started < 30
+    assert sorted(p.path for p in report.problems) == ["facts/bomb.md", "facts/deep.md"]
+    hits = vmem.open(mech_vault).recall("fountain pens", include_pinned=False).hits
+    assert [h.memory.id for h in hits] == ["fine"]

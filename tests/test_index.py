@@ -1,8 +1,12 @@
 """The derived index pieces on their own: hnswlib slots, format versions."""
 
+import os
+
 import numpy as np
 import pytest
+from conftest import write
 
+import vault_memory as vmem
 from vault_memory import IndexStale
 from vault_memory.config import StateLayout
 from vault_memory.index.catalog import Catalog
@@ -51,3 +55,82 @@ def test_index_stale_is_a_vault_error():
     assert issubclass(IndexStale, VaultError)
     with pytest.raises(VaultError):
         raise IndexStale("x")
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(mech_vault):
+    path = write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    st = path.stat()
+    path.write_text("---\nid: f\n---\nLikes grapes\n")  # same size
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime, as cp -p or rsync -a leave it
+    assert [h.memory.id for h in vmem.open(mech_vault).recall("grapes", include_pinned=False).hits] == ["f"]
+
+
+def test_a_corrupt_catalog_is_rebuilt_and_doctor_checks_the_indexes(mech_vault):
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    from vault_memory.index.generations import IndexLayout
+
+    catalog = IndexLayout(StateLayout.of(mech_vault)).current().catalog_path
+    catalog.write_bytes(b"this is not a database" * 100)
+    assert [p.kind for p in mem.doctor().problems] == ["index"]
+    assert [h.memory.id for h in vmem.open(mech_vault).recall("apples", include_pinned=False).hits] == ["f"]
+    assert mem.doctor().ok
+
+
+def test_a_truncated_keyword_segment_is_rebuilt(mech_vault):
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    from vault_memory.index.generations import IndexLayout
+
+    keyword = IndexLayout(StateLayout.of(mech_vault)).current().keyword.folder
+    for seg in keyword.glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:40])
+    report, _ = vmem.open(mech_vault).sync()
+    assert report.rebuilt and report.repaired
+    assert [h.memory.id for h in vmem.open(mech_vault).recall("apples", include_pinned=False).hits] == ["f"]
+
+
+def test_a_deleted_vectors_file_is_rebuilt(mech_vault):
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    from vault_memory.index.generations import IndexLayout
+
+    IndexLayout(StateLayout.of(mech_vault)).current().vectors_path.unlink()
+    report, _ = vmem.open(mech_vault).sync()
+    assert report.repaired and "missing" in report.repaired
+
+
+def test_killed_reindexes_never_cost_the_live_generation(mech_vault):
+    from vault_memory.index.generations import IndexLayout
+
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.reindex()
+    layout = IndexLayout(StateLayout.of(mech_vault))
+    live = layout.current()
+    for _ in range(3):  # what a reindex killed half-way leaves behind
+        partial = layout.new_generation()
+        (partial.folder / "catalog.sqlite").write_bytes(b"")
+    mem.reindex()
+    new = layout.current()
+    folders = sorted(p.name for p in layout.dir.glob("gen-*"))
+    assert folders == sorted({live.folder.name, new.folder.name}) and new.complete
+
+
+def test_a_skipped_duplicate_id_is_skipped_everywhere(mech_vault):
+    write(mech_vault / "facts" / "a.md", "---\nid: same\n---\nThe first claims the id: apples\n")
+    write(mech_vault / "facts" / "b.md", "---\nid: same\n---\nThe second claims it too: oranges\n")
+    mem = vmem.open(mech_vault)
+    report, _ = mem.sync()
+    assert [(p.path, p.kind) for p in report.problems] == [("facts/b.md", "duplicate_id")]
+    assert [p.path for p in mem.doctor().problems] == ["facts/b.md"]
+    assert mem.recall("oranges", include_pinned=False).hits == []
+    (mech_vault / "facts" / "a.md").unlink()  # b is unique now: it joins the index
+    assert [h.memory.text for h in vmem.open(mech_vault).recall("oranges", include_pinned=False).hits] == [
+        "The second claims it too: oranges"
+    ]

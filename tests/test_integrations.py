@@ -329,3 +329,66 @@ def test_git_hooks_block_a_broken_memory_and_chain_the_existing_hook(tmp_path):
 
     subprocess.run([VMEM, "hooks", "uninstall", "git", "--vault", str(vault)], check=True, capture_output=True, env=env)
     assert existing.read_text().startswith("#!/bin/sh\necho ran")  # put back as it was
+
+
+def _burn(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+@pytest.mark.long
+def test_the_first_prompt_after_a_daemon_start_gets_its_memories_on_a_loaded_machine(tmp_path):
+    """`vmem daemon start` returns only once the daemon answers warm, so the installed prompt
+    hook (2 s budget) right after it injects the memory: 20 starts in a row, each finding 100
+    memories written while no daemon ran, while two other processes keep both cores busy.
+    (Before, start returned on the first ping, and the hook timed out while the model was
+    still loading and the new files were embedded.)"""
+    import multiprocessing
+
+    vault = create_vault(tmp_path / "vault")
+    project = tmp_path / "app"
+    project.mkdir()
+    env = clean_env(tmp_path)
+    subprocess.run([VMEM, "sync", "--vault", str(vault)], check=True, capture_output=True, env=env, timeout=120)
+    installed = subprocess.run(
+        [VMEM, "hooks", "install", "claude-code", "--project", str(project), "--vault", str(vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert installed.returncode == 0, installed.stderr
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    [command] = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    burners = [multiprocessing.Process(target=_burn, args=(600,), daemon=True) for _ in range(2)]
+    for burner in burners:
+        burner.start()
+    try:
+        for attempt in range(20):
+            for n in range(100):  # written while no daemon runs: the next start must index them
+                (vault / "facts" / f"n{attempt}-{n}.md").write_text(f"Meeting note {attempt}.{n} about the roadmap\n")
+            started = subprocess.run(
+                [VMEM, "daemon", "start", "--vault", str(vault)], capture_output=True, text=True, env=env, timeout=120
+            )
+            assert started.returncode == 0, started.stderr
+            try:
+                answer = subprocess.run(
+                    command,
+                    shell=True,
+                    input=event("UserPromptSubmit", project, prompt="remind me about my peanut allergy"),
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    cwd=project,
+                    timeout=60,
+                )
+                assert answer.returncode == 0 and answer.stdout, (attempt, (vault / ".vmem" / "hooks.log").read_text())
+                assert "peanut" in json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"], attempt
+            finally:
+                subprocess.run(
+                    [VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60
+                )
+    finally:
+        for burner in burners:
+            burner.terminate()

