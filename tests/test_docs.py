@@ -31,3 +31,54 @@ def test_command_has_help_and_readme_entry(prefix, name, cmd):
     assert "{" not in result.stdout.splitlines()[0] and not re.search(r"<(str|int|path|float)", result.stdout), (
         "usage noise"
     )
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_environment_variable_the_code_reads_is_documented():
+    """Each name in ``config.ENVIRONMENT``, and no other, is read by the package or the hook,
+    and the README's table lists each."""
+    from vault_memory.config import ENVIRONMENT
+
+    sources = [*(ROOT / "vault_memory").rglob("*.py"), ROOT / "hooks" / "vmem_hook.py"]
+    pattern = re.compile(r"\b(VMEM_[A-Z_]+|XDG_[A-Z]+_HOME|HF_HUB_OFFLINE)\b")
+    named = {m for path in sources for m in pattern.findall(path.read_text(encoding="utf-8"))}
+    assert named == set(ENVIRONMENT)
+    for name in ENVIRONMENT:
+        assert f"| `{name}` |" in README, f"the README's environment table lacks {name}"
+
+
+def test_the_hook_script_spells_the_state_paths_as_the_package_does(tmp_path):
+    """The hook runs with the standard library only, so it names the socket and its log
+    itself: they must stay the paths ``StateLayout`` gives."""
+    import importlib.util
+
+    from vault_memory.config import StateLayout
+
+    spec = importlib.util.spec_from_file_location("vmem_hook", ROOT / "hooks" / "vmem_hook.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    state = StateLayout.of(tmp_path)
+    state.root.mkdir()
+    source = (ROOT / "hooks" / "vmem_hook.py").read_text()
+    assert hook._log_path(str(tmp_path)) == str(state.hooks_log)
+    relative = state.daemon_socket.relative_to(tmp_path)
+    assert f'os.path.join(vault, "{relative.parent}", "{relative.name}")' in source
+
+
+def test_the_public_surface_is_what_the_package_exports():
+    """Every name in ``__all__`` resolves; the list changes only on purpose."""
+    import vault_memory
+
+    for name in vault_memory.__all__:
+        assert getattr(vault_memory, name) is not None, name
+    assert sorted(vault_memory.__all__) == sorted(
+        "open init VaultMemory ingest retry_pending context "
+        "Archived Checkup ContextBlock Correction Created Hit IngestReport ImportReport Listing Memory Problem "
+        "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
+        "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
+        "IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
+        "StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
+    )

@@ -14,11 +14,12 @@ sync, reindex, daemon. The ``vmem`` command (``cli``) is a thin layer over it. T
 top to bottom (each imports only those below it; ``lint-imports`` checks it):
 
 - ``cli``          parse arguments, call the façade, print
+- ``daemon``       the sync daemon, an application hosting a ``VaultMemory``
 - ``integrations`` Claude Code hooks, git hooks, the shell hook, the MCP server
 - ``conversation`` ingest conversations, ``vmem context`` (adapters over the façade)
-- ``api``        the façade
-- ``writing``    write-time rules (reconfirm, supersede, persona cap)
-- ``daemon``     the sync daemon: server, client, protocol, processes, daemon-first backend
+- ``api``        the façade, on one backend chosen at ``open()``
+- ``writing``    every write rule (reconfirm, supersede, persona cap, correct, confirm, gc)
+- ``backend``    where the work runs: this process or the vault's daemon (protocol, client)
 - ``recall``     engine, ranking, results, rendering the block
 - ``index``      catalog, keyword and vector indexes, embedder, generations, snapshots, sync
 - ``lifecycle``  expiry, decay, dedup, importance (pure rules)
@@ -38,6 +39,7 @@ from .errors import (
     IndexStale,
     IndexUnavailable,
     InvalidId,
+    InvalidInput,
     LLMError,
     MemoryFileError,
     NotFound,
@@ -103,6 +105,8 @@ __all__ = [
     "Archived",
     "Checkup",
     "ContextBlock",
+    "Correction",
+    "Created",
     "Hit",
     "IngestReport",
     "ImportReport",
@@ -110,8 +114,10 @@ __all__ = [
     "Memory",
     "Problem",
     "RecallResult",
+    "Reconfirmed",
     "RememberOutcome",
     "Remembering",
+    "Superseded",
     "SyncReport",
     "TrashEntry",
     # errors
@@ -126,6 +132,7 @@ __all__ = [
     "IndexStale",
     "IndexUnavailable",
     "InvalidId",
+    "InvalidInput",
     "LLMError",
     "MemoryFileError",
     "NotFound",

@@ -315,6 +315,21 @@ def template_text() -> str:
 
 STATE_DIR = ".vmem"
 
+#: Every environment variable vmem reads, and what for (the README's table says the same;
+#: a test holds the code, this table and the README together).
+ENVIRONMENT = {
+    "VMEM_VAULT": "the vault when no --vault is given",
+    "VMEM_LLM_URL": "an OpenAI-compatible endpoint for `vmem ingest`; wins over [llm] url",
+    "VMEM_LLM_MODEL": "the model that endpoint serves; wins over [llm] model",
+    "VMEM_LLM_API_KEY": "its API key, when [llm] api_key_env names no other variable",
+    "VMEM_LLM_TIMEOUT": "seconds to wait for one answer of the endpoint; wins over [llm] timeout",
+    "XDG_DATA_HOME": "where the per-user default vault lives ($XDG_DATA_HOME/vmem/vault; else ~/.local/share)",
+    "XDG_CACHE_HOME": "where models are assembled and cached ($XDG_CACHE_HOME/vmem; else ~/.cache), "
+    "unless [embedding] cache_dir says otherwise",
+    "XDG_STATE_HOME": "where the hooks log when there is no vault ($XDG_STATE_HOME/vmem/hooks.log; else ~/.local/state)",
+    "HF_HUB_OFFLINE": "set to 1 by vmem before the bundled model loads, so nothing is ever downloaded",
+}
+
 
 @dataclass(frozen=True)
 class StateLayout:

@@ -73,10 +73,6 @@ class Transcript:
     session: str
     problems: list[LineProblem] = field(default_factory=list)
 
-    @property
-    def user_turns(self) -> list[Turn]:
-        return [t for t in self.turns if t.role == "user"]
-
 
 def parse(text: str, fmt: str = "auto", session: str | None = None) -> Transcript:
     """The conversation in ``text``; ``fmt="auto"`` tells the format from the text itself."""

@@ -30,8 +30,6 @@ BUNDLED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2
 BUNDLED_DIM = 384
 #: all-MiniLM-L6-v2 was trained on English pairs; on Spanish it sees shared word pieces
 BUNDLED_LANGUAGES = frozenset({"en"})
-#: word pieces per chunk: sentence-transformers' max_seq_length for this model
-MAX_TOKENS = 256
 #: the tokenizer and config files shipped inside the package
 MODEL_FILES = Path(__file__).resolve().parent.parent / "model"
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")

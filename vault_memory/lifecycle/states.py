@@ -65,7 +65,7 @@ def decay_state(memory: Memory, now: dt.datetime, rules: Rules = Rules()) -> str
 class Timeline:
     """What a memory's state at any moment depends on, worked out once from the memory and
     the rules. Recall checks dozens of candidates per query; with a timeline kept per
-    memory (see ``store.Snapshot.timeline``) each check is a few comparisons."""
+    memory (``recall.engine.Engine.timeline``) each check is a few comparisons."""
 
     archived: bool
     stem: str | None  # the file name without .md: a wikilink `supersedes` may name it
