@@ -963,12 +963,18 @@ def daemon_start(
     vault: VaultOpt = None,
     timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to wait for it to answer.")] = 60.0,
 ) -> None:
-    """Start the daemon in the background and wait until it answers.
+    """Start the daemon in the background; return once it is ready to answer a recall warm
+    (model loaded, files changed meanwhile indexed), with a progress bar on a terminal.
 
     Example: vmem daemon start && vmem daemon status
     """
     mem = _open(vault)
-    started = _run(lambda: mem.daemon("start", timeout))
+    progress, update = _progress_printer()
+    if progress:
+        with progress:
+            started = _run(lambda: mem.daemon("start", timeout, progress=update))
+    else:
+        started = _run(lambda: mem.daemon("start", timeout))
     if started["already_running"]:
         typer.echo(f"vmem daemon already running for {mem.root} (pid {started['pid']})")
     else:
@@ -1010,9 +1016,11 @@ def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(st)
         return
-    typer.echo(
-        f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{'' if st['ready'] else ', still starting'}"
-    )
+    starting = ""
+    if not st["ready"]:
+        stage, done, total = st.get("progress") or ("starting", 0, 0)
+        starting = f", starting: {stage}" + (f" {done}/{total}" if total else "")
+    typer.echo(f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{starting}")
     typer.echo(f"memories indexed: {st['memories_indexed']}, queue: {st['queue_length']}, lag: {st['lag_s']}s")
     if st.get("last_sync"):
         ls = st["last_sync"]
