@@ -210,30 +210,44 @@ def test_new_user_installs_into_a_project_and_the_prompt_hook_answers(served_vau
     (project / ".claude").mkdir(parents=True)
     (project / ".claude" / "settings.json").write_text(json.dumps(EXISTING))
     env = clean_env(tmp_path)
+    data = install_claude_code(project, served_vault, env)
+    assert data["permissions"] == EXISTING["permissions"]
+    answer = run_prompt_hook(data, project, env, "Is there anything I should not eat?")
+    assert answer.returncode == 0
+    assert "peanut" in json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def install_claude_code(project: Path, vault: Path, env: dict[str, str]) -> dict:
+    """`vmem hooks install claude-code --project` as a user runs it: the settings it wrote."""
     done = subprocess.run(
-        [VMEM, "hooks", "install", "claude-code", "--project", str(project), "--vault", str(served_vault)],
+        [VMEM, "hooks", "install", "claude-code", "--project", str(project), "--vault", str(vault)],
         capture_output=True,
         text=True,
         env=env,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    data = json.loads((project / ".claude" / "settings.json").read_text())
-    assert data["permissions"] == EXISTING["permissions"]
-    [group] = [g for g in data["hooks"]["UserPromptSubmit"] if "vmem_hook.py" in g["hooks"][0]["command"]]
-    command = group["hooks"][0]["command"]
-    answer = subprocess.run(
+    return json.loads((project / ".claude" / "settings.json").read_text())
+
+
+def run_prompt_hook(settings: dict, project: Path, env: dict[str, str], prompt: str) -> subprocess.CompletedProcess:
+    """The installed UserPromptSubmit command, run as Claude Code runs it."""
+    [command] = [
+        h["command"]
+        for g in settings["hooks"]["UserPromptSubmit"]
+        for h in g["hooks"]
+        if "vmem_hook.py" in h["command"]
+    ]
+    return subprocess.run(
         command,
         shell=True,
-        input=event("UserPromptSubmit", project, prompt="Is there anything I should not eat?"),
+        input=event("UserPromptSubmit", project, prompt=prompt),
         capture_output=True,
         text=True,
         env=env,
         cwd=project,
         timeout=60,
     )
-    assert answer.returncode == 0
-    assert "peanut" in json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 # ---------------------------------------------------------------------------- shell hook
@@ -351,16 +365,7 @@ def test_the_first_prompt_after_a_daemon_start_gets_its_memories_on_a_loaded_mac
     project.mkdir()
     env = clean_env(tmp_path)
     subprocess.run([VMEM, "sync", "--vault", str(vault)], check=True, capture_output=True, env=env, timeout=120)
-    installed = subprocess.run(
-        [VMEM, "hooks", "install", "claude-code", "--project", str(project), "--vault", str(vault)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert installed.returncode == 0, installed.stderr
-    data = json.loads((project / ".claude" / "settings.json").read_text())
-    [command] = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    settings = install_claude_code(project, vault, env)
     burners = [multiprocessing.Process(target=_burn, args=(600,), daemon=True) for _ in range(2)]
     for burner in burners:
         burner.start()
@@ -373,16 +378,7 @@ def test_the_first_prompt_after_a_daemon_start_gets_its_memories_on_a_loaded_mac
             )
             assert started.returncode == 0, started.stderr
             try:
-                answer = subprocess.run(
-                    command,
-                    shell=True,
-                    input=event("UserPromptSubmit", project, prompt="remind me about my peanut allergy"),
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                    cwd=project,
-                    timeout=60,
-                )
+                answer = run_prompt_hook(settings, project, env, "remind me about my peanut allergy")
                 assert answer.returncode == 0 and answer.stdout, (attempt, (vault / ".vmem" / "hooks.log").read_text())
                 assert "peanut" in json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"], attempt
             finally:
