@@ -404,3 +404,21 @@ class UnloadableEmbedder:
 
     def tokenizer(self):
         return None
+
+
+def test_a_vault_opened_on_a_daemon_carries_on_in_process_once_it_stops(vault_dir):
+    """The backend is chosen once, at open(); when the daemon stops answering, the façade
+    switches to this process as a whole and stays there."""
+    import vault_memory as vmem
+
+    d = RunningDaemon(vault_dir).start()
+    mem = vmem.open(vault_dir)
+    try:
+        assert mem.backend.where == "daemon"
+        assert mem.recall("peanuts", include_pinned=False).answered_by == "daemon"
+    finally:
+        d.stop()
+    result = mem.recall("peanuts", include_pinned=False)
+    assert result.answered_by == "in-process" and PEANUTS in [h.memory.id for h in result.hits]
+    assert mem.backend.where == "in-process"
+    assert mem.remember("Prefers aisle seats").status == "created"  # the write rules run here too

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from .backend import Backend, DaemonGone, LocalBackend, choose
+from .backend import Backend, DaemonGone, choose
 from .config import Config, StateLayout, locate_vault
 from .errors import InvalidInput, StorageError
 
@@ -140,12 +140,9 @@ class VaultMemory:
         then on (the one place the daemon-first policy falls back)."""
         try:
             return work(self._backend)
-        except DaemonGone:
-            local = getattr(self._backend, "local", None)
-            if not isinstance(local, LocalBackend):
-                raise
-            self._backend = local
-            return work(local)
+        except DaemonGone as gone:
+            self._backend = gone.fallback
+            return work(self._backend)
 
     @property
     def backend(self) -> Backend:

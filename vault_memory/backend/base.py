@@ -32,8 +32,13 @@ Where = Literal["daemon", "in-process"]
 
 
 class DaemonGone(DaemonError):
-    """The daemon this backend spoke to stopped answering (no socket, refused, silent).
-    Caught by the façade, which switches to the local backend; never reaches a caller."""
+    """The daemon this backend spoke to stopped answering (no socket, refused, silent,
+    busy). Caught by the façade, which carries on with ``fallback`` for good; never
+    reaches a caller."""
+
+    def __init__(self, message: str, fallback: Backend):
+        super().__init__(message)
+        self.fallback = fallback
 
 
 class Backend(Protocol):

@@ -61,10 +61,10 @@ class DaemonBackend:
         daemon that is not there raises ``DaemonGone``."""
         answer = self._client.request(op, **payload)
         if answer is None:
-            raise DaemonGone(f"no daemon answers on {self.state.daemon_socket}")
+            raise DaemonGone(f"no daemon answers on {self.state.daemon_socket}", self.local)
         if not answer.get("ok"):
             if "busy" in str(answer.get("error", "")):
-                raise DaemonGone(str(answer["error"]))  # a busy daemon means this process does the work
+                raise DaemonGone(str(answer["error"]), self.local)  # busy: this process does the work
             raise_answer_error(answer)
         return answer
 

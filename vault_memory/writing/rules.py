@@ -1,7 +1,7 @@
 """The write rules, all of them: how a memory joins, changes in, or leaves the vault the
 way a careful person would have it.
 
-- ``remember`` / ``remember_many``: don't repeat what is known (reconfirm it), replace
+- ``remember_many`` (one memory or a conversation's): don't repeat what is known (reconfirm it), replace
   what changed (a single-valued key's new value supersedes the old), keep each persona
   within its cap. Each decision is a named step of ``_remember_one``.
 - ``correct``: a new memory supersedes the head of the named memory's chain.
@@ -152,7 +152,7 @@ class Archived:
 
 @dataclass
 class Remembering:
-    """One memory to write, as ``remember`` takes it (``remember_many`` takes a list)."""
+    """One memory to write, as ``remember_many`` takes them."""
 
     text: str
     key: str | None = None
@@ -206,16 +206,10 @@ def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepare
 # ---------------------------------------------------------------------- remember
 
 
-def remember(backend: Backend, item: Remembering, *, now: dt.datetime | None = None) -> RememberOutcome:
-    """Write ``item`` as a memory, reconfirm the memory that already says it, or supersede
-    the old value of a single-valued key (see the module docstring)."""
-    return remember_many(backend, [item], now=now)[0]
-
-
 def remember_many(
     backend: Backend, items: list[Remembering], *, now: dt.datetime | None = None
 ) -> list[RememberOutcome]:
-    """``remember`` for many memories at once (a conversation's facts): one lock, one index
+    """Remember ``items`` (one, or a conversation's facts): one lock, one index
     check and one snapshot for all of them, and each sees the ones written before it, so a
     fact said twice in a batch is written once and a key's later value supersedes its
     earlier one. Outcomes are in the order of ``items``."""
