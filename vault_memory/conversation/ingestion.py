@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import LLMError
 from .llm import Extraction, LLMSettings, extract, summary_text
@@ -34,13 +34,18 @@ if TYPE_CHECKING:
     from ..api import VaultMemory
     from ..writing.rules import Remembering
 
+#: what became of one memory of a transcript (``would write``: a dry run)
+WrittenStatus = Literal["created", "reconfirmed", "superseded", "would write"]
+#: what the LLM step did: none configured, done, nothing new to read, failed, or skipped
+LLMStep = Literal["off", "done", "nothing new", "failed", "skipped (dry run)"]
+
 #: "use the vault's [llm] settings (or the environment's)"
 FROM_CONFIG = "config"
 
 
 @dataclass
 class Written:
-    status: str  # created | reconfirmed | superseded | would write (dry run)
+    status: WrittenStatus
     id: str | None
     type: str
     text: str
@@ -60,8 +65,7 @@ class IngestReport:
     #: turns this run read (not in the ledger before)
     new_turns: int
     signals: int = 0
-    #: off (none configured) | done | nothing new | failed | skipped (dry run)
-    llm: str = "off"
+    llm: LLMStep = "off"
     llm_error: str | None = None
     pending: bool = False
     dry_run: bool = False
@@ -240,7 +244,7 @@ def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: st
     return items
 
 
-def _written(status: str, memory_id: str | None, item: Remembering) -> Written:
+def _written(status: WrittenStatus, memory_id: str | None, item: Remembering) -> Written:
     return Written(
         status,
         memory_id,

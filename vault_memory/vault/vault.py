@@ -22,7 +22,6 @@ from ..errors import (
     AmbiguousId,
     FileTooLarge,
     InvalidId,
-    InvalidInput,
     MemoryFileError,
     NotFound,
     OutsideVault,
@@ -33,10 +32,10 @@ from . import gitops
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
 from .fsutil import STALE_TEMP_SECONDS, atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
 from .memory import (
-    MEMORY_TYPES,
     TYPE_FOLDERS,
     Memory,
     as_date_or_datetime,
+    check_new,
     check_writable,
     new_id,
     normalize_confidence,
@@ -235,15 +234,11 @@ class Vault:
         """Write a new memory file and return it: a bare write, with none of the write rules
         (dedup, supersession, persona cap) of ``VaultMemory.remember``. ``"key: value"``
         text is split when no key is given."""
-        if type not in MEMORY_TYPES:
-            raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
+        check_new(text, type, importance)
         if key is None and split_key:
             key, text = split_key_value(text)
         text = text.strip()
-        if not text:
-            raise InvalidInput("a memory needs some text")
-        if importance is not None and not 0 <= importance <= 1:
-            raise InvalidInput("importance must be from 0 to 1")
+        check_new(text, type)  # "key:" alone leaves no text
         created = now or now_local()
         memory = Memory(
             id=new_id(text, key, created),

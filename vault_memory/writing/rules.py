@@ -37,7 +37,7 @@ from ..lifecycle import (
     reference_time,
     score_importance,
 )
-from ..vault.memory import Memory, jsonable, new_id, split_key_value
+from ..vault.memory import Memory, check_new, jsonable, new_id, split_key_value
 from ..vault.supersession import supersession_chain
 from ..vault.vault import Vault, now_local
 
@@ -169,12 +169,7 @@ class Remembering:
 
 def validate(item: Remembering) -> None:
     """What no rule can write, refused before anything is read or written."""
-    if item.type not in MEMORY_TYPES:
-        raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {item.type!r}")
-    if not isinstance(item.text, str) or not item.text.strip():
-        raise InvalidInput("a memory needs some text")
-    if item.importance is not None and not 0 <= item.importance <= 1:
-        raise InvalidInput("importance must be from 0 to 1")
+    check_new(item.text, item.type, item.importance)
 
 
 @dataclass
