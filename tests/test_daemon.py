@@ -39,14 +39,28 @@ def vault_dir(vault_dir):
     return use_hash_embedder(vault_dir)
 
 
-@pytest.fixture
-def model_vault_dir(tmp_path):
-    return create_vault(tmp_path / "model-vault")
+@pytest.fixture(scope="module")
+def model_vault_dir(tmp_path_factory):
+    return create_vault(tmp_path_factory.mktemp("model") / "model-vault")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def model_daemon(model_vault_dir):
+    """One daemon on the real model, shared by the tests that only add to its vault."""
     d = RunningDaemon(model_vault_dir).start()
+    yield d
+    d.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_vault_dir(tmp_path_factory):
+    return use_hash_embedder(create_vault(tmp_path_factory.mktemp("shared") / "vault"))
+
+
+@pytest.fixture(scope="module")
+def shared_daemon(shared_vault_dir):
+    """One daemon shared by the tests that only read."""
+    d = RunningDaemon(shared_vault_dir).start()
     yield d
     d.stop()
 
@@ -198,8 +212,8 @@ def test_recall_through_the_socket_equals_in_process(model_daemon, model_vault_d
         assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout
 
 
-def test_socket_is_private(daemon, vault_dir):
-    mode = stat.S_IMODE(os.stat(vault_dir / ".vmem" / "daemon.sock").st_mode)
+def test_socket_is_private(shared_daemon, shared_vault_dir):
+    mode = stat.S_IMODE(os.stat(shared_vault_dir / ".vmem" / "daemon.sock").st_mode)
     assert mode == 0o600
 
 
@@ -253,14 +267,14 @@ def test_remember_uses_the_daemon_for_restatements(model_daemon, model_vault_dir
     assert again["status"] == "reconfirmed" and again["id"] == first["id"]
 
 
-def test_a_recall_the_daemon_answers_parses_no_memory_file(daemon, vault_dir):
+def test_a_recall_the_daemon_answers_parses_no_memory_file(shared_daemon, shared_vault_dir):
     """The client stays light: no YAML/frontmatter stack, no model, no index is loaded."""
     probe = (
         "import atexit, sys\n"
         "atexit.register(lambda: print('LOADED', sorted(m for m in ('yaml', 'frontmatter', 'fastembed', 'whoosh', 'hnswlib')"
         " if m in sys.modules), file=sys.stderr))\n"
         "from vault_memory.cli.app import main\n"
-        f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(vault_dir)!r}]\n"
+        f"sys.argv = ['vmem', 'recall', 'peanuts', '--json', '--vault', {str(shared_vault_dir)!r}]\n"
         "main()\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
