@@ -136,3 +136,13 @@ def test_gc_commits_once(mech_vault, monkeypatch):
         subprocess.run(["git", "-C", str(mech_vault), "status", "--porcelain"], capture_output=True, text=True).stdout
         == ""
     )
+
+
+@pytest.mark.timeout(120)
+def test_remembering_a_long_unbroken_token_does_not_hang(mech_vault):
+    """`python3 -c "print('x'*100000)" | vmem remember -` ran past 100 s: the restatement
+    check against the memories already there analysed the text in quadratic time."""
+    mem = vmem.open(mech_vault)
+    mem.remember("Prefers green tea in the afternoon")
+    assert mem.remember("x" * 100_000).status == "created"
+    assert mem.remember("y" * 100_000 + " tail").status == "created"

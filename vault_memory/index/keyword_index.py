@@ -69,9 +69,26 @@ class VoseoFilter(Filter):
             yield t
 
 
+#: the longest term analysed: nobody searches for more of a word than this, and the
+#: Snowball stemmers take time quadratic in a word's length (a 1 MB token: over 30 s)
+MAX_TERM_CHARS = 64
+
+
+class LengthCap(Filter):
+    """Cuts every token to ``MAX_TERM_CHARS``, before anything costlier sees it: a base64
+    blob or a pasted one-line log is analysed in time linear in its length."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            if len(t.text) > MAX_TERM_CHARS:
+                t.text = t.text[:MAX_TERM_CHARS]
+            yield t
+
+
 def _analyzer(lang: str):
     return (
         RegexTokenizer(_TOKEN)
+        | LengthCap()
         | LowercaseFilter()
         | VoseoFilter()
         | CharsetFilter(accent_map)
@@ -82,7 +99,7 @@ def _analyzer(lang: str):
 
 EN = _analyzer("en")
 ES = _analyzer("es")
-PLAIN = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+PLAIN = RegexTokenizer(_TOKEN) | LengthCap() | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 def schema() -> Schema:
@@ -150,11 +167,15 @@ def content_terms(text: str) -> frozenset[str]:
     deciding whether one memory says anything the other does not."""
     terms = {t.text for t in EN(text)} - SUBJECT_WORDS
     terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
-    terms |= {w.casefold() for w in _SYMBOLIC.findall(text)}  # "c++" is not "c#", "€500" not "$500"
+    # "c++" is not "c#", "€500" not "$500": symbolic terms, looked for word by word
+    terms |= {w.casefold() for word in text.split() if len(word) <= MAX_SYMBOLIC_WORD for w in _SYMBOLIC.findall(word)}
     return frozenset(terms)
 
 
 _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGNIFICANT_SYMBOLS)}][^\s.,;:!?]*")
+#: a symbolic term is short ("c++", "€500", "node.js"); a longer word is never one, and
+#: matching ``_SYMBOLIC`` inside it costs time quadratic in its length (40 KB: 20 s)
+MAX_SYMBOLIC_WORD = 64
 
 
 def query_terms(text: str) -> list[tuple[str, str, float]]:
