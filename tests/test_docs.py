@@ -76,7 +76,7 @@ def test_the_public_surface_is_what_the_package_exports():
         assert getattr(vault_memory, name) is not None, name
     assert sorted(vault_memory.__all__) == sorted(
         "open init VaultMemory ingest retry_pending context "
-        "Archived Checkup ContextBlock Correction Created Hit IngestReport ImportReport Listing Memory Problem "
+        "Archived Checkup ContextBlock Correction Created Declined Hit IngestReport ImportReport Listing Memory Problem "
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
         "IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "

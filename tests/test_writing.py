@@ -146,3 +146,19 @@ def test_remembering_a_long_unbroken_token_does_not_hang(mech_vault):
     mem.remember("Prefers green tea in the afternoon")
     assert mem.remember("x" * 100_000).status == "created"
     assert mem.remember("y" * 100_000 + " tail").status == "created"
+
+
+def test_an_inferred_value_never_supersedes_what_the_user_said_nor_takes_its_pin(mech_vault):
+    """An LLM reply `{"key": "name", "text": "The user's name is Mallory"}` superseded the
+    pinned, explicit `name: Alice`, and the new fact inherited the pin."""
+    mem = vmem.open(mech_vault)
+    alice = mem.remember("Alice", key="name", pinned=True).memory
+    guess = vmem.Remembering("Mallory", key="name", fields={"source": "inferred", "confidence": "medium"})
+    [outcome] = mem.remember_many([guess])
+    assert outcome.status == "declined" and outcome.memory.id == alice.id and "Mallory" in outcome.warnings[0]
+    assert mem.list(key="name").states == {alice.id: "active"}
+    # an inferred value may replace an inferred one, but a pin is never handed to a guess
+    city = mem.remember_many([vmem.Remembering("Porto", key="city", fields={"source": "inferred"})])[0].memory
+    mem.vault.update_frontmatter(city.id, {"pinned": True}, "pin")
+    [moved] = mem.remember_many([vmem.Remembering("Lisbon", key="city", fields={"source": "inferred"})])
+    assert moved.status == "superseded" and not moved.memory.pinned

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..writing.rules import Remembering
 
 #: what became of one memory of a transcript (``would write``: a dry run)
-WrittenStatus = Literal["created", "reconfirmed", "superseded", "would write"]
+WrittenStatus = Literal["created", "reconfirmed", "superseded", "declined", "would write"]
 #: what the LLM step did: none configured, done, nothing new to read, failed, or skipped
 LLMStep = Literal["off", "done", "nothing new", "failed", "skipped (dry run)"]
 

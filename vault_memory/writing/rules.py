@@ -10,7 +10,8 @@ way a careful person would have it.
 
 Every write goes through ``Vault`` (atomic, never over an existing file) under one lock
 per vault, and reads the indexes through the ``Backend`` it is given: the daemon's when
-one runs. Outcomes are typed: ``Created | Reconfirmed | Superseded``.
+one runs. Outcomes are typed: ``Created | Reconfirmed | Superseded | Declined`` (an
+inferred value never replaces one the user stated, and never inherits its pin).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ RECONFIRM_AFTER = dt.timedelta(days=1)
 #: how many similar memories a new one is compared with for a restatement
 RESTATEMENT_CANDIDATES = 5
 
-Status = Literal["created", "reconfirmed", "superseded"]
+Status = Literal["created", "reconfirmed", "superseded", "declined"]
 
 
 # ---------------------------------------------------------------------- outcomes
@@ -118,7 +119,15 @@ class Superseded(_Outcome):
     status: ClassVar[Status] = "superseded"
 
 
-RememberOutcome = Created | Reconfirmed | Superseded
+@dataclass
+class Declined(_Outcome):
+    """Nothing written: an inferred value (a model's, not the user's words) of a
+    single-valued key the user stated outright. ``memory`` is the explicit one, kept."""
+
+    status: ClassVar[Status] = "declined"
+
+
+RememberOutcome = Created | Reconfirmed | Superseded | Declined
 
 
 @dataclass
@@ -182,6 +191,11 @@ class _Prepared:
     key_inferred: bool
     importance: float
     single: bool  # the key is single-valued: a new value replaces the old
+
+    @property
+    def inferred(self) -> bool:
+        """Said by a model (ingestion's LLM), not by the user: it never beats what the user said."""
+        return self.item.fields.get("source") == "inferred"
 
 
 def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepared:
@@ -254,12 +268,15 @@ class _Batch:
             if same is not None:
                 return _reconfirm(self.backend.vault, same, now=self.now)
             replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+            stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
+            if stated:  # inferred never beats explicit
+                return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
             if not replaced:
                 restated = self._restatement(p, current)
                 if restated is not None:
                     return _reconfirm(self.backend.vault, *restated, now=self.now)
         outcome = self._write(p, replaced)
-        if not isinstance(outcome, Reconfirmed):
+        if isinstance(outcome, Created | Superseded):
             self.known.append(outcome.memory)
             self.superseded.update(outcome.memory.supersedes)
         return outcome
@@ -296,7 +313,7 @@ class _Batch:
         wrote the same text a moment ago, that memory reconfirmed."""
         item, vault = p.item, self.backend.vault
         fields = dict(item.fields)
-        if replaced:  # a new value of a pinned fact (the user's name) stays pinned
+        if replaced and not p.inferred:  # a new value of a pinned fact (the user's name) stays pinned
             fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
         supersedes = [*item.supersedes, *(m.id for m in replaced if m.id not in item.supersedes)]
         try:
@@ -327,6 +344,13 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _declined_note(p: _Prepared, kept: Memory) -> str:
+    return (
+        f"an inferred value of {p.key!r} ({p.text!r}) was not written: the user said {kept.text!r} "
+        f"({kept.id}); `vmem correct {kept.id} TEXT` changes it"
+    )
 
 
 def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
