@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -273,6 +274,27 @@ def test_shell_hook_prints_the_block_and_fails_open(served_vault, tmp_path):
     assert "Lucas" in piped.stdout
     nowhere = run_hook(["shell", "--vault", str(tmp_path / "nowhere"), "hello"], "", env)
     assert (nowhere.returncode, nowhere.stdout) == (0, "")
+
+
+def test_a_vault_path_is_never_run_by_the_installed_shell_hook(tmp_path):
+    """`vmem hooks install shell --vault 'my vault $(touch PWN)'` wrote a vmem-hook that ran
+    the substitution on every call; every path is quoted for the shell now."""
+    env = clean_env(tmp_path)
+    vault = create_vault(tmp_path / "my vault $(touch PWN) `touch PWN2` ; touch PWN3")
+    bin_dir = tmp_path / "b$(touch PWN4)"
+    done = subprocess.run(
+        [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    ran = subprocess.run(
+        [str(bin_dir / "vmem-hook"), "hello"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert ran.returncode == 0
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("PWN")]
+    assert f"--vault {shlex.quote(str(vault))}" in (bin_dir / "vmem-hook").read_text()
 
 
 # ---------------------------------------------------------------------------- MCP

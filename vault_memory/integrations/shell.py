@@ -4,6 +4,7 @@ nothing printed and exit 0 when there is no vault, no daemon or no vmem."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from ..vault.fsutil import atomic_write
@@ -20,12 +21,12 @@ def install(folder: Path, vault: Path | None) -> Path:
     """``folder/vmem-hook``: a two-line wrapper around the hook script copied beside it."""
     folder.mkdir(parents=True, exist_ok=True)
     script = copy_script(folder / ".vmem-hook.d")
-    vault_arg = f' --vault "{vault}"' if vault is not None else ""
+    command = [python_executable(), str(script), "shell", *(["--vault", str(vault)] if vault is not None else [])]
     wrapper = folder / COMMAND_NAME
-    atomic_write(
+    atomic_write(  # every path quoted for the shell: a folder named `$(…)` stays a name
         wrapper,
         f"#!/bin/sh\n# {MARK}: prints the vmem block for a prompt (argument or stdin); fails open\n"
-        f'exec "{python_executable()}" "{script}" shell{vault_arg} "$@"\n',
+        f'exec {shlex.join(command)} "$@"\n',
     )
     wrapper.chmod(0o755)
     return wrapper
