@@ -288,3 +288,26 @@ def test_a_killed_write_leaves_no_temp_file_behind(mech_vault):
     vmem.open(mech_vault).remember("Something new")
     assert not stale.exists()
     assert tree_digest(mech_vault)  # the vault is still readable
+
+
+def test_a_file_whose_name_is_not_utf8_is_reported_and_the_rest_works(mech_vault):
+    """`printf ... > $'facts/\\xff.md'` made doctor, sync, list and recall exit 2
+    ("surrogates not allowed"). It is one broken file now, named with its byte escaped."""
+    import os
+
+    from vault_memory.vault.doctor import check_blobs
+
+    (mech_vault / "facts").mkdir(exist_ok=True)
+    with open(os.fsencode(mech_vault / "facts") + b"/\xff.md", "wb") as f:
+        f.write(b"---\ntype: fact\n---\nx\n")
+    write(mech_vault / "facts" / "ok.md", "---\ntype: fact\n---\nThe user likes green tea\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    recalled = mem.recall("green tea")  # syncs first: the broken file is skipped, and said so
+    assert [h.memory.text for h in recalled.hits] == ["The user likes green tea"]
+    assert any("facts/\\xff.md" in w for w in recalled.warnings)
+    listing = mem.list()
+    assert [m.text for m in listing] == ["The user likes green tea"]
+    assert [(p.path, p.kind) for p in listing.problems] == [("facts/\\xff.md", "encoding")]
+    assert [p.path for p in mem.doctor().problems] == ["facts/\\xff.md"]
+    _, staged = check_blobs(mem.vault, {os.fsdecode(b"facts/\xfe.md"): b"x", "facts/fine.md": b"fine\n"})
+    assert [p.path for p in staged] == ["facts/\\xfe.md"]

@@ -25,7 +25,7 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
 
     from ..errors import MemoryFileError
     from .fileformat import parse_memory
-    from .scanner import is_candidate
+    from .scanner import escaped, is_candidate, is_utf8
     from .vault import problem_from_error
 
     limit = vault.config["vault"]["max_file_bytes"]
@@ -34,6 +34,9 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
         if not is_candidate(rel, vault.ignore_rules):
             continue
         checked += 1
+        if not is_utf8(rel):
+            problems.append(Problem(escaped(rel), "the file name is not UTF-8; rename it", "encoding"))
+            continue
         if len(raw) > limit:
             problems.append(Problem(rel, f"larger than [vault] max_file_bytes ({limit:,} bytes)", "too_large"))
             continue

@@ -85,10 +85,27 @@ class FileEntry(NamedTuple):
     ctime_ns: int = 0
     inode: int = 0
     outside: bool = False  # a symlink whose target leaves the vault
+    #: the name on disk is not UTF-8: ``relpath`` shows it escaped (``facts/\\xff.md``),
+    #: and the file is reported, never read
+    bad_name: bool = False
 
     @property
     def stamp(self) -> tuple[int, int, int, int]:
         return self.size, self.mtime_ns, self.ctime_ns, self.inode
+
+
+def is_utf8(name: str) -> bool:
+    """A name as ``os`` gives it holds surrogates where the bytes on disk are not UTF-8."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped(name: str) -> str:
+    """A name that is not UTF-8, printable: its odd bytes as ``\\xff``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _skip_dir(name: str) -> bool:
@@ -134,6 +151,14 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
                         continue
                     rel = prefix + name
                     if check_rules and rules.ignored(rel, False):
+                        continue
+                    if not is_utf8(rel):
+                        st = entry.stat(follow_symlinks=False)
+                        found.append(
+                            FileEntry(
+                                escaped(rel), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, bad_name=True
+                            )
+                        )
                         continue
                     if entry.is_symlink():
                         target = Path(os.path.realpath(entry.path))

@@ -20,6 +20,7 @@ from typing import Any
 from ..config import CONFIG_NAME, Config, StateLayout, default_vault_path, locate_vault  # noqa: F401 (re-exported)
 from ..errors import (
     AmbiguousId,
+    EncodingError,
     FileTooLarge,
     InvalidId,
     MemoryFileError,
@@ -129,6 +130,8 @@ class Vault:
         rel = Path(relpath)
         if entry is not None and entry.outside:
             raise OutsideVault(rel, "symlink leads outside the vault; not read")
+        if entry is not None and entry.bad_name:
+            raise EncodingError(rel, "the file name is not UTF-8; rename it to be read as a memory")
         full = self.root / rel
         real = Path(os.path.realpath(full))
         if not real.is_relative_to(self.root):
