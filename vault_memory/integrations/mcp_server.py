@@ -28,6 +28,7 @@ INSTRUCTIONS = (
 
 def build_server(mem: VaultMemory) -> Any:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
 
     from .. import __version__
 
@@ -38,7 +39,9 @@ def build_server(mem: VaultMemory) -> Any:
             try:
                 return fn(*args, **kwargs)
             except (VaultError, ValueError) as e:
-                raise ValueError(str(e)) from None  # the SDK reports it to the model as a tool error
+                # the SDK passes a ToolError's text to the model (any other exception becomes
+                # a bare "Error executing tool X" and a traceback in the log)
+                raise ToolError(str(e)) from None
 
         run.__name__, run.__doc__ = fn.__name__, fn.__doc__
         run.__annotations__ = fn.__annotations__
@@ -53,17 +56,19 @@ def build_server(mem: VaultMemory) -> Any:
     ) -> dict[str, Any]:
         result = guarded(mem.recall)(query, budget=budget, k=k, persona=persona)
         return {
-            "block": result.block,
-            "memories": [
-                {
-                    "id": h.memory.id,
-                    "text": h.memory.text,
-                    "key": h.memory.key,
-                    "type": h.memory.type,
-                    "score": round(h.score, 4),
-                }
-                for h in result.hits
-            ],
+            "block": result.block,  # fenced and neutralised already
+            "memories": neutral(
+                [
+                    {
+                        "id": h.memory.id,
+                        "text": h.memory.text,
+                        "key": h.memory.key,
+                        "type": h.memory.type,
+                        "score": round(h.score, 4),
+                    }
+                    for h in result.hits
+                ]
+            ),
         }
 
     @server.tool(
@@ -80,36 +85,53 @@ def build_server(mem: VaultMemory) -> Any:
         tags: list[str] | None = None,
     ) -> dict[str, Any]:
         outcome = guarded(mem.remember)(text, key=key, type=type, domain=domain, confidence=confidence, tags=tags or [])
-        return outcome.to_dict()
+        return neutral(outcome.to_dict())
 
     @server.tool(description="Correct a remembered memory: writes a new one that supersedes it (the old file stays).")
     def correct(id: str, text: str) -> dict[str, Any]:
         c = guarded(mem.correct)(id, text, prefix=True)
-        return {"id": c.memory.id, "supersedes": c.corrected.id, "redirected": c.redirected}
+        return neutral({"id": c.memory.id, "supersedes": c.corrected.id, "redirected": c.redirected})
 
     @server.tool(description="Forget a memory (moved to the vault's trash; `vmem restore` brings it back).")
     def forget(id: str) -> dict[str, Any]:
         entry = guarded(mem.forget)(id, prefix=True)
-        return {"id": entry.id, "moved_to": entry.trashed, "was": entry.original}
+        return neutral({"id": entry.id, "moved_to": entry.trashed, "was": entry.original})
 
     @server.tool(name="list", description="List memories, optionally of one type (fact, episode, summary, note).")
     def list_memories(type: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         listing = guarded(mem.list)(type=type)
-        return [
-            {"id": m.id, "type": m.type, "key": m.key, "text": m.text, "state": listing.states.get(m.id)}
-            for m in listing.memories[:limit]
-        ]
+        return neutral(
+            [
+                {"id": m.id, "type": m.type, "key": m.key, "text": m.text, "state": listing.states.get(m.id)}
+                for m in listing.memories[: max(0, limit)]
+            ]
+        )
 
     @server.tool(description="Show one memory in full, by id (or a unique prefix of 4+ characters).")
     def show(id: str) -> dict[str, Any]:
-        return guarded(mem.show)(id, prefix=True).to_dict()
+        return neutral(guarded(mem.show)(id, prefix=True).to_dict())
 
     @server.tool(description="The history of a memory: the chain of corrections through it, oldest first.")
     def history(id: str) -> dict[str, Any]:
         h = guarded(mem.history)(id, prefix=True)
-        return {"chain": [m.to_dict() for m in h.chain], "forks": h.forks}
+        return neutral({"chain": [m.to_dict() for m in h.chain], "forks": h.forks})
 
     return server
+
+
+def neutral(value: Any) -> Any:
+    """``value`` with every string passed through the fence's neutralisation (``defang``):
+    what a model reads from a tool is memory text too, and must not be able to open or
+    close a ``<memory>`` block or pass for its header."""
+    from ..recall.render import defang
+
+    if isinstance(value, str):
+        return defang(value)
+    if isinstance(value, list):
+        return [neutral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: neutral(v) for k, v in value.items()}
+    return value
 
 
 def serve(mem: VaultMemory) -> None:
