@@ -30,7 +30,7 @@ def main(argv):
     if kind == "claude-code":
         try:
             event = json.loads(stdin or "{}")
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deeply
             return _log(None, f"claude-code: stdin is not JSON ({e})")
         if not isinstance(event, dict):
             return _log(None, "claude-code: stdin is not a JSON object")
@@ -130,7 +130,7 @@ def _ask(vault, request, timeout):
             if chunk.endswith(b"\n"):
                 break
         return json.loads(b"".join(chunks))
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         _log(vault, f"daemon socket: {e}")
         return None
     finally:

@@ -447,3 +447,24 @@ def test_the_daemon_retries_pending_transcripts_when_an_llm_is_configured(tmp_pa
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
     with vmem.open(vault, use_daemon=False) as m:
         assert texts(m, type="summary")
+
+
+def test_a_deeply_nested_line_is_one_bad_line_and_the_rest_is_read(mem):
+    """100,000 `[` in one transcript line raised RecursionError: the valid lines were lost."""
+    lines = [
+        json.dumps({"role": "user", "content": "remember that my sister is called Ana"}),
+        "[" * 100_000,
+        json.dumps({"role": "assistant", "content": "Noted."}),
+    ]
+    report = vmem.ingest(mem, "\n".join(lines), format="jsonl", llm=None)
+    assert [p.line for p in report.problems] == [2] and "nested too deeply" in report.problems[0].message
+    assert report.turns == 2 and len(report.written) == 1 and "Ana" in report.written[0].text
+
+
+def test_deep_json_anywhere_it_is_read_is_malformed_input_not_a_crash():
+    from vault_memory import safejson
+
+    with pytest.raises(ValueError, match="nested too deeply"):
+        safejson.loads("[" * 100_000)
+    with pytest.raises(ValueError):
+        safejson.loads(b'{"a": ' * 100_000)

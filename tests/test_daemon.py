@@ -436,3 +436,9 @@ def test_a_vault_opened_on_a_daemon_carries_on_in_process_once_it_stops(vault_di
     assert result.answered_by == "in-process" and PEANUTS in [h.memory.id for h in result.hits]
     assert mem.backend.where == "in-process"
     assert mem.remember("Prefers aisle seats").status == "created"  # the write rules run here too
+
+
+def test_a_deeply_nested_request_gets_a_clean_error(shared_daemon, shared_vault_dir):
+    answer = raw_request(shared_vault_dir, b"[" * 100_000 + b"\n")
+    assert answer is not None and not answer["ok"] and "nested too deeply" in answer["error"]
+    assert shared_daemon.status()["running"]

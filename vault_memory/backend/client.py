@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .. import safejson
 from ..errors import DaemonError
 from .protocol import Op
 
@@ -71,7 +72,7 @@ class DaemonClient:
         if not chunks:
             return None
         try:
-            answer = json.loads(b"".join(chunks))
+            answer = safejson.loads(b"".join(chunks))
         except ValueError:
             raise DaemonError(
                 f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log"

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import safejson
 from ..config import StateLayout
 from ..errors import LLMError, VaultError
 from ..recall.render import block_text, defang, estimate_tokens, one_line, select
@@ -369,7 +370,7 @@ class _Cache:
     def load(self, stable: list[Turn]) -> list[Segment]:
         try:
             self.text = self.path.read_text(encoding="utf-8")
-            data = json.loads(self.text)
+            data = safejson.loads(self.text)
             segments = [Segment(**s) for s in data["segments"]]
         except (FileNotFoundError, ValueError, KeyError, TypeError):
             return []

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import safejson
 from ..config import Config, llm_url
 from ..errors import LLMError
 from .transcript import Turn
@@ -168,7 +169,7 @@ def parse_reply(reply: str) -> Any:
     candidates = [text] + [m.group(1) for m in _FENCE.finditer(text)]
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            return safejson.loads(candidate)
         except ValueError:
             pass
     decoder = json.JSONDecoder()

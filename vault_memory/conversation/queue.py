@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import safejson
 from ..config import StateLayout
 from ..vault.fsutil import atomic_write, private_dir
 from .transcript import Turn
@@ -138,7 +139,7 @@ class PendingQueue:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
-        return PendingEntry.from_dict(json.loads(text), path)
+        return PendingEntry.from_dict(safejson.loads(text), path)
 
 
 class Ledger:
@@ -151,7 +152,7 @@ class Ledger:
         self.llm: set[str] = set()
         self.summary: str | None = None  # the id of the session's newest summary
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = safejson.loads(self.path.read_text(encoding="utf-8"))
             self.explicit = set(data.get("explicit", []))
             self.llm = set(data.get("llm", []))
             self.summary = data.get("summary")

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import safejson
 from ..errors import TranscriptError
 
 FORMATS = ("auto", "jsonl", "claude-code", "openai", "text")
@@ -93,7 +94,7 @@ def detect(text: str) -> str:
         return "text"
     if stripped[0] == "[" or (stripped[0] == "{" and "\n" not in stripped):
         try:
-            whole = json.loads(stripped)
+            whole = safejson.loads(stripped)
         except ValueError:
             whole = None
         if isinstance(whole, list) or (isinstance(whole, dict) and isinstance(whole.get("messages"), list)):
@@ -101,7 +102,7 @@ def detect(text: str) -> str:
     if stripped[0] == "{":
         for line in stripped.splitlines()[:50]:
             try:
-                entry = json.loads(line)
+                entry = safejson.loads(line)
             except ValueError:
                 continue
             if isinstance(entry, dict) and ("message" in entry or "sessionId" in entry or "parentUuid" in entry):
@@ -143,7 +144,7 @@ def _objects(text: str, problems: list[LineProblem]) -> Iterator[tuple[int, dict
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = safejson.loads(line)
         except json.JSONDecodeError as e:
             problems.append(LineProblem(number, f"not JSON ({e.msg})"))
             continue
@@ -193,7 +194,7 @@ def _read_claude_code(text: str) -> tuple[list[_Raw], list[LineProblem], str | N
 
 def _read_openai(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
     try:
-        data = json.loads(text)
+        data = safejson.loads(text)
     except json.JSONDecodeError as e:
         return [], [LineProblem(e.lineno, f"not JSON ({e.msg})")], None
     messages = data.get("messages") if isinstance(data, dict) else data

@@ -49,6 +49,7 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from .. import safejson
 from ..api import VaultMemory
 from ..backend import LocalBackend
 from ..backend.client import socket_address
@@ -397,7 +398,7 @@ class Daemon:
                 if len(line) > MAX_REQUEST_BYTES or not line.endswith(b"\n"):
                     return {"ok": False, "error": f"request over {MAX_REQUEST_BYTES} bytes", "kind": "DaemonError"}
                 try:
-                    request = json.loads(line)
+                    request = safejson.loads(line)
                     if not isinstance(request, dict):
                         raise ValueError("not a JSON object")
                 except ValueError as e:

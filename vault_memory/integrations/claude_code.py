@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import safejson
 from ..errors import ConfigError
 from ..vault.fsutil import atomic_write
 from .hookfiles import SCRIPT_NAME, copy_script, python_executable, vmem_executable
@@ -109,7 +110,7 @@ def _read(settings: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     try:
-        data = json.loads(text) if text.strip() else {}
+        data = safejson.loads(text) if text.strip() else {}
     except ValueError as e:
         raise ConfigError(f"{settings} is not valid JSON ({e}); fix it first, vmem will not overwrite it") from None
     if not isinstance(data, dict):

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import safejson
 from ..errors import VaultError
 from .vault import Problem, Vault
 
@@ -43,7 +44,7 @@ def import_lines(vault: Vault, lines: Iterable[str], source: str = "import") -> 
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = safejson.loads(line)
             if not isinstance(record, dict):
                 raise ValueError("not a JSON object")
             status, memory = vault.import_record(record)

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import safejson
 from .memory import is_valid_id
 
 #: the trash folder inside the vault, and the record of what is in it
@@ -38,7 +39,7 @@ class Trash:
         entries = []
         for line in self.manifest.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
-                entry = TrashEntry(**json.loads(line))
+                entry = TrashEntry(**safejson.loads(line))
             except (ValueError, TypeError):
                 continue
             if _valid(entry) and (self.folder / entry.trashed).is_file():
