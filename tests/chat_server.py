@@ -1,6 +1,6 @@
 """A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol, for
 tests of the optional LLM: it answers what the test sets (``reply``), or fails the way the
-test says (``status``, ``hang``). Not a mock of vmem: vmem talks to it over TCP with httpx,
+test says (``status``, ``hang``, ``trickle``). Not a mock of vmem: vmem talks to it over TCP with httpx,
 exactly as it talks to Ollama or vLLM."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ class ChatServer:
         self.reply = "{}"
         self.status = 200
         self.hang = 0.0  # seconds to wait before answering
+        self.trickle = 0.0  # seconds between the answer's bytes (a server that never quite stops)
         self.requests: list[dict] = []
         server = self
 
@@ -54,7 +55,13 @@ class ChatServer:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(raw)))
                     self.end_headers()
-                    self.wfile.write(raw)
+                    if server.trickle:
+                        for i in range(len(raw)):
+                            self.wfile.write(raw[i : i + 1])
+                            self.wfile.flush()
+                            time.sleep(server.trickle)
+                    else:
+                        self.wfile.write(raw)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test)
 

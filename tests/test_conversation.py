@@ -239,9 +239,11 @@ def test_llm_facts_episodes_and_summary_are_written(mem, server, wrap):
         ("schema-violation", "confidence must be high, medium or low"),
         ("http-500", "HTTP 500"),
         ("hang", "no answer"),
+        ("trickle", "no answer"),
         ("refused", "cannot reach"),
     ],
 )
+@pytest.mark.timeout(90)  # a trickling server held ingestion forever: the timeout was per read
 def test_a_failing_endpoint_leaves_the_transcript_pending_and_the_explicit_facts_written(mem, server, scenario, error):
     url = server.url
     if scenario == "invalid-json":
@@ -252,6 +254,8 @@ def test_a_failing_endpoint_leaves_the_transcript_pending_and_the_explicit_facts
         server.status = 500
     elif scenario == "hang":
         server.hang = 3.0
+    elif scenario == "trickle":
+        server.trickle = 0.3
     else:
         url = closed_port_url()
     report = ingest(mem, TRANSCRIPT, llm=settings(url, timeout=0.5, retries=1))
@@ -263,7 +267,7 @@ def test_a_failing_endpoint_leaves_the_transcript_pending_and_the_explicit_facts
     [entry] = pending(mem)
     assert entry.attempts == 1 and error in (entry.last_error or "") and len(entry.turns) == 6
     # ... and a working endpoint later completes it
-    server.status, server.hang, server.reply = 200, 0.0, json.dumps(EXTRACTION)
+    server.status, server.hang, server.trickle, server.reply = 200, 0.0, 0.0, json.dumps(EXTRACTION)
     reports, problems = retry_pending(mem, llm=settings(server.url))
     assert problems == [] and [r.llm for r in reports] == ["done"]
     assert pending(mem) == []

@@ -150,8 +150,12 @@ def process(
     ledger = Ledger(mem.root, entry.session)
     transcript = Transcript(entry.turns, "queued", entry.session)
     report = _report(transcript, ledger)
-    items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
-    report.signals = len(items)
+    explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+    report.signals = len(explicit)
+    # what the user said is on disk before any LLM call can stall or fail
+    _write(mem, explicit, report, ledger, now)
+    ledger.explicit |= {t.digest for t in entry.turns}
+    ledger.save()
     unread = [t for t in entry.turns if t.digest not in ledger.llm]
     if settings is not None:
         if not unread:
@@ -163,14 +167,8 @@ def process(
                 report.llm, report.llm_error = "failed", str(e)
             else:
                 report.llm = "done"
-                items += _llm_items(extraction, entry, ledger)
-    outcomes = mem.remember_many(items, now=now) if items else []
-    for item, outcome in zip(items, outcomes, strict=True):
-        report.written.append(_written(outcome.status, outcome.memory.id, item))
-        if item.type == "summary" and outcome.status != "reconfirmed":
-            ledger.summary = outcome.memory.id
+                _write(mem, _llm_items(extraction, entry, ledger), report, ledger, now)
     # the memories are on disk: only now is the transcript's reading recorded
-    ledger.explicit |= {t.digest for t in entry.turns}
     if report.llm in ("done", "nothing new"):
         ledger.llm |= {t.digest for t in entry.turns}
     ledger.save()
@@ -180,6 +178,15 @@ def process(
     else:
         queue.done(entry)
     return report
+
+
+def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, ledger: Ledger, now: dt.datetime) -> None:
+    """Write ``items`` through the write rules and say so in ``report``."""
+    outcomes = mem.remember_many(items, now=now) if items else []
+    for item, outcome in zip(items, outcomes, strict=True):
+        report.written.append(_written(outcome.status, outcome.memory.id, item))
+        if item.type == "summary" and outcome.status not in ("reconfirmed", "declined"):
+            ledger.summary = outcome.memory.id
 
 
 def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> list[Remembering]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -73,26 +74,65 @@ def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callab
         if attempt:
             sleep(min(0.5 * 2 ** (attempt - 1), 8.0))
         try:
-            response = httpx.post(settings.endpoint, json=payload, headers=headers, timeout=settings.timeout)
+            status, body = _post_within(settings.endpoint, payload, headers, settings.timeout)
         except httpx.TimeoutException:
             problem = f"no answer from {settings.endpoint} within {settings.timeout:g} s"
             continue
         except httpx.HTTPError as e:
             problem = f"cannot reach {settings.endpoint}: {e}"
             continue
-        if response.status_code == 429 or response.status_code >= 500:
-            problem = f"{settings.endpoint} answered HTTP {response.status_code}"
+        if status == 429 or status >= 500:
+            problem = f"{settings.endpoint} answered HTTP {status}"
             continue
-        if response.status_code >= 400:
-            raise LLMError(f"{settings.endpoint} answered HTTP {response.status_code}: {response.text[:200]}")
+        if status >= 400:
+            raise LLMError(f"{settings.endpoint} answered HTTP {status}: {body[:200].decode('utf-8', 'replace')}")
         try:
-            content = response.json()["choices"][0]["message"]["content"]
+            content = safejson.loads(body)["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
             raise LLMError(f"{settings.endpoint} did not answer in the chat-completions format") from None
         if not isinstance(content, str):
             raise LLMError(f"{settings.endpoint} answered a message without text")
         return content
     raise LLMError(f"{problem} (after {settings.retries + 1} attempts)")
+
+
+#: the largest answer read from the endpoint: a chat completion of extracted memories is
+#: a few kilobytes; an endpoint that streams more is not answering the question
+MAX_REPLY_BYTES = 4 << 20
+
+
+def _post_within(url: str, payload: dict[str, Any], headers: dict[str, str], seconds: float) -> tuple[int, bytes]:
+    """(status, body) of one POST that takes ``seconds`` at most, start to end. httpx's
+    timeout bounds each read, so a server trickling a byte a second held ingestion forever;
+    here the request runs in a thread that is abandoned (its connection closed) at the
+    deadline, and an answer over ``MAX_REPLY_BYTES`` is refused."""
+    import httpx
+
+    client = httpx.Client(timeout=seconds)
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            with client.stream("POST", url, json=payload, headers=headers) as response:
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > MAX_REPLY_BYTES:
+                        raise LLMError(f"{url} answered more than {MAX_REPLY_BYTES >> 20} MiB; not read")
+                outcome["answer"] = (response.status_code, bytes(body))
+        except BaseException as e:  # handed to the caller's thread
+            outcome["error"] = e
+
+    worker = threading.Thread(target=run, name="vmem-llm", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        client.close()  # the worker's next read fails; nobody waits for it
+        raise httpx.ReadTimeout(f"no complete answer within {seconds:g} s")
+    client.close()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["answer"]
 
 
 # ---------------------------------------------------------------------------- extraction
