@@ -162,3 +162,27 @@ def test_an_inferred_value_never_supersedes_what_the_user_said_nor_takes_its_pin
     mem.vault.update_frontmatter(city.id, {"pinned": True}, "pin")
     [moved] = mem.remember_many([vmem.Remembering("Lisbon", key="city", fields={"source": "inferred"})])
     assert moved.status == "superseded" and not moved.memory.pinned
+
+
+def test_concurrent_corrections_of_one_memory_make_one_chain(mech_vault):
+    """5 parallel `vmem correct` of the same id gave 4 heads, all shown as current: a
+    correction decides and writes under the same lock as a remember now."""
+    import subprocess
+
+    from conftest import VMEM
+
+    mem = vmem.open(mech_vault)
+    old = mem.remember("trabajo: backend at Acme").memory
+    mem.sync()
+    procs = [
+        subprocess.Popen(
+            [VMEM, "correct", old.id, f"engineer number {i}", "--vault", str(mech_vault)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for i in range(5)
+    ]
+    assert all(p.wait(120) == 0 for p in procs), [p.stderr.read() for p in procs if p.stderr]
+    listing = mem.list(key="trabajo")
+    assert len(listing) == 6 and sorted(listing.states.values()).count("active") == 1
+    assert mem.history(old.id).forks == []
