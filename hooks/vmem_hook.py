@@ -18,6 +18,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 TIMEOUT = 2.0  # seconds for one daemon answer; Claude Code's own timeout is the backstop
 SOCKET_PATH_MAX = 100
@@ -122,7 +123,12 @@ def _ask(vault, request, timeout):
         else:
             sock.connect(path)
         sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+        deadline = time.monotonic() + timeout  # for the whole answer: a peer trickling bytes is let go
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout(f"no whole answer within {timeout:g} s")
+            sock.settimeout(left)
             chunk = sock.recv(1 << 16)
             if not chunk:
                 break

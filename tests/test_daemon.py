@@ -325,9 +325,11 @@ def test_the_socket_bounds_what_one_client_may_cost(vault_dir):
         time.sleep(0.5)
         threads = len(os.listdir(f"/proc/{d.proc.pid}/task"))
         assert threads < 32 + 20
-        busy = raw_request(vault_dir, b'{"op": "ping"}\n')
+        busy = raw_request(vault_dir, b'{"op": "sync"}\n')
         assert busy["ok"] is False and "busy" in busy["error"]
-        assert wait(lambda: (raw_request(vault_dir, b'{"op": "ping"}\n') or {}).get("ok"), 30)  # idle ones let go
+        # full, it still says how it is: ping and status are answered
+        assert (raw_request(vault_dir, b'{"op": "ping"}\n') or {}).get("ok")
+        assert wait(lambda: (raw_request(vault_dir, b'{"op": "sync"}\n') or {}).get("ok"), 30)  # idle ones let go
         for s in idle:
             s.close()
         assert d.proc.poll() is None
@@ -442,3 +444,42 @@ def test_a_deeply_nested_request_gets_a_clean_error(shared_daemon, shared_vault_
     answer = raw_request(shared_vault_dir, b"[" * 100_000 + b"\n")
     assert answer is not None and not answer["ok"] and "nested too deeply" in answer["error"]
     assert shared_daemon.status()["running"]
+
+
+def test_clients_trickling_bytes_never_lock_the_others_out(vault_dir):
+    """40 clients sending a byte every second kept the daemon answering "busy" for ever, and
+    `vmem recall` then exited 1. A request must now arrive whole within its deadline, a
+    full daemon still answers status, and a recall the daemon cannot take is done in-process."""
+    d = RunningDaemon(vault_dir).start()
+    stop = threading.Event()
+
+    def trickle() -> None:
+        while not stop.is_set():
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(str(vault_dir / ".vmem" / "daemon.sock"))
+                for _ in range(30):
+                    if stop.wait(1.0):
+                        break
+                    s.sendall(b"{")
+            except OSError:
+                pass  # let go by the daemon: come back
+            finally:
+                s.close()
+
+    threads = [threading.Thread(target=trickle, daemon=True) for _ in range(40)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(1.5)
+        cli = Cli(vault_dir)
+        recalled = cli("recall", "peanuts", "--json")
+        assert recalled.exit_code == 0, recalled.output
+        assert PEANUTS in [r["id"] for r in json.loads(recalled.stdout)["results"]]
+        status = cli("daemon", "status", "--json")
+        assert status.exit_code == 0 and json.loads(status.stdout)["answering"]
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(5)
+        d.stop()

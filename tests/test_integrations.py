@@ -68,6 +68,48 @@ def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path
     assert out["additionalContext"].startswith('<memory source="vmem">') and "peanut" in out["additionalContext"]
 
 
+def test_the_hook_finishes_within_its_budget_whatever_the_socket_peer_does(tmp_path):
+    """A peer on the daemon's socket trickling a byte every half second kept the hook
+    running past 60 s; it gives up at its own deadline (2 s) and fails open."""
+    import socket
+    import threading
+
+    vault = create_vault(tmp_path / "vault")
+    (vault / ".vmem").mkdir(exist_ok=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(vault / ".vmem" / "daemon.sock"))
+    listener.listen(4)
+    stop = threading.Event()
+
+    def trickle() -> None:
+        listener.settimeout(30)
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            while not stop.wait(0.5):
+                try:
+                    conn.sendall(b"{")
+                except OSError:
+                    return
+
+    peer = threading.Thread(target=trickle, daemon=True)
+    peer.start()
+    try:
+        started = time.monotonic()
+        done = run_hook(
+            ["claude-code", "--vault", str(vault), "--vmem", "/nonexistent/vmem"],
+            event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"),
+            clean_env(tmp_path),
+        )
+        assert done.returncode == 0 and done.stdout == ""
+        assert time.monotonic() - started < 20
+    finally:
+        stop.set()
+        listener.close()
+
+
 def test_session_start_injects_pinned_memories(served_vault, tmp_path):
     done = run_hook(
         ["claude-code", "--vault", str(served_vault), "--vmem", VMEM],

@@ -75,7 +75,10 @@ RETRY_MAX_SECONDS = 30.0
 #: bounds on what one client may cost the daemon
 MAX_REQUEST_BYTES = 1 << 20
 MAX_CONNECTIONS = 32
+#: a request must arrive whole within this (a slow or idle client is let go, not kept)
 REQUEST_TIMEOUT_SECONDS = 10.0
+#: how long a connection over MAX_CONNECTIONS is read, to answer a ping or a status anyway
+BUSY_READ_SECONDS = 0.5
 #: how long a request waits for a daemon that is still starting
 READY_TIMEOUT_SECONDS = 60.0
 
@@ -374,36 +377,64 @@ class Daemon:
 
         slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
-        class Handler(socketserver.StreamRequestHandler):
-            timeout = REQUEST_TIMEOUT_SECONDS  # a client that connects and says nothing is let go
-
+        class Handler(socketserver.BaseRequestHandler):
             def handle(self) -> None:
                 if not slots.acquire(blocking=False):
-                    self.answer(
-                        {"ok": False, "error": "the daemon is busy (too many connections)", "kind": "DaemonError"}
-                    )
+                    # full: a quick look at what is asked; ping and status are answered anyway
+                    # (they cost nothing), anything else is told to work elsewhere
+                    request = self.read_request(BUSY_READ_SECONDS)
+                    if isinstance(request, dict) and request.get("op") in (Op.PING, Op.STATUS):
+                        self.answer(daemon.handle(request))
+                    else:
+                        self.answer(
+                            {"ok": False, "error": "the daemon is busy (too many connections)", "kind": "DaemonError"}
+                        )
                     return
                 try:
                     self.answer(self.serve_one())
                 finally:
                     slots.release()
 
-            def serve_one(self) -> dict[str, Any] | None:
-                try:
-                    line = self.rfile.readline(MAX_REQUEST_BYTES + 1)
-                except OSError:  # timed out: nothing to answer
+            def read_request(self, seconds: float) -> dict[str, Any] | None:
+                """The request line, whole within ``seconds`` (a client trickling a byte
+                at a time is let go at the deadline, not kept forever), parsed; an error
+                answer for a bad one; None when nothing came."""
+                deadline = time.monotonic() + seconds
+                data = bytearray()
+                while not data.endswith(b"\n"):
+                    left = deadline - time.monotonic()
+                    if left <= 0 or len(data) > MAX_REQUEST_BYTES:
+                        break
+                    self.request.settimeout(left)
+                    try:
+                        chunk = self.request.recv(1 << 16)
+                    except OSError:  # timed out, or the client went away
+                        break
+                    if not chunk:
+                        break
+                    data += chunk
+                if not data:
                     return None
-                if not line:
-                    return None
-                if len(line) > MAX_REQUEST_BYTES or not line.endswith(b"\n"):
-                    return {"ok": False, "error": f"request over {MAX_REQUEST_BYTES} bytes", "kind": "DaemonError"}
+                if len(data) > MAX_REQUEST_BYTES or not data.endswith(b"\n"):
+                    why = (
+                        f"request over {MAX_REQUEST_BYTES} bytes"
+                        if len(data) > MAX_REQUEST_BYTES
+                        else "request cut short"
+                    )
+                    return {"ok": False, "error": why, "kind": "DaemonError", "bad": True}
                 try:
-                    request = safejson.loads(line)
+                    request = safejson.loads(bytes(data))
                     if not isinstance(request, dict):
                         raise ValueError("not a JSON object")
                 except ValueError as e:
                     log.warning("malformed request: %s", e)
-                    return {"ok": False, "error": f"malformed request: {e}", "kind": "DaemonError"}
+                    return {"ok": False, "error": f"malformed request: {e}", "kind": "DaemonError", "bad": True}
+                return request
+
+            def serve_one(self) -> dict[str, Any] | None:
+                request = self.read_request(REQUEST_TIMEOUT_SECONDS)
+                if request is None or request.pop("bad", False):
+                    return request
                 try:
                     return daemon.handle(request)
                 except VaultError as e:
@@ -419,7 +450,8 @@ class Daemon:
                 if answer is None:
                     return
                 try:
-                    self.wfile.write(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
+                    self.request.settimeout(REQUEST_TIMEOUT_SECONDS)  # a client that never reads is let go
+                    self.request.sendall(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
                 except OSError:
                     pass  # the client went away
 
