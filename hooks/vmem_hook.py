@@ -127,7 +127,7 @@ def _ask(vault, request, timeout):
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise socket.timeout(f"no whole answer within {timeout:g} s")
+                raise TimeoutError(f"no whole answer within {timeout:g} s")
             sock.settimeout(left)
             chunk = sock.recv(1 << 16)
             if not chunk:
