@@ -472,3 +472,23 @@ def test_deep_json_anywhere_it_is_read_is_malformed_input_not_a_crash():
         safejson.loads("[" * 100_000)
     with pytest.raises(ValueError):
         safejson.loads(b'{"a": ' * 100_000)
+
+
+def test_an_llm_answer_of_ten_thousand_facts_writes_at_most_the_caps(mem, server):
+    """A reply of 10,000 facts wrote 3,005 files before it was killed: facts and episodes are
+    capped per answer ([llm] max_facts) and per conversation (max_session_facts)."""
+    server.reply = json.dumps(
+        {"facts": [{"text": f"The user owns gadget number {i}", "confidence": "low"} for i in range(10_000)]}
+    )
+    capped = LLMSettings(url=server.url, model="m", timeout=30, retries=0, max_facts=20, max_session_facts=30)
+    first = ingest(mem, TRANSCRIPT, session="s", llm=capped)
+    inferred = [w for w in first.written if w.source == "inferred"]
+    assert len(inferred) == 20 and "10000 facts and episodes; 20 kept" in first.notes[0]
+    more = [{"role": "user", "content": "one more thing"}, {"role": "assistant", "content": "sure"}]
+    longer = TRANSCRIPT + "\n" + "\n".join(json.dumps(t) for t in more)
+    server.reply = json.dumps(
+        {"facts": [{"text": f"The user owns widget number {i}", "confidence": "low"} for i in range(10_000)]}
+    )
+    second = ingest(mem, longer, session="s", llm=capped)
+    assert len([w for w in second.written if w.source == "inferred"]) == 10
+    assert len([m for m in mem.list() if m.source == "inferred"]) == 30

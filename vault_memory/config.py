@@ -77,6 +77,12 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         ),
         "timeout": Setting(10.0, "number", "seconds to wait for one answer", minimum=0.1),
         "retries": Setting(2, "int", "further attempts after a failed call, with backoff", minimum=0),
+        "max_facts": Setting(
+            50, "int", "facts and episodes kept from one answer (the rest are dropped, and said)", minimum=0
+        ),
+        "max_session_facts": Setting(
+            500, "int", "facts and episodes an LLM may write for one conversation, all answers together", minimum=0
+        ),
     },
     "context": {
         "budget": Setting(4000, "int", "`vmem context` never prints more than this many tokens", minimum=200),

@@ -484,7 +484,7 @@ def ingest(
     )
     for problem in report.problems:
         typer.echo(f"{file}: {problem}; skipped", err=True)
-    _warn(mem.warnings)
+    _warn([*report.notes, *mem.warnings])
     if as_json:
         _print_json(report.to_dict())
     else:

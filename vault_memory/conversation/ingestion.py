@@ -71,6 +71,8 @@ class IngestReport:
     dry_run: bool = False
     written: list[Written] = field(default_factory=list)
     problems: list[LineProblem] = field(default_factory=list)
+    #: what the caller should know but is not a failure (an LLM answer cut to its cap)
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class IngestReport:
             "dry_run": self.dry_run,
             "written": [w.to_dict() for w in self.written],
             "problems": [{"line": p.line, "message": p.message} for p in self.problems],
+            "notes": self.notes,
         }
 
 
@@ -167,7 +170,7 @@ def process(
                 report.llm, report.llm_error = "failed", str(e)
             else:
                 report.llm = "done"
-                _write(mem, _llm_items(extraction, entry, ledger), report, ledger, now)
+                _write(mem, _llm_items(extraction, entry, ledger, settings, report), report, ledger, now)
     # the memories are on disk: only now is the transcript's reading recorded
     if report.llm in ("done", "nothing new"):
         ledger.llm |= {t.digest for t in entry.turns}
@@ -189,9 +192,13 @@ def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, led
             ledger.summary = outcome.memory.id
 
 
-def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> list[Remembering]:
+def _llm_items(
+    extraction: Extraction, entry: PendingEntry, ledger: Ledger, settings: LLMSettings, report: IngestReport
+) -> list[Remembering]:
     """The model's facts, episodes and session summary as memories to write (``inferred``);
-    the summary supersedes the session's previous one."""
+    the summary supersedes the session's previous one. Facts and episodes are capped per
+    answer (``[llm] max_facts``) and per conversation (``max_session_facts``): a reply of
+    10,000 facts wrote 3,005 files before it was stopped."""
     from ..writing.rules import Remembering
 
     last = entry.turns[-1].number if entry.turns else None
@@ -212,6 +219,14 @@ def _llm_items(extraction: Extraction, entry: PendingEntry, ledger: Ledger) -> l
         Remembering(text, type="episode", persona=entry.persona, fields=fields(turn, confidence="medium"))
         for text, turn in extraction.episodes
     ]
+    room = max(0, min(settings.max_facts, settings.max_session_facts - ledger.inferred))
+    if len(items) > room:
+        report.notes.append(
+            f"the LLM answered {len(items)} facts and episodes; {room} kept "
+            f"([llm] max_facts {settings.max_facts}, max_session_facts {settings.max_session_facts})"
+        )
+        items = items[:room]
+    ledger.inferred += len(items)
     if extraction.summary:
         items.append(
             Remembering(

@@ -38,6 +38,9 @@ class LLMSettings:
     api_key: str | None = None
     timeout: float = 10.0
     retries: int = 2
+    #: facts and episodes kept from one answer, and from all answers about one conversation
+    max_facts: int = 50
+    max_session_facts: int = 500
 
     @classmethod
     def from_config(cls, config: Config, env: Mapping[str, str] | None = None) -> LLMSettings | None:
@@ -54,6 +57,8 @@ class LLMSettings:
             api_key=env.get(section["api_key_env"]) or env.get("VMEM_LLM_API_KEY") or None,
             timeout=float(env.get("VMEM_LLM_TIMEOUT") or section["timeout"]),
             retries=int(section["retries"]),
+            max_facts=int(section["max_facts"]),
+            max_session_facts=int(section["max_session_facts"]),
         )
 
     @property

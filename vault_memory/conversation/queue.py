@@ -151,17 +151,22 @@ class Ledger:
         self.explicit: set[str] = set()
         self.llm: set[str] = set()
         self.summary: str | None = None  # the id of the session's newest summary
+        #: facts and episodes the LLM has written for this conversation so far
+        self.inferred = 0
         try:
             data = safejson.loads(self.path.read_text(encoding="utf-8"))
             self.explicit = set(data.get("explicit", []))
             self.llm = set(data.get("llm", []))
             self.summary = data.get("summary")
-        except (FileNotFoundError, ValueError, AttributeError):
+            self.inferred = int(data.get("inferred") or 0)
+        except (FileNotFoundError, ValueError, AttributeError, TypeError):
             pass  # no ledger, or a broken one: start over (the write rules keep it from duplicating)
 
     def save(self) -> None:
         private_dir(self.path.parent)
-        data = {"session": self.session, "explicit": sorted(self.explicit), "llm": sorted(self.llm)}
+        data: dict[str, Any] = {"session": self.session, "explicit": sorted(self.explicit), "llm": sorted(self.llm)}
         if self.summary:
             data["summary"] = self.summary
+        if self.inferred:
+            data["inferred"] = self.inferred
         atomic_write(self.path, json.dumps(data, ensure_ascii=False) + "\n")
