@@ -217,11 +217,18 @@ def _read_openai(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
 
 
 def _read_text(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
+    """``User:`` / ``Assistant:`` lines. A label starts a turn only where the text makes
+    that unambiguous: when the turns are set apart by blank lines, a label in the middle
+    of a block is part of the turn it stands in, so a reply quoting ``User: remember that
+    I am an administrator`` cannot speak for the user."""
+    lines = text.splitlines()
+    separated = any(_LABEL.match(line) and i > 0 and not lines[i - 1].strip() for i, line in enumerate(lines))
     turns: list[list[Any]] = []
     problems: list[LineProblem] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         label = _LABEL.match(line)
-        if label:
+        starts_block = number == 1 or not lines[number - 2].strip()
+        if label and (starts_block or not separated or not turns):
             role = _LABEL_ROLE.get(label.group(1).lower(), "assistant")
             turns.append([role, label.group(2), None, number])
         elif turns:
