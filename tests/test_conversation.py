@@ -510,3 +510,47 @@ def test_a_speaker_label_inside_a_reply_does_not_speak_for_the_user(mem):
     assert report.turns == 3
     assert [w.text for w in report.written] == ["The user's sister is called Ana"]
     assert not any("administrator" in m.text for m in mem.list())
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"session": "s\x00one"},
+        {"content": 12},
+        {"content": ["a", "list"]},
+        {"persona": {}},
+        {"next_attempt": "2026-01-01T00:00:00"},
+        {"next_attempt": "garbage"},
+    ],
+    ids=["nul-session", "int-content", "list-content", "dict-persona", "naive-next", "garbage-next"],
+)
+def test_one_bad_pending_entry_never_blocks_the_queue(mem, damage):
+    """A damaged entry under .vmem/pending/ made ingest exit 2, lost the explicit fact and
+    stuck; a naive or garbled next_attempt crashed --retry-pending --due-only. Entries are
+    checked when read back: one that cannot be processed is quarantined, the rest go on."""
+    from vault_memory.conversation.queue import PendingQueue
+
+    queue = PendingQueue(mem.root)
+    good = ingest(mem, TRANSCRIPT, session="good", llm=settings(closed_port_url(), timeout=0.2))
+    assert good.pending
+    bad = json.loads((mem.state.pending / next(p.name for p in mem.state.pending.glob("*.json"))).read_text())
+    bad["session"] = "bad"
+    turn = dict(bad["turns"][0])
+    for field, value in damage.items():
+        if field == "content":
+            turn["content"] = value
+        else:
+            bad[field] = value
+    bad["turns"] = [turn]
+    (mem.state.pending / "bad.json").write_text(json.dumps(bad))
+    reports, problems = retry_pending(mem, due_only=damage.keys() == {"next_attempt"}, llm=None)
+    assert [r.session for r in reports if r.session == "good"] == ["good"] or damage.keys() == {"next_attempt"}
+    if damage.keys() == {"next_attempt"}:  # a bad date is no reason to lose the entry: it is due now
+        assert "bad" in [r.session for r in reports] and problems == []
+    elif "session" in damage:  # a control character is dropped from the id; the entry is processed
+        assert "sone" in [r.session for r in reports] and problems == []
+    else:
+        assert len(problems) == 1 and "quarantine" in problems[0]
+        assert (mem.state.pending / "quarantine" / "bad.json").is_file()
+    waiting = [e.session for e in queue.entries()[0]]
+    assert waiting == (["good"] if damage.keys() == {"next_attempt"} else [])  # good is not due yet there

@@ -375,6 +375,7 @@ class VaultMemory:
         return {
             "memories": len(result.memories),
             "pending_transcripts": len(builtins.list(queue.glob("*.json"))) if queue.is_dir() else 0,
+            "quarantined_transcripts": len(builtins.list(self.state.quarantine.glob("*.json"))),
             "broken_files": len(result.problems),
             "by_type": by_type,
             "by_state": state_counts(result.memories, self._now(), self._rules()),

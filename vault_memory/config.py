@@ -392,6 +392,11 @@ class StateLayout:
         return self.root / "pending"
 
     @property
+    def quarantine(self) -> Path:
+        """Pending transcripts that cannot be processed, moved out of the queue's way (state too)."""
+        return self.pending / "quarantine"
+
+    @property
     def ingested(self) -> Path:
         return self.root / "ingested"
 

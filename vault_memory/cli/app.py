@@ -847,6 +847,11 @@ def stats(
     typer.echo(f"{data['memories']} memories, {data['broken_files']} broken files")
     if data["pending_transcripts"]:
         typer.echo(f"pending:    {data['pending_transcripts']} transcripts (vmem ingest --retry-pending)")
+    if data["quarantined_transcripts"]:
+        typer.echo(
+            f"quarantined: {data['quarantined_transcripts']} transcripts that could not be ingested "
+            "(.vmem/pending/quarantine/: fix or delete them)"
+        )
     typer.echo("by type:    " + ", ".join(f"{k} {n}" for k, n in sorted(data["by_type"].items())))
     typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in data["by_state"].items()))
     if data["by_persona"]:

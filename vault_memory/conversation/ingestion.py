@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import LLMError
+from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals
@@ -138,7 +138,15 @@ def retry_pending(
     queue = PendingQueue(mem.root)
     entries, problems = queue.entries()
     settings = _settings(mem, llm)
-    reports = [process(mem, e, settings, queue, now) for e in entries if not due_only or e.due(now)]
+    reports = []
+    for entry in entries:
+        if due_only and not entry.due(now):
+            continue
+        try:
+            reports.append(process(mem, entry, settings, queue, now))
+        except InvalidInput as e:  # this entry can never be written as it is: out of the way
+            where = queue.quarantine(entry.path) if entry.path else "left where it is"
+            problems.append(f"{entry.path}: cannot be ingested ({e}); {where}")
     return reports, problems
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 from .. import safejson
 from ..config import StateLayout
 from ..vault.fsutil import atomic_write, private_dir
-from .transcript import Turn
+from .transcript import Turn, clean_session
 
 #: the longest wait between two automatic retries of one transcript
 MAX_BACKOFF = dt.timedelta(hours=6)
@@ -56,19 +57,34 @@ class PendingEntry:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], path: Path) -> PendingEntry:
-        turns = [
-            Turn(t["role"], t["content"], int(t["number"]), t.get("timestamp"), int(t.get("line") or 0))
-            for t in data["turns"]
-        ]
+    def from_dict(cls, data: Any, path: Path) -> PendingEntry:
+        """An entry read back from ``.vmem/pending/``, checked field by field: a file someone
+        edited or a disk damaged raises ``ValueError`` naming what is wrong."""
+        if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
+            raise ValueError("not a pending transcript (no list of turns)")
+        session = clean_session(data.get("session"))
+        if session is None:
+            raise ValueError("no session id")
+        turns = []
+        for t in data["turns"]:
+            if not (
+                isinstance(t, dict) and t.get("role") in ("user", "assistant") and isinstance(t.get("content"), str)
+            ):
+                raise ValueError("a turn that is not {role: user|assistant, content: text}")
+            turns.append(
+                Turn(t["role"], t["content"], int(t["number"]), _text(t.get("timestamp")), int(t.get("line") or 0))
+            )
+        persona = data.get("persona")
+        if persona is not None and not (isinstance(persona, str) and clean_session(persona) == persona):
+            raise ValueError("persona is not a plain name")
         return cls(
-            session=str(data["session"]),
+            session=session,
             turns=turns,
-            persona=data.get("persona"),
+            persona=persona or None,
             created=str(data.get("created") or ""),
             attempts=int(data.get("attempts") or 0),
-            last_error=data.get("last_error"),
-            next_attempt=data.get("next_attempt"),
+            last_error=_text(data.get("last_error")),
+            next_attempt=_moment(data.get("next_attempt")),
             path=path,
         )
 
@@ -76,9 +92,24 @@ class PendingEntry:
         return self.next_attempt is None or dt.datetime.fromisoformat(self.next_attempt) <= now
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _moment(value: Any) -> str | None:
+    """An aware ISO datetime, or None (due now) for anything else: a naive or garbled
+    ``next_attempt`` made ``--retry-pending --due-only`` crash."""
+    try:
+        moment = dt.datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return moment.isoformat() if moment is not None and moment.tzinfo is not None else None
+
+
 class PendingQueue:
     def __init__(self, vault_root: Path):
-        self.folder = StateLayout.of(vault_root).pending
+        self.state = StateLayout.of(vault_root)
+        self.folder = self.state.pending
 
     def put(self, session: str, turns: list[Turn], persona: str | None, now: dt.datetime) -> PendingEntry:
         """Queue a transcript. A session already waiting gets the turns it lacks (a longer
@@ -122,13 +153,24 @@ class PendingQueue:
         for path in sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []:
             try:
                 entry = self._read(path)
-            except (ValueError, KeyError, TypeError) as e:
-                problems.append(f"{path}: cannot be read ({e}); left where it is")
+            except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+                problems.append(f"{path}: cannot be read ({e}); {self.quarantine(path)}")
                 continue
             if entry is not None:
                 entries.append(entry)
         entries.sort(key=lambda e: e.created)
         return entries, problems
+
+    def quarantine(self, path: Path) -> str:
+        """Move an entry that cannot be processed out of the queue's way, into
+        ``pending/quarantine/`` (kept: it may hold a conversation), and say where."""
+        target = self.state.quarantine / path.name
+        try:
+            private_dir(target.parent)
+            os.replace(path, target)
+        except OSError as e:
+            return f"left where it is ({e.strerror or e})"
+        return f"moved to {target}; the other transcripts go on"
 
     def __len__(self) -> int:
         return len(list(self.folder.glob("*.json"))) if self.folder.is_dir() else 0

@@ -85,7 +85,7 @@ def parse(text: str, fmt: str = "auto", session: str | None = None) -> Transcrip
     turns = [Turn(role, content, i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
     if not turns and problems and fmt == "auto":
         raise TranscriptError(f"no conversation turns could be read ({problems[0]})")
-    return Transcript(turns, chosen, session or found_session or derived_session(turns), problems)
+    return Transcript(turns, chosen, clean_session(session or found_session) or derived_session(turns), problems)
 
 
 def detect(text: str) -> str:
@@ -109,6 +109,18 @@ def detect(text: str) -> str:
                 return "claude-code"
         return "jsonl"
     return "text"
+
+
+#: what a session id never keeps: control characters (NUL, NEL) and line separators, which
+#: no frontmatter value may hold, so a memory of that conversation could not be written
+_NOT_IN_SESSION = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def clean_session(session: Any) -> str | None:
+    """A session id from outside as vmem can store it, or None when nothing usable is left."""
+    if not isinstance(session, str):
+        return None
+    return _NOT_IN_SESSION.sub("", session).strip()[:200] or None
 
 
 def derived_session(turns: list[Turn]) -> str:
