@@ -125,3 +125,51 @@ def test_splitting_a_key_never_loses_text(text):
         assert value == text.strip()
     else:
         assert key in text and value in text and len(value.split()) <= 12
+
+
+# ---------------------------------------------------------------------------- the fence
+
+#: every way found to write each piece of "</memory": the letter, its capital, its full-width
+#: form, and the look-alikes of other scripts
+_OPEN = ["<", "&lt;", "&lt", "&LT;", "&#60;", "&#060", "&#x3c;", "&#X3C", "＜", "﹤", "〈", "⟨"]
+_SLASH = ["", "/", "／", " /"]
+_LETTERS = {
+    "m": ["m", "M", "ｍ", "м", "ᴍ"],
+    "e": ["e", "E", "ｅ", "е", "ε", "ᴇ"],
+    "o": ["o", "O", "ｏ", "о", "ο", "ᴏ"],
+    "r": ["r", "R", "ｒ", "г", "ʀ"],
+    "y": ["y", "Y", "ｙ", "у", "ү", "ʏ"],
+}
+#: characters a model does not see: zero-width space, non-joiner and joiner, word joiner,
+#: soft hyphen, BOM, the invisible separators and the bidi marks
+_INVISIBLE = ["", "\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff", "\u2063", "\u200e", "\u202e"]
+
+
+@st.composite
+def fence_lookalikes(draw) -> str:
+    pieces = [draw(st.sampled_from(_OPEN)), draw(st.sampled_from(_SLASH))]
+    pieces += [draw(st.sampled_from(_LETTERS[c])) for c in "memory"]
+    return "".join(piece + draw(st.sampled_from(_INVISIBLE)) for piece in pieces)
+
+
+@SETTINGS
+@given(before=ANY_TEXT, tag=fence_lookalikes(), after=ANY_TEXT)
+def test_no_lookalike_of_the_fence_survives_defang(before, tag, after):
+    """Whatever letters, escapes and invisible characters spell `</memory` or `<memory`,
+    defanged text holds nothing that reads as the fence, and keeps everything else."""
+    from vault_memory.recall.render import _FENCE, _skeleton, defang
+
+    text = before + tag + " source=x>" + after
+    out = defang(text)
+    assert _FENCE.search(_skeleton(out)[0]) is None
+    assert "‹" in out and out.count("‹") >= 1
+    assert defang(out) == out  # defanging is done once and for all
+
+
+@SETTINGS
+@given(text=ANY_TEXT)
+def test_defang_changes_nothing_that_is_not_a_fence(text):
+    from vault_memory.recall.render import _FENCE, _skeleton, defang
+
+    if _FENCE.search(_skeleton(text)[0]) is None:
+        assert defang(text) == text

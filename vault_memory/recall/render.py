@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -37,19 +38,53 @@ def estimate_tokens(text: str) -> int:
 
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 #: anything that could open or close the fence, or pass for its header: <memory …>, </memory>
-#: and their HTML-escaped forms, matched on a copy where full-width and small-form look-alikes
-#: (＜ｍｅｍｏｒｙ, ﹤) read as ASCII
-_FENCE = re.compile(r"(<|&lt;|&#0*60;|&#x0*3c;)\s*/?\s*memory\b", re.IGNORECASE)
-_LOOKALIKES = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0xFE64: ord("<"), 0xFE65: ord(">")}
+#: and their HTML-escaped forms (with or without the ";"), matched on the text's skeleton
+_FENCE = re.compile(r"(<|&lt;?|&#0*60;?|&#x0*3c;?)\s*/?\s*memory\b", re.IGNORECASE)
+#: letters that look like those of "<memory" and that NFKC leaves alone (Cyrillic, Greek,
+#: small capitals, IPA), read as the letter they pass for
+_CONFUSABLES = str.maketrans(
+    {
+        **dict.fromkeys("еєѐёҽҿεꬲᴇ", "e"),
+        **dict.fromkeys("оοσᴏοօ൦о", "o"),
+        **dict.fromkeys("уүγʏỿу", "y"),
+        **dict.fromkeys("мᴍʍɱ", "m"),
+        **dict.fromkeys("гᴦʀɾⲅꭇ", "r"),
+        **dict.fromkeys("〈⟨〈ᐸ˂", "<"),
+    }
+)
+
+
+def _skeleton(text: str) -> tuple[str, list[int]]:
+    """How ``text`` reads to a model, for matching the fence: each character NFKC-folded
+    (full-width ＜ｍｅｍｏｒｙ, ﹤) and its look-alikes read as Latin, format characters
+    (zero-width spaces and joiners, soft hyphens) dropped; and, for each character of the
+    skeleton, the index of the character of ``text`` it comes from."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            chars.append(ch)
+            origin.append(i)
+            continue
+        if unicodedata.category(ch) == "Cf":
+            continue
+        for folded in unicodedata.normalize("NFKC", ch).translate(_CONFUSABLES):
+            chars.append(folded)
+            origin.append(i)
+    return "".join(chars), origin
 
 
 def defang(text: str) -> str:
     """Text that can sit inside the block without closing it or faking its opening: what
-    reads as the ``<`` of a ``memory`` tag becomes ``‹``; everything else stays as written."""
-    seen = text.translate(_LOOKALIKES)  # same length: positions match the original
+    reads as the ``<`` of a ``memory`` tag (look-alikes, invisible characters and
+    HTML escapes included) becomes ``‹``; everything else stays as written."""
+    if not text:
+        return text
+    seen, origin = _skeleton(text)
     out = list(text)
     for m in _FENCE.finditer(seen):
-        out[m.start() : m.start(1) + len(m.group(1))] = ["‹"] + [""] * (len(m.group(1)) - 1)
+        first, last = origin[m.start(1)], origin[m.end(1) - 1]
+        out[first : last + 1] = ["‹"] + [""] * (last - first)
     return "".join(out)
 
 
@@ -172,5 +207,5 @@ def markdown_text(selection: Selection) -> str:
         lines.append(("\n" if lines else "") + f"## {GROUP_TITLES[group]}")
         for hit, line in selection.groups[group]:
             path = hit.memory.path
-            lines.append(f"{line} [↗]({path.as_posix()})" if path else line)
+            lines.append(f"{line} [↗]({defang(path.as_posix())})" if path else line)  # a file name is text too
     return "\n".join(lines)
