@@ -368,12 +368,16 @@ class _Cache:
         self.text = ""  # as read: a cut that did not change is not written again
 
     def load(self, stable: list[Turn]) -> list[Segment]:
+        """The cached cut, as far as it still fits ``stable``; [] for a cache that is
+        missing or damaged in any way (it is derived: it is cut again)."""
         try:
             self.text = self.path.read_text(encoding="utf-8")
-            data = safejson.loads(self.text)
-            segments = [Segment(**s) for s in data["segments"]]
-        except (FileNotFoundError, ValueError, KeyError, TypeError):
+            return self._valid(safejson.loads(self.text), stable)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return []
+
+    def _valid(self, data: Any, stable: list[Turn]) -> list[Segment]:
+        segments = [Segment(**s) for s in data["segments"]]
         by_number = {t.number: t for t in stable}
         valid: list[Segment] = []
         for s in segments:  # a cut made for other turns (an edited transcript) is not reused

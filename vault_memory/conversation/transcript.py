@@ -191,8 +191,8 @@ def _read_claude_code(text: str) -> tuple[list[_Raw], list[LineProblem], str | N
     for number, entry in _objects(text, problems):
         session = session or (entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else None)
         kind = entry.get("type")
-        if kind not in ROLES or entry.get("isMeta") or entry.get("isSidechain"):
-            continue  # summaries, snapshots, system events, subagents: not the conversation
+        if kind not in ROLES or entry.get("isMeta") or entry.get("isSidechain") or "toolUseResult" in entry:
+            continue  # summaries, snapshots, system events, subagents, tool output: not the conversation
         message = entry.get("message")
         if not isinstance(message, dict):
             problems.append(LineProblem(number, f"a {kind} entry without a message"))
