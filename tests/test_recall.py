@@ -392,3 +392,14 @@ def test_an_irrelevant_query_prints_nothing(empty_vault_dir):
     assert cli("recall", "quantum chromodynamics on a lattice").stdout == ""
     scores = [r["score"] for r in json.loads(cli("recall", "what pet does the user have?", "--json").stdout)["results"]]
     assert scores and all(s > 0 for s in scores)
+
+
+def test_a_recall_refuses_what_it_cannot_take_with_a_clear_error(mech_vault):
+    """Negative k, a year-9999 as_of and text that is a list reached the daemon and MCP as
+    raw exceptions."""
+    mem = vmem.open(mech_vault)
+    for bad in ({"k": -1}, {"k": 0}, {"as_of": dt.datetime(9999, 1, 1, tzinfo=dt.UTC)}, {"budget": -5}):
+        with pytest.raises(vmem.InvalidInput):
+            mem.recall("tea", **bad)
+    with pytest.raises(vmem.InvalidInput, match="text"):
+        RecallQuery(["not", "text"])  # type: ignore[arg-type]

@@ -311,3 +311,26 @@ def test_a_file_whose_name_is_not_utf8_is_reported_and_the_rest_works(mech_vault
     assert [p.path for p in mem.doctor().problems] == ["facts/\\xff.md"]
     _, staged = check_blobs(mem.vault, {os.fsdecode(b"facts/\xfe.md"): b"x", "facts/fine.md": b"fine\n"})
     assert [p.path for p in staged] == ["facts/\\xfe.md"]
+
+
+def test_restore_refuses_a_trashed_link_that_leads_outside_before_moving_it(mech_vault, tmp_path):
+    secret = write(tmp_path / "secret.md", "not the vault's\n")
+    trash = mech_vault / ".trash"
+    trash.mkdir()
+    (trash / "x.md").symlink_to(secret)
+    record = {"id": "sneaky", "original": "facts/sneaky.md", "trashed": "x.md", "at": "2026"}
+    (trash / "vmem-trash.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(vmem.OutsideVault):
+        vmem.open(mech_vault).restore("sneaky")
+    assert not (mech_vault / "facts" / "sneaky.md").exists() and (trash / "x.md").is_symlink()
+
+
+def test_gc_archives_the_rest_when_one_memory_collides(mech_vault):
+    mem = vmem.open(mech_vault)
+    old = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+    first = mem.remember("Went to the dentist", type="episode", now=old).memory
+    second = mem.remember("Fixed the bike", type="episode", now=old).memory
+    write(mech_vault / "archive" / first.file, "someone's own file\n")  # archive/ already holds that name
+    moved = mem.gc(as_of=dt.datetime(2026, 11, 23, tzinfo=dt.UTC))
+    assert [a.memory.id for a in moved] == [second.id]
+    assert any(first.id in w for w in mem.warnings)

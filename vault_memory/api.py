@@ -284,8 +284,8 @@ class VaultMemory:
 
         q = RecallQuery(
             query,
-            k=k or self.config["recall"]["k"],
-            budget=budget or self.config["recall"]["budget"],
+            k=self.config["recall"]["k"] if k is None else k,
+            budget=self.config["recall"]["budget"] if budget is None else budget,
             types=frozenset(types) if types else None,
             persona=persona,
             as_of=as_of,

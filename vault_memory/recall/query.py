@@ -8,11 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import SETTINGS
+from ..errors import InvalidInput
 from ..lifecycle import RecallFilter
 from ..vault.memory import Memory, jsonable
 
 DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
 DEFAULT_K: int = SETTINGS["recall"]["k"].default
+#: the most memories one recall may rank (a bound for callers from outside: MCP, the socket)
+MAX_K = 1000
 #: the two legs a recall can run
 LEGS = ("keyword", "vector")
 
@@ -33,6 +36,15 @@ class RecallQuery:
     budget: int = DEFAULT_BUDGET
 
     def __post_init__(self) -> None:
+        """What no recall can take, refused here, whoever asks (CLI, MCP, the socket)."""
+        if not isinstance(self.text, str):
+            raise InvalidInput(f"a recall query is text, not {type(self.text).__name__}")
+        if not isinstance(self.k, int) or isinstance(self.k, bool) or not 1 <= self.k <= MAX_K:
+            raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, not {self.k!r}")
+        if not isinstance(self.budget, int) or isinstance(self.budget, bool) or self.budget < 1:
+            raise InvalidInput(f"budget must be a whole number of tokens above 0, not {self.budget!r}")
+        if self.as_of is not None and not 1 < self.as_of.year < 9000:  # every rule adds days or years to it
+            raise InvalidInput(f"as_of {self.as_of.isoformat()} is too far from today to judge memories by")
         if self.types is not None and not isinstance(self.types, frozenset):
             object.__setattr__(self, "types", frozenset(self.types))
 

@@ -373,8 +373,11 @@ class Vault:
             raise WriteRefused(
                 f"{entry.original} exists again; move it away first, the forgotten copy is in {self.trash_dir / entry.trashed}"
             )
-        move_no_clobber(self.trash_dir / entry.trashed, target)
-        self._autocommit([target, self.trash_dir / entry.trashed], f"vmem: restore {entry.id}")
+        trashed = self.trash_dir / entry.trashed
+        if not Path(os.path.realpath(trashed)).is_relative_to(self.root):
+            raise OutsideVault(trashed.relative_to(self.root), "leads outside the vault; not restored")
+        move_no_clobber(trashed, target)
+        self._autocommit([target, trashed], f"vmem: restore {entry.id}")
         return self.read(entry.original)
 
     def import_record(self, record: dict[str, Any]) -> tuple[str, Memory | None]:

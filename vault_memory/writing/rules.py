@@ -443,7 +443,11 @@ def collect(backend: Backend, *, now: dt.datetime, dry_run: bool = False) -> lis
     for memory, reason in archive_plan(vault.scan().memories, now, backend.rules):
         target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
         if not dry_run:
-            target = vault.archive(memory, commit=False).as_posix()
+            try:
+                target = vault.archive(memory, commit=False).as_posix()
+            except WriteRefused as e:  # one collision (archive/ has that file) must not stop the rest
+                vault.warnings.append(f"{memory.id} not archived: {e}")
+                continue
         done.append(Archived(memory, target, reason))
     if done and not dry_run:
         moved = [Path(p) for a in done for p in (a.to, a.memory.file.as_posix())]
