@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, closed_port_url
-from conftest import VMEM
+from conftest import VMEM, Cli
 
 import vault_memory as vmem
 from vault_memory.conversation import LLMSettings, context, ingest, parse, pending, retry_pending
@@ -62,6 +62,17 @@ EXTRACTION = {
 @pytest.fixture
 def mem(empty_vault_dir, embedder):
     with vmem.open(empty_vault_dir, embedder=embedder, use_daemon=False) as m:
+        yield m
+
+
+@pytest.fixture(scope="module")
+def long_mem(tmp_path_factory, embedder):
+    """One vault for the tests of long conversations: the same 1,000 turns are embedded and
+    cut once, not once per test (the cut is cached under .vmem/context/ as in real use)."""
+    from vault_memory.vault.template import create_vault
+
+    vault = create_vault(tmp_path_factory.mktemp("long") / "v", with_examples=False)
+    with vmem.open(vault, embedder=embedder, use_daemon=False) as m:
         yield m
 
 
@@ -314,7 +325,8 @@ def conversation(n: int) -> str:
 
 @pytest.mark.parametrize("n", [10, 100, 1000])
 @pytest.mark.parametrize("budget", [600, 4000])
-def test_context_stays_within_budget_however_long_the_conversation(mem, n, budget):
+def test_context_stays_within_budget_however_long_the_conversation(long_mem, n, budget):
+    mem = long_mem
     mem.remember("The user's garden grows cherry tomatoes")
     block = context(mem, conversation(n), budget=budget, llm=None)
     assert 0 < estimate_tokens(block.text) <= budget
@@ -324,7 +336,8 @@ def test_context_stays_within_budget_however_long_the_conversation(mem, n, budge
     assert f"step {n - 2}?" in block.text
 
 
-def test_context_is_the_same_size_at_100_and_1000_turns(mem):
+def test_context_is_the_same_size_at_100_and_1000_turns(long_mem):
+    mem = long_mem
     small = context(mem, conversation(100), llm=None)
     large = context(mem, conversation(1000), llm=None)
     # ten times the turns: the same shape (at most 8 recent turns, 4 folded segments), not ten times the text
@@ -388,12 +401,17 @@ def test_new_user_ingest_then_retry_pending_with_the_cli(tmp_path, server, monke
         "Assistant: ¡Perfecto! Siempre voy a responder en español.\n",
         encoding="utf-8",
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+    for name in [k for k in os.environ if k.startswith("VMEM_")]:
+        monkeypatch.delenv(name)
+    cli = Cli(vault)  # the real entry point, in this process: the model loads once, not per command
 
     def run(*args, **extra):
-        return subprocess.run(
-            [VMEM, *args, "--vault", str(vault)], capture_output=True, text=True, env=env | extra, timeout=120
-        )
+        with monkeypatch.context() as env:
+            for name, value in extra.items():
+                env.setenv(name, value)
+            result = cli(*args)
+        result.returncode = result.exit_code
+        return result
 
     done = run("ingest", str(transcript), "--json")
     assert done.returncode == 0, done.stderr
