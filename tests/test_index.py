@@ -1,10 +1,11 @@
 """The derived index pieces on their own: hnswlib slots, format versions."""
 
+import json
 import os
 
 import numpy as np
 import pytest
-from conftest import write
+from conftest import Cli, write
 
 import vault_memory as vmem
 from vault_memory import IndexStale
@@ -134,3 +135,18 @@ def test_a_skipped_duplicate_id_is_skipped_everywhere(mech_vault):
     assert [h.memory.text for h in vmem.open(mech_vault).recall("oranges", include_pinned=False).hits] == [
         "The second claims it too: oranges"
     ]
+
+
+def test_a_recall_on_a_truncated_keyword_segment_rebuilds_it_and_answers(mech_vault):
+    """A segment cut short where only opening a reader notices (its table of contents) made
+    `vmem recall --no-daemon` print only "Aborted!"."""
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    vmem.open(mech_vault).sync()
+    from vault_memory.index.generations import IndexLayout
+
+    keyword = IndexLayout(StateLayout.of(mech_vault)).current().keyword.folder
+    for seg in keyword.glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:100])
+    out = Cli(mech_vault)("recall", "apples", "--no-daemon", "--json")
+    assert out.exit_code == 0, out.output
+    assert [r["id"] for r in json.loads(out.stdout)["results"]] == ["f"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config, StateLayout
-from ..errors import EmbedderError
+from ..errors import EmbedderError, IndexDamaged
 from .base import Where
 
 if TYPE_CHECKING:
@@ -85,7 +85,12 @@ class LocalBackend:
             notes.append(f"the index could not be brought up to date: {e}")
         except OSError as e:  # a read-only vault, a full disk: answer from the index as it is
             notes.append(f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files")
-        with self.engine.snapshot() as snap:
+        try:
+            snap = self.engine.snapshot()
+        except IndexDamaged:  # a damaged index is derived: rebuilt from the files, then read
+            report = self.engine.indexer.sync()
+            snap = self.engine.snapshot()
+        with snap:
             return self.engine.recall(query, snap, sync=report, notes=notes, started=started)
 
     def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:

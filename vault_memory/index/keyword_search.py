@@ -28,6 +28,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import TermNotFound
 from whoosh.util.numeric import byte_to_length
 
+from ..errors import IndexDamaged
 from .keyword_index import KeywordIndex, query_terms
 
 #: byte stored by Whoosh → the field length it stands for
@@ -193,8 +194,13 @@ class KeywordSearcher:
         self, keyword_index: KeywordIndex, cache: SegmentCache | None = None, k1: float = 1.2, b: float = 0.75
     ):
         self.k1, self.b = k1, b
-        self.ix = keyword_index.open()
-        self.reader = self.ix.reader()
+        try:
+            self.ix = keyword_index.open()
+            self.reader = self.ix.reader()
+        except Exception as e:  # Whoosh reports a damaged segment with many kinds of error (EOFError…)
+            raise IndexDamaged(
+                f"the keyword index cannot be read ({type(e).__name__}: {e}); `vmem sync` rebuilds it"
+            ) from None
         self.schema = self.ix.schema
         self.cache = cache if cache is not None else SegmentCache()
         folder = str(keyword_index.folder)

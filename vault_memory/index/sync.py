@@ -237,7 +237,8 @@ class Indexer:
             except IndexDamaged as e:
                 raise _Damaged(str(e)) from None
             try:
-                generation.keyword.open().doc_count_all()
+                with generation.keyword.open().reader() as reader:  # opens every segment
+                    reader.doc_count_all()
             except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
                 raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
             if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
