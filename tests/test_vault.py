@@ -334,3 +334,15 @@ def test_gc_archives_the_rest_when_one_memory_collides(mech_vault):
     moved = mem.gc(as_of=dt.datetime(2026, 11, 23, tzinfo=dt.UTC))
     assert [a.memory.id for a in moved] == [second.id]
     assert any(first.id in w for w in mem.warnings)
+
+
+def test_a_sync_sweeps_stale_temp_files_wherever_they_were_left(mech_vault):
+    """Killed writes' temp files were swept only from the folder the next remember wrote to;
+    one left anywhere else stayed for ever. A sync now sweeps every folder (after a minute)."""
+    write(mech_vault / "notes" / "deep" / "n.md", "---\nid: n\n---\nA note\n")
+    stale = write(mech_vault / "notes" / "deep" / ".n.md.abc123.tmp-vmem", "half a write")
+    fresh = write(mech_vault / "facts" / ".f.md.def456.tmp-vmem", "a write under way")
+    old = time.time() - 120
+    os.utime(stale, (old, old))
+    vmem.open(mech_vault, use_daemon=False).sync()
+    assert not stale.exists() and fresh.exists()  # a temp younger than a minute may be a live write

@@ -95,7 +95,9 @@ class LocalBackend:
 
     def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
         indexer = self.engine.indexer
-        return indexer.reindex(progress) if full else indexer.sync(progress)
+        report = indexer.reindex(progress) if full else indexer.sync(progress)
+        self.vault.sweep_temps()  # an asked-for sync also clears what killed writes left behind
+        return report
 
     def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
         return snapshot.vector_hits(self.engine.embedder.embed([text])[0], limit)

@@ -120,7 +120,9 @@ class HostedBackend(LocalBackend):
             return self.engine.recall(query, self.daemon.snapshot, sync=report, started=started)
 
     def sync(self, progress=None, *, full: bool = False) -> SyncReport:
-        return self.daemon.flush(full=full)
+        report = self.daemon.flush(full=full)
+        self.vault.sweep_temps()
+        return report
 
 
 class Daemon:
@@ -272,6 +274,7 @@ class Daemon:
                     self.stopping.wait(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (self.failures - 1)))
                 if due:
                     next_reconcile = time.monotonic() + self.reconcile_every
+                    self.vault.sweep_temps()  # what killed writes left, wherever they were
                     self.retry_pending()
 
     def retry_pending(self) -> threading.Thread | None:

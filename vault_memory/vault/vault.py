@@ -421,6 +421,16 @@ class Vault:
             candidate = f"{wanted}-{n}"
         return candidate
 
+    def sweep_temps(self, entries: list[FileEntry] | None = None) -> None:
+        """Remove what killed writes left anywhere in the vault: every folder that holds a
+        memory (and the type folders), each at most once a minute. A sync does this, so a
+        temp file left where no remember writes again does not stay for ever."""
+        entries = self.files() if entries is None else entries
+        folders = {self.root} | {self.root / f for f in TYPE_FOLDERS.values()}
+        folders |= {(self.root / e.relpath).parent for e in entries if not e.bad_name}
+        for folder in folders:
+            self._sweep(folder)
+
     def _sweep(self, folder: Path) -> None:
         """Remove what killed writes left in ``folder``: at most once a minute per folder, so
         writing many memories does not list a large folder again and again."""
