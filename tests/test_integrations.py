@@ -296,16 +296,21 @@ def run_prompt_hook(settings: dict, project: Path, env: dict[str, str], prompt: 
 # ---------------------------------------------------------------------------- shell hook
 
 
-def test_shell_hook_prints_the_block_and_fails_open(served_vault, tmp_path):
-    env = clean_env(tmp_path)
-    bin_dir = tmp_path / "bin"
+def install_shell_hook(bin_dir: Path, vault: Path, env: dict[str, str]) -> None:
+    """`vmem hooks install shell --dir DIR --vault VAULT`, as a user runs it."""
     done = subprocess.run(
-        [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(served_vault)],
+        [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(vault)],
         capture_output=True,
         text=True,
         env=env,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_shell_hook_prints_the_block_and_fails_open(served_vault, tmp_path):
+    env = clean_env(tmp_path)
+    bin_dir = tmp_path / "bin"
+    install_shell_hook(bin_dir, served_vault, env)
     block = subprocess.run(
         [str(bin_dir / "vmem-hook"), "what should I avoid eating?"], capture_output=True, text=True, env=env, timeout=60
     )
@@ -324,13 +329,7 @@ def test_a_vault_path_is_never_run_by_the_installed_shell_hook(tmp_path):
     env = clean_env(tmp_path)
     vault = create_vault(tmp_path / "my vault $(touch PWN) `touch PWN2` ; touch PWN3")
     bin_dir = tmp_path / "b$(touch PWN4)"
-    done = subprocess.run(
-        [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(vault)],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
+    install_shell_hook(bin_dir, vault, env)
     no_vmem = env | {"PATH": "/usr/bin:/bin"}  # no daemon to answer, and none started for the next prompt
     ran = subprocess.run(
         [str(bin_dir / "vmem-hook"), "hello"], capture_output=True, text=True, env=no_vmem, cwd=tmp_path, timeout=60
