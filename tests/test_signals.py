@@ -239,3 +239,24 @@ def test_precision_and_recall_held_out():
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     print(f"held-out signals: {len(HELD_OUT)} utterances, precision {precision:.3f}, recall {recall:.3f}")
     assert precision >= 0.85 and recall >= 0.8
+
+
+@pytest.mark.parametrize(
+    "said, written",
+    [
+        ("I always run the dev server on port 4001", "The user always runs the dev server on port 4001"),
+        ("I usually drink tea", "The user usually drinks tea"),
+        ("I never eat meat", "The user never eats meat"),
+        ("I really like jazz", "The user really likes jazz"),
+        ("I often go to Porto", "The user often goes to Porto"),
+        ("I sometimes fly to Oslo", "The user sometimes flies to Oslo"),
+        ("I also do yoga", "The user also does yoga"),
+        ("I really don't like olives", "The user really does not like olives"),
+        ("I watch films on Fridays", "The user watches films on Fridays"),
+        ("I have a cat", "The user has a cat"),
+    ],
+)
+def test_a_frequency_adverb_never_takes_the_verbs_ending(said, written):
+    """The offline rules wrote "The user alwayses run…" (also "usuallies", "nevers", "reallies")."""
+    [signal] = explicit_signals(f"Remember that {said}")
+    assert signal.text == written

@@ -347,14 +347,24 @@ def _en_third(verb: str) -> str:
     return verb + "s"
 
 
+#: adverbs that stand between "I" and its verb ("I always run"): the verb after them is
+#: the one that agrees ("the user always runs", not "the user alwayses run")
+_EN_ADVERBS = (
+    "always|usually|never|often|sometimes|really|rarely|seldom|also|just|still|generally|normally|"
+    "typically|mostly|only|even|actually|definitely|truly|hardly|barely|frequently|occasionally|"
+    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of"
+)
+_EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
+
+
 def third_person_en(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
     out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
     out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
     out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
     out = re.sub(r"\bI'd\b", "the user would", out)
-    out = re.sub(r"\bI\s+(?:don't|do\s+not)\b", "the user does not", out)
-    out = re.sub(r"\bI\s+(\w+)", lambda m: f"the user {_en_third(m.group(1))}", out)
+    out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
+    out = re.sub(_EN_SUBJECT + r"(\w+)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
     out = re.sub(r"\b(?:my|mine)\b", "the user's", out, flags=_I)
     out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
     out = re.sub(r"\bme\b", "the user", out, flags=_I)
