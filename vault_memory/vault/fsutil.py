@@ -114,8 +114,12 @@ def sweep_stale_temps(folder: Path, suffix: str = TEMP_SUFFIX, max_age: float = 
 
 
 #: after replacing a file, how long to keep watching the old one for a writer that had it
-#: open (an editor appending a line): its write is then redone on the new file
-LATE_WRITE_CHECKS = (0.0, 0.002, 0.01)
+#: open (an editor appending a line): its write is then redone on the new file. 12 ms lost
+#: an append now and then when the writer was descheduled on a loaded machine (1 in about
+#: 10 suite runs of test_confirm_never_loses_a_concurrent_append); 62 ms in all narrows
+#: that window. A writer paused longer than that between opening and writing can still
+#: lose its write: only cooperating writers (a lock they honour) could close it.
+LATE_WRITE_CHECKS = (0.0, 0.002, 0.01, 0.05)
 
 
 def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> tuple[bool, bytes | None]:
