@@ -104,6 +104,8 @@ class Vault:
         #: warnings from the last write (e.g. a failed git autocommit), for the CLI to show
         self.warnings: list[str] = []
         self._swept: dict[Path, float] = {}
+        #: what the latest ``files()`` found (the folders ``sweep_temps`` visits)
+        self._last_walk: list[FileEntry] | None = None
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -122,7 +124,8 @@ class Vault:
     # ------------------------------------------------------------------ reading
 
     def files(self) -> list[FileEntry]:
-        return walk(self.root, self.ignore_rules)
+        self._last_walk = walk(self.root, self.ignore_rules)
+        return self._last_walk
 
     def read_bytes(self, relpath: str | Path, entry: FileEntry | None = None) -> bytes:
         """A file's bytes, after the checks that must come before reading: symlinks that
@@ -421,11 +424,12 @@ class Vault:
             candidate = f"{wanted}-{n}"
         return candidate
 
-    def sweep_temps(self, entries: list[FileEntry] | None = None) -> None:
+    def sweep_temps(self) -> None:
         """Remove what killed writes left anywhere in the vault: every folder that holds a
         memory (and the type folders), each at most once a minute. A sync does this, so a
-        temp file left where no remember writes again does not stay for ever."""
-        entries = self.files() if entries is None else entries
+        temp file left where no remember writes again does not stay for ever; the folders
+        are those of the walk the sync has just made, not a second walk."""
+        entries = self._last_walk if self._last_walk is not None else self.files()
         folders = {self.root} | {self.root / f for f in TYPE_FOLDERS.values()}
         folders |= {(self.root / e.relpath).parent for e in entries if not e.bad_name}
         for folder in folders:
