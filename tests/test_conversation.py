@@ -426,7 +426,7 @@ def test_new_user_ingest_then_retry_pending_with_the_cli(tmp_path, server, monke
     other.write_text("User: I live in Porto\nAssistant: Nice city.\n", encoding="utf-8")
     down = run("ingest", str(other), VMEM_LLM_URL=closed_port_url(), VMEM_LLM_TIMEOUT="0.5")
     assert down.returncode == 0
-    assert "stays pending" in down.stderr and "created: [fact] The user lives in Porto" in down.stdout
+    assert "stays pending" in down.stderr and "new: [fact] The user lives in Porto" in down.stdout
     assert "pending:    1 transcripts" in run("stats").stdout
 
     server.reply = json.dumps(

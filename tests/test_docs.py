@@ -75,7 +75,7 @@ def test_the_public_surface_is_what_the_package_exports():
     for name in vault_memory.__all__:
         assert getattr(vault_memory, name) is not None, name
     assert sorted(vault_memory.__all__) == sorted(
-        "open init VaultMemory ingest retry_pending context "
+        "open init VaultMemory ingest ingest_all retry_pending context "
         "Archived Checkup ContextBlock Correction Created Declined Hit IngestReport ImportReport Listing Memory Problem "
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "

@@ -7,6 +7,7 @@ Three lines embed it::
     mem.remember("nombre: Lucas")            # the write-time rules, not a bare file write
     print(mem.recall("what is the user's name?").block)
     vmem.ingest(mem, Path("session.jsonl"))  # a conversation → memories (vmem ingest)
+    vmem.ingest_all(mem, Path("conversations.json"))  # every conversation of an export
 
 ``open`` returns a ``VaultMemory`` (``api``) that carries every verb: remember, recall,
 correct, confirm, history, forget, restore, list, show, gc, stats, export, import_, doctor,
@@ -75,6 +76,7 @@ _LAZY = {
     "Correction": "writing.rules",
     "SyncReport": "index.sync",
     "ingest": "conversation",
+    "ingest_all": "conversation",
     "retry_pending": "conversation",
     "context": "conversation",
     "IngestReport": "conversation",
@@ -100,6 +102,7 @@ __all__ = [
     "init",
     "VaultMemory",
     "ingest",
+    "ingest_all",
     "retry_pending",
     "context",
     # data types

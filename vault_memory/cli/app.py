@@ -389,6 +389,9 @@ class TranscriptFormat(StrEnum):
     claude_code = "claude-code"
     openai = "openai"
     text = "text"
+    chatgpt = "chatgpt"
+    claude_ai = "claude-ai"
+    openai_jsonl = "openai-jsonl"
 
 
 TranscriptArg = Annotated[
@@ -406,7 +409,8 @@ FormatOpt = Annotated[
         "-f",
         metavar="FORMAT",
         help="auto, jsonl ({role, content} per line), claude-code (its transcript), openai ([{role, content}]), "
-        "or text (User: / Assistant: lines).",
+        "text (User: / Assistant: lines), or an export of many conversations: chatgpt (conversations.json), "
+        "claude-ai (conversations.json), openai-jsonl ({messages} per line).",
     ),
 ]
 SessionOpt = Annotated[
@@ -447,6 +451,12 @@ def ingest(
     """Turn a conversation into memories: what the user asked to remember, and with an LLM configured
     ([llm] in vmem.toml or $VMEM_LLM_URL) stable facts, episodes and a session summary.
 
+    Only the user's own words can become the user's facts: text the harness or a tool wrote
+    (compaction summaries, task notifications, command output) is not read as the user's.
+    An export of many conversations (ChatGPT's or Claude.ai's conversations.json, OpenAI chat
+    JSONL) is read conversation by conversation, each its own session; --json then prints
+    {"conversations": [...]} instead of one report.
+
     The transcript is queued under .vmem/pending/ first and leaves the queue only when all its
     memories are written: an LLM that is down leaves it pending (exit 0, and it says so), and
     --retry-pending (or the daemon) finishes it later. Ingesting the same conversation again writes
@@ -458,11 +468,13 @@ def ingest(
 
       vmem ingest ~/.claude/projects/myapp/SESSION.jsonl --format claude-code --json
 
+      vmem ingest ~/Downloads/chatgpt-export/conversations.json --dry-run
+
       printf 'User: remember that my sister is called Ana\n' | vmem ingest - --dry-run
 
       vmem ingest --retry-pending
     """
-    from ..conversation import ingest as ingest_conversation
+    from ..conversation import ingest_all
     from ..conversation import retry_pending as retry
 
     mem = _open(vault)
@@ -479,35 +491,54 @@ def ingest(
             _echo_ingest(report)
         raise typer.Exit(1 if problems else 0)
     text = _read_source(file)
-    report = _run(
-        lambda: ingest_conversation(mem, text, format=format.value, session=session, persona=persona, dry_run=dry_run)
+    reports = _run(
+        lambda: ingest_all(mem, text, format=format.value, session=session, persona=persona, dry_run=dry_run)
     )
-    for problem in report.problems:
-        typer.echo(f"{file}: {problem}; skipped", err=True)
-    _warn([*report.notes, *mem.warnings])
+    for report in reports:
+        for problem in report.problems:
+            typer.echo(f"{file}: {problem}; skipped", err=True)
+    _warn([note for r in reports for note in r.notes] + mem.warnings)
     if as_json:
-        _print_json(report.to_dict())
+        _print_json(reports[0].to_dict() if len(reports) == 1 else {"conversations": [r.to_dict() for r in reports]})
     else:
-        _echo_ingest(report)
-    raise typer.Exit(1 if report.problems else 0)
+        for report in reports:
+            _echo_ingest(report, say_llm_off=len(reports) == 1)
+        if len(reports) > 1:
+            written = sum(1 for r in reports for w in r.written if w.status in ("created", "superseded", "would write"))
+            verb = "would write" if dry_run else "written"
+            off = "; explicit signals only (no [llm] configured)" if reports[0].llm == "off" and not dry_run else ""
+            typer.echo(
+                f"{len(reports)} conversations, {sum(r.turns for r in reports)} turns, {written} memories {verb}{off}"
+            )
+    raise typer.Exit(1 if any(r.problems for r in reports) else 0)
 
 
-def _echo_ingest(report) -> None:
-    verb = "would write" if report.dry_run else "wrote"
+#: what ingest says of each memory: what happened to it, in words that cannot be misread
+_WRITTEN_LABEL = {
+    "created": "new",
+    "reconfirmed": "already known",
+    "superseded": "replaces an older value",
+    "declined": "declined",
+    "would write": "would write",
+}
+
+
+def _echo_ingest(report, say_llm_off: bool = True) -> None:
     counts: dict[str, int] = {}
     for w in report.written:
         counts[w.status] = counts.get(w.status, 0) + 1
-    done = ", ".join(f"{n} {status}" for status, n in counts.items()) or "nothing new"
-    typer.echo(f"{report.session}: {report.turns} turns ({report.new_turns} new), {done}")
+    done = ", ".join(f"{n} {_WRITTEN_LABEL[status]}" for status, n in counts.items()) or "nothing new"
+    title = f" {_clip(report.title, 60)!r}" if report.title else ""
+    typer.echo(f"{report.session}{title}: {report.turns} turns ({report.new_turns} new), {done}")
     for w in report.written:
         where = f" (turn {w.turn})" if w.turn else ""
-        typer.echo(f"  {verb if report.dry_run else w.status}: [{w.type}] {_clip(w.text, 90)}{where}")
+        typer.echo(f"  {_WRITTEN_LABEL[w.status]}: [{w.type}] {_clip(w.text, 90)}{where}")
     if report.llm == "failed":
         typer.echo(
             f"  the LLM failed ({report.llm_error}); the transcript stays pending: `vmem ingest --retry-pending`",
             err=True,
         )
-    elif report.llm == "off" and not report.dry_run:
+    elif report.llm == "off" and not report.dry_run and say_llm_off:
         typer.echo("  explicit signals only (no [llm] configured)")
 
 

@@ -3,6 +3,7 @@ size (``vmem context``). Adapters over the façade: every memory is written thro
 ``VaultMemory.remember_many``, so the write rules apply to all of them.
 
 - ``transcript``  the formats a conversation arrives in → turns
+- ``exports``     ChatGPT, Claude.ai and OpenAI JSONL exports: many conversations a file
 - ``signals``     explicit "remember that…" signals, English and Spanish (tables)
 - ``llm``         the optional OpenAI-compatible endpoint: facts, episodes, summaries
 - ``queue``       the pending queue and the ledger under ``.vmem/``
@@ -11,10 +12,10 @@ size (``vmem context``). Adapters over the façade: every memory is written thro
 """
 
 from .context import ContextBlock, context
-from .ingestion import IngestReport, ingest, pending, retry_pending
+from .ingestion import IngestReport, ingest, ingest_all, pending, retry_pending
 from .llm import LLMSettings
 from .signals import Signal, explicit_signals
-from .transcript import FORMATS, Transcript, Turn, parse
+from .transcript import FORMATS, Transcript, Turn, parse, parse_all
 
 __all__ = [
     "FORMATS",
@@ -27,7 +28,9 @@ __all__ = [
     "context",
     "explicit_signals",
     "ingest",
+    "ingest_all",
     "parse",
+    "parse_all",
     "pending",
     "retry_pending",
 ]

@@ -28,7 +28,7 @@ from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals
-from .transcript import LineProblem, Transcript, Turn, parse
+from .transcript import LineProblem, Transcript, Turn, parse, parse_all
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -64,6 +64,8 @@ class IngestReport:
     turns: int
     #: turns this run read (not in the ledger before)
     new_turns: int
+    #: the title an export gave the conversation
+    title: str | None = None
     signals: int = 0
     llm: LLMStep = "off"
     llm_error: str | None = None
@@ -77,6 +79,7 @@ class IngestReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "session": self.session,
+            "title": self.title,
             "format": self.format,
             "turns": self.turns,
             "new_turns": self.new_turns,
@@ -109,6 +112,8 @@ def ingest(
     transcript = _transcript(source, format, session)
     now = now or dt.datetime.now().astimezone()
     settings = _settings(mem, llm)
+    if not transcript.turns:  # an empty conversation of an export: nothing to queue
+        return _report(transcript, Ledger(mem.root, transcript.session), dry_run=dry_run)
     if dry_run:
         ledger = Ledger(mem.root, transcript.session)
         report = _report(transcript, ledger, dry_run=True)
@@ -120,8 +125,29 @@ def ingest(
     queue = PendingQueue(mem.root)
     entry = queue.put(transcript.session, transcript.turns, persona, now)
     report = process(mem, entry, settings, queue, now)
-    report.format, report.problems = transcript.format, transcript.problems
+    report.format, report.problems, report.title = transcript.format, transcript.problems, transcript.title
     return report
+
+
+def ingest_all(
+    mem: VaultMemory,
+    source: str | Path | list[Transcript],
+    *,
+    format: str = "auto",
+    session: str | None = None,
+    persona: str | None = None,
+    dry_run: bool = False,
+    llm: LLMSettings | None | str = FROM_CONFIG,
+    now: dt.datetime | None = None,
+) -> list[IngestReport]:
+    """``ingest`` for every conversation of a file, in file order: an export (ChatGPT,
+    Claude.ai, OpenAI JSONL) holds many, each its own session; the other formats one."""
+    if isinstance(source, list):
+        transcripts = source
+    else:
+        text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+        transcripts = parse_all(text, format, session)
+    return [ingest(mem, t, persona=persona, dry_run=dry_run, llm=llm, now=now) for t in transcripts]
 
 
 def retry_pending(
@@ -290,7 +316,13 @@ def _report(transcript: Transcript, ledger: Ledger, dry_run: bool = False) -> In
     seen = ledger.explicit | ledger.llm
     new = sum(1 for t in transcript.turns if t.digest not in seen)
     return IngestReport(
-        transcript.session, transcript.format, len(transcript.turns), new, problems=transcript.problems, dry_run=dry_run
+        transcript.session,
+        transcript.format,
+        len(transcript.turns),
+        new,
+        transcript.title,
+        problems=transcript.problems,
+        dry_run=dry_run,
     )
 
 

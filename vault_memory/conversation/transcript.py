@@ -1,14 +1,20 @@
-"""Reading a conversation: the four formats ``vmem ingest`` and ``vmem context`` take, to
-one list of turns.
+"""Reading a conversation: the formats ``vmem ingest`` and ``vmem context`` take, to one
+list of turns per conversation.
 
 - ``jsonl``        one ``{"role", "content", "timestamp"?}`` object per line
 - ``claude-code``  the JSONL transcript Claude Code writes (``transcript_path`` in its hook
                    input): ``user``/``assistant`` entries whose ``message.content`` is a
-                   string or a list of blocks; tool calls, tool results, thinking, meta and
-                   sidechain entries are not conversation and are skipped
+                   string or a list of blocks. Only the user's own words are user turns: the
+                   harness's entries dressed as the user (compaction summaries, task
+                   notifications, slash commands and their output, shell output, system
+                   reminders, interruption markers, meta and sidechain entries, tool
+                   results) are not; a compaction summary is kept as what it is
+                   (``Transcript.compactions``)
 - ``openai``       a JSON list of ``{"role", "content"}`` (or ``{"messages": [...]}``)
 - ``text``         ``User:`` / ``Assistant:`` lines (also ``Usuario:`` / ``Asistente:``,
                    ``Human:`` / ``AI:``); lines after a label continue its turn
+- ``chatgpt``, ``claude-ai``, ``openai-jsonl``: exports that hold many conversations
+                   (``exports``); ``parse_all`` reads every one, ``parse`` the only one
 
 A line that cannot be read is reported with its number and skipped; the rest is read.
 Pure: text in, turns out.
@@ -25,16 +31,37 @@ from typing import Any
 
 from .. import safejson
 from ..errors import TranscriptError
+from .exports import EXPORT_FORMATS, detect_export, read_export
 
-FORMATS = ("auto", "jsonl", "claude-code", "openai", "text")
+FORMATS = ("auto", "jsonl", "claude-code", "openai", "text", *EXPORT_FORMATS)
 ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
 #: roles a conversation format may hold that are not the conversation: skipped, not reported
 _OTHER_ROLES = ("system", "tool", "developer", "function")
 _LABEL = re.compile(r"^\s*(user|usuario|usuaria|human|humano|assistant|asistente|ai|bot|claude)\s*:\s?(.*)$", re.I)
 _LABEL_ROLE = {"user": "user", "usuario": "user", "usuaria": "user", "human": "user", "humano": "user"}
-#: Claude Code's own bookkeeping dressed as user turns (slash commands and their output)
-_CLAUDE_META = ("<command-name>", "<command-message>", "<local-command-", "Caveat: The messages below")
+#: how Claude Code's harness text dressed as a user turn begins: slash commands and their
+#: output, ``!`` shell input and output, background task notifications, hook and system
+#: reminders, peers' messages, interruption markers, the compaction summary's opening
+_HARNESS = (
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<task-notification>",
+    "<system-reminder>",
+    "<user-prompt-submit-hook>",
+    "<cross-session-message",
+    "<environment_context>",
+    "Caveat: The messages below",
+    "[Request interrupted by user",
+    "This session is being continued from a previous conversation",
+)
+#: reminders the harness appends to the user's own prompt: cut out, the prompt kept
+_REMINDER = re.compile(r"<system-reminder>.*?(</system-reminder>|\Z)", re.S)
 
 
 @dataclass(frozen=True)
@@ -60,9 +87,11 @@ class Turn:
 class LineProblem:
     line: int
     message: str
+    #: where, when a line number does not say it: "conversation 3 'Trip', message 5"
+    where: str | None = None
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
+        return f"{self.where or f'line {self.line}'}: {self.message}"
 
 
 @dataclass
@@ -73,30 +102,80 @@ class Transcript:
     #: or derived from its first turn, so a longer copy of it is the same conversation
     session: str
     problems: list[LineProblem] = field(default_factory=list)
+    #: the title the export gave the conversation, and when it began
+    title: str | None = None
+    started: str | None = None
+    #: summaries the agent wrote of earlier turns (Claude Code's compaction): context, never
+    #: the user's words
+    compactions: list[str] = field(default_factory=list)
 
 
 def parse(text: str, fmt: str = "auto", session: str | None = None) -> Transcript:
-    """The conversation in ``text``; ``fmt="auto"`` tells the format from the text itself."""
+    """The one conversation in ``text``; ``fmt="auto"`` tells the format from the text. A
+    file of several conversations is an error that says to read them with ``parse_all``."""
+    transcripts = parse_all(text, fmt, session)
+    if len(transcripts) > 1:
+        raise TranscriptError(
+            f"the file holds {len(transcripts)} conversations; read them one by one (parse_all, or `vmem ingest`)"
+        )
+    return transcripts[0]
+
+
+def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[Transcript]:
+    """Every conversation in ``text``, in file order (exports hold many; the other formats
+    one). ``session`` names a file's only conversation; for several it is a prefix."""
     if fmt not in FORMATS:
         raise TranscriptError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     text = text.lstrip("\ufeff")
     chosen = detect(text) if fmt == "auto" else fmt
-    raw, problems, found_session = _READERS[chosen](text)
-    turns = [Turn(role, content, i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
-    if not turns and problems and fmt == "auto":
-        raise TranscriptError(f"no conversation turns could be read ({problems[0]})")
-    return Transcript(turns, chosen, clean_session(session or found_session) or derived_session(turns), problems)
+    if chosen not in EXPORT_FORMATS:
+        raw, problems, found_session, compactions = _READERS[chosen](text)
+        turns = _turns(raw)
+        if not turns and problems and fmt == "auto":
+            raise TranscriptError(f"no conversation turns could be read ({problems[0]})")
+        found = clean_session(session or found_session) or derived_session(turns)
+        return [Transcript(turns, chosen, found, problems, compactions=compactions)]
+    conversations, fatal = read_export(text, chosen)
+    if fatal:
+        raise TranscriptError(f"not a {chosen} export ({fatal[0]})")
+    transcripts: list[Transcript] = []
+    sessions: set[str] = set()
+    for conv in conversations:
+        turns = _turns(conv.turns)
+        problems = [
+            LineProblem(n, what, f"{conv.where}, message {n}" if n else conv.where) for n, what in conv.problems
+        ]
+        found = clean_session(conv.session) or derived_session(turns)
+        if session:
+            found = clean_session(f"{session}-{found}" if len(conversations) > 1 else session) or found
+        while found in sessions:  # two conversations that begin alike stay two sessions
+            found += "-2"
+        sessions.add(found)
+        transcripts.append(Transcript(turns, chosen, found, problems, conv.title, conv.started))
+    if not any(t.turns for t in transcripts):
+        first = next((p for t in transcripts for p in t.problems), None)
+        raise TranscriptError(
+            f"no conversation turns could be read in this {chosen} export" + (f" ({first})" if first else "")
+        )
+    return transcripts
+
+
+def _turns(raw: list[_Raw]) -> list[Turn]:
+    return [Turn(role, content, i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
 
 
 def detect(text: str) -> str:
     stripped = text.strip()
     if not stripped:
         return "text"
-    if stripped[0] == "[" or (stripped[0] == "{" and "\n" not in stripped):
+    if stripped[0] in "[{":
         try:
             whole = safejson.loads(stripped)
         except ValueError:
             whole = None
+        export = detect_export(whole)
+        if export:
+            return export
         if isinstance(whole, list) or (isinstance(whole, dict) and isinstance(whole.get("messages"), list)):
             return "openai"
     if stripped[0] == "{":
@@ -105,6 +184,8 @@ def detect(text: str) -> str:
                 entry = safejson.loads(line)
             except ValueError:
                 continue
+            if isinstance(entry, dict) and isinstance(entry.get("messages"), list):
+                return "openai-jsonl"
             if isinstance(entry, dict) and ("message" in entry or "sessionId" in entry or "parentUuid" in entry):
                 return "claude-code"
         return "jsonl"
@@ -148,6 +229,8 @@ def _content_text(content: Any) -> str | None:
 
 
 _Raw = tuple[str, str, str | None, int]
+#: turns, problems, the session id the text names, compaction summaries
+_Read = tuple[list[_Raw], list[LineProblem], str | None, list[str]]
 
 
 def _objects(text: str, problems: list[LineProblem]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -166,7 +249,7 @@ def _objects(text: str, problems: list[LineProblem]) -> Iterator[tuple[int, dict
         yield number, entry
 
 
-def _read_jsonl(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
+def _read_jsonl(text: str) -> _Read:
     turns: list[_Raw] = []
     problems: list[LineProblem] = []
     for number, entry in _objects(text, problems):
@@ -181,54 +264,75 @@ def _read_jsonl(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
             problems.append(LineProblem(number, "no text content"))
             continue
         _append(turns, role, content, _timestamp(entry.get("timestamp")), number)
-    return turns, problems, None
+    return turns, problems, None, []
 
 
-def _read_claude_code(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
+def _read_claude_code(text: str) -> _Read:
     turns: list[_Raw] = []
     problems: list[LineProblem] = []
+    compactions: list[str] = []
     session = None
     for number, entry in _objects(text, problems):
         session = session or (entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else None)
         kind = entry.get("type")
-        if kind not in ROLES or entry.get("isMeta") or entry.get("isSidechain") or "toolUseResult" in entry:
-            continue  # summaries, snapshots, system events, subagents, tool output: not the conversation
+        if kind not in ROLES:
+            continue  # titles, snapshots, queue operations, system events: not the conversation
         message = entry.get("message")
         if not isinstance(message, dict):
             problems.append(LineProblem(number, f"a {kind} entry without a message"))
             continue
         content = _content_text(message.get("content"))
-        if content is None or content.lstrip().startswith(_CLAUDE_META):
-            continue  # a tool call, a tool result, thinking only, a slash command
+        if entry.get("isCompactSummary"):
+            if content and content.strip():
+                compactions.append(content.strip())
+            continue
+        if _not_the_conversation(entry, message) or content is None:
+            continue
+        if kind == "user":
+            content = _REMINDER.sub("", content)
+            if content.lstrip().startswith(_HARNESS):
+                continue
         _append(turns, kind, content, _timestamp(entry.get("timestamp")), number, merge=kind == "assistant")
-    return turns, problems, session
+    return turns, problems, session, compactions
 
 
-def _read_openai(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
+def _not_the_conversation(entry: dict[str, Any], message: dict[str, Any]) -> bool:
+    """Entries Claude Code writes that no one typed: meta (skill and command bodies),
+    transcript-only entries, subagents' sidechains, tool results (also a text block beside
+    one is the harness talking)."""
+    if entry.get("isMeta") or entry.get("isSidechain") or entry.get("isVisibleInTranscriptOnly"):
+        return True
+    if "toolUseResult" in entry:
+        return True
+    blocks = message.get("content")
+    return isinstance(blocks, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
+
+
+def _read_openai(text: str) -> _Read:
     try:
         data = safejson.loads(text)
     except json.JSONDecodeError as e:
-        return [], [LineProblem(e.lineno, f"not JSON ({e.msg})")], None
+        return [], [LineProblem(e.lineno, f"not JSON ({e.msg})")], None, []
     messages = data.get("messages") if isinstance(data, dict) else data
     if not isinstance(messages, list):
-        return [], [LineProblem(1, "expected a JSON list of {role, content} messages")], None
+        return [], [LineProblem(1, "expected a JSON list of {role, content} messages")], None, []
     turns: list[_Raw] = []
     problems: list[LineProblem] = []
     for i, message in enumerate(messages, 1):
         if not isinstance(message, dict):
-            problems.append(LineProblem(i, f"message {i} is not an object"))
+            problems.append(LineProblem(i, "not an object", f"message {i}"))
             continue
         role = _ROLE_NAMES.get(str(message.get("role", "")).lower())
         content = _content_text(message.get("content"))
         if role is None or content is None:
             if message.get("role") not in _OTHER_ROLES:
-                problems.append(LineProblem(i, f"message {i} has no user/assistant role and text content"))
+                problems.append(LineProblem(i, "no user/assistant role and text content", f"message {i}"))
             continue
         _append(turns, role, content, _timestamp(message.get("timestamp")), i)
-    return turns, problems, None
+    return turns, problems, None, []
 
 
-def _read_text(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
+def _read_text(text: str) -> _Read:
     """``User:`` / ``Assistant:`` lines. A label starts a turn only where the text makes
     that unambiguous: when the turns are set apart by blank lines, a label in the middle
     of a block is part of the turn it stands in, so a reply quoting ``User: remember that
@@ -250,7 +354,7 @@ def _read_text(text: str) -> tuple[list[_Raw], list[LineProblem], str | None]:
     out: list[_Raw] = []
     for role, content, ts, number in turns:
         _append(out, role, content, ts, number)
-    return out, problems, None
+    return out, problems, None, []
 
 
 def _append(turns: list[_Raw], role: str, content: str, ts: str | None, line: int, merge: bool = False) -> None:

@@ -1,0 +1,172 @@
+"""The conversations people have, read as they are: ChatGPT and Claude.ai exports, OpenAI chat
+JSONL, and Claude Code sessions where only the user's own words are the user's.
+
+The files under tests/data are written by hand in the real formats, field for field. The
+formats were taken from real files: ChatGPT's ``conversations.json`` and Claude.ai's export as
+public importers read them and ship them as test fixtures (polylogue's
+``tests/fixtures/chatgpt/native-conversation-v1.json`` — a branched conversation with hidden
+context, thoughts and a tool call — and its Claude.ai representatives; basic-memory's importer
+tests), Claude Code's session files as ``~/.claude/projects/*.jsonl`` hold them (compaction
+summary, task notifications, commands, shell mode, tool results)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import Cli
+
+import vault_memory as vmem
+from vault_memory.conversation import ingest_all, parse, parse_all
+from vault_memory.errors import TranscriptError
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def mem(empty_vault_dir, embedder):
+    with vmem.open(empty_vault_dir, embedder=embedder, use_daemon=False) as m:
+        yield m
+
+
+def said(transcript) -> list[tuple[str, str]]:
+    return [(t.role, t.content) for t in transcript.turns]
+
+
+# ------------------------------------------------------------------------ ChatGPT
+
+
+def test_chatgpt_export_reads_every_conversation_and_only_the_current_branch():
+    first, second, broken = parse_all((DATA / "chatgpt_conversations.json").read_text())
+    assert {t.format for t in (first, second, broken)} == {"chatgpt"}
+    assert first.session == "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e01" and first.title == "Japan trip in April"
+    assert first.started == "2025-11-15T09:46:40+00:00" and first.turns[0].timestamp == "2025-11-15T09:46:50+00:00"
+    users = [c for r, c in said(first) if r == "user"]
+    # the edited message's abandoned branch is not read; the edit is
+    assert "Remember that my budget is 3000 euros." in users
+    assert not any("2000" in c for _, c in said(first))
+    # hidden context, custom instructions, thoughts, the tool call and its output are not turns
+    joined = "\n".join(c for _, c in said(first))
+    for absent in ("pilot", "rich", "robot", "Answer briefly"):
+        assert absent not in joined
+    # an image part beside the text: the text is the turn
+    assert ("user", "Great. Also, my passport expires in May.") in said(first)
+    assert [r for r, _ in said(first)] == ["user", "assistant"] * 3
+    # no current_node: the newest leaf
+    assert second.title == "Presentación" and said(second)[0][0] == "user" and "Lucía" in said(second)[0][1]
+    # a conversation that cannot be read is reported by its number and title, and the rest is read
+    assert broken.turns == [] and [str(p) for p in broken.problems] == [
+        "conversation 3 'Broken', message 1: author role must be user or assistant, not 'critic'"
+    ]
+
+
+def test_a_chatgpt_tree_with_a_cycle_or_a_missing_parent_ends_the_walk():
+    mapping = {
+        "a": {"id": "a", "parent": "b", "children": ["b"], "message": _gpt("user", "first", 1)},
+        "b": {"id": "b", "parent": "a", "children": ["a"], "message": _gpt("assistant", "second", 2)},
+        "c": {"id": "c", "parent": "gone", "children": [], "message": _gpt("user", "orphan", 3)},
+    }
+    (cyclic,) = parse_all(json.dumps([{"title": "loop", "mapping": mapping, "current_node": "b"}]))
+    assert said(cyclic) == [("user", "first"), ("assistant", "second")]
+    (orphan,) = parse_all(json.dumps([{"title": "orphan", "mapping": mapping}]))
+    assert said(orphan) == [("user", "orphan")]
+
+
+def _gpt(role: str, text: str, t: float) -> dict:
+    return {"author": {"role": role}, "create_time": t, "content": {"content_type": "text", "parts": [text]}}
+
+
+# ------------------------------------------------------------------------ Claude.ai and OpenAI JSONL
+
+
+def test_claude_ai_export_reads_text_not_attachments_thinking_or_tools():
+    garden, empty, old = parse_all((DATA / "claude_ai_conversations.json").read_text())
+    assert garden.format == "claude-ai" and garden.title == "Garden planning"
+    assert garden.session == "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+    assert said(garden) == [
+        ("user", "Remember that my garden faces north."),
+        ("assistant", "Ferns and hostas like shade."),
+        ("user", "I prefer perennials over annuals."),
+        ("assistant", "Then hellebores are a good choice."),
+    ]
+    assert empty.turns == [] and empty.title is None
+    assert said(old)[0] == ("user", "Remember that my cat is called Miso.")  # before content blocks: text
+    assert [str(p) for p in old.problems] == [
+        "conversation 3 'Old export row', message 3: sender must be human or assistant, not 'robot'"
+    ]
+
+
+def test_openai_chat_jsonl_is_one_conversation_per_line_without_the_system_message():
+    first, second, cut = parse_all((DATA / "openai_chat.jsonl").read_text())
+    assert first.format == "openai-jsonl"
+    assert said(first) == [("user", "Remember that I work night shifts."), ("assistant", "Understood, night shifts.")]
+    assert said(second)[0] == ("user", "My favourite editor is Helix.")
+    assert cut.turns == [] and str(cut.problems[0]).startswith("line 3: not JSON")
+    assert len({first.session, second.session, cut.session}) == 3
+
+
+def test_parse_of_a_file_of_many_conversations_says_how_to_read_them():
+    with pytest.raises(TranscriptError, match="holds 3 conversations"):
+        parse((DATA / "chatgpt_conversations.json").read_text())
+
+
+def test_an_export_with_no_readable_conversation_is_an_error_that_names_the_first_problem():
+    export = [{"title": "x", "mapping": {"n": {"message": {"author": {"role": "robot"}}, "children": []}}}]
+    with pytest.raises(TranscriptError, match="conversation 1 'x', message 1: author role"):
+        parse_all(json.dumps(export))
+
+
+def test_each_conversation_of_an_export_is_its_own_session_and_ingesting_again_writes_nothing(mem):
+    reports = ingest_all(mem, DATA / "chatgpt_conversations.json", llm=None)
+    assert [r.title for r in reports] == ["Japan trip in April", "Presentación", "Broken"]
+    written = {w.text: r.session for r in reports for w in r.written}
+    assert written == {
+        "The user is allergic to shellfish": "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e01",
+        "The user's budget is 3000 euros": "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e01",
+        "El usuario se llama Lucía": "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e02",
+        "El usuario vive en Valencia": "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e02",
+        "El usuario es vegetariana": "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e02",
+    }
+    conversations = {m.conversation for m in mem.list()}
+    assert conversations == {"6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e01", "6740a1b2-0c3d-8000-9e4f-5a6b7c8d9e02"}
+    again = ingest_all(mem, DATA / "chatgpt_conversations.json", llm=None)
+    assert [w for r in again for w in r.written] == []
+
+
+def test_vmem_ingest_reads_a_claude_ai_export_and_names_the_bad_message(empty_vault_dir, embedder):
+    cli = Cli(empty_vault_dir)  # in this process: the model loads once
+    result = cli("ingest", str(DATA / "claude_ai_conversations.json"))
+    assert result.exit_code == 1  # a message could not be read: said, and the rest written
+    assert "conversation 3 'Old export row', message 3: sender must be human or assistant" in result.stderr
+    assert "'Garden planning': 4 turns (4 new), 2 new" in result.stdout
+    assert "3 conversations, 6 turns, 3 memories written" in result.stdout
+    data = json.loads(cli("ingest", str(DATA / "claude_ai_conversations.json"), "--json").stdout)
+    assert [c["title"] for c in data["conversations"]] == ["Garden planning", None, "Old export row"]
+
+
+# ------------------------------------------------------------------------ only the user's words
+
+
+def test_text_planted_by_the_harness_or_a_tool_never_becomes_the_users_fact(mem):
+    """A "remember that…" in every place of a Claude Code session that the user did not type:
+    a slash command, its caveat and output, shell mode, tool results (and a text block beside
+    one), a subagent, a task notification, an interruption marker, a prompt hook's output,
+    system reminders (alone, and appended to the user's own prompt), the compaction summary,
+    a queued operation, the session title. Only the two facts the user typed are written."""
+    text = (DATA / "claude_code_harness.jsonl").read_text()
+    transcript = parse(text)
+    assert said(transcript)[::2] == [
+        ("user", "Remember that my favourite colour is green."),
+        ("user", "Remember that my sister is called Ana."),
+    ]
+    assert len(transcript.compactions) == 1 and "son is called Leo" in transcript.compactions[0]
+    (report,) = ingest_all(mem, text, llm=None)
+    assert sorted(w.text for w in report.written) == [
+        "The user's favourite colour is green",
+        "The user's sister is called Ana",
+    ]
+    assert sorted(m.text for m in mem.list()) == [
+        "The user's favourite colour is green",
+        "The user's sister is called Ana",
+    ]
