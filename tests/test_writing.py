@@ -186,3 +186,24 @@ def test_concurrent_corrections_of_one_memory_make_one_chain(mech_vault):
     listing = mem.list(key="trabajo")
     assert len(listing) == 6 and sorted(listing.states.values()).count("active") == 1
     assert mem.history(old.id).forks == []
+
+
+def test_one_value_said_under_any_alias_of_its_key_is_one_fact_reconfirmed(mech_vault):
+    """`nombre: Lucas` (pinned by init), then "My name is Lucas" superseded it with
+    `name: The user's name is Lucas`, and `remember("nombre: Lucas")` superseded that back:
+    a three-step history for one unchanged fact."""
+    from vault_memory.conversation import ingest
+
+    mem = vmem.open(mech_vault)
+    first = mem.remember("nombre: Lucas", pinned=True).memory
+    said = [
+        ingest(mem, "User: My name is Lucas", llm=None).written[0].status,
+        mem.remember("nombre: Lucas").status,
+        ingest(mem, "User: Me llamo Lucas", llm=None, session="es").written[0].status,
+        mem.remember("Lucas", key="name").status,
+    ]
+    assert said == ["reconfirmed"] * 4
+    assert [m.id for m in mem.list()] == [first.id] and mem.show(first.id).pinned
+    # a new value under an alias still replaces the old one
+    changed = ingest(mem, "User: My name is Pedro", llm=None, session="new").written[0]
+    assert changed.status == "superseded" and mem.show(changed.id).supersedes == [first.id]

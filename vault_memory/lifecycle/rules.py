@@ -100,6 +100,31 @@ def canonical_key(key: str | None) -> str:
     return _CANONICAL.get(normalized, normalized)
 
 
+#: the words a profile fact wraps its value in, in the forms vmem and people write it
+#: ("The user's name is Lucas", "El usuario se llama Lucas", "nombre: Lucas"): not the value
+_VALUE_WRAPPING = frozenset(
+    "the user user's users s is are am was my i i'm called named name lives live in at from works work as for "
+    "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "
+    "para".split()
+)
+
+
+def stated_value(text: str, key: str | None) -> frozenset[str]:
+    """The words of a profile fact that are its value: ``"The user's name is Lucas"``,
+    ``"El usuario se llama Lucas"`` and ``"Lucas"`` under ``name``/``nombre`` are all
+    ``{"lucas"}``. Empty when nothing but wrapping is left."""
+    aliases = {a for group in KEY_ALIASES if canonical_key(key) in group for a in group}
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    words = re.findall(r"\w+(?:'\w+)?", folded)
+    return frozenset(w for w in words if w not in _VALUE_WRAPPING and w not in aliases and w != canonical_key(key))
+
+
+def same_value(text: str, other: str, key: str | None) -> bool:
+    """Two statements of one single-valued key that give the same value in other words."""
+    mine = stated_value(text, key)
+    return bool(mine) and mine == stated_value(other, key)
+
+
 def is_archived(memory: Memory) -> bool:
     return memory.path is not None and memory.path.parts[:1] == (ARCHIVE_DIR,)
 

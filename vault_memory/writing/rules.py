@@ -36,6 +36,7 @@ from ..lifecycle import (
     normalize_text,
     persona_overflow,
     reference_time,
+    same_value,
     score_importance,
 )
 from ..vault.memory import Memory, check_new, jsonable, new_id, split_key_value
@@ -259,7 +260,8 @@ class _Batch:
 
     def remember(self, p: _Prepared) -> RememberOutcome:
         """The steps, in order: the same memory already known → reconfirm; a single-valued
-        key's old values → supersede them; a restatement by meaning → reconfirm; else a new
+        key (under any of its aliases) stated with the value it has → reconfirm; its old
+        values → supersede them; a restatement by meaning → reconfirm; else a new
         file. Then the persona cap, and what the caller must be told."""
         replaced: list[Memory] = []
         if not p.item.force_new and self.snap is not None:
@@ -268,6 +270,9 @@ class _Batch:
             if same is not None:
                 return _reconfirm(self.backend.vault, same, now=self.now)
             replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+            unchanged = [m for m in replaced if same_value(m.text, p.text, p.key)]
+            if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
+                return _reconfirm(self.backend.vault, unchanged[0], now=self.now)
             stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
             if stated:  # inferred never beats explicit
                 return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
