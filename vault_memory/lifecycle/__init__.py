@@ -19,12 +19,12 @@ from .rules import (
     Rules,
     age_days,
     canonical_key,
-    same_value,
     is_archived,
     is_profile,
     normalize_key,
     reference_time,
     rules_for,
+    same_value,
 )
 from .states import STATES, Timeline, decay_state, decay_thresholds, expires_at, is_expired, memory_state, timeline
 from .weights import (

@@ -87,7 +87,7 @@ KEY_ALIASES: tuple[tuple[str, ...], ...] = (
     ("cumpleanos", "birthday"),
     ("pronombres", "pronouns"),
     ("idioma", "language"),
-    ("alergias", "allergies"),
+    ("alergias", "allergies", "alergia", "allergy"),
     ("familia", "family"),
     ("salud", "health"),
 )
