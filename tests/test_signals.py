@@ -254,9 +254,23 @@ def test_precision_and_recall_held_out():
         ("I really don't like olives", "The user really does not like olives"),
         ("I watch films on Fridays", "The user watches films on Fridays"),
         ("I have a cat", "The user has a cat"),
+        # irregular verbs, negated modals and the past keep their form
+        ("I go running at dawn", "The user goes running at dawn"),
+        ("I do the accounts on Sundays", "The user does the accounts on Sundays"),
+        ("I won't fly with Ryanair", "The user won't fly with Ryanair"),
+        ("I can't eat gluten", "The user can't eat gluten"),
+        ("I haven't got a car", "The user hasn't got a car"),
+        ("I just moved to Berlin", "The user just moved to Berlin"),
+        ("I ran the Paris marathon", "The user ran the Paris marathon"),
+        ("I need a standing desk", "The user needs a standing desk"),
+        ("I study law at night", "The user studies law at night"),
+        ("I fix old bikes", "The user fixes old bikes"),
+        ("I was born in Lima", "The user was born in Lima"),
+        ("I'm vegan", "The user is vegan"),
     ],
 )
 def test_a_frequency_adverb_never_takes_the_verbs_ending(said, written):
-    """The offline rules wrote "The user alwayses run…" (also "usuallies", "nevers", "reallies")."""
+    """The offline rules wrote "The user alwayses run…" (also "usuallies", "nevers", "reallies"),
+    "wons't" and "moveds"."""
     [signal] = explicit_signals(f"Remember that {said}")
     assert signal.text == written

@@ -330,13 +330,27 @@ def _generic(said: str, lang: str, rule: str) -> Signal:
 # ---------------------------------------------------------------------------- person
 
 _EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may", "did", "had", "was", "used"}
-_EN_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": "is"}
+#: verbs whose form does not change with the person: negated modals and the past ("I won't
+#: fly", "I just moved", "I ran a marathon"), which took an "s" ("wons't", "moveds")
+_EN_UNCHANGED = _EN_MODALS | {
+    "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't", "wasn't", "hadn't",
+    "ought", "were", "weren't",
+    "went", "got", "made", "took", "bought", "came", "became", "began", "found", "lost", "sold", "thought",
+    "told", "wrote", "ran", "grew", "knew", "felt", "kept", "paid", "said", "spent", "won", "broke", "drove",
+    "ate", "gave", "fell", "flew", "forgot", "left", "met", "saw", "sent", "built", "taught", "caught", "brought",
+    "heard", "held", "led", "meant", "slept", "stood", "understood", "wore", "swam", "sang", "rode", "chose",
+}  # fmt: skip
+_EN_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": "is", "haven't": "hasn't"}
+#: present verbs ending in "-ed" (the others in "-ed" are past tense)
+_EN_PRESENT_ED = {"embed", "shed", "wed", "shred", "bed"}
 _EN_NOT_IMPERATIVE = {"mind", "the", "a", "an", "same", "it", "is", "was", "happens", "that", "this"}
 
 
 def _en_third(verb: str) -> str:
     low = verb.lower()
-    if low in _EN_MODALS:
+    if low in _EN_UNCHANGED:
+        return verb
+    if low.endswith("ed") and low not in _EN_PRESENT_ED and (not low.endswith("eed") or low in ("agreed", "freed")):
         return verb
     if low in _EN_IRREGULAR:
         return _EN_IRREGULAR[low]
@@ -364,7 +378,7 @@ def third_person_en(text: str) -> str:
     out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
     out = re.sub(r"\bI'd\b", "the user would", out)
     out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
-    out = re.sub(_EN_SUBJECT + r"(\w+)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
+    out = re.sub(_EN_SUBJECT + r"(\w+(?:'\w+)?)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
     out = re.sub(r"\b(?:my|mine)\b", "the user's", out, flags=_I)
     out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
     out = re.sub(r"\bme\b", "the user", out, flags=_I)
