@@ -178,3 +178,23 @@ def test_one_huge_token_is_analysed_in_time_linear_in_its_length():
         assert content_terms(text)
         for analyzer in (EN, ES, PLAIN):
             assert all(len(t.text) <= 64 for t in analyzer(text))
+
+
+def test_the_subject_every_ingested_fact_is_written_with_matches_nothing(index):
+    """Every ingested fact begins "The user…" / "El usuario…": "what is the user's name?"
+    listed peanuts, city, port and editor beside the name."""
+    facts = [
+        "The user's name is Lucas",
+        "The user lives in Lisbon",
+        "The user is allergic to peanuts",
+        "The user always runs the dev server on port 4001",
+        "El usuario vive en Valencia",
+        "La usuaria es alérgica a las nueces",
+    ]
+    commit(index, [Memory(id=f"u{i}", text=t, type="fact", path=Path(f"facts/u{i}.md")) for i, t in enumerate(facts)])
+    searcher = KeywordSearcher(index)
+    assert [p for p, _ in searcher.search("what is the user's name?", 10)] == ["facts/u0.md"]
+    assert [p for p, _ in searcher.search("¿dónde vive el usuario?", 10)] == ["facts/u4.md"]
+    for subject in ("the user", "user", "users", "el usuario", "la usuaria", "usuarios"):
+        assert searcher.search(subject, 10) == [], subject
+    searcher.close()

@@ -26,7 +26,10 @@ NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "n
 #: rioplatense voseo of the words the Spanish stop list already holds ("tú", "tienes", "eres"
 #: and "has" are stop words, so "vos", "tenés", "sos" and "habés" are too)
 VOSEO_STOP = frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"})
-_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | VOSEO_STOP) - NEGATIONS
+#: the subject every ingested fact is written with ("The user lives in…", "El usuario
+#: vive en…"): as a term it matched every memory of the vault for "what is the user's name?"
+SUBJECT_STOP = frozenset({"user", "user's", "users", "users'", "usuario", "usuaria", "usuarios", "usuarias"})
+_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | VOSEO_STOP | SUBJECT_STOP) - NEGATIONS
 #: voseo imperatives with a pronoun attached, which the Snowball stemmer does not take apart
 #: ("acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each becomes its
 #: infinitive, so it stems like the other forms of its verb. A closed list: a rule for
