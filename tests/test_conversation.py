@@ -332,8 +332,37 @@ def test_context_stays_within_budget_however_long_the_conversation(long_mem, n, 
     assert 0 < estimate_tokens(block.text) <= budget
     assert block.turns == n and block.window[-1] == n  # the latest turn is always there
     if n > 8:
-        assert block.folded == n - len(block.window) and "## Earlier in this conversation" in block.text
+        assert "## Earlier in this conversation" in block.text
+    assert block.folded + len(block.window) + len(block.left_out) == n  # every turn accounted for
     assert f"step {n - 2}?" in block.text
+
+
+def test_context_accounts_for_every_turn_shown_folded_or_left_out(mem):
+    """The header said "(1 turns folded)", said no folded turn stated a fact when it had
+    stated "remember that my sister is called Ana", and at --budget 1500 on a real session
+    turns 3–6 were neither shown nor folded nor mentioned."""
+    one = [
+        {"role": "user", "content": "Remember that my sister is called Ana."},
+        *[
+            {"role": r, "content": f"Turn {i} about the garden beds."}
+            for i, r in zip(range(2, 9), ["assistant", "user"] * 4)
+        ],
+    ]
+    ingest(mem, "\n".join(json.dumps(t) for t in one), llm=None)
+    block = context(mem, "\n".join(json.dumps(t) for t in one), llm=None, window=7)
+    assert block.window == list(range(2, 9)) and block.folded == 1 and block.left_out == []
+    assert "## Earlier in this conversation (turn 1 folded)" in block.text
+    assert "- turn 1: The user's sister is called Ana" in block.text  # also when the memories hold it
+    long_text = conversation(60)
+    for budget in (300, 600, 1500):
+        block = context(mem, long_text, llm=None, budget=budget)
+        shown, left = set(block.window), set(block.left_out)
+        assert not shown & left and len(shown) + block.folded + len(left) == 60
+        assert block.window[-1] == 60 and estimate_tokens(block.text) <= budget
+        header = block.text.split("## Earlier in this conversation")[1].split("\n")[0]
+        if left:
+            assert "left out" in header, header
+        assert "1 turns" not in block.text
 
 
 def test_context_is_the_same_size_at_100_and_1000_turns(long_mem):

@@ -87,7 +87,11 @@ class ContextBlock:
     window: list[int] = field(default_factory=list)
     segments: list[dict[str, Any]] = field(default_factory=list)
     memories: int = 0
+    #: how many turns the "Earlier" section stands for (as summaries or stated facts)
     folded: int = 0
+    #: the turns neither shown nor folded (older than the segments kept, or cut to fit the
+    #: budget): said in the block, so no turn goes missing unannounced
+    left_out: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -104,6 +108,7 @@ class ContextBlock:
             "segments": self.segments,
             "memories": self.memories,
             "folded": self.folded,
+            "left_out": self.left_out,
             "warnings": self.warnings,
             "text": self.text,
         }
@@ -159,19 +164,27 @@ def context(
             memory_block, recalled = block_text(selection), len(selection)
         except VaultError as e:
             warnings.append(f"no memories: {e}")
-    in_block = memory_block.lower()
 
-    past_lines = _past_lines(segments[-MAX_SEGMENTS:], loose, turns, in_block)
-    heading = f"## Earlier in this conversation ({len(older)} turns folded)"
-    if not past_lines:
-        heading += "\nNone of the latest folded turns stated a fact to keep."
-    past_text = _fit_lines(heading, past_lines, past_budget) if older else ""
-    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(past_text) + 4
+    groups = [(seg.start, seg.end, seg.summary) for seg in segments[-MAX_SEGMENTS:]]
+    if loose:
+        groups.append((loose[0].number, loose[-1].number, None))
+    past_lines = _past_lines(groups, turns)
+    folded_from = groups[0][0] if groups else None  # older than the latest segments: left out
+    past_text = ""
+    if older:
+        past_text, kept = _fit_lines(past_lines, past_budget)
+        if kept < len(past_lines):  # the budget took the oldest lines: their turns are left out
+            folded_from = past_lines[len(past_lines) - kept][0] if kept else None
+    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(past_text) + 40
     window_text, shown_turns = _fit_window(recent, budget - fixed_cost)
-    text = "\n\n".join(part for part in (memory_block, past_text, window_text) if part)
-    while estimate_tokens(text) > budget and shown_turns:  # the estimate of a join can round up
+    while True:
+        folded = [t.number for t in older if folded_from is not None and t.number >= folded_from]
+        left_out = [t.number for t in turns if t.number not in folded and t.number not in shown_turns]
+        parts = (memory_block, _past_section(past_text, folded, left_out, older), window_text)
+        text = "\n\n".join(part for part in parts if part)
+        if estimate_tokens(text) <= budget or not shown_turns:  # the estimate of a join can round up
+            break
         window_text, shown_turns = _fit_window(recent[-len(shown_turns) + 1 :], budget - fixed_cost - 20)
-        text = "\n\n".join(part for part in (memory_block, past_text, window_text) if part)
     return ContextBlock(
         text=text,
         budget=budget,
@@ -180,7 +193,8 @@ def context(
         window=shown_turns,
         segments=[s.to_dict() for s in segments[-MAX_SEGMENTS:]],
         memories=recalled,
-        folded=len(older),
+        folded=len(folded),
+        left_out=left_out,
         warnings=warnings,
     )
 
@@ -319,33 +333,68 @@ def _summarise(segments: list[Segment], turns: list[Turn], settings: LLMSettings
         segment.summary = summary.summary or {}
 
 
-def _past_lines(segments: list[Segment], loose: list[Turn], turns: list[Turn], in_block: str) -> list[str]:
-    """One line per folded segment, newest last: its summary, else the facts it stated."""
+def _past_lines(groups: list[tuple[int, int, dict[str, Any] | None]], turns: list[Turn]) -> list[tuple[int, str]]:
+    """(first turn, line) per folded group that has something to say, oldest first: its
+    summary, else the facts its user turns stated (also those the memory block holds: the
+    line says where in the conversation they were said)."""
     by_number = {t.number: t for t in turns}
     lines = []
-    groups = [(s.start, s.end, s.summary) for s in segments]
-    if loose:
-        groups.append((loose[0].number, loose[-1].number, None))
     for start, end, summary in groups:
-        span = f"turn {start}" if start == end else f"turns {start}–{end}"
         if summary:
-            lines.append(f"- {span}: {defang(one_line(summary_text(summary)))}")
+            lines.append((start, f"- {_span(start, end)}: {defang(one_line(summary_text(summary)))}"))
             continue
         facts = []
         for number in range(start, end + 1):
             turn = by_number.get(number)
             if turn is not None and turn.role == "user":
-                facts += [s.text for s in explicit_signals(turn.content) if s.text.lower() not in in_block]
+                facts += [s.text for s in explicit_signals(turn.content)]
         if facts:
-            lines.append(f"- {span}: {defang('; '.join(dict.fromkeys(facts)))}")
+            lines.append((start, f"- {_span(start, end)}: {defang('; '.join(dict.fromkeys(facts)))}"))
     return lines
 
 
-def _fit_lines(heading: str, lines: list[str], budget: int) -> str:
-    """The heading and the newest lines that fit ``budget`` tokens (oldest dropped first)."""
+def _span(start: int, end: int) -> str:
+    return f"turn {start}" if start == end else f"turns {start}–{end}"
+
+
+def _spans(numbers: list[int]) -> str:
+    """``[1, 2, 3, 7]`` → ``turns 1–3, turn 7``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(_span(a, b) for a, b in runs)
+
+
+def _past_section(lines_text: str, folded: list[int], left_out: list[int], older: list[Turn]) -> str:
+    """The "Earlier" section: what its lines stand for, and which turns were left out (the
+    older ones past the latest segments or the budget, and recent ones the window had no
+    room for)."""
+    if not folded and not left_out:
+        return ""
+    first_recent = older[-1].number + 1 if older else 1
+    notes = []
+    if folded:
+        notes.append(f"{_spans(folded)} folded")
+    old = [n for n in left_out if n < first_recent]
+    cut = [n for n in left_out if n >= first_recent]
+    if old:
+        notes.append(f"{_spans(old)} left out")
+    if cut:
+        notes.append(f"{_spans(cut)} left out to fit the budget")
+    heading = f"## Earlier in this conversation ({'; '.join(notes)})"
+    if folded and not lines_text:
+        heading += "\nNo fact was stated in the folded turns."
+    return "\n".join(part for part in (heading, lines_text) if part)
+
+
+def _fit_lines(lines: list[tuple[int, str]], budget: int) -> tuple[str, int]:
+    """The newest lines that fit ``budget`` tokens (oldest dropped first) and how many."""
     kept: list[str] = []
-    room = budget - estimate_tokens(heading) - 1
-    for line in reversed(lines):
+    room = budget - 24  # the heading
+    for _, line in reversed(lines):
         cost = estimate_tokens(line) + 1
         if cost > room:
             line = _clamp(line, room - 1)
@@ -354,7 +403,7 @@ def _fit_lines(heading: str, lines: list[str], budget: int) -> str:
             cost = estimate_tokens(line) + 1
         kept.append(line)
         room -= cost
-    return "\n".join([heading, *reversed(kept)]) if estimate_tokens(heading) < budget else ""
+    return "\n".join(reversed(kept)), len(kept)
 
 
 class _Cache:
