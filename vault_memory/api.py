@@ -304,12 +304,17 @@ class VaultMemory:
 
     @_disk
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
-        from .lifecycle import memory_state
+        """Every memory, or those of one type and of one key (under any of its aliases)."""
+        from .lifecycle import canonical_key, memory_state
         from .vault.supersession import superseded_ids
 
         result = self.vault.scan()
         rules, now, superseded = self._rules(), self._now(), superseded_ids(result.memories)
-        memories = [m for m in result.memories if (type is None or m.type == type) and (key is None or m.key == key)]
+        memories = [
+            m
+            for m in result.memories
+            if (type is None or m.type == type) and (key is None or canonical_key(m.key) == canonical_key(key))
+        ]
         states = {m.id: memory_state(m, now, superseded, rules) for m in memories}
         return Listing(memories, states, result.problems)
 

@@ -30,7 +30,7 @@ app = typer.Typer(
     help="Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block.",
     epilog=(
         'Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember "nombre: Lucas"\n\n'
-        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon, conversations).'
+        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon, conversations, mcp).'
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -163,7 +163,8 @@ def init(
 @app.command(cls=_Command)
 def docs(
     topic: Annotated[
-        Optional[str], typer.Argument(metavar="TOPIC", help="format, lifecycle, daemon or benchmarks.")
+        Optional[str],
+        typer.Argument(metavar="TOPIC", help="format, lifecycle, conversations, daemon, mcp or benchmarks."),
     ] = None,
 ) -> None:
     """Print vmem's documentation: the file format, the lifecycle rules, the daemon.
