@@ -35,6 +35,22 @@ _ROLES = {"user": "user", "human": "user", "assistant": "assistant"}
 _SILENT_ROLES = ("system", "tool", "developer", "function")
 #: ChatGPT content types that hold what the user or the assistant wrote
 _CHATGPT_TEXT = ("text", "multimodal_text")
+#: ChatGPT content types that are not the conversation: skipped without a word (another
+#: type is reported, so a new kind of message is seen rather than silently dropped)
+_CHATGPT_NOT_TEXT = (
+    "thoughts",
+    "reasoning_recap",
+    "code",
+    "execution_output",
+    "tether_browsing_display",
+    "tether_quote",
+    "system_error",
+    "user_editable_context",
+    "model_editable_context",
+    "sonic_webpage",
+    "computer_output",
+    "app_pairing_content",
+)
 
 
 @dataclass
@@ -113,7 +129,10 @@ def _chatgpt(item: dict[str, Any], conv: RawConversation) -> RawConversation:
         if not isinstance(content, dict):
             conv.problems.append((number, "no content"))
             continue
-        if content.get("content_type") not in _CHATGPT_TEXT:
+        kind = content.get("content_type")
+        if kind not in _CHATGPT_TEXT:
+            if kind not in _CHATGPT_NOT_TEXT:
+                conv.problems.append((number, f"content type {kind!r} is not read"))
             continue  # thoughts, code, execution output, browsing, custom instructions
         parts = content.get("parts")
         words = "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ""
