@@ -296,7 +296,7 @@ def run_prompt_hook(settings: dict, project: Path, env: dict[str, str], prompt: 
 # ---------------------------------------------------------------------------- shell hook
 
 
-def install_shell_hook(bin_dir: Path, vault: Path, env: dict[str, str]) -> None:
+def install_shell_hook(bin_dir: Path, vault: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     """`vmem hooks install shell --dir DIR --vault VAULT`, as a user runs it."""
     done = subprocess.run(
         [VMEM, "hooks", "install", "shell", "--dir", str(bin_dir), "--vault", str(vault)],
@@ -305,12 +305,15 @@ def install_shell_hook(bin_dir: Path, vault: Path, env: dict[str, str]) -> None:
         env=env,
     )
     assert done.returncode == 0, done.stderr
+    return done
 
 
 def test_shell_hook_prints_the_block_and_fails_open(served_vault, tmp_path):
     env = clean_env(tmp_path)
     bin_dir = tmp_path / "bin"
-    install_shell_hook(bin_dir, served_vault, env)
+    installed = install_shell_hook(bin_dir, served_vault, env)
+    # the folder is not on PATH: said, with what to do (the help's example failed with "command not found")
+    assert f"{bin_dir} is not on your PATH" in installed.stderr and "export PATH=" in installed.stderr
     block = subprocess.run(
         [str(bin_dir / "vmem-hook"), "what should I avoid eating?"], capture_output=True, text=True, env=env, timeout=60
     )

@@ -1160,10 +1160,17 @@ def hooks_install(
         from ..integrations import shell
 
         wrapper = _run(lambda: shell.install(dir or shell.default_dir(), root))
+        reachable = shell.on_path(wrapper.parent)
         if as_json:
-            _print_json({"command": str(wrapper)})
+            _print_json({"command": str(wrapper), "on_path": reachable})
             return
         typer.echo(f"installed {wrapper}")
+        if not reachable:  # else the help's own example ends in "command not found"
+            typer.echo(
+                f'note: {wrapper.parent} is not on your PATH: add `export PATH="{wrapper.parent}:$PATH"` to your '
+                f"shell's startup file, or call {wrapper} by its full path",
+                err=True,
+            )
 
 
 @hooks_app.command("uninstall", cls=_Command)

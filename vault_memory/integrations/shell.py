@@ -4,6 +4,7 @@ nothing printed and exit 0 when there is no vault, no daemon or no vmem."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 
@@ -30,6 +31,13 @@ def install(folder: Path, vault: Path | None) -> Path:
     )
     wrapper.chmod(0o755)
     return wrapper
+
+
+def on_path(folder: Path, path_variable: str | None = None) -> bool:
+    """Whether a command in ``folder`` runs by its name (``$PATH`` holds the folder)."""
+    entries = (os.environ.get("PATH", "") if path_variable is None else path_variable).split(os.pathsep)
+    wanted = folder.expanduser().resolve()
+    return any(entry and Path(entry).expanduser().resolve() == wanted for entry in entries)
 
 
 def uninstall(folder: Path) -> list[Path]:
