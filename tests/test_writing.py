@@ -207,3 +207,15 @@ def test_one_value_said_under_any_alias_of_its_key_is_one_fact_reconfirmed(mech_
     # a new value under an alias still replaces the old one
     changed = ingest(mem, "User: My name is Pedro", llm=None, session="new").written[0]
     assert changed.status == "superseded" and mem.show(changed.id).supersedes == [first.id]
+
+
+def test_forgetting_a_correction_says_the_value_it_replaced_is_current_again(mech_vault):
+    """`vmem forget` of a correction silently made the replaced value current again."""
+    cli = Cli(mech_vault)
+    mem = vmem.open(mech_vault)
+    old = mem.remember("ciudad: Madrid").memory
+    new = mem.correct(old.id, "ciudad: Lisboa").memory
+    result = cli("forget", new.id)
+    assert result.exit_code == 0
+    assert f"{old.id} is current again" in result.stderr and f"vmem forget {old.id}" in result.stderr
+    assert "current again" not in cli("forget", old.id).stderr  # nothing it replaced

@@ -238,8 +238,24 @@ class VaultMemory:
 
     @_disk
     def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
-        """Move the memory's file to the vault's trash folder; ``restore`` brings it back."""
-        return self.vault.forget(ref, prefix=prefix)
+        """Move the memory's file to the vault's trash folder; ``restore`` brings it back.
+        Forgetting a correction makes the value it replaced current again: said in
+        ``warnings``, with how to forget that one too."""
+        from .vault.supersession import superseded_ids
+
+        vault = self.vault
+        memory = vault.get(ref, prefix=prefix)
+        entry = vault.forget(memory.id)
+        if memory.supersedes:
+            rest = vault.scan().memories
+            still_replaced = superseded_ids(rest)
+            for old in rest:
+                if old.id in memory.supersedes and old.id not in still_replaced:
+                    vault.warnings.append(
+                        f"{old.id} is current again now that {memory.id}, which replaced it, is forgotten "
+                        f"({old.text[:60]!r}); `vmem forget {old.id}` if that is no longer true either"
+                    )
+        return entry
 
     @_disk
     def restore(self, ref: str, *, prefix: bool = False) -> Memory:
