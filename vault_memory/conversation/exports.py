@@ -116,12 +116,10 @@ def _chatgpt(item: dict[str, Any], conv: RawConversation) -> RawConversation:
             continue  # the root, or a node whose message was deleted
         author = message.get("author")
         role_name = author.get("role") if isinstance(author, dict) else None
-        role = _ROLES.get(str(role_name))
+        role = _role(conv, number, role_name, "author role", "user or assistant")
         metadata = message.get("metadata")
         hidden = isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation")
         if role is None:
-            if role_name not in _SILENT_ROLES:
-                conv.problems.append((number, f"author role must be user or assistant, not {role_name!r}"))
             continue
         if hidden or message.get("recipient") not in (None, "all"):
             continue  # context the UI hides, the assistant calling a tool
@@ -165,6 +163,15 @@ def _created(node: dict[str, Any]) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
+def _role(conv: RawConversation, number: int, said: Any, field: str, allowed: str) -> str | None:
+    """The turn role a message's ``field`` value names; a value that is neither a turn nor
+    a known non-conversation role (system, tool, …) is reported."""
+    role = _ROLES.get(str(said))
+    if role is None and said not in _SILENT_ROLES:
+        conv.problems.append((number, f"{field} must be {allowed}, not {said!r}"))
+    return role
+
+
 def _claude_ai(item: dict[str, Any], conv: RawConversation) -> RawConversation:
     conv.session = _text(item.get("uuid"))
     conv.started = _when(item.get("created_at"))
@@ -176,22 +183,11 @@ def _claude_ai(item: dict[str, Any], conv: RawConversation) -> RawConversation:
         if not isinstance(message, dict):
             conv.problems.append((number, "not a JSON object"))
             continue
-        role = _ROLES.get(str(message.get("sender")))
+        role = _role(conv, number, message.get("sender"), "sender", "human or assistant")
         if role is None:
-            if message.get("sender") not in _SILENT_ROLES:
-                conv.problems.append((number, f"sender must be human or assistant, not {message.get('sender')!r}"))
             continue
         blocks = message.get("content")
-        texts = (
-            [
-                b["text"]
-                for b in blocks
-                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-            ]
-            if isinstance(blocks, list)
-            else []
-        )
-        words = "\n".join(texts) if texts else _text(message.get("text")) or ""
+        words = (content_text(blocks) if isinstance(blocks, list) else None) or _text(message.get("text")) or ""
         _add(conv, role, words, _when(message.get("created_at")), number)
     return conv
 
@@ -216,25 +212,28 @@ def _read_openai_jsonl(text: str) -> list[RawConversation]:
             if not isinstance(message, dict):
                 conv.problems.append((number, "not a JSON object"))
                 continue
-            role = _ROLES.get(str(message.get("role")))
-            if role is None:
-                if message.get("role") not in _SILENT_ROLES:
-                    conv.problems.append((number, f"role must be user or assistant, not {message.get('role')!r}"))
-                continue
-            _add(conv, role, _message_text(message.get("content")), _when(message.get("timestamp")), number)
+            role = _role(conv, number, message.get("role"), "role", "user or assistant")
+            if role is not None:
+                words = content_text(message.get("content")) or ""
+                _add(conv, role, words, _when(message.get("timestamp")), number)
     return conversations
 
 
-def _message_text(content: Any) -> str:
+def content_text(content: Any) -> str | None:
+    """A message's text: a string, or the text blocks of a list (tool calls and results,
+    thinking and images are not conversation). None: nothing that is text."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(
+        parts = [
             b["text"]
             for b in content
-            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        )
-    return ""
+            if isinstance(b, dict)
+            and b.get("type") in ("text", "input_text", "output_text")
+            and isinstance(b.get("text"), str)
+        ]
+        return "\n".join(parts) if parts else None
+    return None
 
 
 def _add(conv: RawConversation, role: str, words: str, when: str | None, number: int) -> None:

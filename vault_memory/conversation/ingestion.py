@@ -142,11 +142,7 @@ def ingest_all(
 ) -> list[IngestReport]:
     """``ingest`` for every conversation of a file, in file order: an export (ChatGPT,
     Claude.ai, OpenAI JSONL) holds many, each its own session; the other formats one."""
-    if isinstance(source, list):
-        transcripts = source
-    else:
-        text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
-        transcripts = parse_all(text, format, session)
+    transcripts = source if isinstance(source, list) else parse_all(_text(source), format, session)
     return [ingest(mem, t, persona=persona, dry_run=dry_run, llm=llm, now=now) for t in transcripts]
 
 
@@ -327,10 +323,12 @@ def _report(transcript: Transcript, ledger: Ledger, dry_run: bool = False) -> In
 
 
 def _transcript(source: str | Path | Transcript, fmt: str, session: str | None) -> Transcript:
-    if isinstance(source, Transcript):
-        return source
-    text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
-    return parse(text, fmt, session)
+    return source if isinstance(source, Transcript) else parse(_text(source), fmt, session)
+
+
+def _text(source: str | Path) -> str:
+    """A transcript given as its text or as the path of its file."""
+    return Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
 
 
 def _settings(mem: VaultMemory, llm: LLMSettings | None | str) -> LLMSettings | None:

@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import safejson
 from ..errors import TranscriptError
-from .exports import EXPORT_FORMATS, detect_export, read_export
+from .exports import EXPORT_FORMATS, content_text, detect_export, read_export
 
 FORMATS = ("auto", "jsonl", "claude-code", "openai", "text", *EXPORT_FORMATS)
 ROLES = ("user", "assistant")
@@ -211,23 +211,6 @@ def derived_session(turns: list[Turn]) -> str:
     return "conv-" + hashlib.sha256(f"{first.timestamp or ''}\0{first.digest}".encode()).hexdigest()[:12]
 
 
-def _content_text(content: Any) -> str | None:
-    """A message's text: a string, or the text blocks of a list (tool calls and results,
-    thinking and images are not conversation). None: nothing that is text."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [
-            b["text"]
-            for b in content
-            if isinstance(b, dict)
-            and b.get("type") in ("text", "input_text", "output_text")
-            and isinstance(b.get("text"), str)
-        ]
-        return "\n".join(parts) if parts else None
-    return None
-
-
 _Raw = tuple[str, str, str | None, int]
 #: turns, problems, the session id the text names, compaction summaries
 _Read = tuple[list[_Raw], list[LineProblem], str | None, list[str]]
@@ -254,7 +237,7 @@ def _read_jsonl(text: str) -> _Read:
     problems: list[LineProblem] = []
     for number, entry in _objects(text, problems):
         role = _ROLE_NAMES.get(str(entry.get("role", "")).lower())
-        content = _content_text(entry.get("content"))
+        content = content_text(entry.get("content"))
         if role is None:
             if entry.get("role") in _OTHER_ROLES:
                 continue
@@ -281,7 +264,7 @@ def _read_claude_code(text: str) -> _Read:
         if not isinstance(message, dict):
             problems.append(LineProblem(number, f"a {kind} entry without a message"))
             continue
-        content = _content_text(message.get("content"))
+        content = content_text(message.get("content"))
         if entry.get("isCompactSummary"):
             if content and content.strip():
                 compactions.append(content.strip())
@@ -323,7 +306,7 @@ def _read_openai(text: str) -> _Read:
             problems.append(LineProblem(i, "not an object", f"message {i}"))
             continue
         role = _ROLE_NAMES.get(str(message.get("role", "")).lower())
-        content = _content_text(message.get("content"))
+        content = content_text(message.get("content"))
         if role is None or content is None:
             if message.get("role") not in _OTHER_ROLES:
                 problems.append(LineProblem(i, "no user/assistant role and text content", f"message {i}"))
