@@ -224,12 +224,6 @@ class Daemon:
                 log.error("sync failed (attempt %d; retrying): %s", self.failures, self.last_error)
                 raise
             summary = report.to_dict() | {"at": time.time()}
-            if report.changed or report.rebuilt or self.snapshot is None:
-                new = self.engine.preloaded(previous=self.snapshot)  # recalls keep using the old one meanwhile
-                with self.read_lock:
-                    old, self.snapshot = self.snapshot, new
-                if old is not None:
-                    old.close()
             if report.changed or report.problems:
                 log.info(
                     "synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
@@ -244,9 +238,20 @@ class Daemon:
                 log.warning("skipped %s", p)
             if report.repaired:
                 log.warning("the index was rebuilt from the files: %s", report.repaired)
-            self.failures = 0
-            self.last_sync = summary
-            self.last_error = None
+            # Published last, in one step: a status that shows the new count also shows
+            # this sync as the last one, and its log lines are already written.
+            old = None
+            new = None
+            if report.changed or report.rebuilt or self.snapshot is None:
+                new = self.engine.preloaded(previous=self.snapshot)
+            with self.read_lock:  # recalls keep using the old snapshot until here
+                if new is not None:
+                    old, self.snapshot = self.snapshot, new
+                self.failures = 0
+                self.last_sync = summary
+                self.last_error = None
+            if old is not None:
+                old.close()
             return report
 
     def _worker(self) -> None:
@@ -318,6 +323,7 @@ class Daemon:
         indexed: int | None = None
         problems: list[dict[str, Any]] = []
         with self.read_lock:
+            last_sync, last_error = self.last_sync, self.last_error
             if self.snapshot is not None:
                 indexed = self.snapshot.catalog.count()
                 problems = [
@@ -332,8 +338,8 @@ class Daemon:
             "memories_indexed": indexed,
             "queue_length": pending,
             "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
-            "last_sync": self.last_sync,
-            "last_error": self.last_error,
+            "last_sync": last_sync,
+            "last_error": last_error,
             "problems": problems,
             "model": self.engine.embedder.model_id,
             "progress": None if self.ready.is_set() else list(self.progress or ("starting", 0, 0)),
