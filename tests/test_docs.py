@@ -82,3 +82,25 @@ def test_the_public_surface_is_what_the_package_exports():
         "IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
         "StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
     )
+
+
+@pytest.mark.parametrize("readme", ["README.md", "hooks/README.md"])
+def test_the_python_example_runs_as_written(readme, tmp_path):
+    """The 'From Python' example, run as a reader would after `vmem init ~/memory` (it used
+    to read a session.jsonl it does not provide and end in a raw FileNotFoundError)."""
+    import os
+    import subprocess
+    import sys
+
+    from vault_memory.vault.template import create_vault
+
+    text = (ROOT / readme).read_text()
+    example = re.search(r"#+ From Python\n.*?```python\n(.*?)```", text, re.S).group(1)
+    home = tmp_path / "home"
+    create_vault(home / "memory")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")} | {"HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr
+    assert '<memory source="vmem">' in done.stdout

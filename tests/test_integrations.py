@@ -342,6 +342,82 @@ def test_a_vault_path_is_never_run_by_the_installed_shell_hook(tmp_path):
     assert f"--vault {shlex.quote(str(vault))}" in (bin_dir / "vmem-hook").read_text()
 
 
+# ---------------------------------------------------------------------------- Claude Code plugin
+
+PLUGIN = ROOT / "hooks"
+#: plugin.json's fields in Claude Code's plugins reference; an unknown one fails validation
+PLUGIN_FIELDS = {"name", "version", "description", "author", "homepage", "repository", "license", "keywords",
+                 "commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"}  # fmt: skip
+KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def plugin_manifest() -> dict:
+    return json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text())
+
+
+def plugin_command(command: str) -> str:
+    """A manifest command as Claude Code runs it: ${CLAUDE_PLUGIN_ROOT} is the plugin's folder."""
+    return command.replace("${CLAUDE_PLUGIN_ROOT}", str(PLUGIN))
+
+
+def test_the_marketplace_and_plugin_manifests_follow_claude_codes_plugin_reference():
+    import tomllib
+
+    market = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
+    assert KEBAB.match(market["name"]) and market["owner"]["name"]
+    [entry] = market["plugins"]
+    source = entry["source"]
+    assert source.startswith("./") and ".." not in source and (ROOT / source).resolve() == PLUGIN.resolve()
+    plugin = plugin_manifest()
+    assert set(plugin) <= PLUGIN_FIELDS and KEBAB.match(plugin["name"]) and plugin["name"] == entry["name"]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert plugin["version"] == version and "version" not in entry  # one place: plugin.json wins anyway
+    # the same events and timeouts `vmem hooks install claude-code` writes, each one vmem's hook script
+    assert {event: groups[0]["hooks"][0]["timeout"] for event, groups in plugin["hooks"].items()} == claude_code.EVENTS
+    for groups in plugin["hooks"].values():
+        [hook] = [h for g in groups for h in g["hooks"]]
+        assert hook["type"] == "command" and claude_code.is_ours(hook)
+        script = shlex.split(plugin_command(hook["command"]))[1]
+        assert Path(script).is_file() and Path(script).resolve() == HOOK.resolve()
+    assert plugin["mcpServers"]["vmem"] == {"command": "vmem", "args": ["mcp"]}
+
+
+def test_the_plugins_prompt_hook_reads_the_vault_of_vmem_vault_or_the_folder_the_session_is_in(served_vault, tmp_path):
+    """The hook command from plugin.json, run by a shell as Claude Code runs it, with `vmem`
+    on PATH: VMEM_VAULT (set in the settings' `env`) picks the vault; without it, a session
+    inside a vault folder uses that vault."""
+    [group] = plugin_manifest()["hooks"]["UserPromptSubmit"]
+    command = plugin_command(group["hooks"][0]["command"])
+    path = f"{Path(VMEM).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    prompt = event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?")
+    inside = event("UserPromptSubmit", served_vault / "facts", prompt="what should I avoid eating?")
+    for stdin, env in (
+        (prompt, clean_env(tmp_path, VMEM_VAULT=str(served_vault), PATH=path)),
+        (inside, clean_env(tmp_path, PATH=path)),
+    ):
+        done = subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0 and done.stderr == ""
+        assert "peanut" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_plugins_mcp_server_serves_the_vault_of_vmem_vault(served_vault, tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    server = plugin_manifest()["mcpServers"]["vmem"]
+    path = f"{Path(VMEM).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = clean_env(tmp_path, VMEM_VAULT=str(served_vault), PATH=path)
+
+    async def talk():
+        params = StdioServerParameters(command=server["command"], args=server["args"], env=env, cwd=str(tmp_path))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.call_tool("recall", {"query": "what should I avoid eating?"})
+
+    recalled = asyncio.run(talk())
+    assert not recalled.is_error and "peanut" in recalled.structured_content["block"]
+
+
 # ---------------------------------------------------------------------------- MCP
 
 

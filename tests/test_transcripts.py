@@ -170,3 +170,15 @@ def test_text_planted_by_the_harness_or_a_tool_never_becomes_the_users_fact(mem)
         "The user's favourite colour is green",
         "The user's sister is called Ana",
     ]
+
+
+def test_a_transcript_path_that_cannot_be_read_is_a_transcript_error_naming_it(mem, tmp_path):
+    """It was a bare FileNotFoundError / UnicodeDecodeError out of `vmem.ingest`."""
+    missing, binary = tmp_path / "session.jsonl", tmp_path / "latin1.txt"
+    binary.write_bytes("User: Me llamo José\n".encode("latin-1"))
+    with pytest.raises(TranscriptError, match=r"no transcript at .*session\.jsonl"):
+        vmem.ingest(mem, missing)
+    with pytest.raises(TranscriptError, match=r"latin1\.txt is not UTF-8"):
+        vmem.ingest_all(mem, binary)
+    with pytest.raises(TranscriptError, match="no transcript at"):
+        vmem.context(mem, missing)

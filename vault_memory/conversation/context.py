@@ -35,7 +35,7 @@ from .ingestion import FROM_CONFIG, _settings
 from .llm import LLMSettings, chat, parse_reply, summary_text, validate
 from .queue import file_stem
 from .signals import explicit_signals
-from .transcript import Transcript, Turn, parse
+from .transcript import Transcript, Turn, parse, source_text
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -129,8 +129,7 @@ def context(
     if isinstance(source, Transcript):
         transcript = source
     else:
-        text = Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
-        transcript = parse(text, format, session)
+        transcript = parse(source_text(source), format, session)
     budget = budget or mem.config["context"]["budget"]
     turns = transcript.turns
     warnings: list[str] = []

@@ -28,7 +28,7 @@ from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals
-from .transcript import LineProblem, Transcript, Turn, parse, parse_all
+from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -142,7 +142,7 @@ def ingest_all(
 ) -> list[IngestReport]:
     """``ingest`` for every conversation of a file, in file order: an export (ChatGPT,
     Claude.ai, OpenAI JSONL) holds many, each its own session; the other formats one."""
-    transcripts = source if isinstance(source, list) else parse_all(_text(source), format, session)
+    transcripts = source if isinstance(source, list) else parse_all(source_text(source), format, session)
     return [ingest(mem, t, persona=persona, dry_run=dry_run, llm=llm, now=now) for t in transcripts]
 
 
@@ -323,12 +323,7 @@ def _report(transcript: Transcript, ledger: Ledger, dry_run: bool = False) -> In
 
 
 def _transcript(source: str | Path | Transcript, fmt: str, session: str | None) -> Transcript:
-    return source if isinstance(source, Transcript) else parse(_text(source), fmt, session)
-
-
-def _text(source: str | Path) -> str:
-    """A transcript given as its text or as the path of its file."""
-    return Path(source).read_text(encoding="utf-8") if isinstance(source, Path) else source
+    return source if isinstance(source, Transcript) else parse(source_text(source), fmt, session)
 
 
 def _settings(mem: VaultMemory, llm: LLMSettings | None | str) -> LLMSettings | None:

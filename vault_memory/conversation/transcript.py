@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import safejson
@@ -119,6 +120,21 @@ def parse(text: str, fmt: str = "auto", session: str | None = None) -> Transcrip
             f"the file holds {len(transcripts)} conversations; read them one by one (parse_all, or `vmem ingest`)"
         )
     return transcripts[0]
+
+
+def source_text(source: str | Path) -> str:
+    """A transcript given as its text or as the path of its file (a missing or unreadable
+    file is a ``TranscriptError`` that names it, not a bare ``OSError``)."""
+    if not isinstance(source, Path):
+        return source
+    try:
+        return source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TranscriptError(f"no transcript at {source}: pass the path of an existing file, or the text") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{source} is not UTF-8 text (byte {e.start}); a transcript is a text file") from None
+    except OSError as e:
+        raise TranscriptError(f"cannot read {source}: {e.strerror or e}") from None
 
 
 def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[Transcript]:
