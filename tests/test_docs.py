@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from vault_memory.cli.app import app, daemon_app
+from vault_memory.cli.app import app, daemon_app, hooks_app, mcp_app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 
 def commands():
-    for group, prefix in ((app, "vmem"), (daemon_app, "vmem daemon")):
+    for group, prefix in ((app, "vmem"), (daemon_app, "vmem daemon"), (hooks_app, "vmem hooks"), (mcp_app, "vmem mcp")):
         for cmd in group.registered_commands:
             name = cmd.name or cmd.callback.__name__.rstrip("_").replace("_", "-")
             yield prefix, name, cmd
@@ -27,7 +27,7 @@ def test_command_has_help_and_readme_entry(prefix, name, cmd):
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0
     assert "Example" in result.stdout, f"{prefix} {name} --help shows no example"
-    assert name in ("init", "docs") or "--vault" in result.stdout
+    assert name in ("init", "docs", "uninstall") or "--vault" in result.stdout  # uninstall needs no vault
     assert "{" not in result.stdout.splitlines()[0] and not re.search(r"<(str|int|path|float)", result.stdout), (
         "usage noise"
     )

@@ -418,6 +418,125 @@ def test_the_plugins_mcp_server_serves_the_vault_of_vmem_vault(served_vault, tmp
     assert not recalled.is_error and "peanut" in recalled.structured_content["block"]
 
 
+# ---------------------------------------------------------------------------- MCP clients' configs
+
+#: client → (the file `vmem mcp install` must write under HOME, or under --project)
+CLIENT_FILES = {
+    "claude-desktop": ".config/Claude/claude_desktop_config.json",  # Linux; macOS and Windows as documented
+    "cursor": ".cursor/mcp.json",
+    "gemini": ".gemini/settings.json",
+    "codex": ".codex/config.toml",
+}
+CODEX_BEFORE = """# my settings
+model = "o3"  # the default
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-server"]
+
+[mcp_servers.docs.env]
+TOKEN = "x"
+
+[profiles.fast]
+model = "o4-mini"
+"""
+
+
+def vmem_json(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([VMEM, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+
+
+@pytest.mark.parametrize("client", list(CLIENT_FILES))
+def test_mcp_install_writes_each_clients_documented_file_and_uninstall_takes_back_only_its_entry(client, tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    env = clean_env(tmp_path)
+    config = tmp_path / "home" / CLIENT_FILES[client]
+    config.parent.mkdir(parents=True)
+    if client == "codex":
+        config.write_text(CODEX_BEFORE)
+    else:
+        before = {"theme": "dark", "mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-server"]}}}
+        config.write_text(json.dumps(before))
+    original = config.read_bytes()
+
+    first = vmem_json(["mcp", "install", client, "--vault", str(vault), "--json"], env, tmp_path)
+    second = vmem_json(["mcp", "install", client, "--vault", str(vault), "--json"], env, tmp_path)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert json.loads(first.stdout)["changed"] and not json.loads(second.stdout)["changed"]
+    assert json.loads(first.stdout)["config"] == str(config)
+    if client == "codex":
+        import tomllib
+
+        data = tomllib.loads(config.read_text())
+        servers = data["mcp_servers"]
+        assert config.read_text().startswith(CODEX_BEFORE)  # every byte of the user's file as it was
+    else:
+        data = json.loads(config.read_text())
+        servers = data["mcpServers"]
+        assert data["theme"] == "dark"
+    assert servers["docs"]["args"] == ["-y", "docs-server"]
+    assert servers["vmem"] == {"command": VMEM, "args": ["mcp", "--vault", str(vault)]}
+    assert Path(str(config) + ".vmem-backup").read_bytes() == original
+
+    removed = vmem_json(["mcp", "uninstall", client, "--json"], env, tmp_path)
+    again = vmem_json(["mcp", "uninstall", client], env, tmp_path)
+    assert removed.returncode == 0 and json.loads(removed.stdout)["changed"]
+    assert again.returncode == 0 and "no vmem entry" in again.stdout
+    if client == "codex":
+        assert config.read_text() == CODEX_BEFORE
+    else:
+        assert json.loads(config.read_text()) == before
+
+
+def test_mcp_install_per_project_and_what_it_refuses(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(tmp_path)
+    done = vmem_json(["mcp", "install", "claude-code", "--project", "--vault", str(vault)], env, project)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((project / ".mcp.json").read_text())["mcpServers"]["vmem"]["args"][0] == "mcp"
+    done = vmem_json(["mcp", "install", "cursor", "--project", str(project), "--vault", str(vault)], env, tmp_path)
+    assert done.returncode == 0 and (project / ".cursor" / "mcp.json").is_file()
+
+    no_user_file = vmem_json(["mcp", "install", "claude-code", "--vault", str(vault)], env, project)
+    assert no_user_file.returncode == 1 and "--project" in no_user_file.stderr
+    unknown = vmem_json(["mcp", "install", "vscode", "--vault", str(vault)], env, project)
+    assert unknown.returncode == 2 and "claude-desktop, claude-code, cursor, gemini, codex" in unknown.stderr
+    broken = tmp_path / "home" / ".gemini" / "settings.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('{"theme": "dark",,}')
+    refused = vmem_json(["mcp", "install", "gemini", "--vault", str(vault)], env, project)
+    assert refused.returncode == 1 and "not valid JSON" in refused.stderr
+    assert broken.read_text() == '{"theme": "dark",,}'
+    mine = tmp_path / "home" / ".cursor" / "mcp.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text(json.dumps({"mcpServers": {"vmem": {"command": "my-own-vmem-proxy", "args": ["serve"]}}}))
+    kept = vmem_json(["mcp", "uninstall", "cursor"], env, project)
+    assert kept.returncode == 0 and "left as it is" in kept.stdout
+    assert json.loads(mine.read_text())["mcpServers"]["vmem"]["command"] == "my-own-vmem-proxy"
+
+
+def test_the_entry_mcp_install_writes_starts_a_server_an_mcp_client_can_use(tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "vault")
+    env = clean_env(tmp_path)
+    assert vmem_json(["mcp", "install", "gemini", "--vault", str(vault)], env, tmp_path).returncode == 0
+    entry = json.loads((tmp_path / "home" / ".gemini" / "settings.json").read_text())["mcpServers"]["vmem"]
+
+    async def talk():  # as a GUI client starts it: its own cwd, no PATH of the user's shell
+        bare = {k: v for k, v in env.items() if k != "PATH"}
+        params = StdioServerParameters(command=entry["command"], args=entry["args"], env=bare, cwd="/")
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.call_tool("recall", {"query": "what should I avoid eating?"})
+
+    recalled = asyncio.run(talk())
+    assert not recalled.is_error and "peanut" in recalled.structured_content["block"]
+
+
 # ---------------------------------------------------------------------------- MCP
 
 
@@ -591,3 +710,26 @@ def test_the_first_prompt_after_a_daemon_start_gets_its_memories_on_a_loaded_mac
     finally:
         for burner in burners:
             burner.terminate()
+
+
+def test_hooks_install_takes_a_bare_project_flag_and_local_settings(tmp_path):
+    """`--project` alone was an error ("requires an argument"); nothing wrote the
+    settings.local.json that hooks/README.md recommended for shared repositories."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(tmp_path)
+    bare = vmem_json(["hooks", "install", "claude-code", "--project", "--vault", str(vault)], env, project)
+    local = vmem_json(["hooks", "install", "claude-code", "--local", "--vault", str(vault)], env, project)
+    both = vmem_json(["hooks", "install", "claude-code", "--local", "--user", "--vault", str(vault)], env, project)
+    assert bare.returncode == 0 and local.returncode == 0, bare.stderr + local.stderr
+    assert "UserPromptSubmit" in json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+    assert "UserPromptSubmit" in json.loads((project / ".claude" / "settings.local.json").read_text())["hooks"]
+    assert both.returncode == 2 and "--user and --local" in both.stderr
+    gone = vmem_json(["hooks", "uninstall", "claude-code", "--local"], env, project)
+    assert gone.returncode == 0 and "hooks" not in json.loads((project / ".claude" / "settings.local.json").read_text())
+    # the script both files ran stays for settings.json (python exits 2 on a missing script,
+    # which Claude Code reads as "block the prompt")
+    assert (project / ".claude" / "hooks" / "vmem_hook.py").is_file()
+    assert vmem_json(["hooks", "uninstall", "claude-code", "--project"], env, project).returncode == 0
+    assert not (project / ".claude" / "hooks" / "vmem_hook.py").exists()

@@ -49,6 +49,18 @@ class _Command(TyperCommand):
         ]
 
 
+class _ProjectCommand(_Command):
+    """``--project`` alone means the current folder (click has no optional option values)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        fixed: list[str] = []
+        for i, arg in enumerate(args):
+            fixed.append(arg)
+            if arg == "--project" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                fixed.append(".")
+        return super().parse_args(ctx, fixed)
+
+
 VaultOpt = Annotated[
     Optional[Path],
     typer.Option(
@@ -1091,28 +1103,38 @@ ProjectOpt = Annotated[
         "--project",
         metavar="DIR",
         show_default=False,
-        help="claude-code: install into DIR/.claude/settings.json (default: the current folder; --user for ~/.claude).",
+        help="claude-code: install into DIR/.claude/settings.json (DIR defaults to the current folder; "
+        "--user for ~/.claude).",
     ),
 ]
 UserOpt = Annotated[bool, typer.Option("--user", help="claude-code: install into ~/.claude/settings.json.")]
+LocalOpt = Annotated[
+    bool,
+    typer.Option(
+        "--local",
+        help="claude-code: install into .claude/settings.local.json of --project DIR or the current folder (Claude "
+        "Code's place for settings that are yours, not the team's).",
+    ),
+]
 DirOpt = Annotated[
     Optional[Path], typer.Option("--dir", metavar="DIR", help="shell: where vmem-hook goes (default ~/.local/bin).")
 ]
 
 
-def _claude_settings(project: Optional[Path], user: bool) -> Path:
+def _claude_settings(project: Optional[Path], user: bool, local: bool = False) -> Path:
     from ..integrations import claude_code
 
-    if user and project is not None:
-        _fail("--user and --project say different things; use one", 2)
-    return claude_code.settings_path(None if user else (project or Path.cwd()).resolve())
+    if user and (project is not None or local):
+        _fail(f"--user and {'--local' if local else '--project'} say different things; use one", 2)
+    return claude_code.settings_path(None if user else (project or Path.cwd()).resolve(), local=local)
 
 
-@hooks_app.command("install", cls=_Command)
+@hooks_app.command("install", cls=_ProjectCommand)
 def hooks_install(
     target: TargetArg,
     project: ProjectOpt = None,
     user: UserOpt = False,
+    local: LocalOpt = False,
     dir: DirOpt = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
@@ -1125,7 +1147,9 @@ def hooks_install(
 
     Examples:
 
-      vmem hooks install claude-code --project . --vault ~/memory
+      vmem hooks install claude-code --project --vault ~/memory
+
+      vmem hooks install claude-code --local     (.claude/settings.local.json: not shared with the team)
 
       vmem hooks install git --vault ~/memory
 
@@ -1137,7 +1161,7 @@ def hooks_install(
     if target is HookTarget.claude_code:
         from ..integrations import claude_code
 
-        done = _run(lambda: claude_code.install(_claude_settings(project, user), root))
+        done = _run(lambda: claude_code.install(_claude_settings(project, user, local), root))
         if as_json:
             _print_json(done.to_dict())
             return
@@ -1173,11 +1197,12 @@ def hooks_install(
             )
 
 
-@hooks_app.command("uninstall", cls=_Command)
+@hooks_app.command("uninstall", cls=_ProjectCommand)
 def hooks_uninstall(
     target: TargetArg,
     project: ProjectOpt = None,
     user: UserOpt = False,
+    local: LocalOpt = False,
     dir: DirOpt = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
@@ -1189,7 +1214,7 @@ def hooks_uninstall(
     if target is HookTarget.claude_code:
         from ..integrations import claude_code
 
-        done = _run(lambda: claude_code.uninstall(_claude_settings(project, user)))
+        done = _run(lambda: claude_code.uninstall(_claude_settings(project, user, local)))
         _print_json(done.to_dict()) if as_json else typer.echo(
             f"removed vmem's hooks from {done.settings}" if done.changed else f"no vmem hooks in {done.settings}"
         )
@@ -1211,18 +1236,25 @@ def hooks_uninstall(
         )
 
 
-@app.command(cls=_Command)
-def mcp(vault: VaultOpt = None) -> None:
-    """Serve the vault over MCP (stdio): tools recall, remember, correct, forget, list, show, history.
+mcp_app = typer.Typer(rich_markup_mode=None)
+app.add_typer(mcp_app, name="mcp")
 
-    Needs the `mcp` extra: pip install 'vault-memory[mcp]'.
+
+@mcp_app.callback(invoke_without_command=True)
+def mcp(ctx: typer.Context, vault: VaultOpt = None) -> None:
+    """Serve the vault over MCP (stdio): recall, remember, correct, forget, restore, list, show, history, ingest.
+
+    Needs the `mcp` extra: pip install 'vault-memory[mcp]'. `vmem mcp install CLIENT` writes the entry
+    into Claude Desktop's, Cursor's, Gemini CLI's or Codex's config.
 
     Examples:
 
       claude mcp add vmem -- vmem mcp --vault ~/memory
 
-      {"mcpServers": {"vmem": {"command": "vmem", "args": ["mcp", "--vault", "/home/me/memory"]}}}
+      vmem mcp install cursor --vault ~/memory
     """
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         import mcp as _sdk  # noqa: F401
 
@@ -1231,6 +1263,86 @@ def mcp(vault: VaultOpt = None) -> None:
         _fail("the MCP server needs the mcp package: pip install 'vault-memory[mcp]'")
     mem = _open(vault)
     serve(mem)
+
+
+def _mcp_client(name: str) -> Any:
+    from ..integrations.mcp_clients import CLIENTS
+
+    if name not in CLIENTS:
+        _fail(f"unknown MCP client {name!r}; one of: {', '.join(CLIENTS)}", 2)
+    return CLIENTS[name]
+
+
+ClientArg = Annotated[
+    str,
+    typer.Argument(metavar="CLIENT", help="claude-desktop, claude-code (--project only), cursor, gemini or codex."),
+]
+McpProjectOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--project",
+        metavar="DIR",
+        show_default=False,
+        help="The client's per-project file in DIR (the current folder when DIR is left out) instead of the "
+        "user's: .mcp.json, .cursor/mcp.json, .gemini/settings.json, .codex/config.toml.",
+    ),
+]
+
+
+@mcp_app.command("install", cls=_ProjectCommand)
+def mcp_install(
+    client: ClientArg, project: McpProjectOpt = None, vault: VaultOpt = None, as_json: JsonOpt = False
+) -> None:
+    """Add vmem's MCP server to a client's config. Idempotent; everything else in the file is kept.
+
+    The entry is named vmem and runs this vmem with absolute paths; the previous file is kept as
+    <file>.vmem-backup. Restart the client afterwards.
+
+    Examples:
+
+      vmem mcp install claude-desktop --vault ~/memory
+
+      vmem mcp install cursor --project            (.cursor/mcp.json here)
+
+      vmem mcp install codex && vmem mcp uninstall codex
+    """
+    from ..api import locate_vault
+    from ..integrations import mcp_clients
+
+    target = _mcp_client(client)
+    config = _run(lambda: target.config_file(project.resolve() if project else None))
+    root = _run(lambda: locate_vault(vault))
+    done = _run(lambda: mcp_clients.install(target, config, root))
+    if as_json:
+        _print_json(done.to_dict())
+        return
+    typer.echo(f"{'added vmem to' if done.changed else 'vmem is already in'} {done.config}")
+    if done.replaced:
+        typer.echo(f"  it replaced another 'vmem' entry: {json.dumps(done.replaced)}", err=True)
+    if done.backup:
+        typer.echo(f"  the previous file is in {done.backup}")
+    typer.echo(f"  vault: {root}; restart {client} to load it (needs: pip install 'vault-memory[mcp]')")
+
+
+@mcp_app.command("uninstall", cls=_ProjectCommand)
+def mcp_uninstall(client: ClientArg, project: McpProjectOpt = None, as_json: JsonOpt = False) -> None:
+    """Remove vmem's MCP server from a client's config (only an entry that runs `vmem mcp`).
+
+    Example: vmem mcp uninstall cursor
+    """
+    from ..integrations import mcp_clients
+
+    target = _mcp_client(client)
+    config = _run(lambda: target.config_file(project.resolve() if project else None))
+    done = _run(lambda: mcp_clients.uninstall(target, config))
+    if as_json:
+        _print_json(done.to_dict())
+    elif done.changed:
+        typer.echo(f"removed vmem from {done.config}")
+    elif done.entry is not None:
+        typer.echo(f"the 'vmem' entry in {done.config} does not run `vmem mcp`; left as it is")
+    else:
+        typer.echo(f"no vmem entry in {done.config}")
 
 
 def main() -> None:

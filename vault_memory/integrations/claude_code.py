@@ -11,16 +11,14 @@ removes only entries whose command runs vmem's hook script.
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import safejson
 from ..errors import ConfigError
-from ..vault.fsutil import atomic_write
 from .hookfiles import SCRIPT_NAME, copy_script, python_executable, vmem_executable
+from .settingsfile import read_object, write_object
 
 #: event → seconds Claude Code waits before giving up on the hook (the hook fails open anyway)
 EVENTS = {"SessionStart": 30, "UserPromptSubmit": 5, "SessionEnd": 10, "PreCompact": 10}
@@ -44,10 +42,15 @@ class Installed:
         }
 
 
-def settings_path(project: Path | None, user_home: Path | None = None) -> Path:
-    """``<project>/.claude/settings.json`` (shared with the team) or ``~/.claude/settings.json``."""
+#: Claude Code's settings files in a ``.claude`` folder: the team's and the user's own
+SETTINGS_FILES = ("settings.json", "settings.local.json")
+
+
+def settings_path(project: Path | None, user_home: Path | None = None, local: bool = False) -> Path:
+    """``<project>/.claude/settings.json`` (shared with the team), its ``settings.local.json``
+    (the user's own, which Claude Code keeps out of git), or ``~/.claude/settings.json``."""
     if project is not None:
-        return project / ".claude" / "settings.json"
+        return project / ".claude" / SETTINGS_FILES[local]
     return (user_home or Path.home()) / ".claude" / "settings.json"
 
 
@@ -59,26 +62,47 @@ def command_for(script: Path, vault: Path | None) -> str:
 
 
 def install(settings: Path, vault: Path | None) -> Installed:
-    data = _read(settings)
+    data = read_object(settings)
     script = copy_script(settings.parent / "hooks")
     command = command_for(script, vault)
     hooks = _without_ours(data.get("hooks", {}))
     for event, timeout in EVENTS.items():
         hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": command, "timeout": timeout}]})
     new = {**data, "hooks": hooks}
-    changed, backup = _write(settings, data, new)
+    changed, backup = write_object(settings, data, new)
     return Installed(settings, script, backup, changed, list(EVENTS))
 
 
 def uninstall(settings: Path) -> Installed:
-    data = _read(settings)
+    data = read_object(settings)
     hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {})).items() if groups}
     new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
-    changed, backup = _write(settings, data, new)
+    changed, backup = write_object(settings, data, new)
     script = settings.parent / "hooks" / SCRIPT_NAME
-    if script.is_file():
+    if script.is_file() and not _still_used(settings.parent):
         script.unlink()
     return Installed(settings, None, backup, changed)
+
+
+def _still_used(folder: Path) -> bool:
+    """Does settings.json or settings.local.json in ``folder`` still run the hook script
+    both share? (Deleting it under the other would make Python exit 2, which Claude Code
+    reads as "block this prompt".)"""
+    for name in SETTINGS_FILES:
+        try:
+            hooks = read_object(folder / name).get("hooks", {})
+        except ConfigError:
+            return True  # unreadable: assume it does
+        if isinstance(hooks, dict) and any(
+            is_ours(h)
+            for groups in hooks.values()
+            if isinstance(groups, list)
+            for group in groups
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for h in group["hooks"]
+        ):
+            return True
+    return False
 
 
 def is_ours(hook: Any) -> bool:
@@ -102,28 +126,3 @@ def _without_ours(hooks: Any) -> dict[str, list[Any]]:
                 kept.append(group)
         out[event] = kept
     return out
-
-
-def _read(settings: Path) -> dict[str, Any]:
-    try:
-        text = settings.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    try:
-        data = safejson.loads(text) if text.strip() else {}
-    except ValueError as e:
-        raise ConfigError(f"{settings} is not valid JSON ({e}); fix it first, vmem will not overwrite it") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{settings} must hold a JSON object; vmem will not overwrite it")
-    return data
-
-
-def _write(settings: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[bool, Path | None]:
-    if new == old and settings.exists():
-        return False, None
-    backup = None
-    if settings.exists():
-        backup = settings.with_name(settings.name + ".vmem-backup")
-        atomic_write(backup, settings.read_bytes())
-    atomic_write(settings, json.dumps(new, indent=2, ensure_ascii=False) + "\n")
-    return True, backup
