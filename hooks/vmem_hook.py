@@ -167,13 +167,13 @@ def _spawn(vault, command, what):
     """Run ``command`` detached: the agent's session does not wait for it."""
     import subprocess
 
-    log = _log_path(vault)
+    output = _log_path(vault, "hooks-output.log")  # many lines: not in hooks.log
     try:
-        with open(log, "a", encoding="utf-8") as out:
+        with open(output, "a", encoding="utf-8") as out:
             subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
     except OSError as e:
         return _log(vault, f"{what}: cannot run {command[0]}: {e}")
-    return _log(vault, f"{what}: started")
+    return _log(vault, f"{what}: started (its output goes to {output})")
 
 
 def _project_query(cwd):
@@ -210,13 +210,13 @@ def _vault(explicit, cwd):
     return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
 
 
-def _log_path(vault):
+def _log_path(vault, name="hooks.log"):
     if vault is not None and os.path.isdir(os.path.join(vault, ".vmem")):
-        return os.path.join(vault, ".vmem", "hooks.log")
+        return os.path.join(vault, ".vmem", name)
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     folder = os.path.join(base, "vmem")
     os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "hooks.log")
+    return os.path.join(folder, name)
 
 
 def _log(vault, message):
@@ -225,7 +225,8 @@ def _log(vault, message):
         import time
 
         with open(_log_path(vault), "a", encoding="utf-8") as f:
-            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {message}\n")
+            line = " ".join(str(message).split())  # one entry, one line, whatever the message held
+            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {line}\n")
     except OSError:
         pass
     return 0

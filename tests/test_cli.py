@@ -19,6 +19,20 @@ def test_init_creates_a_vault(tmp_path):
     assert again.exit_code == 1 and "already a vault" in again.output
 
 
+def test_init_says_that_its_examples_will_reach_an_agents_prompts(tmp_path):
+    """The pinned example name reached every prompt of a user who installed the hooks,
+    and nothing said so."""
+    cli = Cli(None)
+    result = cli("init", str(tmp_path / "v"), vault=False)
+    assert "6 example memories" in result.stderr and "nombre: Lucas" in result.stderr and "--empty" in result.stderr
+    assert "example" not in cli("init", str(tmp_path / "e"), "--empty", vault=False).stderr
+
+
+def test_docs_has_a_hooks_topic():
+    result = Cli(None)("docs", "hooks", vault=False)
+    assert result.exit_code == 0 and "vmem mcp install" in result.stdout and "Claude Code plugin" in result.stdout
+
+
 def test_remember_list_show(cli, vault_dir):
     created = cli.json("remember", "mascota: Luna", "--tag", "#pets", "--domain", "personal")
     assert set(created) >= {"id", "path"} and (vault_dir / created["path"]).is_file()
@@ -92,6 +106,37 @@ def test_doctor_finds_problems_and_changes_nothing(cli, vault_dir):
         ("facts/types.md", "frontmatter"),
     }
     assert tree_digest(vault_dir) == before
+
+
+def test_doctor_names_every_wrong_field_and_a_type_it_does_not_know(cli, vault_dir):
+    """It named one problem per file per run (fix, rerun, find the next), and `type: fakt`
+    passed silently while the file became a note."""
+    write(
+        vault_dir / "facts" / "typo.md",
+        "---\nid: typo-1\ntype: fakt\nconfidence: hihg\nexpires: soon\npinned: maybe\n---\nThe user likes tea\n",
+    )
+    write(vault_dir / "facts" / "note.md", "---\nid: typo-2\ntype: Fakt\n---\nThe user likes coffee\n")
+    report = cli("doctor", "--json")
+    assert report.exit_code == 1
+    found = {(p["path"], p["line"], p["kind"]) for p in json.loads(report.stdout)["problems"]}
+    assert found == {
+        ("facts/typo.md", 3, "unknown_type"),
+        ("facts/typo.md", 4, "frontmatter"),
+        ("facts/typo.md", 5, "frontmatter"),
+        ("facts/typo.md", 6, "frontmatter"),
+        ("facts/note.md", 3, "unknown_type"),
+    }
+    assert "'fakt' is not one of fact, summary, episode, note" in cli("doctor").stdout
+
+
+def test_list_lines_up_its_columns(cli, vault_dir):
+    """Ids of different lengths pushed every later column out of line."""
+    write(vault_dir / "facts" / "short.md", "---\nid: ab12\ntype: summary\n---\nA short id\n")
+    lines = cli("list").stdout.splitlines()
+    assert len(lines) > 2
+    for column in ("fact", "20"):  # the type column and the date column start where the others' do
+        starts = {line.index(f" {column}") for line in lines if f" {column}" in line}
+        assert len(starts) == 1, lines
 
 
 def test_list_skips_broken_files_with_a_warning(cli, vault_dir):

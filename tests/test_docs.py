@@ -64,6 +64,7 @@ def test_the_hook_script_spells_the_state_paths_as_the_package_does(tmp_path):
     state.root.mkdir()
     source = (ROOT / "hooks" / "vmem_hook.py").read_text()
     assert hook._log_path(str(tmp_path)) == str(state.hooks_log)
+    assert hook._log_path(str(tmp_path), state.hooks_output.name) == str(state.hooks_output)
     relative = state.daemon_socket.relative_to(tmp_path)
     assert f'os.path.join(vault, "{relative.parent}", "{relative.name}")' in source
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import VMEM
+from conftest import VMEM, wait
 
 from vault_memory.integrations import claude_code
 from vault_memory.vault.template import create_vault
@@ -139,6 +139,11 @@ def test_session_end_and_pre_compact_ingest_the_transcript_without_waiting(serve
     while not any(name in p.name for p in ledger.glob("*.json")) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert any(name in p.name for p in ledger.glob("*.json")), (served_vault / ".vmem" / "hooks.log").read_text()
+    # what the ingest printed went to its own file; hooks.log stays one line per entry
+    output = served_vault / ".vmem" / "hooks-output.log"
+    assert wait(lambda: output.is_file() and "turns" in output.read_text(), 30)
+    log = (served_vault / ".vmem" / "hooks.log").read_text().splitlines()
+    assert log and all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", line) for line in log), log
 
 
 def hook_log(tmp_path: Path, vault: Path | None = None) -> str:

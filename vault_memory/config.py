@@ -388,6 +388,12 @@ class StateLayout:
         return self.root / "hooks.log"
 
     @property
+    def hooks_output(self) -> Path:
+        """What the commands a hook starts in the background print (one line per entry
+        stays true of hooks.log)."""
+        return self.root / "hooks-output.log"
+
+    @property
     def pending(self) -> Path:
         return self.root / "pending"
 

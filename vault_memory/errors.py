@@ -56,7 +56,12 @@ class MemoryFileError(VaultError):
 
 
 class FrontmatterError(MemoryFileError):
-    pass
+    """``more``: the file's other wrong fields, (line, message) each, so one run of
+    ``doctor`` names them all instead of one per run."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None, more: list | None = None):
+        super().__init__(path, message, line)
+        self.more: list[tuple[int | None, str]] = more or []
 
 
 class EncodingError(MemoryFileError):

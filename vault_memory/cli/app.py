@@ -170,13 +170,23 @@ def init(
     mem = _run(lambda: create(path, examples=not empty, lang=lang))
     typer.echo(f"Created vault at {mem.root}")
     typer.echo(f"Use it with: export VMEM_VAULT={mem.root}")
+    examples = list(mem.list())
+    if examples:  # else they reach every prompt of someone who installs the hooks, as if theirs
+        pinned = [m.title for m in examples if m.pinned]
+        typer.echo(
+            f"note: it holds {len(examples)} example memories about a made-up user"
+            + (f" ({len(pinned)} pinned, shown in every prompt: {', '.join(pinned)})" if pinned else "")
+            + "; an agent with vmem's hooks will read them as yours. Remove each with `vmem forget ID` "
+            "(ids: vmem list), or start from `vmem init PATH --empty`.",
+            err=True,
+        )
 
 
 @app.command(cls=_Command)
 def docs(
     topic: Annotated[
         Optional[str],
-        typer.Argument(metavar="TOPIC", help="format, lifecycle, conversations, daemon, mcp or benchmarks."),
+        typer.Argument(metavar="TOPIC", help="format, lifecycle, conversations, daemon, mcp, hooks or benchmarks."),
     ] = None,
 ) -> None:
     """Print vmem's documentation: the file format, the lifecycle rules, the daemon.
@@ -651,9 +661,13 @@ def list_(
     if as_json:
         _print_json([m.to_dict() | {"state": listing.states[m.id]} for m in listing])
         return
-    for m in listing:
-        created = m.created.date().isoformat() if m.created else "          "
-        typer.echo(f"{m.id}  {m.type:<7} {created}  {listing.states[m.id]:<12} {_clip(m.title, 70)}")
+    rows = [
+        (m.id, m.type, m.created.date().isoformat() if m.created else "", listing.states[m.id], _clip(m.title, 70))
+        for m in listing
+    ]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(4)]
+    for row in rows:  # columns as wide as their widest cell, so they line up
+        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
 
 
 @app.command(cls=_Command)
@@ -842,7 +856,8 @@ def doctor(
             typer.echo(f"{p}  [{p.kind}]")
         n = len(checkup.problems)
         typer.echo(
-            f"{checkup.checked} files checked, {n} problem{'s' if n != 1 else ''} found" + ("" if n else ": all good")
+            f"{checkup.checked} file{'s' if checkup.checked != 1 else ''} checked, {n} problem{'s' if n != 1 else ''} found"
+            + ("" if n else ": all good")
         )
     raise typer.Exit(0 if checkup.ok else 1)
 

@@ -13,12 +13,20 @@ def _folder() -> Path:
     return packaged if packaged.is_dir() else _PACKAGE.parent / "docs"
 
 
+def _paths() -> dict[str, Path]:
+    """topic → file: docs/*.md, and ``hooks`` for the integrations' README (shipped with the
+    hook script it describes)."""
+    from ..integrations.hookfiles import script_source
+
+    paths = {p.stem: p for p in _folder().glob("*.md")}
+    paths["hooks"] = script_source().with_name("README.md")
+    return paths
+
+
 def topics() -> list[str]:
-    return sorted(p.stem for p in _folder().glob("*.md"))
+    return sorted(_paths())
 
 
 def read_topic(name: str) -> str | None:
-    path = _folder() / f"{name.strip().lower().removesuffix('.md')}.md"
-    if name not in topics() and path.stem not in topics():
-        return None
-    return path.read_text(encoding="utf-8")
+    path = _paths().get(name.strip().lower().removesuffix(".md"))
+    return path.read_text(encoding="utf-8") if path is not None and path.is_file() else None

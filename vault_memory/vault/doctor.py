@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ..config import NOTE_TYPE
+from ..errors import FrontmatterError, MemoryFileError
+from .fileformat import decode, load_yaml, parse_memory, split_frontmatter, type_warning
+from .scanner import escaped, is_candidate, is_utf8
 from .supersession import supersession_problems
-from .vault import Problem, Vault
+from .vault import Problem, Vault, problem_from_error
 
 
 def diagnose(vault: Vault) -> tuple[int, list[Problem]]:
-    """(number of files checked, problems found). Read-only by construction."""
+    """(number of files checked, problems found). Read-only by construction. Every wrong
+    field of a file is named (the scan names the first, which is enough to skip it)."""
     files = vault.files()
     result = vault.scan()
-    problems = list(result.problems)
+    problems: list[Problem] = []
+    for problem in result.problems:
+        problems.extend(_reread(vault, problem.path) if problem.kind == "frontmatter" else [problem])
+    for memory in result.memories:
+        if memory.type == NOTE_TYPE and memory.path is not None:  # a typo'd type reads as a note
+            problems.extend(_reread(vault, memory.path.as_posix()))
     for memory, kind, message in supersession_problems(result.memories):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
@@ -21,13 +33,6 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
     """Check file contents that are not (or not yet) on disk as they are here, such as a
     commit's staged files: (memory files checked, problems). Paths are relative to the
     vault; files the vault would not read as memories are skipped."""
-    from pathlib import Path
-
-    from ..errors import MemoryFileError
-    from .fileformat import parse_memory
-    from .scanner import escaped, is_candidate, is_utf8
-    from .vault import problem_from_error
-
     limit = vault.config["vault"]["max_file_bytes"]
     checked, problems = 0, []
     for rel, raw in sorted(blobs.items()):
@@ -40,8 +45,34 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
         if len(raw) > limit:
             problems.append(Problem(rel, f"larger than [vault] max_file_bytes ({limit:,} bytes)", "too_large"))
             continue
-        try:
-            parse_memory(raw, Path(rel))
-        except MemoryFileError as e:
-            problems.append(problem_from_error(e))
+        problems.extend(file_problems(raw, rel))
     return checked, problems
+
+
+def file_problems(raw: bytes, rel: str) -> list[Problem]:
+    """Everything wrong with one file's bytes: every wrong field, or a type vmem does not
+    know (the file then loads as a note); [] for a good file."""
+    path = Path(rel)
+    problems: list[Problem] = []
+    try:
+        if parse_memory(raw, path).type != NOTE_TYPE:
+            return []
+    except FrontmatterError as e:
+        problems = [problem_from_error(e), *(Problem(rel, message, "frontmatter", line) for line, message in e.more)]
+    except MemoryFileError as e:
+        return [problem_from_error(e)]
+    try:
+        fm = split_frontmatter(decode(raw, path), path)[0]
+        warning = type_warning(load_yaml(fm, path), fm) if fm else None
+    except MemoryFileError:  # the YAML itself is broken: already said
+        warning = None
+    if warning:
+        problems.append(Problem(rel, warning[1], "unknown_type", warning[0]))
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def _reread(vault: Vault, rel: str) -> list[Problem]:
+    try:
+        return file_problems(vault.read_bytes(rel), rel)
+    except MemoryFileError as e:  # changed or went away since the scan
+        return [problem_from_error(e)]

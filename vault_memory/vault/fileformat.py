@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import frontmatter
 import yaml
 
+from ..config import ALL_TYPES
 from ..errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
 from .memory import (
     KNOWN_KEYS,
@@ -31,6 +33,8 @@ from .memory import (
     normalize_type,
     reference_target,
 )
+
+T = TypeVar("T")
 
 _DELIM = re.compile(r"^-{3}[ \t]*\r?$")
 _CLOSE = re.compile(r"^(?:-{3}|\.{3})[ \t]*\r?$")
@@ -164,15 +168,20 @@ def parse_memory(raw: bytes, relpath: Path) -> Memory:
 
 
 def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: str = "") -> Memory:
-    def fail(key: str, message: str) -> FrontmatterError:
-        return FrontmatterError(relpath, f"'{key}': {message}", line=_key_line(fm, key))
+    """The memory these fields describe; a ``FrontmatterError`` naming every wrong field
+    (the first as its message, the others in ``more``)."""
+    wrong: list[tuple[int | None, str]] = []
+
+    def fail(key: str, message: str) -> None:
+        wrong.append((_key_line(fm, key), f"'{key}': {message}"))
 
     def scalar(key: str) -> str | None:
         v = data.get(key)
         if v is None:
             return None
         if isinstance(v, (dict, list)):
-            raise fail(key, "must be a single value, not a list or mapping")
+            fail(key, "must be a single value, not a list or mapping")
+            return None
         return str(v)
 
     def when(key: str, conv=as_datetime):
@@ -182,68 +191,92 @@ def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: 
         try:
             return conv(v)
         except ValueError as e:
-            raise fail(key, str(e)) from None
+            fail(key, str(e))
+            return None
+
+    def checked(key: str, convert: Callable[[], T], default: T) -> T:
+        try:
+            return convert()
+        except ValueError as e:
+            fail(key, str(e))
+            return default
 
     raw_id = data.get("id")
-    if raw_id is None or raw_id == "":
-        mem_id, id_derived = derived_id(relpath), True
-    else:
-        mem_id, id_derived = str(raw_id).strip(), False
-        if not is_valid_id(mem_id):
-            raise fail("id", f"{raw_id!r} is not a valid id (letters, digits, '.', '_', '-'; no '/' or '..')")
-
-    try:
-        confidence = normalize_confidence(data["confidence"]) if data.get("confidence") is not None else "medium"
-    except ValueError as e:
-        raise fail("confidence", str(e)) from None
-    try:
-        supersedes = [reference_target(r) for r in as_str_list(data.get("supersedes"), "supersedes")]
-    except ValueError as e:
-        raise fail("supersedes", str(e)) from None
+    mem_id, id_derived = derived_id(relpath), True
+    if raw_id is not None and raw_id != "":
+        if is_valid_id(str(raw_id).strip()):
+            mem_id, id_derived = str(raw_id).strip(), False
+        else:
+            fail("id", f"{raw_id!r} is not a valid id (letters, digits, '.', '_', '-'; no '/' or '..')")
+    confidence = "medium"
+    if data.get("confidence") is not None:
+        confidence = checked("confidence", lambda: normalize_confidence(data["confidence"]), "medium")
+    no_strings: list[str] = []
+    supersedes = checked(
+        "supersedes",
+        lambda: [reference_target(r) for r in as_str_list(data.get("supersedes"), "supersedes")],
+        no_strings,
+    )
     raw_tags = data.get("tags")
     if isinstance(raw_tags, str):
         raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
-    try:
-        tags = [normalize_tag(t) for t in as_str_list(raw_tags, "tags") if normalize_tag(t)]
-    except ValueError as e:
-        raise fail("tags", str(e)) from None
+    tags = checked(
+        "tags", lambda: [normalize_tag(t) for t in as_str_list(raw_tags, "tags") if normalize_tag(t)], no_strings
+    )
     importance = data.get("importance")
     if importance is not None:
         if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
-            raise fail("importance", f"must be a number from 0 to 1, not {importance!r}")
-        importance = float(importance)
+            fail("importance", f"must be a number from 0 to 1, not {importance!r}")
+        else:
+            importance = float(importance)
     turn = data.get("turn")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-        raise fail("turn", f"must be a whole number, not {turn!r}")
+        fail("turn", f"must be a whole number, not {turn!r}")
     pinned = data.get("pinned", False)
     if pinned is None:
         pinned = False
     if not isinstance(pinned, bool):
-        raise fail("pinned", f"must be true or false, not {pinned!r}")
-
+        fail("pinned", f"must be true or false, not {pinned!r}")
+    values = {
+        "key": scalar("key"),
+        "domain": scalar("domain"),
+        "source": scalar("source"),
+        "created": when("created"),
+        "updated": when("updated"),
+        "last_confirmed": when("last_confirmed"),
+        "expires": when("expires", as_date_or_datetime),
+        "persona": scalar("persona"),
+        "scope": scalar("scope"),
+        "conversation": scalar("conversation"),
+    }
+    if wrong:
+        (line, message), *more = sorted(wrong, key=lambda w: w[0] or 0)
+        raise FrontmatterError(relpath, message, line=line, more=more)
     return Memory(
         id=mem_id,
         text=body.strip(),
         type=normalize_type(data.get("type")) if data else "note",
-        key=scalar("key"),
-        domain=scalar("domain"),
         confidence=confidence,
-        source=scalar("source"),
-        created=when("created"),
-        updated=when("updated"),
-        last_confirmed=when("last_confirmed"),
-        expires=when("expires", as_date_or_datetime),
         supersedes=supersedes,
-        persona=scalar("persona"),
-        scope=scalar("scope"),
         importance=importance,
         pinned=pinned,
         tags=tags,
-        conversation=scalar("conversation"),
         turn=turn,
         extra={k: v for k, v in data.items() if k not in KNOWN_KEYS},
         path=relpath,
         id_derived=id_derived,
+        **values,
+    )
+
+
+def type_warning(data: dict[str, Any], fm: str = "") -> tuple[int | None, str] | None:
+    """A ``type`` vmem does not know ('fakt'): the file still loads, as a note, which is
+    rarely what its author meant. (line, message), or None."""
+    value = data.get("type")
+    if value is None or (isinstance(value, str) and value.strip().lower() in ALL_TYPES):
+        return None
+    return _key_line(fm, "type"), (
+        f"'type': {value!r} is not one of {', '.join(ALL_TYPES)}; the file is read as a note"
     )
 
 
