@@ -274,3 +274,29 @@ def test_a_frequency_adverb_never_takes_the_verbs_ending(said, written):
     "wons't" and "moveds"."""
     [signal] = explicit_signals(f"Remember that {said}")
     assert signal.text == written
+
+
+@pytest.mark.parametrize(
+    "said, written",
+    [
+        ("Recordá que soy vegetariana", "La usuaria es vegetariana"),
+        ("Recuerda que estoy embarazada", "La usuaria está embarazada"),
+        ("Recordá que soy programadora", "La usuaria es programadora"),
+        ("Acordate que soy dentista", "El usuario es dentista"),  # the same word for both
+        ("Recordá que estoy casado", "El usuario está casado"),
+        ("Recordá que mi hermana es médica", "La hermana del usuario es médica"),
+        # found by benchmarks/own_words.py: a verb not in the table, "no", nouns and adjectives
+        ("Recordá que toco la guitarra", "El usuario toca la guitarra"),
+        ("Recordá que no tomo alcohol", "El usuario no toma alcohol"),
+        ("Recordá que mi madre vive en Córdoba", "La madre del usuario vive en Córdoba"),
+        ("Recordá que mi color favorito es el verde", "El color favorito del usuario es el verde"),
+        ("Recordá que mi hijo mayor se llama Tomás", "El hijo mayor del usuario se llama Tomás"),
+        ("Recordá que mi mejor amiga se llama Sol", "La mejor amiga del usuario se llama Sol"),
+        ("Recordá que no me gusta el picante", "Al usuario no le gusta el picante"),
+    ],
+)
+def test_spanish_facts_read_right(said, written):
+    """It wrote "El usuario es vegetariana", "El madre del usuario", "El color del usuario
+    favorito", "Toco la guitarra" (unchanged) and "No le gusta el picante" (no subject)."""
+    [signal] = explicit_signals(said)
+    assert signal.text == written

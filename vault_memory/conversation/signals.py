@@ -308,7 +308,7 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
     verb, *rest = said.split()
     person = _ES_FIRST_PERSON.get(_plain(verb.lower()))
     if person:
-        body = f"el usuario {lead}{person} {' '.join(rest)}".strip()
+        body = es_gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
     else:
         infinitive = _es_infinitive(verb)
         if infinitive is None:
@@ -415,6 +415,13 @@ _ES_FIRST_PERSON = {
     "hablo": "habla",
     "entreno": "entrena",
     "viajo": "viaja",
+    "toco": "toca",
+    "cocino": "cocina",
+    "camino": "camina",
+    "nado": "nada",
+    "duermo": "duerme",
+    "conozco": "conoce",
+    "sigo": "sigue",
     "me": "se",
     "mi": "su",
 }
@@ -509,29 +516,66 @@ def third_person_es(text: str) -> str:
     """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
 
     def possessive(m: re.Match[str]) -> str:
-        noun = m.group(2)
+        before, noun, after = m.group(2) or "", m.group(3), m.group(4) or ""
         plural = m.group(1).lower() == "mis"
-        article = ("las" if plural else "la") if re.search(r"as?$|ión$|dad$", noun) else ("los" if plural else "el")
-        return f"{article} {noun} del usuario"
+        feminine = noun.lower() in _ES_FEMININE_NOUNS or re.search(r"as?$|ión$|dad$", noun)
+        article = ("las" if plural else "la") if feminine else ("los" if plural else "el")
+        return f"{article} {before}{noun}{after} del usuario"
 
-    out = re.sub(r"\b(mis?)\s+(\w+)", possessive, text, flags=_I)
+    out = re.sub(
+        rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?(\w+)(\s+(?:{_ES_AFTER_NOUN}))?\b", possessive, text, flags=_I
+    )
+    out = re.sub(  # "no me gusta el picante" → "al usuario no le gusta el picante"
+        r"^(?:a\s+mí\s+)?(no\s+)?me\s+(gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
+        lambda m: f"al usuario {(m.group(1) or '').lower()}le {m.group(2)}",
+        out,
+        count=1,
+        flags=_I,
+    )
     out = re.sub(
         r"\bme\s+(llamo|gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
         lambda m: "se llama" if m.group(1).lower() == "llamo" else f"le {m.group(1)}",
         out,
         flags=_I,
     )
-    out = re.sub(r"^(?:yo\s+)?(\w+)", lambda m: _es_subject(m.group(1)), out, count=1, flags=_I)
+    out = re.sub(
+        r"^(?:yo\s+)?(no\s+)?(\w+)", lambda m: _es_subject(m.group(2), m.group(1) or ""), out, count=1, flags=_I
+    )
     out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _es_subject(m.group(1)), out, flags=_I)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
-    return out
+    return es_gender(out)
 
 
-def _es_subject(word: str) -> str:
+#: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
+_ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
+#: words that sit between the possessive and its noun, or after the noun, and move with it:
+#: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
+_ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?"
+_ES_AFTER_NOUN = r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma"
+
+#: endings of a feminine adjective or noun whose masculine differs ("vegetariana",
+#: "casada", "alérgica", "programadora"); "dentista", "atleta", "psiquiatra" are both
+_ES_FEMININE = ("ada", "ida", "ana", "ina", "ena", "ica", "aca", "era", "ora", "osa", "iva", "ola", "ona")
+
+
+def es_gender(text: str) -> str:
+    """ "el usuario está embarazada" → "la usuaria está embarazada": the subject agrees with
+    what the user said of herself (it read "El usuario es vegetariana")."""
+
+    def agree(m: re.Match[str]) -> str:
+        if not m.group(3).lower().endswith(_ES_FEMININE):
+            return m.group(0)
+        return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
+
+    return re.sub(r"\b([Ee])l usuario (es|está|era|estaba|fue|sigue) (\w+)", agree, text)
+
+
+def _es_subject(word: str, negation: str = "") -> str:
+    """ "tomo" → "el usuario toma"; with ``negation`` ("no "): "el usuario no toma"."""
     third = _ES_FIRST_PERSON.get(_plain(word.lower()))
     if third is None or word.lower() in ("me", "mi"):
-        return word
-    return f"el usuario {third}"
+        return f"{negation}{word}"
+    return f"el usuario {negation.lower()}{third}"
 
 
 # ---------------------------------------------------------------------------- key, domain
