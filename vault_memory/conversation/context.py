@@ -93,6 +93,8 @@ class ContextBlock:
     #: budget): said in the block, so no turn goes missing unannounced
     left_out: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: the agent's own summary of what came before its last compaction was shown
+    compaction: bool = False
 
     @property
     def tokens(self) -> int:
@@ -109,6 +111,7 @@ class ContextBlock:
             "memories": self.memories,
             "folded": self.folded,
             "left_out": self.left_out,
+            "compaction": self.compaction,
             "warnings": self.warnings,
             "text": self.text,
         }
@@ -174,12 +177,13 @@ def context(
         past_text, kept = _fit_lines(past_lines, past_budget)
         if kept < len(past_lines):  # the budget took the oldest lines: their turns are left out
             folded_from = past_lines[len(past_lines) - kept][0] if kept else None
-    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(past_text) + 40
+    compaction = _compaction_section(transcript.compactions, max(80, budget // 10))
+    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(compaction) + estimate_tokens(past_text) + 40
     window_text, shown_turns = _fit_window(recent, budget - fixed_cost)
     while True:
         folded = [t.number for t in older if folded_from is not None and t.number >= folded_from]
         left_out = [t.number for t in turns if t.number not in folded and t.number not in shown_turns]
-        parts = (memory_block, _past_section(past_text, folded, left_out, older), window_text)
+        parts = (memory_block, compaction, _past_section(past_text, folded, left_out, older), window_text)
         text = "\n\n".join(part for part in parts if part)
         if estimate_tokens(text) <= budget or not shown_turns:  # the estimate of a join can round up
             break
@@ -195,7 +199,26 @@ def context(
         folded=len(folded),
         left_out=left_out,
         warnings=warnings,
+        compaction=bool(compaction),
     )
+
+
+def _compaction_section(summaries: list[str], budget: int) -> str:
+    """The latest compaction summary, as what it is: the agent's model wrote it, so it
+    informs the block but is never read as the user's words (nor yields a fact)."""
+    if not summaries:
+        return ""
+    heading = "## Before the last compaction (the agent's own summary, not the user's words)"
+    room = budget - estimate_tokens(heading) - 2
+    whole = text = defang(summaries[-1].strip())
+    while text and estimate_tokens(text) > room:  # cut at a line, else a word, else a character
+        mark = len(text) * 3 // 4
+        cut = text.rfind("\n", 0, mark)
+        cut = cut if cut > 0 else text.rfind(" ", 0, mark)
+        text = text[:cut] if cut > 0 else text[:mark]
+    if text and text != whole:
+        text = text.rstrip() + " […]"
+    return f"{heading}\n{text}" if text else ""
 
 
 # ---------------------------------------------------------------------------- window
