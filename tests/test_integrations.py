@@ -68,34 +68,50 @@ def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path
     assert out["additionalContext"].startswith('<memory source="vmem">') and "peanut" in out["additionalContext"]
 
 
-def test_the_hook_finishes_within_its_budget_whatever_the_socket_peer_does(tmp_path):
-    """A peer on the daemon's socket trickling a byte every half second kept the hook
-    running past 60 s; it gives up at its own deadline (2 s) and fails open."""
-    import socket
-    import threading
+class TricklingPeer:
+    """A peer on a vault's daemon socket that answers every connection a byte every
+    ``every`` seconds, forever (until closed)."""
 
-    vault = create_vault(tmp_path / "vault")
-    (vault / ".vmem").mkdir(exist_ok=True)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(vault / ".vmem" / "daemon.sock"))
-    listener.listen(4)
-    stop = threading.Event()
+    def __init__(self, vault: Path, every: float = 0.3):
+        import socket
+        import threading
 
-    def trickle() -> None:
-        listener.settimeout(30)
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
+        (vault / ".vmem").mkdir(exist_ok=True)
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(str(vault / ".vmem" / "daemon.sock"))
+        self.listener.listen(8)
+        self.stop = threading.Event()
+        self.every = every
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn) -> None:
         with conn:
-            while not stop.wait(0.5):
+            while not self.stop.wait(self.every):
                 try:
                     conn.sendall(b"{")
                 except OSError:
                     return
 
-    peer = threading.Thread(target=trickle, daemon=True)
-    peer.start()
+    def close(self) -> None:
+        self.stop.set()
+        self.listener.close()
+
+
+def test_the_hook_finishes_within_its_budget_whatever_the_socket_peer_does(tmp_path):
+    """A peer on the daemon's socket trickling a byte every half second kept the hook
+    running past 60 s; it gives up at its own deadline (2 s) and fails open."""
+    vault = create_vault(tmp_path / "vault")
+    peer = TricklingPeer(vault, every=0.5)
     try:
         started = time.monotonic()
         done = run_hook(
@@ -106,8 +122,30 @@ def test_the_hook_finishes_within_its_budget_whatever_the_socket_peer_does(tmp_p
         assert done.returncode == 0 and done.stdout == ""
         assert time.monotonic() - started < 20
     finally:
-        stop.set()
-        listener.close()
+        peer.close()
+
+
+def test_the_daemon_client_and_the_fast_path_give_up_on_a_trickling_peer_at_their_deadline(tmp_path):
+    """The client set its timeout per read, so a peer sending a byte every 0.3 s held a
+    `vmem recall` for as long as it kept sending (the CLI's timeout is 120 s per read)."""
+    from vault_memory.backend.client import DaemonClient
+    from vault_memory.backend.protocol import Op
+    from vault_memory.errors import DaemonError
+    from vault_memory.fastpath import ask
+
+    vault = create_vault(tmp_path / "vault")
+    peer = TricklingPeer(vault)
+    socket_path = vault / ".vmem" / "daemon.sock"
+    try:
+        started = time.monotonic()
+        with pytest.raises(DaemonError, match="stopped answering"):
+            DaemonClient(socket_path, timeout=1.5).request(Op.PING)
+        assert time.monotonic() - started < 6
+        started = time.monotonic()
+        assert ask(str(socket_path), {"op": "recall"}, 1.5) is None
+        assert time.monotonic() - started < 6
+    finally:
+        peer.close()
 
 
 def test_session_start_injects_pinned_memories(served_vault, tmp_path):
@@ -345,6 +383,101 @@ def test_a_vault_path_is_never_run_by_the_installed_shell_hook(tmp_path):
     assert ran.returncode == 0
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("PWN")]
     assert f"--vault {shlex.quote(str(vault))}" in (bin_dir / "vmem-hook").read_text()
+
+
+# ---------------------------------------------------------------------------- `vmem recall`'s fast path
+
+RECALL_CASES = [
+    ["what should I avoid eating?"],
+    ["what should I avoid eating?", "--json"],
+    ["what should I avoid eating?", "--format", "md", "--explain"],
+    ["--k=2", "-t", "fact", "--budget", "60", "where does the user work?"],
+    ["nothing at all matches zzqx"],
+    ["food", "-t", "nonsense"],
+]
+
+
+@pytest.mark.parametrize("args", RECALL_CASES, ids=lambda a: " ".join(a)[:40])
+def test_the_fast_path_prints_what_the_full_cli_prints(served_vault, tmp_path, args):
+    """`vmem recall` answered before typer is imported: the same stdout, stderr and exit
+    status as the full command line (`python -m vault_memory`) asking the same daemon."""
+    env = clean_env(tmp_path)
+    fast = subprocess.run(
+        [VMEM, "recall", *args, "--vault", str(served_vault)], capture_output=True, text=True, env=env
+    )
+    full = subprocess.run(
+        [sys.executable, "-m", "vault_memory", "recall", *args, "--vault", str(served_vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if "--json" in args:  # the same but for the clock: how long each took
+        fast.stdout, full.stdout = (json.dumps(without_timings(json.loads(d.stdout))) for d in (fast, full))
+    assert (fast.returncode, fast.stdout, fast.stderr) == (full.returncode, full.stdout, full.stderr)
+
+
+def without_timings(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("took_ms", "server_ms", "timings")}
+
+
+def test_the_fast_path_imports_no_cli_and_falls_through_for_what_it_does_not_serve(served_vault, tmp_path):
+    env = clean_env(tmp_path)
+
+    def imports(*args: str) -> tuple[subprocess.CompletedProcess, str]:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", VMEM, "recall", *args], capture_output=True, text=True, env=env
+        )
+        return done, " ".join(line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line)
+
+    served, loaded = imports("what should I avoid eating?", "--vault", str(served_vault))
+    assert served.returncode == 0 and "peanut" in served.stdout
+    assert "typer" not in loaded.split() and "vault_memory.config" not in loaded.split()
+    for args in (["x", "--as-of", "2026-01-01"], ["--help"], ["x", "--no-daemon"]):
+        fell, loaded = imports(*args, "--vault", str(served_vault))
+        assert fell.returncode == 0 and "typer" in loaded.split(), args
+    alone = create_vault(tmp_path / "alone")  # no daemon: the full CLI recalls in-process
+    fell, loaded = imports("what should I avoid eating?", "--vault", str(alone))
+    assert fell.returncode == 0 and "peanut" in fell.stdout and "typer" in loaded.split()
+    bad = subprocess.run(
+        [VMEM, "recall", "x", "--k", "0", "--vault", str(served_vault)], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "--k" in bad.stderr  # the CLI's own words for a value it refuses
+
+
+def test_the_fast_path_reads_recalls_arguments_and_leaves_the_rest_to_the_cli():
+    from vault_memory.fastpath import parse_recall
+
+    assert parse_recall(["q", "-n", "3", "--budget=50", "-t", "fact", "-t", "episode", "--json"]) == {
+        "text": "q", "k": 3, "budget": 50, "types": ["fact", "episode"], "json": True}  # fmt: skip
+    assert parse_recall(["--vault", "/v", "--persona", "work", "--explain", "q"]) == {
+        "vault": "/v", "persona": "work", "explain": True, "text": "q"}  # fmt: skip
+    for args in (["q", "--as-of", "2026-01-01"], ["--help"], ["q", "--k", "0"], ["q", "-n"], ["a", "b"], [],
+                 ["q", "--format", "xml"], ["q", "--no-daemon"], ["--", "-q"], ["q", "-n5"], ["q", "--json=1"]):  # fmt: skip
+        assert parse_recall(args) is None, args
+
+
+def test_the_fast_path_finds_the_vault_where_the_cli_does(tmp_path, monkeypatch):
+    from vault_memory.config import StateLayout, locate_vault
+    from vault_memory.errors import VaultNotFound
+    from vault_memory.fastpath import find_vault
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    (vault / "deep" / "er").mkdir(parents=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("VMEM_VAULT", raising=False)
+    cases = [(str(vault), tmp_path), (None, vault / "deep" / "er"), (None, tmp_path), (str(tmp_path / "no"), tmp_path)]
+    for explicit, cwd in cases:
+        try:
+            expected: str | None = str(locate_vault(explicit, cwd))
+        except VaultNotFound:
+            expected = None
+        assert find_vault(explicit, str(cwd)) == expected, (explicit, cwd)
+    monkeypatch.setenv("VMEM_VAULT", str(vault))
+    assert find_vault(None, str(tmp_path)) == str(locate_vault(None, tmp_path))
+    default = create_vault(tmp_path / "data" / "vmem" / "vault", with_examples=False)
+    monkeypatch.delenv("VMEM_VAULT")
+    assert find_vault(None, str(tmp_path)) == str(locate_vault(None, tmp_path)) == str(default)
+    assert StateLayout.of(vault).daemon_socket == vault / ".vmem" / "daemon.sock"  # where fastpath asks
 
 
 # ---------------------------------------------------------------------------- Claude Code plugin

@@ -28,35 +28,60 @@ top to bottom (each imports only those below it; ``lint-imports`` checks it):
 - ``errors``, ``config``
 """
 
-from .errors import (
-    AlreadyRunning,
-    AmbiguousId,
-    ConfigError,
-    DaemonError,
-    EmbedderError,
-    EncodingError,
-    FileTooLarge,
-    FrontmatterError,
-    IndexStale,
-    IndexUnavailable,
-    InvalidId,
-    InvalidInput,
-    LLMError,
-    MemoryFileError,
-    NotFound,
-    OutsideVault,
-    StorageError,
-    TranscriptError,
-    VaultError,
-    VaultNotFound,
-    WriteRefused,
-)
+TYPE_CHECKING = False  # not `from typing import`: the fast path would pay for importing typing
+
+if TYPE_CHECKING:  # for type checkers; at run time they load on first use like the rest
+    from .errors import (
+        AlreadyRunning,
+        AmbiguousId,
+        ConfigError,
+        DaemonError,
+        EmbedderError,
+        EncodingError,
+        FileTooLarge,
+        FrontmatterError,
+        IndexStale,
+        IndexUnavailable,
+        InvalidId,
+        InvalidInput,
+        LLMError,
+        MemoryFileError,
+        NotFound,
+        OutsideVault,
+        StorageError,
+        TranscriptError,
+        VaultError,
+        VaultNotFound,
+        WriteRefused,
+    )
 
 __version__ = "0.1.0"
 
-# The rest is imported on first use: `vmem recall` answered by a daemon never parses a
-# memory file, so it should not pay for importing the YAML and frontmatter stack.
+# Everything is imported on first use: `vmem recall` answered by a daemon never parses a
+# memory file, so it should not pay for importing the YAML and frontmatter stack (nor,
+# in its fast path, even pathlib).
 _LAZY = {
+    "AlreadyRunning": "errors",
+    "AmbiguousId": "errors",
+    "ConfigError": "errors",
+    "DaemonError": "errors",
+    "EmbedderError": "errors",
+    "EncodingError": "errors",
+    "FileTooLarge": "errors",
+    "FrontmatterError": "errors",
+    "IndexStale": "errors",
+    "IndexUnavailable": "errors",
+    "InvalidId": "errors",
+    "InvalidInput": "errors",
+    "LLMError": "errors",
+    "MemoryFileError": "errors",
+    "NotFound": "errors",
+    "OutsideVault": "errors",
+    "StorageError": "errors",
+    "TranscriptError": "errors",
+    "VaultError": "errors",
+    "VaultNotFound": "errors",
+    "WriteRefused": "errors",
     "open": "api",
     "init": "api",
     "VaultMemory": "api",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,9 @@ def socket_address(path: Path) -> Iterator[str]:
 
 
 class DaemonClient:
+    """``timeout`` bounds a whole request: a daemon that trickles its answer a byte at a
+    time is given up on at the deadline, not kept for as long as it keeps trickling."""
+
     def __init__(self, socket_path: Path, timeout: float = 300.0):
         self.path = socket_path
         self.timeout = timeout
@@ -49,12 +53,17 @@ class DaemonClient:
             return None
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(self.timeout)
+        deadline = time.monotonic() + self.timeout  # for the whole answer, not each read
         chunks: list[bytes] = []
         try:
             with socket_address(self.path) as address:
                 sock.connect(address)
             sock.sendall(json.dumps({"op": op.value, **payload}).encode("utf-8") + b"\n")
             while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no whole answer within {self.timeout:g} s")
+                sock.settimeout(left)
                 chunk = sock.recv(1 << 16)
                 if not chunk:
                     break

@@ -800,18 +800,10 @@ def recall(
             include_stale=include_stale,
         )
     )
-    _warn(result.warnings)
-    if result.budget_note and not (as_json or format is Format.json):
-        _warn([result.budget_note])
-    if as_json or format is Format.json:
-        _print_json(result.to_dict(explain))
-        return
-    text = result.block if format is Format.block else result.markdown
-    if text:
-        typer.echo(text)
-    if explain:
-        for hit in result.hits:
-            typer.echo(f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}", err=True)
+    out, errors = result.output("json" if as_json else format.value, explain)
+    for line in errors:
+        typer.echo(line, err=True)
+    typer.echo(out, nl=False)
 
 
 @app.command(cls=_Command)

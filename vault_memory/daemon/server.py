@@ -54,7 +54,14 @@ from ..api import VaultMemory
 from ..backend import LocalBackend
 from ..backend.client import socket_address
 from ..backend.control import read_pid
-from ..backend.protocol import MAX_EMBED_TEXTS, Op, error_answer, query_from_wire, result_to_wire
+from ..backend.protocol import (
+    MAX_EMBED_TEXTS,
+    Op,
+    error_answer,
+    query_from_wire,
+    result_from_wire,
+    result_to_wire,
+)
 from ..config import CONFIG_NAME, StateLayout, llm_url
 from ..conversation import retry_pending
 from ..errors import AlreadyRunning, VaultError
@@ -62,6 +69,7 @@ from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..index.sync import SyncReport
 from ..recall.engine import Engine
+from ..recall.output import FORMATS
 from ..recall.results import RecallQuery, RecallResult
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate
@@ -365,6 +373,11 @@ class Daemon:
             result = backend.recall(query_from_wire(wire, **self.recall_defaults))
             if request.get("render") == "block" or "block_budget" in request:
                 return {"ok": True, "block": result.block, "hits": len(result.hits)}  # the hook renders nothing
+            if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this
+                fmt = request.get("format") if request.get("format") in FORMATS else "block"
+                seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
+                out, errors = seen.output(str(fmt), bool(request.get("explain")))
+                return {"ok": True, "stdout": out, "stderr": errors}
             return {"ok": True, "result": result_to_wire(result)}
         if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
             self.flush_pending()

@@ -64,6 +64,12 @@ class RecallResult:
             )
         return None
 
+    def output(self, format: str = "block", explain: bool = False) -> tuple[str, list[str]]:
+        """What `vmem recall` prints for this result: (stdout, stderr lines)."""
+        from .output import recall_output
+
+        return recall_output(self, format=format, explain=explain)
+
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         block = self.block
         data: dict[str, Any] = {

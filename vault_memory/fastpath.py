@@ -1,0 +1,187 @@
+"""The ``vmem`` console script's first step: a ``vmem recall`` that the vault's daemon can
+answer is answered before typer or anything heavy is imported.
+
+Shell scripts and agents call ``vmem recall "..."`` as a subprocess on every prompt; the
+full command line costs about 200 ms of imports before it asks the daemon. This module
+uses the standard library only: it reads the arguments ``recall`` takes, finds the vault
+as ``config.locate_vault`` does, sends the query over the daemon's socket and prints what
+the daemon rendered with the same function the CLI prints with
+(``RecallResult.output``), so output, ``--json`` and exit codes are the same.
+
+Everything else falls through to the full CLI (``vault_memory.cli.main``): another
+command, ``--help``, an option it does not read (``--as-of``, ``--no-daemon``), a value the
+CLI would refuse, no vault, no daemon, a daemon that is not ready or says no, or one that
+does not answer within ``DEADLINE_SECONDS``. The CLI then does what it always did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import time
+
+#: the whole answer, not each read: a daemon that trickles bytes is given up on
+DEADLINE_SECONDS = 10.0
+#: sun_path holds 107 bytes on Linux; longer paths are reached through the folder instead
+_MAX_SOCKET_PATH = 100
+
+_VALUE_OPTIONS = {
+    "--k": "k",
+    "-n": "k",
+    "--budget": "budget",
+    "-b": "budget",
+    "--type": "types",
+    "-t": "types",
+    "--persona": "persona",
+    "--format": "format",
+    "-f": "format",
+    "--vault": "vault",
+    "-V": "vault",
+}
+_FLAGS = {
+    "--include-expired": "include_expired",
+    "--include-archived": "include_archived",
+    "--include-stale": "include_stale",
+    "--json": "json",
+    "--explain": "explain",
+}
+_FORMATS = ("block", "json", "md")
+
+
+def main() -> int:
+    """The console script: the fast path when it can serve, else the full CLI."""
+    argv = sys.argv[1:]
+    if argv[:1] == ["recall"]:
+        served = serve_recall(argv[1:])
+        if served is not None:
+            return served
+    from .cli import main as full_cli
+
+    full_cli()
+    return 0
+
+
+def serve_recall(args: list[str]) -> int | None:
+    """The exit status after printing the daemon's answer, or None to fall through."""
+    options = parse_recall(args)
+    if options is None:
+        return None
+    vault = find_vault(options.pop("vault", None), os.getcwd())
+    if vault is None:
+        return None
+    fmt = "json" if options.pop("json", False) else options.pop("format", "block")
+    explain = options.pop("explain", False)
+    request = {"op": "recall", "query": options, "render": "cli", "format": fmt, "explain": explain}
+    answer = ask(os.path.join(vault, ".vmem", "daemon.sock"), request, DEADLINE_SECONDS)
+    if not (answer and answer.get("ok") is True and isinstance(answer.get("stdout"), str)):
+        return None  # no daemon, an older one, not ready, busy, or an error the CLI words
+    errors = answer.get("stderr")
+    for line in errors if isinstance(errors, list) else []:
+        sys.stderr.write(f"{line}\n")
+    sys.stdout.write(answer["stdout"])
+    sys.stdout.flush()
+    return 0
+
+
+def parse_recall(args: list[str]) -> dict | None:
+    """``vmem recall``'s arguments as a wire query (plus ``vault``, ``json``, ``format``,
+    ``explain``), or None for anything the full CLI should judge."""
+    out: dict = {}
+    text = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in _FLAGS and not eq:
+            out[_FLAGS[name]] = True
+        elif name in _VALUE_OPTIONS:
+            if eq:
+                value = inline
+            elif i + 1 < len(args):
+                i += 1
+                value = args[i]
+            else:
+                return None
+            key = _VALUE_OPTIONS[name]
+            if key == "types":
+                out.setdefault("types", []).append(value)
+            elif key in ("k", "budget"):
+                if not value.isdigit() or int(value) < 1:
+                    return None  # the CLI says what is wrong with it
+                out[key] = int(value)
+            elif key == "format" and value not in _FORMATS:
+                return None
+            else:
+                out[key] = value
+        elif arg.startswith("-") and arg != "-":
+            return None  # --help, --as-of, --no-daemon, -n5, --: the CLI's
+        elif text is None:
+            text = arg
+        else:
+            return None
+        i += 1
+    if text is None:
+        return None
+    out["text"] = text
+    return out
+
+
+def find_vault(explicit: str | None, cwd: str) -> str | None:
+    """As ``config.locate_vault``: ``--vault``, ``VMEM_VAULT``, the nearest folder above
+    ``cwd`` holding vmem.toml, the per-user default; None where it would raise."""
+    for value in (explicit, os.environ.get("VMEM_VAULT")):
+        if value:
+            path = os.path.realpath(os.path.expanduser(value))
+            return path if os.path.isdir(path) else None
+    here = os.path.realpath(cwd)
+    while True:
+        if os.path.isfile(os.path.join(here, "vmem.toml")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    default = os.path.join(base, "vmem", "vault")
+    return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
+
+
+def ask(path: str, request: dict, seconds: float) -> dict | None:
+    """One request, one answer line, within ``seconds`` for the whole exchange; None on
+    any failure (the full CLI will try and say what went wrong)."""
+    if not os.path.exists(path):
+        return None
+    deadline = time.monotonic() + seconds
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    chunks = []
+    try:
+        sock.settimeout(seconds)
+        if len(path) > _MAX_SOCKET_PATH:
+            here = os.getcwd()
+            os.chdir(os.path.dirname(path))
+            try:
+                sock.connect(os.path.basename(path))
+            finally:
+                os.chdir(here)
+        else:
+            sock.connect(path)
+        sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(left)
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if chunk.endswith(b"\n"):
+                break
+        answer = json.loads(b"".join(chunks))
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        sock.close()
+    return answer if isinstance(answer, dict) else None
