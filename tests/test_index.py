@@ -68,6 +68,45 @@ def test_an_edit_that_keeps_size_and_mtime_is_still_seen(mech_vault):
     assert [h.memory.id for h in vmem.open(mech_vault).recall("grapes", include_pinned=False).hits] == ["f"]
 
 
+def test_the_no_change_check_trusts_its_stamps_file_only_for_the_catalog_that_wrote_it(mech_vault):
+    """The check reads the stamps a sync recorded instead of every catalog row; a file that
+    is missing, unreadable, from another catalog (a stale or forged token) or older than
+    the catalog can only send it back to the rows, never make it say "fresh" wrongly."""
+    from vault_memory.index.generations import read_stamps, write_stamps
+    from vault_memory.index.sync import Indexer
+
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    vault = mem.vault
+    indexer = Indexer(vault, embedder=None)
+    stamps_path = IndexLayout(StateLayout.of(mech_vault)).current().stamps_path
+    token, _, recorded = read_stamps(stamps_path)
+    assert indexer.is_fresh() and sorted(recorded) == sorted(vault.stamps())
+
+    write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes pears\n")
+    assert not indexer.is_fresh()
+    # a forged file that claims today's files for another catalog is not believed
+    write_stamps(stamps_path, "not-the-catalogs-token", False, vault.stamps())
+    assert not indexer.is_fresh()
+    # nor one with the right token but garbage in it
+    stamps_path.write_bytes(b"\x00garbage")
+    assert not indexer.is_fresh()
+    stamps_path.unlink()
+    assert not indexer.is_fresh()
+    mem.sync()  # records them again, with a new token
+    assert indexer.is_fresh() and read_stamps(stamps_path)[0] != token
+    # a sync that changes the catalog takes the old file away before it commits
+    path = write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes plums\n")
+    st = path.stat()
+    assert not indexer.is_fresh()
+    mem.sync()
+    assert (
+        indexer.is_fresh()
+        and ("facts/g.md", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) in (read_stamps(stamps_path)[2])
+    )
+
+
 def test_a_corrupt_catalog_is_rebuilt_and_doctor_checks_the_indexes(mech_vault):
     write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
     mem = vmem.open(mech_vault)

@@ -173,3 +173,44 @@ def test_defang_changes_nothing_that_is_not_a_fence(text):
 
     if _FENCE.search(_skeleton(text)[0]) is None:
         assert defang(text) == text
+
+
+_segment = st.sampled_from(["a", "b", "ab", "notes", "x.md", "README.md", "a.md", "*.md", "a*", "?b", "[ab]*"])
+
+
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.booleans(), st.lists(_segment, min_size=1, max_size=3)).map(
+            lambda t: ("/" if t[0] else "") + "/".join(t[2]) + ("/" if t[1] else "")
+        ),
+        max_size=5,
+    ),
+    st.lists(st.sampled_from(["a", "b", "ab", "notes", "x.md", "README.md", "a.md", "ab.md"]), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_ignore_rules_give_one_answer_whether_combined_or_checked_one_by_one(patterns, parts, is_dir):
+    """The walk asks once per file, so rules without '!' are folded into one regex per kind
+    of path; that must say what checking the patterns one by one, last match winning, says."""
+    from vault_memory.vault.scanner import IgnoreRules
+
+    combined = IgnoreRules(patterns)
+    one_by_one = IgnoreRules(patterns)
+    one_by_one._combined = None
+    path = "/".join(parts)
+    assert combined.ignored(path, is_dir) == one_by_one.ignored(path, is_dir)
+
+
+def test_the_no_change_stamps_are_the_walks_entries(tmp_path):
+    """`stamps` (the freshness check's walk) and `walk` (every command's) see the same files
+    with the same stamps: one scan behind both."""
+    from vault_memory.vault.scanner import IgnoreRules, scan, walk
+
+    for rel in ("facts/a.md", "facts/b.md", "notes/c.md", "notes/README.md", "x/.hidden.md", "y.md~", "z.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "facts" / "out.md").symlink_to("/etc/hostname")
+    rules = IgnoreRules(["README.md", "notes/c.md"])
+    entries = walk(tmp_path, rules)
+    stamps = scan(tmp_path, rules).stamps
+    assert sorted((e.relpath, *e.stamp) for e in entries) == sorted(stamps) and len(stamps) == len(set(stamps))
+    assert [e.relpath for e in entries] == ["facts/a.md", "facts/b.md", "facts/out.md"]

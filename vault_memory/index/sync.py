@@ -28,12 +28,12 @@ from ..errors import IndexDamaged, MemoryFileError
 from ..vault.fileformat import parse_memory
 from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
-from ..vault.scanner import FileEntry
+from ..vault.scanner import FileEntry, Stamp
 from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
-from .generations import Generation, IndexLayout, check_compatible
+from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
 from .keyword_index import document
 from .locks import file_lock
 from .vector_index import VectorIndex
@@ -118,6 +118,8 @@ def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[li
 
 
 DUPLICATE = "duplicate id"
+#: the catalog's meta key naming the stamps file that speaks for it (``generations.write_stamps``)
+STAMPS_TOKEN = "stamps_token"
 
 
 class _Damaged(Exception):
@@ -136,24 +138,53 @@ class Indexer:
     # ------------------------------------------------------------------ planning
 
     def is_fresh(self) -> bool:
-        """Cheap check (a ``stat`` walk and one catalog query): does the index match the files?"""
+        """Does the index match the files? A ``stat`` walk compared with the file stamps the
+        catalog holds: read from ``stamps.marshal`` when its token is the catalog's (written
+        after each commit, under the write lock), else from the catalog's rows.
+
+        Size, mtime, ctime and inode of every file, and the set of paths: an edit in place
+        that keeps size and mtime still changes ctime; a create, delete or rename changes the
+        set. The comparison is exact, so a "fresh" answer is never a guess."""
         generation = self.layout.current()
         if generation is None:
             return False
+        known = read_stamps(generation.stamps_path)
         try:
             catalog = Catalog(generation.catalog_path)
             try:
-                if not catalog.up_to_date or catalog.meta().get("format_version") != str(FORMAT_VERSION):
+                meta = catalog.meta()
+                if not catalog.up_to_date or meta.get("format_version") != str(FORMAT_VERSION):
                     return False
-                if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
-                    return False  # the vectors file was deleted: the sync that follows rebuilds it
-                indexed = catalog.stat_rows()
+                indexed: list[Stamp] | set[Stamp]
+                if known is not None and known[0] == meta.get(STAMPS_TOKEN):
+                    has_vectors, indexed = known[1], known[2]
+                else:
+                    has_vectors, indexed = bool(catalog.chunk_counts()[0]), catalog.stat_rows()
             finally:
                 catalog.close()
         except IndexDamaged:
             return False  # the sync that follows rebuilds it
-        current = {(e.relpath, *e.stamp) for e in self.vault.files()}
-        return current == indexed
+        if has_vectors and not generation.vectors_path.exists():
+            return False  # the vectors file was deleted: the sync that follows rebuilds it
+        walked = self.vault.stamps()
+        if isinstance(indexed, set):
+            return len(walked) == len(indexed) and set(walked) == indexed
+        # the same list when nothing changed and the folders list their files as before;
+        # else the same set (a folder may list its files in another order after a restore)
+        return walked == indexed or (len(walked) == len(indexed) and set(walked) == set(indexed))
+
+    def _record_stamps(self, generation: Generation, catalog: Catalog) -> None:
+        """What the committed catalog knows, for the next no-change check (under the write
+        lock; a failure only makes the next check read the catalog's rows)."""
+        rows = catalog.stat_rows()
+        walked = self.vault.last_stamps  # the plan's walk: in the order the next walk will give
+        order = walked if walked is not None and len(walked) == len(rows) and set(walked) == rows else sorted(rows)
+        token = os.urandom(8).hex()
+        try:
+            catalog.set_meta(**{STAMPS_TOKEN: token})
+            write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), order)
+        except OSError:
+            pass
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
         entries = self.vault.files() if entries is None else entries
@@ -245,10 +276,13 @@ class Indexer:
                 raise _Damaged(f"{generation.vectors_path.name} is missing")
             report = SyncReport(unchanged=plan.unchanged)
             if not plan.empty:
+                generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
                 try:
                     self._apply(generation, catalog, plan, report, progress, live=True)
                 except IndexDamaged as e:
                     raise _Damaged(str(e)) from None
+            if not plan.empty or not generation.stamps_path.exists():
+                self._record_stamps(generation, catalog)
             return report
         finally:
             catalog.close()
@@ -276,6 +310,7 @@ class Indexer:
             plan = self.plan(catalog, entries)
             report = SyncReport(rebuilt=True)
             self._apply(generation, catalog, plan, report, progress, live=False)
+            self._record_stamps(generation, catalog)
         finally:
             catalog.close()
         generation.mark_complete()

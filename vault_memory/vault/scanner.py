@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -18,10 +19,14 @@ SKIP_DIRS = {".vmem", ".git", ".obsidian", ".trash", ".stfolder", ".stversions",
 MEMORY_SUFFIXES = (".md",)
 
 
+_TEMP_FIRST = (".", "~", "#")
+_S_IFMT, _S_IFLNK = stat.S_IFMT(0o177777), stat.S_IFLNK
+
+
 def is_temp_name(name: str) -> bool:
     """Editor and sync-tool scratch files: swap, backup, temp and partial downloads."""
     return (
-        name.startswith((".", "~", "#"))
+        name[:1] in _TEMP_FIRST
         or name.endswith(("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload", ".bak"))
         or name == "4913"  # vim's write test
         or ".tmp-" in name
@@ -48,6 +53,7 @@ class IgnoreRules:
             p = p.strip("/")
             anchored = "/" in p or raw.strip().lstrip("!").startswith("/")
             self.patterns.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
+        self._prepare()
 
     @classmethod
     def for_vault(cls, root: Path, configured: list[str]) -> IgnoreRules:
@@ -61,7 +67,30 @@ class IgnoreRules:
                     pass
         return cls(patterns)
 
+    def _prepare(self) -> None:
+        # Without a '!' the last match is any match: one regex per kind of path does it all
+        # (the walk asks once per file, 100,000 times in a large vault).
+        self._combined: dict[bool, tuple[re.Pattern[str] | None, re.Pattern[str] | None]] | None = None
+        if not any(negate for negate, *_ in self.patterns):
+            self._combined = {is_dir: self._union(is_dir) for is_dir in (False, True)}
+
+    def _union(self, is_dir: bool) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """(one regex for the anchored patterns, one for the name patterns) for files or folders."""
+        wanted = [(anchored, rx) for _, dir_only, anchored, rx in self.patterns if is_dir or not dir_only]
+        paths = [rx.pattern for anchored, rx in wanted if anchored]
+        names = [rx.pattern for anchored, rx in wanted if not anchored]
+        return (
+            re.compile("|".join(f"(?:{p})" for p in paths)) if paths else None,
+            re.compile("|".join(f"(?:{p})" for p in names)) if names else None,
+        )
+
     def ignored(self, relpath: str, is_dir: bool) -> bool:
+        if self._combined is not None:
+            by_path, by_name = self._combined[is_dir]
+            return bool(
+                (by_path is not None and by_path.match(relpath))
+                or (by_name is not None and by_name.match(relpath.rsplit("/", 1)[-1]))
+            )
         result = False
         name = relpath.rsplit("/", 1)[-1]
         for negate, dir_only, anchored, pattern in self.patterns:
@@ -70,6 +99,16 @@ class IgnoreRules:
             if pattern.match(relpath if anchored else name):
                 result = not negate
         return result
+
+    def file_matchers(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """(by path, by name) regexes that together say whether a file is ignored; (None,
+        None) when the rules hold a '!' and must be read in order (:meth:`ignored`)."""
+        return self._combined[False] if self._combined is not None else (None, None)
+
+    @property
+    def files_can_be_ignored(self) -> bool:
+        """Can a file be ignored by its own path (not only by a folder above it)?"""
+        return any(not dir_only for _, dir_only, _, _ in self.patterns)
 
 
 class FileEntry(NamedTuple):
@@ -126,12 +165,48 @@ def is_candidate(relpath: str, rules: IgnoreRules) -> bool:
     return not rules.ignored(relpath, False)
 
 
+#: what the no-change check compares: (relpath, size, mtime_ns, ctime_ns, inode)
+Stamp = tuple[str, int, int, int, int]
+
+
+class Scan(NamedTuple):
+    """One walk of a vault: every candidate file's stamp in the order the file system gave
+    them (the no-change check compares these), and the entries of the rare files that are
+    not plain (a symlink out of the vault, a name that is not UTF-8)."""
+
+    stamps: list[Stamp]
+    special: list[FileEntry]
+
+    def entries(self) -> list[FileEntry]:
+        """Every file as a ``FileEntry``, sorted by path."""
+        odd = {e.relpath for e in self.special}
+        found = [FileEntry(*stamp) for stamp in self.stamps if stamp[0] not in odd] + self.special
+        found.sort()
+        return found
+
+
 def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
     """Every candidate memory file under ``root``, sorted by path."""
+    return scan(root, rules).entries()
+
+
+def scan(root: Path, rules: IgnoreRules) -> Scan:
+    """The walk itself. ``stat`` only; nothing is read. Every test here runs once per file
+    of a 100,000-file vault, so the no-change check costs about what the file system does."""
+    stamps, special = _scan(root, rules)
+    return Scan(stamps, special)
+
+
+def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]:
     root = root.resolve()
-    found: list[FileEntry] = []
+    plain: list[Stamp] = []
+    append = plain.append
+    special: list[FileEntry] = []
     stack = [""]
-    check_rules = bool(rules.patterns)
+    check_dirs = bool(rules.patterns)
+    check_files = rules.files_can_be_ignored
+    by_path, by_name = rules.file_matchers() if check_files else (None, None)
+    one_by_one = check_files and by_path is None and by_name is None  # rules with '!': in order
     while stack:
         rel_dir = stack.pop()
         prefix = f"{rel_dir}/" if rel_dir else ""
@@ -144,32 +219,39 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
                 name = entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if not _skip_dir(name) and not (check_rules and rules.ignored(prefix + name, True)):
+                        if not _skip_dir(name) and not (check_dirs and rules.ignored(prefix + name, True)):
                             stack.append(prefix + name)
                         continue
-                    if not name.endswith(MEMORY_SUFFIXES) or is_temp_name(name):
+                    # is_temp_name, for a name that ends in .md (no scratch suffix can)
+                    if not name.endswith(MEMORY_SUFFIXES) or name[:1] in _TEMP_FIRST or ".tmp-" in name:
+                        continue
+                    if ".syncthing." in name:
                         continue
                     rel = prefix + name
-                    if check_rules and rules.ignored(rel, False):
+                    if one_by_one:
+                        if rules.ignored(rel, False):
+                            continue
+                    elif (by_path is not None and by_path.match(rel)) or (by_name is not None and by_name.match(name)):
                         continue
-                    if not is_utf8(rel):
+                    if not rel.isascii() and not is_utf8(rel):
                         st = entry.stat(follow_symlinks=False)
-                        found.append(
+                        special.append(
                             FileEntry(
                                 escaped(rel), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, bad_name=True
                             )
                         )
                         continue
-                    if entry.is_symlink():
+                    st = entry.stat(follow_symlinks=False)  # one call: the link itself, or the file
+                    if st.st_mode & _S_IFMT == _S_IFLNK:
                         target = Path(os.path.realpath(entry.path))
                         if not target.is_relative_to(root):
-                            found.append(FileEntry(rel, 0, 0, outside=True))
+                            special.append(FileEntry(rel, 0, 0, outside=True))
+                            append((rel, 0, 0, 0, 0))
                             continue
                         if not target.is_file():
                             continue
-                    st = entry.stat()
+                        st = entry.stat()
                 except OSError:
                     continue
-                found.append(FileEntry(rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
-    found.sort()
-    return found
+                append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    return plain, special

@@ -44,7 +44,7 @@ from .memory import (
     split_key_value,
     validate_id,
 )
-from .scanner import FileEntry, IgnoreRules, walk
+from .scanner import FileEntry, IgnoreRules, Stamp, scan
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
 
 
@@ -106,6 +106,8 @@ class Vault:
         self._swept: dict[Path, float] = {}
         #: what the latest ``files()`` found (the folders ``sweep_temps`` visits)
         self._last_walk: list[FileEntry] | None = None
+        #: the stamps of the last ``files()`` walk, in its order (what a sync recorded)
+        self.last_stamps: list[Stamp] | None = None
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -124,8 +126,15 @@ class Vault:
     # ------------------------------------------------------------------ reading
 
     def files(self) -> list[FileEntry]:
-        self._last_walk = walk(self.root, self.ignore_rules)
+        walked = scan(self.root, self.ignore_rules)
+        self._last_walk, self.last_stamps = walked.entries(), walked.stamps
         return self._last_walk
+
+    def stamps(self) -> list[Stamp]:
+        """What :meth:`files` would find, as (path, size, mtime_ns, ctime_ns, inode) in the
+        order the file system gives them: the no-change check's walk, without building and
+        sorting the entries."""
+        return scan(self.root, self.ignore_rules).stamps
 
     def read_bytes(self, relpath: str | Path, entry: FileEntry | None = None) -> bytes:
         """A file's bytes, after the checks that must come before reading: symlinks that
