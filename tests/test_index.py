@@ -107,6 +107,21 @@ def test_the_no_change_check_trusts_its_stamps_file_only_for_the_catalog_that_wr
     )
 
 
+def test_snapshots_of_one_process_share_the_vectors_until_a_sync_replaces_the_file(mech_vault):
+    """Every in-process recall loaded the whole vectors file again (113 ms at 20,000
+    memories, half a second at 100,000)."""
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    engine = mem.backend.engine
+    with engine.snapshot() as first, engine.snapshot() as second:
+        assert first.vectors is second.vectors
+    write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes pears\n")
+    assert [h.memory.id for h in mem.recall("pears", include_pinned=False).hits][:1] == ["g"]
+    with engine.snapshot() as third:
+        assert third.vectors is not first.vectors and third.vectors.index.get_current_count() == 2
+
+
 def test_a_corrupt_catalog_is_rebuilt_and_doctor_checks_the_indexes(mech_vault):
     write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
     mem = vmem.open(mech_vault)

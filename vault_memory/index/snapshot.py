@@ -8,7 +8,7 @@ from .catalog import Catalog
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
-from .vector_index import VectorIndex
+from .vector_index import VectorCache, VectorIndex
 
 
 class Snapshot:
@@ -19,7 +19,13 @@ class Snapshot:
     the daemon holds one snapshot between syncs, and its recalls stop paying for SQL and
     JSON on every query."""
 
-    def __init__(self, layout: IndexLayout, lock_timeout: float = 30.0, segments: SegmentCache | None = None):
+    def __init__(
+        self,
+        layout: IndexLayout,
+        lock_timeout: float = 30.0,
+        segments: SegmentCache | None = None,
+        vectors: VectorCache | None = None,
+    ):
         with file_lock(layout.snapshot_lock, shared=True, timeout=lock_timeout):
             generation = layout.current()
             if generation is None:
@@ -33,9 +39,8 @@ class Snapshot:
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
-            self.vectors = (
-                VectorIndex.load(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
-            )
+            loader = vectors.load if vectors is not None else VectorIndex.load
+            self.vectors = loader(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
         self._memories: dict[str, Memory | None] = {}
         self._shas: dict[str, str] = {}
         self._neighbours: dict[str, list[str]] = {}

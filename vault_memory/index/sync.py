@@ -173,6 +173,11 @@ class Indexer:
         # else the same set (a folder may list its files in another order after a restore)
         return walked == indexed or (len(walked) == len(indexed) and set(walked) == set(indexed))
 
+    @staticmethod
+    def _stamps_speak_for(generation: Generation, meta: dict[str, str]) -> bool:
+        known = read_stamps(generation.stamps_path)
+        return known is not None and known[0] == meta.get(STAMPS_TOKEN)
+
     def _record_stamps(self, generation: Generation, catalog: Catalog) -> None:
         """What the committed catalog knows, for the next no-change check (under the write
         lock; a failure only makes the next check read the catalog's rows)."""
@@ -281,7 +286,7 @@ class Indexer:
                     self._apply(generation, catalog, plan, report, progress, live=True)
                 except IndexDamaged as e:
                     raise _Damaged(str(e)) from None
-            if not plan.empty or not generation.stamps_path.exists():
+            if not plan.empty or not self._stamps_speak_for(generation, meta):
                 self._record_stamps(generation, catalog)
             return report
         finally:

@@ -8,6 +8,7 @@ grows (doubling) before it fills.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import hnswlib
@@ -104,3 +105,23 @@ class VectorIndex:
             os.fsync(f.fileno())
         os.replace(tmp, target)
         fsync_dir(target.parent)
+
+
+class VectorCache:
+    """The last vectors file a process loaded for reading, kept while the file is the same
+    (path, inode, size, mtime: a sync replaces it with a new file, never edits it in place),
+    so the snapshots of one process stop reading 150 MB from disk on every recall. Readers
+    only query it; writers load their own copy."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[str, int, int, int] | None = None
+        self._index: VectorIndex | None = None
+
+    def load(self, path: Path, dim: int) -> VectorIndex:
+        st = path.stat()
+        key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            if self._key != key or self._index is None or self._index.dim != dim:
+                self._index, self._key = VectorIndex.load(path, dim), key
+            return self._index

@@ -21,6 +21,7 @@ from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
+from ..index.vector_index import VectorCache
 from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
 from ..vault.language import detect
 from ..vault.memory import Memory
@@ -55,6 +56,8 @@ class Engine:
         self.lock_timeout = lock_timeout
         #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
         self.segments = SegmentCache()
+        #: the live vectors file, loaded once per process while it stays the same file
+        self.vectors = VectorCache()
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
         #: same Memory object (a preloaded snapshot carries unchanged memories over)
         self._timelines: dict[str, tuple[Memory, Timeline]] = {}
@@ -69,7 +72,7 @@ class Engine:
         return self.indexer.sync()
 
     def snapshot(self) -> Snapshot:
-        snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments)
+        snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments, vectors=self.vectors)
         self.segments.keep_only(snap.keyword.segment_keys)
         return snap
 
