@@ -5,7 +5,13 @@ cost of the no-change freshness check, and recall latency: cold (a new `vmem rec
 process, as a shell script calls it) and warm (in-process), p50/p95, with the ratio of
 warm recall to the bare embedding of the query (the floor).
 
-    python benchmarks/scale.py --memories 10000 [--json] [--keep DIR]
+    python benchmarks/scale.py --memories 10000 [--json] [--keep DIR] [--reuse]
+    python benchmarks/scale.py --memories 10000,100000 --json   (both in one run: build rates compare)
+
+Floors measured beside each figure in the same run: a bare ``os.scandir`` + ``stat`` walk
+(the no-change check, in-process recall), ``python -c "import json, socket"`` (a
+daemon-answered `vmem recall` process, the prompt hook), the bundled model's own
+embedding rate on the vault's texts (the build).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+HOOK = ROOT / "hooks" / "vmem_hook.py"
 
 from vault_memory.config import StateLayout  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402
@@ -142,12 +149,16 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
 
         engine = Engine(Vault(folder))
         backend = LocalBackend(engine.vault.root, Config.load(engine.vault.root), engine=engine)
-        checks = []
-        for _ in range(20):
+        engine.indexer.sync()  # records the stamps if the index was built by an older vmem
+        checks, walks = [], []
+        for _ in range(20):  # interleaved with the floor: a bare os.scandir + stat walk
+            walks.append(bare_walk(folder))
             t = time.perf_counter()
             assert engine.indexer.is_fresh()
             checks.append((time.perf_counter() - t) * 1000)
+        result["bare_walk_ms_p50"] = pct(walks, 0.5)
         result["no_change_check_ms_p50"] = pct(checks, 0.5)
+        result["no_change_over_walk"] = round(statistics.median(c / w for c, w in zip(checks, walks)), 2)
 
         # warm, in-process: the floor is one query embedding
         engine.embedder.embed(["warm up"])
@@ -172,6 +183,8 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         result["warm_recall_ms_p50"] = pct(warm, 0.5)
         result["warm_recall_ms_p95"] = pct(warm, 0.95)
         result["warm_over_embed_ratio"] = round(statistics.median(warm) / statistics.median(embeds), 1)
+        result["warm_recall_target_ms"] = round(2 * statistics.median(walks) + 50, 1)  # 2x the walk + 50 ms
+        result |= bare_embedding_rate(engine, folder)
 
         result |= keyword_leg(folder)
 
@@ -189,14 +202,29 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         # with the daemon: a new `vmem recall` process each time, answered over the socket
         subprocess.run([vmem, "daemon", "start", "--timeout", "1800"], env=env, check=True, capture_output=True)
         try:
-            via, server = [], []
-            for q in QUERIES * 3:
+            via, server, floor, hook = [], [], [], []
+            for q in QUERIES * 3:  # interleaved: the floor, the prompt hook, `vmem recall`
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-c", "import json, socket"], env=env, check=True)
+                floor.append((time.perf_counter() - t) * 1000)
+                prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": q, "cwd": str(folder)})
+                t = time.perf_counter()
+                done = subprocess.run(
+                    [sys.executable, str(HOOK), "claude-code", "--vault", str(folder)],
+                    input=prompt, env=env, capture_output=True, text=True, check=True,
+                )  # fmt: skip
+                hook.append((time.perf_counter() - t) * 1000)
+                assert "additionalContext" in done.stdout, done.stdout
                 t = time.perf_counter()
                 out = subprocess.run([vmem, "recall", q, "--json"], env=env, check=True, capture_output=True, text=True)
                 via.append((time.perf_counter() - t) * 1000)
                 answer = json.loads(out.stdout)
                 assert answer["answered_by"] == "daemon"
                 server.append(answer["server_ms"])
+            result["bare_python_ms_p50"] = pct(floor, 0.5)
+            result["prompt_hook_ms_p50"] = pct(hook, 0.5)
+            result["prompt_hook_over_python"] = round(statistics.median(h / f for h, f in zip(hook, floor)), 2)
+            result["daemon_recall_over_python"] = round(statistics.median(v / f for v, f in zip(via, floor)), 2)
             result["daemon_recall_ms_p50"] = pct(via, 0.5)
             result["daemon_recall_ms_p95"] = pct(via, 0.95)
             result["daemon_server_ms_p50"] = pct(server, 0.5)
@@ -204,6 +232,39 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         finally:
             subprocess.run([vmem, "daemon", "stop"], env=env, capture_output=True)
     return result
+
+
+def bare_walk(folder: Path) -> float:
+    """Milliseconds for the floor of any no-change check: ``os.scandir`` every folder and
+    ``stat`` every Markdown file, nothing else."""
+    t = time.perf_counter()
+    stack = [str(folder)]
+    while stack:
+        with os.scandir(stack.pop()) as it:
+            for entry in it:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.name.startswith("."):
+                        stack.append(entry.path)
+                elif entry.name.endswith(".md"):
+                    entry.stat()
+    return (time.perf_counter() - t) * 1000
+
+
+def bare_embedding_rate(engine, folder: Path, sample: int = 2000) -> dict:
+    """The bundled model alone on the vault's own texts (chunked as the build chunks them,
+    in length-sorted batches of 32 as the build embeds): the ceiling of any build rate."""
+    from vault_memory.index.chunking import chunk_text, embedding_text
+
+    memories = engine.vault.scan().memories[:sample]
+    tokenizer = getattr(engine.embedder, "tokenizer", lambda: None)()
+    texts = sorted(
+        (c for m in memories for c in chunk_text(embedding_text(m.key, m.text), tokenizer)), key=len
+    )  # fmt: skip
+    t = time.perf_counter()
+    for start in range(0, len(texts), 32):
+        engine.embedder.embed(texts[start : start + 32])
+    seconds = time.perf_counter() - t
+    return {"bare_embedding_memories_per_s": round(len(memories) / seconds, 1)}
 
 
 def keyword_leg(folder: Path) -> dict:
@@ -253,13 +314,25 @@ def report(result: dict, as_json: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--memories", type=int, default=10000)
+    parser.add_argument("--memories", default="10000", help="a size, or sizes to build in one run: 10000,100000")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
     parser.add_argument("--reuse", action="store_true", help="with --keep: measure the vault an earlier run kept")
     parser.add_argument("--rankings", type=Path, help="write each query's top 10 here (JSON), to diff two versions")
     args = parser.parse_args()
-    report(run(args.memories, args.keep, args.rankings, args.reuse), args.json)
+    sizes = [int(n) for n in str(args.memories).split(",")]
+    if len(sizes) == 1:
+        report(run(sizes[0], args.keep, args.rankings, args.reuse), args.json)
+        return
+    results = []  # several sizes in one run, on one machine: their build rates compare
+    for n in sizes:
+        keep = args.keep / str(n) if args.keep else None
+        if keep:
+            keep.mkdir(parents=True, exist_ok=True)
+        results.append(run(n, keep, None, args.reuse))
+    summary = {"sizes": results}
+    summary["build_rate_largest_over_smallest"] = round(results[-1]["memories_per_s"] / results[0]["memories_per_s"], 2)
+    print(json.dumps(summary, indent=2)) if args.json else [report(r, False) or print() for r in results]
 
 
 if __name__ == "__main__":
