@@ -214,3 +214,28 @@ def test_the_no_change_stamps_are_the_walks_entries(tmp_path):
     stamps = scan(tmp_path, rules).stamps
     assert sorted((e.relpath, *e.stamp) for e in entries) == sorted(stamps) and len(stamps) == len(set(stamps))
     assert [e.relpath for e in entries] == ["facts/a.md", "facts/b.md", "facts/out.md"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.booleans(), st.lists(_segment, min_size=1, max_size=3)).map(
+            lambda t: ("/" if t[0] else "") + "/".join(t[2]) + ("/" if t[1] else "")
+        ),
+        max_size=5,
+    ),
+    st.lists(st.sampled_from(["a", "b", "ab", "notes"]), max_size=3),
+    st.sampled_from(["x.md", "README.md", "a.md", "ab.md", "b.md"]),
+)
+def test_the_walks_file_matchers_agree_with_the_rules_for_every_memory_file(patterns, folders, name):
+    """The walk leaves out patterns that cannot match a .md file and looks literal names up
+    in a set; for any .md file it visits, that must say what the rules say."""
+    from vault_memory.vault.scanner import IgnoreRules
+
+    rules = IgnoreRules(patterns)
+    matchers = rules.file_matchers()
+    if matchers is None:
+        return
+    by_path, by_name, literal = matchers
+    path = "/".join([*folders, name])
+    walk_says = name in literal or bool(by_name and by_name.match(name)) or bool(by_path and by_path.match(path))
+    assert walk_says == rules.ignored(path, False)

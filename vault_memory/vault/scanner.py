@@ -43,6 +43,7 @@ class IgnoreRules:
 
     def __init__(self, patterns: list[str]):
         self.patterns: list[tuple[bool, bool, bool, re.Pattern[str]]] = []
+        self._globs: list[str] = []  # each pattern as written, without '!' and slashes
         for raw in patterns:
             p = raw.strip()
             if not p or p.startswith("#"):
@@ -53,6 +54,7 @@ class IgnoreRules:
             p = p.strip("/")
             anchored = "/" in p or raw.strip().lstrip("!").startswith("/")
             self.patterns.append((negate, dir_only, anchored, re.compile(fnmatch.translate(p))))
+            self._globs.append(p)
         self._prepare()
 
     @classmethod
@@ -100,10 +102,29 @@ class IgnoreRules:
                 result = not negate
         return result
 
-    def file_matchers(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
-        """(by path, by name) regexes that together say whether a file is ignored; (None,
-        None) when the rules hold a '!' and must be read in order (:meth:`ignored`)."""
-        return self._combined[False] if self._combined is not None else (None, None)
+    def file_matchers(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None, frozenset[str]] | None:
+        """For the walk, which asks only of ``.md`` files outside dot folders: (a regex for
+        the anchored patterns, a regex for the name patterns, the names written without a
+        wildcard); None when the rules hold a '!' and must be read in order (:meth:`ignored`).
+        Patterns that cannot match such a file are left out: one ending in a literal other
+        than 'd' (``*.json``), one anchored under a dot folder (``.obsidian/…``)."""
+        if self._combined is None:
+            return None
+        paths, names, literal = [], [], set()
+        for (_, dir_only, anchored, rx), glob in zip(self.patterns, self._globs, strict=True):
+            if dir_only or (glob[-1:] not in ("d", "*", "?", "]")) or (anchored and glob.startswith(".")):
+                continue
+            if anchored:
+                paths.append(rx.pattern)
+            elif not any(ch in glob for ch in "*?["):
+                literal.add(glob)
+            else:
+                names.append(rx.pattern)
+        return (
+            re.compile("|".join(f"(?:{p})" for p in paths)) if paths else None,
+            re.compile("|".join(f"(?:{p})" for p in names)) if names else None,
+            frozenset(literal),
+        )
 
     @property
     def files_can_be_ignored(self) -> bool:
@@ -205,8 +226,9 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
     stack = [""]
     check_dirs = bool(rules.patterns)
     check_files = rules.files_can_be_ignored
-    by_path, by_name = rules.file_matchers() if check_files else (None, None)
-    one_by_one = check_files and by_path is None and by_name is None  # rules with '!': in order
+    matchers = rules.file_matchers() if check_files else (None, None, frozenset())
+    one_by_one = matchers is None  # rules with '!': in order
+    by_path, by_name, literal_names = matchers or (None, None, frozenset())
     while stack:
         rel_dir = stack.pop()
         prefix = f"{rel_dir}/" if rel_dir else ""
@@ -231,7 +253,11 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
                     if one_by_one:
                         if rules.ignored(rel, False):
                             continue
-                    elif (by_path is not None and by_path.match(rel)) or (by_name is not None and by_name.match(name)):
+                    elif (
+                        name in literal_names
+                        or (by_name is not None and by_name.match(name))
+                        or (by_path is not None and by_path.match(rel))
+                    ):
                         continue
                     if not rel.isascii() and not is_utf8(rel):
                         st = entry.stat(follow_symlinks=False)
