@@ -87,20 +87,13 @@ def uninstall(settings: Path) -> Installed:
 def _still_used(folder: Path) -> bool:
     """Does settings.json or settings.local.json in ``folder`` still run the hook script
     both share? (Deleting it under the other would make Python exit 2, which Claude Code
-    reads as "block this prompt".)"""
+    reads as "block this prompt".) Unreadable or odd settings count as using it."""
     for name in SETTINGS_FILES:
         try:
             hooks = read_object(folder / name).get("hooks", {})
+            if _without_ours(hooks) != hooks:
+                return True
         except ConfigError:
-            return True  # unreadable: assume it does
-        if isinstance(hooks, dict) and any(
-            is_ours(h)
-            for groups in hooks.values()
-            if isinstance(groups, list)
-            for group in groups
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
-            for h in group["hooks"]
-        ):
             return True
     return False
 
