@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, VaultNotFound
-
-CONFIG_NAME = "vmem.toml"
+from .vaultpath import CONFIG_NAME, nearest_vault
+from .vaultpath import default_vault_path as _default_vault_path
 
 
 @dataclass(frozen=True)
@@ -417,8 +417,7 @@ def llm_url(config: Config, env: Mapping[str, str] | None = None) -> str:
 
 
 def default_vault_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "vmem" / "vault"
+    return Path(_default_vault_path())
 
 
 def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) -> Path:
@@ -432,13 +431,10 @@ def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) ->
                     f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)"
                 )
             return path.resolve()
-    here = (cwd or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / CONFIG_NAME).is_file():
-            return folder
+    found = nearest_vault(str(cwd or Path.cwd()))
+    if found is not None:
+        return Path(found)
     default = default_vault_path()
-    if (default / CONFIG_NAME).is_file():
-        return default
     raise VaultNotFound(
         "no vault found: pass --vault PATH, set VMEM_VAULT, run inside a folder holding vmem.toml, "
         f"or create the default one with `vmem init {default}`"

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
-import time
+
+from .socketline import exchange
+from .vaultpath import nearest_vault
 
 #: the whole answer, not each read: a daemon that trickles bytes is given up on
 DEADLINE_SECONDS = 10.0
-#: sun_path holds 107 bytes on Linux; longer paths are reached through the folder instead
-_MAX_SOCKET_PATH = 100
 
 _VALUE_OPTIONS = {
     "--k": "k",
@@ -135,17 +134,7 @@ def find_vault(explicit: str | None, cwd: str) -> str | None:
         if value:
             path = os.path.realpath(os.path.expanduser(value))
             return path if os.path.isdir(path) else None
-    here = os.path.realpath(cwd)
-    while True:
-        if os.path.isfile(os.path.join(here, "vmem.toml")):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            break
-        here = parent
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    default = os.path.join(base, "vmem", "vault")
-    return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
+    return nearest_vault(cwd)
 
 
 def ask(path: str, request: dict, seconds: float) -> dict | None:
@@ -153,35 +142,8 @@ def ask(path: str, request: dict, seconds: float) -> dict | None:
     any failure (the full CLI will try and say what went wrong)."""
     if not os.path.exists(path):
         return None
-    deadline = time.monotonic() + seconds
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    chunks = []
     try:
-        sock.settimeout(seconds)
-        if len(path) > _MAX_SOCKET_PATH:
-            here = os.getcwd()
-            os.chdir(os.path.dirname(path))
-            try:
-                sock.connect(os.path.basename(path))
-            finally:
-                os.chdir(here)
-        else:
-            sock.connect(path)
-        sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            sock.settimeout(left)
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            if chunk.endswith(b"\n"):
-                break
-        answer = json.loads(b"".join(chunks))
+        answer = json.loads(exchange(path, json.dumps(request).encode("utf-8") + b"\n", seconds))
     except (OSError, ValueError, RecursionError):
         return None
-    finally:
-        sock.close()
     return answer if isinstance(answer, dict) else None

@@ -52,7 +52,6 @@ from watchdog.observers import Observer
 from .. import safejson
 from ..api import VaultMemory
 from ..backend import LocalBackend
-from ..backend.client import socket_address
 from ..backend.control import read_pid
 from ..backend.protocol import (
     MAX_EMBED_TEXTS,
@@ -71,6 +70,7 @@ from ..index.sync import SyncReport
 from ..recall.engine import Engine
 from ..recall.output import FORMATS
 from ..recall.results import RecallQuery, RecallResult
+from ..socketline import socket_address
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate
 from ..vault.vault import Vault

@@ -1,0 +1,32 @@
+"""Where a vault is, with the standard library only: the rule ``config.locate_vault``
+applies (and words the errors of), and that `vmem recall`'s fast path applies before
+anything else is imported. (``hooks/vmem_hook.py`` keeps its own copy: it is a script
+copied beside an agent's settings and imports nothing of vmem.)"""
+
+from __future__ import annotations
+
+import os
+
+#: the file that makes a folder a vault
+CONFIG_NAME = "vmem.toml"
+
+
+def default_vault_path() -> str:
+    """The per-user vault: ``$XDG_DATA_HOME/vmem/vault`` (``~/.local/share`` without it)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "vmem", "vault")
+
+
+def nearest_vault(cwd: str) -> str | None:
+    """The nearest folder at or above ``cwd`` holding vmem.toml, else the per-user default
+    when it is a vault; None when neither is."""
+    here = os.path.realpath(cwd)
+    while True:
+        if os.path.isfile(os.path.join(here, CONFIG_NAME)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    default = default_vault_path()
+    return default if os.path.isfile(os.path.join(default, CONFIG_NAME)) else None
