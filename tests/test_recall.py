@@ -403,3 +403,6 @@ def test_a_recall_refuses_what_it_cannot_take_with_a_clear_error(mech_vault):
             mem.recall("tea", **bad)
     with pytest.raises(vmem.InvalidInput, match="text"):
         RecallQuery(["not", "text"])  # type: ignore[arg-type]
+    # a Latin-1 byte on the command line: it ended in the tokenizer's "TextEncodeInput must be Union[…]"
+    with pytest.raises(vmem.InvalidInput, match=r"not UTF-8 text \(byte 0xe9 at character 3\)"):
+        mem.recall(os.fsdecode(b"caf\xe9 peanut"))
