@@ -191,6 +191,54 @@ def test_a_skipped_duplicate_id_is_skipped_everywhere(mech_vault):
     ]
 
 
+def test_a_build_streamed_in_batches_indexes_what_a_sync_of_each_file_does(mech_vault):
+    """A rebuild reads, embeds and writes a few files at a time (its memory is one batch, not
+    the vault); the index it leaves is the one the live sync leaves, duplicates included:
+    the first file by path keeps the id even when its rival falls in a later batch."""
+    from vault_memory.index.embedder import HashEmbedder
+    from vault_memory.index.sync import Indexer
+
+    files = {
+        "facts/a.md": "---\nid: same\n---\nThe first claims the id: apples\n",
+        "facts/b.md": "---\nid: b\n---\nLikes pears\n",
+        "facts/c.md": "---\nid: c\nconfidence: [\n---\nbroken frontmatter\n",
+        "facts/d.md": "---\nid: d\n---\n" + "A long memory about plums. " * 200 + "\n",
+        "facts/e.md": "---\nid: same\n---\nThe second claims it too: oranges\n",
+        "notes/f.md": "Likes figs\n",
+    }
+    for path, text in files.items():
+        write(mech_vault / path, text)
+
+    def index_of(indexer: Indexer) -> tuple:
+        generation = indexer.layout.current()
+        catalog = Catalog(generation.catalog_path)
+        rows = {p: (r.id, r.error, r.sha) for p, r in catalog.files().items()}
+        labels = sorted(catalog.label_paths().values())
+        chunks = catalog.chunk_counts()
+        catalog.close()
+        with generation.keyword.open().searcher() as searcher:
+            docs = sorted(d["path"] for d in searcher.all_stored_fields())
+        vectors = VectorIndex.load(generation.vectors_path, 16)
+        return rows, labels, chunks, docs, vectors.index.get_current_count()
+
+    vault = vmem.open(mech_vault).vault
+    built = Indexer(vault, HashEmbedder(16), build_batch=2)
+    report = built.reindex()
+    assert [(p.path, p.kind) for p in report.problems if p.kind == "duplicate_id"] == [("facts/e.md", "duplicate_id")]
+    assert report.added == 4 and built.is_fresh()
+    streamed = index_of(built)
+
+    other = mech_vault.parent / "synced"
+    for path, text in files.items():  # the same files, added to a live index one sync at a time
+        write(other / path, text)
+        (other / "vmem.toml").write_text((mech_vault / "vmem.toml").read_text())
+        synced = Indexer(vmem.open(other).vault, HashEmbedder(16))
+        synced.sync()
+    assert index_of(synced) == streamed
+    assert streamed[0]["facts/e.md"][1].startswith("duplicate id 'same', also used by facts/a.md")
+    assert streamed[2][0] > 4  # the long memory is cut in several chunks, each a vector
+
+
 def test_a_recall_on_a_truncated_keyword_segment_rebuilds_it_and_answers(mech_vault):
     """A segment cut short where only opening a reader notices (its table of contents) made
     `vmem recall --no-daemon` print only "Aborted!"."""

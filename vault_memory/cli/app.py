@@ -933,7 +933,9 @@ def _progress_printer():
 
     def update(stage: str, done: int, total: int) -> None:
         if stage not in tasks:
-            tasks[stage] = progress.add_task({"embed": "Embedding", "commit": "Saving"}.get(stage, stage), total=total)
+            tasks[stage] = progress.add_task(
+                {"build": "Indexing", "embed": "Embedding", "commit": "Saving"}.get(stage, stage), total=total
+            )
         progress.update(tasks[stage], completed=done, total=total)
 
     return progress, update

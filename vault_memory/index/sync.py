@@ -122,6 +122,33 @@ DUPLICATE = "duplicate id"
 STAMPS_TOKEN = "stamps_token"
 
 
+#: files read, parsed, embedded and written per step of a build: the build holds one batch
+BUILD_BATCH = 512
+
+
+def duplicate_message(memory_id: str, first: str) -> str:
+    """Why a file that claims an id already claimed by ``first`` (earlier by path) is skipped."""
+    return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
+
+
+def file_row(
+    entry: FileEntry, sha: str, memory: Memory | None, error: MemoryFileError | None, skipped: str | None = None
+) -> FileRow:
+    """The catalog row of a file read in a sync: its stamp, hash, id, and why it is not
+    indexed (its error, or ``skipped`` for a duplicate)."""
+    return FileRow(
+        entry.relpath,
+        entry.size,
+        entry.mtime_ns,
+        sha,
+        memory.id if memory else None,
+        skipped or (error.reason if error else None),
+        error.line if error else None,
+        entry.ctime_ns,
+        entry.inode,
+    )
+
+
 class _Damaged(Exception):
     """The live generation cannot be read: it is rebuilt from the files."""
 
@@ -129,11 +156,12 @@ class _Damaged(Exception):
 class Indexer:
     """Writes the indexes of one vault. Only one process writes at a time (``write.lock``)."""
 
-    def __init__(self, vault: Vault, embedder: Embedder, lock_timeout: float = 60.0):
+    def __init__(self, vault: Vault, embedder: Embedder, lock_timeout: float = 60.0, build_batch: int = BUILD_BATCH):
         self.vault = vault
         self.embedder = embedder
         self.layout = IndexLayout(vault.state)
         self.lock_timeout = lock_timeout
+        self.build_batch = build_batch
 
     # ------------------------------------------------------------------ planning
 
@@ -202,13 +230,7 @@ class Indexer:
                 gone_by_sha.setdefault(rows[path].sha, []).append(path)
         renamed_from: set[str] = set()
         for entry in suspects:
-            error: MemoryFileError | None = None
-            raw: bytes | None = None
-            try:
-                raw = self.vault.read_bytes(entry.relpath, entry)
-                sha = _sha(raw)
-            except MemoryFileError as e:
-                error, sha = e, ""
+            _, raw, sha, error = self._read(entry)
             row = rows.get(entry.relpath)
             if row is not None and sha and row.sha == sha and not row.error:
                 plan.touched.append(entry)
@@ -311,10 +333,8 @@ class Indexer:
         try:
             catalog.migrate()
             catalog.set_meta(format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
-            entries = self.vault.files()
-            plan = self.plan(catalog, entries)
             report = SyncReport(rebuilt=True)
-            self._apply(generation, catalog, plan, report, progress, live=False)
+            self._build(generation, catalog, self.vault.files(), report, progress)
             self._record_stamps(generation, catalog)
         finally:
             catalog.close()
@@ -323,6 +343,82 @@ class Indexer:
             self.layout.publish(generation)
         self.layout.prune()
         return report
+
+    def _build(
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        entries: list[FileEntry],
+        report: SyncReport,
+        progress: Progress | None,
+    ) -> None:
+        """Fill a new, unpublished generation from every file, streamed in path-ordered batches:
+        read, parse, embed and write one batch, then drop it, so the build's memory is the
+        model, the indexes and one batch, whatever the vault's size. One Whoosh writer and one
+        vector index take every batch; the catalog commits per batch (nobody reads it before
+        ``publish``). In path order, the first file to claim an id is the memory and a later
+        one is skipped as a duplicate before it is embedded, as a live sync decides it."""
+        dim = self.embedder.dim
+        vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=len(entries) + 16) if dim else None
+        writer = generation.keyword.open().writer(timeout=self.lock_timeout)
+        claimed: dict[str, str] = {}  # id -> the first path that claims it
+        next_label = 0
+        try:
+            for start in range(0, len(entries), self.build_batch):
+                batch = entries[start : start + self.build_batch]
+                parsed = self._parse(Plan(changed=[self._read(entry) for entry in batch]), report)
+                kept: list[Parsed] = []
+                catalog.begin()
+                for entry, sha, memory, error in parsed:
+                    first = claimed.setdefault(memory.id, entry.relpath) if memory is not None else None
+                    if memory is not None and first != entry.relpath:
+                        message = duplicate_message(memory.id, first or "")
+                        catalog.upsert_file(file_row(entry, sha, memory, None, message), None)
+                        report.problems.append(Problem(entry.relpath, message, "duplicate_id"))
+                        continue
+                    catalog.upsert_file(file_row(entry, sha, memory, error), memory)
+                    if memory is not None:
+                        kept.append((entry, sha, memory, error))
+                        writer.add_document(**document(memory))
+                chunk_texts, vectors = self._embed_changes(kept, report, None)
+                labels: list[int] = []
+                for (entry, *_), chunks in zip(kept, chunk_texts):
+                    mine = list(range(next_label, next_label + len(chunks)))
+                    next_label += len(chunks)
+                    catalog.add_chunks(entry.relpath, mine)
+                    labels += mine
+                report.added += len(kept)
+                catalog.set_meta(next_label=next_label)
+                catalog.commit()
+                if vector_index is not None and labels:
+                    vector_index.add(labels, vectors)
+                if progress:
+                    progress("build", start + len(batch), len(entries))
+            report.embedded_chunks = next_label
+            if dim:
+                catalog.set_meta(dim=dim)
+            if progress:
+                progress("commit", 0, 1)
+            if vector_index is not None:
+                vector_index.save()
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            try:
+                catalog.rollback()
+            except Exception:
+                pass
+            raise
+        if progress:
+            progress("commit", 1, 1)
+
+    def _read(self, entry: FileEntry) -> tuple[FileEntry, bytes | None, str, MemoryFileError | None]:
+        """A file to parse: (its entry, its bytes, their hash, or the error that stopped the read)."""
+        try:
+            raw = self.vault.read_bytes(entry.relpath, entry)
+        except MemoryFileError as e:
+            return entry, None, "", e
+        return entry, raw, _sha(raw), None
 
     def _apply(
         self,
@@ -429,18 +525,7 @@ class Indexer:
         next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
         for entry, sha, memory, error in parsed:
             stale_labels += catalog.release_labels(entry.relpath)
-            row = FileRow(
-                entry.relpath,
-                entry.size,
-                entry.mtime_ns,
-                sha,
-                memory.id if memory else None,
-                error.reason if error else None,
-                error.line if error else None,
-                entry.ctime_ns,
-                entry.inode,
-            )
-            catalog.upsert_file(row, memory)
+            catalog.upsert_file(file_row(entry, sha, memory, error), memory)
             if memory is None:
                 continue
             n = next(chunk_counts)
@@ -457,7 +542,7 @@ class Indexer:
         skipped: set[str] = set()
         for memory_id, paths in catalog.duplicate_ids():
             for path in paths[1:]:
-                message = f"{DUPLICATE} {memory_id!r}, also used by {paths[0]}; skipped"
+                message = duplicate_message(memory_id, paths[0])
                 stale_labels += catalog.skip_file(path, message)
                 skipped.add(path)
                 report.problems.append(Problem(path, message, "duplicate_id"))
