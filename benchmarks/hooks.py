@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,10 @@ from vault_memory.vault.template import create_vault  # noqa: E402
 
 VMEM = str(Path(sys.executable).with_name("vmem"))
 HOOK = ROOT / "hooks" / "vmem_hook.py"
+#: commands start as on a user's machine, where Python caches the bytecode it compiles (pip
+#: compiles a wheel's modules at install); an environment that turns it off would make every
+#: start compile vmem's fast path and the hook's code again
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def timed(command: list[str], stdin: str = "") -> float:

@@ -32,6 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 HOOK = ROOT / "hooks" / "vmem_hook.py"
+#: commands start as on a user's machine, where Python caches the bytecode it compiles (pip
+#: compiles a wheel's modules at install); an environment that turns it off would make every
+#: start compile vmem's fast path and the hook's code again
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from vault_memory.config import StateLayout  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402

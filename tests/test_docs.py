@@ -41,7 +41,7 @@ def test_every_environment_variable_the_code_reads_is_documented():
     and the README's table lists each."""
     from vault_memory.config import ENVIRONMENT
 
-    sources = [*(ROOT / "vault_memory").rglob("*.py"), ROOT / "hooks" / "vmem_hook.py"]
+    sources = [*(ROOT / "vault_memory").rglob("*.py"), ROOT / "hooks" / "vmem_hook_core.py"]
     pattern = re.compile(r"\b(VMEM_[A-Z_]+|XDG_[A-Z]+_HOME|HF_HUB_OFFLINE)\b")
     named = {m for path in sources for m in pattern.findall(path.read_text(encoding="utf-8"))}
     assert named == set(ENVIRONMENT)
@@ -56,13 +56,13 @@ def test_the_hook_script_spells_the_state_paths_as_the_package_does(tmp_path):
 
     from vault_memory.config import StateLayout
 
-    spec = importlib.util.spec_from_file_location("vmem_hook", ROOT / "hooks" / "vmem_hook.py")
+    spec = importlib.util.spec_from_file_location("vmem_hook_core", ROOT / "hooks" / "vmem_hook_core.py")
     assert spec is not None and spec.loader is not None
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
     state = StateLayout.of(tmp_path)
     state.root.mkdir()
-    source = (ROOT / "hooks" / "vmem_hook.py").read_text()
+    source = (ROOT / "hooks" / "vmem_hook_core.py").read_text()
     assert hook._log_path(str(tmp_path)) == str(state.hooks_log)
     assert hook._log_path(str(tmp_path), state.hooks_output.name) == str(state.hooks_output)
     relative = state.daemon_socket.relative_to(tmp_path)

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import VMEM, wait
+from conftest import VMEM, wait, write
 
 from vault_memory.integrations import claude_code
 from vault_memory.vault.template import create_vault
@@ -262,10 +262,30 @@ def test_install_merges_keeps_and_backs_up_and_uninstall_removes_only_its_own(tm
     assert commands[0] == "echo other-tool" and sum("vmem_hook.py" in c for c in commands) == 1
     for name in ("SessionStart", "SessionEnd", "PreCompact"):
         assert sum("vmem_hook.py" in h["command"] for g in data["hooks"][name] for h in g["hooks"]) == 1
-    assert (settings.parent / "hooks" / "vmem_hook.py").is_file()
+    hooks = settings.parent / "hooks"
+    assert (hooks / "vmem_hook.py").is_file() and (hooks / "vmem_hook_core.py").is_file()
+    # run once as Claude Code runs it: the launcher imports its code, whose bytecode is cached
+    # (unless the environment turns bytecode writing off, as a user's rarely does)
+    env = {k: v for k, v in clean_env(tmp_path).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = run_hook(["claude-code", "--vault", str(tmp_path / "no-vault")], "{}", env, hooks / "vmem_hook.py")
+    assert done.returncode == 0 and list((hooks / "__pycache__").glob("vmem_hook_core.*.pyc"))
+    write(hooks / "__pycache__" / "their_hook.cpython-311.pyc", b"another script's bytecode")
     claude_code.uninstall(settings)
     assert json.loads(settings.read_text()) == EXISTING
-    assert not (settings.parent / "hooks" / "vmem_hook.py").exists()
+    assert sorted(p.relative_to(hooks).as_posix() for p in hooks.rglob("*")) == [
+        "__pycache__",
+        "__pycache__/their_hook.cpython-311.pyc",
+    ]
+
+
+def test_a_launcher_copied_without_its_code_fails_open(tmp_path):
+    """Someone copies only vmem_hook.py: the prompt goes through, and stderr says what to do."""
+    lone = write(tmp_path / "vmem_hook.py", HOOK.read_bytes())
+    done = run_hook(
+        ["claude-code"], json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}), clean_env(tmp_path), lone
+    )
+    assert done.returncode == 0 and done.stdout == ""
+    assert "vmem_hook_core" in done.stderr and "vmem hooks install" in done.stderr
 
 
 def test_a_settings_file_that_is_not_json_is_never_overwritten(tmp_path):

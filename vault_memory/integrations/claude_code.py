@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .hookfiles import SCRIPT_NAME, copy_script, python_executable, vmem_executable
+from .hookfiles import SCRIPT_NAME, copy_script, python_executable, remove_script, vmem_executable
 from .settingsfile import read_object, write_object
 
 #: event → seconds Claude Code waits before giving up on the hook (the hook fails open anyway)
@@ -78,9 +78,8 @@ def uninstall(settings: Path) -> Installed:
     hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {})).items() if groups}
     new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
     changed, backup = write_object(settings, data, new)
-    script = settings.parent / "hooks" / SCRIPT_NAME
-    if script.is_file() and not _still_used(settings.parent):
-        script.unlink()
+    if not _still_used(settings.parent):
+        remove_script(settings.parent / "hooks")
     return Installed(settings, None, backup, changed)
 
 

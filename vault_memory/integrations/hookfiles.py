@@ -4,6 +4,8 @@ The script (``hooks/vmem_hook.py`` in the source tree, ``vault_memory/_hooks/`` 
 wheel) imports only the standard library, so a prompt hook costs a Python start and one
 socket round trip, and it is *copied* next to the agent's settings: a vmem uninstalled or
 moved leaves a hook that still runs, logs why, and exits 0 instead of breaking the agent.
+It is two files: the launcher agents run, and the code it imports (Python caches the
+bytecode of an import, never of the script it runs: a few milliseconds on every prompt).
 """
 
 from __future__ import annotations
@@ -16,24 +18,40 @@ from pathlib import Path
 from ..vault.fsutil import atomic_write
 
 SCRIPT_NAME = "vmem_hook.py"
+#: the module the launcher imports; copied, replaced and removed with it
+CORE_NAME = "vmem_hook_core.py"
 #: every line vmem writes into someone else's file carries this, so uninstall finds its own
 MARK = "vmem-hook"
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
-def script_source() -> Path:
-    packaged = _PACKAGE / "_hooks" / SCRIPT_NAME
-    return packaged if packaged.is_file() else _PACKAGE.parent / "hooks" / SCRIPT_NAME
+def script_source(name: str = SCRIPT_NAME) -> Path:
+    packaged = _PACKAGE / "_hooks" / name
+    return packaged if packaged.is_file() else _PACKAGE.parent / "hooks" / name
 
 
 def copy_script(folder: Path) -> Path:
-    """The hook script in ``folder`` (replaced when vmem's copy is newer), executable."""
-    target = folder / SCRIPT_NAME
-    text = script_source().read_bytes()
-    if not target.is_file() or target.read_bytes() != text:
-        atomic_write(target, text)
+    """The hook script and its code in ``folder`` (each replaced when vmem's copy differs),
+    the launcher executable; returns the launcher."""
+    for name in (CORE_NAME, SCRIPT_NAME):  # the code first: a launcher never runs without it
+        target = folder / name
+        text = script_source(name).read_bytes()
+        if not target.is_file() or target.read_bytes() != text:
+            atomic_write(target, text)
     target.chmod(0o755)
     return target
+
+
+def remove_script(folder: Path) -> None:
+    """Take the hook's files out of ``folder``: the launcher, its code and the code's cached
+    bytecode (a ``__pycache__`` shared with other scripts keeps theirs)."""
+    for name in (SCRIPT_NAME, CORE_NAME):
+        (folder / name).unlink(missing_ok=True)
+    cache = folder / "__pycache__"
+    for compiled in cache.glob(f"{Path(CORE_NAME).stem}.*.pyc") if cache.is_dir() else []:
+        compiled.unlink(missing_ok=True)
+    if cache.is_dir() and not any(cache.iterdir()):
+        cache.rmdir()
 
 
 def vmem_executable() -> str:

@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 from ..vault.fsutil import atomic_write
-from .hookfiles import MARK, copy_script, python_executable
+from .hookfiles import CORE_NAME, MARK, SCRIPT_NAME, copy_script, python_executable, remove_script
 
 COMMAND_NAME = "vmem-hook"
 
@@ -47,9 +47,9 @@ def uninstall(folder: Path) -> list[Path]:
         wrapper.unlink()
         removed.append(wrapper)
     script_dir = folder / ".vmem-hook.d"
-    for path in script_dir.glob("*") if script_dir.is_dir() else []:
-        path.unlink()
-        removed.append(path)
     if script_dir.is_dir():
-        script_dir.rmdir()
+        removed += [script_dir / name for name in (SCRIPT_NAME, CORE_NAME) if (script_dir / name).is_file()]
+        remove_script(script_dir)
+        if not any(script_dir.iterdir()):
+            script_dir.rmdir()
     return removed

@@ -1,0 +1,263 @@
+"""vmem's hook for agents: Claude Code's hook events, and a shell hook for anything else.
+
+    vmem_hook.py claude-code [--vault PATH] [--vmem EXE]    (Claude Code's hook JSON on stdin)
+    vmem_hook.py shell [PROMPT] [--vault PATH] [--budget N]  (the prompt as argument or on stdin)
+
+Installed by `vmem hooks install claude-code|shell`, which copies this file and its
+launcher ``vmem_hook.py`` beside the agent's settings (so a vmem that was uninstalled still
+leaves a hook that runs). The launcher is what agents run; the code is here so Python
+caches its bytecode instead of compiling it again on every prompt.
+
+Fail-open and fast: on any problem (no vault, no daemon, no `vmem`, bad JSON) it prints
+nothing, exits 0 and writes one line to the vault's .vmem/hooks.log (or, with no vault,
+~/.local/state/vmem/hooks.log). It imports only the standard library and asks the vault's
+daemon over its socket for the rendered block: no model, no index, no vmem import. With no
+daemon running it starts one in the background for the next prompt and stays silent now.
+"""
+
+import json
+import os
+import socket
+import sys
+import time
+
+TIMEOUT = 2.0  # seconds for one daemon answer; Claude Code's own timeout is the backstop
+SOCKET_PATH_MAX = 100
+
+
+def main(argv):
+    args = _options(argv[1:])
+    kind = args.get("kind")
+    stdin = "" if kind == "shell" and args.get("prompt") else sys.stdin.read()
+    if kind == "claude-code":
+        try:
+            event = json.loads(stdin or "{}")
+        except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deeply
+            return _log(None, f"claude-code: stdin is not JSON ({e})")
+        if not isinstance(event, dict):
+            return _log(None, "claude-code: stdin is not a JSON object")
+        return claude_code(event, args)
+    if kind == "shell":
+        prompt = args.get("prompt") or stdin
+        vault = _vault(args.get("vault"), os.getcwd())
+        if vault is None:
+            return _log(None, "shell: no vault found")
+        block = _recall(vault, prompt, _budget(args), args)
+        if block:
+            sys.stdout.write(block + "\n")
+        return 0
+    return _log(None, f"unknown hook kind {kind!r} (expected claude-code or shell)")
+
+
+def claude_code(event, args):
+    name = event.get("hook_event_name")
+    cwd = event.get("cwd") or os.getcwd()
+    vault = _vault(args.get("vault"), cwd)
+    if vault is None:
+        return _log(None, f"{name}: no vault found (use --vault, VMEM_VAULT or a vmem.toml above {cwd})")
+    budget = _budget(args)
+    if name == "UserPromptSubmit":
+        prompt = event.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            return 0
+        return _context(name, _recall(vault, prompt[:2000], budget, args))
+    if name == "SessionStart":
+        if not _ask(vault, {"op": "ping"}, 0.5):
+            _start_daemon(vault, args, wait=True)
+        return _context(name, _recall(vault, _project_query(cwd), budget, args))
+    if name in ("SessionEnd", "PreCompact"):
+        path = event.get("transcript_path")
+        if not isinstance(path, str) or not os.path.isfile(path):
+            return _log(vault, f"{name}: no transcript at {path!r}")
+        command = [args.get("vmem") or "vmem", "ingest", path, "--format", "claude-code", "--vault", vault]
+        if isinstance(event.get("session_id"), str):
+            command += ["--session", event["session_id"]]
+        return _spawn(vault, command, f"{name}: ingest {path}")
+    return _log(vault, f"ignored event {name!r}")
+
+
+def _context(name, block):
+    if block:
+        out = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": block}}
+        sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
+def _budget(args):
+    """--budget N, or None: the vault's own ``[recall] budget`` (the daemon applies it)."""
+    try:
+        return int(args["budget"]) if args.get("budget") else None
+    except ValueError:
+        return None
+
+
+def _recall(vault, text, budget, args):
+    """The rendered block from the vault's daemon; '' (and a log line) when it cannot say.
+    k and the budget default to the vault's ``[recall]`` settings, applied by the daemon."""
+    query = {"text": text} if budget is None else {"text": text, "budget": budget}
+    answer = _ask(vault, {"op": "recall", "query": query, "render": "block"}, TIMEOUT)
+    if answer is None:
+        _log(vault, "no daemon answered; starting one for the next prompt")
+        _start_daemon(vault, args, wait=False)
+        return ""
+    if not answer.get("ok"):
+        _log(vault, f"the daemon could not recall: {answer.get('error')}")
+        return ""
+    return answer.get("block") or ""
+
+
+def _ask(vault, request, timeout):
+    path = os.path.join(vault, ".vmem", "daemon.sock")
+    if not os.path.exists(path):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    chunks = []
+    try:
+        if len(path) > SOCKET_PATH_MAX:  # sun_path is short: connect by name from its folder
+            here = os.getcwd()
+            os.chdir(os.path.dirname(path))
+            try:
+                sock.connect("daemon.sock")
+            finally:
+                os.chdir(here)
+        else:
+            sock.connect(path)
+        sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+        deadline = time.monotonic() + timeout  # for the whole answer: a peer trickling bytes is let go
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no whole answer within {timeout:g} s")
+            sock.settimeout(left)
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if chunk.endswith(b"\n"):
+                break
+        return json.loads(b"".join(chunks))
+    except (OSError, ValueError, RecursionError) as e:
+        _log(vault, f"daemon socket: {e}")
+        return None
+    finally:
+        sock.close()
+
+
+def _start_daemon(vault, args, wait):
+    command = [args.get("vmem") or "vmem", "daemon", "start", "--vault", vault]
+    if wait:
+        import subprocess
+
+        try:
+            subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=25,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as e:
+            _log(vault, f"cannot start the daemon with {command[0]}: {e}")
+        return
+    _spawn(vault, command, "daemon start")
+
+
+def _spawn(vault, command, what):
+    """Run ``command`` detached: the agent's session does not wait for it."""
+    import subprocess
+
+    output = _log_path(vault, "hooks-output.log")  # many lines: not in hooks.log
+    try:
+        with open(output, "a", encoding="utf-8") as out:
+            subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+    except OSError as e:
+        return _log(vault, f"{what}: cannot run {command[0]}: {e}")
+    return _log(vault, f"{what}: started (its output goes to {output})")
+
+
+def _project_query(cwd):
+    """What a session in ``cwd`` is about: the folder's name and its git remote."""
+    words = [os.path.basename(os.path.abspath(cwd))]
+    try:
+        with open(os.path.join(cwd, ".git", "config"), encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("url ="):
+                    remote = line.split("=", 1)[1].strip().rstrip("/")
+                    words.append(remote.rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git"))
+                    break
+    except OSError:
+        pass
+    return "project " + " ".join(dict.fromkeys(w for w in words if w))
+
+
+def _vault(explicit, cwd):
+    for value in (explicit, os.environ.get("VMEM_VAULT")):
+        if value:
+            path = os.path.abspath(os.path.expanduser(value))
+            return path if os.path.isdir(path) else None
+    here = os.path.abspath(cwd)
+    while True:
+        if os.path.isfile(os.path.join(here, "vmem.toml")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    default = os.path.join(base, "vmem", "vault")
+    return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
+
+
+def _log_path(vault, name="hooks.log"):
+    if vault is not None and os.path.isdir(os.path.join(vault, ".vmem")):
+        return os.path.join(vault, ".vmem", name)
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    folder = os.path.join(base, "vmem")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, name)
+
+
+def _log(vault, message):
+    """One line in the hook log; returns 0, the exit status of every hook outcome."""
+    try:
+        import time
+
+        with open(_log_path(vault), "a", encoding="utf-8") as f:
+            line = " ".join(str(message).split())  # one entry, one line, whatever the message held
+            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {line}\n")
+    except OSError:
+        pass
+    return 0
+
+
+def _options(argv):
+    out = {}
+    rest = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--vault", "--vmem", "--budget") and i + 1 < len(argv):
+            out[argv[i][2:]] = argv[i + 1]
+            i += 2
+            continue
+        rest.append(argv[i])
+        i += 1
+    if rest:
+        out["kind"] = rest[0]
+    if len(rest) > 1:
+        out["prompt"] = " ".join(rest[1:])
+    return out
+
+
+def run(argv):
+    """The exit code for one hook call: 0 whatever went wrong (a hook never breaks the session)."""
+    try:
+        return main(argv)
+    except Exception as e:
+        return _log(None, f"hook failed: {e!r}")
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv))
