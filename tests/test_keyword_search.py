@@ -198,3 +198,39 @@ def test_the_subject_every_ingested_fact_is_written_with_matches_nothing(index):
     for subject in ("the user", "user", "users", "el usuario", "la usuaria", "usuarios"):
         assert searcher.search(subject, 10) == [], subject
     searcher.close()
+
+
+def test_one_process_keeps_its_reader_until_a_commit_and_never_shares_it_between_two_snapshots(tmp_path):
+    """An in-process recall reopened Whoosh's reader every time (175 ms at 100,000 memories);
+    the reader is kept while the index is at the same generation, handed to one snapshot at
+    a time, and a commit (an addition, a deletion alone) is seen by the next snapshot."""
+    index = KeywordIndex(tmp_path / "kw")
+    index.create()
+    writer = index.open().writer()
+    writer.add_document(**document(Memory(id="a", text="Likes apples", type="fact", path=Path("facts/a.md"))))
+    writer.commit()
+    cache = SegmentCache()
+
+    first = KeywordSearcher(index, cache)
+    other = KeywordSearcher(index, cache)  # open at the same time: its own reader
+    assert other.reader is not first.reader
+    kept = first.reader
+    first.close()
+    other.close()
+    again = KeywordSearcher(index, cache)
+    assert again.reader is kept and [p for p, _ in again.search("apples", 5)] == ["facts/a.md"]
+    again.close()
+
+    writer = index.open().writer()
+    writer.add_document(**document(Memory(id="g", text="Likes grapes", type="fact", path=Path("facts/g.md"))))
+    writer.commit()
+    added = KeywordSearcher(index, cache)
+    assert added.reader is not kept and [p for p, _ in added.search("grapes", 5)] == ["facts/g.md"]
+    added.close()
+
+    writer = index.open().writer()
+    writer.delete_by_term("path", "facts/a.md")
+    writer.commit()
+    deleted = KeywordSearcher(index, cache)
+    assert deleted.search("apples", 5) == []
+    deleted.close()
