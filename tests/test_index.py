@@ -239,6 +239,52 @@ def test_a_build_streamed_in_batches_indexes_what_a_sync_of_each_file_does(mech_
     assert streamed[2][0] > 4  # the long memory is cut in several chunks, each a vector
 
 
+def test_the_chunk_totals_a_snapshot_reads_stay_the_counted_ones(mech_vault):
+    """Every snapshot needs how many vector labels are in use and how many files hold them;
+    triggers keep the totals instead of counting every row, through adds, edits that change
+    the number of chunks, renames and deletes, and a catalog of the older schema gets them
+    when it is migrated."""
+    import sqlite3
+
+    def counted(path) -> tuple[int, int]:
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
+
+    def kept(path) -> tuple[int, int]:
+        catalog = Catalog(path)
+        try:
+            return catalog.chunk_counts()
+        finally:
+            catalog.close()
+
+    long = "---\nid: {}\n---\n" + "A long memory about plums. " * 200 + "\n"
+    write(mech_vault / "facts" / "a.md", "---\nid: a\n---\nLikes apples\n")
+    write(mech_vault / "facts" / "b.md", long.format("b"))
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    catalog_path = IndexLayout(StateLayout.of(mech_vault)).current().catalog_path
+    assert kept(catalog_path) == counted(catalog_path) and counted(catalog_path)[0] > 2
+    write(mech_vault / "facts" / "a.md", long.format("a"))  # one chunk becomes several
+    write(mech_vault / "facts" / "c.md", "---\nid: c\n---\nLikes pears\n")
+    (mech_vault / "facts" / "b.md").rename(mech_vault / "facts" / "b2.md")
+    mem.sync()
+    assert kept(catalog_path) == counted(catalog_path)
+    (mech_vault / "facts" / "a.md").unlink()
+    mem.sync()
+    assert kept(catalog_path) == counted(catalog_path) == (counted(catalog_path)[0], 2)
+
+    with sqlite3.connect(catalog_path) as db:  # as vmem 0.x left it: schema 1, no totals
+        db.executescript(
+            "DROP TRIGGER chunk_added; DROP TRIGGER chunk_removed; DROP TABLE chunk_totals;"
+            "DROP INDEX files_pinned; PRAGMA user_version = 1;"
+        )
+    assert kept(catalog_path) == counted(catalog_path)  # a reader counts
+    catalog = Catalog(catalog_path)
+    catalog.migrate()
+    catalog.close()
+    assert kept(catalog_path) == counted(catalog_path)
+
+
 def test_a_recall_on_a_truncated_keyword_segment_rebuilds_it_and_answers(mech_vault):
     """A segment cut short where only opening a reader notices (its table of contents) made
     `vmem recall --no-daemon` print only "Aborted!"."""

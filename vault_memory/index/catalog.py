@@ -54,7 +54,18 @@ MIGRATIONS: tuple[str, ...] = (
     # freshness by size, mtime, ctime and inode, as git checks its index
     "ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;",
+    # what every snapshot asks, without counting every row (76 ms a recall at 100,000
+    # memories): the chunk totals kept by triggers, the pinned files by a partial index
+    "CREATE TABLE chunk_totals (labels INTEGER NOT NULL, files INTEGER NOT NULL);"
+    "INSERT INTO chunk_totals SELECT COUNT(*), COALESCE(SUM(chunk = 0), 0) FROM chunks;"
+    "CREATE TRIGGER chunk_added AFTER INSERT ON chunks BEGIN"
+    " UPDATE chunk_totals SET labels = labels + 1, files = files + (NEW.chunk = 0); END;"
+    "CREATE TRIGGER chunk_removed AFTER DELETE ON chunks BEGIN"
+    " UPDATE chunk_totals SET labels = labels - 1, files = files - (OLD.chunk = 0); END;"
+    "CREATE INDEX files_pinned ON files(path) WHERE pinned = 1;",
 )
+#: the first schema with ``chunk_totals``
+_CHUNK_TOTALS = 2
 
 
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
@@ -271,7 +282,10 @@ class Catalog:
         return out
 
     def chunk_counts(self) -> tuple[int, int]:
-        """(vector labels in use, files they belong to)."""
+        """(vector labels in use, files they belong to); counted in a catalog of an older
+        schema (a reader does not migrate)."""
+        if self.schema_version() >= _CHUNK_TOTALS:
+            return self._sql("SELECT labels, files FROM chunk_totals").fetchone()
         return self._sql("SELECT COUNT(*), COUNT(DISTINCT path) FROM chunks").fetchone()
 
     # -------------------------------------------------------------- reads for recall
