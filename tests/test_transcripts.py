@@ -206,3 +206,64 @@ def test_context_shows_the_compaction_summary_as_the_agents_own_words(mem):
     block = vmem.context(mem, "\n".join([hostile, *turns]), format="claude-code", budget=1000, llm=None)
     section = block.text.split("## Before the last compaction")[1].split("\n\n## ")[0]
     assert "</memory>" not in section and section.rstrip().endswith("[…]") and block.tokens <= 1000
+
+
+# ------------------------------------------------------------------------ hostile exports
+
+
+@pytest.mark.timeout(60)  # quadratic, it took minutes: 20,000 leaves took 14 s
+def test_a_chatgpt_conversation_with_a_hundred_thousand_leaves_is_read_in_one_pass():
+    """With no usable ``current_node`` the newest leaf is read; finding it looked each leaf's
+    place up in a fresh list of every node. The dangling ``current_node`` is reported."""
+    mapping = {
+        f"n{i}": {
+            "id": f"n{i}",
+            "parent": None,
+            "children": [],
+            "message": {
+                "author": {"role": "user"},
+                "create_time": 1_700_000_000 + (i % 7),
+                "content": {"content_type": "text", "parts": [f"message {i}"]},
+            },
+        }
+        for i in range(100_000)
+    }
+    [conversation] = parse_all(json.dumps([{"title": "many", "current_node": "gone", "mapping": mapping}]))
+    # the newest by create_time, and of those the last in the file
+    assert said(conversation) == [("user", "message 99994")]
+    assert [p.message for p in conversation.problems] == [
+        "current_node 'gone' is not a message of the mapping; read the newest branch"
+    ]
+
+
+def test_an_export_cut_short_or_nested_too_deeply_says_what_it_is():
+    """A conversations.json whose download stopped half-way was read as a plain-text
+    transcript and reported as "text before the first 'User:' line"."""
+    whole = (DATA / "chatgpt_conversations.json").read_text()
+    with pytest.raises(TranscriptError, match=r"begins as JSON but is not JSON \(line \d+ column \d+: .*cut short"):
+        parse_all(whole[: len(whole) // 2])
+    with pytest.raises(TranscriptError, match="begins as JSON but cannot be read .nested too deeply"):
+        parse_all("[" * 300_000 + "]" * 300_000)
+
+
+def test_terminal_codes_nul_and_a_huge_paste_never_stop_an_import(mem):
+    """A message pasted from a terminal (colour codes, a NUL) made the whole export fail with
+    "the memory's text holds a control character", and a 20 MB paste took 10 s of pattern
+    matching; the user's words in both are still read, and every other conversation too."""
+    paste = "Remember that I like black coffee. " + "log line without an end " * 800_000
+    export = [
+        {
+            "name": "terminal",
+            "chat_messages": [{"sender": "human", "text": "Remember that I \x00like \x1b[31mred\x1b[0m wine"}],
+        },
+        {"name": "paste", "chat_messages": [{"sender": "human", "text": paste}]},
+        {"name": "plain", "chat_messages": [{"sender": "human", "text": "Remember that my sister is called Ana"}]},
+    ]
+    reports = ingest_all(mem, json.dumps(export), llm=None)
+    assert [[w.text for w in r.written] for r in reports] == [
+        ["The user likes red wine"],
+        ["The user likes black coffee"],
+        ["The user's sister is called Ana"],
+    ]
+    written = [p.read_bytes() for p in mem.root.rglob("*.md") if ".vmem" not in p.parts]
+    assert len(written) >= 3 and not any(b"\x00" in raw or b"\x1b" in raw for raw in written)

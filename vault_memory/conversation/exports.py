@@ -110,7 +110,12 @@ def _chatgpt(item: dict[str, Any], conv: RawConversation) -> RawConversation:
     if not isinstance(mapping, dict):
         conv.problems.append((0, "no 'mapping' of messages"))
         return conv
-    for number, node in enumerate(_current_branch(mapping, item.get("current_node")), 1):
+    current = item.get("current_node")
+    if current is not None and not (isinstance(current, str) and isinstance(mapping.get(current), dict)):
+        conv.problems.append(
+            (0, f"current_node {str(current)[:40]!r} is not a message of the mapping; read the newest branch")
+        )
+    for number, node in enumerate(_current_branch(mapping, current), 1):
         message = node.get("message")
         if not isinstance(message, dict):
             continue  # the root, or a node whose message was deleted
@@ -143,10 +148,12 @@ def _current_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any
     missing parent ends the walk instead of looping or failing."""
     nodes = {key: node for key, node in mapping.items() if isinstance(node, dict)}
     if not (isinstance(current, str) and current in nodes):
-        leaves = [key for key, node in nodes.items() if not node.get("children")]
+        leaves = [
+            (_created(node), order, key) for order, (key, node) in enumerate(nodes.items()) if not node.get("children")
+        ]
         if not leaves:
             return []
-        current = max(leaves, key=lambda key: (_created(nodes[key]), list(nodes).index(key)))
+        current = max(leaves)[2]  # the newest; of equally old ones, the last in the file
     branch: list[dict[str, Any]] = []
     seen: set[str] = set()
     key: Any = current

@@ -148,7 +148,7 @@ def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[
         raw, problems, found_session, compactions = _READERS[chosen](text)
         turns = _turns(raw)
         if not turns and problems and fmt == "auto":
-            raise TranscriptError(f"no conversation turns could be read ({problems[0]})")
+            raise TranscriptError(_json_error(text) or f"no conversation turns could be read ({problems[0]})")
         found = clean_session(session or found_session) or derived_session(turns)
         return [Transcript(turns, chosen, found, problems, compactions=compactions)]
     conversations, fatal = read_export(text, chosen)
@@ -174,6 +174,24 @@ def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[
             f"no conversation turns could be read in this {chosen} export" + (f" ({first})" if first else "")
         )
     return transcripts
+
+
+def _json_error(text: str) -> str | None:
+    """Why a text that begins as a JSON document is not one (an export cut short by its
+    download, a file nested too deeply), or None: said instead of "no 'User:' lines"."""
+    stripped = text.strip()
+    if not stripped.startswith("["):
+        return None
+    try:
+        safejson.loads(stripped)
+    except ValueError as e:
+        if not isinstance(e, json.JSONDecodeError) or not e.pos:  # nested too deeply: no place to name
+            return f"the file begins as JSON but cannot be read ({e.msg if isinstance(e, json.JSONDecodeError) else e})"
+        return (
+            f"the file begins as JSON but is not JSON (line {e.lineno} column {e.colno}: {e.msg});"
+            " an export cut short by its download?"
+        )
+    return None
 
 
 def _turns(raw: list[_Raw]) -> list[Turn]:
