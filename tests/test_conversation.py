@@ -627,3 +627,27 @@ def test_a_tool_result_in_a_user_entry_is_not_the_users_words(mem):
     ]
     report = vmem.ingest(mem, "\n".join(json.dumps(e) for e in entries), format="claude-code", llm=None)
     assert report.turns == 1 and report.written == []
+
+
+def test_a_model_fact_that_cannot_be_stored_is_reported_and_the_others_are_written(mem, server):
+    """A reply with a NUL in one fact's text stopped the batch half-way with "the memory's
+    text holds a control character": written before it, lost after it, and the transcript
+    failed. (A control character in a key is cleaned where the reply is read.)"""
+    server.reply = json.dumps(
+        {
+            "facts": [
+                {"text": "The user likes tea", "confidence": "high"},
+                {"text": "The user \x00 owns a boat", "confidence": "high"},
+                {"text": "The user has a cat", "key": "pet\x1b", "confidence": "high"},
+                {"text": "The user runs on Sundays", "confidence": "high"},
+            ]
+        }
+    )
+    report = ingest(mem, TRANSCRIPT, session="s", llm=settings(server.url))
+    inferred = sorted(w.text for w in report.written if w.source == "inferred")
+    assert inferred == ["The user has a cat", "The user likes tea", "The user runs on Sundays"]
+    assert report.llm == "done" and not report.pending
+    assert [n for n in report.notes if n.startswith("not written")] == [
+        "not written (the memory's text holds a control character (e.g. NUL); it cannot be stored in a Markdown file):"
+        " 'The user \\x00 owns a boat'"
+    ]

@@ -214,7 +214,19 @@ def process(
 
 
 def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, ledger: Ledger, now: dt.datetime) -> None:
-    """Write ``items`` through the write rules and say so in ``report``."""
+    """Write ``items`` through the write rules and say so in ``report``; one that no rule
+    can write (a control character from a model's reply) is reported and the rest written."""
+    from ..writing.rules import validate
+
+    writable = []
+    for item in items:
+        try:
+            validate(item)
+        except InvalidInput as e:
+            report.notes.append(f"not written ({e}): {item.text[:60]!r}")
+        else:
+            writable.append(item)
+    items = writable
     outcomes = mem.remember_many(items, now=now) if items else []
     for item, outcome in zip(items, outcomes, strict=True):
         report.written.append(_written(outcome.status, outcome.memory.id, item))

@@ -216,6 +216,12 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
 _CLAUSES = re.compile(r"\s*(?:,\s*|\s+)(?:and|but|y|pero)\s+(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I)
 _MAX_CHARS = 300
+#: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
+#: pattern runs over it (over a 20 MB paste they took 10 s)
+_MAX_SENTENCE = 2000
+#: what a terminal paste leaves in a message (colour codes, NUL, backspaces): not words,
+#: and not storable in a Markdown file; a tab or a newline stays
+_TERMINAL_NOISE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _STOP_AT = re.compile(r"\s*(?:[.;!]|\s+(?:and|y|but|pero)\s+|,?\s+(?:please|por\s+favor|thanks|gracias))\s*$", _I)
 
 
@@ -223,7 +229,9 @@ def explicit_signals(utterance: str) -> list[Signal]:
     """The facts a user's turn asks to keep, in the order it says them (often none)."""
     found: list[Signal] = []
     for sentence in _SENTENCES.split(utterance.strip()):
-        sentence = _FILLER.sub("", sentence.strip()).strip()
+        if len(sentence) > _MAX_SENTENCE:
+            continue
+        sentence = _FILLER.sub("", _TERMINAL_NOISE.sub(" ", sentence).strip()).strip()
         if not sentence or _refused(sentence):
             continue
         for clause in _CLAUSES.split(sentence):

@@ -349,13 +349,19 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def check_new(text: Any, type: str, importance: float | None = None) -> None:
-    """What no memory can be written with: an unknown type, no text, an importance outside
-    0–1. The one check both the bare write (``Vault.add``) and the write rules use."""
+def check_new(text: Any, type: str, importance: float | None = None, key: str | None = None) -> None:
+    """What no memory can be written with: an unknown type, no text, a control character
+    in its text or key, an importance outside 0–1. The one check both the bare write
+    (``Vault.add``) and the write rules use, before anything of a batch is written."""
     if type not in MEMORY_TYPES:
         raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("a memory needs some text")
+    for name, value, unsafe in (("text", text, _CONTROL), ("key", key, _YAML_UNSAFE)):
+        if isinstance(value, str) and unsafe.search(value):
+            raise InvalidInput(
+                f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
+            )
     if importance is not None and not 0 <= importance <= 1:
         raise InvalidInput("importance must be from 0 to 1")
 

@@ -179,7 +179,7 @@ class Remembering:
 
 def validate(item: Remembering) -> None:
     """What no rule can write, refused before anything is read or written."""
-    check_new(item.text, item.type, item.importance)
+    check_new(item.text, item.type, item.importance, item.key)
 
 
 @dataclass
