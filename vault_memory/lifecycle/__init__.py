@@ -11,7 +11,7 @@ and where its numbers come from.
 """
 
 from .archiving import archive_plan, state_counts
-from .dedup import is_restatement, normalize_text
+from .dedup import is_restatement
 from .importance import persona_overflow, score_importance
 from .rules import (
     ARCHIVE_DIR,
@@ -21,7 +21,7 @@ from .rules import (
     canonical_key,
     is_archived,
     is_profile,
-    normalize_key,
+    key_forms,
     reference_time,
     rules_for,
     same_value,
@@ -58,10 +58,9 @@ __all__ = [
     "is_expired",
     "is_profile",
     "is_restatement",
+    "key_forms",
     "lifecycle_weight",
     "memory_state",
-    "normalize_key",
-    "normalize_text",
     "persona_overflow",
     "recency_weight",
     "reference_time",

@@ -3,19 +3,7 @@ reconfirming instead of writing a duplicate (pure functions)."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-from ..vault.memory import SIGNIFICANT_SYMBOLS, fold_accents
 from .rules import Rules
-
-
-def normalize_text(text: str) -> str:
-    """For exact-duplicate checks: case, Latin accents, punctuation and spacing do not
-    count; letters of every script and the symbols that change a meaning (``C++``/``C#``,
-    ``€``/``$``) do. A text with none of them normalises to "" and matches nothing."""
-    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
-    return " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))
 
 
 def is_restatement(

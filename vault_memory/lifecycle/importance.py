@@ -6,9 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from ..vault.memory import Memory
-from .dedup import normalize_text
-from .rules import Rules, normalize_key, reference_time
+from ..vault.memory import Memory, normalize_key, normalize_text
+from .rules import Rules, reference_time
 from .states import memory_state
 
 _IMPORTANCE_CUES: tuple[tuple[float, tuple[str, ...]], ...] = (

@@ -8,11 +8,10 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from ..config import SETTINGS, Config
-from ..vault.memory import Memory, as_datetime, fold_accents
+from ..vault.memory import Memory, as_datetime, fold_accents, normalize_key
 
 ARCHIVE_DIR = "archive"
 _DEFAULTS = {key: s.default for key, s in SETTINGS["lifecycle"].items()}
@@ -67,15 +66,6 @@ def rules_for(config: Config) -> Rules:
     return Rules.from_config(config.data.get("lifecycle"))
 
 
-@lru_cache(maxsize=4096)  # called for every recall candidate; a vault has few distinct keys
-def normalize_key(key: str | None) -> str:
-    """``Ubicación`` → ``ubicacion``; ``proyecto actual`` → ``proyecto_actual``."""
-    if not key:
-        return ""
-    folded = fold_accents(unicodedata.normalize("NFKC", key)).casefold()
-    return re.sub(r"[\W_]+", "_", folded).strip("_")
-
-
 #: names that mean the same profile key; the first of each group is the canonical one
 KEY_ALIASES: tuple[tuple[str, ...], ...] = (
     ("nombre", "name"),
@@ -98,6 +88,15 @@ def canonical_key(key: str | None) -> str:
     """One name per profile key: ``name`` and ``Nombre`` are both ``nombre``."""
     normalized = normalize_key(key)
     return _CANONICAL.get(normalized, normalized)
+
+
+def key_forms(key: str | None) -> frozenset[str]:
+    """Every normalised key that names the same profile key as ``key`` (itself and its
+    aliases): what the catalog is asked for when a single-valued key may be replaced."""
+    canonical = canonical_key(key)
+    if not canonical:
+        return frozenset()
+    return frozenset({canonical, *(alias for alias, group in _CANONICAL.items() if group == canonical)})
 
 
 #: the words a profile fact wraps its value in, in the forms vmem and people write it

@@ -12,6 +12,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -411,6 +412,31 @@ def fold_accents(text: str) -> str:
             continue
         out.append(ch)
     return unicodedata.normalize("NFC", "".join(out))
+
+
+def normalize_text(text: str) -> str:
+    """For exact-duplicate checks: case, Latin accents, punctuation and spacing do not
+    count; letters of every script and the symbols that change a meaning (``C++``/``C#``,
+    ``€``/``$``) do. A text with none of them normalises to "" and matches nothing."""
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    return " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))
+
+
+@lru_cache(maxsize=4096)  # called for every recall candidate; a vault has few distinct keys
+def normalize_key(key: str | None) -> str:
+    """``Ubicación`` → ``ubicacion``; ``proyecto actual`` → ``proyecto_actual``."""
+    if not key:
+        return ""
+    folded = fold_accents(unicodedata.normalize("NFKC", key)).casefold()
+    return re.sub(r"[\W_]+", "_", folded).strip("_")
+
+
+def same_text_digest(key: str | None, text: str) -> str | None:
+    """What two memories share when they say the same as a person reads them (key and
+    text through ``normalize_text``), as a short digest the catalog indexes; None for a
+    text that normalises to nothing (it is the same as nothing)."""
+    normalized = normalize_text(f"{key or ''} {text}")
+    return hashlib.blake2b(normalized.encode(), digest_size=12).hexdigest() if normalized else None
 
 
 def slugify(text: str, max_len: int = 40) -> str:
