@@ -246,6 +246,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
             result["daemon_server_ms_p95"] = pct(server, 0.95)
         finally:
             subprocess.run([vmem, "daemon", "stop"], env=env, capture_output=True)
+        result |= remember_cost(folder)  # last: it adds a few memories to the vault
     return result
 
 
@@ -280,6 +281,25 @@ def bare_embedding_rate(engine, folder: Path, sample: int = 2000) -> dict:
         engine.embedder.embed(texts[start : start + 32])
     seconds = time.perf_counter() - t
     return {"bare_embedding_memories_per_s": round(len(memories) / seconds, 1)}
+
+
+def remember_cost(folder: Path, rounds: int = 5) -> dict:
+    """In-process ``remember``, warm: a new fact, the same fact said again (reconfirmed),
+    and a new value of a single-valued key. The vault gets these few memories."""
+    import vault_memory as vmem
+
+    times: list[float] = []
+    with vmem.open(folder, use_daemon=False) as mem:
+        mem.recall("warm up")
+        for i in range(rounds):
+            for text, key in ((f"The user keeps bonsai number {i} on the balcony", None), (f"City {i}", "ciudad")):
+                t = time.perf_counter()
+                mem.remember(text, key=key)
+                times.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            assert mem.remember(f"The user keeps bonsai number {i} on the balcony").status == "reconfirmed"
+            times.append((time.perf_counter() - t) * 1000)
+    return {"remember_ms_p50": pct(times, 0.5), "remember_ms_p95": pct(times, 0.95)}
 
 
 def keyword_leg(folder: Path) -> dict:

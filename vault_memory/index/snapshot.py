@@ -98,6 +98,25 @@ class Snapshot:
                 out[path] = memory
         return out
 
+    def memories_like(self, same_text: str | None, keys: frozenset[str] = frozenset()) -> dict[str, Memory]:
+        """The indexed memories that say the same (``same_text_digest``) or carry one of
+        ``keys`` (normalised): a new memory's possible twins and the values it may replace,
+        found by the catalog's indexes instead of reading the whole vault."""
+        return self._remember(self.catalog.records_like(same_text, sorted(keys)))
+
+    def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
+        return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
+
+    def _remember(self, records: dict[str, dict]) -> dict[str, Memory]:
+        """Memories for catalog records, the ones this snapshot already parsed reused."""
+        out = {}
+        for path, record in records.items():
+            memory = self._memories.get(path)
+            if memory is None:
+                memory = self._memories[path] = Memory.from_record(record)
+            out[path] = memory
+        return out
+
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """Conversation neighbours (the turns before and after) of each path that has any."""
         missing = [] if self._complete else [p for p in paths if p not in self._neighbours]

@@ -33,13 +33,22 @@ from ..lifecycle import (
     canonical_key,
     exclusion_reason,
     is_restatement,
-    normalize_text,
+    key_forms,
     persona_overflow,
     reference_time,
     same_value,
     score_importance,
 )
-from ..vault.memory import Memory, check_new, jsonable, new_id, split_key_value
+from ..vault.memory import (
+    Memory,
+    check_new,
+    jsonable,
+    new_id,
+    normalize_key,
+    normalize_text,
+    same_text_digest,
+    split_key_value,
+)
 from ..vault.supersession import supersession_chain
 from ..vault.vault import Vault, now_local
 
@@ -237,8 +246,7 @@ def remember_many(
             batch = _Batch(backend, rules, None, [], set(), now)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
         with backend.fresh_snapshot() as snap:
-            known = [Memory.from_record(record) for record in snap.catalog.all_records().values()]
-            batch = _Batch(backend, rules, snap, known, snap.catalog.superseded_targets(), now)
+            batch = _Batch(backend, rules, snap, [], set(snap.superseded_targets()), now)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
 
 
@@ -248,13 +256,14 @@ def _write_lock(backend: Backend):
 
 @dataclass
 class _Batch:
-    """What a batch of remembers knows: every memory the index held, then each one this
-    batch wrote, and which of them are superseded."""
+    """What a batch of remembers knows: the index (asked for each item's likes by the
+    catalog's indexes, never read whole: a remember at 100,000 memories read all of them,
+    19 s), the memories this batch wrote, and which memories are superseded."""
 
     backend: Backend
     rules: Rules
     snap: Snapshot | None
-    known: list[Memory]
+    written: list[Memory]
     superseded: set[str]
     now: dt.datetime
 
@@ -277,34 +286,45 @@ class _Batch:
             if stated:  # inferred never beats explicit
                 return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
             if not replaced:
-                restated = self._restatement(p, current)
+                restated = self._restatement(p)
                 if restated is not None:
                     return _reconfirm(self.backend.vault, *restated, now=self.now)
         outcome = self._write(p, replaced)
         if isinstance(outcome, Created | Superseded):
-            self.known.append(outcome.memory)
+            self.written.append(outcome.memory)
             self.superseded.update(outcome.memory.supersedes)
         return outcome
 
     def _current(self, p: _Prepared) -> list[Memory]:
-        """The known memories in the item's scope (persona and type) that are current."""
+        """The current memories in the item's scope (persona and type) that it may repeat
+        or replace: those that say the same, or carry its key under any of its names."""
+        assert self.snap is not None
+        same, keys = same_text_digest(p.key, p.text), key_forms(p.key) if p.single else frozenset()
+        indexed = self.snap.memories_like(same, keys)
+        mine = [m for m in self.written if same_text_digest(m.key, m.text) == same or normalize_key(m.key) in keys]
+        return self._in_scope(p, [*indexed.values(), *mine])
+
+    def _in_scope(self, p: _Prepared, memories: list[Memory]) -> list[Memory]:
+        """``memories`` in the item's scope (persona and type) that are current."""
         current_filter = RecallFilter(persona=p.item.persona, include_stale=True)
         return [
             m
-            for m in self.known
+            for m in memories
             if (m.persona or None) == (p.item.persona or None)
             and m.type == p.item.type
             and not exclusion_reason(m, self.now, self.superseded, current_filter, self.rules)
         ]
 
-    def _restatement(self, p: _Prepared, current: list[Memory]) -> tuple[Memory, float] | None:
+    def _restatement(self, p: _Prepared) -> tuple[Memory, float] | None:
         """A current memory that says the same in other words (embedding + term overlap)."""
         assert self.snap is not None
-        if not current or self.snap.vectors is None or not self.snap.live_chunks:
+        if self.snap.vectors is None or not self.snap.live_chunks:
             return None  # nothing to compare with: do not load the model for nothing
-        by_path = {m.path.as_posix(): m for m in current if m.path is not None}
         hits = self.backend.nearest(embedding_text(p.key, p.text), 4 * RESTATEMENT_CANDIDATES, self.snap)
-        nearest = [(by_path[path], s) for path, s in hits if path in by_path][:RESTATEMENT_CANDIDATES]
+        found = self.snap.memories([path for path, _ in hits])
+        in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
+        nearest = [(found[path], s) for path, s in hits if path in found and id(found[path]) in in_scope]
+        nearest = nearest[:RESTATEMENT_CANDIDATES]
         new_terms = content_terms(f"{p.key or ''} {p.text}")
         for candidate, similarity in nearest:
             if is_restatement(
@@ -312,6 +332,12 @@ class _Batch:
             ):
                 return candidate, similarity
         return None
+
+    def _with_ids(self, ids: list[str]) -> list[Memory]:
+        """The memories, indexed or written by this batch, that have these ids."""
+        wanted = set(ids)
+        indexed = self.snap.memories_with_ids(sorted(wanted)).values() if self.snap is not None and wanted else []
+        return [*indexed, *(m for m in self.written if m.id in wanted)]
 
     def _write(self, p: _Prepared, replaced: list[Memory]) -> RememberOutcome:
         """The new file (a pinned fact's new value stays pinned), or, when another remember
@@ -339,7 +365,7 @@ class _Batch:
             if twin is None:
                 raise
             return Reconfirmed(twin, [twin])
-        previous = replaced or [m for m in self.known if m.id in item.supersedes]
+        previous = replaced or self._with_ids(item.supersedes)
         kind = Superseded if previous else Created
         outcome = kind(new, previous, archived=_enforce_cap(self.backend, new, self.now), key_inferred=p.key_inferred)
         if replaced and p.key_inferred:
