@@ -67,9 +67,10 @@ class Engine:
     def ensure_fresh(self) -> SyncReport | None:
         """Sync if any file changed since the last sync; None when nothing changed (the
         in-process freshness policy: ``backend.local``)."""
-        if self.indexer.is_fresh():
+        walked = self.vault.walk()
+        if self.indexer.is_fresh(walked):
             return None
-        return self.indexer.sync()
+        return self.indexer.sync(walked=walked)
 
     def snapshot(self) -> Snapshot:
         snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments, vectors=self.vectors)

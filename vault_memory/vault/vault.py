@@ -44,7 +44,7 @@ from .memory import (
     split_key_value,
     validate_id,
 )
-from .scanner import FileEntry, IgnoreRules, Stamp, scan
+from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
 
 
@@ -125,16 +125,22 @@ class Vault:
 
     # ------------------------------------------------------------------ reading
 
-    def files(self) -> list[FileEntry]:
-        walked = scan(self.root, self.ignore_rules)
+    def files(self, walked: Scan | None = None) -> list[FileEntry]:
+        """Every candidate memory file, sorted by path: from a new walk, or from ``walked``
+        (one the caller has just made, as the no-change check that found a change has)."""
+        walked = walked if walked is not None else self.walk()
         self._last_walk, self.last_stamps = walked.entries(), walked.stamps
         return self._last_walk
+
+    def walk(self) -> Scan:
+        """One ``stat`` walk of the vault (``scanner.scan``), nothing read."""
+        return scan(self.root, self.ignore_rules)
 
     def stamps(self) -> list[Stamp]:
         """What :meth:`files` would find, as (path, size, mtime_ns, ctime_ns, inode) in the
         order the file system gives them: the no-change check's walk, without building and
         sorting the entries."""
-        return scan(self.root, self.ignore_rules).stamps
+        return self.walk().stamps
 
     def read_bytes(self, relpath: str | Path, entry: FileEntry | None = None) -> bytes:
         """A file's bytes, after the checks that must come before reading: symlinks that
