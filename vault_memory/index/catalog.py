@@ -320,13 +320,20 @@ class Catalog:
 
     # -------------------------------------------------------------- reads for recall
     def records(self, paths: Iterable[str]) -> dict[str, dict[str, Any]]:
-        paths = list(paths)
+        return self._records_where("path", paths)
+
+    def records_with_ids(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        return self._records_where("id", ids)
+
+    def _records_where(self, column: str, values: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """{path: record} of the indexed memories whose ``column`` is one of ``values``."""
+        wanted = list(values)
         out: dict[str, dict[str, Any]] = {}
-        for i in range(0, len(paths), 500):
-            part = paths[i : i + 500]
+        for i in range(0, len(wanted), 500):
+            part = wanted[i : i + 500]
             marks = ",".join("?" * len(part))
             for path, record in self._sql(
-                f"SELECT path, record FROM files WHERE record IS NOT NULL AND path IN ({marks})", part
+                f"SELECT path, record FROM files WHERE record IS NOT NULL AND {column} IN ({marks})", part
             ):
                 out[path] = json.loads(record)
         return out
@@ -353,18 +360,6 @@ class Catalog:
             f"SELECT path, record FROM files WHERE record IS NOT NULL AND (same_text = ?{by_key})", (same_text, *keys)
         )
         return {path: json.loads(record) for path, record in rows}
-
-    def records_with_ids(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-        wanted = list(ids)
-        out: dict[str, dict[str, Any]] = {}
-        for i in range(0, len(wanted), 500):
-            part = wanted[i : i + 500]
-            marks = ",".join("?" * len(part))
-            for path, record in self._sql(
-                f"SELECT path, record FROM files WHERE record IS NOT NULL AND id IN ({marks})", part
-            ):
-                out[path] = json.loads(record)
-        return out
 
     def persona_records(self, persona: str) -> list[dict[str, Any]]:
         rows = self._sql("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))
@@ -423,4 +418,9 @@ class Catalog:
         self._sql("COMMIT")
 
     def rollback(self) -> None:
-        self._sql("ROLLBACK")
+        """Undo the open transaction, if any: called on the way out of a failed write, it
+        never hides that write's own error behind one of its own."""
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass

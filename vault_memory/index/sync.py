@@ -407,10 +407,7 @@ class Indexer:
             writer.commit()
         except BaseException:
             writer.cancel()
-            try:
-                catalog.rollback()
-            except Exception:
-                pass
+            catalog.rollback()
             raise
         if progress:
             progress("commit", 1, 1)
@@ -458,10 +455,7 @@ class Indexer:
                 writer.commit()
                 catalog.commit()
         except BaseException:
-            try:
-                catalog.rollback()
-            except Exception:
-                pass
+            catalog.rollback()
             raise
         if progress:
             progress("commit", 1, 1)
