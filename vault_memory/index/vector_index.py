@@ -18,7 +18,7 @@ from ..errors import IndexDamaged
 from ..vault.fsutil import fsync_dir
 
 M = 16
-EF_CONSTRUCTION = 200
+EF_CONSTRUCTION = 100
 EF_SEARCH = 128
 
 
