@@ -63,3 +63,20 @@ def test_block_groups_by_type_and_clamps_long_memories():
     assert any(line.endswith("… (medium)") for line in lines)
     assert estimate_tokens(block) <= 120
     assert one_line("- a\n-  b\n\n1. c") == "a; b; c"
+
+
+def test_token_vectors_are_the_pieces_of_the_pass_that_embed_pools(embedder):
+    """Late interaction compares a question's token vectors with a memory's: one unit row
+    per word piece ([CLS]/[SEP] left out), from the forward pass whose mean is the pooled
+    vector, and the best-matching pieces find the memory that answers."""
+    import numpy as np
+
+    texts = ["User is allergic to peanuts.", "Backend engineer at Acme, on the payments team.", ""]
+    vectors = embedder.token_vectors(texts)
+    pieces = embedder.tokenizer().encode(texts[0]).tokens
+    assert [v.shape[1] for v in vectors] == [384] * 3
+    assert vectors[0].shape[0] == len(pieces) - 2  # without [CLS] and [SEP]
+    assert all(np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4) for v in vectors)
+    [question] = embedder.token_vectors(["which food must the user avoid? peanuts"])
+    maxsim = [float((question @ v.T).max(axis=1).mean()) for v in vectors[:2]]
+    assert maxsim[0] > maxsim[1]

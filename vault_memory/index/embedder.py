@@ -193,6 +193,23 @@ class FastEmbedEmbedder:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
 
+    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's token vectors (its word pieces, [CLS] and [SEP] left out, each row of
+        unit length), from the same forward pass ``embed`` pools: what late-interaction
+        scoring (MaxSim) compares. One array of shape (pieces, dim) per text."""
+        if not texts:
+            return []
+        model = self._load()
+        out: list[np.ndarray] = []
+        for start in range(0, len(texts), 32):
+            context = model.model.onnx_embed(list(texts[start : start + 32]))
+            for tokens, mask in zip(context.model_output, context.attention_mask):
+                kept = np.asarray(tokens[mask.astype(bool)][1:-1], dtype=np.float32)
+                if not len(kept):  # an empty text: only [CLS] and [SEP]
+                    kept = np.asarray(tokens[:1], dtype=np.float32)
+                out.append(kept / np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-12))
+        return out
+
     def tokenizer(self):
         if self._tokenizer is None:
             from tokenizers import Tokenizer
