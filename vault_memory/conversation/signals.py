@@ -18,6 +18,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..vault.memory import NOT_IN_FRONTMATTER
+
 
 @dataclass(frozen=True)
 class Signal:
@@ -220,8 +222,8 @@ _MAX_CHARS = 300
 #: pattern runs over it (over a 20 MB paste they took 10 s)
 _MAX_SENTENCE = 2000
 #: what a terminal paste leaves in a message (colour codes, NUL, backspaces): not words,
-#: and not storable in a Markdown file; a tab or a newline stays
-_TERMINAL_NOISE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: and what no memory file can hold; a tab or a newline stays
+_TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTMATTER.pattern}")
 _STOP_AT = re.compile(r"\s*(?:[.;!]|\s+(?:and|y|but|pero)\s+|,?\s+(?:please|por\s+favor|thanks|gracias))\s*$", _I)
 
 

@@ -76,6 +76,11 @@ _CHUNK_TOTALS = 2
 _MATCH_COLUMNS = 3
 
 
+def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
+    """(``same_text``, ``key_norm``) of a memory: what the write rules look its likes up by."""
+    return same_text_digest(key, str(text or "")), normalize_key(key) or None
+
+
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
     """What every failed statement on a damaged catalog becomes: one error, one fix."""
     return IndexDamaged(f"{path} cannot be {verb} ({error}): `vmem sync` rebuilds it")
@@ -171,7 +176,7 @@ class Catalog:
                 self._sql(f"PRAGMA user_version = {number}")
                 self._sql("COMMIT")
             except BaseException:
-                self._sql("ROLLBACK")
+                self.rollback()
                 raise
 
     def _fill_match_columns(self) -> None:
@@ -180,8 +185,7 @@ class Catalog:
         filled = []
         for path, record in rows:
             data = json.loads(record)
-            key, text = data.get("key"), str(data.get("text") or "")
-            filled.append((same_text_digest(key, text), normalize_key(key) or None, path))
+            filled.append((*_match_columns(data.get("key"), data.get("text")), path))
         self._sql_many("UPDATE files SET same_text = ?, key_norm = ? WHERE path = ?", filled)
 
     def schema_version(self) -> int:
@@ -208,9 +212,7 @@ class Catalog:
         record = (
             json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
         )
-        matched = (
-            (same_text_digest(memory.key, memory.text), normalize_key(memory.key) or None) if memory else (None, None)
-        )
+        matched = _match_columns(memory.key, memory.text) if memory else (None, None)
         self._sql(
             "INSERT OR REPLACE INTO files(path, size, mtime_ns, ctime_ns, inode, sha, id, error, error_line, pinned,"
             " conversation, turn, record, same_text, key_norm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -345,15 +347,12 @@ class Catalog:
         keys = [k for k in keys if k]
         if self.schema_version() < _MATCH_COLUMNS:
             wanted = set(keys)
-            return {
-                path: data
-                for path, data in self.all_records().items()
-                if (
-                    same_text is not None
-                    and same_text_digest(data.get("key"), str(data.get("text") or "")) == same_text
-                )
-                or normalize_key(data.get("key")) in wanted
-            }
+            out = {}
+            for path, data in self.all_records().items():
+                digest, key = _match_columns(data.get("key"), data.get("text"))
+                if (same_text is not None and digest == same_text) or key in wanted:
+                    out[path] = data
+            return out
         marks = ",".join("?" * len(keys))
         by_key = f" OR key_norm IN ({marks})" if keys else ""
         rows = self._sql(

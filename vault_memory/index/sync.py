@@ -83,6 +83,8 @@ class SyncReport:
         }
 
 
+#: a file read for a sync: (its stat entry, its bytes, their hash, or the error that stopped the read)
+Read = tuple[FileEntry, "bytes | None", str, "MemoryFileError | None"]
 #: a changed file after parsing: (its stat entry, content hash, the memory or the error)
 Parsed = tuple[FileEntry, str, "Memory | None", "MemoryFileError | None"]
 
@@ -91,7 +93,7 @@ Parsed = tuple[FileEntry, str, "Memory | None", "MemoryFileError | None"]
 class Plan:
     """What a sync must do, found by comparing a ``stat`` walk with the catalog."""
 
-    changed: list[tuple[FileEntry, bytes | None, str, MemoryFileError | None]] = field(default_factory=list)
+    changed: list[Read] = field(default_factory=list)
     touched: list[FileEntry] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     renamed: list[tuple[str, FileEntry]] = field(default_factory=list)
@@ -369,7 +371,7 @@ class Indexer:
         try:
             for start in range(0, len(entries), self.build_batch):
                 batch = entries[start : start + self.build_batch]
-                parsed = self._parse(Plan(changed=[self._read(entry) for entry in batch]), report)
+                parsed = self._parse([self._read(entry) for entry in batch], report)
                 kept: list[Parsed] = []
                 catalog.begin()
                 for entry, sha, memory, error in parsed:
@@ -412,8 +414,8 @@ class Indexer:
         if progress:
             progress("commit", 1, 1)
 
-    def _read(self, entry: FileEntry) -> tuple[FileEntry, bytes | None, str, MemoryFileError | None]:
-        """A file to parse: (its entry, its bytes, their hash, or the error that stopped the read)."""
+    def _read(self, entry: FileEntry) -> Read:
+        """One file read for a sync; a file that cannot be read is an error in the result."""
         try:
             raw = self.vault.read_bytes(entry.relpath, entry)
         except MemoryFileError as e:
@@ -430,7 +432,7 @@ class Indexer:
         live: bool,
     ) -> None:
         """Parse and embed what changed, stage it in all three indexes, then publish."""
-        parsed = self._parse(plan, report)
+        parsed = self._parse(plan.changed, report)
         chunk_texts, vectors = self._embed_changes(parsed, report, progress)  # slow: before any lock
         dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
         vector_index = self._open_vectors(generation, catalog, dim, len(vectors))
@@ -460,9 +462,9 @@ class Indexer:
         if progress:
             progress("commit", 1, 1)
 
-    def _parse(self, plan: Plan, report: SyncReport) -> list[Parsed]:
+    def _parse(self, changed: list[Read], report: SyncReport) -> list[Parsed]:
         parsed: list[Parsed] = []
-        for entry, raw, sha, error in plan.changed:
+        for entry, raw, sha, error in changed:
             memory = None
             if error is None:
                 try:

@@ -347,7 +347,16 @@ def supersedes_value(refs: list[str]) -> str | list[str] | None:
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: in a frontmatter value YAML also turns C1 controls and Unicode line and paragraph
 #: separators into something else (NEL, U+0085, reads back as a space)
-_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+NOT_IN_FRONTMATTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _check_storable(name: str, value: Any) -> None:
+    """Refuse a control character in a memory's ``name`` field (its text, or a frontmatter
+    value, where YAML rewrites more), which no Markdown file can hold as written."""
+    if isinstance(value, str) and (_CONTROL if name == "text" else NOT_IN_FRONTMATTER).search(value):
+        raise InvalidInput(
+            f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
+        )
 
 
 def check_new(text: Any, type: str, importance: float | None = None, key: str | None = None) -> None:
@@ -358,11 +367,8 @@ def check_new(text: Any, type: str, importance: float | None = None, key: str | 
         raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("a memory needs some text")
-    for name, value, unsafe in (("text", text, _CONTROL), ("key", key, _YAML_UNSAFE)):
-        if isinstance(value, str) and unsafe.search(value):
-            raise InvalidInput(
-                f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
-            )
+    _check_storable("text", text)
+    _check_storable("key", key)
     if importance is not None and not 0 <= importance <= 1:
         raise InvalidInput("importance must be from 0 to 1")
 
@@ -372,13 +378,9 @@ def check_writable(memory: Memory) -> None:
     above all) in the text, and in frontmatter values also the characters YAML rewrites.
     ValueError names the field."""
     for name in ("text", "key", "domain", "persona", "scope", "source", "conversation"):
-        value = getattr(memory, name)
-        if isinstance(value, str) and (_CONTROL if name == "text" else _YAML_UNSAFE).search(value):
-            raise InvalidInput(
-                f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
-            )
+        _check_storable(name, getattr(memory, name))
     for tag in memory.tags:
-        if _YAML_UNSAFE.search(tag):
+        if NOT_IN_FRONTMATTER.search(tag):
             raise InvalidInput("a tag holds a control character (e.g. NUL); it cannot be stored in a Markdown file")
 
 
