@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -18,6 +19,33 @@ from vault_memory.index.vector_index import VectorIndex
 def unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:
     v = np.random.default_rng(seed).normal(size=(rows, dim)).astype(np.float32)
     return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def index_of(indexer) -> tuple:
+    """What an index holds, to compare two ways of building it: catalog rows, the files of
+    the vector labels, chunk totals, Whoosh's documents, and the vectors stored."""
+    generation = indexer.layout.current()
+    catalog = Catalog(generation.catalog_path)
+    rows = {p: (r.id, r.error, r.sha) for p, r in catalog.files().items()}
+    labels = sorted(catalog.label_paths().values())
+    chunks = catalog.chunk_counts()
+    catalog.close()
+    with generation.keyword.open().searcher() as searcher:
+        docs = sorted(d["path"] for d in searcher.all_stored_fields())
+    vectors = VectorIndex.load(generation.vectors_path, 16)
+    return rows, labels, chunks, docs, vectors.index.get_current_count() - vectors_deleted(vectors)
+
+
+def vectors_deleted(vectors: VectorIndex) -> int:
+    return sum(1 for label in vectors.index.get_ids_list() if _is_deleted(vectors, label))
+
+
+def _is_deleted(vectors: VectorIndex, label: int) -> bool:
+    try:
+        vectors.index.get_items([label])
+    except RuntimeError:
+        return True
+    return False
 
 
 def test_deleted_slots_are_reused_and_the_index_grows(tmp_path):
@@ -209,18 +237,6 @@ def test_a_build_streamed_in_batches_indexes_what_a_sync_of_each_file_does(mech_
     for path, text in files.items():
         write(mech_vault / path, text)
 
-    def index_of(indexer: Indexer) -> tuple:
-        generation = indexer.layout.current()
-        catalog = Catalog(generation.catalog_path)
-        rows = {p: (r.id, r.error, r.sha) for p, r in catalog.files().items()}
-        labels = sorted(catalog.label_paths().values())
-        chunks = catalog.chunk_counts()
-        catalog.close()
-        with generation.keyword.open().searcher() as searcher:
-            docs = sorted(d["path"] for d in searcher.all_stored_fields())
-        vectors = VectorIndex.load(generation.vectors_path, 16)
-        return rows, labels, chunks, docs, vectors.index.get_current_count()
-
     vault = vmem.open(mech_vault).vault
     built = Indexer(vault, HashEmbedder(16), build_batch=2)
     report = built.reindex()
@@ -300,3 +316,58 @@ def test_a_recall_on_a_truncated_keyword_segment_rebuilds_it_and_answers(mech_va
     out = Cli(mech_vault)("recall", "apples", "--no-daemon", "--json")
     assert out.exit_code == 0, out.output
     assert [r["id"] for r in json.loads(out.stdout)["results"]] == ["f"]
+
+
+def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault):
+    """The daemon syncs the files its events named, without walking the vault (at 100,000
+    memories a walk and every catalog row cost seconds per edit). Step by step (add, edit,
+    touch, rename, delete, a broken file, a duplicate id freed by its rival's deletion, a
+    path that is ignored or gone), the index is the one a rebuild of the same files makes,
+    and the patched stamps file keeps the no-change check exact."""
+    from vault_memory.index.embedder import HashEmbedder
+    from vault_memory.index.generations import read_stamps
+    from vault_memory.index.sync import Indexer
+
+    vault = vmem.open(mech_vault).vault
+    indexer = Indexer(vault, HashEmbedder(16))
+    write(mech_vault / "facts" / "seed.md", "---\nid: seed\n---\nLikes figs\n")
+    indexer.sync()
+    stamps_path = indexer.layout.current().stamps_path
+
+    def step(*paths: str, **expected: int) -> None:
+        report = indexer.sync(paths=paths)
+        assert {k: getattr(report, k) for k in expected} == expected, report
+        catalog = Catalog(indexer.layout.current().catalog_path)
+        assert sorted(read_stamps(stamps_path)[2]) == sorted(catalog.stat_rows())
+        catalog.close()
+        assert indexer.is_fresh()
+        copy = mech_vault.parent / "copy"  # the same files, built from scratch
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(mech_vault, copy, ignore=shutil.ignore_patterns(".vmem"))
+        rebuilt = Indexer(vmem.open(copy).vault, HashEmbedder(16))
+        rebuilt.reindex()
+        assert index_of(rebuilt) == index_of(indexer)
+
+    write(mech_vault / "facts" / "a.md", "---\nid: same\n---\nThe first claims the id: apples\n")
+    write(mech_vault / "facts" / "b.md", "---\nid: b\n---\nLikes pears\n")
+    step("facts/a.md", "facts/b.md", added=2)
+    write(mech_vault / "facts" / "e.md", "---\nid: same\n---\nThe second claims it too: oranges\n")
+    step("facts/e.md")
+    write(mech_vault / "facts" / "b.md", "---\nid: b\n---\nLikes plums\n")
+    step("facts/b.md", updated=2)  # and e.md, read again in case it is unique now
+    os.utime(mech_vault / "facts" / "b.md", ns=(1, 1))
+    step("facts/b.md", added=0)  # touched: the stamp changes
+    (mech_vault / "facts" / "b.md").rename(mech_vault / "notes.md")
+    step("facts/b.md", "notes.md", renamed=1, added=0, deleted=0)
+    write(mech_vault / "facts" / "c.md", "---\nid: c\nconfidence: [\n---\nbroken frontmatter\n")
+    step("facts/c.md", "facts/gone.md", "facts", ".obsidian/x.md", added=0)
+    (mech_vault / "facts" / "a.md").unlink()  # e.md is unique now, though no event named it
+    step("facts/a.md", deleted=1)
+    catalog = Catalog(indexer.layout.current().catalog_path)
+    assert catalog.files()["facts/e.md"].error is None
+    catalog.close()
+
+    # a stamps file that does not speak for the catalog: the named paths are not enough
+    stamps_path.unlink()
+    write(mech_vault / "facts" / "unnamed.md", "---\nid: unnamed\n---\nLikes kiwis\n")
+    assert indexer.sync(paths=[]).added == 1 and indexer.is_fresh()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,15 @@ _CHUNK_TOTALS = 2
 _MATCH_COLUMNS = 3
 
 
+#: how the error of a file skipped for its id begins (``duplicate_message``)
+DUPLICATE = "duplicate id"
+
+
+def duplicate_message(memory_id: str, first: str) -> str:
+    """Why a file that claims an id already claimed by ``first`` (earlier by path) is skipped."""
+    return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
+
+
 def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
     """(``same_text``, ``key_norm``) of a memory: what the write rules look its likes up by."""
     return same_text_digest(key, str(text or "")), normalize_key(key) or None
@@ -101,6 +110,10 @@ class FileRow:
     @property
     def stamp(self) -> tuple[int, int, int, int]:
         return self.size, self.mtime_ns, self.ctime_ns, self.inode
+
+
+#: the columns of a ``FileRow``
+_FILE_ROW = "SELECT path, size, mtime_ns, sha, id, error, error_line, ctime_ns, inode FROM files"
 
 
 class Catalog:
@@ -155,6 +168,14 @@ class Catalog:
         except sqlite3.DatabaseError as e:
             raise damaged(self.path, e, "changed") from None
 
+    def _where_in(self, select: str, column: str, values: Iterable[Any], also: str = "") -> Iterator[Any]:
+        """The rows of ``select`` whose ``column`` is one of ``values`` (and ``also``), asked
+        500 values at a time: SQLite bounds the parameters of one statement."""
+        wanted = list(values)
+        for i in range(0, len(wanted), 500):
+            part = wanted[i : i + 500]
+            yield from self._sql(f"{select} WHERE {also}{column} IN ({','.join('?' * len(part))})", part)
+
     # -------------------------------------------------------------- meta
     def meta(self) -> dict[str, str]:
         return dict(self._sql("SELECT key, value FROM meta"))
@@ -195,18 +216,28 @@ class Catalog:
     def up_to_date(self) -> bool:
         return self.schema_version() == len(MIGRATIONS)
 
-    def stat_rows(self) -> set[tuple[str, int, int, int, int]]:
-        """(path, size, mtime_ns, ctime_ns, inode) of every file the catalog knows: the
-        no-change check."""
-        return set(self._sql("SELECT path, size, mtime_ns, ctime_ns, inode FROM files"))
+    def stat_rows(self, paths: Iterable[str] | None = None) -> set[tuple[str, int, int, int, int]]:
+        """(path, size, mtime_ns, ctime_ns, inode) of every file the catalog knows (or of
+        just ``paths``): the no-change check."""
+        select = "SELECT path, size, mtime_ns, ctime_ns, inode FROM files"
+        if paths is None:
+            return set(self._sql(select))
+        return set(self._where_in(select, "path", paths))
 
     def shas(self) -> dict[str, str]:
         """Content hash of every indexed memory, by path."""
         return dict(self._sql("SELECT path, sha FROM files WHERE record IS NOT NULL"))
 
-    def files(self) -> dict[str, FileRow]:
-        rows = self._sql("SELECT path, size, mtime_ns, sha, id, error, error_line, ctime_ns, inode FROM files")
+    def files(self, paths: Iterable[str] | None = None) -> dict[str, FileRow]:
+        """The row of every file (or of just ``paths``, those the catalog has)."""
+        rows = self._sql(_FILE_ROW) if paths is None else self._where_in(_FILE_ROW, "path", paths)
         return {r[0]: FileRow(*r) for r in rows}
+
+    def duplicate_paths(self) -> list[str]:
+        """Files skipped because an earlier one claims their id: unique again after the
+        other one changes, so every sync that changes anything reads them again."""
+        rows = self._sql("SELECT path FROM files WHERE substr(error, 1, ?) = ?", (len(DUPLICATE), DUPLICATE))
+        return [r[0] for r in rows]
 
     def upsert_file(self, row: FileRow, memory: Memory | None) -> None:
         record = (
@@ -305,13 +336,7 @@ class Catalog:
         """The file of every vector label (or of just ``labels``)."""
         if labels is None:
             return dict(self._sql("SELECT label, path FROM chunks"))
-        wanted = list(labels)
-        out: dict[int, str] = {}
-        for i in range(0, len(wanted), 500):
-            part = wanted[i : i + 500]
-            marks = ",".join("?" * len(part))
-            out.update(self._sql(f"SELECT label, path FROM chunks WHERE label IN ({marks})", part))
-        return out
+        return dict(self._where_in("SELECT label, path FROM chunks", "label", labels))
 
     def chunk_counts(self) -> tuple[int, int]:
         """(vector labels in use, files they belong to); counted in a catalog of an older
@@ -329,16 +354,8 @@ class Catalog:
 
     def _records_where(self, column: str, values: Iterable[str]) -> dict[str, dict[str, Any]]:
         """{path: record} of the indexed memories whose ``column`` is one of ``values``."""
-        wanted = list(values)
-        out: dict[str, dict[str, Any]] = {}
-        for i in range(0, len(wanted), 500):
-            part = wanted[i : i + 500]
-            marks = ",".join("?" * len(part))
-            for path, record in self._sql(
-                f"SELECT path, record FROM files WHERE record IS NOT NULL AND {column} IN ({marks})", part
-            ):
-                out[path] = json.loads(record)
-        return out
+        rows = self._where_in("SELECT path, record FROM files", column, values, also="record IS NOT NULL AND ")
+        return {path: json.loads(record) for path, record in rows}
 
     def records_like(self, same_text: str | None, keys: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
         """The records that say the same (``same_text_digest``) or have one of ``keys``
@@ -369,17 +386,16 @@ class Catalog:
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """For each path, the paths of the turns just before and after it in its conversation."""
+        rows = self._where_in(
+            "SELECT f.path, n.path FROM files f JOIN files n ON n.conversation = f.conversation"
+            " AND n.turn IN (f.turn - 1, f.turn + 1)",
+            "f.path",
+            paths,
+            also="n.record IS NOT NULL AND ",
+        )
         out: dict[str, list[str]] = {}
-        for i in range(0, len(paths), 500):
-            part = paths[i : i + 500]
-            marks = ",".join("?" * len(part))
-            rows = self._sql(
-                "SELECT f.path, n.path FROM files f JOIN files n ON n.conversation = f.conversation "
-                f"AND n.turn IN (f.turn - 1, f.turn + 1) WHERE f.path IN ({marks}) AND n.record IS NOT NULL",
-                part,
-            )
-            for path, near in rows:
-                out.setdefault(path, []).append(near)
+        for path, near in rows:
+            out.setdefault(path, []).append(near)
         return out
 
     def pinned_paths(self) -> list[str]:
@@ -389,7 +405,8 @@ class Catalog:
         return {r[0] for r in self._sql("SELECT DISTINCT target FROM supersedes")}
 
     def errors(self) -> list[FileRow]:
-        return [f for f in self.files().values() if f.error]
+        """The files that are not indexed, and why (found without reading every row)."""
+        return [FileRow(*r) for r in self._sql(f"{_FILE_ROW} WHERE error IS NOT NULL ORDER BY path")]
 
     def integrity_problems(self) -> list[str]:
         """What SQLite's own quick check finds wrong (empty: nothing)."""

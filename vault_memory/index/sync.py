@@ -2,7 +2,9 @@
 
 ``Indexer.sync`` is incremental: a ``stat`` walk finds what may have changed, only those
 files are hashed, only files whose content hash changed are parsed and re-embedded, a
-moved file keeps its vectors, and a deleted one leaves every index. ``Indexer.reindex``
+moved file keeps its vectors, and a deleted one leaves every index. Given the paths a
+daemon's file events named, it ``stat``s only those (``plan_paths``) and patches the
+stamps file, so one edit costs the same at any vault size. ``Indexer.reindex``
 builds everything anew in a fresh generation and switches to it when done. Broken files
 are recorded (for ``doctor``/``status``) and skipped; they never stop a sync.
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +30,9 @@ from ..errors import IndexDamaged, MemoryFileError
 from ..vault.fileformat import parse_memory
 from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
-from ..vault.scanner import FileEntry, Scan, Stamp
+from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
 from ..vault.vault import Problem, Vault, problem_from_error
-from .catalog import FORMAT_VERSION, Catalog, FileRow
+from .catalog import FORMAT_VERSION, Catalog, FileRow, duplicate_message
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
@@ -119,18 +121,12 @@ def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[li
     return suspects, gone
 
 
-DUPLICATE = "duplicate id"
 #: the catalog's meta key naming the stamps file that speaks for it (``generations.write_stamps``)
 STAMPS_TOKEN = "stamps_token"
 
 
 #: files read, parsed, embedded and written per step of a build: the build holds one batch
 BUILD_BATCH = 512
-
-
-def duplicate_message(memory_id: str, first: str) -> str:
-    """Why a file that claims an id already claimed by ``first`` (earlier by path) is skipped."""
-    return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
 
 
 def file_row(
@@ -203,27 +199,55 @@ class Indexer:
         # else the same set (a folder may list its files in another order after a restore)
         return walked_stamps == indexed or (len(walked_stamps) == len(indexed) and set(walked_stamps) == set(indexed))
 
-    @staticmethod
-    def _stamps_speak_for(generation: Generation, meta: dict[str, str]) -> bool:
-        known = read_stamps(generation.stamps_path)
-        return known is not None and known[0] == meta.get(STAMPS_TOKEN)
-
     def _record_stamps(self, generation: Generation, catalog: Catalog) -> None:
         """What the committed catalog knows, for the next no-change check (under the write
         lock; a failure only makes the next check read the catalog's rows)."""
         rows = catalog.stat_rows()
         walked = self.vault.last_stamps  # the plan's walk: in the order the next walk will give
         order = walked if walked is not None and len(walked) == len(rows) and set(walked) == rows else sorted(rows)
+        self._write_stamps(generation, catalog, order)
+
+    def _patch_stamps(self, generation: Generation, catalog: Catalog, plan: Plan, known: list[Stamp]) -> None:
+        """The stamps file after a sync of named paths: the paths the plan touched take the
+        catalog's new stamps in place (a new file at the end), the rest are kept as they
+        were, so a vault of 100,000 files is not queried row by row for one edit."""
+        touched = {entry.relpath for entry, *_ in plan.changed} | {entry.relpath for entry in plan.touched}
+        touched |= set(plan.deleted) | {old for old, _ in plan.renamed} | {entry.relpath for _, entry in plan.renamed}
+        fresh = {stamp[0]: stamp for stamp in catalog.stat_rows(touched)}
+        stamps: list[Stamp] = []
+        for stamp in known:
+            if stamp[0] not in touched:
+                stamps.append(stamp)
+            elif (now := fresh.pop(stamp[0], None)) is not None:
+                stamps.append(now)
+        stamps += fresh.values()
+        self._write_stamps(generation, catalog, stamps)
+
+    def _write_stamps(self, generation: Generation, catalog: Catalog, stamps: list[Stamp]) -> None:
         token = os.urandom(8).hex()
         try:
             catalog.set_meta(**{STAMPS_TOKEN: token})
-            write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), order)
+            write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
         except OSError:
             pass
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
+        """What a sync of the whole vault must do: a walk's files against every catalog row."""
         entries = self.vault.files() if entries is None else entries
-        rows = catalog.files()
+        return self._plan(catalog, entries, catalog.files())
+
+    def plan_paths(self, catalog: Catalog, paths: Iterable[str]) -> Plan:
+        """What a sync of just ``paths`` must do: each path ``stat``ed and its catalog row
+        read, nothing walked. A created, edited or deleted file names itself, a moved one
+        both its paths (so a rename is still seen as one and keeps its vectors)."""
+        named = sorted(set(paths))
+        root, rules = self.vault.root, self.vault.ignore_rules
+        entries = [entry for path in named if (entry := stat_entry(root, path, rules)) is not None]
+        return self._plan(catalog, entries, catalog.files(named))
+
+    def _plan(self, catalog: Catalog, entries: list[FileEntry], rows: dict[str, FileRow]) -> Plan:
+        """Compare files with the catalog rows of the same paths: a stamp that differs is
+        read, and its hash tells an edit from a touch, a move from a new file."""
         suspects, gone = stat_changes(entries, rows)
         plan = Plan(unchanged=len(entries) - len(suspects))
         gone_by_sha: dict[str, list[str]] = {}
@@ -246,25 +270,33 @@ class Indexer:
                     plan.known.add(entry.relpath)
         plan.deleted = [p for p in gone if p not in renamed_from]
         if not plan.empty:  # files skipped as duplicates may be unique now: read them again
-            planned = {entry.relpath for entry, *_ in plan.changed}
-            for entry in entries:
-                row = rows.get(entry.relpath)
-                if row is not None and (row.error or "").startswith(DUPLICATE) and entry.relpath not in planned:
-                    try:
-                        raw = self.vault.read_bytes(entry.relpath, entry)
-                    except MemoryFileError:
-                        continue
-                    plan.changed.append((entry, raw, _sha(raw), None))
-                    plan.known.add(entry.relpath)
+            planned = {entry.relpath for entry, *_ in plan.changed} | set(plan.deleted)
+            root, rules = self.vault.root, self.vault.ignore_rules
+            for path in catalog.duplicate_paths():
+                found = stat_entry(root, path, rules) if path not in planned else None
+                if found is None:  # (one that is gone is the next walk's to find)
+                    continue
+                try:
+                    raw = self.vault.read_bytes(found.relpath, found)
+                except MemoryFileError:
+                    continue
+                plan.changed.append((found, raw, _sha(raw), None))
+                plan.known.add(found.relpath)
         return plan
 
     # ------------------------------------------------------------------ public
 
-    def sync(self, progress: Progress | None = None, walked: Scan | None = None) -> SyncReport:
+    def sync(
+        self, progress: Progress | None = None, walked: Scan | None = None, paths: Iterable[str] | None = None
+    ) -> SyncReport:
         """Bring the live generation up to date with the files (creating it if needed).
         ``walked``: a walk just made (the no-change check's), planned from instead of a
         second one (a second walk was a fifth of a one-file sync at 100,000 memories); a
-        file that changes after it is found by the next check, as after any walk."""
+        file that changes after it is found by the next check, as after any walk.
+        ``paths``: only these may have changed (the files a daemon's events named), so
+        nothing else is walked or read and the stamps file is patched, not rewritten; the
+        whole vault is synced instead when the stamps file does not speak for the catalog
+        (after a crash, a first sync, an older vmem), since only a whole sync repairs."""
         started = time.perf_counter()
         with file_lock(
             self.layout.write_lock, timeout=self.lock_timeout, what="the index (another sync or reindex is running)"
@@ -273,7 +305,7 @@ class Indexer:
             try:
                 if generation is None:
                     raise _Damaged("no index yet")
-                report = self._sync_live(generation, progress, walked)
+                report = self._sync_live(generation, progress, walked, paths)
             except _Damaged as why:
                 report = self._rebuild(progress, walked)
                 if generation is not None:
@@ -281,7 +313,9 @@ class Indexer:
         report.seconds = time.perf_counter() - started
         return report
 
-    def _sync_live(self, generation: Generation, progress: Progress | None, walked: Scan | None) -> SyncReport:
+    def _sync_live(
+        self, generation: Generation, progress: Progress | None, walked: Scan | None, paths: Iterable[str] | None
+    ) -> SyncReport:
         """Apply what changed to the live generation; ``_Damaged`` when it cannot be read,
         or was written in an older format (an index is derived: it is rebuilt, not repaired)."""
         sweep_stale_temps(generation.keyword.folder, suffix=".tmp", max_age=0)  # no writer runs: we hold the lock
@@ -294,16 +328,23 @@ class Indexer:
             if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
                 raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
             check_compatible(meta, self.embedder.model_id)  # another model: the user decides (`vmem reindex`)
+            known = read_stamps(generation.stamps_path)
+            if known is not None and known[0] != meta.get(STAMPS_TOKEN):
+                known = None
+            targeted = paths is not None and known is not None and catalog.up_to_date
             try:
                 catalog.migrate()
-                plan = self.plan(catalog, self.vault.files(walked))
+                plan = (
+                    self.plan_paths(catalog, paths or ()) if targeted else self.plan(catalog, self.vault.files(walked))
+                )
             except IndexDamaged as e:
                 raise _Damaged(str(e)) from None
-            try:
-                with generation.keyword.open().reader() as reader:  # opens every segment
-                    reader.doc_count_all()
-            except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
-                raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
+            if not targeted:  # a whole sync also checks what a targeted one trusts
+                try:
+                    with generation.keyword.open().reader() as reader:  # opens every segment
+                        reader.doc_count_all()
+                except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
+                    raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
             if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
                 raise _Damaged(f"{generation.vectors_path.name} is missing")
             report = SyncReport(unchanged=plan.unchanged)
@@ -313,7 +354,9 @@ class Indexer:
                     self._apply(generation, catalog, plan, report, progress, live=True)
                 except IndexDamaged as e:
                     raise _Damaged(str(e)) from None
-            if not plan.empty or not self._stamps_speak_for(generation, meta):
+            if targeted and known is not None and not plan.empty:
+                self._patch_stamps(generation, catalog, plan, known[2])
+            elif not plan.empty or known is None:
                 self._record_stamps(generation, catalog)
             return report
         finally:

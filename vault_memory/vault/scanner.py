@@ -186,6 +186,29 @@ def is_candidate(relpath: str, rules: IgnoreRules) -> bool:
     return not rules.ignored(relpath, False)
 
 
+def stat_entry(root: Path, relpath: str, rules: IgnoreRules) -> FileEntry | None:
+    """What the walk would find at one path, without walking: its entry, or None where the
+    walk finds no memory file (gone, ignored, a folder, a link to nothing). How a sync of
+    the paths a file event named sees them. ``root`` is resolved, as ``Vault.root`` is."""
+    if not is_utf8(relpath) or not is_candidate(relpath, rules):
+        return None  # a name that is not UTF-8 is the walk's to report (escaped)
+    full = os.path.join(root, relpath)
+    try:
+        st = os.lstat(full)
+        if stat.S_ISLNK(st.st_mode):
+            target = Path(os.path.realpath(full))
+            if not target.is_relative_to(root):
+                return FileEntry(relpath, 0, 0, outside=True)
+            if not target.is_file():
+                return None
+            st = os.stat(full)
+        elif stat.S_ISDIR(st.st_mode):
+            return None
+    except OSError:
+        return None
+    return FileEntry(relpath, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 #: what the no-change check compares: (relpath, size, mtime_ns, ctime_ns, inode)
 Stamp = tuple[str, int, int, int, int]
 
