@@ -307,6 +307,41 @@ def test_a_failed_sync_keeps_its_changes_and_is_retried(vault_dir):
         thread.join(60)
 
 
+def test_the_daemon_syncs_the_files_its_events_name_and_reads_its_writes(vault_dir):
+    """A one-file edit cost the daemon a walk of the vault and a read of every catalog row
+    (seconds at 100,000 memories); now the sync looks at the named files only. A recall or
+    a writer's freshness check right after a write passes a fence first, so the write's
+    events are in before the sync (read-your-writes without a walk); a folder event still
+    asks for the whole vault."""
+    from vault_memory.daemon.server import Daemon
+    from vault_memory.recall.results import RecallQuery
+    from vault_memory.vault.vault import Vault
+
+    vault = Vault(vault_dir)
+    daemon = Daemon(vault, debounce=30.0, max_delay=30.0, reconcile_every=3600)  # the worker stays out of it
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    try:
+        assert wait(daemon.ready.is_set, 60)
+        for i in range(5):
+            write(vault_dir / "facts" / f"new-{i}.md", f"---\nid: new-{i}\n---\nThe user grows tomato number {i}\n")
+            hits = daemon.mem.backend.recall(RecallQuery(f"tomato number {i}", include_pinned=False)).hits
+            assert hits and hits[0].memory.id == f"new-{i}"
+            assert daemon.last_sync["added"] == 1 and daemon.last_sync["unchanged"] == 0  # nothing else looked at
+        client = DaemonClient(vault.state.daemon_socket)
+        write(vault_dir / "facts" / "new-0.md", "---\nid: new-0\n---\nThe user grows basil\n")
+        assert client.request(Op.SYNC, scope="pending")["report"]["updated"] == 1
+        (vault_dir / "archive-me").mkdir()
+        os.rename(vault_dir / "facts" / "new-1.md", vault_dir / "archive-me" / "new-1.md")
+        shutil.move(vault_dir / "archive-me", vault_dir / "moved")
+        hits = daemon.mem.backend.recall(RecallQuery("tomato number 1", include_pinned=False)).hits
+        assert hits[0].memory.file.as_posix() == "moved/new-1.md"
+        assert daemon.last_sync["renamed"] == 1 and daemon.last_sync["unchanged"] >= 6  # the whole vault walked
+    finally:
+        daemon.stop()
+        thread.join(60)
+
+
 def test_the_socket_bounds_what_one_client_may_cost(vault_dir):
     """Item 21: oversized and malformed requests get a clean error; idle connections are
     capped and let go; the daemon logs no traceback for any of it."""

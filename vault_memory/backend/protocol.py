@@ -29,7 +29,7 @@ class Op(StrEnum):
     RECALL = "recall"  # {query} → {result}; {query, render: "block"} → {block, hits} (the rendered block only)
     NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
     EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)
-    SYNC = "sync"  # → {report}
+    SYNC = "sync"  # → {report} (the whole vault walked); {scope: "pending"}: only what file events named
     REINDEX = "reindex"  # → {report}
 
 

@@ -79,7 +79,9 @@ class DaemonBackend:
         return SyncReport.from_dict(self.ask(Op.REINDEX if full else Op.SYNC)["report"])
 
     def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
-        self.ask(Op.SYNC)  # the daemon is the only writer of the indexes: it syncs, this process reads
+        # the daemon is the only writer of the indexes: it syncs what its events named since
+        # its last sync (nothing walked), this process reads
+        self.ask(Op.SYNC, scope="pending")
         return self.local.engine.snapshot()
 
     def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:

@@ -5,18 +5,20 @@ when the process dies, so a stale pid file never blocks a new start). While it r
 the only writer of the indexes.
 
 Watching: every watchdog event under the vault that could concern a memory (see
-``scanner.is_candidate``; directory moves and deletions always count) marks the vault
-dirty. After a quiet spell (``debounce``) or at most ``max_delay`` after the first event,
-one sync runs: a ``stat`` walk, then only files whose content hash changed are parsed and
-re-embedded, in one batch. So an editor's atomic save (a temp file renamed over the
+``scanner.is_candidate``) notes the file it names; a folder event or an edited ignore
+file asks for the whole vault (``change_of``). After a quiet spell (``debounce``) or at
+most ``max_delay`` after the first event, one sync runs over the noted files (``stat``
+each; only files whose content hash changed are parsed and re-embedded, in one batch),
+or over the whole vault with a ``stat`` walk. So an editor's atomic save (a temp file renamed over the
 target), vim's backup-and-rename dance, a folder rename or a ``git checkout`` of a
 thousand files all come down to one sync of what actually changed. A reconcile also runs
 at start (changes made while it was down) and every ``reconcile_every`` seconds (events
 that network filesystems or sync tools never deliver).
 
 Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks the protocol of
-``protocol`` (newline-delimited JSON). A recall first flushes pending changes, so a file
-saved a moment ago is already searchable. After each sync the new
+``protocol`` (newline-delimited JSON). A recall first flushes pending changes, after a
+fence (``settle``) that makes sure the watcher has seen every event before the request,
+so a file saved a moment ago is already searchable. After each sync the new
 snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
 memories, labels, neighbours; unchanged memories are carried over), so a recall costs
 little more than embedding the question.
@@ -34,6 +36,7 @@ the next start's reconcile finds the files the catalog has not recorded and redo
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import logging.handlers
@@ -72,7 +75,7 @@ from ..recall.output import FORMATS
 from ..recall.results import RecallQuery, RecallResult
 from ..socketline import socket_address
 from ..vault.fsutil import private_dir
-from ..vault.scanner import IgnoreRules, is_candidate
+from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
 
 log = logging.getLogger("vmem.daemon")
@@ -89,6 +92,11 @@ REQUEST_TIMEOUT_SECONDS = 10.0
 BUSY_READ_SECONDS = 0.5
 #: how long a request waits for a daemon that is still starting
 READY_TIMEOUT_SECONDS = 60.0
+#: how long a fence waits for the watcher (events arrive in well under a millisecond; a
+#: watcher that lost them is caught up by the reconcile)
+FENCE_SECONDS = 1.0
+#: a pending change that may concern any file (``Daemon.change_of``)
+WHOLE_VAULT = "<the whole vault>"
 
 
 class _Watcher(FileSystemEventHandler):
@@ -100,10 +108,9 @@ class _Watcher(FileSystemEventHandler):
             return
         if event.is_directory and event.event_type == "modified":
             return  # a folder's mtime changes with every file event inside it
-        for raw in (event.src_path, getattr(event, "dest_path", "")):
-            if raw and self.daemon.concerns(os.fsdecode(raw), event.is_directory):
-                self.daemon.note_event()
-                return
+        for raw in (event.src_path, getattr(event, "dest_path", "")):  # a move names both
+            if raw:
+                self.daemon.note(os.fsdecode(raw), event.is_directory)
 
 
 class HostedBackend(LocalBackend):
@@ -154,7 +161,13 @@ class Daemon:
         self.max_delay = max_delay
         self.reconcile_every = reconcile_every
         self.cond = threading.Condition()
+        #: file events noted since the last sync, the memory files they named, and whether
+        #: one of them asks for the whole vault
         self.pending = 0
+        self.pending_paths: set[str] = set()
+        self.pending_whole = False
+        self._fences: dict[str, threading.Event] = {}
+        self._fence_numbers = itertools.count()
         self.first_event: float | None = None
         self.last_event = 0.0
         self.sync_lock = threading.Lock()
@@ -178,54 +191,102 @@ class Daemon:
 
     # ------------------------------------------------------------------ events
 
-    def concerns(self, abspath: str, is_directory: bool) -> bool:
+    def change_of(self, abspath: str, is_directory: bool) -> str | None:
+        """What an event at ``abspath`` asks the next sync to look at: a memory file's vault
+        path; ``WHOLE_VAULT`` when any file may be concerned (a folder made, moved or
+        deleted; an ignore file edited); None when it is no memory's business."""
         if not abspath.startswith(self._root):
-            return False
+            return None
         rel = abspath[len(self._root) :].lstrip(os.sep).replace(os.sep, "/")
         if not rel:
-            return False
+            return None
         if rel in (".gitignore", ".vmemignore"):
             self.vault.ignore_rules = IgnoreRules.for_vault(self.vault.root, self.vault.config["vault"]["ignore"])
             log.info("%s changed: ignore rules reloaded", rel)
-            return True  # newly ignored files leave the index, newly visible ones join it
+            return WHOLE_VAULT  # newly ignored files leave the index, newly visible ones join it
         if rel == CONFIG_NAME:
             log.warning("vmem.toml changed: restart the daemon (vmem daemon stop && vmem daemon start) to apply it")
-            return False
+            return None
         if is_directory:
-            return not any(p.startswith(".") or p in ("node_modules", "__pycache__") for p in rel.split("/"))
-        return is_candidate(rel, self.vault.ignore_rules)
+            hidden = any(p.startswith(".") or p in ("node_modules", "__pycache__") for p in rel.split("/"))
+            return None if hidden else WHOLE_VAULT
+        if not is_utf8(rel):
+            return WHOLE_VAULT  # the walk names it (escaped) and reports it
+        return rel if is_candidate(rel, self.vault.ignore_rules) else None
 
-    def note_event(self) -> None:
+    def note(self, abspath: str, is_directory: bool) -> None:
+        """A file event: pass a fence, or note what the next sync must look at."""
+        fence = self._fences.get(abspath)
+        if fence is not None:
+            fence.set()
+            return
+        change = self.change_of(abspath, is_directory)
+        if change is None:
+            return
         with self.cond:
             now = time.monotonic()
             if self.pending == 0:
                 self.first_event = now
             self.pending += 1
+            if change == WHOLE_VAULT:
+                self.pending_whole = True
+            else:
+                self.pending_paths.add(change)
             self.last_event = now
             self.cond.notify_all()
+
+    def settle(self, timeout: float = FENCE_SECONDS) -> None:
+        """Wait until the watcher has noted every file event that happened before this call
+        (a memory a client wrote a moment ago): a marker file made now reaches the watcher
+        through the same queue, after them. Read-your-writes without walking the vault."""
+        if self._observer is None:
+            return
+        marker = str(self.state.root / f"fence-{os.getpid()}-{next(self._fence_numbers)}")
+        passed = self._fences[marker] = threading.Event()
+        try:
+            with open(marker, "x"):
+                pass
+            os.unlink(marker)
+            passed.wait(timeout)
+        except OSError:
+            pass  # no marker, no wait: the periodic reconcile stays the backstop
+        finally:
+            self._fences.pop(marker, None)
 
     # ------------------------------------------------------------------ syncing
 
     def flush_pending(self) -> SyncReport | None:
-        """Sync what the file events say changed, if anything did; None when nothing did."""
-        return self.flush() if self.pending else None
+        """Sync the files that events named since the last sync, once every event of what
+        happened before this call has arrived; None when nothing changed."""
+        self.settle()
+        return self.flush(walk=False) if self.pending else None
 
     def _note_progress(self, stage: str, done: int, total: int) -> None:
         if not self.ready.is_set():
             self.progress = (stage, done, total)
 
-    def flush(self, full: bool = False) -> SyncReport:
-        """Sync now (or rebuild with ``full``) and swap in a fresh snapshot."""
+    def flush(self, full: bool = False, walk: bool = True) -> SyncReport:
+        """Sync now and swap in a fresh snapshot: the whole vault (``walk``: at start, on
+        the periodic reconcile, when asked), only the files events named since the last
+        sync (a folder event or an ignore file asks for the whole vault), or a rebuild
+        (``full``)."""
         with self.sync_lock:
             with self.cond:
-                taken, first = self.pending, self.first_event
-                self.pending, self.first_event = 0, None
+                taken, first, paths, whole = self.pending, self.first_event, self.pending_paths, self.pending_whole
+                self.pending, self.first_event, self.pending_paths, self.pending_whole = 0, None, set(), False
             try:
                 indexer = self.engine.indexer
-                report = indexer.reindex(self._note_progress) if full else indexer.sync(self._note_progress)
+                if full:
+                    report = indexer.reindex(self._note_progress)
+                elif walk or whole:
+                    report = indexer.sync(self._note_progress)
+                else:
+                    report = indexer.sync(self._note_progress, paths=paths)
             except Exception as e:  # a bad moment must never stop the daemon, nor lose a change
                 with self.cond:  # what was pending still is: the worker retries, backing off
                     self.pending += max(taken, 1)
+                    self.pending_paths |= paths
+                    self.pending_whole = self.pending_whole or whole or walk or full
                     self.first_event = self.first_event or first or time.monotonic()
                 self.failures += 1
                 self.last_error = f"{type(e).__name__}: {e}"
@@ -282,7 +343,7 @@ class Daemon:
             due = time.monotonic() >= next_reconcile
             if self.pending or due:
                 try:
-                    self.flush()
+                    self.flush(walk=due)
                 except Exception:
                     self.stopping.wait(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (self.failures - 1)))
                 if due:
@@ -392,6 +453,8 @@ class Daemon:
                 return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
             vectors = backend.embed(texts)
             return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
+        if op is Op.SYNC and request.get("scope") == "pending":  # a writer's freshness: what changed since
+            return {"ok": True, "report": (self.flush_pending() or SyncReport()).to_dict()}
         return {"ok": True, "report": backend.sync(full=op is Op.REINDEX).to_dict()}
 
     def _serve(self) -> None:
