@@ -318,12 +318,15 @@ def test_a_recall_on_a_truncated_keyword_segment_rebuilds_it_and_answers(mech_va
     assert [r["id"] for r in json.loads(out.stdout)["results"]] == ["f"]
 
 
-def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault):
+@pytest.mark.parametrize("named_by", ["events", "walk"])
+def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault, named_by):
     """The daemon syncs the files its events named, without walking the vault (at 100,000
-    memories a walk and every catalog row cost seconds per edit). Step by step (add, edit,
-    touch, rename, delete, a broken file, a duplicate id freed by its rival's deletion, a
-    path that is ignored or gone), the index is the one a rebuild of the same files makes,
-    and the patched stamps file keeps the no-change check exact."""
+    memories a walk and every catalog row cost seconds per edit); in process, the walk of
+    the no-change check names them (its stamps against the recorded ones). Step by step
+    (add, edit, touch, rename, delete, a broken file, a duplicate id freed by its rival's
+    deletion, a path that is ignored or gone), the index is the one a rebuild of the same
+    files makes, and the patched stamps file keeps the no-change check exact (after a
+    walk, in the walk's order: the check's fast path)."""
     from vault_memory.index.embedder import HashEmbedder
     from vault_memory.index.generations import read_stamps
     from vault_memory.index.sync import Indexer
@@ -335,10 +338,13 @@ def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault):
     stamps_path = indexer.layout.current().stamps_path
 
     def step(*paths: str, **expected: int) -> None:
-        report = indexer.sync(paths=paths)
+        walked = vault.walk()
+        report = indexer.sync(paths=paths) if named_by == "events" else indexer.sync(walked=walked)
         assert {k: getattr(report, k) for k in expected} == expected, report
         catalog = Catalog(indexer.layout.current().catalog_path)
         assert sorted(read_stamps(stamps_path)[2]) == sorted(catalog.stat_rows())
+        if named_by == "walk":
+            assert read_stamps(stamps_path)[2] == walked.stamps
         catalog.close()
         assert indexer.is_fresh()
         copy = mech_vault.parent / "copy"  # the same files, built from scratch
@@ -370,4 +376,5 @@ def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault):
     # a stamps file that does not speak for the catalog: the named paths are not enough
     stamps_path.unlink()
     write(mech_vault / "facts" / "unnamed.md", "---\nid: unnamed\n---\nLikes kiwis\n")
-    assert indexer.sync(paths=[]).added == 1 and indexer.is_fresh()
+    report = indexer.sync(paths=[]) if named_by == "events" else indexer.sync(walked=vault.walk())
+    assert report.added == 1 and indexer.is_fresh()

@@ -147,6 +147,17 @@ def file_row(
     )
 
 
+def changed_paths(walked: Scan, indexed: list[Stamp]) -> set[str] | None:
+    """The paths whose stamps in a walk differ from the stamps the last sync recorded
+    (created, edited, touched, deleted, both ends of a move); None when one of them is a
+    file a path cannot name to a sync (a symlink out of the vault, a name that is not
+    UTF-8: the whole vault is synced, which reports them)."""
+    changed = {stamp[0] for stamp in set(walked.stamps).symmetric_difference(indexed)}
+    if any(entry.relpath in changed for entry in walked.special):
+        return None
+    return changed
+
+
 class _Damaged(Exception):
     """The live generation cannot be read: it is rebuilt from the files."""
 
@@ -207,10 +218,14 @@ class Indexer:
         order = walked if walked is not None and len(walked) == len(rows) and set(walked) == rows else sorted(rows)
         self._write_stamps(generation, catalog, order)
 
-    def _patch_stamps(self, generation: Generation, catalog: Catalog, plan: Plan, known: list[Stamp]) -> None:
+    def _patch_stamps(
+        self, generation: Generation, catalog: Catalog, plan: Plan, known: list[Stamp], walked: Scan | None
+    ) -> None:
         """The stamps file after a sync of named paths: the paths the plan touched take the
         catalog's new stamps in place (a new file at the end), the rest are kept as they
-        were, so a vault of 100,000 files is not queried row by row for one edit."""
+        were, so a vault of 100,000 files is not queried row by row for one edit. When they
+        are the stamps of the walk the sync planned from, they are kept in its order (the
+        next no-change check compares lists before it compares sets)."""
         touched = {entry.relpath for entry, *_ in plan.changed} | {entry.relpath for entry in plan.touched}
         touched |= set(plan.deleted) | {old for old, _ in plan.renamed} | {entry.relpath for _, entry in plan.renamed}
         fresh = {stamp[0]: stamp for stamp in catalog.stat_rows(touched)}
@@ -221,6 +236,8 @@ class Indexer:
             elif (now := fresh.pop(stamp[0], None)) is not None:
                 stamps.append(now)
         stamps += fresh.values()
+        if walked is not None and len(walked.stamps) == len(stamps) and set(walked.stamps) == set(stamps):
+            stamps = walked.stamps
         self._write_stamps(generation, catalog, stamps)
 
     def _write_stamps(self, generation: Generation, catalog: Catalog, stamps: list[Stamp]) -> None:
@@ -293,8 +310,9 @@ class Indexer:
         ``walked``: a walk just made (the no-change check's), planned from instead of a
         second one (a second walk was a fifth of a one-file sync at 100,000 memories); a
         file that changes after it is found by the next check, as after any walk.
-        ``paths``: only these may have changed (the files a daemon's events named), so
-        nothing else is walked or read and the stamps file is patched, not rewritten; the
+        ``paths``: only these may have changed (the files a daemon's events named; given a
+        walk, the paths whose stamps differ from the recorded ones), so nothing else is
+        walked or read and the stamps file is patched, not rewritten; the
         whole vault is synced instead when the stamps file does not speak for the catalog
         (after a crash, a first sync, an older vmem), since only a whole sync repairs."""
         started = time.perf_counter()
@@ -331,6 +349,11 @@ class Indexer:
             known = read_stamps(generation.stamps_path)
             if known is not None and known[0] != meta.get(STAMPS_TOKEN):
                 known = None
+            outside_paths = 0  # files of the walk that a targeted sync knows unchanged without a look
+            if paths is None and walked is not None and known is not None:
+                paths = changed_paths(walked, known[2])  # the walk against the stamps names the changes
+                if paths is not None:
+                    outside_paths = len(walked.stamps) - len(paths & {stamp[0] for stamp in walked.stamps})
             targeted = paths is not None and known is not None and catalog.up_to_date
             try:
                 catalog.migrate()
@@ -339,6 +362,7 @@ class Indexer:
                 )
             except IndexDamaged as e:
                 raise _Damaged(str(e)) from None
+            plan.unchanged += outside_paths if targeted else 0
             if not targeted:  # a whole sync also checks what a targeted one trusts
                 try:
                     with generation.keyword.open().reader() as reader:  # opens every segment
@@ -355,7 +379,7 @@ class Indexer:
                 except IndexDamaged as e:
                     raise _Damaged(str(e)) from None
             if targeted and known is not None and not plan.empty:
-                self._patch_stamps(generation, catalog, plan, known[2])
+                self._patch_stamps(generation, catalog, plan, known[2], walked)
             elif not plan.empty or known is None:
                 self._record_stamps(generation, catalog)
             return report
