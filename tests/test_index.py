@@ -13,7 +13,7 @@ from vault_memory import IndexStale
 from vault_memory.config import StateLayout
 from vault_memory.index.catalog import Catalog
 from vault_memory.index.generations import IndexLayout
-from vault_memory.index.vector_index import VectorIndex
+from vault_memory.index.vector_index import VectorIndex, load_vectors
 
 
 def unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:
@@ -32,8 +32,18 @@ def index_of(indexer) -> tuple:
     catalog.close()
     with generation.keyword.open().searcher() as searcher:
         docs = sorted(d["path"] for d in searcher.all_stored_fields())
-    vectors = VectorIndex.load(generation.vectors_path, 16)
-    return rows, labels, chunks, docs, vectors.index.get_current_count() - vectors_deleted(vectors)
+    return rows, labels, chunks, docs, len(live_labels(generation))
+
+
+def live_labels(generation) -> set[int]:
+    """The labels a search can find: the hnswlib file's not marked deleted, less the
+    delta's deletions, with the delta's additions."""
+    catalog = Catalog(generation.catalog_path)
+    dim = int(catalog.meta()["dim"])
+    catalog.close()
+    vectors = load_vectors(generation.vectors_path, generation.vectors_delta_path, dim)
+    base = {label for label in vectors.base.index.get_ids_list() if not _is_deleted(vectors.base, label)}
+    return (base - set(vectors.delta.deleted.tolist())) | set(vectors.delta.labels.tolist())
 
 
 def vectors_deleted(vectors: VectorIndex) -> int:
@@ -147,7 +157,8 @@ def test_snapshots_of_one_process_share_the_vectors_until_a_sync_replaces_the_fi
     write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes pears\n")
     assert [h.memory.id for h in mem.recall("pears", include_pinned=False).hits][:1] == ["g"]
     with engine.snapshot() as third:
-        assert third.vectors is not first.vectors and third.vectors.index.get_current_count() == 2
+        assert third.vectors is not first.vectors and len(live_labels(third.generation)) == 2
+        assert third.vectors.base is first.vectors.base  # one edit: the delta changed, the hnswlib file did not
 
 
 def test_a_corrupt_catalog_is_rebuilt_and_doctor_checks_the_indexes(mech_vault):
@@ -378,3 +389,73 @@ def test_a_sync_of_named_paths_leaves_the_index_a_whole_sync_leaves(mech_vault, 
     write(mech_vault / "facts" / "unnamed.md", "---\nid: unnamed\n---\nLikes kiwis\n")
     report = indexer.sync(paths=[]) if named_by == "events" else indexer.sync(walked=vault.walk())
     assert report.added == 1 and indexer.is_fresh()
+
+
+def test_the_delta_is_searched_beside_the_hnswlib_file_and_folds_into_it(tmp_path):
+    """A sync of a few files writes the vectors it adds and the labels it deletes beside
+    the hnswlib file instead of rewriting it; a search sees both as one index, and folding
+    (again, after a fold killed half-way) changes no answer."""
+    from vault_memory.errors import IndexDamaged
+    from vault_memory.index.vector_index import VectorDelta, Vectors
+
+    base = VectorIndex.create(tmp_path / "v.hnsw", 8)
+    base.add(list(range(20)), unit(20))
+    delta = VectorDelta.empty(8)
+    delta.add([20, 21], unit(2, seed=3) * 5)  # stored unit length, whatever it is given
+    delta.delete([3, 21])  # one of the file, one of the delta
+    assert delta.labels.tolist() == [20] and delta.deleted.tolist() == [3]
+    query = unit(1, seed=3)[0]
+    found = Vectors(base, delta).search(query, 5, live=20)
+    assert found[0][0] == 20 and abs(found[0][1] - 1.0) < 1e-5 and 3 not in {label for label, _ in found}
+    everything = Vectors(base, delta).search(unit(20)[3], 25, live=20)
+    assert sorted(label for label, _ in everything) == [*range(3), *range(4, 21)]
+    delta.save(tmp_path / "v.delta")
+    again = VectorDelta.load(tmp_path / "v.delta", 8)
+    for _ in range(2):
+        again.fold_into(base)
+        folded = Vectors(base, VectorDelta.empty(8)).search(query, 5, live=20)
+        assert [label for label, _ in folded] == [label for label, _ in found]
+        assert [score for _, score in folded] == pytest.approx([score for _, score in found], abs=1e-5)
+    (tmp_path / "bad.delta").write_bytes(b"not numpy")
+    with pytest.raises(IndexDamaged):
+        VectorDelta.load(tmp_path / "bad.delta", 8)
+
+
+def test_syncs_of_a_few_files_leave_the_hnswlib_file_until_the_delta_is_full(mech_vault, monkeypatch):
+    """At 100,000 memories every one-file sync loaded and rewrote the 150 MB hnswlib file
+    (1.2 s). Now it is written only when the delta passes its bound, or by a sync of the
+    whole vault, which also sweeps what a killed sync left in the delta."""
+    from vault_memory.index import vector_index
+    from vault_memory.index.embedder import HashEmbedder
+    from vault_memory.index.generations import read_stamps
+    from vault_memory.index.sync import Indexer
+
+    monkeypatch.setattr(vector_index, "DELTA_MAX", 3)
+    vault = vmem.open(mech_vault).vault
+    indexer = Indexer(vault, HashEmbedder(16))
+    write(mech_vault / "facts" / "seed.md", "---\nid: seed\n---\nLikes figs\n")
+    indexer.sync()
+    generation = indexer.layout.current()
+    written = generation.vectors_path.stat().st_mtime_ns
+    for i in range(2):
+        write(mech_vault / "facts" / f"n{i}.md", f"---\nid: n{i}\n---\nLikes fruit {i}\n")
+        indexer.sync(paths=[f"facts/n{i}.md"])
+    assert generation.vectors_path.stat().st_mtime_ns == written and generation.vectors_delta_path.exists()
+    assert len(live_labels(generation)) == 3
+    (mech_vault / "facts" / "seed.md").unlink()  # a label of the hnswlib file: listed as deleted
+    write(mech_vault / "facts" / "n2.md", "---\nid: n2\n---\nLikes fruit 2\n")
+    indexer.sync(paths=["facts/seed.md", "facts/n2.md"])  # 4 changes: folded
+    assert generation.vectors_path.stat().st_mtime_ns != written and not generation.vectors_delta_path.exists()
+    assert len(live_labels(generation)) == 3
+
+    # a sync killed after its delta was in place, before its catalog commit
+    write(mech_vault / "facts" / "n3.md", "---\nid: n3\n---\nLikes fruit 3\n")
+    indexer.sync(paths=["facts/n3.md"])
+    delta = vector_index.VectorDelta.load(generation.vectors_delta_path, 16)
+    delta.add([999], unit(1, dim=16))
+    delta.save(generation.vectors_delta_path)
+    generation.stamps_path.unlink()  # as the killed sync left it
+    write(mech_vault / "facts" / "n4.md", "---\nid: n4\n---\nLikes fruit 4\n")
+    indexer.sync(paths=["facts/n4.md"])  # the stamps do not speak: the whole vault, folded
+    assert not generation.vectors_delta_path.exists() and 999 not in live_labels(generation)
+    assert len(live_labels(generation)) == 5 and read_stamps(generation.stamps_path) is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import IndexUnavailable
 from .catalog import Catalog
 from .generations import IndexLayout
-from .vector_index import VectorIndex
+from .vector_index import load_vectors
 
 
 def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
@@ -42,7 +42,8 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
             problems.append((f"{where}/vectors.hnsw", f"is missing; {fix}"))
         else:
             try:
-                stored = len(VectorIndex.load(generation.vectors_path, dim).stored_labels())
+                vectors = load_vectors(generation.vectors_path, generation.vectors_delta_path, dim)
+                stored = len(vectors.base.stored_labels() | set(vectors.delta.labels.tolist()))
             except IndexUnavailable as e:
                 problems.append((f"{where}/vectors.hnsw", f"{e}"))
             else:

@@ -3,8 +3,8 @@
 Layout under ``<vault>/.vmem/index/``::
 
     CURRENT            name of the live generation, replaced atomically
-    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw,
-                       stamps.marshal (the catalog's file stamps, for the no-change check)
+    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw and
+                       vectors.delta (what changed since), stamps.marshal (the catalog's file stamps, for the no-change check)
     write.lock         held by the one process that writes (sync, reindex, daemon)
     snapshot.lock      shared by readers while opening; exclusive while a writer publishes
 
@@ -66,6 +66,12 @@ class Generation:
     @property
     def vectors_path(self) -> Path:
         return self.folder / "vectors.hnsw"
+
+    @property
+    def vectors_delta_path(self) -> Path:
+        """Vectors added and labels deleted since ``vectors.hnsw`` was written
+        (``vector_index.VectorDelta``)."""
+        return self.folder / "vectors.delta"
 
     @property
     def stamps_path(self) -> Path:

@@ -8,7 +8,7 @@ from .catalog import Catalog
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
-from .vector_index import VectorCache, VectorIndex
+from .vector_index import VectorCache, load_vectors
 
 
 class Snapshot:
@@ -39,8 +39,12 @@ class Snapshot:
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
-            loader = vectors.load if vectors is not None else VectorIndex.load
-            self.vectors = loader(generation.vectors_path, dim) if dim and generation.vectors_path.exists() else None
+            loader = vectors.load if vectors is not None else load_vectors
+            self.vectors = (
+                loader(generation.vectors_path, generation.vectors_delta_path, dim)
+                if dim and generation.vectors_path.exists()
+                else None
+            )
         self._memories: dict[str, Memory | None] = {}
         self._shas: dict[str, str] = {}
         self._neighbours: dict[str, list[str]] = {}

@@ -20,7 +20,6 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
 from .keyword_index import document
 from .locks import file_lock
-from .vector_index import VectorIndex
+from .vector_index import VectorIndex, VectorStage
 
 Progress = Callable[[str, int, int], None]
 
@@ -375,7 +374,7 @@ class Indexer:
             if not plan.empty:
                 generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
                 try:
-                    self._apply(generation, catalog, plan, report, progress, live=True)
+                    self._apply(generation, catalog, plan, report, progress, whole=not targeted)
                 except IndexDamaged as e:
                     raise _Damaged(str(e)) from None
             if targeted and known is not None and not plan.empty:
@@ -496,31 +495,46 @@ class Indexer:
         plan: Plan,
         report: SyncReport,
         progress: Progress | None,
-        live: bool,
+        whole: bool,
     ) -> None:
-        """Parse and embed what changed, stage it in all three indexes, then publish."""
+        """Parse and embed what changed, stage it in all three indexes, then publish. A sync
+        of a few files (not ``whole``) writes its vectors to the delta, not the hnswlib file."""
         parsed = self._parse(plan.changed, report)
         chunk_texts, vectors = self._embed_changes(parsed, report, progress)  # slow: before any lock
         dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
-        vector_index = self._open_vectors(generation, catalog, dim, len(vectors))
+        live = catalog.chunk_counts()[0]
+        vector_stage = (
+            VectorStage.open(
+                generation.vectors_path,
+                generation.vectors_delta_path,
+                dim,
+                whole=whole,
+                live=live,
+                adding=len(vectors),
+            )
+            if dim
+            else None
+        )
         catalog.begin()
         try:
             stale_labels, new_labels, skipped = self._stage_catalog(
-                catalog, plan, parsed, chunk_texts, vector_index, dim, report
+                catalog, plan, parsed, chunk_texts, vector_stage, dim, report
             )
             writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
             try:
-                staged = self._stage_vectors(generation, catalog, vector_index, stale_labels, new_labels, vectors)
+                moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
             except BaseException:
                 writer.cancel()
                 raise
             # publish: readers see all of it or none of it
             if progress:
                 progress("commit", 0, 1)
-            lock = file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout) if live else nullcontext()
-            with lock:
-                if staged is not None:
-                    os.replace(staged, generation.vectors_path)
+            with file_lock(self.layout.snapshot_lock, timeout=self.lock_timeout):
+                for target, staged in moves:
+                    if staged is None:
+                        target.unlink(missing_ok=True)
+                    else:
+                        os.replace(staged, target)
                 writer.commit()
                 catalog.commit()
         except BaseException:
@@ -553,23 +567,13 @@ class Indexer:
         report.embedded_chunks = len(flat)
         return chunk_texts, self._embed(flat, progress)
 
-    def _open_vectors(
-        self, generation: Generation, catalog: Catalog, dim: int | None, adding: int
-    ) -> VectorIndex | None:
-        if not dim:
-            return None
-        if generation.vectors_path.exists():
-            live = catalog.chunk_counts()[0]
-            return VectorIndex.load(generation.vectors_path, dim, live=live)
-        return VectorIndex.create(generation.vectors_path, dim, capacity=max(1024, 2 * adding))
-
     def _stage_catalog(
         self,
         catalog: Catalog,
         plan: Plan,
         parsed: list[Parsed],
         chunk_texts: list[list[str]],
-        vector_index: VectorIndex | None,
+        vector_stage: VectorStage | None,
         dim: int | None,
         report: SyncReport,
     ) -> tuple[list[int], list[int], set[str]]:
@@ -587,7 +591,7 @@ class Indexer:
             catalog.touch_file(entry.relpath, entry.stamp)
         new_labels: list[int] = []
         chunk_counts = iter(len(chunks) for chunks in chunk_texts)
-        stored = vector_index.stored_labels() if vector_index is not None else set()
+        stored = vector_stage.stored_labels() if vector_stage is not None else set()
         next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
         for entry, sha, memory, error in parsed:
             stale_labels += catalog.release_labels(entry.relpath)
@@ -644,27 +648,25 @@ class Indexer:
 
     def _stage_vectors(
         self,
-        generation: Generation,
         catalog: Catalog,
-        vector_index: VectorIndex | None,
+        vector_stage: VectorStage | None,
         stale_labels: list[int],
         new_labels: list[int],
         vectors: np.ndarray,
-    ) -> Path | None:
-        """Apply the batch to the vector index and save it beside the live file; returns
-        the staged file to move into place at publish (None without vectors)."""
-        if vector_index is None:
-            return None
-        stored = vector_index.stored_labels()
-        mapped = set(catalog.label_paths())
-        orphans = stored - mapped - set(new_labels)  # left by a crash before a catalog commit
-        vector_index.delete(sorted(set(stale_labels) | orphans))
+    ) -> list[tuple[Path, Path | None]]:
+        """Apply the batch to the vectors and stage the files; returns the moves the publish
+        makes (none without vectors)."""
+        if vector_stage is None:
+            return []
+        stored = vector_stage.stored_labels()
+        folded = vector_stage.base is not None  # every label is in view: ask for all at once
+        mapped = set(catalog.label_paths() if folded else catalog.label_paths(sorted(stored | set(new_labels))))
+        orphans = stored - mapped  # left by a sync killed before its catalog commit
+        vector_stage.delete(sorted(set(stale_labels) | orphans))
         keep = [i for i, label in enumerate(new_labels) if label in mapped]  # not those skipped as duplicates
         if keep:
-            vector_index.add([new_labels[i] for i in keep], vectors[keep])
-        staged = generation.vectors_path.with_name(".vectors.staged")
-        vector_index.save(staged)
-        return staged
+            vector_stage.add([new_labels[i] for i in keep], vectors[keep])
+        return vector_stage.stage(catalog.chunk_counts()[0])
 
     def _embed(self, texts: list[str], progress: Progress | None):
         """Embed in batches of similar length: the model pads each batch to its longest text,
