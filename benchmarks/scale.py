@@ -244,6 +244,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
             result["daemon_recall_ms_p95"] = pct(via, 0.95)
             result["daemon_server_ms_p50"] = pct(server, 0.5)
             result["daemon_server_ms_p95"] = pct(server, 0.95)
+            result |= daemon_writes(folder)
         finally:
             subprocess.run([vmem, "daemon", "stop"], env=env, capture_output=True)
         result |= remember_cost(folder)  # last: it adds a few memories to the vault
@@ -281,6 +282,31 @@ def bare_embedding_rate(engine, folder: Path, sample: int = 2000) -> dict:
         engine.embedder.embed(texts[start : start + 32])
     seconds = time.perf_counter() - t
     return {"bare_embedding_memories_per_s": round(len(memories) / seconds, 1)}
+
+
+def daemon_writes(folder: Path, rounds: int = 5) -> dict:
+    """With the daemon running: a file written by another program, then a recall that must
+    find it (the daemon's sync of the file its event named), and a ``remember`` answered
+    through the daemon. The vault gets these few memories."""
+    import vault_memory as vmem
+
+    edits, remembers = [], []
+    with vmem.open(folder) as mem:
+        assert mem.backend.where == "daemon"
+        for i in range(rounds):
+            path = folder / "facts" / f"edited-{i}.md"
+            t = time.perf_counter()
+            path.write_text(f"---\nid: edited-{i}\n---\nThe user repaints the canoe number {i} teal\n")
+            hits = mem.recall(f"canoe number {i} teal", include_pinned=False).hits
+            edits.append((time.perf_counter() - t) * 1000)
+            assert hits and hits[0].memory.id == f"edited-{i}", [h.memory.id for h in hits]
+            t = time.perf_counter()
+            mem.remember(f"The user rows on lake number {i} at dawn")
+            remembers.append((time.perf_counter() - t) * 1000)
+    return {
+        "daemon_edit_to_recall_ms_p50": pct(edits, 0.5),
+        "daemon_remember_ms_p50": pct(remembers, 0.5),
+    }
 
 
 def remember_cost(folder: Path, rounds: int = 5) -> dict:
