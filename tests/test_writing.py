@@ -10,6 +10,7 @@ import pytest
 from conftest import NOW, Cli, write
 
 import vault_memory as vmem
+from vault_memory.errors import AmbiguousId, NotFound
 from vault_memory.vault.memory import split_key_value
 from vault_memory.vault.vault import Vault
 
@@ -255,3 +256,34 @@ def test_a_catalog_from_before_the_match_columns_still_finds_what_a_remember_rep
     with sqlite3.connect(catalog_path) as db:
         filled = dict(db.execute("SELECT id, key_norm FROM files WHERE record IS NOT NULL"))
     assert filled[city.id] == "ciudad" and filled[tea.id] is None
+
+
+def test_a_memory_not_named_after_its_id_is_found_by_the_index_never_by_reading_every_file(mech_vault, monkeypatch):
+    """`show`, `confirm`, `correct`, `history` and `forget` of a memory whose file is not
+    named after its id read every file of the vault to find it, and `correct`, `history`
+    and the `forget` of a correction read every file again for the chain: a minute each
+    at 100,000 memories. The index's catalog finds them now, brought up to date first (a
+    file renamed a moment ago is found under its new name)."""
+    write(mech_vault / "facts" / "coffee.md", "---\nid: pref-coffee\nkey: café\n---\nTakes coffee black\n")
+    write(mech_vault / "facts" / "tea.md", "---\nid: pref-tea\n---\nNever drinks tea\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    mem.sync()
+    (mech_vault / "facts" / "coffee.md").rename(mech_vault / "facts" / "renamed-by-hand.md")
+
+    def read_every_file(self):
+        raise AssertionError("read every file of the vault")
+
+    monkeypatch.setattr(Vault, "scan", read_every_file)
+    assert mem.show("pref-coffee").file.as_posix() == "facts/renamed-by-hand.md"
+    assert mem.show("pref-c", prefix=True).id == "pref-coffee"
+    with pytest.raises(AmbiguousId):
+        mem.show("pref", prefix=True)
+    with pytest.raises(NotFound):
+        mem.show("pref-cocoa")
+    assert mem.confirm("pref-coffee").last_confirmed is not None
+    first = mem.correct("pref-coffee", "Takes coffee with oat milk", now=NOW)
+    second = mem.correct("pref-coffee", "Takes coffee with soy milk", now=NOW + dt.timedelta(days=1))
+    assert second.redirected and second.corrected.id == first.memory.id
+    assert [m.id for m in mem.history("pref-coffee")] == ["pref-coffee", first.memory.id, second.memory.id]
+    mem.forget(second.memory.id)
+    assert any(f"{first.memory.id} is current again" in w for w in mem.warnings)

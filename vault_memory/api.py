@@ -227,30 +227,31 @@ class VaultMemory:
         accepts a unique id prefix, as a person types it."""
         from .writing.rules import correct
 
-        return correct(self._backend, ref, text, now=now, prefix=prefix)
+        return self._on_backend(lambda backend: correct(backend, ref, text, now=now, prefix=prefix))
 
     @_disk
     def confirm(self, ref: str, *, prefix: bool = False) -> Memory:
         """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
         from .writing.rules import confirm
 
-        return confirm(self._backend, ref, prefix=prefix)
+        return self._on_backend(lambda backend: confirm(backend, ref, prefix=prefix))
 
     @_disk
     def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
         """Move the memory's file to the vault's trash folder; ``restore`` brings it back.
         Forgetting a correction makes the value it replaced current again: said in
         ``warnings``, with how to forget that one too."""
-        from .vault.supersession import superseded_ids
+        from .writing.rules import find
 
+        memory = self._on_backend(lambda backend: find(backend, ref, prefix=prefix))
         vault = self.vault
-        memory = vault.get(ref, prefix=prefix)
-        entry = vault.forget(memory.id)
+        entry = vault.forget(memory)
         if memory.supersedes:
-            rest = vault.scan().memories
-            still_replaced = superseded_ids(rest)
-            for old in rest:
-                if old.id in memory.supersedes and old.id not in still_replaced:
+            with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:  # without the forgotten one
+                replaced = snap.memories_with_ids(memory.supersedes).values()
+                still_replaced = snap.superseded_targets()
+            for old in replaced:
+                if old.id not in still_replaced:
                     vault.warnings.append(
                         f"{old.id} is current again now that {memory.id}, which replaced it, is forgotten "
                         f"({old.text[:60]!r}); `vmem forget {old.id}` if that is no longer true either"
@@ -316,7 +317,9 @@ class VaultMemory:
     @_disk
     def show(self, ref: str, *, prefix: bool = False) -> Memory:
         """One memory as it is on disk now (``prefix``: a unique prefix of 4+ characters will do)."""
-        return self.vault.get(ref, prefix=prefix)
+        from .writing.rules import find
+
+        return self._on_backend(lambda backend: find(backend, ref, prefix=prefix))
 
     @_disk
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
@@ -339,9 +342,11 @@ class VaultMemory:
         """The supersession chain through ``ref``, oldest first (the last is what recall
         uses), and any fork in it: a memory that two others replace."""
         from .vault.supersession import supersession_chain, supersession_problems
+        from .writing.rules import find
 
-        target = self.vault.get(ref, prefix=prefix)
-        memories = self.vault.scan().memories
+        target = self._on_backend(lambda backend: find(backend, ref, prefix=prefix))
+        with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
+            memories = snap.supersession_linked(target)  # the chain's memories, asked of the catalog
         chain = supersession_chain(target.id, memories)
         members = {m.id for m in chain}
         forks = [

@@ -352,6 +352,29 @@ class Catalog:
     def records_with_ids(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         return self._records_where("id", ids)
 
+    def records_with_id_prefix(self, prefix: str, limit: int) -> dict[str, dict[str, Any]]:
+        """{path: record} of at most ``limit`` indexed memories whose id begins with
+        ``prefix`` (by the id index: a range, not a scan)."""
+        rows = self._sql(
+            "SELECT path, record FROM files WHERE id >= ? AND id < ? AND record IS NOT NULL ORDER BY id LIMIT ?",
+            (prefix, prefix + "\U0010ffff", limit),
+        )
+        return {path: json.loads(record) for path, record in rows}
+
+    def records_superseding(self, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """{path: record} of the indexed memories that list one of ``refs`` in ``supersedes``."""
+        select = "SELECT f.path, f.record FROM supersedes s JOIN files f ON f.path = s.path"
+        rows = self._where_in(select, "s.target", refs, also="f.record IS NOT NULL AND ")
+        return {path: json.loads(record) for path, record in rows}
+
+    def paths_with_stems(self, stems: Iterable[str]) -> list[str]:
+        """The indexed files named ``<stem>.md`` in any folder (a ``supersedes`` may name a
+        file instead of an id, as a wikilink does); reads every path: for the rare ref that
+        is no id."""
+        wanted = {f"{stem}.md" for stem in stems}
+        rows = self._sql("SELECT path FROM files WHERE record IS NOT NULL")
+        return [path for (path,) in rows if path.rsplit("/", 1)[-1] in wanted]
+
     def _records_where(self, column: str, values: Iterable[str]) -> dict[str, dict[str, Any]]:
         """{path: record} of the indexed memories whose ``column`` is one of ``values``."""
         rows = self._where_in("SELECT path, record FROM files", column, values, also="record IS NOT NULL AND ")

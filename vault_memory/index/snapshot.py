@@ -111,6 +111,27 @@ class Snapshot:
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
 
+    def memories_with_id_prefix(self, prefix: str, limit: int) -> dict[str, Memory]:
+        return self._remember(self.catalog.records_with_id_prefix(prefix, limit))
+
+    def supersession_linked(self, start: Memory) -> list[Memory]:
+        """``start`` and every memory a supersession chain through it can reach: what each
+        replaces and what replaces it, followed both ways, asked of the catalog a step at a
+        time (``supersession_chain`` over these is the chain over the whole vault)."""
+        found: dict[str, Memory] = {start.id: start}
+        frontier = [start]
+        while frontier:
+            refs = {ref for m in frontier for ref in m.supersedes}
+            names = {m.id for m in frontier} | {m.path.stem for m in frontier if m.path is not None}
+            linked = self.memories_with_ids(sorted(refs))
+            unnamed = refs - {m.id for m in linked.values()}
+            if unnamed:
+                linked |= self.memories(self.catalog.paths_with_stems(unnamed))
+            linked |= self._remember(self.catalog.records_superseding(sorted(names)))
+            frontier = [m for m in linked.values() if m.id not in found]
+            found.update((m.id, m) for m in frontier)
+        return list(found.values())
+
     def _remember(self, records: dict[str, dict]) -> dict[str, Memory]:
         """Memories for catalog records, the ones this snapshot already parsed reused."""
         out = {}

@@ -12,7 +12,7 @@ import datetime as dt
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,9 +201,11 @@ class Vault:
     def __iter__(self) -> Iterator[Memory]:
         return iter(self.scan().memories)
 
-    def get(self, ref: str, *, prefix: bool = False) -> Memory:
+    def get(self, ref: str, *, prefix: bool = False, locate: Callable[[str, bool], list[str]] | None = None) -> Memory:
         """A memory by its exact id; with ``prefix`` (an id a person typed), also by a unique
-        prefix of at least 4 characters."""
+        prefix of at least 4 characters. Read from its file, found by its name when it is
+        named after the id; else among the files ``locate`` names (an index's answer,
+        ``writing.rules.find``), or by reading every file when there is no index to ask."""
         ref = validate_id(ref)
         for folder in (*TYPE_FOLDERS.values(), *(f"archive/{f}" for f in TYPE_FOLDERS.values()), ""):
             candidate = Path(folder) / f"{ref}.md" if folder else Path(f"{ref}.md")
@@ -215,7 +217,7 @@ class Vault:
                 if memory.id == ref:
                     return memory
                 break
-        memories = self.scan().memories
+        memories = self.scan().memories if locate is None else self._read_found(locate(ref, prefix))
         for memory in memories:
             if memory.id == ref:
                 return memory
@@ -226,6 +228,15 @@ class Vault:
             listed = ", ".join(m.id for m in matches[:5])
             raise AmbiguousId(f"{ref!r} matches {len(matches)} memories ({listed}…); give more of the id")
         raise NotFound(f"no memory with id {ref!r} in {self.root} (see `vmem list`)")
+
+    def _read_found(self, paths: list[str]) -> list[Memory]:
+        found = []
+        for path in paths:
+            try:
+                found.append(self.read(Path(path)))
+            except MemoryFileError:
+                continue  # gone or broken since it was indexed: not this memory
+        return found
 
     # ------------------------------------------------------------------ writing
 
@@ -298,13 +309,14 @@ class Vault:
         self._autocommit([self.root / rel], (message or "vmem: add {id}").format(id=memory.id))
         return memory
 
-    def update_frontmatter(self, ref: str, updates: dict[str, Any], message: str) -> Memory:
+    def update_frontmatter(self, ref: str | Memory, updates: dict[str, Any], message: str) -> Memory:
         """Change single frontmatter keys in place (explicit commands only, e.g. ``confirm``).
 
         Only those keys' lines change. A symlinked memory has its target edited (when the
         target is inside the vault); the file keeps its mode and its hard links; a change
-        someone else saves meanwhile is never overwritten (the edit is redone on top of it)."""
-        memory = self.get(ref)
+        someone else saves meanwhile is never overwritten (the edit is redone on top of it).
+        ``ref``: an id, or the memory already found."""
+        memory = ref if isinstance(ref, Memory) else self.get(ref)
         link = self.root / memory.file
         path = Path(os.path.realpath(link))
         if not path.is_relative_to(self.root):
@@ -327,9 +339,10 @@ class Vault:
         self._autocommit([link], message)
         return self.read(memory.file)
 
-    def forget(self, ref: str, *, prefix: bool = False) -> TrashEntry:
-        """Move the memory's file to the trash folder (``restore`` brings it back)."""
-        memory = self.get(ref, prefix=prefix)
+    def forget(self, ref: str | Memory, *, prefix: bool = False) -> TrashEntry:
+        """Move the memory's file to the trash folder (``restore`` brings it back). ``ref``:
+        an id, or the memory already found."""
+        memory = ref if isinstance(ref, Memory) else self.get(ref, prefix=prefix)
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
         move_no_clobber(self.root / memory.file, trashed)

@@ -396,7 +396,7 @@ def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *,
     last = reference_time(memory)
     if last is not None and dt.timedelta(0) <= now - last < RECONFIRM_AFTER:
         return Reconfirmed(memory, [memory], similarity)
-    updated = vault.update_frontmatter(memory.id, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
+    updated = vault.update_frontmatter(memory, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
     return Reconfirmed(updated, [memory], similarity)
 
 
@@ -433,8 +433,9 @@ def correct(
         raise InvalidInput("a correction needs some text")
     vault = backend.vault
     with _write_lock(backend):
-        named = vault.get(ref, prefix=prefix)
-        chain = supersession_chain(named.id, vault.scan().memories)
+        named = find(backend, ref, prefix=prefix)
+        with backend.fresh_snapshot() as snap:  # the chain from the catalog, not every file read
+            chain = supersession_chain(named.id, snap.supersession_linked(named))
         old = chain[-1] if chain else named
         key, value = split_key_value(text)
         if key is None or (old.key and key != old.key):
@@ -461,9 +462,25 @@ def correct(
 
 def confirm(backend: Backend, ref: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Memory:
     """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
-    vault = backend.vault
-    memory = vault.get(ref, prefix=prefix)
-    return vault.update_frontmatter(memory.id, {"last_confirmed": now or now_local()}, f"vmem: confirm {memory.id}")
+    memory = find(backend, ref, prefix=prefix)
+    return backend.vault.update_frontmatter(
+        memory, {"last_confirmed": now or now_local()}, f"vmem: confirm {memory.id}"
+    )
+
+
+def find(backend: Backend, ref: str, *, prefix: bool = False) -> Memory:
+    """A memory by id (or a unique prefix of one), read from its file: found by its name
+    when the file is named after the id, else by the index's catalog, brought up to date
+    first; never by reading every file (at 100,000 memories, a minute)."""
+
+    def locate(ref: str, prefix: bool) -> list[str]:
+        with backend.fresh_snapshot() as snap:
+            found = snap.memories_with_ids([ref])
+            if not found and prefix and len(ref) >= 4:
+                found = snap.memories_with_id_prefix(ref, 6)
+            return sorted(found)
+
+    return backend.vault.get(ref, prefix=prefix, locate=locate)
 
 
 def collect(backend: Backend, *, now: dt.datetime, dry_run: bool = False) -> list[Archived]:
