@@ -292,16 +292,21 @@ class Catalog:
         self._sql("UPDATE supersedes SET path = ? WHERE path = ?", (new, old))
         self._sql("UPDATE chunks SET path = ? WHERE path = ?", (new, old))
 
-    def duplicate_ids(self) -> list[tuple[str, list[str]]]:
-        """(id, its paths in order) for every id that more than one indexed file claims."""
-        rows = self._sql(
-            "SELECT id, path FROM files WHERE record IS NOT NULL AND id IN "
-            "(SELECT id FROM files WHERE record IS NOT NULL GROUP BY id HAVING COUNT(*) > 1) ORDER BY id, path"
-        )
+    def duplicate_ids(self, among: Iterable[str] | None = None) -> list[tuple[str, list[str]]]:
+        """(id, its paths in order) for every id that more than one indexed file claims (of
+        the ids ``among`` only: those a sync of a few files wrote, found by the id index
+        instead of grouping every row)."""
+        if among is None:
+            rows: Iterable[Any] = self._sql(
+                "SELECT id, path FROM files WHERE record IS NOT NULL AND id IN "
+                "(SELECT id FROM files WHERE record IS NOT NULL GROUP BY id HAVING COUNT(*) > 1)"
+            )
+        else:
+            rows = self._where_in("SELECT id, path FROM files", "id", among, also="record IS NOT NULL AND ")
         out: dict[str, list[str]] = {}
-        for memory_id, path in rows:
+        for memory_id, path in sorted(rows):
             out.setdefault(memory_id, []).append(path)
-        return list(out.items())
+        return [(memory_id, paths) for memory_id, paths in out.items() if len(paths) > 1]
 
     def skip_file(self, path: str, error: str) -> list[int]:
         """Keep a file's row but take its memory out of the index (a duplicate id): returns

@@ -531,7 +531,7 @@ class Indexer:
         catalog.begin()
         try:
             stale_labels, new_labels, skipped = self._stage_catalog(
-                catalog, plan, parsed, chunk_texts, vector_stage, dim, report
+                catalog, plan, parsed, chunk_texts, vector_stage, dim, report, whole
             )
             writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
             try:
@@ -589,10 +589,12 @@ class Indexer:
         vector_stage: VectorStage | None,
         dim: int | None,
         report: SyncReport,
+        whole: bool,
     ) -> tuple[list[int], list[int], set[str]]:
         """Record deletions, renames, touches and changed files (with fresh chunk labels) in
         the open catalog transaction; returns (labels to drop, labels to add, paths skipped
-        as duplicates)."""
+        as duplicates). Only a ``whole`` sync looks for duplicate ids among every file; a
+        sync of a few looks among the ids it wrote (no other can have become one)."""
         stale_labels: list[int] = []
         for path in plan.deleted:
             stale_labels += catalog.delete_file(path)
@@ -623,7 +625,10 @@ class Indexer:
         # two files claiming one id: the first by path is the memory, the others are skipped
         # (as `doctor` and every scan see it), until they are unique again
         skipped: set[str] = set()
-        for memory_id, paths in catalog.duplicate_ids():
+        written = [m.id for _, _, m, _ in parsed if m is not None]
+        moved = catalog.files([entry.relpath for _, entry in plan.renamed]).values()  # a derived id follows its path
+        among = None if whole else [*written, *(row.id for row in moved if row.id)]
+        for memory_id, paths in catalog.duplicate_ids(among):
             for path in paths[1:]:
                 message = duplicate_message(memory_id, paths[0])
                 stale_labels += catalog.skip_file(path, message)
