@@ -305,6 +305,7 @@ def test_the_chunk_totals_a_snapshot_reads_stay_the_counted_ones(mech_vault):
             "DROP TRIGGER chunk_added; DROP TRIGGER chunk_removed; DROP TABLE chunk_totals;"
             "DROP INDEX files_pinned; DROP INDEX files_same_text; DROP INDEX files_key_norm;"
             "ALTER TABLE files DROP COLUMN same_text; ALTER TABLE files DROP COLUMN key_norm;"
+            "ALTER TABLE chunks DROP COLUMN tok_first; ALTER TABLE chunks DROP COLUMN tok_rows;"
             "PRAGMA user_version = 1;"
         )
     assert kept(catalog_path) == counted(catalog_path)  # a reader counts
@@ -483,3 +484,52 @@ def test_a_build_in_several_keyword_segments_holds_what_one_segment_holds(mech_v
     assert index_of(several) == expected
     with vmem.open(mech_vault).backend.engine.snapshot() as snap:
         assert len(snap.keyword.search("figs", 10)) == 7
+
+
+def test_token_files_keep_int8_pieces_and_cut_a_torn_tail(tmp_path):
+    """Token vectors for late interaction: int8 rows with a scale each (the MaxSim they give
+    is the float one to a few thousandths), appended; a write killed half-way leaves a torn
+    tail that the next append cuts, so rows stay aligned."""
+    from vault_memory.index.token_store import TokenFiles, maxsim
+
+    files = TokenFiles(tmp_path, 8)
+    first, second = unit(3), unit(2, seed=1)
+    assert files.append([first, second]) == [(0, 3), (3, 2)]
+    with open(files.rows_path, "ab") as f:
+        f.write(b"\x01\x02\x03")  # a torn row
+    assert files.row_count() == 5
+    assert files.append([unit(1, seed=2)]) == [(5, 1)] and files.row_count() == 6
+    reader = files.reader(6)
+    assert np.allclose(reader.vectors(0, 3), first, atol=0.01) and np.allclose(reader.vectors(3, 2), second, atol=0.01)
+    assert abs(maxsim(second, reader.vectors(0, 3)) - maxsim(second, first)) < 0.01
+    assert files.reader(0).vectors(0, 0).shape == (0, 8)
+
+
+def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir):
+    """With late interaction (the default, bundled model) a build stores each chunk's token
+    vectors and a sync stores those of the files it adds; an edit or a deletion leaves the
+    old rows unreferenced. Turned off, nothing is stored and recall ranks as before."""
+    from vault_memory.index.embedder import FastEmbedEmbedder
+
+    write(empty_vault_dir / "facts" / "a.md", "---\nid: a\n---\nThe user is allergic to peanuts\n")
+    write(empty_vault_dir / "facts" / "b.md", "---\nid: b\n---\nThe user rides a red bicycle to work\n")
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    mem.reindex()
+    write(empty_vault_dir / "facts" / "c.md", "---\nid: c\n---\nThe user keeps bees on the roof\n")
+    (empty_vault_dir / "facts" / "b.md").unlink()
+    assert [h.memory.id for h in mem.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"
+    engine = mem.backend.engine
+    with engine.snapshot() as snap:
+        stored = snap.token_vectors(["facts/a.md", "facts/b.md", "facts/c.md"])
+        assert sorted(stored) == ["facts/a.md", "facts/c.md"]
+        [expected] = FastEmbedEmbedder().token_vectors(["The user keeps bees on the roof"])
+        assert stored["facts/c.md"].shape == expected.shape
+        assert np.allclose(stored["facts/c.md"], expected, atol=0.02)
+
+    toml = empty_vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text().replace("late_interaction = true", "late_interaction = false"))
+    off = vmem.open(empty_vault_dir, use_daemon=False)
+    off.reindex()
+    generation = off.backend.engine.layout.current()
+    assert not (generation.folder / "tokens.i8").exists()
+    assert [h.memory.id for h in off.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"

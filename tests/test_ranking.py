@@ -80,3 +80,16 @@ def test_token_vectors_are_the_pieces_of_the_pass_that_embed_pools(embedder):
     [question] = embedder.token_vectors(["which food must the user avoid? peanuts"])
     maxsim = [float((question @ v.T).max(axis=1).mean()) for v in vectors[:2]]
     assert maxsim[0] > maxsim[1]
+    pooled, again = embedder.embed_with_tokens(texts)  # one pass gives both: what a sync stores
+    assert np.allclose(pooled, embedder.embed(texts), atol=1e-5)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(again, vectors))
+
+
+def test_late_interaction_rescores_the_best_candidates_on_the_fused_scale():
+    from vault_memory.recall.ranking import late_interaction
+
+    fused = {"a": 1.0, "b": 0.8, "c": 0.1}
+    mixed = late_interaction(fused, {"a": 0.2, "b": 0.6}, RankingParams(late_weight=0.5))
+    assert mixed == {"a": 0.5, "b": 0.9, "c": 0.1}  # b's pieces match better; c was not re-scored
+    assert late_interaction(fused, {"a": 0.2, "b": 0.6}, RankingParams(late_weight=0)) == fused
+    assert late_interaction(fused, {}, RankingParams()) == fused

@@ -53,6 +53,13 @@ SETTINGS: dict[str, dict[str, Setting]] = {
     "recall": {
         "budget": Setting(400, "int", "the memory block never exceeds this many tokens", minimum=1),
         "k": Setting(10, "int", "how many memories recall considers for the block", minimum=1),
+        "late_interaction": Setting(
+            True,
+            "bool",
+            "re-score the best candidates word piece by word piece (the bundled model; keeps each memory's token "
+            "vectors, about 19 KB a memory; turned on for an index built without them, it starts at the next "
+            "`vmem reindex`)",
+        ),
     },
     "embedding": {
         "model": Setting(

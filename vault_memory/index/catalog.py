@@ -70,6 +70,9 @@ MIGRATIONS: tuple[str, ...] = (
     "ALTER TABLE files ADD COLUMN key_norm TEXT;"
     "CREATE INDEX files_same_text ON files(same_text) WHERE same_text IS NOT NULL;"
     "CREATE INDEX files_key_norm ON files(key_norm) WHERE key_norm IS NOT NULL;",
+    # where each chunk's token vectors are in the generation's token files
+    # (``token_store``): the rows a late-interaction re-scoring reads
+    "ALTER TABLE chunks ADD COLUMN tok_first INTEGER;ALTER TABLE chunks ADD COLUMN tok_rows INTEGER;",
 )
 #: the first schema with ``chunk_totals``, and with ``same_text``/``key_norm``
 _CHUNK_TOTALS = 2
@@ -332,10 +335,26 @@ class Catalog:
         self._sql("DELETE FROM chunks WHERE path = ?", (path,))
         return labels
 
-    def add_chunks(self, path: str, labels: Iterable[int]) -> None:
-        self._sql_many(
-            "INSERT INTO chunks(label, path, chunk) VALUES (?,?,?)", [(lab, path, i) for i, lab in enumerate(labels)]
+    def add_chunks(self, path: str, labels: Iterable[int], tokens: Iterable[tuple[int, int]] | None = None) -> None:
+        """A file's chunks: their vector labels, and (first row, rows) of each one's token
+        vectors in the generation's token files (``token_store``), when it keeps them."""
+        labels = list(labels)
+        spans: list[tuple[int, int] | tuple[None, None]] = (
+            list(tokens) if tokens is not None else [(None, None)] * len(labels)
         )
+        self._sql_many(
+            "INSERT INTO chunks(label, path, chunk, tok_first, tok_rows) VALUES (?,?,?,?,?)",
+            [(lab, path, i, *span) for i, (lab, span) in enumerate(zip(labels, spans, strict=True))],
+        )
+
+    def token_spans(self, paths: Iterable[str]) -> dict[str, list[tuple[int, int]]]:
+        """(first row, rows) of each file's token vectors, chunk by chunk (files without any
+        are left out)."""
+        select = "SELECT path, chunk, tok_first, tok_rows FROM chunks"
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, _, first, rows in sorted(self._where_in(select, "path", paths, also="tok_first IS NOT NULL AND ")):
+            out.setdefault(path, []).append((first, rows))
+        return out
 
     def label_paths(self, labels: Iterable[int] | None = None) -> dict[int, str]:
         """The file of every vector label (or of just ``labels``)."""

@@ -197,18 +197,27 @@ class FastEmbedEmbedder:
         """Each text's token vectors (its word pieces, [CLS] and [SEP] left out, each row of
         unit length), from the same forward pass ``embed`` pools: what late-interaction
         scoring (MaxSim) compares. One array of shape (pieces, dim) per text."""
+        return self.embed_with_tokens(texts)[1]
+
+    def embed_with_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """``embed`` and ``token_vectors`` of ``texts`` from one forward pass: the pooled
+        vector is the mean of every token's output (fastembed's pooling for this model)."""
         if not texts:
-            return []
+            return np.zeros((0, self.dim or 0), dtype=np.float32), []
         model = self._load()
-        out: list[np.ndarray] = []
+        pooled: list[np.ndarray] = []
+        pieces: list[np.ndarray] = []
         for start in range(0, len(texts), 32):
             context = model.model.onnx_embed(list(texts[start : start + 32]))
             for tokens, mask in zip(context.model_output, context.attention_mask):
-                kept = np.asarray(tokens[mask.astype(bool)][1:-1], dtype=np.float32)
+                present = mask.astype(bool)
+                mean = np.asarray(tokens[present], dtype=np.float32).mean(axis=0)
+                pooled.append(mean / max(float(np.linalg.norm(mean)), 1e-12))
+                kept = np.asarray(tokens[present][1:-1], dtype=np.float32)
                 if not len(kept):  # an empty text: only [CLS] and [SEP]
                     kept = np.asarray(tokens[:1], dtype=np.float32)
-                out.append(kept / np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-12))
-        return out
+                pieces.append(kept / np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-12))
+        return np.stack(pooled), pieces
 
     def tokenizer(self):
         if self._tokenizer is None:

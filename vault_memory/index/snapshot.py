@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+import numpy as np
+
 from ..errors import IndexUnavailable
 from ..vault.memory import Memory
 from .catalog import Catalog
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
+from .token_store import TokenFiles, TokenReader
 from .vector_index import VectorCache, load_vectors
 
 
@@ -52,6 +57,7 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
+        self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
 
     def preload(self, previous: Snapshot | None = None) -> None:
         """Read everything recall may need, now, so that no query waits on SQL, JSON or
@@ -110,6 +116,20 @@ class Snapshot:
 
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
+
+    def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
+        """Each memory's stored token vectors (all its chunks' pieces), for late
+        interaction; empty when this generation keeps none."""
+        if self._tokens is None:
+            dim, rows = int(self.meta.get("tokens_dim") or 0), int(self.meta.get("token_rows") or 0)
+            self._tokens = TokenFiles(self.generation.folder, dim).reader(rows) if dim and rows else False
+        if not self._tokens or not paths:
+            return {}
+        reader = self._tokens
+        return {
+            path: np.concatenate([reader.vectors(first, count) for first, count in spans])
+            for path, spans in self.catalog.token_spans(paths).items()
+        }
 
     def memories_with_id_prefix(self, prefix: str, limit: int) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_id_prefix(prefix, limit))

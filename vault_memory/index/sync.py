@@ -37,6 +37,7 @@ from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
 from .keyword_index import document
 from .locks import file_lock
+from .token_store import TokenFiles
 from .vector_index import VectorIndex, VectorStage
 
 Progress = Callable[[str, int, int], None]
@@ -176,6 +177,8 @@ class Indexer:
         self.layout = IndexLayout(vault.state)
         self.lock_timeout = lock_timeout
         self.build_batch = build_batch
+        #: whether the model gives token vectors from the pass that embeds (``token_store``)
+        self.gives_tokens = callable(getattr(embedder, "embed_with_tokens", None))
 
     # ------------------------------------------------------------------ planning
 
@@ -438,6 +441,8 @@ class Indexer:
         one is skipped as a duplicate before it is embedded, as a live sync decides it."""
         dim = self.embedder.dim
         vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=len(entries) + 16) if dim else None
+        keeps_tokens = self.gives_tokens and bool(self.vault.config["recall"]["late_interaction"])
+        tokens = TokenFiles(generation.folder, dim) if keeps_tokens and dim else None
         keyword = generation.keyword.open()
         writer = keyword.writer(timeout=self.lock_timeout)
         in_segment = 0
@@ -464,12 +469,13 @@ class Indexer:
                         kept.append((entry, sha, memory, error))
                         writer.add_document(**document(memory))
                         in_segment += 1
-                chunk_texts, vectors = self._embed_changes(kept, report, None)
+                chunk_texts, vectors, pieces = self._embed_changes(kept, report, None, tokens is not None)
+                spans = iter(tokens.append(pieces)) if tokens is not None and pieces is not None else None
                 labels: list[int] = []
                 for (entry, *_), chunks in zip(kept, chunk_texts):
                     mine = list(range(next_label, next_label + len(chunks)))
                     next_label += len(chunks)
-                    catalog.add_chunks(entry.relpath, mine)
+                    catalog.add_chunks(entry.relpath, mine, [next(spans) for _ in mine] if spans else None)
                     labels += mine
                 report.added += len(kept)
                 catalog.set_meta(next_label=next_label)
@@ -481,6 +487,8 @@ class Indexer:
             report.embedded_chunks = next_label
             if dim:
                 catalog.set_meta(dim=dim)
+            if tokens is not None:
+                catalog.set_meta(tokens_dim=dim, token_rows=tokens.row_count())
             if progress:
                 progress("commit", 0, 1)
             if vector_index is not None:
@@ -513,7 +521,9 @@ class Indexer:
         """Parse and embed what changed, stage it in all three indexes, then publish. A sync
         of a few files (not ``whole``) writes its vectors to the delta, not the hnswlib file."""
         parsed = self._parse(plan.changed, report)
-        chunk_texts, vectors = self._embed_changes(parsed, report, progress)  # slow: before any lock
+        # a generation built with token vectors keeps them for every chunk it holds
+        keeps_tokens = self.gives_tokens and bool(catalog.meta().get("tokens_dim"))
+        chunk_texts, vectors, pieces = self._embed_changes(parsed, report, progress, keeps_tokens)  # before any lock
         dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
         live = catalog.chunk_counts()[0]
         vector_stage = (
@@ -530,8 +540,9 @@ class Indexer:
         )
         catalog.begin()
         try:
+            spans = self._stage_tokens(generation, catalog, pieces)
             stale_labels, new_labels, skipped = self._stage_catalog(
-                catalog, plan, parsed, chunk_texts, vector_stage, dim, report, whole
+                catalog, plan, parsed, chunk_texts, spans, vector_stage, dim, report, whole
             )
             writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
             try:
@@ -571,14 +582,16 @@ class Indexer:
         return parsed
 
     def _embed_changes(
-        self, parsed: list[Parsed], report: SyncReport, progress: Progress | None
-    ) -> tuple[list[list[str]], np.ndarray]:
-        """The chunks of every parsed memory, and their vectors (in the same order)."""
+        self, parsed: list[Parsed], report: SyncReport, progress: Progress | None, with_tokens: bool
+    ) -> tuple[list[list[str]], np.ndarray, list[np.ndarray] | None]:
+        """The chunks of every parsed memory, their vectors, and (``with_tokens``) their
+        token vectors, all in the same order."""
         tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
         chunk_texts = [chunk_text(embedding_text(m.key, m.text), tokenizer) for _, _, m, _ in parsed if m is not None]
         flat = [c for chunks in chunk_texts for c in chunks]
         report.embedded_chunks = len(flat)
-        return chunk_texts, self._embed(flat, progress)
+        vectors, pieces = self._embed(flat, progress, with_tokens)
+        return chunk_texts, vectors, pieces
 
     def _stage_catalog(
         self,
@@ -586,6 +599,7 @@ class Indexer:
         plan: Plan,
         parsed: list[Parsed],
         chunk_texts: list[list[str]],
+        spans: list[tuple[int, int]] | None,
         vector_stage: VectorStage | None,
         dim: int | None,
         report: SyncReport,
@@ -606,6 +620,7 @@ class Indexer:
             catalog.touch_file(entry.relpath, entry.stamp)
         new_labels: list[int] = []
         chunk_counts = iter(len(chunks) for chunks in chunk_texts)
+        token_spans = iter(spans) if spans is not None else None
         stored = vector_stage.stored_labels() if vector_stage is not None else set()
         next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
         for entry, sha, memory, error in parsed:
@@ -616,7 +631,7 @@ class Indexer:
             n = next(chunk_counts)
             labels = list(range(next_label, next_label + n))
             next_label += n
-            catalog.add_chunks(entry.relpath, labels)
+            catalog.add_chunks(entry.relpath, labels, [next(token_spans) for _ in labels] if token_spans else None)
             new_labels += labels
             if entry.relpath in plan.known:
                 report.updated += 1
@@ -638,6 +653,20 @@ class Indexer:
         if dim:
             catalog.set_meta(dim=dim)
         return stale_labels, new_labels, skipped
+
+    def _stage_tokens(
+        self, generation: Generation, catalog: Catalog, pieces: list[np.ndarray] | None
+    ) -> list[tuple[int, int]] | None:
+        """Append the changed chunks' token vectors to the generation's token files (when it
+        keeps them: a build by a vmem that stores them, of a vault that asks for it); their
+        spans, chunk by chunk. Rows appended and never committed are never referenced."""
+        dim = catalog.meta().get("tokens_dim")
+        if pieces is None or not dim:
+            return None
+        files = TokenFiles(generation.folder, int(dim))
+        spans = files.append(pieces)
+        catalog.set_meta(token_rows=files.row_count())
+        return spans
 
     def _stage_keyword(
         self, generation: Generation, catalog: Catalog, plan: Plan, parsed: list[Parsed], skipped: set[str]
@@ -686,20 +715,29 @@ class Indexer:
             vector_stage.add([new_labels[i] for i in keep], vectors[keep])
         return vector_stage.stage(catalog.chunk_counts()[0])
 
-    def _embed(self, texts: list[str], progress: Progress | None):
+    def _embed(
+        self, texts: list[str], progress: Progress | None, with_tokens: bool = False
+    ) -> tuple[np.ndarray, list[np.ndarray] | None]:
         """Embed in batches of similar length: the model pads each batch to its longest text,
-        so sorting by length saves most of the padding work."""
+        so sorting by length saves most of the padding work. ``with_tokens``: each text's
+        token vectors too, from the same pass."""
+        pieces: list[np.ndarray] | None = [np.empty(0)] * len(texts) if with_tokens else None
         if not texts:
-            return np.zeros((0, self.embedder.dim or 1), dtype=np.float32)
+            return np.zeros((0, self.embedder.dim or 1), dtype=np.float32), pieces
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), 0), dtype=np.float32)
         batch = 32
         for start in range(0, len(order), batch):
             idx = order[start : start + batch]
-            vectors = self.embedder.embed([texts[i] for i in idx])
+            if pieces is not None:
+                vectors, tokens = self.embedder.embed_with_tokens([texts[i] for i in idx])  # type: ignore[attr-defined]
+                for i, token_vectors in zip(idx, tokens):
+                    pieces[i] = token_vectors
+            else:
+                vectors = self.embedder.embed([texts[i] for i in idx])
             if out.shape[1] == 0:
                 out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
             out[idx] = vectors
             if progress:
                 progress("embed", min(start + batch, len(texts)), len(texts))
-        return out
+        return out, pieces

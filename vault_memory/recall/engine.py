@@ -15,19 +15,22 @@ import datetime as dt
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..errors import EmbedderError
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
+from ..index.token_store import maxsim
 from ..index.vector_index import VectorCache
 from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
 from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.vault import Vault
 from .languages import abstentions, model_judges
-from .ranking import RankingParams, best_first, fuse, ranks, spread_to_neighbours
+from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
 from .results import Hit, RecallQuery, RecallResult
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -50,6 +53,8 @@ class Engine:
             vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None
         )
         self.params = params or RankingParams()
+        #: the vault's choice; it takes effect where the index keeps token vectors
+        self.late_interaction = bool(vault.config["recall"]["late_interaction"]) and self.params.late_weight > 0
         self.lifecycle_rules = rules_for(vault.config)
         self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
         self.layout = IndexLayout(vault.state)
@@ -142,9 +147,11 @@ class Engine:
         legs: tuple[str, ...],
         timings: dict[str, float] | None = None,
         warnings: list[str] | None = None,
+        pieces: list[np.ndarray] | None = None,
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword results, vector results) as [(path, score)], best first, one entry per file.
-        When the model cannot run, the vector leg is empty and ``warnings`` says so.
+        When the model cannot run, the vector leg is empty and ``warnings`` says so. Given
+        ``pieces``, the question's token vectors are put in it, from the pass that embeds it.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
         the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
@@ -157,7 +164,12 @@ class Engine:
         if "vector" in legs and snap.vectors is not None and snap.live_chunks:
             check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
             try:
-                query_vector = self.embedder.embed([text])[0]
+                if pieces is not None:
+                    pooled, tokens = self.embedder.embed_with_tokens([text])  # type: ignore[attr-defined]
+                    query_vector = pooled[0]
+                    pieces += tokens
+                else:
+                    query_vector = self.embedder.embed([text])[0]
             except EmbedderError as e:  # keep answering from the keyword leg, and say so
                 if warnings is not None:
                     warnings.append(f"keyword-only recall: {e}")
@@ -197,7 +209,14 @@ class Engine:
         legs = query.legs
         if not model_judges(model_languages, asked_in):  # the model cannot read the question
             legs = tuple(leg for leg in legs if leg != "vector")
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings)
+        late = (
+            self.late_interaction
+            and "vector" in legs
+            and bool(snap.meta.get("tokens_dim"))
+            and callable(getattr(self.embedder, "embed_with_tokens", None))
+        )
+        pieces: list[np.ndarray] | None = [] if late else None
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces)
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
         abstains = None
@@ -209,6 +228,10 @@ class Engine:
         fused = fuse(keyword, vector, self.params, abstains)
         if self.params.neighbour_weight > 0 and fused:
             fused = spread_to_neighbours(fused, snap.neighbours(list(fused)), self.params.neighbour_weight)
+        if pieces:  # late interaction: the best candidates re-scored word piece by word piece
+            top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
+            stored = snap.token_vectors(top)
+            fused = late_interaction(fused, {p: maxsim(pieces[0], v) for p, v in stored.items()}, self.params)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
 
         superseded = snap.superseded_targets()

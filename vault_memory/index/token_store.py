@@ -1,0 +1,105 @@
+"""Token vectors for late-interaction recall: each memory's word-piece vectors, kept so a
+recall can re-score its best candidates by MaxSim without running the model on them.
+
+Why stored, and why so: the bundled model's token vectors, compared piece by piece
+(MaxSim), find memories a single pooled vector misses (``docs/benchmarks.md``, late
+interaction); running the model over 50 candidates at query time would cost most of a
+second. Each piece is kept as int8 with one float32 scale (a quarter of float32, the
+same ranking), in two append-only files per generation that readers memory-map:
+
+    tokens.i8       rows of ``dim`` int8 values, one row per word piece
+    tokens.scale    one float32 per row: the row times it is the piece's vector
+
+The catalog records which rows are whose (``Catalog.token_rows``), in the same
+transaction as everything else a sync changes, so a reader sees rows of committed
+memories only; rows a sync appended before it was killed, or of memories since changed
+or deleted, are never referenced again and cost only disk until ``vmem reindex``
+rewrites the files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import IndexDamaged
+
+
+def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int8 rows, float32 scale per row) of float ``vectors``; 0 scales become 1."""
+    scale = np.abs(vectors).max(axis=1) / 127.0
+    scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
+    return np.round(vectors / scale[:, None]).astype(np.int8), scale
+
+
+class TokenFiles:
+    """The two files of one generation, appended to by the one writer, read by any."""
+
+    def __init__(self, folder: Path, dim: int):
+        self.rows_path = folder / "tokens.i8"
+        self.scale_path = folder / "tokens.scale"
+        self.dim = dim
+
+    def row_count(self) -> int:
+        """Whole rows in both files (a write killed half-way leaves a torn tail)."""
+        try:
+            return min(self.rows_path.stat().st_size // self.dim, self.scale_path.stat().st_size // 4)
+        except FileNotFoundError:
+            return 0
+
+    def append(self, pieces: list[np.ndarray]) -> list[tuple[int, int]]:
+        """Append each memory's pieces; returns (first row, rows) of each, in order. A torn
+        tail of an earlier append is cut first, so rows stay aligned."""
+        first = self.row_count()
+        spans, start = [], first
+        for vectors in pieces:
+            spans.append((start, len(vectors)))
+            start += len(vectors)
+        if start == first:
+            return spans
+        stacked = np.concatenate([v for v in pieces if len(v)]).astype(np.float32)
+        if stacked.shape[1] != self.dim:
+            raise ValueError(f"token vectors of {stacked.shape[1]} dimensions, the files hold {self.dim}")
+        rows, scale = quantize(stacked)
+        for path, data, width in ((self.rows_path, rows, self.dim), (self.scale_path, scale, 4)):
+            with open(path, "ab") as f:
+                f.truncate(first * width)
+                f.write(data.tobytes())
+                f.flush()
+                os.fsync(f.fileno())
+        return spans
+
+    def reader(self, rows: int) -> TokenReader:
+        """A read view of the first ``rows`` rows (all a committed catalog references)."""
+        return TokenReader(self, rows)
+
+
+class TokenReader:
+    """Memory-mapped rows; ``vectors(first, count)`` gives a memory's pieces as float32."""
+
+    def __init__(self, files: TokenFiles, rows: int):
+        self.dim = files.dim
+        if rows == 0:
+            self._rows = np.zeros((0, files.dim), np.int8)
+            self._scale = np.zeros(0, np.float32)
+            return
+        try:
+            self._rows = np.memmap(files.rows_path, dtype=np.int8, mode="r", shape=(rows, files.dim))
+            self._scale = np.memmap(files.scale_path, dtype=np.float32, mode="r", shape=(rows,))
+        except (OSError, ValueError) as e:
+            raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem reindex` rebuilds it") from None
+
+    def vectors(self, first: int, count: int) -> np.ndarray:
+        rows = np.asarray(self._rows[first : first + count], dtype=np.float32)
+        return rows * self._scale[first : first + count, None]
+
+
+def maxsim(query: np.ndarray, pieces: np.ndarray) -> float:
+    """Late interaction: the mean over the query's pieces of each one's best cosine among
+    a memory's pieces (rows of unit length in, as ``FastEmbedEmbedder.token_vectors``
+    gives; the int8 rows are compared as stored, their norms barely off 1)."""
+    if not len(query) or not len(pieces):
+        return 0.0
+    return float((query @ pieces.T).max(axis=1).mean())
