@@ -51,22 +51,24 @@ class TokenFiles:
 
     def append(self, pieces: list[np.ndarray]) -> list[tuple[int, int]]:
         """Append each memory's pieces; returns (first row, rows) of each, in order. A torn
-        tail of an earlier append is cut first, so rows stay aligned."""
+        tail of an earlier append is cut first, so rows stay aligned. Written memory by
+        memory: a build's batch of pieces is never copied whole."""
         first = self.row_count()
         spans, start = [], first
-        for vectors in pieces:
-            spans.append((start, len(vectors)))
-            start += len(vectors)
-        if start == first:
-            return spans
-        stacked = np.concatenate([v for v in pieces if len(v)]).astype(np.float32)
-        if stacked.shape[1] != self.dim:
-            raise ValueError(f"token vectors of {stacked.shape[1]} dimensions, the files hold {self.dim}")
-        rows, scale = quantize(stacked)
-        for path, data, width in ((self.rows_path, rows, self.dim), (self.scale_path, scale, 4)):
-            with open(path, "ab") as f:
-                f.truncate(first * width)
-                f.write(data.tobytes())
+        with open(self.rows_path, "ab") as rows, open(self.scale_path, "ab") as scales:
+            rows.truncate(first * self.dim)
+            scales.truncate(first * 4)
+            for vectors in pieces:
+                spans.append((start, len(vectors)))
+                if not len(vectors):
+                    continue
+                if vectors.shape[1] != self.dim:
+                    raise ValueError(f"token vectors of {vectors.shape[1]} dimensions, the files hold {self.dim}")
+                quantized, scale = quantize(np.asarray(vectors, dtype=np.float32))
+                rows.write(quantized.tobytes())
+                scales.write(scale.tobytes())
+                start += len(vectors)
+            for f in (rows, scales):
                 f.flush()
                 os.fsync(f.fileno())
         return spans
