@@ -102,6 +102,13 @@ def questions(sample: dict, dia_ids: set[str]) -> list[dict]:
     return out
 
 
+def session_hit(found: list[str | None], evidence: set[str], n: int) -> float:
+    """1 when a session holding evidence is among the first ``n`` distinct sessions of the
+    top 10 (a turn ``D3:5`` is of session ``D3``): how retrieval-only systems report LoCoMo."""
+    sessions = list(dict.fromkeys(d.split(":")[0] for d in found[:10] if d))[:n]
+    return 1.0 if {e.split(":")[0] for e in evidence} & set(sessions) else 0.0
+
+
 def score(rows: list[dict]) -> dict:
     def mean(values):
         return round(sum(values) / len(values), 4) if values else 0.0
@@ -111,6 +118,7 @@ def score(rows: list[dict]) -> dict:
         "recall@5": mean([r["r5"] for r in rows]),
         "recall@10": mean([r["r10"] for r in rows]),
         "hit@5": mean([r["hit5"] for r in rows]),
+        "session_hit@5": mean([r["session_hit5"] for r in rows]),
         "per_category": {},
     }
     for cat, name in CATEGORIES.items():
@@ -143,6 +151,7 @@ def evaluate(
                     "r5": len(ev & set(found[:5])) / len(ev),
                     "r10": len(ev & set(found[:10])) / len(ev),
                     "hit5": 1.0 if ev & set(found[:5]) else 0.0,
+                    "session_hit5": session_hit(found, ev, 5),
                 }
             )
     finally:
@@ -191,7 +200,7 @@ def run(
         for split, wanted in SPLITS.items():
             sub = score([r for r in rows if r["conversation"] in wanted])
             result.setdefault("splits", {}).setdefault(name, {})[split] = {
-                k: sub[k] for k in ("n_questions", "recall@5", "recall@10")
+                k: sub[k] for k in ("n_questions", "recall@5", "recall@10", "session_hit@5")
             } | {"per_category": sub["per_category"]}
     latencies.sort()
     result["rank_ms_p50"] = round(latencies[len(latencies) // 2], 2)
@@ -208,8 +217,10 @@ def main() -> None:
         "--reuse", action="store_true", help="with --keep: rank on the vaults an earlier run kept (same vectors)"
     )
     parser.add_argument("--rankings", type=Path, help="write every question's top 10 here (JSON), to diff two versions")
+    parser.add_argument("--no-late", action="store_true", help="rank without late interaction (the stage before it)")
     args = parser.parse_args()
-    result = run(args.data, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
+    params = RankingParams(late_weight=0) if args.no_late else None
+    result = run(args.data, params=params, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
     if args.json:
         print(json.dumps(result, indent=2))
         return
