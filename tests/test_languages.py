@@ -139,3 +139,25 @@ def test_a_cross_language_answer_is_not_sunk_by_the_keyword_legs_silence(tmp_pat
     assert recall_ids(engine, "¿Qué tomo a la tarde?", k=3)[0] == "en-tea"
     engine.engine.params = dataclasses.replace(engine.engine.params, language_aware=False)  # the fusion before
     assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] != "en-remote"
+
+
+def test_late_interaction_does_not_rescore_a_memory_in_a_language_the_model_cannot_read(tmp_path, backend_for):
+    """The bundled MiniLM's word pieces are no better across languages than its pooled
+    vector: an English question re-scored Spanish memories by MaxSim, against the language
+    rule (bilingual set, cross-language R@1 .143 → .129 until the stage obeyed it)."""
+    from vault_memory.recall.results import RecallQuery
+
+    engine = backend_for(_spanish_and_english_vault(tmp_path / "v"))
+
+    def scores(**params) -> dict[str, float]:
+        engine.engine.params = dataclasses.replace(RankingParams(), **params)
+        hits = engine.recall(
+            RecallQuery("is Toby my dog, and do I drink tea or mate?", k=10, include_pinned=False)
+        ).hits
+        return {h.memory.id: h.score for h in hits}
+
+    with_late, without = scores(), scores(late_weight=0)
+    spanish = {mid for mid in with_late if mid.startswith("es-")}
+    assert spanish and "en-tea" in with_late  # a name and a word shared across languages
+    # the same up to float noise (the question's pooled vector comes from the pass that also gives its pieces)
+    assert {mid: with_late[mid] for mid in spanish} == pytest.approx({mid: without[mid] for mid in spanish}, rel=1e-6)

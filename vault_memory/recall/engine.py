@@ -230,6 +230,8 @@ class Engine:
             fused = spread_to_neighbours(fused, snap.neighbours(list(fused)), self.params.neighbour_weight)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
+            if abstains is not None:  # the language rule holds here too: no pieces across languages
+                top = [path for path in top if path not in abstains["vector"]]
             stored = snap.token_vectors(top)
             fused = late_interaction(fused, {p: maxsim(pieces[0], v) for p, v in stored.items()}, self.params)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
