@@ -146,6 +146,7 @@ def test_cli_recall_block_json_explain_and_empty(cli, vault_dir, tmp_path):
     first = data["results"][0]
     assert {"id", "type", "key", "text", "path", "score", "created"} <= set(first)
     assert first["id"] == PEANUTS and "vector_rank" in first["explain"] and "keyword_rank" in first["explain"]
+    assert 0 < first["explain"]["maxsim"] <= 1  # its word pieces against the question's (late interaction)
     assert data["took_ms"] > 0 and data["query"] == "what should I avoid eating?"
     md = cli("recall", "peanuts", "--format", "md")
     assert f"(facts/{PEANUTS}.md)" in md.stdout

@@ -228,6 +228,7 @@ class Engine:
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
+        maxsims: dict[str, float] = {}
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
             if abstains is not None:  # the language rule holds here too: no pieces across languages
@@ -265,6 +266,7 @@ class Engine:
                         "keyword_score": _round(kw_score.get(path)),
                         "vector_rank": vec_rank.get(path),
                         "vector_score": _round(vec_score.get(path)),
+                        "maxsim": _round(maxsims.get(path)),
                         "fused": _round(base),
                         "weight": _round(weight),
                         **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
