@@ -4,7 +4,8 @@ The default is normalised-score fusion: each leg's scores are min-max scaled ove
 candidates and the two are averaged, so a leg that is sure of one memory (a large score
 gap) counts for more than rank alone would say. Then every memory inherits half the fused
 score of its best conversation neighbour. On the LoCoMo dev half this beats reciprocal-rank
-fusion by about 9 points of R@5 (README, "Retrieval quality").
+fusion by about 9 points of R@5 (README, "Retrieval quality"). With stored word pieces the
+best candidates are then re-scored by MaxSim (``late_interaction``; docs/benchmarks.md).
 """
 
 from __future__ import annotations
