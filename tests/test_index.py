@@ -505,6 +505,17 @@ def test_token_files_keep_int8_pieces_and_cut_a_torn_tail(tmp_path):
     assert files.reader(0).vectors(0, 0).shape == (0, 8)
 
 
+def test_warming_token_files_reads_them_whole_and_forgives_a_missing_generation(tmp_path):
+    import numpy as np
+
+    from vault_memory.index.token_store import TokenFiles
+
+    files = TokenFiles(tmp_path, 4)
+    files.append([np.ones((3, 4), np.float32), np.ones((2, 4), np.float32)])
+    assert files.warm(chunk=7) == 5 * 4 + 5 * 4  # int8 rows, one float32 scale per row
+    assert TokenFiles(tmp_path / "gone", 4).warm() == 0
+
+
 def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir):
     """With late interaction (the default, bundled model) a build stores each chunk's token
     vectors and a sync stores those of the files it adds; an edit or a deletion leaves the

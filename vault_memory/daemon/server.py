@@ -20,8 +20,9 @@ Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks the protocol of
 fence (``settle``) that makes sure the watcher has seen every event before the request,
 so a file saved a moment ago is already searchable. After each sync the new
 snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
-memories, labels, neighbours; unchanged memories are carried over), so a recall costs
-little more than embedding the question.
+memories, labels, neighbours; unchanged memories are carried over), and a new
+generation's token files are read through once in the background so the page cache holds
+them, so a recall costs little more than embedding the question.
 
 An application, like the CLI: the daemon hosts a ``VaultMemory`` over a ``LocalBackend``
 whose freshness is its own (pending file events, flushed), and calls the library
@@ -319,9 +320,28 @@ class Daemon:
                 self.failures = 0
                 self.last_sync = summary
                 self.last_error = None
+            if new is not None and (old is None or old.generation.folder != new.generation.folder):
+                self._warm_token_files(new)
             if old is not None:
                 old.close()
             return report
+
+    def _warm_token_files(self, snapshot: Snapshot) -> None:
+        """Read a new generation's token files into the page cache, in the background:
+        late interaction reads rows from random places, and cold each query waits on
+        them (at 100k memories 150-200 ms a recall instead of 15-25 ms)."""
+        files = snapshot.token_files()
+        if files is None:
+            return
+
+        def warm() -> None:
+            started = time.perf_counter()
+            done = files.warm()
+            log.info(
+                "token vectors read into the page cache: %.0f MB in %.1f s", done / 1e6, time.perf_counter() - started
+            )
+
+        threading.Thread(target=warm, name="vmem-warm-tokens", daemon=True).start()
 
     def _worker(self) -> None:
         next_reconcile = time.monotonic() + self.reconcile_every

@@ -117,6 +117,11 @@ class Snapshot:
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
 
+    def token_files(self) -> TokenFiles | None:
+        """This generation's token files, if it keeps any."""
+        dim = int(self.meta.get("tokens_dim") or 0)
+        return TokenFiles(self.generation.folder, dim) if dim else None
+
     def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
         """Each memory's stored token vectors (all its chunks' pieces), for late
         interaction; empty when this generation keeps none."""
