@@ -505,6 +505,31 @@ def test_token_files_keep_int8_pieces_and_cut_a_torn_tail(tmp_path):
     assert files.reader(0).vectors(0, 0).shape == (0, 8)
 
 
+@pytest.mark.parametrize("product_size", [1 << 18, 1])  # one product; products of 16 rows
+def test_maxsims_of_many_memories_at_once_are_each_memorys_maxsim(tmp_path, monkeypatch, product_size):
+    """Recall scores its candidates in one pass over their gathered rows; each score must
+    be ``maxsim`` of that memory alone: a memory of several chunks takes its best piece over
+    all of them, one without rows is left out, and a reused buffer holds nothing over."""
+    from vault_memory.index import token_store
+    from vault_memory.index.token_store import TokenFiles, maxsim
+
+    monkeypatch.setattr(token_store, "PRODUCT_SIZE", product_size)
+    files = TokenFiles(tmp_path, 8)
+    chunks = [unit(3), unit(5, seed=1), unit(0, seed=2), unit(2, seed=3), unit(4, seed=4), unit(30, seed=6)]
+    spans = files.append(chunks)
+    reader = files.reader(files.row_count())
+    asked = unit(4, seed=5)
+    wanted = {"a": [spans[0]], "b": [spans[1], spans[3]], "empty": [spans[2]], "c": [spans[4]], "d": [spans[5]]}
+    got = reader.maxsims(asked, wanted)
+    assert sorted(got) == ["a", "b", "c", "d"]
+    for key, key_spans in wanted.items():
+        if key != "empty":
+            alone = np.concatenate([reader.vectors(first, count) for first, count in key_spans])
+            assert abs(got[key] - maxsim(asked, alone)) < 1e-5
+    assert abs(reader.maxsims(asked, {"c": [spans[4]]})["c"] - got["c"]) < 1e-6  # the larger call left nothing behind
+    assert reader.maxsims(asked, {}) == {} and reader.maxsims(asked[:0], wanted) == {}
+
+
 def test_warming_token_files_reads_them_whole_and_forgives_a_missing_generation(tmp_path):
     import numpy as np
 

@@ -122,19 +122,30 @@ class Snapshot:
         dim = int(self.meta.get("tokens_dim") or 0)
         return TokenFiles(self.generation.folder, dim) if dim else None
 
-    def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
-        """Each memory's stored token vectors (all its chunks' pieces), for late
-        interaction; empty when this generation keeps none."""
+    def _token_reader(self) -> TokenReader | None:
         if self._tokens is None:
             dim, rows = int(self.meta.get("tokens_dim") or 0), int(self.meta.get("token_rows") or 0)
             self._tokens = TokenFiles(self.generation.folder, dim).reader(rows) if dim and rows else False
-        if not self._tokens or not paths:
+        return self._tokens or None
+
+    def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
+        """Each memory's stored token vectors (all its chunks' pieces); empty when this
+        generation keeps none."""
+        reader = self._token_reader()
+        if reader is None or not paths:
             return {}
-        reader = self._tokens
         return {
             path: np.concatenate([reader.vectors(first, count) for first, count in spans])
             for path, spans in self.catalog.token_spans(paths).items()
         }
+
+    def maxsims(self, query: np.ndarray, paths: list[str]) -> dict[str, float]:
+        """Late interaction: each memory's MaxSim against the question's token vectors
+        ``query`` (``token_store.maxsim``); memories without stored vectors are left out."""
+        reader = self._token_reader()
+        if reader is None or not paths:
+            return {}
+        return reader.maxsims(query, self.catalog.token_spans(paths))
 
     def memories_with_id_prefix(self, prefix: str, limit: int) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_id_prefix(prefix, limit))

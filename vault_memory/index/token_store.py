@@ -20,6 +20,8 @@ rewrites the files.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +34,13 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scale = np.abs(vectors).max(axis=1) / 127.0
     scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
     return np.round(vectors / scale[:, None]).astype(np.int8), scale
+
+
+#: multiply-adds of one product in ``TokenReader.maxsims``: below what makes OpenBLAS run a
+#: product on its threads, which then spin on the core the model's next question needs
+#: (one product for 50 candidates made embedding the next question 4.5 -> 9 ms at 100,000
+#: memories; ``docs/benchmarks.md``)
+PRODUCT_SIZE = 1 << 18
 
 
 class TokenFiles:
@@ -99,6 +108,7 @@ class TokenReader:
 
     def __init__(self, files: TokenFiles, rows: int):
         self.dim = files.dim
+        self._scratch = threading.local()  # each thread's float32 buffer for ``maxsims``
         if rows == 0:
             self._rows = np.zeros((0, files.dim), np.int8)
             self._scale = np.zeros(0, np.float32)
@@ -112,6 +122,38 @@ class TokenReader:
     def vectors(self, first: int, count: int) -> np.ndarray:
         rows = np.asarray(self._rows[first : first + count], dtype=np.float32)
         return rows * self._scale[first : first + count, None]
+
+    def maxsims(self, query: np.ndarray, spans: Mapping[str, Sequence[tuple[int, int]]]) -> dict[str, float]:
+        """``maxsim(query, pieces)`` of every memory in ``spans`` (its (first row, rows) of
+        each chunk), in one pass: the candidates' rows are gathered into a float32
+        buffer kept between calls, multiplied by the query a few hundred rows at a time
+        (``PRODUCT_SIZE``), and each memory's best cosines are taken per slice. A product
+        per memory cost ~3 ms for 50 candidates at 100,000 memories, mostly in numpy calls;
+        a fresh 4 MB buffer per query cost page faults. Memories without rows are left out."""
+        kept = [(key, spans_of, sum(count for _, count in spans_of)) for key, spans_of in spans.items()]
+        kept = [item for item in kept if item[2]]
+        total = sum(rows for _, _, rows in kept)
+        if not total or not len(query):
+            return {}
+        buffer = getattr(self._scratch, "buffer", None)
+        if buffer is None or len(buffer) < total:
+            buffer = self._scratch.buffer = np.empty((max(total, 4096), self.dim), np.float32)
+        scale = np.empty(total, np.float32)
+        at = 0
+        for _, spans_of, _ in kept:
+            for first, count in spans_of:
+                np.copyto(buffer[at : at + count], self._rows[first : first + count], casting="unsafe")
+                scale[at : at + count] = self._scale[first : first + count]
+                at += count
+        similarity = np.empty((len(query), total), np.float32)
+        step = max(16, PRODUCT_SIZE // (len(query) * self.dim))
+        for at in range(0, total, step):
+            end = min(at + step, total)
+            np.matmul(query, buffer[at:end].T, out=similarity[:, at:end])
+        similarity *= scale
+        starts = np.cumsum([0] + [rows for _, _, rows in kept[:-1]])
+        best = np.maximum.reduceat(similarity, starts, axis=1)  # (query pieces, memories)
+        return {key: float(value) for (key, _, _), value in zip(kept, best.mean(axis=0), strict=True)}
 
 
 def maxsim(query: np.ndarray, pieces: np.ndarray) -> float:

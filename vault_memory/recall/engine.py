@@ -23,7 +23,6 @@ from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
-from ..index.token_store import maxsim
 from ..index.vector_index import VectorCache
 from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
 from ..vault.language import detect
@@ -188,7 +187,7 @@ class Engine:
         warnings: list[str] | None = None,
     ) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
-        time went (keyword_ms, embed_ms, vector_ms, rank_ms: all of it); ``warnings`` what
+        time went (keyword_ms, embed_ms, vector_ms, late_ms, rank_ms: all of it); ``warnings`` what
         the ranking had to do without (the model)."""
         started = time.perf_counter()
         hits = self._rank(snap, query, timings, warnings)
@@ -233,8 +232,10 @@ class Engine:
             top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
             if abstains is not None:  # the language rule holds here too: no pieces across languages
                 top = [path for path in top if path not in abstains["vector"]]
-            stored = snap.token_vectors(top)
-            maxsims = {p: maxsim(pieces[0], v) for p, v in stored.items()}
+            late_started = time.perf_counter()
+            maxsims = snap.maxsims(pieces[0], top)
+            if timings is not None:
+                timings["late_ms"] = (time.perf_counter() - late_started) * 1000
             fused = late_interaction(fused, maxsims, self.params, neighbours)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
 

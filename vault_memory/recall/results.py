@@ -32,7 +32,8 @@ class RecallResult:
     answered_by: AnsweredBy = "in-process"
     #: the daemon's own time for the ranking, when a daemon answered
     server_ms: float | None = None
-    #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, rank_ms (the whole ranking)
+    #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, late_ms (late
+    #: interaction's MaxSim), rank_ms (the whole ranking)
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
