@@ -15,14 +15,69 @@ daemon over its socket for the rendered block: no model, no index, no vmem impor
 daemon running it starts one in the background for the next prompt and stays silent now.
 """
 
-import json
 import os
-import socket
 import sys
 import time
 
+try:  # the C halves of json and socket: the Python modules around them (and the re and
+    # enum they import) are half of what Python's start costs, paid on every prompt
+    from _json import encode_basestring_ascii as _quote
+    from _json import make_scanner as _make_scanner
+    from _socket import AF_UNIX, SOCK_STREAM
+    from _socket import socket as _unix_socket
+except ImportError:  # a Python without them: the modules, slower to import, same answers
+    import json as _json_module
+    import socket as _socket_module
+
+    _quote = _json_module.encoder.encode_basestring_ascii
+    _make_scanner = None
+    AF_UNIX, SOCK_STREAM, _unix_socket = _socket_module.AF_UNIX, _socket_module.SOCK_STREAM, _socket_module.socket
+
 TIMEOUT = 2.0  # seconds for one daemon answer; Claude Code's own timeout is the backstop
 SOCKET_PATH_MAX = 100
+
+
+class _Decoding:
+    """What json.loads gives its scanner by default (strict strings, NaN and Infinity read)."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.__getitem__
+
+
+_scan = _make_scanner(_Decoding()) if _make_scanner is not None else None
+
+
+def _loads(text):
+    """``json.loads(text)``: the scanner alone reads good input; for anything else json itself
+    is loaded to say what is wrong (the C scanner reports errors through json.decoder)."""
+    stripped = text.strip(" \t\n\r")
+    try:
+        value, end = _scan(stripped, 0)  # a TypeError without the C scanner: json below
+        if end == len(stripped):
+            return value
+    except Exception:  # noqa: BLE001 - any failure is answered by json.loads below
+        pass
+    import json
+
+    return json.loads(text)
+
+
+def _dumps(value):
+    """``json.dumps(value)`` for what the hook sends and prints: dicts, lists, text, ints."""
+    if isinstance(value, str):
+        return _quote(value)
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_quote(str(k))}: {_dumps(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_dumps(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def main(argv):
@@ -31,7 +86,7 @@ def main(argv):
     stdin = "" if kind == "shell" and args.get("prompt") else sys.stdin.read()
     if kind == "claude-code":
         try:
-            event = json.loads(stdin or "{}")
+            event = _loads(stdin or "{}")
         except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deeply
             return _log(None, f"claude-code: stdin is not JSON ({e})")
         if not isinstance(event, dict):
@@ -79,7 +134,7 @@ def claude_code(event, args):
 def _context(name, block):
     if block:
         out = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": block}}
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(_dumps(out) + "\n")
     return 0
 
 
@@ -110,7 +165,7 @@ def _ask(vault, request, timeout):
     path = os.path.join(vault, ".vmem", "daemon.sock")
     if not os.path.exists(path):
         return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _unix_socket(AF_UNIX, SOCK_STREAM)
     sock.settimeout(timeout)
     chunks = []
     try:
@@ -123,7 +178,7 @@ def _ask(vault, request, timeout):
                 os.chdir(here)
         else:
             sock.connect(path)
-        sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+        sock.sendall(_dumps(request).encode("ascii") + b"\n")
         deadline = time.monotonic() + timeout  # for the whole answer: a peer trickling bytes is let go
         while True:
             left = deadline - time.monotonic()
@@ -136,7 +191,7 @@ def _ask(vault, request, timeout):
             chunks.append(chunk)
             if chunk.endswith(b"\n"):
                 break
-        return json.loads(b"".join(chunks))
+        return _loads(b"".join(chunks).decode("utf-8"))
     except (OSError, ValueError, RecursionError) as e:
         _log(vault, f"daemon socket: {e}")
         return None

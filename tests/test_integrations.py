@@ -68,6 +68,44 @@ def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path
     assert out["additionalContext"].startswith('<memory source="vmem">') and "peanut" in out["additionalContext"]
 
 
+def hook_under(prelude: str, args: list[str], stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """The hook run as agents run it, after ``prelude`` (Python) has run in that process."""
+    code = (
+        f"import runpy, sys; {prelude}; sys.argv = {[str(HOOK), *args]!r}; sys.path.insert(0, {str(HOOK.parent)!r}); "
+        f"runpy.run_path({str(HOOK)!r}, run_name='__main__')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_the_prompt_hook_reads_and_writes_json_as_json_does_without_loading_it(served_vault, tmp_path):
+    """The hook speaks JSON and the socket through the C modules (json's and socket's
+    Python modules are half of Python's start, paid on every prompt), and where those are
+    missing, through json and socket: the same bytes out either way, non-ASCII included."""
+    prompt = '¿qué no debo comer? 🥜 "peanut" allergy\tnotes'
+    args = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM]
+    stdin = event("UserPromptSubmit", tmp_path, prompt=prompt)
+    env = clean_env(tmp_path)
+    answered = {}
+    for name, prelude in {
+        "c modules": "pass",
+        "json and socket": "sys.modules['_json'] = None",  # as on a Python without the C scanner
+    }.items():
+        loaded = "sorted(m for m in ('json', 'socket') if m in sys.modules)"
+        done = hook_under(
+            f"{prelude}; import atexit; atexit.register(lambda: sys.stderr.write(repr({loaded})))", args, stdin, env
+        )
+        assert done.returncode == 0, done.stderr
+        answered[name] = (done.stdout, done.stderr)
+    (fast, fast_loaded), (slow, slow_loaded) = answered["c modules"], answered["json and socket"]
+    assert fast == slow and fast.endswith("\n")
+    assert fast_loaded == "[]" and slow_loaded == "['json', 'socket']"
+    out = json.loads(fast)["hookSpecificOutput"]
+    assert "peanut" in out["additionalContext"]
+    assert fast.strip() == json.dumps({"hookSpecificOutput": out})  # byte for byte what json.dumps writes
+
+
 class TricklingPeer:
     """A peer on a vault's daemon socket that answers every connection a byte every
     ``every`` seconds, forever (until closed)."""
