@@ -140,21 +140,21 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
     with tempfile.TemporaryDirectory() as tmp:
         folder = (keep or Path(tmp)) / "scale-vault"
         reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
-        started = time.perf_counter()
-        if not reusing:
-            build_vault(folder, n)
-        result["write_files_s"] = round(time.perf_counter() - started, 1)
         env = dict(os.environ, VMEM_VAULT=str(folder))
-
-        # full build in a child process that reports its own peak memory (of this build alone,
-        # whatever other children this run has had)
-        started = time.perf_counter()
-        if not reusing:
+        if reusing:
+            result["reused"] = True  # measured on a vault an earlier run built: no build figures
+        else:
+            started = time.perf_counter()
+            build_vault(folder, n)
+            result["write_files_s"] = round(time.perf_counter() - started, 1)
+            # full build in a child process that reports its own peak memory (of this build
+            # alone, whatever other children this run has had)
+            started = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", BUILD], env=env, check=True, capture_output=True, text=True)
             result["build_peak_rss_mb"] = round(int(done.stderr.split()[-1]) / 1024, 1)
-        build = time.perf_counter() - started
-        result["build_s"] = round(build, 1)
-        result["memories_per_s"] = round((n + 6) / build, 1)
+            build = time.perf_counter() - started
+            result["build_s"] = round(build, 1)
+            result["memories_per_s"] = round((n + 6) / build, 1)
         index_dir = folder / ".vmem" / "index"
         result["index_mb"] = round(sum(f.stat().st_size for f in index_dir.rglob("*") if f.is_file()) / 1e6, 1)
 
@@ -392,7 +392,9 @@ def main() -> None:
             keep.mkdir(parents=True, exist_ok=True)
         results.append(run(n, keep, None, args.reuse))
     summary = {"sizes": results}
-    summary["build_rate_largest_over_smallest"] = round(results[-1]["memories_per_s"] / results[0]["memories_per_s"], 2)
+    if all("memories_per_s" in r for r in results):
+        rates = results[-1]["memories_per_s"] / results[0]["memories_per_s"]
+        summary["build_rate_largest_over_smallest"] = round(rates, 2)
     print(json.dumps(summary, indent=2)) if args.json else [report(r, False) or print() for r in results]
 
 
