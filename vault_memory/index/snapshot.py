@@ -124,8 +124,8 @@ class Snapshot:
 
     def _token_reader(self) -> TokenReader | None:
         if self._tokens is None:
-            dim, rows = int(self.meta.get("tokens_dim") or 0), int(self.meta.get("token_rows") or 0)
-            self._tokens = TokenFiles(self.generation.folder, dim).reader(rows) if dim and rows else False
+            files, rows = self.token_files(), int(self.meta.get("token_rows") or 0)
+            self._tokens = files.reader(rows) if files is not None and rows else False
         return self._tokens or None
 
     def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
