@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .backend import Where
     from .index.embedder import Embedder
     from .index.sync import Progress, SyncReport
+    from .lifecycle import Conflict
     from .recall.results import RecallResult
     from .vault.memory import Memory
     from .vault.transfer import ImportReport
@@ -353,6 +354,39 @@ class VaultMemory:
             msg for m, kind, msg in supersession_problems(memories) if kind == "supersedes_fork" and m.id in members
         ]
         return History(target, chain, forks)
+
+    @_disk
+    def conflicts(self) -> builtins.list[Conflict]:
+        """Every open conflict: two current facts about one subject that may contradict each
+        other and that no ``supersedes`` or "both true" settles, newer first in each pair."""
+        from .lifecycle import RecallFilter, exclusion_reason, open_conflicts
+
+        now, rules = self._now(), self._rules()
+        with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
+            facts = builtins.list(snap.facts_sharing_subjects().values())
+            superseded = snap.superseded_targets()
+        current = [
+            m
+            for m in facts
+            if not exclusion_reason(m, now, superseded, RecallFilter(persona=m.persona, include_stale=True), rules)
+        ]
+        return open_conflicts(current)
+
+    @_disk
+    def both_true(self, newer: str, older: str, *, prefix: bool = False) -> Memory:
+        """Settle a conflict as "both true": ``older``'s id joins ``compatible_with`` in
+        ``newer``'s frontmatter (that one line changes), so it is never marked again."""
+        from .lifecycle import COMPATIBLE_KEY, settled
+        from .writing.rules import find
+
+        new = self._on_backend(lambda backend: find(backend, newer, prefix=prefix))
+        old = self._on_backend(lambda backend: find(backend, older, prefix=prefix))
+        if new.id == old.id:
+            raise InvalidInput("a memory cannot conflict with itself: name the two memories of the pair")
+        if old.id in settled(new):
+            return new
+        known = sorted(settled(new) | {old.id})
+        return self.vault.update_frontmatter(new, {COMPATIBLE_KEY: known}, f"vmem: {new.id} and {old.id} both true")
 
     @_disk
     def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:

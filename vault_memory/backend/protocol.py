@@ -79,6 +79,8 @@ def result_to_wire(result: RecallResult) -> dict[str, Any]:
                 "score": h.score,
                 "pinned_only": h.pinned_only,
                 "explain": h.explain,
+                "outdated_by": h.outdated_by,
+                "conflicts_with": h.conflicts_with,
             }
             for h in result.hits
         ],
@@ -89,7 +91,14 @@ def result_from_wire(data: dict[str, Any], query: RecallQuery, took_ms: float) -
     """The daemon's result as the caller sees it: ``took_ms`` is the whole round trip, the
     daemon's own time becomes ``server_ms``."""
     hits = [
-        Hit(Memory.from_record(h["memory"]), h["score"], h.get("pinned_only", False), h.get("explain") or {})
+        Hit(
+            Memory.from_record(h["memory"]),
+            h["score"],
+            h.get("pinned_only", False),
+            h.get("explain") or {},
+            h.get("outdated_by"),
+            list(h.get("conflicts_with") or []),
+        )
         for h in data["hits"]
     ]
     return RecallResult(

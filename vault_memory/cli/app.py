@@ -290,9 +290,15 @@ def remember(
             err=True,
         )
     elif outcome.status == "superseded":
+        why = (
+            f"single-valued key {outcome.memory.key!r}"
+            if outcome.replaced_by == "key"
+            else f"a new value of the same subject, {outcome.replaced_by}"
+            if outcome.replaced_by
+            else "replaced"
+        )
         typer.echo(
-            f"Supersedes {', '.join(m.id for m in outcome.previous)} (single-valued key {outcome.memory.key!r}).",
-            err=True,
+            f"Supersedes {', '.join(m.id for m in outcome.previous)} ({why}; `vmem history` shows the chain).", err=True
         )
     for m in outcome.archived:
         typer.echo(f"Archived {m.id}: persona {m.persona!r} is over its cap.", err=True)
@@ -720,6 +726,59 @@ def history(
         head = "  (current)" if n == len(chain) - 1 else ""
         created = m.created.date().isoformat() if m.created else "?"
         typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
+
+
+@app.command(cls=_Command)
+def conflicts(
+    pair: Annotated[
+        Optional[list[str]],
+        typer.Argument(metavar="[NEWER OLDER]", help="The pair to settle, with --both-true."),
+    ] = None,
+    both_true: Annotated[bool, typer.Option("--both-true", help="Settle the pair NEWER OLDER as both true.")] = False,
+    vault: VaultOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List facts that may contradict each other, with the commands that settle each pair.
+
+    Two current facts about one subject (a city, a sister's name, a phone) that no
+    supersession settles: recall shows both, the newer first and the older marked "older —
+    may be outdated". Settle a pair by correcting or forgetting the wrong one, or by saying
+    both are true (recorded in the newer file, so it is not asked again). Nothing is deleted.
+    Exit code 1 when there are open conflicts, so scripts and hooks can check.
+
+    Examples:
+
+      vmem conflicts
+
+      vmem conflicts --both-true 2026-11-25-sister-marta-1c2a0d 2026-11-24-sister-ana-11e1e4
+    """
+    if bool(pair) != both_true or (pair and len(pair) != 2):
+        _fail("to settle a pair: vmem conflicts --both-true NEWER OLDER (the two ids `vmem conflicts` lists)", 2)
+    mem = _open(vault)
+    if both_true and pair:
+        newer, older = pair
+        settled = _run(lambda: mem.both_true(newer, older, prefix=True))
+        _warn(mem.warnings)
+        if as_json:
+            _print_json({"settled": [settled.id, older], "compatible_with": settled.extra.get("compatible_with")})
+        else:
+            typer.echo(f"Recorded that {settled.id} and {older} are both true; recall no longer marks them.")
+        return
+    found = _run(mem.conflicts)
+    _warn(mem.warnings)
+    if as_json:
+        _print_json([c.to_dict() | {"newer_text": c.newer.text, "older_text": c.older.text} for c in found])
+    elif not found:
+        typer.echo("No open conflicts.")
+    else:
+        for c in found:
+            typer.echo(f"{c.subject}:")
+            typer.echo(f"  newer  {c.newer.id}  {_clip(c.newer.title, 70)}")
+            typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}  (recall marks it as maybe outdated)")
+            typer.echo(f"  settle: vmem correct {c.older.id} TEXT  |  vmem forget {c.older.id}")
+            typer.echo(f"          vmem conflicts --both-true {c.newer.id} {c.older.id}")
+    if found:
+        raise typer.Exit(1)
 
 
 class Format(StrEnum):

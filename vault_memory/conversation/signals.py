@@ -376,7 +376,7 @@ def _en_third(verb: str) -> str:
 _EN_ADVERBS = (
     "always|usually|never|often|sometimes|really|rarely|seldom|also|just|still|generally|normally|"
     "typically|mostly|only|even|actually|definitely|truly|hardly|barely|frequently|occasionally|"
-    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of"
+    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of|no\s+longer|now"
 )
 _EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
 
@@ -432,6 +432,14 @@ _ES_FIRST_PERSON = {
     "duermo": "duerme",
     "conozco": "conoce",
     "sigo": "sigue",
+    "deje": "dejó",
+    "empece": "empezó",
+    "volvi": "volvió",
+    "cambie": "cambió",
+    "compre": "compró",
+    "pase": "pasó",
+    "adopte": "adoptó",
+    "termine": "terminó",
     "me": "se",
     "mi": "su",
 }
@@ -548,13 +556,41 @@ def third_person_es(text: str) -> str:
         out,
         flags=_I,
     )
-    out = re.sub(
-        r"^(?:yo\s+)?(no\s+)?(\w+)", lambda m: _es_subject(m.group(2), m.group(1) or ""), out, count=1, flags=_I
+    reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
+    if (
+        reflexive and _plain(reflexive.group(2).lower()) in _ES_REFLEXIVE
+    ):  # "me mudé a Quito" → "el usuario se mudó a Quito"
+        third = _ES_REFLEXIVE[_plain(reflexive.group(2).lower())]
+        out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
+    out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
+        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)",
+        lambda m: _es_subject(m.group(2), m.group(1) or ""),
+        out,
+        count=1,
+        flags=_I,
     )
     out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _es_subject(m.group(1)), out, flags=_I)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return es_gender(out)
 
+
+#: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
+_ES_LEADING = r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a)"
+#: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")
+_ES_REFLEXIVE = {
+    "mude": "mudó",
+    "mudo": "muda",
+    "case": "casó",
+    "separe": "separó",
+    "divorcie": "divorció",
+    "jubile": "jubiló",
+    "fui": "fue",
+    "hice": "hizo",
+    "pase": "pasó",
+    "cambie": "cambió",
+    "compre": "compró",
+    "converti": "convirtió",
+}
 
 #: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
 _ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
@@ -577,7 +613,11 @@ def es_gender(text: str) -> str:
             return m.group(0)
         return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
 
-    return re.sub(r"\b([Ee])l usuario (es|está|era|estaba|fue|sigue) (\w+)", agree, text)
+    return re.sub(
+        r"\b([Ee])l usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)",
+        agree,
+        text,
+    )
 
 
 def _es_subject(word: str, negation: str = "") -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import IndexDamaged
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
+from ..vault.slots import slot_of
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync
 #: (2: tags analysed as words, like queries)
@@ -73,10 +74,17 @@ MIGRATIONS: tuple[str, ...] = (
     # where each chunk's token vectors are in the generation's token files
     # (``token_store``): the rows a late-interaction re-scoring reads
     "ALTER TABLE chunks ADD COLUMN tok_first INTEGER;ALTER TABLE chunks ADD COLUMN tok_rows INTEGER;",
+    # what each fact is about (``lifecycle.slots``): the facts a new one may replace or
+    # contradict, found by their subject or by a value it withdraws; filled by ``_fill_slots``
+    "CREATE TABLE slots (path TEXT NOT NULL, tag TEXT NOT NULL);"
+    "CREATE INDEX slots_tag ON slots(tag);"
+    "CREATE INDEX slots_path ON slots(path);",
 )
 #: the first schema with ``chunk_totals``, and with ``same_text``/``key_norm``
 _CHUNK_TOTALS = 2
 _MATCH_COLUMNS = 3
+#: the first schema with the ``slots`` table
+_SLOTS = 5
 
 
 #: how the error of a file skipped for its id begins (``duplicate_message``)
@@ -91,6 +99,20 @@ def duplicate_message(memory_id: str, first: str) -> str:
 def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
     """(``same_text``, ``key_norm``) of a memory: what the write rules look its likes up by."""
     return same_text_digest(key, str(text or "")), normalize_key(key) or None
+
+
+def memory_tags(memory: Memory) -> list[str]:
+    """The slot tags a memory is indexed by (facts only: an episode is never replaced)."""
+    slot = slot_of(memory.text, memory.key) if memory.type == "fact" else None
+    return slot.tags if slot is not None else []
+
+
+def record_tags(record: dict[str, Any]) -> list[str]:
+    """``memory_tags`` of a catalog record."""
+    if record.get("type", "fact") != "fact":
+        return []
+    slot = slot_of(str(record.get("text") or ""), record.get("key"))
+    return slot.tags if slot is not None else []
 
 
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
@@ -197,6 +219,8 @@ class Catalog:
             try:
                 if number == _MATCH_COLUMNS:
                     self._fill_match_columns()
+                if number == _SLOTS:
+                    self._fill_slots()
                 self._sql(f"PRAGMA user_version = {number}")
                 self._sql("COMMIT")
             except BaseException:
@@ -211,6 +235,12 @@ class Catalog:
             data = json.loads(record)
             filled.append((*_match_columns(data.get("key"), data.get("text")), path))
         self._sql_many("UPDATE files SET same_text = ?, key_norm = ? WHERE path = ?", filled)
+
+    def _fill_slots(self) -> None:
+        """The slot tags of every indexed fact, from its record (once)."""
+        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
+        tags = [(path, tag) for path, record in rows for tag in record_tags(json.loads(record))]
+        self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
 
     def schema_version(self) -> int:
         return int(self._sql("PRAGMA user_version").fetchone()[0])
@@ -268,10 +298,16 @@ class Catalog:
             ),
         )
         self._sql("DELETE FROM supersedes WHERE path = ?", (row.path,))
+        if self._has_slots:
+            self._sql("DELETE FROM slots WHERE path = ?", (row.path,))
         if memory:
             self._sql_many(
                 "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersedes]
             )
+            if self._has_slots:
+                self._sql_many(
+                    "INSERT INTO slots(path, tag) VALUES (?, ?)", [(row.path, t) for t in memory_tags(memory)]
+                )
 
     def touch_file(self, path: str, stamp: tuple[int, int, int, int]) -> None:
         self._sql("UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE path = ?", (*stamp, path))
@@ -294,6 +330,9 @@ class Catalog:
         )
         self._sql("UPDATE supersedes SET path = ? WHERE path = ?", (new, old))
         self._sql("UPDATE chunks SET path = ? WHERE path = ?", (new, old))
+        if self._has_slots:
+            self._sql("DELETE FROM slots WHERE path = ?", (new,))
+            self._sql("UPDATE slots SET path = ? WHERE path = ?", (new, old))
 
     def duplicate_ids(self, among: Iterable[str] | None = None) -> list[tuple[str, list[str]]]:
         """(id, its paths in order) for every id that more than one indexed file claims (of
@@ -320,12 +359,16 @@ class Catalog:
             (error, path),
         )
         self._sql("DELETE FROM supersedes WHERE path = ?", (path,))
+        if self._has_slots:
+            self._sql("DELETE FROM slots WHERE path = ?", (path,))
         return self.release_labels(path)
 
     def delete_file(self, path: str) -> list[int]:
         """Forget a file; returns the vector labels it held."""
         self._sql("DELETE FROM files WHERE path = ?", (path,))
         self._sql("DELETE FROM supersedes WHERE path = ?", (path,))
+        if self._has_slots:
+            self._sql("DELETE FROM slots WHERE path = ?", (path,))
         return self.release_labels(path)
 
     # -------------------------------------------------------------- chunks / labels
@@ -423,6 +466,42 @@ class Catalog:
             f"SELECT path, record FROM files WHERE record IS NOT NULL AND (same_text = ?{by_key})", (same_text, *keys)
         )
         return {path: json.loads(record) for path, record in rows}
+
+    def records_tagged(self, tags: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The records of the facts indexed under any of ``tags`` (``lifecycle.slots``): what
+        a new fact may replace or contradict. A catalog of an older schema (a reader does
+        not migrate) is searched record by record."""
+        wanted = set(tags)
+        if not wanted:
+            return {}
+        if not self._has_slots:
+            return {p: d for p, d in self.all_records().items() if wanted & set(record_tags(d))}
+        paths = {path for path, _ in self._where_in("SELECT path, tag FROM slots", "tag", sorted(wanted))}
+        return self.records(paths) if paths else {}
+
+    def tagged_paths(self, prefix: str) -> dict[str, list[str]]:
+        """{tag: paths} of every tag that starts with ``prefix`` and names more than one file:
+        the subjects with several facts, for ``vmem conflicts``."""
+        if not self._has_slots:
+            out: dict[str, list[str]] = {}
+            for path, data in sorted(self.all_records().items()):
+                for tag in record_tags(data):
+                    if tag.startswith(prefix):
+                        out.setdefault(tag, []).append(path)
+            return {t: ps for t, ps in out.items() if len(ps) > 1}
+        rows = self._sql(
+            "SELECT tag, path FROM slots WHERE tag >= ? AND tag < ? AND tag IN "
+            "(SELECT tag FROM slots WHERE tag >= ? AND tag < ? GROUP BY tag HAVING COUNT(*) > 1) ORDER BY tag, path",
+            (prefix, prefix + "\uffff", prefix, prefix + "\uffff"),
+        )
+        grouped: dict[str, list[str]] = {}
+        for tag, path in rows:
+            grouped.setdefault(tag, []).append(path)
+        return grouped
+
+    @property
+    def _has_slots(self) -> bool:
+        return self.schema_version() >= _SLOTS
 
     def persona_records(self, persona: str) -> list[dict[str, Any]]:
         rows = self._sql("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))

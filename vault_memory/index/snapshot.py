@@ -114,6 +114,27 @@ class Snapshot:
         found by the catalog's indexes instead of reading the whole vault."""
         return self._remember(self.catalog.records_like(same_text, sorted(keys)))
 
+    def memories_tagged(self, tags: list[str]) -> dict[str, Memory]:
+        """The indexed facts under any of the slot ``tags`` (``vault.slots``): what a new
+        fact may replace or contradict."""
+        return self._remember(self.catalog.records_tagged(tags)) if tags else {}
+
+    def successors(self, memories: list[Memory]) -> dict[str, list[Memory]]:
+        """{id: the indexed memories that list it (or its file stem) in ``supersedes``}."""
+        refs = {m.id: m for m in memories} | {m.path.stem: m for m in memories if m.path is not None}
+        out: dict[str, list[Memory]] = {}
+        for newer in self._remember(self.catalog.records_superseding(sorted(refs))).values():
+            for ref in newer.supersedes:
+                old = refs.get(ref)
+                if old is not None and old.id != newer.id and newer not in out.get(old.id, []):
+                    out.setdefault(old.id, []).append(newer)
+        return out
+
+    def facts_sharing_subjects(self) -> dict[str, Memory]:
+        """Every indexed fact whose subject another fact shares: where conflicts can be."""
+        paths = sorted({p for ps in self.catalog.tagged_paths("s:").values() for p in ps})
+        return self.memories(paths) if paths else {}
+
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
 

@@ -7,10 +7,12 @@ and where its numbers come from.
 - ``states``      expiry, decay and the one state a memory is in now
 - ``weights``     why a memory stays out of the block, and how much it weighs in it
 - ``dedup``       whether a new text restates an existing memory
+- ``conflicts``   current facts about one subject that may contradict each other
 - ``importance``  importance from content cues; persona caps
 """
 
 from .archiving import archive_plan, state_counts
+from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, open_conflicts, settled
 from .dedup import is_restatement
 from .importance import persona_overflow, score_importance
 from .rules import (
@@ -37,6 +39,12 @@ from .weights import (
 )
 
 __all__ = [
+    "COMPATIBLE_KEY",
+    "Conflict",
+    "created_order",
+    "fact_slot",
+    "open_conflicts",
+    "settled",
     "ARCHIVE_DIR",
     "KEY_ALIASES",
     "canonical_key",

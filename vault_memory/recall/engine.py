@@ -28,6 +28,7 @@ from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecy
 from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.vault import Vault
+from .conflicts import with_conflicts
 from .languages import abstentions, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
 from .results import Hit, RecallQuery, RecallResult
@@ -240,6 +241,7 @@ class Engine:
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
 
         superseded = snap.superseded_targets()
+        carried = carry_to_successors(snap, fused, superseded, self.params.depth) if superseded else {}
         best = max(fused.values(), default=0.0)
         allowed = query.filter
         # Candidates in fused order; stop once even the largest lifecycle weight could not
@@ -268,6 +270,7 @@ class Engine:
                         "vector_rank": vec_rank.get(path),
                         "vector_score": _round(vec_score.get(path)),
                         "maxsim": _round(maxsims.get(path)),
+                        **({"carried_from": carried[path]} if path in carried else {}),
                         "fused": _round(base),
                         "weight": _round(weight),
                         **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
@@ -295,7 +298,42 @@ class Engine:
                     continue
                 seen.add(memory.id)
                 hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))
-        return hits
+        return with_conflicts(
+            hits, snap, lambda m: not exclusion_reason(m, now, superseded, allowed, self.lifecycle_rules)
+        )
+
+
+#: how many replacements a superseded match's relevance follows to reach the current memory
+MAX_CHAIN_HOPS = 8
+
+
+def carry_to_successors(snap: Snapshot, fused: dict[str, float], superseded: set[str], depth: int) -> dict[str, str]:
+    """A question that matches an old value asks about what replaced it: "where does the
+    user live?" matches "lives in Leeds" word for word, and "moved to Bristol" answers it.
+    Each superseded memory among the best ``depth`` candidates passes its relevance on to
+    the current head of its chain (``fused`` is changed in place); returns {head path: the
+    id it was carried from}, for ``--explain``."""
+    top = sorted(fused, key=lambda path: (-fused[path], path))[:depth]
+    memories = snap.memories(top)
+    old = [
+        m for path, m in memories.items() if m.id in superseded or (m.path is not None and m.path.stem in superseded)
+    ]
+    carried: dict[str, str] = {}
+    for start in old:
+        score = fused[start.path.as_posix()] if start.path is not None else 0.0
+        frontier, seen = [start], {start.id}
+        for _ in range(MAX_CHAIN_HOPS):
+            following = snap.successors(frontier)
+            frontier = [m for ms in following.values() for m in ms if m.id not in seen]
+            if not frontier:
+                break
+            seen.update(m.id for m in frontier)
+            for m in frontier:
+                path = m.path.as_posix() if m.path is not None else None
+                if path is not None and score > fused.get(path, 0.0):
+                    fused[path] = score
+                    carried[path] = start.id
+    return carried
 
 
 def _round(value: float | None) -> float | None:

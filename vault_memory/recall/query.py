@@ -74,6 +74,11 @@ class Hit:
     #: included because it is pinned, not because it matched the query
     pinned_only: bool = False
     explain: dict[str, Any] = field(default_factory=dict)
+    #: the newer memory about the same subject that this one may contradict: the block
+    #: marks this one "older — may be outdated" (``lifecycle.conflicts``)
+    outdated_by: str | None = None
+    #: the older memories about the same subject that this one may contradict
+    conflicts_with: list[str] = field(default_factory=list)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         m = self.memory
@@ -92,6 +97,8 @@ class Hit:
             "tags": m.tags,
             "expires": m.expires,
         }
+        if self.outdated_by or self.conflicts_with:
+            data["conflict"] = {"outdated_by": self.outdated_by, "conflicts_with": self.conflicts_with}
         if explain:
             data["explain"] = self.explain
         return jsonable(data)

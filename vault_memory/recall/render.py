@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..config import NOTE_TYPE, TYPE_HEADINGS
+from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory
 from .query import Hit
 
@@ -110,19 +111,26 @@ def one_line(text: str) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
-def memory_line(memory: Memory, text: str | None = None) -> str:
+#: how the block marks the older of two facts that may contradict each other, in the
+#: memory's language
+OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede estar desactualizado"}
+
+
+def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = False) -> str:
     body = defang(one_line(memory.text) if text is None else text)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
     facts = [memory.created.date().isoformat()] if memory.created else []
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")
+    if outdated:
+        facts.append(OUTDATED["es" if detect(memory.text) == SPANISH else "en"])
     return f"- {label} ({', '.join(facts)})"
 
 
-def clamp_line(memory: Memory, budget: int) -> str | None:
+def clamp_line(memory: Memory, budget: int, *, outdated: bool = False) -> str | None:
     """The memory's line shortened (with '…') to fit ``budget`` tokens, or None."""
-    full = memory_line(memory)
+    full = memory_line(memory, outdated=outdated)
     if estimate_tokens(full) <= budget:
         return full
     if budget < MIN_LINE_TOKENS:
@@ -131,7 +139,7 @@ def clamp_line(memory: Memory, budget: int) -> str | None:
     lo, hi, best = 1, len(words), None
     while lo <= hi:
         mid = (lo + hi) // 2
-        line = memory_line(memory, " ".join(words[:mid]) + " …")
+        line = memory_line(memory, " ".join(words[:mid]) + " …", outdated=outdated)
         if estimate_tokens(line) <= budget:
             best, lo = line, mid + 1
         else:
@@ -177,7 +185,7 @@ def select(hits: Iterable[Hit], budget: int) -> Selection:
         room = remaining - heading_cost - 1  # the newline
         if room <= 0:
             continue
-        line = clamp_line(hit.memory, room)
+        line = clamp_line(hit.memory, room, outdated=hit.outdated_by is not None)
         if line is None:
             continue
         selection.groups.setdefault(group, []).append((hit, line))

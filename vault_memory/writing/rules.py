@@ -42,6 +42,7 @@ from ..lifecycle import (
 from ..vault.memory import (
     Memory,
     check_new,
+    first_line,
     jsonable,
     new_id,
     normalize_key,
@@ -49,6 +50,7 @@ from ..vault.memory import (
     same_text_digest,
     split_key_value,
 )
+from ..vault.slots import Slot, Verdict, judge, slot_of
 from ..vault.supersession import supersession_chain
 from ..vault.vault import Vault, now_local
 
@@ -89,6 +91,12 @@ class _Outcome:
     key_inferred: bool = False
     #: what the caller must be told (stderr, --json): e.g. a supersession on an inferred key
     warnings: list[str] = field(default_factory=list)
+    #: current memories this one may contradict, that the rules cannot settle: both stay,
+    #: recall marks the older, ``vmem conflicts`` lists them
+    conflicts: list[Memory] = field(default_factory=list)
+    #: why ``previous`` was replaced: "key" (a single-valued key's new value) or the
+    #: subject the two facts share ("residence", "partner", "act:jazz lik")
+    replaced_by: str | None = None
     status: ClassVar[Status]
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,6 +110,8 @@ class _Outcome:
                 "archived": [m.id for m in self.archived],
                 "key": self.memory.key,
                 "key_inferred": self.key_inferred,
+                "conflicts": [m.id for m in self.conflicts],
+                "replaced_by": self.replaced_by,
                 "warnings": self.warnings,
             }
         )
@@ -201,6 +211,8 @@ class _Prepared:
     key_inferred: bool
     importance: float
     single: bool  # the key is single-valued: a new value replaces the old
+    #: what the fact is about (facts only), for the free-text supersession
+    slot: Slot | None = None
 
     @property
     def inferred(self) -> bool:
@@ -219,7 +231,9 @@ def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepare
     if not text:
         raise InvalidInput("a memory needs some text")
     importance = item.importance if item.importance is not None else score_importance(text, key, rules)
-    return _Prepared(item, key, text, inferred, importance, canonical_key(key) in single_keys if key else False)
+    single = canonical_key(key) in single_keys if key else False
+    slot = slot_of(text, key) if item.type == "fact" else None
+    return _Prepared(item, key, text, inferred, importance, single, slot)
 
 
 # ---------------------------------------------------------------------- remember
@@ -273,6 +287,8 @@ class _Batch:
         values → supersede them; a restatement by meaning → reconfirm; else a new
         file. Then the persona cap, and what the caller must be told."""
         replaced: list[Memory] = []
+        conflicts: list[Memory] = []
+        why: str | None = None
         if not p.item.force_new and self.snap is not None:
             current = self._current(p)
             same = _same_text(p, current)
@@ -282,6 +298,16 @@ class _Batch:
             unchanged = [m for m in replaced if same_value(m.text, p.text, p.key)]
             if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
                 return _reconfirm(self.backend.vault, unchanged[0], now=self.now)
+            why = "key" if replaced else None
+            verdicts = self._slot_verdicts(p)
+            said_again = [m for m, v in verdicts if v == "same"]
+            if said_again and not replaced:  # "lives in Leeds" then "I live in Leeds"
+                return _reconfirm(self.backend.vault, said_again[0], now=self.now)
+            by_slot = [m for m, v in verdicts if v == "supersede" and m not in replaced]
+            if by_slot and p.slot is not None:
+                why = why or p.slot.subject
+                replaced = [*replaced, *by_slot]
+            conflicts = [m for m, v in verdicts if v == "conflict" and m not in replaced]
             stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
             if stated:  # inferred never beats explicit
                 return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
@@ -291,9 +317,30 @@ class _Batch:
                     return _reconfirm(self.backend.vault, *restated, now=self.now)
         outcome = self._write(p, replaced)
         if isinstance(outcome, Created | Superseded):
+            outcome.replaced_by = why if replaced else None
+            outcome.conflicts = conflicts
+            if conflicts:
+                outcome.warnings.append(_conflict_note(outcome.memory, conflicts))
             self.written.append(outcome.memory)
             self.superseded.update(outcome.memory.supersedes)
         return outcome
+
+    def _slot_verdicts(self, p: _Prepared) -> list[tuple[Memory, Verdict]]:
+        """What the new fact does to each current fact of its scope that shares its slot
+        (or names what it withdraws), oldest first: found by the catalog's slot tags."""
+        if p.slot is None:
+            return []
+        assert self.snap is not None
+        wanted = set(p.slot.lookup())
+        indexed = self.snap.memories_tagged(sorted(wanted))
+        mine = [m for m in self.written if (slot := _slot(m)) is not None and wanted & set(slot.tags)]
+        found = {m.id: m for m in self._in_scope(p, [*indexed.values(), *mine])}
+        out = []
+        for m in sorted(found.values(), key=lambda m: reference_time(m) or self.now):
+            old = _slot(m)
+            if old is not None:
+                out.append((m, judge(p.slot, old)))
+        return out
 
     def _current(self, p: _Prepared) -> list[Memory]:
         """The current memories in the item's scope (persona and type) that it may repeat
@@ -375,6 +422,18 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _slot(memory: Memory) -> Slot | None:
+    return slot_of(memory.text, memory.key) if memory.type == "fact" else None
+
+
+def _conflict_note(new: Memory, others: list[Memory]) -> str:
+    listed = "; ".join(f"{m.id} ({first_line(m.text)!r})" for m in others)
+    return (
+        f"{new.id} may contradict {listed}: both are kept and recall marks the older; "
+        f"`vmem conflicts` lists them with the commands that settle them"
+    )
 
 
 def _declined_note(p: _Prepared, kept: Memory) -> str:

@@ -1,0 +1,78 @@
+"""Open conflicts: two current facts about one subject that may not both be true, and that
+no ``supersedes`` settles (two sisters' names, a city in a hand-written file beside a newer
+one). vmem does not pick one: recall shows the newer first and marks the older, ``vmem
+conflicts`` lists them. A pair the user said is fine ("both true") is recorded in the newer
+file's ``compatible_with`` and never asked again. Pure functions of the memories."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..vault.memory import Memory, reference_target
+from ..vault.slots import Slot, judge, slot_of
+from .rules import reference_time
+
+#: the frontmatter key that records pairs the user settled as both true
+COMPATIBLE_KEY = "compatible_with"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    newer: Memory
+    older: Memory
+    #: what both are about ("sister/name", "residence")
+    subject: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"newer": self.newer.id, "older": self.older.id, "subject": self.subject}
+
+
+def fact_slot(memory: Memory) -> Slot | None:
+    """What a fact is about (None for anything but a fact: an episode is never replaced)."""
+    return slot_of(memory.text, memory.key) if memory.type == "fact" else None
+
+
+def settled(memory: Memory) -> set[str]:
+    """The ids this memory was said to be compatible with (``compatible_with``)."""
+    value = memory.extra.get(COMPATIBLE_KEY)
+    refs = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    return {reference_target(str(r)) for r in refs if r}
+
+
+def created_order(memory: Memory) -> tuple[dt.datetime, str]:
+    """The order two facts were said in: created (else last known true), then id."""
+    return _when(memory), memory.id
+
+
+def _when(memory: Memory) -> dt.datetime:
+    created = memory.created
+    if created is not None:
+        return created if created.tzinfo else created.astimezone()
+    return reference_time(memory) or dt.datetime.min.replace(tzinfo=dt.UTC)
+
+
+def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
+    """Every pair of ``memories`` (all current) that share a subject and may contradict
+    each other, newer first in each pair; pairs the user settled are left out."""
+    by_subject: dict[str, list[tuple[Memory, Slot]]] = {}
+    seen: set[str] = set()
+    for memory in memories:
+        slot = fact_slot(memory)
+        if slot is None or memory.id in seen:
+            continue
+        seen.add(memory.id)
+        by_subject.setdefault(slot.subject, []).append((memory, slot))
+    out: list[Conflict] = []
+    for subject, facts in sorted(by_subject.items()):
+        facts.sort(key=lambda f: created_order(f[0]))
+        for i, (older, old_slot) in enumerate(facts):
+            for newer, new_slot in facts[i + 1 :]:
+                if older.persona != newer.persona:
+                    continue
+                if older.id in settled(newer) or newer.id in settled(older):
+                    continue
+                if judge(new_slot, old_slot) in ("conflict", "supersede"):
+                    out.append(Conflict(newer, older, subject))
+    return out

@@ -1,0 +1,60 @@
+"""Conflicts in a recall: when a recalled fact may contradict another current fact about
+the same subject, the agent reads both, the newer first, and the older marked as maybe
+outdated; a recalled older fact brings its newer one along, so the block never shows the
+older alone as if it were current (``lifecycle.conflicts`` decides which pairs)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..index.snapshot import Snapshot
+from ..lifecycle import created_order, fact_slot, open_conflicts
+from ..vault.memory import Memory
+from .query import Hit
+
+
+def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory], bool]) -> list[Hit]:
+    """``hits`` with each open conflict among them marked: the newer memory placed just
+    before the older (added when it was not recalled), the older's ``outdated_by`` set.
+    One catalog query for the subjects of the recalled facts; nothing else is read."""
+    subjects = sorted({f"s:{slot.subject}" for h in hits if (slot := fact_slot(h.memory)) is not None})
+    if not subjects:
+        return hits
+    same_subject = [m for m in snap.memories_tagged(subjects).values() if is_current(m)]
+    recalled = {h.memory.id for h in hits}
+    conflicts = [
+        c for c in open_conflicts([*(h.memory for h in hits), *same_subject]) if {c.newer.id, c.older.id} & recalled
+    ]
+    if not conflicts:
+        return hits
+    # each subject's facts in conflict as one group, newest first, where its best hit was
+    groups: dict[str, dict[str, Memory]] = {}
+    for c in conflicts:
+        groups.setdefault(c.subject, {}).update({c.newer.id: c.newer, c.older.id: c.older})
+    order = {c.newer.id: c.newer for c in conflicts} | {c.older.id: c.older for c in conflicts}
+    rank = {m_id: i for i, m_id in enumerate(sorted(order, key=lambda i: created_order(order[i]), reverse=True))}
+    newest_newer: dict[str, str] = {}
+    older_of: dict[str, list[str]] = {}
+    for c in sorted(conflicts, key=lambda c: rank[c.newer.id]):
+        newest_newer.setdefault(c.older.id, c.newer.id)
+        older_of.setdefault(c.newer.id, []).append(c.older.id)
+    group_of = {m_id: subject for subject, members in groups.items() for m_id in members}
+    by_id = {h.memory.id: h for h in hits}
+    out: list[Hit] = []
+    placed: set[str] = set()
+    for hit in hits:
+        subject = group_of.get(hit.memory.id)
+        if subject is None:
+            out.append(hit)
+            continue
+        if hit.memory.id in placed:
+            continue
+        for member in sorted(groups[subject].values(), key=lambda m: rank[m.id]):
+            if member.id in placed:
+                continue
+            companion = by_id.get(member.id) or Hit(member, hit.score, explain={"conflict": hit.memory.id})
+            companion.outdated_by = newest_newer.get(member.id)
+            companion.conflicts_with = older_of.get(member.id, [])
+            out.append(companion)
+            placed.add(member.id)
+    return out

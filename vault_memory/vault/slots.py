@@ -1,0 +1,536 @@
+"""What a fact is about: its *slot* (subject and relation), its value and whether it is
+said or withdrawn, read from free text in English and Spanish and from profile keys.
+
+Two facts with the same slot may contradict each other: "The user lives in Leeds" and "The
+user moved to Bristol" (``residence``), ``partner: Robin`` and "The user's partner is Kim"
+(``partner``), "The user likes jazz" and "The user does not like jazz anymore" (the same
+act, withdrawn). ``judge`` says what a newer fact does to an older one; the write rules act
+on it and recall shows what it cannot settle. Pure functions, no model, no I/O.
+
+The rules are conservative on purpose: a false supersession loses a true fact, a missed one
+leaves two facts side by side, so whatever is not recognised keeps both. What can be several
+at once (sisters, pets, friends) is never replaced, only marked as a possible conflict; what
+can be many (languages, allergies, likes) is only withdrawn by its own negation.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from .memory import fold_accents, split_key_value
+
+#: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
+#: (maybe several: two sisters, two dogs; a new value is a possible conflict), ``many`` (only
+#: a negation of the same value withdraws it)
+Cardinality = Literal["one", "unsure", "many"]
+
+#: what a newer fact does to an older one of the same slot
+Verdict = Literal["same", "supersede", "conflict", "compatible"]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What a fact says: ``subject`` ("residence", "partner", "sister/residence", "fav
+    colour", "act:jazz lik"), ``value`` (its words), ``negated`` ("no longer…"),
+    ``cardinality`` and, for work, the ``facet`` (employer or role; "" for either)."""
+
+    subject: str
+    value: frozenset[str]
+    negated: bool = False
+    cardinality: Cardinality = "one"
+    facet: str = ""
+    #: "switched from X to Y": what the fact withdraws wherever it is a value
+    withdraws: frozenset[str] = frozenset()
+
+    @property
+    def mentions(self) -> frozenset[str]:
+        """The stems of what the fact names as current: its value, or an act's words."""
+        words = self.value | (frozenset(self.subject[4:].split()) if self.subject.startswith("act:") else frozenset())
+        return frozenset() if self.negated else frozenset(stem(w) for w in words)
+
+    @property
+    def tags(self) -> list[str]:
+        """What the catalog indexes the fact by: its subject, and each stem it names
+        (a later "switched from X" finds every current fact that names X)."""
+        return [f"s:{self.subject}", *sorted(f"v:{w}" for w in self.mentions)]
+
+    def lookup(self) -> list[str]:
+        """The tags of the facts this one may replace or contradict: those of its subject,
+        and, for a withdrawal, those that name what it withdraws ("no longer plays tennis"
+        finds "plays tennis on Sundays")."""
+        named = set(self.withdraws)
+        if self.negated and self.subject.startswith("act:"):
+            named |= set(self.subject[4:].split())
+        return [f"s:{self.subject}", *sorted(f"v:{stem(w)}" for w in named)]
+
+
+# ---------------------------------------------------------------------- words
+
+_WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?|[€$£]")
+
+#: words that carry no value ("the", "a", "de", "los"), in both languages
+_STOP = frozenset(
+    "a an the of to in at on for with and or is are was be been being it its this that these those his her "
+    "their there here very really quite also just still now currently today these days again anymore any more "
+    "recently lately el la los las un una unos unas de del al en con por para y o e u es son fue ser esta estan "
+    "su sus muy tambien ya ahora actualmente hoy dia dias nuevo nueva otra vez mas".split()
+)
+
+#: the words a period of time is said in after a fact ("…last month", "…desde 2020"): not the value
+_TRAILING_TIME = re.compile(
+    r"\s+(?:(?:since|from|starting|as\s+of|desde|a\s+partir\s+de|hace)\b.*"
+    r"|(?:last|this|next|el|la|este|esta|el\s+pasado)\s+(?:week|month|year|weekend|semana|mes|ano|fin\s+de\s+semana)\b.*"
+    r"|(?:(?:el|la)\s+)?(?:semana|mes|ano)\s+pasad[oa]\b.*"
+    r"|(?:recently|lately|now|again|anymore|any\s+more|these\s+days|nowadays|for\s+good|"
+    r"ahora|de\s+nuevo|otra\s+vez|recientemente|ultimamente|hoy\s+en\s+dia|para\s+siempre)\b.*)$"
+)
+
+#: what a subject's name can start with and still be the same subject
+_ARTICLES = frozenset("a an the of de del la el los las un una".split())
+
+_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+    "nine": "9", "ten": "10", "uno": "1", "una": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5",
+    "seis": "6", "siete": "7", "ocho": "8", "nueve": "9", "diez": "10",
+}  # fmt: skip
+
+_STEM_SUFFIXES = ("ing", "ed", "ar", "er", "ir", "e", "a", "o")
+
+
+def stem(word: str) -> str:
+    """A light stem that one verb's forms share in both languages: smokes/smoking/smoke →
+    smok, fuma/fumar/fumo → fum, likes/like → lik."""
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    for suffix in _STEM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def normal(text: str) -> str:
+    """Lower case, Latin accents folded, one apostrophe, single spaces, no closing stop."""
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold().replace("’", "'")
+    return re.sub(r"\s+", " ", folded).strip().rstrip(".!;")
+
+
+def value_words(text: str) -> frozenset[str]:
+    """The words of a value that say it: "a Pixel 8" → {pixel, 8}; "dos" → {2}."""
+    cut = _TRAILING_TIME.sub("", " " + normal(text)).strip()
+    words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(cut)]
+    return frozenset(w for w in words if w not in _STOP)
+
+
+# ---------------------------------------------------------------------- who the fact is about
+
+#: names of one role, in both languages, as one subject
+_SYNONYMS = {
+    **dict.fromkeys(
+        "partner boyfriend girlfriend husband wife spouse fiance fiancee pareja novio novia esposo esposa marido".split(),
+        "partner",
+    ),
+    **dict.fromkeys("job occupation profession trabajo ocupacion profesion oficio puesto role".split(), "work/role"),
+    **dict.fromkeys("employer company empleador empresa".split(), "work/employer"),
+    **dict.fromkeys("work".split(), "work"),
+    **dict.fromkeys("name nombre".split(), "name"),
+    **dict.fromkeys("surname apellido last_name".split(), "surname"),
+    **dict.fromkeys("city ciudad location ubicacion home hometown".split(), "residence"),
+    **dict.fromkeys("birthday cumpleanos".split(), "birthday"),
+    **dict.fromkeys("pronouns pronombres".split(), "pronouns"),
+    **dict.fromkeys("age edad".split(), "age"),
+    **dict.fromkeys("diet dieta".split(), "diet"),
+    **dict.fromkeys("mother mom mum madre mama".split(), "mother"),
+    **dict.fromkeys("father dad padre papa".split(), "father"),
+    **dict.fromkeys("colour color".split(), "colour"),
+    **dict.fromkeys("phone telefono celular movil cellphone smartphone".split(), "phone"),
+    **dict.fromkeys("laptop notebook portatil computer computadora ordenador".split(), "computer"),
+    **dict.fromkeys("car coche auto carro".split(), "car"),
+    **dict.fromkeys("favorite favourite favorito favorita preferido preferida".split(), "fav"),
+}
+
+#: roles and things a person can have several of: a new value is a possible conflict, never a replacement
+_SEVERAL = frozenset(
+    "sister brother sibling friend son daughter child kid baby dog cat pet bird fish horse cousin colleague coworker "
+    "neighbour neighbor aunt uncle nephew niece grandchild grandson granddaughter grandmother grandfather grandma "
+    "grandpa hermana hermano amigo amiga hijo hija bebe perro perra gato gata mascota primo prima colega companero "
+    "companera vecino vecina tia tio sobrino sobrina nieto nieta abuela abuelo project proyecto".split()
+)
+
+_SELF_EN = r"(?:the\s+user|user|i)"
+_POSS_EN = r"(?:the\s+user'?s|user'?s|my)"
+_SELF_ES = r"(?:(?:el|la)\s+usuari[oa]|yo)"
+
+
+def _subject_phrase(words: str) -> str:
+    """The subject a possessive names, one spelling: "favourite weekend trip" → "fav weekend
+    trip", "color favorito" → "fav colour", "boyfriend" → "partner"."""
+    out: list[str] = []
+    for w in re.findall(r"[^\W_]+", words):
+        w = _SYNONYMS.get(w, w)
+        if w in ("fav",):
+            out.insert(0, w)
+        elif w not in _ARTICLES:
+            out.append(w)
+    if len(out) > 1 and out[-1] in ("name", "residence") and out[0] != "fav":
+        return " ".join(out[:-1]) + "/" + out[-1]
+    return " ".join(dict.fromkeys(out))
+
+
+def _several(subject: str) -> bool:
+    head = subject.split("/")[0].split()
+    return bool(head) and (head[-1] in _SEVERAL or head[0] in _SEVERAL)
+
+
+def _plural(subject: str) -> bool:
+    head = subject.split("/")[0].split()
+    last = head[-1] if head else ""
+    return last.endswith("s") and last not in ("glasses", "pronouns", "address", "bus", "series", "status", "plus")
+
+
+# ---------------------------------------------------------------------- saying and withdrawing
+
+_NEGATION_EN = re.compile(
+    r"\b(?:no\s+longer|not\s+any\s*more|doesn'?t|does\s+not|don'?t|do\s+not|hasn'?t|has\s+not|never|not)\b\s*"
+)
+#: "is not", "isn't", "is no longer": the copula stays ("is vegetarian", negated)
+_NEGATED_COPULA_EN = re.compile(r"\b(?:(?:is|are|am|'s)\s+(?:not|no\s+longer|never)|isn'?t|aren'?t)\b")
+_STOPPED_EN = re.compile(r"\b(?:stopped|quit|gave\s+up|has\s+stopped|has\s+quit|has\s+given\s+up)\s+(\w+?)(?:ing)?\b")
+_NEGATION_ES = re.compile(r"\b(?:ya\s+no|no)\b\s*")
+_STOPPED_ES = re.compile(r"\b(?:dejo|dejaste|deje|ha\s+dejado|he\s+dejado|dejara)\s+de\s+(\w+?)(?:ar|er|ir)\b")
+_ANYMORE = re.compile(r"\s*\b(?:anymore|any\s+more|mas|nunca\s+mas|ya)\b")
+
+
+def _withdrawn(text: str) -> tuple[str, bool]:
+    """``text`` with its negation taken out, and whether there was one: "the user no longer
+    lives in leeds" → ("the user lives in leeds", True); "dejo de fumar" → "fum", True."""
+    stopped = _STOPPED_EN.search(text) or _STOPPED_ES.search(text)
+    if stopped:
+        return text[: stopped.start()] + stopped.group(1) + text[stopped.end() :], True
+    copula = _NEGATED_COPULA_EN.search(text)
+    if copula:
+        return _ANYMORE.sub("", text[: copula.start()] + "is" + text[copula.end() :]).strip(), True
+    for negation in (_NEGATION_EN, _NEGATION_ES):
+        found = negation.search(text)
+        if found:
+            rest = text[: found.start()] + text[found.end() :]
+            rest = re.sub(r"\b(does|do|did|has)\s+", "", rest) if negation is _NEGATION_EN else rest
+            return _ANYMORE.sub("", rest).strip(), True
+    return text, False
+
+
+# ---------------------------------------------------------------------- relations
+
+#: "lives in", "moved to", "vive en", "se mudo a": where someone lives
+_RESIDENCE = re.compile(
+    r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|(?:has\s+|just\s+)?(?:moved|relocated)"
+    r"|vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|se\s+fue\s+a\s+vivir"
+    r"|se\s+muda|me\s+mudo)\s+(?:(?:from|de)\s+(?P<from>.+?)\s+)?(?:in|to|en|a|al)\s+(?P<x>.+)$"
+)
+_WORK_AT = re.compile(
+    r"^(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+(?:working|a\s+job)|"
+    r"(?:has\s+)?(?:joined|got\s+a\s+job)|trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar|"
+    r"se\s+unio\s+a)\s*(?:at|for|en|para|con)?\s+(?P<x>.+)$"
+)
+_WORK_AS = re.compile(
+    r"^(?:works?|is\s+working|now\s+works?|is\s+employed|trabaja|trabajo|ahora\s+trabaja)\s+(?:as|como|de)\s+(?P<x>.+)$"
+)
+_CALLED = re.compile(r"^(?:is\s+called|is\s+named|goes\s+by|se\s+llama|me\s+llamo|(?:'s|is)\s+name\s+is)\s+(?P<x>.+)$")
+_AGE = re.compile(
+    r"^(?:is|am|'s|turned|has\s+turned|just\s+turned|tiene|tengo|cumplio|cumpli|acaba\s+de\s+cumplir)\s+(?P<x>\d{1,3})"
+    r"(?:\s+(?:years?\s+old|years|anos))?$"
+)
+_DIETS = {
+    "vegetarian": "vegetarian", "vegetariano": "vegetarian", "vegetariana": "vegetarian",
+    "vegan": "vegan", "vegano": "vegan", "vegana": "vegan",
+    "pescatarian": "pescatarian", "pescetariano": "pescatarian", "pescetariana": "pescatarian",
+    "pescatariano": "pescatarian", "pescatariana": "pescatarian",
+    "omnivore": "omnivore", "omnivoro": "omnivore", "omnivora": "omnivore",
+    "flexitarian": "flexitarian", "flexitariano": "flexitarian", "flexitariana": "flexitarian",
+    "keto": "keto", "carnivore": "carnivore",
+}  # fmt: skip
+_DIET = re.compile(
+    r"^(?:is|am|'s|went|has\s+gone|became|has\s+become|es|soy|se\s+hizo|se\s+volvio|ahora\s+es)\s+(?:a\s+|an\s+)?"
+    rf"(?:(?:strict|strictly|fully|estricto|estricta)\s+)?(?P<x>{'|'.join(_DIETS)})\b.*$"
+)
+_EATS_MEAT = re.compile(
+    r"^(?:eats?|is\s+eating|come|como|ha\s+vuelto\s+a\s+comer|volvio\s+a\s+comer)\s+(?:meat|carne)\b.*$"
+)
+_PARTNER = re.compile(
+    r"^(?:is\s+(?:dating|seeing|married\s+to|engaged\s+to|in\s+a\s+relationship\s+with|with|together\s+with)|"
+    r"(?:got\s+)?married|sale\s+con|esta\s+(?:saliendo|casad[oa]|comprometid[oa]|de\s+novi[oa])\s+con|"
+    r"esta\s+con|se\s+caso\s+con)\s+(?:to\s+)?(?P<x>.+)$"
+)
+_COUNT = re.compile(
+    r"^(?:has|have|owns?|tiene|tengo)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|dos|tres|cuatro|cinco|"
+    r"seis|siete|ocho|nueve|diez)\s+(?P<x>[^\W\d_]+)$"
+)
+_SWITCH = re.compile(
+    r"^(?:(?:has\s+)?(?:switched|changed|moved|migrated|upgraded|went)|cambio|paso|se\s+paso|migro)\s+"
+    r"(?:from|de|del)\s+(?P<from>.+?)\s+(?:to|a|al|por)\s+(?P<x>.+)$"
+)
+_SWAPPED = re.compile(r"^(?:dejo|cambio|reemplazo|replaced|swapped)\s+(?P<from>.+?)\s+(?:por|for|with)\s+(?P<x>.+)$")
+_IS = re.compile(r"^(?:is|are|=|es|son|:)\s+(?P<x>.+)$")
+_COSTS = re.compile(r"^(?:costs?|cuesta|vale|sale)\s+(?P<x>.+)$")
+_LIKE = re.compile(r"\b(?:loves?|enjoys?|adores?|is\s+a\s+fan\s+of|is\s+into|le\s+gusta|le\s+gustan|le\s+encanta|"
+                   r"le\s+encantan|me\s+gusta|me\s+gustan|me\s+encanta|me\s+encantan)\b")  # fmt: skip
+#: verbs whose number is a measure that changes (weighs 70 kg, runs 5 km, pays 900 €)
+_MEASURES = frozenset("weigh pes run corr pay pag earn gan sleep duerm mid walk camin drink beb smok fum".split())
+#: verbs of a past event or a plan: what happened or will happen once is never replaced
+_EVENT = re.compile(
+    r"^(?:went|visited|saw|met|had|did|was|were|got|bought|made|took|will|is\s+going\s+to|plans?|fue|vio|visito|tuvo|"
+    r"hizo|compro|conocio|va\s+a|planea|piensa)\b|\b(?:yesterday|tomorrow|ayer|manana)\b|\b\d{4}\b"
+)
+
+#: a fact about a time gone by: "from 2015 to 2018", "in 2012", a Spanish preterite that is
+#: no change of state ("trabajó", "vivió"; "se mudó" and "dejó de" are changes)
+_PAST = re.compile(
+    r"\b(?:from|between|entre|de|in|en|during|durante)\s+(?:\w+\s+)?\d{4}\b|\b\d{4}\s*[-–]\s*\d{4}\b|"
+    r"\b(?:trabajó|vivió|estudió|estuvo|tuvo|salió|jugó|usó|fue|era|trabajaba|vivía|used\s+to|usaba|solía)\b"
+)
+
+#: the start of a Spanish sentence with no subject: the verb speaks of the user ("vivo en Lima")
+_ES_VERB_FIRST = re.compile(
+    r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
+    r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
+)
+
+
+def _clean(value: str) -> str:
+    return _TRAILING_TIME.sub("", " " + value).strip()
+
+
+_NOW = re.compile(r"^(?:now|currently|still|actually|ahora|actualmente|todavia|aun|hoy\s+en\s+dia)\s+")
+
+
+def _self_slot(rest: str, negated: bool) -> Slot | None:
+    """The slot of what the user is, does or has (``rest`` is what follows the subject)."""
+    rest = _NOW.sub("", rest)
+    for pattern, subject in ((_SWITCH, "switch"), (_SWAPPED, "switch")):
+        m = pattern.match(rest)
+        if m and not negated:
+            new, old = value_words(m.group("x")), value_words(m.group("from"))
+            if new and old:
+                residence = bool(_RESIDENCE.match(rest)) or rest.startswith(("moved", "se mudo"))
+                return Slot("residence" if residence else subject, new, withdraws=old, cardinality="many")
+    m = _RESIDENCE.match(rest)
+    if m:
+        withdraws = value_words(m.group("from")) if m.group("from") else frozenset()
+        return Slot("residence", value_words(m.group("x")), negated, withdraws=withdraws)
+    m = _WORK_AS.match(rest)
+    if m:
+        return Slot("work", value_words(m.group("x")), negated, facet="role")
+    m = _WORK_AT.match(rest)
+    if m and not re.match(r"^(?:on|en\s+(?:el|la|un|una)\s+proyecto|hard|from\s+home|desde\s+casa)\b", m.group("x")):
+        if not re.match(
+            r"^(?:the|los|las|el|la)?\s*(?:weekends?|fines|sabados|domingos|saturdays|sundays|nights|noches)\b",
+            m.group("x"),
+        ):
+            return Slot("work", value_words(m.group("x")), negated, facet="employer")
+    m = _CALLED.match(rest)
+    if m:
+        return Slot("name", value_words(m.group("x")), negated)
+    m = _AGE.match(rest)
+    if m:
+        return Slot("age", frozenset({m.group("x")}), negated)
+    m = _DIET.match(rest)
+    if m:
+        return Slot("diet", frozenset({_DIETS[m.group("x")]}), negated)
+    if _EATS_MEAT.match(rest):
+        return None if negated else Slot("diet", frozenset({"omnivore"}))
+    m = _PARTNER.match(rest)
+    if m:
+        return Slot("partner", value_words(m.group("x")), negated)
+    m = _COUNT.match(rest)
+    if m:
+        n = _NUMBER_WORDS.get(m.group("n"), m.group("n"))
+        return Slot(f"count:{stem(m.group('x'))}", frozenset({n}), negated)
+    if _EVENT.search(rest):
+        return None
+    return _act(rest, negated)
+
+
+#: how often something is done: not part of what is done ("drinks coffee every morning" is
+#: the act a later "no longer drinks coffee" withdraws)
+_OFTEN = frozenset(
+    "every each daily weekly always usually often morning mornings evening evenings night nights cada todos todas "
+    "siempre normalmente manana mananas tarde tardes noche noches".split()
+)
+
+
+def _act(rest: str, negated: bool) -> Slot | None:
+    """Anything else the user does, likes or is: withdrawn only by its own negation; a
+    measure that changes (runs 5 km → 10 km) is one value."""
+    rest = _LIKE.sub("like", rest)
+    words = [w for w in _WORD.findall(_clean(rest)) if w not in _STOP and w not in _OFTEN]
+    if not words:
+        return None
+    numbers = [w for w in words if w[0].isdigit()]
+    stems = sorted({stem(_NUMBER_WORDS.get(w, w)) for w in words if not w[0].isdigit()})
+    if not stems:
+        return None
+    if numbers and any(s in _MEASURES for s in stems):
+        return Slot("act:" + " ".join(stems), frozenset(numbers), negated, cardinality="one")
+    return Slot("act:" + " ".join(sorted({*stems, *numbers})), frozenset(), negated, cardinality="many")
+
+
+def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
+    """The slot of something of the user's ("the user's phone is…", "su pareja se llama…")."""
+    if not subject or _plural(subject):
+        return None
+    several = _several(subject)
+    for pattern, relation in ((_CALLED, "name"), (_RESIDENCE, "residence"), (_WORK_AT, "work"), (_AGE, "age")):
+        m = pattern.match(rest)
+        if m:
+            name = f"{subject}/{relation}" if subject not in ("name", "partner") or relation != "name" else subject
+            return Slot(name, value_words(m.group("x")), negated, "unsure" if several else "one")
+    m = _IS.match(rest) or _COSTS.match(rest)
+    if m:
+        if m.re is _COSTS:
+            subject = f"{subject}/price"
+        if subject.startswith("work/"):
+            return Slot("work", value_words(m.group("x")), negated, facet=subject.split("/")[1])
+        if subject == "name" and several:
+            return None
+        return Slot(subject, value_words(m.group("x")), negated, "unsure" if several else "one")
+    return None
+
+
+_POSSESSIVE_EN = re.compile(
+    rf"^{_POSS_EN}\s+(?P<s>[\w' ]+?)\s+(?P<r>(?:is|are|'s|costs?|lives?|works?|now\s+lives|goes\s+by|moved|"
+    r"(?:has\s+)?(?:moved|relocated|joined)|no\s+longer|isn'?t|doesn'?t|does\s+not|is\s+no\s+longer|=)\b.*)$"
+)
+_POSSESSIVE_ES = re.compile(
+    r"^(?:(?:el|la|los|las)\s+(?P<s1>[\w ]+?)\s+(?:del\s+usuario|de\s+la\s+usuaria)|(?:mi|su)\s+(?P<s2>[\w ]+?))"
+    r"\s+(?P<r>(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
+)
+_SELF_EN_RX = re.compile(rf"^{_SELF_EN}(?:'m|'s|\s+)(?P<r>.*)$")
+_SELF_ES_RX = re.compile(rf"^(?:{_SELF_ES}\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$")
+_I_AM = re.compile(r"^(?:i'm|i\s+am)\s+")
+#: a second clause in a fact ("…, and works at Siemens"): the fact says more than its slot
+_MORE = re.compile(
+    r"(?:[,;]|\b(?:and|but|while|y|pero|mientras))\s+(?:(?:the\s+user|he|she|i|el\s+usuario|la\s+usuaria|also|"
+    r"tambien|ademas)\b|\w+s\s+(?:at|in|as|for|to)\b|(?:vive|trabaja|tiene|es|works|lives|has|is)\b)"
+)
+
+
+def slot_of(text: str, key: str | None = None) -> Slot | None:
+    """The slot of a fact, or None when no rule reads it (then nothing replaces it).
+
+    ``key`` first: a profile key names the subject (``partner: Robin``, ``trabajo: Acme``);
+    then the text, first sentence only, as vmem writes facts ("The user lives in Leeds",
+    "El usuario se mudó a Sevilla") or as people type them ("I live in Leeds", "vivo en Lima",
+    "my phone is a Pixel")."""
+    sentence = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    more = sentence != text.strip()
+    if key is None:
+        key, sentence = split_key_value(sentence)
+    if _PAST.search(sentence.casefold()):
+        return None  # "worked at Google from 2015 to 2018", "trabajó en Accenture": past, never replaced
+    said = normal(sentence)
+    slot = _keyed_slot(key, said) if key else None
+    if slot is None and said and len(said) <= 300 and "?" not in said:
+        slot = _sentence_slot(said)
+    if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said)):
+        # "lives in Leeds and works at Siemens": a new city must not take the job with it
+        return replace(slot, cardinality="unsure")
+    return slot
+
+
+#: a key's value longer than this is a sentence about something, not the key's new value
+#: (as the write rules' ``SINGLE_VALUE_WORDS``)
+_KEY_VALUE_WORDS = 5
+
+
+def _keyed_slot(key: str, said: str) -> Slot | None:
+    from_text = _sentence_slot(said) if said else None
+    if from_text is not None and not from_text.subject.startswith("act:"):
+        return from_text  # "sister: The user's sister is called Ana": the sentence says more than its key
+    if len(said.split()) > _KEY_VALUE_WORDS:
+        return from_text  # "City: Porto is where my sister lives" is a sentence, not a city
+    subject = _subject_phrase(normal(key).replace("_", " "))
+    if subject in ("name", "residence", "partner", "birthday", "pronouns", "age", "diet", "surname"):
+        return Slot(subject, value_words(said))
+    if subject.startswith("work"):  # job, trabajo, employer, empleador: one subject; a job key can name either
+        return Slot("work", value_words(said), facet="employer" if subject == "work/employer" else "")
+    if subject.startswith("fav "):
+        return Slot(subject, value_words(said))
+    return from_text
+
+
+def _sentence_slot(said: str) -> Slot | None:
+    said = _I_AM.sub("i is ", said)
+    bare, negated = _withdrawn(said)
+    m = _POSSESSIVE_EN.match(bare) or _POSSESSIVE_ES.match(bare)
+    if m:
+        groups = m.groupdict()
+        subject = _subject_phrase(groups.get("s") or groups.get("s1") or groups.get("s2") or "")
+        rest = m.group("r")
+        if rest.startswith("'s "):
+            rest = "is " + rest[3:]
+        return _possessed_slot(subject, rest, negated)
+    m = _SELF_EN_RX.match(bare) or _SELF_ES_RX.match(bare)
+    if m:
+        rest = m.group("r").strip()
+    elif _ES_VERB_FIRST.match(_NOW.sub("", bare)):
+        rest = bare
+    else:
+        return None
+    if not rest:
+        return None
+    return _self_slot(rest, negated)
+
+
+# ---------------------------------------------------------------------- judging two facts
+
+
+#: stems of when and how often something is done: "plays tennis on Sundays" is still
+#: "plays tennis" for a "no longer plays tennis"
+_WHEN = frozenset(
+    stem(w)
+    for w in "every each daily weekly always usually often morning mornings evening evenings night nights weekend weekends "
+    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday "
+    "sundays cada todos todas siempre normalmente manana mananas tarde tardes noche noches semana semanas lunes martes "
+    "miercoles jueves viernes sabado sabados domingo domingos dia".split()
+)
+
+
+def _same_act_but_when(new: str, old: str) -> bool:
+    if not (new.startswith("act:") and old.startswith("act:")):
+        return False
+    mine, theirs = set(new[4:].split()), set(old[4:].split())
+    return bool(mine) and mine < theirs and theirs - mine <= _WHEN
+
+
+def judge(new: Slot, old: Slot) -> Verdict:
+    """What ``new`` (said later) does to ``old``: says it again (``same``), replaces it
+    (``supersede``), may contradict it (``conflict``: vmem cannot tell, so both stay and
+    recall says so), or leaves it be (``compatible``)."""
+    if new.withdraws and {stem(w) for w in new.withdraws} <= old.mentions:
+        return "supersede"  # "switched from Vim to Neovim" ends every current "… Vim"
+    if new.negated and not old.negated and _same_act_but_when(new.subject, old.subject):
+        return "supersede"  # "no longer drinks coffee" ends "drinks coffee every morning"
+    if new.subject != old.subject:
+        return "compatible"
+    if new.facet and old.facet and new.facet != old.facet:
+        return "compatible"  # works at Siemens, works as an engineer: both
+    if new.negated != old.negated and new.subject != old.subject:
+        return "compatible"
+    if new.negated != old.negated:
+        if new.negated and new.value and old.value and not new.value <= old.value:
+            return "compatible"  # "no longer lives in Leeds" says nothing of Bristol
+        if old.negated and new.cardinality != "one" and new.value != old.value and new.value and old.value:
+            return "compatible"
+        return "supersede"
+    if new.value == old.value:
+        # one act said twice in other words is for the restatement rule to find, not this one
+        return "same" if new.value and not new.subject.startswith("act:") else "compatible"
+    if new.negated:
+        return "compatible"  # no longer A, no longer B: both withdrawals stand
+    if not new.value or not old.value or new.cardinality == "many" or old.cardinality == "many":
+        return "compatible"
+    if new.cardinality == "unsure" or old.cardinality == "unsure":
+        return "conflict"
+    return "supersede"
