@@ -24,13 +24,22 @@ from ..index.keyword_search import SegmentCache
 from ..index.snapshot import Snapshot
 from ..index.sync import Indexer, SyncReport
 from ..index.vector_index import VectorCache
-from ..lifecycle import Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight, rules_for, timeline
+from ..lifecycle import (
+    Timeline,
+    exclusion_reason,
+    key_forms,
+    lifecycle_weight,
+    max_lifecycle_weight,
+    rules_for,
+    timeline,
+)
 from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.vault import Vault
 from .conflicts import with_conflicts
 from .languages import abstentions, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
+from .relevance import DIETARY_TERMS, about_food, about_the_user, fact_floor, has_evidence, names_key
 from .results import Hit, RecallQuery, RecallResult
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -138,6 +147,27 @@ class Engine:
             timings=timings,
         )
 
+    def _profile(
+        self, snap: Snapshot, now: dt.datetime, superseded: set[str], allowed, seen: set[str], k: int
+    ) -> list[Hit]:
+        """The current profile facts, most important first: pinned, under a profile key, or
+        about what the user is (name, city, work…); found by the catalog's indexes."""
+        rules = self.lifecycle_rules
+        keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
+        found = snap.memories_like(None, keys) | snap.memories_tagged([f"s:{s}" for s in PROFILE_SUBJECTS])
+        found |= snap.memories(snap.pinned_paths())
+        out: list[Hit] = []
+        for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
+            if memory.id in seen or memory.type != "fact":
+                continue
+            if exclusion_reason(memory, now, superseded, allowed, rules):
+                continue
+            seen.add(memory.id)
+            out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
+            if len(out) >= k:
+                break
+        return out
+
     # ------------------------------------------------------------------ the legs
 
     def legs(
@@ -239,9 +269,18 @@ class Engine:
                 timings["late_ms"] = (time.perf_counter() - late_started) * 1000
             fused = late_interaction(fused, maxsims, self.params, neighbours)
         kw_rank, vec_rank = ranks(keyword), ranks(vector)
+        food = about_food(query.text)
+        if food:  # the user's allergies and diet answer every question about food
+            best_fused = max(fused.values(), default=1.0)
+            found = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
+            for path, memory in found.items():
+                if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
+                    fused[path] = max(fused.get(path, 0.0), best_fused)
 
         superseded = snap.superseded_targets()
         carried = carry_to_successors(snap, fused, superseded, self.params.depth) if superseded else {}
+        profile = about_the_user(query.text)
+        floor = fact_floor(self.embedder.model_id)
         best = max(fused.values(), default=0.0)
         allowed = query.filter
         # Candidates in fused order; stop once even the largest lifecycle weight could not
@@ -258,6 +297,9 @@ class Engine:
                 tl = self.timeline(path, memory)
                 if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules, tl):
                     continue
+                evidence = (vec_score.get(path), maxsims.get(path), path in kw_score or names_key(query.text, memory))
+                if not (profile or path in carried or has_evidence(memory, floor, *evidence, food_question=food)):
+                    continue  # a fact ranked first among unrelated ones is still unrelated
                 weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
                 if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
@@ -290,6 +332,8 @@ class Engine:
                 hits.append(hit)
             if len(hits) >= query.k:
                 break
+        if profile:  # "what do you know about me?": who the user is, before whatever else matched
+            hits = self._profile(snap, now, superseded, allowed, seen, query.k) + hits
         if query.include_pinned:
             for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
                 if memory.id in seen:
@@ -305,6 +349,14 @@ class Engine:
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
 MAX_CHAIN_HOPS = 8
+
+
+#: what the user is, as slot subjects (``vault.slots``): the profile a question about the
+#: user as a whole is answered with, with the pinned facts and the profile keys
+PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")
+#: the keyword question that finds the user's allergies and diet (``relevance.DIETARY_TERMS``,
+#: with the accents a Spanish fact is written with)
+DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
 
 
 def carry_to_successors(snap: Snapshot, fused: dict[str, float], superseded: set[str], depth: int) -> dict[str, str]:

@@ -187,7 +187,7 @@ def _several(subject: str) -> bool:
 def _plural(subject: str) -> bool:
     head = subject.split("/")[0].split()
     last = head[-1] if head else ""
-    return last.endswith("s") and last not in ("glasses", "pronouns", "address", "bus", "series", "status", "plus")
+    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and last not in ("pronouns", "series")
 
 
 # ---------------------------------------------------------------------- saying and withdrawing

@@ -1,0 +1,295 @@
+"""One current truth per subject: free-text facts that change supersede the old value on
+every write path, what can both be true stays, what vmem cannot settle is shown as a
+possible conflict (issue: one current truth)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from conftest import NOW, Cli
+
+import vault_memory as vmem
+from vault_memory.backend.protocol import result_from_wire, result_to_wire
+from vault_memory.conversation import ingest
+from vault_memory.conversation.signals import explicit_signals
+from vault_memory.vault.slots import judge, slot_of
+
+DAY = dt.timedelta(days=1)
+
+CHANGES = [
+    ("The user lives in Leeds", "The user moved to Bristol last month"),
+    ("partner: Robin", "The user's partner is Kim"),
+    ("The user likes jazz", "The user does not like jazz anymore"),
+    ("El usuario vive en Madrid", "El usuario se mudó a Sevilla"),
+    ("El usuario fuma", "El usuario dejó de fumar"),
+    ("trabajo: Acme", "The user works at Globex"),
+    ("The user works at Siemens", "El usuario trabaja en Bosch"),
+    ("The user is vegetarian", "The user eats meat again"),
+    ("The user is 34 years old", "The user turned 35"),
+    ("The user has two cats", "The user has three cats"),
+    ("The user uses Vim", "The user switched from Vim to Neovim"),
+    ("The user's phone is a Pixel 8", "My phone is an iPhone 15"),
+    ("The user drinks coffee every morning", "The user no longer drinks coffee"),
+    ("Al usuario le gusta el jazz", "Al usuario ya no le gusta el jazz"),
+    ("The user's boss is Priya", "The user's boss is Mark"),
+]
+
+BOTH_TRUE = [
+    ("The user has a dog named Max", "The user has a cat named Luna"),
+    ("The user's sister lives in Lima", "The user's brother lives in Quito"),
+    ("The user speaks Spanish", "The user speaks French"),
+    ("The user is allergic to peanuts", "The user is allergic to shellfish"),
+    ("The user is working on a compiler project", "The user is working on a garden app"),
+    ("The user worked at Google from 2015 to 2018", "The user works at Meta"),
+    ("El usuario trabajó en Accenture entre 2010 y 2014", "El usuario trabaja en Globant"),
+    ("The user went to the dentist on Monday", "The user went to a concert on Friday"),
+    ("The user works at Siemens", "The user works as an engineer"),
+    ("The user lives in Leeds", "The user's sister lives in Bristol"),
+    ("The user's son is called Leo", "The user's daughter is called Ana"),
+    ("City: Porto is where my sister lives", "city: Madrid"),
+]
+
+
+@pytest.mark.parametrize("old,new", CHANGES)
+def test_a_changed_fact_supersedes_the_old_one_whatever_its_words(mech_vault, old, new):
+    mem = vmem.open(mech_vault)
+    before = mem.remember(old, now=NOW)
+    old_file = (mech_vault / before.memory.file).read_bytes()
+    after = mem.remember(new, now=NOW + DAY)
+    assert after.status == "superseded", after.to_dict()
+    assert [m.id for m in after.previous] == [before.memory.id]
+    assert after.replaced_by  # the subject (or the key) that made it a replacement
+    assert (mech_vault / before.memory.file).read_bytes() == old_file  # the old file is untouched
+    assert mem.list().states[before.memory.id] == "superseded"
+    assert [m.id for m in mem.history(after.memory.id)] == [before.memory.id, after.memory.id]
+
+
+@pytest.mark.parametrize("first,second", BOTH_TRUE)
+def test_facts_that_can_both_be_true_are_both_kept(mech_vault, first, second):
+    mem = vmem.open(mech_vault)
+    a = mem.remember(first, now=NOW)
+    b = mem.remember(second, now=NOW + DAY)
+    assert b.status == "created" and not b.previous, b.to_dict()
+    states = mem.list().states
+    assert states[a.memory.id] != "superseded" and states[b.memory.id] != "superseded"
+    assert not b.conflicts and mem.conflicts() == []
+
+
+def test_a_fact_that_says_more_than_its_subject_is_kept_and_marked_not_replaced(mech_vault):
+    """A new city must not take the job with it: the old fact stays, as a possible conflict."""
+    mem = vmem.open(mech_vault)
+    both = mem.remember("The user lives in Leeds and works at Siemens", now=NOW).memory
+    moved = mem.remember("The user moved to Bristol", now=NOW + DAY)
+    assert moved.status == "created" and [m.id for m in moved.conflicts] == [both.id]
+    assert mem.list().states[both.id] != "superseded"
+    assert [(c.newer.id, c.older.id) for c in mem.conflicts()] == [(moved.memory.id, both.id)]
+
+
+def test_ten_favourite_trips_leave_one_current(mech_vault):
+    mem = vmem.open(mech_vault)
+    places = ["Porto", "Lisbon", "Seville", "Bordeaux", "Bruges", "Ghent", "Lyon", "Turin", "Bologna", "Split"]
+    for n, place in enumerate(places):
+        mem.remember(f"The user's favourite weekend trip is to {place}", now=NOW + n * DAY)
+    listing = mem.list()
+    current = [m.text for m in listing if listing.states[m.id] != "superseded"]
+    assert current == ["The user's favourite weekend trip is to Split"]
+
+
+def test_a_fact_said_in_a_conversation_supersedes_a_typed_one_and_key_drift_is_one_subject(mech_vault):
+    """Ingest writes "employer"/"empleador" for "I work at…", "trabajo" for "I work as…";
+    all of them, and a typed `trabajo: Acme`, are one subject: the newest is current."""
+    mem = vmem.open(mech_vault)
+    mem.remember("trabajo: Acme", now=NOW)
+    ingest(mem, "User: I work at Siemens\nAssistant: Noted.\n", format="text", session="s1", llm=None, now=NOW + DAY)
+    ingest(mem, "User: Trabajo en Bosch\nAssistant: Ok.\n", format="text", session="s2", llm=None, now=NOW + 2 * DAY)
+    listing = mem.list()
+    current = [m for m in listing if listing.states[m.id] != "superseded"]
+    assert [m.text for m in current] == ["El usuario trabaja en Bosch"]
+    assert len(listing) == 3  # nothing deleted: history keeps the old ones
+
+
+def test_two_values_in_one_conversation_leave_the_later_one(mech_vault):
+    mem = vmem.open(mech_vault)
+    said = "User: I live in Leeds\nAssistant: Nice.\nUser: Remember that I moved to Bristol\nAssistant: Noted.\n"
+    ingest(mem, said, format="text", session="s1", llm=None, now=NOW)
+    listing = mem.list()
+    assert [m.text for m in listing if listing.states[m.id] != "superseded"] == ["The user moved to Bristol"]
+
+
+def test_an_inferred_fact_never_supersedes_what_the_user_said(mech_vault):
+    mem = vmem.open(mech_vault)
+    stated = mem.remember("The user lives in Leeds", now=NOW)
+    from vault_memory.writing.rules import Remembering
+
+    [outcome] = mem.remember_many(
+        [Remembering("The user moved to Bristol", fields={"source": "inferred", "confidence": "medium"})],
+        now=NOW + DAY,
+    )
+    assert outcome.status == "declined" and outcome.memory.id == stated.memory.id
+    assert mem.list().states[stated.memory.id] != "superseded"
+
+
+def test_an_unsure_change_is_a_visible_conflict_newer_first_older_marked(empty_vault_dir):
+    """Two sisters' names may be two sisters: both stay; the block shows the newer first
+    and marks the older, --json and the daemon's wire carry the pair, `vmem conflicts`
+    lists it with the commands that settle it and exits 1."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    ana = mem.remember("The user's sister is called Ana", now=NOW).memory
+    marta = mem.remember("The user's sister is called Marta", now=NOW + DAY)
+    assert marta.status == "created" and [m.id for m in marta.conflicts] == [ana.id]
+    assert "vmem conflicts" in marta.warnings[0]
+    result = mem.recall("what is the user's sister called?", as_of=NOW + 2 * DAY)
+    lines = [line for line in result.block.splitlines() if "sister" in line]
+    assert lines == [
+        "- The user's sister is called Marta (2026-11-24, high)",
+        "- The user's sister is called Ana (2026-11-23, high, older — may be outdated)",
+    ]
+    by_id = {r["id"]: r for r in result.to_dict()["results"]}
+    assert by_id[ana.id]["conflict"] == {"outdated_by": marta.memory.id, "conflicts_with": []}
+    assert by_id[marta.memory.id]["conflict"] == {"outdated_by": None, "conflicts_with": [ana.id]}
+    wired = result_from_wire(result_to_wire(result), result.query, 1.0)  # what a daemon's client renders
+    assert wired.block == result.block
+    cli = Cli(empty_vault_dir)
+    listed = cli("conflicts")
+    assert listed.exit_code == 1 and f"vmem forget {ana.id}" in listed.stdout
+    assert f"vmem conflicts --both-true {marta.memory.id} {ana.id}" in listed.stdout
+    assert json.loads(cli("conflicts", "--json").stdout)[0]["older"] == ana.id
+
+
+def test_a_recalled_older_fact_brings_its_newer_rival_along(empty_vault_dir):
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    mem.remember("The user's dog is called Rex", now=NOW)
+    mem.remember("The user's dog is called Bolt", now=NOW + DAY)
+    block = mem.recall("Rex", as_of=NOW + 2 * DAY).block
+    assert block.index("Bolt") < block.index("Rex") and "older — may be outdated" in block
+
+
+def test_both_true_settles_a_conflict_in_the_newer_file_only(empty_vault_dir):
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    ana = mem.remember("The user's sister is called Ana", now=NOW).memory
+    marta = mem.remember("The user's sister is called Marta", now=NOW + DAY).memory
+    ana_bytes = (empty_vault_dir / ana.file).read_bytes()
+    cli = Cli(empty_vault_dir)
+    settled = cli("conflicts", "--both-true", marta.id, ana.id)
+    assert settled.exit_code == 0, settled.output
+    assert (empty_vault_dir / ana.file).read_bytes() == ana_bytes
+    assert f"compatible_with:\n- {ana.id}\n" in (empty_vault_dir / marta.file).read_text()
+    assert cli("conflicts").exit_code == 0 and mem.conflicts() == []
+    assert "may be outdated" not in mem.recall("what is the user's sister called?", as_of=NOW + 2 * DAY).block
+    assert cli("conflicts", "--both-true", marta.id).exit_code == 2  # a pair takes two ids
+
+
+def test_a_question_that_matches_the_old_value_finds_its_replacement(empty_vault_dir):
+    """ "¿dónde vive el usuario?" shares "vive" with the superseded fact only: the
+    replacement answers it and is recalled in its place."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    old = mem.remember("El usuario vive en Madrid", now=NOW).memory
+    new = mem.remember("El usuario se mudó a Sevilla", now=NOW + DAY).memory
+    hits = mem.recall("¿dónde vive el usuario?", as_of=NOW + 2 * DAY).hits
+    assert [h.memory.id for h in hits] == [new.id]
+    assert hits[0].explain["carried_from"] == old.id
+
+
+def test_a_catalog_of_the_older_schema_gets_slot_tags_when_migrated(mech_vault):
+    """A vault indexed before slots existed: the first write migrates the catalog, fills
+    every fact's tags, and the new fact finds the old one."""
+    import sqlite3
+
+    from vault_memory.config import StateLayout
+    from vault_memory.index.generations import IndexLayout
+
+    mem = vmem.open(mech_vault, use_daemon=False)
+    old = mem.remember("The user lives in Leeds", now=NOW).memory
+    catalog = IndexLayout(StateLayout.of(mech_vault)).current().catalog_path
+    with sqlite3.connect(catalog) as db:
+        db.executescript("DROP TABLE slots; PRAGMA user_version = 4;")
+    new = vmem.open(mech_vault, use_daemon=False).remember("The user moved to Bristol", now=NOW + DAY)
+    assert new.status == "superseded" and [m.id for m in new.previous] == [old.id]
+
+
+@pytest.mark.parametrize(
+    "said,written",
+    [
+        ("Recordá que ya no soy vegetariana", "La usuaria ya no es vegetariana"),
+        ("Recordá que me mudé a Quito", "El usuario se mudó a Quito"),
+        ("Recuerda que ya no trabajo los sábados", "El usuario ya no trabaja los sábados"),
+        ("Recordá que dejé de fumar", "El usuario dejó de fumar"),
+        ("Remember that I no longer drink coffee", "The user no longer drinks coffee"),
+    ],
+)
+def test_facts_are_written_in_the_third_person_in_correct_word_order(said, written):
+    [signal] = explicit_signals(said)
+    assert signal.text == written
+
+
+@pytest.mark.parametrize(
+    "new,old,verdict",
+    [
+        ("The user moved to Bristol", "The user lives in Leeds", "supersede"),
+        ("The user no longer lives in Leeds", "The user lives in Bristol", "compatible"),
+        ("The user's sister is called Marta", "The user's sister is called Ana", "conflict"),
+        ("The user speaks French", "The user speaks Spanish", "compatible"),
+        ("The user doesn't speak French anymore", "The user speaks French", "supersede"),
+        ("The user likes jazz again", "The user does not like jazz", "supersede"),
+        ("I live in Leeds", "The user lives in Leeds", "same"),
+        ("The user runs 10 km every morning", "The user runs 5 km every morning", "supersede"),
+    ],
+)
+def test_what_a_newer_fact_does_to_an_older_one(new, old, verdict):
+    a, b = slot_of(new), slot_of(old)
+    assert a is not None and b is not None
+    assert judge(a, b) == verdict
+
+
+# ---------------------------------------------------------------------- relevance that means something
+
+PERSONAL = [
+    "The user's dog is called Rex",
+    "The user's dentist is Dr. Ruiz",
+    "The user's favourite colour is green",
+    "The user is allergic to peanuts",
+    "The user lives in Leeds",
+]
+
+
+def _personal_vault(folder) -> vmem.VaultMemory:
+    mem = vmem.open(folder, use_daemon=False)
+    for n, fact in enumerate(PERSONAL):
+        mem.remember(fact, now=NOW + n * dt.timedelta(minutes=1))
+    return mem
+
+
+def test_a_question_nothing_answers_shows_nothing(empty_vault_dir):
+    """The best of several unrelated facts is not shown because it ranks first."""
+    mem = _personal_vault(empty_vault_dir)
+    for question in ("what is my brother's name?", "which bank do I use?", "how tall am I?"):
+        assert mem.recall(question).block == "", question
+
+
+def test_the_answer_is_found_however_the_question_is_padded(empty_vault_dir):
+    mem = _personal_vault(empty_vault_dir)
+    for question in (
+        "what should I avoid eating?",
+        "what should I avoid eating at the party?",
+        "any food I can't have at the restaurant tonight?",
+    ):
+        assert "allergic to peanuts" in mem.recall(question).block, question
+    assert "Rex" in mem.recall("hey, quick one before the vet: what's my dog called again?").block
+
+
+@pytest.mark.parametrize("question", ["what do you know about me?", "¿qué sabés de mí?", "tell me about myself"])
+def test_a_question_about_the_user_returns_the_profile(empty_vault_dir, question):
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    for fact in ("The user lives in Leeds", "nombre: Lucas", "The user works at Siemens"):
+        mem.remember(fact)
+    block = mem.recall(question).block
+    assert all(word in block for word in ("Leeds", "Lucas", "Siemens")), block
+
+
+def test_stats_shows_a_typical_block_on_a_small_vault(empty_vault_dir):
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    for fact in ("The user lives in Leeds", "The user works at Siemens", "The user's partner is Kim"):
+        mem.remember(fact)
+    assert mem.stats()["typical_block"]["memories"] == 3
