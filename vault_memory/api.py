@@ -320,7 +320,7 @@ class VaultMemory:
         """One memory as it is on disk now (``prefix``: a unique prefix of 4+ characters will do)."""
         from .writing.rules import find
 
-        return self._on_backend(lambda backend: find(backend, ref, prefix=prefix))
+        return self._on_backend(lambda backend: find(backend, ref, prefix=prefix, copies=True))
 
     @_disk
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import IndexDamaged
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.slots import slot_of
+from ..vault.supersession import with_digest_marker
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync
 #: (2: tags analysed as words, like queries)
@@ -302,7 +303,7 @@ class Catalog:
             self._sql("DELETE FROM slots WHERE path = ?", (row.path,))
         if memory:
             self._sql_many(
-                "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersedes]
+                "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersession_refs]
             )
             if self._has_slots:
                 self._sql_many(
@@ -467,6 +468,11 @@ class Catalog:
         )
         return {path: json.loads(record) for path, record in rows}
 
+    def paths_with_id(self, memory_id: str) -> list[str]:
+        """Every file that claims ``memory_id``, indexed or skipped as a duplicate: more than
+        one is a copy (an editor's "duplicate file") that no command must guess between."""
+        return sorted(r[0] for r in self._sql("SELECT path FROM files WHERE id = ?", (memory_id,)))
+
     def records_tagged(self, tags: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The records of the facts indexed under any of ``tags`` (``lifecycle.slots``): what
         a new fact may replace or contradict. A catalog of an older schema (a reader does
@@ -528,7 +534,7 @@ class Catalog:
         return [r[0] for r in self._sql("SELECT path FROM files WHERE pinned = 1 AND record IS NOT NULL")]
 
     def superseded_targets(self) -> set[str]:
-        return {r[0] for r in self._sql("SELECT DISTINCT target FROM supersedes")}
+        return with_digest_marker({r[0] for r in self._sql("SELECT DISTINCT target FROM supersedes")})
 
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""

@@ -7,7 +7,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import IndexUnavailable
-from ..vault.memory import Memory
+from ..vault.memory import DIGEST_REF, Memory
 from .catalog import Catalog
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
@@ -114,6 +114,9 @@ class Snapshot:
         found by the catalog's indexes instead of reading the whole vault."""
         return self._remember(self.catalog.records_like(same_text, sorted(keys)))
 
+    def paths_claiming(self, memory_id: str) -> list[str]:
+        return self.catalog.paths_with_id(memory_id)
+
     def memories_tagged(self, tags: list[str]) -> dict[str, Memory]:
         """The indexed facts under any of the slot ``tags`` (``vault.slots``): what a new
         fact may replace or contradict."""
@@ -122,9 +125,10 @@ class Snapshot:
     def successors(self, memories: list[Memory]) -> dict[str, list[Memory]]:
         """{id: the indexed memories that list it (or its file stem) in ``supersedes``}."""
         refs = {m.id: m for m in memories} | {m.path.stem: m for m in memories if m.path is not None}
+        refs |= {m.content_ref: m for m in memories if m.content_ref}
         out: dict[str, list[Memory]] = {}
         for newer in self._remember(self.catalog.records_superseding(sorted(refs))).values():
-            for ref in newer.supersedes:
+            for ref in newer.supersession_refs:
                 old = refs.get(ref)
                 if old is not None and old.id != newer.id and newer not in out.get(old.id, []):
                     out.setdefault(old.id, []).append(newer)
@@ -179,11 +183,15 @@ class Snapshot:
         frontier = [start]
         while frontier:
             refs = {ref for m in frontier for ref in m.supersedes}
+            digests = {ref for m in frontier for ref in m.supersession_refs if ref.startswith(DIGEST_REF)}
             names = {m.id for m in frontier} | {m.path.stem for m in frontier if m.path is not None}
+            names |= {m.content_ref for m in frontier if m.content_ref}
             linked = self.memories_with_ids(sorted(refs))
             unnamed = refs - {m.id for m in linked.values()}
             if unnamed:
                 linked |= self.memories(self.catalog.paths_with_stems(unnamed))
+            for digest in sorted(digests):  # a file with no id, renamed: found by what it says
+                linked |= self.memories_like(digest.removeprefix(DIGEST_REF))
             linked |= self._remember(self.catalog.records_superseding(sorted(names)))
             frontier = [m for m in linked.values() if m.id not in found]
             found.update((m.id, m) for m in frontier)

@@ -18,6 +18,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, as_datetime
+from ..vault.supersession import is_superseded
 from .rules import Rules, is_archived, is_profile, reference_time
 
 STATES = ("active", "aging", "low_priority", "stale", "expired", "superseded", "archived")
@@ -112,7 +113,8 @@ def memory_state(
     tl = tl or timeline(memory, rules)
     if tl.archived:
         return "archived"
-    if memory.id in superseded or (tl.stem is not None and tl.stem in superseded):
+    if memory.id in superseded or (tl.stem is not None and tl.stem in superseded) or is_superseded(memory, superseded):
+        # by id, by file stem (a wikilink), or by what it says (a renamed file with no id)
         return "superseded"
     if tl.is_expired(now):
         return "expired"

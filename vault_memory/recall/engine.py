@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from ..lifecycle import (
 )
 from ..vault.language import detect
 from ..vault.memory import Memory
+from ..vault.supersession import is_superseded
 from ..vault.vault import Vault
 from .conflicts import with_conflicts
 from .languages import abstentions, model_judges
@@ -278,9 +279,17 @@ class Engine:
                     fused[path] = max(fused.get(path, 0.0), best_fused)
 
         superseded = snap.superseded_targets()
-        carried = carry_to_successors(snap, fused, superseded, self.params.depth) if superseded else {}
         profile = about_the_user(query.text)
         floor = fact_floor(self.embedder.model_id)
+
+        def relevant(path: str, memory: Memory) -> bool:
+            """A candidate's evidence of its own (``relevance.has_evidence``)."""
+            shares_word = path in kw_score or names_key(query.text, memory)
+            return profile or has_evidence(
+                memory, floor, vec_score.get(path), maxsims.get(path), shares_word, food_question=food
+            )
+
+        carried = carry_to_successors(snap, fused, superseded, self.params.depth, relevant) if superseded else {}
         best = max(fused.values(), default=0.0)
         allowed = query.filter
         # Candidates in fused order; stop once even the largest lifecycle weight could not
@@ -297,8 +306,7 @@ class Engine:
                 tl = self.timeline(path, memory)
                 if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules, tl):
                     continue
-                evidence = (vec_score.get(path), maxsims.get(path), path in kw_score or names_key(query.text, memory))
-                if not (profile or path in carried or has_evidence(memory, floor, *evidence, food_question=food)):
+                if not (path in carried or relevant(path, memory)):
                     continue  # a fact ranked first among unrelated ones is still unrelated
                 weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
                 if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
@@ -359,17 +367,21 @@ PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence
 DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
 
 
-def carry_to_successors(snap: Snapshot, fused: dict[str, float], superseded: set[str], depth: int) -> dict[str, str]:
+def carry_to_successors(
+    snap: Snapshot,
+    fused: dict[str, float],
+    superseded: set[str],
+    depth: int,
+    relevant: Callable[[str, Memory], bool] = lambda path, memory: True,
+) -> dict[str, str]:
     """A question that matches an old value asks about what replaced it: "where does the
     user live?" matches "lives in Leeds" word for word, and "moved to Bristol" answers it.
     Each superseded memory among the best ``depth`` candidates passes its relevance on to
-    the current head of its chain (``fused`` is changed in place); returns {head path: the
-    id it was carried from}, for ``--explain``."""
+    the current head of its chain (``fused`` is changed in place) when it is ``relevant``
+    itself; returns {head path: the id it was carried from}, for ``--explain``."""
     top = sorted(fused, key=lambda path: (-fused[path], path))[:depth]
     memories = snap.memories(top)
-    old = [
-        m for path, m in memories.items() if m.id in superseded or (m.path is not None and m.path.stem in superseded)
-    ]
+    old = [m for path, m in memories.items() if is_superseded(m, superseded) and relevant(path, m)]
     carried: dict[str, str] = {}
     for start in old:
         score = fused[start.path.as_posix()] if start.path is not None else 0.0

@@ -24,6 +24,13 @@ CONFIDENCE_LEVELS = ("low", "medium", "high")
 TYPE_FOLDERS = {t: {"summary": "summaries"}.get(t, f"{t}s") for t in ALL_TYPES}
 
 #: Known frontmatter keys in the order vmem writes them: stable order, no git churn.
+#: beside ``supersedes``: the digests (``same_text_digest``) of the hand-written files without
+#: an id that a memory replaces, so the link survives a rename (a file's derived id and stem
+#: change with its name)
+SUPERSEDES_DIGEST = "supersedes_digest"
+#: how a digest is written among the refs of the supersession graph
+DIGEST_REF = "digest:"
+
 KNOWN_KEYS = (
     "id",
     "type",
@@ -126,6 +133,21 @@ class Memory:
         if self.path is None:
             raise InvalidInput(f"memory {self.id!r} has no file yet")
         return self.path
+
+    @property
+    def supersession_refs(self) -> list[str]:
+        """What this memory replaces: its ``supersedes`` (ids, or file stems for files with no
+        id) and, for those, the digest of what they said (``supersedes_digest``, as
+        ``digest:…``), which still finds a file renamed in any editor."""
+        digests = self.extra.get(SUPERSEDES_DIGEST)
+        listed = digests if isinstance(digests, list) else [digests] if isinstance(digests, str) else []
+        return [*self.supersedes, *(f"{DIGEST_REF}{d}" for d in listed if isinstance(d, str) and d)]
+
+    @property
+    def content_ref(self) -> str | None:
+        """How a ``supersedes_digest`` names this memory: by what it says."""
+        digest = same_text_digest(self.key, self.text)
+        return f"{DIGEST_REF}{digest}" if digest else None
 
     @property
     def title(self) -> str:

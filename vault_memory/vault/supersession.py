@@ -6,17 +6,50 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from .memory import Memory
+from .memory import DIGEST_REF, Memory
 
 
 def superseded_ids(memories: Iterable[Memory]) -> set[str]:
-    """Ids (and file stems, for wikilinks) that some other present memory replaces."""
+    """Ids (and file stems, for wikilinks, and ``digest:`` refs) that some other present
+    memory replaces."""
     out: set[str] = set()
     for m in memories:
-        for ref in m.supersedes:
+        for ref in m.supersession_refs:
             if ref != m.id:
                 out.add(ref)
-    return out
+    return with_digest_marker(out)
+
+
+def with_digest_marker(refs: set[str]) -> set[str]:
+    """``refs`` with ``DIGEST_REF`` itself among them when any is a digest: ``is_superseded``
+    then reads a memory's content only when some replacement names one by content."""
+    if any(ref.startswith(DIGEST_REF) for ref in refs):
+        refs.add(DIGEST_REF)
+    return refs
+
+
+def is_superseded(memory: Memory, superseded: set[str] | frozenset[str]) -> bool:
+    """Whether a memory is among ``superseded`` refs: by id, file stem or content digest."""
+    if memory.id in superseded or (memory.path is not None and memory.path.stem in superseded):
+        return True
+    return DIGEST_REF in superseded and memory.content_ref in superseded
+
+
+def references_to(memories: Iterable[Memory]) -> tuple[list[str], list[str]]:
+    """How a new memory names the ones it replaces: (``supersedes``, ``supersedes_digest``).
+    A memory with an id is named by it; a hand-written file without one by its file stem
+    (a wikilink Obsidian resolves and keeps up to date) and the digest of what it says, as
+    its derived id changes with its name."""
+    refs: list[str] = []
+    digests: list[str] = []
+    for m in memories:
+        if m.id_derived and m.path is not None:
+            refs.append(m.path.stem)
+            if m.content_ref:
+                digests.append(m.content_ref.removeprefix(DIGEST_REF))
+        else:
+            refs.append(m.id)
+    return list(dict.fromkeys(refs)), list(dict.fromkeys(digests))
 
 
 def superseded_by(memory_id: str, memories: list[Memory]) -> list[Memory]:
@@ -33,9 +66,11 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
         by_ref[m.id] = m
         if m.path is not None:
             by_ref.setdefault(m.path.stem, m)
+        if m.content_ref:
+            by_ref.setdefault(m.content_ref, m)
     successors: dict[str, list[Memory]] = {}
     for m in memories:
-        for ref in m.supersedes:
+        for ref in m.supersession_refs:
             target = by_ref.get(ref)
             if target is not None and target.id != m.id:
                 successors.setdefault(target.id, []).append(m)
@@ -45,7 +80,8 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
     chain, seen = [start], {start.id}
     current = start
     while current.supersedes:  # walk back to the oldest
-        previous = next((by_ref[r] for r in current.supersedes if r in by_ref and by_ref[r].id not in seen), None)
+        refs = current.supersession_refs
+        previous = next((by_ref[r] for r in refs if r in by_ref and by_ref[r].id not in seen), None)
         if previous is None:
             break
         chain.insert(0, previous)
@@ -76,6 +112,7 @@ def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str
     (two memories replacing the same one)."""
     by_id = {m.id: m for m in memories}
     by_stem = {m.path.stem: m for m in memories if m.path is not None}
+    by_content = {m.content_ref: m for m in memories if m.content_ref}
     problems: list[tuple[Memory, str, str]] = []
     successors: dict[str, set[str]] = {}
     for m in memories:
@@ -94,10 +131,12 @@ def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str
                 )
             )
     for m in memories:
+        # a file with no id that was renamed is still found by what it says
+        found_by_content = any(by_content.get(r, m).id != m.id for r in m.supersession_refs)
         for ref in m.supersedes:
             if ref == m.id:
                 problems.append((m, "supersedes_cycle", "supersedes itself"))
-            elif ref not in by_id and ref not in by_stem:
+            elif ref not in by_id and ref not in by_stem and not found_by_content:
                 problems.append((m, "dangling_supersedes", f"supersedes {ref!r}, which is not in the vault"))
     state: dict[str, int] = {}
     reported: set[frozenset[str]] = set()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..config import MEMORY_TYPES
-from ..errors import InvalidInput, WriteRefused
+from ..errors import AmbiguousId, InvalidInput, WriteRefused
 from ..index.chunking import embedding_text
 from ..index.keyword_index import content_terms
 from ..index.locks import file_lock
@@ -40,6 +40,7 @@ from ..lifecycle import (
     score_importance,
 )
 from ..vault.memory import (
+    SUPERSEDES_DIGEST,
     Memory,
     check_new,
     first_line,
@@ -51,7 +52,7 @@ from ..vault.memory import (
     split_key_value,
 )
 from ..vault.slots import Slot, Verdict, judge, slot_of
-from ..vault.supersession import supersession_chain
+from ..vault.supersession import references_to, supersession_chain, with_digest_marker
 from ..vault.vault import Vault, now_local
 
 if TYPE_CHECKING:
@@ -322,7 +323,8 @@ class _Batch:
             if conflicts:
                 outcome.warnings.append(_conflict_note(outcome.memory, conflicts))
             self.written.append(outcome.memory)
-            self.superseded.update(outcome.memory.supersedes)
+            self.superseded.update(outcome.memory.supersession_refs)
+            with_digest_marker(self.superseded)
         return outcome
 
     def _slot_verdicts(self, p: _Prepared) -> list[tuple[Memory, Verdict]]:
@@ -393,7 +395,8 @@ class _Batch:
         fields = dict(item.fields)
         if replaced and not p.inferred:  # a new value of a pinned fact (the user's name) stays pinned
             fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
-        supersedes = [*item.supersedes, *(m.id for m in replaced if m.id not in item.supersedes)]
+        refs, digests = references_to(replaced)
+        supersedes = [*item.supersedes, *(ref for ref in refs if ref not in item.supersedes)]
         try:
             new = vault.add(
                 p.text,
@@ -402,6 +405,7 @@ class _Batch:
                 persona=item.persona,
                 importance=p.importance,
                 supersedes=supersedes,
+                extra={SUPERSEDES_DIGEST: digests} if digests else None,
                 split_key=False,
                 now=self.now,
                 **fields,
@@ -496,6 +500,7 @@ def correct(
         with backend.fresh_snapshot() as snap:  # the chain from the catalog, not every file read
             chain = supersession_chain(named.id, snap.supersession_linked(named))
         old = chain[-1] if chain else named
+        refs, digests = references_to([old])
         key, value = split_key_value(text)
         if key is None or (old.key and key != old.key):
             key, value = old.key, text.strip()
@@ -511,7 +516,8 @@ def correct(
             importance=old.importance,
             pinned=old.pinned,
             tags=old.tags,
-            supersedes=[old.id],
+            supersedes=refs,
+            extra={SUPERSEDES_DIGEST: digests} if digests else None,
             split_key=False,
             now=now,
             message="vmem: correct {id}",
@@ -527,10 +533,14 @@ def confirm(backend: Backend, ref: str, *, now: dt.datetime | None = None, prefi
     )
 
 
-def find(backend: Backend, ref: str, *, prefix: bool = False) -> Memory:
+def find(backend: Backend, ref: str, *, prefix: bool = False, copies: bool = False) -> Memory:
     """A memory by id (or a unique prefix of one), read from its file: found by its name
     when the file is named after the id, else by the index's catalog, brought up to date
-    first; never by reading every file (at 100,000 memories, a minute)."""
+    first; never by reading every file (at 100,000 memories, a minute).
+
+    An id two files claim (a copy an editor made) is refused, naming both, unless
+    ``copies`` (reading one is harmless; changing or trashing the one recall does not use
+    is not)."""
 
     def locate(ref: str, prefix: bool) -> list[str]:
         with backend.fresh_snapshot() as snap:
@@ -539,7 +549,17 @@ def find(backend: Backend, ref: str, *, prefix: bool = False) -> Memory:
                 found = snap.memories_with_id_prefix(ref, 6)
             return sorted(found)
 
-    return backend.vault.get(ref, prefix=prefix, locate=locate)
+    memory = backend.vault.get(ref, prefix=prefix, locate=locate)
+    if not copies:
+        with backend.fresh_snapshot() as snap:
+            claiming = snap.paths_claiming(memory.id)
+        if len(claiming) > 1:
+            raise AmbiguousId(
+                f"{memory.id!r} is the id of {len(claiming)} files: {', '.join(claiming)} (a copy, as an editor's "
+                '"duplicate file" makes); give the copy an id of its own or delete it, then run this again '
+                "(`vmem doctor` lists every such id)"
+            )
+    return memory
 
 
 def collect(backend: Backend, *, now: dt.datetime, dry_run: bool = False) -> list[Archived]:
