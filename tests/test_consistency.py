@@ -8,7 +8,7 @@ import datetime as dt
 import json
 
 import pytest
-from conftest import NOW, Cli
+from conftest import NOW, Cli, tree_digest
 
 import vault_memory as vmem
 from vault_memory.backend.protocol import result_from_wire, result_to_wire
@@ -293,3 +293,66 @@ def test_stats_shows_a_typical_block_on_a_small_vault(empty_vault_dir):
     for fact in ("The user lives in Leeds", "The user works at Siemens", "The user's partner is Kim"):
         mem.remember(fact)
     assert mem.stats()["typical_block"]["memories"] == 3
+
+
+# ---------------------------------------------------------------------- personas (seed 002)
+
+
+def test_what_the_user_says_of_themself_to_a_persona_is_theirs_for_every_persona(mech_vault):
+    mem = vmem.open(mech_vault)
+    said = (
+        "User: Remember that I have a dog named Max\nAssistant: Lovely!\n"
+        "User: Remember that you promised to call me on Sunday\nAssistant: I will.\n"
+        "User: From now on call me cariño\nAssistant: Ok.\n"
+    )
+    ingest(mem, said, format="text", session="s1", persona="marta", llm=None, now=NOW)
+    personas = {m.text: m.persona for m in mem.list()}
+    assert personas == {
+        "The user has a dog named Max": None,
+        "You promised to call the user on Sunday": "marta",
+        "From now on, the user wants the assistant to call the user cariño": "marta",
+    }
+
+
+# ---------------------------------------------------------------------- renames and copies
+
+
+def test_a_corrected_file_with_no_id_stays_replaced_after_a_rename(mech_vault):
+    """Its derived id changes with its name: the correction names it by file stem and by
+    what it says, so the old value does not come back, and doctor and history agree."""
+    (mech_vault / "facts" / "my-gym.md").write_text("---\ntype: fact\n---\nThe user's gym is FitOne\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    old = mem.list().memories[0]
+    assert old.id_derived
+    new = mem.correct(old.id, "The user's gym is PureGym", now=NOW).memory
+    assert new.supersedes == ["my-gym"] and new.extra["supersedes_digest"]
+    (mech_vault / "facts" / "my-gym.md").rename(mech_vault / "facts" / "gym-note.md")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    listing = mem.list()
+    renamed = next(m for m in listing if m.path.name == "gym-note.md")
+    assert listing.states[renamed.id] == "superseded"
+    assert [h.memory.id for h in mem.recall("which gym does the user go to?").hits] == [new.id]
+    assert mem.doctor().ok
+    assert [m.id for m in mem.history(new.id)] == [renamed.id, new.id]
+
+
+def test_an_id_two_files_claim_is_refused_by_every_command_that_changes_one(mech_vault):
+    """Obsidian's "Duplicate file" copies the id too: forget, correct and confirm would act
+    on the copy recall does not use; they refuse and name both paths. Recall shows one,
+    doctor and the pre-commit check report it."""
+    text = "---\nid: bike-1\ntype: fact\n---\nThe user's bike is a Brompton\n"
+    (mech_vault / "facts" / "bike.md").write_text(text)
+    (mech_vault / "facts" / "bike 1.md").write_text(text)
+    before = tree_digest(mech_vault)
+    cli = Cli(mech_vault)
+    for args in (["forget", "bike-1"], ["correct", "bike-1", "The user's bike is a Moulton"], ["confirm", "bike-1"]):
+        refused = cli(*args)
+        assert refused.exit_code != 0 and "facts/bike 1.md, facts/bike.md" in refused.stderr, args
+    assert tree_digest(mech_vault) == before
+    mem = vmem.open(mech_vault, use_daemon=False)
+    assert [h.memory.id for h in mem.recall("bike").hits] == ["bike-1"]
+    assert any(p.kind == "duplicate_id" for p in mem.doctor().problems)
+    blobs = {"facts/bike.md": text.encode(), "facts/bike 1.md": text.encode()}
+    assert any("duplicate id" in p.message for p in mem.check_files(blobs)[1])
+    copy_staged = mem.check_files({"facts/bike 2.md": text.encode()})[1]  # the original is on disk, not staged
+    assert [p.kind for p in copy_staged] == ["duplicate_id"] and "facts/bike" in copy_staged[0].message

@@ -412,9 +412,20 @@ class VaultMemory:
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:
         """``doctor`` for contents not on disk as given (a commit's staged files): (memory
         files checked, problems with file and line). Paths relative to the vault."""
-        from .vault.doctor import check_blobs
+        from .vault.doctor import check_blobs, staged_ids
+        from .vault.vault import Problem
 
-        return check_blobs(self.vault, blobs)
+        checked, problems = check_blobs(self.vault, blobs)
+        ids = staged_ids(blobs, self.vault)
+        if ids:  # an id a staged file sets that a file not staged already claims (the index knows)
+            with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
+                for memory_id, paths in ids.items():
+                    others = [p for p in snap.paths_claiming(memory_id) if p not in blobs]
+                    if others:
+                        problems.append(
+                            Problem(paths[0], f"duplicate id {memory_id!r}, also used by {others[0]}", "duplicate_id")
+                        )
+        return checked, problems
 
     @_disk
     def stats(self, query: str = "what do you know about the user?") -> dict[str, Any]:

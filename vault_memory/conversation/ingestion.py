@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
-from .signals import explicit_signals
+from .signals import explicit_signals, fact_persona
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text
 
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ def _llm_items(
         Remembering(
             fact.text,
             key=fact.key,
-            persona=entry.persona,
+            persona=fact_persona(fact.text, entry.persona),  # the user's own facts are for every persona
             fields=fields(fact.turn, domain=fact.domain, confidence=fact.confidence),
         )
         for fact in extraction.facts
@@ -295,7 +295,7 @@ def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: st
                     signal.text,
                     key=signal.key,
                     type="fact",
-                    persona=persona,
+                    persona=fact_persona(signal.text, persona, signal.rule),
                     fields={
                         "domain": signal.domain,
                         "confidence": "high",

@@ -243,6 +243,31 @@ def explicit_signals(utterance: str) -> list[Signal]:
     return found
 
 
+#: words that make a fact about the user's relationship with whom they talk to ("you promised
+#: to call me", "our anniversary is in May", "nos conocimos en Rosario"), not about the user
+_RELATIONSHIP = re.compile(
+    r"\b(?:you|your|yours|yourself|we|our|ours|us|t[uú]|tus|vos|usted|te|contigo|nosotros|nosotras|nuestro|nuestra|"
+    r"nuestros|nuestras|nos)\b",
+    _I,
+)
+#: the rules that give an instruction to the assistant: it is for the persona it was given to
+_DIRECTIVE_RULES = frozenset(rule for _, rule, _ in DIRECTIVES)
+
+
+def fact_persona(text: str, persona: str | None, rule: str = "") -> str | None:
+    """Whose a fact said in a conversation with ``persona`` is (seed 002): what the user says
+    of themself ("I have a dog named Max") is the user's, for every persona (None); what is
+    about the relationship ("you promised…", "our anniversary…", the persona named) or an
+    instruction to the assistant stays with that persona."""
+    if not persona:
+        return None
+    if rule.split("+")[0] in _DIRECTIVE_RULES or _RELATIONSHIP.search(text):
+        return persona
+    if re.search(rf"\b{re.escape(persona)}\b", text, _I):
+        return persona
+    return None
+
+
 def refusal(sentence: str) -> str | None:
     """The ``NOT_SIGNALS`` rule that refuses ``sentence``, if one does (for tests and --json)."""
     for _, rule, pattern in NOT_SIGNALS:
@@ -305,9 +330,9 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
         if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
             text = f"From now on, {third_person_en(said)}" if rule == "from-now-on" else third_person_en(said)
         elif rule == "always":
-            text = f"The user wants the assistant to {said[0].lower()}{said[1:]}"
+            text = f"The user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
         else:
-            text = f"From now on, the user wants the assistant to {said[0].lower()}{said[1:]}"
+            text = f"From now on, the user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
         return Signal(_sentence(text), "instruction", "preferences", "en", rule)
     # Spanish: "siempre usá tabs", "a partir de ahora respondeme en español"
     lead = ""
@@ -327,6 +352,13 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
             body = f"el usuario pide {lead}{infinitive} {' '.join(rest)}".strip()
     text = f"A partir de ahora, {body}" if rule == "a-partir-de-ahora" else body
     return Signal(_sentence(text), "instruccion", "preferences", "es", rule)
+
+
+def _user_as_object(said: str) -> str:
+    """ "call me cariño" → "call the user cariño": an instruction said to the assistant, in
+    the words the fact is written in."""
+    out = re.sub(r"\b(?:my|mine)\b", "the user's", said, flags=_I)
+    return re.sub(r"\b(?:me|myself)\b", "the user", out, flags=_I)
 
 
 def _generic(said: str, lang: str, rule: str) -> Signal:

@@ -46,7 +46,33 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
             problems.append(Problem(rel, f"larger than [vault] max_file_bytes ({limit:,} bytes)", "too_large"))
             continue
         problems.extend(file_problems(raw, rel))
-    return checked, problems
+    return checked, problems + duplicate_ids(blobs, vault)
+
+
+def staged_ids(blobs: dict[str, bytes], vault: Vault) -> dict[str, list[str]]:
+    """{id: the blobs that set it}, for the blobs that are memory files with an ``id:`` of
+    their own (a derived id is the path's, and two paths never share one)."""
+    out: dict[str, list[str]] = {}
+    for rel, raw in sorted(blobs.items()):
+        if not is_candidate(rel, vault.ignore_rules) or not is_utf8(rel):
+            continue
+        try:
+            memory = parse_memory(raw, Path(rel))
+        except MemoryFileError:
+            continue  # reported as its own problem
+        if not memory.id_derived:
+            out.setdefault(memory.id, []).append(rel)
+    return out
+
+
+def duplicate_ids(blobs: dict[str, bytes], vault: Vault) -> list[Problem]:
+    """Two staged files that claim one id (an editor's "duplicate file" copies it)."""
+    return [
+        Problem(rel, f"duplicate id {memory_id!r}, also used by {paths[0]}", "duplicate_id")
+        for memory_id, paths in staged_ids(blobs, vault).items()
+        if len(paths) > 1
+        for rel in paths[1:]
+    ]
 
 
 def file_problems(raw: bytes, rel: str) -> list[Problem]:
