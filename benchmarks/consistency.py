@@ -14,7 +14,10 @@ offline rules, no LLM). Then one question is asked, and the recalled block is re
 
 Per kind and language, from one run (the bundled model; a few minutes on 2 cores):
 
-    python benchmarks/consistency.py [--json] [--cases FILE.json] [--only KIND]
+    python benchmarks/consistency.py [--json] [--cases FILE.json] [--only KIND] [--llm URL]
+
+``--llm URL`` (an OpenAI-compatible endpoint) lets the model judge the pairs the rules
+leave as possible conflicts, as ``vmem remember`` does with ``[llm]`` configured.
 
 ``--cases`` reads a held-out set of the same shape: a JSON list of objects with ``kind``,
 ``lang``, ``via`` ("remember" or "ingest"), ``old``, ``new``, ``query`` and ``control``
@@ -36,7 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import vault_memory as vmem  # noqa: E402
-from vault_memory.conversation import ingest  # noqa: E402
+from vault_memory.conversation import LLMSettings, ingest  # noqa: E402
+from vault_memory.conversation.llm import pair_judge  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -470,11 +474,13 @@ def _say(mem: vmem.VaultMemory, case: Case, text: str, when: dt.datetime) -> Non
         ingest(mem, turns, format="text", session=f"s-{when.timestamp():.0f}", llm=None, now=when)
 
 
-def run_case(case: Case, folder: Path) -> dict:
+def run_case(case: Case, folder: Path, llm: str | None = None) -> dict:
     """Write the two statements a day apart, ask the question, read the block."""
     vmem.init(folder, examples=False).close()
     t0 = dt.datetime(2026, 1, 10, 12, 0, tzinfo=dt.UTC)
     with vmem.open(folder, use_daemon=False) as mem:  # the model is loaded once per process
+        if llm:
+            mem.judge = pair_judge(LLMSettings(url=llm, model="default", retries=0), mem.vault.warnings)
         _say(mem, case, case.old, t0)
         old_ids = {m.id for m in mem.list()}
         _say(mem, case, case.new, t0 + dt.timedelta(days=1))
@@ -530,6 +536,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--cases", type=Path, help="a JSON list of cases (a held-out set) instead of the built-in ones")
     parser.add_argument("--only", help="only the cases of this kind")
+    parser.add_argument("--llm", help="an OpenAI-compatible endpoint that judges the possible conflicts")
     args = parser.parse_args()
     cases = [Case(**c) for c in json.loads(args.cases.read_text())] if args.cases else CASES
     if args.only:
@@ -538,7 +545,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n, case in enumerate(cases):
-            rows.append(run_case(case, Path(tmp) / f"v{n}"))
+            rows.append(run_case(case, Path(tmp) / f"v{n}", args.llm))
     summary = summarize(rows)
     if args.json:
         print(json.dumps({"summary": summary, "cases": rows}, indent=2, ensure_ascii=False))

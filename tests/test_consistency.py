@@ -356,3 +356,53 @@ def test_an_id_two_files_claim_is_refused_by_every_command_that_changes_one(mech
     assert any("duplicate id" in p.message for p in mem.check_files(blobs)[1])
     copy_staged = mem.check_files({"facts/bike 2.md": text.encode()})[1]  # the original is on disk, not staged
     assert [p.kind for p in copy_staged] == ["duplicate_id"] and "facts/bike" in copy_staged[0].message
+
+
+# ---------------------------------------------------------------------------- the LLM judge
+
+
+@pytest.fixture
+def chat_server():
+    from chat_server import ChatServer
+
+    server = ChatServer()
+    yield server
+    server.close()
+
+
+def _with_llm(monkeypatch, url: str) -> None:
+    monkeypatch.setenv("VMEM_LLM_URL", url)
+    monkeypatch.setenv("VMEM_LLM_TIMEOUT", "5")
+
+
+@pytest.mark.parametrize(
+    "answer,status,compatible", [("replaces", "superseded", []), ("both", "created", ["ana"]), ("unsure", "created", [])]
+)
+def test_a_configured_llm_settles_what_the_rules_cannot(
+    mech_vault, chat_server, monkeypatch, answer, status, compatible
+):
+    """Two sisters' names: the rules keep both and mark them; the [llm] endpoint, asked over
+    HTTP with both texts, settles it: a replacement, both true (recorded, never marked), or
+    still unsure (marked, as without it)."""
+    _with_llm(monkeypatch, chat_server.url)
+    cli = Cli(mech_vault)
+    ana = cli.json("remember", "The user's sister is called Ana")["id"]
+    chat_server.reply = json.dumps({"1": answer})
+    out = cli.json("remember", "The user's sister is called Marta")
+    assert out["status"] == status and chat_server.requests
+    asked = chat_server.requests[-1]["body"]["messages"][-1]["content"]
+    assert "Marta" in asked and "1. The user's sister is called Ana" in asked
+    mem = vmem.open(mech_vault, use_daemon=False)
+    marta = mem.show(out["id"])
+    assert marta.extra.get("compatible_with", []) == [ana for _ in compatible]
+    assert bool(mem.conflicts()) == (answer == "unsure")
+
+
+def test_an_llm_that_fails_leaves_the_pair_marked_and_says_so(mech_vault, chat_server, monkeypatch):
+    _with_llm(monkeypatch, chat_server.url)
+    chat_server.status = 500
+    cli = Cli(mech_vault)
+    cli.json("remember", "The user's sister is called Ana")
+    out = cli("remember", "The user's sister is called Marta")
+    assert out.exit_code == 0 and "could not judge" in out.stderr
+    assert len(vmem.open(mech_vault, use_daemon=False).conflicts()) == 1

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .vault.transfer import ImportReport
     from .vault.trash import TrashEntry
     from .vault.vault import Problem, Vault
-    from .writing.rules import Archived, Correction, Remembering, RememberOutcome
+    from .writing.rules import Archived, Correction, PairJudge, Remembering, RememberOutcome
 
 
 def open(path: str | Path | None = None, *, embedder: Embedder | None = None, use_daemon: bool = True) -> VaultMemory:
@@ -132,6 +132,9 @@ class VaultMemory:
         backend: Backend | None = None,
     ):
         self.root = Path(root)
+        #: settles the possible conflicts the write rules cannot (``writing.rules.PairJudge``);
+        #: the adapters set the ``[llm]`` endpoint's (``conversation.llm.pair_judge``)
+        self.judge: PairJudge | None = None
         self.config = backend.config if backend is not None else Config.load(self.root)
         self.state = StateLayout.of(self.root)
         self._backend = backend or choose(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
@@ -219,7 +222,7 @@ class VaultMemory:
         from .writing.rules import remember_many
 
         batch = builtins.list(items)
-        return self._on_backend(lambda backend: remember_many(backend, batch, now=now))
+        return self._on_backend(lambda backend: remember_many(backend, batch, now=now, judge=self.judge))
 
     @_disk
     def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:

@@ -13,7 +13,7 @@ size (``vmem context``). Adapters over the façade: every memory is written thro
 
 from .context import ContextBlock, context
 from .ingestion import IngestReport, ingest, ingest_all, pending, retry_pending
-from .llm import LLMSettings
+from .llm import LLMSettings, use_llm_judge
 from .signals import Signal, explicit_signals
 from .transcript import FORMATS, Transcript, Turn, parse, parse_all
 
@@ -33,4 +33,5 @@ __all__ = [
     "parse_all",
     "pending",
     "retry_pending",
+    "use_llm_judge",
 ]

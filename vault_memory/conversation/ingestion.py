@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import InvalidInput, LLMError
-from .llm import Extraction, LLMSettings, extract, summary_text
+from .llm import Extraction, LLMSettings, extract, pair_judge, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text
@@ -200,7 +200,14 @@ def process(
                 report.llm, report.llm_error = "failed", str(e)
             else:
                 report.llm = "done"
-                _write(mem, _llm_items(extraction, entry, ledger, settings, report), report, ledger, now)
+                judge, mem.judge = (
+                    mem.judge,
+                    pair_judge(settings, report.notes),
+                )  # the model settles its own facts' conflicts
+                try:
+                    _write(mem, _llm_items(extraction, entry, ledger, settings, report), report, ledger, now)
+                finally:
+                    mem.judge = judge
     # the memories are on disk: only now is the transcript's reading recorded
     if report.llm in ("done", "nothing new"):
         ledger.llm |= {t.digest for t in entry.turns}

@@ -11,6 +11,7 @@ a hang past the timeout, prose, broken JSON, JSON of the wrong shape) ends as on
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -138,6 +139,61 @@ def _post_within(url: str, payload: dict[str, Any], headers: dict[str, str], sec
     if "error" in outcome:
         raise outcome["error"]
     return outcome["answer"]
+
+
+# ---------------------------------------------------------------------------- judging pairs
+
+JUDGE_PROMPT = """You keep a memory of facts about a user free of contradictions. A new fact was just said;
+numbered older facts about the same subject follow. For each older fact, answer "replaces" when the new
+fact means the older one is no longer true (a change: a move, a new partner, a renamed pet), "both" when
+both can be true at once (two sisters, two dogs), or "unsure". Answer with one JSON object and nothing
+else, one entry per older fact: {"1": "replaces", "2": "both"}."""
+
+#: what a judge may answer (``writing.rules.JudgeAnswer``)
+JUDGE_ANSWERS = ("replaces", "both", "unsure")
+
+
+def judge_pairs(settings: LLMSettings, new_text: str, older: list[str], **kwargs: Any) -> list[str]:
+    """The model's answer for each older fact: "replaces", "both" or "unsure"."""
+    listed = "\n".join(f"{n}. {text[:TURN_CHARS]}" for n, text in enumerate(older, start=1))
+    reply = chat(
+        settings,
+        [
+            {"role": "system", "content": JUDGE_PROMPT},
+            {"role": "user", "content": f"New fact: {new_text[:TURN_CHARS]}\n\nOlder facts:\n{listed}"},
+        ],
+        **kwargs,
+    )
+    data = parse_reply(reply)
+    answers = [str(data.get(str(n), "unsure")).strip().lower() for n in range(1, len(older) + 1)]
+    return [a if a in JUDGE_ANSWERS else "unsure" for a in answers]
+
+
+def pair_judge(settings: LLMSettings, problems: list[str] | None = None) -> Callable[[str, list[Any]], list[Any]]:
+    """A ``writing.rules.PairJudge`` that asks the endpoint; an endpoint that fails leaves
+    every pair "unsure" (both kept and marked, as without a judge), and says why in
+    ``problems``."""
+
+    def judge(new_text: str, older: list[Any]) -> list[Any]:
+        try:
+            return judge_pairs(settings, new_text, [m.text for m in older])
+        except LLMError as e:
+            if problems is not None:
+                problems.append(f"the LLM could not judge a possible conflict: {e}")
+            return ["unsure"] * len(older)
+
+    return judge
+
+
+def use_llm_judge(mem: Any) -> bool:
+    """Give ``mem`` (a ``VaultMemory``) the configured endpoint as its judge of possible
+    conflicts, asked once per write that has any (no retries: a remember must not wait long
+    on it); False when no ``[llm]`` is configured."""
+    settings = LLMSettings.from_config(mem.config)
+    if settings is None:
+        return False
+    mem.judge = pair_judge(dataclasses.replace(settings, retries=0), mem.vault.warnings)
+    return True
 
 
 # ---------------------------------------------------------------------------- extraction

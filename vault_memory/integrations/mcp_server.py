@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from ..config import MEMORY_TYPES
+from ..conversation.llm import use_llm_judge
 from ..conversation.transcript import FORMATS
 from ..errors import VaultError
 from ..vault.memory import CONFIDENCE_LEVELS
@@ -265,6 +266,7 @@ def neutral(value: Any) -> Any:
 
 
 def serve(mem: VaultMemory) -> None:
+    use_llm_judge(mem)  # with an [llm] endpoint, it settles the possible conflicts of `remember`
     threading.Thread(target=_warm, args=(mem,), name="vmem-warm", daemon=True).start()
     build_server(mem).run("stdio")
 

@@ -17,6 +17,7 @@ inferred value never replaces one the user stated, and never inherits its pin).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -27,6 +28,7 @@ from ..index.chunking import embedding_text
 from ..index.keyword_index import content_terms
 from ..index.locks import file_lock
 from ..lifecycle import (
+    COMPATIBLE_KEY,
     RecallFilter,
     Rules,
     archive_plan,
@@ -74,6 +76,13 @@ RECONFIRM_AFTER = dt.timedelta(days=1)
 RESTATEMENT_CANDIDATES = 5
 
 Status = Literal["created", "reconfirmed", "superseded", "declined"]
+
+#: what a judge says of each older fact a new one may contradict: the new one makes it no
+#: longer true, both are true, or it cannot tell
+JudgeAnswer = Literal["replaces", "both", "unsure"]
+#: settles the pairs the rules cannot (``conversation.llm.pair_judge``: the ``[llm]``
+#: endpoint): (the new fact's text, the older facts) → one answer per older fact
+PairJudge = Callable[[str, list[Memory]], list[JudgeAnswer]]
 
 
 # ---------------------------------------------------------------------- outcomes
@@ -241,12 +250,13 @@ def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepare
 
 
 def remember_many(
-    backend: Backend, items: list[Remembering], *, now: dt.datetime | None = None
+    backend: Backend, items: list[Remembering], *, now: dt.datetime | None = None, judge: PairJudge | None = None
 ) -> list[RememberOutcome]:
     """Remember ``items`` (one, or a conversation's facts): one lock, one index
     check and one snapshot for all of them, and each sees the ones written before it, so a
     fact said twice in a batch is written once and a key's later value supersedes its
-    earlier one. Outcomes are in the order of ``items``."""
+    earlier one. Outcomes are in the order of ``items``. ``judge`` settles the possible
+    conflicts the rules cannot (an LLM, when one is configured)."""
     for item in items:
         validate(item)
     if not items:
@@ -261,7 +271,7 @@ def remember_many(
             batch = _Batch(backend, rules, None, [], set(), now)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
         with backend.fresh_snapshot() as snap:
-            batch = _Batch(backend, rules, snap, [], set(snap.superseded_targets()), now)
+            batch = _Batch(backend, rules, snap, [], set(snap.superseded_targets()), now, judge)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
 
 
@@ -281,6 +291,7 @@ class _Batch:
     written: list[Memory]
     superseded: set[str]
     now: dt.datetime
+    judge: PairJudge | None = None
 
     def remember(self, p: _Prepared) -> RememberOutcome:
         """The steps, in order: the same memory already known → reconfirm; a single-valued
@@ -289,6 +300,7 @@ class _Batch:
         file. Then the persona cap, and what the caller must be told."""
         replaced: list[Memory] = []
         conflicts: list[Memory] = []
+        compatible: list[Memory] = []
         why: str | None = None
         if not p.item.force_new and self.snap is not None:
             current = self._current(p)
@@ -309,6 +321,12 @@ class _Batch:
                 why = why or p.slot.subject
                 replaced = [*replaced, *by_slot]
             conflicts = [m for m, v in verdicts if v == "conflict" and m not in replaced]
+            if conflicts and self.judge is not None:
+                settled = self._judged(p, conflicts)
+                if settled["replaces"] and p.slot is not None:
+                    why = why or p.slot.subject
+                replaced = [*replaced, *settled["replaces"]]
+                compatible, conflicts = settled["both"], settled["unsure"]
             stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
             if stated:  # inferred never beats explicit
                 return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
@@ -316,7 +334,7 @@ class _Batch:
                 restated = self._restatement(p)
                 if restated is not None:
                     return _reconfirm(self.backend.vault, *restated, now=self.now)
-        outcome = self._write(p, replaced)
+        outcome = self._write(p, replaced, compatible)
         if isinstance(outcome, Created | Superseded):
             outcome.replaced_by = why if replaced else None
             outcome.conflicts = conflicts
@@ -326,6 +344,16 @@ class _Batch:
             self.superseded.update(outcome.memory.supersession_refs)
             with_digest_marker(self.superseded)
         return outcome
+
+    def _judged(self, p: _Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
+        """The judge's answer for each possible conflict, "unsure" where it gives none."""
+        assert self.judge is not None
+        answers = list(self.judge(p.text, pairs))
+        out: dict[str, list[Memory]] = {"replaces": [], "both": [], "unsure": []}
+        for n, memory in enumerate(pairs):
+            answer = answers[n] if n < len(answers) and answers[n] in out else "unsure"
+            out[answer].append(memory)
+        return out
 
     def _slot_verdicts(self, p: _Prepared) -> list[tuple[Memory, Verdict]]:
         """What the new fact does to each current fact of its scope that shares its slot
@@ -388,7 +416,7 @@ class _Batch:
         indexed = self.snap.memories_with_ids(sorted(wanted)).values() if self.snap is not None and wanted else []
         return [*indexed, *(m for m in self.written if m.id in wanted)]
 
-    def _write(self, p: _Prepared, replaced: list[Memory]) -> RememberOutcome:
+    def _write(self, p: _Prepared, replaced: list[Memory], compatible: list[Memory] | None = None) -> RememberOutcome:
         """The new file (a pinned fact's new value stays pinned), or, when another remember
         wrote the same text a moment ago, that memory reconfirmed."""
         item, vault = p.item, self.backend.vault
@@ -397,6 +425,9 @@ class _Batch:
             fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
         refs, digests = references_to(replaced)
         supersedes = [*item.supersedes, *(ref for ref in refs if ref not in item.supersedes)]
+        extra: dict[str, Any] = {SUPERSEDES_DIGEST: digests} if digests else {}
+        if compatible:  # the judge said both are true: never marked as a conflict
+            extra[COMPATIBLE_KEY] = [m.id for m in compatible]
         try:
             new = vault.add(
                 p.text,
@@ -405,7 +436,7 @@ class _Batch:
                 persona=item.persona,
                 importance=p.importance,
                 supersedes=supersedes,
-                extra={SUPERSEDES_DIGEST: digests} if digests else None,
+                extra=extra or None,
                 split_key=False,
                 now=self.now,
                 **fields,
