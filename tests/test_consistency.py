@@ -376,7 +376,8 @@ def _with_llm(monkeypatch, url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "answer,status,compatible", [("replaces", "superseded", []), ("both", "created", ["ana"]), ("unsure", "created", [])]
+    "answer,status,compatible",
+    [("replaces", "superseded", []), ("both", "created", ["ana"]), ("unsure", "created", [])],
 )
 def test_a_configured_llm_settles_what_the_rules_cannot(
     mech_vault, chat_server, monkeypatch, answer, status, compatible
