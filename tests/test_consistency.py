@@ -407,3 +407,14 @@ def test_an_llm_that_fails_leaves_the_pair_marked_and_says_so(mech_vault, chat_s
     out = cli("remember", "The user's sister is called Marta")
     assert out.exit_code == 0 and "could not judge" in out.stderr
     assert len(vmem.open(mech_vault, use_daemon=False).conflicts()) == 1
+
+
+def test_doctor_and_stats_list_the_open_conflicts(mech_vault):
+    mem = vmem.open(mech_vault, use_daemon=False)
+    ana = mem.remember("The user's sister is called Ana", now=NOW).memory
+    marta = mem.remember("The user's sister is called Marta", now=NOW + DAY).memory
+    checkup = mem.doctor()
+    assert checkup.ok and [(c.newer.id, c.older.id) for c in checkup.conflicts] == [(marta.id, ana.id)]
+    assert mem.stats()["conflicts"] == 1
+    out = Cli(mech_vault)("doctor")
+    assert out.exit_code == 0 and "may contradict" in out.stdout and "vmem conflicts" in out.stdout

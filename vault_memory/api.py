@@ -87,6 +87,9 @@ class Checkup:
     vault: Path
     checked: int
     problems: list[Problem]
+    #: facts that may contradict each other (``vmem conflicts``): not a broken file, but
+    #: something only the user can settle
+    conflicts: list[Conflict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -98,6 +101,7 @@ class Checkup:
             "checked": self.checked,
             "ok": self.ok,
             "problems": [p.to_dict() for p in self.problems],
+            "conflicts": [c.to_dict() for c in self.conflicts],
         }
 
 
@@ -409,7 +413,7 @@ class VaultMemory:
 
         checked, problems = diagnose(self.vault)
         problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
-        return Checkup(self.root, checked, problems)
+        return Checkup(self.root, checked, problems, self.conflicts())
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:
@@ -454,6 +458,7 @@ class VaultMemory:
             "by_type": by_type,
             "by_state": state_counts(result.memories, self._now(), self._rules()),
             "by_persona": by_persona,
+            "conflicts": len(self.conflicts()),
             "typical_block": {
                 "query": query,
                 "tokens": estimate_tokens(block),

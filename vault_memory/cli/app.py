@@ -908,6 +908,11 @@ def doctor(
     else:
         for p in checkup.problems:
             typer.echo(f"{p}  [{p.kind}]")
+        if checkup.conflicts:
+            typer.echo(f"{len(checkup.conflicts)} pair(s) of facts may contradict each other (recall marks the older):")
+            for c in checkup.conflicts:
+                typer.echo(f"  {c.subject}: {c.newer.id} (newer) / {c.older.id}")
+            typer.echo("  settle them with `vmem conflicts` (correct, forget, or --both-true)")
         n = len(checkup.problems)
         typer.echo(
             f"{checkup.checked} file{'s' if checkup.checked != 1 else ''} checked, {n} problem{'s' if n != 1 else ''} found"
@@ -969,6 +974,8 @@ def stats(
     typer.echo("by state:   " + ", ".join(f"{k} {n}" for k, n in data["by_state"].items()))
     if data["by_persona"]:
         typer.echo("by persona: " + ", ".join(f"{k} {n}" for k, n in sorted(data["by_persona"].items())))
+    if data["conflicts"]:
+        typer.echo(f"conflicts:  {data['conflicts']} pairs of facts that may contradict each other (vmem conflicts)")
     tb = data["typical_block"]
     typer.echo(f"a typical recall block: {tb['memories']} memories, {tb['tokens']} of {tb['budget']} tokens")
 
