@@ -300,3 +300,55 @@ def test_spanish_facts_read_right(said, written):
     favorito", "Toco la guitarra" (unchanged) and "No le gusta el picante" (no subject)."""
     [signal] = explicit_signals(said)
     assert signal.text == written
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "note the failing test in tests/test_api.py and fix it",
+        "save this file as config.yaml",
+        "please remember my favourite tea, then check it",
+        "remember to close the file handle",
+        "anotá el test que falla en tests/test_api.py y arreglalo",
+        "guardá el archivo como config.yaml",
+        "por favor acordate de mi té favorito y después revisalo",
+        "acordate de cerrar el archivo",
+        "I prefer the second approach",
+        "prefiero la segunda opción",
+    ],
+)
+def test_an_instruction_about_the_task_is_not_a_fact(prompt):
+    """Found in a real Claude Code session: ordinary prompts became explicit facts ("The
+    failing test in tests/test_api.py and fix it", "File as config.yaml", "favourite: The
+    user's favourite tea, then check it")."""
+    assert explicit_signals(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt,fact",
+    [
+        ("please remember my favourite tea is sencha, then check it", "The user's favourite tea is sencha"),
+        ("recordá que el puerto es mío y reinicialo", None),
+        ("remember that I prefer pytest over unittest, and run the tests", "The user prefers pytest over unittest"),
+        ("recordá que uso tabs y arreglalo", "El usuario usa tabs"),
+        ("remember to always answer in Spanish", "The user wants the assistant to always answer in Spanish"),
+    ],
+)
+def test_a_fact_is_kept_whole_and_the_task_that_follows_it_is_not(prompt, fact):
+    got = [s.text for s in explicit_signals(prompt)]
+    assert got == ([fact] if fact else [])
+
+
+def test_precision_and_recall_on_the_agent_prompts_set():
+    """benchmarks/data/agent_prompts.json: coding and everyday prompts, English and Spanish,
+    most of them instructions that only look like requests to remember."""
+    import json
+    from pathlib import Path
+
+    rows = json.loads((Path(__file__).parent.parent / "benchmarks/data/agent_prompts.json").read_text())
+    kept = [bool(explicit_signals(r["text"])) for r in rows]
+    tp = sum(k and r["remember"] for k, r in zip(kept, rows))
+    fp = sum(k and not r["remember"] for k, r in zip(kept, rows))
+    positives = sum(r["remember"] for r in rows)
+    assert len(rows) - positives >= 200
+    assert tp / (tp + fp) >= 0.97 and tp / positives >= 0.9

@@ -80,18 +80,18 @@ REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "en",
         "remember-that",
         _rx(
-            r"^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|bear\s+in\s+mind|"
-            r"note|make\s+a\s+note|take\s+note|write\s+down|for\s+the\s+record|save\s+this|memori[sz]e)"
-            r"(?:\s+(?:that|this|of\s+this|it))?\s*[:,]?\s+(?P<x>.+)$"
+            r"^(?:please\s+)?(?:(?P<strong>remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|"
+            r"bear\s+in\s+mind|for\s+the\s+record)|note|make\s+a\s+note|take\s+note|write\s+down|save\s+this|memori[sz]e)"
+            r"(?:\s+(?:(?P<that>that)\b|(?:of\s+this|this|it)\b|(?P<to>to)(?=\s)))?(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
         ),
     ),
     (
         "es",
         "acordate",
         _rx(
-            r"^(?:por\s+favor,?\s+)?(?:acordate|acuérdate|acuerdate|record[aá]|recuerda|no\s+te\s+olvides|no\s+olvides|"
-            r"anot[aá]|apunt[aá]|ten[eé]\s+en\s+cuenta|ten\s+en\s+cuenta|tom[aá]\s+nota|guard[aá]|memoriz[aá])"
-            r"(?:\s+(?:de\s+que|que|de|esto|lo\s+siguiente))*\s*[:,]?\s+(?P<x>.+)$"
+            r"^(?:por\s+favor,?\s+)?(?:(?P<strong>acordate|acuérdate|acuerdate|record[aá]|recuerda|no\s+te\s+olvides|"
+            r"no\s+olvides|ten[eé]\s+en\s+cuenta|ten\s+en\s+cuenta)|anot[aá]|apunt[aá]|tom[aá]\s+nota|guard[aá]|memoriz[aá])"
+            r"(?:\s+(?:(?P<that>de\s+que|que|esto|lo\s+siguiente)\b|(?P<to>de)(?=\s)))*(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
         ),
     ),
 )
@@ -289,8 +289,12 @@ def _signal(clause: str) -> Signal | None:
     for lang, rule, pattern in REQUESTS:
         match = pattern.match(clause)
         if match:
-            said = _FILLER.sub("", _trim(match.group("x"))).strip()
+            said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
             if not said or PASSING_STATE.search(said) or _refused(said):
+                return None
+            if match.group("to") and re.match(r"(?:always|never|siempre|nunca)\b", said, _I):
+                return _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
+            if not _worth_keeping(said, lang, match):
                 return None
             inner = _statement(said)
             if inner is not None:
@@ -303,11 +307,94 @@ def _signal(clause: str) -> Signal | None:
     return None
 
 
+#: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
+#: fix it", "… y arreglalo": the fact ends before it, never mid-clause
+_TASK_TAIL = re.compile(
+    r"(?:\s*[,;]\s*|\s+)(?:and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)|"
+    r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
+    r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)|and\s+\w+\s+(?:it|them|that|this)|"
+    r"y\s+(?:luego|después|despues|arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*|y\s+\w+(?:lo|la|los|las|le|me)|"
+    r"luego|después|despues|load\s+it|we\s+might)\b.*$",
+    _I,
+)
+#: the words of a task at hand (files, tests, code, commands) in both languages: a request
+#: to remember one of these is an instruction about the work, not a fact about the user
+_TASK_WORDS = re.compile(
+    r"`|\b\w+\(\)|#\d+|\b[\w.-]+/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|\b(?:line|l[ií]nea)\s+\d+|\b(?:tests?|bugs?|stack\s*trace|"
+    r"traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?|pull\s+request|PRs?|merge|"
+    r"builds?|pipeline|CI|lint(?:er)?|migrations?|schema|query|queries|scripts?|repo(?:sitory)?|directory|folders?|"
+    r"files?|modules?|packages?|dependenc(?:y|ies)|variables?|snippet|output|logs?|diff|patch|the\s+steps|this\s+"
+    r"(?:code|fix|change|approach|one)|pruebas?|archivos?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|"
+    r"dependencias?|salida|parche|cambios?|c[oó]digo|fix(?:es)?|login|page|deploy(?:ment|ed|s)?|release|cache|ticket|sprint|"
+    r"API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?|edge\s+cases?|casos?\s+borde|approach|"
+    r"enfoque|options?|opci[oó]n|answer|respuesta|context|contexto|task|tarea|arguments?|argumentos?|Makefile|"
+    r"Windows\s+path|separators?|merge|conflicts?|parser|behaviou?r|comportamiento|borrador|draft|port|puerto|service|"
+    r"servicio|SELECT|INSERT|UPDATE|DELETE)\b|(?:^|\s)\.\w+\b|[{}=;]",
+    _I,
+)
+#: how a fact about the user or their world begins: its subject is them
+_USER_SUBJECT = {
+    "en": re.compile(r"^(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)\b", _I),
+    "es": re.compile(
+        r"^(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
+        r"la\s+usuaria|soy|estoy|tengo|vivo|trabajo|prefiero|uso|odio|quiero|necesito|juego|corro|bebo|tomo|"
+        r"toco|manejo|hablo|estudio|nac[ií]|cumplo|sigo|conozco|voy|hago|puedo|entreno|viajo|cocino|camino|nado|"
+        r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])\b",
+        _I,
+    ),
+}
+#: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
+#: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
+#: unless it speaks of the task ("we are on the feature branch")
+_USER_GROUP = re.compile(r"^(?:we|we're|our|nuestr[oa]s?|somos|estamos|tenemos)\b", _I)
+_BARE_POSSESSIVE = re.compile(r"^(?:my|mi|mis|our|nuestr[oa]s?)(?:\s+[\w'-]+){1,3}$", _I)
+_SAYS_SOMETHING = re.compile(
+    r"\b(?:is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs|"
+    r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va)\b",
+    _I,
+)
+#: Spanish infinitives: "acordate de cerrar el archivo" is a to-do, not a fact
+_ES_INFINITIVE = re.compile(r"^\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))$", _I)
+
+
+def _worth_keeping(said: str, lang: str, request: re.Match[str]) -> bool:
+    """Whether what a request asks to remember is a lasting fact about the user or their
+    world, not the task at hand: "remember to close the handle", "note the failing test in
+    tests/test_api.py", "save this file as config.yaml", "please remember my favourite tea"
+    (nothing said of it), "anotá el error y arreglalo" are not."""
+    if request.group("to"):
+        first = said.split()[0] if said.split() else ""
+        if lang == "en" or _ES_INFINITIVE.match(first):
+            return False  # "remember to…", "acordate de cerrar…": a to-do
+    if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
+        return False
+    first = said.split()[0] if said.split() else ""
+    if lang == "es" and _ES_INFINITIVE.match(first) and not _USER_SUBJECT[lang].match(said):
+        return False  # "recordá manejar la lista vacía": a to-do
+    about_user = bool(_USER_SUBJECT[lang].match(said))
+    if _TASK_WORDS.search(said) and not about_user:
+        return False
+    return about_user or bool(_USER_GROUP.match(said)) or bool(request.group("that") or request.group("colon"))
+
+
+#: a value that points at what is on the screen ("I prefer this one", "the second approach",
+#: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
+_DEICTIC = re.compile(
+    r"^(?:this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)|este|esta|ese|esa|"
+    r"eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|el\s+(?:primero|segundo|tercero|otro|último|"
+    r"ultimo|nuevo))\b|\b(?:for\s+now|today|right\s+now|at\s+the\s+moment|por\s+ahora|hoy|ahora\s+mismo)\b",
+    _I,
+)
+
+
 def _statement(clause: str) -> Signal | None:
     for lang, rule, pattern, key, domain, template in STATEMENTS:
         match = pattern.match(clause)
         if match:
             value = _trim(match.group("x"))
+            if _TASK_WORDS.search(value) or _DEICTIC.search(value):
+                return None  # "I prefer the second approach", "trabajo en el parser hoy": the task at hand
             if key in ("name", "nombre"):
                 value = " ".join(value.split()[:4])
             if not value:
