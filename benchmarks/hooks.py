@@ -51,9 +51,8 @@ def main() -> None:
         vault = create_vault(Path(tmp) / "vault")
         subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True)
         try:
-            prompt = json.dumps(
+            prompt = json.dumps(  # no session id: every run gets the whole block, as a first prompt does
                 {
-                    "session_id": "bench",
                     "transcript_path": "",
                     "cwd": tmp,
                     "hook_event_name": "UserPromptSubmit",

@@ -111,15 +111,18 @@ def claude_code(event, args):
     if vault is None:
         return _log(None, f"{name}: no vault found (use --vault, VMEM_VAULT or a vmem.toml above {cwd})")
     budget = _budget(args)
+    session = event.get("session_id") if isinstance(event.get("session_id"), str) else None
     if name == "UserPromptSubmit":
         prompt = event.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return 0
-        return _context(name, _recall(vault, prompt[:2000], budget, args))
+        return _context(name, _recall(vault, prompt[:2000], budget, args, session))
     if name == "SessionStart":
         if not _ask(vault, {"op": "ping"}, 0.5):
             _start_daemon(vault, args, wait=True)
-        return _context(name, _recall(vault, _project_query(cwd), budget, args))
+        # after a compaction or a /clear the agent lost what it was shown: all of it again
+        reset = event.get("source") in ("compact", "clear")
+        return _context(name, _recall(vault, _project_query(cwd), budget, args, session, reset))
     if name in ("SessionEnd", "PreCompact"):
         path = event.get("transcript_path")
         if not isinstance(path, str) or not os.path.isfile(path):
@@ -146,11 +149,17 @@ def _budget(args):
         return None
 
 
-def _recall(vault, text, budget, args):
+def _recall(vault, text, budget, args, session=None, reset=False):
     """The rendered block from the vault's daemon; '' (and a log line) when it cannot say.
-    k and the budget default to the vault's ``[recall]`` settings, applied by the daemon."""
+    k and the budget default to the vault's ``[recall]`` settings, applied by the daemon.
+    With ``session``, only what that session was not shown yet (the daemon keeps track)."""
     query = {"text": text} if budget is None else {"text": text, "budget": budget}
-    answer = _ask(vault, {"op": "recall", "query": query, "render": "block"}, TIMEOUT)
+    request = {"op": "recall", "query": query, "render": "block"}
+    if session:
+        request["session"] = session
+        if reset:
+            request["reset"] = True
+    answer = _ask(vault, request, TIMEOUT)
     if answer is None:
         _log(vault, "no daemon answered; starting one for the next prompt")
         _start_daemon(vault, args, wait=False)

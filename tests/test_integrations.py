@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import subprocess
+import uuid
 import sys
 import time
 from pathlib import Path
@@ -50,10 +51,39 @@ def run_hook(args: list[str], stdin: str, env: dict[str, str], script: Path = HO
 
 
 def event(name: str, cwd: Path, **fields) -> str:
-    return json.dumps({"session_id": "s-1", "transcript_path": "", "cwd": str(cwd), "hook_event_name": name, **fields})
+    """A hook's input; each call a session of its own unless ``session_id`` is given (the
+    daemon sends a session only what it was not shown yet)."""
+    fields.setdefault("session_id", f"s-{uuid.uuid4()}")
+    return json.dumps({"transcript_path": "", "cwd": str(cwd), "hook_event_name": name, **fields})
 
 
 # ---------------------------------------------------------------------------- Claude Code hooks
+
+
+def test_a_session_is_sent_each_memory_once_and_again_after_a_compaction(served_vault, tmp_path):
+    """Claude Code keeps every hook's output in the conversation: the pinned name and a
+    memory relevant to two prompts reached the model two or three times in one session.
+    Now each is sent once per session, changed memories again, and everything that matters
+    again after a compaction (``SessionStart`` with ``source: compact``) or a /clear."""
+    args, env = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM], clean_env(tmp_path)
+    session = f"s-{uuid.uuid4()}"
+
+    def context(name: str, **fields) -> str:
+        done = run_hook(args, event(name, tmp_path, session_id=session, **fields), env)
+        assert done.returncode == 0 and done.stderr == ""
+        return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+
+    start = context("SessionStart", source="startup")
+    assert "nombre: Lucas" in start
+    first = context("UserPromptSubmit", prompt="what should I avoid eating?")
+    assert "peanut" in first and "Lucas" not in first  # the pinned name was sent at the start
+    again = context("UserPromptSubmit", prompt="is there anything I can't eat, like peanuts?")
+    assert "allergic to peanuts" not in again and "Lucas" not in again
+    after = context("SessionStart", source="compact")
+    assert "nombre: Lucas" in after
+    assert "peanut" in context("UserPromptSubmit", prompt="what should I avoid eating?")
+    other = run_hook(args, event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"), env)
+    assert "peanut" in other.stdout  # another session has seen nothing yet
 
 
 def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path):
@@ -85,13 +115,13 @@ def test_the_prompt_hook_reads_and_writes_json_as_json_does_without_loading_it(s
     missing, through json and socket: the same bytes out either way, non-ASCII included."""
     prompt = '¿qué no debo comer? 🥜 "peanut" allergy\tnotes'
     args = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM]
-    stdin = event("UserPromptSubmit", tmp_path, prompt=prompt)
     env = clean_env(tmp_path)
     answered = {}
     for name, prelude in {
         "c modules": "pass",
         "json and socket": "sys.modules['_json'] = None",  # as on a Python without the C scanner
     }.items():
+        stdin = event("UserPromptSubmit", tmp_path, prompt=prompt, session_id=f"s-{name}")  # a session each
         loaded = "sorted(m for m in ('json', 'socket') if m in sys.modules)"
         done = hook_under(
             f"{prelude}; import atexit; atexit.register(lambda: sys.stderr.write(repr({loaded})))", args, stdin, env
@@ -929,3 +959,32 @@ def test_hooks_install_takes_a_bare_project_flag_and_local_settings(tmp_path):
     assert (project / ".claude" / "hooks" / "vmem_hook.py").is_file()
     assert vmem_json(["hooks", "uninstall", "claude-code", "--project"], env, project).returncode == 0
     assert not (project / ".claude" / "hooks" / "vmem_hook.py").exists()
+
+
+def test_mcp_recall_in_a_session_gives_each_memory_once_and_carries_conflicts(tmp_path):
+    """A client that passes its session id is not given a memory twice (unless it
+    changed); a possible contradiction comes with the pair, as `recall --json` has it."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=clean_env(tmp_path))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("remember", {"text": "The user's sister is called Ana"})
+            await session.call_tool("remember", {"text": "The user's sister is called Marta"})
+            question = {"query": "what is my sister's name?", "session": "conv-1"}
+            return [
+                await session.call_tool("recall", question),
+                await session.call_tool("recall", question),
+                await session.call_tool("recall", {"query": "what is my sister's name?"}),
+            ]
+
+    first, second, sessionless = (r.structured_content for r in asyncio.run(talk()))
+    assert "Marta" in first["block"] and "Ana" in first["block"] and "older — may be outdated" in first["block"]
+    conflicts = {m["text"]: m.get("conflict") for m in first["memories"]}
+    assert conflicts["The user's sister is called Ana"]["outdated_by"]
+    assert second["block"] == "" and second["memories"] == []
+    assert "Marta" in sessionless["block"]

@@ -26,7 +26,8 @@ MAX_EMBED_TEXTS = 64
 class Op(StrEnum):
     PING = "ping"  # → {pid}
     STATUS = "status"  # → {status: {...}}
-    RECALL = "recall"  # {query} → {result}; {query, render: "block"} → {block, hits} (the rendered block only)
+    RECALL = "recall"  # {query} → {result}; {query, render: "block"} → {block, hits} (the rendered block only);
+    # with {session}: only what that session was not shown yet (``recall.delta``); {reset: true} forgets what it was
     NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
     EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)
     SYNC = "sync"  # → {report} (the whole vault walked); {scope: "pending"}: only what file events named

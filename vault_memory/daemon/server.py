@@ -71,6 +71,7 @@ from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..index.sync import SyncReport
+from ..recall.delta import Sessions
 from ..recall.engine import Engine
 from ..recall.output import FORMATS
 from ..recall.results import RecallQuery, RecallResult
@@ -141,6 +142,10 @@ class HostedBackend(LocalBackend):
         return report
 
 
+#: the longest session id a client may name (Claude Code's are UUIDs)
+MAX_SESSION_ID = 200
+
+
 class Daemon:
     def __init__(
         self,
@@ -173,6 +178,9 @@ class Daemon:
         self.last_event = 0.0
         self.sync_lock = threading.Lock()
         self.read_lock = threading.Lock()
+        #: what each agent session was already shown (``recall.delta``): the hooks send the rest
+        self.sessions = Sessions()
+        self.sessions_lock = threading.Lock()
         self.snapshot: Snapshot = None  # type: ignore[assignment]  # set before ``ready``
         self.ready = threading.Event()
         self.stopping = threading.Event()
@@ -452,6 +460,12 @@ class Daemon:
             if "block_budget" in request:  # the hook as installed before the budget joined the query
                 wire["budget"] = request["block_budget"]
             result = backend.recall(query_from_wire(wire, **self.recall_defaults))
+            session = request.get("session")
+            if isinstance(session, str) and 0 < len(session) <= MAX_SESSION_ID:
+                with self.sessions_lock:
+                    if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
+                        self.sessions.forget(session)
+                    result = self.sessions.deliver(session, result)
             if request.get("render") == "block" or "block_budget" in request:
                 return {"ok": True, "block": result.block, "hits": len(result.hits)}  # the hook renders nothing
             if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this

@@ -59,9 +59,11 @@ def build_server(mem: VaultMemory) -> Any:
 
     from .. import __version__
     from ..conversation import ingest_all
+    from ..recall.delta import Sessions
     from ..recall.render import estimate_tokens, one_line
 
     server = MCPServer("vmem", instructions=INSTRUCTIONS, version=__version__)
+    sessions = Sessions()  # what each client session was already given (``recall.delta``)
     reading = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
     def writing(destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -96,8 +98,16 @@ def build_server(mem: VaultMemory) -> Any:
         ] = None,
         k: Annotated[int | None, Field(description="How many memories to consider at most.", ge=1, le=1000)] = None,
         persona: Annotated[str | None, Field(description="Only memories of this persona.")] = None,
+        session: Annotated[
+            str | None,
+            Field(
+                description="Your conversation's id: memories this session was already given are left out, "
+                "unless they changed.",
+                max_length=200,
+            ),
+        ] = None,
     ) -> dict[str, Any]:
-        result = guarded(mem.recall)(query, budget=budget, k=k, persona=persona)
+        result = sessions.deliver(session, guarded(mem.recall)(query, budget=budget, k=k, persona=persona))
         return {
             "block": result.block,  # fenced and neutralised already
             "memories": neutral(
@@ -108,6 +118,12 @@ def build_server(mem: VaultMemory) -> Any:
                         "key": h.memory.key,
                         "type": h.memory.type,
                         "score": round(h.score, 4),
+                        # a possible contradiction: the newer of the pair, or the older ones it may replace
+                        **(
+                            {"conflict": {"outdated_by": h.outdated_by, "conflicts_with": h.conflicts_with}}
+                            if h.outdated_by or h.conflicts_with
+                            else {}
+                        ),
                     }
                     for h in result.hits
                 ]
