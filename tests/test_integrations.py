@@ -11,9 +11,9 @@ import os
 import re
 import shlex
 import subprocess
-import uuid
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
