@@ -988,3 +988,27 @@ def test_mcp_recall_in_a_session_gives_each_memory_once_and_carries_conflicts(tm
     assert conflicts["The user's sister is called Ana"]["outdated_by"]
     assert second["block"] == "" and second["memories"] == []
     assert "Marta" in sessionless["block"]
+
+
+def test_hooks_install_can_allow_the_read_only_tools_and_keeps_other_rules(tmp_path):
+    """Headless Claude Code denies an MCP tool no rule allows; the install adds the read-only
+    ones by their exact names (plugin and `claude mcp add`), keeping the user's rules."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    project = tmp_path / "project"
+    write(project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": ["Bash(git status)"]}}))
+    env = clean_env(tmp_path)
+    args = ["hooks", "install", "claude-code", "--project", "--vault", str(vault), "--allow-read-tools"]
+    assert vmem_json(args, env, project).returncode == 0
+    assert vmem_json(args, env, project).returncode == 0  # twice: one rule each
+    allow = json.loads((project / ".claude" / "settings.json").read_text())["permissions"]["allow"]
+    assert allow[0] == "Bash(git status)" and len(allow) == len(set(allow)) == 9
+    assert "mcp__plugin_vmem_vmem__recall" in allow and "mcp__vmem__history" in allow
+    assert not any(rule.endswith(("__remember", "__forget")) for rule in allow)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    done = subprocess.run(
+        [VMEM, "hooks", "install", "claude-code", "--project", "--vault", str(vault)],
+        capture_output=True, text=True, env=env, cwd=plain, stdin=subprocess.DEVNULL, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0 and "--allow-read-tools" in done.stdout
+    assert "permissions" not in json.loads((plain / ".claude" / "settings.json").read_text())

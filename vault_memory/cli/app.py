@@ -1216,6 +1216,14 @@ def hooks_install(
     dir: DirOpt = None,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
+    allow_read_tools: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--allow-read-tools/--no-allow-read-tools",
+            help="claude-code: also let Claude Code call vmem's read-only MCP tools (recall, list, show, history) "
+            "without asking; asked when not given and the terminal is interactive.",
+        ),
+    ] = None,
 ) -> None:
     """Install vmem's hooks. Idempotent; existing settings and hooks are kept.
 
@@ -1241,13 +1249,28 @@ def hooks_install(
 
         done = _run(lambda: claude_code.install(_claude_settings(project, user, local), root))
         if as_json:
-            _print_json(done.to_dict())
+            if allow_read_tools:
+                _run(lambda: claude_code.allow_read_tools(done.settings))
+            _print_json(done.to_dict() | {"allowed_tools": claude_code.allow_rules() if allow_read_tools else []})
             return
         typer.echo(f"{'installed in' if done.changed else 'already installed in'} {done.settings}")
         if done.backup:
             typer.echo(f"  the previous settings are in {done.backup}")
         typer.echo(f"  hook script: {done.script}; events: {', '.join(done.events)}")
         typer.echo("  start the daemon for fast prompts: vmem daemon start")
+        if allow_read_tools is None and sys.stdin.isatty():
+            allow_read_tools = typer.confirm(
+                "Let Claude Code call vmem's read-only MCP tools (recall, list, show, history) without asking?",
+                default=False,
+            )
+        if allow_read_tools:
+            allowed = _run(lambda: claude_code.allow_read_tools(done.settings))
+            typer.echo(f"  allowed {', '.join(claude_code.READ_ONLY_TOOLS)} in {allowed.settings} (permissions.allow)")
+        else:
+            typer.echo(
+                "  headless runs (claude -p) ask before any MCP tool: `vmem hooks install claude-code "
+                "--allow-read-tools` allows the read-only ones, or see `vmem docs hooks`"
+            )
     elif target is HookTarget.git:
         from ..integrations import git
 

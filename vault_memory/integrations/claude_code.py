@@ -42,6 +42,33 @@ class Installed:
         }
 
 
+#: vmem's MCP tools that only read the vault: what ``--allow-read-tools`` lets Claude Code
+#: call without asking (headless ``claude -p`` denies any tool not allowed)
+READ_ONLY_TOOLS = ("recall", "list", "show", "history")
+#: how Claude Code names vmem's MCP server: installed as the plugin, or by ``claude mcp add vmem``
+SERVER_PREFIXES = ("mcp__plugin_vmem_vmem__", "mcp__vmem__")
+
+
+def allow_rules(tools: tuple[str, ...] = READ_ONLY_TOOLS) -> list[str]:
+    """The ``permissions.allow`` entries for ``tools``, under both server names."""
+    return [f"{prefix}{tool}" for prefix in SERVER_PREFIXES for tool in tools]
+
+
+def allow_read_tools(settings: Path) -> Installed:
+    """Add the read-only tools to ``permissions.allow`` (keeping every other rule)."""
+    data = read_object(settings)
+    permissions = data.get("permissions", {})
+    if not isinstance(permissions, dict):
+        raise ConfigError(f"'permissions' in {settings} must be an object, not {type(permissions).__name__}")
+    allowed = permissions.get("allow", [])
+    if not isinstance(allowed, list):
+        raise ConfigError(f"'permissions.allow' in {settings} must be a list, not {type(allowed).__name__}")
+    wanted = [rule for rule in allow_rules() if rule not in allowed]
+    new = {**data, "permissions": {**permissions, "allow": [*allowed, *wanted]}}
+    changed, backup = write_object(settings, data, new)
+    return Installed(settings, None, backup, changed)
+
+
 #: Claude Code's settings files in a ``.claude`` folder: the team's and the user's own
 SETTINGS_FILES = ("settings.json", "settings.local.json")
 
