@@ -367,8 +367,9 @@ def _worth_keeping(said: str, lang: str, request: re.Match[str]) -> bool:
         first = said.split()[0] if said.split() else ""
         if lang == "en" or _ES_INFINITIVE.match(first):
             return False  # "remember to…", "acordate de cerrar…": a to-do
-    if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
-        return False
+    if not request.group("that") and _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
+        if not any(w.endswith("s") for w in said.split()[2:]):  # "my garden faces north" says something
+            return False
     first = said.split()[0] if said.split() else ""
     if lang == "es" and _ES_INFINITIVE.match(first) and not _USER_SUBJECT[lang].match(said):
         return False  # "recordá manejar la lista vacía": a to-do
