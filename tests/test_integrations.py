@@ -974,6 +974,7 @@ def test_mcp_recall_in_a_session_gives_each_memory_once_and_carries_conflicts(tm
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             await session.call_tool("remember", {"text": "The user's sister is called Ana"})
+            await asyncio.sleep(1.1)  # `created` has whole seconds: which of two is newer is said a second apart
             await session.call_tool("remember", {"text": "The user's sister is called Marta"})
             question = {"query": "what is my sister's name?", "session": "conv-1"}
             return [
