@@ -1013,3 +1013,55 @@ def test_hooks_install_can_allow_the_read_only_tools_and_keeps_other_rules(tmp_p
     )  # fmt: skip
     assert done.returncode == 0 and "--allow-read-tools" in done.stdout
     assert "permissions" not in json.loads((plain / ".claude" / "settings.json").read_text())
+
+
+def test_vmem_mcp_answers_the_handshake_from_the_sdks_own_answers_and_ends_on_sigint(tmp_path):
+    """Headless Claude Code waits for `initialize` and `tools/list` (0.66 s of SDK imports):
+    the console script's relay answers them from what the SDK's server answered before, the
+    same JSON, and hands everything else to that server; SIGINT ends both (the SDK's server
+    alone ignored it)."""
+    import signal
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    env = clean_env(tmp_path, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=env)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            started = await session.initialize()
+            tools = (await session.list_tools()).tools
+            await session.call_tool("remember", {"text": "The user's cat is called Miso"})
+            found = await session.call_tool("recall", {"query": "what is my cat called?"})
+            return started.server_info.name, [t.model_dump() for t in tools], found.structured_content["block"]
+
+    first = asyncio.run(talk())
+    kept = json.loads((tmp_path / "cache" / "vmem" / "mcp-handshake.json").read_text())["answers"]
+    assert "tools/list" in kept and any(name.startswith("initialize") for name in kept)
+    second = asyncio.run(talk())  # answered from what was kept: the same server, tools and schemas
+    assert first[:2] == second[:2] and first[0] == "vmem" and "Miso" in second[2]
+
+    proc = subprocess.Popen(
+        [VMEM, "mcp", "--vault", str(vault)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True
+    )
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}) + "\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["result"]["serverInfo"]["name"] == "vmem"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+
+    def servers() -> list[str]:
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                text = cmdline.read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if "vault_memory mcp" in text and str(vault) in text:
+                found.append(text)
+        return found
+
+    assert wait(lambda: not servers(), timeout=10), servers()

@@ -338,7 +338,7 @@ ENVIRONMENT = {
     "VMEM_LLM_TIMEOUT": "seconds to wait for one answer of the endpoint; wins over [llm] timeout",
     "XDG_DATA_HOME": "where the per-user default vault lives ($XDG_DATA_HOME/vmem/vault; else ~/.local/share)",
     "XDG_CACHE_HOME": "where models are assembled and cached ($XDG_CACHE_HOME/vmem; else ~/.cache), "
-    "unless [embedding] cache_dir says otherwise",
+    "unless [embedding] cache_dir says otherwise, and where `vmem mcp` keeps the MCP SDK's handshake answers",
     "XDG_STATE_HOME": "where the hooks log when there is no vault ($XDG_STATE_HOME/vmem/hooks.log; else ~/.local/state)",
     "HF_HUB_OFFLINE": "set to 1 by vmem before the bundled model loads, so nothing is ever downloaded",
 }

@@ -8,6 +8,9 @@ as ``config.locate_vault`` does, sends the query over the daemon's socket and pr
 the daemon rendered with the same function the CLI prints with
 (``RecallResult.output``), so output, ``--json`` and exit codes are the same.
 
+``vmem mcp`` (the server, not its subcommands) goes to the relay of ``mcprelay``, which
+answers the handshake at once and starts the SDK's server beside it.
+
 Everything else falls through to the full CLI (``vault_memory.cli.main``): another
 command, ``--help``, an option it does not read (``--as-of``, ``--no-daemon``), a value the
 CLI would refuse, no vault, no daemon, a daemon that is not ready or says no, or one that
@@ -56,10 +59,24 @@ def main() -> int:
         served = serve_recall(argv[1:])
         if served is not None:
             return served
+    if argv[:1] == ["mcp"] and serves_mcp(argv[1:]):
+        from .mcprelay import relay
+
+        return relay(argv[1:])
     from .cli import main as full_cli
 
     full_cli()
     return 0
+
+
+def serves_mcp(args: list[str]) -> bool:
+    """``vmem mcp [--vault PATH]``, the server itself (not ``install``, ``--help``…): the
+    relay answers its handshake at once (``mcprelay``)."""
+    rest = list(args)
+    while rest[:1] in (["--vault"], ["-V"]) and len(rest) >= 2:
+        rest = rest[2:]
+    rest = [a for a in rest if not a.startswith("--vault=")]
+    return not rest
 
 
 def serve_recall(args: list[str]) -> int | None:
