@@ -2,11 +2,11 @@
 SDK's server, so a client's handshake is answered at once.
 
 An agent (headless Claude Code above all) waits for every MCP server to answer
-``initialize`` and ``tools/list`` before it begins; importing the ``mcp`` SDK alone took
-0.57 s of the 0.66 s ``vmem mcp`` needed for that. The SDK's server builds the same two
+``initialize`` and its lists (tools, prompts, resources) before it begins; importing the ``mcp`` SDK alone took
+0.57 s of the 0.66 s ``vmem mcp`` needed for that. The SDK's server builds the same
 answers every time, so the relay keeps them, as the SDK wrote them, in
 ``$XDG_CACHE_HOME/vmem/mcp-handshake.json`` (keyed by the files of vmem and of the SDK
-that make them, so an upgrade or an edit makes new ones), answers those two from there,
+that make them, so an upgrade or an edit makes new ones), answers those from there,
 and starts the SDK's server (``python -m vault_memory mcp``) beside it at once. The server
 is handed the same ``initialize`` (its answer is dropped) and every other message, and its
 answers go back to the client as they are: tool calls keep the SDK's behaviour, schemas and
@@ -28,8 +28,10 @@ import threading
 from pathlib import Path
 from typing import Any, BinaryIO
 
-#: the two answers kept, by method
-KEPT = ("initialize", "tools/list")
+#: the answers kept, by method: the handshake and the lists a client asks for before it
+#: begins (Claude Code: tools, prompts and resources); none depends on the vault's memories
+#: (memories are a resource template, ``memory://{id}``, never listed)
+KEPT = ("initialize", "tools/list", "prompts/list", "resources/list", "resources/templates/list")
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -88,8 +90,8 @@ def _name(message: dict[str, Any]) -> str | None:
     method, params = message.get("method"), message.get("params") or {}
     if method == "initialize" and isinstance(params, dict):
         return f"initialize {params.get('protocolVersion')}"
-    if method == "tools/list" and not (isinstance(params, dict) and params.get("cursor")):
-        return "tools/list"
+    if method in KEPT and not (isinstance(params, dict) and params.get("cursor")):
+        return str(method)
     return None
 
 
