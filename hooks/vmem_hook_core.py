@@ -116,7 +116,8 @@ def claude_code(event, args):
         prompt = event.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return 0
-        return _context(name, _recall(vault, prompt[:2000], budget, args, session))
+        # "remember that…" in the prompt is written by the daemon before it recalls
+        return _context(name, _recall(vault, prompt[:2000], budget, args, session, said=prompt[:2000]))
     if name == "SessionStart":
         if not _ask(vault, {"op": "ping"}, 0.5):
             _start_daemon(vault, args, wait=True)
@@ -149,7 +150,7 @@ def _budget(args):
         return None
 
 
-def _recall(vault, text, budget, args, session=None, reset=False):
+def _recall(vault, text, budget, args, session=None, reset=False, said=None):
     """The rendered block from the vault's daemon; '' (and a log line) when it cannot say.
     k and the budget default to the vault's ``[recall]`` settings, applied by the daemon.
     With ``session``, only what that session was not shown yet (the daemon keeps track)."""
@@ -159,6 +160,8 @@ def _recall(vault, text, budget, args, session=None, reset=False):
         request["session"] = session
         if reset:
             request["reset"] = True
+    if said:
+        request["said"] = said
     answer = _ask(vault, request, TIMEOUT)
     if answer is None:
         _log(vault, "no daemon answered; starting one for the next prompt")

@@ -1065,3 +1065,119 @@ def test_vmem_mcp_answers_the_handshake_from_the_sdks_own_answers_and_ends_on_si
         return found
 
     assert wait(lambda: not servers(), timeout=10), servers()
+
+
+def test_remember_that_in_a_prompt_is_recallable_at_once_and_ingest_writes_it_once(tmp_path):
+    """The prompt hook hands "remember that…" to the daemon, which writes it with the write
+    rules before it recalls: the next prompt finds it, with no SessionEnd; the session's
+    transcript ingested later writes nothing new. An instruction about the task writes
+    nothing, and the hook says nothing about the write."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    env = clean_env(tmp_path)
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    session = f"s-{uuid.uuid4()}"
+    args = ["claude-code", "--vault", str(vault), "--vmem", VMEM]
+    said = "Remember that my favourite bakery is Pan de Oro"
+    try:
+        first = run_hook(args, event("UserPromptSubmit", tmp_path, session_id=session, prompt=said), env)
+        assert first.returncode == 0 and "Pan de Oro" not in first.stdout  # it is in the prompt already
+        task = run_hook(
+            args,
+            event("UserPromptSubmit", tmp_path, session_id=session, prompt="note the failing test and fix it"),
+            env,
+        )
+        assert task.returncode == 0
+        texts = [p.read_text() for p in (vault / "facts").glob("*.md")]
+        assert len(texts) == 1 and "The user's favourite bakery is Pan de Oro" in texts[0]
+        other = run_hook(args, event("UserPromptSubmit", tmp_path, prompt="which bakery do I like?"), env)
+        assert "Pan de Oro" in json.loads(other.stdout)["hookSpecificOutput"]["additionalContext"]
+        transcript = tmp_path / "session.jsonl"
+        lines = [
+            {"type": "user", "sessionId": session, "uuid": "u1", "message": {"role": "user", "content": said}},
+            {
+                "type": "assistant",
+                "sessionId": session,
+                "uuid": "a1",
+                "message": {"role": "assistant", "content": "Noted."},
+            },
+        ]
+        transcript.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+        ingested = subprocess.run(
+            [VMEM, "ingest", str(transcript), "--format", "claude-code", "--session", session, "--vault", str(vault),
+             "--json"],
+            capture_output=True, text=True, env=env, timeout=120,
+        )  # fmt: skip
+        assert ingested.returncode == 0, ingested.stderr
+        assert [w for w in json.loads(ingested.stdout)["written"] if w["status"] in ("created", "superseded")] == []
+        assert len(list((vault / "facts").glob("*.md"))) == 1
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
+
+
+@pytest.mark.long
+def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
+    """Read-your-writes, whatever writes and whatever answers: with the daemon the
+    SessionStart hook started, 50 rounds of write-then-recall through the CLI, the library,
+    MCP and the prompt hook, a CPU burner beside them: no round misses its memory. (A sync
+    already running had taken the new file's event, and a recall that found nothing pending
+    answered from the snapshot before it.)"""
+    import multiprocessing
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    import vault_memory as vmem
+    from vault_memory.backend import control
+    from vault_memory.config import StateLayout
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    env = clean_env(tmp_path)
+    args = ["claude-code", "--vault", str(vault), "--vmem", VMEM]
+    started = run_hook(args, event("SessionStart", tmp_path, source="startup"), env)
+    assert started.returncode == 0 and (vault / ".vmem" / "daemon.sock").exists()
+    rounds = 50
+    misses: dict[str, list[int]] = {}
+    burners = [multiprocessing.Process(target=_burn, args=(600,), daemon=True) for _ in range(BURNERS)]
+    for burner in burners:
+        burner.start()
+    try:
+        for n in range(rounds):  # the CLI: two processes, the fast path answering the recall
+            subprocess.run([VMEM, "remember", f"The user's locker {n} code is cli{n}", "--vault", str(vault)],
+                           check=True, capture_output=True, env=env, timeout=120)  # fmt: skip
+            out = subprocess.run([VMEM, "recall", f"locker {n} code", "--vault", str(vault)],
+                                 capture_output=True, text=True, env=env, timeout=120).stdout  # fmt: skip
+            if f"cli{n}" not in out:
+                misses.setdefault("cli", []).append(n)
+        with vmem.open(vault) as mem:  # the library, through the daemon
+            assert mem.backend.where == "daemon"
+            for n in range(rounds):
+                mem.remember(f"The user's badge {n} number is lib{n}")
+                if f"lib{n}" not in mem.recall(f"badge {n} number").block:
+                    misses.setdefault("library", []).append(n)
+
+        async def over_mcp() -> list[int]:
+            params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=env)
+            missed = []
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                for n in range(rounds):
+                    await session.call_tool("remember", {"text": f"The user's desk {n} label is mcp{n}"})
+                    found = await session.call_tool("recall", {"query": f"desk {n} label"})
+                    if f"mcp{n}" not in found.structured_content["block"]:
+                        missed.append(n)
+            return missed
+
+        if missed := asyncio.run(over_mcp()):
+            misses["mcp"] = missed
+        session = f"s-{uuid.uuid4()}"
+        for n in range(rounds):  # the prompt hook writes "remember that…", the next prompt reads it
+            said = f"Remember that my bike lock {n} combination is hook{n}"
+            run_hook(args, event("UserPromptSubmit", tmp_path, session_id=session, prompt=said), env)
+            asked = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=f"bike lock {n} combination"), env)
+            if f"hook{n}" not in asked.stdout:
+                misses.setdefault("hook", []).append(n)
+    finally:
+        for burner in burners:
+            burner.terminate()
+        control.stop(StateLayout.of(vault))
+    assert misses == {}

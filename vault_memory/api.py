@@ -142,14 +142,23 @@ class VaultMemory:
         self.config = backend.config if backend is not None else Config.load(self.root)
         self.state = StateLayout.of(self.root)
         self._backend = backend or choose(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
+        #: a façade that chose this process may move to a daemon that starts later (an MCP
+        #: server opened before the SessionStart hook started it): two writers of the
+        #: indexes would keep each other's syncs waiting, and a recall read a stale one
+        self._may_join_daemon = backend is None and use_daemon
+        self._embedder = embedder
 
     def _on_backend(self, work: Callable[[Backend], T]) -> T:
         """``work`` on the backend; when the daemon stops answering, on this process from
-        then on (the one place the daemon-first policy falls back)."""
+        then on (the one place the daemon-first policy falls back); when a daemon started
+        since this façade chose this process, on the daemon (the one place it joins one)."""
+        if self._may_join_daemon and self._backend.where == "in-process" and self.state.daemon_socket.exists():
+            self._backend = choose(self.root, self.config, embedder=self._embedder)
         try:
             return work(self._backend)
         except DaemonGone as gone:
             self._backend = gone.fallback
+            self._may_join_daemon = False  # it went away: this process from now on
             return work(self._backend)
 
     @property

@@ -12,7 +12,7 @@ size (``vmem context``). Adapters over the façade: every memory is written thro
 """
 
 from .context import ContextBlock, context
-from .ingestion import IngestReport, ingest, ingest_all, pending, retry_pending
+from .ingestion import IngestReport, ingest, ingest_all, pending, remember_said, retry_pending
 from .llm import LLMSettings, use_llm_judge
 from .signals import Signal, explicit_signals
 from .transcript import FORMATS, Transcript, Turn, parse, parse_all
@@ -32,6 +32,7 @@ __all__ = [
     "parse",
     "parse_all",
     "pending",
+    "remember_said",
     "retry_pending",
     "use_llm_judge",
 ]

@@ -32,7 +32,7 @@ from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
-    from ..writing.rules import Remembering
+    from ..writing.rules import Remembering, RememberOutcome
 
 #: what became of one memory of a transcript (``would write``: a dry run)
 WrittenStatus = Literal["created", "reconfirmed", "superseded", "declined", "would write"]
@@ -170,6 +170,34 @@ def retry_pending(
             where = queue.quarantine(entry.path) if entry.path else "left where it is"
             problems.append(f"{entry.path}: cannot be ingested ({e}); {where}")
     return reports, problems
+
+
+def remember_said(
+    mem: VaultMemory,
+    text: str,
+    *,
+    session: str | None = None,
+    persona: str | None = None,
+    now: dt.datetime | None = None,
+) -> list[RememberOutcome]:
+    """What the user asked, in one message, to be remembered (the explicit signals that
+    ``ingest`` reads), written at once through the write rules: the prompt hook's
+    "remember that…". The message is recorded in ``session``'s ledger, so the ``ingest`` of
+    the session's transcript later reads it as already done. [] when it asks nothing."""
+    if not explicit_signals(text):
+        return []  # the common case costs one pass of the patterns
+    session = session or "prompt"
+    ledger = Ledger(mem.root, session)
+    turn = Turn("user", text, 1)
+    if turn.digest in ledger.explicit:
+        return []
+    items = _explicit_items([turn], ledger, session, persona)
+    for item in items:
+        item.fields.pop("turn", None)  # its place in the transcript is not known yet
+    outcomes = mem.remember_many(items, now=now or dt.datetime.now().astimezone())
+    ledger.explicit.add(turn.digest)
+    ledger.save()
+    return outcomes
 
 
 def pending(mem: VaultMemory) -> list[PendingEntry]:

@@ -66,7 +66,7 @@ from ..backend.protocol import (
     result_to_wire,
 )
 from ..config import CONFIG_NAME, StateLayout, llm_url
-from ..conversation import retry_pending
+from ..conversation import remember_said, retry_pending
 from ..errors import AlreadyRunning, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
@@ -97,6 +97,9 @@ READY_TIMEOUT_SECONDS = 60.0
 #: how long a fence waits for the watcher (events arrive in well under a millisecond; a
 #: watcher that lost them is caught up by the reconcile)
 FENCE_SECONDS = 1.0
+#: the longest a recall waits for a sync already running to publish what it took (a sync
+#: of a few files takes milliseconds; a failing one is retried by the worker)
+FLUSH_WAIT_SECONDS = 30.0
 #: a pending change that may concern any file (``Daemon.change_of``)
 WHOLE_VAULT = "<the whole vault>"
 
@@ -144,6 +147,8 @@ class HostedBackend(LocalBackend):
 
 #: the longest session id a client may name (Claude Code's are UUIDs)
 MAX_SESSION_ID = 200
+#: the longest prompt read for "remember that…" (the hook sends the first 2,000 characters)
+MAX_SAID_CHARS = 10_000
 
 
 class Daemon:
@@ -172,6 +177,11 @@ class Daemon:
         self.pending = 0
         self.pending_paths: set[str] = set()
         self.pending_whole = False
+        #: file events noted so far, and how many of them the published snapshot holds: a
+        #: recall waits for the snapshot that holds every event before it, even one a sync
+        #: already running took (it found nothing pending, and answered from the old one)
+        self.noted = 0
+        self.synced = 0
         self._fences: dict[str, threading.Event] = {}
         self._fence_numbers = itertools.count()
         self.first_event: float | None = None
@@ -237,6 +247,7 @@ class Daemon:
             if self.pending == 0:
                 self.first_event = now
             self.pending += 1
+            self.noted += 1
             if change == WHOLE_VAULT:
                 self.pending_whole = True
             else:
@@ -266,9 +277,19 @@ class Daemon:
 
     def flush_pending(self) -> SyncReport | None:
         """Sync the files that events named since the last sync, once every event of what
-        happened before this call has arrived; None when nothing changed."""
+        happened before this call has arrived; None when nothing changed. Returns only once
+        the published snapshot holds every one of those events: a sync already running
+        took some of them, and its snapshot is waited for."""
         self.settle()
-        return self.flush(walk=False) if self.pending else None
+        with self.cond:
+            wanted, pending, failures = self.noted, self.pending, self.failures
+        report = self.flush(walk=False) if pending else None
+        with self.cond:  # a failed sync answers from the snapshot there is (the worker retries)
+            self.cond.wait_for(
+                lambda: self.synced >= wanted or self.failures != failures or self.stopping.is_set(),
+                timeout=FLUSH_WAIT_SECONDS,
+            )
+        return report
 
     def _note_progress(self, stage: str, done: int, total: int) -> None:
         if not self.ready.is_set():
@@ -283,6 +304,7 @@ class Daemon:
             with self.cond:
                 taken, first, paths, whole = self.pending, self.first_event, self.pending_paths, self.pending_whole
                 self.pending, self.first_event, self.pending_paths, self.pending_whole = 0, None, set(), False
+                upto = self.noted
             try:
                 indexer = self.engine.indexer
                 if full:
@@ -297,7 +319,8 @@ class Daemon:
                     self.pending_paths |= paths
                     self.pending_whole = self.pending_whole or whole or walk or full
                     self.first_event = self.first_event or first or time.monotonic()
-                self.failures += 1
+                    self.failures += 1
+                    self.cond.notify_all()
                 self.last_error = f"{type(e).__name__}: {e}"
                 log.error("sync failed (attempt %d; retrying): %s", self.failures, self.last_error)
                 raise
@@ -328,6 +351,9 @@ class Daemon:
                 self.failures = 0
                 self.last_sync = summary
                 self.last_error = None
+            with self.cond:  # the events it took are in the published snapshot
+                self.synced = max(self.synced, upto)
+                self.cond.notify_all()
             if new is not None and (old is None or old.generation.folder != new.generation.folder):
                 self._warm_token_files(new)
             if old is not None:
@@ -456,6 +482,7 @@ class Daemon:
             return {"ok": False, "error": f"the daemon is not ready yet ({why})", "kind": "DaemonError"}
         backend = self.mem.backend
         if op is Op.RECALL:
+            written = self.remember_said(request)
             wire = dict(request["query"])
             if "block_budget" in request:  # the hook as installed before the budget joined the query
                 wire["budget"] = request["block_budget"]
@@ -465,6 +492,7 @@ class Daemon:
                 with self.sessions_lock:
                     if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
                         self.sessions.forget(session)
+                    self.sessions.already_has(session, written)  # it is in the prompt the agent reads
                     result = self.sessions.deliver(session, result)
             if request.get("render") == "block" or "block_budget" in request:
                 return {"ok": True, "block": result.block, "hits": len(result.hits)}  # the hook renders nothing
@@ -490,6 +518,24 @@ class Daemon:
         if op is Op.SYNC and request.get("scope") == "pending":  # a writer's freshness: what changed since
             return {"ok": True, "report": (self.flush_pending() or SyncReport()).to_dict()}
         return {"ok": True, "report": backend.sync(full=op is Op.REINDEX).to_dict()}
+
+    def remember_said(self, request: dict[str, Any]) -> list[Any]:
+        """The prompt hook's "remember that…": the explicit signals of what the user just said
+        (``said``), written through the write rules before the recall that follows, so that
+        recall and every later one see them. A write that fails is logged; the recall goes on
+        (SessionEnd's ingest reads the same message again)."""
+        said = request.get("said")
+        if not isinstance(said, str) or not said.strip() or len(said) > MAX_SAID_CHARS:
+            return []
+        session = request.get("session") if isinstance(request.get("session"), str) else None
+        try:
+            outcomes = remember_said(self.mem, said, session=session)
+        except (VaultError, OSError) as e:
+            log.warning("could not write what the prompt asked to remember: %s", e)
+            return []
+        for outcome in outcomes:
+            log.info("remembered from a prompt: %s %s", outcome.status, outcome.memory.id)
+        return [o.memory for o in outcomes if o.status in ("created", "superseded")]
 
     def _serve(self) -> None:
         daemon = self

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from .render import memory_line
-from .results import RecallResult
+from .results import Hit, RecallResult
 
 #: sessions a process remembers at once; the oldest is dropped first (it then gets what it
 #: already had once more: a few tokens, never a missing memory)
@@ -49,6 +49,13 @@ class Sessions:
         else:
             self._sent.move_to_end(session)
         return ledger
+
+    def already_has(self, session: str | None, memories: list) -> None:
+        """``memories`` are in what the agent reads already (the prompt that said them)."""
+        if session and memories:
+            ledger = self.sent(session)
+            for memory in memories:
+                ledger[memory.id] = version(Hit(memory, 0.0))
 
     def deliver(self, session: str | None, result: RecallResult) -> RecallResult:
         """``result`` with only what ``session`` has not been shown yet (all of it with no
