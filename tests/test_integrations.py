@@ -1181,3 +1181,35 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
             burner.terminate()
         control.stop(StateLayout.of(vault))
     assert misses == {}
+
+
+def test_two_clones_that_confirm_one_memory_merge_without_a_conflict(tmp_path):
+    """Confirming wrote the memory's file: two machines that confirmed the same memory made a
+    git conflict in a file the user never touched. Each clone now appends to its own
+    journal; `git pull` merges, and both confirmations count."""
+    env = clean_env(tmp_path) | {
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+    }  # fmt: skip
+    origin = create_vault(tmp_path / "origin")
+    memory_file = next((origin / "facts").glob("*prefers-short-answers*.md"))
+    memory_id = memory_file.stem
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "vault"]):
+        assert git(origin, *args, env=env).returncode == 0
+    clones = []
+    for name in ("laptop", "desktop"):
+        clone = tmp_path / name
+        subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True, env=env, capture_output=True)
+        clones.append(clone)
+    for n, clone in enumerate(clones):
+        done = subprocess.run([VMEM, "confirm", memory_id, "--vault", str(clone)], capture_output=True, text=True,
+                              env=env, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        git(clone, "add", "-A", env=env)
+        assert git(clone, "commit", "-qm", f"confirm on {n}", env=env).returncode == 0
+    laptop, desktop = clones
+    pulled = git(desktop, "pull", "-q", "--no-rebase", "--no-edit", str(laptop), "main", env=env)
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    assert git(desktop, "diff", "--name-only", "--diff-filter=U", env=env).stdout == ""
+    assert (desktop / "facts" / memory_file.name).read_bytes() == memory_file.read_bytes()
+    assert len(list((desktop / "confirmations").glob("*.jsonl"))) == 2

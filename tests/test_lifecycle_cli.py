@@ -99,15 +99,17 @@ def test_gc_moves_expired_to_archive_and_list_still_finds_it(cli, vault_dir):
     ]
 
 
-def test_confirm_changes_one_line(cli, vault_dir):
+def test_confirm_leaves_the_memory_file_as_it_is_and_journals_the_time(cli, vault_dir):
+    """Confirming rewrote the file's last_confirmed: a concurrent edit could be lost, and two
+    machines confirming one memory made a git conflict in a file the user never touched."""
     mid = "2026-10-20-prefers-short-answers-0d9e52"
     path = vault_dir / "facts" / f"{mid}.md"
-    before = path.read_text()
-    assert cli("confirm", mid).exit_code == 0
-    after = path.read_text()
-    added = [line for line in after.splitlines() if line not in before.splitlines()]
-    assert len(added) == 1 and added[0].startswith("last_confirmed: ")
-    assert after.replace(added[0] + "\n", "") == before
+    before, mtime = path.read_bytes(), path.stat().st_mtime_ns
+    done = cli("confirm", mid, "--json")
+    assert done.exit_code == 0 and json.loads(done.stdout)["last_confirmed"]
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == mtime
+    [journal] = (vault_dir / "confirmations").glob("*.jsonl")
+    assert json.loads(journal.read_text().splitlines()[-1])["id"] == mid
 
 
 def test_stats_counts_states_and_block_size(cli, vault_dir):

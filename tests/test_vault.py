@@ -218,17 +218,18 @@ def test_confirm_never_loses_a_concurrent_append(mech_vault):
     thread.join()
     body = path.read_text()
     assert [i for i in range(200) if f"line {i}\n" not in body] == []
-    assert body.count("last_confirmed:") == 1
+    assert "last_confirmed:" not in body  # confirming never writes the memory's file: nothing to lose
+    assert mem.list().memories[0].last_confirmed is not None  # the journal says when
 
 
-def test_confirm_edits_a_symlink_target_and_keeps_mode_and_links(mech_vault):
+def test_a_frontmatter_edit_edits_a_symlink_target_and_keeps_mode_and_links(mech_vault):
     target = write(mech_vault / "facts" / "real.md", "---\nid: real\n---\nThe real file\n")
     os.chmod(target, 0o644)
     (mech_vault / "notes").mkdir(exist_ok=True)
     os.symlink(target, mech_vault / "notes" / "link.md")
     os.link(target, mech_vault / "facts" / "hard.md.bak")
     write(mech_vault / ".vmemignore", "notes/\n")
-    vmem.open(mech_vault).confirm("real")
+    Vault(mech_vault).update_frontmatter("real", {"last_confirmed": NOW}, "vmem: test")  # as --both-true edits
     assert (mech_vault / "notes" / "link.md").is_symlink()
     assert stat.S_IMODE(target.stat().st_mode) == 0o644 and target.stat().st_nlink == 2
     assert "last_confirmed" in (mech_vault / "facts" / "hard.md.bak").read_text()
@@ -247,7 +248,7 @@ def test_a_single_key_edit_changes_that_line_and_nothing_else(mech_vault, frontm
     text = bom + ("---\n" + frontmatter + "---\nBody text\n").replace("\n", newline)
     path = mech_vault / "facts" / "c1.md"
     path.write_bytes(text.encode("utf-8"))
-    vmem.open(mech_vault).confirm("c1")
+    Vault(mech_vault).update_frontmatter("c1", {"last_confirmed": NOW}, "vmem: test")  # as --both-true edits
     after = path.read_bytes().decode("utf-8")
     old_lines, new_lines = text.split(newline), after.split(newline)
     changed = [line for line in new_lines if line not in old_lines]
@@ -272,7 +273,8 @@ def test_new_files_follow_the_umask_and_reconfirming_is_not_a_rewrite(mech_vault
     assert path.read_bytes() == written  # said again the same day: the file is left alone
     later = NOW + dt.timedelta(days=3)
     assert mem.remember("Prefers green tea.", now=later).status == "reconfirmed"
-    assert f"last_confirmed: {later.isoformat()}" in path.read_text()
+    assert path.read_bytes() == written  # a day later too: the time goes to the confirmation journal
+    assert mem.list().memories[0].last_confirmed == later
 
 
 def _umask() -> int:
@@ -346,3 +348,23 @@ def test_a_sync_sweeps_stale_temp_files_wherever_they_were_left(mech_vault):
     os.utime(stale, (old, old))
     vmem.open(mech_vault, use_daemon=False).sync()
     assert not stale.exists() and fresh.exists()  # a temp younger than a minute may be a live write
+
+
+def test_a_confirmation_in_the_journal_is_what_decay_reads(mech_vault):
+    """A stale fact confirmed now is fresh again for list, recall and gc, though its file
+    still says it was written two years ago; a hand-written last_confirmed keeps working."""
+    old = "---\nid: tea\ntype: fact\ncreated: 2024-01-01T10:00:00+00:00\n---\nThe user drinks rooibos tea\n"
+    path = write(mech_vault / "facts" / "tea.md", old)
+    mem = vmem.open(mech_vault, use_daemon=False)
+    now = dt.datetime.now().astimezone()
+    assert mem.list().states["tea"] == "stale"
+    assert [h.memory.id for h in mem.recall("rooibos tea").hits] == []
+    mem.confirm("tea")
+    assert path.read_text() == old
+    assert mem.list().states["tea"] == "active"
+    assert [h.memory.id for h in mem.recall("rooibos tea").hits] == ["tea"]
+    write(mech_vault / "facts" / "cocoa.md", f"---\nid: cocoa\ntype: fact\ncreated: 2024-01-01T10:00:00+00:00\n"
+          f"last_confirmed: {now.isoformat()}\n---\nThe user drinks cocoa\n")  # fmt: skip
+    assert mem.list().states["cocoa"] == "active"
+    write(mech_vault / "confirmations" / "broken.jsonl", "not json\n")
+    assert any(p.kind == "confirmations" for p in mem.doctor().problems)

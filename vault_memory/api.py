@@ -422,6 +422,8 @@ class VaultMemory:
 
         checked, problems = diagnose(self.vault)
         problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
+        self.vault.confirmations.latest()  # the journals of confirmations, read as recall reads them
+        problems += [Problem(f, why, "confirmations", line) for f, line, why in self.vault.confirmations.problems]
         return Checkup(self.root, checked, problems, self.conflicts())
 
     @_disk

@@ -103,9 +103,10 @@ class Engine:
         return snap
 
     def timeline(self, path: str, memory: Memory) -> Timeline:
-        """The lifecycle timeline of an indexed memory, worked out once per memory."""
+        """The lifecycle timeline of an indexed memory, worked out once per memory (and
+        again when a confirmation journal confirms it since)."""
         known = self._timelines.get(path)
-        if known is not None and known[0] is memory:
+        if known is not None and (known[0] is memory or known[0] == memory):
             return known[1]
         tl = timeline(memory, self.lifecycle_rules)
         self._timelines[path] = (memory, tl)
@@ -296,11 +297,15 @@ class Engine:
         # lift the next one above the k-th hit found so far (exact, and most queries stop early).
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
 
+        confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
+
         def weigh(part: Sequence[tuple[str, float]]) -> list[tuple[float, Hit]]:
             out: list[tuple[float, Hit]] = []
             memories = snap.memories([p for p, _ in part])
             for path, base in part:
                 memory = memories.get(path)
+                if memory is not None and confirmed:
+                    memory = self.vault.confirmations.apply(memory, confirmed)
                 if memory is None or base <= 0:
                     continue  # no relevance at all (the weakest candidate of both legs): not a hit
                 tl = self.timeline(path, memory)
@@ -344,6 +349,7 @@ class Engine:
             hits = self._profile(snap, now, superseded, allowed, seen, query.k) + hits
         if query.include_pinned:
             for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
+                memory = self.vault.confirmations.apply(memory, confirmed) if confirmed else memory
                 if memory.id in seen:
                     continue
                 if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules):

@@ -30,6 +30,7 @@ from ..errors import (
     WriteRefused,
 )
 from . import gitops
+from .confirmations import Confirmations
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
 from .fsutil import STALE_TEMP_SECONDS, atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
 from .memory import (
@@ -108,6 +109,8 @@ class Vault:
         self._last_walk: list[FileEntry] | None = None
         #: the stamps of the last ``files()`` walk, in its order (what a sync recorded)
         self.last_stamps: list[Stamp] | None = None
+        #: when each memory was last confirmed outside its file (``vault.confirmations``)
+        self.confirmations = Confirmations(self.root, StateLayout.of(self.root).root)
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -196,6 +199,9 @@ class Vault:
                 continue
             seen[memory.id] = entry.relpath
             result.memories.append(memory)
+        latest = self.confirmations.latest()
+        if latest:  # confirmed since its file says: decay and the rules read the later time
+            result.memories = [self.confirmations.apply(m, latest) for m in result.memories]
         return result
 
     def __iter__(self) -> Iterator[Memory]:
@@ -338,6 +344,13 @@ class Vault:
             base = on_disk = path.read_bytes()
         self._autocommit([link], message)
         return self.read(memory.file)
+
+    def confirm(self, memory: Memory, at: dt.datetime) -> Memory:
+        """Record that ``memory`` is known true at ``at``, in this clone's confirmation
+        journal; its file is not touched (``vault.confirmations``)."""
+        self.confirmations.record(memory.id, at)
+        self._autocommit([self.confirmations.folder], f"vmem: confirm {memory.id}")
+        return self.confirmations.apply(memory)
 
     def forget(self, ref: str | Memory, *, prefix: bool = False) -> TrashEntry:
         """Move the memory's file to the trash folder (``restore`` brings it back). ``ref``:

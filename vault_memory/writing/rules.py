@@ -5,7 +5,7 @@ way a careful person would have it.
   what changed (a single-valued key's new value supersedes the old), keep each persona
   within its cap. Each decision is a named step of ``_remember_one``.
 - ``correct``: a new memory supersedes the head of the named memory's chain.
-- ``confirm``: ``last_confirmed`` becomes now.
+- ``confirm``: known true now, in the confirmation journal (never the memory's file).
 - ``collect``: expired memories and persona overflow move to ``archive/``, one commit.
 
 Every write goes through ``Vault`` (atomic, never over an existing file) under one lock
@@ -487,11 +487,13 @@ def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
 
 
 def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *, now: dt.datetime) -> Reconfirmed:
+    """The memory said again: known true now, recorded in the confirmation journal (its
+    file is never rewritten for it); once a day at most."""
+    memory = vault.confirmations.apply(memory)
     last = reference_time(memory)
     if last is not None and dt.timedelta(0) <= now - last < RECONFIRM_AFTER:
         return Reconfirmed(memory, [memory], similarity)
-    updated = vault.update_frontmatter(memory, {"last_confirmed": now}, f"vmem: reconfirm {memory.id}")
-    return Reconfirmed(updated, [memory], similarity)
+    return Reconfirmed(vault.confirm(memory, now), [memory], similarity)
 
 
 def _enforce_cap(backend: Backend, new: Memory, now: dt.datetime) -> list[Memory]:
@@ -557,11 +559,10 @@ def correct(
 
 
 def confirm(backend: Backend, ref: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Memory:
-    """Reconfirm by hand: ``last_confirmed`` becomes now, one frontmatter line changes."""
+    """Reconfirm by hand: known true now, recorded in this clone's confirmation journal;
+    the memory's file stays byte for byte as it is (``vault.confirmations``)."""
     memory = find(backend, ref, prefix=prefix)
-    return backend.vault.update_frontmatter(
-        memory, {"last_confirmed": now or now_local()}, f"vmem: confirm {memory.id}"
-    )
+    return backend.vault.confirm(memory, now or now_local())
 
 
 def find(backend: Backend, ref: str, *, prefix: bool = False, copies: bool = False) -> Memory:
