@@ -3,7 +3,10 @@ script, one round trip to the vault's daemon, the JSON answer) against the floor
 `python -c "import json, socket"`, and a daemon-answered `vmem recall` process for
 reference. Interleaved runs, medians and ratios from one run.
 
-    python benchmarks/hooks.py [--runs 31] [--json]
+    python benchmarks/hooks.py [--runs 31] [--json] [--vault PATH]
+
+A prompt without a signal (only a recall) and one with "remember that…" (the daemon writes
+the memory, then recalls).
 
 Uses the template vault and the real bundled model (in the daemon).
 """
@@ -42,34 +45,41 @@ def timed(command: list[str], stdin: str = "") -> float:
     return took
 
 
+def hook_event(cwd: str, prompt: str) -> str:
+    # no session id: every run gets the whole block, as a first prompt does
+    return json.dumps({"transcript_path": "", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--vault", type=Path, help="an existing vault (e.g. 10,000 memories kept by scale.py --keep); the runs with a "
+        "signal write their memories into it"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        vault = create_vault(Path(tmp) / "vault")
+        vault = args.vault or create_vault(Path(tmp) / "vault")
         subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True)
+        hook = [sys.executable, str(HOOK), "claude-code", "--vault", str(vault)]
         try:
-            prompt = json.dumps(  # no session id: every run gets the whole block, as a first prompt does
-                {
-                    "transcript_path": "",
-                    "cwd": tmp,
-                    "hook_event_name": "UserPromptSubmit",
-                    "prompt": "what should I avoid eating?",
-                }
-            )
             commands = {
-                "floor": ([sys.executable, "-c", "import json, socket"], ""),
-                "prompt_hook": ([sys.executable, str(HOOK), "claude-code", "--vault", str(vault)], prompt),
-                "vmem_recall": ([VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)], ""),
+                "floor": lambda n: ([sys.executable, "-c", "import json, socket"], ""),
+                "prompt_hook": lambda n: (hook, hook_event(tmp, "what should I avoid eating?")),
+                # "remember that…": written by the daemon before it recalls (a new memory each run)
+                "prompt_hook_with_signal": lambda n: (
+                    hook,
+                    hook_event(tmp, f"Remember that my locker {n} code is {n * 7919 % 10007:04d}"),
+                ),
+                "vmem_recall": lambda n: ([VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)], ""),
             }
-            for command, stdin in commands.values():  # warm the OS caches
-                timed(command, stdin)
+            for name, make in commands.items():  # warm the OS caches
+                timed(*make(-1 - len(name)))
             samples: dict[str, list[float]] = {name: [] for name in commands}
-            for _ in range(args.runs):
-                for name, (command, stdin) in commands.items():
-                    samples[name].append(timed(command, stdin))
+            for n in range(args.runs):
+                for name, make in commands.items():
+                    samples[name].append(timed(*make(n)))
         finally:
             subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True)
     medians = {name: round(statistics.median(v), 1) for name, v in samples.items()}
@@ -77,6 +87,7 @@ def main() -> None:
         "runs": args.runs,
         "median_ms": medians,
         "prompt_hook_over_floor": round(medians["prompt_hook"] / medians["floor"], 2),
+        "prompt_hook_with_signal_over_floor": round(medians["prompt_hook_with_signal"] / medians["floor"], 2),
         "vmem_recall_over_floor": round(medians["vmem_recall"] / medians["floor"], 2),
     }
     if args.json:
@@ -84,7 +95,8 @@ def main() -> None:
         return
     print(
         f"bare python {medians['floor']} ms; prompt hook {medians['prompt_hook']} ms "
-        f"({out['prompt_hook_over_floor']}x); daemon-answered `vmem recall` {medians['vmem_recall']} ms "
+        f"({out['prompt_hook_over_floor']}x); with a signal to write {medians['prompt_hook_with_signal']} ms "
+        f"({out['prompt_hook_with_signal_over_floor']}x); daemon-answered `vmem recall` {medians['vmem_recall']} ms "
         f"({out['vmem_recall_over_floor']}x); medians of {args.runs} interleaved runs"
     )
 
