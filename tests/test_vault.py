@@ -268,12 +268,13 @@ def test_new_files_follow_the_umask_and_reconfirming_is_not_a_rewrite(mech_vault
     memory = mem.remember("Prefers green tea", now=NOW).memory
     path = mech_vault / memory.file
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~_umask()
-    written = path.read_bytes()
+    written, mtime = path.read_bytes(), path.stat().st_mtime_ns
     assert mem.remember("prefers green tea", now=NOW + dt.timedelta(hours=3)).status == "reconfirmed"
     assert path.read_bytes() == written  # said again the same day: the file is left alone
     later = NOW + dt.timedelta(days=3)
     assert mem.remember("Prefers green tea.", now=later).status == "reconfirmed"
     assert path.read_bytes() == written  # a day later too: the time goes to the confirmation journal
+    assert path.stat().st_mtime_ns == mtime
     assert mem.list().memories[0].last_confirmed == later
 
 
