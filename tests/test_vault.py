@@ -369,3 +369,21 @@ def test_a_confirmation_in_the_journal_is_what_decay_reads(mech_vault):
     assert mem.list().states["cocoa"] == "active"
     write(mech_vault / "confirmations" / "broken.jsonl", "not json\n")
     assert any(p.kind == "confirmations" for p in mem.doctor().problems)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["2026-02-30", "2026-01-01T25:00:00", "0000-01-01", "2026-01-01T10:00:00+24:00", "2026-01-01T10:00:00-25:30"],
+)
+@pytest.mark.parametrize("key", ["expires", "created", "last_confirmed", "my_own_date"])
+def test_an_impossible_date_is_one_broken_file_not_a_broken_vault(mech_vault, value, key):
+    """`expires: 2026-02-30` (hour 25, year 0000, an offset of a day) in any key made recall,
+    remember, list and doctor exit with "day is out of range for month" and no file name."""
+    write(mech_vault / "facts" / "bad.md", f"---\nid: bad\ntype: fact\n{key}: {value}\n---\nThe user likes tea\n")
+    write(mech_vault / "facts" / "good.md", "---\nid: good\ntype: fact\n---\nThe user likes coffee\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    assert [m.id for m in mem.list()] == ["good"]
+    [problem] = mem.doctor().problems
+    assert problem.path == "facts/bad.md" and problem.line == 4 and value in problem.message
+    assert [h.memory.id for h in mem.recall("coffee").hits] == ["good"]
+    assert mem.remember("The user likes cocoa").status == "created"

@@ -121,6 +121,19 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+def _checked_timestamp(loader: _BoundedLoader, node: Any) -> Any:
+    """A YAML date or time that exists: ``2026-02-30``, hour 25, year 0000 or an offset of a
+    day or more is this file's problem, named with its line, not an error that stops every
+    command (PyYAML raises ``ValueError`` for them, which nothing caught)."""
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise _Bounded(f"{node.value!r} is not a date or time that exists ({e})", node.start_mark) from None
+
+
+_BoundedLoader.add_constructor("tag:yaml.org,2002:timestamp", _checked_timestamp)
+
+
 def _expanded_size(value: Any, limit: int) -> int:
     """How many values ``value`` holds once aliases are written out (stops past ``limit``)."""
     count, stack = 0, [value]
