@@ -55,8 +55,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
-        "--vault", type=Path, help="an existing vault (e.g. 10,000 memories kept by scale.py --keep); the runs with a "
-        "signal write their memories into it"
+        "--vault",
+        type=Path,
+        help="an existing vault (e.g. 10,000 memories kept by scale.py --keep); the runs with a "
+        "signal write their memories into it",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
