@@ -170,13 +170,35 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None):
     if not answer.get("ok"):
         _log(vault, f"the daemon could not recall: {answer.get('error')}")
         return ""
-    return answer.get("block") or ""
+    return _fenced(answer.get("block") or "", vault)
+
+
+def _fenced(block, vault):
+    """The daemon's block only when it is one whole fence with nothing outside it (a foreign
+    or broken peer must not put text beside it), without terminal control characters."""
+    if not isinstance(block, str) or not block:
+        return ""
+    if not (block.startswith(OPEN) and block.endswith(CLOSE)) or block.count(CLOSE) != 1 or block.count("<memory") != 1:
+        _log(vault, "the daemon's answer is not one fenced block; not passed on")
+        return ""
+    return "".join(c for c in block if c in "\n\t" or not (ord(c) < 32 or 127 <= ord(c) < 160))
+
+
+#: the block's fence, as ``recall.render`` writes it
+OPEN, CLOSE = '<memory source="vmem">', "</memory>"
+#: the largest answer read from the socket
+MAX_ANSWER_BYTES = 16 << 20
 
 
 def _ask(vault, request, timeout):
     path = os.path.join(vault, ".vmem", "daemon.sock")
     if not os.path.exists(path):
         return None
+    me = os.getuid()
+    for where in (path, os.path.dirname(path)):  # another user's socket is never asked
+        if os.stat(where).st_uid != me:
+            _log(vault, f"{where} is not this user's (uid {os.stat(where).st_uid}); not asked")
+            return None
     sock = _unix_socket(AF_UNIX, SOCK_STREAM)
     sock.settimeout(timeout)
     chunks = []
@@ -203,6 +225,8 @@ def _ask(vault, request, timeout):
             chunks.append(chunk)
             if chunk.endswith(b"\n"):
                 break
+            if sum(len(c) for c in chunks) > MAX_ANSWER_BYTES:
+                raise TimeoutError("an answer over 16 MiB; not read")
         return _loads(b"".join(chunks).decode("utf-8"))
     except (OSError, ValueError, RecursionError) as e:
         _log(vault, f"daemon socket: {e}")

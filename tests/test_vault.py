@@ -387,3 +387,23 @@ def test_an_impossible_date_is_one_broken_file_not_a_broken_vault(mech_vault, va
     assert problem.path == "facts/bad.md" and problem.line == 4 and value in problem.message
     assert [h.memory.id for h in mem.recall("coffee").hits] == ["good"]
     assert mem.remember("The user likes cocoa").status == "created"
+
+
+def test_a_fifo_named_like_a_memory_is_skipped_not_waited_on(mech_vault):
+    """`mkfifo facts/pipe.md` held every sync, and the index's write lock, for ever; only
+    regular files are read, checked on the opened descriptor."""
+    write(mech_vault / "facts" / "good.md", "---\nid: good\ntype: fact\n---\nThe user likes coffee\n")
+    os.mkfifo(mech_vault / "facts" / "pipe.md")
+    done: dict = {}
+
+    def work():
+        mem = vmem.open(mech_vault, use_daemon=False)
+        done["ids"] = [h.memory.id for h in mem.recall("coffee").hits]
+        done["problems"] = [(p.path, p.message) for p in mem.doctor().problems]
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "a read of the FIFO blocked"
+    assert done["ids"] == ["good"]
+    assert any(path == "facts/pipe.md" and "FIFO" in message for path, message in done["problems"])

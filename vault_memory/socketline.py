@@ -14,8 +14,27 @@ from contextlib import contextmanager
 _MAX_SOCKET_PATH = 100
 
 
+#: the largest answer read (a recall of 1,000 whole memories is a few MB): a peer that
+#: sends more without a newline is not a daemon answering a question
+MAX_ANSWER_BYTES = 64 << 20
+
+
 class CutShort(OSError):
     """The daemon stopped answering, or the deadline came, after part of an answer."""
+
+
+class ForeignSocket(OSError):
+    """A socket (or its ``.vmem`` folder) that another user owns: never asked (a shared
+    ``/tmp`` or project folder could hold anyone's)."""
+
+
+def check_owner(path: str) -> None:
+    """Refuse a daemon socket, or the folder it is in, that is not this user's."""
+    me = os.getuid()
+    for where in (path, os.path.dirname(path) or "."):
+        owner = os.stat(where).st_uid
+        if owner != me:
+            raise ForeignSocket(f"{where} belongs to uid {owner}, not to this user; not asked")
 
 
 @contextmanager
@@ -43,6 +62,7 @@ def exchange(path: str | os.PathLike[str], request: bytes, seconds: float) -> by
     when the answer stopped part-way."""
     deadline = time.monotonic() + seconds
     chunks: list[bytes] = []
+    check_owner(os.fspath(path))
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(seconds)
@@ -60,6 +80,8 @@ def exchange(path: str | os.PathLike[str], request: bytes, seconds: float) -> by
             chunks.append(chunk)
             if chunk.endswith(b"\n"):
                 break
+            if sum(len(c) for c in chunks) > MAX_ANSWER_BYTES:
+                raise CutShort(f"an answer over {MAX_ANSWER_BYTES >> 20} MiB; not read")
     except OSError as e:
         if chunks:
             raise CutShort(str(e)) from e

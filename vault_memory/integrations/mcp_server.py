@@ -267,7 +267,7 @@ def build_server(mem: VaultMemory) -> Any:
 
 
 def neutral(value: Any) -> Any:
-    """``value`` with every string passed through the fence's neutralisation (``defang``):
+    """``value`` with every string, keys included, passed through the fence's neutralisation (``defang``):
     what a model reads from a tool is memory text too, and must not be able to open or
     close a ``<memory>`` block or pass for its header."""
     from ..recall.render import defang
@@ -276,8 +276,8 @@ def neutral(value: Any) -> Any:
         return defang(value)
     if isinstance(value, list):
         return [neutral(v) for v in value]
-    if isinstance(value, dict):
-        return {k: neutral(v) for k, v in value.items()}
+    if isinstance(value, dict):  # keys too: a hand-written frontmatter key is text a model reads
+        return {neutral(k) if isinstance(k, str) else k: neutral(v) for k, v in value.items()}
     return value
 
 

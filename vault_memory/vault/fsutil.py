@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -176,3 +177,29 @@ def move_no_clobber(src: Path, dst: Path) -> None:
     os.unlink(src)
     fsync_dir(dst.parent)
     fsync_dir(src.parent)
+
+
+class NotRegular(OSError):
+    """A path that is no regular file: a FIFO, a socket, a device."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file. Checked on the opened descriptor (a file
+    swapped for a FIFO after a ``stat`` cannot slip through), opened without blocking: a
+    FIFO named like a memory once held a sync, and the index's write lock, for ever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+            raise NotRegular(f"{path.name} is {kind}")
+        chunks, left = [], limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -32,7 +32,15 @@ from ..errors import (
 from . import gitops
 from .confirmations import Confirmations
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
-from .fsutil import STALE_TEMP_SECONDS, atomic_write, move_no_clobber, replace_if_unchanged, sweep_stale_temps
+from .fsutil import (
+    STALE_TEMP_SECONDS,
+    NotRegular,
+    atomic_write,
+    move_no_clobber,
+    read_regular,
+    replace_if_unchanged,
+    sweep_stale_temps,
+)
 from .memory import (
     TYPE_FOLDERS,
     Memory,
@@ -164,7 +172,9 @@ class Vault:
                 raise FileTooLarge(
                     rel, f"{size:,} bytes is over the {limit:,}-byte limit ([vault] max_file_bytes); skipped"
                 )
-            raw = full.read_bytes()
+            raw = read_regular(full, limit + 1)
+        except NotRegular as e:
+            raise MemoryFileError(rel, f"{e}; only regular files are read, skipped") from None
         except OSError as e:
             raise MemoryFileError(rel, f"cannot be read: {e.strerror or e}") from None
         if len(raw) > limit:
