@@ -1287,3 +1287,40 @@ def test_another_users_socket_is_never_asked(tmp_path):
         assert fast.stdout == recall.stdout and "peanuts" in fast.stdout
     finally:
         listener.close()
+
+
+def test_installers_keep_the_users_own_entries_and_every_backup(tmp_path):
+    """Any command holding `vmem_hook.py` counted as vmem's, so the user's own
+    `my_vmem_hook.py` hook was deleted; uninstall overwrote the backup; the backup of a 0600
+    file was 0644; `vmem mcp install` replaced a user's own `vmem` entry (with an API key in
+    its env) and uninstall deleted it."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    project = tmp_path / "project"
+    env = clean_env(tmp_path)
+    own = {"type": "command", "command": "python3 /home/me/my_vmem_hook.py"}
+    settings = write(project / ".claude" / "settings.json", json.dumps({"hooks": {"Stop": [{"hooks": [own]}]}}))
+    os.chmod(settings, 0o600)
+    original = settings.read_bytes()
+    assert (
+        vmem_json(["hooks", "install", "claude-code", "--project", "--vault", str(vault)], env, project).returncode == 0
+    )
+    assert vmem_json(["hooks", "uninstall", "claude-code", "--project"], env, project).returncode == 0
+    data = json.loads(settings.read_text())
+    assert data["hooks"]["Stop"] == [{"hooks": [own]}]
+    backups = sorted((project / ".claude").glob("settings.json.vmem-backup*"))
+    assert len(backups) == 2 and backups[0].read_bytes() == original  # the first is what it was before vmem
+    assert all(stat_mode(b) == 0o600 for b in backups)
+
+    cursor = tmp_path / "home" / ".cursor" / "mcp.json"
+    theirs = {"command": "vmem", "args": ["mcp", "--vault", "/srv/team-memory"], "env": {"VMEM_LLM_API_KEY": "sk-1"}}
+    write(cursor, json.dumps({"mcpServers": {"vmem": theirs}}))
+    refused = vmem_json(["mcp", "install", "cursor", "--vault", str(vault)], env, tmp_path)
+    assert refused.returncode != 0 and "did not write" in refused.stderr
+    assert vmem_json(["mcp", "uninstall", "cursor"], env, tmp_path).returncode == 0
+    assert json.loads(cursor.read_text())["mcpServers"]["vmem"] == theirs
+
+
+def stat_mode(path: Path) -> int:
+    import stat
+
+    return stat.S_IMODE(path.stat().st_mode)

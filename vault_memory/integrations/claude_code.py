@@ -92,7 +92,7 @@ def install(settings: Path, vault: Path | None) -> Installed:
     data = read_object(settings)
     script = copy_script(settings.parent / "hooks")
     command = command_for(script, vault)
-    hooks = _without_ours(data.get("hooks", {}))
+    hooks = _without_ours(data.get("hooks", {}), settings.parent)
     for event, timeout in EVENTS.items():
         hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": command, "timeout": timeout}]})
     new = {**data, "hooks": hooks}
@@ -102,7 +102,7 @@ def install(settings: Path, vault: Path | None) -> Installed:
 
 def uninstall(settings: Path) -> Installed:
     data = read_object(settings)
-    hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {})).items() if groups}
+    hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {}), settings.parent).items() if groups}
     new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
     changed, backup = write_object(settings, data, new)
     if not _still_used(settings.parent):
@@ -117,18 +117,29 @@ def _still_used(folder: Path) -> bool:
     for name in SETTINGS_FILES:
         try:
             hooks = read_object(folder / name).get("hooks", {})
-            if _without_ours(hooks) != hooks:
+            if _without_ours(hooks, folder) != hooks:
                 return True
         except ConfigError:
             return True
     return False
 
 
-def is_ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and SCRIPT_NAME in str(hook.get("command", ""))
+def is_ours(hook: Any, folder: Path | None = None) -> bool:
+    """A hook entry vmem wrote: its command runs ``<folder>/hooks/vmem_hook.py claude-code``
+    (the script ``install`` copied there), exactly; a user's own ``my_vmem_hook.py`` is not."""
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    try:
+        parts = shlex.split(hook["command"])
+    except ValueError:
+        return False
+    scripts = [Path(p) for p in parts[:2] if p.endswith(".py")]
+    if not scripts or scripts[0].name != SCRIPT_NAME or "claude-code" not in parts:
+        return False
+    return folder is None or scripts[0].parent == folder / "hooks"
 
 
-def _without_ours(hooks: Any) -> dict[str, list[Any]]:
+def _without_ours(hooks: Any, folder: Path | None = None) -> dict[str, list[Any]]:
     if not isinstance(hooks, dict):
         raise ConfigError(f"'hooks' in Claude Code's settings must be an object, not {type(hooks).__name__}")
     out: dict[str, list[Any]] = {}
@@ -136,7 +147,7 @@ def _without_ours(hooks: Any) -> dict[str, list[Any]]:
         kept = []
         for group in groups if isinstance(groups, list) else []:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                inner = [h for h in group["hooks"] if not is_ours(h)]
+                inner = [h for h in group["hooks"] if not is_ours(h, folder)]
                 if inner:
                     kept.append({**group, "hooks": inner})
                 elif not group["hooks"]:

@@ -116,15 +116,34 @@ def is_ours(entry: Any) -> bool:
     return Path(command).name.startswith("vmem") and isinstance(args, list) and args[:1] == ["mcp"]
 
 
+def written_by_vmem(entry: Any) -> bool:
+    """An entry exactly as ``install`` writes one (``vmem mcp --vault PATH``, nothing else):
+    one the user changed or wrote (another vault's flags, an ``env`` with a key) is theirs."""
+    if not is_ours(entry) or set(entry) - {"command", "args"}:
+        return False
+    args = entry["args"]
+    return len(args) == 3 and args[1] == "--vault" and isinstance(args[2], str)
+
+
+def _refuse_theirs(before: Any, entry: dict[str, Any], config: Path) -> None:
+    if before is not None and before != entry and not written_by_vmem(before):
+        raise ConfigError(
+            f"{config} already has an MCP server named {SERVER_NAME!r} that vmem did not write "
+            f"({json.dumps(before)[:200]}); vmem will not replace it: remove or rename it there, then install again"
+        )
+
+
 def install(client: Client, config: Path, vault: Path) -> McpInstalled:
     entry = server_entry(vault)
     if client.toml:
         before = _toml_servers(config).get(SERVER_NAME)
+        _refuse_theirs(before, entry, config)
         changed, backup = _toml_set(config, entry)
     else:
         data = read_object(config)
         servers = _servers(data, config)
         before = servers.get(SERVER_NAME)
+        _refuse_theirs(before, entry, config)
         changed, backup = write_object(config, data, {**data, "mcpServers": {**servers, SERVER_NAME: entry}})
     replaced = before if before is not None and not is_ours(before) else None
     return McpInstalled(client.name, config, changed, backup, entry, replaced)
@@ -133,13 +152,13 @@ def install(client: Client, config: Path, vault: Path) -> McpInstalled:
 def uninstall(client: Client, config: Path) -> McpInstalled:
     if client.toml:
         current = _toml_servers(config).get(SERVER_NAME)
-        if not is_ours(current):
+        if not written_by_vmem(current):
             return McpInstalled(client.name, config, False, None, current)
         changed, backup = _toml_set(config, None)
         return McpInstalled(client.name, config, changed, backup, None)
     data = read_object(config)
     servers = _servers(data, config)
-    if not is_ours(servers.get(SERVER_NAME)):
+    if not written_by_vmem(servers.get(SERVER_NAME)):  # the user's own entry stays
         return McpInstalled(client.name, config, False, None, servers.get(SERVER_NAME))
     rest = {k: v for k, v in servers.items() if k != SERVER_NAME}
     new = {**data, "mcpServers": rest} if rest else {k: v for k, v in data.items() if k != "mcpServers"}

@@ -8,6 +8,8 @@ something changed, so installing twice is a no-op.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +44,23 @@ def write_text(path: Path, old: str | None, new: str) -> tuple[bool, Path | None
         return False, None
     backup = None
     if path.exists():
-        backup = path.with_name(path.name + BACKUP_SUFFIX)
+        backup = free_backup_path(path)
         atomic_write(backup, path.read_bytes())
+        os.chmod(backup, stat.S_IMODE(path.stat().st_mode))  # a 0600 file holding a key stays 0600
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, new)
     return True, backup
+
+
+def free_backup_path(path: Path) -> Path:
+    """``<file>.vmem-backup``, or the next free ``<file>.vmem-backup.N``: a backup is never
+    overwritten (the first one holds what the file was before vmem ever touched it)."""
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    n = 1
+    while backup.exists():
+        backup = path.with_name(f"{path.name}{BACKUP_SUFFIX}.{n}")
+        n += 1
+    return backup
 
 
 def write_object(path: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[bool, Path | None]:
