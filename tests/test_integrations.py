@@ -1324,3 +1324,35 @@ def stat_mode(path: Path) -> int:
     import stat
 
     return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "delete", "nan"])
+def test_damaged_token_files_never_kill_the_daemon_and_recall_says_so(tmp_path, damage):
+    """Truncating tokens.i8 while the daemon ran ended it with SIGBUS (a mapped file), and
+    every recall failed afterwards; a NaN scale made every score NaN. The rows are read, not
+    mapped, and checked: recall answers without late interaction and says why."""
+    vault = create_vault(tmp_path / "vault")
+    env = clean_env(tmp_path)
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    try:
+        ask = [VMEM, "recall", "what should I avoid eating?", "--vault", str(vault), "--json"]
+        assert "peanuts" in subprocess.run(ask, capture_output=True, text=True, env=env, timeout=120).stdout
+        generation = sorted((vault / ".vmem" / "index").glob("gen-*"))[-1]
+        if damage == "truncate":
+            os.truncate(generation / "tokens.i8", 100)
+        elif damage == "delete":
+            (generation / "tokens.i8").unlink()
+        else:
+            with open(generation / "tokens.scale", "r+b") as f:
+                f.write(b"\x00\x00\xc0\x7f" * 8)  # NaN
+        done = subprocess.run(ask, capture_output=True, text=True, env=env, timeout=120)
+        answer = json.loads(done.stdout)  # valid JSON: no NaN in it
+        assert done.returncode == 0 and "peanuts" in answer["block"]
+        if damage == "truncate":  # a deleted file is still read through the open descriptor
+            assert any("late interaction" in w for w in answer["warnings"])
+        status = subprocess.run(
+            [VMEM, "daemon", "status", "--vault", str(vault)], capture_output=True, text=True, env=env
+        )
+        assert status.returncode == 0 and "running" in status.stdout
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)

@@ -104,24 +104,59 @@ class TokenFiles:
 
 
 class TokenReader:
-    """Memory-mapped rows; ``vectors(first, count)`` gives a memory's pieces as float32."""
+    """The rows a committed catalog references, read with ``pread`` (a memory's pieces as
+    float32 from ``vectors(first, count)``). Not a memory map: a token file truncated while
+    mapped ended the daemon with SIGBUS, before any check could run; a short read here is a
+    damaged index, said as one. Scales that are not finite count as zero, so a NaN never
+    reaches the ranking or its JSON."""
 
     def __init__(self, files: TokenFiles, rows: int):
         self.dim = files.dim
+        self.rows = rows
+        self.path = files.rows_path
         self._scratch = threading.local()  # each thread's float32 buffer for ``maxsims``
+        self._fds: tuple[int, int] | None = None
         if rows == 0:
-            self._rows = np.zeros((0, files.dim), np.int8)
-            self._scale = np.zeros(0, np.float32)
             return
         try:
-            self._rows = np.memmap(files.rows_path, dtype=np.int8, mode="r", shape=(rows, files.dim))
-            self._scale = np.memmap(files.scale_path, dtype=np.float32, mode="r", shape=(rows,))
-        except (OSError, ValueError) as e:
+            fds = os.open(files.rows_path, os.O_RDONLY), os.open(files.scale_path, os.O_RDONLY)
+        except OSError as e:
             raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem reindex` rebuilds it") from None
+        self._fds = fds
+        sizes = os.fstat(fds[0]).st_size, os.fstat(fds[1]).st_size
+        if sizes[0] < rows * self.dim or sizes[1] < rows * 4:
+            self.close()
+            raise IndexDamaged(
+                f"{files.rows_path} holds fewer rows than the catalog references ({sizes[0] // max(1, self.dim):,} "
+                f"of {rows:,}): `vmem reindex` rebuilds it"
+            )
+
+    def close(self) -> None:
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _read(self, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """(int8 rows, float32 scales) of rows ``first``… ``first + count``."""
+        if count <= 0:
+            return np.zeros((0, self.dim), np.int8), np.zeros(0, np.float32)
+        if self._fds is None or first < 0 or first + count > self.rows:
+            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem reindex` rebuilds it")
+        rows = os.pread(self._fds[0], count * self.dim, first * self.dim)
+        scales = os.pread(self._fds[1], count * 4, first * 4)
+        if len(rows) != count * self.dim or len(scales) != count * 4:
+            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem reindex` rebuilds it")
+        scale = np.frombuffer(scales, np.float32).copy()
+        scale[~np.isfinite(scale)] = 0.0
+        return np.frombuffer(rows, np.int8).reshape(count, self.dim), scale
 
     def vectors(self, first: int, count: int) -> np.ndarray:
-        rows = np.asarray(self._rows[first : first + count], dtype=np.float32)
-        return rows * self._scale[first : first + count, None]
+        rows, scale = self._read(first, count)
+        return rows.astype(np.float32) * scale[:, None]
 
     def maxsims(self, query: np.ndarray, spans: Mapping[str, Sequence[tuple[int, int]]]) -> dict[str, float]:
         """``maxsim(query, pieces)`` of every memory in ``spans`` (its (first row, rows) of
@@ -142,8 +177,9 @@ class TokenReader:
         at = 0
         for _, spans_of, _ in kept:
             for first, count in spans_of:
-                np.copyto(buffer[at : at + count], self._rows[first : first + count], casting="unsafe")
-                scale[at : at + count] = self._scale[first : first + count]
+                rows, scales = self._read(first, count)
+                np.copyto(buffer[at : at + count], rows, casting="unsafe")
+                scale[at : at + count] = scales
                 at += count
         similarity = np.empty((len(query), total), np.float32)
         step = max(16, PRODUCT_SIZE // (len(query) * self.dim))

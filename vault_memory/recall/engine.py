@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import EmbedderError
+from ..errors import EmbedderError, IndexDamaged
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
@@ -266,7 +266,12 @@ class Engine:
             if abstains is not None:  # the language rule holds here too: no pieces across languages
                 top = [path for path in top if path not in abstains["vector"]]
             late_started = time.perf_counter()
-            maxsims = snap.maxsims(pieces[0], top)
+            try:
+                maxsims = snap.maxsims(pieces[0], top)
+            except IndexDamaged as e:  # damaged token files: rank without them, and say so
+                maxsims = {}
+                if warnings is not None:
+                    warnings.append(f"ranked without late interaction: {e}")
             if timings is not None:
                 timings["late_ms"] = (time.perf_counter() - late_started) * 1000
             fused = late_interaction(fused, maxsims, self.params, neighbours)
