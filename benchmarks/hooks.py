@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,10 +70,11 @@ def main() -> None:
             commands = {
                 "floor": lambda n: ([sys.executable, "-c", "import json, socket"], ""),
                 "prompt_hook": lambda n: (hook, hook_event(tmp, "what should I avoid eating?")),
-                # "remember that…": written by the daemon before it recalls (a new memory each run)
+                # "remember that…": written by the daemon before it recalls (a new memory each run:
+                # a message already read is skipped, as in a session)
                 "prompt_hook_with_signal": lambda n: (
                     hook,
-                    hook_event(tmp, f"Remember that my locker {n} code is {n * 7919 % 10007:04d}"),
+                    hook_event(tmp, f"Remember that my locker {n} code is {uuid.uuid4().hex[:8]}"),
                 ),
                 "vmem_recall": lambda n: ([VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)], ""),
             }
