@@ -1,6 +1,8 @@
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import VMEM, Cli, tree_digest, write
@@ -236,3 +238,29 @@ def test_small_defects(mech_vault, tmp_path):
     assert (mech_vault / ".vmem").stat().st_mode & 0o077 == 0
     listed = cli("list").stdout
     assert "superseded" in listed and "active" in listed
+
+
+def test_what_a_new_user_typed_gets_a_clear_answer(tmp_path):
+    """`--type facts` printed nothing and exited 0 (read as "nothing relevant"), `-n ²` gave a
+    traceback in the fast path, `vmem ingest --help` was garbled, and a 2 MB memory was
+    "created" as a file every sync skips."""
+    from vault_memory.vault.template import create_vault
+
+    vault = str(create_vault(tmp_path / "vault"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([VMEM, *args], input=stdin, capture_output=True, text=True, env=env, timeout=120)
+
+    typo = run("recall", "what do I eat?", "--type", "facts", "--vault", vault)
+    assert typo.returncode == 2 and "did you mean 'fact'" in typo.stderr
+    listed = run("list", "--type", "epsiode", "--vault", vault)
+    assert listed.returncode == 2 and "did you mean 'episode'" in listed.stderr
+    for args in (["-n", "²"], ["--budget", "²5"], ["-n", "①"]):
+        odd = run("recall", "peanuts", *args, "--vault", vault)
+        assert odd.returncode == 2 and "Traceback" not in odd.stderr, args
+    helped = run("ingest", "--help").stdout
+    assert "configured     (" not in helped and "echo 'User: remember that my sister is called Ana'" in helped
+    big = run("remember", "-", "--vault", vault, stdin="word " * 300_000)
+    assert big.returncode == 2 and "max_file_bytes" in big.stderr
+    assert not [p for p in Path(vault, "facts").glob("*.md") if p.stat().st_size > 1_000_000]

@@ -342,6 +342,10 @@ class VaultMemory:
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
         """Every memory, or those of one type and of one key (under any of its aliases)."""
         from .lifecycle import canonical_key, memory_state
+        from .recall.query import check_type
+
+        if type is not None:
+            check_type(type)
         from .vault.supersession import superseded_ids
 
         result = self.vault.scan()

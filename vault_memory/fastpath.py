@@ -124,7 +124,7 @@ def parse_recall(args: list[str]) -> dict | None:
             if key == "types":
                 out.setdefault("types", []).append(value)
             elif key in ("k", "budget"):
-                if not value.isdigit() or int(value) < 1:
+                if not (value.isascii() and value.isdigit()) or int(value) < 1:  # "²".isdigit() is True
                     return None  # the CLI says what is wrong with it
                 out[key] = int(value)
             elif key == "format" and value not in _FORMATS:

@@ -480,10 +480,10 @@ def ingest(
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Turn a conversation into memories: what the user asked to remember, and with an LLM configured
-    ([llm] in vmem.toml or $VMEM_LLM_URL) stable facts, episodes and a session summary.
+    """Turn a conversation into memories: what the user asked to remember, and more with an LLM.
 
-    Only the user's own words can become the user's facts: text the harness or a tool wrote
+    With an LLM configured ([llm] in vmem.toml or $VMEM_LLM_URL) it also writes stable facts,
+    episodes and a session summary. Only the user's own words can become the user's facts: text the harness or a tool wrote
     (compaction summaries, task notifications, command output) is not read as the user's.
     An export of many conversations (ChatGPT's or Claude.ai's conversations.json, OpenAI chat
     JSONL) is read conversation by conversation, each its own session; --json then prints
@@ -502,7 +502,7 @@ def ingest(
 
       vmem ingest ~/Downloads/chatgpt-export/conversations.json --dry-run
 
-      printf 'User: remember that my sister is called Ana\n' | vmem ingest - --dry-run
+      echo 'User: remember that my sister is called Ana' | vmem ingest - --dry-run
 
       vmem ingest --retry-pending
     """
@@ -792,7 +792,9 @@ class Format(StrEnum):
 
 @app.command(cls=_Command)
 def recall(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to remember, in natural language.")],
+    query: Annotated[
+        str, typer.Argument(metavar="QUERY", help="What to recall, in natural language: a question or a topic.")
+    ],
     k: Annotated[
         Optional[int],
         typer.Option("--k", "-n", metavar="N", min=1, help="How many memories to consider (default from vmem.toml)."),

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import SETTINGS
+from ..config import ALL_TYPES, SETTINGS
 from ..errors import InvalidInput
 from ..lifecycle import RecallFilter
 from ..vault.memory import Memory, jsonable
@@ -19,6 +19,18 @@ DEFAULT_K: int = SETTINGS["recall"]["k"].default
 MAX_K = 1000
 #: the two legs a recall can run
 LEGS = ("keyword", "vector")
+
+
+def check_type(name: object) -> None:
+    """A memory type that exists, or ``InvalidInput`` with the nearest one: `--type facts`
+    printed nothing and exited 0, which reads as "nothing relevant"."""
+    if name in ALL_TYPES:
+        return
+    import difflib
+
+    near = difflib.get_close_matches(str(name), ALL_TYPES, n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    raise InvalidInput(f"no memory type {name!r} (the types are {', '.join(ALL_TYPES)}){hint}")
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,8 @@ class RecallQuery:
             raise InvalidInput(f"as_of {self.as_of.isoformat()} is too far from today to judge memories by")
         if self.types is not None and not isinstance(self.types, frozenset):
             object.__setattr__(self, "types", frozenset(self.types))
+        for name in self.types or ():
+            check_type(name)
 
     @property
     def filter(self) -> RecallFilter:

@@ -72,6 +72,9 @@ SINGLE_VALUE_WORDS = 5
 #: as it is: no churn in the user's editor or in git)
 RECONFIRM_AFTER = dt.timedelta(days=1)
 
+#: what a memory file's frontmatter may add to its text, counted against the size limit
+FRONTMATTER_ROOM = 2048
+
 #: how many similar memories a new one is compared with for a restatement
 RESTATEMENT_CANDIDATES = 5
 
@@ -259,6 +262,14 @@ def remember_many(
     conflicts the rules cannot (an LLM, when one is configured)."""
     for item in items:
         validate(item)
+    limit = backend.vault.config["vault"]["max_file_bytes"]
+    for item in items:  # a file every sync would skip as too large is no memory: say so now
+        size = len(item.text.encode("utf-8", "surrogatepass")) + FRONTMATTER_ROOM
+        if size > limit:
+            raise InvalidInput(
+                f"a memory of {size:,} bytes is over the vault's {limit:,}-byte limit ([vault] max_file_bytes); "
+                "keep what matters of it, or raise the limit"
+            )
     if not items:
         return []
     now = now or now_local()
