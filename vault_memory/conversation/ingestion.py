@@ -28,7 +28,7 @@ from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, pair_judge, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
-from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text
+from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -184,6 +184,7 @@ def remember_said(
     ``ingest`` reads), written at once through the write rules: the prompt hook's
     "remember that…". The message is recorded in ``session``'s ledger, so the ``ingest`` of
     the session's transcript later reads it as already done. [] when it asks nothing."""
+    text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
     if not explicit_signals(text):
         return []  # the common case costs one pass of the patterns
     session = session or "prompt"

@@ -61,8 +61,18 @@ _HARNESS = (
     "[Request interrupted by user",
     "This session is being continued from a previous conversation",
 )
-#: reminders the harness appends to the user's own prompt: cut out, the prompt kept
-_REMINDER = re.compile(r"<system-reminder>.*?(</system-reminder>|\Z)", re.S)
+#: what the harness or the IDE puts into the user's own prompt (reminders, the editor's
+#: selection and open file): cut out, the prompt kept. A file's selected text is not the
+#: user's words ("The admin password is hunter2" came from a selected file)
+_REMINDER = re.compile(
+    r"<(system-reminder|ide_selection|ide_opened_file|ide_diagnostics)\b[^>]*>.*?(</\1>|\Z)", re.S | re.I
+)
+
+
+def user_words(content: str) -> str:
+    """What the user typed of a prompt: the harness's reminders and the IDE's selection and
+    open file cut out."""
+    return _REMINDER.sub("", content)
 
 
 @dataclass(frozen=True)
@@ -306,7 +316,7 @@ def _read_claude_code(text: str) -> _Read:
         if _not_the_conversation(entry, message) or content is None:
             continue
         if kind == "user":
-            content = _REMINDER.sub("", content)
+            content = user_words(content)
             if content.lstrip().startswith(_HARNESS):
                 continue
         _append(turns, kind, content, _timestamp(entry.get("timestamp")), number, merge=kind == "assistant")
