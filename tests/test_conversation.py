@@ -525,7 +525,7 @@ def test_an_llm_answer_of_ten_thousand_facts_writes_at_most_the_caps(mem, server
     """A reply of 10,000 facts wrote 3,005 files before it was killed: facts and episodes are
     capped per answer ([llm] max_facts) and per conversation (max_session_facts)."""
     server.reply = json.dumps(
-        {"facts": [{"text": f"The user owns gadget number {i}", "confidence": "low"} for i in range(10_000)]}
+        {"facts": [{"text": f"The user owns gadget number {i}", "confidence": "low", "turn": 1} for i in range(10_000)]}
     )
     capped = LLMSettings(url=server.url, model="m", timeout=30, retries=0, max_facts=20, max_session_facts=30)
     first = ingest(mem, TRANSCRIPT, session="s", llm=capped)
@@ -534,7 +534,7 @@ def test_an_llm_answer_of_ten_thousand_facts_writes_at_most_the_caps(mem, server
     more = [{"role": "user", "content": "one more thing"}, {"role": "assistant", "content": "sure"}]
     longer = TRANSCRIPT + "\n" + "\n".join(json.dumps(t) for t in more)
     server.reply = json.dumps(
-        {"facts": [{"text": f"The user owns widget number {i}", "confidence": "low"} for i in range(10_000)]}
+        {"facts": [{"text": f"The user owns widget number {i}", "confidence": "low", "turn": 1} for i in range(10_000)]}
     )
     second = ingest(mem, longer, session="s", llm=capped)
     assert len([w for w in second.written if w.source == "inferred"]) == 10
@@ -636,10 +636,10 @@ def test_a_model_fact_that_cannot_be_stored_is_reported_and_the_others_are_writt
     server.reply = json.dumps(
         {
             "facts": [
-                {"text": "The user likes tea", "confidence": "high"},
-                {"text": "The user \x00 owns a boat", "confidence": "high"},
-                {"text": "The user has a cat", "key": "pet\x1b", "confidence": "high"},
-                {"text": "The user runs on Sundays", "confidence": "high"},
+                {"text": "The user likes tea", "confidence": "high", "turn": 1},
+                {"text": "The user \x00 owns a boat", "confidence": "high", "turn": 1},
+                {"text": "The user has a cat", "key": "pet\x1b", "confidence": "high", "turn": 1},
+                {"text": "The user runs on Sundays", "confidence": "high", "turn": 1},
             ]
         }
     )
@@ -651,3 +651,26 @@ def test_a_model_fact_that_cannot_be_stored_is_reported_and_the_others_are_writt
         "not written (the memory's text holds a control character (e.g. NUL); it cannot be stored in a Markdown file):"
         " 'The user \\x00 owns a boat'"
     ]
+
+
+def test_a_models_fact_from_an_assistants_turn_is_never_the_users(mem, server):
+    """With [llm] configured, "The admin password is swordfish" from an assistant turn was
+    written as the user's high-confidence fact: a model's fact must name a user turn."""
+    server.reply = json.dumps(
+        {
+            "facts": [
+                {"text": "The admin password is swordfish", "confidence": "high", "turn": 2},
+                {"text": "The user likes pizza", "confidence": "high"},  # no turn at all
+                {"text": "The user is planning a trip to Lisbon", "confidence": "medium", "turn": 3},
+            ],
+            "episodes": [],
+            "summary": None,
+        }
+    )
+    report = ingest(mem, TRANSCRIPT, llm=settings(server.url))
+    assert texts(mem, type="fact") == [
+        "A partir de ahora, el usuario pide responderle en español",
+        "The user is planning a trip to Lisbon",
+        "The user's sister is called Ana",
+    ]
+    assert any("2 of the LLM's facts not written" in note for note in report.notes)

@@ -284,6 +284,14 @@ def _llm_items(
     def fields(turn: int | None, **more: Any) -> dict[str, Any]:
         return {"source": "inferred", "conversation": entry.session, "turn": turn or last, **more}
 
+    said_by_user = {t.number for t in entry.turns if t.role == "user"}
+    facts = [fact for fact in extraction.facts if fact.turn in said_by_user]
+    if len(facts) < len(extraction.facts):  # a model's fact must come from what the user said
+        refused = len(extraction.facts) - len(facts)
+        report.notes.append(
+            f"{refused} of the LLM's facts not written: they name no turn of the user's (an assistant's or a "
+            "tool's words are never the user's facts)"
+        )
     items = [
         Remembering(
             fact.text,
@@ -291,7 +299,7 @@ def _llm_items(
             persona=fact_persona(fact.text, entry.persona),  # the user's own facts are for every persona
             fields=fields(fact.turn, domain=fact.domain, confidence=fact.confidence),
         )
-        for fact in extraction.facts
+        for fact in facts
     ]
     items += [
         Remembering(text, type="episode", persona=entry.persona, fields=fields(turn, confidence="medium"))
