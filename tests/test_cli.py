@@ -264,3 +264,12 @@ def test_what_a_new_user_typed_gets_a_clear_answer(tmp_path):
     big = run("remember", "-", "--vault", vault, stdin="word " * 300_000)
     assert big.returncode == 2 and "max_file_bytes" in big.stderr
     assert not [p for p in Path(vault, "facts").glob("*.md") if p.stat().st_size > 1_000_000]
+
+
+def test_an_id_is_found_by_any_unique_part(cli, vault_dir):
+    """Ids were accepted only by prefix: `vmem show ca4261`, the hash part people copy, was
+    "no memory with id"."""
+    shown = cli("show", "0d9e52", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["id"] == "2026-10-20-prefers-short-answers-0d9e52"
+    assert cli("show", "2026-09-14", "--json").exit_code == 1  # two memories: say so, never guess
+    assert cli("confirm", "0d9e52").exit_code == 0

@@ -429,6 +429,17 @@ class Catalog:
         )
         return {path: json.loads(record) for path, record in rows}
 
+    def records_with_id_part(self, part: str, limit: int) -> dict[str, dict[str, Any]]:
+        """{path: record} of at most ``limit`` indexed memories whose id holds ``part``
+        anywhere (the hash at the end of an id is what people copy): a scan of the ids, for
+        a reference no prefix matched."""
+        escaped = part.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self._sql(
+            "SELECT path, record FROM files WHERE id LIKE ? ESCAPE '\\' AND record IS NOT NULL ORDER BY id LIMIT ?",
+            (f"%{escaped}%", limit),
+        )
+        return {path: json.loads(record) for path, record in rows}
+
     def records_superseding(self, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
         """{path: record} of the indexed memories that list one of ``refs`` in ``supersedes``."""
         select = "SELECT f.path, f.record FROM supersedes s JOIN files f ON f.path = s.path"

@@ -175,6 +175,9 @@ class Snapshot:
     def memories_with_id_prefix(self, prefix: str, limit: int) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_id_prefix(prefix, limit))
 
+    def memories_with_id_part(self, part: str, limit: int) -> dict[str, Memory]:
+        return self._remember(self.catalog.records_with_id_part(part, limit))
+
     def supersession_linked(self, start: Memory) -> list[Memory]:
         """``start`` and every memory a supersession chain through it can reach: what each
         replaces and what replaces it, followed both ways, asked of the catalog a step at a

@@ -238,6 +238,8 @@ class Vault:
             if memory.id == ref:
                 return memory
         matches = [m for m in memories if m.id.startswith(ref)] if prefix and len(ref) >= 4 else []
+        if prefix and len(ref) >= 4 and not matches:  # any unique part: the hash at the end is what people copy
+            matches = [m for m in memories if ref in m.id]
         if len(matches) == 1:
             return matches[0]
         if matches:

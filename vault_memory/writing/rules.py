@@ -590,6 +590,8 @@ def find(backend: Backend, ref: str, *, prefix: bool = False, copies: bool = Fal
             found = snap.memories_with_ids([ref])
             if not found and prefix and len(ref) >= 4:
                 found = snap.memories_with_id_prefix(ref, 6)
+            if not found and prefix and len(ref) >= 4:  # "ca4261": the hash part people copy
+                found = snap.memories_with_id_part(ref, 6)
             return sorted(found)
 
     memory = backend.vault.get(ref, prefix=prefix, locate=locate)
