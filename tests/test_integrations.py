@@ -1356,3 +1356,30 @@ def test_damaged_token_files_never_kill_the_daemon_and_recall_says_so(tmp_path, 
         assert status.returncode == 0 and "running" in status.stdout
     finally:
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
+
+
+@pytest.mark.long
+def test_a_stopped_daemon_costs_a_recall_one_deadline_not_two(tmp_path):
+    """A daemon stopped with SIGSTOP made `vmem recall` wait 138 s: the fast path's 10 s,
+    then the CLI's client asked the same silent daemon for 120 s more. After the fast path's
+    deadline the CLI answers in its own process."""
+    import signal
+
+    from vault_memory.backend.control import read_pid
+    from vault_memory.config import StateLayout
+
+    vault = create_vault(tmp_path / "vault")
+    env = clean_env(tmp_path)
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    pid = read_pid(StateLayout.of(vault))
+    assert pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        done = subprocess.run(
+            [VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)],
+            capture_output=True, text=True, env=env, timeout=100,
+        )  # fmt: skip
+        assert done.returncode == 0 and "peanuts" in done.stdout
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)

@@ -28,6 +28,9 @@ from .vaultpath import nearest_vault
 
 #: the whole answer, not each read: a daemon that trickles bytes is given up on
 DEADLINE_SECONDS = 10.0
+#: what the fast path learned of the daemon before it fell through to the CLI
+_silent: set[str] = set()
+SILENT_DAEMON = "silent"
 
 _VALUE_OPTIONS = {
     "--k": "k",
@@ -59,6 +62,10 @@ def main() -> int:
         served = serve_recall(argv[1:])
         if served is not None:
             return served
+        if SILENT_DAEMON in _silent and "--no-daemon" not in argv:
+            # the daemon took the whole deadline without a word (stopped, wedged): the CLI
+            # answers in this process instead of waiting on it again (138 s before)
+            sys.argv.append("--no-daemon")
     if argv[:1] == ["mcp"] and serves_mcp(argv[1:]):
         from .mcprelay import relay
 
@@ -161,6 +168,9 @@ def ask(path: str, request: dict, seconds: float) -> dict | None:
         return None
     try:
         answer = json.loads(exchange(path, json.dumps(request).encode("utf-8") + b"\n", seconds))
+    except TimeoutError:
+        _silent.add(SILENT_DAEMON)
+        return None
     except (OSError, ValueError, RecursionError):
         return None
     return answer if isinstance(answer, dict) else None
