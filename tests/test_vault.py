@@ -407,3 +407,17 @@ def test_a_fifo_named_like_a_memory_is_skipped_not_waited_on(mech_vault):
     assert not thread.is_alive(), "a read of the FIFO blocked"
     assert done["ids"] == ["good"]
     assert any(path == "facts/pipe.md" and "FIFO" in message for path, message in done["problems"])
+
+
+def test_obsidians_template_folder_is_not_memories_and_a_template_says_what_it_is(mech_vault):
+    """An Obsidian `Templates/` note with `{{date}}` was read as a broken memory ("found
+    unhashable key"): doctor failed for ever and the pre-commit hook blocked commits."""
+    template = "---\ncreated: {{date}}\ntags: [daily]\n---\n# {{title}}\n"
+    write(mech_vault / "Templates" / "daily.md", template)
+    mem = vmem.open(mech_vault, use_daemon=False)
+    [problem] = mem.doctor().problems
+    assert "placeholders" in problem.message and "Templates setting" in problem.message
+    write(mech_vault / ".obsidian" / "templates.json", '{"folder": "Templates"}')
+    mem = vmem.open(mech_vault, use_daemon=False)
+    assert mem.doctor().ok and mem.doctor().checked == 0
+    assert mem.check_files({"Templates/daily.md": template.encode()}) == (0, [])

@@ -160,6 +160,11 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
         context, context_mark = getattr(e, "context", None), getattr(e, "context_mark", None)
         if context and context_mark is not None and context_mark.line + 2 != line:
             problem += f" ({context} started on line {context_mark.line + 2})"
+        if "{{" in fm:  # an Obsidian template ({{date}}, {{title}}): a template, not a memory
+            problem += (
+                "; it holds {{…}} placeholders, so it looks like a template: keep templates in the folder "
+                "Obsidian's Templates setting names (vmem skips it), or list their folder in .vmemignore"
+            )
         raise FrontmatterError(path, f"broken YAML frontmatter: {problem}", line=line) from None
     if data is None:
         return {}

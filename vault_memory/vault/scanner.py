@@ -7,6 +7,8 @@ vault holds. Files are found, not read: ``stat`` only, which keeps a no-change c
 
 from __future__ import annotations
 
+import json
+
 import fnmatch
 import os
 import re
@@ -34,6 +36,20 @@ def is_temp_name(name: str) -> bool:
     )
 
 
+def obsidian_template_folders(root: Path) -> list[str]:
+    """The folder Obsidian's Templates plugin keeps its templates in (``.obsidian/
+    templates.json``), as an ignore pattern: a note full of ``{{date}}`` placeholders is no
+    memory, and read as one it failed doctor and blocked every commit."""
+    try:
+        data = json.loads((root / ".obsidian" / "templates.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    folder = data.get("folder") if isinstance(data, dict) else None
+    if not isinstance(folder, str) or not folder.strip("/ ") or ".." in folder:
+        return []
+    return [f"/{folder.strip('/ ')}/"]
+
+
 class IgnoreRules:
     """gitignore-style patterns from vmem.toml, ``.vmemignore`` and ``.gitignore``.
 
@@ -59,7 +75,7 @@ class IgnoreRules:
 
     @classmethod
     def for_vault(cls, root: Path, configured: list[str]) -> IgnoreRules:
-        patterns = list(configured)
+        patterns = list(configured) + obsidian_template_folders(root)
         for name in (".vmemignore", ".gitignore"):
             f = root / name
             if f.is_file():
