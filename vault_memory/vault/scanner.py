@@ -7,9 +7,8 @@ vault holds. Files are found, not read: ``stat`` only, which keeps a no-change c
 
 from __future__ import annotations
 
-import json
-
 import fnmatch
+import json
 import os
 import re
 import stat
