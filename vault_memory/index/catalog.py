@@ -299,13 +299,14 @@ class Catalog:
             ),
         )
         self._sql("DELETE FROM supersedes WHERE path = ?", (row.path,))
-        if self._has_slots:
+        has_slots = self._has_slots  # one schema query a file, not two: a build upserts every file
+        if has_slots:
             self._sql("DELETE FROM slots WHERE path = ?", (row.path,))
         if memory:
             self._sql_many(
                 "INSERT INTO supersedes(path, target) VALUES (?, ?)", [(row.path, t) for t in memory.supersession_refs]
             )
-            if self._has_slots:
+            if has_slots:
                 self._sql_many(
                     "INSERT INTO slots(path, tag) VALUES (?, ?)", [(row.path, t) for t in memory_tags(memory)]
                 )

@@ -69,7 +69,6 @@ class Timeline:
     memory (``recall.engine.Engine.timeline``) each check is a few comparisons."""
 
     archived: bool
-    stem: str | None  # the file name without .md: a wikilink `supersedes` may name it
     created: dt.datetime | None
     expires_at: dt.datetime | None
     reference: dt.datetime | None  # last known true (see reference_time)
@@ -98,7 +97,6 @@ class Timeline:
 def timeline(memory: Memory, rules: Rules = Rules()) -> Timeline:
     return Timeline(
         archived=is_archived(memory),
-        stem=memory.path.stem if memory.path is not None else None,
         created=as_datetime(memory.created) if memory.created is not None else None,
         expires_at=expires_at(memory, rules),
         reference=reference_time(memory),
@@ -113,8 +111,7 @@ def memory_state(
     tl = tl or timeline(memory, rules)
     if tl.archived:
         return "archived"
-    if memory.id in superseded or (tl.stem is not None and tl.stem in superseded) or is_superseded(memory, superseded):
-        # by id, by file stem (a wikilink), or by what it says (a renamed file with no id)
+    if is_superseded(memory, superseded):  # by id, file stem (a wikilink) or what it says (a renamed file)
         return "superseded"
     if tl.is_expired(now):
         return "expired"

@@ -40,7 +40,15 @@ from ..vault.vault import Vault
 from .conflicts import with_conflicts
 from .languages import abstentions, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
-from .relevance import DIETARY_TERMS, about_food, about_the_user, fact_floor, has_evidence, names_key
+from .relevance import (
+    DIETARY_TERMS,
+    about_food,
+    about_the_user,
+    fact_floor,
+    has_evidence,
+    names_key,
+    question_words,
+)
 from .results import Hit, RecallQuery, RecallResult
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -287,10 +295,11 @@ class Engine:
         superseded = snap.superseded_targets()
         profile = about_the_user(query.text)
         floor = fact_floor(self.embedder.model_id)
+        asked = question_words(query.text)
 
         def relevant(path: str, memory: Memory) -> bool:
             """A candidate's evidence of its own (``relevance.has_evidence``)."""
-            shares_word = path in kw_score or names_key(query.text, memory)
+            shares_word = path in kw_score or names_key(asked, memory)
             return profile or has_evidence(
                 memory, floor, vec_score.get(path), maxsims.get(path), shares_word, food_question=food
             )

@@ -95,12 +95,16 @@ def dietary(memory: Memory) -> bool:
     return bool(_DIETARY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
 
 
-def names_key(question: str, memory: Memory) -> bool:
-    """The question names the fact's key, under any of its names ("what is the user's
-    name?" and ``nombre: Lucas``)."""
+def question_words(question: str) -> frozenset[str]:
+    """The words of a question as ``names_key`` compares them (once per recall)."""
+    return frozenset(re.findall(r"[^\W_]+", fold_accents(question).casefold()))
+
+
+def names_key(words: frozenset[str], memory: Memory) -> bool:
+    """The question (its ``question_words``) names the fact's key, under any of its names
+    ("what is the user's name?" and ``nombre: Lucas``)."""
     if not memory.key:
         return False
-    words = set(re.findall(r"[^\W_]+", fold_accents(question).casefold()))
     return any(set(form.split("_")) <= words for form in key_forms(memory.key))
 
 
