@@ -107,7 +107,14 @@ def main(argv):
 def claude_code(event, args):
     name = event.get("hook_event_name")
     cwd = event.get("cwd") or os.getcwd()
-    vault = _vault(args.get("vault"), cwd)
+    passed = []
+    vault = _vault(args.get("vault"), cwd, passed)
+    for folder in passed:  # said once a session, where the user will look
+        if name == "SessionStart" or vault is None:
+            _log(
+                vault,
+                f"{name}: passed over the vault at {folder}: you did not create or trust it (`vmem trust {folder}`)",
+            )
     if vault is None:
         return _log(None, f"{name}: no vault found (use --vault, VMEM_VAULT or a vmem.toml above {cwd})")
     budget = _budget(args)
@@ -284,22 +291,51 @@ def _project_query(cwd):
     return "project " + " ".join(dict.fromkeys(w for w in words if w))
 
 
-def _vault(explicit, cwd):
+def _vault(explicit, cwd, passed=None):
+    """As vmem's ``config.locate_vault(chosen_only=True)``: a vault named by --vault or
+    VMEM_VAULT, else the nearest one above ``cwd`` that the user created or trusted (a
+    cloned repository's vmem.toml is passed over, and named in ``passed``), else the
+    per-user default."""
     for value in (explicit, os.environ.get("VMEM_VAULT")):
         if value:
             path = os.path.abspath(os.path.expanduser(value))
             return path if os.path.isdir(path) else None
-    here = os.path.abspath(cwd)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    default = os.path.join(base, "vmem", "vault")
+    here = os.path.realpath(cwd)
     while True:
         if os.path.isfile(os.path.join(here, "vmem.toml")):
-            return here
+            if here == os.path.realpath(default) or _trusted(base, here):
+                return here
+            if passed is not None:
+                passed.append(here)
         parent = os.path.dirname(here)
         if parent == here:
             break
         here = parent
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    default = os.path.join(base, "vmem", "vault")
     return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
+
+
+def _trusted(base, folder):
+    """vmem's ``trust.entry(folder) is not None``: this user's record names the folder."""
+    import hashlib
+    import stat
+
+    name = hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json"
+    try:
+        fd = os.open(os.path.join(base, "vmem", "trusted", name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.getuid() or not stat.S_ISREG(st.st_mode) or st.st_size > 65_536:
+            return False
+        record = _loads(os.read(fd, 65_536).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    finally:
+        os.close(fd)
+    return isinstance(record, dict) and record.get("path") == folder
 
 
 def _log_path(vault, name="hooks.log"):

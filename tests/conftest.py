@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -25,6 +26,20 @@ from vault_memory.vault.vault import Vault
 
 #: the console script installed beside this interpreter, whatever the caller's PATH holds
 VMEM = str(Path(sys.executable).with_name("vmem"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_data_home(tmp_path_factory):
+    """Every test process keeps vmem's per-user records (the vaults the user created or
+    trusted, the default vault) in a folder of its own, never in the real home; the vmem
+    processes the tests start inherit it."""
+    before = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+    yield Path(os.environ["XDG_DATA_HOME"])
+    if before is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = before
 
 
 @pytest.fixture

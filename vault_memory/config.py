@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import trust
 from .errors import ConfigError, VaultNotFound
-from .vaultpath import CONFIG_NAME, nearest_vault
+from .vaultpath import CONFIG_NAME, nearest_vault, vaults_above
 from .vaultpath import default_vault_path as _default_vault_path
 
 
@@ -336,7 +337,8 @@ ENVIRONMENT = {
     "VMEM_LLM_MODEL": "the model that endpoint serves; wins over [llm] model",
     "VMEM_LLM_API_KEY": "its API key, when [llm] api_key_env names no other variable",
     "VMEM_LLM_TIMEOUT": "seconds to wait for one answer of the endpoint; wins over [llm] timeout",
-    "XDG_DATA_HOME": "where the per-user default vault lives ($XDG_DATA_HOME/vmem/vault; else ~/.local/share)",
+    "XDG_DATA_HOME": "where the per-user default vault lives ($XDG_DATA_HOME/vmem/vault; else ~/.local/share), "
+    "and the record of the vaults you created or trusted ($XDG_DATA_HOME/vmem/trusted)",
     "XDG_CACHE_HOME": "where models are assembled and cached ($XDG_CACHE_HOME/vmem; else ~/.cache), "
     "unless [embedding] cache_dir says otherwise, and where `vmem mcp` keeps the MCP SDK's handshake answers",
     "XDG_STATE_HOME": "where the hooks log when there is no vault ($XDG_STATE_HOME/vmem/hooks.log; else ~/.local/state)",
@@ -419,17 +421,51 @@ class StateLayout:
 
 
 def llm_url(config: Config, env: Mapping[str, str] | None = None) -> str:
-    """The LLM endpoint ingestion uses ('' when none): ``$VMEM_LLM_URL`` over ``[llm] url``."""
-    return (os.environ if env is None else env).get("VMEM_LLM_URL") or config["llm"]["url"]
+    """The LLM endpoint ingestion uses ('' when none): ``$VMEM_LLM_URL`` over ``[llm] url``,
+    and a vault's own endpoint only when the user chose it (``trust.llm_url_allowed``)."""
+    return (os.environ if env is None else env).get("VMEM_LLM_URL") or (
+        "" if llm_url_refused(config) else config["llm"]["url"]
+    )
+
+
+def llm_url_refused(config: Config) -> str | None:
+    """Why the vault's ``[llm] url`` is not used, or None when it is (or there is none): a
+    cloned repository's vmem.toml must not receive the user's conversations."""
+    url = config["llm"]["url"]
+    if not url or config.path is None:
+        return None
+    root = config.path.parent
+    if trust.llm_url_allowed(root, url):
+        return None
+    if trust.entry(root) is not None:
+        return (
+            f"[llm] url in {config.path} ({url}) is not the endpoint this vault had when you trusted it; "
+            f"if you set it, run `vmem trust {root}` again"
+        )
+    return (
+        f"[llm] url in {config.path} ({url}) is not used: you did not create or trust this vault; "
+        f"`vmem trust {root}` if conversations may go there"
+    )
+
+
+def llm_key_env(config: Config) -> str:
+    """The variable the API key is read from: the vault's ``api_key_env`` only when its
+    endpoint may be used (else any variable could be sent to the user's endpoint)."""
+    chosen = config["llm"]["api_key_env"]
+    if config.path is None or trust.is_trusted(config.path.parent):
+        return chosen
+    return "VMEM_LLM_API_KEY"
 
 
 def default_vault_path() -> Path:
     return Path(_default_vault_path())
 
 
-def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) -> Path:
+def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None, *, chosen_only: bool = False) -> Path:
     """``--vault``, else ``VMEM_VAULT``, else the nearest parent with vmem.toml, else the
-    per-user default. Raises ``VaultNotFound`` with what was tried."""
+    per-user default. Raises ``VaultNotFound`` with what was tried. ``chosen_only`` (hooks,
+    MCP: an agent runs in folders the user did not pick) passes over a parent vault the
+    user neither created nor trusted (``vault_memory.trust``)."""
     for source, value in (("--vault", explicit), ("VMEM_VAULT", os.environ.get("VMEM_VAULT"))):
         if value:
             path = Path(value).expanduser()
@@ -438,10 +474,17 @@ def locate_vault(explicit: str | Path | None = None, cwd: Path | None = None) ->
                     f"{source} points to {path}, which is not a folder (create one with `vmem init {path}`)"
                 )
             return path.resolve()
-    found = nearest_vault(str(cwd or Path.cwd()))
+    here = str(cwd or Path.cwd())
+    found = nearest_vault(here, trust.is_trusted if chosen_only else None)
     if found is not None:
         return Path(found)
     default = default_vault_path()
+    passed = [p for p in vaults_above(here) if chosen_only and not trust.is_trusted(p)]
+    if passed:
+        raise VaultNotFound(
+            f"the vault at {passed[0]} was found above this folder, but you did not create or trust it: "
+            f"`vmem trust {passed[0]}` lets agents use it, or pass --vault PATH / set VMEM_VAULT"
+        )
     raise VaultNotFound(
         "no vault found: pass --vault PATH, set VMEM_VAULT, run inside a folder holding vmem.toml, "
         f"or create the default one with `vmem init {default}`"

@@ -6,6 +6,7 @@ copied beside an agent's settings and imports nothing of vmem.)"""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 #: the file that makes a folder a vault
 CONFIG_NAME = "vmem.toml"
@@ -17,16 +18,24 @@ def default_vault_path() -> str:
     return os.path.join(base, "vmem", "vault")
 
 
-def nearest_vault(cwd: str) -> str | None:
-    """The nearest folder at or above ``cwd`` holding vmem.toml, else the per-user default
-    when it is a vault; None when neither is."""
+def vaults_above(cwd: str) -> list[str]:
+    """Every folder at or above ``cwd`` holding vmem.toml, nearest first."""
     here = os.path.realpath(cwd)
+    found = []
     while True:
         if os.path.isfile(os.path.join(here, CONFIG_NAME)):
-            return here
+            found.append(here)
         parent = os.path.dirname(here)
         if parent == here:
-            break
+            return found
         here = parent
+
+
+def nearest_vault(cwd: str, accept: Callable[[str], bool] | None = None) -> str | None:
+    """The nearest folder at or above ``cwd`` holding vmem.toml (of those ``accept`` takes,
+    when given), else the per-user default when it is a vault; None when neither is."""
+    for folder in vaults_above(cwd):
+        if accept is None or accept(folder):
+            return folder
     default = default_vault_path()
     return default if os.path.isfile(os.path.join(default, CONFIG_NAME)) else None

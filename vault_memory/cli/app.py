@@ -183,6 +183,79 @@ def init(
 
 
 @app.command(cls=_Command)
+def trust(
+    path: Annotated[
+        Optional[Path],
+        typer.Argument(
+            metavar="PATH", help="The vault to trust (else the one vmem finds from here).", show_default=False
+        ),
+    ] = None,
+    revoke: Annotated[bool, typer.Option("--revoke", help="Stop trusting it.")] = False,
+    show: Annotated[bool, typer.Option("--list", help="List the vaults you created or trusted.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Let agents use a vault found above their folder, and its [llm] url receive conversations.
+
+    Hooks and `vmem mcp` use a vault they find by walking up from the agent's folder (a
+    cloned repository's vmem.toml) only when you created it with `vmem init` or trusted it
+    here; one named by --vault or VMEM_VAULT is always used. A trusted vault's [llm] url is
+    the one it had when you trusted it: if it changes, trust it again. Recorded per user in
+    $XDG_DATA_HOME/vmem/trusted.
+
+    Examples:
+
+      vmem trust ~/work/team-notes
+
+      vmem trust --list
+
+      vmem trust --revoke ~/work/team-notes
+    """
+    from .. import trust as trusting
+    from ..api import locate_vault
+    from ..config import Config
+
+    if show:
+        records = trusting.recorded()
+        if as_json:
+            _print_json(records)
+            return
+        for r in records:
+            url = f"  [llm] {r['llm_url']}" if r.get("llm_url") else ""
+            typer.echo(f"{r['path']}  ({r.get('how')} {r.get('at', '')}){url}")
+        if not records:
+            typer.echo(
+                "no vault recorded yet: `vmem init PATH` records the vaults you create, `vmem trust PATH` others"
+            )
+        return
+    if path is not None and not (path.expanduser() / "vmem.toml").is_file():
+        _fail(f"{path} holds no vmem.toml, so it is not a vault (make one with `vmem init --here` inside it)", 2)
+    root = _run(lambda: locate_vault(path))
+    if revoke:
+        removed = trusting.revoke(root)
+        if as_json:
+            _print_json({"path": str(root), "revoked": removed})
+        elif removed:
+            typer.echo(f"no longer trusted: {root}; agents pass it over unless it is named by --vault or VMEM_VAULT")
+        else:
+            typer.echo(f"{root} was not trusted; nothing changed")
+        return
+    config = _run(lambda: Config.load(root))
+    previous = trusting.entry(root)
+    how = previous.get("how", trusting.TRUSTED) if previous else trusting.TRUSTED
+    url = config["llm"]["url"]
+    try:
+        record = trusting.record(root, how, url)
+    except OSError as e:
+        _fail(f"cannot record the trust in {trusting.trust_dir()}: {e.strerror or e}")
+    if as_json:
+        _print_json({"path": str(root), "how": how, "llm_url": url, "record": record})
+        return
+    typer.echo(f"trusted {root}: hooks and `vmem mcp` may use it when an agent works below it")
+    if url:
+        typer.echo(f"  its [llm] url {url} will receive the conversations ingested into it")
+
+
+@app.command(cls=_Command)
 def docs(
     topic: Annotated[
         Optional[str],
@@ -1364,7 +1437,11 @@ def mcp(ctx: typer.Context, vault: VaultOpt = None) -> None:
         from ..integrations.mcp_server import serve
     except ImportError:
         _fail("the MCP server needs the mcp package: pip install 'vault-memory[mcp]'")
-    mem = _open(vault)
+    from ..api import VaultMemory, locate_vault
+
+    # an MCP client starts this in whatever folder its session is in: a parent vmem.toml
+    # the user did not create or trust (a cloned repository) is passed over
+    mem = _run(lambda: VaultMemory(locate_vault(vault, chosen_only=True)))
     serve(mem)
 
 

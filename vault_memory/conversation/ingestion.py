@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
 from .llm import Extraction, LLMSettings, extract, pair_judge, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
@@ -219,6 +220,9 @@ def process(
     ledger.explicit |= {t.digest for t in entry.turns}
     ledger.save()
     unread = [t for t in entry.turns if t.digest not in ledger.llm]
+    refused = llm_url_refused(mem.config) if settings is None else None
+    if refused:
+        report.notes.append(refused)
     if settings is not None:
         if not unread:
             report.llm = "nothing new"

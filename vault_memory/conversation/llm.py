@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import safejson
-from ..config import Config, llm_url
+from ..config import Config, llm_key_env, llm_url
 from ..errors import LLMError
 from .transcript import Turn
 
@@ -55,7 +55,7 @@ class LLMSettings:
         return cls(
             url=url,
             model=env.get("VMEM_LLM_MODEL") or section["model"] or "default",
-            api_key=env.get(section["api_key_env"]) or env.get("VMEM_LLM_API_KEY") or None,
+            api_key=env.get(llm_key_env(config)) or env.get("VMEM_LLM_API_KEY") or None,
             timeout=float(env.get("VMEM_LLM_TIMEOUT") or section["timeout"]),
             retries=int(section["retries"]),
             max_facts=int(section["max_facts"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .. import trust
 from ..config import CONFIG_NAME
 from ..errors import InvalidInput, WriteRefused
 
@@ -15,6 +16,15 @@ def template_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "vault-template"
+
+
+def _record_created(path: Path) -> None:
+    """The user made this vault: hooks and MCP may use it, its ``[llm]`` url too. A record
+    that cannot be written leaves a vault that agents use once named or trusted."""
+    try:
+        trust.record(path, trust.CREATED)
+    except OSError:
+        pass
 
 
 #: the embedding model a vault gets for the languages it will be written in
@@ -55,4 +65,5 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
         toml.write_text(
             toml.read_text(encoding="utf-8").replace('model = "bundled"', f'model = "{model}"'), encoding="utf-8"
         )
+    _record_created(path)
     return path.resolve()
