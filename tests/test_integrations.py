@@ -1350,12 +1350,62 @@ def test_damaged_token_files_never_kill_the_daemon_and_recall_says_so(tmp_path, 
         assert done.returncode == 0 and "peanuts" in answer["block"]
         if damage == "truncate":  # a deleted file is still read through the open descriptor
             assert any("late interaction" in w for w in answer["warnings"])
+            # the daemon has the damaged generation rebuilt: later answers are whole again
+            deadline = time.monotonic() + 90
+            while "warnings" in answer and time.monotonic() < deadline:
+                time.sleep(0.5)
+                answer = json.loads(subprocess.run(ask, capture_output=True, text=True, env=env, timeout=120).stdout)
+            assert "warnings" not in answer and "peanuts" in answer["block"]
+        if damage == "delete":  # a write appended rows where the deleted file's spans were
+            remember = [VMEM, "remember", "The user keeps bees in the garden", "--vault", str(vault)]
+            assert subprocess.run(remember, capture_output=True, env=env, timeout=120).returncode == 0
+            bees = [VMEM, "recall", "what does the user keep in the garden?", "--vault", str(vault), "--json"]
+            answer = json.loads(subprocess.run(bees, capture_output=True, text=True, env=env, timeout=120).stdout)
+            assert "bees" in answer["block"] and "warnings" not in answer
         status = subprocess.run(
             [VMEM, "daemon", "status", "--vault", str(vault)], capture_output=True, text=True, env=env
         )
         assert status.returncode == 0 and "running" in status.stdout
     finally:
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
+
+
+@pytest.mark.parametrize("damage", ["truncate tokens", "delete tokens", "tokens of another vault", "truncate vectors"])
+def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, damage):
+    """doctor said "all good" over truncated or deleted token files, `vmem sync` did not
+    repair them (only `vmem reindex` did), token files of another index were used silently,
+    and a truncated vectors.hnsw failed every recall with "`vmem sync` rebuilds it", which
+    it did not. The catalog now keeps the files' sizes and the token rows' tail."""
+    vault, other = create_vault(tmp_path / "vault"), create_vault(tmp_path / "other", with_examples=False)
+    env = clean_env(tmp_path)
+    for i in range(12):  # another index with more token rows than this one, none of them the same
+        words = " ".join(f"word{i}x{j}" for j in range(40))
+        write(other / "facts" / f"note-{i}.md", f"---\ntype: fact\n---\nThe user wrote {words}.\n")
+
+    def vmem(*args: str, where: Path = vault) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [VMEM, *args, "--vault", str(where)], capture_output=True, text=True, env=env, timeout=120
+        )
+
+    assert vmem("sync").returncode == 0 and vmem("sync", where=other).returncode == 0
+    generation = sorted((vault / ".vmem" / "index").glob("gen-*"))[-1]
+    if damage == "truncate tokens":
+        os.truncate(generation / "tokens.i8", 100)
+    elif damage == "delete tokens":
+        (generation / "tokens.scale").unlink()
+    elif damage == "tokens of another vault":  # as many rows or more, not this index's
+        theirs = sorted((other / ".vmem" / "index").glob("gen-*"))[-1]
+        for name in ("tokens.i8", "tokens.scale"):
+            (generation / name).write_bytes((theirs / name).read_bytes())
+    else:
+        os.truncate(generation / "vectors.hnsw", (generation / "vectors.hnsw").stat().st_size // 2)
+    doctor = vmem("doctor")
+    assert doctor.returncode == 1 and "[index]" in doctor.stdout and "`vmem sync` rebuilds it" in doctor.stdout
+    synced = vmem("sync")
+    assert synced.returncode == 0 and "Rebuilt" in synced.stdout, synced.stdout + synced.stderr
+    assert vmem("doctor").returncode == 0
+    answer = json.loads(vmem("recall", "what should I avoid eating?", "--json").stdout)
+    assert "peanuts" in answer["block"] and "warnings" not in answer
 
 
 @pytest.mark.long

@@ -425,10 +425,14 @@ class VaultMemory:
         from .vault.vault import Problem
 
         checked, problems = diagnose(self.vault)
-        problems += [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
+        damaged = [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
         self.vault.confirmations.latest()  # the journals of confirmations, read as recall reads them
-        problems += [Problem(f, why, "confirmations", line) for f, line, why in self.vault.confirmations.problems]
-        return Checkup(self.root, checked, problems, self.conflicts())
+        problems += damaged + [
+            Problem(f, why, "confirmations", line) for f, line, why in self.vault.confirmations.problems
+        ]
+        # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild
+        conflicts = [] if damaged else self.conflicts()
+        return Checkup(self.root, checked, problems, conflicts)
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

@@ -137,7 +137,11 @@ class HostedBackend(LocalBackend):
         started = time.perf_counter()
         report = self.daemon.flush_pending()  # read your writes: a file saved a moment ago is searchable
         with self.daemon.read_lock:
-            return self.engine.recall(query, self.daemon.snapshot, sync=report, started=started)
+            snapshot = self.daemon.snapshot
+            result = self.engine.recall(query, snapshot, sync=report, started=started)
+        if snapshot.damage is not None:  # answered without what is damaged; the next sync rebuilds it
+            self.daemon.repair(snapshot.damage)
+        return result
 
     def sync(self, progress=None, *, full: bool = False) -> SyncReport:
         report = self.daemon.flush(full=full)
@@ -252,6 +256,21 @@ class Daemon:
                 self.pending_whole = True
             else:
                 self.pending_paths.add(change)
+            self.last_event = now
+            self.cond.notify_all()
+
+    def repair(self, why: str) -> None:
+        """A reader found the published generation damaged: the next sync is a whole one,
+        which rebuilds it (``Indexer.sync``); recalls meanwhile answer without the damaged part."""
+        with self.cond:
+            if self.pending_whole:
+                return
+            log.warning("the index is damaged (%s); rebuilding it from the files", why)
+            now = time.monotonic()
+            if self.pending == 0:
+                self.first_event = now
+            self.pending += 1
+            self.pending_whole = True
             self.last_event = now
             self.cond.notify_all()
 

@@ -1,11 +1,15 @@
 """``doctor`` for the derived state: can the live generation be read, and do its three
-indexes agree? Read-only; what it finds, the next sync rebuilds."""
+indexes agree? Read-only; what it finds, the next sync rebuilds (``file_problems`` is the
+part cheap enough for every sync to ask)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..errors import IndexUnavailable
 from .catalog import Catalog
-from .generations import IndexLayout
+from .generations import Generation, IndexLayout
+from .token_store import TokenFiles
 from .vector_index import load_vectors
 
 
@@ -24,12 +28,15 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
             if integrity:
                 return [(f"{where}/catalog.sqlite", f"damaged ({integrity[0]}); {fix}")]
             indexed, chunks = catalog.count(), catalog.chunk_counts()[0]
-            dim = int(catalog.meta().get("dim") or 0)
+            meta = catalog.meta()
+            dim = int(meta.get("dim") or 0)
         finally:
             catalog.close()
     except IndexUnavailable as e:
         return [(f"{where}/catalog.sqlite", f"cannot be read ({e}); {fix}")]
-    problems: list[tuple[str, str]] = []
+    problems = [(f"{where}/{name}", f"{what}; {fix}") for name, what in file_problems(generation, meta)]
+    if problems:  # the deeper reads below would only say it again
+        return problems
     try:
         documents = generation.keyword.open().doc_count()
     except Exception as e:  # Whoosh reports damage with many kinds of error
@@ -50,3 +57,57 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
                 if stored < chunks:
                     problems.append((f"{where}/vectors.hnsw", f"holds {stored} vectors, the catalog {chunks}; {fix}"))
     return problems
+
+
+def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool = True) -> list[tuple[str, str]]:
+    """(file, what is wrong) of the files whose sizes (and the token rows' tail) the
+    catalog ``meta`` recorded when it was committed: a few stats and one small read, so
+    every freshness check asks it (``verify=False``: any difference is named) and a sync
+    rebuilds a generation that fails (truncated, deleted, copied from another). A vector
+    file of another size that still loads (``verify``) is what a sync killed between its
+    publish and its commit leaves: not damage, the whole sync that follows sweeps it. An
+    index from before these were recorded is not judged."""
+    problems = []
+    dim, rows = int(meta.get("tokens_dim") or 0), int(meta.get("token_rows") or 0)
+    if dim and rows:
+        wrong = TokenFiles(generation.folder, dim).problem(rows, meta.get("token_tail"))
+        if wrong:
+            problems.append(wrong)
+    for path, size, expected in vector_sizes_differ(generation, meta):
+        what = "is missing" if not size else f"holds {size:,} bytes, the catalog recorded {expected:,}"
+        if not verify or (not size and path == generation.vectors_path):
+            problems.append((path.name, what))
+            continue
+        try:
+            load_vectors(generation.vectors_path, generation.vectors_delta_path, int(meta.get("dim") or 0))
+        except IndexUnavailable as e:
+            problems.append((path.name, f"{what} ({e})"))
+        break  # loaded: both files are whole
+    return problems
+
+
+def vector_sizes_differ(generation: Generation, meta: dict[str, str]) -> list[tuple[Path, int, int]]:
+    """(file, size, recorded size) of each vector file whose size is not the one the
+    catalog recorded at its last commit (missing counts as 0)."""
+    out = []
+    for path, key in ((generation.vectors_path, "vectors_bytes"), (generation.vectors_delta_path, "delta_bytes")):
+        if key not in meta:
+            continue
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size != int(meta[key]):
+            out.append((path, size, int(meta[key])))
+    return out
+
+
+def record_vector_sizes(catalog: Catalog, generation: Generation) -> None:
+    """Record the vector files' sizes as they are (after a check that they load)."""
+    sizes = {}
+    for path, key in ((generation.vectors_path, "vectors_bytes"), (generation.vectors_delta_path, "delta_bytes")):
+        try:
+            sizes[key] = path.stat().st_size
+        except FileNotFoundError:
+            sizes[key] = 0
+    catalog.set_meta(**sizes)

@@ -6,7 +6,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..errors import IndexUnavailable
+from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from .catalog import Catalog
 from .generations import IndexLayout
@@ -58,6 +58,9 @@ class Snapshot:
         self._superseded: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
+        #: why a read of this generation failed (its token rows), for a long-lived reader
+        #: to have it rebuilt; None while all reads succeed
+        self.damage: str | None = None
 
     def preload(self, previous: Snapshot | None = None) -> None:
         """Read everything recall may need, now, so that no query waits on SQL, JSON or
@@ -150,7 +153,12 @@ class Snapshot:
     def _token_reader(self) -> TokenReader | None:
         if self._tokens is None:
             files, rows = self.token_files(), int(self.meta.get("token_rows") or 0)
-            self._tokens = files.reader(rows) if files is not None and rows else False
+            tail = self.meta.get("token_tail")
+            try:
+                self._tokens = files.reader(rows, tail) if files is not None and rows else False
+            except IndexDamaged as e:
+                self.damage = str(e)
+                raise
         return self._tokens or None
 
     def token_vectors(self, paths: list[str]) -> dict[str, np.ndarray]:
@@ -170,7 +178,11 @@ class Snapshot:
         reader = self._token_reader()
         if reader is None or not paths:
             return {}
-        return reader.maxsims(query, self.catalog.token_spans(paths))
+        try:
+            return reader.maxsims(query, self.catalog.token_spans(paths))
+        except IndexDamaged as e:  # cut short while in use
+            self.damage = str(e)
+            raise
 
     def memories_with_id_prefix(self, prefix: str, limit: int) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_id_prefix(prefix, limit))

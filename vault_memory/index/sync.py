@@ -32,6 +32,7 @@ from ..vault.memory import Memory
 from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
 from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow, duplicate_message
+from .checkup import file_problems, record_vector_sizes, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
@@ -110,6 +111,13 @@ class Plan:
 
 def _sha(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:
+    """Keep in the catalog the size each vector file will have once published, so a sync
+    tells a truncated or replaced file (``checkup.file_problems``) without reading it."""
+    keys = {generation.vectors_path: "vectors_bytes", generation.vectors_delta_path: "delta_bytes"}
+    catalog.set_meta(**{keys[target]: staged.stat().st_size if staged else 0 for target, staged in moves})
 
 
 def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[list[FileEntry], list[str]]:
@@ -211,6 +219,8 @@ class Indexer:
             return False  # the sync that follows rebuilds it
         if has_vectors and not generation.vectors_path.exists():
             return False  # the vectors file was deleted: the sync that follows rebuilds it
+        if file_problems(generation, meta, verify=False):
+            return False  # truncated, deleted or another generation's: the sync that follows rebuilds it
         walked_stamps = walked.stamps if walked is not None else self.vault.stamps()
         if isinstance(indexed, set):
             return len(walked_stamps) == len(indexed) and set(walked_stamps) == indexed
@@ -354,6 +364,12 @@ class Indexer:
             if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
                 raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
             check_compatible(meta, self.embedder.model_id)  # another model: the user decides (`vmem reindex`)
+            damaged = file_problems(generation, meta)
+            if damaged:
+                raise _Damaged("; ".join(f"{name} {what}" for name, what in damaged))
+            leftover = bool(vector_sizes_differ(generation, meta))  # whole files a killed sync left
+            if leftover:
+                record_vector_sizes(catalog, generation)  # they load (above); the whole sync below sweeps them
             known = read_stamps(generation.stamps_path)
             if known is not None and known[0] != meta.get(STAMPS_TOKEN):
                 known = None
@@ -362,7 +378,7 @@ class Indexer:
                 paths = changed_paths(walked, known[2])  # the walk against the stamps names the changes
                 if paths is not None:
                     outside_paths = len(walked.stamps) - len(paths & {stamp[0] for stamp in walked.stamps})
-            targeted = paths is not None and known is not None and catalog.up_to_date
+            targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
             try:
                 catalog.migrate()
                 plan = (
@@ -379,6 +395,7 @@ class Indexer:
                     raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
             if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
                 raise _Damaged(f"{generation.vectors_path.name} is missing")
+
             report = SyncReport(unchanged=plan.unchanged)
             if not plan.empty:
                 generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
@@ -488,11 +505,13 @@ class Indexer:
             if dim:
                 catalog.set_meta(dim=dim)
             if tokens is not None:
-                catalog.set_meta(tokens_dim=dim, token_rows=tokens.row_count())
+                rows = tokens.row_count()
+                catalog.set_meta(tokens_dim=dim, token_rows=rows, token_tail=tokens.fingerprint(rows))
             if progress:
                 progress("commit", 0, 1)
             if vector_index is not None:
                 vector_index.save()
+                catalog.set_meta(vectors_bytes=vector_index.path.stat().st_size, delta_bytes=0)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -547,6 +566,7 @@ class Indexer:
             writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
             try:
                 moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
+                _record_sizes(catalog, generation, moves)
             except BaseException:
                 writer.cancel()
                 raise
@@ -665,7 +685,8 @@ class Indexer:
             return None
         files = TokenFiles(generation.folder, int(dim))
         spans = files.append(pieces)
-        catalog.set_meta(token_rows=files.row_count())
+        rows = files.row_count()
+        catalog.set_meta(token_rows=rows, token_tail=files.fingerprint(rows))
         return spans
 
     def _stage_keyword(

@@ -42,6 +42,9 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 #: memories; ``docs/benchmarks.md``)
 PRODUCT_SIZE = 1 << 18
 
+#: rows whose scales the catalog keeps as the files' fingerprint (``TokenFiles.fingerprint``)
+TAIL_ROWS = 8
+
 
 class TokenFiles:
     """The two files of one generation, appended to by the one writer, read by any."""
@@ -82,6 +85,37 @@ class TokenFiles:
                 os.fsync(f.fileno())
         return spans
 
+    def fingerprint(self, rows: int) -> str:
+        """The scales of the last ``TAIL_ROWS`` of the first ``rows`` rows, as hex: what the
+        catalog keeps (``token_tail``) so files of another generation, or rewritten ones,
+        are told from this generation's with one small read. '' when there are none."""
+        first = max(0, rows - TAIL_ROWS)
+        try:
+            with open(self.scale_path, "rb", buffering=0) as f:
+                f.seek(first * 4)
+                return f.read((rows - first) * 4).hex()
+        except OSError:
+            return ""
+
+    def problem(self, rows: int, tail: str | None) -> tuple[str, str] | None:
+        """(file, what is wrong) with these files for a catalog that references ``rows``
+        rows ending in ``tail`` (``fingerprint``; None: an index from before it was kept),
+        or None. Sizes and the tail only: cheap enough for every sync."""
+        if rows <= 0:
+            return None
+        sizes = []
+        for path in (self.rows_path, self.scale_path):
+            try:
+                sizes.append(path.stat().st_size)
+            except FileNotFoundError:
+                return path.name, "is missing"
+        if sizes[0] < rows * self.dim or sizes[1] < rows * 4:
+            held = min(sizes[0] // max(1, self.dim), sizes[1] // 4)
+            return self.rows_path.name, f"holds fewer rows than the catalog references ({held:,} of {rows:,})"
+        if tail is not None and self.fingerprint(rows) != tail:
+            return self.rows_path.name, "holds rows this index did not write (another generation's, or rewritten)"
+        return None
+
     def warm(self, chunk: int = 8 << 20) -> int:
         """Read both files through once, front to back, so the page cache holds them: a
         recall reads ~50 memories' rows from random places, and at 100,000 memories (1.9
@@ -98,9 +132,10 @@ class TokenFiles:
                 continue
         return done
 
-    def reader(self, rows: int) -> TokenReader:
-        """A read view of the first ``rows`` rows (all a committed catalog references)."""
-        return TokenReader(self, rows)
+    def reader(self, rows: int, tail: str | None = None) -> TokenReader:
+        """A read view of the first ``rows`` rows (all a committed catalog references),
+        refused when they do not end in ``tail`` (``fingerprint``)."""
+        return TokenReader(self, rows, tail)
 
 
 class TokenReader:
@@ -110,7 +145,7 @@ class TokenReader:
     damaged index, said as one. Scales that are not finite count as zero, so a NaN never
     reaches the ranking or its JSON."""
 
-    def __init__(self, files: TokenFiles, rows: int):
+    def __init__(self, files: TokenFiles, rows: int, tail: str | None = None):
         self.dim = files.dim
         self.rows = rows
         self.path = files.rows_path
@@ -121,14 +156,20 @@ class TokenReader:
         try:
             fds = os.open(files.rows_path, os.O_RDONLY), os.open(files.scale_path, os.O_RDONLY)
         except OSError as e:
-            raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem reindex` rebuilds it") from None
+            raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem sync` rebuilds it") from None
         self._fds = fds
         sizes = os.fstat(fds[0]).st_size, os.fstat(fds[1]).st_size
         if sizes[0] < rows * self.dim or sizes[1] < rows * 4:
             self.close()
             raise IndexDamaged(
                 f"{files.rows_path} holds fewer rows than the catalog references ({sizes[0] // max(1, self.dim):,} "
-                f"of {rows:,}): `vmem reindex` rebuilds it"
+                f"of {rows:,}): `vmem sync` rebuilds it"
+            )
+        if tail is not None and files.fingerprint(rows) != tail:
+            self.close()
+            raise IndexDamaged(
+                f"{files.rows_path} holds rows this index did not write (another generation's, or rewritten): "
+                "`vmem sync` rebuilds it"
             )
 
     def close(self) -> None:
@@ -145,11 +186,11 @@ class TokenReader:
         if count <= 0:
             return np.zeros((0, self.dim), np.int8), np.zeros(0, np.float32)
         if self._fds is None or first < 0 or first + count > self.rows:
-            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem reindex` rebuilds it")
+            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem sync` rebuilds it")
         rows = os.pread(self._fds[0], count * self.dim, first * self.dim)
         scales = os.pread(self._fds[1], count * 4, first * 4)
         if len(rows) != count * self.dim or len(scales) != count * 4:
-            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem reindex` rebuilds it")
+            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem sync` rebuilds it")
         scale = np.frombuffer(scales, np.float32).copy()
         scale[~np.isfinite(scale)] = 0.0
         return np.frombuffer(rows, np.int8).reshape(count, self.dim), scale
