@@ -1505,3 +1505,85 @@ def test_a_cloned_repositorys_vault_is_not_the_users_until_they_trust_it(tmp_pat
         server.close()
         moved.close()
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(own)], capture_output=True, env=env, timeout=60)
+
+
+def test_installers_edit_the_users_config_in_place_and_refuse_what_they_cannot_keep(tmp_path):
+    """A symlinked config was replaced by a regular file (the dotfile it pointed to left
+    stale); 1e400 came back as Infinity and NaN was accepted (neither is JSON); reinstalling
+    dropped the env the user added to vmem's own entry; CRLF came back as LF; a read-only
+    config was replaced; a Stop hook that is not a list became []; the Gemini CLI's
+    settings.json with // comments was refused. Now each is kept or refused with the reason."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    env = clean_env(tmp_path)
+    home = tmp_path / "home"
+    entry = ["mcp", "install", "cursor", "--vault", str(vault)]
+
+    # a symlinked config: written where it points, the link kept
+    dotfiles = write(tmp_path / "dotfiles" / "cursor-mcp.json", '{"mcpServers": {}}\n')
+    cursor = home / ".cursor" / "mcp.json"
+    cursor.parent.mkdir(parents=True)
+    cursor.symlink_to(dotfiles)
+    assert vmem_json(entry, env, tmp_path).returncode == 0
+    assert cursor.is_symlink() and "vmem" in json.loads(dotfiles.read_text())["mcpServers"]
+
+    # what the user added to vmem's own entry survives a reinstall, and is said
+    data = json.loads(dotfiles.read_text())
+    data["mcpServers"]["vmem"]["env"] = {"VMEM_LLM_API_KEY": "sk-1"}
+    dotfiles.write_text(json.dumps(data, indent=4) + "\n")
+    again = vmem_json(entry, env, tmp_path)
+    assert again.returncode == 0 and "kept what you added to vmem's entry: env" in again.stdout
+    assert json.loads(dotfiles.read_text())["mcpServers"]["vmem"]["env"] == {"VMEM_LLM_API_KEY": "sk-1"}
+
+    # numbers JSON cannot write back, and constants that are not JSON: refused, the file as it was
+    for text in ('{"limit": 1e400}\n', '{"limit": NaN}\n'):
+        dotfiles.write_text(text)
+        refused = vmem_json(entry, env, tmp_path)
+        assert refused.returncode == 1 and "not valid JSON" in refused.stderr and dotfiles.read_text() == text
+
+    # CRLF, four-space indentation and key order kept; only vmem's member is new
+    crlf = '{\r\n    "zeta": 1,\r\n    "alpha": [1, 2]\r\n}\r\n'
+    dotfiles.write_bytes(crlf.encode())
+    assert vmem_json(entry, env, tmp_path).returncode == 0
+    raw = dotfiles.read_bytes().decode()
+    assert raw.startswith('{\r\n    "zeta": 1,\r\n    "alpha": [1, 2],\r\n') and "\n" not in raw.replace("\r\n", "")
+    assert vmem_json(["mcp", "uninstall", "cursor"], env, tmp_path).returncode == 0
+    assert dotfiles.read_bytes().decode() == crlf
+
+    # a read-only config is not replaced
+    os.chmod(dotfiles, 0o444)
+    refused = vmem_json(entry, env, tmp_path)
+    assert refused.returncode == 1 and "read-only" in refused.stderr and dotfiles.read_bytes().decode() == crlf
+    os.chmod(dotfiles, 0o644)
+
+    # the Gemini CLI reads comments: they stay
+    gemini = write(
+        home / ".gemini" / "settings.json",
+        '{\n  // my theme\n  "theme": "Dracula", /* dark */\n  "mcpServers": {\n    "git": {"command": "g"} // mine\n  }\n}\n',
+    )
+    before = gemini.read_text()
+    assert vmem_json(["mcp", "install", "gemini", "--vault", str(vault)], env, tmp_path).returncode == 0
+    after = gemini.read_text()
+    assert "// my theme" in after and "/* dark */" in after and "// mine" in after and '"vmem"' in after
+    assert vmem_json(["mcp", "uninstall", "gemini"], env, tmp_path).returncode == 0
+    assert gemini.read_text() == before
+
+    # a hook event that is not a list is refused, not emptied
+    settings = write(tmp_path / "project" / ".claude" / "settings.json", '{"hooks": {"Stop": {"command": "mine"}}}\n')
+    hooks = ["hooks", "install", "claude-code", "--project", str(tmp_path / "project"), "--vault", str(vault)]
+    refused = vmem_json(hooks, env, tmp_path)
+    assert refused.returncode == 1 and "hooks.Stop" in refused.stderr
+    assert json.loads(settings.read_text()) == {"hooks": {"Stop": {"command": "mine"}}}
+
+
+def test_the_shell_hooks_path_advice_runs_nothing_when_pasted(tmp_path):
+    """`vmem hooks install shell --dir` into a folder whose name holds $(…) printed
+    `export PATH="…$(…)…"`, which runs the substitution when pasted into a shell."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    folder = tmp_path / "$(touch pwned)"
+    done = vmem_json(
+        ["hooks", "install", "shell", "--dir", str(folder), "--vault", str(vault)], clean_env(tmp_path), tmp_path
+    )
+    assert done.returncode == 0
+    advice = re.search(r"`(export PATH=[^`]*)`", done.stderr).group(1)
+    subprocess.run(["sh", "-c", advice], cwd=tmp_path, check=True)
+    assert not (tmp_path / "pwned").exists()

@@ -9,6 +9,7 @@ and a recall the daemon answers imports none of them.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from enum import StrEnum
@@ -1367,7 +1368,8 @@ def hooks_install(
         typer.echo(f"installed {wrapper}")
         if not reachable:  # else the help's own example ends in "command not found"
             typer.echo(
-                f'note: {wrapper.parent} is not on your PATH: add `export PATH="{wrapper.parent}:$PATH"` to your '
+                f"note: {wrapper.parent} is not on your PATH: add `export PATH={shlex.quote(str(wrapper.parent))}"
+                f':"$PATH"` to your '
                 f"shell's startup file, or call {wrapper} by its full path",
                 err=True,
             )
@@ -1497,8 +1499,8 @@ def mcp_install(
         _print_json(done.to_dict())
         return
     typer.echo(f"{'added vmem to' if done.changed else 'vmem is already in'} {done.config}")
-    if done.replaced:
-        typer.echo(f"  it replaced another 'vmem' entry: {json.dumps(done.replaced)}", err=True)
+    if done.kept:
+        typer.echo(f"  kept what you added to vmem's entry: {', '.join(done.kept)}")
     if done.backup:
         typer.echo(f"  the previous file is in {done.backup}")
     typer.echo(f"  vault: {root}; restart {client} to load it (needs: pip install 'vault-memory[mcp]')")

@@ -144,8 +144,13 @@ def _without_ours(hooks: Any, folder: Path | None = None) -> dict[str, list[Any]
         raise ConfigError(f"'hooks' in Claude Code's settings must be an object, not {type(hooks).__name__}")
     out: dict[str, list[Any]] = {}
     for event, groups in hooks.items():
+        if not isinstance(groups, list):  # replaced by [] it was lost: the user fixes it, vmem does not guess
+            raise ConfigError(
+                f"'hooks.{event}' in Claude Code's settings must be a list of hook groups, not "
+                f"{type(groups).__name__}; vmem will not overwrite it"
+            )
         kept = []
-        for group in groups if isinstance(groups, list) else []:
+        for group in groups:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
                 inner = [h for h in group["hooks"] if not is_ours(h, folder)]
                 if inner:

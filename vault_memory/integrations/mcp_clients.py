@@ -29,13 +29,14 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from . import jsonc
 from .hookfiles import vmem_executable
-from .settingsfile import read_object, write_object, write_text
+from .settingsfile import parse_object, read_text, write_text
 
 SERVER_NAME = "vmem"
 
@@ -58,6 +59,8 @@ class Client:
     user_file: Callable[[Path], Path] | None  # home → the per-user file
     project_file: str | None  # relative to the project folder
     toml: bool = False
+    #: the client reads // and /* */ comments in its JSON (vmem keeps them)
+    comments: bool = False
 
     def config_file(self, project: Path | None, home: Path | None = None) -> Path:
         if project is not None:
@@ -78,7 +81,7 @@ CLIENTS: dict[str, Client] = {
         Client("claude-desktop", _claude_desktop, None),
         Client("claude-code", None, ".mcp.json"),
         Client("cursor", lambda home: home / ".cursor" / "mcp.json", ".cursor/mcp.json"),
-        Client("gemini", lambda home: home / ".gemini" / "settings.json", ".gemini/settings.json"),
+        Client("gemini", lambda home: home / ".gemini" / "settings.json", ".gemini/settings.json", comments=True),
         Client("codex", _codex, ".codex/config.toml", toml=True),
     )
 }
@@ -92,6 +95,7 @@ class McpInstalled:
     backup: Path | None
     entry: dict[str, Any] | None  # what the file now says for vmem (None after uninstall)
     replaced: dict[str, Any] | None = None  # a different 'vmem' entry that was there before
+    kept: list[str] = field(default_factory=list)  # keys the user added to vmem's entry, kept
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +105,7 @@ class McpInstalled:
             "backup": str(self.backup) if self.backup else None,
             "entry": self.entry,
             "replaced": self.replaced,
+            "kept": self.kept,
         }
 
 
@@ -125,28 +130,35 @@ def written_by_vmem(entry: Any) -> bool:
     return len(args) == 3 and args[1] == "--vault" and isinstance(args[2], str)
 
 
-def _refuse_theirs(before: Any, entry: dict[str, Any], config: Path) -> None:
-    if before is not None and before != entry and not written_by_vmem(before):
-        raise ConfigError(
-            f"{config} already has an MCP server named {SERVER_NAME!r} that vmem did not write "
-            f"({json.dumps(before)[:200]}); vmem will not replace it: remove or rename it there, then install again"
-        )
+def entry_to_write(before: Any, entry: dict[str, Any], config: Path) -> tuple[dict[str, Any], list[str]]:
+    """What install writes over ``before`` (the ``vmem`` entry there, or None), and the keys
+    of it that are kept: vmem's entry for this vault keeps what the user added to it (an
+    ``env`` with a key); an entry vmem did not write is refused, never replaced."""
+    if before is None or before == entry or written_by_vmem(before):
+        return entry, []
+    if is_ours(before) and before.get("args") == entry["args"]:
+        kept = sorted(set(before) - set(entry))
+        return {**before, **entry}, kept
+    raise ConfigError(
+        f"{config} already has an MCP server named {SERVER_NAME!r} that vmem did not write "
+        f"({json.dumps(before)[:200]}); vmem will not replace it: remove or rename it there, then install again"
+    )
 
 
 def install(client: Client, config: Path, vault: Path) -> McpInstalled:
-    entry = server_entry(vault)
     if client.toml:
         before = _toml_servers(config).get(SERVER_NAME)
-        _refuse_theirs(before, entry, config)
+        entry, kept = entry_to_write(before, server_entry(vault), config)
         changed, backup = _toml_set(config, entry)
     else:
-        data = read_object(config)
+        text = read_text(config)
+        data = parse_object(config, text, comments=client.comments)
         servers = _servers(data, config)
         before = servers.get(SERVER_NAME)
-        _refuse_theirs(before, entry, config)
-        changed, backup = write_object(config, data, {**data, "mcpServers": {**servers, SERVER_NAME: entry}})
-    replaced = before if before is not None and not is_ours(before) else None
-    return McpInstalled(client.name, config, changed, backup, entry, replaced)
+        entry, kept = entry_to_write(before, server_entry(vault), config)
+        new = {**data, "mcpServers": {**servers, SERVER_NAME: entry}}
+        changed, backup = _json_edit(client, config, text, new, lambda t: _set(t, entry, client.comments))
+    return McpInstalled(client.name, config, changed, backup, entry, None, kept)
 
 
 def uninstall(client: Client, config: Path) -> McpInstalled:
@@ -156,14 +168,45 @@ def uninstall(client: Client, config: Path) -> McpInstalled:
             return McpInstalled(client.name, config, False, None, current)
         changed, backup = _toml_set(config, None)
         return McpInstalled(client.name, config, changed, backup, None)
-    data = read_object(config)
+    text = read_text(config)
+    data = parse_object(config, text, comments=client.comments)
     servers = _servers(data, config)
     if not written_by_vmem(servers.get(SERVER_NAME)):  # the user's own entry stays
         return McpInstalled(client.name, config, False, None, servers.get(SERVER_NAME))
     rest = {k: v for k, v in servers.items() if k != SERVER_NAME}
     new = {**data, "mcpServers": rest} if rest else {k: v for k, v in data.items() if k != "mcpServers"}
-    changed, backup = write_object(config, data, new)
+
+    def remove(t: str) -> str:
+        if rest:
+            return jsonc.remove_member(t, ["mcpServers"], SERVER_NAME, comments=client.comments)
+        return jsonc.remove_member(t, [], "mcpServers", comments=client.comments)
+
+    changed, backup = _json_edit(client, config, text, new, remove)
     return McpInstalled(client.name, config, changed, backup, None)
+
+
+def _set(text: str, entry: dict[str, Any], comments: bool) -> str:
+    return jsonc.set_member(text, ["mcpServers"], SERVER_NAME, entry, comments=comments)
+
+
+def _json_edit(
+    client: Client, config: Path, text: str | None, expected: dict[str, Any], edit: Callable[[str], str]
+) -> tuple[bool, Path | None]:
+    """Apply ``edit`` to the file's text in place (every other byte kept); the result must
+    read back as ``expected``, else nothing is written."""
+    if text is None or not text.strip():
+        new_text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+    else:
+        try:
+            new_text = edit(text)
+            same = jsonc.loads(new_text, comments=client.comments) == expected
+        except (ValueError, ConfigError):
+            same = False
+        if not same:
+            raise ConfigError(
+                f"cannot edit the vmem entry of {config} in place; change mcpServers.{SERVER_NAME} by hand"
+            )
+    return write_text(config, text, new_text)
 
 
 def _servers(data: dict[str, Any], config: Path) -> dict[str, Any]:

@@ -13,23 +13,30 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from .. import safejson
 from ..errors import ConfigError
 from ..vault.fsutil import atomic_write
+from . import jsonc
 
 BACKUP_SUFFIX = ".vmem-backup"
 
 
-def read_object(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path``; ``{}`` for a missing or blank file."""
+def read_text(path: Path) -> str | None:
+    """The file's text; None when it does not exist."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as f:  # line endings as they are
+            return f.read()
     except FileNotFoundError:
-        return {}
+        return None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {path} ({e}); vmem will not overwrite it") from None
+
+
+def parse_object(path: Path, text: str | None, *, comments: bool = False) -> dict[str, Any]:
+    """The JSON object ``text`` holds (``{}`` for none or a blank file), read as strictly
+    as vmem can write it back (``jsonc.loads``); ``comments``: where the file's program
+    reads them."""
     try:
-        data = safejson.loads(text) if text.strip() else {}
+        data = jsonc.loads(text, comments=comments) if text and text.strip() else {}
     except ValueError as e:
         raise ConfigError(f"{path} is not valid JSON ({e}); fix it first, vmem will not overwrite it") from None
     if not isinstance(data, dict):
@@ -37,18 +44,32 @@ def read_object(path: Path) -> dict[str, Any]:
     return data
 
 
+def read_object(path: Path, *, comments: bool = False) -> dict[str, Any]:
+    """The JSON object in ``path``; ``{}`` for a missing or blank file."""
+    return parse_object(path, read_text(path), comments=comments)
+
+
 def write_text(path: Path, old: str | None, new: str) -> tuple[bool, Path | None]:
     """Write ``new`` unless it equals ``old`` (the file's text, None when it did not exist);
-    back up the previous bytes first. Returns (changed, backup)."""
+    back up the previous bytes first. Returns (changed, backup). A symlinked file is written
+    where the link points (the link, and the dotfile it leads to, stay as they were); a
+    file its owner made read-only is refused, not replaced."""
     if old is not None and new == old:
         return False, None
     backup = None
-    if path.exists():
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.exists():
+        mode = stat.S_IMODE(target.stat().st_mode)
+        if not mode & stat.S_IWUSR:
+            raise ConfigError(
+                f"{path} is read-only (mode {mode:o}); vmem will not replace it: make it writable, or make the change "
+                "by hand"
+            )
         backup = free_backup_path(path)
-        atomic_write(backup, path.read_bytes())
-        os.chmod(backup, stat.S_IMODE(path.stat().st_mode))  # a 0600 file holding a key stays 0600
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, new)
+        atomic_write(backup, target.read_bytes())
+        os.chmod(backup, mode)  # a 0600 file holding a key stays 0600
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, new)
     return True, backup
 
 
@@ -64,7 +85,10 @@ def free_backup_path(path: Path) -> Path:
 
 
 def write_object(path: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[bool, Path | None]:
-    """``new`` as indented JSON, unless it equals ``old`` (what :func:`read_object` gave)."""
+    """``new`` as indented JSON, unless it equals ``old`` (what :func:`read_object` gave);
+    the file's line endings are kept."""
     if new == old and path.exists():
         return False, None
-    return write_text(path, None, json.dumps(new, indent=2, ensure_ascii=False) + "\n")
+    text = read_text(path)
+    newline = "\r\n" if text and "\r\n" in text else "\n"
+    return write_text(path, None, (json.dumps(new, indent=2, ensure_ascii=False) + "\n").replace("\n", newline))
