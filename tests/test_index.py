@@ -569,3 +569,26 @@ def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir)
     generation = off.backend.engine.layout.current()
     assert not (generation.folder / "tokens.i8").exists()
     assert [h.memory.id for h in off.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"
+
+
+def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault_dir):
+    """One 980 KB file (under the 1 MB limit) took 135 s and 1.9 GB to sync and added 106 MB
+    of token rows. The model now reads its first ~3,000 words in at most MAX_CHUNKS chunks;
+    the keyword index still holds the rest, so a word near its end is still found."""
+    from vault_memory.index.chunking import MAX_CHUNKS
+
+    words = " ".join(f"line {i} of the user's travel diary about trains and rivers." for i in range(16_000))
+    write(empty_vault_dir / "episodes" / "diary.md", f"---\nid: diary\ntype: episode\n---\n{words} zanzibarwalrus\n")
+    write(empty_vault_dir / "facts" / "a.md", "---\nid: a\n---\nThe user is allergic to peanuts\n")
+    assert (empty_vault_dir / "episodes" / "diary.md").stat().st_size > 900_000
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    mem.sync()
+    generation = mem.backend.engine.layout.current()
+    catalog = Catalog(generation.catalog_path)
+    try:
+        rows = int(catalog.meta()["token_rows"])
+        [(first, chunks)] = [(p, n) for p, n in catalog.token_spans(["episodes/diary.md"]).items()]
+    finally:
+        catalog.close()
+    assert len(chunks) <= MAX_CHUNKS and rows <= (MAX_CHUNKS + 1) * 256
+    assert "diary" in [h.memory.id for h in mem.recall("zanzibarwalrus", include_pinned=False).hits]
