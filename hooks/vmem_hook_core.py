@@ -177,7 +177,15 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None):
     if not answer.get("ok"):
         _log(vault, f"the daemon could not recall: {answer.get('error')}")
         return ""
+    warnings = answer.get("warnings")
+    for warning in warnings[:5] if isinstance(warnings, list) else []:
+        _log(vault, f"recall: {_printable(str(warning))[:500]}")
     return _fenced(answer.get("block") or "", vault)
+
+
+def _printable(text):
+    """``text`` without terminal control characters (a file name can hold an escape)."""
+    return "".join(c if not (ord(c) < 32 or 127 <= ord(c) < 160) else "?" for c in text)
 
 
 def _fenced(block, vault):

@@ -1587,3 +1587,48 @@ def test_the_shell_hooks_path_advice_runs_nothing_when_pasted(tmp_path):
     advice = re.search(r"`(export PATH=[^`]*)`", done.stderr).group(1)
     subprocess.run(["sh", "-c", advice], cwd=tmp_path, check=True)
     assert not (tmp_path / "pwned").exists()
+
+
+def test_every_recall_says_how_many_memory_files_it_could_not_read(tmp_path):
+    """A memory with broken frontmatter dropped out of recall silently after the first
+    sync's warning: daemon answers, MCP and the hooks never said so. Every recall now
+    carries the count and where to see the files: --json warnings, stderr (in-process and
+    through the daemon), the MCP result and the hook log."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "vault")
+    write(vault / "facts" / "broken.md", "---\ntype: fact\ntags: [unclosed\n---\nThe user likes tea\n")
+    env = clean_env(tmp_path)
+    said = "1 memory file could not be read and is left out: `vmem doctor` lists them"
+
+    def recall(*extra: str) -> subprocess.CompletedProcess:
+        ask = [VMEM, "recall", "what should I avoid eating?", "--vault", str(vault), *extra]
+        return subprocess.run(ask, capture_output=True, text=True, env=env, timeout=120)
+
+    assert recall("--no-daemon").returncode == 0  # the sync that finds it, and says so once
+    alone = recall("--no-daemon")
+    assert alone.returncode == 0 and "peanuts" in alone.stdout and said in alone.stderr
+    assert said in json.loads(recall("--no-daemon", "--json").stdout)["warnings"]
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    try:
+        served = recall()
+        assert "peanuts" in served.stdout and said in served.stderr
+        assert said in json.loads(recall("--json").stdout)["warnings"]
+        hook = run_hook(
+            ["claude-code", "--vault", str(vault), "--vmem", VMEM],
+            event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"),
+            env,
+        )
+        assert "peanuts" in hook.stdout and said in (vault / ".vmem" / "hooks.log").read_text()
+
+        async def talk():
+            params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=env)
+            async with stdio_client(params) as (read, write_), ClientSession(read, write_) as session:
+                await session.initialize()
+                return await session.call_tool("recall", {"query": "what should I avoid eating?"})
+
+        answer = asyncio.run(talk())
+        assert "peanuts" in answer.structured_content["block"] and said in answer.structured_content["warnings"]
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)

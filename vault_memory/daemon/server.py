@@ -514,7 +514,8 @@ class Daemon:
                     self.sessions.already_has(session, written)  # it is in the prompt the agent reads
                     result = self.sessions.deliver(session, result)
             if request.get("render") == "block" or "block_budget" in request:
-                return {"ok": True, "block": result.block, "hits": len(result.hits)}  # the hook renders nothing
+                # the hook renders nothing; it logs the warnings (unreadable files, a damaged index)
+                return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
             if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this
                 fmt = request.get("format") if request.get("format") in FORMATS else "block"
                 seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it

@@ -80,6 +80,8 @@ MIGRATIONS: tuple[str, ...] = (
     "CREATE TABLE slots (path TEXT NOT NULL, tag TEXT NOT NULL);"
     "CREATE INDEX slots_tag ON slots(tag);"
     "CREATE INDEX slots_path ON slots(path);",
+    # the files a sync could not read, which every recall counts (``Catalog.unreadable``)
+    "CREATE INDEX files_unreadable ON files(path) WHERE error IS NOT NULL;",
 )
 #: the first schema with ``chunk_totals``, and with ``same_text``/``key_norm``
 _CHUNK_TOTALS = 2
@@ -551,6 +553,11 @@ class Catalog:
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""
         return [FileRow(*r) for r in self._sql(f"{_FILE_ROW} WHERE error IS NOT NULL ORDER BY path")]
+
+    def unreadable(self) -> int:
+        """How many memory files are indexed as unreadable (broken, too large, a duplicate
+        id): left out of every recall, which says so (a partial index: no scan)."""
+        return int(self._sql("SELECT COUNT(*) FROM files WHERE error IS NOT NULL").fetchone()[0])
 
     def integrity_problems(self) -> list[str]:
         """What SQLite's own quick check finds wrong (empty: nothing)."""

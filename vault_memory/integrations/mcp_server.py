@@ -110,6 +110,8 @@ def build_server(mem: VaultMemory) -> Any:
         result = sessions.deliver(session, guarded(mem.recall)(query, budget=budget, k=k, persona=persona))
         return {
             "block": result.block,  # fenced and neutralised already
+            # what recall had to leave out (unreadable files, a damaged index), for the agent to tell the user
+            **({"warnings": neutral(result.warnings)} if result.warnings else {}),
             "memories": neutral(
                 [
                     {

@@ -148,6 +148,12 @@ class Engine:
         unranked: list[str] = []
         hits = self.rank(snapshot, query, timings, unranked)
         skipped = [f"skipped {p}" for p in sync.problems] if sync is not None else []
+        unreadable = snapshot.catalog.unreadable()
+        if unreadable:  # after the sync that found them, nothing else would ever say so
+            files = f"{unreadable} memory file{'s' if unreadable != 1 else ''}"
+            skipped.append(
+                f"{files} could not be read and {'are' if unreadable != 1 else 'is'} left out: `vmem doctor` lists them"
+            )
         return RecallResult(
             query,
             hits,
