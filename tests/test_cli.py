@@ -273,3 +273,37 @@ def test_an_id_is_found_by_any_unique_part(cli, vault_dir):
     assert shown.exit_code == 0 and json.loads(shown.stdout)["id"] == "2026-10-20-prefers-short-answers-0d9e52"
     assert cli("show", "2026-09-14", "--json").exit_code == 1  # two memories: say so, never guess
     assert cli("confirm", "0d9e52").exit_code == 0
+
+
+def test_init_here_makes_an_obsidian_vault_a_vault_without_touching_a_note(tmp_path):
+    """`vmem init` refused a folder that held anything, so an existing Obsidian vault could
+    not become a vmem vault. `vmem init --here` adds vmem.toml and .vmem/ (git leaves the
+    latter out without an edit to the user's .gitignore), changes no note, says what it
+    found and how it will read it, and the vault is the user's: agents may use it."""
+    from vault_memory.config import locate_vault
+
+    notes = tmp_path / "Obsidian"
+    write(notes / ".obsidian" / "templates.json", '{"folder": "Templates"}')
+    write(notes / "Templates" / "daily.md", "---\ndate: {{date}}\n---\n# {{title}}\n")
+    write(notes / "Daily" / "2026-11-23.md", "---\ntags: [daily]\n---\n# Monday\nWent climbing with Ana.\n")
+    write(notes / "diet.md", "---\ntype: fact\n---\nThe user is vegetarian\n")
+    write(notes / "broken.md", "---\ntags: [unclosed\n---\nx\n")
+    write(notes / ".gitignore", "*.tmp\n")
+    subprocess.run(["git", "init", "-q", str(notes)], check=True)
+    before = tree_digest(notes)
+
+    refused = subprocess.run([VMEM, "init", str(notes)], capture_output=True, text=True)
+    assert refused.returncode == 1 and "vmem init --here" in refused.stderr
+    done = subprocess.run([VMEM, "init", "--here"], capture_output=True, text=True, cwd=notes)
+    assert done.returncode == 0, done.stderr
+    assert "4 Markdown files found; read as memories: 1 fact, 1 note" in done.stdout
+    assert "1 left out by the ignore rules" in done.stdout and "1 cannot be read" in done.stderr
+    after = tree_digest(notes)
+    assert after.pop("vmem.toml") and after == before  # every note, and the .gitignore, as they were
+    recalled = subprocess.run([VMEM, "recall", "what did I do on Monday?"], capture_output=True, text=True, cwd=notes)
+    assert "climbing" in recalled.stdout
+    status = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, cwd=notes).stdout
+    assert ".vmem" not in status and "vmem.toml" in status
+    assert locate_vault(cwd=notes / "Daily", chosen_only=True) == notes.resolve()
+    again = subprocess.run([VMEM, "init", "--here"], capture_output=True, text=True, cwd=notes)
+    assert again.returncode == 1 and "already a vault" in again.stderr

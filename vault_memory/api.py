@@ -20,6 +20,7 @@ from __future__ import annotations
 import builtins
 import datetime as dt
 import functools
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -530,6 +531,44 @@ def init(path: str | Path, *, examples: bool = True, lang: str = "en") -> VaultM
     from .vault.template import create_vault
 
     return VaultMemory(create_vault(Path(path), with_examples=examples, lang=lang))
+
+
+def adopt(path: str | Path, *, lang: str = "en") -> VaultMemory:
+    """Make an existing folder of notes (an Obsidian vault) a vault, without touching a file
+    of it (``vmem init --here``): ``vmem.toml`` and ``.vmem/`` are added, nothing else."""
+    from .vault.template import adopt_folder
+
+    return VaultMemory(adopt_folder(Path(path), lang=lang))
+
+
+@dataclass(frozen=True)
+class Census:
+    """What a vault's folder holds, as vmem will read it: Markdown files found, those read
+    as memories (by type), those its ignore rules leave out, those it cannot read."""
+
+    found: int
+    by_type: dict[str, int]
+    ignored: int
+    unreadable: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"found": self.found, "by_type": self.by_type, "ignored": self.ignored, "unreadable": self.unreadable}
+
+
+def census(mem: VaultMemory) -> Census:
+    """Count the vault's Markdown files by how vmem reads them (nothing is indexed)."""
+    from .vault.scanner import MEMORY_SUFFIXES, SKIP_DIRS
+
+    found = 0
+    for _, dirs, files in os.walk(mem.root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+        found += sum(1 for name in files if name.endswith(MEMORY_SUFFIXES))
+    result = mem.vault.scan()
+    by_type: dict[str, int] = {}
+    for memory in result.memories:
+        by_type[memory.type] = by_type.get(memory.type, 0) + 1
+    read = len(result.memories) + len(result.problems)
+    return Census(found, by_type, max(0, found - read), len(result.problems))
 
 
 def parse_moment(text: str) -> dt.datetime:

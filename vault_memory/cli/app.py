@@ -146,8 +146,19 @@ def main_options(
 
 @app.command(cls=_Command)
 def init(
-    path: Annotated[Path, typer.Argument(metavar="PATH", help="Folder for the new vault (created if missing).")],
+    path: Annotated[
+        Optional[Path],
+        typer.Argument(metavar="PATH", help="Folder for the new vault (created if missing).", show_default=False),
+    ] = None,
     empty: Annotated[bool, typer.Option("--empty", help="Leave out the example memories.")] = False,
+    here: Annotated[
+        bool,
+        typer.Option(
+            "--here",
+            help="Make an existing folder of notes (the current one, or PATH) a vault without touching a file: "
+            "adds vmem.toml and .vmem/ only.",
+        ),
+    ] = False,
     lang: Annotated[
         str,
         typer.Option(
@@ -160,14 +171,24 @@ def init(
 ) -> None:
     """Create a vault from the template: folders, vmem.toml, .gitignore, a README and examples.
 
+    With --here, an existing folder (an Obsidian vault) becomes a vault as it is: nothing in it
+    is changed, and vmem says how many notes it found and how it will read them.
+
     Examples:
 
       vmem init ~/memory && export VMEM_VAULT=~/memory
 
       vmem init ~/memoria --lang es
+
+      cd ~/Obsidian/MyVault && vmem init --here
     """
     from ..api import init as create
 
+    if here:
+        _adopt(path or Path.cwd(), lang)
+        return
+    if path is None:
+        _fail("PATH is missing: `vmem init PATH` creates a vault there, `vmem init --here` adopts this folder", 2)
     mem = _run(lambda: create(path, examples=not empty, lang=lang))
     typer.echo(f"Created vault at {mem.root}")
     typer.echo(f"Use it with: export VMEM_VAULT={mem.root}")
@@ -181,6 +202,23 @@ def init(
             "(ids: vmem list), or start from `vmem init PATH --empty`.",
             err=True,
         )
+
+
+def _adopt(path: Path, lang: str) -> None:
+    from ..api import adopt, census
+
+    mem = _run(lambda: adopt(path, lang=lang))
+    seen = census(mem)
+    typer.echo(f"{mem.root} is now a vault: vmem.toml and .vmem/ were added, no note was changed")
+    kinds = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in sorted(seen.by_type.items())) or "none"
+    typer.echo(f"  {seen.found} Markdown file{'s' if seen.found != 1 else ''} found; read as memories: {kinds}")
+    if seen.by_type.get("note"):
+        typer.echo("  a file without a vmem `type:` is a note: recalled when relevant, never superseded or expired")
+    if seen.ignored:
+        typer.echo(f"  {seen.ignored} left out by the ignore rules (README.md, templates, [vault] ignore in vmem.toml)")
+    if seen.unreadable:
+        typer.echo(f"  {seen.unreadable} cannot be read as memories: `vmem doctor` lists them", err=True)
+    typer.echo(f"Use it with: export VMEM_VAULT={mem.root}  (the first recall indexes it)")
 
 
 @app.command(cls=_Command)

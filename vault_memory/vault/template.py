@@ -6,8 +6,9 @@ import shutil
 from pathlib import Path
 
 from .. import trust
-from ..config import CONFIG_NAME
+from ..config import CONFIG_NAME, STATE_DIR
 from ..errors import InvalidInput, WriteRefused
+from .fsutil import atomic_write, private_dir
 
 
 def template_dir() -> Path:
@@ -16,6 +17,29 @@ def template_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "vault-template"
+
+
+def adopt_folder(path: Path, *, lang: str = "en") -> Path:
+    """Make an existing folder (an Obsidian vault, a notes folder) a vault without touching
+    a file of it: only ``vmem.toml`` is added, and vmem's state folder ``.vmem/`` (which
+    holds a ``.gitignore`` of its own, so git leaves it out without an edit to the user's)."""
+    if lang not in MODEL_FOR_LANGUAGE:
+        raise InvalidInput(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
+    path = path.expanduser()
+    if not path.is_dir():
+        raise WriteRefused(f"{path} is not a folder; `vmem init PATH` creates a new vault")
+    if (path / CONFIG_NAME).exists():
+        raise WriteRefused(f"{path} is already a vault")
+    source = template_dir() / CONFIG_NAME
+    if not source.is_file():
+        raise WriteRefused(f"vault template not found at {source.parent}; reinstall vmem")
+    text = source.read_text(encoding="utf-8").replace('model = "bundled"', f'model = "{MODEL_FOR_LANGUAGE[lang]}"')
+    atomic_write(path / CONFIG_NAME, text, overwrite=False)
+    state = private_dir(path / STATE_DIR)
+    if not (state / ".gitignore").exists():
+        atomic_write(state / ".gitignore", "# vmem's derived state: rebuilt from the notes, never committed\n*\n")
+    _record_created(path)
+    return path.resolve()
 
 
 def _record_created(path: Path) -> None:
@@ -42,7 +66,10 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     if path.exists() and any(path.iterdir()):
         if (path / CONFIG_NAME).exists():
             raise WriteRefused(f"{path} is already a vault")
-        raise WriteRefused(f"{path} is not empty; choose an empty or new folder")
+        raise WriteRefused(
+            f"{path} is not empty; choose an empty or new folder, or make it a vault as it is with "
+            f"`vmem init --here {path}` (no file of it is changed)"
+        )
     source = template_dir()
     if not source.is_dir():
         raise WriteRefused(f"vault template not found at {source}; reinstall vmem")
