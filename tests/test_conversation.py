@@ -337,6 +337,37 @@ def test_context_stays_within_budget_however_long_the_conversation(long_mem, n, 
     assert f"step {n - 2}?" in block.text
 
 
+def test_context_of_a_long_agent_session_shows_what_the_user_said(mem):
+    """On a long Claude Code session (a prompt, then long replies between tool calls) the
+    "Earlier" section said only that no fact was stated, and a pasted prompt with a long
+    reply after it left "Recent turns" made of Assistant lines alone. The folded turns now
+    quote what the user said, and the user's latest words stay in the window, shortened."""
+    topics = ["set up pytest", "fix the login bug", "add a CSV export", "write the README"]
+    entries, parent = [], None
+    for i in range(24):
+        prompt = f"Please {topics[i % 4]} step {i}." + (" Here is the log: " + "error line " * 400 if i == 23 else "")
+        turns = [("user", prompt)]
+        for j in range(3):
+            turns += [("assistant", [{"type": "text", "text": f"Working on part {j}. " + "I changed the code. " * 80}])]
+            turns += [
+                ("assistant", [{"type": "tool_use", "id": f"t{i}{j}", "name": "Bash", "input": {"command": "ls"}}])
+            ]
+            turns += [("user", [{"type": "tool_result", "tool_use_id": f"t{i}{j}", "content": "file1"}])]
+        for role, content in turns:
+            uid = f"u{len(entries)}"
+            entries.append(
+                {"parentUuid": parent, "type": role, "uuid": uid, "sessionId": "s-agent", "cwd": "/home/ana/app",
+                 "timestamp": "2026-11-20T10:00:00.000Z", "message": {"role": role, "content": content}}
+            )  # fmt: skip
+            parent = uid
+    block = context(mem, "\n".join(json.dumps(e) for e in entries), format="claude-code", budget=1500, llm=None)
+    earlier = block.text.split("## Earlier in this conversation")[1].split("## Recent turns")[0]
+    assert "the user said 'Please" in earlier and "Nothing the user said" not in earlier
+    recent = block.text.split("## Recent turns")[1]
+    assert "User: Please write the README step 23. Here is the log: error line" in recent
+    assert "Assistant: Working on part 0." in recent and estimate_tokens(block.text) <= 1500
+
+
 def test_context_accounts_for_every_turn_shown_folded_or_left_out(mem):
     """The header said "(1 turns folded)", said no folded turn stated a fact when it had
     stated "remember that my sister is called Ana", and at --budget 1500 on a real session

@@ -267,11 +267,17 @@ def _fit_window(recent: list[Turn], room: int) -> tuple[str, list[int]]:
     room -= estimate_tokens(heading) + 1
     lines: list[str] = []
     numbers: list[int] = []
-    for turn in reversed(recent):
+    asked = any(t.role == "user" for t in recent)
+    user_shown = False  # the user's latest words are in the window, shortened if they must be
+    for i, turn in enumerate(reversed(recent)):
         line = f"{'User' if turn.role == 'user' else 'Assistant'}: {defang(turn.content.strip())}"
         cost = estimate_tokens(line) + 1
+        if not i and turn.role != "user" and asked and cost > room * 2 // 3:
+            # a long last reply leaves room for what the user asked before it
+            line = _clamp(line, room * 2 // 3)
+            cost = estimate_tokens(line) + 1
         if cost > room:
-            if lines:
+            if lines and (turn.role != "user" or user_shown):
                 break
             line = _clamp(line, room - 1)
             if not line:
@@ -279,6 +285,7 @@ def _fit_window(recent: list[Turn], room: int) -> tuple[str, list[int]]:
             cost = estimate_tokens(line) + 1
         lines.append(line)
         numbers.append(turn.number)
+        user_shown = user_shown or turn.role == "user"
         room -= cost
     if not lines:
         return "", []
@@ -372,7 +379,25 @@ def _past_lines(groups: list[tuple[int, int, dict[str, Any] | None]], turns: lis
                 facts += [s.text for s in explicit_signals(turn.content)]
         if facts:
             lines.append((start, f"- {_span(start, end)}: {defang('; '.join(dict.fromkeys(facts)))}"))
+            continue
+        # no summary, no fact: what the user asked, in their words (an agent's session of
+        # tool calls otherwise folded into "nothing was said")
+        asked = [
+            _clip(one_line(t.content), USER_WORDS_CHARS)
+            for n in range(start, end + 1)
+            if (t := by_number.get(n)) is not None and t.role == "user" and t.content.strip()
+        ]
+        if asked:
+            lines.append((start, f"- {_span(start, end)}: the user said {defang('; '.join(repr(a) for a in asked))}"))
     return lines
+
+
+#: characters of one user turn quoted for a folded group with no summary or fact
+USER_WORDS_CHARS = 120
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _span(start: int, end: int) -> str:
@@ -408,7 +433,7 @@ def _past_section(lines_text: str, folded: list[int], left_out: list[int], older
         notes.append(f"{_spans(cut)} left out to fit the budget")
     heading = f"## Earlier in this conversation ({'; '.join(notes)})"
     if folded and not lines_text:
-        heading += "\nNo fact was stated in the folded turns."
+        heading += "\nNothing the user said was kept from the folded turns."
     return "\n".join(part for part in (heading, lines_text) if part)
 
 
