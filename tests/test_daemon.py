@@ -531,3 +531,30 @@ def test_clients_trickling_bytes_never_lock_the_others_out(vault_dir):
         for t in threads:
             t.join(5)
         d.stop()
+
+
+def test_a_typo_in_vmem_toml_under_a_running_daemon_is_said_with_every_answer(daemon, vault_dir):
+    """With a typo in vmem.toml the daemon answered with its old settings, silently, while
+    `vmem recall --no-daemon` stopped on the error. The daemon keeps serving and says so
+    with every answer (stderr, --json warnings, status) until the file is fixed."""
+    toml = vault_dir / "vmem.toml"
+    good = toml.read_text()
+    env = dict(os.environ, VMEM_VAULT=str(vault_dir))
+
+    def recall(*extra: str) -> subprocess.CompletedProcess:
+        ask = [VMEM, "recall", "peanuts allergy", *extra]
+        return subprocess.run(ask, env=env, capture_output=True, text=True, timeout=120)
+
+    toml.write_text(good.replace("[recall]", "[recall]\nbudgte = 300", 1))
+    assert wait(lambda: "budgte" in ((daemon.status() or {}).get("config_warning") or ""), 30)
+    served = recall()
+    assert served.returncode == 0 and "peanuts" in served.stdout
+    assert "budgte" in served.stderr and "keeps the settings it started with" in served.stderr
+    assert any("budgte" in w for w in json.loads(recall("--json").stdout)["warnings"])
+    status = subprocess.run([VMEM, "daemon", "status"], env=env, capture_output=True, text=True, timeout=60)
+    assert "budgte" in status.stderr
+    alone = recall("--no-daemon")
+    assert alone.returncode == 1 and "budgte" in alone.stderr
+    toml.write_text(good)
+    assert wait(lambda: (daemon.status() or {}).get("config_warning") is None, 30)
+    assert "warning" not in recall().stderr

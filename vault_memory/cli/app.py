@@ -1270,6 +1270,8 @@ def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         typer.echo(f"skipped: {p['path']}{':' + str(p['line']) if p.get('line') else ''}: {p['message']}")
     if st.get("last_error"):
         typer.echo(f"last error: {st['last_error']}")
+    if st.get("config_warning"):
+        typer.echo(f"warning: {st['config_warning']}", err=True)
 
 
 # ---------------------------------------------------------------------- integrations

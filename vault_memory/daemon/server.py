@@ -65,9 +65,9 @@ from ..backend.protocol import (
     result_from_wire,
     result_to_wire,
 )
-from ..config import CONFIG_NAME, StateLayout, llm_url
+from ..config import CONFIG_NAME, Config, StateLayout, llm_url
 from ..conversation import remember_said, retry_pending
-from ..errors import AlreadyRunning, VaultError
+from ..errors import AlreadyRunning, ConfigError, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..index.sync import SyncReport
@@ -138,7 +138,8 @@ class HostedBackend(LocalBackend):
         report = self.daemon.flush_pending()  # read your writes: a file saved a moment ago is searchable
         with self.daemon.read_lock:
             snapshot = self.daemon.snapshot
-            result = self.engine.recall(query, snapshot, sync=report, started=started)
+            notes = [self.daemon.config_warning] if self.daemon.config_warning else []
+            result = self.engine.recall(query, snapshot, sync=report, notes=notes, started=started)
         if snapshot.damage is not None:  # answered without what is damaged; the next sync rebuilds it
             self.daemon.repair(snapshot.damage)
         return result
@@ -199,6 +200,8 @@ class Daemon:
         self.ready = threading.Event()
         self.stopping = threading.Event()
         self.started = time.time()
+        #: said with every answer while vmem.toml is not what the daemon runs with
+        self.config_warning: str | None = None
         self.last_sync: dict[str, Any] | None = None
         self.last_error: str | None = None
         self._lock_fd: int | None = None
@@ -228,7 +231,8 @@ class Daemon:
             log.info("%s changed: ignore rules reloaded", rel)
             return WHOLE_VAULT  # newly ignored files leave the index, newly visible ones join it
         if rel == CONFIG_NAME:
-            log.warning("vmem.toml changed: restart the daemon (vmem daemon stop && vmem daemon start) to apply it")
+            self.config_warning = self._config_change()
+            log.warning("%s", self.config_warning or "vmem.toml is as the daemon read it")
             return None
         if is_directory:
             hidden = any(p.startswith(".") or p in ("node_modules", "__pycache__") for p in rel.split("/"))
@@ -236,6 +240,19 @@ class Daemon:
         if not is_utf8(rel):
             return WHOLE_VAULT  # the walk names it (escaped) and reports it
         return rel if is_candidate(rel, self.vault.ignore_rules) else None
+
+    def _config_change(self) -> str | None:
+        """What every answer says after vmem.toml changed under the daemon: that it cannot
+        be read (the daemon keeps serving with what it read at start; a command without it
+        would stop on the error), or that a restart applies it; None when it is the same."""
+        restart = f"`vmem daemon stop --vault {self._root} && vmem daemon start --vault {self._root}`"
+        try:
+            fresh = Config.load(self.vault.root)
+        except ConfigError as e:
+            return f"vmem.toml cannot be used ({e}); the daemon keeps the settings it started with: fix it, then {restart}"
+        if fresh.data == self.vault.config.data:
+            return None
+        return f"vmem.toml changed since the daemon started; {restart} applies it"
 
     def note(self, abspath: str, is_directory: bool) -> None:
         """A file event: pass a fence, or note what the next sync must look at."""
@@ -482,6 +499,7 @@ class Daemon:
             "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
             "last_sync": last_sync,
             "last_error": last_error,
+            "config_warning": self.config_warning,
             "problems": problems,
             "model": self.engine.embedder.model_id,
             "progress": None if self.ready.is_set() else list(self.progress or ("starting", 0, 0)),
