@@ -227,7 +227,7 @@ def _ask(vault, request, timeout):
                 os.chdir(here)
         else:
             sock.connect(path)
-        sock.sendall(_dumps(request).encode("ascii") + b"\n")
+        sock.sendall(_dumps({**request, "vault": vault}).encode("ascii") + b"\n")
         deadline = time.monotonic() + timeout  # for the whole answer: a peer trickling bytes is let go
         while True:
             left = deadline - time.monotonic()

@@ -1632,3 +1632,65 @@ def test_every_recall_says_how_many_memory_files_it_could_not_read(tmp_path):
         assert "peanuts" in answer.structured_content["block"] and said in answer.structured_content["warnings"]
     finally:
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
+
+
+def test_hostile_names_sockets_queries_and_paths_are_refused_or_made_harmless(tmp_path):
+    """Low items of the campaign: a socket linked to another vault's daemon answered for the
+    wrong vault; a file name's terminal escapes reached stderr raw; a 5.6 MB question took
+    28 s; `vmem ingest /dev/zero` never returned and MCP `ingest` read any file it was named."""
+    from vault_memory.conversation.transcript import source_text
+    from vault_memory.errors import TranscriptError
+
+    env = clean_env(tmp_path)
+    mine = create_vault(tmp_path / "mine", with_examples=False)
+    write(mine / "facts" / "tea.md", "---\ntype: fact\n---\nThe user drinks green tea every morning\n")
+    other = create_vault(tmp_path / "other")  # the examples: peanuts, Lucas
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(other)], check=True, capture_output=True, env=env)
+    try:
+        (mine / ".vmem").mkdir(exist_ok=True)
+        (mine / ".vmem" / "daemon.sock").symlink_to(other / ".vmem" / "daemon.sock")
+        ask = [VMEM, "recall", "what does the user drink?", "--vault", str(mine), "--json"]
+        done = subprocess.run(ask, capture_output=True, text=True, env=env, timeout=120)
+        answer = json.loads(done.stdout)
+        assert "green tea" in answer["block"] and "peanuts" not in done.stdout and "Lucas" not in done.stdout
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(other)], capture_output=True, env=env)
+        (mine / ".vmem" / "daemon.sock").unlink(missing_ok=True)
+
+    write(mine / "facts" / "\x1b]0;pwned\x07.md", "---\ntags: [unclosed\n---\nx\n")
+    warned = subprocess.run(
+        [VMEM, "recall", "tea", "--vault", str(mine), "--no-daemon"], capture_output=True, text=True, env=env
+    )
+    assert "pwned" in warned.stderr and "\x1b" not in warned.stderr and "\x07" not in warned.stderr
+    doctor = subprocess.run([VMEM, "doctor", "--vault", str(mine)], capture_output=True, text=True, env=env)
+    assert "pwned" in doctor.stdout and "\x1b" not in doctor.stdout
+
+    with vmem_open(mine) as mem:
+        long = mem.recall("tea " * 1_400_000)  # 5.6 MB
+        assert any("cut to its first" in w for w in long.warnings)
+
+    for path in ("/dev/zero", str(tmp_path)):
+        with pytest.raises(TranscriptError, match="not a regular file"):
+            source_text(Path(path))
+    zero = subprocess.run(
+        [VMEM, "ingest", "/dev/zero", "--vault", str(mine)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert zero.returncode == 1 and "not a regular file" in zero.stderr
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(mine)], env=env)
+        async with stdio_client(params) as (read, write_), ClientSession(read, write_) as session:
+            await session.initialize()
+            return [await session.call_tool("ingest", {"transcript": p}) for p in ("/etc/passwd", "/dev/zero")]
+
+    for answer in asyncio.run(talk()):
+        assert answer.is_error and "not a transcript file" in answer.content[0].text
+
+
+def vmem_open(root: Path):
+    import vault_memory
+
+    return vault_memory.open(root, use_daemon=False)

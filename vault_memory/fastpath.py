@@ -24,6 +24,7 @@ import os
 import sys
 
 from .socketline import exchange
+from .terminal import printable
 from .vaultpath import nearest_vault
 
 #: the whole answer, not each read: a daemon that trickles bytes is given up on
@@ -96,13 +97,13 @@ def serve_recall(args: list[str]) -> int | None:
         return None
     fmt = "json" if options.pop("json", False) else options.pop("format", "block")
     explain = options.pop("explain", False)
-    request = {"op": "recall", "query": options, "render": "cli", "format": fmt, "explain": explain}
+    request = {"op": "recall", "query": options, "render": "cli", "format": fmt, "explain": explain, "vault": vault}
     answer = ask(os.path.join(vault, ".vmem", "daemon.sock"), request, DEADLINE_SECONDS)
     if not (answer and answer.get("ok") is True and isinstance(answer.get("stdout"), str)):
         return None  # no daemon, an older one, not ready, busy, or an error the CLI words
     errors = answer.get("stderr")
     for line in errors if isinstance(errors, list) else []:
-        sys.stderr.write(f"{line}\n")
+        sys.stderr.write(f"{printable(str(line))}\n")
     sys.stdout.write(answer["stdout"])
     sys.stdout.flush()
     return 0

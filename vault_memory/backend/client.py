@@ -13,7 +13,7 @@ from typing import Any
 from .. import safejson
 from ..errors import DaemonError
 from ..socketline import CutShort, exchange
-from .protocol import Op
+from .protocol import WRONG_VAULT, Op
 
 
 class DaemonClient:
@@ -29,7 +29,8 @@ class DaemonClient:
         unreadable raises ``DaemonError``."""
         if not self.path.exists():
             return None
-        line = json.dumps({"op": op.value, **payload}).encode("utf-8") + b"\n"
+        # the vault it asks about: a socket linked to another vault's daemon is told apart
+        line = json.dumps({"op": op.value, "vault": str(self.path.parent.parent), **payload}).encode("utf-8") + b"\n"
         try:
             raw = exchange(self.path, line, self.timeout)
         except CutShort as e:
@@ -46,6 +47,8 @@ class DaemonClient:
             ) from None
         if not isinstance(answer, dict):
             raise DaemonError(f"the daemon answered {op.value!r} with something that is not an answer")
+        if answer.get("kind") == WRONG_VAULT:
+            return None  # another vault's daemon: none serves this vault
         return answer
 
     def available(self) -> bool:

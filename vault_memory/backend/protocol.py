@@ -21,6 +21,9 @@ from ..vault.memory import Memory
 
 #: texts one EMBED request may carry (the answer must fit the socket's size bound)
 MAX_EMBED_TEXTS = 64
+#: the ``kind`` of the answer of a daemon asked about a vault it does not serve (every request
+#: names its vault: a socket linked from another vault's .vmem/ must not answer for it)
+WRONG_VAULT = "WrongVault"
 
 
 class Op(StrEnum):

@@ -20,6 +20,7 @@ import typer
 from typer.core import TyperCommand
 
 from ..errors import InvalidInput, VaultError
+from ..terminal import printable
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -77,7 +78,7 @@ IdArg = Annotated[str, typer.Argument(metavar="ID", help="Memory id (or a unique
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"vmem: {message}", err=True)
+    typer.echo(f"vmem: {printable(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -105,11 +106,11 @@ def _print_json(data: Any) -> None:
 
 def _warn(lines) -> None:
     for line in lines:
-        typer.echo(f"warning: {line}", err=True)
+        typer.echo(f"warning: {printable(str(line))}", err=True)
 
 
 def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -566,8 +567,12 @@ SessionOpt = Annotated[
 def _read_source(file: Optional[str]) -> str:
     if file is None:
         _fail("say which conversation: a FILE, or '-' to read it from stdin", 2)
+    if file != "-":  # a regular file within a bound (``source_text``): /dev/zero never hangs it
+        from ..conversation.transcript import source_text
+
+        return _run(lambda: source_text(Path(file).expanduser()))
     try:
-        return sys.stdin.read() if file == "-" else Path(file).expanduser().read_text(encoding="utf-8")
+        return sys.stdin.read()
     except (OSError, UnicodeDecodeError) as e:
         _fail(f"cannot read {file}: {e}")
 
@@ -1021,7 +1026,7 @@ def doctor(
         _print_json(checkup.to_dict())
     else:
         for p in checkup.problems:
-            typer.echo(f"{p}  [{p.kind}]")
+            typer.echo(printable(f"{p}  [{p.kind}]"))
         if checkup.conflicts:
             typer.echo(f"{len(checkup.conflicts)} pair(s) of facts may contradict each other (recall marks the older):")
             for c in checkup.conflicts:

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,19 +134,41 @@ def parse(text: str, fmt: str = "auto", session: str | None = None) -> Transcrip
     return transcripts[0]
 
 
+#: the largest transcript file read (a ChatGPT export of years is tens of MB)
+MAX_TRANSCRIPT_BYTES = 512 << 20
+
+
 def source_text(source: str | Path) -> str:
     """A transcript given as its text or as the path of its file (a missing or unreadable
-    file is a ``TranscriptError`` that names it, not a bare ``OSError``)."""
+    file is a ``TranscriptError`` that names it, not a bare ``OSError``). Only a regular
+    file is read (checked on the opened descriptor: /dev/zero or a FIFO never hangs it),
+    within ``MAX_TRANSCRIPT_BYTES``."""
     if not isinstance(source, Path):
         return source
     try:
-        return source.read_text(encoding="utf-8")
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise TranscriptError(f"no transcript at {source}: pass the path of an existing file, or the text") from None
-    except UnicodeDecodeError as e:
-        raise TranscriptError(f"{source} is not UTF-8 text (byte {e.start}); a transcript is a text file") from None
     except OSError as e:
         raise TranscriptError(f"cannot read {source}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise TranscriptError(f"{source} is not a regular file; a transcript is a text file")
+        if st.st_size > MAX_TRANSCRIPT_BYTES:
+            raise TranscriptError(
+                f"{source} holds {st.st_size:,} bytes, more than a transcript vmem reads ({MAX_TRANSCRIPT_BYTES:,})"
+            )
+        with os.fdopen(os.dup(fd), "rb") as f:
+            raw = f.read(MAX_TRANSCRIPT_BYTES + 1)
+    except OSError as e:
+        raise TranscriptError(f"cannot read {source}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{source} is not UTF-8 text (byte {e.start}); a transcript is a text file") from None
 
 
 def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[Transcript]:

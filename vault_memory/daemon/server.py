@@ -59,6 +59,7 @@ from ..backend import LocalBackend
 from ..backend.control import read_pid
 from ..backend.protocol import (
     MAX_EMBED_TEXTS,
+    WRONG_VAULT,
     Op,
     error_answer,
     query_from_wire,
@@ -249,7 +250,9 @@ class Daemon:
         try:
             fresh = Config.load(self.vault.root)
         except ConfigError as e:
-            return f"vmem.toml cannot be used ({e}); the daemon keeps the settings it started with: fix it, then {restart}"
+            return (
+                f"vmem.toml cannot be used ({e}); the daemon keeps the settings it started with: fix it, then {restart}"
+            )
         if fresh.data == self.vault.config.data:
             return None
         return f"vmem.toml changed since the daemon started; {restart} applies it"
@@ -510,6 +513,10 @@ class Daemon:
             op = Op(str(request.get("op")))
         except ValueError:
             return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
+        claimed = request.get("vault")
+        if isinstance(claimed, str) and os.path.realpath(claimed) != os.path.realpath(self._root):
+            # a socket linked (or copied) from another vault's .vmem/: never answer for the wrong vault
+            return {"ok": False, "error": f"this daemon serves {self._root}, not {claimed}", "kind": WRONG_VAULT}
         if op is Op.PING:
             return {"ok": True, "pid": os.getpid(), "ready": self.ready.is_set()}
         if op is Op.STATUS:

@@ -249,7 +249,16 @@ def build_server(mem: VaultMemory) -> Any:
         dry_run: Annotated[bool, Field(description="Say what would be written; write nothing.")] = False,
     ) -> dict[str, Any]:
         path = Path(transcript).expanduser() if "\n" not in transcript and len(transcript) < 4096 else None
-        source: str | Path = path if path is not None and path.is_absolute() and path.is_file() else transcript
+        # a path is read only as a transcript file: a regular file (not /dev/zero) of a transcript's kind
+        # (not /etc/passwd or a key), within the size bound source_text keeps
+        source: str | Path = transcript
+        if path is not None and path.is_absolute() and (path.exists() or path.is_symlink()):
+            if path.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+                raise ToolError(
+                    f"{path} is not a transcript file ({', '.join(TRANSCRIPT_SUFFIXES)}); pass a conversation's "
+                    "text or a transcript's path"
+                )
+            source = path
         reports = guarded(ingest_all)(mem, source, format=format, dry_run=dry_run)
         return neutral({"conversations": [r.to_dict() for r in reports]})
 
@@ -266,6 +275,10 @@ def build_server(mem: VaultMemory) -> Any:
         return neutral(path.read_text(encoding="utf-8") if path is not None else memory.text)
 
     return server
+
+
+#: the files MCP `ingest` reads by path: transcripts and exports, never any file the model names
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".txt", ".md")
 
 
 def neutral(value: Any) -> Any:

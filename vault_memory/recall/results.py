@@ -67,9 +67,11 @@ class RecallResult:
 
     def output(self, format: str = "block", explain: bool = False) -> tuple[str, list[str]]:
         """What `vmem recall` prints for this result: (stdout, stderr lines)."""
+        from ..terminal import printable
         from .output import recall_output
 
-        return recall_output(self, format=format, explain=explain)
+        out, errors = recall_output(self, format=format, explain=explain)
+        return out, [printable(line) for line in errors]  # warnings name files: no escapes reach the terminal
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         block = self.block
