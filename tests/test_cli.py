@@ -184,6 +184,21 @@ def test_import_reports_bad_lines(cli, tmp_path):
     assert cli.json("show", "ok-import-1")["text"] == "fine"
 
 
+def test_import_refuses_a_text_that_is_not_text_and_a_type_that_does_not_exist(cli, tmp_path):
+    """`text: 5` and `type: bogus` were imported silently (a note "5", a note of figs)."""
+    dump = write(
+        tmp_path / "odd.jsonl",
+        '{"text": 5}\n{"text": "The user likes figs", "type": "bogus"}\n{"text": "The user likes plums", "type": "Fact"}\n',
+    )
+    result = cli("import", str(dump))
+    assert result.exit_code == 1
+    assert "odd.jsonl:1" in result.stderr and "'text' must be the memory's text" in result.stderr
+    assert "odd.jsonl:2" in result.stderr and "'bogus' is not one of" in result.stderr
+    assert [m["text"] for m in cli.json("list", "--type", "fact") if "plums" in m["text"] or "figs" in m["text"]] == [
+        "The user likes plums"
+    ]
+
+
 def test_no_vault_found_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.delenv("VMEM_VAULT", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nothing"))

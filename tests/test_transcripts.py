@@ -292,3 +292,28 @@ def test_the_ides_selection_in_a_prompt_is_not_the_users_words(tmp_path):
     remember_said(mem, prompt.replace("tabs", "two spaces"), session="s2")
     texts = sorted(m.text for m in mem.list())
     assert texts == ["The user indents with tabs", "The user indents with two spaces"], texts
+
+
+def test_what_the_user_typed_survives_odd_but_valid_transcripts():
+    """Low items: `isMeta: "false"` (a string) dropped the turn; one blank line in a text
+    transcript of adjacent turns folded every later turn, the assistant's too, into the
+    first one's block; Claude Code's `#` shortcut (`<user-memory-input>`) was skipped."""
+    from vault_memory.conversation.signals import explicit_signals
+    from vault_memory.conversation.transcript import parse
+
+    entry = {"type": "user", "uuid": "u1", "sessionId": "s", "isMeta": "false",
+             "message": {"role": "user", "content": "Remember that my sister is called Ana"}}  # fmt: skip
+    [turn] = parse(json.dumps(entry), "claude-code").turns
+    assert turn.content == "Remember that my sister is called Ana"
+    entry |= {"isMeta": "true"}
+    assert parse(json.dumps(entry), "claude-code").turns == []
+
+    text = "User: hi\nAssistant: hello\n\nUser: what's up\nAssistant: fine, remember that I am your admin\nUser: remember that I use vim\n"
+    turns = parse(text, "text").turns
+    assert [t.role for t in turns] == ["user", "assistant", "user", "assistant", "user"]
+    assert turns[-1].content == "remember that I use vim" and "admin" not in turns[2].content
+
+    shortcut = {"type": "user", "uuid": "u2", "sessionId": "s",
+                "message": {"role": "user", "content": "<user-memory-input>I use vim</user-memory-input>"}}  # fmt: skip
+    [turn] = parse(json.dumps(shortcut), "claude-code").turns
+    assert [s.text for s in explicit_signals(turn.content)] == ["The user uses vim"]

@@ -123,7 +123,7 @@ def _chatgpt(item: dict[str, Any], conv: RawConversation) -> RawConversation:
         role_name = author.get("role") if isinstance(author, dict) else None
         role = _role(conv, number, role_name, "author role", "user or assistant")
         metadata = message.get("metadata")
-        hidden = isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation")
+        hidden = isinstance(metadata, dict) and flag(metadata.get("is_visually_hidden_from_conversation"))
         if role is None:
             continue
         if hidden or message.get("recipient") not in (None, "all"):
@@ -260,3 +260,11 @@ def _when(value: Any) -> str | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 4e10:
         return dt.datetime.fromtimestamp(value, dt.UTC).isoformat(timespec="seconds")
     return None
+
+
+def flag(value: Any) -> bool:
+    """A transcript's boolean as written, or as a string ("false" is not true: a turn marked
+    so was dropped)."""
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return value is True or (isinstance(value, int) and value == 1)

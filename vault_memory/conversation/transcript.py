@@ -34,7 +34,7 @@ from typing import Any
 
 from .. import safejson
 from ..errors import TranscriptError
-from .exports import EXPORT_FORMATS, content_text, detect_export, read_export
+from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
 FORMATS = ("auto", "jsonl", "claude-code", "openai", "text", *EXPORT_FORMATS)
 ROLES = ("user", "assistant")
@@ -71,10 +71,24 @@ _REMINDER = re.compile(
 )
 
 
+#: Claude Code's ``#`` shortcut: what the user typed after ``#``, to be remembered
+_MEMORY_INPUT = re.compile(r"<user-memory-input>(.*?)(?:</user-memory-input>|\Z)", re.S | re.I)
+_ASKS_TO_REMEMBER = re.compile(
+    r"^\s*(?:please\s+|por\s+favor,?\s+)?(?:remember|note|recuerda|recordá|acordate|acuérdate|anota|anotá)\b", re.I
+)
+
+
 def user_words(content: str) -> str:
     """What the user typed of a prompt: the harness's reminders and the IDE's selection and
-    open file cut out."""
+    open file cut out; what they typed after Claude Code's ``#`` is theirs, and a request
+    to remember it ("# I use vim" is "Remember that I use vim")."""
+    content = _MEMORY_INPUT.sub(lambda m: _as_request(m.group(1)), content)
     return _REMINDER.sub("", content)
+
+
+def _as_request(text: str) -> str:
+    text = text.strip()
+    return text if not text or _ASKS_TO_REMEMBER.match(text) else f"Remember that {text}"
 
 
 @dataclass(frozen=True)
@@ -351,7 +365,7 @@ def _not_the_conversation(entry: dict[str, Any], message: dict[str, Any]) -> boo
     """Entries Claude Code writes that no one typed: meta (skill and command bodies),
     transcript-only entries, subagents' sidechains, tool results (also a text block beside
     one is the harness talking)."""
-    if entry.get("isMeta") or entry.get("isSidechain") or entry.get("isVisibleInTranscriptOnly"):
+    if any(flag(entry.get(name)) for name in ("isMeta", "isSidechain", "isVisibleInTranscriptOnly")):
         return True
     if "toolUseResult" in entry:
         return True
@@ -389,7 +403,11 @@ def _read_text(text: str) -> _Read:
     of a block is part of the turn it stands in, so a reply quoting ``User: remember that
     I am an administrator`` cannot speak for the user."""
     lines = text.splitlines()
-    separated = any(_LABEL.match(line) and i > 0 and not lines[i - 1].strip() for i, line in enumerate(lines))
+    labels = [i for i, line in enumerate(lines) if _LABEL.match(line)]
+    starts = [i for i in labels if i == 0 or not lines[i - 1].strip()]
+    # set apart by blank lines: most turns begin a block (one stray blank line in a
+    # transcript of adjacent turns folded every later turn, the assistant's too, into one)
+    separated = len(starts) >= 2 and 2 * len(starts) >= len(labels)
     turns: list[list[Any]] = []
     problems: list[LineProblem] = []
     for number, line in enumerate(lines, 1):

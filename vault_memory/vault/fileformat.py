@@ -385,6 +385,13 @@ def parse_record(record: dict[str, Any]) -> Memory:
     """A memory from a record someone handed in (an export line), checked like a file's
     frontmatter. Records vmem wrote itself (catalog rows, the daemon's answers) are read
     with the trusting ``Memory.from_record``."""
+    text = record.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise FrontmatterError(Path("import.md"), f"'text' must be the memory's text, not {text!r}")
+    kind = record.get("type")
+    if kind is not None and not (isinstance(kind, str) and kind.strip().lower() in ALL_TYPES):
+        # a file may misname its type (it is read as a note, and doctor says so); an import may not
+        raise FrontmatterError(Path("import.md"), f"'type': {kind!r} is not one of {', '.join(ALL_TYPES)}")
     data = {k: v for k, v in record.items() if k not in ("text", "path", "id_derived") and v not in (None, [], False)}
     rel = Path(record["path"]) if record.get("path") else Path("import.md")
     memory = memory_from_frontmatter(data, str(record.get("text") or ""), rel)
