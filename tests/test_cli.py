@@ -322,3 +322,14 @@ def test_init_here_makes_an_obsidian_vault_a_vault_without_touching_a_note(tmp_p
     assert locate_vault(cwd=notes / "Daily", chosen_only=True) == notes.resolve()
     again = subprocess.run([VMEM, "init", "--here"], capture_output=True, text=True, cwd=notes)
     assert again.returncode == 1 and "already a vault" in again.stderr
+
+
+def test_doctor_says_when_a_frontmatter_key_is_set_twice(cli, vault_dir):
+    """YAML keeps the last of two equal keys silently: a hand edit that added `confidence:`
+    under the old one changed the memory without a word. doctor names both lines."""
+    write(
+        vault_dir / "facts" / "dup.md", "---\ntype: fact\nconfidence: low\nconfidence: high\n---\nThe user likes figs\n"
+    )
+    result = cli("doctor")
+    assert result.exit_code == 1
+    assert "facts/dup.md:4: 'confidence' is set 2 times (lines 3, 4); the last one is used" in result.stdout

@@ -287,3 +287,21 @@ def test_a_memory_not_named_after_its_id_is_found_by_the_index_never_by_reading_
     assert [m.id for m in mem.history("pref-coffee")] == ["pref-coffee", first.memory.id, second.memory.id]
     mem.forget(second.memory.id)
     assert any(f"{first.memory.id} is current again" in w for w in mem.warnings)
+
+
+def test_a_supersedes_cycle_hides_neither_and_history_calls_none_current(mech_vault):
+    """A and B naming each other in `supersedes` hid both from recall while `history`
+    called one of them current. Neither replaces the other: recall shows both (the older
+    marked), doctor and history name the cycle, and history calls none current."""
+    write(mech_vault / "facts" / "a.md", "---\nid: a\ntype: fact\nsupersedes: [b]\n---\nThe user lives in Leeds\n")
+    write(mech_vault / "facts" / "b.md", "---\nid: b\ntype: fact\nsupersedes: [a]\n---\nThe user lives in York\n")
+    write(mech_vault / "facts" / "c.md", "---\nid: c\ntype: fact\nsupersedes: [d]\n---\nThe user drinks tea\n")
+    write(mech_vault / "facts" / "d.md", "---\nid: d\ntype: fact\n---\nThe user drinks coffee\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    ids = {h.memory.id for h in mem.recall("where does the user live? what does the user drink?", k=10).hits}
+    assert {"a", "b", "c"} <= ids and "d" not in ids  # the cycle hides neither; a plain chain still replaces
+    assert "supersedes_cycle" in [p.kind for p in mem.doctor().problems]
+    history = mem.history("a")
+    assert history.cycle and any("cycle" in f for f in history.forks)
+    out = Cli(mech_vault)("history", "a")
+    assert "(current)" not in out.stdout and "cycle" in out.stderr

@@ -76,6 +76,8 @@ class History:
     target: Memory
     chain: builtins.list[Memory]
     forks: builtins.list[str] = field(default_factory=list)
+    #: the chain loops back on itself: none of it replaces the rest, recall shows each
+    cycle: bool = False
 
     def __iter__(self):
         return iter(self.chain)
@@ -371,10 +373,16 @@ class VaultMemory:
             memories = snap.supersession_linked(target)  # the chain's memories, asked of the catalog
         chain = supersession_chain(target.id, memories)
         members = {m.id for m in chain}
-        forks = [
-            msg for m, kind, msg in supersession_problems(memories) if kind == "supersedes_fork" and m.id in members
+        problems = [
+            (kind, msg)
+            for m, kind, msg in supersession_problems(memories)
+            if m.id in members and kind in ("supersedes_fork", "supersedes_cycle")
         ]
-        return History(target, chain, forks)
+        forks = [f"fork: {msg}" if kind == "supersedes_fork" else msg for kind, msg in problems]
+        cycle = any(kind == "supersedes_cycle" for kind, _ in problems)
+        if cycle:
+            forks.append("recall shows each of them as current; `vmem correct` or `vmem forget` settles it")
+        return History(target, chain, forks, cycle)
 
     @_disk
     def conflicts(self) -> builtins.list[Conflict]:

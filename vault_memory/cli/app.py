@@ -837,13 +837,13 @@ def history(
     mem = _open(vault)
     history = _run(lambda: mem.history(id, prefix=True))
     target, chain = history.target, history.chain
-    _warn(f"fork: {message}" for message in history.forks)
+    _warn(history.forks)
     if as_json:
         _print_json([m.to_dict() for m in chain])
         return
     for n, m in enumerate(chain):
         mark = "→" if m.id == target.id else " "
-        head = "  (current)" if n == len(chain) - 1 else ""
+        head = "  (current)" if n == len(chain) - 1 and not history.cycle else ""
         created = m.created.date().isoformat() if m.created else "?"
         typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
 

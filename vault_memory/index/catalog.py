@@ -118,6 +118,46 @@ def record_tags(record: dict[str, Any]) -> list[str]:
     return slot.tags if slot is not None else []
 
 
+def in_cycles(rows: list[tuple[str, str, str | None]]) -> set[str]:
+    """Of (path, target ref, the path's id) supersedes rows, the target refs that lie on a
+    cycle (a memory reached again by following what replaces what), by id or file stem."""
+    names: dict[str, str] = {}  # id or file stem → path
+    for path, _, memory_id in rows:
+        if memory_id:
+            names[memory_id] = path
+        names.setdefault(Path(path).stem, path)
+    edges: dict[str, list[tuple[str, str]]] = {}  # path → (target ref, target path)
+    for path, target, _ in rows:
+        to = names.get(target)
+        if to is not None and to != path:
+            edges.setdefault(path, []).append((target, to))
+    cyclic: set[str] = set()
+    state: dict[str, int] = {}
+    for start in edges:
+        if start in state:
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        trail: list[str] = []
+        while stack:
+            node, i = stack.pop()
+            if i == 0:
+                state[node] = 1
+                trail.append(node)
+            out = edges.get(node, [])
+            if i < len(out):
+                stack.append((node, i + 1))
+                _, to = out[i]
+                if state.get(to) == 1:  # back to the trail: every step from ``to`` on is a cycle
+                    loop = trail[trail.index(to) :]
+                    cyclic |= {ref for p in loop for ref, t in edges.get(p, []) if t in loop}
+                elif to not in state:
+                    stack.append((to, 0))
+            else:
+                state[node] = 2
+                trail.pop()
+    return cyclic
+
+
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
     """What every failed statement on a damaged catalog becomes: one error, one fix."""
     return IndexDamaged(f"{path} cannot be {verb} ({error}): `vmem sync` rebuilds it")
@@ -548,7 +588,11 @@ class Catalog:
         return [r[0] for r in self._sql("SELECT path FROM files WHERE pinned = 1 AND record IS NOT NULL")]
 
     def superseded_targets(self) -> set[str]:
-        return with_digest_marker({r[0] for r in self._sql("SELECT DISTINCT target FROM supersedes")})
+        """The refs some memory replaces, but those inside a ``supersedes`` cycle: A and B
+        replacing each other hid both from recall (neither can be the current one; doctor
+        and history name the cycle)."""
+        rows = self._sql("SELECT s.path, s.target, f.id FROM supersedes s JOIN files f ON f.path = s.path").fetchall()
+        return with_digest_marker({r[1] for r in rows} - in_cycles(rows))
 
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
-from .fileformat import decode, load_yaml, parse_memory, split_frontmatter, type_warning
+from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .scanner import escaped, is_candidate, is_utf8
 from .supersession import supersession_problems
 from .vault import Problem, Vault, problem_from_error
@@ -21,8 +21,15 @@ def diagnose(vault: Vault) -> tuple[int, list[Problem]]:
     for problem in result.problems:
         problems.extend(_reread(vault, problem.path) if problem.kind == "frontmatter" else [problem])
     for memory in result.memories:
-        if memory.type == NOTE_TYPE and memory.path is not None:  # a typo'd type reads as a note
+        if memory.path is None:
+            continue
+        if memory.type == NOTE_TYPE:  # a typo'd type reads as a note
             problems.extend(_reread(vault, memory.path.as_posix()))
+        else:  # a key set twice: the file loads with the last value
+            try:
+                problems.extend(_repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix()))
+            except MemoryFileError:
+                continue
     for memory, kind, message in supersession_problems(result.memories):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
@@ -82,7 +89,7 @@ def file_problems(raw: bytes, rel: str) -> list[Problem]:
     problems: list[Problem] = []
     try:
         if parse_memory(raw, path).type != NOTE_TYPE:
-            return []
+            return _repeated(raw, rel)
     except FrontmatterError as e:
         problems = [problem_from_error(e), *(Problem(rel, message, "frontmatter", line) for line, message in e.more)]
     except MemoryFileError as e:
@@ -94,7 +101,21 @@ def file_problems(raw: bytes, rel: str) -> list[Problem]:
         warning = None
     if warning:
         problems.append(Problem(rel, warning[1], "unknown_type", warning[0]))
-    return sorted(problems, key=lambda p: p.line or 0)
+    return sorted(problems + _repeated(raw, rel), key=lambda p: p.line or 0)
+
+
+def _repeated(raw: bytes, rel: str) -> list[Problem]:
+    """A key the frontmatter sets twice: the file loads (with the last value), and says so."""
+    path = Path(rel)
+    try:
+        fm = split_frontmatter(decode(raw, path), path)[0]
+    except MemoryFileError:
+        return []
+    return [
+        Problem(rel, f"'{key}' is set {len(lines)} times (lines {', '.join(map(str, lines))}); the last one is used",
+                "repeated_key", lines[-1])
+        for key, lines in repeated_keys(fm or "")
+    ]  # fmt: skip
 
 
 def _reread(vault: Vault, rel: str) -> list[Problem]:

@@ -77,6 +77,17 @@ def split_frontmatter(text: str, path: Path) -> tuple[str | None, str, int]:
     raise FrontmatterError(path, "frontmatter opened with '---' is never closed by a '---' line", line=1)
 
 
+def repeated_keys(fm: str) -> list[tuple[str, list[int]]]:
+    """Top-level keys the frontmatter sets more than once, with their lines (YAML keeps the
+    last silently: a hand edit that added ``confidence:`` under the old one)."""
+    seen: dict[str, list[int]] = {}
+    for n, line in enumerate(fm.splitlines(), start=2):
+        m = _TOP_KEY.match(line)
+        if m:
+            seen.setdefault(m.group(1).strip("'\""), []).append(n)
+    return [(key, lines) for key, lines in seen.items() if len(lines) > 1]
+
+
 def _key_line(fm: str, key: str) -> int:
     """1-based line in the file of a top-level key (the opening ``---`` is line 1)."""
     for n, line in enumerate(fm.splitlines(), start=2):
