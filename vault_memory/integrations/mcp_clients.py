@@ -16,9 +16,11 @@ codex           ``$CODEX_HOME/config.toml`` (``~/.codex/config.toml``)       ``.
 
 JSON clients keep servers under ``mcpServers.<name>``; Codex under ``[mcp_servers.<name>]``.
 The entry is named ``vmem`` and holds absolute paths (GUI apps do not see the shell's PATH).
-Installing twice changes nothing; uninstall removes only an entry that runs ``vmem mcp``;
-every other byte of a TOML file and every other key of a JSON one stays as it was, and the
-previous file is kept beside it as ``<name>.vmem-backup``.
+Installing twice changes nothing; uninstall removes only an entry vmem wrote; every other
+byte of the file stays as it was (a JSON file is edited in place, ``jsonc``: indentation,
+key order, line endings, and the Gemini CLI's comments), a symlinked file is written where
+it points, a read-only one is refused, and the previous file is kept beside it as
+``<name>.vmem-backup``.
 """
 
 from __future__ import annotations
