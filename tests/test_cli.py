@@ -333,3 +333,14 @@ def test_doctor_says_when_a_frontmatter_key_is_set_twice(cli, vault_dir):
     result = cli("doctor")
     assert result.exit_code == 1
     assert "facts/dup.md:4: 'confidence' is set 2 times (lines 3, 4); the last one is used" in result.stdout
+
+
+def test_a_persona_no_memory_belongs_to_is_said_with_the_nearest_one(cli):
+    """`--persona wrok` recalled the shared memories and said nothing, which reads as "the
+    work persona knows nothing". A persona without memories is not refused (an agent's new
+    persona has none yet); a near miss is named."""
+    assert cli("remember", "The user wants formal answers at work", "--persona", "work").exit_code == 0
+    typo = cli("recall", "how should answers sound?", "--persona", "wrok", "--no-daemon")
+    assert typo.exit_code == 0 and "no memory belongs to persona 'wrok' (did you mean 'work'?)" in typo.stderr
+    right = cli("recall", "how should answers sound?", "--persona", "work", "--no-daemon")
+    assert "formal" in right.stdout and "no memory belongs" not in right.stderr

@@ -563,6 +563,14 @@ class Catalog:
     def _has_slots(self) -> bool:
         return self.schema_version() >= _SLOTS
 
+    def personas(self) -> set[str]:
+        """Every persona some indexed memory belongs to."""
+        rows = self._sql(
+            "SELECT DISTINCT json_extract(record, '$.persona') FROM files "
+            "WHERE record IS NOT NULL AND json_extract(record, '$.persona') IS NOT NULL"
+        )
+        return {str(r[0]) for r in rows}
+
     def persona_records(self, persona: str) -> list[dict[str, Any]]:
         rows = self._sql("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))
         return [json.loads(r[0]) for r in rows]

@@ -56,6 +56,7 @@ class Snapshot:
         self._label_paths: dict[int, str | None] = {}
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
+        self._personas: set[str] | None = None
         self._complete = False  # everything is in memory: a miss means "not there"
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
@@ -235,6 +236,12 @@ class Snapshot:
         if self._pinned is None:
             self._pinned = self.catalog.pinned_paths()
         return self._pinned
+
+    def personas(self) -> set[str]:
+        """The personas the vault's memories belong to (read once per snapshot)."""
+        if self._personas is None:
+            self._personas = self.catalog.personas()
+        return self._personas
 
     def superseded_targets(self) -> set[str]:
         if self._superseded is None:

@@ -12,6 +12,7 @@ without a daemon builds one.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -156,6 +157,15 @@ class Engine:
             unranked.append(f"the question was cut to its first {MAX_QUERY_CHARS:,} characters")
         hits = self.rank(snapshot, query, timings, unranked)
         skipped = [f"skipped {p}" for p in sync.problems] if sync is not None else []
+        if query.persona and query.persona not in snapshot.personas():
+            known = snapshot.personas()
+            close = difflib.get_close_matches(query.persona, sorted(known), n=1)
+            # not refused: an agent's new persona has no memory yet; a typo is said
+            skipped.append(
+                f"no memory belongs to persona {query.persona!r}"
+                + (f" (did you mean {close[0]!r}?)" if close else "")
+                + "; only the memories every persona shares are recalled"
+            )
         unreadable = snapshot.catalog.unreadable()
         if unreadable:  # after the sync that found them, nothing else would ever say so
             files = f"{unreadable} memory file{'s' if unreadable != 1 else ''}"
