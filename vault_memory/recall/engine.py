@@ -15,7 +15,7 @@ import datetime as dt
 import difflib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -263,24 +263,54 @@ class Engine:
     def _rank(
         self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None, warnings: list[str] | None
     ) -> list[Hit]:
+        """The stages of a ranking, in order: the legs, the candidates they agree on
+        (``_candidates``), late interaction (``_late``), the food rule, then the lifecycle
+        weights and the selection (``_select``) and what joins the hits after it
+        (``_complete``)."""
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.embedder.model_id)  # refuse a stale index, even keyword-only
-        aware = self.params.language_aware
-        asked_in = detect(query.text) if aware else None
-        model_languages = self.embedder.languages if aware else None
+        asked_in = detect(query.text) if self.params.language_aware else None
+        model_languages = self.embedder.languages if self.params.language_aware else None
         legs = query.legs
         if not model_judges(model_languages, asked_in):  # the model cannot read the question
             legs = tuple(leg for leg in legs if leg != "vector")
-        late = (
+        pieces: list[np.ndarray] | None = [] if self._late_possible(snap, legs) else None
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces)
+        found = self._candidates(snap, keyword, vector, asked_in, model_languages, legs)
+        if pieces:  # late interaction: the best candidates re-scored word piece by word piece
+            self._late(snap, pieces[0], found, timings, warnings)
+        food = about_food(query.text)
+        if food:  # the user's allergies and diet answer every question about food
+            self._dietary(snap, found.fused)
+        superseded = snap.superseded_targets()
+        relevant = self._relevance(query.text, found, food)
+        confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
+        hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
+        return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+
+    def _late_possible(self, snap: Snapshot, legs: tuple[str, ...]) -> bool:
+        """Late interaction runs when the vault asks for it, the vector leg runs, the
+        generation keeps token vectors and the model gives them."""
+        return (
             self.late_interaction
             and "vector" in legs
             and bool(snap.meta.get("tokens_dim"))
             and callable(getattr(self.embedder, "embed_with_tokens", None))
         )
-        pieces: list[np.ndarray] | None = [] if late else None
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces)
+
+    def _candidates(
+        self,
+        snap: Snapshot,
+        keyword: list[tuple[str, float]],
+        vector: list[tuple[str, float]],
+        asked_in: str | None,
+        model_languages: frozenset[str] | None,
+        legs: tuple[str, ...],
+    ) -> Candidates:
+        """The two legs' results as one fused list: vector noise dropped, the language rule
+        applied, the score spread to conversation neighbours."""
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
         abstains = None
@@ -288,54 +318,75 @@ class Engine:
             written_in = self.languages(snap, list(dict.fromkeys([p for p, _ in keyword] + [p for p, _ in vector])))
             abstains = abstentions(asked_in, written_in, kw_score, model_languages, legs)
             vector = [(p, s) for p, s in vector if p not in abstains["vector"]]
-        vec_score = dict(vector)
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
-        maxsims: dict[str, float] = {}
-        if pieces:  # late interaction: the best candidates re-scored word piece by word piece
-            top = sorted(fused, key=lambda path: (-fused[path], path))[: self.params.late_depth]
-            if abstains is not None:  # the language rule holds here too: no pieces across languages
-                top = [path for path in top if path not in abstains["vector"]]
-            late_started = time.perf_counter()
-            try:
-                maxsims = snap.maxsims(pieces[0], top)
-            except IndexDamaged as e:  # damaged token files: rank without them, and say so
-                maxsims = {}
-                if warnings is not None:
-                    warnings.append(f"ranked without late interaction: {e}")
-            if timings is not None:
-                timings["late_ms"] = (time.perf_counter() - late_started) * 1000
-            fused = late_interaction(fused, maxsims, self.params, neighbours)
-        kw_rank, vec_rank = ranks(keyword), ranks(vector)
-        food = about_food(query.text)
-        if food:  # the user's allergies and diet answer every question about food
-            best_fused = max(fused.values(), default=1.0)
-            found = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
-            for path, memory in found.items():
-                if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
-                    fused[path] = max(fused.get(path, 0.0), best_fused)
+        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours)
 
-        superseded = snap.superseded_targets()
-        profile = about_the_user(query.text)
+    def _late(
+        self,
+        snap: Snapshot,
+        query_pieces: np.ndarray,
+        found: Candidates,
+        timings: dict[str, float] | None,
+        warnings: list[str] | None,
+    ) -> None:
+        """Re-score the best candidates by MaxSim of the question's word pieces against each
+        memory's (``found.maxsims``, ``found.fused``); damaged token rows: without, said."""
+        top = sorted(found.fused, key=lambda path: (-found.fused[path], path))[: self.params.late_depth]
+        if found.abstains is not None:  # the language rule holds here too: no pieces across languages
+            top = [path for path in top if path not in found.abstains["vector"]]
+        started = time.perf_counter()
+        try:
+            found.maxsims = snap.maxsims(query_pieces, top)
+        except IndexDamaged as e:  # damaged token files: rank without them, and say so
+            found.maxsims = {}
+            if warnings is not None:
+                warnings.append(f"ranked without late interaction: {e}")
+        if timings is not None:
+            timings["late_ms"] = (time.perf_counter() - started) * 1000
+        found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
+
+    def _dietary(self, snap: Snapshot, fused: dict[str, float]) -> None:
+        """Lift the user's diet and allergy facts to the top of a question about food."""
+        best_fused = max(fused.values(), default=1.0)
+        found = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
+        for path, memory in found.items():
+            if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
+                fused[path] = max(fused.get(path, 0.0), best_fused)
+
+    def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
+        """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""
+        profile = about_the_user(text)
         floor = fact_floor(self.embedder.model_id)
-        asked = question_words(query.text)
+        asked = question_words(text)
 
         def relevant(path: str, memory: Memory) -> bool:
-            """A candidate's evidence of its own (``relevance.has_evidence``)."""
-            shares_word = path in kw_score or names_key(asked, memory)
+            shares_word = path in found.kw_score or names_key(asked, memory)
             return profile or has_evidence(
-                memory, floor, vec_score.get(path), maxsims.get(path), shares_word, food_question=food
+                memory, floor, found.vec_score.get(path), found.maxsims.get(path), shares_word, food_question=food
             )
 
+        return relevant
+
+    def _select(
+        self,
+        snap: Snapshot,
+        query: RecallQuery,
+        found: Candidates,
+        now: dt.datetime,
+        superseded: set[str],
+        relevant: Callable[[str, Memory], bool],
+        confirmed: dict[str, dt.datetime],
+    ) -> tuple[list[Hit], set[str]]:
+        """The ``k`` best hits once each candidate is weighed by its lifecycle: in fused
+        order, stopping once even the largest weight could not lift the next candidate above
+        the k-th hit (exact, and most queries stop early). Also the ids taken."""
+        fused = found.fused
         carried = carry_to_successors(snap, fused, superseded, self.params.depth, relevant) if superseded else {}
         best = max(fused.values(), default=0.0)
-        allowed = query.filter
-        # Candidates in fused order; stop once even the largest lifecycle weight could not
-        # lift the next one above the k-th hit found so far (exact, and most queries stop early).
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-
-        confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
+        kw_rank, vec_rank = ranks(found.keyword), ranks(found.vector)
 
         def weigh(part: Sequence[tuple[str, float]]) -> list[tuple[float, Hit]]:
             out: list[tuple[float, Hit]] = []
@@ -347,28 +398,25 @@ class Engine:
                 if memory is None or base <= 0:
                     continue  # no relevance at all (the weakest candidate of both legs): not a hit
                 tl = self.timeline(path, memory)
-                if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules, tl):
+                if exclusion_reason(memory, now, superseded, query.filter, self.lifecycle_rules, tl):
                     continue
                 if not (path in carried or relevant(path, memory)):
                     continue  # a fact ranked first among unrelated ones is still unrelated
                 weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
                 if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
                     continue  # low priority: recalled only when highly relevant
-                hit = Hit(
-                    memory,
-                    base * weight,
-                    explain={
-                        "keyword_rank": kw_rank.get(path),
-                        "keyword_score": _round(kw_score.get(path)),
-                        "vector_rank": vec_rank.get(path),
-                        "vector_score": _round(vec_score.get(path)),
-                        "maxsim": _round(maxsims.get(path)),
-                        **({"carried_from": carried[path]} if path in carried else {}),
-                        "fused": _round(base),
-                        "weight": _round(weight),
-                        **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
-                    },
-                )
+                explain = {
+                    "keyword_rank": kw_rank.get(path),
+                    "keyword_score": _round(found.kw_score.get(path)),
+                    "vector_rank": vec_rank.get(path),
+                    "vector_score": _round(found.vec_score.get(path)),
+                    "maxsim": _round(found.maxsims.get(path)),
+                    **({"carried_from": carried[path]} if path in carried else {}),
+                    "fused": _round(base),
+                    "weight": _round(weight),
+                    **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
+                }
+                hit = Hit(memory, base * weight, explain=explain)
                 out.append((hit.score, hit))
             return out
 
@@ -383,7 +431,22 @@ class Engine:
                 hits.append(hit)
             if len(hits) >= query.k:
                 break
-        if profile:  # "what do you know about me?": who the user is, before whatever else matched
+        return hits, seen
+
+    def _complete(
+        self,
+        snap: Snapshot,
+        query: RecallQuery,
+        hits: list[Hit],
+        seen: set[str],
+        now: dt.datetime,
+        superseded: set[str],
+        confirmed: dict[str, dt.datetime],
+    ) -> list[Hit]:
+        """What joins the selected hits: the profile for a question about the user, the
+        pinned memories, and each hit's possible conflict."""
+        allowed = query.filter
+        if about_the_user(query.text):  # "what do you know about me?": who the user is, before whatever else matched
             hits = self._profile(snap, now, superseded, allowed, seen, query.k) + hits
         if query.include_pinned:
             for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
@@ -397,6 +460,23 @@ class Engine:
         return with_conflicts(
             hits, snap, lambda m: not exclusion_reason(m, now, superseded, allowed, self.lifecycle_rules)
         )
+
+
+@dataclass
+class Candidates:
+    """What the legs found for one question, as the stages after them refine it."""
+
+    keyword: list[tuple[str, float]]
+    vector: list[tuple[str, float]]
+    kw_score: dict[str, float]
+    vec_score: dict[str, float]
+    #: per leg, the memories it abstains on (``languages.abstentions``); None: no language rule
+    abstains: dict[str, set[str]] | None
+    #: each candidate's fused score, best first once sorted
+    fused: dict[str, float]
+    neighbours: dict[str, list[str]]
+    #: late interaction's MaxSim per re-scored candidate
+    maxsims: dict[str, float] = field(default_factory=dict)
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
