@@ -33,7 +33,10 @@ from pathlib import Path
 
 
 class VaultError(Exception):
-    """Base class of every error vmem raises."""
+    """Base class of every error vmem raises. ``exit_code`` is the `vmem` command's exit
+    status for it (click's way): 1, the command could not proceed; 2, bad usage."""
+
+    exit_code = 1
 
 
 class VaultNotFound(VaultError):
@@ -79,6 +82,8 @@ class OutsideVault(MemoryFileError):
 class InvalidInput(VaultError, ValueError):
     """A value a verb cannot take; a ``ValueError`` too, so argument-checking callers
     written against plain Python conventions still catch it."""
+
+    exit_code = 2
 
 
 class InvalidId(VaultError):

@@ -24,6 +24,9 @@ MAX_EMBED_TEXTS = 64
 #: the ``kind`` of the answer of a daemon asked about a vault it does not serve (every request
 #: names its vault: a socket linked from another vault's .vmem/ must not answer for it)
 WRONG_VAULT = "WrongVault"
+#: the ``kind`` of the answer of a daemon with no room for another connection: the caller
+#: does the work in its own process
+BUSY = "Busy"
 
 
 class Op(StrEnum):

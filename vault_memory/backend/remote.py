@@ -17,7 +17,7 @@ from ..errors import DaemonError, VaultError
 from .base import DaemonGone, Where
 from .client import DaemonClient
 from .local import LocalBackend
-from .protocol import MAX_EMBED_TEXTS, Op, query_to_wire, result_from_wire
+from .protocol import BUSY, MAX_EMBED_TEXTS, Op, query_to_wire, result_from_wire
 
 if TYPE_CHECKING:
     from ..index.snapshot import Snapshot
@@ -63,7 +63,7 @@ class DaemonBackend:
         if answer is None:
             raise DaemonGone(f"no daemon answers on {self.state.daemon_socket}", self.local)
         if not answer.get("ok"):
-            if "busy" in str(answer.get("error", "")):
+            if answer.get("kind") == BUSY:
                 raise DaemonGone(str(answer["error"]), self.local)  # busy: this process does the work
             raise_answer_error(answer)
         return answer

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 import typer
 from typer.core import TyperCommand
 
-from ..errors import InvalidInput, VaultError
+from ..errors import VaultError
 from ..terminal import printable
 
 if TYPE_CHECKING:
@@ -86,10 +86,8 @@ def _run(fn: Callable[[], T]) -> T:
     """Turn library errors into a one-line message and exit code 1, never a traceback."""
     try:
         return fn()
-    except InvalidInput as e:  # a value the verb cannot take: a usage error
-        _fail(str(e), 2)
-    except VaultError as e:
-        _fail(str(e))
+    except VaultError as e:  # each error says its exit status (a value the verb cannot take: 2)
+        _fail(str(e), e.exit_code)
     except ValueError as e:
         _fail(str(e), 2)
 

@@ -58,6 +58,7 @@ from ..api import VaultMemory
 from ..backend import LocalBackend
 from ..backend.control import read_pid
 from ..backend.protocol import (
+    BUSY,
     MAX_EMBED_TEXTS,
     WRONG_VAULT,
     Op,
@@ -597,7 +598,7 @@ class Daemon:
                         self.answer(daemon.handle(request))
                     else:
                         self.answer(
-                            {"ok": False, "error": "the daemon is busy (too many connections)", "kind": "DaemonError"}
+                            {"ok": False, "error": "the daemon is busy (too many connections)", "kind": BUSY}
                         )
                     return
                 try:
