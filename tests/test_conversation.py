@@ -325,6 +325,7 @@ def conversation(n: int) -> str:
 
 @pytest.mark.parametrize("n", [10, 100, 1000])
 @pytest.mark.parametrize("budget", [600, 4000])
+@pytest.mark.slow
 def test_context_stays_within_budget_however_long_the_conversation(long_mem, n, budget):
     mem = long_mem
     mem.remember("The user's garden grows cherry tomatoes")
@@ -396,6 +397,7 @@ def test_context_accounts_for_every_turn_shown_folded_or_left_out(mem):
         assert "1 turns" not in block.text
 
 
+@pytest.mark.slow
 def test_context_is_the_same_size_at_100_and_1000_turns(long_mem):
     mem = long_mem
     small = context(mem, conversation(100), llm=None)
@@ -448,6 +450,7 @@ def test_context_summaries_are_written_once_and_cached(mem, server):
 # ---------------------------------------------------------------------------- as a new user
 
 
+@pytest.mark.slow
 def test_new_user_ingest_then_retry_pending_with_the_cli(tmp_path, server, monkeypatch):
     """No LLM: the two explicit facts, nothing from the assistant. Endpoint unreachable:
     pending, exit 0. A working endpoint later: --retry-pending completes it."""
@@ -503,6 +506,7 @@ def test_new_user_ingest_then_retry_pending_with_the_cli(tmp_path, server, monke
     assert "pending" not in run("stats").stdout
 
 
+@pytest.mark.slow
 def test_the_daemon_retries_pending_transcripts_when_an_llm_is_configured(tmp_path, server):
     vault = tmp_path / "v"
     subprocess.run([VMEM, "init", str(vault)], check=True, capture_output=True)

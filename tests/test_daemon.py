@@ -152,6 +152,7 @@ def test_burst_is_coalesced_into_few_batches(daemon, vault_dir):
     assert 1 < len(batches) < 30  # the initial reconcile, then the burst in a few batches, not 300
 
 
+@pytest.mark.slow
 def test_restart_after_sigkill_during_a_batch_recovers(vault_dir):
     d = RunningDaemon(vault_dir).start()
     for i in range(200):
@@ -239,6 +240,7 @@ def test_a_broken_file_is_reported_and_others_keep_being_indexed(daemon, vault_d
     assert daemon.proc.poll() is None
 
 
+@pytest.mark.slow
 def test_cli_start_status_stop(vault_dir):
     cli = Cli(vault_dir)
     env = dict(os.environ, VMEM_VAULT=str(vault_dir))
@@ -296,6 +298,7 @@ def test_a_recall_the_daemon_answers_parses_no_memory_file(shared_daemon, shared
     assert "LOADED []" in out.stderr
 
 
+@pytest.mark.slow
 def test_a_failed_sync_keeps_its_changes_and_is_retried(vault_dir):
     """Item 7: the pending count used to be cleared before the sync ran, so a change that
     arrived during a failing sync was never indexed."""
@@ -355,6 +358,7 @@ def test_the_daemon_syncs_the_files_its_events_name_and_reads_its_writes(vault_d
         thread.join(60)
 
 
+@pytest.mark.slow
 def test_the_socket_bounds_what_one_client_may_cost(vault_dir):
     """Item 21: oversized and malformed requests get a clean error; idle connections are
     capped and let go; the daemon logs no traceback for any of it."""
@@ -386,6 +390,7 @@ def test_the_socket_bounds_what_one_client_may_cost(vault_dir):
     assert "Traceback" not in (vault_dir / ".vmem" / "daemon.log").read_text()
 
 
+@pytest.mark.slow
 def test_deleting_the_state_folder_stops_the_daemon_cleanly(vault_dir):
     """Item 23: with .vmem/ deleted, a second daemon could start beside the first, and the
     first could no longer be stopped."""
@@ -417,6 +422,7 @@ def test_an_uncached_model_fails_at_once_with_the_fix(tmp_path):
     assert time.monotonic() - started < 20
 
 
+@pytest.mark.slow
 def test_racing_starts_leave_one_daemon_and_tell_the_truth(vault_dir):
     """Smaller defect: racing `daemon start` commands each printed "started" with their own,
     already-dead pid."""
@@ -494,6 +500,7 @@ def test_a_deeply_nested_request_gets_a_clean_error(shared_daemon, shared_vault_
     assert shared_daemon.status()["running"]
 
 
+@pytest.mark.slow
 def test_clients_trickling_bytes_never_lock_the_others_out(vault_dir):
     """40 clients sending a byte every second kept the daemon answering "busy" for ever, and
     `vmem recall` then exited 1. A request must now arrive whole within its deadline, a

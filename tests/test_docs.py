@@ -86,6 +86,7 @@ def test_the_public_surface_is_what_the_package_exports():
 
 
 @pytest.mark.parametrize("readme", ["README.md", "hooks/README.md"])
+@pytest.mark.slow
 def test_the_python_example_runs_as_written(readme, tmp_path):
     """The 'From Python' example, run as a reader would after `vmem init ~/memory` (it used
     to read a session.jsonl it does not provide and end in a raw FileNotFoundError)."""

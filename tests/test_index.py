@@ -571,6 +571,7 @@ def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir)
     assert [h.memory.id for h in off.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"
 
 
+@pytest.mark.slow
 def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault_dir):
     """One 980 KB file (under the 1 MB limit) took 135 s and 1.9 GB to sync and added 106 MB
     of token rows. The model now reads its first ~3,000 words in at most MAX_CHUNKS chunks;

@@ -16,6 +16,7 @@ def test_the_model_places_languages_in_one_space(use_model):
     assert float(vectors[0] @ vectors[1]) > float(vectors[0] @ vectors[2]) + 0.1
 
 
+@pytest.mark.slow
 def test_a_spanish_vault_answers_an_english_question_as_a_new_user_would(tmp_path):
     """Tried as a new user would: `vmem init --lang es`, remember in Spanish, ask in English."""
     cli = Cli(None)

@@ -194,6 +194,7 @@ def test_reindex_rebuilds_from_the_files(cli, vault_dir):
     assert "allergic to peanuts" in cli("recall", "peanuts").stdout
 
 
+@pytest.mark.slow
 def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
     env = dict(os.environ, VMEM_VAULT=str(vault_dir))
     cmd = [sys.executable, "-m", "vault_memory", "recall", "what should I avoid eating?", "--json"]

@@ -212,6 +212,7 @@ def test_context_shows_the_compaction_summary_as_the_agents_own_words(mem):
 
 
 @pytest.mark.timeout(60)  # quadratic, it took minutes: 20,000 leaves took 14 s
+@pytest.mark.slow
 def test_a_chatgpt_conversation_with_a_hundred_thousand_leaves_is_read_in_one_pass():
     """With no usable ``current_node`` the newest leaf is read; finding it looked each leaf's
     place up in a fresh list of every node. The dangling ``current_node`` is reported."""

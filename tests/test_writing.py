@@ -100,6 +100,7 @@ def test_doctor_and_history_report_a_fork(mech_vault):
     assert "fork" in out.stderr
 
 
+@pytest.mark.slow
 def test_concurrent_identical_remembers_all_succeed_with_one_file(mech_vault):
     """Smaller defect: of 20 concurrent identical `remember` calls one exited 1 with
     "already exists"."""
