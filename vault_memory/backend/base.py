@@ -5,7 +5,8 @@ transport?" in each method; vmem's façade and write rules likewise take one bac
 chosen once by ``vault_memory.open()`` (``backend.choose``):
 
 - ``LocalBackend`` (``local``): engine and indexer in this process; the model is loaded
-  on first use. The daemon hosts one too, with its own freshness (``daemon``).
+  on first use. The daemon hosts one too, given its own freshness policy (``Freshness``:
+  the events it noted, the snapshot it publishes; ``daemon.EventFreshness``).
 - ``DaemonBackend`` (``remote``): the vault's daemon over its socket, warm. When the
   daemon stops answering it raises ``DaemonGone`` once, and the façade carries on with
   the ``LocalBackend`` it holds for that moment: a whole switch, never per method.

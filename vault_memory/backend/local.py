@@ -5,10 +5,11 @@ loads the model's weights twice."""
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..config import Config, StateLayout
 from ..errors import EmbedderError, IndexDamaged
@@ -24,16 +25,77 @@ if TYPE_CHECKING:
     from ..vault.vault import Vault
 
 
+class Freshness(Protocol):
+    """How fresh the index a verb reads is, chosen once for a ``LocalBackend``: in this
+    process a ``stat`` walk and a sync when a file changed (``WalkFreshness``); in the
+    daemon, the file events it has noted and the snapshot it publishes (``daemon``)."""
+
+    def ensure(self) -> SyncReport | None:
+        """Bring the index up to what the files say; None when nothing changed."""
+        ...
+
+    def reading(self) -> AbstractContextManager[Snapshot]:
+        """The snapshot a recall ranks on (after ``ensure``)."""
+        ...
+
+    def notes(self) -> list[str]:
+        """What every answer says about the index's settings (empty when all is well)."""
+        ...
+
+    def sync(self, progress: Progress | None, full: bool) -> SyncReport:
+        """A sync someone asked for (``full``: rebuild from the files)."""
+        ...
+
+
+class WalkFreshness:
+    """The in-process policy: a ``stat`` walk, a sync only when a file changed, and a
+    damaged index rebuilt when a recall meets it."""
+
+    def __init__(self, backend: LocalBackend):
+        self.backend = backend
+
+    def ensure(self) -> SyncReport | None:
+        return self.backend.engine.ensure_fresh()
+
+    @contextmanager
+    def reading(self) -> Iterator[Snapshot]:
+        engine = self.backend.engine
+        try:
+            snap = engine.snapshot()
+        except IndexDamaged:  # a damaged index is derived: rebuilt from the files, then read
+            engine.indexer.sync()
+            snap = engine.snapshot()
+        with snap:
+            yield snap
+
+    def notes(self) -> list[str]:
+        return []
+
+    def sync(self, progress: Progress | None, full: bool) -> SyncReport:
+        indexer = self.backend.engine.indexer
+        return indexer.reindex(progress) if full else indexer.sync(progress)
+
+
 class LocalBackend:
     where: Where = "in-process"
 
-    def __init__(self, root: Path, config: Config, *, embedder: Embedder | None = None, engine: Engine | None = None):
+    def __init__(
+        self,
+        root: Path,
+        config: Config,
+        *,
+        embedder: Embedder | None = None,
+        engine: Engine | None = None,
+        freshness: Callable[[LocalBackend], Freshness] = WalkFreshness,
+    ):
         self.root = root
         self.config = config
         self.state = StateLayout.of(root)
         self._embedder = embedder
         self._engine = engine
         self._vault: Vault | None = engine.vault if engine is not None else None
+        #: the freshness policy, chosen once (``Freshness``)
+        self.freshness = freshness(self)
 
     @property
     def vault(self) -> Vault:
@@ -65,9 +127,9 @@ class LocalBackend:
     # ------------------------------------------------------------------ freshness
 
     def ensure_fresh(self) -> SyncReport | None:
-        """The in-process freshness policy: a ``stat`` walk, and a sync only when a file
-        changed. None when nothing did."""
-        return self.engine.ensure_fresh()
+        """The index brought up to what the files say (``freshness``); None when nothing
+        changed."""
+        return self.freshness.ensure()
 
     def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
         self.ensure_fresh()
@@ -85,17 +147,13 @@ class LocalBackend:
             notes.append(f"the index could not be brought up to date: {e}")
         except OSError as e:  # a read-only vault, a full disk: answer from the index as it is
             notes.append(f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files")
-        try:
-            snap = self.engine.snapshot()
-        except IndexDamaged:  # a damaged index is derived: rebuilt from the files, then read
-            report = self.engine.indexer.sync()
-            snap = self.engine.snapshot()
-        with snap:
-            return self.engine.recall(query, snap, sync=report, notes=notes, started=started)
+        with self.freshness.reading() as snap:
+            return self.engine.recall(
+                query, snap, sync=report, notes=[*self.freshness.notes(), *notes], started=started
+            )
 
     def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
-        indexer = self.engine.indexer
-        report = indexer.reindex(progress) if full else indexer.sync(progress)
+        report = self.freshness.sync(progress, full)
         self.vault.sweep_temps()  # an asked-for sync also clears what killed writes left behind
         return report
 

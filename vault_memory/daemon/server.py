@@ -46,7 +46,8 @@ import signal
 import socketserver
 import threading
 import time
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,6 @@ from ..index.sync import SyncReport
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
 from ..recall.output import FORMATS
-from ..recall.results import RecallQuery, RecallResult
 from ..socketline import socket_address
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
@@ -120,36 +120,31 @@ class _Watcher(FileSystemEventHandler):
                 self.daemon.note(os.fsdecode(raw), event.is_directory)
 
 
-class HostedBackend(LocalBackend):
-    """The daemon's own backend: the warm engine, and the daemon's freshness policy (the
-    file events it has noted are flushed; nothing else is walked)."""
+class EventFreshness:
+    """The daemon's freshness policy for the ``LocalBackend`` it hosts (``backend.local.
+    Freshness``): the file events it has noted are flushed, nothing else is walked, and a
+    recall ranks on the snapshot it publishes; a damaged generation met while reading is
+    rebuilt by the next sync."""
 
     def __init__(self, daemon: Daemon):
-        super().__init__(daemon.vault.root, daemon.vault.config, engine=daemon.engine)
         self.daemon = daemon
 
-    def ensure_fresh(self) -> SyncReport | None:
-        return self.daemon.flush_pending()
+    def ensure(self) -> SyncReport | None:
+        return self.daemon.flush_pending()  # read your writes: a file saved a moment ago is searchable
 
-    def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
-        self.daemon.flush_pending()
-        return self.engine.snapshot()
-
-    def recall(self, query: RecallQuery) -> RecallResult:
-        started = time.perf_counter()
-        report = self.daemon.flush_pending()  # read your writes: a file saved a moment ago is searchable
+    @contextmanager
+    def reading(self) -> Iterator[Snapshot]:
         with self.daemon.read_lock:
             snapshot = self.daemon.snapshot
-            notes = [self.daemon.config_warning] if self.daemon.config_warning else []
-            result = self.engine.recall(query, snapshot, sync=report, notes=notes, started=started)
+            yield snapshot
         if snapshot.damage is not None:  # answered without what is damaged; the next sync rebuilds it
             self.daemon.repair(snapshot.damage)
-        return result
 
-    def sync(self, progress=None, *, full: bool = False) -> SyncReport:
-        report = self.daemon.flush(full=full)
-        self.vault.sweep_temps()
-        return report
+    def notes(self) -> list[str]:
+        return [self.daemon.config_warning] if self.daemon.config_warning else []
+
+    def sync(self, progress: Any, full: bool) -> SyncReport:
+        return self.daemon.flush(full=full)
 
 
 #: the longest session id a client may name (Claude Code's are UUIDs)
@@ -171,7 +166,8 @@ class Daemon:
         self.vault = vault
         self.engine = engine or Engine(vault)
         #: the vault as the library's façade, on this daemon's warm backend
-        self.mem = VaultMemory(vault.root, backend=HostedBackend(self))
+        hosted = LocalBackend(vault.root, vault.config, engine=self.engine, freshness=lambda _: EventFreshness(self))
+        self.mem = VaultMemory(vault.root, backend=hosted)
         self.state = StateLayout.of(vault.root)
         #: what a query that leaves them out gets: the vault's [recall] settings
         self.recall_defaults = {"k": vault.config["recall"]["k"], "budget": vault.config["recall"]["budget"]}
@@ -597,9 +593,7 @@ class Daemon:
                     if isinstance(request, dict) and request.get("op") in (Op.PING, Op.STATUS):
                         self.answer(daemon.handle(request))
                     else:
-                        self.answer(
-                            {"ok": False, "error": "the daemon is busy (too many connections)", "kind": BUSY}
-                        )
+                        self.answer({"ok": False, "error": "the daemon is busy (too many connections)", "kind": BUSY})
                     return
                 try:
                     self.answer(self.serve_one())
