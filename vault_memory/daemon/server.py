@@ -342,13 +342,7 @@ class Daemon:
                 self.pending, self.first_event, self.pending_paths, self.pending_whole = 0, None, set(), False
                 upto = self.noted
             try:
-                indexer = self.engine.indexer
-                if full:
-                    report = indexer.reindex(self._note_progress)
-                elif walk or whole:
-                    report = indexer.sync(self._note_progress)
-                else:
-                    report = indexer.sync(self._note_progress, paths=paths)
+                report = self._sync_now(full, walk or whole, paths)
             except Exception as e:  # a bad moment must never stop the daemon, nor lose a change
                 with self.cond:  # what was pending still is: the worker retries, backing off
                     self.pending += max(taken, 1)
@@ -360,41 +354,57 @@ class Daemon:
                 self.last_error = f"{type(e).__name__}: {e}"
                 log.error("sync failed (attempt %d; retrying): %s", self.failures, self.last_error)
                 raise
-            summary = report.to_dict() | {"at": time.time()}
-            if report.changed or report.problems:
-                log.info(
-                    "synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
-                    report.added,
-                    report.updated,
-                    report.deleted,
-                    report.renamed,
-                    len(report.problems),
-                    report.seconds,
-                )
-            for p in report.problems:
-                log.warning("skipped %s", p)
-            if report.repaired:
-                log.warning("the index was rebuilt from the files: %s", report.repaired)
-            # Published last, in one step: a status that shows the new count also shows
-            # this sync as the last one, and its log lines are already written.
-            old = None
-            new = None
-            if report.changed or report.rebuilt or self.snapshot is None:
-                new = self.engine.preloaded(previous=self.snapshot)
-            with self.read_lock:  # recalls keep using the old snapshot until here
-                if new is not None:
-                    old, self.snapshot = self.snapshot, new
-                self.failures = 0
-                self.last_sync = summary
-                self.last_error = None
-            with self.cond:  # the events it took are in the published snapshot
-                self.synced = max(self.synced, upto)
-                self.cond.notify_all()
-            if new is not None and (old is None or old.generation.folder != new.generation.folder):
-                self._warm_token_files(new)
-            if old is not None:
-                old.close()
+            self._log_sync(report)
+            self._publish(report, upto)
             return report
+
+    def _sync_now(self, full: bool, whole: bool, paths: set[str]) -> SyncReport:
+        indexer = self.engine.indexer
+        if full:
+            return indexer.reindex(self._note_progress)
+        if whole:
+            return indexer.sync(self._note_progress)
+        return indexer.sync(self._note_progress, paths=paths)
+
+    @staticmethod
+    def _log_sync(report: SyncReport) -> None:
+        if report.changed or report.problems:
+            log.info(
+                "synced: %s added, %s updated, %s deleted, %s renamed, %s skipped in %.2fs",
+                report.added,
+                report.updated,
+                report.deleted,
+                report.renamed,
+                len(report.problems),
+                report.seconds,
+            )
+        for p in report.problems:
+            log.warning("skipped %s", p)
+        if report.repaired:
+            log.warning("the index was rebuilt from the files: %s", report.repaired)
+
+    def _publish(self, report: SyncReport, upto: int) -> None:
+        """Make what ``report`` synced what recalls read, in one step: a status that shows
+        the new count also shows this sync as the last one, and its log lines are written;
+        then every event noted up to ``upto`` counts as in the published snapshot."""
+        summary = report.to_dict() | {"at": time.time()}
+        old = None
+        new = None
+        if report.changed or report.rebuilt or self.snapshot is None:
+            new = self.engine.preloaded(previous=self.snapshot)
+        with self.read_lock:  # recalls keep using the old snapshot until here
+            if new is not None:
+                old, self.snapshot = self.snapshot, new
+            self.failures = 0
+            self.last_sync = summary
+            self.last_error = None
+        with self.cond:  # the events it took are in the published snapshot
+            self.synced = max(self.synced, upto)
+            self.cond.notify_all()
+        if new is not None and (old is None or old.generation.folder != new.generation.folder):
+            self._warm_token_files(new)
+        if old is not None:
+            old.close()
 
     def _warm_token_files(self, snapshot: Snapshot) -> None:
         """Read a new generation's token files into the page cache, in the background:
@@ -506,6 +516,8 @@ class Daemon:
         }
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One request's answer: checked (a known op, this vault, the daemon ready), then
+        handed to the op's own handler."""
         try:
             op = Op(str(request.get("op")))
         except ValueError:
@@ -521,45 +533,55 @@ class Daemon:
         if not self.ready.wait(READY_TIMEOUT_SECONDS):
             why = self.last_error or "still reading the vault"
             return {"ok": False, "error": f"the daemon is not ready yet ({why})", "kind": "DaemonError"}
-        backend = self.mem.backend
-        if op is Op.RECALL:
-            written = self.remember_said(request)
-            wire = dict(request["query"])
-            if "block_budget" in request:  # the hook as installed before the budget joined the query
-                wire["budget"] = request["block_budget"]
-            result = backend.recall(query_from_wire(wire, **self.recall_defaults))
-            session = request.get("session")
-            if isinstance(session, str) and 0 < len(session) <= MAX_SESSION_ID:
-                with self.sessions_lock:
-                    if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
-                        self.sessions.forget(session)
-                    self.sessions.already_has(session, written)  # it is in the prompt the agent reads
-                    result = self.sessions.deliver(session, result)
-            if request.get("render") == "block" or "block_budget" in request:
-                # the hook renders nothing; it logs the warnings (unreadable files, a damaged index)
-                return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
-            if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this
-                fmt = request.get("format") if request.get("format") in FORMATS else "block"
-                seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
-                out, errors = seen.output(str(fmt), bool(request.get("explain")))
-                return {"ok": True, "stdout": out, "stderr": errors}
-            return {"ok": True, "result": result_to_wire(result)}
-        if op is Op.NEAREST:  # for `remember`: the most similar memories, with the warm model
-            self.flush_pending()
-            with self.read_lock:
-                nearest = backend.nearest(request["text"], int(request.get("limit", 20)), self.snapshot)
-            return {"ok": True, "hits": nearest}
-        if op is Op.EMBED:  # for `vmem context`: how close turns are, with the warm model
-            texts = request.get("texts")
-            if not (
-                isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)
-            ):
-                return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
-            vectors = backend.embed(texts)
-            return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
-        if op is Op.SYNC and request.get("scope") == "pending":  # a writer's freshness: what changed since
+        handlers = {Op.RECALL: self._recall, Op.NEAREST: self._nearest, Op.EMBED: self._embed}
+        return handlers.get(op, self._sync)(op, request)
+
+    def _recall(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
+        """A recall, after writing what the prompt asked to remember (``said``); only what a
+        session was not shown yet (``session``); in the shape the caller asks (``render``)."""
+        written = self.remember_said(request)
+        wire = dict(request["query"])
+        if "block_budget" in request:  # the hook as installed before the budget joined the query
+            wire["budget"] = request["block_budget"]
+        result = self.mem.backend.recall(query_from_wire(wire, **self.recall_defaults))
+        session = request.get("session")
+        if isinstance(session, str) and 0 < len(session) <= MAX_SESSION_ID:
+            with self.sessions_lock:
+                if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
+                    self.sessions.forget(session)
+                self.sessions.already_has(session, written)  # it is in the prompt the agent reads
+                result = self.sessions.deliver(session, result)
+        if request.get("render") == "block" or "block_budget" in request:
+            # the hook renders nothing; it logs the warnings (unreadable files, a damaged index)
+            return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
+        if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this
+            fmt = request.get("format") if request.get("format") in FORMATS else "block"
+            seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
+            out, errors = seen.output(str(fmt), bool(request.get("explain")))
+            return {"ok": True, "stdout": out, "stderr": errors}
+        return {"ok": True, "result": result_to_wire(result)}
+
+    def _nearest(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
+        """For `remember`: the most similar memories, with the warm model."""
+        self.flush_pending()
+        with self.read_lock:
+            nearest = self.mem.backend.nearest(request["text"], int(request.get("limit", 20)), self.snapshot)
+        return {"ok": True, "hits": nearest}
+
+    def _embed(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
+        """For `vmem context`: how close turns are, with the warm model."""
+        texts = request.get("texts")
+        if not (isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)):
+            return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
+        vectors = self.mem.backend.embed(texts)
+        return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
+
+    def _sync(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
+        """A sync or rebuild someone asked for; ``scope: pending``, a writer's freshness: only
+        what file events named since the last one."""
+        if op is Op.SYNC and request.get("scope") == "pending":
             return {"ok": True, "report": (self.flush_pending() or SyncReport()).to_dict()}
-        return {"ok": True, "report": backend.sync(full=op is Op.REINDEX).to_dict()}
+        return {"ok": True, "report": self.mem.backend.sync(full=op is Op.REINDEX).to_dict()}
 
     def remember_said(self, request: dict[str, Any]) -> list[Any]:
         """The prompt hook's "remember that…": the explicit signals of what the user just said
