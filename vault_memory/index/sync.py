@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -111,6 +112,20 @@ class Plan:
 
 def _sha(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _named_changes(
+    paths: Iterable[str] | None, walked: Scan | None, known: tuple[str, bool, list[Stamp]] | None
+) -> tuple[Iterable[str] | None, int]:
+    """The paths a targeted sync looks at (those given, else those whose stamps differ
+    from the recorded ones when there is a walk and a record), and how many files of the
+    walk it knows unchanged without a look."""
+    if paths is not None or walked is None or known is None:
+        return paths, 0
+    changed = changed_paths(walked, known[2])  # the walk against the stamps names the changes
+    if changed is None:
+        return None, 0
+    return changed, len(walked.stamps) - len(changed & {stamp[0] for stamp in walked.stamps})
 
 
 def _record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:
@@ -361,41 +376,14 @@ class Indexer:
         except IndexDamaged as e:
             raise _Damaged(str(e)) from None
         try:
-            if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
-                raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
-            check_compatible(meta, self.embedder.model_id)  # another model: the user decides (`vmem reindex`)
-            damaged = file_problems(generation, meta)
-            if damaged:
-                raise _Damaged("; ".join(f"{name} {what}" for name, what in damaged))
-            leftover = bool(vector_sizes_differ(generation, meta))  # whole files a killed sync left
-            if leftover:
-                record_vector_sizes(catalog, generation)  # they load (above); the whole sync below sweeps them
+            leftover = self._check_live(generation, catalog, meta)
             known = read_stamps(generation.stamps_path)
             if known is not None and known[0] != meta.get(STAMPS_TOKEN):
                 known = None
-            outside_paths = 0  # files of the walk that a targeted sync knows unchanged without a look
-            if paths is None and walked is not None and known is not None:
-                paths = changed_paths(walked, known[2])  # the walk against the stamps names the changes
-                if paths is not None:
-                    outside_paths = len(walked.stamps) - len(paths & {stamp[0] for stamp in walked.stamps})
+            paths, outside_paths = _named_changes(paths, walked, known)
             targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
-            try:
-                catalog.migrate()
-                plan = (
-                    self.plan_paths(catalog, paths or ()) if targeted else self.plan(catalog, self.vault.files(walked))
-                )
-            except IndexDamaged as e:
-                raise _Damaged(str(e)) from None
+            plan = self._live_plan(generation, catalog, paths if targeted else None, walked)
             plan.unchanged += outside_paths if targeted else 0
-            if not targeted:  # a whole sync also checks what a targeted one trusts
-                try:
-                    with generation.keyword.open().reader() as reader:  # opens every segment
-                        reader.doc_count_all()
-                except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
-                    raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
-            if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
-                raise _Damaged(f"{generation.vectors_path.name} is missing")
-
             report = SyncReport(unchanged=plan.unchanged)
             if not plan.empty:
                 generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
@@ -410,6 +398,45 @@ class Indexer:
             return report
         finally:
             catalog.close()
+
+    def _check_live(self, generation: Generation, catalog: Catalog, meta: dict[str, str]) -> bool:
+        """``_Damaged`` for a generation a sync must not add to: another format, damaged
+        files (``checkup.file_problems``); another model is the user's to decide (``vmem
+        reindex``). True when whole vector files a killed sync left are there (they load;
+        the whole sync that follows sweeps them)."""
+        if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
+            raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
+        check_compatible(meta, self.embedder.model_id)
+        damaged = file_problems(generation, meta)
+        if damaged:
+            raise _Damaged("; ".join(f"{name} {what}" for name, what in damaged))
+        leftover = bool(vector_sizes_differ(generation, meta))
+        if leftover:
+            record_vector_sizes(catalog, generation)
+        return leftover
+
+    def _live_plan(
+        self, generation: Generation, catalog: Catalog, paths: Iterable[str] | None, walked: Scan | None
+    ) -> Plan:
+        """What to apply: the files ``paths`` names (a targeted sync), else the whole vault,
+        which also checks what a targeted one trusts (every keyword segment opens, the
+        vectors file is there)."""
+        try:
+            catalog.migrate()
+            plan = (
+                self.plan_paths(catalog, paths) if paths is not None else self.plan(catalog, self.vault.files(walked))
+            )
+        except IndexDamaged as e:
+            raise _Damaged(str(e)) from None
+        if paths is None:
+            try:
+                with generation.keyword.open().reader() as reader:  # opens every segment
+                    reader.doc_count_all()
+            except Exception as e:  # Whoosh reports a damaged segment with many kinds of error
+                raise _Damaged(f"the keyword index cannot be read ({type(e).__name__}: {e})") from None
+        if catalog.chunk_counts()[0] and not generation.vectors_path.exists():
+            raise _Damaged(f"{generation.vectors_path.name} is missing")
+        return plan
 
     def reindex(self, progress: Progress | None = None) -> SyncReport:
         """Rebuild every index from the files into a new generation, then switch to it."""
@@ -471,47 +498,15 @@ class Indexer:
                     writer.commit(merge=False)  # never merged into one: that is the sort it avoids
                     writer, in_segment = keyword.writer(timeout=self.lock_timeout), 0
                 batch = entries[start : start + self.build_batch]
-                parsed = self._parse([self._read(entry) for entry in batch], report)
-                kept: list[Parsed] = []
                 catalog.begin()
-                for entry, sha, memory, error in parsed:
-                    first = claimed.setdefault(memory.id, entry.relpath) if memory is not None else None
-                    if memory is not None and first != entry.relpath:
-                        message = duplicate_message(memory.id, first or "")
-                        catalog.upsert_file(file_row(entry, sha, memory, None, message), None)
-                        report.problems.append(Problem(entry.relpath, message, "duplicate_id"))
-                        continue
-                    catalog.upsert_file(file_row(entry, sha, memory, error), memory)
-                    if memory is not None:
-                        kept.append((entry, sha, memory, error))
-                        writer.add_document(**document(memory))
-                        in_segment += 1
-                chunk_texts, vectors, pieces = self._embed_changes(kept, report, None, tokens is not None)
-                spans = iter(tokens.append(pieces)) if tokens is not None and pieces is not None else None
-                labels: list[int] = []
-                for (entry, *_), chunks in zip(kept, chunk_texts):
-                    mine = list(range(next_label, next_label + len(chunks)))
-                    next_label += len(chunks)
-                    catalog.add_chunks(entry.relpath, mine, [next(spans) for _ in mine] if spans else None)
-                    labels += mine
-                report.added += len(kept)
-                catalog.set_meta(next_label=next_label)
+                kept = self._catalog_batch(catalog, writer, batch, claimed, report)
+                in_segment += len(kept)
+                next_label = self._embed_batch(catalog, kept, next_label, tokens, vector_index, report)
                 catalog.commit()
-                if vector_index is not None and labels:
-                    vector_index.add(labels, vectors)
                 if progress:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
-            if dim:
-                catalog.set_meta(dim=dim)
-            if tokens is not None:
-                rows = tokens.row_count()
-                catalog.set_meta(tokens_dim=dim, token_rows=rows, token_tail=tokens.fingerprint(rows))
-            if progress:
-                progress("commit", 0, 1)
-            if vector_index is not None:
-                vector_index.save()
-                catalog.set_meta(vectors_bytes=vector_index.path.stat().st_size, delta_bytes=0)
+            self._finish_build(catalog, dim, tokens, vector_index, progress)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -519,6 +514,71 @@ class Indexer:
             raise
         if progress:
             progress("commit", 1, 1)
+
+    def _catalog_batch(
+        self, catalog: Catalog, writer: Any, batch: list[FileEntry], claimed: dict[str, str], report: SyncReport
+    ) -> list[Parsed]:
+        """Read and parse one batch of a build into the catalog and the keyword writer; the
+        memories kept (a later file claiming an id already claimed is skipped, said)."""
+        kept: list[Parsed] = []
+        for entry, sha, memory, error in self._parse([self._read(entry) for entry in batch], report):
+            first = claimed.setdefault(memory.id, entry.relpath) if memory is not None else None
+            if memory is not None and first != entry.relpath:
+                message = duplicate_message(memory.id, first or "")
+                catalog.upsert_file(file_row(entry, sha, memory, None, message), None)
+                report.problems.append(Problem(entry.relpath, message, "duplicate_id"))
+                continue
+            catalog.upsert_file(file_row(entry, sha, memory, error), memory)
+            if memory is not None:
+                kept.append((entry, sha, memory, error))
+                writer.add_document(**document(memory))
+        return kept
+
+    def _embed_batch(
+        self,
+        catalog: Catalog,
+        kept: list[Parsed],
+        next_label: int,
+        tokens: TokenFiles | None,
+        vector_index: VectorIndex | None,
+        report: SyncReport,
+    ) -> int:
+        """Embed one batch of a build: its chunks' labels and token rows into the catalog,
+        its vectors into the index; returns the next free label."""
+        chunk_texts, vectors, pieces = self._embed_changes(kept, report, None, tokens is not None)
+        spans = iter(tokens.append(pieces)) if tokens is not None and pieces is not None else None
+        labels: list[int] = []
+        for (entry, *_), chunks in zip(kept, chunk_texts):
+            mine = list(range(next_label, next_label + len(chunks)))
+            next_label += len(chunks)
+            catalog.add_chunks(entry.relpath, mine, [next(spans) for _ in mine] if spans else None)
+            labels += mine
+        report.added += len(kept)
+        catalog.set_meta(next_label=next_label)
+        if vector_index is not None and labels:
+            vector_index.add(labels, vectors)
+        return next_label
+
+    @staticmethod
+    def _finish_build(
+        catalog: Catalog,
+        dim: int | None,
+        tokens: TokenFiles | None,
+        vector_index: VectorIndex | None,
+        progress: Progress | None,
+    ) -> None:
+        """What a whole build records once: the dimensions, the token rows and their tail,
+        the vector file (saved) and its size."""
+        if dim:
+            catalog.set_meta(dim=dim)
+        if tokens is not None:
+            rows = tokens.row_count()
+            catalog.set_meta(tokens_dim=dim, token_rows=rows, token_tail=tokens.fingerprint(rows))
+        if progress:
+            progress("commit", 0, 1)
+        if vector_index is not None:
+            vector_index.save()
+            catalog.set_meta(vectors_bytes=vector_index.path.stat().st_size, delta_bytes=0)
 
     def _read(self, entry: FileEntry) -> Read:
         """One file read for a sync; a file that cannot be read is an error in the result."""
