@@ -291,6 +291,17 @@ def _write_lock(backend: Backend):
 
 
 @dataclass
+class _Decision:
+    """What a new memory does to those the vault holds (``_Batch._known``)."""
+
+    replaced: list[Memory] = field(default_factory=list)
+    conflicts: list[Memory] = field(default_factory=list)
+    compatible: list[Memory] = field(default_factory=list)
+    #: why ``replaced`` are replaced: "key", or the subject of the fact
+    why: str | None = None
+
+
+@dataclass
 class _Batch:
     """What a batch of remembers knows: the index (asked for each item's likes by the
     catalog's indexes, never read whole: a remember at 100,000 memories read all of them,
@@ -309,45 +320,15 @@ class _Batch:
         key (under any of its aliases) stated with the value it has → reconfirm; its old
         values → supersede them; a restatement by meaning → reconfirm; else a new
         file. Then the persona cap, and what the caller must be told."""
-        replaced: list[Memory] = []
-        conflicts: list[Memory] = []
-        compatible: list[Memory] = []
-        why: str | None = None
+        decision = _Decision()
         if not p.item.force_new and self.snap is not None:
-            current = self._current(p)
-            same = _same_text(p, current)
-            if same is not None:
-                return _reconfirm(self.backend.vault, same, now=self.now)
-            replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
-            unchanged = [m for m in replaced if same_value(m.text, p.text, p.key)]
-            if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
-                return _reconfirm(self.backend.vault, unchanged[0], now=self.now)
-            why = "key" if replaced else None
-            verdicts = self._slot_verdicts(p)
-            said_again = [m for m, v in verdicts if v == "same"]
-            if said_again and not replaced:  # "lives in Leeds" then "I live in Leeds"
-                return _reconfirm(self.backend.vault, said_again[0], now=self.now)
-            by_slot = [m for m, v in verdicts if v == "supersede" and m not in replaced]
-            if by_slot and p.slot is not None:
-                why = why or p.slot.subject
-                replaced = [*replaced, *by_slot]
-            conflicts = [m for m, v in verdicts if v == "conflict" and m not in replaced]
-            if conflicts and self.judge is not None:
-                settled = self._judged(p, conflicts)
-                if settled["replaces"] and p.slot is not None:
-                    why = why or p.slot.subject
-                replaced = [*replaced, *settled["replaces"]]
-                compatible, conflicts = settled["both"], settled["unsure"]
-            stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
-            if stated:  # inferred never beats explicit
-                return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
-            if not replaced:
-                restated = self._restatement(p)
-                if restated is not None:
-                    return _reconfirm(self.backend.vault, *restated, now=self.now)
-        outcome = self._write(p, replaced, compatible)
+            known = self._known(p, decision)
+            if known is not None:
+                return known
+        replaced, conflicts = decision.replaced, decision.conflicts
+        outcome = self._write(p, replaced, decision.compatible)
         if isinstance(outcome, Created | Superseded):
-            outcome.replaced_by = why if replaced else None
+            outcome.replaced_by = decision.why if replaced else None
             outcome.conflicts = conflicts
             if conflicts:
                 outcome.warnings.append(_conflict_note(outcome.memory, conflicts))
@@ -355,6 +336,53 @@ class _Batch:
             self.superseded.update(outcome.memory.supersession_refs)
             with_digest_marker(self.superseded)
         return outcome
+
+    def _known(self, p: _Prepared, d: _Decision) -> RememberOutcome | None:
+        """What the vault already says of the item: the outcome when that settles it (a
+        reconfirmation, or declined: inferred never beats explicit), else None with ``d``
+        saying what the new file replaces, conflicts with or is compatible with, and why."""
+        vault = self.backend.vault
+        current = self._current(p)
+        same = _same_text(p, current)
+        if same is not None:
+            return _reconfirm(vault, same, now=self.now)
+        d.replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+        unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
+        if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
+            return _reconfirm(vault, unchanged[0], now=self.now)
+        d.why = "key" if d.replaced else None
+        said_again = self._by_slot(p, d)
+        if said_again is not None:  # "lives in Leeds" then "I live in Leeds"
+            return _reconfirm(vault, said_again, now=self.now)
+        stated = [m for m in d.replaced if m.source != "inferred"] if p.inferred else []
+        if stated:  # inferred never beats explicit
+            return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
+        if not d.replaced:
+            restated = self._restatement(p)
+            if restated is not None:
+                return _reconfirm(vault, *restated, now=self.now)
+        return None
+
+    def _by_slot(self, p: _Prepared, d: _Decision) -> Memory | None:
+        """The facts of the item's subject (``vault.slots``): the one it says again (when
+        no key replaced anything), else those it supersedes, and the possible conflicts,
+        settled by the judge where there is one."""
+        verdicts = self._slot_verdicts(p)
+        said_again = [m for m, v in verdicts if v == "same"]
+        if said_again and not d.replaced:
+            return said_again[0]
+        by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced]
+        if by_slot and p.slot is not None:
+            d.why = d.why or p.slot.subject
+            d.replaced = [*d.replaced, *by_slot]
+        d.conflicts = [m for m, v in verdicts if v == "conflict" and m not in d.replaced]
+        if d.conflicts and self.judge is not None:
+            settled = self._judged(p, d.conflicts)
+            if settled["replaces"] and p.slot is not None:
+                d.why = d.why or p.slot.subject
+            d.replaced = [*d.replaced, *settled["replaces"]]
+            d.compatible, d.conflicts = settled["both"], settled["unsure"]
+        return None
 
     def _judged(self, p: _Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
         """The judge's answer for each possible conflict, "unsure" where it gives none."""
