@@ -203,6 +203,32 @@ def init(
         )
 
 
+def _trusted_list(as_json: bool) -> None:
+    from .. import trust as trusting
+
+    records = trusting.recorded()
+    if as_json:
+        _print_json(records)
+        return
+    for r in records:
+        url = f"  [llm] {r['llm_url']}" if r.get("llm_url") else ""
+        typer.echo(f"{r['path']}  ({r.get('how')} {r.get('at', '')}){url}")
+    if not records:
+        typer.echo("no vault recorded yet: `vmem init PATH` records the vaults you create, `vmem trust PATH` others")
+
+
+def _trust_revoked(root: Path, as_json: bool) -> None:
+    from .. import trust as trusting
+
+    removed = trusting.revoke(root)
+    if as_json:
+        _print_json({"path": str(root), "revoked": removed})
+    elif removed:
+        typer.echo(f"no longer trusted: {root}; agents pass it over unless it is named by --vault or VMEM_VAULT")
+    else:
+        typer.echo(f"{root} was not trusted; nothing changed")
+
+
 def _adopt(path: Path, lang: str) -> None:
     from ..api import adopt, census
 
@@ -253,29 +279,13 @@ def trust(
     from ..config import Config
 
     if show:
-        records = trusting.recorded()
-        if as_json:
-            _print_json(records)
-            return
-        for r in records:
-            url = f"  [llm] {r['llm_url']}" if r.get("llm_url") else ""
-            typer.echo(f"{r['path']}  ({r.get('how')} {r.get('at', '')}){url}")
-        if not records:
-            typer.echo(
-                "no vault recorded yet: `vmem init PATH` records the vaults you create, `vmem trust PATH` others"
-            )
+        _trusted_list(as_json)
         return
     if path is not None and not (path.expanduser() / "vmem.toml").is_file():
         _fail(f"{path} holds no vmem.toml, so it is not a vault (make one with `vmem init --here` inside it)", 2)
     root = _run(lambda: locate_vault(path))
     if revoke:
-        removed = trusting.revoke(root)
-        if as_json:
-            _print_json({"path": str(root), "revoked": removed})
-        elif removed:
-            typer.echo(f"no longer trusted: {root}; agents pass it over unless it is named by --vault or VMEM_VAULT")
-        else:
-            typer.echo(f"{root} was not trusted; nothing changed")
+        _trust_revoked(root, as_json)
         return
     config = _run(lambda: Config.load(root))
     previous = trusting.entry(root)
@@ -622,21 +632,12 @@ def ingest(
       vmem ingest --retry-pending
     """
     from ..conversation import ingest_all
-    from ..conversation import retry_pending as retry
 
     mem = _open(vault)
     if retry_pending:
         if file is not None:
             _fail("--retry-pending takes no FILE", 2)
-        reports, problems = _run(lambda: retry(mem, due_only=due_only))
-        _warn(problems)
-        if as_json:
-            _print_json({"reports": [r.to_dict() for r in reports], "problems": problems})
-        elif not reports:
-            typer.echo("nothing pending")
-        for report in reports if not as_json else []:
-            _echo_ingest(report)
-        raise typer.Exit(1 if problems else 0)
+        _retry_pending(mem, due_only, as_json)
     text = _read_source(file)
     reports = _run(
         lambda: ingest_all(mem, text, format=format.value, session=session, persona=persona, dry_run=dry_run)
@@ -648,16 +649,35 @@ def ingest(
     if as_json:
         _print_json(reports[0].to_dict() if len(reports) == 1 else {"conversations": [r.to_dict() for r in reports]})
     else:
-        for report in reports:
-            _echo_ingest(report, say_llm_off=len(reports) == 1)
-        if len(reports) > 1:
-            written = sum(1 for r in reports for w in r.written if w.status in ("created", "superseded", "would write"))
-            verb = "would write" if dry_run else "written"
-            off = "; explicit signals only (no [llm] configured)" if reports[0].llm == "off" and not dry_run else ""
-            typer.echo(
-                f"{len(reports)} conversations, {sum(r.turns for r in reports)} turns, {written} memories {verb}{off}"
-            )
+        _echo_ingests(reports, dry_run)
     raise typer.Exit(1 if any(r.problems for r in reports) else 0)
+
+
+def _retry_pending(mem: VaultMemory, due_only: bool, as_json: bool) -> NoReturn:
+    from ..conversation import retry_pending as retry
+
+    reports, problems = _run(lambda: retry(mem, due_only=due_only))
+    _warn(problems)
+    if as_json:
+        _print_json({"reports": [r.to_dict() for r in reports], "problems": problems})
+    elif not reports:
+        typer.echo("nothing pending")
+    for report in reports if not as_json else []:
+        _echo_ingest(report)
+    raise typer.Exit(1 if problems else 0)
+
+
+def _echo_ingests(reports, dry_run: bool) -> None:
+    """Each conversation's report, and a total line for an export of several."""
+    for report in reports:
+        _echo_ingest(report, say_llm_off=len(reports) == 1)
+    if len(reports) > 1:
+        written = sum(1 for r in reports for w in r.written if w.status in ("created", "superseded", "would write"))
+        verb = "would write" if dry_run else "written"
+        off = "; explicit signals only (no [llm] configured)" if reports[0].llm == "off" and not dry_run else ""
+        typer.echo(
+            f"{len(reports)} conversations, {sum(r.turns for r in reports)} turns, {written} memories {verb}{off}"
+        )
 
 
 #: what ingest says of each memory: what happened to it, in words that cannot be misread
