@@ -153,41 +153,15 @@ def context(
     # the budget, shared: memories first (they are why vmem is here), then the window, then the past
     memory_budget = min(mem.config["recall"]["budget"], budget // 4)
     past_budget = max(60, budget * 6 // 100)
-    query = next((t.content for t in reversed(turns) if t.role == "user"), "")
-    memory_block, recalled = "", 0
-    if query.strip():
-        try:
-            result = mem.recall(query[:1000], budget=memory_budget, persona=persona)
-            shown = {t.number for t in recent}  # what the window states needs no memory line
-            hits = [
-                h for h in result.hits if not (h.memory.conversation == transcript.session and h.memory.turn in shown)
-            ]
-            selection = select(hits, memory_budget)
-            memory_block, recalled = block_text(selection), len(selection)
-        except VaultError as e:
-            warnings.append(f"no memories: {e}")
-
+    memory_block, recalled = _memory_section(mem, transcript, recent, memory_budget, persona, warnings)
     groups = [(seg.start, seg.end, seg.summary) for seg in segments[-MAX_SEGMENTS:]]
     if loose:
         groups.append((loose[0].number, loose[-1].number, None))
-    past_lines = _past_lines(groups, turns)
-    folded_from = groups[0][0] if groups else None  # older than the latest segments: left out
-    past_text = ""
-    if older:
-        past_text, kept = _fit_lines(past_lines, past_budget)
-        if kept < len(past_lines):  # the budget took the oldest lines: their turns are left out
-            folded_from = past_lines[len(past_lines) - kept][0] if kept else None
+    past_text, folded_from = _past_text(groups, turns, older, past_budget)
     compaction = _compaction_section(transcript.compactions, max(80, budget // 10))
-    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(compaction) + estimate_tokens(past_text) + 40
-    window_text, shown_turns = _fit_window(recent, budget - fixed_cost)
-    while True:
-        folded = [t.number for t in older if folded_from is not None and t.number >= folded_from]
-        left_out = [t.number for t in turns if t.number not in folded and t.number not in shown_turns]
-        parts = (memory_block, compaction, _past_section(past_text, folded, left_out, older), window_text)
-        text = "\n\n".join(part for part in parts if part)
-        if estimate_tokens(text) <= budget or not shown_turns:  # the estimate of a join can round up
-            break
-        window_text, shown_turns = _fit_window(recent[-len(shown_turns) + 1 :], budget - fixed_cost - 20)
+    text, shown_turns, folded, left_out = _assemble(
+        (memory_block, compaction, past_text), turns, older, recent, folded_from, budget
+    )
     return ContextBlock(
         text=text,
         budget=budget,
@@ -201,6 +175,64 @@ def context(
         warnings=warnings,
         compaction=bool(compaction),
     )
+
+
+def _assemble(
+    fixed: tuple[str, str, str],
+    turns: list[Turn],
+    older: list[Turn],
+    recent: list[Turn],
+    folded_from: int | None,
+    budget: int,
+) -> tuple[str, list[int], list[int], list[int]]:
+    """The block: the memories, the compaction, the past and as many recent turns as fit
+    ``budget`` (fewer until the whole fits: the estimate of a join can round up); with the
+    turns shown, folded and left out."""
+    memory_block, compaction, past_text = fixed
+    fixed_cost = estimate_tokens(memory_block) + estimate_tokens(compaction) + estimate_tokens(past_text) + 40
+    window_text, shown_turns = _fit_window(recent, budget - fixed_cost)
+    while True:
+        folded = [t.number for t in older if folded_from is not None and t.number >= folded_from]
+        left_out = [t.number for t in turns if t.number not in folded and t.number not in shown_turns]
+        parts = (memory_block, compaction, _past_section(past_text, folded, left_out, older), window_text)
+        text = "\n\n".join(part for part in parts if part)
+        if estimate_tokens(text) <= budget or not shown_turns:
+            return text, shown_turns, folded, left_out
+        window_text, shown_turns = _fit_window(recent[-len(shown_turns) + 1 :], budget - fixed_cost - 20)
+
+
+def _memory_section(
+    mem: VaultMemory, transcript: Transcript, recent: list[Turn], budget: int, persona: str | None, warnings: list[str]
+) -> tuple[str, int]:
+    """The memory block for the latest user turn, without the memories the window's turns
+    stated (they are in the window already), and how many it shows."""
+    query = next((t.content for t in reversed(transcript.turns) if t.role == "user"), "")
+    if not query.strip():
+        return "", 0
+    try:
+        result = mem.recall(query[:1000], budget=budget, persona=persona)
+    except VaultError as e:
+        warnings.append(f"no memories: {e}")
+        return "", 0
+    shown = {t.number for t in recent}  # what the window states needs no memory line
+    hits = [h for h in result.hits if not (h.memory.conversation == transcript.session and h.memory.turn in shown)]
+    selection = select(hits, budget)
+    return block_text(selection), len(selection)
+
+
+def _past_text(
+    groups: list[tuple[int, int, dict[str, Any] | None]], turns: list[Turn], older: list[Turn], budget: int
+) -> tuple[str, int | None]:
+    """The folded groups' lines that fit ``budget`` (newest kept), and the first turn they
+    stand for (older turns are left out); None when there is none."""
+    past_lines = _past_lines(groups, turns)
+    folded_from = groups[0][0] if groups else None  # older than the latest segments: left out
+    if not older:
+        return "", folded_from
+    past_text, kept = _fit_lines(past_lines, budget)
+    if kept < len(past_lines):  # the budget took the oldest lines: their turns are left out
+        folded_from = past_lines[len(past_lines) - kept][0] if kept else None
+    return past_text, folded_from
 
 
 def _compaction_section(summaries: list[str], budget: int) -> str:
