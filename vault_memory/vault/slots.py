@@ -507,23 +507,44 @@ def _same_act_but_when(new: str, old: str) -> bool:
 def judge(new: Slot, old: Slot) -> Verdict:
     """What ``new`` (said later) does to ``old``: says it again (``same``), replaces it
     (``supersede``), may contradict it (``conflict``: vmem cannot tell, so both stay and
-    recall says so), or leaves it be (``compatible``)."""
-    if new.withdraws and {stem(w) for w in new.withdraws} <= old.mentions:
-        return "supersede"  # "switched from Vim to Neovim" ends every current "… Vim"
-    if new.negated and not old.negated and _same_act_but_when(new.subject, old.subject):
-        return "supersede"  # "no longer drinks coffee" ends "drinks coffee every morning"
+    recall says so), or leaves it be (``compatible``). The rules, in order: a withdrawal
+    (``_withdraws``); another subject or facet; a change of polarity (``_polarity``); the
+    same value; then how many values the subject may hold."""
+    if _withdraws(new, old):
+        return "supersede"
     if new.subject != old.subject:
         return "compatible"
     if new.facet and old.facet and new.facet != old.facet:
         return "compatible"  # works at Siemens, works as an engineer: both
-    if new.negated != old.negated and new.subject != old.subject:
-        return "compatible"
     if new.negated != old.negated:
-        if new.negated and new.value and old.value and not new.value <= old.value:
-            return "compatible"  # "no longer lives in Leeds" says nothing of Bristol
-        if old.negated and new.cardinality != "one" and new.value != old.value and new.value and old.value:
-            return "compatible"
-        return "supersede"
+        return _polarity(new, old)
+    if new.value == old.value:
+        # one act said twice in other words is for the restatement rule to find, not this one
+        return "same" if new.value and not new.subject.startswith("act:") else "compatible"
+    if new.negated:
+        return "compatible"  # no longer A, no longer B: both withdrawals stand
+    if not new.value or not old.value or new.cardinality == "many" or old.cardinality == "many":
+        return "compatible"
+    if new.cardinality == "unsure" or old.cardinality == "unsure":
+        return "conflict"
+    return "supersede"
+
+
+def _withdraws(new: Slot, old: Slot) -> bool:
+    """``new`` ends ``old`` whatever its subject is called: "switched from Vim to Neovim"
+    ends every current "… Vim"; "no longer drinks coffee" ends "drinks coffee every morning"."""
+    if new.withdraws and {stem(w) for w in new.withdraws} <= old.mentions:
+        return True
+    return new.negated and not old.negated and _same_act_but_when(new.subject, old.subject)
+
+
+def _polarity(new: Slot, old: Slot) -> Verdict:
+    """One subject, said once negated and once not."""
+    if new.negated and new.value and old.value and not new.value <= old.value:
+        return "compatible"  # "no longer lives in Leeds" says nothing of Bristol
+    if old.negated and new.cardinality != "one" and new.value != old.value and new.value and old.value:
+        return "compatible"
+    return "supersede"
     if new.value == old.value:
         # one act said twice in other words is for the restatement rule to find, not this one
         return "same" if new.value and not new.subject.startswith("act:") else "compatible"
