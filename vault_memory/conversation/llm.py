@@ -291,14 +291,7 @@ def validate(data: Any, turn_numbers: set[int]) -> Extraction:
     if not isinstance(data, dict):
         raise LLMError(f"expected a JSON object with facts, episodes and summary, got {type(data).__name__}")
     out = Extraction()
-    facts = data.get("facts", [])
-    if not isinstance(facts, list):
-        raise LLMError("'facts' must be a list")
-    for i, fact in enumerate(facts):
-        if isinstance(fact, str):
-            fact = {"text": fact}
-        if not isinstance(fact, dict) or not isinstance(fact.get("text"), str) or not fact["text"].strip():
-            raise LLMError(f"facts[{i}] needs a 'text' string")
+    for i, fact in enumerate(_items(data, "facts")):
         out.facts.append(
             ExtractedFact(
                 text=_clean(fact["text"]),
@@ -308,32 +301,47 @@ def validate(data: Any, turn_numbers: set[int]) -> Extraction:
                 turn=_turn(fact.get("turn"), turn_numbers),
             )
         )
-    episodes = data.get("episodes", [])
-    if not isinstance(episodes, list):
-        raise LLMError("'episodes' must be a list")
-    for i, episode in enumerate(episodes):
-        if isinstance(episode, str):
-            episode = {"text": episode}
-        if not isinstance(episode, dict) or not isinstance(episode.get("text"), str) or not episode["text"].strip():
-            raise LLMError(f"episodes[{i}] needs a 'text' string")
+    for episode in _items(data, "episodes"):
         out.episodes.append((_clean(episode["text"]), _turn(episode.get("turn"), turn_numbers)))
-    summary = data.get("summary")
-    if summary is not None:
-        if not isinstance(summary, dict):
-            raise LLMError("'summary' must be an object")
-        out.summary = {}
-        for name in SUMMARY_FIELDS:
-            value = summary.get(name, summary.get(name.replace("_", " ")))
-            if value is None or value == "" or value == []:
-                continue
-            if isinstance(value, str):
-                out.summary[name] = _clean(value)
-            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-                out.summary[name] = [_clean(v) for v in value if v.strip()]
-            else:
-                raise LLMError(f"summary.{name} must be text or a list of text")
-        if not out.summary.get("topic"):
-            out.summary = None if not out.summary else {"topic": "conversation", **out.summary}
+    if data.get("summary") is not None:
+        out.summary = _summary(data["summary"])
+    return out
+
+
+def _items(data: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The answer's list ``name`` (facts or episodes), each as an object with a ``text``
+    (a bare string is taken as one); missing means none."""
+    items = data.get(name, [])
+    if not isinstance(items, list):
+        raise LLMError(f"'{name}' must be a list")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            item = {"text": item}
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str) or not item["text"].strip():
+            raise LLMError(f"{name}[{i}] needs a 'text' string")
+        out.append(item)
+    return out
+
+
+def _summary(summary: Any) -> dict[str, Any] | None:
+    """The summary's known fields, each text or a list of text; a topic is given when
+    fields are there without one; None when nothing is."""
+    if not isinstance(summary, dict):
+        raise LLMError("'summary' must be an object")
+    out: dict[str, Any] = {}
+    for name in SUMMARY_FIELDS:
+        value = summary.get(name, summary.get(name.replace("_", " ")))
+        if value is None or value == "" or value == []:
+            continue
+        if isinstance(value, str):
+            out[name] = _clean(value)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out[name] = [_clean(v) for v in value if v.strip()]
+        else:
+            raise LLMError(f"summary.{name} must be text or a list of text")
+    if not out.get("topic"):
+        return None if not out else {"topic": "conversation", **out}
     return out
 
 
