@@ -501,8 +501,11 @@ class Indexer:
                 catalog.begin()
                 kept = self._catalog_batch(catalog, writer, batch, claimed, report)
                 in_segment += len(kept)
-                next_label = self._embed_batch(catalog, kept, next_label, tokens, vector_index, report)
+                labels, vectors = self._embed_batch(catalog, kept, next_label, tokens, report)
+                next_label += len(labels)
                 catalog.commit()
+                if vector_index is not None and labels:
+                    vector_index.add(labels, vectors)
                 if progress:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
@@ -540,11 +543,11 @@ class Indexer:
         kept: list[Parsed],
         next_label: int,
         tokens: TokenFiles | None,
-        vector_index: VectorIndex | None,
         report: SyncReport,
-    ) -> int:
-        """Embed one batch of a build: its chunks' labels and token rows into the catalog,
-        its vectors into the index; returns the next free label."""
+    ) -> tuple[list[int], np.ndarray]:
+        """Embed one batch of a build: its chunks' labels (from ``next_label`` on) and token
+        rows into the catalog; returns the labels and their vectors, for the vector index
+        once the catalog has committed them."""
         chunk_texts, vectors, pieces = self._embed_changes(kept, report, None, tokens is not None)
         spans = iter(tokens.append(pieces)) if tokens is not None and pieces is not None else None
         labels: list[int] = []
@@ -555,9 +558,7 @@ class Indexer:
             labels += mine
         report.added += len(kept)
         catalog.set_meta(next_label=next_label)
-        if vector_index is not None and labels:
-            vector_index.add(labels, vectors)
-        return next_label
+        return labels, vectors
 
     @staticmethod
     def _finish_build(

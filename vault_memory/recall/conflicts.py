@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..index.snapshot import Snapshot
-from ..lifecycle import created_order, fact_slot, open_conflicts
+from ..lifecycle import Conflict, created_order, fact_slot, open_conflicts
 from ..vault.memory import Memory
 from .query import Hit
 
@@ -27,7 +27,12 @@ def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory
     ]
     if not conflicts:
         return hits
-    # each subject's facts in conflict as one group, newest first, where its best hit was
+    return _placed(hits, conflicts)
+
+
+def _placed(hits: list[Hit], conflicts: list[Conflict]) -> list[Hit]:
+    """Each subject's facts in conflict as one group, newest first, where its best hit was;
+    each marked with the newest fact that may outdate it and the older ones it may replace."""
     groups: dict[str, dict[str, Memory]] = {}
     for c in conflicts:
         groups.setdefault(c.subject, {}).update({c.newer.id: c.newer, c.older.id: c.older})
@@ -46,8 +51,6 @@ def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory
         subject = group_of.get(hit.memory.id)
         if subject is None:
             out.append(hit)
-            continue
-        if hit.memory.id in placed:
             continue
         for member in sorted(groups[subject].values(), key=lambda m: rank[m.id]):
             if member.id in placed:
