@@ -196,52 +196,86 @@ def parse_memory(raw: bytes, relpath: Path) -> Memory:
     return memory_from_frontmatter(data, body, relpath, fm or "")
 
 
-def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: str = "") -> Memory:
-    """The memory these fields describe; a ``FrontmatterError`` naming every wrong field
-    (the first as its message, the others in ``more``)."""
-    wrong: list[tuple[int | None, str]] = []
+class _Fields:
+    """A frontmatter's values read with their checks; every wrong one is kept in
+    ``wrong`` with its line, so one ``FrontmatterError`` names them all."""
 
-    def fail(key: str, message: str) -> None:
-        wrong.append((_key_line(fm, key), f"'{key}': {message}"))
+    def __init__(self, data: dict[str, Any], fm: str):
+        self.data, self.fm = data, fm
+        self.wrong: list[tuple[int | None, str]] = []
 
-    def scalar(key: str) -> str | None:
-        v = data.get(key)
+    def fail(self, key: str, message: str) -> None:
+        self.wrong.append((_key_line(self.fm, key), f"'{key}': {message}"))
+
+    def scalar(self, key: str) -> str | None:
+        v = self.data.get(key)
         if v is None:
             return None
         if isinstance(v, (dict, list)):
-            fail(key, "must be a single value, not a list or mapping")
+            self.fail(key, "must be a single value, not a list or mapping")
             return None
         return str(v)
 
-    def when(key: str, conv=as_datetime):
-        v = data.get(key)
+    def when(self, key: str, conv: Callable[[Any], Any] = as_datetime) -> Any:
+        v = self.data.get(key)
         if v is None or v == "":
             return None
         try:
             return conv(v)
         except ValueError as e:
-            fail(key, str(e))
+            self.fail(key, str(e))
             return None
 
-    def checked(key: str, convert: Callable[[], T], default: T) -> T:
+    def checked(self, key: str, convert: Callable[[], T], default: T) -> T:
         try:
             return convert()
         except ValueError as e:
-            fail(key, str(e))
+            self.fail(key, str(e))
             return default
 
-    raw_id = data.get("id")
-    mem_id, id_derived = derived_id(relpath), True
-    if raw_id is not None and raw_id != "":
-        if is_valid_id(str(raw_id).strip()):
-            mem_id, id_derived = str(raw_id).strip(), False
-        else:
-            fail("id", f"{raw_id!r} is not a valid id (letters, digits, '.', '_', '-'; no '/' or '..')")
+    def identity(self, relpath: Path) -> tuple[str, bool]:
+        """(id, derived from the file name): a valid ``id`` value, else the file's own."""
+        raw_id = self.data.get("id")
+        if raw_id is not None and raw_id != "":
+            if is_valid_id(str(raw_id).strip()):
+                return str(raw_id).strip(), False
+            self.fail("id", f"{raw_id!r} is not a valid id (letters, digits, '.', '_', '-'; no '/' or '..')")
+        return derived_id(relpath), True
+
+    def importance(self) -> float | None:
+        value = self.data.get("importance")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            self.fail("importance", f"must be a number from 0 to 1, not {value!r}")
+            return None  # the file is refused: the value is never used
+        return float(value)
+
+    def turn(self) -> Any:
+        value = self.data.get("turn")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            self.fail("turn", f"must be a whole number, not {value!r}")
+        return value
+
+    def pinned(self) -> Any:
+        value = self.data.get("pinned", False)
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            self.fail("pinned", f"must be true or false, not {value!r}")
+        return value
+
+
+def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: str = "") -> Memory:
+    """The memory these fields describe; a ``FrontmatterError`` naming every wrong field
+    (the first as its message, the others in ``more``)."""
+    f = _Fields(data, fm)
+    mem_id, id_derived = f.identity(relpath)
     confidence = "medium"
     if data.get("confidence") is not None:
-        confidence = checked("confidence", lambda: normalize_confidence(data["confidence"]), "medium")
+        confidence = f.checked("confidence", lambda: normalize_confidence(data["confidence"]), "medium")
     no_strings: list[str] = []
-    supersedes = checked(
+    supersedes = f.checked(
         "supersedes",
         lambda: [reference_target(r) for r in as_str_list(data.get("supersedes"), "supersedes")],
         no_strings,
@@ -249,23 +283,11 @@ def memory_from_frontmatter(data: dict[str, Any], body: str, relpath: Path, fm: 
     raw_tags = data.get("tags")
     if isinstance(raw_tags, str):
         raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
-    tags = checked(
+    tags = f.checked(
         "tags", lambda: [normalize_tag(t) for t in as_str_list(raw_tags, "tags") if normalize_tag(t)], no_strings
     )
-    importance = data.get("importance")
-    if importance is not None:
-        if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
-            fail("importance", f"must be a number from 0 to 1, not {importance!r}")
-        else:
-            importance = float(importance)
-    turn = data.get("turn")
-    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-        fail("turn", f"must be a whole number, not {turn!r}")
-    pinned = data.get("pinned", False)
-    if pinned is None:
-        pinned = False
-    if not isinstance(pinned, bool):
-        fail("pinned", f"must be true or false, not {pinned!r}")
+    importance, turn, pinned = f.importance(), f.turn(), f.pinned()
+    scalar, when, wrong = f.scalar, f.when, f.wrong
     values = {
         "key": scalar("key"),
         "domain": scalar("domain"),
