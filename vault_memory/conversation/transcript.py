@@ -199,6 +199,12 @@ def parse_all(text: str, fmt: str = "auto", session: str | None = None) -> list[
             raise TranscriptError(_json_error(text) or f"no conversation turns could be read ({problems[0]})")
         found = clean_session(session or found_session) or derived_session(turns)
         return [Transcript(turns, chosen, found, problems, compactions=compactions)]
+    return _export_transcripts(text, chosen, session)
+
+
+def _export_transcripts(text: str, chosen: str, session: str | None) -> list[Transcript]:
+    """Each conversation of an export as its own transcript, each a session of its own
+    (``session``, when given, their prefix)."""
     conversations, fatal = read_export(text, chosen)
     if fatal:
         raise TranscriptError(f"not a {chosen} export ({fatal[0]})")
