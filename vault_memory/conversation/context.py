@@ -342,14 +342,7 @@ def _segments(stable: list[Turn], cache: _Cache, embed: _Embeddings) -> list[Seg
     segments = cache.load(stable)
     done = segments[-1].end if segments else 0
     rest = [t for t in stable if t.number > done]
-    previous_user = next((t for t in reversed(stable) if t.number <= done and t.role == "user"), None)
-    user_rest = [t for t in rest if t.role == "user"]
-    pairs = list(zip([previous_user, *user_rest[:-1]], user_rest, strict=True)) if user_rest else []
-    sims = embed.similarity([(a, b) for a, b in pairs if a is not None]) if pairs else []
-    similarity: dict[int, float | None] = {}
-    it = iter(sims)
-    for a, b in pairs:
-        similarity[b.number] = next(it) if a is not None else None
+    similarity = _user_similarity(stable, rest, done, embed)
     current: list[Turn] = []
     shift_at_start = False
     for turn in rest:
@@ -369,6 +362,16 @@ def _segments(stable: list[Turn], cache: _Cache, embed: _Embeddings) -> list[Seg
     if current:  # a segment still filling: shown, not cached
         segments.append(_segment(current, shift_at_start, closed=False))
     return segments
+
+
+def _user_similarity(stable: list[Turn], rest: list[Turn], done: int, embed: _Embeddings) -> dict[int, float | None]:
+    """For each user turn of ``rest``, how like the user turn before it it is (None for
+    the first, which has none), measured once for all."""
+    previous_user = next((t for t in reversed(stable) if t.number <= done and t.role == "user"), None)
+    user_rest = [t for t in rest if t.role == "user"]
+    pairs = list(zip([previous_user, *user_rest[:-1]], user_rest, strict=True)) if user_rest else []
+    sims = iter(embed.similarity([(a, b) for a, b in pairs if a is not None]) if pairs else [])
+    return {b.number: next(sims) if a is not None else None for a, b in pairs}
 
 
 def _segment(turns: list[Turn], shift: bool, closed: bool = True) -> Segment:
