@@ -101,6 +101,12 @@ class ScanResult:
 EDIT_RETRY_SECONDS = 10.0
 
 
+def _partial_matches(ref: str, memories: list[Memory]) -> list[Memory]:
+    """The memories whose id starts with ``ref``, else those whose id holds it anywhere
+    (the hash at the end is what people copy)."""
+    return [m for m in memories if m.id.startswith(ref)] or [m for m in memories if ref in m.id]
+
+
 class Vault:
     """A vault folder. Cheap to create; every method reads the files fresh."""
 
@@ -223,29 +229,33 @@ class Vault:
         named after the id; else among the files ``locate`` names (an index's answer,
         ``writing.rules.find``), or by reading every file when there is no index to ask."""
         ref = validate_id(ref)
-        for folder in (*TYPE_FOLDERS.values(), *(f"archive/{f}" for f in TYPE_FOLDERS.values()), ""):
-            candidate = Path(folder) / f"{ref}.md" if folder else Path(f"{ref}.md")
-            if (self.root / candidate).is_file():
-                try:
-                    memory = self.read(candidate)
-                except MemoryFileError:
-                    break
-                if memory.id == ref:
-                    return memory
-                break
+        named = self._named_after(ref)
+        if named is not None:
+            return named
         memories = self.scan().memories if locate is None else self._read_found(locate(ref, prefix))
         for memory in memories:
             if memory.id == ref:
                 return memory
-        matches = [m for m in memories if m.id.startswith(ref)] if prefix and len(ref) >= 4 else []
-        if prefix and len(ref) >= 4 and not matches:  # any unique part: the hash at the end is what people copy
-            matches = [m for m in memories if ref in m.id]
+        matches = _partial_matches(ref, memories) if prefix and len(ref) >= 4 else []
         if len(matches) == 1:
             return matches[0]
         if matches:
             listed = ", ".join(m.id for m in matches[:5])
             raise AmbiguousId(f"{ref!r} matches {len(matches)} memories ({listed}…); give more of the id")
         raise NotFound(f"no memory with id {ref!r} in {self.root} (see `vmem list`)")
+
+    def _named_after(self, ref: str) -> Memory | None:
+        """The memory whose file is named after ``ref`` (in a type folder, its archive, or
+        the vault's top), when its id is ``ref``."""
+        for folder in (*TYPE_FOLDERS.values(), *(f"archive/{f}" for f in TYPE_FOLDERS.values()), ""):
+            candidate = Path(folder) / f"{ref}.md" if folder else Path(f"{ref}.md")
+            if (self.root / candidate).is_file():
+                try:
+                    memory = self.read(candidate)
+                except MemoryFileError:
+                    return None
+                return memory if memory.id == ref else None
+        return None
 
     def _read_found(self, paths: list[str]) -> list[Memory]:
         found = []
