@@ -674,6 +674,20 @@ class Indexer:
         vectors, pieces = self._embed(flat, progress, with_tokens)
         return chunk_texts, vectors, pieces
 
+    @staticmethod
+    def _stage_moves(catalog: Catalog, plan: Plan, report: SyncReport) -> list[int]:
+        """Record the plan's deletions, renames and touches; returns the labels freed."""
+        stale_labels: list[int] = []
+        for path in plan.deleted:
+            stale_labels += catalog.delete_file(path)
+            report.deleted += 1
+        for old, entry in plan.renamed:
+            catalog.rename_file(old, entry.relpath, entry.stamp)
+            report.renamed += 1
+        for entry in plan.touched:
+            catalog.touch_file(entry.relpath, entry.stamp)
+        return stale_labels
+
     def _stage_catalog(
         self,
         catalog: Catalog,
@@ -690,15 +704,7 @@ class Indexer:
         the open catalog transaction; returns (labels to drop, labels to add, paths skipped
         as duplicates). Only a ``whole`` sync looks for duplicate ids among every file; a
         sync of a few looks among the ids it wrote (no other can have become one)."""
-        stale_labels: list[int] = []
-        for path in plan.deleted:
-            stale_labels += catalog.delete_file(path)
-            report.deleted += 1
-        for old, entry in plan.renamed:
-            catalog.rename_file(old, entry.relpath, entry.stamp)
-            report.renamed += 1
-        for entry in plan.touched:
-            catalog.touch_file(entry.relpath, entry.stamp)
+        stale_labels = self._stage_moves(catalog, plan, report)
         new_labels: list[int] = []
         chunk_counts = iter(len(chunks) for chunks in chunk_texts)
         token_spans = iter(spans) if spans is not None else None
