@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -305,39 +306,33 @@ def _clean(value: str) -> str:
 _NOW = re.compile(r"^(?:now|currently|still|actually|ahora|actualmente|todavia|aun|hoy\s+en\s+dia)\s+")
 
 
+#: the subjects read by one pattern each, in the order they are tried: (pattern, subject,
+#: the value a match gives)
+_ONE_PATTERN: tuple[tuple[re.Pattern[str], str, Callable[[re.Match[str]], frozenset[str]]], ...] = (
+    (_CALLED, "name", lambda m: value_words(m.group("x"))),
+    (_AGE, "age", lambda m: frozenset({m.group("x")})),
+    (_DIET, "diet", lambda m: frozenset({_DIETS[m.group("x")]})),
+)
+
+
 def _self_slot(rest: str, negated: bool) -> Slot | None:
-    """The slot of what the user is, does or has (``rest`` is what follows the subject)."""
+    """The slot of what the user is, does or has (``rest`` is what follows the subject):
+    a switch, a residence, work, then the subjects read by one pattern each, in order."""
     rest = _NOW.sub("", rest)
-    for pattern, subject in ((_SWITCH, "switch"), (_SWAPPED, "switch")):
-        m = pattern.match(rest)
-        if m and not negated:
-            new, old = value_words(m.group("x")), value_words(m.group("from"))
-            if new and old:
-                residence = bool(_RESIDENCE.match(rest)) or rest.startswith(("moved", "se mudo"))
-                return Slot("residence" if residence else subject, new, withdraws=old, cardinality="many")
+    switched = _switch_slot(rest, negated)
+    if switched is not None:
+        return switched
     m = _RESIDENCE.match(rest)
     if m:
         withdraws = value_words(m.group("from")) if m.group("from") else frozenset()
         return Slot("residence", value_words(m.group("x")), negated, withdraws=withdraws)
-    m = _WORK_AS.match(rest)
-    if m:
-        return Slot("work", value_words(m.group("x")), negated, facet="role")
-    m = _WORK_AT.match(rest)
-    if m and not re.match(r"^(?:on|en\s+(?:el|la|un|una)\s+proyecto|hard|from\s+home|desde\s+casa)\b", m.group("x")):
-        if not re.match(
-            r"^(?:the|los|las|el|la)?\s*(?:weekends?|fines|sabados|domingos|saturdays|sundays|nights|noches)\b",
-            m.group("x"),
-        ):
-            return Slot("work", value_words(m.group("x")), negated, facet="employer")
-    m = _CALLED.match(rest)
-    if m:
-        return Slot("name", value_words(m.group("x")), negated)
-    m = _AGE.match(rest)
-    if m:
-        return Slot("age", frozenset({m.group("x")}), negated)
-    m = _DIET.match(rest)
-    if m:
-        return Slot("diet", frozenset({_DIETS[m.group("x")]}), negated)
+    work = _work_slot(rest, negated)
+    if work is not None:
+        return work
+    for pattern, subject, value in _ONE_PATTERN:
+        m = pattern.match(rest)
+        if m:
+            return Slot(subject, value(m), negated)
     if _EATS_MEAT.match(rest):
         return None if negated else Slot("diet", frozenset({"omnivore"}))
     m = _PARTNER.match(rest)
@@ -350,6 +345,40 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     if _EVENT.search(rest):
         return None
     return _act(rest, negated)
+
+
+def _switch_slot(rest: str, negated: bool) -> Slot | None:
+    """ "switched from X to Y", "swapped X for Y": Y, withdrawing X (a move, when it is
+    about where the user lives)."""
+    if negated:
+        return None
+    for pattern, subject in ((_SWITCH, "switch"), (_SWAPPED, "switch")):
+        m = pattern.match(rest)
+        if m:
+            new, old = value_words(m.group("x")), value_words(m.group("from"))
+            if new and old:
+                residence = bool(_RESIDENCE.match(rest)) or rest.startswith(("moved", "se mudo"))
+                return Slot("residence" if residence else subject, new, withdraws=old, cardinality="many")
+    return None
+
+
+#: where one works that is not an employer ("works on the parser", "works from home"),
+#: and when ("works weekends")
+_NOT_AN_EMPLOYER = re.compile(r"^(?:on|en\s+(?:el|la|un|una)\s+proyecto|hard|from\s+home|desde\s+casa)\b")
+_NOT_AN_EMPLOYER_WHEN = re.compile(
+    r"^(?:the|los|las|el|la)?\s*(?:weekends?|fines|sabados|domingos|saturdays|sundays|nights|noches)\b"
+)
+
+
+def _work_slot(rest: str, negated: bool) -> Slot | None:
+    """Work: a role ("works as …") or an employer ("works at …")."""
+    m = _WORK_AS.match(rest)
+    if m:
+        return Slot("work", value_words(m.group("x")), negated, facet="role")
+    m = _WORK_AT.match(rest)
+    if m and not _NOT_AN_EMPLOYER.match(m.group("x")) and not _NOT_AN_EMPLOYER_WHEN.match(m.group("x")):
+        return Slot("work", value_words(m.group("x")), negated, facet="employer")
+    return None
 
 
 #: how often something is done: not part of what is done ("drinks coffee every morning" is
