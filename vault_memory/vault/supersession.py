@@ -108,28 +108,39 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
 
 
 def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str]]:
-    """(memory, kind, message) for ``supersedes`` that point nowhere, form a cycle, or fork
-    (two memories replacing the same one)."""
+    """(memory, kind, message) for ``supersedes`` that fork (two memories replacing the
+    same one), point nowhere, or form a cycle."""
     by_id = {m.id: m for m in memories}
     by_stem = {m.path.stem: m for m in memories if m.path is not None}
-    by_content = {m.content_ref: m for m in memories if m.content_ref}
-    problems: list[tuple[Memory, str, str]] = []
+    return [*_forks(memories, by_id, by_stem), *_dangling(memories, by_id, by_stem), *_cycles(by_id, by_stem)]
+
+
+Problems = list[tuple[Memory, str, str]]
+
+
+def _forks(memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[str, Memory]) -> Problems:
     successors: dict[str, set[str]] = {}
     for m in memories:
         for ref in m.supersedes:
             target = by_id.get(ref) or by_stem.get(ref)
             if target is not None and target.id != m.id:
                 successors.setdefault(target.id, set()).add(m.id)
-    for target_id, ids in sorted(successors.items()):
-        if len(ids) > 1:
-            problems.append(
-                (
-                    by_id[target_id],
-                    "supersedes_fork",
-                    f"superseded by {len(ids)} memories ({', '.join(sorted(ids))}): recall shows each "
-                    "as current; `vmem forget` the wrong one",
-                )
-            )
+    return [
+        (
+            by_id[target_id],
+            "supersedes_fork",
+            f"superseded by {len(ids)} memories ({', '.join(sorted(ids))}): recall shows each "
+            "as current; `vmem forget` the wrong one",
+        )
+        for target_id, ids in sorted(successors.items())
+        if len(ids) > 1
+    ]
+
+
+def _dangling(memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[str, Memory]) -> Problems:
+    """A memory that replaces itself, or names one the vault does not hold."""
+    by_content = {m.content_ref: m for m in memories if m.content_ref}
+    problems: Problems = []
     for m in memories:
         # a file with no id that was renamed is still found by what it says
         found_by_content = any(by_content.get(r, m).id != m.id for r in m.supersession_refs)
@@ -138,6 +149,12 @@ def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str
                 problems.append((m, "supersedes_cycle", "supersedes itself"))
             elif ref not in by_id and ref not in by_stem and not found_by_content:
                 problems.append((m, "dangling_supersedes", f"supersedes {ref!r}, which is not in the vault"))
+    return problems
+
+
+def _cycles(by_id: dict[str, Memory], by_stem: dict[str, Memory]) -> Problems:
+    """Each cycle of two or more memories replacing one another, said once."""
+    problems: Problems = []
     state: dict[str, int] = {}
     reported: set[frozenset[str]] = set()
 
