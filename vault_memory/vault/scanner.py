@@ -12,6 +12,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -263,10 +264,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
     special: list[FileEntry] = []
     stack = [""]
     check_dirs = bool(rules.patterns)
-    check_files = rules.files_can_be_ignored
-    matchers = rules.file_matchers() if check_files else (None, None, frozenset())
-    one_by_one = matchers is None  # rules with '!': in order
-    by_path, by_name, literal_names = matchers or (None, None, frozenset())
+    ignored_file = _file_ignorer(rules)
     while stack:
         rel_dir = stack.pop()
         prefix = f"{rel_dir}/" if rel_dir else ""
@@ -285,37 +283,65 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
                     # is_temp_name, for a name that ends in .md (no scratch suffix can)
                     if not name.endswith(MEMORY_SUFFIXES) or name[:1] in _TEMP_FIRST or ".tmp-" in name:
                         continue
-                    if ".syncthing." in name:
+                    if ".syncthing." in name:  # a sync tool's temp
                         continue
                     rel = prefix + name
-                    if one_by_one:
-                        if rules.ignored(rel, False):
-                            continue
-                    elif (
-                        name in literal_names
-                        or (by_name is not None and by_name.match(name))
-                        or (by_path is not None and by_path.match(rel))
-                    ):
-                        continue
-                    if not rel.isascii() and not is_utf8(rel):
-                        st = entry.stat(follow_symlinks=False)
-                        special.append(
-                            FileEntry(
-                                escaped(rel), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, bad_name=True
-                            )
-                        )
+                    if ignored_file is not None and ignored_file(name, rel):
                         continue
                     st = entry.stat(follow_symlinks=False)  # one call: the link itself, or the file
-                    if st.st_mode & _S_IFMT == _S_IFLNK:
-                        target = Path(os.path.realpath(entry.path))
-                        if not target.is_relative_to(root):
-                            special.append(FileEntry(rel, 0, 0, outside=True))
-                            append((rel, 0, 0, 0, 0))
+                    if st.st_mode & _S_IFMT == _S_IFLNK or not rel.isascii():  # rare: said, or followed
+                        followed = _unusual(entry, rel, st, root, special, append)
+                        if followed is None:
                             continue
-                        if not target.is_file():
-                            continue
-                        st = entry.stat()
+                        st = followed
                 except OSError:
                     continue
                 append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
     return plain, special
+
+
+def _file_ignorer(rules: IgnoreRules) -> Callable[[str, str], bool] | None:
+    """Whether a file (its name, its vault path) is ignored by its own name or path, as
+    fast as the rules allow: compiled matchers, or the rules in order when they hold a
+    '!'; None when no rule can ignore a file by itself."""
+    if not rules.files_can_be_ignored:
+        return None
+    matchers = rules.file_matchers()
+    if matchers is None:
+        return lambda name, rel: rules.ignored(rel, False)
+    by_path, by_name, literal_names = matchers
+
+    def ignored(name: str, rel: str) -> bool:
+        return (
+            name in literal_names
+            or (by_name is not None and by_name.match(name) is not None)
+            or (by_path is not None and by_path.match(rel) is not None)
+        )
+
+    return ignored
+
+
+def _unusual(
+    entry: os.DirEntry[str],
+    rel: str,
+    st: os.stat_result,
+    root: Path,
+    special: list[FileEntry],
+    append: Callable[[Stamp], None],
+) -> os.stat_result | None:
+    """A name that is not UTF-8, or a symlink: the stat to record, or None when the entry
+    is recorded already (in ``special``) or is nothing to record. A link is followed only
+    inside the vault."""
+    if not rel.isascii() and not is_utf8(rel):
+        special.append(FileEntry(escaped(rel), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, bad_name=True))
+        return None
+    if st.st_mode & _S_IFMT != _S_IFLNK:
+        return st
+    target = Path(os.path.realpath(entry.path))
+    if not target.is_relative_to(root):
+        special.append(FileEntry(rel, 0, 0, outside=True))
+        append((rel, 0, 0, 0, 0))
+        return None
+    if not target.is_file():
+        return None
+    return entry.stat()
