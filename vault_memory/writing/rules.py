@@ -377,12 +377,17 @@ class _Batch:
             d.replaced = [*d.replaced, *by_slot]
         d.conflicts = [m for m, v in verdicts if v == "conflict" and m not in d.replaced]
         if d.conflicts and self.judge is not None:
-            settled = self._judged(p, d.conflicts)
-            if settled["replaces"] and p.slot is not None:
-                d.why = d.why or p.slot.subject
-            d.replaced = [*d.replaced, *settled["replaces"]]
-            d.compatible, d.conflicts = settled["both"], settled["unsure"]
+            self._settle(p, d)
         return None
+
+    def _settle(self, p: _Prepared, d: _Decision) -> None:
+        """The judge's answer on the possible conflicts: those it replaces join ``replaced``,
+        those both true are ``compatible``, the rest stay conflicts."""
+        settled = self._judged(p, d.conflicts)
+        if settled["replaces"] and p.slot is not None:
+            d.why = d.why or p.slot.subject
+        d.replaced = [*d.replaced, *settled["replaces"]]
+        d.compatible, d.conflicts = settled["both"], settled["unsure"]
 
     def _judged(self, p: _Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
         """The judge's answer for each possible conflict, "unsure" where it gives none."""
@@ -459,14 +464,7 @@ class _Batch:
         """The new file (a pinned fact's new value stays pinned), or, when another remember
         wrote the same text a moment ago, that memory reconfirmed."""
         item, vault = p.item, self.backend.vault
-        fields = dict(item.fields)
-        if replaced and not p.inferred:  # a new value of a pinned fact (the user's name) stays pinned
-            fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
-        refs, digests = references_to(replaced)
-        supersedes = [*item.supersedes, *(ref for ref in refs if ref not in item.supersedes)]
-        extra: dict[str, Any] = {SUPERSEDES_DIGEST: digests} if digests else {}
-        if compatible:  # the judge said both are true: never marked as a conflict
-            extra[COMPATIBLE_KEY] = [m.id for m in compatible]
+        fields, supersedes, extra = _new_fields(p, replaced, compatible)
         try:
             new = vault.add(
                 p.text,
@@ -496,6 +494,23 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _new_fields(
+    p: _Prepared, replaced: list[Memory], compatible: list[Memory] | None
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """What the new file says beside its text: its fields (a new value of a pinned fact,
+    the user's name, stays pinned), what it supersedes (by id, or by stem and digest for a
+    file without one), and the facts the judge found compatible with it."""
+    fields = dict(p.item.fields)
+    if replaced and not p.inferred:
+        fields["pinned"] = bool(fields.get("pinned")) or any(m.pinned for m in replaced)
+    refs, digests = references_to(replaced)
+    supersedes = [*p.item.supersedes, *(ref for ref in refs if ref not in p.item.supersedes)]
+    extra: dict[str, Any] = {SUPERSEDES_DIGEST: digests} if digests else {}
+    if compatible:  # the judge said both are true: never marked as a conflict
+        extra[COMPATIBLE_KEY] = [m.id for m in compatible]
+    return fields, supersedes, extra
 
 
 def _slot(memory: Memory) -> Slot | None:
