@@ -320,19 +320,24 @@ class Indexer:
                     plan.known.add(entry.relpath)
         plan.deleted = [p for p in gone if p not in renamed_from]
         if not plan.empty:  # files skipped as duplicates may be unique now: read them again
-            planned = {entry.relpath for entry, *_ in plan.changed} | set(plan.deleted)
-            root, rules = self.vault.root, self.vault.ignore_rules
-            for path in catalog.duplicate_paths():
-                found = stat_entry(root, path, rules) if path not in planned else None
-                if found is None:  # (one that is gone is the next walk's to find)
-                    continue
-                try:
-                    raw = self.vault.read_bytes(found.relpath, found)
-                except MemoryFileError:
-                    continue
-                plan.changed.append((found, raw, _sha(raw), None))
-                plan.known.add(found.relpath)
+            self._recheck_duplicates(catalog, plan)
         return plan
+
+    def _recheck_duplicates(self, catalog: Catalog, plan: Plan) -> None:
+        """Add to ``plan`` the files skipped as duplicate ids that it does not already hold
+        (one that is gone is the next walk's to find)."""
+        planned = {entry.relpath for entry, *_ in plan.changed} | set(plan.deleted)
+        root, rules = self.vault.root, self.vault.ignore_rules
+        for path in catalog.duplicate_paths():
+            found = stat_entry(root, path, rules) if path not in planned else None
+            if found is None:
+                continue
+            try:
+                raw = self.vault.read_bytes(found.relpath, found)
+            except MemoryFileError:
+                continue
+            plan.changed.append((found, raw, _sha(raw), None))
+            plan.known.add(found.relpath)
 
     # ------------------------------------------------------------------ public
 
