@@ -46,13 +46,17 @@ def exclusion_reason(
     tl = tl or timeline(memory, rules)
     if tl.created is not None and tl.created > now + dt.timedelta(minutes=1):
         return "created after --as-of"
-    state = memory_state(memory, now, superseded, rules, tl)
+    return _state_reason(memory_state(memory, now, superseded, rules, tl), tl, now, filter)
+
+
+def _state_reason(state: str, tl: Timeline, now: dt.datetime, filter: RecallFilter) -> str | None:
+    """Why a memory in ``state`` stays out under ``filter``, or None. ``memory_state`` stops
+    at the first state that applies: an archived memory may also be expired, an expired
+    one also stale."""
     if state == "superseded":
         return "superseded"
     if state == "archived" and not filter.include_archived:
         return "archived"
-    # memory_state stops at the first state that applies: an archived memory may also be
-    # expired, an expired one also stale
     if (state == "expired" or (state == "archived" and tl.is_expired(now))) and not filter.include_expired:
         return "expired"
     stale = state == "stale" or (state in ("archived", "expired") and tl.decay_state(now) == "stale")
