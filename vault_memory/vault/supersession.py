@@ -61,19 +61,7 @@ def superseded_by(memory_id: str, memories: list[Memory]) -> list[Memory]:
 
 def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
     """The chain through ``memory_id``, oldest first: what it replaced, and what replaced it."""
-    by_ref: dict[str, Memory] = {}
-    for m in memories:
-        by_ref[m.id] = m
-        if m.path is not None:
-            by_ref.setdefault(m.path.stem, m)
-        if m.content_ref:
-            by_ref.setdefault(m.content_ref, m)
-    successors: dict[str, list[Memory]] = {}
-    for m in memories:
-        for ref in m.supersession_refs:
-            target = by_ref.get(ref)
-            if target is not None and target.id != m.id:
-                successors.setdefault(target.id, []).append(m)
+    by_ref = _by_ref(memories)
     start = by_ref.get(memory_id)
     if start is None:
         return []
@@ -87,24 +75,39 @@ def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
         chain.insert(0, previous)
         seen.add(previous.id)
         current = previous
+    successors = _successors(memories, by_ref)
     current = start
-    while successors.get(current.id):  # and forward to the head
-        nxt = next(
-            (
-                m
-                for m in sorted(
-                    successors[current.id], key=lambda m: m.created or dt.datetime.min.replace(tzinfo=dt.UTC)
-                )
-                if m.id not in seen
-            ),
-            None,
-        )
+    while True:  # and forward to the head: the earliest replacement not yet in the chain
+        nxt = next((m for m in successors.get(current.id, []) if m.id not in seen), None)
         if nxt is None:
-            break
+            return chain
         chain.append(nxt)
         seen.add(nxt.id)
         current = nxt
-    return chain
+
+
+def _by_ref(memories: list[Memory]) -> dict[str, Memory]:
+    """Each memory by every name a ``supersedes`` may use: its id, file stem, content digest."""
+    by_ref: dict[str, Memory] = {}
+    for m in memories:
+        by_ref[m.id] = m
+        if m.path is not None:
+            by_ref.setdefault(m.path.stem, m)
+        if m.content_ref:
+            by_ref.setdefault(m.content_ref, m)
+    return by_ref
+
+
+def _successors(memories: list[Memory], by_ref: dict[str, Memory]) -> dict[str, list[Memory]]:
+    """For each memory id, the memories that replace it, earliest first."""
+    successors: dict[str, list[Memory]] = {}
+    for m in memories:
+        for ref in m.supersession_refs:
+            target = by_ref.get(ref)
+            if target is not None and target.id != m.id:
+                successors.setdefault(target.id, []).append(m)
+    earliest = dt.datetime.min.replace(tzinfo=dt.UTC)
+    return {k: sorted(v, key=lambda m: m.created or earliest) for k, v in successors.items()}
 
 
 def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str]]:
