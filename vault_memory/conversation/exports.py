@@ -124,23 +124,28 @@ def _chatgpt(item: dict[str, Any], conv: RawConversation) -> RawConversation:
         role = _role(conv, number, role_name, "author role", "user or assistant")
         metadata = message.get("metadata")
         hidden = isinstance(metadata, dict) and flag(metadata.get("is_visually_hidden_from_conversation"))
-        if role is None:
-            continue
-        if hidden or message.get("recipient") not in (None, "all"):
+        if role is None or hidden or message.get("recipient") not in (None, "all"):
             continue  # context the UI hides, the assistant calling a tool
-        content = message.get("content")
-        if not isinstance(content, dict):
-            conv.problems.append((number, "no content"))
-            continue
-        kind = content.get("content_type")
-        if kind not in _CHATGPT_TEXT:
-            if kind not in _CHATGPT_NOT_TEXT:
-                conv.problems.append((number, f"content type {kind!r} is not read"))
-            continue  # thoughts, code, execution output, browsing, custom instructions
-        parts = content.get("parts")
-        words = "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ""
-        _add(conv, role, words, _when(message.get("create_time")), number)
+        words = _chatgpt_words(message, number, conv)
+        if words is not None:
+            _add(conv, role, words, _when(message.get("create_time")), number)
     return conv
+
+
+def _chatgpt_words(message: dict[str, Any], number: int, conv: RawConversation) -> str | None:
+    """A ChatGPT message's text, or None for content that is not words said (thoughts,
+    code, execution output, browsing, custom instructions); an unknown kind is reported."""
+    content = message.get("content")
+    if not isinstance(content, dict):
+        conv.problems.append((number, "no content"))
+        return None
+    kind = content.get("content_type")
+    if kind not in _CHATGPT_TEXT:
+        if kind not in _CHATGPT_NOT_TEXT:
+            conv.problems.append((number, f"content type {kind!r} is not read"))
+        return None
+    parts = content.get("parts")
+    return "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ""
 
 
 def _current_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
