@@ -9,7 +9,7 @@ import difflib
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -253,45 +253,42 @@ def _suggest(name: str, known: dict[str, Any]) -> str:
 
 
 def _checked(value: Any, s: Setting, where: str) -> Any:
-    def number(v: Any, whole: bool) -> bool:
-        return isinstance(v, int if whole else (int, float)) and not isinstance(v, bool)
-
-    def in_range(v: float, label: str) -> None:
-        if (s.minimum is not None and v < s.minimum) or (s.maximum is not None and v > s.maximum):
-            bounds = f"at least {s.minimum:g}" if s.maximum is None else f"from {s.minimum:g} to {s.maximum:g}"
-            raise ConfigError(f"{where}{label} must be {bounds}, not {v!r}")
-
+    """``value`` when it is of the setting's kind and within its bounds; a table of
+    numbers by name over the default table. Else ``ConfigError`` naming ``where``."""
     if s.kind in ("int", "number"):
-        if not number(value, s.kind == "int"):
-            raise ConfigError(f"{where} must be {'a whole number' if s.kind == 'int' else 'a number'}, not {value!r}")
-        in_range(value, "")
+        return _number(value, s, where, whole=s.kind == "int")
+    if s.kind in _SIMPLE_KINDS:
+        accepts, wanted = _SIMPLE_KINDS[s.kind]
+        if not accepts(value):
+            raise ConfigError(f"{where} must be {wanted}, not {value!r}")
         return value
-    if s.kind == "bool":
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where} must be true or false, not {value!r}")
-        return value
-    if s.kind == "str":
-        if not isinstance(value, str):
-            raise ConfigError(f"{where} must be a string, not {value!r}")
-        return value
-    if s.kind == "strings":
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{where} must be a list of strings, not {value!r}")
-        return value
-    # a table of numbers by name, over the default table
     if not isinstance(value, dict):
         raise ConfigError(f"{where} must be a table such as {_toml(s.default)}, not {value!r}")
     table = dict(s.default)
     for name, v in value.items():
         if name not in s.names:
             raise ConfigError(f"{where}: {name!r} is not one of {', '.join(s.names)}")
-        if not number(v, s.kind == "int_by"):
-            raise ConfigError(
-                f"{where}.{name} must be {'a whole number' if s.kind == 'int_by' else 'a number'}, not {v!r}"
-            )
-        in_range(v, f".{name}")
-        table[name] = v
+        table[name] = _number(v, s, f"{where}.{name}", whole=s.kind == "int_by")
     return table
+
+
+#: the kinds a value only has to be: (the check, what it says a value must be)
+_SIMPLE_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "strings": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings"),
+}
+
+
+def _number(value: Any, s: Setting, where: str, *, whole: bool) -> Any:
+    """``value`` when it is a number (``whole``: an integer; never a bool) within the
+    setting's bounds."""
+    if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+        raise ConfigError(f"{where} must be {'a whole number' if whole else 'a number'}, not {value!r}")
+    if (s.minimum is not None and value < s.minimum) or (s.maximum is not None and value > s.maximum):
+        bounds = f"at least {s.minimum:g}" if s.maximum is None else f"from {s.minimum:g} to {s.maximum:g}"
+        raise ConfigError(f"{where} must be {bounds}, not {value!r}")
+    return value
 
 
 def _toml(value: Any) -> str:
