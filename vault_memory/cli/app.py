@@ -1346,6 +1346,37 @@ def _claude_settings(project: Optional[Path], user: bool, local: bool = False) -
     return claude_code.settings_path(None if user else (project or Path.cwd()).resolve(), local=local)
 
 
+def _install_claude_code(settings: Path, root: Path, allow_read_tools: Optional[bool], as_json: bool) -> None:
+    """`vmem hooks install claude-code`: the hooks, then (asked, or as the flag says) the
+    read-only MCP tools in permissions.allow."""
+    from ..integrations import claude_code
+
+    done = _run(lambda: claude_code.install(settings, root))
+    if as_json:
+        if allow_read_tools:
+            _run(lambda: claude_code.allow_read_tools(done.settings))
+        _print_json(done.to_dict() | {"allowed_tools": claude_code.allow_rules() if allow_read_tools else []})
+        return
+    typer.echo(f"{'installed in' if done.changed else 'already installed in'} {done.settings}")
+    if done.backup:
+        typer.echo(f"  the previous settings are in {done.backup}")
+    typer.echo(f"  hook script: {done.script}; events: {', '.join(done.events)}")
+    typer.echo("  start the daemon for fast prompts: vmem daemon start")
+    if allow_read_tools is None and sys.stdin.isatty():
+        allow_read_tools = typer.confirm(
+            "Let Claude Code call vmem's read-only MCP tools (recall, list, show, history) without asking?",
+            default=False,
+        )
+    if allow_read_tools:
+        allowed = _run(lambda: claude_code.allow_read_tools(done.settings))
+        typer.echo(f"  allowed {', '.join(claude_code.READ_ONLY_TOOLS)} in {allowed.settings} (permissions.allow)")
+    else:
+        typer.echo(
+            "  headless runs (claude -p) ask before any MCP tool: `vmem hooks install claude-code "
+            "--allow-read-tools` allows the read-only ones, or see `vmem docs hooks`"
+        )
+
+
 @hooks_app.command("install", cls=_ProjectCommand)
 def hooks_install(
     target: TargetArg,
@@ -1384,32 +1415,7 @@ def hooks_install(
 
     root = _run(lambda: locate_vault(vault))
     if target is HookTarget.claude_code:
-        from ..integrations import claude_code
-
-        done = _run(lambda: claude_code.install(_claude_settings(project, user, local), root))
-        if as_json:
-            if allow_read_tools:
-                _run(lambda: claude_code.allow_read_tools(done.settings))
-            _print_json(done.to_dict() | {"allowed_tools": claude_code.allow_rules() if allow_read_tools else []})
-            return
-        typer.echo(f"{'installed in' if done.changed else 'already installed in'} {done.settings}")
-        if done.backup:
-            typer.echo(f"  the previous settings are in {done.backup}")
-        typer.echo(f"  hook script: {done.script}; events: {', '.join(done.events)}")
-        typer.echo("  start the daemon for fast prompts: vmem daemon start")
-        if allow_read_tools is None and sys.stdin.isatty():
-            allow_read_tools = typer.confirm(
-                "Let Claude Code call vmem's read-only MCP tools (recall, list, show, history) without asking?",
-                default=False,
-            )
-        if allow_read_tools:
-            allowed = _run(lambda: claude_code.allow_read_tools(done.settings))
-            typer.echo(f"  allowed {', '.join(claude_code.READ_ONLY_TOOLS)} in {allowed.settings} (permissions.allow)")
-        else:
-            typer.echo(
-                "  headless runs (claude -p) ask before any MCP tool: `vmem hooks install claude-code "
-                "--allow-read-tools` allows the read-only ones, or see `vmem docs hooks`"
-            )
+        _install_claude_code(_claude_settings(project, user, local), root, allow_read_tools, as_json)
     elif target is HookTarget.git:
         from ..integrations import git
 
