@@ -198,20 +198,29 @@ class Snapshot:
         found: dict[str, Memory] = {start.id: start}
         frontier = [start]
         while frontier:
-            refs = {ref for m in frontier for ref in m.supersedes}
-            digests = {ref for m in frontier for ref in m.supersession_refs if ref.startswith(DIGEST_REF)}
-            names = {m.id for m in frontier} | {m.path.stem for m in frontier if m.path is not None}
-            names |= {m.content_ref for m in frontier if m.content_ref}
-            linked = self.memories_with_ids(sorted(refs))
-            unnamed = refs - {m.id for m in linked.values()}
-            if unnamed:
-                linked |= self.memories(self.catalog.paths_with_stems(unnamed))
-            for digest in sorted(digests):  # a file with no id, renamed: found by what it says
-                linked |= self.memories_like(digest.removeprefix(DIGEST_REF))
-            linked |= self._remember(self.catalog.records_superseding(sorted(names)))
+            linked = self._replaced_by(frontier) | self._replacing(frontier)
             frontier = [m for m in linked.values() if m.id not in found]
             found.update((m.id, m) for m in frontier)
         return list(found.values())
+
+    def _replaced_by(self, memories: list[Memory]) -> dict[str, Memory]:
+        """What ``memories`` replace: by id, by file stem, or (a file with no id, renamed)
+        by what it says."""
+        refs = {ref for m in memories for ref in m.supersedes}
+        digests = {ref for m in memories for ref in m.supersession_refs if ref.startswith(DIGEST_REF)}
+        linked = self.memories_with_ids(sorted(refs))
+        unnamed = refs - {m.id for m in linked.values()}
+        if unnamed:
+            linked |= self.memories(self.catalog.paths_with_stems(unnamed))
+        for digest in sorted(digests):
+            linked |= self.memories_like(digest.removeprefix(DIGEST_REF))
+        return linked
+
+    def _replacing(self, memories: list[Memory]) -> dict[str, Memory]:
+        """What replaces ``memories``, named by id, file stem or content digest."""
+        names = {m.id for m in memories} | {m.path.stem for m in memories if m.path is not None}
+        names |= {m.content_ref for m in memories if m.content_ref}
+        return self._remember(self.catalog.records_superseding(sorted(names)))
 
     def _remember(self, records: dict[str, dict]) -> dict[str, Memory]:
         """Memories for catalog records, the ones this snapshot already parsed reused."""
