@@ -253,31 +253,47 @@ def _turns(raw: list[_Raw]) -> list[Turn]:
 
 
 def detect(text: str) -> str:
+    """The format of a transcript's text: an export or a JSON list of messages when it is
+    one JSON document, else JSON Lines (OpenAI's, Claude Code's), else plain text."""
     stripped = text.strip()
     if not stripped:
         return "text"
     if stripped[0] in "[{":
-        try:
-            whole = safejson.loads(stripped)
-        except ValueError:
-            whole = None
-        export = detect_export(whole)
-        if export:
-            return export
-        if isinstance(whole, list) or (isinstance(whole, dict) and isinstance(whole.get("messages"), list)):
-            return "openai"
+        whole = _whole_json(stripped)
+        if whole is not None:
+            return whole
     if stripped[0] == "{":
-        for line in stripped.splitlines()[:50]:
-            try:
-                entry = safejson.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and isinstance(entry.get("messages"), list):
-                return "openai-jsonl"
-            if isinstance(entry, dict) and ("message" in entry or "sessionId" in entry or "parentUuid" in entry):
-                return "claude-code"
-        return "jsonl"
+        return _jsonl_kind(stripped)
     return "text"
+
+
+def _whole_json(stripped: str) -> str | None:
+    try:
+        whole = safejson.loads(stripped)
+    except ValueError:
+        whole = None
+    export = detect_export(whole)
+    if export:
+        return export
+    if isinstance(whole, list) or (isinstance(whole, dict) and isinstance(whole.get("messages"), list)):
+        return "openai"
+    return None
+
+
+def _jsonl_kind(stripped: str) -> str:
+    """Which JSON Lines: the first of the first 50 lines that tells."""
+    for line in stripped.splitlines()[:50]:
+        try:
+            entry = safejson.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        if isinstance(entry.get("messages"), list):
+            return "openai-jsonl"
+        if "message" in entry or "sessionId" in entry or "parentUuid" in entry:
+            return "claude-code"
+    return "jsonl"
 
 
 #: what a session id never keeps: control characters (NUL, NEL) and line separators, which
