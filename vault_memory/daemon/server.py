@@ -15,8 +15,9 @@ thousand files all come down to one sync of what actually changed. A reconcile a
 at start (changes made while it was down) and every ``reconcile_every`` seconds (events
 that network filesystems or sync tools never deliver).
 
-Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600) speaks the protocol of
-``protocol`` (newline-delimited JSON). A recall first flushes pending changes, after a
+Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600, ``socket_server``: bounded
+clients) speaks the protocol of ``protocol`` (newline-delimited JSON), each request
+answered by ``Daemon.handle``. A recall first flushes pending changes, after a
 fence (``settle``) that makes sure the watcher has seen every event before the request,
 so a file saved a moment ago is already searchable. After each sync the new
 snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
@@ -25,7 +26,7 @@ generation's token files are read through once in the background so the page cac
 them, so a recall costs little more than embedding the question.
 
 An application, like the CLI: the daemon hosts a ``VaultMemory`` over a ``LocalBackend``
-whose freshness is its own (pending file events, flushed), and calls the library
+given its own freshness policy (``EventFreshness``: pending file events, flushed), and calls the library
 in-process: the socket's verbs, and the pending transcripts it retries in a worker thread
 when an LLM is configured. It never runs a ``vmem`` subprocess. It says it is *ready*
 (``status``) only once the model is warm and the indexes are read and up to date; until
@@ -38,7 +39,6 @@ the next start's reconcile finds the files the catalog has not recorded and redo
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import logging.handlers
 import os
@@ -54,16 +54,13 @@ from typing import Any
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .. import safejson
 from ..api import VaultMemory
 from ..backend import LocalBackend
 from ..backend.control import read_pid
 from ..backend.protocol import (
-    BUSY,
     MAX_EMBED_TEXTS,
     WRONG_VAULT,
     Op,
-    error_answer,
     query_from_wire,
     result_from_wire,
     result_to_wire,
@@ -77,23 +74,16 @@ from ..index.sync import SyncReport
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
 from ..recall.output import FORMATS
-from ..socketline import socket_address
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
+from .socket_server import serve
 
 log = logging.getLogger("vmem.daemon")
 
 #: a failed sync is retried after this long, doubling up to the maximum
 RETRY_FIRST_SECONDS = 0.5
 RETRY_MAX_SECONDS = 30.0
-#: bounds on what one client may cost the daemon
-MAX_REQUEST_BYTES = 1 << 20
-MAX_CONNECTIONS = 32
-#: a request must arrive whole within this (a slow or idle client is let go, not kept)
-REQUEST_TIMEOUT_SECONDS = 10.0
-#: how long a connection over MAX_CONNECTIONS is read, to answer a ping or a status anyway
-BUSY_READ_SECONDS = 0.5
 #: how long a request waits for a daemon that is still starting
 READY_TIMEOUT_SECONDS = 60.0
 #: how long a fence waits for the watcher (events arrive in well under a millisecond; a
@@ -602,103 +592,7 @@ class Daemon:
         return [o.memory for o in outcomes if o.status in ("created", "superseded")]
 
     def _serve(self) -> None:
-        daemon = self
-
-        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-
-        class Handler(socketserver.BaseRequestHandler):
-            def handle(self) -> None:
-                if not slots.acquire(blocking=False):
-                    # full: a quick look at what is asked; ping and status are answered anyway
-                    # (they cost nothing), anything else is told to work elsewhere
-                    request = self.read_request(BUSY_READ_SECONDS)
-                    if isinstance(request, dict) and request.get("op") in (Op.PING, Op.STATUS):
-                        self.answer(daemon.handle(request))
-                    else:
-                        self.answer({"ok": False, "error": "the daemon is busy (too many connections)", "kind": BUSY})
-                    return
-                try:
-                    self.answer(self.serve_one())
-                finally:
-                    slots.release()
-
-            def read_request(self, seconds: float) -> dict[str, Any] | None:
-                """The request line, whole within ``seconds`` (a client trickling a byte
-                at a time is let go at the deadline, not kept forever), parsed; an error
-                answer for a bad one; None when nothing came."""
-                deadline = time.monotonic() + seconds
-                data = bytearray()
-                while not data.endswith(b"\n"):
-                    left = deadline - time.monotonic()
-                    if left <= 0 or len(data) > MAX_REQUEST_BYTES:
-                        break
-                    self.request.settimeout(left)
-                    try:
-                        chunk = self.request.recv(1 << 16)
-                    except OSError:  # timed out, or the client went away
-                        break
-                    if not chunk:
-                        break
-                    data += chunk
-                if not data:
-                    return None
-                if len(data) > MAX_REQUEST_BYTES or not data.endswith(b"\n"):
-                    why = (
-                        f"request over {MAX_REQUEST_BYTES} bytes"
-                        if len(data) > MAX_REQUEST_BYTES
-                        else "request cut short"
-                    )
-                    return {"ok": False, "error": why, "kind": "DaemonError", "bad": True}
-                try:
-                    request = safejson.loads(bytes(data))
-                    if not isinstance(request, dict):
-                        raise ValueError("not a JSON object")
-                except ValueError as e:
-                    log.warning("malformed request: %s", e)
-                    return {"ok": False, "error": f"malformed request: {e}", "kind": "DaemonError", "bad": True}
-                return request
-
-            def serve_one(self) -> dict[str, Any] | None:
-                request = self.read_request(REQUEST_TIMEOUT_SECONDS)
-                if request is None or request.pop("bad", False):
-                    return request
-                try:
-                    return daemon.handle(request)
-                except VaultError as e:
-                    return error_answer(e)
-                except (KeyError, TypeError, ValueError) as e:
-                    log.warning("bad request %r: %s", request.get("op"), e)
-                    return {"ok": False, "error": f"bad request: {e}", "kind": "DaemonError"}
-                except Exception as e:
-                    log.exception("request failed")
-                    return error_answer(e)
-
-            def answer(self, answer: dict[str, Any] | None) -> None:
-                if answer is None:
-                    return
-                try:
-                    self.request.settimeout(REQUEST_TIMEOUT_SECONDS)  # a client that never reads is let go
-                    self.request.sendall(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
-                except OSError:
-                    pass  # the client went away
-
-        class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-            daemon_threads = True
-            allow_reuse_address = True
-            request_queue_size = MAX_CONNECTIONS
-
-        try:
-            self.state.daemon_socket.unlink()
-        except FileNotFoundError:
-            pass
-        old_umask = os.umask(0o177)  # the socket is born 0600: other users cannot read memories
-        try:
-            with socket_address(self.state.daemon_socket) as address:
-                self._server = Server(address, Handler)
-        finally:
-            os.umask(old_umask)
-        os.chmod(self.state.daemon_socket, 0o600)
-        threading.Thread(target=self._server.serve_forever, name="vmem-socket", daemon=True).start()
+        self._server = serve(self.state.daemon_socket, self.handle)
 
     # ------------------------------------------------------------------ life
 
