@@ -50,44 +50,78 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 """
 
 
-#: schema changes after the first, applied in order, once each (``PRAGMA user_version``
-#: counts those applied), so a new column never forces a full re-embed
-MIGRATIONS: tuple[str, ...] = (
+@dataclass(frozen=True)
+class Migration:
+    """One schema change after the first: its SQL, and what fills the new columns or
+    tables from the records already there (``fill``, a ``Catalog`` method's name)."""
+
+    name: str
+    sql: str
+    fill: str | None = None
+
+
+#: schema changes after the first, applied in order, once each, each in one transaction
+#: with its fill (``PRAGMA user_version`` counts those applied), so a new column never
+#: forces a full re-embed. Append only: a catalog's version is its place in this list.
+MIGRATIONS: tuple[Migration, ...] = (
     # freshness by size, mtime, ctime and inode, as git checks its index
-    "ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;",
+    Migration(
+        "stamps",
+        "ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;"
+        "ALTER TABLE files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;",
+    ),
     # what every snapshot asks, without counting every row (76 ms a recall at 100,000
     # memories): the chunk totals kept by triggers, the pinned files by a partial index
-    "CREATE TABLE chunk_totals (labels INTEGER NOT NULL, files INTEGER NOT NULL);"
-    "INSERT INTO chunk_totals SELECT COUNT(*), COALESCE(SUM(chunk = 0), 0) FROM chunks;"
-    "CREATE TRIGGER chunk_added AFTER INSERT ON chunks BEGIN"
-    " UPDATE chunk_totals SET labels = labels + 1, files = files + (NEW.chunk = 0); END;"
-    "CREATE TRIGGER chunk_removed AFTER DELETE ON chunks BEGIN"
-    " UPDATE chunk_totals SET labels = labels - 1, files = files - (OLD.chunk = 0); END;"
-    "CREATE INDEX files_pinned ON files(path) WHERE pinned = 1;",
+    Migration(
+        "chunk_totals",
+        "CREATE TABLE chunk_totals (labels INTEGER NOT NULL, files INTEGER NOT NULL);"
+        "INSERT INTO chunk_totals SELECT COUNT(*), COALESCE(SUM(chunk = 0), 0) FROM chunks;"
+        "CREATE TRIGGER chunk_added AFTER INSERT ON chunks BEGIN"
+        " UPDATE chunk_totals SET labels = labels + 1, files = files + (NEW.chunk = 0); END;"
+        "CREATE TRIGGER chunk_removed AFTER DELETE ON chunks BEGIN"
+        " UPDATE chunk_totals SET labels = labels - 1, files = files - (OLD.chunk = 0); END;"
+        "CREATE INDEX files_pinned ON files(path) WHERE pinned = 1;",
+    ),
     # what the write rules look a new memory's likes up by (``same_text_digest``, the
     # normalised key), instead of reading every memory of the vault on every remember
-    # (19 s at 100,000 memories); filled from the records by ``_fill_match_columns``
-    "ALTER TABLE files ADD COLUMN same_text TEXT;"
-    "ALTER TABLE files ADD COLUMN key_norm TEXT;"
-    "CREATE INDEX files_same_text ON files(same_text) WHERE same_text IS NOT NULL;"
-    "CREATE INDEX files_key_norm ON files(key_norm) WHERE key_norm IS NOT NULL;",
+    # (19 s at 100,000 memories)
+    Migration(
+        "match_columns",
+        "ALTER TABLE files ADD COLUMN same_text TEXT;"
+        "ALTER TABLE files ADD COLUMN key_norm TEXT;"
+        "CREATE INDEX files_same_text ON files(same_text) WHERE same_text IS NOT NULL;"
+        "CREATE INDEX files_key_norm ON files(key_norm) WHERE key_norm IS NOT NULL;",
+        fill="_fill_match_columns",
+    ),
     # where each chunk's token vectors are in the generation's token files
     # (``token_store``): the rows a late-interaction re-scoring reads
-    "ALTER TABLE chunks ADD COLUMN tok_first INTEGER;ALTER TABLE chunks ADD COLUMN tok_rows INTEGER;",
+    Migration(
+        "token_rows",
+        "ALTER TABLE chunks ADD COLUMN tok_first INTEGER;ALTER TABLE chunks ADD COLUMN tok_rows INTEGER;",
+    ),
     # what each fact is about (``lifecycle.slots``): the facts a new one may replace or
-    # contradict, found by their subject or by a value it withdraws; filled by ``_fill_slots``
-    "CREATE TABLE slots (path TEXT NOT NULL, tag TEXT NOT NULL);"
-    "CREATE INDEX slots_tag ON slots(tag);"
-    "CREATE INDEX slots_path ON slots(path);",
+    # contradict, found by their subject or by a value it withdraws
+    Migration(
+        "slots",
+        "CREATE TABLE slots (path TEXT NOT NULL, tag TEXT NOT NULL);"
+        "CREATE INDEX slots_tag ON slots(tag);"
+        "CREATE INDEX slots_path ON slots(path);",
+        fill="_fill_slots",
+    ),
     # the files a sync could not read, which every recall counts (``Catalog.unreadable``)
-    "CREATE INDEX files_unreadable ON files(path) WHERE error IS NOT NULL;",
+    Migration("unreadable", "CREATE INDEX files_unreadable ON files(path) WHERE error IS NOT NULL;"),
 )
-#: the first schema with ``chunk_totals``, and with ``same_text``/``key_norm``
-_CHUNK_TOTALS = 2
-_MATCH_COLUMNS = 3
-#: the first schema with the ``slots`` table
-_SLOTS = 5
+
+
+def schema_with(name: str) -> int:
+    """The first schema version that has migration ``name``."""
+    return next(number for number, m in enumerate(MIGRATIONS, start=1) if m.name == name)
+
+
+#: the first schema with ``chunk_totals``, with ``same_text``/``key_norm``, with ``slots``
+_CHUNK_TOTALS = schema_with("chunk_totals")
+_MATCH_COLUMNS = schema_with("match_columns")
+_SLOTS = schema_with("slots")
 
 
 #: how the error of a file skipped for its id begins (``duplicate_message``)
@@ -257,13 +291,11 @@ class Catalog:
     def migrate(self) -> None:
         """Apply the schema changes this catalog has not had yet (writers only)."""
         done = self.schema_version()
-        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
-            self._script(f"BEGIN IMMEDIATE; {script}")  # one transaction with what follows
+        for number, migration in enumerate(MIGRATIONS[done:], start=done + 1):
+            self._script(f"BEGIN IMMEDIATE; {migration.sql}")  # one transaction with what follows
             try:
-                if number == _MATCH_COLUMNS:
-                    self._fill_match_columns()
-                if number == _SLOTS:
-                    self._fill_slots()
+                if migration.fill is not None:
+                    getattr(self, migration.fill)()
                 self._sql(f"PRAGMA user_version = {number}")
                 self._sql("COMMIT")
             except BaseException:
