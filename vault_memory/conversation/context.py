@@ -31,8 +31,7 @@ from ..config import StateLayout
 from ..errors import LLMError, VaultError
 from ..recall.render import block_text, defang, estimate_tokens, one_line, select
 from ..vault.fsutil import atomic_write, private_dir
-from .ingestion import FROM_CONFIG, _settings
-from .llm import LLMSettings, chat, parse_reply, summary_text, validate
+from .llm import FROM_CONFIG, LLMSettings, chat, parse_reply, resolve_settings, summary_text, validate
 from .queue import file_stem
 from .signals import explicit_signals
 from .transcript import Transcript, Turn, parse, source_text
@@ -144,7 +143,7 @@ def context(
     cache = _Cache(mem.root, transcript.session)
     stable = turns[: max(0, len(turns) - WINDOW_MAX)]  # never in any window again: safe to cut and cache
     segments = _segments(stable, cache, embed)
-    settings = _settings(mem, llm)
+    settings = resolve_settings(mem.config, llm)
     if settings is not None:
         _summarise(segments[-MAX_SEGMENTS:], turns, settings, warnings)
     cache.save(segments)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
-from .llm import Extraction, LLMSettings, extract, pair_judge, summary_text
+from .llm import FROM_CONFIG, Extraction, LLMSettings, extract, pair_judge, resolve_settings, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
@@ -39,9 +39,6 @@ if TYPE_CHECKING:
 WrittenStatus = Literal["created", "reconfirmed", "superseded", "declined", "would write"]
 #: what the LLM step did: none configured, done, nothing new to read, failed, or skipped
 LLMStep = Literal["off", "done", "nothing new", "failed", "skipped (dry run)"]
-
-#: "use the vault's [llm] settings (or the environment's)"
-FROM_CONFIG = "config"
 
 
 @dataclass
@@ -112,7 +109,7 @@ def ingest(
     fails: the report says ``pending``."""
     transcript = _transcript(source, format, session)
     now = now or dt.datetime.now().astimezone()
-    settings = _settings(mem, llm)
+    settings = resolve_settings(mem.config, llm)
     if not transcript.turns:  # an empty conversation of an export: nothing to queue
         return _report(transcript, Ledger(mem.root, transcript.session), dry_run=dry_run)
     if dry_run:
@@ -160,7 +157,7 @@ def retry_pending(
     now = now or dt.datetime.now().astimezone()
     queue = PendingQueue(mem.root)
     entries, problems = queue.entries()
-    settings = _settings(mem, llm)
+    settings = resolve_settings(mem.config, llm)
     reports = []
     for entry in entries:
         if due_only and not entry.due(now):
@@ -384,9 +381,3 @@ def _report(transcript: Transcript, ledger: Ledger, dry_run: bool = False) -> In
 
 def _transcript(source: str | Path | Transcript, fmt: str, session: str | None) -> Transcript:
     return source if isinstance(source, Transcript) else parse(source_text(source), fmt, session)
-
-
-def _settings(mem: VaultMemory, llm: LLMSettings | None | str) -> LLMSettings | None:
-    if llm == FROM_CONFIG:
-        return LLMSettings.from_config(mem.config)
-    return llm if isinstance(llm, LLMSettings) else None

@@ -68,6 +68,19 @@ class LLMSettings:
         return base if base.endswith("/chat/completions") else f"{base}/chat/completions"
 
 
+#: "use the vault's [llm] settings (or the environment's)": the default of every entry
+#: point that may call an LLM (ingest, retry, context)
+FROM_CONFIG = "config"
+
+
+def resolve_settings(config: Config, llm: LLMSettings | None | str) -> LLMSettings | None:
+    """The endpoint an entry point uses, resolved once: the vault's (``FROM_CONFIG``),
+    the one given, or none."""
+    if llm == FROM_CONFIG:
+        return LLMSettings.from_config(config)
+    return llm if isinstance(llm, LLMSettings) else None
+
+
 def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callable[[float], None] = time.sleep) -> str:
     """The model's answer text. Connection failures, timeouts, 429 and 5xx are retried
     ``settings.retries`` times with exponential backoff; anything else fails at once."""
