@@ -128,17 +128,8 @@ def parse_recall(args: list[str]) -> dict | None:
                 value = args[i]
             else:
                 return None
-            key = _VALUE_OPTIONS[name]
-            if key == "types":
-                out.setdefault("types", []).append(value)
-            elif key in ("k", "budget"):
-                if not (value.isascii() and value.isdigit()) or int(value) < 1:  # "²".isdigit() is True
-                    return None  # the CLI says what is wrong with it
-                out[key] = int(value)
-            elif key == "format" and value not in _FORMATS:
-                return None
-            else:
-                out[key] = value
+            if not _take(out, _VALUE_OPTIONS[name], value):
+                return None  # the CLI says what is wrong with it
         elif arg.startswith("-") and arg != "-":
             return None  # --help, --as-of, --no-daemon, -n5, --: the CLI's
         elif text is None:
@@ -150,6 +141,22 @@ def parse_recall(args: list[str]) -> dict | None:
         return None
     out["text"] = text
     return out
+
+
+def _take(out: dict, key: str, value: str) -> bool:
+    """Put an option's value into ``out`` as the wire query holds it; False for one the
+    fast path does not take (a count that is not a plain positive number, an unknown format)."""
+    if key == "types":
+        out.setdefault("types", []).append(value)
+    elif key in ("k", "budget"):
+        if not (value.isascii() and value.isdigit()) or int(value) < 1:  # "²".isdigit() is True
+            return False
+        out[key] = int(value)
+    elif key == "format" and value not in _FORMATS:
+        return False
+    else:
+        out[key] = value
+    return True
 
 
 def find_vault(explicit: str | None, cwd: str) -> str | None:
