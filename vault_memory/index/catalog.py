@@ -155,16 +155,7 @@ def record_tags(record: dict[str, Any]) -> list[str]:
 def in_cycles(rows: list[tuple[str, str, str | None]]) -> set[str]:
     """Of (path, target ref, the path's id) supersedes rows, the target refs that lie on a
     cycle (a memory reached again by following what replaces what), by id or file stem."""
-    names: dict[str, str] = {}  # id or file stem → path
-    for path, _, memory_id in rows:
-        if memory_id:
-            names[memory_id] = path
-        names.setdefault(Path(path).stem, path)
-    edges: dict[str, list[tuple[str, str]]] = {}  # path → (target ref, target path)
-    for path, target, _ in rows:
-        to = names.get(target)
-        if to is not None and to != path:
-            edges.setdefault(path, []).append((target, to))
+    edges = _supersedes_edges(rows)
     cyclic: set[str] = set()
     state: dict[str, int] = {}
     for start in edges:
@@ -190,6 +181,22 @@ def in_cycles(rows: list[tuple[str, str, str | None]]) -> set[str]:
                 state[node] = 2
                 trail.pop()
     return cyclic
+
+
+def _supersedes_edges(rows: list[tuple[str, str, str | None]]) -> dict[str, list[tuple[str, str]]]:
+    """path → (target ref, target path) for each ``supersedes`` row whose target is a
+    memory the rows name (by id or file stem) other than itself."""
+    names: dict[str, str] = {}  # id or file stem → path
+    for path, _, memory_id in rows:
+        if memory_id:
+            names[memory_id] = path
+        names.setdefault(Path(path).stem, path)
+    edges: dict[str, list[tuple[str, str]]] = {}
+    for path, target, _ in rows:
+        to = names.get(target)
+        if to is not None and to != path:
+            edges.setdefault(path, []).append((target, to))
+    return edges
 
 
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
