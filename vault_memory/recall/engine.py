@@ -509,19 +509,27 @@ def carry_to_successors(
     carried: dict[str, str] = {}
     for start in old:
         score = fused[start.path.as_posix()] if start.path is not None else 0.0
-        frontier, seen = [start], {start.id}
-        for _ in range(MAX_CHAIN_HOPS):
-            following = snap.successors(frontier)
-            frontier = [m for ms in following.values() for m in ms if m.id not in seen]
-            if not frontier:
-                break
-            seen.update(m.id for m in frontier)
-            for m in frontier:
-                path = m.path.as_posix() if m.path is not None else None
-                if path is not None and score > fused.get(path, 0.0):
-                    fused[path] = score
-                    carried[path] = start.id
+        for m in _replacements(snap, start):
+            path = m.path.as_posix() if m.path is not None else None
+            if path is not None and score > fused.get(path, 0.0):
+                fused[path] = score
+                carried[path] = start.id
     return carried
+
+
+def _replacements(snap: Snapshot, start: Memory) -> list[Memory]:
+    """What replaced ``start``, then what replaced those, up to ``MAX_CHAIN_HOPS`` steps,
+    nearest first."""
+    out: list[Memory] = []
+    frontier, seen = [start], {start.id}
+    for _ in range(MAX_CHAIN_HOPS):
+        following = snap.successors(frontier)
+        frontier = [m for ms in following.values() for m in ms if m.id not in seen]
+        if not frontier:
+            break
+        seen.update(m.id for m in frontier)
+        out += frontier
+    return out
 
 
 def _round(value: float | None) -> float | None:
