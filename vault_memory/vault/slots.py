@@ -574,13 +574,3 @@ def _polarity(new: Slot, old: Slot) -> Verdict:
     if old.negated and new.cardinality != "one" and new.value != old.value and new.value and old.value:
         return "compatible"
     return "supersede"
-    if new.value == old.value:
-        # one act said twice in other words is for the restatement rule to find, not this one
-        return "same" if new.value and not new.subject.startswith("act:") else "compatible"
-    if new.negated:
-        return "compatible"  # no longer A, no longer B: both withdrawals stand
-    if not new.value or not old.value or new.cardinality == "many" or old.cardinality == "many":
-        return "compatible"
-    if new.cardinality == "unsure" or old.cardinality == "unsure":
-        return "conflict"
-    return "supersede"
