@@ -10,6 +10,7 @@ everything else asks it questions by name.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -190,13 +191,15 @@ def _supersedes_edges(rows: list[tuple[str, str, str | None]]) -> dict[str, list
     for path, _, memory_id in rows:
         if memory_id:
             names[memory_id] = path
-        names.setdefault(Path(path).stem, path)
+        names.setdefault(os.path.splitext(os.path.basename(path))[0], path)  # Path.stem, without a Path each
     edges: dict[str, list[tuple[str, str]]] = {}
     for path, target, _ in rows:
         to = names.get(target)
         if to is not None and to != path:
             edges.setdefault(path, []).append((target, to))
-    return edges
+    # a step to a memory that replaces nothing cannot be on a cycle: most chains end there,
+    # and the search that follows (every snapshot asks it) then has almost nothing to walk
+    return {p: kept for p, out in edges.items() if (kept := [(t, to) for t, to in out if to in edges])}
 
 
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
