@@ -86,28 +86,25 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
     return problems
 
 
+def vector_files(generation: Generation) -> dict[Path, str]:
+    """Each vector file of a generation and the catalog key its size is kept under."""
+    return {generation.vectors_path: "vectors_bytes", generation.vectors_delta_path: "delta_bytes"}
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def vector_sizes_differ(generation: Generation, meta: dict[str, str]) -> list[tuple[Path, int, int]]:
     """(file, size, recorded size) of each vector file whose size is not the one the
     catalog recorded at its last commit (missing counts as 0)."""
-    out = []
-    for path, key in ((generation.vectors_path, "vectors_bytes"), (generation.vectors_delta_path, "delta_bytes")):
-        if key not in meta:
-            continue
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            size = 0
-        if size != int(meta[key]):
-            out.append((path, size, int(meta[key])))
-    return out
+    sized = [(path, _size(path), int(meta[key])) for path, key in vector_files(generation).items() if key in meta]
+    return [(path, size, expected) for path, size, expected in sized if size != expected]
 
 
 def record_vector_sizes(catalog: Catalog, generation: Generation) -> None:
     """Record the vector files' sizes as they are (after a check that they load)."""
-    sizes = {}
-    for path, key in ((generation.vectors_path, "vectors_bytes"), (generation.vectors_delta_path, "delta_bytes")):
-        try:
-            sizes[key] = path.stat().st_size
-        except FileNotFoundError:
-            sizes[key] = 0
-    catalog.set_meta(**sizes)
+    catalog.set_meta(**{key: _size(path) for path, key in vector_files(generation).items()})

@@ -33,7 +33,7 @@ from ..vault.memory import Memory
 from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
 from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow, duplicate_message
-from .checkup import file_problems, record_vector_sizes, vector_sizes_differ
+from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
@@ -131,7 +131,7 @@ def _named_changes(
 def _record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:
     """Keep in the catalog the size each vector file will have once published, so a sync
     tells a truncated or replaced file (``checkup.file_problems``) without reading it."""
-    keys = {generation.vectors_path: "vectors_bytes", generation.vectors_delta_path: "delta_bytes"}
+    keys = vector_files(generation)
     catalog.set_meta(**{keys[target]: staged.stat().st_size if staged else 0 for target, staged in moves})
 
 
@@ -514,7 +514,7 @@ class Indexer:
                 if progress:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
-            self._finish_build(catalog, dim, tokens, vector_index, progress)
+            self._finish_build(generation, catalog, dim, tokens, vector_index, progress)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -567,6 +567,7 @@ class Indexer:
 
     @staticmethod
     def _finish_build(
+        generation: Generation,
         catalog: Catalog,
         dim: int | None,
         tokens: TokenFiles | None,
@@ -584,7 +585,7 @@ class Indexer:
             progress("commit", 0, 1)
         if vector_index is not None:
             vector_index.save()
-            catalog.set_meta(vectors_bytes=vector_index.path.stat().st_size, delta_bytes=0)
+            record_vector_sizes(catalog, generation)
 
     def _read(self, entry: FileEntry) -> Read:
         """One file read for a sync; a file that cannot be read is an error in the result."""

@@ -109,12 +109,19 @@ class TokenFiles:
                 sizes.append(path.stat().st_size)
             except FileNotFoundError:
                 return path.name, "is missing"
-        if sizes[0] < rows * self.dim or sizes[1] < rows * 4:
-            held = min(sizes[0] // max(1, self.dim), sizes[1] // 4)
-            return self.rows_path.name, f"holds fewer rows than the catalog references ({held:,} of {rows:,})"
+        short = self.shortage(sizes[0], sizes[1], rows)
+        if short:
+            return self.rows_path.name, short
         if tail is not None and self.fingerprint(rows) != tail:
             return self.rows_path.name, "holds rows this index did not write (another generation's, or rewritten)"
         return None
+
+    def shortage(self, rows_bytes: int, scale_bytes: int, rows: int) -> str | None:
+        """What is short when the files, of these sizes, hold fewer than ``rows`` whole rows."""
+        if rows_bytes >= rows * self.dim and scale_bytes >= rows * 4:
+            return None
+        held = min(rows_bytes // max(1, self.dim), scale_bytes // 4)
+        return f"holds fewer rows than the catalog references ({held:,} of {rows:,})"
 
     def warm(self, chunk: int = 8 << 20) -> int:
         """Read both files through once, front to back, so the page cache holds them: a
@@ -158,13 +165,10 @@ class TokenReader:
         except OSError as e:
             raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem sync` rebuilds it") from None
         self._fds = fds
-        sizes = os.fstat(fds[0]).st_size, os.fstat(fds[1]).st_size
-        if sizes[0] < rows * self.dim or sizes[1] < rows * 4:
+        short = files.shortage(os.fstat(fds[0]).st_size, os.fstat(fds[1]).st_size, rows)  # the files opened
+        if short:
             self.close()
-            raise IndexDamaged(
-                f"{files.rows_path} holds fewer rows than the catalog references ({sizes[0] // max(1, self.dim):,} "
-                f"of {rows:,}): `vmem sync` rebuilds it"
-            )
+            raise IndexDamaged(f"{files.rows_path} {short}: `vmem sync` rebuilds it")
         if tail is not None and files.fingerprint(rows) != tail:
             self.close()
             raise IndexDamaged(
