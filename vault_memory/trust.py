@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 import time
 
-from .vaultpath import default_vault_path
+from .vaultpath import data_home, default_vault_path
 
 #: how a vault came to be chosen, as the record says
 CREATED = "created"
@@ -28,8 +29,7 @@ TRUSTED = "trusted"
 
 def trust_dir() -> str:
     """``$XDG_DATA_HOME/vmem/trusted`` (``~/.local/share`` without it): one file a vault."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "vmem", "trusted")
+    return os.path.join(data_home(), "trusted")
 
 
 def record_path(root: str | os.PathLike[str]) -> str:
@@ -51,7 +51,7 @@ def entry(root: str | os.PathLike[str]) -> dict | None:
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_size > 65_536 or not _is_regular(st.st_mode):
+        if st.st_uid != os.getuid() or st.st_size > 65_536 or not stat.S_ISREG(st.st_mode):
             return None
         data = json.loads(os.read(fd, 65_536).decode("utf-8"))
     except (OSError, ValueError):
@@ -133,9 +133,3 @@ def recorded() -> list[dict]:
         if isinstance(data, dict) and isinstance(data.get("path"), str) and entry(data["path"]) is not None:
             out.append(data)
     return sorted(out, key=lambda d: str(d.get("at", "")))
-
-
-def _is_regular(mode: int) -> bool:
-    import stat
-
-    return stat.S_ISREG(mode)

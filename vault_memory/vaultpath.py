@@ -12,10 +12,16 @@ from collections.abc import Callable
 CONFIG_NAME = "vmem.toml"
 
 
+def data_home() -> str:
+    """``$XDG_DATA_HOME/vmem`` (``~/.local/share/vmem`` without it): the per-user vault and
+    the record of the vaults the user chose."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "vmem")
+
+
 def default_vault_path() -> str:
     """The per-user vault: ``$XDG_DATA_HOME/vmem/vault`` (``~/.local/share`` without it)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "vmem", "vault")
+    return os.path.join(data_home(), "vault")
 
 
 def vaults_above(cwd: str) -> list[str]:
