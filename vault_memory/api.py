@@ -565,11 +565,11 @@ class Census:
 
 def census(mem: VaultMemory) -> Census:
     """Count the vault's Markdown files by how vmem reads them (nothing is indexed)."""
-    from .vault.scanner import MEMORY_SUFFIXES, SKIP_DIRS
+    from .vault.scanner import MEMORY_SUFFIXES, skipped_dir
 
     found = 0
     for _, dirs, files in os.walk(mem.root):
-        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+        dirs[:] = [d for d in dirs if not skipped_dir(d)]  # the folders the vault's walk never enters
         found += sum(1 for name in files if name.endswith(MEMORY_SUFFIXES))
     result = mem.vault.scan()
     by_type: dict[str, int] = {}

@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any
 
 from .. import safejson
 from ..errors import TranscriptError
+from ..vault.fsutil import NotRegular, read_regular
 from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
 FORMATS = ("auto", "jsonl", "claude-code", "openai", "text", *EXPORT_FORMATS)
@@ -160,25 +159,17 @@ def source_text(source: str | Path) -> str:
     if not isinstance(source, Path):
         return source
     try:
-        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
+        if source.stat().st_size > MAX_TRANSCRIPT_BYTES:  # refused before it is read
+            raise TranscriptError(f"{source} holds more than a transcript vmem reads ({MAX_TRANSCRIPT_BYTES:,} bytes)")
+        raw = read_regular(source, MAX_TRANSCRIPT_BYTES + 1)  # checked again on what was opened
     except FileNotFoundError:
         raise TranscriptError(f"no transcript at {source}: pass the path of an existing file, or the text") from None
+    except NotRegular:
+        raise TranscriptError(f"{source} is not a regular file; a transcript is a text file") from None
     except OSError as e:
         raise TranscriptError(f"cannot read {source}: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise TranscriptError(f"{source} is not a regular file; a transcript is a text file")
-        if st.st_size > MAX_TRANSCRIPT_BYTES:
-            raise TranscriptError(
-                f"{source} holds {st.st_size:,} bytes, more than a transcript vmem reads ({MAX_TRANSCRIPT_BYTES:,})"
-            )
-        with os.fdopen(os.dup(fd), "rb") as f:
-            raw = f.read(MAX_TRANSCRIPT_BYTES + 1)
-    except OSError as e:
-        raise TranscriptError(f"cannot read {source}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
+    if len(raw) > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptError(f"{source} holds more than a transcript vmem reads ({MAX_TRANSCRIPT_BYTES:,} bytes)")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -184,14 +184,15 @@ def escaped(name: str) -> str:
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
-def _skip_dir(name: str) -> bool:
+def skipped_dir(name: str) -> bool:
+    """A folder the walk never enters: vmem's and git's state, hidden and tool folders."""
     return name in SKIP_DIRS or name.startswith(".")
 
 
 def is_candidate(relpath: str, rules: IgnoreRules) -> bool:
     """Would the walk consider this path? Used by the daemon to filter events cheaply."""
     parts = relpath.split("/")
-    if any(_skip_dir(p) for p in parts[:-1]):
+    if any(skipped_dir(p) for p in parts[:-1]):
         return False
     name = parts[-1]
     if not name.endswith(MEMORY_SUFFIXES) or is_temp_name(name):
@@ -277,7 +278,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
                 name = entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if not _skip_dir(name) and not (check_dirs and rules.ignored(prefix + name, True)):
+                        if not skipped_dir(name) and not (check_dirs and rules.ignored(prefix + name, True)):
                             stack.append(prefix + name)
                         continue
                     # is_temp_name, for a name that ends in .md (no scratch suffix can)
