@@ -185,7 +185,12 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None):
 
 def _printable(text):
     """``text`` without terminal control characters (a file name can hold an escape)."""
-    return "".join(c if not (ord(c) < 32 or 127 <= ord(c) < 160) else "?" for c in text)
+    return "".join("?" if _control(c) else c for c in text)
+
+
+def _control(c):
+    """C0 and C1 control characters and DEL: what a terminal or a prompt must not get."""
+    return ord(c) < 32 or 127 <= ord(c) < 160
 
 
 def _fenced(block, vault):
@@ -196,7 +201,7 @@ def _fenced(block, vault):
     if not (block.startswith(OPEN) and block.endswith(CLOSE)) or block.count(CLOSE) != 1 or block.count("<memory") != 1:
         _log(vault, "the daemon's answer is not one fenced block; not passed on")
         return ""
-    return "".join(c for c in block if c in "\n\t" or not (ord(c) < 32 or 127 <= ord(c) < 160))
+    return "".join(c for c in block if c in "\n\t" or not _control(c))
 
 
 #: the block's fence, as ``recall.render`` writes it
