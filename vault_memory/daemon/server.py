@@ -73,7 +73,7 @@ from ..index.snapshot import Snapshot
 from ..index.sync import SyncReport
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
-from ..recall.output import FORMATS
+from ..recall.results import FORMATS
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault

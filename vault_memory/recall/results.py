@@ -5,6 +5,7 @@ without loading numpy, Whoosh or the model."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
     from ..index.sync import SyncReport
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_K", "AnsweredBy", "Hit", "RecallQuery", "RecallResult"]
+
+#: `vmem recall --format`
+FORMATS = ("block", "json", "md")
 
 #: who ranked: the vault's daemon (warm) or this process
 AnsweredBy = Literal["daemon", "in-process"]
@@ -66,11 +70,21 @@ class RecallResult:
         return None
 
     def output(self, format: str = "block", explain: bool = False) -> tuple[str, list[str]]:
-        """What `vmem recall` prints for this result: (stdout, stderr lines)."""
+        """What `vmem recall` prints for this result, (stdout, stderr lines), for the CLI and
+        for the daemon rendering it for the command's fast path: the same bytes either way.
+        stdout ends with a newline unless it is empty (nothing relevant prints nothing)."""
         from ..terminal import printable
-        from .output import recall_output
 
-        out, errors = recall_output(self, format=format, explain=explain)
+        errors = [f"warning: {w}" for w in self.warnings]
+        if format == "json":
+            out = json.dumps(self.to_dict(explain), ensure_ascii=False, indent=2) + "\n"
+        else:
+            if self.budget_note:
+                errors.append(f"warning: {self.budget_note}")
+            text = self.block if format == "block" else self.markdown
+            if explain:
+                errors += [f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}" for hit in self.hits]
+            out = text + "\n" if text else ""
         return out, [printable(line) for line in errors]  # warnings name files: no escapes reach the terminal
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
