@@ -80,9 +80,12 @@ def test_the_public_surface_is_what_the_package_exports():
         "Archived Checkup ContextBlock Correction Created Declined Hit IngestReport ImportReport Listing Memory Problem "
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
-        "IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
+        "IndexDamaged IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
         "StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
     )
+    # every error of the tree can be caught by its exported name (IndexDamaged was not)
+    raised = {n for n, c in vars(vault_memory.errors).items() if isinstance(c, type) and issubclass(c, Exception)}
+    assert raised <= set(vault_memory.__all__)
 
 
 @pytest.mark.parametrize("readme", ["README.md", "hooks/README.md"])

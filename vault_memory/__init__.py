@@ -31,84 +31,62 @@ top to bottom (each imports only those below it; ``lint-imports`` checks it):
 TYPE_CHECKING = False  # not `from typing import`: the fast path would pay for importing typing
 
 if TYPE_CHECKING:  # for type checkers; at run time they load on first use like the rest
-    from .errors import (
-        AlreadyRunning,
-        AmbiguousId,
-        ConfigError,
-        DaemonError,
-        EmbedderError,
-        EncodingError,
-        FileTooLarge,
-        FrontmatterError,
-        IndexStale,
-        IndexUnavailable,
-        InvalidId,
-        InvalidInput,
-        LLMError,
-        MemoryFileError,
-        NotFound,
-        OutsideVault,
-        StorageError,
-        TranscriptError,
-        VaultError,
-        VaultNotFound,
-        WriteRefused,
-    )
+    from .errors import *  # noqa: F403
 
 __version__ = "0.1.0"
 
-# Everything is imported on first use: `vmem recall` answered by a daemon never parses a
-# memory file, so it should not pay for importing the YAML and frontmatter stack (nor,
-# in its fast path, even pathlib).
-_LAZY = {
-    "AlreadyRunning": "errors",
-    "AmbiguousId": "errors",
-    "ConfigError": "errors",
-    "DaemonError": "errors",
-    "EmbedderError": "errors",
-    "EncodingError": "errors",
-    "FileTooLarge": "errors",
-    "FrontmatterError": "errors",
-    "IndexStale": "errors",
-    "IndexUnavailable": "errors",
-    "InvalidId": "errors",
-    "InvalidInput": "errors",
-    "LLMError": "errors",
-    "MemoryFileError": "errors",
-    "NotFound": "errors",
-    "OutsideVault": "errors",
-    "StorageError": "errors",
-    "TranscriptError": "errors",
-    "VaultError": "errors",
-    "VaultNotFound": "errors",
-    "WriteRefused": "errors",
-    "open": "api",
-    "init": "api",
-    "VaultMemory": "api",
-    "Listing": "api",
-    "Archived": "writing.rules",
-    "Checkup": "api",
-    "Memory": "vault.memory",
-    "Problem": "vault.vault",
-    "TrashEntry": "vault.trash",
-    "RecallResult": "recall.results",
-    "Hit": "recall.results",
-    "RememberOutcome": "writing.rules",
-    "Created": "writing.rules",
-    "Declined": "writing.rules",
-    "Reconfirmed": "writing.rules",
-    "Superseded": "writing.rules",
-    "Correction": "writing.rules",
-    "SyncReport": "index.sync",
-    "ingest": "conversation",
-    "ingest_all": "conversation",
-    "retry_pending": "conversation",
-    "context": "conversation",
-    "IngestReport": "conversation",
-    "ContextBlock": "conversation",
-    "Remembering": "writing.rules",
-    "ImportReport": "vault.transfer",
+#: the public names, each once, by the module that holds it. Everything is imported on
+#: first use: `vmem recall` answered by a daemon never parses a memory file, so it should
+#: not pay for importing the YAML and frontmatter stack (nor, in its fast path, pathlib).
+_PUBLIC = {
+    # the façade
+    "api": ("open", "init", "VaultMemory", "Listing", "Checkup"),
+    "conversation": ("ingest", "ingest_all", "retry_pending", "context", "IngestReport", "ContextBlock"),
+    # data types
+    "writing.rules": (
+        "Archived",
+        "Correction",
+        "Created",
+        "Declined",
+        "Reconfirmed",
+        "RememberOutcome",
+        "Remembering",
+        "Superseded",
+    ),
+    "vault.memory": ("Memory",),
+    "vault.vault": ("Problem",),
+    "vault.trash": ("TrashEntry",),
+    "vault.transfer": ("ImportReport",),
+    "recall.results": ("RecallResult", "Hit"),
+    "index.sync": ("SyncReport",),
+    # errors (their tree: ``errors``)
+    "errors": (
+        "VaultError",
+        "AlreadyRunning",
+        "AmbiguousId",
+        "ConfigError",
+        "DaemonError",
+        "EmbedderError",
+        "EncodingError",
+        "FileTooLarge",
+        "FrontmatterError",
+        "IndexDamaged",
+        "IndexStale",
+        "IndexUnavailable",
+        "InvalidId",
+        "InvalidInput",
+        "LLMError",
+        "MemoryFileError",
+        "NotFound",
+        "OutsideVault",
+        "StorageError",
+        "TranscriptError",
+        "VaultNotFound",
+        "WriteRefused",
+    ),
 }
+_LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = list(_LAZY)
 
 
 def __getattr__(name: str):
@@ -119,57 +97,3 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [
-    # the façade
-    "open",
-    "init",
-    "VaultMemory",
-    "ingest",
-    "ingest_all",
-    "retry_pending",
-    "context",
-    # data types
-    "Archived",
-    "Checkup",
-    "ContextBlock",
-    "Correction",
-    "Created",
-    "Declined",
-    "Hit",
-    "IngestReport",
-    "ImportReport",
-    "Listing",
-    "Memory",
-    "Problem",
-    "RecallResult",
-    "Reconfirmed",
-    "RememberOutcome",
-    "Remembering",
-    "Superseded",
-    "SyncReport",
-    "TrashEntry",
-    # errors
-    "AlreadyRunning",
-    "AmbiguousId",
-    "ConfigError",
-    "DaemonError",
-    "EmbedderError",
-    "EncodingError",
-    "FileTooLarge",
-    "FrontmatterError",
-    "IndexStale",
-    "IndexUnavailable",
-    "InvalidId",
-    "InvalidInput",
-    "LLMError",
-    "MemoryFileError",
-    "NotFound",
-    "OutsideVault",
-    "StorageError",
-    "TranscriptError",
-    "VaultError",
-    "VaultNotFound",
-    "WriteRefused",
-]
