@@ -13,7 +13,7 @@ from vault_memory import IndexStale
 from vault_memory.config import StateLayout
 from vault_memory.index.catalog import Catalog
 from vault_memory.index.generations import IndexLayout
-from vault_memory.index.vector_index import VectorIndex, load_vectors
+from vault_memory.index.vector_index import VectorIndex, Vectors
 
 
 def unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:
@@ -41,9 +41,9 @@ def live_labels(generation) -> set[int]:
     catalog = Catalog(generation.catalog_path)
     dim = int(catalog.meta()["dim"])
     catalog.close()
-    vectors = load_vectors(generation.vectors_path, generation.vectors_delta_path, dim)
+    vectors = Vectors.read(generation.vectors_path, generation.vectors_delta_path, dim)
     base = {label for label in vectors.base.index.get_ids_list() if not _is_deleted(vectors.base, label)}
-    return (base - set(vectors.delta.deleted.tolist())) | set(vectors.delta.labels.tolist())
+    return (base - set(vectors.deleted.tolist())) | set(vectors.labels.tolist())
 
 
 def vectors_deleted(vectors: VectorIndex) -> int:
@@ -396,30 +396,40 @@ def test_the_delta_is_searched_beside_the_hnswlib_file_and_folds_into_it(tmp_pat
     """A sync of a few files writes the vectors it adds and the labels it deletes beside
     the hnswlib file instead of rewriting it; a search sees both as one index, and folding
     (again, after a fold killed half-way) changes no answer."""
-    from vault_memory.errors import IndexDamaged
-    from vault_memory.index.vector_index import VectorDelta, Vectors
+    import os
 
-    base = VectorIndex.create(tmp_path / "v.hnsw", 8)
+    from vault_memory.errors import IndexDamaged
+
+    base_path, delta_path = tmp_path / "v.hnsw", tmp_path / "v.delta"
+    base = VectorIndex.create(base_path, 8)
     base.add(list(range(20)), unit(20))
-    delta = VectorDelta.empty(8)
-    delta.add([20, 21], unit(2, seed=3) * 5)  # stored unit length, whatever it is given
-    delta.delete([3, 21])  # one of the file, one of the delta
-    assert delta.labels.tolist() == [20] and delta.deleted.tolist() == [3]
+    base.save()
+    change = Vectors.for_sync(base_path, delta_path, 8, whole=False, live=20, adding=2)
+    assert change.base is None  # a sync of a few files does not read the hnswlib file
+    change.add([20, 21], unit(2, seed=3) * 5)  # stored unit length, whatever it is given
+    change.delete([3, 21])  # one of the file, one of the delta
+    assert change.labels.tolist() == [20] and change.deleted.tolist() == [3]
+    for live, staged in change.stage(live=20):
+        os.replace(staged, live)
     query = unit(1, seed=3)[0]
-    found = Vectors(base, delta).search(query, 5, live=20)
+    found = Vectors.read(base_path, delta_path, 8).search(query, 5, live=20)
     assert found[0][0] == 20 and abs(found[0][1] - 1.0) < 1e-5 and 3 not in {label for label, _ in found}
-    everything = Vectors(base, delta).search(unit(20)[3], 25, live=20)
+    everything = Vectors.read(base_path, delta_path, 8).search(unit(20)[3], 25, live=20)
     assert sorted(label for label, _ in everything) == [*range(3), *range(4, 21)]
-    delta.save(tmp_path / "v.delta")
-    again = VectorDelta.load(tmp_path / "v.delta", 8)
+    folded = Vectors.read(base_path, delta_path, 8)
+    folded.fold(live=20)
+    folded.base.save()  # the fold reached the hnswlib file; the delta is still there (killed)
     for _ in range(2):
-        again.fold_into(base)
-        folded = Vectors(base, VectorDelta.empty(8)).search(query, 5, live=20)
-        assert [label for label, _ in folded] == [label for label, _ in found]
-        assert [score for _, score in folded] == pytest.approx([score for _, score in found], abs=1e-5)
+        again = Vectors.read(base_path, delta_path, 8)
+        seen = again.search(query, 5, live=20)
+        assert [label for label, _ in seen] == [label for label, _ in found]
+        assert [score for _, score in seen] == pytest.approx([score for _, score in found], abs=1e-5)
+        again.fold(live=20)
+        after = again.search(query, 5, live=20)
+        assert again.changes == 0 and [label for label, _ in after] == [label for label, _ in seen]
     (tmp_path / "bad.delta").write_bytes(b"not numpy")
     with pytest.raises(IndexDamaged):
-        VectorDelta.load(tmp_path / "bad.delta", 8)
+        Vectors.read(base_path, tmp_path / "bad.delta", 8)
 
 
 def test_syncs_of_a_few_files_leave_the_hnswlib_file_until_the_delta_is_full(mech_vault, monkeypatch):
@@ -452,9 +462,12 @@ def test_syncs_of_a_few_files_leave_the_hnswlib_file_until_the_delta_is_full(mec
     # a sync killed after its delta was in place, before its catalog commit
     write(mech_vault / "facts" / "n3.md", "---\nid: n3\n---\nLikes fruit 3\n")
     indexer.sync(paths=["facts/n3.md"])
-    delta = vector_index.VectorDelta.load(generation.vectors_delta_path, 16)
+    delta = vector_index.Vectors.for_sync(
+        generation.vectors_path, generation.vectors_delta_path, 16, whole=False, live=4, adding=1
+    )
     delta.add([999], unit(1, dim=16))
-    delta.save(generation.vectors_delta_path)
+    for live, staged in delta.stage(live=5):
+        os.replace(staged, live)
     generation.stamps_path.unlink()  # as the killed sync left it
     write(mech_vault / "facts" / "n4.md", "---\nid: n4\n---\nLikes fruit 4\n")
     indexer.sync(paths=["facts/n4.md"])  # the stamps do not speak: the whole vault, folded

@@ -10,7 +10,7 @@ from ..errors import IndexUnavailable
 from .catalog import Catalog
 from .generations import Generation, IndexLayout
 from .token_store import TokenFiles
-from .vector_index import load_vectors
+from .vector_index import Vectors
 
 
 def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
@@ -49,8 +49,8 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
             problems.append((f"{where}/vectors.hnsw", f"is missing; {fix}"))
         else:
             try:
-                vectors = load_vectors(generation.vectors_path, generation.vectors_delta_path, dim)
-                stored = len(vectors.base.stored_labels() | set(vectors.delta.labels.tolist()))
+                vectors = Vectors.read(generation.vectors_path, generation.vectors_delta_path, dim)
+                stored = len(vectors.stored_labels())
             except IndexUnavailable as e:
                 problems.append((f"{where}/vectors.hnsw", f"{e}"))
             else:
@@ -79,7 +79,7 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
             problems.append((path.name, what))
             continue
         try:
-            load_vectors(generation.vectors_path, generation.vectors_delta_path, int(meta.get("dim") or 0))
+            Vectors.read(generation.vectors_path, generation.vectors_delta_path, int(meta.get("dim") or 0))
         except IndexUnavailable as e:
             problems.append((path.name, f"{what} ({e})"))
         break  # loaded: both files are whole

@@ -70,7 +70,7 @@ class Generation:
     @property
     def vectors_delta_path(self) -> Path:
         """Vectors added and labels deleted since ``vectors.hnsw`` was written
-        (``vector_index.VectorDelta``)."""
+        (``vector_index.Vectors``)."""
         return self.folder / "vectors.delta"
 
     @property

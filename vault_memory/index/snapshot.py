@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -13,7 +15,7 @@ from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
-from .vector_index import VectorCache, load_vectors
+from .vector_index import Vectors
 
 
 class Snapshot:
@@ -44,7 +46,7 @@ class Snapshot:
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get("dim") or 0)
-            loader = vectors.load if vectors is not None else load_vectors
+            loader = vectors.load if vectors is not None else Vectors.read
             self.vectors = (
                 loader(generation.vectors_path, generation.vectors_delta_path, dim)
                 if dim and generation.vectors_path.exists()
@@ -302,3 +304,32 @@ def conversation_neighbours(memories: dict[str, Memory | None]) -> dict[str, lis
             for path in paths:
                 out[path] = around
     return out
+
+
+class VectorCache:
+    """The last vectors a process loaded for reading, kept while their files are the same
+    (path, inode, size, mtime: a sync replaces a file with a new one, never edits it in
+    place), so the snapshots of one process stop reading 150 MB from disk on every recall.
+    Readers only query them; writers load their own copy."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys: tuple[tuple, tuple] | None = None
+        self._vectors: Vectors | None = None
+
+    def load(self, path: Path, delta_path: Path, dim: int) -> Vectors:
+        with self._lock:
+            keys = _file_key(path, dim), _file_key(delta_path, dim)
+            if self._vectors is None or self._keys != keys:
+                same_base = self._vectors is not None and self._keys is not None and self._keys[0] == keys[0]
+                base = self._vectors.base if same_base and self._vectors is not None else None
+                self._vectors, self._keys = Vectors.read(path, delta_path, dim, base), keys
+            return self._vectors
+
+
+def _file_key(path: Path, dim: int) -> tuple:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (str(path), dim)
+    return (str(path), dim, st.st_ino, st.st_size, st.st_mtime_ns)

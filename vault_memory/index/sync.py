@@ -40,7 +40,7 @@ from .generations import Generation, IndexLayout, check_compatible, read_stamps,
 from .keyword_index import document
 from .locks import file_lock
 from .token_store import TokenFiles
-from .vector_index import VectorIndex, VectorStage
+from .vector_index import VectorIndex, Vectors
 
 Progress = Callable[[str, int, int], None]
 
@@ -613,7 +613,7 @@ class Indexer:
         dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
         live = catalog.chunk_counts()[0]
         vector_stage = (
-            VectorStage.open(
+            Vectors.for_sync(
                 generation.vectors_path,
                 generation.vectors_delta_path,
                 dim,
@@ -701,7 +701,7 @@ class Indexer:
         parsed: list[Parsed],
         chunk_texts: list[list[str]],
         spans: list[tuple[int, int]] | None,
-        vector_stage: VectorStage | None,
+        vector_stage: Vectors | None,
         dim: int | None,
         report: SyncReport,
         whole: bool,
@@ -790,7 +790,7 @@ class Indexer:
     def _stage_vectors(
         self,
         catalog: Catalog,
-        vector_stage: VectorStage | None,
+        vector_stage: Vectors | None,
         stale_labels: list[int],
         new_labels: list[int],
         vectors: np.ndarray,

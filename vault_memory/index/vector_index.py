@@ -1,13 +1,13 @@
-"""The vector leg: an hnswlib cosine index of memory chunks, saved atomically, and the
-delta beside it.
+"""The vector leg: an hnswlib cosine index of memory chunks (``VectorIndex``), saved
+atomically, and a generation's vectors as readers and syncs see them (``Vectors``).
 
 Labels are integers handed out by the catalog (``chunks`` table maps them to files),
 never handed out twice. Deleted chunks are marked deleted and their slots reused by later
 additions; the index grows (doubling) before it fills.
 
 A sync of a few files does not rewrite the hnswlib file (150 MB at 100,000 memories, a
-second per edit): it writes what changed to ``VectorDelta``, a small file of added vectors
-and deleted labels that readers search beside it by brute force (``Vectors``). The delta
+second per edit): it writes what changed to a delta, a small file of added vectors and deleted labels that
+readers search beside it by brute force (both are ``Vectors``). The delta
 is folded into the hnswlib file when it passes ``DELTA_MAX`` changes, or by a sync of the
 whole vault.
 """
@@ -15,8 +15,6 @@ whole vault.
 from __future__ import annotations
 
 import os
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import hnswlib
@@ -118,61 +116,138 @@ class VectorIndex:
         fsync_dir(target.parent)
 
 
-@dataclass
-class VectorDelta:
-    """Vectors added and labels deleted since the hnswlib file was last written."""
+class Vectors:
+    """A generation's vectors: the hnswlib file and the delta beside it (vectors added and
+    labels deleted since the file was last written), searched as one index by a reader and
+    changed by a sync, which stages its changes beside the live files until its publish:
+    into the delta alone (``base`` None: a sync of a few files, the hnswlib file is not
+    even read), or into the hnswlib index with the delta folded in (a sync of the whole
+    vault, or a delta past ``DELTA_MAX``)."""
 
-    labels: np.ndarray  #: int64 [n]
-    vectors: np.ndarray  #: float32 [n, dim], unit length (cosine is their dot product)
-    deleted: np.ndarray  #: int64 [m]: labels of the hnswlib file that are gone
+    def __init__(self, base_path: Path, delta_path: Path, dim: int, base: VectorIndex | None = None):
+        self.base_path, self.delta_path, self.dim = base_path, delta_path, dim
+        self.base = base
+        self.labels = np.empty(0, np.int64)  #: the delta's vectors' labels [n]
+        self.vectors = np.empty((0, dim), np.float32)  #: [n, dim], unit length (cosine is their dot product)
+        self.deleted = np.empty(0, np.int64)  #: labels of the hnswlib file that are gone [m]
 
     @classmethod
-    def empty(cls, dim: int) -> VectorDelta:
-        return cls(np.empty(0, np.int64), np.empty((0, dim), np.float32), np.empty(0, np.int64))
+    def read(cls, base_path: Path, delta_path: Path, dim: int, base: VectorIndex | None = None) -> Vectors:
+        """The vectors of a generation, read now (``base``: the hnswlib file already read)."""
+        vectors = cls(base_path, delta_path, dim, base or VectorIndex.load(base_path, dim))
+        vectors._read_delta()
+        return vectors
 
     @classmethod
-    def load(cls, path: Path, dim: int) -> VectorDelta:
-        """The delta at ``path``; an empty one when there is none."""
+    def for_sync(cls, base_path: Path, delta_path: Path, dim: int, *, whole: bool, live: int, adding: int) -> Vectors:
+        """``whole``: fold the delta into the hnswlib index now; ``live``: the vectors the
+        catalog maps; ``adding``: how many this sync adds (sizes a new index)."""
+        base = None
+        if not base_path.exists():
+            base = VectorIndex.create(base_path, dim, capacity=max(1024, 2 * adding))
+        vectors = cls(base_path, delta_path, dim, base)
+        vectors._read_delta()
+        if whole or base is not None:
+            vectors.fold(live)
+        return vectors
+
+    def _read_delta(self) -> None:
         try:
-            with np.load(path, allow_pickle=False) as data:
-                delta = cls(data["labels"], data["vectors"], data["deleted"])
+            with np.load(self.delta_path, allow_pickle=False) as data:
+                labels, vectors, deleted = data["labels"], data["vectors"], data["deleted"]
         except FileNotFoundError:
-            return cls.empty(dim)
+            return
         except (OSError, ValueError, KeyError, EOFError) as e:
-            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
-        if delta.vectors.shape != (len(delta.labels), dim):
-            raise IndexDamaged(f"{path} holds vectors of another shape: `vmem sync` rebuilds it")
-        return delta
+            raise IndexDamaged(f"{self.delta_path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+        if vectors.shape != (len(labels), self.dim):
+            raise IndexDamaged(f"{self.delta_path} holds vectors of another shape: `vmem sync` rebuilds it")
+        self.labels, self.vectors, self.deleted = labels, vectors, deleted
 
     @property
     def changes(self) -> int:
+        """What the delta holds: vectors added and labels deleted."""
         return len(self.labels) + len(self.deleted)
 
-    def add(self, labels: list[int], vectors: np.ndarray) -> None:
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        unit = (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
-        self.labels = np.concatenate([self.labels, np.asarray(labels, np.int64)])
-        self.vectors = np.concatenate([self.vectors, unit])
+    def search(self, vector: np.ndarray, k: int, live: int) -> list[tuple[int, float]]:
+        """[(label, cosine similarity)], best first, at most ``k``; ``live``: the vectors the
+        catalog maps."""
+        deleted = self.deleted
+        in_base = max(0, live - len(self.labels))
+        found = (
+            self.base.search(vector, k + len(deleted), in_base + len(deleted))
+            if self.base is not None and in_base
+            else []
+        )
+        if len(deleted):
+            gone = set(deleted.tolist())
+            found = [hit for hit in found if hit[0] not in gone]
+        best = dict(found)
+        if len(self.labels) and k > 0:  # the delta, by brute force
+            query = vector.astype(np.float32).ravel()
+            scores = self.vectors @ (query / (np.linalg.norm(query) or 1.0))
+            for i in np.argsort(-scores)[:k]:
+                best[int(self.labels[i])] = float(scores[i])  # (after a fold killed half-way, both hold it)
+        return sorted(best.items(), key=lambda hit: -hit[1])[:k]
+
+    def stored_labels(self) -> set[int]:
+        """The labels this sync can see stored: all of them once folded, else the delta's
+        (a crash is followed by a sync of the whole vault, which folds and sees all)."""
+        mine = {int(label) for label in self.labels}
+        return mine | self.base.stored_labels() if self.base is not None else mine
+
+    def fold(self, live: int) -> None:
+        """Apply the delta to the hnswlib index and empty it (safe to repeat: a re-added
+        label takes its vector again, a re-deleted one is already gone)."""
+        if self.base is None:
+            in_base = live - len(self.labels) + len(self.deleted)  # not yet marked deleted
+            self.base = VectorIndex.load(self.base_path, self.dim, live=in_base)
+        self.base.delete([int(label) for label in self.deleted])
+        if len(self.labels):
+            self.base.add([int(label) for label in self.labels], self.vectors)
+        self.labels, self.vectors = np.empty(0, np.int64), np.empty((0, self.dim), np.float32)
+        self.deleted = np.empty(0, np.int64)
 
     def delete(self, labels: list[int]) -> None:
-        """A label added since the last fold leaves the delta; one of the hnswlib file is
-        listed as deleted."""
+        """From the hnswlib index once read; else a label added since the last fold leaves
+        the delta and one of the hnswlib file is listed as deleted."""
+        if self.base is not None:
+            self.base.delete(labels)
+            return
         gone = np.asarray(sorted(set(labels)), np.int64)
         mine = np.isin(self.labels, gone)
         older = np.setdiff1d(gone, self.labels[mine])
         self.labels, self.vectors = self.labels[~mine], self.vectors[~mine]
         self.deleted = np.union1d(self.deleted, older)
 
-    def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if not len(self.labels) or k <= 0:
-            return []
-        query = vector.astype(np.float32).ravel()
-        query = query / (np.linalg.norm(query) or 1.0)
-        scores = self.vectors @ query
-        top = np.argsort(-scores)[:k]
-        return [(int(self.labels[i]), float(scores[i])) for i in top]
+    def add(self, labels: list[int], vectors: np.ndarray) -> None:
+        if self.base is not None:
+            self.base.add(labels, vectors)
+            return
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit = (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
+        self.labels = np.concatenate([self.labels, np.asarray(labels, np.int64)])
+        self.vectors = np.concatenate([self.vectors, unit])
 
-    def save(self, path: Path) -> None:
+    def stage(self, live: int) -> list[tuple[Path, Path | None]]:
+        """Write the staged files; returns (live file, staged file or None to remove it) in
+        the order the publish must apply them: the hnswlib file before the delta, so a
+        reader never sees a delta emptied into a file not yet in place."""
+        if self.base is None and self.changes > DELTA_MAX:
+            self.fold(live)
+        moves: list[tuple[Path, Path | None]] = []
+        if self.base is not None:
+            staged = self.base_path.with_name(f".{self.base_path.name}.staged")
+            self.base.save(staged)
+            moves.append((self.base_path, staged))
+        if self.changes:
+            staged = self.delta_path.with_name(f".{self.delta_path.name}.staged")
+            self._save_delta(staged)
+            moves.append((self.delta_path, staged))
+        else:
+            moves.append((self.delta_path, None))
+        return moves
+
+    def _save_delta(self, path: Path) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
@@ -181,134 +256,3 @@ class VectorDelta:
             os.fsync(f.fileno())
         os.replace(tmp, path)
         fsync_dir(path.parent)
-
-    def fold_into(self, index: VectorIndex) -> None:
-        """Apply the delta to the hnswlib index (safe to repeat: a re-added label takes its
-        vector again, a re-deleted one is already gone)."""
-        index.delete([int(label) for label in self.deleted])
-        if len(self.labels):
-            index.add([int(label) for label in self.labels], self.vectors)
-
-
-class VectorStage:
-    """One sync's changes to the vectors, staged beside the live files until its publish:
-    into the delta alone (``base`` None: a sync of a few files, the hnswlib file is not
-    even read), or into the hnswlib index with the delta folded in (a sync of the whole
-    vault, or a delta past ``DELTA_MAX``)."""
-
-    def __init__(self, base_path: Path, delta_path: Path, dim: int, base: VectorIndex | None, delta: VectorDelta):
-        self.base_path, self.delta_path, self.dim = base_path, delta_path, dim
-        self.base, self.delta = base, delta
-
-    @classmethod
-    def open(cls, base_path: Path, delta_path: Path, dim: int, *, whole: bool, live: int, adding: int) -> VectorStage:
-        """``whole``: fold the delta into the hnswlib index now; ``live``: the vectors the
-        catalog maps; ``adding``: how many this sync adds (sizes a new index)."""
-        delta = VectorDelta.load(delta_path, dim)
-        base = None
-        if not base_path.exists():
-            base = VectorIndex.create(base_path, dim, capacity=max(1024, 2 * adding))
-        stage = cls(base_path, delta_path, dim, base, delta)
-        if whole or base is not None:
-            stage.fold(live)
-        return stage
-
-    def fold(self, live: int) -> None:
-        if self.base is None:
-            in_base = live - len(self.delta.labels) + len(self.delta.deleted)  # not yet marked deleted
-            self.base = VectorIndex.load(self.base_path, self.dim, live=in_base)
-        self.delta.fold_into(self.base)
-        self.delta = VectorDelta.empty(self.dim)
-
-    def stored_labels(self) -> set[int]:
-        """The labels this sync can see stored: all of them once folded, else the delta's
-        (a crash is followed by a sync of the whole vault, which folds and sees all)."""
-        mine = {int(label) for label in self.delta.labels}
-        return mine | self.base.stored_labels() if self.base is not None else mine
-
-    def delete(self, labels: list[int]) -> None:
-        if self.base is not None:
-            self.base.delete(labels)
-        else:
-            self.delta.delete(labels)
-
-    def add(self, labels: list[int], vectors: np.ndarray) -> None:
-        if self.base is not None:
-            self.base.add(labels, vectors)
-        else:
-            self.delta.add(labels, vectors)
-
-    def stage(self, live: int) -> list[tuple[Path, Path | None]]:
-        """Write the staged files; returns (live file, staged file or None to remove it) in
-        the order the publish must apply them: the hnswlib file before the delta, so a
-        reader never sees a delta emptied into a file not yet in place."""
-        if self.base is None and self.delta.changes > DELTA_MAX:
-            self.fold(live)
-        moves: list[tuple[Path, Path | None]] = []
-        if self.base is not None:
-            staged = self.base_path.with_name(f".{self.base_path.name}.staged")
-            self.base.save(staged)
-            moves.append((self.base_path, staged))
-        if self.delta.changes:
-            staged = self.delta_path.with_name(f".{self.delta_path.name}.staged")
-            self.delta.save(staged)
-            moves.append((self.delta_path, staged))
-        else:
-            moves.append((self.delta_path, None))
-        return moves
-
-
-class Vectors:
-    """What a reader searches: the hnswlib file and its delta, as one index."""
-
-    def __init__(self, base: VectorIndex, delta: VectorDelta):
-        self.base = base
-        self.delta = delta
-
-    def search(self, vector: np.ndarray, k: int, live: int) -> list[tuple[int, float]]:
-        """[(label, cosine similarity)], best first, at most ``k``; ``live``: the vectors the
-        catalog maps."""
-        deleted = self.delta.deleted
-        in_base = max(0, live - len(self.delta.labels))
-        found = self.base.search(vector, k + len(deleted), in_base + len(deleted)) if in_base else []
-        if len(deleted):
-            gone = set(deleted.tolist())
-            found = [hit for hit in found if hit[0] not in gone]
-        best = dict(found)
-        for label, similarity in self.delta.search(vector, k):
-            best[label] = similarity  # (after a fold killed half-way, both hold it)
-        return sorted(best.items(), key=lambda hit: -hit[1])[:k]
-
-
-class VectorCache:
-    """The last vectors a process loaded for reading, kept while their files are the same
-    (path, inode, size, mtime: a sync replaces a file with a new one, never edits it in
-    place), so the snapshots of one process stop reading 150 MB from disk on every recall.
-    Readers only query them; writers load their own copy."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._keys: tuple[tuple, tuple] | None = None
-        self._vectors: Vectors | None = None
-
-    def load(self, path: Path, delta_path: Path, dim: int) -> Vectors:
-        with self._lock:
-            keys = _file_key(path, dim), _file_key(delta_path, dim)
-            if self._vectors is None or self._keys != keys:
-                same_base = self._vectors is not None and self._keys is not None and self._keys[0] == keys[0]
-                base = self._vectors.base if same_base and self._vectors is not None else VectorIndex.load(path, dim)
-                self._vectors, self._keys = Vectors(base, VectorDelta.load(delta_path, dim)), keys
-            return self._vectors
-
-
-def load_vectors(path: Path, delta_path: Path, dim: int) -> Vectors:
-    """The vectors of a generation, read now (no cache)."""
-    return Vectors(VectorIndex.load(path, dim), VectorDelta.load(delta_path, dim))
-
-
-def _file_key(path: Path, dim: int) -> tuple:
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return (str(path), dim)
-    return (str(path), dim, st.st_ino, st.st_size, st.st_mtime_ns)

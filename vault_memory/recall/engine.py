@@ -23,9 +23,8 @@ from ..errors import EmbedderError, IndexDamaged
 from ..index.embedder import Embedder, embedder_from_config
 from ..index.generations import IndexLayout, check_compatible
 from ..index.keyword_search import SegmentCache
-from ..index.snapshot import Snapshot
+from ..index.snapshot import Snapshot, VectorCache
 from ..index.sync import Indexer, SyncReport
-from ..index.vector_index import VectorCache
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
