@@ -289,22 +289,27 @@ def _signal(clause: str) -> Signal | None:
     for lang, rule, pattern in REQUESTS:
         match = pattern.match(clause)
         if match:
-            said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
-            if not said or PASSING_STATE.search(said) or _refused(said):
-                return None
-            if match.group("to") and re.match(r"(?:always|never|siempre|nunca)\b", said, _I):
-                return _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
-            if not _worth_keeping(said, lang, match):
-                return None
-            inner = _statement(said)
-            if inner is not None:
-                return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
-            return _generic(said, lang, rule)
+            return _requested(match, lang, rule)
     for lang, rule, pattern in DIRECTIVES:
         match = pattern.match(clause)
         if match:
             return _directive(_trim(match.group("x")), lang, rule)
     return None
+
+
+def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | None:
+    """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it."""
+    said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
+    if not said or PASSING_STATE.search(said) or _refused(said):
+        return None
+    if match.group("to") and re.match(r"(?:always|never|siempre|nunca)\b", said, _I):
+        return _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
+    if not _worth_keeping(said, lang, match):
+        return None
+    inner = _statement(said)
+    if inner is not None:
+        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
+    return _generic(said, lang, rule)
 
 
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
@@ -363,20 +368,29 @@ def _worth_keeping(said: str, lang: str, request: re.Match[str]) -> bool:
     world, not the task at hand: "remember to close the handle", "note the failing test in
     tests/test_api.py", "save this file as config.yaml", "please remember my favourite tea"
     (nothing said of it), "anotá el error y arreglalo" are not."""
-    if request.group("to"):
-        first = said.split()[0] if said.split() else ""
-        if lang == "en" or _ES_INFINITIVE.match(first):
-            return False  # "remember to…", "acordate de cerrar…": a to-do
-    if not request.group("that") and _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
-        if not any(w.endswith("s") for w in said.split()[2:]):  # "my garden faces north" says something
-            return False
-    first = said.split()[0] if said.split() else ""
-    if lang == "es" and _ES_INFINITIVE.match(first) and not _USER_SUBJECT[lang].match(said):
-        return False  # "recordá manejar la lista vacía": a to-do
+    if _a_todo(said, lang, request) or _names_without_saying(said, request):
+        return False
     about_user = bool(_USER_SUBJECT[lang].match(said))
     if _TASK_WORDS.search(said) and not about_user:
         return False
     return about_user or bool(_USER_GROUP.match(said)) or bool(request.group("that") or request.group("colon"))
+
+
+def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
+    """ "remember to…", "acordate de cerrar…", "recordá manejar la lista vacía": a to-do."""
+    words = said.split()
+    infinitive = bool(words) and _ES_INFINITIVE.match(words[0]) is not None
+    if request.group("to") and (lang == "en" or infinitive):
+        return True
+    return lang == "es" and infinitive and not _USER_SUBJECT[lang].match(said)
+
+
+def _names_without_saying(said: str, request: re.Match[str]) -> bool:
+    """ "remember my favourite tea": a thing of the user's named, nothing said of it ("my
+    garden faces north" says something)."""
+    if request.group("that") or not _BARE_POSSESSIVE.match(said) or _SAYS_SOMETHING.search(said):
+        return False
+    return not any(w.endswith("s") for w in said.split()[2:])
 
 
 #: a value that points at what is on the screen ("I prefer this one", "the second approach",
