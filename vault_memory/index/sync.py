@@ -384,21 +384,24 @@ class Indexer:
             leftover = self._check_live(generation, catalog, meta)
             known = read_stamps(generation.stamps_path)
             if known is not None and known[0] != meta.get(STAMPS_TOKEN):
-                known = None
+                known = None  # the stamps of another catalog commit do not speak for this one
             paths, outside_paths = _named_changes(paths, walked, known)
             targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
             plan = self._live_plan(generation, catalog, paths if targeted else None, walked)
             plan.unchanged += outside_paths if targeted else 0
             report = SyncReport(unchanged=plan.unchanged)
-            if not plan.empty:
-                generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
-                try:
-                    self._apply(generation, catalog, plan, report, progress, whole=not targeted)
-                except IndexDamaged as e:
-                    raise _Damaged(str(e)) from None
-            if targeted and known is not None and not plan.empty:
+            if plan.empty:
+                if known is None:
+                    self._record_stamps(generation, catalog)
+                return report
+            generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
+            try:
+                self._apply(generation, catalog, plan, report, progress, whole=not targeted)
+            except IndexDamaged as e:
+                raise _Damaged(str(e)) from None
+            if targeted and known is not None:
                 self._patch_stamps(generation, catalog, plan, known[2], walked)
-            elif not plan.empty or known is None:
+            else:
                 self._record_stamps(generation, catalog)
             return report
         finally:
@@ -730,8 +733,19 @@ class Indexer:
                 report.updated += 1
             else:
                 report.added += 1
-        # two files claiming one id: the first by path is the memory, the others are skipped
-        # (as `doctor` and every scan see it), until they are unique again
+        skipped = self._skip_duplicates(catalog, plan, parsed, report, stale_labels, whole)
+        catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+        if dim:
+            catalog.set_meta(dim=dim)
+        return stale_labels, new_labels, skipped
+
+    @staticmethod
+    def _skip_duplicates(
+        catalog: Catalog, plan: Plan, parsed: list[Parsed], report: SyncReport, stale_labels: list[int], whole: bool
+    ) -> set[str]:
+        """Two files claiming one id: the first by path is the memory, the others are skipped
+        (as `doctor` and every scan see it), until they are unique again. Their labels join
+        ``stale_labels``; returns their paths."""
         skipped: set[str] = set()
         written = [m.id for _, _, m, _ in parsed if m is not None]
         moved = catalog.files([entry.relpath for _, entry in plan.renamed]).values()  # a derived id follows its path
@@ -742,10 +756,7 @@ class Indexer:
                 stale_labels += catalog.skip_file(path, message)
                 skipped.add(path)
                 report.problems.append(Problem(path, message, "duplicate_id"))
-        catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
-        if dim:
-            catalog.set_meta(dim=dim)
-        return stale_labels, new_labels, skipped
+        return skipped
 
     def _stage_tokens(
         self, generation: Generation, catalog: Catalog, pieces: list[np.ndarray] | None
