@@ -94,17 +94,10 @@ class Confirmations:
                 if not line.strip():
                     continue
                 try:
-                    if len(line) > MAX_LINE:
-                        raise ValueError(f"longer than {MAX_LINE} characters")
-                    data = json.loads(line)
-                    memory_id, at = data["id"], as_datetime(dt.datetime.fromisoformat(data["at"]))
-                    if not isinstance(memory_id, str):
-                        raise TypeError("id is not text")
+                    memory_id, at = _confirmation(line)
                 except (ValueError, TypeError, KeyError) as e:
                     problems.append((f"{JOURNAL_DIR}/{path.name}", number, f"not a confirmation line ({e})"))
                     continue
-                if at.tzinfo is None:
-                    at = at.astimezone()
                 if memory_id not in latest or at > latest[memory_id]:
                     latest[memory_id] = at
         self._seen, self._latest, self.problems = seen, latest, problems
@@ -115,6 +108,18 @@ class Confirmations:
         same object when the journals say nothing newer)."""
         at = (self.latest() if latest is None else latest).get(memory.id)
         return with_confirmation(memory, at)
+
+
+def _confirmation(line: str) -> tuple[str, dt.datetime]:
+    """One journal line's (memory id, when, aware); ValueError, TypeError or KeyError for a
+    line that is not one."""
+    if len(line) > MAX_LINE:
+        raise ValueError(f"longer than {MAX_LINE} characters")
+    data = json.loads(line)
+    memory_id, at = data["id"], as_datetime(dt.datetime.fromisoformat(data["at"]))
+    if not isinstance(memory_id, str):
+        raise TypeError("id is not text")
+    return memory_id, at if at.tzinfo is not None else at.astimezone()
 
 
 def with_confirmation(memory: Memory, at: dt.datetime | None) -> Memory:

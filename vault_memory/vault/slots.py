@@ -547,6 +547,12 @@ def judge(new: Slot, old: Slot) -> Verdict:
         return "compatible"  # works at Siemens, works as an engineer: both
     if new.negated != old.negated:
         return _polarity(new, old)
+    return _one_polarity(new, old)
+
+
+def _one_polarity(new: Slot, old: Slot) -> Verdict:
+    """One subject and facet, both said negated or both not: the same value, or how many
+    values the subject may hold."""
     if new.value == old.value:
         # one act said twice in other words is for the restatement rule to find, not this one
         return "same" if new.value and not new.subject.startswith("act:") else "compatible"
