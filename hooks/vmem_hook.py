@@ -13,6 +13,6 @@ import sys
 try:
     from vmem_hook_core import run
 except ImportError as e:  # fail open: a hook never breaks the session
-    sys.stderr.write(f"vmem hook: {e}; `vmem hooks install` copies vmem_hook_core.py beside this script\n")
+    sys.stderr.write(f"vmem hook: {e}; `vmem hooks install` copies the hook's files beside this script\n")
     sys.exit(0)
 sys.exit(run(sys.argv))

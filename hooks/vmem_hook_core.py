@@ -11,73 +11,18 @@ caches its bytecode instead of compiling it again on every prompt.
 Fail-open and fast: on any problem (no vault, no daemon, no `vmem`, bad JSON) it prints
 nothing, exits 0 and writes one line to the vault's .vmem/hooks.log (or, with no vault,
 ~/.local/state/vmem/hooks.log). It imports only the standard library and asks the vault's
-daemon over its socket for the rendered block: no model, no index, no vmem import. With no
-daemon running it starts one in the background for the next prompt and stays silent now.
+daemon over its socket for the rendered block (``vmem_daemonlink.py``, vmem's own
+``daemonlink`` copied beside it: where the vault is, the socket, JSON): no model, no index,
+no vmem import. With no daemon running it starts one in the background for the next
+prompt and stays silent now.
 """
 
 import os
 import sys
-import time
 
-try:  # the C halves of json and socket: the Python modules around them (and the re and
-    # enum they import) are half of what Python's start costs, paid on every prompt
-    from _json import encode_basestring_ascii as _quote
-    from _json import make_scanner as _make_scanner
-    from _socket import AF_UNIX, SOCK_STREAM
-    from _socket import socket as _unix_socket
-except ImportError:  # a Python without them: the modules, slower to import, same answers
-    import json as _json_module
-    import socket as _socket_module
-
-    _quote = _json_module.encoder.encode_basestring_ascii
-    _make_scanner = None
-    AF_UNIX, SOCK_STREAM, _unix_socket = _socket_module.AF_UNIX, _socket_module.SOCK_STREAM, _socket_module.socket
+import vmem_daemonlink as link  # vault_memory/daemonlink.py, copied beside this file
 
 TIMEOUT = 2.0  # seconds for one daemon answer; Claude Code's own timeout is the backstop
-SOCKET_PATH_MAX = 100
-
-
-class _Decoding:
-    """What json.loads gives its scanner by default (strict strings, NaN and Infinity read)."""
-
-    strict = True
-    object_hook = object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-    parse_constant = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.__getitem__
-
-
-_scan = _make_scanner(_Decoding()) if _make_scanner is not None else None
-
-
-def _loads(text):
-    """``json.loads(text)``: the scanner alone reads good input; for anything else json itself
-    is loaded to say what is wrong (the C scanner reports errors through json.decoder)."""
-    stripped = text.strip(" \t\n\r")
-    try:
-        value, end = _scan(stripped, 0)  # a TypeError without the C scanner: json below
-        if end == len(stripped):
-            return value
-    except Exception:  # noqa: BLE001 - any failure is answered by json.loads below
-        pass
-    import json
-
-    return json.loads(text)
-
-
-def _dumps(value):
-    """``json.dumps(value)`` for what the hook sends and prints: dicts, lists, text, ints."""
-    if isinstance(value, str):
-        return _quote(value)
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_quote(str(k))}: {_dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_dumps(v) for v in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def main(argv):
@@ -86,8 +31,8 @@ def main(argv):
     stdin = "" if kind == "shell" and args.get("prompt") else sys.stdin.read()
     if kind == "claude-code":
         try:
-            event = _loads(stdin or "{}")
-        except (ValueError, RecursionError) as e:  # RecursionError: JSON nested too deeply
+            event = link.loads(stdin or "{}")
+        except ValueError as e:
             return _log(None, f"claude-code: stdin is not JSON ({e})")
         if not isinstance(event, dict):
             return _log(None, "claude-code: stdin is not a JSON object")
@@ -145,7 +90,7 @@ def claude_code(event, args):
 def _context(name, block):
     if block:
         out = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": block}}
-        sys.stdout.write(_dumps(out) + "\n")
+        sys.stdout.write(link.dumps(out) + "\n")
     return 0
 
 
@@ -162,7 +107,7 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None):
     k and the budget default to the vault's ``[recall]`` settings, applied by the daemon.
     With ``session``, only what that session was not shown yet (the daemon keeps track)."""
     query = {"text": text} if budget is None else {"text": text, "budget": budget}
-    request = {"op": "recall", "query": query, "render": "block"}
+    request = {"op": "recall", "query": query, "render": "cli", "format": "block"}
     if session:
         request["session"] = session
         if reset:
@@ -177,10 +122,11 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None):
     if not answer.get("ok"):
         _log(vault, f"the daemon could not recall: {answer.get('error')}")
         return ""
-    warnings = answer.get("warnings")
+    warnings = answer.get("stderr")
     for warning in warnings[:5] if isinstance(warnings, list) else []:
         _log(vault, f"recall: {_printable(str(warning))[:500]}")
-    return _fenced(answer.get("block") or "", vault)
+    block = answer.get("stdout")
+    return _fenced(block[:-1] if isinstance(block, str) and block.endswith("\n") else block, vault)
 
 
 def _printable(text):
@@ -206,53 +152,19 @@ def _fenced(block, vault):
 
 #: the block's fence, as ``recall.render`` writes it
 OPEN, CLOSE = '<memory source="vmem">', "</memory>"
-#: the largest answer read from the socket
-MAX_ANSWER_BYTES = 16 << 20
 
 
 def _ask(vault, request, timeout):
-    path = os.path.join(vault, ".vmem", "daemon.sock")
-    if not os.path.exists(path):
+    """The daemon's answer, or None (logged) when none came: no socket (no daemon), another
+    user's socket, no answer in time, or one that is not JSON."""
+    if not os.path.exists(link.socket_path(vault)):
         return None
-    me = os.getuid()
-    for where in (path, os.path.dirname(path)):  # another user's socket is never asked
-        if os.stat(where).st_uid != me:
-            _log(vault, f"{where} is not this user's (uid {os.stat(where).st_uid}); not asked")
-            return None
-    sock = _unix_socket(AF_UNIX, SOCK_STREAM)
-    sock.settimeout(timeout)
-    chunks = []
     try:
-        if len(path) > SOCKET_PATH_MAX:  # sun_path is short: connect by name from its folder
-            here = os.getcwd()
-            os.chdir(os.path.dirname(path))
-            try:
-                sock.connect("daemon.sock")
-            finally:
-                os.chdir(here)
-        else:
-            sock.connect(path)
-        sock.sendall(_dumps({**request, "vault": vault}).encode("ascii") + b"\n")
-        deadline = time.monotonic() + timeout  # for the whole answer: a peer trickling bytes is let go
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no whole answer within {timeout:g} s")
-            sock.settimeout(left)
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            if chunk.endswith(b"\n"):
-                break
-            if sum(len(c) for c in chunks) > MAX_ANSWER_BYTES:
-                raise TimeoutError("an answer over 16 MiB; not read")
-        return _loads(b"".join(chunks).decode("utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
+        answer = link.ask(vault, request, timeout)
+    except (OSError, ValueError) as e:
         _log(vault, f"daemon socket: {e}")
         return None
-    finally:
-        sock.close()
+    return answer if isinstance(answer, dict) else None
 
 
 def _start_daemon(vault, args, wait):
@@ -309,46 +221,7 @@ def _vault(explicit, cwd, passed=None):
     VMEM_VAULT, else the nearest one above ``cwd`` that the user created or trusted (a
     cloned repository's vmem.toml is passed over, and named in ``passed``), else the
     per-user default."""
-    for value in (explicit, os.environ.get("VMEM_VAULT")):
-        if value:
-            path = os.path.abspath(os.path.expanduser(value))
-            return path if os.path.isdir(path) else None
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    default = os.path.join(base, "vmem", "vault")
-    here = os.path.realpath(cwd)
-    while True:
-        if os.path.isfile(os.path.join(here, "vmem.toml")):
-            if here == os.path.realpath(default) or _trusted(base, here):
-                return here
-            if passed is not None:
-                passed.append(here)
-        parent = os.path.dirname(here)
-        if parent == here:
-            break
-        here = parent
-    return default if os.path.isfile(os.path.join(default, "vmem.toml")) else None
-
-
-def _trusted(base, folder):
-    """vmem's ``trust.entry(folder) is not None``: this user's record names the folder."""
-    import hashlib
-    import stat
-
-    name = hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json"
-    try:
-        fd = os.open(os.path.join(base, "vmem", "trusted", name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.getuid() or not stat.S_ISREG(st.st_mode) or st.st_size > 65_536:
-            return False
-        record = _loads(os.read(fd, 65_536).decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return False
-    finally:
-        os.close(fd)
-    return isinstance(record, dict) and record.get("path") == folder
+    return link.find_vault(explicit, cwd, chosen_only=True, passed=passed)
 
 
 def _log_path(vault, name="hooks.log"):

@@ -41,7 +41,7 @@ def test_every_environment_variable_the_code_reads_is_documented():
     and the README's table lists each."""
     from vault_memory.config import ENVIRONMENT
 
-    sources = [*(ROOT / "vault_memory").rglob("*.py"), ROOT / "hooks" / "vmem_hook_core.py"]
+    sources = [*(ROOT / "vault_memory").rglob("*.py"), *(ROOT / "hooks").glob("*.py")]
     pattern = re.compile(r"\b(VMEM_[A-Z_]+|XDG_[A-Z]+_HOME|HF_HUB_OFFLINE)\b")
     named = {m for path in sources for m in pattern.findall(path.read_text(encoding="utf-8"))}
     assert named == set(ENVIRONMENT)
@@ -50,23 +50,30 @@ def test_every_environment_variable_the_code_reads_is_documented():
 
 
 def test_the_hook_script_spells_the_state_paths_as_the_package_does(tmp_path):
-    """The hook runs with the standard library only, so it names the socket and its log
-    itself: they must stay the paths ``StateLayout`` gives."""
+    """The hook runs with the standard library only: it reaches the daemon through a copy of
+    ``daemonlink`` that must be that module byte for byte, and names its log itself: the
+    socket and the log must stay the paths ``StateLayout`` gives."""
     import importlib.util
+    import sys
 
+    from vault_memory import daemonlink
     from vault_memory.config import StateLayout
 
-    spec = importlib.util.spec_from_file_location("vmem_hook_core", ROOT / "hooks" / "vmem_hook_core.py")
-    assert spec is not None and spec.loader is not None
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    copy = ROOT / "hooks" / "vmem_daemonlink.py"
+    assert copy.read_bytes() == Path(daemonlink.__file__).read_bytes(), "cp vault_memory/daemonlink.py " + str(copy)
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        spec = importlib.util.spec_from_file_location("vmem_hook_core", ROOT / "hooks" / "vmem_hook_core.py")
+        assert spec is not None and spec.loader is not None
+        hook = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(hook)
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
     state = StateLayout.of(tmp_path)
     state.root.mkdir()
-    source = (ROOT / "hooks" / "vmem_hook_core.py").read_text()
     assert hook._log_path(str(tmp_path)) == str(state.hooks_log)
     assert hook._log_path(str(tmp_path), state.hooks_output.name) == str(state.hooks_output)
-    relative = state.daemon_socket.relative_to(tmp_path)
-    assert f'os.path.join(vault, "{relative.parent}", "{relative.name}")' in source
+    assert hook.link.socket_path(str(tmp_path)) == str(state.daemon_socket)
 
 
 def test_the_public_surface_is_what_the_package_exports():

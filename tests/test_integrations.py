@@ -195,14 +195,15 @@ def test_the_hook_finishes_within_its_budget_whatever_the_socket_peer_does(tmp_p
 
 
 @pytest.mark.slow
-def test_the_daemon_client_and_the_fast_path_give_up_on_a_trickling_peer_at_their_deadline(tmp_path):
+def test_the_daemon_client_and_the_fast_path_give_up_on_a_trickling_peer_at_their_deadline(tmp_path, monkeypatch):
     """The client set its timeout per read, so a peer sending a byte every 0.3 s held a
     `vmem recall` for as long as it kept sending (the CLI's timeout is 120 s per read)."""
+    from vault_memory import fastpath
     from vault_memory.backend.client import DaemonClient
     from vault_memory.backend.protocol import Op
     from vault_memory.errors import DaemonError
-    from vault_memory.fastpath import ask
 
+    monkeypatch.setattr(fastpath, "DEADLINE_SECONDS", 1.5)
     vault = create_vault(tmp_path / "vault")
     peer = TricklingPeer(vault)
     socket_path = vault / ".vmem" / "daemon.sock"
@@ -212,10 +213,25 @@ def test_the_daemon_client_and_the_fast_path_give_up_on_a_trickling_peer_at_thei
             DaemonClient(socket_path, timeout=1.5).request(Op.PING)
         assert time.monotonic() - started < 6
         started = time.monotonic()
-        assert ask(str(socket_path), {"op": "recall"}, 1.5) is None
+        assert fastpath.ask_daemon(str(vault), {"op": "recall"}) is None
         assert time.monotonic() - started < 6
     finally:
         peer.close()
+
+
+def test_a_hook_installed_before_the_rendered_answer_still_gets_its_block(served_vault):
+    """Hook scripts are copied into the user's settings and stay until installed again: the
+    daemon keeps answering the request an older copy sends (``render: "block"``, or its
+    ``block_budget``) with the block the hook of today gets rendered."""
+    from vault_memory import daemonlink
+    from vault_memory.recall.render import OPEN
+
+    query = {"text": "what should I avoid eating?", "budget": 300}
+    today = daemonlink.ask(str(served_vault), {"op": "recall", "query": query, "render": "cli", "format": "block"}, 30)
+    assert today["ok"] and today["stdout"].startswith(OPEN) and "peanut" in today["stdout"]
+    for legacy in ({"render": "block"}, {"block_budget": 300}):
+        old = daemonlink.ask(str(served_vault), {"op": "recall", "query": query, **legacy}, 30)
+        assert old["ok"] and old["block"] + "\n" == today["stdout"] and old["hits"] >= 1, legacy
 
 
 def test_session_start_injects_pinned_memories(served_vault, tmp_path):
@@ -558,11 +574,12 @@ def test_the_fast_path_finds_the_vault_where_the_cli_does(tmp_path, monkeypatch)
     monkeypatch.delenv("VMEM_VAULT", raising=False)
     cases = [(str(vault), tmp_path), (None, vault / "deep" / "er"), (None, tmp_path), (str(tmp_path / "no"), tmp_path)]
     for explicit, cwd in cases:
-        try:
-            expected: str | None = str(locate_vault(explicit, cwd))
-        except VaultNotFound:
-            expected = None
-        assert find_vault(explicit, str(cwd)) == expected, (explicit, cwd)
+        for chosen_only in (False, True):  # the hooks' and MCP's rule too
+            try:
+                expected: str | None = str(locate_vault(explicit, cwd, chosen_only=chosen_only))
+            except VaultNotFound:
+                expected = None
+            assert find_vault(explicit, str(cwd), chosen_only) == expected, (explicit, cwd, chosen_only)
     monkeypatch.setenv("VMEM_VAULT", str(vault))
     assert find_vault(None, str(tmp_path)) == str(locate_vault(None, tmp_path))
     default = create_vault(tmp_path / "data" / "vmem" / "vault", with_examples=False)

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from . import trust
+from .daemonlink import CONFIG_NAME, SOCKET_NAME, STATE_DIR, nearest_vault, vaults_above
+from .daemonlink import default_vault_path as _default_vault_path
 from .errors import ConfigError, VaultNotFound
-from .vaultpath import CONFIG_NAME, nearest_vault, vaults_above
-from .vaultpath import default_vault_path as _default_vault_path
 
 
 @dataclass(frozen=True)
@@ -324,8 +324,6 @@ def template_text() -> str:
     return "\n".join(out) + "\n"
 
 
-STATE_DIR = ".vmem"
-
 #: Every environment variable vmem reads, and what for (the README's table says the same;
 #: a test holds the code, this table and the README together).
 ENVIRONMENT = {
@@ -383,7 +381,7 @@ class StateLayout:
 
     @property
     def daemon_socket(self) -> Path:
-        return self.root / "daemon.sock"
+        return self.root / SOCKET_NAME
 
     @property
     def daemon_log(self) -> Path:

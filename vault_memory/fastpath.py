@@ -4,7 +4,7 @@ answer is answered before typer or anything heavy is imported.
 Shell scripts and agents call ``vmem recall "..."`` as a subprocess on every prompt; the
 full command line costs about 200 ms of imports before it asks the daemon. This module
 uses the standard library only: it reads the arguments ``recall`` takes, finds the vault
-as ``config.locate_vault`` does, sends the query over the daemon's socket and prints what
+and asks its daemon as every client does (``daemonlink``) and prints what
 the daemon rendered with the same function the CLI prints with
 (``RecallResult.output``), so output, ``--json`` and exit codes are the same.
 
@@ -19,13 +19,11 @@ does not answer within ``DEADLINE_SECONDS``. The CLI then does what it always di
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from .socketline import exchange
+from .daemonlink import ask, find_vault
 from .terminal import printable
-from .vaultpath import nearest_vault
 
 #: the whole answer, not each read: a daemon that trickles bytes is given up on
 DEADLINE_SECONDS = 10.0
@@ -97,8 +95,7 @@ def serve_recall(args: list[str]) -> int | None:
         return None
     fmt = "json" if options.pop("json", False) else options.pop("format", "block")
     explain = options.pop("explain", False)
-    request = {"op": "recall", "query": options, "render": "cli", "format": fmt, "explain": explain, "vault": vault}
-    answer = ask(os.path.join(vault, ".vmem", "daemon.sock"), request, DEADLINE_SECONDS)
+    answer = ask_daemon(vault, {"op": "recall", "query": options, "render": "cli", "format": fmt, "explain": explain})
     if not (answer and answer.get("ok") is True and isinstance(answer.get("stdout"), str)):
         return None  # no daemon, an older one, not ready, busy, or an error the CLI words
     errors = answer.get("stderr")
@@ -159,26 +156,14 @@ def _take(out: dict, key: str, value: str) -> bool:
     return True
 
 
-def find_vault(explicit: str | None, cwd: str) -> str | None:
-    """As ``config.locate_vault``: ``--vault``, ``VMEM_VAULT``, the nearest folder above
-    ``cwd`` holding vmem.toml, the per-user default; None where it would raise."""
-    for value in (explicit, os.environ.get("VMEM_VAULT")):
-        if value:
-            path = os.path.realpath(os.path.expanduser(value))
-            return path if os.path.isdir(path) else None
-    return nearest_vault(cwd)
-
-
-def ask(path: str, request: dict, seconds: float) -> dict | None:
-    """One request, one answer line, within ``seconds`` for the whole exchange; None on
-    any failure (the full CLI will try and say what went wrong)."""
-    if not os.path.exists(path):
-        return None
+def ask_daemon(vault: str, request: dict) -> dict | None:
+    """The daemon's answer within ``DEADLINE_SECONDS`` for the whole exchange; None on any
+    failure (the full CLI will try and say what went wrong)."""
     try:
-        answer = json.loads(exchange(path, json.dumps(request).encode("utf-8") + b"\n", seconds))
+        answer = ask(vault, request, DEADLINE_SECONDS)
     except TimeoutError:
         _silent.add(SILENT_DAEMON)
         return None
-    except (OSError, ValueError, RecursionError):
-        return None
+    except (OSError, ValueError):
+        return None  # no daemon (no socket: FileNotFoundError), another user's, an answer cut short
     return answer if isinstance(answer, dict) else None

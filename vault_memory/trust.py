@@ -1,6 +1,6 @@
 """Which vaults the user chose, recorded per user (like direnv's allow): standard library
-only, so the fast path can ask it (``hooks/vmem_hook_core.py`` keeps its own copy of the
-check).
+only; whether a vault is chosen is asked where the fast path and the hook can ask it too
+(``daemonlink``).
 
 A vault is *chosen* when the user named it (``--vault``, ``VMEM_VAULT``), made it (``vmem
 init``: recorded as ``created``), trusted it (``vmem trust``: recorded as ``trusted``), or
@@ -13,59 +13,20 @@ later ``git pull`` that points it elsewhere needs ``vmem trust`` again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import stat
 import tempfile
 import time
 
-from .vaultpath import data_home, default_vault_path
+from .daemonlink import is_default, is_trusted, trust_dir
+from .daemonlink import trust_record as entry
+from .daemonlink import trust_record_path as record_path
+
+__all__ = ["CREATED", "TRUSTED", "entry", "is_default", "is_trusted", "llm_url_allowed", "record", "recorded", "revoke"]
 
 #: how a vault came to be chosen, as the record says
 CREATED = "created"
 TRUSTED = "trusted"
-
-
-def trust_dir() -> str:
-    """``$XDG_DATA_HOME/vmem/trusted`` (``~/.local/share`` without it): one file a vault."""
-    return os.path.join(data_home(), "trusted")
-
-
-def record_path(root: str | os.PathLike[str]) -> str:
-    """The record of the vault at ``root``: named by a digest of its real path."""
-    real = os.path.realpath(os.fspath(root))
-    return os.path.join(trust_dir(), hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
-
-
-def is_default(root: str | os.PathLike[str]) -> bool:
-    return os.path.realpath(os.fspath(root)) == os.path.realpath(default_vault_path())
-
-
-def entry(root: str | os.PathLike[str]) -> dict | None:
-    """The record for ``root``, or None: none, not this user's file, or not this path."""
-    path = record_path(root)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_size > 65_536 or not stat.S_ISREG(st.st_mode):
-            return None
-        data = json.loads(os.read(fd, 65_536).decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-    finally:
-        os.close(fd)
-    if not isinstance(data, dict) or data.get("path") != os.path.realpath(os.fspath(root)):
-        return None
-    return data
-
-
-def is_trusted(root: str | os.PathLike[str]) -> bool:
-    """Whether hooks and MCP may use the vault at ``root`` when nobody named it."""
-    return is_default(root) or entry(root) is not None
 
 
 def llm_url_allowed(root: str | os.PathLike[str], url: str) -> bool:

@@ -1,18 +1,16 @@
 """Talking to a vault's daemon over its Unix socket (see ``protocol``; the exchange itself
-is ``socketline``). Standard library only, so a `vmem recall` answered by the daemon starts
+is ``daemonlink``). Standard library only, so a `vmem recall` answered by the daemon starts
 fast. ``request`` returns None when no daemon is listening; callers then do the work
 in-process.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from .. import safejson
+from ..daemonlink import CutShort, dumps, exchange, loads
 from ..errors import DaemonError
-from ..socketline import CutShort, exchange
 from .protocol import WRONG_VAULT, Op
 
 
@@ -30,7 +28,7 @@ class DaemonClient:
         if not self.path.exists():
             return None
         # the vault it asks about: a socket linked to another vault's daemon is told apart
-        line = json.dumps({"op": op.value, "vault": str(self.path.parent.parent), **payload}).encode("utf-8") + b"\n"
+        line = dumps({"op": op.value, "vault": str(self.path.parent.parent), **payload}).encode("ascii") + b"\n"
         try:
             raw = exchange(self.path, line, self.timeout)
         except CutShort as e:
@@ -40,7 +38,7 @@ class DaemonClient:
         if not raw:
             return None
         try:
-            answer = safejson.loads(raw)
+            answer = loads(raw)
         except ValueError:
             raise DaemonError(
                 f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log"

@@ -5,8 +5,12 @@ and the wire form of what travels (newline-delimited JSON, one request per conne
     answer    {"ok": true, ...} or {"ok": false, "error": "...", "kind": "<error class>"}
 
 Standard library and plain data only, so a client that the daemon answers starts fast.
-The hook script (``hooks/vmem_hook.py``) speaks a subset of it with the standard library
-alone: RECALL with ``render: "block"``.
+Every client reaches the daemon through ``daemonlink`` (the hook script through its copy).
+A recall is answered in one of two shapes: rendered (``render: "cli"``: what `vmem
+recall` prints, for the fast path and the hook) or as data (the ``result`` the CLI's
+backend renders itself). Hooks installed before they asked for the rendered answer send
+``render: "block"`` (and ``block_budget``): their answer, ``{block, hits, warnings}``, is
+kept for them until they are installed again.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ BUSY = "Busy"
 class Op(StrEnum):
     PING = "ping"  # → {pid}
     STATUS = "status"  # → {status: {...}}
-    RECALL = "recall"  # {query} → {result}; {query, render: "block"} → {block, hits} (the rendered block only);
+    RECALL = "recall"  # {query} → {result}; {query, render: "cli", format, explain} → {stdout, stderr};
     # with {session}: only what that session was not shown yet (``recall.delta``); {reset: true} forgets what it was
     NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
     EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)

@@ -542,9 +542,9 @@ class Daemon:
                 self.sessions.already_has(session, written)  # it is in the prompt the agent reads
                 result = self.sessions.deliver(session, result)
         if request.get("render") == "block" or "block_budget" in request:
-            # the hook renders nothing; it logs the warnings (unreadable files, a damaged index)
+            # a hook installed before it asked for the rendered answer below (``protocol``)
             return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
-        if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this
+        if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this, the hook injects it
             fmt = request.get("format") if request.get("format") in FORMATS else "block"
             seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
             out, errors = seen.output(str(fmt), bool(request.get("explain")))

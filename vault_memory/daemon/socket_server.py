@@ -17,8 +17,8 @@ from typing import Any
 
 from .. import safejson
 from ..backend.protocol import BUSY, Op, error_answer
+from ..daemonlink import at_address
 from ..errors import VaultError
-from ..socketline import socket_address
 
 log = logging.getLogger("vmem.daemon")
 
@@ -68,8 +68,7 @@ def serve(path: Path, handle: Handle) -> socketserver.BaseServer:
         pass
     old_umask = os.umask(0o177)  # the socket is born 0600: other users cannot read memories
     try:
-        with socket_address(path) as address:
-            server = _Server(address, Handler)
+        server = at_address(lambda address: _Server(address, Handler), path)
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)

@@ -4,8 +4,9 @@ The script (``hooks/vmem_hook.py`` in the source tree, ``vault_memory/_hooks/`` 
 wheel) imports only the standard library, so a prompt hook costs a Python start and one
 socket round trip, and it is *copied* next to the agent's settings: a vmem uninstalled or
 moved leaves a hook that still runs, logs why, and exits 0 instead of breaking the agent.
-It is two files: the launcher agents run, and the code it imports (Python caches the
-bytecode of an import, never of the script it runs: a few milliseconds on every prompt).
+It is three files: the launcher agents run, the code it imports (Python caches the
+bytecode of an import, never of the script it runs: a few milliseconds on every prompt),
+and the way to the daemon that code speaks through (a copy of ``daemonlink``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,12 @@ from pathlib import Path
 from ..vault.fsutil import atomic_write
 
 SCRIPT_NAME = "vmem_hook.py"
-#: the module the launcher imports; copied, replaced and removed with it
+#: the modules the launcher imports; copied, replaced and removed with it
 CORE_NAME = "vmem_hook_core.py"
+LINK_NAME = "vmem_daemonlink.py"
+#: every file of the hook, in the order they are copied: what is imported before what
+#: imports it, the launcher last (it never runs without its code)
+HOOK_FILES = (LINK_NAME, CORE_NAME, SCRIPT_NAME)
 #: every line vmem writes into someone else's file carries this, so uninstall finds its own
 MARK = "vmem-hook"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -33,7 +38,7 @@ def script_source(name: str = SCRIPT_NAME) -> Path:
 def copy_script(folder: Path) -> Path:
     """The hook script and its code in ``folder`` (each replaced when vmem's copy differs),
     the launcher executable; returns the launcher."""
-    for name in (CORE_NAME, SCRIPT_NAME):  # the code first: a launcher never runs without it
+    for name in HOOK_FILES:
         target = folder / name
         text = script_source(name).read_bytes()
         if not target.is_file() or target.read_bytes() != text:
@@ -45,11 +50,12 @@ def copy_script(folder: Path) -> Path:
 def remove_script(folder: Path) -> None:
     """Take the hook's files out of ``folder``: the launcher, its code and the code's cached
     bytecode (a ``__pycache__`` shared with other scripts keeps theirs)."""
-    for name in (SCRIPT_NAME, CORE_NAME):
+    for name in reversed(HOOK_FILES):
         (folder / name).unlink(missing_ok=True)
     cache = folder / "__pycache__"
-    for compiled in cache.glob(f"{Path(CORE_NAME).stem}.*.pyc") if cache.is_dir() else []:
-        compiled.unlink(missing_ok=True)
+    for module in (CORE_NAME, LINK_NAME):
+        for compiled in cache.glob(f"{Path(module).stem}.*.pyc") if cache.is_dir() else []:
+            compiled.unlink(missing_ok=True)
     if cache.is_dir() and not any(cache.iterdir()):
         cache.rmdir()
 

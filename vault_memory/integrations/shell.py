@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 from ..vault.fsutil import atomic_write
-from .hookfiles import CORE_NAME, MARK, SCRIPT_NAME, copy_script, python_executable, remove_script
+from .hookfiles import HOOK_FILES, MARK, copy_script, python_executable, remove_script
 
 COMMAND_NAME = "vmem-hook"
 
@@ -48,7 +48,7 @@ def uninstall(folder: Path) -> list[Path]:
         removed.append(wrapper)
     script_dir = folder / ".vmem-hook.d"
     if script_dir.is_dir():
-        removed += [script_dir / name for name in (SCRIPT_NAME, CORE_NAME) if (script_dir / name).is_file()]
+        removed += [script_dir / name for name in HOOK_FILES if (script_dir / name).is_file()]
         remove_script(script_dir)
         if not any(script_dir.iterdir()):
             script_dir.rmdir()
