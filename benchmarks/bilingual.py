@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vault_memory.index.embedder import embedder_from_config  # noqa: E402
+from vault_memory.index.store import Index  # noqa: E402
 from vault_memory.recall.engine import Engine  # noqa: E402
 from vault_memory.recall.results import RecallQuery  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402
@@ -45,14 +46,14 @@ def build(folder: Path, memories: dict[str, str], model: str) -> Engine:
     vault = Vault(folder)
     for mid, text in memories.items():
         vault.write_new(Memory(id=mid, text=text, type="fact", confidence="high", created=AS_OF))
-    engine = Engine(vault, embedder=embedder_from_config(model))
-    engine.indexer.reindex()
+    engine = Engine(Index(vault, embedder_from_config(model)))
+    engine.index.indexer.reindex()
     return engine
 
 
 def score(engine: Engine, asked: list[tuple[str, str, bool]], legs: tuple[str, ...]) -> dict:
     rows = []
-    snap = engine.snapshot()
+    snap = engine.index.snapshot()
     try:
         for text, answer, same in asked:
             hits = engine.rank(snap, RecallQuery(text, k=3, as_of=AS_OF, legs=legs, include_pinned=False))

@@ -26,6 +26,7 @@ import locomo  # noqa: E402
 
 from vault_memory.index.chunking import embedding_text  # noqa: E402
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.index.store import Index  # noqa: E402
 from vault_memory.recall.engine import Engine, RecallQuery  # noqa: E402
 
 DEPTHS = (10, 20, 30, 50)
@@ -63,13 +64,13 @@ def candidates(data: Path, keep: Path | None, reuse: bool, depth: int) -> list[d
             folder = (keep or Path(tmp)) / sample["sample_id"]
             reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
             vault, dia_ids, last = locomo.build_vault(sample, folder, reusing)
-            engine = Engine(vault, embedder=embedder)
+            engine = Engine(Index(vault, embedder))
             if not reusing:
-                engine.indexer.reindex()
+                engine.index.indexer.reindex()
             qs = locomo.questions(sample, dia_ids)
             pieces: dict[str, np.ndarray] = {}
             ranked = []
-            with engine.snapshot() as snap:
+            with engine.index.snapshot() as snap:
                 for q, asked in zip(qs, embedder.token_vectors([q["question"] for q in qs])):
                     query = RecallQuery(q["question"], k=depth, as_of=last, include_pinned=False)
                     hits = engine.rank(snap, query)

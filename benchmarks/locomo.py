@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.index.store import Index  # noqa: E402
 from vault_memory.recall.engine import Engine, RecallQuery  # noqa: E402
 from vault_memory.recall.ranking import RankingParams  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402
@@ -135,7 +136,7 @@ def evaluate(
     engine: Engine, qs: list[dict], as_of: dt.datetime, legs: tuple[str, ...]
 ) -> tuple[list[dict], list[float]]:
     rows, times = [], []
-    snap = engine.snapshot()
+    snap = engine.index.snapshot()
     try:
         for q in qs:
             started = time.perf_counter()
@@ -177,10 +178,10 @@ def run(
             folder = base / sample["sample_id"]
             reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
             vault, dia_ids, last = build_vault(sample, folder, reusing)
-            engine = Engine(vault, embedder=embedder, params=params)
+            engine = Engine(Index(vault, embedder), params=params)
             started = time.perf_counter()
             if not reusing:
-                engine.indexer.reindex()
+                engine.index.indexer.reindex()
             build_seconds += time.perf_counter() - started
             qs = questions(sample, dia_ids)
             for name, legs in (("hybrid", ("keyword", "vector")), ("keyword", ("keyword",)), ("vector", ("vector",))):

@@ -160,28 +160,29 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
 
         from vault_memory.backend import LocalBackend
         from vault_memory.config import Config
+        from vault_memory.index.store import Index
         from vault_memory.recall.engine import Engine, RecallQuery
 
-        engine = Engine(Vault(folder))
+        engine = Engine(Index(Vault(folder)))
         backend = LocalBackend(engine.vault.root, Config.load(engine.vault.root), engine=engine)
-        engine.indexer.sync()  # records the stamps if the index was built by an older vmem
+        engine.index.indexer.sync()  # records the stamps if the index was built by an older vmem
         checks, walks = [], []
         for _ in range(20):  # interleaved with the floor: a bare os.scandir + stat walk
             walks.append(bare_walk(folder))
             t = time.perf_counter()
-            assert engine.indexer.is_fresh()
+            assert engine.index.indexer.is_fresh()
             checks.append((time.perf_counter() - t) * 1000)
         result["bare_walk_ms_p50"] = pct(walks, 0.5)
         result["no_change_check_ms_p50"] = pct(checks, 0.5)
         result["no_change_over_walk"] = round(statistics.median(c / w for c, w in zip(checks, walks)), 2)
 
         # warm, in-process: the floor is one query embedding
-        engine.embedder.embed(["warm up"])
+        engine.index.embedder.embed(["warm up"])
         embeds, warm = [], []
         for _round in range(5):
             for q in QUERIES:
                 t = time.perf_counter()
-                engine.embedder.embed([q])
+                engine.index.embedder.embed([q])
                 embeds.append((time.perf_counter() - t) * 1000)
                 t = time.perf_counter()
                 backend.recall(RecallQuery(q))
@@ -273,13 +274,13 @@ def bare_embedding_rate(engine, folder: Path, sample: int = 2000) -> dict:
     from vault_memory.index.chunking import chunk_text, embedding_text
 
     memories = engine.vault.scan().memories[:sample]
-    tokenizer = getattr(engine.embedder, "tokenizer", lambda: None)()
+    tokenizer = getattr(engine.index.embedder, "tokenizer", lambda: None)()
     texts = sorted(
         (c for m in memories for c in chunk_text(embedding_text(m.key, m.text), tokenizer)), key=len
     )  # fmt: skip
     t = time.perf_counter()
     for start in range(0, len(texts), 32):
-        engine.embedder.embed(texts[start : start + 32])
+        engine.index.embedder.embed(texts[start : start + 32])
     seconds = time.perf_counter() - t
     return {"bare_embedding_memories_per_s": round(len(memories) / seconds, 1)}
 

@@ -136,10 +136,11 @@ def backend_for(embedder):
     from vault_memory.config import Config
 
     def make(path: Path, **kw):
+        from vault_memory.index.store import Index
         from vault_memory.recall.engine import Engine
 
         vault = Vault(path)
-        engine = Engine(vault, embedder=embedder, **kw)
+        engine = Engine(Index(vault, embedder), **kw)
         return LocalBackend(vault.root, Config.load(vault.root), engine=engine)
 
     return make

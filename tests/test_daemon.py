@@ -304,11 +304,12 @@ def test_a_failed_sync_keeps_its_changes_and_is_retried(vault_dir):
     arrived during a failing sync was never indexed."""
     from vault_memory.daemon.server import Daemon
     from vault_memory.index.locks import file_lock
+    from vault_memory.index.store import Index
     from vault_memory.recall.engine import Engine
     from vault_memory.vault.vault import Vault
 
     vault = Vault(vault_dir)
-    daemon = Daemon(vault, debounce=0.05, engine=Engine(vault, lock_timeout=0.2))
+    daemon = Daemon(vault, debounce=0.05, engine=Engine(Index(vault, lock_timeout=0.2)))
     thread = threading.Thread(target=daemon.run, daemon=True)
     thread.start()
     try:

@@ -152,11 +152,11 @@ def test_snapshots_of_one_process_share_the_vectors_until_a_sync_replaces_the_fi
     mem = vmem.open(mech_vault)
     mem.sync()
     engine = mem.backend.engine
-    with engine.snapshot() as first, engine.snapshot() as second:
+    with engine.index.snapshot() as first, engine.index.snapshot() as second:
         assert first.vectors is second.vectors
     write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes pears\n")
     assert [h.memory.id for h in mem.recall("pears", include_pinned=False).hits][:1] == ["g"]
-    with engine.snapshot() as third:
+    with engine.index.snapshot() as third:
         assert third.vectors is not first.vectors and len(live_labels(third.generation)) == 2
         assert third.vectors.base is first.vectors.base  # one edit: the delta changed, the hnswlib file did not
 
@@ -495,7 +495,7 @@ def test_a_build_in_several_keyword_segments_holds_what_one_segment_holds(mech_v
     several.reindex()
     assert len(several.layout.current().keyword.open()._segments()) == 4
     assert index_of(several) == expected
-    with vmem.open(mech_vault).backend.engine.snapshot() as snap:
+    with vmem.open(mech_vault).backend.index.snapshot() as snap:
         assert len(snap.keyword.search("figs", 10)) == 7
 
 
@@ -568,7 +568,7 @@ def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir)
     (empty_vault_dir / "facts" / "b.md").unlink()
     assert [h.memory.id for h in mem.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"
     engine = mem.backend.engine
-    with engine.snapshot() as snap:
+    with engine.index.snapshot() as snap:
         stored = snap.token_vectors(["facts/a.md", "facts/b.md", "facts/c.md"])
         assert sorted(stored) == ["facts/a.md", "facts/c.md"]
         [expected] = FastEmbedEmbedder().token_vectors(["The user keeps bees on the roof"])
@@ -579,7 +579,7 @@ def test_a_vault_keeps_token_vectors_for_every_chunk_it_indexes(empty_vault_dir)
     toml.write_text(toml.read_text().replace("late_interaction = true", "late_interaction = false"))
     off = vmem.open(empty_vault_dir, use_daemon=False)
     off.reindex()
-    generation = off.backend.engine.layout.current()
+    generation = off.backend.index.layout.current()
     assert not (generation.folder / "tokens.i8").exists()
     assert [h.memory.id for h in off.recall("which food must the user avoid?", include_pinned=False).hits][0] == "a"
 
@@ -597,7 +597,7 @@ def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault
     assert (empty_vault_dir / "episodes" / "diary.md").stat().st_size > 900_000
     mem = vmem.open(empty_vault_dir, use_daemon=False)
     mem.sync()
-    generation = mem.backend.engine.layout.current()
+    generation = mem.backend.index.layout.current()
     catalog = Catalog(generation.catalog_path)
     try:
         rows = int(catalog.meta()["token_rows"])

@@ -131,10 +131,11 @@ def test_a_spanish_question_with_the_english_model_lists_what_matches_not_every_
 def test_a_cross_language_answer_is_not_sunk_by_the_keyword_legs_silence(tmp_path, use_model):
     from vault_memory.backend import LocalBackend
     from vault_memory.config import Config
+    from vault_memory.index.store import Index
     from vault_memory.recall.engine import Engine
 
     vault = Vault(_spanish_and_english_vault(tmp_path / "v"))
-    engine = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(vault, embedder=use_model))
+    engine = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(Index(vault, use_model)))
     assert recall_ids(engine, "¿Qué días trabajo desde casa?", k=3)[0] == "en-remote"
     assert recall_ids(engine, "¿Qué tomo a la tarde?", k=3)[0] == "en-tea"
     engine.engine.params = dataclasses.replace(engine.engine.params, language_aware=False)  # the fusion before

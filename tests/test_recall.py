@@ -55,7 +55,7 @@ def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, backend_
     path = vault_dir / "facts" / f"{PEANUTS}.md"
     # edit: the body now talks about shellfish
     path.write_text(path.read_text().replace("allergic to peanuts", "allergic to shellfish"))
-    report = engine.ensure_fresh()
+    report = engine.index.ensure_fresh()
     assert report.updated == 1 and report.embedded_chunks == 1
     assert PEANUTS not in recall_ids(engine, "peanuts", legs=("keyword",))
     assert recall_ids(engine, "shellfish allergy")[0] == PEANUTS
@@ -63,13 +63,13 @@ def test_edit_rename_delete_are_reflected_by_the_next_recall(vault_dir, backend_
     moved = vault_dir / "facts" / "health" / "allergy.md"
     moved.parent.mkdir()
     os.rename(path, moved)
-    report = engine.ensure_fresh()
+    report = engine.index.ensure_fresh()
     assert (report.renamed, report.embedded_chunks) == (1, 0)
     hits = engine.recall(RecallQuery("shellfish allergy", include_pinned=False)).hits
     assert hits[0].memory.id == PEANUTS and hits[0].memory.path == Path("facts/health/allergy.md")
     # delete
     moved.unlink()
-    assert engine.ensure_fresh().deleted == 1
+    assert engine.index.ensure_fresh().deleted == 1
     assert PEANUTS not in recall_ids(engine, "shellfish allergy")
 
 
@@ -118,7 +118,7 @@ def test_long_memories_are_chunked_and_found_by_their_tail(empty_vault_dir, back
     )
     Vault(empty_vault_dir).add("Likes cooking pasta")
     engine = backend_for(empty_vault_dir)
-    report = engine.ensure_fresh()
+    report = engine.index.ensure_fresh()
     assert report.embedded_chunks > 3
     assert recall_ids(engine, "bike theft", legs=("vector",))[0] == "long-1"
 
@@ -272,7 +272,7 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, bac
     def ranked(snap):
         return [[(h.memory.id, h.score, h.pinned_only) for h in engine.rank(snap, q)] for q in queries]
 
-    lazy, full = engine.snapshot(), engine.snapshot()
+    lazy, full = engine.index.snapshot(), engine.index.snapshot()
     full.preload()
     assert ranked(full) == ranked(lazy)
     found = [h[0] for h in ranked(lazy)[0]]
@@ -284,7 +284,7 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, bac
         "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n"
     )
     backend.ensure_fresh()
-    lazy, again = engine.snapshot(), engine.snapshot()
+    lazy, again = engine.index.snapshot(), engine.index.snapshot()
     again.preload(previous=full)
     assert ranked(again) == ranked(lazy)
     before, after = (

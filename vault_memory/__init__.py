@@ -22,7 +22,7 @@ top to bottom (each imports only those below it; ``lint-imports`` checks it):
 - ``writing``    every write rule (reconfirm, supersede, persona cap, correct, confirm, gc)
 - ``backend``    where the work runs: this process or the vault's daemon (protocol, client)
 - ``recall``     engine, ranking, results, rendering the block
-- ``index``      catalog, keyword and vector indexes, embedder, generations, snapshots, sync
+- ``index``      the Index (store): catalog, keyword and vector indexes, embedder, generations, snapshots, sync
 - ``lifecycle``  expiry, decay, dedup, importance (pure rules)
 - ``vault``      the memory model, the file format, the files
 - ``errors``, ``config``

@@ -4,7 +4,7 @@ httpx's ``Client`` takes one transport at construction and never asks "is there 
 transport?" in each method; vmem's façade and write rules likewise take one backend,
 chosen once by ``vault_memory.open()`` (``backend.choose``):
 
-- ``LocalBackend`` (``local``): engine and indexer in this process; the model is loaded
+- ``LocalBackend`` (``local``): the index and the engine in this process; the model is loaded
   on first use. The daemon hosts one too, given its own freshness policy (``Freshness``:
   the events it noted, the snapshot it publishes; ``daemon.EventFreshness``).
 - ``DaemonBackend`` (``remote``): the vault's daemon over its socket, warm. When the

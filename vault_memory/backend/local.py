@@ -18,6 +18,7 @@ from .base import Where
 if TYPE_CHECKING:
     from ..index.embedder import Embedder
     from ..index.snapshot import Snapshot
+    from ..index.store import Index
     from ..index.sync import Progress, SyncReport
     from ..lifecycle import Rules
     from ..recall.engine import Engine
@@ -55,16 +56,16 @@ class WalkFreshness:
         self.backend = backend
 
     def ensure(self) -> SyncReport | None:
-        return self.backend.engine.ensure_fresh()
+        return self.backend.index.ensure_fresh()
 
     @contextmanager
     def reading(self) -> Iterator[Snapshot]:
-        engine = self.backend.engine
+        index = self.backend.index
         try:
-            snap = engine.snapshot()
+            snap = index.snapshot()
         except IndexDamaged:  # a damaged index is derived: rebuilt from the files, then read
-            engine.indexer.sync()
-            snap = engine.snapshot()
+            index.indexer.sync()
+            snap = index.snapshot()
         with snap:
             yield snap
 
@@ -72,7 +73,7 @@ class WalkFreshness:
         return []
 
     def sync(self, progress: Progress | None, full: bool) -> SyncReport:
-        indexer = self.backend.engine.indexer
+        indexer = self.backend.index.indexer
         return indexer.reindex(progress) if full else indexer.sync(progress)
 
 
@@ -93,6 +94,7 @@ class LocalBackend:
         self.state = StateLayout.of(root)
         self._embedder = embedder
         self._engine = engine
+        self._index: Index | None = engine.index if engine is not None else None
         self._vault: Vault | None = engine.vault if engine is not None else None
         #: the freshness policy, chosen once (``Freshness``)
         self.freshness = freshness(self)
@@ -111,11 +113,21 @@ class LocalBackend:
         return self._vault
 
     @property
+    def index(self) -> Index:
+        """The vault's derived indexes: the embedder, the indexer, the snapshots."""
+        if self._index is None:
+            from ..index.store import Index
+
+            self._index = Index(self.vault, self._embedder)
+        return self._index
+
+    @property
     def engine(self) -> Engine:
+        """Recall's ranking, on ``index``."""
         if self._engine is None:
             from ..recall.engine import Engine
 
-            self._engine = Engine(self.vault, embedder=self._embedder)
+            self._engine = Engine(self.index)
         return self._engine
 
     @cached_property
@@ -133,7 +145,7 @@ class LocalBackend:
 
     def fresh_snapshot(self) -> AbstractContextManager[Snapshot]:
         self.ensure_fresh()
-        return self.engine.snapshot()
+        return self.index.snapshot()
 
     # ------------------------------------------------------------------ the verbs
 
@@ -158,12 +170,12 @@ class LocalBackend:
         return report
 
     def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
-        return snapshot.vector_hits(self.engine.embedder.embed([text])[0], limit)
+        return snapshot.vector_hits(self.index.embedder.embed([text])[0], limit)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        return [list(map(float, v)) for v in self.engine.embedder.embed(texts)]
+        return [list(map(float, v)) for v in self.index.embedder.embed(texts)]
 
     def close(self) -> None:
         """Nothing is held open between verbs: indexes are opened per snapshot."""

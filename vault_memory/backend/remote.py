@@ -82,7 +82,7 @@ class DaemonBackend:
         # the daemon is the only writer of the indexes: it syncs what its events named since
         # its last sync (nothing walked), this process reads
         self.ask(Op.SYNC, scope="pending")
-        return self.local.engine.snapshot()
+        return self.local.index.snapshot()
 
     def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
         answer = self.ask(Op.NEAREST, text=text, limit=limit)

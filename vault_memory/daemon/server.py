@@ -70,6 +70,7 @@ from ..conversation import remember_said, retry_pending
 from ..errors import AlreadyRunning, ConfigError, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
+from ..index.store import Index
 from ..index.sync import SyncReport
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
@@ -154,7 +155,9 @@ class Daemon:
         engine: Engine | None = None,
     ):
         self.vault = vault
-        self.engine = engine or Engine(vault)
+        self.engine = engine or Engine(Index(vault))
+        #: the indexes this daemon alone writes (it syncs them, and warms their embedder)
+        self.index = self.engine.index
         #: the vault as the library's façade, on this daemon's warm backend
         hosted = LocalBackend(vault.root, vault.config, engine=self.engine, freshness=lambda _: EventFreshness(self))
         self.mem = VaultMemory(vault.root, backend=hosted)
@@ -349,7 +352,7 @@ class Daemon:
             return report
 
     def _sync_now(self, full: bool, whole: bool, paths: set[str]) -> SyncReport:
-        indexer = self.engine.indexer
+        indexer = self.index.indexer
         if full:
             return indexer.reindex(self._note_progress)
         if whole:
@@ -501,7 +504,7 @@ class Daemon:
             "last_error": last_error,
             "config_warning": self.config_warning,
             "problems": problems,
-            "model": self.engine.embedder.model_id,
+            "model": self.index.embedder.model_id,
             "progress": None if self.ready.is_set() else list(self.progress or ("starting", 0, 0)),
         }
 
@@ -616,7 +619,7 @@ class Daemon:
             self._observer.start()
             log.info("daemon %s started for %s", os.getpid(), self._root)
             self.progress = ("loading the model", 0, 1)
-            self.engine.embedder.embed(["warm up"])  # the model's first run is slow: not on a user's recall
+            self.index.embedder.embed(["warm up"])  # the model's first run is slow: not on a user's recall
             while not self.stopping.is_set():
                 try:
                     self.flush()  # reconcile what changed while no daemon was watching

@@ -1,7 +1,7 @@
 """Recall: from a question to the memories that matter, ranked.
 
-``Engine`` owns what ranking needs (vault, embedder, indexer) and is the one place a
-``RecallResult`` is made: ``recall(query, snapshot)`` runs both legs on one consistent
+``Engine`` is given the vault's ``index.store.Index`` (embedder, indexer, snapshots) and
+is the one place a ``RecallResult`` is made: ``recall(query, snapshot)`` runs both legs on one consistent
 snapshot, fuses them (``ranking``), drops what the lifecycle rules exclude
 (``lifecycle``) and weighs the rest. How fresh the snapshot is was decided before, by the
 backend (``backend.local``: a ``stat`` walk and a sync when something changed; the
@@ -20,11 +20,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
-from ..index.embedder import Embedder, embedder_from_config
-from ..index.generations import IndexLayout, check_compatible
-from ..index.keyword_search import SegmentCache
-from ..index.snapshot import Snapshot, VectorCache
-from ..index.sync import Indexer, SyncReport
+from ..index.generations import check_compatible
+from ..index.snapshot import Snapshot
+from ..index.store import Index
+from ..index.sync import SyncReport
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
@@ -37,7 +36,6 @@ from ..lifecycle import (
 from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
-from ..vault.vault import Vault
 from .conflicts import with_conflicts
 from .languages import abstentions, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
@@ -64,51 +62,23 @@ MAX_QUERY_CHARS = 8_000
 
 
 class Engine:
-    def __init__(
-        self,
-        vault: Vault,
-        embedder: Embedder | None = None,
-        params: RankingParams | None = None,
-        lock_timeout: float = 60.0,
-    ):
-        self.vault = vault
-        self.embedder = embedder or embedder_from_config(
-            vault.config["embedding"]["model"], vault.config["embedding"]["cache_dir"] or None
-        )
+    def __init__(self, index: Index, params: RankingParams | None = None):
+        self.index = index
+        self.vault = index.vault
         self.params = params or RankingParams()
         #: the vault's choice; it takes effect where the index keeps token vectors
-        self.late_interaction = bool(vault.config["recall"]["late_interaction"]) and self.params.late_weight > 0
-        self.lifecycle_rules = rules_for(vault.config)
-        self.indexer = Indexer(vault, self.embedder, lock_timeout=lock_timeout)
-        self.layout = IndexLayout(vault.state)
-        self.lock_timeout = lock_timeout
-        #: what was read from the keyword index's segments, kept across snapshots (see keyword_search)
-        self.segments = SegmentCache()
-        #: the live vectors file, loaded once per process while it stays the same file
-        self.vectors = VectorCache()
+        self.late_interaction = bool(self.vault.config["recall"]["late_interaction"]) and self.params.late_weight > 0
+        self.lifecycle_rules = rules_for(self.vault.config)
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
         #: same Memory object (a preloaded snapshot carries unchanged memories over)
         self._timelines: dict[str, tuple[Memory, Timeline]] = {}
         #: each memory's language (``vault.language``), by path, kept like the timelines
         self._languages: dict[str, tuple[Memory, str | None]] = {}
 
-    def ensure_fresh(self) -> SyncReport | None:
-        """Sync if any file changed since the last sync; None when nothing changed (the
-        in-process freshness policy: ``backend.local``)."""
-        walked = self.vault.walk()
-        if self.indexer.is_fresh(walked):
-            return None
-        return self.indexer.sync(walked=walked)
-
-    def snapshot(self) -> Snapshot:
-        snap = Snapshot(self.layout, lock_timeout=self.lock_timeout, segments=self.segments, vectors=self.vectors)
-        self.segments.keep_only(snap.keyword.segment_keys)
-        return snap
-
     def preloaded(self, previous: Snapshot | None = None) -> Snapshot:
         """A new snapshot read whole (for a long-lived reader, the daemon); timelines of
         memories that did not change are kept, the rest dropped."""
-        snap = self.snapshot()
+        snap = self.index.snapshot()
         snap.preload(previous)
         loaded = snap.loaded_memories()
         self._timelines = {p: t for p, t in self._timelines.items() if loaded.get(p) is t[0]}
@@ -225,14 +195,14 @@ class Engine:
         t1 = t2 = clock()
         vector: list[tuple[str, float]] = []
         if "vector" in legs and snap.vectors is not None and snap.live_chunks:
-            check_compatible(snap.meta, self.embedder.model_id)  # never compare vectors of two models
+            check_compatible(snap.meta, self.index.embedder.model_id)  # never compare vectors of two models
             try:
                 if pieces is not None:
-                    pooled, tokens = self.embedder.embed_with_tokens([text])  # type: ignore[attr-defined]
+                    pooled, tokens = self.index.embedder.embed_with_tokens([text])  # type: ignore[attr-defined]
                     query_vector = pooled[0]
                     pieces += tokens
                 else:
-                    query_vector = self.embedder.embed([text])[0]
+                    query_vector = self.index.embedder.embed([text])[0]
             except EmbedderError as e:  # keep answering from the keyword leg, and say so
                 if warnings is not None:
                     warnings.append(f"keyword-only recall: {e}")
@@ -269,9 +239,9 @@ class Engine:
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
-        check_compatible(snap.meta, self.embedder.model_id)  # refuse a stale index, even keyword-only
+        check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
         asked_in = detect(query.text) if self.params.language_aware else None
-        model_languages = self.embedder.languages if self.params.language_aware else None
+        model_languages = self.index.embedder.languages if self.params.language_aware else None
         legs = query.legs
         if not model_judges(model_languages, asked_in):  # the model cannot read the question
             legs = tuple(leg for leg in legs if leg != "vector")
@@ -296,7 +266,7 @@ class Engine:
             self.late_interaction
             and "vector" in legs
             and bool(snap.meta.get("tokens_dim"))
-            and callable(getattr(self.embedder, "embed_with_tokens", None))
+            and callable(getattr(self.index.embedder, "embed_with_tokens", None))
         )
 
     def _candidates(
@@ -357,7 +327,7 @@ class Engine:
     def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""
         profile = about_the_user(text)
-        floor = fact_floor(self.embedder.model_id)
+        floor = fact_floor(self.index.embedder.model_id)
         asked = question_words(text)
 
         def relevant(path: str, memory: Memory) -> bool:
