@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .. import safejson
 from ..config import StateLayout
 from ..errors import LLMError, VaultError
-from ..recall.render import block_text, defang, estimate_tokens, one_line, select
+from ..recall.render import defang, estimate_tokens, one_line
 from ..vault.fsutil import atomic_write, private_dir
 from .llm import FROM_CONFIG, LLMSettings, chat, parse_reply, resolve_settings, summary_text, validate
 from .queue import file_stem
@@ -214,9 +214,8 @@ def _memory_section(
         warnings.append(f"no memories: {e}")
         return "", 0
     shown = {t.number for t in recent}  # what the window states needs no memory line
-    hits = [h for h in result.hits if not (h.memory.conversation == transcript.session and h.memory.turn in shown)]
-    selection = select(hits, budget)
-    return block_text(selection), len(selection)
+    kept = result.keeping(lambda h: not (h.memory.conversation == transcript.session and h.memory.turn in shown))
+    return kept.block, len(kept.selection)
 
 
 def _past_text(

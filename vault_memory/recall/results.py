@@ -6,7 +6,8 @@ without loading numpy, Whoosh or the model."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -57,6 +58,11 @@ class RecallResult:
     @property
     def markdown(self) -> str:
         return markdown_text(self.selection)
+
+    def keeping(self, keep: Callable[[Hit], bool]) -> RecallResult:
+        """This result with only the hits ``keep`` accepts: its block is rendered again from
+        them (``vmem context`` leaves out what the conversation's window already states)."""
+        return replace(self, hits=[hit for hit in self.hits if keep(hit)])
 
     @property
     def budget_note(self) -> str | None:
