@@ -344,3 +344,12 @@ def test_a_persona_no_memory_belongs_to_is_said_with_the_nearest_one(cli):
     assert typo.exit_code == 0 and "no memory belongs to persona 'wrok' (did you mean 'work'?)" in typo.stderr
     right = cli("recall", "how should answers sound?", "--persona", "work", "--no-daemon")
     assert "formal" in right.stdout and "no memory belongs" not in right.stderr
+
+
+def test_the_cli_offers_every_transcript_format_the_readers_know():
+    """The typer command's choices are spelled in the CLI (importing the readers would cost
+    every command their start-up): they must stay the readers' table and the exports."""
+    from vault_memory.cli.app import TranscriptFormat
+    from vault_memory.conversation.transcript import FORMATS
+
+    assert tuple(TranscriptFormat) == FORMATS

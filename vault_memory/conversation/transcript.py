@@ -35,7 +35,6 @@ from ..errors import TranscriptError
 from ..vault.fsutil import NotRegular, read_regular
 from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
-FORMATS = ("auto", "jsonl", "claude-code", "openai", "text", *EXPORT_FORMATS)
 ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
 #: roles a conversation format may hold that are not the conversation: skipped, not reported
@@ -455,3 +454,5 @@ def _timestamp(value: Any) -> str | None:
 
 
 _READERS = {"jsonl": _read_jsonl, "claude-code": _read_claude_code, "openai": _read_openai, "text": _read_text}
+#: every ``--format`` a transcript may be given in: each reader of the table, and the exports
+FORMATS = ("auto", *_READERS, *EXPORT_FORMATS)
