@@ -551,6 +551,29 @@ def test_the_fast_path_imports_no_cli_and_falls_through_for_what_it_does_not_ser
     assert bad.returncode == 2 and "--k" in bad.stderr  # the CLI's own words for a value it refuses
 
 
+def test_the_fast_path_reads_every_option_of_recall_as_the_typer_command_spells_it():
+    """The fast path answers before typer is imported, so it keeps its own table of
+    `vmem recall`'s options: each option of the typer command is in it under the same
+    spellings, as a flag or a value alike, or is one the fast path leaves to the CLI."""
+    import typer.main
+
+    from vault_memory import fastpath
+    from vault_memory.cli.app import app
+
+    command = typer.main.get_command(app).commands["recall"]
+    left_to_the_cli = {"as_of", "no_daemon", "help"}
+    table = {**fastpath._VALUE_OPTIONS, **fastpath._FLAGS}
+    for param in command.params:
+        if param.name in left_to_the_cli or not param.opts[0].startswith("-"):
+            continue
+        spellings = [*param.opts, *param.secondary_opts]
+        keys = {table.get(spelling) for spelling in spellings}
+        assert len(keys) == 1 and None not in keys, (param.name, spellings)
+        assert all((spelling in fastpath._FLAGS) == param.is_flag for spelling in spellings), param.name
+    spelled = {spelling for param in command.params for spelling in [*param.opts, *param.secondary_opts]}
+    assert set(table) <= spelled  # nothing the command does not take
+
+
 def test_the_fast_path_reads_recalls_arguments_and_leaves_the_rest_to_the_cli():
     from vault_memory.fastpath import parse_recall
 
