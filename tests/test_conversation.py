@@ -243,6 +243,35 @@ def test_llm_facts_episodes_and_summary_are_written(mem, server, wrap):
     assert request["path"] == "/v1/chat/completions" and request["body"]["model"] == "test-model"
 
 
+def test_a_model_of_the_callers_own_is_asked_as_the_endpoint_is(mem):
+    """Any ``ChatClient`` (an SDK's client, a local model) serves ingest and context: the
+    library asks it for the same replies it asks an endpoint for, and caps what it writes
+    by its own bounds."""
+    from vault_memory.conversation import ChatClient
+
+    class Scripted:
+        """A model that answers every extraction with EXTRACTION and every summary with one."""
+
+        max_facts, max_session_facts = 1, 500
+
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        def reply(self, messages: list[dict[str, str]]) -> str:
+            self.asked.append(messages[0]["content"])
+            if "extract long-term memory" in messages[0]["content"]:
+                return json.dumps(EXTRACTION)
+            return json.dumps({"topic": "a trip", "discussed": ["flights"]})
+
+    model = Scripted()
+    assert isinstance(model, ChatClient)
+    report = ingest(mem, TRANSCRIPT, llm=model)
+    assert report.llm == "done" and len(model.asked) == 1
+    inferred = [m for m in mem.list() if m.source == "inferred" and m.type != "summary"]
+    assert len(inferred) == 1 and any("max_facts 1" in note for note in report.notes)  # its own cap
+    assert any(m.type == "summary" for m in mem.list())
+
+
 @pytest.mark.parametrize(
     ("scenario", "error"),
     [

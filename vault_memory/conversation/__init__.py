@@ -13,7 +13,7 @@ size (``vmem context``). Adapters over the façade: every memory is written thro
 
 from .context import ContextBlock, context
 from .ingestion import IngestReport, ingest, ingest_all, pending, remember_said, retry_pending
-from .llm import LLMSettings, use_llm_judge
+from .llm import ChatClient, LLMSettings, use_llm_judge
 from .signals import Signal, explicit_signals
 from .transcript import FORMATS, Transcript, Turn, parse, parse_all
 
@@ -21,6 +21,7 @@ __all__ = [
     "FORMATS",
     "ContextBlock",
     "IngestReport",
+    "ChatClient",
     "LLMSettings",
     "Signal",
     "Transcript",

@@ -31,7 +31,7 @@ from ..config import StateLayout
 from ..errors import LLMError, VaultError
 from ..recall.render import defang, estimate_tokens, one_line
 from ..vault.fsutil import atomic_write, private_dir
-from .llm import FROM_CONFIG, LLMSettings, chat, parse_reply, resolve_settings, summary_text, validate
+from .llm import FROM_CONFIG, ChatClient, parse_reply, resolve_chat, summary_text, validate
 from .queue import file_stem
 from .signals import explicit_signals
 from .transcript import Transcript, Turn, parse, source_text
@@ -125,7 +125,7 @@ def context(
     budget: int | None = None,
     window: int | None = None,
     persona: str | None = None,
-    llm: LLMSettings | None | str = FROM_CONFIG,
+    llm: ChatClient | None | str = FROM_CONFIG,
 ) -> ContextBlock:
     """The prompt-ready block for the conversation in ``source`` (see the module docstring)."""
     if isinstance(source, Transcript):
@@ -143,9 +143,9 @@ def context(
     cache = _Cache(mem.root, transcript.session)
     stable = turns[: max(0, len(turns) - WINDOW_MAX)]  # never in any window again: safe to cut and cache
     segments = _segments(stable, cache, embed)
-    settings = resolve_settings(mem.config, llm)
-    if settings is not None:
-        _summarise(segments[-MAX_SEGMENTS:], turns, settings, warnings)
+    chat = resolve_chat(mem.config, llm)
+    if chat is not None:
+        _summarise(segments[-MAX_SEGMENTS:], turns, chat, warnings)
     cache.save(segments)
     loose = older[len(stable) :] if len(older) > len(stable) else []  # between the segments and the window
 
@@ -377,7 +377,7 @@ def _segment(turns: list[Turn], shift: bool, closed: bool = True) -> Segment:
     return Segment(turns[0].number, turns[-1].number, digest if closed else "", shift)
 
 
-def _summarise(segments: list[Segment], turns: list[Turn], settings: LLMSettings, warnings: list[str]) -> None:
+def _summarise(segments: list[Segment], turns: list[Turn], chat: ChatClient, warnings: list[str]) -> None:
     """A summary for each closed segment that has none yet; one that fails is tried again
     next time (its facts stand in meanwhile)."""
     for segment in segments:
@@ -386,7 +386,7 @@ def _summarise(segments: list[Segment], turns: list[Turn], settings: LLMSettings
         part = [t for t in turns if segment.start <= t.number <= segment.end]
         shown = "\n".join(f"{'User' if t.role == 'user' else 'Assistant'}: {t.content[:1500]}" for t in part)
         try:
-            reply = chat(settings, [{"role": "system", "content": SEGMENT_PROMPT}, {"role": "user", "content": shown}])
+            reply = chat.reply([{"role": "system", "content": SEGMENT_PROMPT}, {"role": "user", "content": shown}])
             data = parse_reply(reply)
             summary = validate({"summary": data.get("summary", data) if isinstance(data, dict) else data}, set())
         except LLMError as e:

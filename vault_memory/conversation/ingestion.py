@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
-from .llm import FROM_CONFIG, Extraction, LLMSettings, extract, pair_judge, resolve_settings, summary_text
+from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import Ledger, PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
@@ -100,29 +100,29 @@ def ingest(
     session: str | None = None,
     persona: str | None = None,
     dry_run: bool = False,
-    llm: LLMSettings | None | str = FROM_CONFIG,
+    llm: ChatClient | None | str = FROM_CONFIG,
     now: dt.datetime | None = None,
 ) -> IngestReport:
     """Turn a conversation into memories (see the module docstring). ``source``: the
     transcript's text, a path to it, or a parsed ``Transcript``. ``llm``: the vault's
-    settings by default, None for explicit signals only. Never raises for an LLM that
+    endpoint by default, a ``ChatClient`` of the caller's, or None for explicit signals only. Never raises for an LLM that
     fails: the report says ``pending``."""
     transcript = _transcript(source, format, session)
     now = now or dt.datetime.now().astimezone()
-    settings = resolve_settings(mem.config, llm)
+    chat = resolve_chat(mem.config, llm)
     if not transcript.turns:  # an empty conversation of an export: nothing to queue
         return _report(transcript, Ledger(mem.root, transcript.session), dry_run=dry_run)
     if dry_run:
         ledger = Ledger(mem.root, transcript.session)
         report = _report(transcript, ledger, dry_run=True)
-        report.llm = "skipped (dry run)" if settings else "off"
+        report.llm = "skipped (dry run)" if chat else "off"
         for item in _explicit_items(transcript.turns, ledger, transcript.session, persona):
             report.signals += 1
             report.written.append(_written("would write", None, item))
         return report
     queue = PendingQueue(mem.root)
     entry = queue.put(transcript.session, transcript.turns, persona, now)
-    report = process(mem, entry, settings, queue, now)
+    report = process(mem, entry, chat, queue, now)
     report.format, report.problems, report.title = transcript.format, transcript.problems, transcript.title
     return report
 
@@ -135,7 +135,7 @@ def ingest_all(
     session: str | None = None,
     persona: str | None = None,
     dry_run: bool = False,
-    llm: LLMSettings | None | str = FROM_CONFIG,
+    llm: ChatClient | None | str = FROM_CONFIG,
     now: dt.datetime | None = None,
 ) -> list[IngestReport]:
     """``ingest`` for every conversation of a file, in file order: an export (ChatGPT,
@@ -148,7 +148,7 @@ def retry_pending(
     mem: VaultMemory,
     *,
     due_only: bool = False,
-    llm: LLMSettings | None | str = FROM_CONFIG,
+    llm: ChatClient | None | str = FROM_CONFIG,
     now: dt.datetime | None = None,
 ) -> tuple[list[IngestReport], list[str]]:
     """Work through the pending queue, oldest first: (a report per transcript, the queue
@@ -157,13 +157,13 @@ def retry_pending(
     now = now or dt.datetime.now().astimezone()
     queue = PendingQueue(mem.root)
     entries, problems = queue.entries()
-    settings = resolve_settings(mem.config, llm)
+    chat = resolve_chat(mem.config, llm)
     reports = []
     for entry in entries:
         if due_only and not entry.due(now):
             continue
         try:
-            reports.append(process(mem, entry, settings, queue, now))
+            reports.append(process(mem, entry, chat, queue, now))
         except InvalidInput as e:  # this entry can never be written as it is: out of the way
             where = queue.quarantine(entry.path) if entry.path else "left where it is"
             problems.append(f"{entry.path}: cannot be ingested ({e}); {where}")
@@ -204,7 +204,7 @@ def pending(mem: VaultMemory) -> list[PendingEntry]:
 
 
 def process(
-    mem: VaultMemory, entry: PendingEntry, settings: LLMSettings | None, queue: PendingQueue, now: dt.datetime
+    mem: VaultMemory, entry: PendingEntry, chat: ChatClient | None, queue: PendingQueue, now: dt.datetime
 ) -> IngestReport:
     """Turn one queued transcript into memories; dequeue it when all of them are written."""
     ledger = Ledger(mem.root, entry.session)
@@ -217,25 +217,25 @@ def process(
     ledger.explicit |= {t.digest for t in entry.turns}
     ledger.save()
     unread = [t for t in entry.turns if t.digest not in ledger.llm]
-    refused = llm_url_refused(mem.config) if settings is None else None
+    refused = llm_url_refused(mem.config) if chat is None else None
     if refused:
         report.notes.append(refused)
-    if settings is not None:
+    if chat is not None:
         if not unread:
             report.llm = "nothing new"
         else:
             try:
-                extraction = extract(settings, entry.turns, new_from=unread[0].number)
+                extraction = extract(chat, entry.turns, new_from=unread[0].number)
             except LLMError as e:
                 report.llm, report.llm_error = "failed", str(e)
             else:
                 report.llm = "done"
                 judge, mem.judge = (
                     mem.judge,
-                    pair_judge(settings, report.notes),
+                    pair_judge(chat, report.notes),
                 )  # the model settles its own facts' conflicts
                 try:
-                    _write(mem, _llm_items(extraction, entry, ledger, settings, report), report, ledger, now)
+                    _write(mem, _llm_items(extraction, entry, ledger, chat, report), report, ledger, now)
                 finally:
                     mem.judge = judge
     # the memories are on disk: only now is the transcript's reading recorded
@@ -272,7 +272,7 @@ def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, led
 
 
 def _llm_items(
-    extraction: Extraction, entry: PendingEntry, ledger: Ledger, settings: LLMSettings, report: IngestReport
+    extraction: Extraction, entry: PendingEntry, ledger: Ledger, chat: ChatClient, report: IngestReport
 ) -> list[Remembering]:
     """The model's facts, episodes and session summary as memories to write (``inferred``);
     the summary supersedes the session's previous one. Facts and episodes are capped per
@@ -306,11 +306,11 @@ def _llm_items(
         Remembering(text, type="episode", persona=entry.persona, fields=fields(turn, confidence="medium"))
         for text, turn in extraction.episodes
     ]
-    room = max(0, min(settings.max_facts, settings.max_session_facts - ledger.inferred))
+    room = max(0, min(chat.max_facts, chat.max_session_facts - ledger.inferred))
     if len(items) > room:
         report.notes.append(
             f"the LLM answered {len(items)} facts and episodes; {room} kept "
-            f"([llm] max_facts {settings.max_facts}, max_session_facts {settings.max_session_facts})"
+            f"([llm] max_facts {chat.max_facts}, max_session_facts {chat.max_session_facts})"
         )
         items = items[:room]
     ledger.inferred += len(items)

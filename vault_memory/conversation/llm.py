@@ -1,6 +1,7 @@
 """The optional LLM: an OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp's
 server, vLLM, OpenAI) that reads a conversation and returns stable facts, notable
-episodes and one key-value summary.
+episodes and one key-value summary. Everything here asks a ``ChatClient``: the endpoint
+(``LLMSettings``), or any other a library user passes in.
 
 Configured by ``[llm]`` in vmem.toml or ``VMEM_LLM_URL`` / ``VMEM_LLM_MODEL`` /
 ``VMEM_LLM_API_KEY``; nothing configured means no LLM, and ingestion keeps to the
@@ -19,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from .. import safejson
 from ..config import Config, llm_key_env, llm_url
@@ -32,8 +33,26 @@ TURN_CHARS = 2_000
 PROMPT_CHARS = 24_000
 
 
+@runtime_checkable
+class ChatClient(Protocol):
+    """A language model vmem can ask: the text of its reply to chat ``messages``
+    ([{"role": ..., "content": ...}]), or ``LLMError``. ``max_facts`` and
+    ``max_session_facts`` bound what one answer, and every answer about one conversation,
+    may write."""
+
+    @property
+    def max_facts(self) -> int: ...
+
+    @property
+    def max_session_facts(self) -> int: ...
+
+    def reply(self, messages: list[dict[str, str]]) -> str: ...
+
+
 @dataclass(frozen=True)
 class LLMSettings:
+    """The ``ChatClient`` vmem ships: an OpenAI-compatible chat-completions endpoint."""
+
     url: str
     model: str
     api_key: str | None = None
@@ -67,18 +86,21 @@ class LLMSettings:
         base = self.url.rstrip("/")
         return base if base.endswith("/chat/completions") else f"{base}/chat/completions"
 
+    def reply(self, messages: list[dict[str, str]]) -> str:
+        return chat(self, messages)
+
 
 #: "use the vault's [llm] settings (or the environment's)": the default of every entry
 #: point that may call an LLM (ingest, retry, context)
 FROM_CONFIG = "config"
 
 
-def resolve_settings(config: Config, llm: LLMSettings | None | str) -> LLMSettings | None:
-    """The endpoint an entry point uses, resolved once: the vault's (``FROM_CONFIG``),
-    the one given, or none."""
+def resolve_chat(config: Config, llm: ChatClient | None | str) -> ChatClient | None:
+    """The model an entry point (ingest, retry, context) asks, resolved once: the vault's
+    endpoint (``FROM_CONFIG``), the client given, or none."""
     if llm == FROM_CONFIG:
         return LLMSettings.from_config(config)
-    return llm if isinstance(llm, LLMSettings) else None
+    return llm if isinstance(llm, ChatClient) else None
 
 
 def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callable[[float], None] = time.sleep) -> str:
@@ -166,30 +188,28 @@ else, one entry per older fact: {"1": "replaces", "2": "both"}."""
 JUDGE_ANSWERS = ("replaces", "both", "unsure")
 
 
-def judge_pairs(settings: LLMSettings, new_text: str, older: list[str], **kwargs: Any) -> list[str]:
+def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
     """The model's answer for each older fact: "replaces", "both" or "unsure"."""
     listed = "\n".join(f"{n}. {text[:TURN_CHARS]}" for n, text in enumerate(older, start=1))
-    reply = chat(
-        settings,
+    reply = llm.reply(
         [
             {"role": "system", "content": JUDGE_PROMPT},
             {"role": "user", "content": f"New fact: {new_text[:TURN_CHARS]}\n\nOlder facts:\n{listed}"},
-        ],
-        **kwargs,
+        ]
     )
     data = parse_reply(reply)
     answers = [str(data.get(str(n), "unsure")).strip().lower() for n in range(1, len(older) + 1)]
     return [a if a in JUDGE_ANSWERS else "unsure" for a in answers]
 
 
-def pair_judge(settings: LLMSettings, problems: list[str] | None = None) -> Callable[[str, list[Any]], list[Any]]:
+def pair_judge(llm: ChatClient, problems: list[str] | None = None) -> Callable[[str, list[Any]], list[Any]]:
     """A ``writing.rules.PairJudge`` that asks the endpoint; an endpoint that fails leaves
     every pair "unsure" (both kept and marked, as without a judge), and says why in
     ``problems``."""
 
     def judge(new_text: str, older: list[Any]) -> list[Any]:
         try:
-            return judge_pairs(settings, new_text, [m.text for m in older])
+            return judge_pairs(llm, new_text, [m.text for m in older])
         except LLMError as e:
             if problems is not None:
                 problems.append(f"the LLM could not judge a possible conflict: {e}")
@@ -261,14 +281,12 @@ def conversation_prompt(turns: list[Turn], new_from: int) -> str:
     return (note if new_from > 1 else "") + "\n".join(lines)
 
 
-def extract(settings: LLMSettings, turns: list[Turn], new_from: int = 1, **kwargs: Any) -> Extraction:
-    reply = chat(
-        settings,
+def extract(llm: ChatClient, turns: list[Turn], new_from: int = 1) -> Extraction:
+    reply = llm.reply(
         [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": conversation_prompt(turns, new_from)},
-        ],
-        **kwargs,
+        ]
     )
     return validate(parse_reply(reply), {t.number for t in turns})
 
