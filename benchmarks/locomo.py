@@ -219,8 +219,12 @@ def main() -> None:
     )
     parser.add_argument("--rankings", type=Path, help="write every question's top 10 here (JSON), to diff two versions")
     parser.add_argument("--no-late", action="store_true", help="rank without late interaction (the stage before it)")
+    parser.add_argument(
+        "--param", action="append", default=[], metavar="NAME=VALUE", help="a RankingParams field to try (repeat)"
+    )
     args = parser.parse_args()
-    params = RankingParams(late_weight=0) if args.no_late else None
+    tried = {name: float(value) for name, value in (p.split("=", 1) for p in args.param)}
+    params = RankingParams(**{**({"late_weight": 0} if args.no_late else {}), **tried}) if args.no_late or tried else None
     result = run(args.data, params=params, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
     if args.json:
         print(json.dumps(result, indent=2))
