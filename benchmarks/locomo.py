@@ -223,8 +223,14 @@ def main() -> None:
         "--param", action="append", default=[], metavar="NAME=VALUE", help="a RankingParams field to try (repeat)"
     )
     args = parser.parse_args()
-    tried = {name: float(value) for name, value in (p.split("=", 1) for p in args.param)}
-    params = RankingParams(**{**({"late_weight": 0} if args.no_late else {}), **tried}) if args.no_late or tried else None
+    defaults = RankingParams()
+    tried = {
+        name: value if isinstance(getattr(defaults, name), str) else type(getattr(defaults, name) or 0.0)(float(value))
+        for name, value in (p.split("=", 1) for p in args.param)
+    }
+    params = (
+        RankingParams(**{**({"late_weight": 0} if args.no_late else {}), **tried}) if args.no_late or tried else None
+    )
     result = run(args.data, params=params, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
     if args.json:
         print(json.dumps(result, indent=2))
