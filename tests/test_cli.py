@@ -353,3 +353,41 @@ def test_the_cli_offers_every_transcript_format_the_readers_know():
     from vault_memory.conversation.transcript import FORMATS
 
     assert tuple(TranscriptFormat) == FORMATS
+
+
+def on_a_terminal(command: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run ``command`` with its stderr on a pseudo-terminal (stdout piped): (exit status,
+    stdout, what the terminal got)."""
+    import pty
+
+    master, slave = pty.openpty()
+    done = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = done.stdout.read().decode() if done.stdout else ""
+    os.close(master)
+    return done.wait(timeout=120), out, seen.decode("utf-8", "replace")
+
+
+@pytest.mark.slow
+def test_import_shows_progress_on_a_terminal_and_nothing_when_piped(tmp_path):
+    """A long import was silent: a bar on a terminal (stderr), a summary line at the end;
+    nothing of the bar when stderr is piped or with --json."""
+    vault = vmem.init(tmp_path / "v", examples=False).root
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("\n".join(json.dumps({"id": f"r{i}", "text": f"Imported fact {i}"}) for i in range(400)))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")} | {"TERM": "xterm", "COLUMNS": "100"}
+    status, out, terminal = on_a_terminal([VMEM, "import", str(dump), "--vault", str(vault)], env)
+    assert status == 0 and "Importing" in terminal and out.strip() == "400 added, 0 unchanged, 0 conflict, 0 error"
+    piped = subprocess.run([VMEM, "import", str(dump), "--vault", str(vault)], capture_output=True, text=True, env=env)
+    assert piped.returncode == 0 and piped.stderr == "" and piped.stdout.startswith("0 added, 400 unchanged")
+    status, out, terminal = on_a_terminal([VMEM, "import", str(dump), "--vault", str(vault), "--json"], env)
+    assert status == 0 and "Importing" not in terminal and json.loads(out)["counts"]["unchanged"] == 400

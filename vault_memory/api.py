@@ -283,11 +283,14 @@ class VaultMemory:
         return self.vault.restore(ref, prefix=prefix)
 
     @_disk
-    def import_(self, lines: Iterable[str], source: str = "import") -> ImportReport:
-        """Import JSON Lines as ``export`` writes them; existing ids are left alone."""
+    def import_(
+        self, lines: Iterable[str], source: str = "import", progress: Callable[[str, int, int], None] | None = None
+    ) -> ImportReport:
+        """Import JSON Lines as ``export`` writes them; existing ids are left alone.
+        ``progress``: ("import", lines done, lines) as it goes."""
         from .vault.transfer import import_lines
 
-        return import_lines(self.vault, lines, source)
+        return import_lines(self.vault, lines, source, progress)
 
     @_disk
     def gc(self, *, dry_run: bool = False, as_of: dt.datetime | None = None) -> list[Archived]:

@@ -524,7 +524,13 @@ def import_(
         source = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         _fail(f"cannot read {file}: {e}")
-    report = _run(lambda: mem.import_(source.splitlines(), source=str(file)))
+    lines = source.splitlines()
+    progress, update = (None, None) if as_json else _progress_printer()
+    if progress:
+        with progress:
+            report = _run(lambda: mem.import_(lines, source=str(file), progress=update))
+    else:
+        report = _run(lambda: mem.import_(lines, source=str(file)))
     for record in report.records:
         if record["status"] == "error":
             typer.echo(record["error"], err=True)
@@ -1140,7 +1146,7 @@ def _progress_printer():
     def update(stage: str, done: int, total: int) -> None:
         if stage not in tasks:
             tasks[stage] = progress.add_task(
-                {"build": "Indexing", "embed": "Embedding", "commit": "Saving"}.get(stage, stage), total=total
+                {"build": "Indexing", "embed": "Embedding", "commit": "Saving", "import": "Importing"}.get(stage, stage), total=total
             )
         progress.update(tasks[stage], completed=done, total=total)
 

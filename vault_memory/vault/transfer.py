@@ -7,7 +7,7 @@ frontmatter, writes new memories through ``Vault`` and never overwrites one that
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,17 +37,29 @@ class ImportReport:
         return {"counts": self.counts, "records": self.records}
 
 
-def import_lines(vault: Vault, lines: Iterable[str], source: str = "import") -> ImportReport:
-    """Import JSON Lines; a bad line is reported with its number and the rest goes on."""
+def import_lines(
+    vault: Vault,
+    lines: Iterable[str],
+    source: str = "import",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> ImportReport:
+    """Import JSON Lines; a bad line is reported with its number and the rest goes on. The
+    vault is read once, not once a line (each record asked for its id among every file:
+    154 ms a record at 1,000). ``progress``: ("import", lines done, lines) as it goes."""
     report = ImportReport()
+    known = {memory.id: memory for memory in vault.scan().memories}
+    trashed = {entry.id for entry in vault.trash()}
+    total = len(lines) if isinstance(lines, Sequence) else 0
     for n, line in enumerate(lines, start=1):
+        if progress is not None and (n % 50 == 0 or n == total):
+            progress("import", n, total)
         if not line.strip():
             continue
         try:
             record = safejson.loads(line)
             if not isinstance(record, dict):
                 raise ValueError("not a JSON object")
-            status, memory = vault.import_record(record)
+            status, memory = vault.import_record(record, known=known, trashed=trashed)
             report.records.append({"line": n, "status": status, "id": memory.id if memory else None})
         except (ValueError, VaultError) as e:
             status = "error"

@@ -323,11 +323,19 @@ class Vault:
         written = self.write_new(memory, message=message)
         return written
 
-    def write_new(self, memory: Memory, *, relpath: str | Path | None = None, message: str | None = None) -> Memory:
-        """Write ``memory`` to a new file (never over an existing one)."""
+    def write_new(
+        self,
+        memory: Memory,
+        *,
+        relpath: str | Path | None = None,
+        message: str | None = None,
+        trashed: set[str] | None = None,
+    ) -> Memory:
+        """Write ``memory`` to a new file (never over an existing one). ``trashed``: the
+        forgotten ids, when the caller has them already."""
         validate_id(memory.id)
         check_writable(memory)
-        memory.id = self._unused_id(memory.id)
+        memory.id = self._unused_id(memory.id, trashed)
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
         atomic_write(self.root / rel, serialize_memory(memory), overwrite=False)
@@ -446,20 +454,27 @@ class Vault:
         self._autocommit([target, trashed], f"vmem: restore {entry.id}")
         return self.read(entry.original)
 
-    def import_record(self, record: dict[str, Any]) -> tuple[str, Memory | None]:
+    def import_record(
+        self, record: dict[str, Any], *, known: dict[str, Memory] | None = None, trashed: set[str] | None = None
+    ) -> tuple[str, Memory | None]:
         """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory).
 
         Only memory files are written, under the type folders (or ``archive/`` and its type
         folder for an archived one), named by vmem: a record's own ``path`` is never a
-        place to write. A record without an id gets one from its text, like ``remember``."""
+        place to write. A record without an id gets one from its text, like ``remember``.
+        ``known`` (every memory by id) and ``trashed`` (the forgotten ids), read once by an
+        import of many records, stand for reading the vault again; ``known`` gains what is added."""
         memory = parse_record(record)
         if memory.id_derived:  # no id in the record: name it by its content and date
             memory.id = new_id(memory.text, memory.key, memory.created or now_local())
             memory.id_derived = False
-        try:
-            existing = self.get(memory.id)
-        except NotFound:
-            existing = None
+        if known is not None:
+            existing = known.get(memory.id)
+        else:
+            try:
+                existing = self.get(memory.id)
+            except NotFound:
+                existing = None
         if existing is not None:
             same = existing.to_dict() | {"path": None} == memory.to_dict() | {"path": None}
             return ("unchanged" if same else "conflict"), existing
@@ -469,18 +484,21 @@ class Vault:
             raise FileTooLarge(
                 Path(f"{memory.id}.md"), f"{size:,} bytes is over the {limit:,}-byte limit; not imported"
             )
-        memory.id = self._unused_id(memory.id)
+        memory.id = self._unused_id(memory.id, trashed)
         folder = Path(TYPE_FOLDERS.get(memory.type, "notes"))
         archived = str(record.get("path") or "").startswith("archive/")
         relpath = (Path("archive") / folder if archived else folder) / f"{memory.id}.md"
-        written = self.write_new(memory, relpath=relpath, message="vmem: import {id}")
+        written = self.write_new(memory, relpath=relpath, message="vmem: import {id}", trashed=trashed)
+        if known is not None:
+            known[written.id] = written
         return "added", written
 
     # ------------------------------------------------------------------ helpers
 
-    def _unused_id(self, wanted: str) -> str:
-        """Ids are never reused, not even those of forgotten memories."""
-        taken = {e.id for e in self.trash()}
+    def _unused_id(self, wanted: str, trashed: set[str] | None = None) -> str:
+        """Ids are never reused, not even those of forgotten memories (``trashed``, read
+        from the trash when not given)."""
+        taken = {e.id for e in self.trash()} if trashed is None else trashed
         candidate, n = wanted, 1
         while candidate in taken or any((self.root / f / f"{candidate}.md").exists() for f in TYPE_FOLDERS.values()):
             n += 1
