@@ -120,6 +120,12 @@ def ingest(
             report.signals += 1
             report.written.append(_written("would write", None, item))
         return report
+    ledger = Ledger(mem.root, transcript.session)
+    if _read_before(transcript.turns, ledger, chat):  # nothing to queue, write or record again
+        report = _report(transcript, ledger)
+        report.llm = "nothing new" if chat is not None else "off"
+        _note_refused_llm(mem, chat, report)
+        return report
     queue = PendingQueue(mem.root)
     entry = queue.put(transcript.session, transcript.turns, persona, now)
     report = process(mem, entry, chat, queue, now)
@@ -217,9 +223,7 @@ def process(
     ledger.explicit |= {t.digest for t in entry.turns}
     ledger.save()
     unread = [t for t in entry.turns if t.digest not in ledger.llm]
-    refused = llm_url_refused(mem.config) if chat is None else None
-    if refused:
-        report.notes.append(refused)
+    _note_refused_llm(mem, chat, report)
     if chat is not None:
         if not unread:
             report.llm = "nothing new"
@@ -248,6 +252,21 @@ def process(
     else:
         queue.done(entry)
     return report
+
+
+def _read_before(turns: list[Turn], ledger: Ledger, chat: ChatClient | None) -> bool:
+    """Whether every turn was read before, for its explicit signals and (with a model) by
+    the model: an export ingested again costs a read of each conversation's ledger, not a
+    queue entry and its fsyncs."""
+    digests = {turn.digest for turn in turns}
+    return digests <= ledger.explicit and (chat is None or digests <= ledger.llm)
+
+
+def _note_refused_llm(mem: VaultMemory, chat: ChatClient | None, report: IngestReport) -> None:
+    """Say why a vault's ``[llm]`` endpoint was not asked (one the user did not choose)."""
+    refused = llm_url_refused(mem.config) if chat is None else None
+    if refused:
+        report.notes.append(refused)
 
 
 def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, ledger: Ledger, now: dt.datetime) -> None:
