@@ -137,6 +137,7 @@ class VaultMemory:
         embedder: Embedder | None = None,
         use_daemon: bool = True,
         backend: Backend | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ):
         self.root = Path(root)
         #: settles the possible conflicts the write rules cannot (``writing.rules.PairJudge``);
@@ -144,7 +145,12 @@ class VaultMemory:
         self.judge: PairJudge | None = None
         self.config = backend.config if backend is not None else Config.load(self.root)
         self.state = StateLayout.of(self.root)
-        self._backend = backend or choose(self.root, self.config, embedder=embedder, use_daemon=use_daemon)
+        #: hears the sync a verb needs before it can answer, when it is long (a first recall
+        #: of many files nothing indexed yet): (stage, done, total)
+        self._progress = progress
+        self._backend = backend or choose(
+            self.root, self.config, embedder=embedder, use_daemon=use_daemon, progress=progress
+        )
         #: a façade that chose this process may move to a daemon that starts later (an MCP
         #: server opened before the SessionStart hook started it): two writers of the
         #: indexes would keep each other's syncs waiting, and a recall read a stale one
@@ -156,7 +162,7 @@ class VaultMemory:
         then on (the one place the daemon-first policy falls back); when a daemon started
         since this façade chose this process, on the daemon (the one place it joins one)."""
         if self._may_join_daemon and self._backend.where == "in-process" and self.state.daemon_socket.exists():
-            self._backend = choose(self.root, self.config, embedder=self._embedder)
+            self._backend = choose(self.root, self.config, embedder=self._embedder, progress=self._progress)
         try:
             return work(self._backend)
         except DaemonGone as gone:

@@ -16,6 +16,7 @@ from .local import LocalBackend
 
 if TYPE_CHECKING:
     from ..index.embedder import Embedder
+    from ..index.sync import Progress
 
 __all__ = ["Backend", "DaemonGone", "LocalBackend", "Where", "choose"]
 
@@ -23,10 +24,18 @@ __all__ = ["Backend", "DaemonGone", "LocalBackend", "Where", "choose"]
 DAEMON_TIMEOUT_SECONDS = 120.0
 
 
-def choose(root: Path, config: Config, *, embedder: Embedder | None = None, use_daemon: bool = True) -> Backend:
+def choose(
+    root: Path,
+    config: Config,
+    *,
+    embedder: Embedder | None = None,
+    use_daemon: bool = True,
+    progress: Progress | None = None,
+) -> Backend:
     """The daemon's backend when its socket is there (asking it costs a request; whether it
-    answers is learned on the first one), else this process's."""
-    local = LocalBackend(root, config, embedder=embedder)
+    answers is learned on the first one), else this process's (``progress``: see
+    ``LocalBackend``)."""
+    local = LocalBackend(root, config, embedder=embedder, progress=progress)
     state = StateLayout.of(root)
     if use_daemon and state.daemon_socket.exists():
         from .client import DaemonClient

@@ -56,7 +56,7 @@ class WalkFreshness:
         self.backend = backend
 
     def ensure(self) -> SyncReport | None:
-        return self.backend.index.ensure_fresh()
+        return self.backend.index.ensure_fresh(self.backend.progress)
 
     @contextmanager
     def reading(self) -> Iterator[Snapshot]:
@@ -88,6 +88,7 @@ class LocalBackend:
         embedder: Embedder | None = None,
         engine: Engine | None = None,
         freshness: Callable[[LocalBackend], Freshness] = WalkFreshness,
+        progress: Progress | None = None,
     ):
         self.root = root
         self.config = config
@@ -98,6 +99,9 @@ class LocalBackend:
         self._vault: Vault | None = engine.vault if engine is not None else None
         #: the freshness policy, chosen once (``Freshness``)
         self.freshness = freshness(self)
+        #: hears the sync a verb needs first, when it is long (the first recall of a vault
+        #: nothing indexed yet): ("build" | "embed" | "commit", done, total)
+        self.progress = progress
 
     @property
     def vault(self) -> Vault:

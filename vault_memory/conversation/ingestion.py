@@ -20,6 +20,7 @@ ledger skips turns already read, and the write rules catch what it misses.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -143,11 +144,19 @@ def ingest_all(
     dry_run: bool = False,
     llm: ChatClient | None | str = FROM_CONFIG,
     now: dt.datetime | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> list[IngestReport]:
     """``ingest`` for every conversation of a file, in file order: an export (ChatGPT,
-    Claude.ai, OpenAI JSONL) holds many, each its own session; the other formats one."""
+    Claude.ai, OpenAI JSONL) holds many, each its own session; the other formats one.
+    ``progress``: ("ingest", conversations done, conversations) as it goes."""
     transcripts = source if isinstance(source, list) else parse_all(source_text(source), format, session)
-    return [ingest(mem, t, persona=persona, dry_run=dry_run, llm=llm, now=now) for t in transcripts]
+    chat = resolve_chat(mem.config, llm)  # once for all of them
+    reports = []
+    for done, transcript in enumerate(transcripts, start=1):
+        reports.append(ingest(mem, transcript, persona=persona, dry_run=dry_run, llm=chat, now=now))
+        if progress is not None:
+            progress("ingest", done, len(transcripts))
+    return reports
 
 
 def retry_pending(

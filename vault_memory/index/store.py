@@ -11,7 +11,7 @@ from .embedder import Embedder, embedder_from_config
 from .generations import IndexLayout
 from .keyword_search import SegmentCache
 from .snapshot import Snapshot, VectorCache
-from .sync import Indexer, SyncReport
+from .sync import Indexer, Progress, SyncReport
 
 
 class Index:
@@ -28,13 +28,13 @@ class Index:
         #: the live vectors file, loaded once per process while it stays the same file
         self.vectors = VectorCache()
 
-    def ensure_fresh(self) -> SyncReport | None:
+    def ensure_fresh(self, progress: Progress | None = None) -> SyncReport | None:
         """Sync if any file changed since the last sync; None when nothing changed (the
-        in-process freshness policy: ``backend.local``)."""
+        in-process freshness policy: ``backend.local``). ``progress`` hears a long sync."""
         walked = self.vault.walk()
         if self.indexer.is_fresh(walked):
             return None
-        return self.indexer.sync(walked=walked)
+        return self.indexer.sync(progress, walked=walked)
 
     def snapshot(self) -> Snapshot:
         """A consistent read view of the live generation (close it, or use ``with``)."""
