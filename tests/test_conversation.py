@@ -742,3 +742,36 @@ def test_a_models_fact_from_an_assistants_turn_is_never_the_users(mem, server):
         "The user's sister is called Ana",
     ]
     assert any("2 of the LLM's facts not written" in note for note in report.notes)
+
+
+@pytest.mark.slow
+def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_twice(tmp_path):
+    """An export's conversations are written in one batch (one sync for all their facts):
+    a `vmem ingest` killed at any moment, then run again to the end, leaves every fact the
+    user stated written once, the queue empty and every conversation recorded."""
+    import signal
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from export_ingest import export
+
+    vault = vmem.init(tmp_path / "v", examples=False).root
+    dump = tmp_path / "conversations.json"
+    dump.write_text(json.dumps(export(300)))  # one in five states a fact: 60 sisters
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+    command = [VMEM, "ingest", str(dump), "--vault", str(vault)]
+    for delay in (0.8, 1.2, 1.6, 2.0, 2.4, 2.8):
+        run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        time.sleep(delay)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    facts = [p.read_text() for p in (vault / "facts").glob("*.md")]
+    for i in range(0, 300, 5):
+        said = f"sister number {i} is called Ana"
+        assert sum(said in text for text in facts) == 1, i
+    assert len(facts) == 60
+    assert not list((vault / ".vmem" / "pending").glob("*.json"))
+    again = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])

@@ -122,12 +122,12 @@ def ingest(
             report.written.append(_written("would write", None, item))
         return report
     ledger = Ledger(mem.root, transcript.session)
-    if _read_before(transcript.turns, ledger, chat):  # nothing to queue, write or record again
+    queue = PendingQueue(mem.root)
+    if _read_before(transcript.turns, ledger, chat, queue):  # nothing to queue, write or record again
         report = _report(transcript, ledger)
         report.llm = "nothing new" if chat is not None else "off"
         _note_refused_llm(mem, chat, report)
         return report
-    queue = PendingQueue(mem.root)
     entry = queue.put(transcript.session, transcript.turns, persona, now)
     report = process(mem, entry, chat, queue, now)
     report.format, report.problems, report.title = transcript.format, transcript.problems, transcript.title
@@ -151,6 +151,8 @@ def ingest_all(
     ``progress``: ("ingest", conversations done, conversations) as it goes."""
     transcripts = source if isinstance(source, list) else parse_all(source_text(source), format, session)
     chat = resolve_chat(mem.config, llm)  # once for all of them
+    if chat is None and not dry_run and len(transcripts) > 1:
+        return _ingest_signals_only(mem, transcripts, persona, now or dt.datetime.now().astimezone(), progress)
     reports = []
     for done, transcript in enumerate(transcripts, start=1):
         reports.append(ingest(mem, transcript, persona=persona, dry_run=dry_run, llm=chat, now=now))
@@ -263,12 +265,14 @@ def process(
     return report
 
 
-def _read_before(turns: list[Turn], ledger: Ledger, chat: ChatClient | None) -> bool:
+def _read_before(turns: list[Turn], ledger: Ledger, chat: ChatClient | None, queue: PendingQueue) -> bool:
     """Whether every turn was read before, for its explicit signals and (with a model) by
-    the model: an export ingested again costs a read of each conversation's ledger, not a
-    queue entry and its fsyncs."""
+    the model, and nothing of the conversation waits in the queue (a reading killed before
+    it dequeued): an export ingested again costs a read of each conversation's ledger, not
+    a queue entry and its fsyncs."""
     digests = {turn.digest for turn in turns}
-    return digests <= ledger.explicit and (chat is None or digests <= ledger.llm)
+    read = digests <= ledger.explicit and (chat is None or digests <= ledger.llm)
+    return read and not queue.holds(ledger.session)
 
 
 def _note_refused_llm(mem: VaultMemory, chat: ChatClient | None, report: IngestReport) -> None:
@@ -278,22 +282,65 @@ def _note_refused_llm(mem: VaultMemory, chat: ChatClient | None, report: IngestR
         report.notes.append(refused)
 
 
+def _ingest_signals_only(
+    mem: VaultMemory,
+    transcripts: list[Transcript],
+    persona: str | None,
+    now: dt.datetime,
+    progress: Callable[[str, int, int], None] | None,
+) -> list[IngestReport]:
+    """The conversations of an export without a model: each queued as ``ingest`` queues it,
+    then every one's explicit signals written at once (one lock, one sync, one snapshot: a
+    conversation at a time synced the index before each one's facts, 75 ms each), then each
+    recorded and dequeued. A kill at any point leaves what was not recorded queued, and the
+    write rules keep a second reading from writing anything twice."""
+    queue = PendingQueue(mem.root)
+    reports: list[IngestReport] = []
+    queued: list[tuple[PendingEntry, Ledger, IngestReport, list[Remembering]]] = []
+    for done, transcript in enumerate(transcripts, start=1):
+        ledger = Ledger(mem.root, transcript.session)
+        report = _report(transcript, ledger)
+        _note_refused_llm(mem, None, report)
+        reports.append(report)
+        if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
+            entry = queue.put(transcript.session, transcript.turns, persona, now)
+            items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+            report.signals = len(items)
+            queued.append((entry, ledger, report, items))
+        if progress is not None:
+            progress("ingest", done, len(transcripts))
+    _write_groups(mem, [(items, report, ledger) for _, ledger, report, items in queued], now)
+    for entry, ledger, _, _ in queued:  # the memories are on disk: only now is the reading recorded
+        ledger.explicit |= {t.digest for t in entry.turns}
+        ledger.save()
+        queue.done(entry)
+    return reports
+
+
 def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, ledger: Ledger, now: dt.datetime) -> None:
     """Write ``items`` through the write rules and say so in ``report``; one that no rule
     can write (a control character from a model's reply) is reported and the rest written."""
+    _write_groups(mem, [(items, report, ledger)], now)
+
+
+def _write_groups(
+    mem: VaultMemory, groups: list[tuple[list[Remembering], IngestReport, Ledger]], now: dt.datetime
+) -> None:
+    """``_write`` for the items of several conversations at once, in one ``remember_many``;
+    each conversation's report says what became of its own."""
     from ..writing.rules import validate
 
-    writable = []
-    for item in items:
-        try:
-            validate(item)
-        except InvalidInput as e:
-            report.notes.append(f"not written ({e}): {item.text[:60]!r}")
-        else:
-            writable.append(item)
-    items = writable
-    outcomes = mem.remember_many(items, now=now) if items else []
-    for item, outcome in zip(items, outcomes, strict=True):
+    writable: list[tuple[Remembering, IngestReport, Ledger]] = []
+    for items, report, ledger in groups:
+        for item in items:
+            try:
+                validate(item)
+            except InvalidInput as e:
+                report.notes.append(f"not written ({e}): {item.text[:60]!r}")
+            else:
+                writable.append((item, report, ledger))
+    outcomes = mem.remember_many([item for item, _, _ in writable], now=now) if writable else []
+    for (item, report, ledger), outcome in zip(writable, outcomes, strict=True):
         report.written.append(_written(outcome.status, outcome.memory.id, item))
         if item.type == "summary" and outcome.status not in ("reconfirmed", "declined"):
             ledger.summary = outcome.memory.id

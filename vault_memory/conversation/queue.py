@@ -143,6 +143,10 @@ class PendingQueue:
         entry.next_attempt = (now + wait).isoformat(timespec="seconds")
         self.write(entry)
 
+    def holds(self, session: str) -> bool:
+        """Whether ``session`` is waiting in the queue (one stat)."""
+        return (self.folder / f"{file_stem(session)}.json").exists()
+
     def done(self, entry: PendingEntry) -> None:
         if entry.path is not None:
             entry.path.unlink(missing_ok=True)

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from .memory import fold_accents, split_key_value
@@ -445,6 +446,7 @@ _MORE = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)  # pure, and asked again for the same facts by every write of a batch
 def slot_of(text: str, key: str | None = None) -> Slot | None:
     """The slot of a fact, or None when no rule reads it (then nothing replaces it).
 
