@@ -417,13 +417,12 @@ def test_a_first_recall_and_an_export_ingest_show_progress_on_a_terminal(tmp_pat
     status, out, terminal = on_a_terminal(recall, env)
     assert status == 0 and "topic 5" in out and "Indexing" in terminal
 
-    conversations = export(600)
-    for conversation in conversations:  # questions only: no fact to write, only conversations to read
-        conversation["mapping"]["q"]["message"]["content"]["parts"] = ["How do I sort a list in Python?"]
     dump = tmp_path / "conversations.json"
-    dump.write_text(json.dumps(conversations))
-    piped = subprocess.run([VMEM, "ingest", str(dump), "--vault", str(vault)], capture_output=True, text=True, env=env)
-    assert piped.returncode == 0 and "Ingesting" not in piped.stderr
+    dump.write_text(json.dumps(export(1500)))  # three batches of 500, a fifth of them stating a fact
     other = vmem.init(tmp_path / "other", examples=False).root
     status, out, terminal = on_a_terminal([VMEM, "ingest", str(dump), "--vault", str(other)], env)
     assert status == 0 and "Ingesting" in terminal, terminal[-500:]
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps(export(50)))
+    piped = subprocess.run([VMEM, "ingest", str(small), "--vault", str(vault)], capture_output=True, text=True, env=env)
+    assert piped.returncode == 0 and "Ingesting" not in piped.stderr

@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 
 #: what became of one memory of a transcript (``would write``: a dry run)
 WrittenStatus = Literal["created", "reconfirmed", "superseded", "declined", "would write"]
+#: conversations of an export written in one batch (one sync for all their facts), and
+#: between two steps of its progress
+BATCH_CONVERSATIONS = 500
+
 #: what the LLM step did: none configured, done, nothing new to read, failed, or skipped
 LLMStep = Literal["off", "done", "nothing new", "failed", "skipped (dry run)"]
 
@@ -289,31 +293,33 @@ def _ingest_signals_only(
     now: dt.datetime,
     progress: Callable[[str, int, int], None] | None,
 ) -> list[IngestReport]:
-    """The conversations of an export without a model: each queued as ``ingest`` queues it,
-    then every one's explicit signals written at once (one lock, one sync, one snapshot: a
-    conversation at a time synced the index before each one's facts, 75 ms each), then each
-    recorded and dequeued. A kill at any point leaves what was not recorded queued, and the
-    write rules keep a second reading from writing anything twice."""
+    """The conversations of an export without a model, ``BATCH_CONVERSATIONS`` at a time:
+    each queued as ``ingest`` queues it, then all their explicit signals written at once
+    (one lock, one sync, one snapshot: a conversation at a time synced the index before
+    each one's facts, 75 ms each), then each recorded and dequeued. A kill at any point
+    leaves what was not recorded queued, and the write rules keep a second reading from
+    writing anything twice."""
     queue = PendingQueue(mem.root)
     reports: list[IngestReport] = []
-    queued: list[tuple[PendingEntry, Ledger, IngestReport, list[Remembering]]] = []
-    for done, transcript in enumerate(transcripts, start=1):
-        ledger = Ledger(mem.root, transcript.session)
-        report = _report(transcript, ledger)
-        _note_refused_llm(mem, None, report)
-        reports.append(report)
-        if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
-            entry = queue.put(transcript.session, transcript.turns, persona, now)
-            items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
-            report.signals = len(items)
-            queued.append((entry, ledger, report, items))
+    for start in range(0, len(transcripts), BATCH_CONVERSATIONS):
+        queued: list[tuple[PendingEntry, Ledger, IngestReport, list[Remembering]]] = []
+        for transcript in transcripts[start : start + BATCH_CONVERSATIONS]:
+            ledger = Ledger(mem.root, transcript.session)
+            report = _report(transcript, ledger)
+            _note_refused_llm(mem, None, report)
+            reports.append(report)
+            if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
+                entry = queue.put(transcript.session, transcript.turns, persona, now)
+                items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+                report.signals = len(items)
+                queued.append((entry, ledger, report, items))
+        _write_groups(mem, [(items, report, ledger) for _, ledger, report, items in queued], now)
+        for entry, ledger, _, _ in queued:  # the memories are on disk: only now is the reading recorded
+            ledger.explicit |= {t.digest for t in entry.turns}
+            ledger.save()
+            queue.done(entry)
         if progress is not None:
-            progress("ingest", done, len(transcripts))
-    _write_groups(mem, [(items, report, ledger) for _, ledger, report, items in queued], now)
-    for entry, ledger, _, _ in queued:  # the memories are on disk: only now is the reading recorded
-        ledger.explicit |= {t.digest for t in entry.turns}
-        ledger.save()
-        queue.done(entry)
+            progress("ingest", len(reports), len(transcripts))
     return reports
 
 
