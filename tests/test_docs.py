@@ -88,7 +88,7 @@ def test_the_public_surface_is_what_the_package_exports():
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
         "IndexDamaged IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
-        "StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
+        "SecretRefused StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
     )
     # every error of the tree can be caught by its exported name (IndexDamaged was not)
     raised = {n for n, c in vars(vault_memory.errors).items() if isinstance(c, type) and issubclass(c, Exception)}

@@ -79,6 +79,7 @@ _PUBLIC = {
         "MemoryFileError",
         "NotFound",
         "OutsideVault",
+        "SecretRefused",
         "StorageError",
         "TranscriptError",
         "VaultNotFound",

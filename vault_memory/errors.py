@@ -9,6 +9,7 @@
     │   ├── FileTooLarge            the file is over the configured size limit
     │   └── OutsideVault            a symlink (or path) leads outside the vault
     ├── InvalidInput                a value a verb cannot take (a type, empty text, a date); also a ValueError
+    │   └── SecretRefused           the text holds a secret (a key, a token, a password): never stored
     ├── InvalidId                   an id that could escape the vault (``../``, ``/``) or is empty
     ├── NotFound                    no memory (or trashed memory) with that id
     ├── AmbiguousId                 an id prefix matches several memories
@@ -84,6 +85,19 @@ class InvalidInput(VaultError, ValueError):
     written against plain Python conventions still catch it."""
 
     exit_code = 2
+
+
+class SecretRefused(InvalidInput):
+    """The text holds what looks like a secret (``vault.secrets``): a vault is plain files,
+    often pushed somewhere, so nothing of it was written. ``kind`` says which."""
+
+    def __init__(self, kind: str, where: str = "the text"):
+        self.kind = kind
+        super().__init__(
+            f"{where} holds what looks like {kind}: secrets are never stored in memory (a vault is plain "
+            "files, often pushed with git). Keep it in a password manager; to keep the rest, wrap the secret "
+            "in <private>…</private>"
+        )
 
 
 class InvalidId(VaultError):

@@ -33,6 +33,7 @@ from typing import Any
 from .. import safejson
 from ..errors import TranscriptError
 from ..vault.fsutil import NotRegular, read_regular
+from ..vault.secrets import without_private
 from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
 ROLES = ("user", "assistant")
@@ -77,10 +78,11 @@ _ASKS_TO_REMEMBER = re.compile(
 
 
 def user_words(content: str) -> str:
-    """What the user typed of a prompt: the harness's reminders and the IDE's selection and
-    open file cut out; what they typed after Claude Code's ``#`` is theirs, and a request
-    to remember it ("# I use vim" is "Remember that I use vim")."""
-    content = _MEMORY_INPUT.sub(lambda m: _as_request(m.group(1)), content)
+    """What the user typed of a prompt: the harness's reminders, the IDE's selection and
+    open file, and what they marked ``<private>`` cut out; what they typed after Claude
+    Code's ``#`` is theirs, and a request to remember it ("# I use vim" is "Remember that
+    I use vim")."""
+    content = _MEMORY_INPUT.sub(lambda m: _as_request(m.group(1)), without_private(content))
     return _REMINDER.sub("", content)
 
 
@@ -239,7 +241,9 @@ def _json_error(text: str) -> str | None:
 
 
 def _turns(raw: list[_Raw]) -> list[Turn]:
-    return [Turn(role, content, i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
+    """The turns as read, what was marked ``<private>`` cut out (never read for a memory,
+    never sent to an LLM)."""
+    return [Turn(role, without_private(content), i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
 
 
 def detect(text: str) -> str:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
-from ..errors import InvalidId, InvalidInput
+from ..errors import InvalidId, InvalidInput, SecretRefused
+from .secrets import find_secret
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
 #: the folder a new memory of each type is written to (its plural)
@@ -383,7 +384,7 @@ def _check_storable(name: str, value: Any) -> None:
 
 def check_new(text: Any, type: str, importance: float | None = None, key: str | None = None) -> None:
     """What no memory can be written with: an unknown type, no text, a control character
-    in its text or key, an importance outside 0–1. The one check both the bare write
+    in its text or key, a secret (``secrets``), an importance outside 0–1. The one check both the bare write
     (``Vault.add``) and the write rules use, before anything of a batch is written."""
     if type not in MEMORY_TYPES:
         raise InvalidInput(f"type must be one of {', '.join(MEMORY_TYPES)}, not {type!r}")
@@ -391,6 +392,9 @@ def check_new(text: Any, type: str, importance: float | None = None, key: str | 
         raise InvalidInput("a memory needs some text")
     _check_storable("text", text)
     _check_storable("key", key)
+    secret = find_secret(f"{key}: {text}" if key else text)
+    if secret is not None:
+        raise SecretRefused(secret)
     if importance is not None and not 0 <= importance <= 1:
         raise InvalidInput("importance must be from 0 to 1")
 

@@ -26,6 +26,7 @@ from ..errors import (
     MemoryFileError,
     NotFound,
     OutsideVault,
+    SecretRefused,
     VaultNotFound,
     WriteRefused,
 )
@@ -54,6 +55,7 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
+from .secrets import find_secret
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
 
 
@@ -465,6 +467,9 @@ class Vault:
         ``known`` (every memory by id) and ``trashed`` (the forgotten ids), read once by an
         import of many records, stand for reading the vault again; ``known`` gains what is added."""
         memory = parse_record(record)
+        secret = find_secret(memory.text)
+        if secret is not None:
+            raise SecretRefused(secret, "the record")
         if memory.id_derived:  # no id in the record: name it by its content and date
             memory.id = new_id(memory.text, memory.key, memory.created or now_local())
             memory.id_derived = False

@@ -53,6 +53,7 @@ from ..vault.memory import (
     same_text_digest,
     split_key_value,
 )
+from ..vault.secrets import without_private
 from ..vault.slots import Slot, Verdict, judge, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
 from ..vault.vault import Vault, now_local
@@ -207,6 +208,11 @@ class Remembering:
     #: the rest of ``Vault.add``'s fields: domain, confidence, source, expires, tags,
     #: pinned, conversation, turn
     fields: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # what the person marked <private> is never written (``vault.secrets``)
+        if isinstance(self.text, str):
+            self.text = without_private(self.text)
 
 
 def validate(item: Remembering) -> None:

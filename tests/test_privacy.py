@@ -1,0 +1,117 @@
+"""Nothing private leaves the conversation: secrets are never stored, and what a person
+marks <private> is never written, never read for a memory and never sent to an LLM."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from chat_server import ChatServer
+from conftest import tree_digest
+
+import vault_memory as vmem
+from vault_memory.conversation import LLMSettings, ingest
+from vault_memory.errors import SecretRefused
+from vault_memory.vault.secrets import find_secret, without_private
+
+SECRETS = {
+    "My AWS access key is AKIAIOSFODNN7EXAMPLE": "an AWS access key",
+    "aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": "an AWS secret key",
+    "my token is ghp_" + "a1" * 18: "a GitHub token",
+    "use sk-ant-api03-" + "x" * 30: "an Anthropic API key",
+    "OPENAI_API_KEY=sk-proj-abcdEFGH1234ijklMNOP5678": "an OpenAI API key",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA": "a private key",
+    "my wifi password is Tr0ub4dor&3": "a password",
+    "la contraseña del banco es gatito123": "a password",
+    "my PIN is 4312": "a password",
+    "card 4111 1111 1111 1111, expires 12/27": "a payment card number",
+    "xoxb-123456789012-abcdefghij": "a Slack token",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U": "a JSON web token",
+}
+HARMLESS = [
+    "The user's sister is called Ana",
+    "la clave es la paciencia",
+    "I forgot my password yesterday",
+    "the password is stored in 1Password",
+    "My phone is +34 600 123 456",
+    "Order number 1234567890123 arrived",
+    "https://cdn.example.com/files/87613523_2854559627994666_1775718911015124992_n.jpg",
+    "The user prefers sk-learn-compatible-pipeline-steps",
+    "I use AWS at work and keep secrets in a vault",
+]
+
+
+@pytest.fixture
+def mem(empty_vault_dir, embedder):
+    with vmem.open(empty_vault_dir, embedder=embedder, use_daemon=False) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("text", "kind"), SECRETS.items())
+def test_each_kind_of_secret_is_found(text, kind):
+    assert find_secret(text) == kind
+
+
+@pytest.mark.parametrize("text", HARMLESS)
+def test_what_only_looks_near_a_secret_is_not_one(text):
+    assert find_secret(text) is None
+
+
+def test_private_spans_are_cut_out():
+    assert (
+        without_private("locker in hall B <private>code 4312</private> on the left") == "locker in hall B on the left"
+    )
+    assert without_private("nothing <PRIVATE>to the end") == "nothing"
+    assert without_private("no tags here") == "no tags here"
+
+
+def test_remember_refuses_a_secret_and_writes_nothing(cli, vault_dir):
+    """`vmem remember "My AWS access key is AKIA…"` stored the key in plain Markdown, in a
+    folder that is often a git repository pushed somewhere."""
+    before = tree_digest(vault_dir)
+    done = cli("remember", "My AWS access key is AKIAIOSFODNN7EXAMPLE and the secret is in 1Password")
+    assert done.exit_code == 2 and "an AWS access key" in done.stderr and "<private>" in done.stderr
+    assert tree_digest(vault_dir) == before
+    with vmem.open(vault_dir, use_daemon=False) as mem, pytest.raises(SecretRefused):
+        mem.remember("github: ghp_" + "a1" * 18)
+
+
+def test_a_private_span_is_never_written(cli, vault_dir):
+    done = cli("remember", "The user's locker is in hall B <private>and its code is 4312</private>", "--json")
+    assert done.exit_code == 0, done.stderr
+    written = (vault_dir / json.loads(done.stdout)["path"]).read_text()
+    assert "hall B" in written and "4312" not in written and "private" not in written
+
+
+def test_an_import_line_holding_a_secret_is_refused(tmp_path):
+    mem = vmem.init(tmp_path / "v", examples=False)
+    lines = [json.dumps({"id": "ok", "text": "Likes tea"}), json.dumps({"id": "key", "text": "PIN: 9911"})]
+    report = mem.import_(lines, source="dump.jsonl")
+    assert report.counts["added"] == 1 and report.counts["error"] == 1
+    assert "a password" in report.records[1]["error"] and not list(tmp_path.rglob("key.md"))
+
+
+def test_ingest_keeps_secrets_and_private_spans_out_of_memories_and_out_of_the_llm(mem):
+    """A user turn that states a secret yields no fact (the report says why); what the user
+    marked <private> is neither read for a fact nor sent to the LLM."""
+    server = ChatServer()
+    try:
+        server.reply = json.dumps({"facts": [], "episodes": [], "summary": None})
+        transcript = "\n".join(
+            json.dumps(turn)
+            for turn in [
+                {"role": "user", "content": "Remember that my github token is ghp_" + "a1" * 18},
+                {"role": "assistant", "content": "I will not keep that."},
+                {"role": "user", "content": "Remember that I live in Porto. <private>My PIN is 4312</private>"},
+                {"role": "assistant", "content": "Noted."},
+            ]
+        )
+        report = ingest(mem, transcript, llm=LLMSettings(url=server.url, model="m", timeout=5, retries=0))
+        sent = json.dumps(server.requests)
+    finally:
+        server.close()
+    texts = [m.text for m in mem.list()]
+    assert texts == ["The user lives in Porto"]
+    assert any("a GitHub token" in note for note in report.notes)
+    assert "4312" not in sent and "Porto" in sent
+    assert not any("4312" in p.read_text(errors="replace") for p in mem.root.rglob("*") if p.is_file())
