@@ -1,0 +1,124 @@
+"""Claude's memory tool on a vault: the real Anthropic SDK's tool runner, against a Messages
+API stand-in on 127.0.0.1 that asks for each command, with a vmem vault behind it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from messages_server import MessagesServer
+
+import vault_memory as vmem
+
+anthropic = pytest.importorskip("anthropic")
+from vault_memory.integrations.memory_tool import VaultMemoryTool  # noqa: E402
+
+NOTE = "# Commute\n- The user takes the 8:15 train\n- Likes green tea\n"
+
+
+def run(vault, script: list) -> tuple[MessagesServer, object]:
+    server = MessagesServer(script)
+    try:
+        client = anthropic.Anthropic(api_key="test-key", base_url=server.url, max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=1024,
+            tools=[VaultMemoryTool(vault)],
+            messages=[{"role": "user", "content": "Keep my commute in memory."}],
+            thread=False,
+        )
+        final = runner.until_done()
+    finally:
+        server.close()
+    return server, final
+
+
+def test_the_sdks_tool_runner_keeps_the_agents_memory_in_the_vault(tmp_path):
+    """Every command, as the model sends it: what it creates is a memory file with vmem's
+    frontmatter, recalled by vmem at once; it reads and edits the body alone, line numbers
+    and all; a person's frontmatter key stays through its edits; rename keeps the id;
+    delete goes to the trash and `restore` brings it back."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    server, final = run(
+        mem.root,
+        [
+            {"command": "view", "path": "/memories"},
+            {"command": "create", "path": "/memories/commute.md", "file_text": NOTE},
+            {"command": "view", "path": "/memories"},
+            {"command": "str_replace", "path": "/memories/commute.md", "old_str": "green tea", "new_str": "oolong"},
+            {
+                "command": "insert",
+                "path": "/memories/commute.md",
+                "insert_line": 1,
+                "insert_text": "- Works on Fridays",
+            },
+            {"command": "view", "path": "/memories/commute.md", "view_range": [1, 3]},
+            {"command": "rename", "old_path": "/memories/commute.md", "new_path": "/memories/user/commute.md"},
+            "Saved.",
+        ],
+    )
+    results = server.tool_results()
+    assert [error for _, error in results] == [False] * 7, results
+    assert server.requests[0]["body"]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+    assert "/memories/commute.md" in results[2][0] and "B\t" in results[2][0]
+    assert results[5][0].splitlines()[1:] == [
+        "     1\t# Commute",
+        "     2\t- Works on Fridays",
+        "     3\t- The user takes the 8:15 train",
+    ]
+    assert final.content[0].text == "Saved."
+    file = mem.root / "agent" / "user" / "commute.md"
+    text = file.read_text()
+    assert text.startswith("---\nid: agent-commute\ntype: note\n") and "source: agent" in text
+    assert text.endswith("\n---\n\n# Commute\n- Works on Fridays\n- The user takes the 8:15 train\n- Likes oolong\n")
+    (memory,) = mem.list().memories
+    assert memory.id == "agent-commute" and "8:15 train" in mem.recall("which train does the user take?").block
+
+    # a person adds a key in Obsidian; the agent's edit keeps it, byte for byte
+    file.write_text(text.replace("source: agent\n", "source: agent\nreviewed: yes # by me\n"))
+    server, _ = run(
+        mem.root,
+        [
+            {"command": "str_replace", "path": "/memories/user/commute.md", "old_str": "oolong", "new_str": "sencha"},
+            {"command": "delete", "path": "/memories/user/commute.md"},
+            "Done.",
+        ],
+    )
+    assert [error for _, error in server.tool_results()] == [False, False]
+    assert not file.exists()
+    (trashed,) = mem.vault.trash()
+    assert trashed.id == "agent-commute"
+    restored = mem.restore("agent-commute")
+    back = (mem.root / restored.path).read_text()
+    assert "reviewed: yes # by me\n" in back and "- Likes sencha" in back
+
+
+def test_paths_out_of_memories_secrets_and_oversized_files_are_refused(tmp_path):
+    """Nothing is written outside /memories: '..', an encoded '..', another root, a link
+    out; a secret and a file longer than recall reads are refused with what to do."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (mem.root / "agent").mkdir()
+    os.symlink(outside, mem.root / "agent" / "out")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    server, _ = run(
+        mem.root,
+        [
+            {"command": "create", "path": "/memories/../escape.md", "file_text": "x"},
+            {"command": "create", "path": "/memories/%2e%2e%2fescape.md", "file_text": "x"},
+            {"command": "create", "path": "/etc/escape.md", "file_text": "x"},
+            {"command": "create", "path": "/memories/out/escape.md", "file_text": "x"},
+            {"command": "create", "path": "/memories/keys.md", "file_text": "aws key AKIAIOSFODNN7EXAMPLE"},
+            {"command": "create", "path": "/memories/huge.md", "file_text": "word " * 10_000},
+            {"command": "rename", "old_path": "/memories/x.md", "new_path": "/memories/../x.md"},
+            {"command": "delete", "path": "/memories"},
+            "Done.",
+        ],
+    )
+    results = server.tool_results()
+    assert all(error for _, error in results), results
+    words = [text for text, _ in results]
+    assert "escape" in words[0] and "escape" in words[1] and "must start with /memories" in words[2]
+    assert "link" in words[3] and "an AWS access key" in words[4] and "first 20,000" in words[5]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before and not list(outside.iterdir())

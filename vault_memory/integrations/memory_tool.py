@@ -1,0 +1,318 @@
+"""The vault as the backend of Claude's memory tool (``memory_20250818``), for agents built
+on the Anthropic API: what the model keeps under ``/memories`` is a folder of the vault
+(``agent/`` by default), so an API agent, Claude Code and a person in Obsidian share one
+memory::
+
+    from anthropic import Anthropic
+    from vault_memory.integrations.memory_tool import VaultMemoryTool
+
+    runner = Anthropic().beta.messages.tool_runner(
+        model="claude-sonnet-4-5", max_tokens=2048, tools=[VaultMemoryTool("~/memory")],
+        messages=[{"role": "user", "content": "Remember that I take the 8:15 train"}],
+    )
+    print(runner.until_done().content)
+
+Every file the model creates is a memory file: vmem writes its frontmatter (an id, ``type:
+note``, ``source: agent``, when), the model reads and edits the body alone, line numbers
+and all, and the frontmatter keeps its bytes through every edit (a person's keys too).
+``vmem recall`` finds it at once. ``delete`` moves it to vmem's trash (``vmem restore``
+brings it back), ``rename`` keeps its id. A path outside ``/memories`` (``..``, an encoded
+one, a symlink out) is refused and nothing is written outside; a file over the vault's
+``max_file_bytes``, or longer than recall reads, or holding a secret (``vault.secrets``) is refused with what to do.
+The model's notes are never the user's facts: they are notes, recalled as what the agent
+wrote.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import re
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+try:
+    from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError
+except ImportError as e:  # an optional extra: say how to get it
+    raise ImportError(f"VaultMemoryTool needs the anthropic SDK: pip install 'vault-memory[anthropic]' ({e})") from e
+
+from ..errors import VaultError
+from ..index.chunking import EMBED_CHARS
+from ..vault.fileformat import serialize_memory
+from ..vault.fsutil import atomic_write, move_no_clobber
+from ..vault.memory import Memory
+from ..vault.secrets import find_secret
+
+if TYPE_CHECKING:
+    from anthropic.types.beta import (
+        BetaMemoryTool20250818CreateCommand,
+        BetaMemoryTool20250818DeleteCommand,
+        BetaMemoryTool20250818InsertCommand,
+        BetaMemoryTool20250818RenameCommand,
+        BetaMemoryTool20250818StrReplaceCommand,
+        BetaMemoryTool20250818ViewCommand,
+    )
+
+    from ..api import VaultMemory
+
+ROOT = "/memories"
+#: the folder of the vault ``/memories`` is, unless the caller names another
+DEFAULT_FOLDER = "agent"
+LINE_NUMBER_WIDTH = 6
+_SAFE_PART = re.compile(r"[^\x00-\x1f\x7f/\\:*?\"<>|%]+")
+
+
+class VaultMemoryTool(BetaAbstractMemoryTool):
+    """Claude's memory tool on a vmem vault (a path, or an open ``VaultMemory``)."""
+
+    def __init__(self, vault: str | os.PathLike[str] | VaultMemory, folder: str = DEFAULT_FOLDER, **kwargs: Any):
+        super().__init__(**kwargs)
+        from ..api import VaultMemory, open
+
+        self.mem = vault if isinstance(vault, VaultMemory) else open(Path(vault).expanduser())
+        self.folder = Path(folder)
+        if self.folder.is_absolute() or any(part in ("", ".", "..") for part in self.folder.parts):
+            raise ValueError(f"folder must be a folder inside the vault, not {folder!r}")
+        self.root = self.mem.root.resolve() / self.folder
+
+    # ------------------------------------------------------------------ paths
+
+    def _path(self, path: str) -> Path:
+        """The file of the vault a ``/memories`` path names; ToolError for any other."""
+        if not isinstance(path, str) or not (path == ROOT or path.startswith(ROOT + "/")):
+            raise ToolError(f"Path must start with {ROOT}, got: {path!r}")
+        parts = [p for p in path[len(ROOT) :].split("/") if p]
+        for part in parts:
+            if part in (".", "..") or part.startswith(".") or not _SAFE_PART.fullmatch(part):
+                raise ToolError(
+                    f"Path {path} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names)"
+                )
+        target = self.root.joinpath(*parts)
+        here = self.root
+        for part in parts:  # no step of the way may be a link: nothing is reached outside
+            here = here / part
+            if here.is_symlink():
+                raise ToolError(f"Path {path} goes through a link; not followed")
+        if self.root.is_symlink() or not str(target.resolve()).startswith(str(self.root.resolve())):
+            raise ToolError(f"Path {path} would escape {ROOT}")
+        return target
+
+    def _file(self, path: str) -> Path:
+        """The file on disk of a memory path (``notes.txt`` is kept as ``notes.txt.md``, a
+        memory file, and shown under the name the model gave it)."""
+        target = self._path(path)
+        if target == self.root:
+            raise ToolError(f"{ROOT} is a directory")
+        return target if target.suffix == ".md" else target.with_name(target.name + ".md")
+
+    def _shown(self, file: Path) -> str:
+        rel = file.relative_to(self.root).as_posix()
+        return f"{ROOT}/{rel[:-3] if rel.endswith('.md') and rel[:-3].rsplit('/', 1)[-1].count('.') else rel}"
+
+    # ------------------------------------------------------------------ commands
+
+    def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        target = self._path(command.path)
+        if target == self.root or target.is_dir():
+            return self._listing(command.path, target)
+        file = self._file(command.path)
+        if not file.is_file():
+            raise ToolError(f"The path {command.path} does not exist. Please provide a valid path.")
+        _, body = self._read(file, command.path)
+        lines = body.split("\n")
+        start, shown = 1, lines
+        if command.view_range and len(command.view_range) == 2:
+            first = max(1, command.view_range[0])
+            last = len(lines) if command.view_range[1] == -1 else command.view_range[1]
+            start, shown = first, lines[first - 1 : last]
+        numbered = [f"{str(n).rjust(LINE_NUMBER_WIDTH)}\t{line}" for n, line in enumerate(shown, start=start)]
+        return f"Here's the content of {command.path} with line numbers:\n" + "\n".join(numbered)
+
+    def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        file = self._file(command.path)
+        if file.exists() or file.is_symlink():
+            raise ToolError(f"File {command.path} already exists")
+        body = command.file_text
+        self._check(body, command.path)
+        memory = Memory(
+            id=self._new_id(file),
+            text=body,
+            type="note",
+            confidence="medium",
+            source="agent",
+            created=dt.datetime.now().astimezone(),
+        )
+        header = serialize_memory(dataclasses.replace(memory, text="x")).removesuffix("\nx\n")  # "---\n…---\n"
+        self._write(file, header, body, command.path, new=True)
+        return f"File created successfully at: {command.path}"
+
+    def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        file = self._existing(command.path)
+        header, body = self._read(file, command.path)
+        count = body.count(command.old_str)
+        if count == 0:
+            raise ToolError(
+                f"No replacement was performed, old_str `{command.old_str}` did not appear verbatim in {command.path}."
+            )
+        if count > 1:
+            raise ToolError(
+                f"No replacement was performed. Multiple occurrences of old_str `{command.old_str}` in "
+                f"{command.path}. Please ensure it is unique"
+            )
+        at = body[: body.find(command.old_str)].count("\n")
+        new = body.replace(command.old_str, command.new_str)
+        self._check(new, command.path)
+        self._write(file, header, new, command.path)
+        lines = new.split("\n")
+        around = range(max(0, at - 2), min(len(lines), at + 3))
+        snippet = "\n".join(f"{str(n + 1).rjust(LINE_NUMBER_WIDTH)}\t{lines[n]}" for n in around)
+        return (
+            f"The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{snippet}"
+        )
+
+    def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        file = self._existing(command.path)
+        header, body = self._read(file, command.path)
+        lines = body.split("\n")
+        if body.endswith("\n"):
+            lines.pop()
+        if not 0 <= command.insert_line <= len(lines):
+            raise ToolError(
+                f"Invalid `insert_line` parameter: {command.insert_line}. It should be within the range [0, {len(lines)}]."
+            )
+        lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
+        new = "\n".join(lines) + "\n"
+        self._check(new, command.path)
+        self._write(file, header, new, command.path)
+        return f"The file {command.path} has been edited."
+
+    def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        target = self._path(command.path)
+        if target == self.root:
+            raise ToolError(f"Cannot delete the {ROOT} directory itself")
+        files = sorted(target.rglob("*.md")) if target.is_dir() else [self._existing(command.path)]
+        for file in files:  # to vmem's trash, each: `vmem restore ID` brings it back
+            try:
+                self.mem.forget(self._memory_id(file))
+            except VaultError as e:
+                raise ToolError(f"Could not delete {self._shown(file)}: {e}") from None
+        if target.is_dir():
+            for folder in sorted((p for p in target.rglob("*") if p.is_dir()), reverse=True):
+                _remove_if_empty(folder)
+            _remove_if_empty(target)
+        return f"Successfully deleted {command.path}"
+
+    def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        old = self._path(command.old_path)
+        if old == self.root:
+            raise ToolError(f"Cannot rename the {ROOT} directory itself")
+        source = old if old.is_dir() else self._existing(command.old_path)
+        target = self._path(command.new_path) if source.is_dir() else self._file(command.new_path)
+        if target.exists() or target.is_symlink():
+            raise ToolError(f"The destination {command.new_path} already exists")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            move_no_clobber(source, target)  # the file moves whole: its id stays
+        except (OSError, VaultError) as e:
+            raise ToolError(f"Could not rename {command.old_path}: {e}") from None
+        return f"Successfully renamed {command.old_path} to {command.new_path}"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _listing(self, shown: str, folder: Path) -> str:
+        if not folder.exists():
+            if folder != self.root:
+                raise ToolError(f"The path {shown} does not exist. Please provide a valid path.")
+            folder.mkdir(parents=True, exist_ok=True)
+        rows = [f"{_size(folder.stat().st_size)}\t{shown}"]
+        for item in sorted(folder.rglob("*")):
+            rel = item.relative_to(folder)
+            if any(part.startswith(".") for part in rel.parts) or len(rel.parts) > 2 or item.is_symlink():
+                continue
+            if item.is_dir():
+                rows.append(f"{_size(item.stat().st_size)}\t{shown.rstrip('/')}/{rel.as_posix()}/")
+            elif item.is_file() and item.suffix == ".md":
+                _, body = self._read(item, str(rel))
+                name = self._shown(item)[len(ROOT) :].lstrip("/")
+                prefix = folder.relative_to(self.root).as_posix()
+                name = name[len(prefix) + 1 :] if prefix != "." else name
+                rows.append(f"{_size(len(body.encode('utf-8')))}\t{shown.rstrip('/')}/{name}")
+        header = f"Here're the files and directories up to 2 levels deep in {shown}, excluding hidden items:"
+        return header + "\n" + "\n".join(rows)
+
+    def _existing(self, path: str) -> Path:
+        file = self._file(path)
+        if not file.is_file():
+            raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
+        return file
+
+    def _read(self, file: Path, shown: str) -> tuple[str, str]:
+        """(the frontmatter as its bytes say it, with its closing line; the body)."""
+        text = file.read_text(encoding="utf-8")
+        if text.startswith("---\n"):
+            end = text.find("\n---\n", 3)
+            if end != -1:
+                header, body = text[: end + 5], text[end + 5 :]
+                return header, body[1:] if body.startswith("\n") else body
+        return "", text  # a person's file without frontmatter: all of it is the body
+
+    def _check(self, body: str, shown: str) -> None:
+        limit = self.mem.config["vault"]["max_file_bytes"]
+        size = len(body.encode("utf-8"))
+        if size + 512 > limit:
+            raise ToolError(f"{shown} would be {size:,} bytes; a memory may hold {limit - 512:,}. Keep what matters.")
+        if len(body) > EMBED_CHARS:  # recall reads a memory by its beginning: the rest would never be found
+            raise ToolError(
+                f"{shown} would be {len(body):,} characters; recall finds a memory by its first {EMBED_CHARS:,}. "
+                "Keep it shorter, or split it into several files."
+            )
+        secret = find_secret(body)
+        if secret is not None:
+            raise ToolError(
+                f"{shown} would hold what looks like {secret}: secrets are never stored in memory. Leave it out."
+            )
+        if "\x00" in body:
+            raise ToolError(f"{shown} would hold a NUL character; it cannot be stored in a Markdown file")
+
+    def _write(self, file: Path, header: str, body: str, shown: str, new: bool = False) -> None:
+        if not header and body.startswith("---"):  # a file without frontmatter would gain a broken one
+            raise ToolError(f"{shown} cannot begin with '---': it would be read as frontmatter. Begin with text.")
+        file.parent.mkdir(parents=True, exist_ok=True)
+        text = f"{header}\n{body}" if header else body
+        try:
+            atomic_write(file, text, overwrite=not new)
+        except (OSError, VaultError) as e:
+            raise ToolError(f"Could not write {shown}: {e}") from None
+
+    def _new_id(self, file: Path) -> str:
+        stem = re.sub(r"[^a-z0-9]+", "-", file.name[:-3].lower()).strip("-") or "note"
+        wanted = f"agent-{stem}"[:60]
+        taken = {m.id for m in self.mem.vault.scan().memories}
+        candidate, n = wanted, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{wanted}-{n}"
+        return candidate
+
+    def _memory_id(self, file: Path) -> str:
+        memory = self.mem.vault.read(file.relative_to(self.mem.root.resolve()).as_posix())
+        return memory.id
+
+
+def _size(n: int) -> str:
+    """A size as the SDK's local memory tool writes it (4.0K, 512B)."""
+    if n == 0:
+        return "0B"
+    unit = min((n.bit_length() - 1) // 10, 3)
+    value = n / 1024**unit
+    return f"{int(value) if value == int(value) else round(value, 1)}{'BKMG'[unit]}"
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        if stat.S_ISDIR(os.lstat(folder).st_mode) and not any(folder.iterdir()):
+            folder.rmdir()
+    except OSError:
+        pass
