@@ -917,9 +917,11 @@ def test_mcp_search_gives_a_compact_index_and_get_the_chosen_memories(tmp_path):
             first = found.structured_content["memories"][0]["id"]
             got = await session.call_tool("get", {"ids": [first, "no-such-memory"]})
             resource = await session.read_resource(f"vmem://memory/{first}")
-            return found.structured_content, small.structured_content, block.structured_content, got, resource
+            secret = await session.call_tool("remember", {"text": "The user's token is ghp_" + "a1" * 18})
+            return found.structured_content, small.structured_content, block.structured_content, got, resource, secret
 
-    found, small, block, got, resource = asyncio.run(talk())
+    found, small, block, got, resource, secret = asyncio.run(talk())
+    assert secret.is_error and "a GitHub token" in secret.content[0].text  # never stored, and the model is told why
     lines = found["memories"]
     assert len(lines) >= 6 and all("allergic" in m["line"] for m in lines[:6])
     assert all({"id", "line", "type", "date", "relevance", "tokens"} <= set(m) for m in lines)

@@ -26,6 +26,7 @@ SECRETS = {
     "my PIN is 4312": "a password",
     "card 4111 1111 1111 1111, expires 12/27": "a payment card number",
     "xoxb-123456789012-abcdefghij": "a Slack token",
+    "DATABASE_URL=postgres://app:s3cr3t@db.example.com:5432/prod": "a connection string with a password",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U": "a JSON web token",
 }
 HARMLESS = [
@@ -38,6 +39,7 @@ HARMLESS = [
     "https://cdn.example.com/files/87613523_2854559627994666_1775718911015124992_n.jpg",
     "The user prefers sk-learn-compatible-pipeline-steps",
     "I use AWS at work and keep secrets in a vault",
+    "the docs are at https://example.com:8080/path and mailto:ana@example.com",
 ]
 
 
@@ -115,3 +117,35 @@ def test_ingest_keeps_secrets_and_private_spans_out_of_memories_and_out_of_the_l
     assert any("a GitHub token" in note for note in report.notes)
     assert "4312" not in sent and "Porto" in sent
     assert not any("4312" in p.read_text(errors="replace") for p in mem.root.rglob("*") if p.is_file())
+
+
+def test_allow_secret_stores_what_the_user_insists_on(cli, vault_dir):
+    done = cli("remember", "The garage door PIN is 4312", "--allow-secret", "--json")
+    assert done.exit_code == 0, done.stderr
+    assert "4312" in (vault_dir / json.loads(done.stdout)["path"]).read_text()
+
+
+def test_every_other_write_path_refuses_a_secret(mem):
+    """The prompt hook's "remember that…" (what the daemon writes before it recalls), a
+    model's facts at ingest, and the MCP and memory tools (tested with their SDKs) all go
+    through the one check; a secret among several facts leaves the others written."""
+    from vault_memory.conversation import remember_said
+
+    outcomes = remember_said(mem, "Remember that I live in Porto. Also remember that my PIN is 4312.")
+    assert [o.memory.text for o in outcomes] == ["The user lives in Porto"]
+    assert any("a password" in w for w in mem.vault.warnings) and not any("4312" in w for w in mem.vault.warnings)
+
+    server = ChatServer()
+    try:
+        facts = [
+            {"text": "The user's API key is sk-proj-abcdEFGH1234ijklMNOP5678", "confidence": "high", "turn": 1},
+            {"text": "The user likes hiking", "confidence": "high", "turn": 1},
+        ]
+        server.reply = json.dumps({"facts": facts, "episodes": [], "summary": None})
+        transcript = "User: I like hiking, and here is my key for the script.\nAssistant: Thanks."
+        report = ingest(mem, transcript, llm=LLMSettings(url=server.url, model="m", timeout=5, retries=0))
+    finally:
+        server.close()
+    assert [w.text for w in report.written if w.source == "inferred"] == ["The user likes hiking"]
+    assert any("an OpenAI API key" in note for note in report.notes)
+    assert not any("sk-proj" in p.read_text(errors="replace") for p in mem.root.rglob("*.md"))

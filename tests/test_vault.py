@@ -286,11 +286,14 @@ def test_reconfirming_leaves_a_hand_written_file_without_id_alone(mech_vault):
     assert "id:" not in path.read_text() and memory.id_derived
 
 
-def test_new_files_follow_the_umask_and_reconfirming_is_not_a_rewrite(mech_vault):
+def test_new_memory_files_are_the_owners_alone_and_reconfirming_is_not_a_rewrite(mech_vault):
+    """Memory files were written 0644 (the umask's) in a 0755 vault: every user of the
+    machine could read them. New ones are 0600; a file vmem edits keeps the mode its owner
+    gave it."""
     mem = vmem.open(mech_vault)
     memory = mem.remember("Prefers green tea", now=NOW).memory
     path = mech_vault / memory.file
-    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~_umask()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
     written, mtime = path.read_bytes(), path.stat().st_mtime_ns
     assert mem.remember("prefers green tea", now=NOW + dt.timedelta(hours=3)).status == "reconfirmed"
     assert path.read_bytes() == written  # said again the same day: the file is left alone
@@ -299,12 +302,9 @@ def test_new_files_follow_the_umask_and_reconfirming_is_not_a_rewrite(mech_vault
     assert path.read_bytes() == written  # a day later too: the time goes to the confirmation journal
     assert path.stat().st_mtime_ns == mtime
     assert mem.list().memories[0].last_confirmed == later
-
-
-def _umask() -> int:
-    from vault_memory.vault.fsutil import current_umask
-
-    return current_umask()
+    path.chmod(0o640)  # the owner's choice
+    mem.confirm(memory.id)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
 def test_a_killed_write_leaves_no_temp_file_behind(mech_vault):
@@ -444,3 +444,14 @@ def test_obsidians_template_folder_is_not_memories_and_a_template_says_what_it_i
     mem = vmem.open(mech_vault, use_daemon=False)
     assert mem.doctor().ok and mem.doctor().checked == 0
     assert mem.check_files({"Templates/daily.md": template.encode()}) == (0, [])
+
+
+def test_a_new_vault_is_its_owners_alone_and_doctor_says_when_one_is_not(tmp_path):
+    """`vmem init` made the vault 0755; now 0700, as ~/.ssh is. An existing vault keeps its
+    modes, and doctor says when other users can read it (a note, not a problem)."""
+    fresh = vmem.init(tmp_path / "fresh", examples=False)
+    assert stat.S_IMODE(fresh.root.stat().st_mode) == 0o700
+    assert fresh.doctor().notes == [] and fresh.doctor().ok
+    fresh.root.chmod(0o755)
+    checkup = vmem.open(fresh.root).doctor()
+    assert checkup.ok and len(checkup.notes) == 1 and "chmod 700" in checkup.notes[0]

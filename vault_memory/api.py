@@ -93,6 +93,8 @@ class Checkup:
     #: facts that may contradict each other (``vmem conflicts``): not a broken file, but
     #: something only the user can settle
     conflicts: list[Conflict] = field(default_factory=list)
+    #: advice that is no broken file (a vault other users can read)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -105,6 +107,7 @@ class Checkup:
             "ok": self.ok,
             "problems": [p.to_dict() for p in self.problems],
             "conflicts": [c.to_dict() for c in self.conflicts],
+            "notes": self.notes,
         }
 
 
@@ -224,16 +227,18 @@ class VaultMemory:
         pinned: bool = False,
         importance: float | None = None,
         force_new: bool = False,
+        allow_secret: bool = False,
         now: dt.datetime | None = None,
     ) -> RememberOutcome:
         """Write a memory the careful way: reconfirm what the vault already holds, supersede
         the old value of a single-valued key, keep each persona within its cap. ``"key:
         value"`` text is split when no ``key`` is given. ``force_new`` always writes a file.
+        What looks like a secret is refused (``SecretRefused``) unless ``allow_secret``.
         Returns ``Created``, ``Reconfirmed`` or ``Superseded`` (``vault_memory.writing.rules``)."""
         from .writing.rules import Remembering
 
         fields = {"domain": domain, "confidence": confidence, "expires": expires, "tags": list(tags), "pinned": pinned}
-        item = Remembering(text, key, type, persona, importance, force_new, fields=fields)
+        item = Remembering(text, key, type, persona, importance, force_new, fields=fields, allow_secret=allow_secret)
         return self.remember_many([item], now=now)[0]
 
     @_disk
@@ -439,7 +444,7 @@ class VaultMemory:
         nothing."""
         from .index.checkup import index_problems
         from .index.generations import IndexLayout
-        from .vault.doctor import diagnose
+        from .vault.doctor import diagnose, readable_by_others
         from .vault.vault import Problem
 
         checked, problems = diagnose(self.vault)
@@ -450,7 +455,7 @@ class VaultMemory:
         ]
         # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild
         conflicts = [] if damaged else self.conflicts()
-        return Checkup(self.root, checked, problems, conflicts)
+        return Checkup(self.root, checked, problems, conflicts, readable_by_others(self.root))
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

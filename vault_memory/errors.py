@@ -96,7 +96,7 @@ class SecretRefused(InvalidInput):
         super().__init__(
             f"{where} holds what looks like {kind}: secrets are never stored in memory (a vault is plain "
             "files, often pushed with git). Keep it in a password manager; to keep the rest, wrap the secret "
-            "in <private>…</private>"
+            "in <private>…</private> (`vmem remember --allow-secret` stores it as it is)"
         )
 
 

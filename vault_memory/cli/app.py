@@ -364,6 +364,13 @@ def remember(
     new: Annotated[
         bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")
     ] = False,
+    allow_secret: Annotated[
+        bool,
+        typer.Option(
+            "--allow-secret",
+            help="Store it even though it looks like a key, token or password (it is refused otherwise).",
+        ),
+    ] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -397,6 +404,7 @@ def remember(
             persona=persona,
             importance=importance,
             force_new=new,
+            allow_secret=allow_secret,
             domain=domain,
             confidence=confidence,
             expires=expires,
@@ -1065,6 +1073,8 @@ def doctor(
             for c in checkup.conflicts:
                 typer.echo(f"  {c.subject}: {c.newer.id} (newer) / {c.older.id}")
             typer.echo("  settle them with `vmem conflicts` (correct, forget, or --both-true)")
+        for note in checkup.notes:
+            typer.echo(printable(f"note: {note}"))
         n = len(checkup.problems)
         typer.echo(
             f"{checkup.checked} file{'s' if checkup.checked != 1 else ''} checked, {n} problem{'s' if n != 1 else ''} found"

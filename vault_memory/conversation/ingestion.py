@@ -211,10 +211,18 @@ def remember_said(
     turn = Turn("user", text, 1)
     if turn.digest in ledger.explicit:
         return []
-    items = _explicit_items([turn], ledger, session, persona)
-    for item in items:
+    from ..writing.rules import validate
+
+    items = []
+    for item in _explicit_items([turn], ledger, session, persona):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
-    outcomes = mem.remember_many(items, now=now or dt.datetime.now().astimezone())
+        try:
+            validate(item)  # a secret among them is left out, and the rest is written
+        except InvalidInput as e:
+            mem.vault.warnings.append(f"not remembered from a prompt ({e})")
+            continue
+        items.append(item)
+    outcomes = mem.remember_many(items, now=now or dt.datetime.now().astimezone()) if items else []
     ledger.explicit.add(turn.digest)
     ledger.save()
     return outcomes

@@ -41,7 +41,7 @@ except ImportError as e:  # an optional extra: say how to get it
 from ..errors import VaultError
 from ..index.chunking import EMBED_CHARS
 from ..vault.fileformat import serialize_memory
-from ..vault.fsutil import atomic_write, move_no_clobber
+from ..vault.fsutil import MEMORY_FILE_MODE, atomic_write, move_no_clobber
 from ..vault.memory import Memory
 from ..vault.secrets import find_secret
 
@@ -282,7 +282,7 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         file.parent.mkdir(parents=True, exist_ok=True)
         text = f"{header}\n{body}" if header else body
         try:
-            atomic_write(file, text, overwrite=not new)
+            atomic_write(file, text, overwrite=not new, new_mode=MEMORY_FILE_MODE)
         except (OSError, VaultError) as e:
             raise ToolError(f"Could not write {shown}: {e}") from None
 

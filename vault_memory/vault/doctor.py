@@ -123,3 +123,18 @@ def _reread(vault: Vault, rel: str) -> list[Problem]:
         return file_problems(vault.read_bytes(rel), rel)
     except MemoryFileError as e:  # changed or went away since the scan
         return [problem_from_error(e)]
+
+
+def readable_by_others(root: Path) -> list[str]:
+    """Advice, not a problem: other users of the machine can read the vault (an existing
+    vault keeps the modes its owner gave it; `vmem init` makes new ones 0700)."""
+    try:
+        mode = root.stat().st_mode & 0o777
+    except OSError:
+        return []
+    if not mode & 0o077:
+        return []
+    return [
+        f"other users of this machine can read the vault {root} (mode {mode:o}): `chmod 700 {root}` keeps your "
+        "memories yours; for a vault pushed somewhere, an encrypted repository (git-crypt, age) or filesystem"
+    ]

@@ -55,15 +55,16 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True) -> None:
-    """Temp file in the same folder, fsync, then ``os.replace`` (or a no-clobber link)."""
+def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True, new_mode: int | None = None) -> None:
+    """Temp file in the same folder, fsync, then ``os.replace`` (or a no-clobber link). A
+    file replaced keeps its mode; a new one gets ``new_mode`` (None: the umask's)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        mode: int | None = os.stat(path).st_mode & 0o7777 if overwrite else None
+        mode: int | None = os.stat(path).st_mode & 0o7777 if overwrite else new_mode
     except FileNotFoundError:
-        mode = None
+        mode = new_mode
     tmp = _write_temp(path.parent, path.name, data, mode)
     try:
         if overwrite:
@@ -81,6 +82,13 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True) -> No
         if tmp.exists():
             tmp.unlink()
     fsync_dir(path.parent)
+
+
+#: a memory file vmem writes new: its owner's alone, as ``~/.ssh`` keeps keys (one it
+#: replaces keeps its own mode)
+MEMORY_FILE_MODE = 0o600
+#: a vault ``vmem init`` makes
+VAULT_DIR_MODE = 0o700
 
 
 def private_dir(path: Path) -> Path:

@@ -382,7 +382,9 @@ def _check_storable(name: str, value: Any) -> None:
         )
 
 
-def check_new(text: Any, type: str, importance: float | None = None, key: str | None = None) -> None:
+def check_new(
+    text: Any, type: str, importance: float | None = None, key: str | None = None, *, allow_secret: bool = False
+) -> None:
     """What no memory can be written with: an unknown type, no text, a control character
     in its text or key, a secret (``secrets``), an importance outside 0–1. The one check both the bare write
     (``Vault.add``) and the write rules use, before anything of a batch is written."""
@@ -392,7 +394,7 @@ def check_new(text: Any, type: str, importance: float | None = None, key: str | 
         raise InvalidInput("a memory needs some text")
     _check_storable("text", text)
     _check_storable("key", key)
-    secret = find_secret(f"{key}: {text}" if key else text)
+    secret = None if allow_secret else find_secret(f"{key}: {text}" if key else text)
     if secret is not None:
         raise SecretRefused(secret)
     if importance is not None and not 0 <= importance <= 1:

@@ -32,6 +32,8 @@ _SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a Stripe key", re.compile(r"\b[rs]k_live_[0-9A-Za-z]{16,}")),
     ("a Slack token", re.compile(r"\bxox[abeoprs]-[0-9A-Za-z-]{10,}")),
     ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    # scheme://user:password@host: a database or broker URL with its password in it
+    ("a connection string with a password", re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:[^\s@/]{3,}@[^\s/]+")),
     ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     (
         "a password",

@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import trust
 from ..config import CONFIG_NAME, STATE_DIR
 from ..errors import InvalidInput, WriteRefused
-from .fsutil import atomic_write, private_dir
+from .fsutil import VAULT_DIR_MODE, atomic_write, private_dir
 
 
 def template_dir() -> Path:
@@ -73,7 +73,10 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     source = template_dir()
     if not source.is_dir():
         raise WriteRefused(f"vault template not found at {source}; reinstall vmem")
+    made = not path.exists()
     path.mkdir(parents=True, exist_ok=True)
+    if made or not any(path.iterdir()):  # a new vault is its owner's alone; a folder named keeps its mode
+        path.chmod(VAULT_DIR_MODE)
     for item in sorted(source.rglob("*")):
         rel = item.relative_to(source)
         if "__pycache__" in rel.parts:

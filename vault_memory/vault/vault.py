@@ -34,6 +34,7 @@ from . import gitops
 from .confirmations import Confirmations
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
 from .fsutil import (
+    MEMORY_FILE_MODE,
     STALE_TEMP_SECONDS,
     NotRegular,
     atomic_write,
@@ -292,15 +293,17 @@ class Vault:
         split_key: bool = True,
         now: dt.datetime | None = None,
         message: str = "vmem: remember {id}",
+        allow_secret: bool = False,
     ) -> Memory:
         """Write a new memory file and return it: a bare write, with none of the write rules
         (dedup, supersession, persona cap) of ``VaultMemory.remember``. ``"key: value"``
-        text is split when no key is given."""
-        check_new(text, type, importance)
+        text is split when no key is given; what looks like a secret is refused unless
+        ``allow_secret``."""
+        check_new(text, type, importance, allow_secret=allow_secret)
         if key is None and split_key:
             key, text = split_key_value(text)
         text = text.strip()
-        check_new(text, type)  # "key:" alone leaves no text
+        check_new(text, type, allow_secret=allow_secret)  # "key:" alone leaves no text
         created = now or now_local()
         memory = Memory(
             id=new_id(text, key, created),
@@ -340,7 +343,7 @@ class Vault:
         memory.id = self._unused_id(memory.id, trashed)
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
-        atomic_write(self.root / rel, serialize_memory(memory), overwrite=False)
+        atomic_write(self.root / rel, serialize_memory(memory), overwrite=False, new_mode=MEMORY_FILE_MODE)
         self._sweep((self.root / rel).parent)
         memory.path = rel
         memory.id_derived = False

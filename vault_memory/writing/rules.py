@@ -208,6 +208,8 @@ class Remembering:
     #: the rest of ``Vault.add``'s fields: domain, confidence, source, expires, tags,
     #: pinned, conversation, turn
     fields: dict[str, Any] = field(default_factory=dict)
+    #: the user insists on storing what looks like a secret (``vmem remember --allow-secret``)
+    allow_secret: bool = False
 
     def __post_init__(self) -> None:
         # what the person marked <private> is never written (``vault.secrets``)
@@ -217,7 +219,7 @@ class Remembering:
 
 def validate(item: Remembering) -> None:
     """What no rule can write, refused before anything is read or written."""
-    check_new(item.text, item.type, item.importance, item.key)
+    check_new(item.text, item.type, item.importance, item.key, allow_secret=item.allow_secret)
 
 
 @dataclass
@@ -482,6 +484,7 @@ class _Batch:
                 extra=extra or None,
                 split_key=False,
                 now=self.now,
+                allow_secret=item.allow_secret,
                 **fields,
             )
         except WriteRefused:
