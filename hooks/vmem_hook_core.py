@@ -75,7 +75,8 @@ def claude_code(event, args):
             _start_daemon(vault, args, wait=True)
         # after a compaction or a /clear the agent lost what it was shown: all of it again
         reset = event.get("source") in ("compact", "clear")
-        return _context(name, _recall(vault, _project_query(cwd), budget, args, session, reset))
+        # what the vault holds, as an index (a line each; the agent reads the rest by id)
+        return _context(name, _recall(vault, _project_query(cwd), budget, args, session, reset, shape="index"))
     if name in ("SessionEnd", "PreCompact"):
         path = event.get("transcript_path")
         if not isinstance(path, str) or not os.path.isfile(path):
@@ -102,12 +103,13 @@ def _budget(args):
         return None
 
 
-def _recall(vault, text, budget, args, session=None, reset=False, said=None):
+def _recall(vault, text, budget, args, session=None, reset=False, said=None, shape="block"):
     """The rendered block from the vault's daemon; '' (and a log line) when it cannot say.
     k and the budget default to the vault's ``[recall]`` settings, applied by the daemon.
-    With ``session``, only what that session was not shown yet (the daemon keeps track)."""
+    With ``session``, only what that session was not shown yet (the daemon keeps track);
+    ``shape`` "index": one short line a memory, those cut short named by id."""
     query = {"text": text} if budget is None else {"text": text, "budget": budget}
-    request = {"op": "recall", "query": query, "render": "cli", "format": "block"}
+    request = {"op": "recall", "query": query, "render": "cli", "format": shape}
     if session:
         request["session"] = session
         if reset:

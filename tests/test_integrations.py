@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import VMEM, wait, write
 
+import vault_memory as vmem
 from vault_memory.integrations import claude_code
 from vault_memory.vault.template import create_vault
 
@@ -84,6 +85,45 @@ def test_a_session_is_sent_each_memory_once_and_again_after_a_compaction(served_
     assert "peanut" in context("UserPromptSubmit", prompt="what should I avoid eating?")
     other = run_hook(args, event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"), env)
     assert "peanut" in other.stdout  # another session has seen nothing yet
+
+
+@pytest.mark.slow
+def test_a_session_starts_with_an_index_and_a_prompt_gets_what_was_cut_in_full(tmp_path):
+    """SessionStart put full texts in the context; on a large vault that is most of the
+    budget for a few memories. Now it is an index: one short line a memory, those cut
+    short named by id and what they cost whole; a later prompt that needs one of those
+    gets it whole (a line cut short is not counted as shown)."""
+    vault = create_vault(tmp_path / "vault")
+    trip = (
+        "The user's trip to Japan in April: flights Madrid to Tokyo on the 3rd, a week in Kyoto at a ryokan near "
+        "Gion, then Osaka for two days; budget 3000 euros; wants the cherry blossoms at Maruyama park at dawn"
+    )
+    with vmem.open(vault, use_daemon=False) as mem:
+        memory_id = mem.remember(trip, type="episode").memory.id
+    env = clean_env(tmp_path)
+    subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
+    try:
+        args, session = ["claude-code", "--vault", str(vault), "--vmem", VMEM], f"s-{uuid.uuid4()}"
+        project = tmp_path / "japan-trip"
+        project.mkdir()
+        start = run_hook(args, event("SessionStart", project, source="startup", session_id=session), env)
+        context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert "An index" in context and "nombre: Lucas" in context
+        assert f"{memory_id}, " in context and "Maruyama" not in context  # cut short, named by id
+        asked = run_hook(args, event("UserPromptSubmit", project, prompt="where will I see the cherry blossoms in Japan?",
+                                     session_id=session), env)  # fmt: skip
+        assert "Maruyama park" in json.loads(asked.stdout)["hookSpecificOutput"]["additionalContext"]
+    finally:
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
+
+
+def test_every_recall_format_is_spelled_alike_where_each_is_read():
+    """The fast path, the CLI and the renderer each spell `--format`'s choices."""
+    from vault_memory import fastpath
+    from vault_memory.cli.app import Format
+    from vault_memory.recall.results import FORMATS
+
+    assert fastpath._FORMATS == FORMATS == tuple(Format)
 
 
 def test_user_prompt_submit_injects_the_relevant_memories(served_vault, tmp_path):

@@ -943,6 +943,7 @@ class Format(StrEnum):
     block = "block"
     json = "json"
     md = "md"
+    index_ = "index"  # (not `index`: str.index)
 
 
 @app.command(cls=_Command)
@@ -978,7 +979,13 @@ def recall(
         bool, typer.Option("--include-stale", help="Also recall memories unconfirmed for too long.")
     ] = False,
     format: Annotated[
-        Format, typer.Option("--format", "-f", metavar="FORMAT", help="block (prompt-ready), json, or md.")
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="block (prompt-ready), json, md, or index (one short line a memory, by id).",
+        ),
     ] = Format.block,
     as_json: JsonOpt = False,
     explain: Annotated[

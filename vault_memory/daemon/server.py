@@ -543,7 +543,7 @@ class Daemon:
                 if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
                     self.sessions.forget(session)
                 self.sessions.already_has(session, written)  # it is in the prompt the agent reads
-                result = self.sessions.deliver(session, result)
+                result = self.sessions.deliver(session, result, index=request.get("format") == "index")
         if request.get("render") == "block" or "block_budget" in request:
             # a hook installed before it asked for the rendered answer below (``protocol``)
             return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}

@@ -13,7 +13,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import replace
 
-from .render import memory_line
+from .render import memory_line, select
 from .results import Hit, RecallResult
 
 #: sessions a process remembers at once; the oldest is dropped first (it then gets what it
@@ -57,14 +57,22 @@ class Sessions:
             for memory in memories:
                 ledger[memory.id] = version(Hit(memory, 0.0))
 
-    def deliver(self, session: str | None, result: RecallResult) -> RecallResult:
+    def deliver(self, session: str | None, result: RecallResult, *, index: bool = False) -> RecallResult:
         """``result`` with only what ``session`` has not been shown yet (all of it with no
-        session), and what its block shows recorded as shown."""
+        session), and what its block shows recorded as shown; as an ``index``, only the
+        memories its lines show whole (one cut short is sent whole when a prompt needs it)."""
         if not session:
             return result
         ledger = self.sent(session)
         fresh = [h for h in result.hits if ledger.get(h.memory.id) != version(h)]
         delivered = replace(result, hits=fresh) if len(fresh) != len(result.hits) else result
+        if index:
+            shown = select(delivered.hits, delivered.query.budget, index=True)
+            for group in shown.groups.values():
+                for hit, line in group:
+                    if line == memory_line(hit.memory, outdated=hit.outdated_by is not None):
+                        ledger[hit.memory.id] = version(hit)
+            return delivered
         for hit in delivered.selection.hits:
             ledger[hit.memory.id] = version(hit)
         return delivered

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_K", "AnsweredBy", "Hit", "RecallQuery", "RecallResult"]
 
-#: `vmem recall --format`
-FORMATS = ("block", "json", "md")
+#: `vmem recall --format`: the block, its data, Markdown, or an index (one short line a
+#: memory, those cut short named by id: what a session starts with)
+FORMATS = ("block", "json", "md", "index")
 
 #: who ranked: the vault's daemon (warm) or this process
 AnsweredBy = Literal["daemon", "in-process"]
@@ -59,6 +60,11 @@ class RecallResult:
     def markdown(self) -> str:
         return markdown_text(self.selection)
 
+    @cached_property
+    def index(self) -> str:
+        """The block as an index: more memories in the same budget, one short line each."""
+        return block_text(select(self.hits, self.query.budget, index=True))
+
     def keeping(self, keep: Callable[[Hit], bool]) -> RecallResult:
         """This result with only the hits ``keep`` accepts: its block is rendered again from
         them (``vmem context`` leaves out what the conversation's window already states)."""
@@ -87,7 +93,7 @@ class RecallResult:
         else:
             if self.budget_note:
                 errors.append(f"warning: {self.budget_note}")
-            text = self.block if format == "block" else self.markdown
+            text = {"block": self.block, "index": self.index}.get(format) or self.markdown
             if explain:
                 errors += [f"{hit.memory.id}  score={hit.score:.5f}  {json.dumps(hit.explain)}" for hit in self.hits]
             out = text + "\n" if text else ""
