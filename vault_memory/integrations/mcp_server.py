@@ -54,9 +54,8 @@ INSTRUCTIONS = (
 Id = Annotated[str, Field(description="A memory's id, as recall or list give it, or a unique prefix of 4+ characters.")]
 #: one line of a listing: what an agent reads before it decides to pay for the whole memory
 LIST_LINE_CHARS = 120
-#: what a `search` index may cost by default, and what each of its lines costs besides its text
+#: what a `search` index may cost by default
 SEARCH_BUDGET = 400
-SEARCH_LINE_TOKENS = 20
 #: ids one `get` may ask for
 GET_MAX = 20
 
@@ -69,7 +68,7 @@ def build_server(mem: VaultMemory) -> Any:
     from .. import __version__
     from ..conversation import ingest_all
     from ..recall.delta import Sessions
-    from ..recall.render import estimate_tokens, one_line
+    from ..recall.render import estimate_tokens, index_entries, one_line
 
     server = MCPServer("vmem", instructions=INSTRUCTIONS, version=__version__)
     sessions = Sessions()  # what each client session was already given (``recall.delta``)
@@ -158,27 +157,7 @@ def build_server(mem: VaultMemory) -> Any:
     ) -> dict[str, Any]:
         # every relevant hit, whatever the block's budget: the index has a budget of its own
         result = guarded(mem.recall)(query, budget=1_000_000, k=k, persona=persona)
-        best = max((h.score for h in result.hits), default=0.0) or 1.0
-        lines, spent = [], 0
-        for hit in result.hits:
-            m = hit.memory
-            line = one_line(m.text)[:LIST_LINE_CHARS]
-            cost = estimate_tokens(line) + SEARCH_LINE_TOKENS
-            if spent + cost > budget:
-                break
-            spent += cost
-            lines.append(
-                {
-                    "id": m.id,
-                    "line": line,
-                    "type": m.type,
-                    "date": m.created.date().isoformat() if m.created else None,
-                    "relevance": round(hit.score / best, 2),
-                    "tokens": estimate_tokens(m.text),
-                    **({"outdated_by": hit.outdated_by} if hit.outdated_by else {}),
-                    **({"may_conflict_with": hit.conflicts_with} if hit.conflicts_with else {}),
-                }
-            )
+        lines, spent = index_entries(result.hits, budget)
         found = {"memories": lines, "found": len(result.hits), "index_tokens": spent}
         return neutral(found | ({"warnings": result.warnings} if result.warnings else {}))
 

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..config import NOTE_TYPE, TYPE_HEADINGS
 from ..vault.language import SPANISH, detect
@@ -218,6 +219,43 @@ def block_text(selection: Selection) -> str:
             out.extend(line for _, line in selection.groups[group])
     out.append(CLOSE)
     return "\n".join(out)
+
+
+#: a compact index's line: the memory's text cut to this many characters, and what each
+#: entry costs besides its text (its id, type, date and figures)
+ENTRY_CHARS = 120
+ENTRY_TOKENS = 20
+
+
+def index_entries(hits: list[Hit], budget: int) -> tuple[list[dict], int]:
+    """The hits as a compact index for an agent that chooses what to read (MCP ``search``):
+    per memory its id, one line, type, date, relevance (its score over the best one's) and
+    what reading it whole costs, best first, within ``budget`` tokens; and what the entries
+    cost."""
+    best = max((h.score for h in hits), default=0.0) or 1.0
+    entries: list[dict] = []
+    spent = 0
+    for hit in hits:
+        m = hit.memory
+        line = one_line(m.text)[:ENTRY_CHARS]
+        cost = estimate_tokens(line) + ENTRY_TOKENS
+        if spent + cost > budget:
+            break
+        spent += cost
+        entry: dict[str, Any] = {
+            "id": m.id,
+            "line": line,
+            "type": m.type,
+            "date": m.created.date().isoformat() if m.created else None,
+            "relevance": round(hit.score / best, 2),
+            "tokens": estimate_tokens(m.text),
+        }
+        if hit.outdated_by:
+            entry["outdated_by"] = hit.outdated_by
+        if hit.conflicts_with:
+            entry["may_conflict_with"] = hit.conflicts_with
+        entries.append(entry)
+    return entries, spent
 
 
 def markdown_text(selection: Selection) -> str:
