@@ -408,7 +408,7 @@ def test_a_first_recall_and_an_export_ingest_show_progress_on_a_terminal(tmp_pat
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")} | {"TERM": "xterm", "COLUMNS": "100"}
     vault = vmem.init(tmp_path / "v", examples=False).root
-    for i in range(1200):
+    for i in range(800):
         write(vault / "notes" / f"n{i}.md", f"Meeting note {i} about the roadmap and topic {i % 37}\n")
     recall = [VMEM, "recall", "roadmap topic 5", "--vault", str(vault)]
     piped = subprocess.run(recall, capture_output=True, text=True, env=env)
@@ -418,7 +418,7 @@ def test_a_first_recall_and_an_export_ingest_show_progress_on_a_terminal(tmp_pat
     assert status == 0 and "topic 5" in out and "Indexing" in terminal
 
     dump = tmp_path / "conversations.json"
-    dump.write_text(json.dumps(export(1500)))  # three batches of 500, a fifth of them stating a fact
+    dump.write_text(json.dumps(export(1000)))  # two batches of 500, a fifth of them stating a fact
     other = vmem.init(tmp_path / "other", examples=False).root
     status, out, terminal = on_a_terminal([VMEM, "ingest", str(dump), "--vault", str(other)], env)
     assert status == 0 and "Ingesting" in terminal, terminal[-500:]
