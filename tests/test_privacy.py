@@ -149,3 +149,19 @@ def test_every_other_write_path_refuses_a_secret(mem):
     assert [w.text for w in report.written if w.source == "inferred"] == ["The user likes hiking"]
     assert any("an OpenAI API key" in note for note in report.notes)
     assert not any("sk-proj" in p.read_text(errors="replace") for p in mem.root.rglob("*.md"))
+
+
+def test_a_private_span_in_a_hand_written_file_never_leaves_the_vault(mem):
+    """A person writes a note in their editor with a <private> span: the file keeps every
+    byte and their own `show` shows it, but no block, JSON answer or index holds it, and no
+    search finds it."""
+    note = mem.root / "notes" / "bank.md"
+    note.parent.mkdir(exist_ok=True)
+    raw = "---\nid: bank\n---\n\nThe user banks with Caixa. <private>Safe deposit box 1187 at the Gràcia branch.</private>\n"
+    note.write_text(raw)
+    result = mem.recall("where does the user bank?")
+    assert "Caixa" in result.block and "1187" not in result.block
+    assert "1187" not in json.dumps(result.to_dict(), ensure_ascii=False)
+    assert "1187" not in result.index
+    assert not any(h.memory.id == "bank" for h in mem.recall("safe deposit box Gràcia branch", legs=("keyword",)).hits)
+    assert "1187" in mem.show("bank").text and note.read_text() == raw

@@ -126,7 +126,8 @@ def schema() -> Schema:
 def document(memory: Memory) -> dict:
     """The fields Whoosh indexes for one memory."""
     key = memory.key or ""
-    text = f"{key.replace('_', ' ')} {memory.text}" if key else memory.text
+    shared = memory.shared_text  # what is private is not searchable either
+    text = f"{key.replace('_', ' ')} {shared}" if key else shared
     return {
         "path": memory.file.as_posix(),
         "id": memory.id,

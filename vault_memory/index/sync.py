@@ -677,7 +677,9 @@ class Indexer:
         """The chunks of every parsed memory, their vectors, and (``with_tokens``) their
         token vectors, all in the same order."""
         tokenizer = getattr(self.embedder, "tokenizer", lambda: None)()
-        chunk_texts = [chunk_text(embedding_text(m.key, m.text), tokenizer) for _, _, m, _ in parsed if m is not None]
+        chunk_texts = [
+            chunk_text(embedding_text(m.key, m.shared_text), tokenizer) for _, _, m, _ in parsed if m is not None
+        ]
         flat = [c for chunks in chunk_texts for c in chunks]
         report.embedded_chunks = len(flat)
         vectors, pieces = self._embed(flat, progress, with_tokens)

@@ -28,6 +28,7 @@ from ..conversation.llm import use_llm_judge
 from ..conversation.transcript import FORMATS
 from ..errors import VaultError
 from ..vault.memory import CONFIDENCE_LEVELS
+from ..vault.secrets import without_private
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -124,7 +125,7 @@ def build_server(mem: VaultMemory) -> Any:
                 [
                     {
                         "id": h.memory.id,
-                        "text": h.memory.text,
+                        "text": h.memory.shared_text,
                         "key": h.memory.key,
                         "type": h.memory.type,
                         "score": round(h.score, 4),
@@ -184,7 +185,7 @@ def build_server(mem: VaultMemory) -> Any:
                 missing.append({"id": ref, "error": str(e)})
                 continue
             date = m.created.date().isoformat() if m.created else None
-            found.append({"id": m.id, "text": m.text, "type": m.type, "key": m.key, "date": date})
+            found.append({"id": m.id, "text": m.shared_text, "type": m.type, "key": m.key, "date": date})
         return neutral({"memories": found, **({"missing": missing} if missing else {})})
 
     @server.tool(
@@ -238,7 +239,7 @@ def build_server(mem: VaultMemory) -> Any:
     )
     def restore(id: Id) -> dict[str, Any]:
         memory = guarded(mem.restore)(id, prefix=True)
-        return neutral({"id": memory.id, "text": memory.text, "path": str(memory.path)})
+        return neutral({"id": memory.id, "text": memory.shared_text, "path": str(memory.path)})
 
     @server.tool(
         name="list",
@@ -261,9 +262,9 @@ def build_server(mem: VaultMemory) -> Any:
                 "id": m.id,
                 "type": m.type,
                 "key": m.key,
-                "line": one_line(m.text)[:LIST_LINE_CHARS],
+                "line": one_line(m.shared_text)[:LIST_LINE_CHARS],
                 "state": listing.states.get(m.id),
-                "tokens": estimate_tokens(m.text),
+                "tokens": estimate_tokens(m.shared_text),
             }
             for m in memories[:limit]
         ]
@@ -273,7 +274,8 @@ def build_server(mem: VaultMemory) -> Any:
         title="Show a memory", annotations=reading, description="Show one memory in full: text and frontmatter."
     )
     def show(id: Id) -> dict[str, Any]:
-        return neutral(guarded(mem.show)(id, prefix=True).to_dict())
+        memory = guarded(mem.show)(id, prefix=True)
+        return neutral(memory.to_dict() | {"text": memory.shared_text})
 
     @server.tool(
         title="History of a memory",
@@ -282,7 +284,7 @@ def build_server(mem: VaultMemory) -> Any:
     )
     def history(id: Id) -> dict[str, Any]:
         h = guarded(mem.history)(id, prefix=True)
-        return neutral({"chain": [m.to_dict() for m in h.chain], "forks": h.forks})
+        return neutral({"chain": [m.to_dict() | {"text": m.shared_text} for m in h.chain], "forks": h.forks})
 
     @server.tool(
         title="Ingest a conversation",
@@ -327,7 +329,7 @@ def build_server(mem: VaultMemory) -> Any:
     def memory_resource(id: str) -> str:
         memory = guarded(mem.show)(id, prefix=True)
         path = mem.root / memory.path if memory.path is not None else None
-        return neutral(path.read_text(encoding="utf-8") if path is not None else memory.text)
+        return neutral(without_private(path.read_text(encoding="utf-8")) if path is not None else memory.shared_text)
 
     server.resource(
         "vmem://memory/{id}",

@@ -100,7 +100,7 @@ class Hit:
             "id": m.id,
             "type": m.type,
             "key": m.key,
-            "text": m.text,
+            "text": m.shared_text,
             "path": m.path.as_posix() if m.path else None,
             "score": round(self.score, 6),
             "created": m.created,

@@ -124,7 +124,7 @@ OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede est
 def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = False, ref: bool = False) -> str:
     """The memory as the block's line; ``ref``: it was cut short, so the line names the
     memory's id and what reading it whole costs (an index)."""
-    body = defang(one_line(memory.text) if text is None else text)
+    body = defang(one_line(memory.shared_text) if text is None else text)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
     facts = [memory.created.date().isoformat()] if memory.created else []
     facts.append(memory.confidence)
@@ -145,7 +145,7 @@ def clamp_line(memory: Memory, budget: int, *, outdated: bool = False, ref: bool
         return full
     if budget < MIN_LINE_TOKENS:
         return None
-    words = one_line(memory.text).split(" ")
+    words = one_line(memory.shared_text).split(" ")
     lo, hi, best = 1, len(words), None
     while lo <= hi:
         mid = (lo + hi) // 2
@@ -237,7 +237,7 @@ def index_entries(hits: list[Hit], budget: int) -> tuple[list[dict], int]:
     spent = 0
     for hit in hits:
         m = hit.memory
-        line = one_line(m.text)[:ENTRY_CHARS]
+        line = one_line(m.shared_text)[:ENTRY_CHARS]
         cost = estimate_tokens(line) + ENTRY_TOKENS
         if spent + cost > budget:
             break
@@ -248,7 +248,7 @@ def index_entries(hits: list[Hit], budget: int) -> tuple[list[dict], int]:
             "type": m.type,
             "date": m.created.date().isoformat() if m.created else None,
             "relevance": round(hit.score / best, 2),
-            "tokens": estimate_tokens(m.text),
+            "tokens": estimate_tokens(m.shared_text),
         }
         if hit.outdated_by:
             entry["outdated_by"] = hit.outdated_by

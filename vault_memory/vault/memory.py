@@ -18,7 +18,7 @@ from typing import Any
 
 from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
 from ..errors import InvalidId, InvalidInput, SecretRefused
-from .secrets import find_secret
+from .secrets import find_secret, without_private
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
 #: the folder a new memory of each type is written to (its plural)
@@ -134,6 +134,13 @@ class Memory:
         if self.path is None:
             raise InvalidInput(f"memory {self.id!r} has no file yet")
         return self.path
+
+    @property
+    def shared_text(self) -> str:
+        """The text as it may leave the vault (a prompt, a tool's answer, the indexes): what
+        a person marked ``<private>`` in the file cut out (``secrets.without_private``).
+        The file keeps every byte; the user's own `vmem show` shows all of it."""
+        return without_private(self.text)
 
     @property
     def supersession_refs(self) -> list[str]:
