@@ -109,6 +109,10 @@ def bundled_model_dir(cache_dir: Path | None = None) -> Path:
 
 
 _REGISTERED: set[str] = set()
+#: onnxruntime's CPU arena keeps the largest batch's buffers for the life of the process:
+#: without it a daemon that has synced 600 notes holds 298 MB instead of 417, for 5-8%
+#: more time a build (docs/benchmarks.md, "Footprint"); a query costs the same
+CPU_ARENA = False
 
 
 class FastEmbedEmbedder:
@@ -170,10 +174,22 @@ class FastEmbedEmbedder:
                             model_file="model.onnx",
                         )
                     _REGISTERED.add(registered)
-                return TextEmbedding(registered, specific_model_path=str(folder), cache_dir=cache, threads=self.threads)
+                return TextEmbedding(
+                    registered,
+                    specific_model_path=str(folder),
+                    cache_dir=cache,
+                    threads=self.threads,
+                    enable_cpu_mem_arena=CPU_ARENA,
+                )
             else:
                 # never downloads at run time: a model not in the cache fails at once, not after retries
-                return TextEmbedding(self.name, cache_dir=cache, threads=self.threads, local_files_only=True)
+                return TextEmbedding(
+                    self.name,
+                    cache_dir=cache,
+                    threads=self.threads,
+                    local_files_only=True,
+                    enable_cpu_mem_arena=CPU_ARENA,
+                )
         except EmbedderError:
             raise
         except Exception as e:  # fastembed raises plain Exceptions for missing/offline models
