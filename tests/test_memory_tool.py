@@ -11,7 +11,7 @@ from messages_server import MessagesServer
 import vault_memory as vmem
 
 anthropic = pytest.importorskip("anthropic")
-from vault_memory.integrations.memory_tool import VaultMemoryTool  # noqa: E402
+from vault_memory.integrations.memory_tool import MEMORY_BETA, VaultMemoryTool  # noqa: E402
 
 NOTE = "# Commute\n- The user takes the 8:15 train\n- Likes green tea\n"
 
@@ -25,6 +25,7 @@ def run(vault, script: list) -> tuple[MessagesServer, object]:
             max_tokens=1024,
             tools=[VaultMemoryTool(vault)],
             messages=[{"role": "user", "content": "Keep my commute in memory."}],
+            betas=[MEMORY_BETA],
             thread=False,
         )
         final = runner.until_done()
@@ -60,6 +61,7 @@ def test_the_sdks_tool_runner_keeps_the_agents_memory_in_the_vault(tmp_path):
     results = server.tool_results()
     assert [error for _, error in results] == [False] * 7, results
     assert server.requests[0]["body"]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+    assert all(MEMORY_BETA in (request["beta"] or "") for request in server.requests)
     assert "/memories/commute.md" in results[2][0] and "B\t" in results[2][0]
     assert results[5][0].splitlines()[1:] == [
         "     1\t# Commute",

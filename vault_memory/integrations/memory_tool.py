@@ -8,7 +8,7 @@ memory::
 
     runner = Anthropic().beta.messages.tool_runner(
         model="claude-sonnet-4-5", max_tokens=2048, tools=[VaultMemoryTool("~/memory")],
-        messages=[{"role": "user", "content": "Remember that I take the 8:15 train"}],
+        betas=[MEMORY_BETA], messages=[{"role": "user", "content": "Remember that I take the 8:15 train"}],
     )
     print(runner.until_done().content)
 
@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     from ..api import VaultMemory
 
 ROOT = "/memories"
+#: the beta the memory tool is served under
+MEMORY_BETA = "context-management-2025-06-27"
 #: the folder of the vault ``/memories`` is, unless the caller names another
 DEFAULT_FOLDER = "agent"
 LINE_NUMBER_WIDTH = 6
