@@ -48,10 +48,3 @@ class DaemonClient:
         if answer.get("kind") == WRONG_VAULT:
             return None  # another vault's daemon: none serves this vault
         return answer
-
-    def available(self) -> bool:
-        try:
-            answer = self.request(Op.PING)
-        except DaemonError:
-            return False
-        return bool(answer and answer.get("ok"))

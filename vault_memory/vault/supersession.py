@@ -52,13 +52,6 @@ def references_to(memories: Iterable[Memory]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(refs)), list(dict.fromkeys(digests))
 
 
-def superseded_by(memory_id: str, memories: list[Memory]) -> list[Memory]:
-    """The present memories that list ``memory_id`` (or its file stem) in ``supersedes``."""
-    target = next((m for m in memories if m.id == memory_id), None)
-    names = {memory_id} | ({target.path.stem} if target is not None and target.path is not None else set())
-    return [m for m in memories if m.id != memory_id and names & set(m.supersedes)]
-
-
 def supersession_chain(memory_id: str, memories: list[Memory]) -> list[Memory]:
     """The chain through ``memory_id``, oldest first: what it replaced, and what replaced it."""
     by_ref = _by_ref(memories)
