@@ -165,3 +165,15 @@ def test_a_private_span_in_a_hand_written_file_never_leaves_the_vault(mem):
     assert "1187" not in result.index
     assert not any(h.memory.id == "bank" for h in mem.recall("safe deposit box Gràcia branch", legs=("keyword",)).hits)
     assert "1187" in mem.show("bank").text and note.read_text() == raw
+
+
+def test_doctor_names_a_file_that_holds_a_secret_and_changes_nothing(mem):
+    """A secret written before vmem refused them, or by hand: doctor says which file and
+    what to do (a note: the file is the person's)."""
+    note = mem.root / "facts" / "old.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("---\nid: old\n---\n\nThe deploy key is ghp_" + "a1" * 18 + "\n")
+    before = note.read_bytes()
+    checkup = mem.doctor()
+    assert checkup.ok and any("facts/old.md holds what looks like a GitHub token" in n for n in checkup.notes)
+    assert note.read_bytes() == before

@@ -447,7 +447,7 @@ class VaultMemory:
         from .vault.doctor import diagnose, readable_by_others
         from .vault.vault import Problem
 
-        checked, problems = diagnose(self.vault)
+        checked, problems, secrets = diagnose(self.vault)
         damaged = [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
         self.vault.confirmations.latest()  # the journals of confirmations, read as recall reads them
         problems += damaged + [
@@ -455,7 +455,7 @@ class VaultMemory:
         ]
         # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild
         conflicts = [] if damaged else self.conflicts()
-        return Checkup(self.root, checked, problems, conflicts, readable_by_others(self.root))
+        return Checkup(self.root, checked, problems, conflicts, readable_by_others(self.root) + secrets)
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

@@ -291,7 +291,10 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
     def _new_id(self, file: Path) -> str:
         stem = re.sub(r"[^a-z0-9]+", "-", file.name[:-3].lower()).strip("-") or "note"
         wanted = f"agent-{stem}"[:60]
-        taken = {m.id for m in self.mem.vault.scan().memories}
+        # ids vmem gives the agent's files are "agent-…": only its folder (and the trash: an
+        # id is never reused) can hold one, so the vault is not read whole for a new file
+        taken = {self._memory_id(f) for f in self.root.rglob("*.md")} if self.root.is_dir() else set()
+        taken |= {entry.id for entry in self.mem.vault.trash()}
         candidate, n = wanted, 1
         while candidate in taken:
             n += 1

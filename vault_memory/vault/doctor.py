@@ -7,14 +7,17 @@ from pathlib import Path
 from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
+from .memory import Memory
 from .scanner import escaped, is_candidate, is_utf8
+from .secrets import find_secret
 from .supersession import supersession_problems
 from .vault import Problem, Vault, problem_from_error
 
 
-def diagnose(vault: Vault) -> tuple[int, list[Problem]]:
-    """(number of files checked, problems found). Read-only by construction. Every wrong
-    field of a file is named (the scan names the first, which is enough to skip it)."""
+def diagnose(vault: Vault) -> tuple[int, list[Problem], list[str]]:
+    """(number of files checked, problems found, advice: ``secrets_in``). Read-only by
+    construction. Every wrong field of a file is named (the scan names the first, which is
+    enough to skip it)."""
     files = vault.files()
     result = vault.scan()
     problems: list[Problem] = []
@@ -33,7 +36,7 @@ def diagnose(vault: Vault) -> tuple[int, list[Problem]]:
     for memory, kind, message in supersession_problems(result.memories):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
-    return len(files), problems
+    return len(files), problems, secrets_in(result.memories)
 
 
 def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Problem]]:
@@ -123,6 +126,19 @@ def _reread(vault: Vault, rel: str) -> list[Problem]:
         return file_problems(vault.read_bytes(rel), rel)
     except MemoryFileError as e:  # changed or went away since the scan
         return [problem_from_error(e)]
+
+
+def secrets_in(memories: list[Memory]) -> list[str]:
+    """Advice, not a problem: memory files that hold what looks like a secret (written
+    before vmem refused them, or by hand): the person decides what to do with their file."""
+    found = []
+    for memory in memories:
+        kind = find_secret(memory.text)
+        if kind is not None and memory.path is not None:
+            found.append(
+                f"{memory.path.as_posix()} holds what looks like {kind}: move it to a password manager, or wrap it in <private>…</private>"
+            )
+    return found
 
 
 def readable_by_others(root: Path) -> list[str]:
