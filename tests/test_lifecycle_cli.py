@@ -128,3 +128,19 @@ def test_explain_shows_lifecycle_parts(cli):
     data = cli.json("recall", "short answers", "--explain")
     first = data["results"][0]["explain"]
     assert {"confidence", "recency", "importance", "decay", "state", "weight"} <= set(first)
+
+
+def test_gc_reports_its_reading_of_every_file(tmp_path):
+    """gc reads every file of the vault (20 s and more at 100,000): it says how far it got
+    (the CLI draws it as a bar on a terminal, as it does for the other long commands)."""
+    import vault_memory as vmem
+
+    mem = vmem.init(tmp_path / "v", examples=False)
+    for i in range(1200):
+        (mem.root / "episodes" / f"e{i}.md").write_text(
+            f"---\nid: e{i}\ntype: episode\nexpires: 2020-01-01\n---\n\nOld {i}\n"
+        )
+    heard: list[tuple[str, int, int]] = []
+    done = mem.gc(dry_run=True, progress=lambda stage, n, total: heard.append((stage, n, total)))
+    assert len(done) == 1200 and [n for _, n, _ in heard] == [500, 1000, 1200]
+    assert {stage for stage, _, _ in heard} == {"read"} and heard[-1][2] == 1200

@@ -304,11 +304,18 @@ class VaultMemory:
         return import_lines(self.vault, lines, source, progress)
 
     @_disk
-    def gc(self, *, dry_run: bool = False, as_of: dt.datetime | None = None) -> list[Archived]:
-        """Move expired memories, and persona memories over their cap, to ``archive/``."""
+    def gc(
+        self,
+        *,
+        dry_run: bool = False,
+        as_of: dt.datetime | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> list[Archived]:
+        """Move expired memories, and persona memories over their cap, to ``archive/``
+        (``progress``: the reading of every file, ("read", done, files))."""
         from .writing.rules import collect
 
-        return collect(self._backend, now=as_of or self._now(), dry_run=dry_run)
+        return collect(self._backend, now=as_of or self._now(), dry_run=dry_run, progress=progress)
 
     # ------------------------------------------------------------------ reading
 

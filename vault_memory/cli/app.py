@@ -792,7 +792,9 @@ def gc(
     """
     mem = _open(vault)
     moment = _moment(as_of, "--as-of")
-    done = _run(lambda: mem.gc(dry_run=dry_run, as_of=moment))
+    bar, update = (None, None) if as_json else _progress_printer(after=1.0)
+    with bar or contextlib.nullcontext():
+        done = _run(lambda: mem.gc(dry_run=dry_run, as_of=moment, progress=update))
     _warn(mem.warnings)
     if as_json:
         _print_json({"dry_run": dry_run, "moved": [d.to_dict() for d in done]})
@@ -1153,7 +1155,14 @@ def stats(
 
 
 #: what each stage of long work is called on its bar
-_STAGES = {"build": "Indexing", "embed": "Embedding", "commit": "Saving", "import": "Importing", "ingest": "Ingesting"}
+_STAGES = {
+    "build": "Indexing",
+    "embed": "Embedding",
+    "commit": "Saving",
+    "import": "Importing",
+    "ingest": "Ingesting",
+    "read": "Reading",
+}
 
 
 class _Bar:

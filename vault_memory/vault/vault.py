@@ -194,14 +194,18 @@ class Vault:
         """Parse one file. Raises a ``MemoryFileError`` subclass naming the file."""
         return parse_memory(self.read_bytes(relpath, entry), Path(relpath))
 
-    def scan(self) -> ScanResult:
+    def scan(self, progress: Callable[[str, int, int], None] | None = None) -> ScanResult:
         """Every memory that parses, and a ``Problem`` for every file that does not.
 
         When two files claim one id, the first by path wins and the other is reported.
+        ``progress`` hears ("read", files read, files) as it goes.
         """
         result = ScanResult()
         seen: dict[str, str] = {}
-        for entry in self.files():
+        files = self.files()
+        for n, entry in enumerate(files, start=1):
+            if progress is not None and (n % 500 == 0 or n == len(files)):
+                progress("read", n, len(files))
             try:
                 memory = self.read(entry.relpath, entry)
             except MemoryFileError as e:

@@ -659,12 +659,18 @@ def find(backend: Backend, ref: str, *, prefix: bool = False, copies: bool = Fal
     return memory
 
 
-def collect(backend: Backend, *, now: dt.datetime, dry_run: bool = False) -> list[Archived]:
+def collect(
+    backend: Backend,
+    *,
+    now: dt.datetime,
+    dry_run: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[Archived]:
     """Move expired memories, and persona memories over their cap, to ``archive/``: one
-    commit for the whole collection, not one per file."""
+    commit for the whole collection, not one per file. ``progress`` hears the read."""
     vault = backend.vault
     done = []
-    for memory, reason in archive_plan(vault.scan().memories, now, backend.rules):
+    for memory, reason in archive_plan(vault.scan(progress).memories, now, backend.rules):
         target = f"archive/{memory.path.as_posix()}" if memory.path else "archive/"
         if not dry_run:
             try:
