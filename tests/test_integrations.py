@@ -1256,10 +1256,12 @@ def test_remember_that_in_a_prompt_is_recallable_at_once_and_ingest_writes_it_on
 @pytest.mark.slow
 def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
     """Read-your-writes, whatever writes and whatever answers: with the daemon the
-    SessionStart hook started, rounds of write-then-recall through the CLI, the library,
-    MCP and the prompt hook, all four at once beside a CPU burner: no round misses its
-    memory. (A sync already running had taken the new file's event, and a recall that
-    found nothing pending answered from the snapshot before it.)"""
+    SessionStart hook started, rounds of write-then-recall through the CLI, the library
+    and MCP all at once beside a CPU burner, then through the prompt hook: no round misses
+    its memory. (A sync already running had taken the new file's event, and a recall that
+    found nothing pending answered from the snapshot before it.) The hook runs after the
+    others: it gives up after its 2 s budget by design (a prompt never waits on memory),
+    and three writers at once can hold the daemon longer than that."""
     import multiprocessing
     from concurrent.futures import ThreadPoolExecutor
 
@@ -1321,7 +1323,7 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
                 missed.append(n)
         return missed
 
-    ways = {"cli": over_cli, "library": over_library, "mcp": lambda: asyncio.run(mcp_rounds()), "hook": over_hook}
+    ways = {"cli": over_cli, "library": over_library, "mcp": lambda: asyncio.run(mcp_rounds())}
     burners = [multiprocessing.Process(target=_burn, args=(600,), daemon=True) for _ in range(BURNERS)]
     for burner in burners:
         burner.start()
@@ -1329,11 +1331,15 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
         with ThreadPoolExecutor(len(ways)) as pool:
             running = {name: pool.submit(way) for name, way in ways.items()}
             misses = {name: future.result() for name, future in running.items()}
+        misses["hook"] = over_hook()
     finally:
         for burner in burners:
             burner.terminate()
         control.stop(StateLayout.of(vault))
-    assert {name: missed for name, missed in misses.items() if missed} == {}
+    log = vault / ".vmem" / "hooks.log"
+    assert {name: missed for name, missed in misses.items() if missed} == {}, (
+        log.read_text()[-3000:] if log.exists() else ""
+    )
 
 
 @pytest.mark.slow
