@@ -410,3 +410,48 @@ def test_a_recall_refuses_what_it_cannot_take_with_a_clear_error(mech_vault):
     # a Latin-1 byte on the command line: it ended in the tokenizer's "TextEncodeInput must be Union[…]"
     with pytest.raises(vmem.InvalidInput, match=r"not UTF-8 text \(byte 0xe9 at character 3\)"):
         mem.recall(os.fsdecode(b"caf\xe9 peanut"))
+
+
+@pytest.mark.parametrize(
+    ("question", "month", "year"),
+    [
+        ("When did Melanie go camping in June?", 6, None),
+        ("What setback did Melanie face in October 2023?", 10, 2023),
+        ("What did Gina find on 1 February, 2023?", 2, 2023),
+        ("How many times has Melanie gone to the beach in 2023?", None, 2023),
+        ("¿Qué pasó en mayo de 2023?", 5, 2023),
+        ("what did she do on 23 May?", 5, None),
+    ],
+)
+def test_the_time_a_question_names_is_read(question, month, year):
+    from vault_memory.recall.dates import NamedTime, named_time
+
+    assert named_time(question) == NamedTime(month, year)
+
+
+@pytest.mark.parametrize(
+    "question", ["May I ask what the user likes?", "what may the user like?", "What did the user do from May to July?"]
+)
+def test_a_word_that_only_looks_like_a_month_names_no_time(question):
+    from vault_memory.recall.dates import named_time
+
+    assert named_time(question) is None
+
+
+def test_a_memory_dated_when_the_question_says_comes_first(empty_vault_dir, backend_for):
+    """ "What class did the user start in October 2023?": the memory of that month answers
+    it, though its text names no date (it was said then), over one from the month before
+    that the ranking prefers when dates count for nothing."""
+    from vault_memory.recall.ranking import RankingParams
+
+    v = Vault(empty_vault_dir)
+    utc = dt.UTC
+    september = v.add("The user started a pottery class", type="episode", now=dt.datetime(2023, 9, 28, 10, tzinfo=utc))
+    october = v.add("The user started a painting class", type="episode", now=dt.datetime(2023, 10, 12, 10, tzinfo=utc))
+    v.add("The user's sister is called Ana", now=dt.datetime(2023, 10, 1, 10, tzinfo=utc))
+    v.add("The user works as a nurse", now=dt.datetime(2023, 9, 1, 10, tzinfo=utc))
+    asked = dt.datetime(2023, 10, 20, tzinfo=utc)  # episodes expire after 30 days: asked while both hold
+    question = "What class did the user start in October 2023?"
+    blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(date_weight=0)), question, as_of=asked)
+    assert blind[:2] == [september.id, october.id]
+    assert recall_ids(backend_for(empty_vault_dir), question, as_of=asked)[:2] == [october.id, september.id]

@@ -37,8 +37,9 @@ from ..vault.language import detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
+from .dates import NamedTime, named_time
 from .languages import abstentions, model_judges
-from .ranking import RankingParams, best_first, fuse, late_interaction, ranks, spread_to_neighbours
+from .ranking import RankingParams, best_first, fuse, late_interaction, lift_dated, ranks, spread_to_neighbours
 from .relevance import (
     DIETARY_TERMS,
     about_food,
@@ -247,7 +248,7 @@ class Engine:
             legs = tuple(leg for leg in legs if leg != "vector")
         pieces: list[np.ndarray] | None = [] if self._late_possible(snap, legs) else None
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces)
-        found = self._candidates(snap, keyword, vector, asked_in, model_languages, legs)
+        found = self._candidates(snap, keyword, vector, asked_in, model_languages, legs, named_time(query.text))
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         food = about_food(query.text)
@@ -277,9 +278,11 @@ class Engine:
         asked_in: str | None,
         model_languages: frozenset[str] | None,
         legs: tuple[str, ...],
+        when: NamedTime | None = None,
     ) -> Candidates:
         """The two legs' results as one fused list: vector noise dropped, the language rule
-        applied, the score spread to conversation neighbours."""
+        applied, the score spread to conversation neighbours, and the memories dated within
+        the time the question names (``when``) lifted."""
         kw_score = dict(keyword)
         vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
         abstains = None
@@ -290,6 +293,9 @@ class Engine:
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
+        if when is not None and fused and self.params.date_weight > 0:
+            dated = {p for p, m in snap.memories(list(fused)).items() if m is not None and when.holds(m.created)}
+            fused = lift_dated(fused, dated, self.params.date_weight)
         return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours)
 
     def _late(

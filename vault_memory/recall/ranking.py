@@ -51,6 +51,11 @@ class RankingParams:
     #: Chosen on 0-2 (0.1-0.5 tried), confirmed on 3-4: R@5/R@10 .666/.777 → .672/.783 and
     #: .646/.716 → .658/.731; single-hop .708/.833 → .748/.870 and .744/.810 → .758/.829
     late_neighbour_weight: float = 0.2
+    #: a memory dated within the month or year the question names (``recall.dates``) gains
+    #: this share of the best fused score. LoCoMo dev, chosen on 0-2 (.1/.3/.5/1 tried),
+    #: confirmed on 3-4: R@5/R@10 .672/.782 -> .677/.788 and .658/.731 -> .669/.736, no
+    #: category lower on either split (docs/benchmarks.md)
+    date_weight: float = 0.5
 
 
 def late_interaction(
@@ -175,6 +180,14 @@ def best_first(
                 break
         weighed += weigh(part)
     return weighed
+
+
+def lift_dated(fused: dict[str, float], dated: Collection[str], weight: float) -> dict[str, float]:
+    """Each memory of ``dated`` gains ``weight`` × the best fused score."""
+    if weight <= 0 or not dated:
+        return fused
+    best = max(fused.values(), default=0.0)
+    return {path: score + weight * best if path in dated else score for path, score in fused.items()}
 
 
 def spread_to_neighbours(fused: dict[str, float], neighbours: dict[str, list[str]], weight: float) -> dict[str, float]:
