@@ -57,34 +57,44 @@ def turn_text(date_label: str, turn: dict) -> str:
     return text
 
 
+def turn_memories(sample: dict) -> list[Memory]:
+    """One memory a turn of the conversation, dated by its session (``extra["dia_id"]``: the
+    turn's id the questions' evidence names)."""
+    conv = sample["conversation"]
+    out = []
+    for n, when, turns in sessions(conv):
+        label = conv[f"session_{n}_date_time"]
+        for i, turn in enumerate(turns):
+            out.append(
+                Memory(
+                    id=f"{sample['sample_id']}-{turn['dia_id'].replace(':', '-')}".lower(),
+                    text=turn_text(label, turn),
+                    type="note",
+                    source="imported",
+                    confidence="high",
+                    created=when,
+                    conversation=f"{sample['sample_id']}/session_{n}",
+                    turn=i,
+                    extra={"dia_id": turn["dia_id"]},
+                )
+            )
+    return out
+
+
 def build_vault(sample: dict, folder: Path, reuse: bool = False) -> tuple[Vault, set[str], dt.datetime]:
     """One memory file per turn, written by vmem's own Vault (``reuse``: the vault is there
     already, from an earlier run with --keep; only its turn ids and last date are worked out)."""
     if not reuse:
         create_vault(folder, with_examples=False)
     vault = Vault(folder)
-    conv = sample["conversation"]
-    dia_ids: set[str] = set()
+    memories = turn_memories(sample)
+    if not reuse:
+        for memory in memories:
+            vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
     last = None
-    for n, when, turns in sessions(conv):
-        label = conv[f"session_{n}_date_time"]
+    for _, when, _ in sessions(sample["conversation"]):
         last = when
-        for i, turn in enumerate(turns):
-            dia_ids.add(turn["dia_id"])
-            memory = Memory(
-                id=f"{sample['sample_id']}-{turn['dia_id'].replace(':', '-')}".lower(),
-                text=turn_text(label, turn),
-                type="note",
-                source="imported",
-                confidence="high",
-                created=when,
-                conversation=f"{sample['sample_id']}/session_{n}",
-                turn=i,
-                extra={"dia_id": turn["dia_id"]},
-            )
-            if not reuse:
-                vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
-    return vault, dia_ids, last
+    return vault, {m.extra["dia_id"] for m in memories}, last
 
 
 def questions(sample: dict, dia_ids: set[str]) -> list[dict]:

@@ -25,12 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from locomo import DEFAULT_DATA, questions, sessions, turn_text  # noqa: E402
+from locomo import DEFAULT_DATA, questions, turn_memories  # noqa: E402
 
 import vault_memory as vmem  # noqa: E402
 from vault_memory.integrations.mcp_server import SEARCH_BUDGET  # noqa: E402
 from vault_memory.recall.render import estimate_tokens, index_entries  # noqa: E402
-from vault_memory.vault.memory import Memory  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
 
 GET_TOP = 3
@@ -43,26 +42,11 @@ def build(samples: list[dict], folder: Path, at_least: int) -> tuple[list[dict],
     vault = vmem.open(folder, use_daemon=False).vault
     asked, written = [], 0
     for sample in samples:
-        conv, dia_ids = sample["conversation"], set()
-        for n, when, turns in sessions(conv):
-            for i, turn in enumerate(turns):
-                dia_ids.add(turn["dia_id"])
-                memory_id = f"{sample['sample_id']}-{turn['dia_id'].replace(':', '-')}".lower()
-                vault.write_new(
-                    Memory(
-                        id=memory_id,
-                        text=turn_text(conv[f"session_{n}_date_time"], turn),
-                        type="note",
-                        source="imported",
-                        confidence="high",
-                        created=when,
-                        conversation=f"{sample['sample_id']}/session_{n}",
-                        turn=i,
-                    ),
-                    relpath=Path("conversations") / f"{memory_id}.md",
-                )
-                written += 1
-        for q in questions(sample, dia_ids):
+        memories = turn_memories(sample)
+        for memory in memories:
+            vault.write_new(memory, relpath=Path("conversations") / f"{memory.id}.md")
+        written += len(memories)
+        for q in questions(sample, {m.extra["dia_id"] for m in memories}):
             ids = {f"{sample['sample_id']}-{e.replace(':', '-')}".lower() for e in q["evidence"]}
             asked.append({"question": q["question"], "evidence": ids})
         if written >= at_least:

@@ -53,8 +53,6 @@ INSTRUCTIONS = (
 )
 
 Id = Annotated[str, Field(description="A memory's id, as recall or list give it, or a unique prefix of 4+ characters.")]
-#: one line of a listing: what an agent reads before it decides to pay for the whole memory
-LIST_LINE_CHARS = 120
 #: what a `search` index may cost by default
 SEARCH_BUDGET = 400
 #: ids one `get` may ask for
@@ -69,7 +67,7 @@ def build_server(mem: VaultMemory) -> Any:
     from .. import __version__
     from ..conversation import ingest_all
     from ..recall.delta import Sessions
-    from ..recall.render import estimate_tokens, index_entries, one_line
+    from ..recall.render import ENTRY_CHARS, estimate_tokens, index_entries, one_line
 
     server = MCPServer("vmem", instructions=INSTRUCTIONS, version=__version__)
     sessions = Sessions()  # what each client session was already given (``recall.delta``)
@@ -262,7 +260,7 @@ def build_server(mem: VaultMemory) -> Any:
                 "id": m.id,
                 "type": m.type,
                 "key": m.key,
-                "line": one_line(m.shared_text)[:LIST_LINE_CHARS],
+                "line": one_line(m.shared_text)[:ENTRY_CHARS],
                 "state": listing.states.get(m.id),
                 "tokens": estimate_tokens(m.shared_text),
             }

@@ -221,8 +221,8 @@ def block_text(selection: Selection) -> str:
     return "\n".join(out)
 
 
-#: a compact index's line: the memory's text cut to this many characters, and what each
-#: entry costs besides its text (its id, type, date and figures)
+#: a compact index's line (MCP `search`, and `list`): the memory's text cut to this many
+#: characters, and what each entry costs besides its text (its id, type, date and figures)
 ENTRY_CHARS = 120
 ENTRY_TOKENS = 20
 
