@@ -124,3 +124,29 @@ def test_paths_out_of_memories_secrets_and_oversized_files_are_refused(tmp_path)
     assert "escape" in words[0] and "escape" in words[1] and "must start with /memories" in words[2]
     assert "link" in words[3] and "an AWS access key" in words[4] and "first 20,000" in words[5]
     assert sorted(p.name for p in tmp_path.rglob("*")) == before and not list(outside.iterdir())
+
+
+def test_a_file_it_cannot_read_is_reported_and_the_rest_served(tmp_path):
+    """A person's file in the agent's folder that is not UTF-8 (or a FIFO) is named in the
+    answer the model gets, listed by its size, left as it is; the other files still serve."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    folder = mem.root / "agent"
+    folder.mkdir()
+    (folder / "latin1.md").write_bytes(b"caf\xe9 con leche\n")
+    os.mkfifo(folder / "pipe.md")
+    server, _ = run(
+        mem.root,
+        [
+            {"command": "create", "path": "/memories/tea.md", "file_text": "Likes green tea\n"},
+            {"command": "view", "path": "/memories"},
+            {"command": "view", "path": "/memories/latin1.md"},
+            {"command": "str_replace", "path": "/memories/latin1.md", "old_str": "caf", "new_str": "te"},
+            {"command": "view", "path": "/memories/tea.md"},
+            "Done.",
+        ],
+    )
+    results = server.tool_results()
+    assert [error for _, error in results] == [False, False, True, True, False], results
+    assert "/memories/latin1.md" in results[1][0] and "/memories/tea.md" in results[1][0]
+    assert "cannot be read" in results[2][0] and "green tea" in results[4][0]
+    assert (folder / "latin1.md").read_bytes() == b"caf\xe9 con leche\n"

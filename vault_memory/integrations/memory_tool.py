@@ -41,7 +41,7 @@ except ImportError as e:  # an optional extra: say how to get it
 from ..errors import VaultError
 from ..index.chunking import EMBED_CHARS
 from ..vault.fileformat import serialize_memory
-from ..vault.fsutil import MEMORY_FILE_MODE, atomic_write, move_no_clobber
+from ..vault.fsutil import MEMORY_FILE_MODE, atomic_write, move_no_clobber, read_regular
 from ..vault.memory import Memory
 from ..vault.secrets import find_secret
 
@@ -236,11 +236,14 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             if item.is_dir():
                 rows.append(f"{_size(item.stat().st_size)}\t{shown.rstrip('/')}/{rel.as_posix()}/")
             elif item.is_file() and item.suffix == ".md":
-                _, body = self._read(item, str(rel))
+                try:
+                    size = len(self._read(item, str(rel))[1].encode("utf-8"))
+                except ToolError:  # one file it cannot read is listed by its size on disk
+                    size = item.stat().st_size
                 name = self._shown(item)[len(ROOT) :].lstrip("/")
                 prefix = folder.relative_to(self.root).as_posix()
                 name = name[len(prefix) + 1 :] if prefix != "." else name
-                rows.append(f"{_size(len(body.encode('utf-8')))}\t{shown.rstrip('/')}/{name}")
+                rows.append(f"{_size(size)}\t{shown.rstrip('/')}/{name}")
         header = f"Here're the files and directories up to 2 levels deep in {shown}, excluding hidden items:"
         return header + "\n" + "\n".join(rows)
 
@@ -251,8 +254,16 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         return file
 
     def _read(self, file: Path, shown: str) -> tuple[str, str]:
-        """(the frontmatter as its bytes say it, with its closing line; the body)."""
-        text = file.read_text(encoding="utf-8")
+        """(the frontmatter as its bytes say it, with its closing line; the body); ToolError
+        for a file that is not UTF-8 text, or too large, or no regular file (a FIFO)."""
+        limit = self.mem.config["vault"]["max_file_bytes"]
+        try:
+            raw = read_regular(file, limit + 1)
+            text = raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ToolError(f"{shown} cannot be read as a memory ({e}); it was left as it is") from None
+        if len(raw) > limit:
+            raise ToolError(f"{shown} is over the vault's {limit:,}-byte limit; it was left as it is")
         if text.startswith("---\n"):
             end = text.find("\n---\n", 3)
             if end != -1:
@@ -293,7 +304,12 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         wanted = f"agent-{stem}"[:60]
         # ids vmem gives the agent's files are "agent-…": only its folder (and the trash: an
         # id is never reused) can hold one, so the vault is not read whole for a new file
-        taken = {self._memory_id(f) for f in self.root.rglob("*.md")} if self.root.is_dir() else set()
+        taken = set()
+        for other in self.root.rglob("*.md") if self.root.is_dir() else []:
+            try:
+                taken.add(self._memory_id(other))
+            except VaultError:  # a file that is no memory (not UTF-8, a FIFO) claims no id
+                continue
         taken |= {entry.id for entry in self.mem.vault.trash()}
         candidate, n = wanted, 1
         while candidate in taken:
