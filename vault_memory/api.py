@@ -449,7 +449,7 @@ class VaultMemory:
     def doctor(self) -> Checkup:
         """Everything wrong in the vault's files (file and line) and in its indexes; changes
         nothing."""
-        from .index.checkup import index_problems
+        from .index.checkup import index_advice, index_problems
         from .index.generations import IndexLayout
         from .vault.doctor import diagnose, readable_by_others
         from .vault.vault import Problem
@@ -462,7 +462,8 @@ class VaultMemory:
         ]
         # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild
         conflicts = [] if damaged else self.conflicts()
-        return Checkup(self.root, checked, problems, conflicts, readable_by_others(self.root) + secrets)
+        advice = readable_by_others(self.root) + secrets + index_advice(IndexLayout(self.state))
+        return Checkup(self.root, checked, problems, conflicts, advice)
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

@@ -67,7 +67,7 @@ from ..backend.protocol import (
 )
 from ..config import CONFIG_NAME, Config, StateLayout, llm_url
 from ..conversation import remember_said, retry_pending
-from ..errors import AlreadyRunning, ConfigError, VaultError
+from ..errors import AlreadyRunning, ConfigError, IndexDamaged, VaultError
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -403,7 +403,10 @@ class Daemon:
         """Read a new generation's token files into the page cache, in the background:
         late interaction reads rows from random places, and cold each query waits on
         them (at 100k memories 150-200 ms a recall instead of 15-25 ms)."""
-        files = snapshot.token_files()
+        try:
+            files = snapshot.token_files()
+        except IndexDamaged:  # said by the recalls that need them
+            return
         if files is None:
             return
 

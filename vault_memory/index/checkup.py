@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import IndexUnavailable
+from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog
 from .generations import Generation, IndexLayout
-from .token_store import TokenFiles
+from .token_store import CODEBOOKS, Int8Rows, TokenFiles
 from .vector_index import Vectors
 
 
@@ -68,11 +68,15 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
     publish and its commit leaves: not damage, the whole sync that follows sweeps it. An
     index from before these were recorded is not judged."""
     problems = []
-    dim, rows = int(meta.get("tokens_dim") or 0), int(meta.get("token_rows") or 0)
-    if dim and rows:
-        wrong = TokenFiles(generation.folder, dim).problem(rows, meta.get("token_tail"))
-        if wrong:
-            problems.append(wrong)
+    rows = int(meta.get("token_rows") or 0)
+    try:
+        files = TokenFiles.of(generation.folder, meta)
+    except IndexDamaged as e:  # a codec this vmem does not know, or its codebook unreadable
+        problems.append(("tokens", str(e)))
+        files = None
+    wrong = files.problem(rows, meta.get("token_tail")) if files is not None and rows else None
+    if wrong:
+        problems.append(wrong)
     for path, size, expected in vector_sizes_differ(generation, meta):
         what = "is missing" if not size else f"holds {size:,} bytes, the catalog recorded {expected:,}"
         if not verify or (not size and path == generation.vectors_path):
@@ -84,6 +88,29 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
             problems.append((path.name, f"{what} ({e})"))
         break  # loaded: both files are whole
     return problems
+
+
+def index_advice(layout: IndexLayout) -> list[str]:
+    """What would make a sound index smaller: token vectors kept as int8 rows by a vmem
+    from before its model had a codebook (a rebuild stores them in an eighth)."""
+    generation = layout.current()
+    if generation is None:
+        return []
+    try:
+        catalog = Catalog(generation.catalog_path)
+        try:
+            meta = catalog.meta()
+        finally:
+            catalog.close()
+        files = TokenFiles.of(generation.folder, meta)
+    except (IndexUnavailable, IndexDamaged):  # said by ``index_problems``
+        return []
+    if files is None or files.codec.name != Int8Rows.name or meta.get("model_id") not in CODEBOOKS:
+        return []
+    size = sum(_size(path) for path, _ in files.paths)
+    return [
+        f"the index keeps its token vectors as int8 rows ({size / 1e6:,.1f} MB): `vmem reindex` stores them in about an eighth"
+    ]
 
 
 def vector_files(generation: Generation) -> dict[Path, str]:

@@ -150,14 +150,13 @@ class Snapshot:
 
     def token_files(self) -> TokenFiles | None:
         """This generation's token files, if it keeps any."""
-        dim = int(self.meta.get("tokens_dim") or 0)
-        return TokenFiles(self.generation.folder, dim) if dim else None
+        return TokenFiles.of(self.generation.folder, self.meta)
 
     def _token_reader(self) -> TokenReader | None:
         if self._tokens is None:
-            files, rows = self.token_files(), int(self.meta.get("token_rows") or 0)
-            tail = self.meta.get("token_tail")
+            rows, tail = int(self.meta.get("token_rows") or 0), self.meta.get("token_tail")
             try:
+                files = self.token_files()
                 self._tokens = files.reader(rows, tail) if files is not None and rows else False
             except IndexDamaged as e:
                 self.damage = str(e)

@@ -39,7 +39,7 @@ from .embedder import Embedder
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
 from .keyword_index import document
 from .locks import file_lock
-from .token_store import TokenFiles
+from .token_store import TokenFiles, codec_for
 from .vector_index import VectorIndex, Vectors
 
 Progress = Callable[[str, int, int], None]
@@ -494,7 +494,7 @@ class Indexer:
         dim = self.embedder.dim
         vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=len(entries) + 16) if dim else None
         keeps_tokens = self.gives_tokens and bool(self.vault.config["recall"]["late_interaction"])
-        tokens = TokenFiles(generation.folder, dim) if keeps_tokens and dim else None
+        tokens = TokenFiles(generation.folder, codec_for(self.embedder.model_id, dim)) if keeps_tokens and dim else None
         keyword = generation.keyword.open()
         writer = keyword.writer(timeout=self.lock_timeout)
         in_segment = 0
@@ -583,7 +583,9 @@ class Indexer:
             catalog.set_meta(dim=dim)
         if tokens is not None:
             rows = tokens.row_count()
-            catalog.set_meta(tokens_dim=dim, token_rows=rows, token_tail=tokens.fingerprint(rows))
+            catalog.set_meta(
+                tokens_dim=dim, tokens_codec=tokens.codec.name, token_rows=rows, token_tail=tokens.fingerprint(rows)
+            )
         if progress:
             progress("commit", 0, 1)
         if vector_index is not None:
@@ -766,10 +768,9 @@ class Indexer:
         """Append the changed chunks' token vectors to the generation's token files (when it
         keeps them: a build by a vmem that stores them, of a vault that asks for it); their
         spans, chunk by chunk. Rows appended and never committed are never referenced."""
-        dim = catalog.meta().get("tokens_dim")
-        if pieces is None or not dim:
+        files = TokenFiles.of(generation.folder, catalog.meta())
+        if pieces is None or files is None:
             return None
-        files = TokenFiles(generation.folder, int(dim))
         spans = files.append(pieces)
         rows = files.row_count()
         catalog.set_meta(token_rows=rows, token_tail=files.fingerprint(rows))

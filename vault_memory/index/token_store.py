@@ -4,11 +4,17 @@ recall can re-score its best candidates by MaxSim without running the model on t
 Why stored, and why so: the bundled model's token vectors, compared piece by piece
 (MaxSim), find memories a single pooled vector misses (``docs/benchmarks.md``, late
 interaction); running the model over 50 candidates at query time would cost most of a
-second. Each piece is kept as int8 with one float32 scale (a quarter of float32, the
-same ranking), in two append-only files per generation that readers memory-map:
+second. They are most of an index's bytes, so each piece is kept compressed, in
+append-only files per generation, by one of two codecs the generation records
+(``tokens_codec`` in its catalog):
 
-    tokens.i8       rows of ``dim`` int8 values, one row per word piece
-    tokens.scale    one float32 per row: the row times it is the piece's vector
+    product codes  tokens.pq: 48 one-byte codes a piece, each naming the nearest of 256
+                   centroids for 8 of its 384 dimensions (a codebook shipped beside the
+                   bundled model, trained on text of our own: ``benchmarks/codebook.py``).
+                   48 bytes a piece, an eighth of int8, the same LoCoMo figures within .005
+    int8           tokens.i8 (a row of ``dim`` int8 values) and tokens.scale (one float32
+                   a row: the row times it is the piece): any other model, and
+                   generations built before the codebook
 
 The catalog records which rows are whose (``Catalog.token_rows``), in the same
 transaction as everything else a sync changes, so a reader sees rows of committed
@@ -22,11 +28,14 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import IndexDamaged
+from .embedder import BUNDLED_MODEL_ID, MODEL_FILES
 
 
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,22 +51,148 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 #: memories; ``docs/benchmarks.md``)
 PRODUCT_SIZE = 1 << 18
 
-#: rows whose scales the catalog keeps as the files' fingerprint (``TokenFiles.fingerprint``)
+#: rows whose last file's bytes the catalog keeps as the files' fingerprint
+#: (``TokenFiles.fingerprint``)
 TAIL_ROWS = 8
 
 
-class TokenFiles:
-    """The two files of one generation, appended to by the one writer, read by any."""
+@dataclass(frozen=True)
+class Codebook:
+    """A codebook shipped beside a model (``MODEL_FILES / f"{name}.npy"``, its centroids:
+    ``benchmarks/codebook.py``) and the affine map that puts a MaxSim over its decoded
+    pieces back on the scale of the pieces' own (tuned on LoCoMo dev 0-2, confirmed on 3-4)."""
 
-    def __init__(self, folder: Path, dim: int):
-        self.rows_path = folder / "tokens.i8"
-        self.scale_path = folder / "tokens.scale"
+    name: str
+    slope: float
+    intercept: float
+
+
+#: the codebook of each model that has one: a generation built with that model stores
+#: product codes
+CODEBOOKS = {BUNDLED_MODEL_ID: Codebook("token-codes-v1", slope=1.233, intercept=-0.016)}
+
+
+class Int8Rows:
+    """A piece as ``dim`` int8 values and one float32 scale (``quantize``)."""
+
+    name = "int8"
+
+    def __init__(self, dim: int):
         self.dim = dim
+        self.files = (("tokens.i8", dim), ("tokens.scale", 4))
+
+    def calibrate(self, maxsims: np.ndarray) -> np.ndarray:
+        return maxsims  # int8 rows give the float MaxSim to a few thousandths
+
+    def encode(self, vectors: np.ndarray) -> list[bytes]:
+        quantized, scale = quantize(vectors)
+        return [quantized.tobytes(), scale.tobytes()]
+
+    def decode(self, blobs: Sequence[bytes], count: int) -> np.ndarray:
+        """Float32 rows; a scale that is not finite counts as zero, so a NaN never reaches
+        the ranking or its JSON."""
+        scale = np.frombuffer(blobs[1], np.float32).copy()
+        scale[~np.isfinite(scale)] = 0.0
+        return np.frombuffer(blobs[0], np.int8).reshape(count, self.dim).astype(np.float32) * scale[:, None]
+
+
+class ProductCodes:
+    """A piece as one byte per group of dimensions: the nearest of that group's 256
+    centroids (product quantization). Decoded rows are put back to unit length, as the
+    model gives them. Decoding pulls close pieces apart (a near-copy's cosine drops by
+    about the codec's .86), so a MaxSim is put back on the scale of the pieces'
+    own by the codebook's affine ``calibration``: the relevance floor keeps its meaning,
+    and every ranking (which compares MaxSims of one question) stays as it is."""
+
+    def __init__(self, name: str, centroids: np.ndarray, calibration: tuple[float, float] = (1.0, 0.0)):
+        self.name = name
+        self.centroids = np.asarray(centroids, np.float32)  # (groups, 256, width)
+        self.calibration = calibration
+        groups, _, width = self.centroids.shape
+        self.dim = groups * width
+        self.files = (("tokens.pq", groups),)
+        self._groups = np.arange(groups)[None, :]
+        self._half_norms = 0.5 * (self.centroids**2).sum(axis=2)  # (groups, centroids)
+
+    @classmethod
+    def shipped(cls, book: Codebook, dim: int) -> ProductCodes:
+        """The codec of a shipped codebook, for pieces of ``dim``."""
+        codes = cls(book.name, _centroids(book.name), (book.slope, book.intercept))
+        if codes.dim != dim:
+            raise IndexDamaged(
+                f"codebook {book.name} is for {codes.dim} dimensions, the index holds {dim}: `vmem reindex`"
+            )
+        return codes
+
+    def calibrate(self, maxsims: np.ndarray) -> np.ndarray:
+        slope, intercept = self.calibration
+        return maxsims * slope + intercept
+
+    def encode(self, vectors: np.ndarray) -> list[bytes]:
+        groups, _, width = self.centroids.shape
+        parts = vectors.reshape(len(vectors), groups, width).transpose(1, 0, 2)
+        closeness = np.matmul(parts, self.centroids.transpose(0, 2, 1)) - self._half_norms[:, None, :]
+        return [closeness.argmax(axis=2).T.astype(np.uint8).tobytes()]
+
+    def decode(self, blobs: Sequence[bytes], count: int) -> np.ndarray:
+        codes = np.frombuffer(blobs[0], np.uint8).reshape(count, len(self.centroids))
+        rows = self.centroids[self._groups, codes].reshape(count, self.dim)
+        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+
+
+@cache
+def _centroids(name: str) -> np.ndarray:
+    """A shipped codebook's centroids (groups, 256, width) as float32, read once a process."""
+    try:
+        return np.load(MODEL_FILES / f"{name}.npy", allow_pickle=False).astype(np.float32)
+    except (OSError, ValueError) as e:
+        raise IndexDamaged(f"the token codebook {name} cannot be read ({e}): reinstall vmem") from None
+
+
+Codec = Int8Rows | ProductCodes
+
+
+def codec_for(model_id: str, dim: int) -> Codec:
+    """How a new generation built with ``model_id`` stores its token vectors."""
+    book = CODEBOOKS.get(model_id)
+    return ProductCodes.shipped(book, dim) if book else Int8Rows(dim)
+
+
+def codec_named(name: str | None, dim: int) -> Codec:
+    """The codec a generation recorded (none recorded: int8, the only one before)."""
+    if not name or name == Int8Rows.name:
+        return Int8Rows(dim)
+    book = next((book for book in CODEBOOKS.values() if book.name == name), None)
+    if book is None:
+        raise IndexDamaged(f"the index stores token vectors as {name!r}, which this vmem does not know: `vmem reindex`")
+    return ProductCodes.shipped(book, dim)
+
+
+class TokenFiles:
+    """The files of one generation, appended to by the one writer, read by any."""
+
+    def __init__(self, folder: Path, codec: Codec):
+        self.codec = codec
+        self.dim = codec.dim
+        self.paths = [(folder / name, width) for name, width in codec.files]
+        self.rows_path = self.paths[0][0]
+
+    @classmethod
+    def of(cls, folder: Path, meta: Mapping[str, str]) -> TokenFiles | None:
+        """The token files a generation's catalog ``meta`` describes, or None when it keeps none."""
+        dim = int(meta.get("tokens_dim") or 0)
+        return cls(folder, codec_named(meta.get("tokens_codec"), dim)) if dim else None
+
+    def _sizes(self) -> list[int]:
+        return [path.stat().st_size for path, _ in self.paths]
+
+    def _whole_rows(self, sizes: Sequence[int]) -> int:
+        return min(size // width for size, (_, width) in zip(sizes, self.paths, strict=True))
 
     def row_count(self) -> int:
-        """Whole rows in both files (a write killed half-way leaves a torn tail)."""
+        """Whole rows in every file (a write killed half-way leaves a torn tail)."""
         try:
-            return min(self.rows_path.stat().st_size // self.dim, self.scale_path.stat().st_size // 4)
+            return self._whole_rows(self._sizes())
         except FileNotFoundError:
             return 0
 
@@ -67,33 +202,38 @@ class TokenFiles:
         memory: a build's batch of pieces is never copied whole."""
         first = self.row_count()
         spans, start = [], first
-        with open(self.rows_path, "ab") as rows, open(self.scale_path, "ab") as scales:
-            rows.truncate(first * self.dim)
-            scales.truncate(first * 4)
+        files = [open(path, "ab") for path, _ in self.paths]
+        try:
+            for f, (_, width) in zip(files, self.paths, strict=True):
+                f.truncate(first * width)
             for vectors in pieces:
                 spans.append((start, len(vectors)))
                 if not len(vectors):
                     continue
                 if vectors.shape[1] != self.dim:
                     raise ValueError(f"token vectors of {vectors.shape[1]} dimensions, the files hold {self.dim}")
-                quantized, scale = quantize(np.asarray(vectors, dtype=np.float32))
-                rows.write(quantized.tobytes())
-                scales.write(scale.tobytes())
+                for f, blob in zip(files, self.codec.encode(np.asarray(vectors, dtype=np.float32)), strict=True):
+                    f.write(blob)
                 start += len(vectors)
-            for f in (rows, scales):
+            for f in files:
                 f.flush()
                 os.fsync(f.fileno())
+        finally:
+            for f in files:
+                f.close()
         return spans
 
     def fingerprint(self, rows: int) -> str:
-        """The scales of the last ``TAIL_ROWS`` of the first ``rows`` rows, as hex: what the
-        catalog keeps (``token_tail``) so files of another generation, or rewritten ones,
-        are told from this generation's with one small read. '' when there are none."""
+        """The last file's bytes of the last ``TAIL_ROWS`` of the first ``rows`` rows, as
+        hex: what the catalog keeps (``token_tail``) so files of another generation, or
+        rewritten ones, are told from this generation's with one small read. '' when there
+        are none."""
+        path, width = self.paths[-1]
         first = max(0, rows - TAIL_ROWS)
         try:
-            with open(self.scale_path, "rb", buffering=0) as f:
-                f.seek(first * 4)
-                return f.read((rows - first) * 4).hex()
+            with open(path, "rb", buffering=0) as f:
+                f.seek(first * width)
+                return f.read((rows - first) * width).hex()
         except OSError:
             return ""
 
@@ -103,34 +243,29 @@ class TokenFiles:
         or None. Sizes and the tail only: cheap enough for every sync."""
         if rows <= 0:
             return None
-        sizes = []
-        for path in (self.rows_path, self.scale_path):
-            try:
-                sizes.append(path.stat().st_size)
-            except FileNotFoundError:
+        for path, _ in self.paths:
+            if not path.exists():
                 return path.name, "is missing"
-        short = self.shortage(sizes[0], sizes[1], rows)
+        short = self.shortage(self._sizes(), rows)
         if short:
             return self.rows_path.name, short
         if tail is not None and self.fingerprint(rows) != tail:
             return self.rows_path.name, "holds rows this index did not write (another generation's, or rewritten)"
         return None
 
-    def shortage(self, rows_bytes: int, scale_bytes: int, rows: int) -> str | None:
+    def shortage(self, sizes: Sequence[int], rows: int) -> str | None:
         """What is short when the files, of these sizes, hold fewer than ``rows`` whole rows."""
-        if rows_bytes >= rows * self.dim and scale_bytes >= rows * 4:
-            return None
-        held = min(rows_bytes // max(1, self.dim), scale_bytes // 4)
-        return f"holds fewer rows than the catalog references ({held:,} of {rows:,})"
+        held = self._whole_rows(sizes)
+        return None if held >= rows else f"holds fewer rows than the catalog references ({held:,} of {rows:,})"
 
     def warm(self, chunk: int = 8 << 20) -> int:
-        """Read both files through once, front to back, so the page cache holds them: a
-        recall reads ~50 memories' rows from random places, and at 100,000 memories (1.9
-        GB of rows) those reads, cold, cost 150-200 ms a query against 15-25 ms warm
-        (docs/benchmarks.md). For a long-lived reader; returns the bytes read."""
+        """Read the files through once, front to back, so the page cache holds them: a
+        recall reads ~50 memories' rows from random places, and at 100,000 memories
+        those reads, cold, cost 150-200 ms a query against 15-25 ms warm (int8 rows,
+        docs/benchmarks.md). For a long-lived reader; returns the bytes read."""
         done = 0
         buffer = bytearray(chunk)
-        for path in (self.scale_path, self.rows_path):
+        for path, _ in reversed(self.paths):
             try:
                 with open(path, "rb", buffering=0) as f:
                     while read := f.readinto(buffer):
@@ -149,23 +284,25 @@ class TokenReader:
     """The rows a committed catalog references, read with ``pread`` (a memory's pieces as
     float32 from ``vectors(first, count)``). Not a memory map: a token file truncated while
     mapped ended the daemon with SIGBUS, before any check could run; a short read here is a
-    damaged index, said as one. Scales that are not finite count as zero, so a NaN never
-    reaches the ranking or its JSON."""
+    damaged index, said as one."""
 
     def __init__(self, files: TokenFiles, rows: int, tail: str | None = None):
         self.dim = files.dim
         self.rows = rows
         self.path = files.rows_path
+        self.codec = files.codec
+        self._widths = [width for _, width in files.paths]
         self._scratch = threading.local()  # each thread's float32 buffer for ``maxsims``
-        self._fds: tuple[int, int] | None = None
+        self._fds: list[int] = []
         if rows == 0:
             return
         try:
-            fds = os.open(files.rows_path, os.O_RDONLY), os.open(files.scale_path, os.O_RDONLY)
+            for path, _ in files.paths:
+                self._fds.append(os.open(path, os.O_RDONLY))
         except OSError as e:
+            self.close()
             raise IndexDamaged(f"{files.rows_path} cannot be read ({e}): `vmem sync` rebuilds it") from None
-        self._fds = fds
-        short = files.shortage(os.fstat(fds[0]).st_size, os.fstat(fds[1]).st_size, rows)  # the files opened
+        short = files.shortage([os.fstat(fd).st_size for fd in self._fds], rows)  # the files opened
         if short:
             self.close()
             raise IndexDamaged(f"{files.rows_path} {short}: `vmem sync` rebuilds it")
@@ -177,35 +314,27 @@ class TokenReader:
             )
 
     def close(self) -> None:
-        if self._fds is not None:
-            for fd in self._fds:
-                os.close(fd)
-            self._fds = None
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
 
     def __del__(self) -> None:
         self.close()
 
-    def _read(self, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """(int8 rows, float32 scales) of rows ``first``… ``first + count``."""
-        if count <= 0:
-            return np.zeros((0, self.dim), np.int8), np.zeros(0, np.float32)
-        if self._fds is None or first < 0 or first + count > self.rows:
-            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem sync` rebuilds it")
-        rows = os.pread(self._fds[0], count * self.dim, first * self.dim)
-        scales = os.pread(self._fds[1], count * 4, first * 4)
-        if len(rows) != count * self.dim or len(scales) != count * 4:
-            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem sync` rebuilds it")
-        scale = np.frombuffer(scales, np.float32).copy()
-        scale[~np.isfinite(scale)] = 0.0
-        return np.frombuffer(rows, np.int8).reshape(count, self.dim), scale
-
     def vectors(self, first: int, count: int) -> np.ndarray:
-        rows, scale = self._read(first, count)
-        return rows.astype(np.float32) * scale[:, None]
+        """Float32 rows ``first``… ``first + count``."""
+        if count <= 0:
+            return np.zeros((0, self.dim), np.float32)
+        if not self._fds or first < 0 or first + count > self.rows:
+            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem sync` rebuilds it")
+        blobs = [os.pread(fd, count * width, first * width) for fd, width in zip(self._fds, self._widths, strict=True)]
+        if any(len(blob) != count * width for blob, width in zip(blobs, self._widths, strict=True)):
+            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem sync` rebuilds it")
+        return self.codec.decode(blobs, count)
 
     def maxsims(self, query: np.ndarray, spans: Mapping[str, Sequence[tuple[int, int]]]) -> dict[str, float]:
         """``maxsim(query, pieces)`` of every memory in ``spans`` (its (first row, rows) of
-        each chunk), in one pass: the candidates' rows are gathered into a float32
+        each chunk), on the scale of the pieces as the model gave them (``calibrate``), in one pass: the candidates' rows are gathered into a float32
         buffer kept between calls, multiplied by the query a few hundred rows at a time
         (``PRODUCT_SIZE``), and each memory's best cosines are taken per slice. A product
         per memory cost ~3 ms for 50 candidates at 100,000 memories, mostly in numpy calls;
@@ -218,23 +347,20 @@ class TokenReader:
         buffer = getattr(self._scratch, "buffer", None)
         if buffer is None or len(buffer) < total:
             buffer = self._scratch.buffer = np.empty((max(total, 4096), self.dim), np.float32)
-        scale = np.empty(total, np.float32)
         at = 0
         for _, spans_of, _ in kept:
             for first, count in spans_of:
-                rows, scales = self._read(first, count)
-                np.copyto(buffer[at : at + count], rows, casting="unsafe")
-                scale[at : at + count] = scales
+                buffer[at : at + count] = self.vectors(first, count)
                 at += count
         similarity = np.empty((len(query), total), np.float32)
         step = max(16, PRODUCT_SIZE // (len(query) * self.dim))
         for at in range(0, total, step):
             end = min(at + step, total)
             np.matmul(query, buffer[at:end].T, out=similarity[:, at:end])
-        similarity *= scale
         starts = np.cumsum([0] + [rows for _, _, rows in kept[:-1]])
         best = np.maximum.reduceat(similarity, starts, axis=1)  # (query pieces, memories)
-        return {key: float(value) for (key, _, _), value in zip(kept, best.mean(axis=0), strict=True)}
+        scores = self.codec.calibrate(best.mean(axis=0))
+        return {key: float(value) for (key, _, _), value in zip(kept, scores, strict=True)}
 
 
 def maxsim(query: np.ndarray, pieces: np.ndarray) -> float:

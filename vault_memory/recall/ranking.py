@@ -43,8 +43,11 @@ class RankingParams:
     language_aware: bool = True
     #: late interaction: the fused top ``late_depth`` re-scored by MaxSim over stored token
     #: vectors, mixed in with this weight (0 disables). LoCoMo dev, chosen on conversations
-    #: 0-2 and confirmed on 3-4: R@5/R@10 .644/.766 → .666/.777 and .620/.714 → .646/.716
-    late_weight: float = 0.5
+    #: 0-2 and confirmed on 3-4: R@5/R@10 .644/.766 → .666/.777 and .620/.714 → .646/.716.
+    #: .45 since token vectors are stored as product codes (``token_store``): of .4/.45/.5/.6
+    #: on 0-2, the one nearest the int8 rows' figures (.677/.788 → .678/.784; at .5
+    #: .685/.778), confirmed on 3-4 (.669/.736 → .673/.733; at .5 .675/.728)
+    late_weight: float = 0.45
     late_depth: int = 50
     #: after the re-scoring, each memory gains this share of its best neighbour's new score:
     #: the mix dilutes the first spread, and turns next to a re-scored one lose their lift.
