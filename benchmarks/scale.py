@@ -157,6 +157,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
             result["memories_per_s"] = round((n + 6) / build, 1)
         index_dir = folder / ".vmem" / "index"
         result["index_mb"] = round(sum(f.stat().st_size for f in index_dir.rglob("*") if f.is_file()) / 1e6, 1)
+        result["index_kb_per_memory"] = index_parts(index_dir, n + 6)
 
         from vault_memory.backend import LocalBackend
         from vault_memory.config import Config
@@ -283,6 +284,20 @@ def bare_embedding_rate(engine, folder: Path, sample: int = 2000) -> dict:
         engine.index.embedder.embed(texts[start : start + 32])
     seconds = time.perf_counter() - t
     return {"bare_embedding_memories_per_s": round(len(memories) / seconds, 1)}
+
+
+def index_parts(index_dir: Path, memories: int) -> dict[str, float]:
+    """The index's bytes per memory, by part, over every file under ``index_dir``: token
+    vectors (tokens.*), vectors (vectors.*), keyword (the Whoosh folder), catalog, other."""
+    parts = dict.fromkeys(("tokens", "vectors", "keyword", "catalog", "other"), 0)
+    for f in (f for f in index_dir.rglob("*") if f.is_file()):
+        part = next(
+            (name for name in ("tokens", "vectors", "catalog") if f.name.startswith(name)),
+            "keyword" if "keyword" in f.parts else "other",
+        )
+        parts[part] += f.stat().st_size
+    per = {name: round(size / memories / 1000, 2) for name, size in parts.items()}
+    return {"total": round(sum(parts.values()) / memories / 1000, 2), **per}
 
 
 def daemon_writes(folder: Path, rounds: int = 5) -> dict:
