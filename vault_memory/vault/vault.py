@@ -524,7 +524,10 @@ class Vault:
         are those of the walk the sync has just made, not a second walk."""
         entries = self._last_walk if self._last_walk is not None else self.files()
         folders = {self.root} | {self.root / f for f in TYPE_FOLDERS.values()}
-        folders |= {(self.root / e.relpath).parent for e in entries if not e.bad_name}
+        parents = {
+            e.relpath.rpartition("/")[0] for e in entries if not e.bad_name
+        }  # strings: a Path per file cost 13 ms a 1,000
+        folders |= {self.root / parent for parent in parents}
         for folder in folders:
             self._sweep(folder)
 
