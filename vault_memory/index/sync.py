@@ -385,9 +385,12 @@ class Indexer:
             known = read_stamps(generation.stamps_path)
             if known is not None and known[0] != meta.get(STAMPS_TOKEN):
                 known = None  # the stamps of another catalog commit do not speak for this one
+            whole = paths is None  # asked for the whole vault (`vmem sync`, a reconcile)
+            if whole and walked is None and known is not None:
+                walked = self.vault.walk()  # the one walk: the stamps name what changed in it
             paths, outside_paths = _named_changes(paths, walked, known)
             targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
-            plan = self._live_plan(generation, catalog, paths if targeted else None, walked)
+            plan = self._live_plan(generation, catalog, paths if targeted else None, walked, check_keyword=whole)
             plan.unchanged += outside_paths if targeted else 0
             report = SyncReport(unchanged=plan.unchanged)
             if plan.empty:
@@ -424,11 +427,18 @@ class Indexer:
         return leftover
 
     def _live_plan(
-        self, generation: Generation, catalog: Catalog, paths: Iterable[str] | None, walked: Scan | None
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        paths: Iterable[str] | None,
+        walked: Scan | None,
+        check_keyword: bool = False,
     ) -> Plan:
-        """What to apply: the files ``paths`` names (a targeted sync), else the whole vault,
-        which also checks what a targeted one trusts (every keyword segment opens, the
-        vectors file is there)."""
+        """What to apply: the files ``paths`` names (a targeted sync), else the whole vault.
+        A sync asked for the whole vault also checks what a targeted one trusts (every
+        keyword segment opens, the vectors file is there), even when the stamps of its
+        walk name the few files it reads: a sync with nothing changed costs the walk and
+        those checks, not a comparison with every catalog row."""
         try:
             catalog.migrate()
             plan = (
@@ -436,7 +446,7 @@ class Indexer:
             )
         except IndexDamaged as e:
             raise _Damaged(str(e)) from None
-        if paths is None:
+        if paths is None or check_keyword:
             try:
                 with generation.keyword.open().reader() as reader:  # opens every segment
                     reader.doc_count_all()
