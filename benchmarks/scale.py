@@ -176,6 +176,14 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         result["bare_walk_ms_p50"] = pct(walks, 0.5)
         result["no_change_check_ms_p50"] = pct(checks, 0.5)
         result["no_change_over_walk"] = round(statistics.median(c / w for c, w in zip(checks, walks)), 2)
+        syncs, walks = [], []
+        for _ in range(10):  # `vmem sync` with nothing changed, in process, interleaved with the floor
+            walks.append(bare_walk(folder))
+            t = time.perf_counter()
+            assert not backend.sync().changed
+            syncs.append((time.perf_counter() - t) * 1000)
+        result["sync_nothing_changed_ms_p50"] = pct(syncs, 0.5)
+        result["sync_nothing_changed_over_walk"] = round(statistics.median(c / w for c, w in zip(syncs, walks)), 2)
 
         # warm, in-process: the floor is one query embedding
         engine.index.embedder.embed(["warm up"])
@@ -219,6 +227,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
         # with the daemon: a new `vmem recall` process each time, answered over the socket
         subprocess.run([vmem, "daemon", "start", "--timeout", "1800"], env=env, check=True, capture_output=True)
         try:
+            result |= daemon_start_read(folder)
             via, server, floor, hook = [], [], [], []
             for q in QUERIES * 3:  # interleaved: the floor, the prompt hook, `vmem recall`
                 t = time.perf_counter()
@@ -298,6 +307,24 @@ def index_parts(index_dir: Path, memories: int) -> dict[str, float]:
         parts[part] += f.stat().st_size
     per = {name: round(size / memories / 1000, 2) for name, size in parts.items()}
     return {"total": round(sum(parts.values()) / memories / 1000, 2), **per}
+
+
+def daemon_start_read(folder: Path, wait_s: float = 600.0) -> dict:
+    """What a daemon read to start on this vault (``rchar`` of /proc/PID/io: every byte its
+    reads returned, page cache or disk) and its RSS, once it is ready and has read its
+    token vectors through (the log says so)."""
+    log = folder / ".vmem" / "daemon.log"
+    pid = int((folder / ".vmem" / "daemon.pid").read_text().strip())
+    deadline = time.monotonic() + wait_s
+    while "token vectors read into the page cache" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    io = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    return {
+        "daemon_start_read_mb": round(int(io["rchar"]) / 1e6, 1),
+        "daemon_rss_mb": round(int(status["VmRSS"].split()[0]) / 1024, 1),
+        "daemon_peak_rss_mb": round(int(status["VmHWM"].split()[0]) / 1024, 1),
+    }
 
 
 def daemon_writes(folder: Path, rounds: int = 5) -> dict:
