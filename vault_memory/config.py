@@ -58,7 +58,7 @@ SETTINGS: dict[str, dict[str, Setting]] = {
             True,
             "bool",
             "re-score the best candidates word piece by word piece (the bundled model; keeps each memory's token "
-            "vectors, about 19 KB a memory; turned on for an index built without them, it starts at the next "
+            "vectors, about 2.3 KB a memory; turned on for an index built without them, it starts at the next "
             "`vmem reindex`)",
         ),
     },

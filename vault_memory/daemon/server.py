@@ -384,7 +384,7 @@ class Daemon:
         old = None
         new = None
         if report.changed or report.rebuilt or self.snapshot is None:
-            new = self.engine.preloaded(previous=self.snapshot)
+            new = self.engine.preloaded(previous=self.snapshot, commit=report.commit)
         with self.read_lock:  # recalls keep using the old snapshot until here
             if new is not None:
                 old, self.snapshot = self.snapshot, new

@@ -128,6 +128,10 @@ _SLOTS = schema_with("slots")
 #: how the error of a file skipped for its id begins (``duplicate_message``)
 DUPLICATE = "duplicate id"
 
+#: the meta key counting the syncs committed to this catalog: a reader that has read
+#: commit N whole reads only what commit N + 1 touched (``Catalog.touched``)
+COMMIT_SEQ = "commit_seq"
+
 
 def duplicate_message(memory_id: str, first: str) -> str:
     """Why a file that claims an id already claimed by ``first`` (earlier by path) is skipped."""
@@ -231,6 +235,9 @@ _FILE_ROW = "SELECT path, size, mtime_ns, sha, id, error, error_line, ctime_ns, 
 class Catalog:
     def __init__(self, path: Path):
         self.path = path
+        #: every path whose memory, content hash or vector labels this connection changed:
+        #: what a reader of the previous commit reads again (``Snapshot.preload``)
+        self.touched: set[str] = set()
         try:
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -307,6 +314,7 @@ class Catalog:
                 if migration.fill is not None:
                     getattr(self, migration.fill)()
                 self._sql(f"PRAGMA user_version = {number}")
+                self._sql(f"DELETE FROM meta WHERE key = '{COMMIT_SEQ}'")  # no reader carries rows over this
                 self._sql("COMMIT")
             except BaseException:
                 self.rollback()
@@ -342,9 +350,11 @@ class Catalog:
             return set(self._sql(select))
         return set(self._where_in(select, "path", paths))
 
-    def shas(self) -> dict[str, str]:
-        """Content hash of every indexed memory, by path."""
-        return dict(self._sql("SELECT path, sha FROM files WHERE record IS NOT NULL"))
+    def shas(self, paths: Iterable[str] | None = None) -> dict[str, str]:
+        """Content hash of every indexed memory (or of those of ``paths``), by path."""
+        if paths is None:
+            return dict(self._sql("SELECT path, sha FROM files WHERE record IS NOT NULL"))
+        return dict(self._where_in("SELECT path, sha FROM files", "path", paths, also="record IS NOT NULL AND "))
 
     def files(self, paths: Iterable[str] | None = None) -> dict[str, FileRow]:
         """The row of every file (or of just ``paths``, those the catalog has)."""
@@ -358,6 +368,7 @@ class Catalog:
         return [r[0] for r in rows]
 
     def upsert_file(self, row: FileRow, memory: Memory | None) -> None:
+        self.touched.add(row.path)
         record = (
             json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
         )
@@ -400,6 +411,7 @@ class Catalog:
 
     def rename_file(self, old: str, new: str, stamp: tuple[int, int, int, int]) -> None:
         """A moved file keeps its vectors: only its path changes."""
+        self.touched |= {old, new}
         row = self._sql("SELECT record FROM files WHERE path = ?", (old,)).fetchone()
         record = row[0] if row else None
         if record:
@@ -439,6 +451,7 @@ class Catalog:
     def skip_file(self, path: str, error: str) -> list[int]:
         """Keep a file's row but take its memory out of the index (a duplicate id): returns
         the vector labels it held."""
+        self.touched.add(path)
         self._sql(
             "UPDATE files SET record = NULL, error = ?, error_line = NULL, pinned = 0, conversation = NULL,"
             " turn = NULL, same_text = NULL, key_norm = NULL WHERE path = ?",
@@ -451,6 +464,7 @@ class Catalog:
 
     def delete_file(self, path: str) -> list[int]:
         """Forget a file; returns the vector labels it held."""
+        self.touched.add(path)
         self._sql("DELETE FROM files WHERE path = ?", (path,))
         self._sql("DELETE FROM supersedes WHERE path = ?", (path,))
         if self._has_slots:
@@ -460,6 +474,7 @@ class Catalog:
     # -------------------------------------------------------------- chunks / labels
     def release_labels(self, path: str) -> list[int]:
         """Drop a file's chunk rows; returns their labels, for the vector index to delete."""
+        self.touched.add(path)
         labels = [r[0] for r in self._sql("SELECT label FROM chunks WHERE path = ?", (path,))]
         self._sql("DELETE FROM chunks WHERE path = ?", (path,))
         return labels
@@ -467,6 +482,7 @@ class Catalog:
     def add_chunks(self, path: str, labels: Iterable[int], tokens: Iterable[tuple[int, int]] | None = None) -> None:
         """A file's chunks: their vector labels, and (first row, rows) of each one's token
         vectors in the generation's token files (``token_store``), when it keeps them."""
+        self.touched.add(path)
         labels = list(labels)
         spans: list[tuple[int, int] | tuple[None, None]] = (
             list(tokens) if tokens is not None else [(None, None)] * len(labels)
@@ -484,6 +500,10 @@ class Catalog:
         for path, _, first, rows in sorted(self._where_in(select, "path", paths, also="tok_first IS NOT NULL AND ")):
             out.setdefault(path, []).append((first, rows))
         return out
+
+    def labels_of(self, paths: Iterable[str]) -> dict[int, str]:
+        """The vector labels of ``paths``, with their file."""
+        return dict(self._where_in("SELECT label, path FROM chunks", "path", paths))
 
     def label_paths(self, labels: Iterable[int] | None = None) -> dict[int, str]:
         """The file of every vector label (or of just ``labels``)."""

@@ -32,7 +32,7 @@ from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
 from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
 from ..vault.vault import Problem, Vault, problem_from_error
-from .catalog import FORMAT_VERSION, Catalog, FileRow, duplicate_message
+from .catalog import COMMIT_SEQ, FORMAT_VERSION, Catalog, FileRow, duplicate_message
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
@@ -58,6 +58,9 @@ class SyncReport:
     rebuilt: bool = False
     #: why the live index was rebuilt instead of updated (it was damaged, or of an old format)
     repaired: str | None = None
+    #: the catalog commit this sync made (``COMMIT_SEQ``) and the paths it touched there: a
+    #: reader of the commit before reads only these (``Snapshot.preload``)
+    commit: tuple[int, frozenset[str]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def changed(self) -> int:
@@ -649,6 +652,8 @@ class Indexer:
             try:
                 moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
                 _record_sizes(catalog, generation, moves)
+                seq = int(catalog.meta().get(COMMIT_SEQ, 0)) + 1
+                catalog.set_meta(**{COMMIT_SEQ: seq})
             except BaseException:
                 writer.cancel()
                 raise
@@ -666,6 +671,7 @@ class Indexer:
         except BaseException:
             catalog.rollback()
             raise
+        report.commit = (seq, frozenset(catalog.touched))
         if progress:
             progress("commit", 1, 1)
 

@@ -76,11 +76,12 @@ class Engine:
         #: each memory's language (``vault.language``), by path, kept like the timelines
         self._languages: dict[str, tuple[Memory, str | None]] = {}
 
-    def preloaded(self, previous: Snapshot | None = None) -> Snapshot:
-        """A new snapshot read whole (for a long-lived reader, the daemon); timelines of
-        memories that did not change are kept, the rest dropped."""
+    def preloaded(self, previous: Snapshot | None = None, commit: tuple[int, frozenset[str]] | None = None) -> Snapshot:
+        """A new snapshot read whole (for a long-lived reader, the daemon), or only where
+        ``commit`` changed ``previous`` (``Snapshot.preload``); timelines of memories that
+        did not change are kept, the rest dropped."""
         snap = self.index.snapshot()
-        snap.preload(previous)
+        snap.preload(previous, commit)
         loaded = snap.loaded_memories()
         self._timelines = {p: t for p, t in self._timelines.items() if loaded.get(p) is t[0]}
         self._languages = {p: t for p, t in self._languages.items() if loaded.get(p) is t[0]}
