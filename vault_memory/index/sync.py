@@ -591,7 +591,9 @@ class Indexer:
         progress: Progress | None,
     ) -> None:
         """What a whole build records once: the dimensions, the token rows and their tail,
-        the vector file (saved) and its size."""
+        the vector file (saved) and its size, and commit 0 (``COMMIT_SEQ``: a reader of the
+        build reads only what the first sync after it touches)."""
+        catalog.set_meta(**{COMMIT_SEQ: 0})
         if dim:
             catalog.set_meta(dim=dim)
         if tokens is not None:
