@@ -163,6 +163,14 @@ class KeywordIndex:
     def open(self):
         return windex.open_dir(str(self.folder))
 
+    def document_count(self) -> int:
+        """Documents not deleted, from the table of contents alone: Whoosh's own
+        ``doc_count`` opens a reader over every segment, copying their term files (150 ms
+        at 100,000 memories)."""
+        ix = self.open()
+        segments = getattr(ix, "_segments", None)  # a FileIndex's table of contents
+        return sum(segment.doc_count() for segment in segments()) if callable(segments) else ix.doc_count()
+
 
 #: words every memory may carry without saying anything new ("The user prefers…")
 SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})

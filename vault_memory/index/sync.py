@@ -644,13 +644,17 @@ class Indexer:
             if dim
             else None
         )
+        # a new file needs no delete in the keyword index (which opens a reader over every
+        # segment: 160 ms at 100,000 memories) unless a killed sync left documents the
+        # catalog does not know: then the counts differ, and every added path is deleted first
+        keyword_agrees = not whole and generation.keyword.document_count() == catalog.count()
         catalog.begin()
         try:
             spans = self._stage_tokens(generation, catalog, pieces)
             stale_labels, new_labels, skipped = self._stage_catalog(
                 catalog, plan, parsed, chunk_texts, spans, vector_stage, dim, report, whole
             )
-            writer = self._stage_keyword(generation, catalog, plan, parsed, skipped)
+            writer = self._stage_keyword(generation, catalog, plan, parsed, skipped, keyword_agrees)
             try:
                 moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
                 _record_sizes(catalog, generation, moves)
@@ -795,9 +799,17 @@ class Indexer:
         return spans
 
     def _stage_keyword(
-        self, generation: Generation, catalog: Catalog, plan: Plan, parsed: list[Parsed], skipped: set[str]
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        plan: Plan,
+        parsed: list[Parsed],
+        skipped: set[str],
+        keyword_agrees: bool = False,
     ):
-        """A Whoosh writer holding the batch, not yet committed."""
+        """A Whoosh writer holding the batch, not yet committed. ``keyword_agrees``: the
+        keyword index holds exactly the catalog's memories, so a path the catalog does
+        not know is in neither and is added without a delete."""
         moved = []
         for _, entry in plan.renamed:
             record = catalog.records([entry.relpath]).get(entry.relpath)
@@ -808,7 +820,8 @@ class Indexer:
             for path in [*plan.deleted, *(old for old, _ in plan.renamed), *skipped]:
                 writer.delete_by_term("path", path)
             for entry, _, memory, _ in parsed:
-                writer.delete_by_term("path", entry.relpath)
+                if not (keyword_agrees and entry.relpath not in plan.known):
+                    writer.delete_by_term("path", entry.relpath)
                 if memory is not None and entry.relpath not in skipped:
                     writer.add_document(**document(memory))
             for memory in moved:
