@@ -89,6 +89,90 @@ class SegmentData:
         return self.paths[docnum]
 
 
+class SegmentSource:
+    """One segment of a table of contents, read through a Whoosh ``SegmentReader`` opened
+    only when something not yet cached is asked of it: opening one copies the segment's
+    term file into memory (130 ms over every segment at 100,000 memories), which a
+    daemon whose ``SegmentData`` holds all of a segment never needs."""
+
+    def __init__(self, storage, schema, segment, generation: int):
+        self.schema = schema
+        self._storage, self._segment, self._generation = storage, segment, generation
+        self._reader: Any = None
+
+    def segment(self):
+        return self._segment
+
+    def has_deletions(self) -> bool:
+        return bool(self._segment.has_deletions())
+
+    def doc_count_all(self) -> int:
+        return int(self._segment.doc_count_all())
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.open(), name)
+
+    def open(self) -> Any:
+        """The segment's Whoosh reader, opened on first use; damage is ``IndexDamaged``."""
+        if self._reader is None:
+            from whoosh.reading import SegmentReader
+
+            try:
+                self._reader = SegmentReader(self._storage, self.schema, self._segment, generation=self._generation)
+            except Exception as e:  # Whoosh reports a damaged segment with many kinds of error (EOFError…)
+                raise IndexDamaged(
+                    f"the keyword index cannot be read ({type(e).__name__}: {e}); `vmem sync` rebuilds it"
+                ) from None
+        return self._reader
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+
+class TocReader:
+    """What a snapshot asks of Whoosh's multi-segment reader, answered from one read of
+    the table of contents (documents, deletions, field totals), with each segment a
+    ``SegmentSource``."""
+
+    def __init__(self, ix):
+        toc = ix._read_toc()
+        self._generation = toc.generation
+        self._segments = [SegmentSource(ix.storage, toc.schema, seg, toc.generation) for seg in toc.segments]
+
+    def generation(self) -> int:
+        return self._generation
+
+    def leaf_readers(self) -> list[tuple[SegmentSource, int]]:
+        out, offset = [], 0
+        for source in self._segments:
+            out.append((source, offset))
+            offset += source.doc_count_all()
+        return out
+
+    def doc_count_all(self) -> int:
+        return sum(source.doc_count_all() for source in self._segments)
+
+    def doc_count(self) -> int:
+        return sum(int(source.segment().doc_count()) for source in self._segments)
+
+    def field_length(self, fieldname: str) -> int:
+        """The field's total length over every document (deleted ones included), as each
+        whoosh3 segment keeps it in the table of contents; another codec's from its reader."""
+        total = 0
+        for source in self._segments:
+            kept = getattr(source.segment(), "_fieldlengths", None)
+            total += kept.get(fieldname, 0) if kept is not None else source.field_length(fieldname)
+        return total
+
+    def close(self) -> None:
+        for source in self._segments:
+            source.close()
+
+
 class SegmentCache:
     """What one process has read of the keyword index, shared by its snapshots: each
     segment's ``SegmentData``, and the last Whoosh reader while the index stays at its
@@ -115,7 +199,7 @@ class SegmentCache:
                     self._lent.add(id(idle[1]))
                 return idle[1]
             idle[1].close()
-        reader = ix.reader()
+        reader = TocReader(ix)
         with self._lock:
             self._lent.add(id(reader))
         return reader
@@ -255,6 +339,9 @@ class KeywordSearcher:
             else []
         )
         self.segment_keys = {SegmentCache.key(folder, r) for r, _, _ in self.segments}
+        for r, data, _ in self.segments:  # what this snapshot may have to read: opened now, so damage shows here
+            if not data.complete and isinstance(r, SegmentSource):
+                r.open()
         self._deleted: np.ndarray | None = None
         self._avg_length: dict[str, float] = {}
         self._scored: dict[tuple[str, str], Postings | None] = {}
