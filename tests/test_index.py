@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -462,6 +463,41 @@ def test_a_snapshot_carried_over_a_commit_reads_what_one_read_whole_reads(mech_v
     late.preload(held, report.commit)
     whole.preload()
     assert read(late) == read(whole) and "facts/x.md" in late.loaded()[0]
+
+
+def test_a_new_file_is_added_to_the_keyword_index_once_even_after_a_killed_sync(mech_vault):
+    """A one-file sync deleted the path from the keyword index before adding it, which
+    opened a reader over every segment (160 ms at 100,000 memories); a new file now skips
+    the delete while the index holds exactly the catalog's memories. A sync killed after
+    its keyword commit leaves a document the catalog does not know: the counts differ,
+    the delete is made, and the path is still in the index once."""
+    from vault_memory.index.embedder import HashEmbedder
+    from vault_memory.index.keyword_index import document
+    from vault_memory.index.sync import Indexer
+    from vault_memory.vault.memory import Memory
+
+    vault = vmem.open(mech_vault).vault
+    indexer = Indexer(vault, HashEmbedder(16))
+    write(mech_vault / "facts" / "seed.md", "---\nid: seed\n---\nLikes figs\n")
+    indexer.sync()
+
+    def documents(path: str) -> int:
+        with indexer.layout.current().keyword.open().searcher() as searcher:
+            return len(list(searcher.document_numbers(path=path)))
+
+    write(mech_vault / "facts" / "a.md", "---\nid: a\n---\nLikes apples\n")
+    indexer.sync(paths=["facts/a.md"])
+    assert documents("facts/a.md") == 1
+    keyword = indexer.layout.current().keyword
+    writer = keyword.open().writer()  # what a sync killed between its two commits leaves
+    writer.add_document(**document(Memory(id="b", text="Likes pears", type="fact", path=Path("facts/b.md"))))
+    writer.commit()
+    write(mech_vault / "facts" / "b.md", "---\nid: b\n---\nLikes pears\n")
+    indexer.sync(paths=["facts/b.md"])
+    assert documents("facts/b.md") == 1
+    catalog = Catalog(indexer.layout.current().catalog_path)
+    assert keyword.document_count() == catalog.count() == 3
+    catalog.close()
 
 
 def test_the_delta_is_searched_beside_the_hnswlib_file_and_folds_into_it(tmp_path):
