@@ -189,6 +189,25 @@ def test_a_truncated_keyword_segment_is_rebuilt(mech_vault):
     assert [h.memory.id for h in vmem.open(mech_vault).recall("apples", include_pinned=False).hits] == ["f"]
 
 
+def test_a_sync_with_nothing_changed_opens_no_keyword_segment_while_the_folder_is_as_committed(mech_vault, monkeypatch):
+    """`vmem sync` with nothing changed opened every keyword segment to check it (Whoosh
+    copies each term file: 130 ms at 100,000 memories). The catalog keeps the folder's
+    files and sizes at each commit; while they are as committed nothing is opened, and a
+    segment of another size is opened, found damaged and rebuilt
+    (``test_a_truncated_keyword_segment_is_rebuilt``)."""
+    from whoosh.index import FileIndex
+
+    write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
+    mem = vmem.open(mech_vault, use_daemon=False)
+    mem.sync()
+    write(mech_vault / "facts" / "g.md", "---\nid: g\n---\nLikes grapes\n")
+    assert mem.sync()[0].added == 1
+    with monkeypatch.context() as m:
+        m.setattr(FileIndex, "reader", lambda self, **kw: pytest.fail("opened every segment"))
+        report, _ = vmem.open(mech_vault, use_daemon=False).sync()
+    assert report.changed == 0 and not report.rebuilt
+
+
 def test_a_deleted_vectors_file_is_rebuilt(mech_vault):
     write(mech_vault / "facts" / "f.md", "---\nid: f\n---\nLikes apples\n")
     mem = vmem.open(mech_vault)

@@ -149,6 +149,8 @@ def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[li
 
 #: the catalog's meta key naming the stamps file that speaks for it (``generations.write_stamps``)
 STAMPS_TOKEN = "stamps_token"
+#: the meta key of the keyword folder's files and sizes at the last commit (``KeywordIndex.file_sizes``)
+KEYWORD_FILES = "keyword_files"
 
 
 #: files read, parsed, embedded and written per step of a build: the build holds one batch
@@ -441,7 +443,9 @@ class Indexer:
         A sync asked for the whole vault also checks what a targeted one trusts (every
         keyword segment opens, the vectors file is there), even when the stamps of its
         walk name the few files it reads: a sync with nothing changed costs the walk and
-        those checks, not a comparison with every catalog row."""
+        those checks, not a comparison with every catalog row. The keyword segments are
+        opened only when the folder is not as the last commit left it (``KEYWORD_FILES``:
+        its files and sizes): opening them copies every term file (130 ms at 100k)."""
         try:
             catalog.migrate()
             plan = (
@@ -449,7 +453,8 @@ class Indexer:
             )
         except IndexDamaged as e:
             raise _Damaged(str(e)) from None
-        if paths is None or check_keyword:
+        as_committed = check_keyword and catalog.meta().get(KEYWORD_FILES) == generation.keyword.file_sizes()
+        if paths is None or (check_keyword and not as_committed):
             try:
                 with generation.keyword.open().reader() as reader:  # opens every segment
                     reader.doc_count_all()
@@ -480,6 +485,7 @@ class Indexer:
             catalog.set_meta(format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
             report = SyncReport(rebuilt=True)
             self._build(generation, catalog, self.vault.files(walked), report, progress)
+            catalog.set_meta(**{KEYWORD_FILES: generation.keyword.file_sizes()})
             self._record_stamps(generation, catalog)
         finally:
             catalog.close()
@@ -673,6 +679,7 @@ class Indexer:
                     else:
                         os.replace(staged, target)
                 writer.commit()
+                catalog.set_meta(**{KEYWORD_FILES: generation.keyword.file_sizes()})
                 catalog.commit()
         except BaseException:
             catalog.rollback()
