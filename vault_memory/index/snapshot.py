@@ -17,6 +17,9 @@ from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
 from .vector_index import Vectors
 
+#: what ``Snapshot.preload`` read: (hashes, memories, label paths, neighbours)
+Loaded = tuple[dict[str, str], dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]]
+
 
 class Snapshot:
     """A consistent read view of catalog, keyword and vector indexes of one generation.
@@ -100,26 +103,18 @@ class Snapshot:
     def _carry_over(self, previous: Snapshot | None, seq: int, touched: frozenset[str]) -> bool:
         """Take ``previous``'s reads and read again only ``touched``, when this catalog is
         exactly the commit after its own; False (nothing taken) otherwise."""
-        read = previous.loaded() if previous is not None else None
-        if (
-            previous is None
-            or read is None
-            or previous.generation.folder != self.generation.folder
-            or previous.meta.get(COMMIT_SEQ) != str(seq - 1)
-            or self.meta.get(COMMIT_SEQ) != str(seq)
-        ):
+        read = self._follows(previous, seq)
+        if read is None:
             return False
         names = sorted(touched)
         shas, memories, label_paths, neighbours = dict(read[0]), dict(read[1]), read[2], read[3]
-        before = [memories.get(path) for path in names]
+        before = [memories.pop(path, None) for path in names]
         for path in names:
             shas.pop(path, None)
-            memories.pop(path, None)
         fresh = self.catalog.shas(names)
         records = self.catalog.records(list(fresh))
-        for path, sha in fresh.items():
-            shas[path] = sha
-            memories[path] = Memory.from_record(records[path]) if path in records else None
+        shas |= fresh
+        memories |= {path: Memory.from_record(records[path]) if path in records else None for path in fresh}
         labels = {label: path for label, path in label_paths.items() if path not in touched}
         labels |= self.catalog.labels_of(names)
         self._memories, self._shas, self._label_paths = memories, shas, labels
@@ -127,9 +122,16 @@ class Snapshot:
         self._neighbours = conversation_neighbours(memories) if turns else neighbours
         return True
 
-    def loaded(
-        self,
-    ) -> tuple[dict[str, str], dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]] | None:
+    def _follows(self, previous: Snapshot | None, seq: int) -> Loaded | None:
+        """``previous``'s reads when this catalog is its generation's commit ``seq`` and
+        ``previous`` read the commit just before; else None."""
+        if previous is None or previous.generation.folder != self.generation.folder:
+            return None
+        if previous.meta.get(COMMIT_SEQ) != str(seq - 1) or self.meta.get(COMMIT_SEQ) != str(seq):
+            return None
+        return previous.loaded()
+
+    def loaded(self) -> Loaded | None:
         """(hashes, memories, label paths, neighbours) as ``preload`` read them; None before."""
         if not self._complete:
             return None

@@ -131,6 +131,12 @@ def _named_changes(
     return changed, len(walked.stamps) - len(changed & {stamp[0] for stamp in walked.stamps})
 
 
+def _stamps_of(generation: Generation, meta: dict[str, str]) -> tuple[str, bool, list[Stamp]] | None:
+    """The recorded stamps, when they speak for this catalog commit (``STAMPS_TOKEN``)."""
+    known = read_stamps(generation.stamps_path)
+    return known if known is not None and known[0] == meta.get(STAMPS_TOKEN) else None
+
+
 def _record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:
     """Keep in the catalog the size each vector file will have once published, so a sync
     tells a truncated or replaced file (``checkup.file_problems``) without reading it."""
@@ -387,9 +393,7 @@ class Indexer:
             raise _Damaged(str(e)) from None
         try:
             leftover = self._check_live(generation, catalog, meta)
-            known = read_stamps(generation.stamps_path)
-            if known is not None and known[0] != meta.get(STAMPS_TOKEN):
-                known = None  # the stamps of another catalog commit do not speak for this one
+            known = _stamps_of(generation, meta)
             whole = paths is None  # asked for the whole vault (`vmem sync`, a reconcile)
             if whole and walked is None and known is not None:
                 walked = self.vault.walk()  # the one walk: the stamps name what changed in it
