@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -334,15 +335,16 @@ def daemon_writes(folder: Path, rounds: int = 5) -> dict:
     import vault_memory as vmem
 
     edits, remembers = [], []
+    run = uuid.uuid4().hex[:6]  # new text each run: on a kept vault the same text is only a touch
     with vmem.open(folder) as mem:
         assert mem.backend.where == "daemon"
         for i in range(rounds):
-            path = folder / "facts" / f"edited-{i}.md"
+            path = folder / "facts" / f"edited-{run}-{i}.md"
             t = time.perf_counter()
-            path.write_text(f"---\nid: edited-{i}\n---\nThe user repaints the canoe number {i} teal\n")
-            hits = mem.recall(f"canoe number {i} teal", include_pinned=False).hits
+            path.write_text(f"---\nid: edited-{run}-{i}\n---\nThe user repaints canoe {run} number {i} teal\n")
+            hits = mem.recall(f"canoe {run} number {i} teal", include_pinned=False).hits
             edits.append((time.perf_counter() - t) * 1000)
-            assert hits and hits[0].memory.id == f"edited-{i}", [h.memory.id for h in hits]
+            assert hits and hits[0].memory.id == f"edited-{run}-{i}", [h.memory.id for h in hits]
             t = time.perf_counter()
             mem.remember(f"The user rows on lake number {i} at dawn")
             remembers.append((time.perf_counter() - t) * 1000)
