@@ -237,6 +237,8 @@ class Scan(NamedTuple):
 
     stamps: list[Stamp]
     special: list[FileEntry]
+    #: every folder the walk listed, relative to the root ("" for the root itself)
+    folders: tuple[str, ...] = ()
 
     def entries(self) -> list[FileEntry]:
         """Every file as a ``FileEntry``, sorted by path."""
@@ -254,15 +256,16 @@ def walk(root: Path, rules: IgnoreRules) -> list[FileEntry]:
 def scan(root: Path, rules: IgnoreRules) -> Scan:
     """The walk itself. ``stat`` only; nothing is read. Every test here runs once per file
     of a 100,000-file vault, so the no-change check costs about what the file system does."""
-    stamps, special = _scan(root, rules)
-    return Scan(stamps, special)
+    stamps, special, folders = _scan(root, rules)
+    return Scan(stamps, special, tuple(folders))
 
 
-def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]:
+def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry], list[str]]:
     root = root.resolve()
     plain: list[Stamp] = []
     append = plain.append
     special: list[FileEntry] = []
+    folders: list[str] = []
     stack = [""]
     check_dirs = bool(rules.patterns)
     ignored_file = _file_ignorer(rules)
@@ -273,6 +276,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
             it = os.scandir(root / rel_dir if rel_dir else root)
         except OSError:
             continue
+        folders.append(rel_dir)
         with it:
             for entry in it:
                 name = entry.name
@@ -298,7 +302,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry]]
                 except OSError:
                     continue
                 append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
-    return plain, special
+    return plain, special, folders
 
 
 def _file_ignorer(rules: IgnoreRules) -> Callable[[str, str], bool] | None:

@@ -124,6 +124,7 @@ class Vault:
         self._swept: dict[Path, float] = {}
         #: what the latest ``files()`` found (the folders ``sweep_temps`` visits)
         self._last_walk: list[FileEntry] | None = None
+        self._last_folders: tuple[str, ...] = ()  # the folders that walk listed
         #: the stamps of the last ``files()`` walk, in its order (what a sync recorded)
         self.last_stamps: list[Stamp] | None = None
         #: when each memory was last confirmed outside its file (``vault.confirmations``)
@@ -149,7 +150,7 @@ class Vault:
         """Every candidate memory file, sorted by path: from a new walk, or from ``walked``
         (one the caller has just made, as the no-change check that found a change has)."""
         walked = walked if walked is not None else self.walk()
-        self._last_walk, self.last_stamps = walked.entries(), walked.stamps
+        self._last_walk, self.last_stamps, self._last_folders = walked.entries(), walked.stamps, walked.folders
         return self._last_walk
 
     def walk(self) -> Scan:
@@ -521,13 +522,11 @@ class Vault:
         """Remove what killed writes left anywhere in the vault: every folder that holds a
         memory (and the type folders), each at most once a minute. A sync does this, so a
         temp file left where no remember writes again does not stay for ever; the folders
-        are those of the walk the sync has just made, not a second walk."""
-        entries = self._last_walk if self._last_walk is not None else self.files()
+        are those the walk the sync has just made listed, not a second walk."""
+        if self._last_walk is None:
+            self.files()
         folders = {self.root} | {self.root / f for f in TYPE_FOLDERS.values()}
-        parents = {
-            e.relpath.rpartition("/")[0] for e in entries if not e.bad_name
-        }  # strings: a Path per file cost 13 ms a 1,000
-        folders |= {self.root / parent for parent in parents}
+        folders |= {self.root / folder for folder in self._last_folders}  # the walk's list: not a look at every file
         for folder in folders:
             self._sweep(folder)
 
