@@ -128,6 +128,8 @@ def _named_changes(
     changed = changed_paths(walked, known[2])  # the walk against the stamps names the changes
     if changed is None:
         return None, 0
+    if not changed:
+        return changed, len(walked.stamps)
     return changed, len(walked.stamps) - len(changed & {stamp[0] for stamp in walked.stamps})
 
 
