@@ -14,6 +14,7 @@ recalls keep working during a rebuild. Everything here can be deleted and rebuil
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import shutil
 from dataclasses import dataclass
@@ -37,6 +38,15 @@ def write_stamps(path: Path, token: str, has_vectors: bool, stamps: list[tuple[s
     the order a walk gives them, so an unchanged vault compares as two equal lists.
     ``token`` is also in the catalog's meta: the file speaks for that catalog only."""
     atomic_write(path, marshal.dumps((_STAMPS_FORMAT, token, has_vectors, stamps)))
+
+
+def stamps_digest(stamps: list[tuple[str, int, int, int, int]]) -> str:
+    """A digest of a stamps list, order included: two walks that list the same files in
+    the same order have the same one. Cheaper than reading 100,000 recorded stamps back
+    (~30 ms at 100k, against 40-80 ms to load the file). marshal version 0: the later
+    versions write references to objects seen before and mark interned strings, so two
+    equal lists built apart could differ in their bytes."""
+    return hashlib.blake2b(marshal.dumps(stamps, 0), digest_size=16).hexdigest()
 
 
 def read_stamps(path: Path) -> tuple[str, bool, list[tuple[str, int, int, int, int]]] | None:

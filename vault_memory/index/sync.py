@@ -36,7 +36,7 @@ from .catalog import COMMIT_SEQ, FORMAT_VERSION, Catalog, FileRow, duplicate_mes
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
-from .generations import Generation, IndexLayout, check_compatible, read_stamps, write_stamps
+from .generations import Generation, IndexLayout, check_compatible, read_stamps, stamps_digest, write_stamps
 from .keyword_index import document
 from .locks import file_lock
 from .token_store import TokenFiles, codec_for
@@ -139,6 +139,28 @@ def _stamps_of(generation: Generation, meta: dict[str, str]) -> tuple[str, bool,
     return known if known is not None and known[0] == meta.get(STAMPS_TOKEN) else None
 
 
+def _recorded(
+    generation: Generation, catalog: Catalog, meta: dict[str, str]
+) -> tuple[bool, list[Stamp] | set[Stamp] | None]:
+    """(the catalog holds vectors, its file stamps) for a no-change check: None for the
+    stamps when their digest is kept (``STAMPS_DIGEST``: a walk is compared with it
+    first), else the stamps file when it speaks for this catalog, else the catalog's rows."""
+    if meta.get(STAMPS_DIGEST):
+        return bool(catalog.chunk_counts()[0]), None
+    known = _stamps_of(generation, meta)
+    if known is not None:
+        return known[1], known[2]
+    return bool(catalog.chunk_counts()[0]), catalog.stat_rows()
+
+
+def _same_stamps(walked: list[Stamp], indexed: list[Stamp] | set[Stamp]) -> bool:
+    """The same list when nothing changed and the folders list their files as before;
+    else the same set (a folder may list its files in another order after a restore)."""
+    if isinstance(indexed, set):
+        return len(walked) == len(indexed) and set(walked) == indexed
+    return walked == indexed or (len(walked) == len(indexed) and set(walked) == set(indexed))
+
+
 def _record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:
     """Keep in the catalog the size each vector file will have once published, so a sync
     tells a truncated or replaced file (``checkup.file_problems``) without reading it."""
@@ -157,6 +179,10 @@ def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[li
 
 #: the catalog's meta key naming the stamps file that speaks for it (``generations.write_stamps``)
 STAMPS_TOKEN = "stamps_token"
+#: the meta key of ``stamps_digest`` of the recorded stamps: a walk with the same digest
+#: changed nothing, known without reading the stamps file; cleared in every sync's own
+#: transaction, so it is never older than the catalog
+STAMPS_DIGEST = "stamps_digest"
 #: the meta key of the keyword folder's files and sizes at the last commit (``KeywordIndex.file_sizes``)
 KEYWORD_FILES = "keyword_files"
 
@@ -231,18 +257,13 @@ class Indexer:
         generation = self.layout.current()
         if generation is None:
             return False
-        known = read_stamps(generation.stamps_path)
         try:
             catalog = Catalog(generation.catalog_path)
             try:
                 meta = catalog.meta()
                 if not catalog.up_to_date or meta.get("format_version") != str(FORMAT_VERSION):
                     return False
-                indexed: list[Stamp] | set[Stamp]
-                if known is not None and known[0] == meta.get(STAMPS_TOKEN):
-                    has_vectors, indexed = known[1], known[2]
-                else:
-                    has_vectors, indexed = bool(catalog.chunk_counts()[0]), catalog.stat_rows()
+                has_vectors, indexed = _recorded(generation, catalog, meta)
             finally:
                 catalog.close()
         except IndexDamaged:
@@ -252,11 +273,14 @@ class Indexer:
         if file_problems(generation, meta, verify=False):
             return False  # truncated, deleted or another generation's: the sync that follows rebuilds it
         walked_stamps = walked.stamps if walked is not None else self.vault.stamps()
-        if isinstance(indexed, set):
-            return len(walked_stamps) == len(indexed) and set(walked_stamps) == indexed
-        # the same list when nothing changed and the folders list their files as before;
-        # else the same set (a folder may list its files in another order after a restore)
-        return walked_stamps == indexed or (len(walked_stamps) == len(indexed) and set(walked_stamps) == set(indexed))
+        if indexed is None:
+            if stamps_digest(walked_stamps) == meta[STAMPS_DIGEST]:
+                return True
+            known = _stamps_of(generation, meta)  # another order, or a change: the stamps say which
+            if known is None:
+                return False  # unreadable: the sync that follows finds out
+            indexed = known[2]
+        return _same_stamps(walked_stamps, indexed)
 
     def _record_stamps(self, generation: Generation, catalog: Catalog) -> None:
         """What the committed catalog knows, for the next no-change check (under the write
@@ -291,7 +315,7 @@ class Indexer:
     def _write_stamps(self, generation: Generation, catalog: Catalog, stamps: list[Stamp]) -> None:
         token = os.urandom(8).hex()
         try:
-            catalog.set_meta(**{STAMPS_TOKEN: token})
+            catalog.set_meta(**{STAMPS_TOKEN: token, STAMPS_DIGEST: stamps_digest(stamps)})
             write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
         except OSError:
             pass
@@ -397,10 +421,8 @@ class Indexer:
             raise _Damaged(str(e)) from None
         try:
             leftover = self._check_live(generation, catalog, meta)
-            known = _stamps_of(generation, meta)
             whole = paths is None  # asked for the whole vault (`vmem sync`, a reconcile)
-            if whole and walked is None and known is not None:
-                walked = self.vault.walk()  # the one walk: the stamps name what changed in it
+            known, walked = self._recorded_and_walk(generation, meta, whole, walked)
             paths, outside_paths = _named_changes(paths, walked, known)
             targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
             plan = self._live_plan(generation, catalog, paths if targeted else None, walked, check_keyword=whole)
@@ -422,6 +444,23 @@ class Indexer:
             return report
         finally:
             catalog.close()
+
+    def _recorded_and_walk(
+        self, generation: Generation, meta: dict[str, str], whole: bool, walked: Scan | None
+    ) -> tuple[tuple[str, bool, list[Stamp]] | None, Scan | None]:
+        """(the recorded stamps, when they speak for this catalog; the walk to plan from).
+        A sync of the whole vault walks once, and the stamps name what changed in it; a
+        walk whose digest is the recorded one (``STAMPS_DIGEST``) changed nothing, known
+        without reading the stamps file."""
+        digest = meta.get(STAMPS_DIGEST)
+        if whole and walked is None and digest:
+            walked = self.vault.walk()
+        if whole and walked is not None and digest and digest == stamps_digest(walked.stamps):
+            return (meta[STAMPS_TOKEN], True, walked.stamps), walked
+        known = _stamps_of(generation, meta)
+        if whole and walked is None and known is not None:
+            walked = self.vault.walk()
+        return known, walked
 
     def _check_live(self, generation: Generation, catalog: Catalog, meta: dict[str, str]) -> bool:
         """``_Damaged`` for a generation a sync must not add to: another format, damaged
@@ -673,7 +712,7 @@ class Indexer:
                 moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
                 _record_sizes(catalog, generation, moves)
                 seq = int(catalog.meta().get(COMMIT_SEQ, 0)) + 1
-                catalog.set_meta(**{COMMIT_SEQ: seq})
+                catalog.set_meta(**{COMMIT_SEQ: seq, STAMPS_DIGEST: ""})
             except BaseException:
                 writer.cancel()
                 raise
