@@ -84,8 +84,8 @@ class Snapshot:
         self._complete = True
 
     def _read_whole(self, previous: Snapshot | None) -> None:
-        reuse = previous.loaded_memories() if previous is not None else {}
-        old_shas = previous.loaded_shas() if previous is not None and reuse else {}
+        read = previous.loaded() if previous is not None else None
+        old_shas, reuse = (read[0], read[1]) if read is not None else ({}, {})
         shas = self.catalog.shas()
         memories: dict[str, Memory | None] = {}
         stale = []
@@ -136,9 +136,6 @@ class Snapshot:
         if not self._complete:
             return None
         return self._shas, self._memories, self._label_paths, self._neighbours
-
-    def loaded_shas(self) -> dict[str, str]:
-        return self._shas if self._complete else {}
 
     def loaded_memories(self) -> dict[str, Memory | None]:
         """What ``preload`` read (empty before it): carried-over memories are the same objects

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -202,8 +203,8 @@ class TokenFiles:
         memory: a build's batch of pieces is never copied whole."""
         first = self.row_count()
         spans, start = [], first
-        files = [open(path, "ab") for path, _ in self.paths]
-        try:
+        with ExitStack() as stack:
+            files = [stack.enter_context(open(path, "ab")) for path, _ in self.paths]
             for f, (_, width) in zip(files, self.paths, strict=True):
                 f.truncate(first * width)
             for vectors in pieces:
@@ -218,9 +219,6 @@ class TokenFiles:
             for f in files:
                 f.flush()
                 os.fsync(f.fileno())
-        finally:
-            for f in files:
-                f.close()
         return spans
 
     def fingerprint(self, rows: int) -> str:
