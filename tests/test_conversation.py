@@ -3,8 +3,10 @@ and, for the optional LLM, a real HTTP server on 127.0.0.1 speaking chat-complet
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -14,7 +16,9 @@ from chat_server import ChatServer, closed_port_url
 from conftest import VMEM, Cli
 
 import vault_memory as vmem
+from vault_memory.config import StateLayout
 from vault_memory.conversation import LLMSettings, context, ingest, parse, pending, retry_pending
+from vault_memory.conversation.queue import file_stem
 from vault_memory.recall.render import estimate_tokens
 
 DATA = Path(__file__).parent / "data"
@@ -671,6 +675,26 @@ def test_one_bad_pending_entry_never_blocks_the_queue(mem, damage):
     assert waiting == (["good"] if damage.keys() == {"next_attempt"} else [])  # good is not due yet there
 
 
+def test_a_batch_a_kill_left_in_the_queue_is_counted_split_and_worked_through(mem):
+    """An export's conversations wait together in one batch file; after a kill the status
+    counts each of them, a damaged batch is quarantined, and `--retry-pending` writes the
+    rest one by one."""
+    from vault_memory.conversation.queue import PendingQueue
+    from vault_memory.conversation.transcript import Turn
+
+    queue = PendingQueue(mem.root)
+    said = {"a": "Remember that my sister is called Ana.", "b": "Remember that my dog is called Rex."}
+    now = dt.datetime(2026, 11, 1, 9, 0, tzinfo=dt.timezone.utc)
+    queue.put_batch([(s, [Turn("user", text, 1)]) for s, text in said.items()], None, now)
+    (mem.state.pending / "batch-damaged.json").write_text('{"batch": [{"turns": 3}]}')
+    assert mem.stats()["pending_transcripts"] == 3 and len(queue) == 3
+    reports, problems = retry_pending(mem, llm=None)
+    assert sorted(r.session for r in reports) == ["a", "b"]
+    assert len(problems) == 1 and "batch-damaged.json" in problems[0] and "quarantine" in problems[0]
+    assert texts(mem, type="fact") == ["The user's dog is called Rex", "The user's sister is called Ana"]
+    assert len(queue) == 0 and mem.stats()["pending_transcripts"] == 0
+
+
 def test_a_damaged_context_cache_is_cut_again(mem):
     """A corrupt .vmem/context/*.json (derived) gave a traceback on every `vmem context`."""
     first = context(mem, conversation(40), budget=1500, llm=None)
@@ -744,34 +768,81 @@ def test_a_models_fact_from_an_assistants_turn_is_never_the_users(mem, server):
     assert any("2 of the LLM's facts not written" in note for note in report.notes)
 
 
+#: runs `vmem` as installed, killing itself (SIGKILL) just before the Nth rename, link or
+#: unlink inside the vault (argv[1]; 0 counts them into argv[2] instead): each of those is
+#: a step that changes what survives a crash
+KILLED_AT_STEP = """
+import atexit, os, signal, sys
+limit, where, vault = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+steps = 0
+def hook(event, args):
+    global steps
+    if event in ("os.rename", "os.link", "os.remove") and str(args[0]).startswith(vault):
+        steps += 1
+        if steps == limit:
+            os.kill(os.getpid(), signal.SIGKILL)
+if not limit:
+    atexit.register(lambda: open(where, "w").write(str(steps)))
+sys.addaudithook(hook)
+sys.argv = ["vmem", *sys.argv[4:]]
+import vault_memory.conversation.ingestion as ingestion
+ingestion.BATCH_CONVERSATIONS = 50  # three batches of the 120 conversations
+from vault_memory.fastpath import main
+main()
+"""
+
+
 @pytest.mark.slow
 def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_twice(tmp_path):
-    """An export's conversations are written in one batch (one sync for all their facts):
-    a `vmem ingest` killed at any moment, then run again to the end, leaves every fact the
-    user stated written once, the queue empty and every conversation recorded."""
-    import signal
+    """An export's conversations are queued and written a batch at a time (one durable
+    queue write and one sync a batch): a `vmem ingest` killed before any of its file steps
+    never leaves a conversation recorded as read whose fact is not on disk, and run again
+    to the end, leaves every fact the user stated written once, the queue empty and every
+    conversation recorded."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from export_ingest import export
 
-    vault = vmem.init(tmp_path / "v", examples=False).root
+    original = vmem.init(tmp_path / "original", examples=False).root
     dump = tmp_path / "conversations.json"
-    dump.write_text(json.dumps(export(300)))  # one in five states a fact: 60 sisters
+    conversations = export(120)  # one in five states a fact: 24 sisters
+    dump.write_text(json.dumps(conversations))
     env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
-    command = [VMEM, "ingest", str(dump), "--vault", str(vault)]
-    for delay in (0.8, 1.4, 2.0, 2.6):
-        run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        time.sleep(delay)
-        run.send_signal(signal.SIGKILL)
-        run.wait(timeout=60)
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr
-    facts = [p.read_text() for p in (vault / "facts").glob("*.md")]
-    for i in range(0, 300, 5):
-        said = f"sister number {i} is called Ana"
-        assert sum(said in text for text in facts) == 1, i
-    assert len(facts) == 60
-    assert not list((vault / ".vmem" / "pending").glob("*.json"))
-    again = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, timeout=300)
-    assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])
+
+    def run(vault: Path, limit: int, *more: str) -> subprocess.CompletedProcess:
+        counted = tmp_path / "steps"
+        args = ["ingest", str(dump), "--vault", str(vault), *more]
+        command = [sys.executable, "-c", KILLED_AT_STEP, str(limit), str(counted), str(vault), *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+    def facts(vault: Path) -> list[str]:
+        return [p.read_text() for p in (vault / "facts").glob("*.md")]
+
+    def recorded_without_its_fact(vault: Path) -> list[int]:
+        on_disk = "\n".join(facts(vault))
+        lost = []
+        for i in range(0, 120, 5):
+            ledger = StateLayout.of(vault).ingested / f"{file_stem(conversations[i]['id'])}.json"
+            if ledger.exists() and f"sister number {i} is called Ana" not in on_disk:
+                lost.append(i)
+        return lost
+
+    counting = shutil.copytree(original, tmp_path / "counting")
+    assert run(counting, 0).returncode == 0
+    steps = int((tmp_path / "steps").read_text())
+    assert steps > 120  # a ledger a conversation, a fact file each, the batches' queue files
+    for limit in sorted({1, 2, steps // 5, steps // 2, 3 * steps // 4, steps - 1}):
+        vault = shutil.copytree(original, tmp_path / f"killed-{limit}")
+        killed = run(vault, limit)
+        assert killed.returncode == -9, (limit, killed.stderr)
+        assert recorded_without_its_fact(vault) == [], limit
+        done = run(vault, -1)
+        assert done.returncode == 0, done.stderr
+        for i in range(0, 120, 5):
+            said = f"sister number {i} is called Ana"
+            assert sum(said in text for text in facts(vault)) == 1, (limit, i)
+        assert len(facts(vault)) == 24, limit
+        assert not list(StateLayout.of(vault).pending.glob("*.json")), limit
+        again = run(vault, -1, "--json")
+        assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])

@@ -499,10 +499,9 @@ class VaultMemory:
                 by_persona[m.persona] = by_persona.get(m.persona, 0) + 1
         recalled = self.recall(query)
         block = recalled.block
-        queue = self.state.pending
         return {
             "memories": len(result.memories),
-            "pending_transcripts": len(builtins.list(queue.glob("*.json"))) if queue.is_dir() else 0,
+            "pending_transcripts": self.state.waiting_transcripts(),
             "quarantined_transcripts": len(builtins.list(self.state.quarantine.glob("*.json"))),
             "broken_files": len(result.problems),
             "by_type": by_type,

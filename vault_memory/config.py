@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import trust
+from . import safejson, trust
 from .daemonlink import CONFIG_NAME, SOCKET_NAME, STATE_DIR, nearest_vault, vaults_above
 from .daemonlink import default_vault_path as _default_vault_path
 from .errors import ConfigError, VaultNotFound
@@ -341,6 +341,10 @@ ENVIRONMENT = {
 }
 
 
+#: how the queue file of an export's batch of conversations begins (``conversation.queue``)
+PENDING_BATCH_PREFIX = "batch-"
+
+
 @dataclass(frozen=True)
 class StateLayout:
     """Every path vmem keeps under ``<vault>/.vmem/``, named once.
@@ -400,6 +404,21 @@ class StateLayout:
     @property
     def pending(self) -> Path:
         return self.root / "pending"
+
+    def waiting_transcripts(self) -> int:
+        """The conversations waiting in ``pending/``: a file each, or many in one
+        ``batch-*.json`` (an export's batch, counted by what it holds); read, never written."""
+        count = 0
+        for path in self.pending.glob("*.json") if self.pending.is_dir() else []:
+            if not path.name.startswith(PENDING_BATCH_PREFIX):
+                count += 1
+                continue
+            try:
+                data = safejson.loads(path.read_text(encoding="utf-8"))
+                count += len(data["batch"]) if isinstance(data, dict) and isinstance(data.get("batch"), list) else 1
+            except (OSError, ValueError, UnicodeDecodeError):
+                count += 1
+        return count
 
     @property
     def quarantine(self) -> Path:

@@ -302,33 +302,59 @@ def _ingest_signals_only(
     progress: Callable[[str, int, int], None] | None,
 ) -> list[IngestReport]:
     """The conversations of an export without a model, ``BATCH_CONVERSATIONS`` at a time:
-    each queued as ``ingest`` queues it, then all their explicit signals written at once
-    (one lock, one sync, one snapshot: a conversation at a time synced the index before
-    each one's facts, 75 ms each), then each recorded and dequeued. A kill at any point
-    leaves what was not recorded queued, and the write rules keep a second reading from
-    writing anything twice."""
+    the batch's new conversations queued in one file (one durable write), all their
+    explicit signals written at once (one lock, one sync, one snapshot: a conversation at a
+    time synced the index before each one's facts, 75 ms each), then each one's reading
+    recorded and the batch dequeued. A kill at any point leaves what was not recorded
+    queued, and the write rules keep a second reading from writing anything twice."""
     queue = PendingQueue(mem.root)
+    problems = queue.recover()  # a batch a kill left: its conversations wait one by one again
     reports: list[IngestReport] = []
     for start in range(0, len(transcripts), BATCH_CONVERSATIONS):
-        queued: list[tuple[PendingEntry, Ledger, IngestReport, list[Remembering]]] = []
+        chosen: list[tuple[Transcript, Ledger, IngestReport]] = []
         for transcript in transcripts[start : start + BATCH_CONVERSATIONS]:
             ledger = Ledger(mem.root, transcript.session)
             report = _report(transcript, ledger)
             _note_refused_llm(mem, None, report)
+            report.notes += problems
+            problems = []
             reports.append(report)
             if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
-                entry = queue.put(transcript.session, transcript.turns, persona, now)
-                items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
-                report.signals = len(items)
-                queued.append((entry, ledger, report, items))
-        _write_groups(mem, [(items, report, ledger) for _, ledger, report, items in queued], now)
-        for entry, ledger, _, _ in queued:  # the memories are on disk: only now is the reading recorded
-            ledger.explicit |= {t.digest for t in entry.turns}
-            ledger.save()
-            queue.done(entry)
+                chosen.append((transcript, ledger, report))
+        _ingest_batch(mem, queue, chosen, persona, now)
         if progress is not None:
             progress("ingest", len(reports), len(transcripts))
     return reports
+
+
+def _ingest_batch(
+    mem: VaultMemory,
+    queue: PendingQueue,
+    chosen: list[tuple[Transcript, Ledger, IngestReport]],
+    persona: str | None,
+    now: dt.datetime,
+) -> None:
+    """One batch of ``_ingest_signals_only``. A conversation already waiting on its own
+    (a reading a kill or a model left) is merged into its entry as ``ingest`` merges it; the
+    others are queued together."""
+    waiting = [(t, ledger, report) for t, ledger, report in chosen if queue.holds(t.session)]
+    fresh = [(t, ledger, report) for t, ledger, report in chosen if not queue.holds(t.session)]
+    entries = [queue.put(t.session, t.turns, persona, now) for t, _, _ in waiting]
+    batch, batched = queue.put_batch([(t.session, t.turns) for t, _, _ in fresh], persona, now) if fresh else (None, [])
+    queued = list(zip([*entries, *batched], [*waiting, *fresh], strict=True))
+    groups = []
+    for entry, (_, ledger, report) in queued:
+        items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+        report.signals = len(items)
+        groups.append((items, report, ledger))
+    _write_groups(mem, groups, now)
+    for entry, (_, ledger, _) in queued:  # the memories are on disk: only now is the reading recorded
+        ledger.explicit |= {t.digest for t in entry.turns}
+        ledger.save(durable=False)  # the batch's file is the durable record until it goes
+    for entry in entries:
+        queue.done(entry)
+    if batch is not None:
+        queue.done_batch(batch)
 
 
 def _write(mem: VaultMemory, items: list[Remembering], report: IngestReport, ledger: Ledger, now: dt.datetime) -> None:

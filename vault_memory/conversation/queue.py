@@ -2,9 +2,12 @@
 
 ``.vmem/pending/`` is *state*: a transcript is written there (atomically) before anything
 reads it, and leaves only when every memory it yields is written; deleting the folder
-loses those conversations. ``.vmem/ingested/`` is the ledger of turns already turned into
-memories, one file per conversation; it only saves work (without it, a re-ingest
-reconfirms what the vault holds instead of writing it twice).
+loses those conversations. One conversation waits in a file of its own; the conversations
+of an export read without a model wait together in one ``batch-*.json`` (one durable
+write for hundreds, not two each), which a later reading of the queue splits into files
+of their own if a kill left it behind. ``.vmem/ingested/`` is the ledger of turns already
+turned into memories, one file per conversation; it only saves work (without it, a
+re-ingest reconfirms what the vault holds instead of writing it twice).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import hashlib
 import json
 import os
 import re
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import safejson
-from ..config import StateLayout
+from ..config import PENDING_BATCH_PREFIX, StateLayout
 from ..vault.fsutil import atomic_write, private_dir
 from .transcript import Turn, clean_session
 
@@ -129,6 +133,45 @@ class PendingQueue:
         self.write(entry)
         return entry
 
+    def put_batch(
+        self, conversations: list[tuple[str, list[Turn]]], persona: str | None, now: dt.datetime
+    ) -> tuple[Path, list[PendingEntry]]:
+        """Queue many conversations in one file, with one durable write: (the file, an entry
+        for each). ``done_batch`` dequeues them all at once; a kill in between leaves the
+        file for ``recover`` to split."""
+        created = now.isoformat(timespec="seconds")
+        entries = [PendingEntry(session, list(turns), persona, created) for session, turns in conversations]
+        private_dir(self.folder)
+        path = self.folder / f"{PENDING_BATCH_PREFIX}{uuid.uuid4().hex}.json"
+        atomic_write(path, json.dumps({"batch": [e.to_dict() for e in entries]}, ensure_ascii=False) + "\n")
+        return path, entries
+
+    def done_batch(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+
+    def recover(self) -> list[str]:
+        """Split each batch a kill left behind into an entry of its own per conversation
+        (merged with one already waiting, as ``put`` merges), then remove the batch: what
+        was queued stays queued, and ``holds`` sees it with one stat. The batches that
+        cannot be read are quarantined and named."""
+        problems = []
+        for path in sorted(self.folder.glob(f"{PENDING_BATCH_PREFIX}*.json")) if self.folder.is_dir() else []:
+            try:
+                data = safejson.loads(path.read_text(encoding="utf-8"))
+                if not isinstance(data, dict) or not isinstance(data.get("batch"), list):
+                    raise ValueError("not a batch of pending transcripts")
+                entries = [PendingEntry.from_dict(item, path) for item in data["batch"]]
+            except FileNotFoundError:
+                continue
+            except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+                problems.append(f"{path}: cannot be read ({e}); {self.quarantine(path)}")
+                continue
+            for entry in entries:
+                now = dt.datetime.fromisoformat(entry.created) if entry.created else dt.datetime.now().astimezone()
+                self.put(entry.session, entry.turns, entry.persona, now)
+            path.unlink(missing_ok=True)
+        return problems
+
     def write(self, entry: PendingEntry) -> None:
         private_dir(self.folder)
         path = entry.path or self.folder / f"{file_stem(entry.session)}.json"
@@ -153,7 +196,8 @@ class PendingQueue:
 
     def entries(self) -> tuple[list[PendingEntry], list[str]]:
         """(the queue, oldest first; the files that could not be read, named)."""
-        entries, problems = [], []
+        entries: list[PendingEntry] = []
+        problems = self.recover()
         for path in sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []:
             try:
                 entry = self._read(path)
@@ -177,7 +221,7 @@ class PendingQueue:
         return f"moved to {target}; the other transcripts go on"
 
     def __len__(self) -> int:
-        return len(list(self.folder.glob("*.json"))) if self.folder.is_dir() else 0
+        return self.state.waiting_transcripts()
 
     @staticmethod
     def _read(path: Path) -> PendingEntry | None:
@@ -208,11 +252,14 @@ class Ledger:
         except (FileNotFoundError, ValueError, AttributeError, TypeError):
             pass  # no ledger, or a broken one: start over (the write rules keep it from duplicating)
 
-    def save(self) -> None:
+    def save(self, *, durable: bool = True) -> None:
+        """``durable=False`` for a ledger with no model's reading in it (no summary to
+        supersede, no cap to keep): losing it to a power cut costs a second reading, which
+        the write rules turn into reconfirmations."""
         private_dir(self.path.parent)
         data: dict[str, Any] = {"session": self.session, "explicit": sorted(self.explicit), "llm": sorted(self.llm)}
         if self.summary:
             data["summary"] = self.summary
         if self.inferred:
             data["inferred"] = self.inferred
-        atomic_write(self.path, json.dumps(data, ensure_ascii=False) + "\n")
+        atomic_write(self.path, json.dumps(data, ensure_ascii=False) + "\n", durable=durable)

@@ -27,7 +27,7 @@ def current_umask() -> int:
     return mask
 
 
-def _write_temp(folder: Path, name: str, data: bytes, mode: int | None = None) -> Path:
+def _write_temp(folder: Path, name: str, data: bytes, mode: int | None = None, durable: bool = True) -> Path:
     """A temp file beside the target; ``mode`` is the target's (None: a new file, by the umask)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TEMP_SUFFIX, dir=folder)
     try:
@@ -35,7 +35,8 @@ def _write_temp(folder: Path, name: str, data: bytes, mode: int | None = None) -
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
     except BaseException:
         os.unlink(tmp)
         raise
@@ -55,9 +56,13 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True, new_mode: int | None = None) -> None:
+def atomic_write(
+    path: Path, data: bytes | str, *, overwrite: bool = True, new_mode: int | None = None, durable: bool = True
+) -> None:
     """Temp file in the same folder, fsync, then ``os.replace`` (or a no-clobber link). A
-    file replaced keeps its mode; a new one gets ``new_mode`` (None: the umask's)."""
+    file replaced keeps its mode; a new one gets ``new_mode`` (None: the umask's).
+    ``durable=False`` leaves out both fsyncs: still all or nothing for a reader and for a
+    killed process, but a power cut may lose it (for files that only save work)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,7 +70,7 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True, new_m
         mode: int | None = os.stat(path).st_mode & 0o7777 if overwrite else new_mode
     except FileNotFoundError:
         mode = new_mode
-    tmp = _write_temp(path.parent, path.name, data, mode)
+    tmp = _write_temp(path.parent, path.name, data, mode, durable)
     try:
         if overwrite:
             os.replace(tmp, path)
@@ -81,7 +86,8 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = True, new_m
     finally:
         if tmp.exists():
             tmp.unlink()
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 #: a memory file vmem writes new: its owner's alone, as ``~/.ssh`` keeps keys (one it
