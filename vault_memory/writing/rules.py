@@ -59,6 +59,8 @@ from ..vault.supersession import references_to, supersession_chain, with_digest_
 from ..vault.vault import Vault, now_local
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..backend.base import Backend
     from ..index.snapshot import Snapshot
 
@@ -78,6 +80,8 @@ FRONTMATTER_ROOM = 2048
 
 #: how many similar memories a new one is compared with for a restatement
 RESTATEMENT_CANDIDATES = 5
+#: texts of a batch embedded together for the restatement check (one call, not one each)
+EMBED_AHEAD = 64
 
 Status = Literal["created", "reconfirmed", "superseded", "declined"]
 
@@ -289,9 +293,11 @@ def remember_many(
         if all(item.force_new for item in items):
             batch = _Batch(backend, rules, None, [], set(), now)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
+        prepared = [_prepare(item, rules, single_keys) for item in items]
         with backend.fresh_snapshot() as snap:
             batch = _Batch(backend, rules, snap, [], set(snap.superseded_targets()), now, judge)
-            return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
+            batch.ahead = [embedding_text(p.key, p.text) for p in prepared]
+            return [batch.remember(p) for p in prepared]
 
 
 def _write_lock(backend: Backend):
@@ -322,6 +328,11 @@ class _Batch:
     superseded: set[str]
     now: dt.datetime
     judge: PairJudge | None = None
+    #: the embedding texts of the batch's items, in order, and the vectors of those embedded
+    ahead: list[str] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    #: the same-text digest of each memory written, by id (computed once, not once an item)
+    digests: dict[str, str | None] = field(default_factory=dict)
 
     def remember(self, p: _Prepared) -> RememberOutcome:
         """The steps, in order: the same memory already known → reconfirm; a single-valued
@@ -430,8 +441,13 @@ class _Batch:
         assert self.snap is not None
         same, keys = same_text_digest(p.key, p.text), key_forms(p.key) if p.single else frozenset()
         indexed = self.snap.memories_like(same, keys)
-        mine = [m for m in self.written if same_text_digest(m.key, m.text) == same or normalize_key(m.key) in keys]
+        mine = [m for m in self.written if self._digest(m) == same or normalize_key(m.key) in keys]
         return self._in_scope(p, [*indexed.values(), *mine])
+
+    def _digest(self, memory: Memory) -> str | None:
+        if memory.id not in self.digests:
+            self.digests[memory.id] = same_text_digest(memory.key, memory.text)
+        return self.digests[memory.id]
 
     def _in_scope(self, p: _Prepared, memories: list[Memory]) -> list[Memory]:
         """``memories`` in the item's scope (persona and type) that are current."""
@@ -449,7 +465,7 @@ class _Batch:
         assert self.snap is not None
         if self.snap.vectors is None or not self.snap.live_chunks:
             return None  # nothing to compare with: do not load the model for nothing
-        hits = self.backend.nearest(embedding_text(p.key, p.text), 4 * RESTATEMENT_CANDIDATES, self.snap)
+        hits = self.snap.vector_hits(self._vector(embedding_text(p.key, p.text)), 4 * RESTATEMENT_CANDIDATES)
         found = self.snap.memories([path for path, _ in hits])
         in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
         nearest = [(found[path], s) for path, s in hits if path in found and id(found[path]) in in_scope]
@@ -461,6 +477,20 @@ class _Batch:
             ):
                 return candidate, similarity
         return None
+
+    def _vector(self, text: str) -> np.ndarray:
+        """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
+        embedded yet: a batch of 300 facts asked the model 300 times (4.5 ms each)."""
+        import numpy as np
+
+        if text not in self.vectors:
+            wanted = [text]
+            if text in self.ahead:
+                later = self.ahead[self.ahead.index(text) :]
+                wanted = list(dict.fromkeys(t for t in later if t not in self.vectors))[:EMBED_AHEAD]
+            for each, vector in zip(wanted, self.backend.embed(wanted), strict=True):
+                self.vectors[each] = np.asarray(vector, dtype=np.float32)
+        return self.vectors[text]
 
     def _with_ids(self, ids: list[str]) -> list[Memory]:
         """The memories, indexed or written by this batch, that have these ids."""
