@@ -844,3 +844,35 @@ def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault
         catalog.close()
     assert len(chunks) <= MAX_CHUNKS and rows <= (MAX_CHUNKS + 1) * 256
     assert "diary" in [h.memory.id for h in mem.recall("zanzibarwalrus", include_pinned=False).hits]
+
+
+def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vault_dir):
+    """A remembered batch's texts were embedded twice: by the restatement check, then by
+    the sync that indexes them. The model keeps their token vectors for that sync, which
+    takes them, and what it indexes ranks as a rebuild's index ranks."""
+    from vault_memory.backend import LocalBackend
+    from vault_memory.config import Config
+    from vault_memory.index.embedder import FastEmbedEmbedder
+    from vault_memory.index.store import Index
+    from vault_memory.recall.engine import Engine
+    from vault_memory.recall.results import RecallQuery
+    from vault_memory.vault.vault import Vault
+    from vault_memory.writing.rules import Remembering, remember_many
+
+    embedder = FastEmbedEmbedder()  # its own: nothing kept by another test
+    vault = Vault(vault_dir)
+    backend = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(Index(vault, embedder)))
+    said = ["My sister Ana lives in Porto", "My bike is a green Brompton", "I play the cello on Sundays"]
+    outcomes = remember_many(backend, [Remembering(text) for text in said])
+    assert [o.status for o in outcomes] == ["created"] * 3
+    assert len(embedder._kept) == 3  # embedded once, for the check, and kept
+
+    def ranked() -> list[tuple[str, float]]:
+        result = backend.recall(RecallQuery("what instrument do I play?", include_pinned=False))
+        return [(hit.memory.id, round(hit.score, 4)) for hit in result.hits]
+
+    synced = ranked()
+    assert embedder._kept == {}  # the sync took them
+    assert synced[0][0] == outcomes[2].memory.id
+    backend.sync(full=True)
+    assert ranked() == synced

@@ -81,8 +81,9 @@ class Backend(Protocol):
         """[(path, cosine)] of the memories nearest ``text``, best first."""
         ...
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        """Unit vectors of ``texts`` in the vault's embedding space."""
+    def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
+        """Unit vectors of ``texts`` in the vault's embedding space; ``keep``: texts about to
+        be written, whose token vectors the next sync may take instead of embedding again."""
         ...
 
     def close(self) -> None:

@@ -176,10 +176,10 @@ class LocalBackend:
     def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
         return snapshot.vector_hits(self.index.embedder.embed([text])[0], limit)
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
         if not texts:
             return []
-        return [list(map(float, v)) for v in self.index.embedder.embed(texts)]
+        return [list(map(float, v)) for v in self.index.embedder.embed(texts, keep=keep)]
 
     def close(self) -> None:
         """Nothing is held open between verbs: indexes are opened per snapshot."""

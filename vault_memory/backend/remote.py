@@ -88,10 +88,10 @@ class DaemonBackend:
         answer = self.ask(Op.NEAREST, text=text, limit=limit)
         return [(path, float(similarity)) for path, similarity in answer["hits"]]
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), MAX_EMBED_TEXTS):
-            vectors += self.ask(Op.EMBED, texts=texts[start : start + MAX_EMBED_TEXTS])["vectors"]
+            vectors += self.ask(Op.EMBED, texts=texts[start : start + MAX_EMBED_TEXTS], keep=keep)["vectors"]
         return vectors
 
     def close(self) -> None:

