@@ -455,3 +455,21 @@ def test_a_new_vault_is_its_owners_alone_and_doctor_says_when_one_is_not(tmp_pat
     fresh.root.chmod(0o755)
     checkup = vmem.open(fresh.root).doctor()
     assert checkup.ok and len(checkup.notes) == 1 and "chmod 700" in checkup.notes[0]
+
+
+def test_files_written_together_are_whole_and_flushed_even_when_the_batch_fails(vault):
+    """A batch's new files skip their own fsyncs and reach the disk with one flush at the
+    end; a batch that fails half-way still flushes what it wrote, each file whole, and a
+    batch inside another is part of it."""
+    with pytest.raises(RuntimeError):
+        with vault.flushed_together():
+            first = vault.add("My sister is called Ana")
+            with vault.flushed_together():
+                second = vault.add("My bike is a green Brompton")
+            raise RuntimeError("stopped half-way")
+    again = Vault(vault.root)
+    assert again.get(first.id).text == "My sister is called Ana"
+    assert again.get(second.id).text == "My bike is a green Brompton"
+    assert stat.S_IMODE((vault.root / first.path).stat().st_mode) == 0o600
+    third = vault.add("I play the cello")  # outside a batch: its own fsyncs, as ever
+    assert Vault(vault.root).get(third.id).text == "I play the cello"

@@ -8,9 +8,11 @@ applies no write rules: those live in ``vault_memory.writing.rules``.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -42,6 +44,7 @@ from .fsutil import (
     read_regular,
     replace_if_unchanged,
     sweep_stale_temps,
+    sync_filesystem,
 )
 from .memory import (
     TYPE_FOLDERS,
@@ -129,6 +132,8 @@ class Vault:
         self.last_stamps: list[Stamp] | None = None
         #: when each memory was last confirmed outside its file (``vault.confirmations``)
         self.confirmations = Confirmations(self.root, StateLayout.of(self.root).root)
+        #: per thread: whether new files wait for one flush at the end of a batch (``flushed_together``)
+        self._batch = threading.local()
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -333,6 +338,23 @@ class Vault:
         written = self.write_new(memory, message=message)
         return written
 
+    @contextlib.contextmanager
+    def flushed_together(self) -> Iterator[None]:
+        """New memory files written inside (by this thread) reach the disk together at the
+        end, with one ``syncfs``, instead of two fsyncs each: 300 facts of an export cost
+        600. Each is still written atomically; a crash before the end may lose some whole,
+        never half of one, and the caller has not been told they were written."""
+        if getattr(self._batch, "active", False):
+            yield
+            return
+        self._batch.active, self._batch.wrote = True, False
+        try:
+            yield
+        finally:
+            self._batch.active = False
+            if self._batch.wrote:
+                sync_filesystem(self.root)
+
     def write_new(
         self,
         memory: Memory,
@@ -348,7 +370,11 @@ class Vault:
         memory.id = self._unused_id(memory.id, trashed)
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
-        atomic_write(self.root / rel, serialize_memory(memory), overwrite=False, new_mode=MEMORY_FILE_MODE)
+        batched = getattr(self._batch, "active", False)
+        data = serialize_memory(memory)
+        atomic_write(self.root / rel, data, overwrite=False, new_mode=MEMORY_FILE_MODE, durable=not batched)
+        if batched:
+            self._batch.wrote = True
         self._sweep((self.root / rel).parent)
         memory.path = rel
         memory.id_derived = False

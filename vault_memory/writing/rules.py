@@ -16,6 +16,7 @@ inferred value never replaces one the user stated, and never inherits its pin).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,7 +290,8 @@ def remember_many(
     single_keys = {canonical_key(k) for k in rules.single_valued_keys}
     # one write at a time per vault: two processes saying the same thing at once must
     # find each other's memory, not both write one
-    with _write_lock(backend):
+    together = backend.vault.flushed_together() if len(items) > 1 else contextlib.nullcontext()
+    with _write_lock(backend), together:
         if all(item.force_new for item in items):
             batch = _Batch(backend, rules, None, [], set(), now)
             return [batch.remember(_prepare(item, rules, single_keys)) for item in items]
