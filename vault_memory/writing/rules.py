@@ -333,8 +333,10 @@ class _Batch:
     #: the embedding texts of the batch's items, in order, and the vectors of those embedded
     ahead: list[str] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
-    #: the same-text digest of each memory written, by id (computed once, not once an item)
+    #: the same-text digest and the slot tags of each memory written, by id (computed once,
+    #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
+    slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def remember(self, p: _Prepared) -> RememberOutcome:
         """The steps, in order: the same memory already known → reconfirm; a single-valued
@@ -428,7 +430,7 @@ class _Batch:
         assert self.snap is not None
         wanted = set(p.slot.lookup())
         indexed = self.snap.memories_tagged(sorted(wanted))
-        mine = [m for m in self.written if (slot := _slot(m)) is not None and wanted & set(slot.tags)]
+        mine = [m for m in self.written if wanted & self._written_tags(m)]
         found = {m.id: m for m in self._in_scope(p, [*indexed.values(), *mine])}
         out = []
         for m in sorted(found.values(), key=lambda m: reference_time(m) or self.now):
@@ -445,6 +447,12 @@ class _Batch:
         indexed = self.snap.memories_like(same, keys)
         mine = [m for m in self.written if self._digest(m) == same or normalize_key(m.key) in keys]
         return self._in_scope(p, [*indexed.values(), *mine])
+
+    def _written_tags(self, memory: Memory) -> frozenset[str]:
+        if memory.id not in self.slot_tags:
+            slot = _slot(memory)
+            self.slot_tags[memory.id] = frozenset(slot.tags) if slot is not None else frozenset()
+        return self.slot_tags[memory.id]
 
     def _digest(self, memory: Memory) -> str | None:
         if memory.id not in self.digests:
