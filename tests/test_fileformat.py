@@ -3,6 +3,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import write
 
 import vault_memory as vmem
@@ -182,3 +183,33 @@ def test_an_alias_bomb_or_deep_nesting_is_one_broken_file(mech_vault):
     assert sorted(p.path for p in report.problems) == ["facts/bomb.md", "facts/deep.md"]
     hits = vmem.open(mech_vault).recall("fountain pens", include_pinned=False).hits
     assert [h.memory.id for h in hits] == ["fine"]
+
+
+def test_libyaml_and_the_bounded_loader_read_plain_frontmatter_alike(tmp_path):
+    """Plain frontmatter is read by libyaml (7x faster at sync); whatever the two loaders
+    might read differently (tabs, tags, block scalars, byte-order marks, anchors) is read
+    by the bounded one, so a file means the same either way and a hostile one is still
+    bounded."""
+    from vault_memory.vault import fileformat
+
+    template = Path(__file__).resolve().parent.parent / "vault-template"
+    plain = [
+        "id: a\ntype: fact\ncreated: 2026-01-01T10:00:00+01:00\ntags:\n- x\n- y\nconfidence: high",
+        "key: city\nsupersedes: [a, b]\nextra: {k: 1, j: [2, 3]}\nexpires: 2026-02-01\nturn: 3",
+        "text: 'it''s'\nnote: \"caf\\u00e9\"\nn: 1_000\nflag: yes\nnothing: ~\nhex: 0x1F",
+    ]
+    for path in template.rglob("*.md"):
+        fm, _, _ = fileformat.split_frontmatter(path.read_text(encoding="utf-8"), path)
+        if fm:
+            plain.append(fm)
+    for fm in plain:
+        assert fileformat._plain(fm), fm
+        assert fileformat._load(fm) == yaml.load(fm, Loader=fileformat._BoundedLoader), fm  # noqa: S506
+    not_plain = ["a: &x [1]\nb: *x", "a:\tb", "a: !!binary aGk=", "a: |\n  x", "\ufeffa: b", "a: x\u2028b"]
+    assert not any(fileformat._plain(fm) for fm in not_plain)
+    bomb = "n0: &n0 [x,x]\n" + "".join(f"n{i}: &n{i} [*n{i - 1},*n{i - 1}]\n" for i in range(1, 20))
+    with pytest.raises(FrontmatterError, match="aliases"):
+        parse_memory(f"---\n{bomb}---\nbody\n".encode(), Path("bomb.md"))
+    cut = "x: " + "[" * 30 + "]" * 30
+    with pytest.raises(FrontmatterError, match="nested"):
+        parse_memory(f"---\n{cut}\n---\nbody\n".encode(), Path("deep.md"))

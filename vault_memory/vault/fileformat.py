@@ -145,6 +145,44 @@ def _checked_timestamp(loader: _BoundedLoader, node: Any) -> Any:
 _BoundedLoader.add_constructor("tag:yaml.org,2002:timestamp", _checked_timestamp)
 
 
+#: libyaml's loader (about 7x faster), for frontmatter ``_plain`` enough to need no bounds
+_FastLoader: type | None = None
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CLoader(yaml.CSafeLoader):
+        """libyaml's parser with the same checked timestamps; the bounds are ``_plain``'s."""
+
+    _CLoader.add_constructor("tag:yaml.org,2002:timestamp", _checked_timestamp)
+    _FastLoader = _CLoader
+
+
+#: characters after which libyaml and PyYAML may read a frontmatter differently (tabs,
+#: tags, block scalars, byte-order marks, Unicode line breaks) or must be bounded
+#: (anchors and aliases)
+_NOT_PLAIN = re.compile("[&*!|>\t\x85\u2028\u2029\ufeff]")
+
+
+def _plain(fm: str) -> bool:
+    """Frontmatter both loaders read alike (found by comparing them on 60,000 random ones),
+    with no anchor or alias (no alias bomb) and too shallow to nest past ``MAX_DEPTH``: an
+    indentation level or a bracket each, a sequence under a key its own."""
+    if _NOT_PLAIN.search(fm):
+        return False
+    indent = max((len(line) - len(line.lstrip(" ")) for line in fm.splitlines()), default=0)
+    return 2 * (indent + 1) + fm.count("[") + fm.count("{") < MAX_DEPTH
+
+
+def _load(fm: str) -> Any:
+    """The frontmatter's values: by libyaml when ``_plain``, else (and for every problem, so
+    it is named as before) by the bounded pure-Python loader."""
+    if _FastLoader is not None and _plain(fm):
+        try:
+            return yaml.load(fm, Loader=_FastLoader)  # noqa: S506 (a SafeLoader)
+        except yaml.YAMLError:
+            pass
+    return yaml.load(fm, Loader=_BoundedLoader)  # noqa: S506 (a SafeLoader)
+
+
 def _expanded_size(value: Any, limit: int) -> int:
     """How many values ``value`` holds once aliases are written out (stops past ``limit``)."""
     count, stack = 0, [value]
@@ -161,7 +199,7 @@ def _expanded_size(value: Any, limit: int) -> int:
 
 def load_yaml(fm: str, path: Path) -> dict[str, Any]:
     try:
-        data = yaml.load(fm, Loader=_BoundedLoader)  # noqa: S506 (a SafeLoader)
+        data = _load(fm)
     except RecursionError:
         raise FrontmatterError(path, "broken YAML frontmatter: nested too deeply; not read", line=2) from None
     except yaml.YAMLError as e:
