@@ -26,7 +26,7 @@ from vault_memory.conversation import ingest_all  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
 
 SAID = [
-    "Remember that my sister number {i} is called Ana.",
+    "Remember that my sister number {i}{run} is called Ana.",
     "How do I sort a list in Python?",
     "What is a good name for a cat?",
     "Can you summarise this article for me?",
@@ -46,8 +46,9 @@ def message(node: str, role: str, text: str, at: float) -> dict:
     }
 
 
-def export(n: int) -> list[dict]:
-    """``n`` conversations as ChatGPT exports them."""
+def export(n: int, run: str = "") -> list[dict]:
+    """``n`` conversations as ChatGPT exports them; ``run`` makes the facts' texts differ
+    from another run's (a process keeps what it embedded lately for the next sync)."""
     out = []
     for i in range(n):
         at = 1_760_000_000.0 + 60 * i
@@ -55,7 +56,7 @@ def export(n: int) -> list[dict]:
             "r": {"id": "r", "message": None, "parent": None, "children": ["q"]},
             "q": {
                 "id": "q",
-                "message": message("q", "user", SAID[i % 5].format(i=i), at),
+                "message": message("q", "user", SAID[i % 5].format(i=i, run=run), at),
                 "parent": "r",
                 "children": ["a"],
             },  # fmt: skip
@@ -87,10 +88,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "conversations.json"
-        path.write_text(json.dumps(export(args.conversations)))
-        runs = [run_once(path) for _ in range(args.runs)]
+        for run in range(args.runs):
+            path = Path(tmp) / f"conversations-{run}.json"
+            path.write_text(json.dumps(export(args.conversations, f"/{run}")))
+            runs.append(run_once(path))
     first = statistics.median(r[0] for r in runs)
     again = statistics.median(r[1] for r in runs)
     turns = runs[0][2]

@@ -684,7 +684,7 @@ def test_a_batch_a_kill_left_in_the_queue_is_counted_split_and_worked_through(me
 
     queue = PendingQueue(mem.root)
     said = {"a": "Remember that my sister is called Ana.", "b": "Remember that my dog is called Rex."}
-    now = dt.datetime(2026, 11, 1, 9, 0, tzinfo=dt.timezone.utc)
+    now = dt.datetime(2026, 11, 1, 9, 0, tzinfo=dt.UTC)
     queue.put_batch([(s, [Turn("user", text, 1)]) for s, text in said.items()], None, now)
     (mem.state.pending / "batch-damaged.json").write_text('{"batch": [{"turns": 3}]}')
     assert mem.stats()["pending_transcripts"] == 3 and len(queue) == 3
