@@ -42,6 +42,36 @@ def adopt_folder(path: Path, *, lang: str = "en") -> Path:
     return path.resolve()
 
 
+def _check_new_vault_folder(path: Path) -> None:
+    """A vault is made in a new or empty folder: a file, a vault or a folder of files is refused."""
+    if path.exists() and not path.is_dir():
+        raise WriteRefused(f"{path} is a file, not a folder; choose a new or empty folder")
+    if path.exists() and any(path.iterdir()):
+        if (path / CONFIG_NAME).exists():
+            raise WriteRefused(f"{path} is already a vault")
+        raise WriteRefused(
+            f"{path} is not empty; choose an empty or new folder, or make it a vault as it is with "
+            f"`vmem init --here {path}` (no file of it is changed)"
+        )
+
+
+def _copy_template(source: Path, path: Path, with_examples: bool) -> None:
+    """The template's files into the new vault (its example memories only ``with_examples``);
+    the memory folders exist either way."""
+    for item in sorted(source.rglob("*")):
+        rel = item.relative_to(source)
+        if "__pycache__" in rel.parts:
+            continue
+        target = path / rel
+        if item.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif with_examples or rel.parts[0] not in ("facts", "episodes", "summaries"):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(item, target)
+    for folder in ("facts", "episodes", "summaries"):
+        (path / folder).mkdir(exist_ok=True)
+
+
 def _record_created(path: Path) -> None:
     """The user made this vault: hooks and MCP may use it, its ``[llm]`` url too. A record
     that cannot be written leaves a vault that agents use once named or trusted."""
@@ -61,15 +91,7 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     if lang not in MODEL_FOR_LANGUAGE:
         raise InvalidInput(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
     path = path.expanduser()
-    if path.exists() and not path.is_dir():
-        raise WriteRefused(f"{path} is a file, not a folder; choose a new or empty folder")
-    if path.exists() and any(path.iterdir()):
-        if (path / CONFIG_NAME).exists():
-            raise WriteRefused(f"{path} is already a vault")
-        raise WriteRefused(
-            f"{path} is not empty; choose an empty or new folder, or make it a vault as it is with "
-            f"`vmem init --here {path}` (no file of it is changed)"
-        )
+    _check_new_vault_folder(path)
     source = template_dir()
     if not source.is_dir():
         raise WriteRefused(f"vault template not found at {source}; reinstall vmem")
@@ -77,18 +99,7 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     path.mkdir(parents=True, exist_ok=True)
     if made or not any(path.iterdir()):  # a new vault is its owner's alone; a folder named keeps its mode
         path.chmod(VAULT_DIR_MODE)
-    for item in sorted(source.rglob("*")):
-        rel = item.relative_to(source)
-        if "__pycache__" in rel.parts:
-            continue
-        target = path / rel
-        if item.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-        elif with_examples or rel.parts[0] not in ("facts", "episodes", "summaries"):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(item, target)
-    for folder in ("facts", "episodes", "summaries"):
-        (path / folder).mkdir(exist_ok=True)
+    _copy_template(source, path, with_examples)
     model = MODEL_FOR_LANGUAGE[lang]
     if model != "bundled":
         toml = path / CONFIG_NAME
