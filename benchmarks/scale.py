@@ -313,11 +313,11 @@ def index_parts(index_dir: Path, memories: int) -> dict[str, float]:
 def daemon_start_read(folder: Path, wait_s: float = 600.0) -> dict:
     """What a daemon read to start on this vault (``rchar`` of /proc/PID/io: every byte its
     reads returned, page cache or disk) and its RSS, once it is ready and has read its
-    token vectors through (the log says so)."""
+    token vectors through, or said it reads them as queries ask (the log says which)."""
     log = folder / ".vmem" / "daemon.log"
     pid = int((folder / ".vmem" / "daemon.pid").read_text().strip())
     deadline = time.monotonic() + wait_s
-    while "token vectors read into the page cache" not in log.read_text() and time.monotonic() < deadline:
+    while "token vectors read" not in log.read_text().split("started for")[-1] and time.monotonic() < deadline:
         time.sleep(0.5)
     io = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())

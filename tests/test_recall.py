@@ -228,9 +228,10 @@ def test_concurrent_recalls_and_recall_during_reindex(vault_dir):
     assert r.returncode == 0
 
 
-def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, backend_for):
-    """The daemon reads a snapshot whole (reusing unchanged memories); the CLI reads what a
-    query touches. Conversation neighbours, pinned, superseded and chunks must agree."""
+def test_a_carried_over_snapshot_ranks_exactly_like_a_new_one(empty_vault_dir, backend_for):
+    """The daemon's snapshot keeps what the one before read where a sync's commit did not
+    touch it (reusing unchanged memories); the CLI's reads what a query touches.
+    Conversation neighbours, pinned, superseded and chunks must agree."""
     v = Vault(empty_vault_dir)
     turns = [
         "Caroline: I went to the LGBTQ support group yesterday",
@@ -273,24 +274,21 @@ def test_a_preloaded_snapshot_ranks_exactly_like_a_lazy_one(empty_vault_dir, bac
         return [[(h.memory.id, h.score, h.pinned_only) for h in engine.rank(snap, q)] for q in queries]
 
     lazy, full = engine.index.snapshot(), engine.index.snapshot()
-    full.preload()
     assert ranked(full) == ranked(lazy)
     found = [h[0] for h in ranked(lazy)[0]]
     # the match first; the turn after it, which shares no word with the question, rides on it
     assert found[0] == "conv-2" and "conv-3" in found, found
     lazy.close()
-    # an edit: the next preloaded snapshot reuses every unchanged memory and parses the edited one
+    # an edit: the next snapshot reuses every unchanged memory it read and parses the edited one
     (empty_vault_dir / "episodes" / "conv-4.md").write_text(
         "---\nid: conv-4\ntype: episode\ncreated: 2026-11-20\nconversation: c1\nturn: 4\n---\nCaroline: I adopted a dog\n"
     )
-    backend.ensure_fresh()
-    lazy, again = engine.index.snapshot(), engine.index.snapshot()
-    again.preload(previous=full)
+    read_before = full.memories(["episodes/conv-1.md", "episodes/conv-4.md"])
+    report = backend.ensure_fresh()
+    assert report is not None and report.commit is not None
+    lazy, again = engine.index.snapshot(), engine.next_snapshot(full, report.commit)
     assert ranked(again) == ranked(lazy)
-    before, after = (
-        full.memories(["episodes/conv-1.md", "episodes/conv-4.md"]),
-        again.memories(["episodes/conv-1.md", "episodes/conv-4.md"]),
-    )
+    before, after = read_before, again.memories(["episodes/conv-1.md", "episodes/conv-4.md"])
     assert after["episodes/conv-1.md"] is before["episodes/conv-1.md"]
     assert "dog" in after["episodes/conv-4.md"].text and "dog" not in before["episodes/conv-4.md"].text
     for snap in (full, lazy, again):

@@ -19,11 +19,12 @@ Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600, ``socket_server``: boun
 clients) speaks the protocol of ``protocol`` (newline-delimited JSON), each request
 answered by ``Daemon.handle``. A recall first flushes pending changes, after a
 fence (``settle``) that makes sure the watcher has seen every event before the request,
-so a file saved a moment ago is already searchable. After each sync the new
-snapshot is read whole into memory (``Snapshot.preload``: keyword postings, parsed
-memories, labels, neighbours; unchanged memories are carried over), and a new
-generation's token files are read through once in the background so the page cache holds
-them, so a recall costs little more than embedding the question.
+so a file saved a moment ago is already searchable. After each sync the new snapshot
+keeps what the one before read on demand (``Snapshot.carry_over``: parsed memories,
+labels, neighbours; keyword postings stay in the shared ``SegmentCache``) wherever the
+sync's commit did not touch it, and a new generation's token files, when small, are read
+through once in the background so the page cache holds them: a recall costs little more
+than embedding the question, and a daemon's start reads no more than it needs.
 
 An application, like the CLI: the daemon hosts a ``VaultMemory`` over a ``LocalBackend``
 given its own freshness policy (``EventFreshness``: pending file events, flushed), and calls the library
@@ -95,6 +96,9 @@ FENCE_SECONDS = 1.0
 FLUSH_WAIT_SECONDS = 30.0
 #: a pending change that may concern any file (``Daemon.change_of``)
 WHOLE_VAULT = "<the whole vault>"
+#: token files up to this size are read into the page cache when a generation goes live
+#: (about 25,000 memories of product codes); larger ones as queries ask
+WARM_TOKEN_BYTES = 64 << 20
 
 
 class _Watcher(FileSystemEventHandler):
@@ -384,7 +388,7 @@ class Daemon:
         old = None
         new = None
         if report.changed or report.rebuilt or self.snapshot is None:
-            new = self.engine.preloaded(previous=self.snapshot, commit=report.commit)
+            new = self.engine.next_snapshot(previous=self.snapshot, commit=report.commit)
         with self.read_lock:  # recalls keep using the old snapshot until here
             if new is not None:
                 old, self.snapshot = self.snapshot, new
@@ -400,14 +404,20 @@ class Daemon:
             old.close()
 
     def _warm_token_files(self, snapshot: Snapshot) -> None:
-        """Read a new generation's token files into the page cache, in the background:
-        late interaction reads rows from random places, and cold each query waits on
-        them (at 100k memories 150-200 ms a recall instead of 15-25 ms)."""
+        """Read a new generation's token files into the page cache, in the background,
+        when they are small (``WARM_TOKEN_BYTES``): late interaction reads rows from random
+        places. Larger ones are read as queries ask: with product codes a memory's rows are
+        a page or two, and at 100k memories (232 MB) a first query costs about 7 ms more
+        cold than warm, later ones the same, where reading them through cost a daemon's
+        start 232 MB."""
         try:
             files = snapshot.token_files()
         except IndexDamaged:  # said by the recalls that need them
             return
         if files is None:
+            return
+        if files.size() > WARM_TOKEN_BYTES:
+            log.info("token vectors read as queries ask: %.0f MB", files.size() / 1e6)
             return
 
         def warm() -> None:

@@ -236,7 +236,7 @@ class Catalog:
     def __init__(self, path: Path):
         self.path = path
         #: every path whose memory, content hash or vector labels this connection changed:
-        #: what a reader of the previous commit reads again (``Snapshot.preload``)
+        #: what a reader of the previous commit must read again (``Snapshot.carry_over``)
         self.touched: set[str] = set()
         try:
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)

@@ -17,9 +17,6 @@ from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
 from .vector_index import Vectors
 
-#: what ``Snapshot.preload`` read: (hashes, memories, label paths, neighbours)
-Loaded = tuple[dict[str, str], dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]]
-
 
 class Snapshot:
     """A consistent read view of catalog, keyword and vector indexes of one generation.
@@ -56,96 +53,58 @@ class Snapshot:
                 else None
             )
         self._memories: dict[str, Memory | None] = {}
-        self._shas: dict[str, str] = {}
         self._neighbours: dict[str, list[str]] = {}
         self._label_paths: dict[int, str | None] = {}
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
-        self._complete = False  # everything is in memory: a miss means "not there"
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
         self.damage: str | None = None
 
-    def preload(self, previous: Snapshot | None = None, commit: tuple[int, frozenset[str]] | None = None) -> None:
-        """Read everything recall may need, now, so that no query waits on SQL, JSON or
-        Whoosh (for a long-lived reader: the daemon). Memories already parsed by
-        ``previous`` are reused for files whose path and content hash are unchanged, so
-        after an edit only the edited files are parsed again. When this snapshot's catalog
-        is ``previous``'s plus the one ``commit`` (its number and the paths it touched, a
-        sync's ``SyncReport.commit``), only those paths are read: at 100,000 memories
-        every hash and label again cost a third of a second after each write."""
-        self.keyword.preload()
-        if not (commit is not None and self._carry_over(previous, *commit)):
-            self._read_whole(previous)
-        self._pinned = [p for p, m in self._memories.items() if m is not None and m.pinned]
-        self._superseded = self.catalog.superseded_targets()
-        self._complete = True
-
-    def _read_whole(self, previous: Snapshot | None) -> None:
-        read = previous.loaded() if previous is not None else None
-        old_shas, reuse = (read[0], read[1]) if read is not None else ({}, {})
-        shas = self.catalog.shas()
-        memories: dict[str, Memory | None] = {}
-        stale = []
-        for path, sha in shas.items():
-            if old_shas.get(path) == sha and reuse.get(path) is not None:
-                memories[path] = reuse[path]
-            else:
-                stale.append(path)
-        for path, record in self.catalog.records(stale).items():
-            memories[path] = Memory.from_record(record)
-        self._memories, self._shas = memories, shas
-        self._label_paths = dict(self.catalog.label_paths())
-        self._neighbours = conversation_neighbours(memories)
-
-    def _carry_over(self, previous: Snapshot | None, seq: int, touched: frozenset[str]) -> bool:
-        """Take ``previous``'s reads and read again only ``touched``, when this catalog is
-        exactly the commit after its own; False (nothing taken) otherwise."""
-        read = self._follows(previous, seq)
-        if read is None:
-            return False
+    def carry_over(self, previous: Snapshot | None, commit: tuple[int, frozenset[str]] | None) -> None:
+        """For a long-lived reader (the daemon): keep what ``previous`` read on demand
+        (memories, vector labels, conversation neighbours) wherever ``commit`` (its number
+        and the paths it touched, a sync's ``SyncReport.commit``) did not touch it, when
+        this catalog is exactly the commit after ``previous``'s; else start empty. Nothing
+        is read whole: at 100,000 memories reading the catalog and the keyword postings
+        whole took 14 s and 1.1 GB, and queries on them were no faster than on reads made
+        on demand (docs/benchmarks.md)."""
+        if commit is None or not self._follows(previous, commit[0]):
+            return
+        assert previous is not None
+        touched = commit[1]
+        memories, label_paths, neighbours = previous.reads()
+        self._memories = {path: m for path, m in memories.items() if path not in touched}
+        self._label_paths = {
+            label: path for label, path in label_paths.items() if path is not None and path not in touched
+        }
         names = sorted(touched)
-        shas, memories, label_paths, neighbours = dict(read[0]), dict(read[1]), read[2], read[3]
-        before = [memories.pop(path, None) for path in names]
-        for path in names:
-            shas.pop(path, None)
-        fresh = self.catalog.shas(names)
-        records = self.catalog.records(list(fresh))
-        shas |= fresh
-        memories |= {path: Memory.from_record(records[path]) if path in records else None for path in fresh}
-        labels = {label: path for label, path in label_paths.items() if path not in touched}
-        labels |= self.catalog.labels_of(names)
-        self._memories, self._shas, self._label_paths = memories, shas, labels
-        turns = [m for m in [*before, *(memories.get(path) for path in names)] if m is not None and m.conversation]
-        self._neighbours = conversation_neighbours(memories) if turns else neighbours
-        return True
+        turns = [*previous.catalog.records(names).values(), *self.catalog.records(names).values()]
+        if not any(Memory.from_record(record).conversation for record in turns):  # no turn moved: neighbours hold
+            self._neighbours = {path: near for path, near in neighbours.items() if path not in touched}
 
-    def _follows(self, previous: Snapshot | None, seq: int) -> Loaded | None:
-        """``previous``'s reads when this catalog is its generation's commit ``seq`` and
-        ``previous`` read the commit just before; else None."""
+    def _follows(self, previous: Snapshot | None, seq: int) -> bool:
+        """Whether this catalog is ``previous``'s generation's commit ``seq`` and
+        ``previous`` read the commit just before."""
         if previous is None or previous.generation.folder != self.generation.folder:
-            return None
-        if previous.meta.get(COMMIT_SEQ) != str(seq - 1) or self.meta.get(COMMIT_SEQ) != str(seq):
-            return None
-        return previous.loaded()
+            return False
+        return previous.meta.get(COMMIT_SEQ) == str(seq - 1) and self.meta.get(COMMIT_SEQ) == str(seq)
 
-    def loaded(self) -> Loaded | None:
-        """(hashes, memories, label paths, neighbours) as ``preload`` read them; None before."""
-        if not self._complete:
-            return None
-        return self._shas, self._memories, self._label_paths, self._neighbours
+    def reads(self) -> tuple[dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]]:
+        """What this snapshot has read so far: memories, vector labels' paths, neighbours."""
+        return self._memories, self._label_paths, self._neighbours
 
-    def loaded_memories(self) -> dict[str, Memory | None]:
-        """What ``preload`` read (empty before it): carried-over memories are the same objects
+    def read_memories(self) -> dict[str, Memory | None]:
+        """What this snapshot has read so far: memories carried over are the same objects
         as in the previous snapshot, so anything derived from one can be kept by identity."""
-        return self._memories if self._complete else {}
+        return self._memories
 
     # ------------------------------------------------------------------ memoised catalog reads
     def memories(self, paths: list[str]) -> dict[str, Memory]:
         """The indexed memory of each path that has one."""
-        missing = [] if self._complete else [p for p in paths if p not in self._memories]
+        missing = [p for p in paths if p not in self._memories]
         if missing:
             records = self.catalog.records(missing)
             for path in missing:
@@ -279,7 +238,7 @@ class Snapshot:
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """Conversation neighbours (the turns before and after) of each path that has any."""
-        missing = [] if self._complete else [p for p in paths if p not in self._neighbours]
+        missing = [p for p in paths if p not in self._neighbours]
         if missing:
             found = self.catalog.neighbours(missing)
             for path in missing:
@@ -309,7 +268,7 @@ class Snapshot:
             return []
         # the best `limit` memories are among the best `limit + extra_chunks` chunks
         found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks)
-        missing = [] if self._complete else [label for label, _ in found if label not in self._label_paths]
+        missing = [label for label, _ in found if label not in self._label_paths]
         if missing:
             known = self.catalog.label_paths(missing)
             for label in missing:
@@ -331,22 +290,6 @@ class Snapshot:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def conversation_neighbours(memories: dict[str, Memory | None]) -> dict[str, list[str]]:
-    """For each memory in a conversation, the paths of the turns just before and after it
-    (what ``Catalog.neighbours`` answers per path, for all at once)."""
-    at: dict[tuple[str, int], list[str]] = {}
-    for path, m in memories.items():
-        if m is not None and m.conversation and m.turn is not None:
-            at.setdefault((m.conversation, m.turn), []).append(path)
-    out: dict[str, list[str]] = {}
-    for (conversation, turn), paths in at.items():
-        around = at.get((conversation, turn - 1), []) + at.get((conversation, turn + 1), [])
-        if around:
-            for path in paths:
-                out[path] = around
-    return out
 
 
 class VectorCache:

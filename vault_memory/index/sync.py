@@ -59,7 +59,7 @@ class SyncReport:
     #: why the live index was rebuilt instead of updated (it was damaged, or of an old format)
     repaired: str | None = None
     #: the catalog commit this sync made (``COMMIT_SEQ``) and the paths it touched there: a
-    #: reader of the commit before reads only these (``Snapshot.preload``)
+    #: reader of the commit before keeps what it read of the others (``Snapshot.carry_over``)
     commit: tuple[int, frozenset[str]] | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -187,6 +187,10 @@ class TokenFiles:
     def _sizes(self) -> list[int]:
         return [path.stat().st_size for path, _ in self.paths]
 
+    def size(self) -> int:
+        """The files' bytes together (one missing counts nothing)."""
+        return sum(path.stat().st_size if path.exists() else 0 for path, _ in self.paths)
+
     def _whole_rows(self, sizes: Sequence[int]) -> int:
         return min(size // width for size, (_, width) in zip(sizes, self.paths, strict=True))
 

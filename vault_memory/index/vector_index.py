@@ -99,10 +99,14 @@ class VectorIndex:
         if k <= 0:
             return []
         self.index.set_ef(max(EF_SEARCH, k * 2))
-        try:
-            labels, distances = self.index.knn_query(vector.reshape(1, -1), k=k)
-        except RuntimeError:
-            labels, distances = self.index.knn_query(vector.reshape(1, -1), k=max(1, k // 2))
+        while True:
+            try:
+                labels, distances = self.index.knn_query(vector.reshape(1, -1), k=k)
+                break
+            except RuntimeError:  # fewer reachable than k (a small graph with deletions): fewer
+                if k == 1:
+                    return []
+                k = max(1, k // 2)
         return [(int(lab), 1.0 - float(d)) for lab, d in zip(labels[0], distances[0])]
 
     def save(self, path: Path | None = None) -> None:

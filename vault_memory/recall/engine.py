@@ -71,20 +71,22 @@ class Engine:
         self.late_interaction = bool(self.vault.config["recall"]["late_interaction"]) and self.params.late_weight > 0
         self.lifecycle_rules = rules_for(self.vault.config)
         #: each memory's lifecycle timeline, by path; valid while the snapshot hands out the
-        #: same Memory object (a preloaded snapshot carries unchanged memories over)
+        #: same Memory object (a snapshot carries unchanged memories over: ``next_snapshot``)
         self._timelines: dict[str, tuple[Memory, Timeline]] = {}
         #: each memory's language (``vault.language``), by path, kept like the timelines
         self._languages: dict[str, tuple[Memory, str | None]] = {}
 
-    def preloaded(self, previous: Snapshot | None = None, commit: tuple[int, frozenset[str]] | None = None) -> Snapshot:
-        """A new snapshot read whole (for a long-lived reader, the daemon), or only where
-        ``commit`` changed ``previous`` (``Snapshot.preload``); timelines of memories that
-        did not change are kept, the rest dropped."""
+    def next_snapshot(
+        self, previous: Snapshot | None = None, commit: tuple[int, frozenset[str]] | None = None
+    ) -> Snapshot:
+        """A new snapshot for a long-lived reader (the daemon), keeping what ``previous``
+        read where ``commit`` did not change it (``Snapshot.carry_over``); timelines of
+        memories carried over are kept, the rest dropped."""
         snap = self.index.snapshot()
-        snap.preload(previous, commit)
-        loaded = snap.loaded_memories()
-        self._timelines = {p: t for p, t in self._timelines.items() if loaded.get(p) is t[0]}
-        self._languages = {p: t for p, t in self._languages.items() if loaded.get(p) is t[0]}
+        snap.carry_over(previous, commit)
+        kept = snap.read_memories()
+        self._timelines = {p: t for p, t in self._timelines.items() if kept.get(p) is t[0]}
+        self._languages = {p: t for p, t in self._languages.items() if kept.get(p) is t[0]}
         return snap
 
     def timeline(self, path: str, memory: Memory) -> Timeline:
