@@ -679,7 +679,13 @@ class Catalog:
         return [] if rows == ["ok"] else rows
 
     def count(self) -> int:
-        return self._sql("SELECT COUNT(*) FROM files WHERE record IS NOT NULL").fetchone()[0]
+        """The memories indexed: every file but the unreadable ones (which alone have no
+        record), counted on two indexes; counting the records read the whole table (69 MB
+        at 100,000 memories, on every `vmem daemon status`)."""
+        row = self._sql(
+            "SELECT (SELECT COUNT(*) FROM files) - (SELECT COUNT(*) FROM files WHERE error IS NOT NULL)"
+        ).fetchone()
+        return int(row[0])
 
     def begin_read(self) -> None:
         """Pin what this connection sees until ``end_read``: a reader's consistent snapshot."""
