@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import VMEM, Cli, RunningDaemon, use_hash_embedder, wait, write
@@ -566,3 +567,29 @@ def test_a_typo_in_vmem_toml_under_a_running_daemon_is_said_with_every_answer(da
     toml.write_text(good)
     assert wait(lambda: (daemon.status() or {}).get("config_warning") is None, 30)
     assert "warning" not in recall().stderr
+
+
+def test_an_idle_daemon_gives_the_model_back_and_loads_it_for_the_next_recall(tmp_path):
+    """A daemon runs beside every session, one per vault, and held its model (about 150 MB)
+    while nothing asked it anything. With no request for ``[daemon] release_model_after``
+    seconds it drops the model and returns the memory; the next recall loads it again and
+    answers as before."""
+    vault_dir = create_vault(tmp_path / "vault")  # the bundled model
+    toml = vault_dir / "vmem.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("release_model_after = 600.0", "release_model_after = 1"), encoding="utf-8")
+    d = RunningDaemon(vault_dir).start()
+    try:
+        first = d.texts("what should I avoid eating?")
+        log = StateLayout.of(vault_dir).daemon_log
+
+        def rss() -> int:
+            status = (Path("/proc") / str(d.proc.pid) / "status").read_text().splitlines()
+            return int(next(line for line in status if line.startswith("VmRSS")).split()[1])
+
+        loaded = rss()
+        assert wait(lambda: "model released after" in log.read_text(encoding="utf-8"), 30)
+        assert rss() < loaded - 50_000  # kB: the model's memory went back to the system
+        assert d.texts("what should I avoid eating?") == first  # loaded again for it
+    finally:
+        d.stop()

@@ -72,6 +72,15 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         ),
         "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },
+    "daemon": {
+        "release_model_after": Setting(
+            600.0,
+            "number",
+            "seconds a daemon keeps the model loaded with nothing to do (it holds about 150 MB); the next recall "
+            "loads it again, in about 0.2 s (0: keep it loaded)",
+            minimum=0,
+        ),
+    },
     "llm": {
         "url": Setting(
             "",

@@ -39,6 +39,8 @@ the next start's reconcile finds the files the catalog has not recorded and redo
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import itertools
 import logging
 import logging.handlers
@@ -171,6 +173,9 @@ class Daemon:
         self.debounce = debounce
         self.max_delay = max_delay
         self.reconcile_every = reconcile_every
+        #: seconds with no request after which the model is released (``[daemon]``); 0: never
+        self.release_model_after = float(vault.config["daemon"]["release_model_after"])
+        self.last_request = time.monotonic()
         self.cond = threading.Condition()
         #: file events noted since the last sync, the memory files they named, and whether
         #: one of them asks for the whole vault
@@ -446,6 +451,7 @@ class Daemon:
                 log.error("%s was removed or replaced under the running daemon; stopping", self.state.root)
                 self.stop()
                 break
+            self._release_model_when_idle()
             due = time.monotonic() >= next_reconcile
             if self.pending or due:
                 try:
@@ -456,6 +462,18 @@ class Daemon:
                     next_reconcile = time.monotonic() + self.reconcile_every
                     self.vault.sweep_temps()  # what killed writes left, wherever they were
                     self.retry_pending()
+
+    def _release_model_when_idle(self) -> None:
+        """With no request for ``release_model_after`` seconds, drop the model and give its
+        memory back: an idle daemon on a small vault holds about 115 MB instead of 270 MB,
+        and the next recall loads the model again (about 0.2 s)."""
+        idle = time.monotonic() - self.last_request
+        if not self.release_model_after or idle < self.release_model_after:
+            return
+        if self.index.embedder.release():
+            gc.collect()
+            give_back_memory()
+            log.info("model released after %.0f s with nothing to do", idle)
 
     def retry_pending(self) -> threading.Thread | None:
         """Work through the transcripts that wait for an LLM (each entry keeps its own
@@ -528,6 +546,8 @@ class Daemon:
             op = Op(str(request.get("op")))
         except ValueError:
             return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
+        if op not in (Op.PING, Op.STATUS):
+            self.last_request = time.monotonic()
         claimed = request.get("vault")
         if isinstance(claimed, str) and os.path.realpath(claimed) != os.path.realpath(self._root):
             # a socket linked (or copied) from another vault's .vmem/: never answer for the wrong vault
@@ -670,6 +690,14 @@ class Daemon:
                 os.close(self._lock_fd)
                 self._lock_fd = None
         log.info("daemon %s stopped", os.getpid())
+
+
+def give_back_memory() -> None:
+    """Return freed heap to the system (glibc keeps it for later mallocs otherwise)."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the memory stays the process's until reused
+        pass
 
 
 def setup_logging(state: StateLayout, foreground: bool) -> None:

@@ -51,6 +51,10 @@ class Embedder(Protocol):
     def tokenizer(self):
         """The model's tokenizer (for chunking), or None when it is not known."""
 
+    def release(self) -> bool:
+        """Drop the loaded model, which loads again on the next ``embed`` (a daemon with
+        nothing to do); whether one was loaded."""
+
 
 def user_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -265,6 +269,13 @@ class FastEmbedEmbedder:
                 oldest = next(iter(self._kept))
                 self._kept_rows -= len(self._kept.pop(oldest)[1])
 
+    def release(self) -> bool:
+        with self._loading:
+            loaded, self._model = self._model is not None, None
+        with self._keeping:
+            self._kept, self._kept_rows = {}, 0
+        return loaded
+
     def _take(self, texts: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The kept vectors of ``texts``, no longer kept (a text is written once)."""
         if not self._kept:
@@ -325,6 +336,9 @@ class HashEmbedder:
     def tokenizer(self) -> None:
         return None
 
+    def release(self) -> bool:
+        return False  # nothing loaded
+
 
 class UseEmbedder:
     """Google's Universal Sentence Encoder multilingual v3 as a pure-numpy forward pass
@@ -361,6 +375,10 @@ class UseEmbedder:
 
     def tokenizer(self) -> None:
         return None  # chunks are cut by words
+
+    def release(self) -> bool:
+        loaded, self._model = self._model is not None, None
+        return loaded
 
 
 HASH = "hash"
