@@ -686,12 +686,18 @@ def test_a_batch_a_kill_left_in_the_queue_is_counted_split_and_worked_through(me
     said = {"a": "Remember that my sister is called Ana.", "b": "Remember that my dog is called Rex."}
     now = dt.datetime(2026, 11, 1, 9, 0, tzinfo=dt.UTC)
     queue.put_batch([(s, [Turn("user", text, 1)]) for s, text in said.items()], None, now)
-    (mem.state.pending / "batch-damaged.json").write_text('{"batch": [{"turns": 3}]}')
-    assert mem.stats()["pending_transcripts"] == 3 and len(queue) == 3
+    cat = {"session": "c", "created": "garbled", "turns": [{"role": "user", "content": "Remember that my cat is called Mia.", "number": 1}]}  # fmt: skip
+    (mem.state.pending / "batch-damaged.json").write_text(json.dumps({"batch": [{"turns": 3}, cat]}))
+    assert mem.stats()["pending_transcripts"] == 4 and len(queue) == 4
     reports, problems = retry_pending(mem, llm=None)
-    assert sorted(r.session for r in reports) == ["a", "b"]
-    assert len(problems) == 1 and "batch-damaged.json" in problems[0] and "quarantine" in problems[0]
-    assert texts(mem, type="fact") == ["The user's dog is called Rex", "The user's sister is called Ana"]
+    assert sorted(r.session for r in reports) == ["a", "b", "c"]  # the readable one of the damaged batch too
+    assert len(problems) == 1 and "batch-damaged.json: 1 of its 2 transcripts cannot be read" in problems[0]
+    assert (mem.state.quarantine / "batch-damaged.json").is_file()  # kept whole, for a person to look at
+    assert texts(mem, type="fact") == [
+        "The user's cat is called Mia",
+        "The user's dog is called Rex",
+        "The user's sister is called Ana",
+    ]
     assert len(queue) == 0 and mem.stats()["pending_transcripts"] == 0
 
 

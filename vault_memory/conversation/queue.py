@@ -100,6 +100,15 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _created(value: str) -> dt.datetime:
+    """When a queued transcript was queued, or now for a date that cannot be read."""
+    try:
+        moment = dt.datetime.fromisoformat(value) if value else None
+    except ValueError:
+        moment = None
+    return moment or dt.datetime.now().astimezone()
+
+
 def _moment(value: Any) -> str | None:
     """An aware ISO datetime, or None (due now) for anything else: a naive or garbled
     ``next_attempt`` made ``--retry-pending --due-only`` crash."""
@@ -152,25 +161,39 @@ class PendingQueue:
     def recover(self) -> list[str]:
         """Split each batch a kill left behind into an entry of its own per conversation
         (merged with one already waiting, as ``put`` merges), then remove the batch: what
-        was queued stays queued, and ``holds`` sees it with one stat. The batches that
-        cannot be read are quarantined and named."""
+        was queued stays queued, and ``holds`` sees it with one stat. A batch that cannot
+        be read, or holds a transcript that cannot, is quarantined whole and named; the
+        transcripts of it that can be read wait on their own."""
         problems = []
         for path in sorted(self.folder.glob(f"{PENDING_BATCH_PREFIX}*.json")) if self.folder.is_dir() else []:
-            try:
-                data = safejson.loads(path.read_text(encoding="utf-8"))
-                if not isinstance(data, dict) or not isinstance(data.get("batch"), list):
-                    raise ValueError("not a batch of pending transcripts")
-                entries = [PendingEntry.from_dict(item, path) for item in data["batch"]]
-            except FileNotFoundError:
-                continue
-            except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
-                problems.append(f"{path}: cannot be read ({e}); {self.quarantine(path)}")
-                continue
-            for entry in entries:
-                now = dt.datetime.fromisoformat(entry.created) if entry.created else dt.datetime.now().astimezone()
-                self.put(entry.session, entry.turns, entry.persona, now)
-            path.unlink(missing_ok=True)
+            problem = self._recover_batch(path)
+            if problem is not None:
+                problems.append(f"{path}: {problem}; {self.quarantine(path)}")
         return problems
+
+    def _recover_batch(self, path: Path) -> str | None:
+        """One batch of ``recover``: what is wrong with it (then it is kept), or None (gone)."""
+        try:
+            data = safejson.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, UnicodeDecodeError) as e:
+            return f"cannot be read ({e})"
+        items = data.get("batch") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return "not a batch of pending transcripts"
+        bad = []
+        for item in items:
+            try:
+                entry = PendingEntry.from_dict(item, path)
+            except (ValueError, KeyError, TypeError) as e:
+                bad.append(str(e))
+                continue
+            self.put(entry.session, entry.turns, entry.persona, _created(entry.created))
+        if bad:
+            return f"{len(bad)} of its {len(items)} transcripts cannot be read ({bad[0]}); the others wait on their own"
+        path.unlink(missing_ok=True)
+        return None
 
     def write(self, entry: PendingEntry) -> None:
         private_dir(self.folder)
