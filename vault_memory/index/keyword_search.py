@@ -75,9 +75,10 @@ class SegmentData:
         return self.source
 
     def close(self) -> None:
-        if self.source is not None:
-            self.source.close()
-            self.source = None
+        with self.lock:  # not while a read goes through it
+            if self.source is not None:
+                self.source.close()
+                self.source = None
 
     def term(self, reader, fieldname: str, btext: bytes) -> Postings | None:
         """(document numbers, term frequencies) of a term, or None when the segment lacks it."""
