@@ -838,7 +838,7 @@ def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_t
     assert run(counting, 0).returncode == 0
     steps = int((tmp_path / "steps").read_text())
     assert steps > 120  # a ledger a conversation, a fact file each, the batches' queue files
-    for limit in sorted({1, 2, steps // 5, steps // 2, 3 * steps // 4, steps - 1}):
+    for limit in (1, steps // 3, 2 * steps // 3, steps - 1):  # the first step, in each batch, the last
         vault = shutil.copytree(original, tmp_path / f"killed-{limit}")
         killed = run(vault, limit)
         assert killed.returncode == -9, (limit, killed.stderr)
@@ -850,5 +850,5 @@ def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_t
             assert sum(said in text for text in facts(vault)) == 1, (limit, i)
         assert len(facts(vault)) == 24, limit
         assert not list(StateLayout.of(vault).pending.glob("*.json")), limit
-        again = run(vault, -1, "--json")
-        assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])
+    again = run(vault, -1, "--json")  # and every conversation is recorded as read
+    assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])
