@@ -593,3 +593,13 @@ def test_an_idle_daemon_gives_the_model_back_and_loads_it_for_the_next_recall(tm
         assert d.texts("what should I avoid eating?") == first  # loaded again for it
     finally:
         d.stop()
+
+
+def test_a_writer_of_an_earlier_vmem_still_gets_its_nearest_memories(shared_daemon):
+    """A writer now embeds a batch of texts through the daemon; one started before an
+    upgrade still asks for each text's nearest memories, and gets them."""
+    answer = shared_daemon.client.request(Op.NEAREST, text="allergic to peanuts", limit=3)
+    assert answer is not None and answer["ok"], answer
+    paths = [path for path, _ in answer["hits"]]
+    assert paths and all(isinstance(p, str) and p.endswith(".md") for p in paths)
+    assert [round(s, 6) for _, s in answer["hits"]] == sorted((round(s, 6) for _, s in answer["hits"]), reverse=True)

@@ -77,10 +77,6 @@ class Backend(Protocol):
         """A consistent read view of indexes that match the files (the write rules read it)."""
         ...
 
-    def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
-        """[(path, cosine)] of the memories nearest ``text``, best first."""
-        ...
-
     def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
         """Unit vectors of ``texts`` in the vault's embedding space; ``keep``: texts about to
         be written, whose token vectors the next sync may take instead of embedding again."""

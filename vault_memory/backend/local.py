@@ -173,9 +173,6 @@ class LocalBackend:
         self.vault.sweep_temps()  # an asked-for sync also clears what killed writes left behind
         return report
 
-    def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
-        return snapshot.vector_hits(self.index.embedder.embed([text])[0], limit)
-
     def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
         if not texts:
             return []

@@ -38,7 +38,7 @@ class Op(StrEnum):
     STATUS = "status"  # → {status: {...}}
     RECALL = "recall"  # {query} → {result}; {query, render: "cli", format, explain} → {stdout, stderr};
     # with {session}: only what that session was not shown yet (``recall.delta``); {reset: true} forgets what it was
-    NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]}
+    NEAREST = "nearest"  # {text, limit} → {hits: [[path, cosine]]} (writers of an earlier vmem)
     EMBED = "embed"  # {texts} → {vectors: [[float]]} (at most MAX_EMBED_TEXTS)
     SYNC = "sync"  # → {report} (the whole vault walked); {scope: "pending"}: only what file events named
     REINDEX = "reindex"  # → {report}

@@ -84,10 +84,6 @@ class DaemonBackend:
         self.ask(Op.SYNC, scope="pending")
         return self.local.index.snapshot()
 
-    def nearest(self, text: str, limit: int, snapshot: Snapshot) -> list[tuple[str, float]]:
-        answer = self.ask(Op.NEAREST, text=text, limit=limit)
-        return [(path, float(similarity)) for path, similarity in answer["hits"]]
-
     def embed(self, texts: list[str], *, keep: bool = False) -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), MAX_EMBED_TEXTS):

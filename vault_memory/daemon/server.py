@@ -592,10 +592,12 @@ class Daemon:
         return {"ok": True, "result": result_to_wire(result)}
 
     def _nearest(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """For `remember`: the most similar memories, with the warm model."""
+        """The most similar memories, with the warm model: what a writer of an earlier vmem
+        asks (one still running after an upgrade); a writer now embeds a batch (``EMBED``)."""
         self.flush_pending()
+        vector = self.index.embedder.embed([request["text"]])[0]
         with self.read_lock:
-            nearest = self.mem.backend.nearest(request["text"], int(request.get("limit", 20)), self.snapshot)
+            nearest = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
         return {"ok": True, "hits": nearest}
 
     def _embed(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
