@@ -306,3 +306,21 @@ def test_a_supersedes_cycle_hides_neither_and_history_calls_none_current(mech_va
     assert history.cycle and any("cycle" in f for f in history.forks)
     out = Cli(mech_vault)("history", "a")
     assert "(current)" not in out.stdout and "cycle" in out.stderr
+
+
+@pytest.mark.parametrize("examples", [False, True], ids=["new-vault", "indexed-vault"])
+def test_two_wordings_of_a_fact_in_one_batch_are_one_memory(tmp_path, examples):
+    """The restatement check compared a new fact with the index only: two wordings of one
+    fact in one conversation (or one batch of an export) were both written, on a new vault
+    and on one with memories alike. A batch now compares each with what it wrote too; a
+    changed value is still a memory of its own."""
+    from vault_memory.vault.template import create_vault
+    from vault_memory.writing.rules import Remembering
+
+    vault = create_vault(tmp_path / "v", with_examples=examples)
+    with vmem.open(vault, use_daemon=False) as mem:
+        said = ["I play the cello on Sundays", "On Sundays I play the cello", "I play the piano on Sundays"]
+        first, again, other = mem.remember_many([Remembering(text) for text in said])
+        assert (first.status, again.status, other.status) == ("created", "reconfirmed", "created")
+        assert again.memory.id == first.memory.id
+        assert sorted(m.text for m in mem.list() if "Sundays" in m.text) == [said[0], said[2]]

@@ -471,22 +471,43 @@ class _Batch:
         ]
 
     def _restatement(self, p: _Prepared) -> tuple[Memory, float] | None:
-        """A current memory that says the same in other words (embedding + term overlap)."""
+        """A current memory that says the same in other words (embedding + term overlap):
+        one the index holds, or one this batch wrote (two wordings of a fact in one
+        conversation, or in one batch of an export, were both written)."""
         assert self.snap is not None
-        if self.snap.vectors is None or not self.snap.live_chunks:
+        indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
+        if not indexed and not self.written:
             return None  # nothing to compare with: do not load the model for nothing
-        hits = self.snap.vector_hits(self._vector(embedding_text(p.key, p.text)), 4 * RESTATEMENT_CANDIDATES)
-        found = self.snap.memories([path for path, _ in hits])
-        in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
-        nearest = [(found[path], s) for path, s in hits if path in found and id(found[path]) in in_scope]
-        nearest = nearest[:RESTATEMENT_CANDIDATES]
+        vector = self._vector(embedding_text(p.key, p.text))
+        nearest = self._indexed_nearest(p, vector) if indexed else []
+        nearest += self._written_nearest(p, vector)
+        nearest.sort(key=lambda pair: -pair[1])
         new_terms = content_terms(f"{p.key or ''} {p.text}")
-        for candidate, similarity in nearest:
+        for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
             if is_restatement(
                 new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, self.rules
             ):
                 return candidate, similarity
         return None
+
+    def _written_nearest(self, p: _Prepared, vector: np.ndarray) -> list[tuple[Memory, float]]:
+        """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
+        first, then the scope checked on those alone (a batch of 500 facts checked the
+        scope of every earlier one for every item)."""
+        near = sorted(
+            ((m, float(vector @ self._vector(embedding_text(m.key, m.text)))) for m in self.written),
+            key=lambda pair: -pair[1],
+        )[: 4 * RESTATEMENT_CANDIDATES]
+        in_scope = {id(m) for m in self._in_scope(p, [m for m, _ in near])}
+        return [(m, similarity) for m, similarity in near if id(m) in in_scope]
+
+    def _indexed_nearest(self, p: _Prepared, vector: np.ndarray) -> list[tuple[Memory, float]]:
+        """The indexed memories in the item's scope nearest ``vector``, with their cosines."""
+        assert self.snap is not None
+        hits = self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES)
+        found = self.snap.memories([path for path, _ in hits])
+        in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
+        return [(found[path], s) for path, s in hits if path in found and id(found[path]) in in_scope]
 
     def _vector(self, text: str) -> np.ndarray:
         """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
