@@ -12,7 +12,7 @@ from conftest import Cli, write
 import vault_memory as vmem
 from vault_memory import IndexStale
 from vault_memory.config import StateLayout
-from vault_memory.index.catalog import Catalog
+from vault_memory.index.catalog import Catalog, Meta
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.vector_index import VectorIndex, Vectors
 
@@ -419,7 +419,7 @@ def test_a_snapshot_carried_over_a_commit_answers_as_a_new_one(mech_vault):
     duplicate id, edit, touch, rename, a broken file, a delete that frees the id, turns of
     a conversation) it answers every read as a new snapshot does; one that is not the
     commit after its own keeps nothing."""
-    from vault_memory.index.catalog import COMMIT_SEQ
+    from vault_memory.index.catalog import Meta
     from vault_memory.index.embedder import HashEmbedder
     from vault_memory.index.snapshot import Snapshot
     from vault_memory.index.sync import Indexer
@@ -445,7 +445,7 @@ def test_a_snapshot_carried_over_a_commit_answers_as_a_new_one(mech_vault):
         report = indexer.sync(paths=paths)
         carried, new = Snapshot(indexer.layout), Snapshot(indexer.layout)
         carried.carry_over(held, report.commit)
-        assert report.commit is not None and carried.meta[COMMIT_SEQ] == str(report.commit[0])
+        assert report.commit is not None and carried.meta[Meta.COMMIT_SEQ] == str(report.commit[0])
         kept = carried.reads()[0]
         assert kept and not set(kept) & report.commit[1]  # kept what it read, less what the commit touched
         assert read(carried) == read(new)
@@ -532,9 +532,10 @@ def test_an_unchanged_walk_is_known_by_its_digest_without_reading_the_stamps(mec
     digest in its own transaction."""
     import sys
 
+    from vault_memory.index.catalog import Meta
     from vault_memory.index.embedder import HashEmbedder
     from vault_memory.index.generations import stamps_digest
-    from vault_memory.index.sync import STAMPS_DIGEST, Indexer
+    from vault_memory.index.sync import Indexer
 
     stamps = [("facts/a.md", 10, 123456789, 123456790, 42), ("facts/b.md", 11, 5, 6, 7)]
     apart = [(sys.intern("".join(["facts/", "a.md"])), int("10"), 123456789, 123456790, 42), tuple(stamps[1])]
@@ -551,7 +552,7 @@ def test_an_unchanged_walk_is_known_by_its_digest_without_reading_the_stamps(mec
     indexer.sync()
     generation = indexer.layout.current()
     catalog = Catalog(generation.catalog_path)
-    assert catalog.meta()[STAMPS_DIGEST] == stamps_digest(vault.walk().stamps)
+    assert catalog.meta()[Meta.STAMPS_DIGEST] == stamps_digest(vault.walk().stamps)
     catalog.close()
     generation.stamps_path.unlink()  # not read: the digest speaks for the catalog
     assert indexer.is_fresh() and indexer.sync().changed == 0
@@ -842,7 +843,7 @@ def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault
     generation = mem.backend.index.layout.current()
     catalog = Catalog(generation.catalog_path)
     try:
-        rows = int(catalog.meta()["token_rows"])
+        rows = int(catalog.meta()[Meta.TOKEN_ROWS])
         [(first, chunks)] = [(p, n) for p, n in catalog.token_spans(["episodes/diary.md"]).items()]
     finally:
         catalog.close()

@@ -128,9 +128,37 @@ _SLOTS = schema_with("slots")
 #: how the error of a file skipped for its id begins (``duplicate_message``)
 DUPLICATE = "duplicate id"
 
-#: the meta key counting the syncs committed to this catalog: a reader that has read
-#: commit N whole reads only what commit N + 1 touched (``Catalog.touched``)
-COMMIT_SEQ = "commit_seq"
+
+class Meta:
+    """Every key of the catalog's ``meta`` table, named once: what a generation's index
+    says of itself, read by the sync, the snapshots, the checks and recall."""
+
+    #: the catalog's schema (``FORMAT_VERSION``) and the model its vectors are of
+    FORMAT_VERSION = "format_version"
+    MODEL_ID = "model_id"
+    #: the vectors' dimension, and the next vector label to hand out
+    DIM = "dim"
+    NEXT_LABEL = "next_label"
+    #: the syncs committed to this catalog: a reader of commit N keeps what commit N + 1
+    #: did not touch (``Catalog.touched``, ``Snapshot.carry_over``)
+    COMMIT_SEQ = "commit_seq"
+    #: the token files (``token_store``): their dimension and codec, the rows the catalog
+    #: references and a fingerprint of the last of them
+    TOKENS_DIM = "tokens_dim"
+    TOKENS_CODEC = "tokens_codec"
+    TOKEN_ROWS = "token_rows"
+    TOKEN_TAIL = "token_tail"
+    #: the vector files' sizes at the last commit (``checkup.vector_files``)
+    VECTORS_BYTES = "vectors_bytes"
+    DELTA_BYTES = "delta_bytes"
+    #: the stamps file that speaks for this catalog (``generations.write_stamps``)
+    STAMPS_TOKEN = "stamps_token"
+    #: ``stamps_digest`` of the recorded stamps: a walk with the same digest changed
+    #: nothing, known without reading the stamps file; cleared in every sync's own
+    #: transaction, so it is never older than the catalog
+    STAMPS_DIGEST = "stamps_digest"
+    #: the keyword folder's files and sizes at the last commit (``KeywordIndex.file_sizes``)
+    KEYWORD_FILES = "keyword_files"
 
 
 def duplicate_message(memory_id: str, first: str) -> str:
@@ -314,7 +342,7 @@ class Catalog:
                 if migration.fill is not None:
                     getattr(self, migration.fill)()
                 self._sql(f"PRAGMA user_version = {number}")
-                self._sql(f"DELETE FROM meta WHERE key = '{COMMIT_SEQ}'")  # no reader carries rows over this
+                self._sql(f"DELETE FROM meta WHERE key = '{Meta.COMMIT_SEQ}'")  # no reader carries rows over this
                 self._sql("COMMIT")
             except BaseException:
                 self.rollback()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import IndexDamaged, IndexUnavailable
-from .catalog import Catalog
+from .catalog import Catalog, Meta
 from .generations import Generation, IndexLayout
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
 from .vector_index import Vectors
@@ -29,7 +29,7 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
                 return [(f"{where}/catalog.sqlite", f"damaged ({integrity[0]}); {fix}")]
             indexed, chunks = catalog.count(), catalog.chunk_counts()[0]
             meta = catalog.meta()
-            dim = int(meta.get("dim") or 0)
+            dim = int(meta.get(Meta.DIM) or 0)
         finally:
             catalog.close()
     except IndexUnavailable as e:
@@ -68,13 +68,13 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
     publish and its commit leaves: not damage, the whole sync that follows sweeps it. An
     index from before these were recorded is not judged."""
     problems = []
-    rows = int(meta.get("token_rows") or 0)
+    rows = int(meta.get(Meta.TOKEN_ROWS) or 0)
     try:
         files = TokenFiles.of(generation.folder, meta)
     except IndexDamaged as e:  # a codec this vmem does not know, or its codebook unreadable
         problems.append(("tokens", str(e)))
         files = None
-    wrong = files.problem(rows, meta.get("token_tail")) if files is not None and rows else None
+    wrong = files.problem(rows, meta.get(Meta.TOKEN_TAIL)) if files is not None and rows else None
     if wrong:
         problems.append(wrong)
     for path, size, expected in vector_sizes_differ(generation, meta):
@@ -83,7 +83,7 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
             problems.append((path.name, what))
             continue
         try:
-            Vectors.read(generation.vectors_path, generation.vectors_delta_path, int(meta.get("dim") or 0))
+            Vectors.read(generation.vectors_path, generation.vectors_delta_path, int(meta.get(Meta.DIM) or 0))
         except IndexUnavailable as e:
             problems.append((path.name, f"{what} ({e})"))
         break  # loaded: both files are whole
@@ -105,7 +105,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
         files = TokenFiles.of(generation.folder, meta)
     except (IndexUnavailable, IndexDamaged):  # said by ``index_problems``
         return []
-    if files is None or files.codec.name != Int8Rows.name or meta.get("model_id") not in CODEBOOKS:
+    if files is None or files.codec.name != Int8Rows.name or meta.get(Meta.MODEL_ID) not in CODEBOOKS:
         return []
     size = sum(_size(path) for path, _ in files.paths)
     return [
@@ -115,7 +115,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
 
 def vector_files(generation: Generation) -> dict[Path, str]:
     """Each vector file of a generation and the catalog key its size is kept under."""
-    return {generation.vectors_path: "vectors_bytes", generation.vectors_delta_path: "delta_bytes"}
+    return {generation.vectors_path: Meta.VECTORS_BYTES, generation.vectors_delta_path: Meta.DELTA_BYTES}
 
 
 def _size(path: Path) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..config import StateLayout
 from ..errors import IndexStale
 from ..vault.fsutil import atomic_write, private_dir
-from .catalog import FORMAT_VERSION, MIGRATIONS
+from .catalog import FORMAT_VERSION, MIGRATIONS, Meta
 from .keyword_index import KeywordIndex
 
 #: the file a generation gets once it is built to the end
@@ -144,8 +144,8 @@ class IndexLayout:
 
 def check_compatible(meta: dict[str, str], model_id: str) -> None:
     """Refuse to mix vectors of two models or read an index of another format."""
-    built_with = meta.get("model_id")
-    version = meta.get("format_version")
+    built_with = meta.get(Meta.MODEL_ID)
+    version = meta.get(Meta.FORMAT_VERSION)
     if version is not None and version != str(FORMAT_VERSION):
         raise IndexStale(f"the index has format version {version}, this vmem uses {FORMAT_VERSION}: run `vmem reindex`")
     if built_with is not None and built_with != model_id:

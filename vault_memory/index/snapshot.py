@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
-from .catalog import COMMIT_SEQ, Catalog
+from .catalog import Catalog, Meta
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
@@ -45,7 +45,7 @@ class Snapshot:
             #: chunks beyond the first of each memory: how many more labels than memories a search needs
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
-            dim = int(self.meta.get("dim") or 0)
+            dim = int(self.meta.get(Meta.DIM) or 0)
             loader = vectors.load if vectors is not None else Vectors.read
             self.vectors = (
                 loader(generation.vectors_path, generation.vectors_delta_path, dim)
@@ -90,7 +90,7 @@ class Snapshot:
         ``previous`` read the commit just before."""
         if previous is None or previous.generation.folder != self.generation.folder:
             return False
-        return previous.meta.get(COMMIT_SEQ) == str(seq - 1) and self.meta.get(COMMIT_SEQ) == str(seq)
+        return previous.meta.get(Meta.COMMIT_SEQ) == str(seq - 1) and self.meta.get(Meta.COMMIT_SEQ) == str(seq)
 
     def reads(self) -> tuple[dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]]:
         """What this snapshot has read so far: memories, vector labels' paths, neighbours."""
@@ -157,7 +157,7 @@ class Snapshot:
 
     def _token_reader(self) -> TokenReader | None:
         if self._tokens is None:
-            rows, tail = int(self.meta.get("token_rows") or 0), self.meta.get("token_tail")
+            rows, tail = int(self.meta.get(Meta.TOKEN_ROWS) or 0), self.meta.get(Meta.TOKEN_TAIL)
             try:
                 files = self.token_files()
                 self._tokens = files.reader(rows, tail) if files is not None and rows else False

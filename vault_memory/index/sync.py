@@ -32,7 +32,7 @@ from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
 from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
 from ..vault.vault import Problem, Vault, problem_from_error
-from .catalog import COMMIT_SEQ, FORMAT_VERSION, Catalog, FileRow, duplicate_message
+from .catalog import FORMAT_VERSION, Catalog, FileRow, Meta, duplicate_message
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder
@@ -58,7 +58,7 @@ class SyncReport:
     rebuilt: bool = False
     #: why the live index was rebuilt instead of updated (it was damaged, or of an old format)
     repaired: str | None = None
-    #: the catalog commit this sync made (``COMMIT_SEQ``) and the paths it touched there: a
+    #: the catalog commit this sync made (``Meta.COMMIT_SEQ``) and the paths it touched there: a
     #: reader of the commit before keeps what it read of the others (``Snapshot.carry_over``)
     commit: tuple[int, frozenset[str]] | None = field(default=None, repr=False, compare=False)
 
@@ -134,18 +134,18 @@ def _named_changes(
 
 
 def _stamps_of(generation: Generation, meta: dict[str, str]) -> tuple[str, bool, list[Stamp]] | None:
-    """The recorded stamps, when they speak for this catalog commit (``STAMPS_TOKEN``)."""
+    """The recorded stamps, when they speak for this catalog commit (``Meta.STAMPS_TOKEN``)."""
     known = read_stamps(generation.stamps_path)
-    return known if known is not None and known[0] == meta.get(STAMPS_TOKEN) else None
+    return known if known is not None and known[0] == meta.get(Meta.STAMPS_TOKEN) else None
 
 
 def _recorded(
     generation: Generation, catalog: Catalog, meta: dict[str, str]
 ) -> tuple[bool, list[Stamp] | set[Stamp] | None]:
     """(the catalog holds vectors, its file stamps) for a no-change check: None for the
-    stamps when their digest is kept (``STAMPS_DIGEST``: a walk is compared with it
+    stamps when their digest is kept (``Meta.STAMPS_DIGEST``: a walk is compared with it
     first), else the stamps file when it speaks for this catalog, else the catalog's rows."""
-    if meta.get(STAMPS_DIGEST):
+    if meta.get(Meta.STAMPS_DIGEST):
         return bool(catalog.chunk_counts()[0]), None
     known = _stamps_of(generation, meta)
     if known is not None:
@@ -175,16 +175,6 @@ def stat_changes(entries: list[FileEntry], rows: dict[str, FileRow]) -> tuple[li
     suspects = [e for e in entries if (r := rows.get(e.relpath)) is None or r.stamp != e.stamp]
     gone = [p for p in rows if p not in present]
     return suspects, gone
-
-
-#: the catalog's meta key naming the stamps file that speaks for it (``generations.write_stamps``)
-STAMPS_TOKEN = "stamps_token"
-#: the meta key of ``stamps_digest`` of the recorded stamps: a walk with the same digest
-#: changed nothing, known without reading the stamps file; cleared in every sync's own
-#: transaction, so it is never older than the catalog
-STAMPS_DIGEST = "stamps_digest"
-#: the meta key of the keyword folder's files and sizes at the last commit (``KeywordIndex.file_sizes``)
-KEYWORD_FILES = "keyword_files"
 
 
 #: files read, parsed, embedded and written per step of a build: the build holds one batch
@@ -261,7 +251,7 @@ class Indexer:
             catalog = Catalog(generation.catalog_path)
             try:
                 meta = catalog.meta()
-                if not catalog.up_to_date or meta.get("format_version") != str(FORMAT_VERSION):
+                if not catalog.up_to_date or meta.get(Meta.FORMAT_VERSION) != str(FORMAT_VERSION):
                     return False
                 has_vectors, indexed = _recorded(generation, catalog, meta)
             finally:
@@ -274,7 +264,7 @@ class Indexer:
             return False  # truncated, deleted or another generation's: the sync that follows rebuilds it
         walked_stamps = walked.stamps if walked is not None else self.vault.stamps()
         if indexed is None:
-            if stamps_digest(walked_stamps) == meta[STAMPS_DIGEST]:
+            if stamps_digest(walked_stamps) == meta[Meta.STAMPS_DIGEST]:
                 return True
             known = _stamps_of(generation, meta)  # another order, or a change: the stamps say which
             if known is None:
@@ -315,7 +305,7 @@ class Indexer:
     def _write_stamps(self, generation: Generation, catalog: Catalog, stamps: list[Stamp]) -> None:
         token = os.urandom(8).hex()
         try:
-            catalog.set_meta(**{STAMPS_TOKEN: token, STAMPS_DIGEST: stamps_digest(stamps)})
+            catalog.set_meta(**{Meta.STAMPS_TOKEN: token, Meta.STAMPS_DIGEST: stamps_digest(stamps)})
             write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
         except OSError:
             pass
@@ -450,13 +440,13 @@ class Indexer:
     ) -> tuple[tuple[str, bool, list[Stamp]] | None, Scan | None]:
         """(the recorded stamps, when they speak for this catalog; the walk to plan from).
         A sync of the whole vault walks once, and the stamps name what changed in it; a
-        walk whose digest is the recorded one (``STAMPS_DIGEST``) changed nothing, known
+        walk whose digest is the recorded one (``Meta.STAMPS_DIGEST``) changed nothing, known
         without reading the stamps file."""
-        digest = meta.get(STAMPS_DIGEST)
+        digest = meta.get(Meta.STAMPS_DIGEST)
         if whole and walked is None and digest:
             walked = self.vault.walk()
         if whole and walked is not None and digest and digest == stamps_digest(walked.stamps):
-            return (meta[STAMPS_TOKEN], True, walked.stamps), walked
+            return (meta[Meta.STAMPS_TOKEN], True, walked.stamps), walked
         known = _stamps_of(generation, meta)
         if whole and walked is None and known is not None:
             walked = self.vault.walk()
@@ -467,7 +457,7 @@ class Indexer:
         files (``checkup.file_problems``); another model is the user's to decide (``vmem
         reindex``). True when whole vector files a killed sync left are there (they load;
         the whole sync that follows sweeps them)."""
-        if meta.get("format_version") not in (None, str(FORMAT_VERSION)):
+        if meta.get(Meta.FORMAT_VERSION) not in (None, str(FORMAT_VERSION)):
             raise _Damaged(f"the index has format {meta.get('format_version')}, this vmem writes {FORMAT_VERSION}")
         check_compatible(meta, self.embedder.model_id)
         damaged = file_problems(generation, meta)
@@ -491,7 +481,7 @@ class Indexer:
         keyword segment opens, the vectors file is there), even when the stamps of its
         walk name the few files it reads: a sync with nothing changed costs the walk and
         those checks, not a comparison with every catalog row. The keyword segments are
-        opened only when the folder is not as the last commit left it (``KEYWORD_FILES``:
+        opened only when the folder is not as the last commit left it (``Meta.KEYWORD_FILES``:
         its files and sizes): opening them copies every term file (130 ms at 100k)."""
         try:
             catalog.migrate()
@@ -500,7 +490,7 @@ class Indexer:
             )
         except IndexDamaged as e:
             raise _Damaged(str(e)) from None
-        as_committed = check_keyword and catalog.meta().get(KEYWORD_FILES) == generation.keyword.file_sizes()
+        as_committed = check_keyword and catalog.meta().get(Meta.KEYWORD_FILES) == generation.keyword.file_sizes()
         if paths is None or (check_keyword and not as_committed):
             try:
                 with generation.keyword.open().reader() as reader:  # opens every segment
@@ -529,10 +519,10 @@ class Indexer:
         catalog = Catalog(generation.catalog_path)
         try:
             catalog.migrate()
-            catalog.set_meta(format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+            catalog.set_meta(**{Meta.FORMAT_VERSION: FORMAT_VERSION, Meta.MODEL_ID: self.embedder.model_id})
             report = SyncReport(rebuilt=True)
             self._build(generation, catalog, self.vault.files(walked), report, progress)
-            catalog.set_meta(**{KEYWORD_FILES: generation.keyword.file_sizes()})
+            catalog.set_meta(**{Meta.KEYWORD_FILES: generation.keyword.file_sizes()})
             self._record_stamps(generation, catalog)
         finally:
             catalog.close()
@@ -631,7 +621,7 @@ class Indexer:
             catalog.add_chunks(entry.relpath, mine, [next(spans) for _ in mine] if spans else None)
             labels += mine
         report.added += len(kept)
-        catalog.set_meta(next_label=next_label)
+        catalog.set_meta(**{Meta.NEXT_LABEL: next_label})
         return labels, vectors
 
     @staticmethod
@@ -644,15 +634,20 @@ class Indexer:
         progress: Progress | None,
     ) -> None:
         """What a whole build records once: the dimensions, the token rows and their tail,
-        the vector file (saved) and its size, and commit 0 (``COMMIT_SEQ``: a reader of the
+        the vector file (saved) and its size, and commit 0 (``Meta.COMMIT_SEQ``: a reader of the
         build reads only what the first sync after it touches)."""
-        catalog.set_meta(**{COMMIT_SEQ: 0})
+        catalog.set_meta(**{Meta.COMMIT_SEQ: 0})
         if dim:
-            catalog.set_meta(dim=dim)
+            catalog.set_meta(**{Meta.DIM: dim})
         if tokens is not None:
             rows = tokens.row_count()
             catalog.set_meta(
-                tokens_dim=dim, tokens_codec=tokens.codec.name, token_rows=rows, token_tail=tokens.fingerprint(rows)
+                **{
+                    Meta.TOKENS_DIM: dim,
+                    Meta.TOKENS_CODEC: tokens.codec.name,
+                    Meta.TOKEN_ROWS: rows,
+                    Meta.TOKEN_TAIL: tokens.fingerprint(rows),
+                }
             )
         if progress:
             progress("commit", 0, 1)
@@ -681,9 +676,9 @@ class Indexer:
         of a few files (not ``whole``) writes its vectors to the delta, not the hnswlib file."""
         parsed = self._parse(plan.changed, report)
         # a generation built with token vectors keeps them for every chunk it holds
-        keeps_tokens = self.gives_tokens and bool(catalog.meta().get("tokens_dim"))
+        keeps_tokens = self.gives_tokens and bool(catalog.meta().get(Meta.TOKENS_DIM))
         chunk_texts, vectors, pieces = self._embed_changes(parsed, report, progress, keeps_tokens)  # before any lock
-        dim = self.embedder.dim or (int(catalog.meta()["dim"]) if catalog.meta().get("dim") else None)
+        dim = self.embedder.dim or (int(catalog.meta()[Meta.DIM]) if catalog.meta().get(Meta.DIM) else None)
         live = catalog.chunk_counts()[0]
         vector_stage = (
             Vectors.for_sync(
@@ -711,8 +706,8 @@ class Indexer:
             try:
                 moves = self._stage_vectors(catalog, vector_stage, stale_labels, new_labels, vectors)
                 _record_sizes(catalog, generation, moves)
-                seq = int(catalog.meta().get(COMMIT_SEQ, 0)) + 1
-                catalog.set_meta(**{COMMIT_SEQ: seq, STAMPS_DIGEST: ""})
+                seq = int(catalog.meta().get(Meta.COMMIT_SEQ, 0)) + 1
+                catalog.set_meta(**{Meta.COMMIT_SEQ: seq, Meta.STAMPS_DIGEST: ""})
             except BaseException:
                 writer.cancel()
                 raise
@@ -726,7 +721,7 @@ class Indexer:
                     else:
                         os.replace(staged, target)
                 writer.commit()
-                catalog.set_meta(**{KEYWORD_FILES: generation.keyword.file_sizes()})
+                catalog.set_meta(**{Meta.KEYWORD_FILES: generation.keyword.file_sizes()})
                 catalog.commit()
         except BaseException:
             catalog.rollback()
@@ -798,7 +793,7 @@ class Indexer:
         chunk_counts = iter(len(chunks) for chunks in chunk_texts)
         token_spans = iter(spans) if spans is not None else None
         stored = vector_stage.stored_labels() if vector_stage is not None else set()
-        next_label = max(int(catalog.meta().get("next_label", "0")), max(stored, default=-1) + 1)
+        next_label = max(int(catalog.meta().get(Meta.NEXT_LABEL, "0")), max(stored, default=-1) + 1)
         for entry, sha, memory, error in parsed:
             stale_labels += catalog.release_labels(entry.relpath)
             catalog.upsert_file(file_row(entry, sha, memory, error), memory)
@@ -814,9 +809,11 @@ class Indexer:
             else:
                 report.added += 1
         skipped = self._skip_duplicates(catalog, plan, parsed, report, stale_labels, whole)
-        catalog.set_meta(next_label=next_label, format_version=FORMAT_VERSION, model_id=self.embedder.model_id)
+        catalog.set_meta(
+            **{Meta.NEXT_LABEL: next_label, Meta.FORMAT_VERSION: FORMAT_VERSION, Meta.MODEL_ID: self.embedder.model_id}
+        )
         if dim:
-            catalog.set_meta(dim=dim)
+            catalog.set_meta(**{Meta.DIM: dim})
         return stale_labels, new_labels, skipped
 
     @staticmethod
@@ -849,7 +846,7 @@ class Indexer:
             return None
         spans = files.append(pieces)
         rows = files.row_count()
-        catalog.set_meta(token_rows=rows, token_tail=files.fingerprint(rows))
+        catalog.set_meta(**{Meta.TOKEN_ROWS: rows, Meta.TOKEN_TAIL: files.fingerprint(rows)})
         return spans
 
     def _stage_keyword(

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import IndexDamaged
+from .catalog import Meta
 from .embedder import BUNDLED_MODEL_ID, MODEL_FILES
 
 
@@ -181,8 +182,8 @@ class TokenFiles:
     @classmethod
     def of(cls, folder: Path, meta: Mapping[str, str]) -> TokenFiles | None:
         """The token files a generation's catalog ``meta`` describes, or None when it keeps none."""
-        dim = int(meta.get("tokens_dim") or 0)
-        return cls(folder, codec_named(meta.get("tokens_codec"), dim)) if dim else None
+        dim = int(meta.get(Meta.TOKENS_DIM) or 0)
+        return cls(folder, codec_named(meta.get(Meta.TOKENS_CODEC), dim)) if dim else None
 
     def _sizes(self) -> list[int]:
         return [path.stat().st_size for path, _ in self.paths]

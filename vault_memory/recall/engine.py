@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
+from ..index.catalog import Meta
 from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -269,7 +270,7 @@ class Engine:
         return (
             self.late_interaction
             and "vector" in legs
-            and bool(snap.meta.get("tokens_dim"))
+            and bool(snap.meta.get(Meta.TOKENS_DIM))
             and callable(getattr(self.index.embedder, "embed_with_tokens", None))
         )
 
