@@ -160,6 +160,9 @@ def test_precision_and_recall_over_the_table():
         ("Always use type hints", "The user wants the assistant to always use type hints"),
         ("Siempre usá tabs", "El usuario pide siempre usar tabs"),
         ("Keep in mind I go to the gym on Mondays", "The user goes to the gym on Mondays"),
+        # once the user is the subject, "my" is "their" (it was "the user takes the user's coffee")
+        ("Remember that I take my coffee with oat milk", "The user takes their coffee with oat milk"),
+        ("Remember that my sister says my brother is tall", "The user's sister says the user's brother is tall"),
     ],
 )
 def test_signals_are_written_in_the_third_person(utterance, text):
