@@ -107,7 +107,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
         return []
     if files is None or files.codec.name != Int8Rows.name or meta.get(Meta.MODEL_ID) not in CODEBOOKS:
         return []
-    size = sum(_size(path) for path, _ in files.paths)
+    size = files.size()
     return [
         f"the index keeps its token vectors as int8 rows ({size / 1e6:,.1f} MB): `vmem reindex` stores them in about an eighth"
     ]

@@ -93,13 +93,10 @@ class Snapshot:
         return previous.meta.get(Meta.COMMIT_SEQ) == str(seq - 1) and self.meta.get(Meta.COMMIT_SEQ) == str(seq)
 
     def reads(self) -> tuple[dict[str, Memory | None], dict[int, str | None], dict[str, list[str]]]:
-        """What this snapshot has read so far: memories, vector labels' paths, neighbours."""
+        """What this snapshot has read so far: memories, vector labels' paths, neighbours.
+        Memories carried over are the same objects as in the previous snapshot, so anything
+        derived from one can be kept by identity."""
         return self._memories, self._label_paths, self._neighbours
-
-    def read_memories(self) -> dict[str, Memory | None]:
-        """What this snapshot has read so far: memories carried over are the same objects
-        as in the previous snapshot, so anything derived from one can be kept by identity."""
-        return self._memories
 
     # ------------------------------------------------------------------ memoised catalog reads
     def memories(self, paths: list[str]) -> dict[str, Memory]:

@@ -85,7 +85,7 @@ class Engine:
         memories carried over are kept, the rest dropped."""
         snap = self.index.snapshot()
         snap.carry_over(previous, commit)
-        kept = snap.read_memories()
+        kept = snap.reads()[0]
         self._timelines = {p: t for p, t in self._timelines.items() if kept.get(p) is t[0]}
         self._languages = {p: t for p, t in self._languages.items() if kept.get(p) is t[0]}
         return snap
