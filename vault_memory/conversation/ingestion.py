@@ -337,8 +337,9 @@ def _ingest_batch(
     """One batch of ``_ingest_signals_only``. A conversation already waiting on its own
     (a reading a kill or a model left) is merged into its entry as ``ingest`` merges it; the
     others are queued together."""
-    waiting = [(t, ledger, report) for t, ledger, report in chosen if queue.holds(t.session)]
-    fresh = [(t, ledger, report) for t, ledger, report in chosen if not queue.holds(t.session)]
+    held = [queue.holds(t.session) for t, _, _ in chosen]  # one stat each
+    waiting = [each for each, waits in zip(chosen, held, strict=True) if waits]
+    fresh = [each for each, waits in zip(chosen, held, strict=True) if not waits]
     entries = [queue.put(t.session, t.turns, persona, now) for t, _, _ in waiting]
     batch, batched = queue.put_batch([(t.session, t.turns) for t, _, _ in fresh], persona, now) if fresh else (None, [])
     queued = list(zip([*entries, *batched], [*waiting, *fresh], strict=True))
