@@ -12,7 +12,7 @@ import pytest
 from conftest import recall_ids
 
 from vault_memory.index.keyword_index import ES
-from vault_memory.recall.languages import abstentions, model_judges
+from vault_memory.recall.languages import abstentions, judging_model, model_judges
 from vault_memory.recall.ranking import RankingParams, fuse
 from vault_memory.vault.language import detect
 from vault_memory.vault.memory import Memory
@@ -56,14 +56,23 @@ def test_an_english_only_model_judges_english_pairs_and_unknown_ones():
 
 def test_the_keyword_leg_abstains_only_where_it_is_silent_across_languages():
     written_in = {"es-ana": "es", "en-emma": "en", "es-rosario": "es", "unknown": None}
-    found = abstentions("en", written_in, keyword_matches={"en-emma", "es-rosario"}, model_languages=None)
+    found = abstentions("en", written_in, keyword_matches={"en-emma", "es-rosario"}, models=[None])
     # silent about a Spanish memory: abstains; a Spanish memory it matched (a shared name) counts
     assert found == {"keyword": {"es-ana"}, "vector": set()}
-    found = abstentions("en", written_in, keyword_matches=set(), model_languages=frozenset({"en"}))
+    found = abstentions("en", written_in, keyword_matches=set(), models=[frozenset({"en"})])
     assert found["vector"] == {"es-ana", "es-rosario"}
-    assert abstentions(None, written_in, set(), None) == {"keyword": set(), "vector": set()}
+    # a vector that joins an English model and one of any language: some model judges every pair
+    assert abstentions("en", written_in, set(), [frozenset({"en"}), None])["vector"] == set()
+    assert abstentions(None, written_in, set(), [None]) == {"keyword": set(), "vector": set()}
     # the keyword leg alone: its silence is all there is, nothing to re-weigh it against
-    assert abstentions("en", written_in, set(), None, legs=("keyword",))["keyword"] == set()
+    assert abstentions("en", written_in, set(), [None], legs=("keyword",))["keyword"] == set()
+
+
+def test_each_pair_is_judged_by_the_first_model_that_knows_both_languages():
+    models = [frozenset({"en"}), None]
+    assert judging_model(models, "en", "en") == 0 and judging_model(models, "en", None) == 0
+    assert judging_model(models, "en", "es") == 1 and judging_model(models, "es", "en") == 1
+    assert judging_model([frozenset({"en"})], "es", "es") is None
 
 
 def test_a_memory_judged_by_one_leg_gets_that_legs_score_on_the_common_scale():

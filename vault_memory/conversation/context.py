@@ -270,10 +270,21 @@ class _Embeddings:
             except VaultError as e:
                 self.failed = True
                 self.warnings.append(f"similarity not measured ({e}); fixed window, phrase-only topic shifts")
+        import numpy as np  # only where similarity is measured: `vmem context` without it stays light
+
+        from ..index.embedder import model_parts
+        from ..recall.languages import pair_cosine
+        from ..vault.language import detect
+
+        parts = model_parts(self.mem.config["embedding"]["model"])
         out: list[float | None] = []
         for a, b in pairs:
             va, vb = self.vectors.get(a.digest), self.vectors.get(b.digest)
-            out.append(sum(x * y for x, y in zip(va, vb, strict=True)) if va and vb else None)
+            out.append(
+                pair_cosine(np.asarray(va), np.asarray(vb), parts, detect(a.content), detect(b.content))
+                if va and vb
+                else None
+            )
         return out
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog, Meta
+from .embedder import pieces_model
 from .generations import Generation, IndexLayout
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
 from .vector_index import Vectors
@@ -105,7 +106,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
         files = TokenFiles.of(generation.folder, meta)
     except (IndexUnavailable, IndexDamaged):  # said by ``index_problems``
         return []
-    if files is None or files.codec.name != Int8Rows.name or meta.get(Meta.MODEL_ID) not in CODEBOOKS:
+    if files is None or files.codec.name != Int8Rows.name or pieces_model(meta.get(Meta.MODEL_ID) or "") not in CODEBOOKS:
         return []
     size = files.size()
     return [

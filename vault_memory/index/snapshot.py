@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from .catalog import Catalog, Meta
+from .embedder import Part
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
@@ -258,11 +259,17 @@ class Snapshot:
             self._superseded = self.catalog.superseded_targets()
         return self._superseded
 
-    def vector_hits(self, vector, limit: int) -> list[tuple[str, float]]:
+    def vector_hits(self, vector, limit: int, part: Part | None = None) -> list[tuple[str, float]]:
         """[(path, cosine)] of the memories nearest ``vector``, best first: a memory's score is
-        that of its best chunk."""
+        that of its best chunk. ``part``: as that one of the vector's models (``embedder.Part``)
+        alone judges them: the vector with the other parts zeroed scores ``part.weight`` ×
+        that model's cosine."""
         if self.vectors is None or not self.live_chunks:
             return []
+        if part is not None and (part.start, part.stop) != (0, None):
+            alone = np.zeros_like(vector)
+            alone[part.start : part.stop] = vector[part.start : part.stop]
+            return [(path, score / part.weight) for path, score in self.vector_hits(alone, limit)]
         # the best `limit` memories are among the best `limit + extra_chunks` chunks
         found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks)
         missing = [label for label, _ in found if label not in self._label_paths]

@@ -35,7 +35,7 @@ from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow, Meta, duplicate_message
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
-from .embedder import Embedder
+from .embedder import Embedder, token_model
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, stamps_digest, write_stamps
 from .keyword_index import document
 from .locks import file_lock
@@ -550,7 +550,10 @@ class Indexer:
         dim = self.embedder.dim
         vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=len(entries) + 16) if dim else None
         keeps_tokens = self.gives_tokens and bool(self.vault.config["recall"]["late_interaction"])
-        tokens = TokenFiles(generation.folder, codec_for(self.embedder.model_id, dim)) if keeps_tokens and dim else None
+        pieces_of, pieces_dim = token_model(self.embedder)
+        tokens = (
+            TokenFiles(generation.folder, codec_for(pieces_of, pieces_dim)) if keeps_tokens and pieces_dim else None
+        )
         keyword = generation.keyword.open()
         writer = keyword.writer(timeout=self.lock_timeout)
         in_segment = 0
@@ -643,7 +646,7 @@ class Indexer:
             rows = tokens.row_count()
             catalog.set_meta(
                 **{
-                    Meta.TOKENS_DIM: dim,
+                    Meta.TOKENS_DIM: tokens.dim,
                     Meta.TOKENS_CODEC: tokens.codec.name,
                     Meta.TOKEN_ROWS: rows,
                     Meta.TOKEN_TAIL: tokens.fingerprint(rows),

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
 from ..index.catalog import Meta
+from ..index.embedder import Part, parts_of, token_model
 from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -39,7 +40,7 @@ from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
-from .languages import abstentions, model_judges
+from .languages import abstentions, judging_model, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, lift_dated, ranks, spread_to_neighbours
 from .relevance import (
     DIETARY_TERMS,
@@ -186,20 +187,24 @@ class Engine:
         timings: dict[str, float] | None = None,
         warnings: list[str] | None = None,
         pieces: list[np.ndarray] | None = None,
-    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        """(keyword results, vector results) as [(path, score)], best first, one entry per file.
-        When the model cannot run, the vector leg is empty and ``warnings`` says so. Given
-        ``pieces``, the question's token vectors are put in it, from the pass that embeds it.
+        models: Sequence[Part] | None = None,
+    ) -> tuple[list[tuple[str, float]], list[list[tuple[str, float]]]]:
+        """(keyword results, vector results of each of ``models``) as [(path, score)], best
+        first, one entry per file; ``models`` are the parts of the vector asked (default: all
+        of them, ``embedder.parts_of``), each scored by its own model's cosine. When the model
+        cannot run, the vector results are empty and ``warnings`` says so. Given ``pieces``,
+        the question's token vectors are put in it, from the pass that embeds it.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
         the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
         depth = self.params.depth
+        models = parts_of(self.index.embedder) if models is None else models
         clock = time.perf_counter
         t0 = clock()
         keyword = snap.keyword.search(text, depth) if "keyword" in legs else []
         t1 = t2 = clock()
-        vector: list[tuple[str, float]] = []
-        if "vector" in legs and snap.vectors is not None and snap.live_chunks:
+        vector: list[list[tuple[str, float]]] = [[] for _ in models]
+        if "vector" in legs and snap.vectors is not None and snap.live_chunks and models:
             check_compatible(snap.meta, self.index.embedder.model_id)  # never compare vectors of two models
             try:
                 if pieces is not None:
@@ -213,7 +218,7 @@ class Engine:
                     warnings.append(f"keyword-only recall: {e}")
             else:
                 t2 = clock()
-                vector = snap.vector_hits(query_vector, depth)
+                vector = [snap.vector_hits(query_vector, depth, part) for part in models]
         if timings is not None:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
@@ -246,13 +251,15 @@ class Engine:
             now = now.astimezone()
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
         asked_in = detect(query.text) if self.params.language_aware else None
-        model_languages = self.index.embedder.languages if self.params.language_aware else None
-        legs = query.legs
-        if not model_judges(model_languages, asked_in):  # the model cannot read the question
-            legs = tuple(leg for leg in legs if leg != "vector")
+        models = parts_of(self.index.embedder)
+        if self.params.language_aware:  # the models that can read the question
+            models = tuple(part for part in models if model_judges(part.languages, asked_in))
+        else:  # no rule to tell which model judges a pair: the first judges them all
+            models = models[:1]
+        legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
         pieces: list[np.ndarray] | None = [] if self._late_possible(snap, legs) else None
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces)
-        found = self._candidates(snap, keyword, vector, asked_in, model_languages, legs, named_time(query.text))
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models)
+        found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text))
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         food = about_food(query.text)
@@ -278,29 +285,40 @@ class Engine:
         self,
         snap: Snapshot,
         keyword: list[tuple[str, float]],
-        vector: list[tuple[str, float]],
+        by_model: list[list[tuple[str, float]]],
         asked_in: str | None,
-        model_languages: frozenset[str] | None,
+        models: Sequence[Part],
         legs: tuple[str, ...],
         when: NamedTime | None = None,
     ) -> Candidates:
-        """The two legs' results as one fused list: vector noise dropped, the language rule
-        applied, the score spread to conversation neighbours, and the memories dated within
-        the time the question names (``when``) lifted."""
+        """The legs' results as one fused list: vector noise dropped, the language rule
+        applied (each pair scored by the first of ``models`` that knows both its languages),
+        the score spread to conversation neighbours, and the memories dated within the time
+        the question names (``when``) lifted."""
         kw_score = dict(keyword)
-        vector = [(p, s) for p, s in vector if s >= MIN_SIMILARITY or p in kw_score]
-        abstains = None
-        if asked_in is not None or model_languages is not None:
-            written_in = self.languages(snap, list(dict.fromkeys([p for p, _ in keyword] + [p for p, _ in vector])))
-            abstains = abstentions(asked_in, written_in, kw_score, model_languages, legs)
-            vector = [(p, s) for p, s in vector if p not in abstains["vector"]]
+        by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
+        vector = by_model[0] if by_model else []
+        abstains, judges = None, {}
+        if self.params.language_aware and (asked_in is not None or any(m.languages is not None for m in models)):
+            found = dict.fromkeys([p for p, _ in keyword] + [p for hits in by_model for p, _ in hits])
+            written_in = self.languages(snap, list(found))
+            known = [m.languages for m in models]
+            abstains = abstentions(asked_in, written_in, kw_score, known, legs)
+            judges = {
+                p: models[i]
+                for p, lang in written_in.items()
+                if (i := judging_model(known, asked_in, lang)) is not None
+            }
+            vector = [(p, s) for part, hits in zip(models, by_model) for p, s in hits if judges.get(p) is part]
+            if len(by_model) > 1:  # the models' cosines, one list
+                vector.sort(key=lambda kv: -kv[1])
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
         if when is not None and fused and self.params.date_weight > 0:
             dated = {p for p, m in snap.memories(list(fused)).items() if m is not None and when.holds(m.created)}
             fused = lift_dated(fused, dated, self.params.date_weight)
-        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours)
+        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges)
 
     def _late(
         self,
@@ -314,7 +332,12 @@ class Engine:
         memory's (``found.maxsims``, ``found.fused``); damaged token rows: without, said."""
         top = sorted(found.fused, key=lambda path: (-found.fused[path], path))[: self.params.late_depth]
         if found.abstains is not None:  # the language rule holds here too: no pieces across languages
-            top = [path for path in top if path not in found.abstains["vector"]]
+            pieces_of = token_model(self.index.embedder)[0]
+            top = [
+                path
+                for path in top
+                if path not in found.abstains["vector"] and found.judges.get(path, _ANY).model_id in (pieces_of, "")
+            ]
         started = time.perf_counter()
         try:
             found.maxsims = snap.maxsims(query_pieces, top)
@@ -337,13 +360,20 @@ class Engine:
     def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""
         profile = about_the_user(text)
-        floor = fact_floor(self.index.embedder.model_id)
+        floors = {part.model_id: fact_floor(part.model_id) for part in parts_of(self.index.embedder)}
+        floor = floors[parts_of(self.index.embedder)[0].model_id]  # where no model judged the pair
         asked = question_words(text)
 
         def relevant(path: str, memory: Memory) -> bool:
             shares_word = path in found.kw_score or names_key(asked, memory)
+            judge = found.judges.get(path)
             return profile or has_evidence(
-                memory, floor, found.vec_score.get(path), found.maxsims.get(path), shares_word, food_question=food
+                memory,
+                floors[judge.model_id] if judge is not None else floor,
+                found.vec_score.get(path),
+                found.maxsims.get(path),
+                shares_word,
+                food_question=food,
             )
 
         return relevant
@@ -454,8 +484,15 @@ class Candidates:
     #: each candidate's fused score, best first once sorted
     fused: dict[str, float]
     neighbours: dict[str, list[str]]
+    #: the model that judged each candidate's pair of languages (``embedder.Part``); empty:
+    #: no language rule, the vector's one model judged every pair
+    judges: dict[str, Part] = field(default_factory=dict)
     #: late interaction's MaxSim per re-scored candidate
     maxsims: dict[str, float] = field(default_factory=dict)
+
+
+#: a candidate no model was asked about (a conversation neighbour): its pieces may be compared
+_ANY = Part(0, None, None, 1.0, "")
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory

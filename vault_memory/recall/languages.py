@@ -13,7 +13,11 @@ A memory or question of unknown language is judged by every leg, as before this 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
+
+import numpy as np
+
+from ..index.embedder import Part, part_cosine
 
 
 def model_judges(model_languages: Collection[str] | None, *languages: str | None) -> bool:
@@ -24,22 +28,35 @@ def model_judges(model_languages: Collection[str] | None, *languages: str | None
     return all(lang is None or lang in model_languages for lang in languages)
 
 
+def judging_model(models: Sequence[Collection[str] | None], question: str | None, memory: str | None) -> int | None:
+    """Of models trained on these languages (a vector that joins several: ``embedder.Part``),
+    the first that can compare ``question`` and ``memory``, or None."""
+    return next((i for i, languages in enumerate(models) if model_judges(languages, question, memory)), None)
+
+
+def pair_cosine(a: np.ndarray, b: np.ndarray, parts: Sequence[Part], a_lang: str | None, b_lang: str | None) -> float:
+    """The cosine of two texts' vectors as the first of the vector's models that knows both
+    their languages gives it (``parts``: ``embedder.parts_of``; none knows them: the first)."""
+    judge = judging_model([part.languages for part in parts], a_lang, b_lang)
+    return part_cosine(a, b, parts[judge or 0])
+
+
 def abstentions(
     question: str | None,
     memories: Mapping[str, str | None],
     keyword_matches: Collection[str],
-    model_languages: Collection[str] | None,
+    models: Sequence[Collection[str] | None],
     legs: Collection[str] = ("keyword", "vector"),
 ) -> dict[str, set[str]]:
     """Per leg, the candidate paths (``memories``: path → language) whose evidence is left
     out of the fusion: the keyword leg's silence across languages (only beside a vector
     leg that can speak for those memories: ``legs`` are the legs that ran), and any vector
-    score on a pair of languages the model does not know."""
+    score on a pair of languages none of the vector's ``models`` knows."""
     both = "keyword" in legs and "vector" in legs
     keyword = {
         path
         for path, lang in memories.items()
         if both and question is not None and lang is not None and lang != question and path not in keyword_matches
     }
-    vector = {path for path, lang in memories.items() if not model_judges(model_languages, question, lang)}
+    vector = {path for path, lang in memories.items() if judging_model(models, question, lang) is None}
     return {"keyword": keyword, "vector": vector}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..config import MEMORY_TYPES
 from ..errors import AmbiguousId, InvalidInput, WriteRefused
+from ..index.catalog import Meta
 from ..index.chunking import embedding_text
+from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import content_terms
 from ..index.locks import file_lock
 from ..lifecycle import (
@@ -42,6 +45,8 @@ from ..lifecycle import (
     same_value,
     score_importance,
 )
+from ..recall.languages import judging_model
+from ..vault.language import detect
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
     Memory,
@@ -494,8 +499,12 @@ class _Batch:
         """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
         first, then the scope checked on those alone (a batch of 500 facts checked the
         scope of every earlier one for every item)."""
+        asked_in = detect(p.text)
         near = sorted(
-            ((m, float(vector @ self._vector(embedding_text(m.key, m.text)))) for m in self.written),
+            (
+                (m, part_cosine(vector, self._vector(embedding_text(m.key, m.text)), self._judge(asked_in, m)))
+                for m in self.written
+            ),
             key=lambda pair: -pair[1],
         )[: 4 * RESTATEMENT_CANDIDATES]
         in_scope = {id(m) for m in self._in_scope(p, [m for m, _ in near])}
@@ -504,10 +513,33 @@ class _Batch:
     def _indexed_nearest(self, p: _Prepared, vector: np.ndarray) -> list[tuple[Memory, float]]:
         """The indexed memories in the item's scope nearest ``vector``, with their cosines."""
         assert self.snap is not None
-        hits = self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES)
-        found = self.snap.memories([path for path, _ in hits])
+        asked_in = detect(p.text)
+        scored: dict[str, float] = {}
+        for part in self.parts:
+            found_by = self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES, part)
+            memories = self.snap.memories([path for path, _ in found_by])
+            for path, similarity in found_by:
+                memory = memories.get(path)
+                if memory is not None and self._judge(asked_in, memory) is part:
+                    scored[path] = similarity
+        found = self.snap.memories(list(scored))
         in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
-        return [(found[path], s) for path, s in hits if path in found and id(found[path]) in in_scope]
+        ordered = sorted(scored.items(), key=lambda kv: -kv[1])
+        return [(found[path], s) for path, s in ordered if path in found and id(found[path]) in in_scope]
+
+    @functools.cached_property
+    def parts(self) -> tuple[Part, ...]:
+        """The models the vectors join (``embedder.model_parts``): the index's, whose model
+        the backend embeds with (the vault's choice when nothing is indexed yet)."""
+        built_with = self.snap.meta.get(Meta.MODEL_ID) if self.snap is not None else None
+        return model_parts(built_with or self.backend.vault.config["embedding"]["model"])
+
+    def _judge(self, asked_in: str | None, memory: Memory) -> Part:
+        """The model whose cosine says how close an item (in ``asked_in``) and ``memory`` are:
+        the first that knows both languages (one model: that one)."""
+        if len(self.parts) == 1:
+            return self.parts[0]
+        return self.parts[judging_model([part.languages for part in self.parts], asked_in, detect(memory.text)) or 0]
 
     def _vector(self, text: str) -> np.ndarray:
         """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
