@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -49,7 +50,7 @@ VMEM = [sys.executable, "-m", "vault_memory"]
 def new_vault(base: Path, name: str) -> Path:
     folder = create_vault(base / name, with_examples=False)
     toml = folder / "vmem.toml"
-    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "hash"'))
+    toml.write_text(re.sub(r'(?m)^model = "[^"]*"', 'model = "hash"', toml.read_text(), count=1))
     return folder
 
 

@@ -63,7 +63,7 @@ def candidates(data: Path, keep: Path | None, reuse: bool, depth: int) -> list[d
         for number, sample in enumerate(json.loads(data.read_text())):
             folder = (keep or Path(tmp)) / sample["sample_id"]
             reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
-            vault, dia_ids, last = locomo.build_vault(sample, folder, reusing)
+            vault, dia_ids, last = locomo.build_vault(sample, folder, reusing, "en")
             engine = Engine(Index(vault, embedder))
             if not reusing:
                 engine.index.indexer.reindex()

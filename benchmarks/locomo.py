@@ -21,12 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
+from vault_memory.index.embedder import embedder_from_config  # noqa: E402
 from vault_memory.index.store import Index  # noqa: E402
 from vault_memory.recall.engine import Engine, RecallQuery  # noqa: E402
 from vault_memory.recall.ranking import RankingParams  # noqa: E402
 from vault_memory.vault.memory import Memory  # noqa: E402
-from vault_memory.vault.template import create_vault  # noqa: E402
+from vault_memory.vault.template import MODEL_FOR_LANGUAGE, create_vault  # noqa: E402
 from vault_memory.vault.vault import Vault  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo-dev.json"
@@ -81,11 +81,14 @@ def turn_memories(sample: dict) -> list[Memory]:
     return out
 
 
-def build_vault(sample: dict, folder: Path, reuse: bool = False) -> tuple[Vault, set[str], dt.datetime]:
+def build_vault(
+    sample: dict, folder: Path, reuse: bool = False, lang: str = "en+es"
+) -> tuple[Vault, set[str], dt.datetime]:
     """One memory file per turn, written by vmem's own Vault (``reuse``: the vault is there
-    already, from an earlier run with --keep; only its turn ids and last date are worked out)."""
+    already, from an earlier run with --keep; only its turn ids and last date are worked out).
+    ``lang``: as ``vmem init --lang`` (the model the vault is made with)."""
     if not reuse:
-        create_vault(folder, with_examples=False)
+        create_vault(folder, with_examples=False, lang=lang)
     vault = Vault(folder)
     memories = turn_memories(sample)
     if not reuse:
@@ -176,9 +179,10 @@ def run(
     keep: Path | None = None,
     rankings: Path | None = None,
     reuse: bool = False,
+    lang: str = "en+es",
 ) -> dict:
     samples = json.loads(data.read_text())
-    embedder = FastEmbedEmbedder()
+    embedder = embedder_from_config(MODEL_FOR_LANGUAGE[lang])
     all_rows: dict[str, list[dict]] = {"hybrid": [], "keyword": [], "vector": []}
     latencies: list[float] = []
     build_seconds = 0.0
@@ -187,7 +191,7 @@ def run(
         for number, sample in enumerate(samples):
             folder = base / sample["sample_id"]
             reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
-            vault, dia_ids, last = build_vault(sample, folder, reusing)
+            vault, dia_ids, last = build_vault(sample, folder, reusing, lang)
             engine = Engine(Index(vault, embedder), params=params)
             started = time.perf_counter()
             if not reusing:
@@ -230,6 +234,12 @@ def main() -> None:
     parser.add_argument("--rankings", type=Path, help="write every question's top 10 here (JSON), to diff two versions")
     parser.add_argument("--no-late", action="store_true", help="rank without late interaction (the stage before it)")
     parser.add_argument(
+        "--lang",
+        default="en+es",
+        choices=sorted(MODEL_FOR_LANGUAGE),
+        help="the vaults' model, as `vmem init --lang` (default: a new vault's, English and Spanish)",
+    )
+    parser.add_argument(
         "--param", action="append", default=[], metavar="NAME=VALUE", help="a RankingParams field to try (repeat)"
     )
     args = parser.parse_args()
@@ -241,7 +251,7 @@ def main() -> None:
     params = (
         RankingParams(**{**({"late_weight": 0} if args.no_late else {}), **tried}) if args.no_late or tried else None
     )
-    result = run(args.data, params=params, keep=args.keep, rankings=args.rankings, reuse=args.reuse)
+    result = run(args.data, params=params, keep=args.keep, rankings=args.rankings, reuse=args.reuse, lang=args.lang)
     if args.json:
         print(json.dumps(result, indent=2))
         return

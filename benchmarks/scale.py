@@ -110,8 +110,8 @@ def synthetic_memory(i: int, rng: random.Random, start: dt.datetime) -> Memory:
     )
 
 
-def build_vault(folder: Path, n: int) -> Vault:
-    create_vault(folder, with_examples=True)
+def build_vault(folder: Path, n: int, lang: str = "en+es") -> Vault:
+    create_vault(folder, with_examples=True, lang=lang)
     vault = Vault(folder)
     rng = random.Random(42)
     start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
@@ -136,8 +136,8 @@ def pct(values: list[float], q: float) -> float:
     return round(values[min(len(values) - 1, int(q * len(values)))], 2)
 
 
-def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = False) -> dict:
-    result: dict = {"memories": n}
+def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = False, lang: str = "en+es") -> dict:
+    result: dict = {"memories": n, "lang": lang}
     with tempfile.TemporaryDirectory() as tmp:
         folder = (keep or Path(tmp)) / "scale-vault"
         reusing = reuse and (folder / ".vmem" / "index" / "CURRENT").is_file()
@@ -146,7 +146,7 @@ def run(n: int, keep: Path | None, rankings: Path | None = None, reuse: bool = F
             result["reused"] = True  # measured on a vault an earlier run built: no build figures
         else:
             started = time.perf_counter()
-            build_vault(folder, n)
+            build_vault(folder, n, lang)
             result["write_files_s"] = round(time.perf_counter() - started, 1)
             # full build in a child process that reports its own peak memory (of this build
             # alone, whatever other children this run has had)
@@ -425,17 +425,20 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="build the vault here and keep it")
     parser.add_argument("--reuse", action="store_true", help="with --keep: measure the vault an earlier run kept")
     parser.add_argument("--rankings", type=Path, help="write each query's top 10 here (JSON), to diff two versions")
+    parser.add_argument(
+        "--lang", default="en+es", help="the vault's model, as `vmem init --lang` (default: a new vault's)"
+    )
     args = parser.parse_args()
     sizes = [int(n) for n in str(args.memories).split(",")]
     if len(sizes) == 1:
-        report(run(sizes[0], args.keep, args.rankings, args.reuse), args.json)
+        report(run(sizes[0], args.keep, args.rankings, args.reuse, args.lang), args.json)
         return
     results = []  # several sizes in one run, on one machine: their build rates compare
     for n in sizes:
         keep = args.keep / str(n) if args.keep else None
         if keep:
             keep.mkdir(parents=True, exist_ok=True)
-        results.append(run(n, keep, None, args.reuse))
+        results.append(run(n, keep, None, args.reuse, args.lang))
     summary = {"sizes": results}
     if all("memories_per_s" in r for r in results):
         rates = results[-1]["memories_per_s"] / results[0]["memories_per_s"]

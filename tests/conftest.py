@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -52,7 +53,7 @@ def use_hash_embedder(vault_dir: Path) -> Path:
     """Select the deterministic test embedder in the vault's vmem.toml: for tests of sync,
     snapshot and daemon mechanics, where retrieval quality is not what is tested."""
     toml = vault_dir / "vmem.toml"
-    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "hash"'))
+    toml.write_text(re.sub(r'(?m)^model = "[^"]*"', 'model = "hash"', toml.read_text(), count=1))
     return vault_dir
 
 
@@ -131,7 +132,8 @@ def embedder():
 @pytest.fixture
 def backend_for(embedder):
     """backend_for(vault_dir) → an in-process backend over that vault using the shared model
-    (``.engine`` is its recall engine)."""
+    (``.engine`` is its recall engine); the vault's vmem.toml is set to that model, so what
+    else opens it (``vmem.open``, the CLI) embeds as the backend does."""
     from vault_memory.backend import LocalBackend
     from vault_memory.config import Config
 
@@ -139,6 +141,8 @@ def backend_for(embedder):
         from vault_memory.index.store import Index
         from vault_memory.recall.engine import Engine
 
+        toml = path / "vmem.toml"
+        toml.write_text(re.sub(r'(?m)^model = "bilingual"', 'model = "bundled"', toml.read_text(), count=1))
         vault = Vault(path)
         engine = Engine(Index(vault, embedder), **kw)
         return LocalBackend(vault.root, Config.load(vault.root), engine=engine)

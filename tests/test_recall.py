@@ -173,12 +173,12 @@ def test_a_model_mismatch_is_refused_with_the_fix(cli, vault_dir):
     toml = vault_dir / "vmem.toml"
     toml.write_text(
         toml.read_text().replace(
-            'model = "bundled"', 'model = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"'
+            'model = "bilingual"', 'model = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"'
         )
     )
     out = cli("recall", "peanuts")
     assert out.exit_code == 1
-    assert "vmem reindex" in out.stderr and "all-MiniLM-L6-v2-onnx-int8" in out.stderr
+    assert "vmem reindex" in out.stderr and "bilingual-minilm-use-v1" in out.stderr
     with pytest.raises(IndexStale):
         vmem.open(vault_dir, use_daemon=False).recall("peanuts")
 
@@ -232,6 +232,7 @@ def test_a_carried_over_snapshot_ranks_exactly_like_a_new_one(empty_vault_dir, b
     """The daemon's snapshot keeps what the one before read where a sync's commit did not
     touch it (reusing unchanged memories); the CLI's reads what a query touches.
     Conversation neighbours, pinned, superseded and chunks must agree."""
+    backend = backend_for(empty_vault_dir)
     v = Vault(empty_vault_dir)
     turns = [
         "Caroline: I went to the LGBTQ support group yesterday",
@@ -255,7 +256,6 @@ def test_a_carried_over_snapshot_ranks_exactly_like_a_new_one(empty_vault_dir, b
         + "Filler about gardening. " * 200
         + "\n\nThe spare key is under the blue flowerpot.\n",
     )
-    backend = backend_for(empty_vault_dir)
     engine = backend.engine
     backend.ensure_fresh()
     now = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)

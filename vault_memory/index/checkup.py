@@ -106,7 +106,11 @@ def index_advice(layout: IndexLayout) -> list[str]:
         files = TokenFiles.of(generation.folder, meta)
     except (IndexUnavailable, IndexDamaged):  # said by ``index_problems``
         return []
-    if files is None or files.codec.name != Int8Rows.name or pieces_model(meta.get(Meta.MODEL_ID) or "") not in CODEBOOKS:
+    if (
+        files is None
+        or files.codec.name != Int8Rows.name
+        or pieces_model(meta.get(Meta.MODEL_ID) or "") not in CODEBOOKS
+    ):
         return []
     size = files.size()
     return [

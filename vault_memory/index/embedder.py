@@ -350,7 +350,10 @@ class UseEmbedder:
 
     model_id = "use-multilingual-v3"
 
-    def __init__(self, threads: int = 2):
+    #: numpy's BLAS threads for its forward pass (through threadpoolctl). One: two BLAS
+    #: workers spin on after each product and slowed the bundled model's next pass from
+    #: 2.8 to 11-14 ms on two cores (a bilingual query); a batch embeds as fast on one
+    def __init__(self, threads: int = 1):
         self.dim: int | None = 512
         self.languages: frozenset[str] | None = None  # sixteen, Spanish and English among them
         self.threads = threads

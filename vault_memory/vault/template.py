@@ -19,7 +19,26 @@ def template_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "vault-template"
 
 
-def adopt_folder(path: Path, *, lang: str = "en") -> Path:
+#: what a new vault is written in when nobody says: English and Spanish, either one
+BOTH_LANGUAGES = "en+es"
+#: the embedding model a vault gets for the languages it will be written in (the first is
+#: the template's own); "en" and "es" are for a vault of one language only
+MODEL_FOR_LANGUAGE = {
+    BOTH_LANGUAGES: "bilingual",
+    "en": "bundled",
+    "es": "use-multilingual",
+    "multi": "use-multilingual",
+}
+
+
+def _config_for(template: str, lang: str) -> str:
+    """The template's vmem.toml with the model for ``lang``."""
+    return template.replace(
+        f'model = "{MODEL_FOR_LANGUAGE[BOTH_LANGUAGES]}"', f'model = "{MODEL_FOR_LANGUAGE[lang]}"', 1
+    )
+
+
+def adopt_folder(path: Path, *, lang: str = BOTH_LANGUAGES) -> Path:
     """Make an existing folder (an Obsidian vault, a notes folder) a vault without touching
     a file of it: only ``vmem.toml`` is added, and vmem's state folder ``.vmem/`` (which
     holds a ``.gitignore`` of its own, so git leaves it out without an edit to the user's)."""
@@ -33,8 +52,7 @@ def adopt_folder(path: Path, *, lang: str = "en") -> Path:
     source = template_dir() / CONFIG_NAME
     if not source.is_file():
         raise WriteRefused(f"vault template not found at {source.parent}; reinstall vmem")
-    text = source.read_text(encoding="utf-8").replace('model = "bundled"', f'model = "{MODEL_FOR_LANGUAGE[lang]}"')
-    atomic_write(path / CONFIG_NAME, text, overwrite=False)
+    atomic_write(path / CONFIG_NAME, _config_for(source.read_text(encoding="utf-8"), lang), overwrite=False)
     state = private_dir(path / STATE_DIR)
     if not (state / ".gitignore").exists():
         atomic_write(state / ".gitignore", "# vmem's derived state: rebuilt from the notes, never committed\n*\n")
@@ -81,13 +99,9 @@ def _record_created(path: Path) -> None:
         pass
 
 
-#: the embedding model a vault gets for the languages it will be written in
-MODEL_FOR_LANGUAGE = {"en": "bundled", "multi": "use-multilingual", "es": "use-multilingual"}
-
-
-def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") -> Path:
+def create_vault(path: Path, *, with_examples: bool = True, lang: str = BOTH_LANGUAGES) -> Path:
     """Create a vault at ``path``; refuses to touch a folder that already holds files.
-    ``lang`` other than "en" selects the multilingual model in its vmem.toml."""
+    ``lang`` chooses the embedding model in its vmem.toml (``MODEL_FOR_LANGUAGE``)."""
     if lang not in MODEL_FOR_LANGUAGE:
         raise InvalidInput(f"lang must be one of {', '.join(MODEL_FOR_LANGUAGE)}, not {lang!r}")
     path = path.expanduser()
@@ -100,11 +114,8 @@ def create_vault(path: Path, *, with_examples: bool = True, lang: str = "en") ->
     if made or not any(path.iterdir()):  # a new vault is its owner's alone; a folder named keeps its mode
         path.chmod(VAULT_DIR_MODE)
     _copy_template(source, path, with_examples)
-    model = MODEL_FOR_LANGUAGE[lang]
-    if model != "bundled":
+    if lang != BOTH_LANGUAGES:
         toml = path / CONFIG_NAME
-        toml.write_text(
-            toml.read_text(encoding="utf-8").replace('model = "bundled"', f'model = "{model}"'), encoding="utf-8"
-        )
+        toml.write_text(_config_for(toml.read_text(encoding="utf-8"), lang), encoding="utf-8")
     _record_created(path)
     return path.resolve()
