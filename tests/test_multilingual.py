@@ -97,3 +97,31 @@ def test_a_spanish_only_vault_answers_the_readmes_english_question(tmp_path):
     assert out.exit_code == 0 and "allergic to peanuts" in out.stdout
     out = Cli(vault)("recall", "¿Qué no puedo comer?")
     assert out.exit_code == 0 and "allergic to peanuts" in out.stdout
+
+
+def test_an_english_question_needs_the_multilingual_model_only_once_a_spanish_memory_is_held(empty_vault_dir):
+    """The multilingual half judges only pairs with a Spanish side: on a vault with none, an
+    English question never runs (nor loads) it; once one is written, it finds it."""
+    from vault_memory.index.embedder import BilingualEmbedder
+    from vault_memory.index.store import Index
+    from vault_memory.recall.engine import Engine
+    from vault_memory.recall.results import RecallQuery
+    from vault_memory.vault.memory import Memory
+    from vault_memory.vault.vault import Vault
+
+    vault = Vault(empty_vault_dir)
+    vault.write_new(Memory(id="sister", text="My sister Emma lives in Lisbon", type="fact"))
+    embedder = BilingualEmbedder()
+    engine = Engine(Index(vault, embedder))
+    engine.index.ensure_fresh()
+    embedder.release()  # what the build loaded
+    with engine.index.snapshot() as snap:
+        hits = engine.rank(snap, RecallQuery("where does my sister live?", include_pinned=False))
+    assert [h.memory.id for h in hits] == ["sister"]
+    assert embedder.multilingual._model is None and embedder.english._model is not None
+    vault.write_new(Memory(id="hermano", text="Mi hermano se llama Tomás", type="fact"))
+    engine.index.ensure_fresh()
+    with engine.index.snapshot() as snap:
+        assert snap.holds_spanish()
+        hits = engine.rank(snap, RecallQuery("what is my brother's name?", include_pinned=False))
+    assert hits[0].memory.id == "hermano"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged
+from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.slots import slot_of
 from ..vault.supersession import with_digest_marker
@@ -171,18 +172,26 @@ def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
     return same_text_digest(key, str(text or "")), normalize_key(key) or None
 
 
+#: the tag of a memory written in Spanish (``vault.language``): whether an English question
+#: needs a bilingual vector's multilingual half at all (``Snapshot.holds_spanish``)
+SPANISH_TAG = "lang:es"
+
+
 def memory_tags(memory: Memory) -> list[str]:
-    """The slot tags a memory is indexed by (facts only: an episode is never replaced)."""
-    slot = slot_of(memory.text, memory.key) if memory.type == "fact" else None
-    return slot.tags if slot is not None else []
+    """The tags a memory is indexed by: its slot tags (facts only: an episode is never
+    replaced) and ``SPANISH_TAG``."""
+    return _tags(memory.type, memory.text, memory.key)
 
 
 def record_tags(record: dict[str, Any]) -> list[str]:
     """``memory_tags`` of a catalog record."""
-    if record.get("type", "fact") != "fact":
-        return []
-    slot = slot_of(str(record.get("text") or ""), record.get("key"))
-    return slot.tags if slot is not None else []
+    return _tags(record.get("type", "fact"), str(record.get("text") or ""), record.get("key"))
+
+
+def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
+    slot = slot_of(text, key) if kind == "fact" else None
+    tags = list(slot.tags) if slot is not None else []
+    return [*tags, SPANISH_TAG] if detect(text) == SPANISH else tags
 
 
 def in_cycles(rows: list[tuple[str, str, str | None]]) -> set[str]:
@@ -648,6 +657,12 @@ class Catalog:
         for tag, path in rows:
             grouped.setdefault(tag, []).append(path)
         return grouped
+
+    def holds_tag(self, tag: str) -> bool:
+        """Whether any indexed memory has ``tag`` (a catalog of an older schema: taken as yes)."""
+        if not self._has_slots:
+            return True
+        return self._sql("SELECT 1 FROM slots WHERE tag = ? LIMIT 1", (tag,)).fetchone() is not None
 
     @property
     def _has_slots(self) -> bool:

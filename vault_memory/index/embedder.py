@@ -385,6 +385,19 @@ class UseEmbedder:
         return loaded
 
 
+def embed_question(
+    embedder: Embedder, text: str, parts: Sequence[Part], with_tokens: bool
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A question's vector, as far as ``parts`` ask (a joined vector's other parts stay zero:
+    their model is not run, nor loaded), and its word pieces when ``with_tokens``."""
+    if isinstance(embedder, BilingualEmbedder):
+        return embedder.question(text, parts, with_tokens)
+    if with_tokens:
+        pooled, tokens = embedder.embed_with_tokens([text])  # type: ignore[attr-defined]
+        return pooled[0], tokens
+    return embedder.embed([text])[0], []
+
+
 def pieces_model(model_id: str) -> str:
     """The model whose word pieces an index built with ``model_id`` keeps."""
     return BilingualEmbedder.token_model_id if model_id == BilingualEmbedder.model_id else model_id
@@ -473,6 +486,20 @@ class BilingualEmbedder:
             return np.zeros((0, self.dim or 0), dtype=np.float32), []
         pooled, pieces = self.english.embed_with_tokens(texts)
         return self._joined(pooled, texts), pieces
+
+    def question(self, text: str, parts: Sequence[Part], with_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
+        """``embed_question``: each model runs only for its part (an English question on a
+        vault with no Spanish memory never loads the multilingual model)."""
+        english, multilingual = self.parts
+        out, tokens = np.zeros(self.dim or 0, dtype=np.float32), list[np.ndarray]()
+        if with_tokens:
+            pooled, tokens = self.english.embed_with_tokens([text])
+            out[english.start : english.stop] = pooled[0] * english.weight
+        elif english in parts:
+            out[english.start : english.stop] = self.english.embed([text])[0] * english.weight
+        if multilingual in parts:
+            out[multilingual.start : multilingual.stop] = self.multilingual.embed([text])[0] * multilingual.weight
+        return out, tokens
 
     def tokenizer(self):
         return self.english.tokenizer()

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
-from .catalog import Catalog, Meta
+from .catalog import SPANISH_TAG, Catalog, Meta
 from .embedder import Part
 from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
@@ -59,6 +59,7 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
+        self._spanish: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
@@ -123,6 +124,14 @@ class Snapshot:
 
     def paths_claiming(self, memory_id: str) -> list[str]:
         return self.catalog.paths_with_id(memory_id)
+
+    def holds_spanish(self) -> bool:
+        """Whether any indexed memory is written in Spanish (``catalog.SPANISH_TAG``), asked
+        once per snapshot: an English question on a vault without one needs no multilingual
+        model."""
+        if self._spanish is None:
+            self._spanish = self.catalog.holds_tag(SPANISH_TAG)
+        return self._spanish
 
     def memories_tagged(self, tags: list[str]) -> dict[str, Memory]:
         """The indexed facts under any of the slot ``tags`` (``vault.slots``): what a new

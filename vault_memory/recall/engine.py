@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
 from ..index.catalog import Meta
-from ..index.embedder import Part, parts_of, token_model
+from ..index.embedder import Part, embed_question, parts_of, token_model
 from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -35,7 +35,7 @@ from ..lifecycle import (
     rules_for,
     timeline,
 )
-from ..vault.language import detect
+from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
@@ -207,12 +207,9 @@ class Engine:
         if "vector" in legs and snap.vectors is not None and snap.live_chunks and models:
             check_compatible(snap.meta, self.index.embedder.model_id)  # never compare vectors of two models
             try:
+                query_vector, tokens = embed_question(self.index.embedder, text, models, pieces is not None)
                 if pieces is not None:
-                    pooled, tokens = self.index.embedder.embed_with_tokens([text])  # type: ignore[attr-defined]
-                    query_vector = pooled[0]
                     pieces += tokens
-                else:
-                    query_vector = self.index.embedder.embed([text])[0]
             except EmbedderError as e:  # keep answering from the keyword leg, and say so
                 if warnings is not None:
                     warnings.append(f"keyword-only recall: {e}")
@@ -251,13 +248,11 @@ class Engine:
             now = now.astimezone()
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
         asked_in = detect(query.text) if self.params.language_aware else None
-        models = parts_of(self.index.embedder)
-        if self.params.language_aware:  # the models that can read the question
-            models = tuple(part for part in models if model_judges(part.languages, asked_in))
-        else:  # no rule to tell which model judges a pair: the first judges them all
-            models = models[:1]
+        models = self._models(snap, asked_in)
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
-        pieces: list[np.ndarray] | None = [] if self._late_possible(snap, legs) else None
+        pieces_of = token_model(self.index.embedder)[0]
+        late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
+        pieces: list[np.ndarray] | None = [] if late else None
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models)
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text))
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
@@ -270,6 +265,20 @@ class Engine:
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+
+    def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
+        """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
+        model reads it, and of a joined vector only those that judge some memory the vault
+        holds (an English question on a vault without Spanish: MiniLM alone)."""
+        models = parts_of(self.index.embedder)
+        if not self.params.language_aware:  # no rule to tell which model judges a pair: the first judges all
+            return models[:1]
+        models = tuple(part for part in models if model_judges(part.languages, asked_in))
+        if len(models) > 1:
+            held = [None, ENGLISH] + ([SPANISH] if snap.holds_spanish() else [])
+            judging = {judging_model([m.languages for m in models], asked_in, lang) for lang in held}
+            models = tuple(m for i, m in enumerate(models) if i in judging)
+        return models
 
     def _late_possible(self, snap: Snapshot, legs: tuple[str, ...]) -> bool:
         """Late interaction runs when the vault asks for it, the vector leg runs, the
