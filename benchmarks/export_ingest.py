@@ -68,10 +68,10 @@ def export(n: int, run: str = "") -> list[dict]:
     return out
 
 
-def run_once(path: Path) -> tuple[float, float, int]:
-    """(seconds first, seconds again, turns) in a new vault."""
+def run_once(path: Path, lang: str = "en+es") -> tuple[float, float, int]:
+    """(seconds first, seconds again, turns) in a new vault (``lang``: as `vmem init --lang`)."""
     with tempfile.TemporaryDirectory() as tmp:
-        vault = create_vault(Path(tmp) / "vault", with_examples=False)
+        vault = create_vault(Path(tmp) / "vault", with_examples=False, lang=lang)
         with vmem.open(vault, use_daemon=False) as mem:
             started = time.perf_counter()
             first = ingest_all(mem, path, llm=None)
@@ -87,13 +87,16 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=1500)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--lang", default="en+es", help="the vault's model, as `vmem init --lang` (default: a new vault's)"
+    )
     args = parser.parse_args()
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(args.runs):
             path = Path(tmp) / f"conversations-{run}.json"
             path.write_text(json.dumps(export(args.conversations, f"/{run}")))
-            runs.append(run_once(path))
+            runs.append(run_once(path, args.lang))
     first = statistics.median(r[0] for r in runs)
     again = statistics.median(r[1] for r in runs)
     turns = runs[0][2]

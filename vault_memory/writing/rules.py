@@ -342,6 +342,8 @@ class _Batch:
     #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
     slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the language of each text compared (``vault.language``), worked out once a batch
+    written_in: dict[str, str | None] = field(default_factory=dict)
 
     def remember(self, p: _Prepared) -> RememberOutcome:
         """The steps, in order: the same memory already known → reconfirm; a single-valued
@@ -539,7 +541,10 @@ class _Batch:
         the first that knows both languages (one model: that one)."""
         if len(self.parts) == 1:
             return self.parts[0]
-        return self.parts[judging_model([part.languages for part in self.parts], asked_in, detect(memory.text)) or 0]
+        written_in = self.written_in.get(memory.text)
+        if memory.text not in self.written_in:
+            written_in = self.written_in[memory.text] = detect(memory.text)
+        return self.parts[judging_model([part.languages for part in self.parts], asked_in, written_in) or 0]
 
     def _vector(self, text: str) -> np.ndarray:
         """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
