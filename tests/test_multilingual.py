@@ -102,7 +102,7 @@ def test_a_spanish_only_vault_answers_the_readmes_english_question(tmp_path):
 def test_an_english_question_needs_the_multilingual_model_only_once_a_spanish_memory_is_held(empty_vault_dir):
     """The multilingual half judges only pairs with a Spanish side: on a vault with none, an
     English question never runs (nor loads) it; once one is written, it finds it."""
-    from vault_memory.index.embedder import BilingualEmbedder
+    from vault_memory.index.embedder import BilingualEmbedder, warm
     from vault_memory.index.store import Index
     from vault_memory.recall.engine import Engine
     from vault_memory.recall.results import RecallQuery
@@ -118,6 +118,9 @@ def test_an_english_question_needs_the_multilingual_model_only_once_a_spanish_me
     with engine.index.snapshot() as snap:
         hits = engine.rank(snap, RecallQuery("where does my sister live?", include_pinned=False))
     assert [h.memory.id for h in hits] == ["sister"]
+    assert embedder.multilingual._model is None and embedder.english._model is not None
+    embedder.release()
+    warm(embedder)  # what a starting daemon loads: the model of an English question
     assert embedder.multilingual._model is None and embedder.english._model is not None
     vault.write_new(Memory(id="hermano", text="Mi hermano se llama Tomás", type="fact"))
     engine.index.ensure_fresh()

@@ -71,6 +71,7 @@ from ..backend.protocol import (
 from ..config import CONFIG_NAME, Config, StateLayout, llm_url
 from ..conversation import remember_said, retry_pending
 from ..errors import AlreadyRunning, ConfigError, IndexDamaged, VaultError
+from ..index.embedder import warm
 from ..index.locks import try_lock
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -660,7 +661,7 @@ class Daemon:
             self._observer.start()
             log.info("daemon %s started for %s", os.getpid(), self._root)
             self.progress = ("loading the model", 0, 1)
-            self.index.embedder.embed(["warm up"])  # the model's first run is slow: not on a user's recall
+            warm(self.index.embedder)  # the model's first run is slow: not on a user's recall
             while not self.stopping.is_set():
                 try:
                     self.flush()  # reconcile what changed while no daemon was watching

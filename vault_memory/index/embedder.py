@@ -398,6 +398,12 @@ def embed_question(
     return embedder.embed([text])[0], []
 
 
+def warm(embedder: Embedder) -> None:
+    """Run the model an English question asks (a joined vector's first part): its first run
+    is slow, and should not be a user's recall. The others load when first needed."""
+    embed_question(embedder, "warm up", parts_of(embedder)[:1], with_tokens=False)
+
+
 def pieces_model(model_id: str) -> str:
     """The model whose word pieces an index built with ``model_id`` keeps."""
     return BilingualEmbedder.token_model_id if model_id == BilingualEmbedder.model_id else model_id
