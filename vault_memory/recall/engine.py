@@ -40,7 +40,7 @@ from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
-from .languages import abstentions, judging_model, model_judges
+from .languages import abstentions, judged, judging_model, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, lift_dated, ranks, spread_to_neighbours
 from .relevance import (
     DIETARY_TERMS,
@@ -306,21 +306,11 @@ class Engine:
         the question names (``when``) lifted."""
         kw_score = dict(keyword)
         by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
-        vector = by_model[0] if by_model else []
-        abstains, judges = None, {}
-        if self.params.language_aware and (asked_in is not None or any(m.languages is not None for m in models)):
-            found = dict.fromkeys([p for p, _ in keyword] + [p for hits in by_model for p, _ in hits])
-            written_in = self.languages(snap, list(found))
-            known = [m.languages for m in models]
-            abstains = abstentions(asked_in, written_in, kw_score, known, legs)
-            judges = {
-                p: models[i]
-                for p, lang in written_in.items()
-                if (i := judging_model(known, asked_in, lang)) is not None
-            }
-            vector = [(p, s) for part, hits in zip(models, by_model) for p, s in hits if judges.get(p) is part]
-            if len(by_model) > 1:  # the models' cosines, one list
-                vector.sort(key=lambda kv: -kv[1])
+        abstains, judges = self._language_rule(snap, keyword, by_model, asked_in, models, legs)
+        if abstains is not None:
+            vector = judged(by_model, models, judges)
+        else:  # no language rule: the vector's one model judged every pair
+            vector = by_model[0] if by_model else []
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
@@ -328,6 +318,28 @@ class Engine:
             dated = {p for p, m in snap.memories(list(fused)).items() if m is not None and when.holds(m.created)}
             fused = lift_dated(fused, dated, self.params.date_weight)
         return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges)
+
+    def _language_rule(
+        self,
+        snap: Snapshot,
+        keyword: list[tuple[str, float]],
+        by_model: list[list[tuple[str, float]]],
+        asked_in: str | None,
+        models: Sequence[Part],
+        legs: tuple[str, ...],
+    ) -> tuple[dict[str, set[str]] | None, dict[str, Part]]:
+        """(what each leg abstains on, the model that judges each candidate) from the
+        languages of the question and of every candidate (``recall.languages``); (None, {})
+        where nothing tells languages apart."""
+        if not self.params.language_aware or (asked_in is None and all(m.languages is None for m in models)):
+            return None, {}
+        found = dict.fromkeys([p for p, _ in keyword] + [p for hits in by_model for p, _ in hits])
+        written_in = self.languages(snap, list(found))
+        known = [m.languages for m in models]
+        judges = {
+            p: models[i] for p, lang in written_in.items() if (i := judging_model(known, asked_in, lang)) is not None
+        }
+        return abstentions(asked_in, written_in, dict(keyword), known, legs), judges
 
     def _late(
         self,

@@ -41,6 +41,18 @@ def pair_cosine(a: np.ndarray, b: np.ndarray, parts: Sequence[Part], a_lang: str
     return part_cosine(a, b, parts[judge or 0])
 
 
+def judged(
+    by_model: Sequence[Sequence[tuple[str, float]]], models: Sequence[Part], judges: Mapping[str, Part]
+) -> list[tuple[str, float]]:
+    """One vector result list from each model's (``by_model``, in ``models``' order): each
+    memory with the score of the model that ``judges`` it, best first; a memory no model
+    judges is left out."""
+    out = [(path, score) for part, hits in zip(models, by_model) for path, score in hits if judges.get(path) is part]
+    if len(by_model) > 1:  # the models' cosines, one list
+        out.sort(key=lambda kv: -kv[1])
+    return out
+
+
 def abstentions(
     question: str | None,
     memories: Mapping[str, str | None],

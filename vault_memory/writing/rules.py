@@ -45,7 +45,7 @@ from ..lifecycle import (
     same_value,
     score_importance,
 )
-from ..recall.languages import judging_model
+from ..recall.languages import judged, judging_model
 from ..vault.language import detect
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
@@ -516,17 +516,10 @@ class _Batch:
         """The indexed memories in the item's scope nearest ``vector``, with their cosines."""
         assert self.snap is not None
         asked_in = detect(p.text)
-        scored: dict[str, float] = {}
-        for part in self.parts:
-            found_by = self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES, part)
-            memories = self.snap.memories([path for path, _ in found_by])
-            for path, similarity in found_by:
-                memory = memories.get(path)
-                if memory is not None and self._judge(asked_in, memory) is part:
-                    scored[path] = similarity
-        found = self.snap.memories(list(scored))
+        by_model = [self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES, part) for part in self.parts]
+        found = self.snap.memories([path for hits in by_model for path, _ in hits])
+        ordered = judged(by_model, self.parts, {path: self._judge(asked_in, m) for path, m in found.items()})
         in_scope = {id(m) for m in self._in_scope(p, list(found.values()))}
-        ordered = sorted(scored.items(), key=lambda kv: -kv[1])
         return [(found[path], s) for path, s in ordered if path in found and id(found[path]) in in_scope]
 
     @functools.cached_property
