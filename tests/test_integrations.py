@@ -1449,6 +1449,8 @@ def test_another_users_socket_is_never_asked(tmp_path):
         assert fast.stdout == recall.stdout and "peanuts" in fast.stdout
     finally:
         listener.close()
+        # the hook starts the vault's own daemon when none answers: not left running
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
 
 
 def test_installers_keep_the_users_own_entries_and_every_backup(tmp_path):
