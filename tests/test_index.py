@@ -14,7 +14,7 @@ from vault_memory import IndexStale
 from vault_memory.config import StateLayout
 from vault_memory.index.catalog import Catalog, Meta
 from vault_memory.index.generations import IndexLayout
-from vault_memory.index.vector_index import VectorIndex, Vectors
+from vault_memory.index.vector_index import DELTA_MAX, VectorIndex, Vectors
 
 
 def unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:
@@ -881,3 +881,26 @@ def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vaul
     assert synced[0][0] == outcomes[2].memory.id
     backend.sync(full=True)
     assert ranked() == synced
+
+
+def test_a_vector_search_among_some_labels_finds_only_those_by_any_path(tmp_path):
+    """``only`` (an English question's multilingual half looks among Spanish memories): a
+    few labels are scored exactly, many through a filtered walk of the graph, and the
+    delta's by brute force; each finds the best of the allowed labels and nothing else."""
+    rng = np.random.default_rng(7)
+    data = rng.standard_normal((DELTA_MAX + 900, 16)).astype(np.float32)
+    data /= np.linalg.norm(data, axis=1, keepdims=True)
+    index = VectorIndex.create(tmp_path / "v.hnsw", 16, capacity=len(data))
+    index.add(list(range(len(data) - 100)), data[:-100])
+    query = data[3]
+    for only in (frozenset({3, 10, 20}), frozenset(range(0, len(data) - 100, 2)) - {3}):
+        found = index.search(query, 5, len(data) - 100, only)
+        assert found and {label for label, _ in found} <= only
+        exact = sorted(only, key=lambda label: -float(data[label] @ query))[:5]
+        assert [label for label, _ in found][:3] == exact[:3]
+    index.save()
+    vectors = Vectors.read(tmp_path / "v.hnsw", tmp_path / "v.delta", 16)
+    vectors.add(list(range(len(data) - 100, len(data))), data[-100:])
+    only = frozenset({len(data) - 1, len(data) - 50, 5})
+    found = vectors.search(data[-1], 3, len(data), only)
+    assert [label for label, _ in found][0] == len(data) - 1 and {label for label, _ in found} <= only

@@ -155,3 +155,40 @@ def test_the_multilingual_model_loads_from_its_own_copy_and_never_from_one_other
     copy.write_bytes(pickle.dumps(Planted()))
     copy.parent.chmod(0o777)
     assert np.array_equal(UseEmbedder(cache_dir=tmp_path).embed(text), first)
+
+
+def test_english_memories_never_crowd_a_spanish_answer_out_of_the_multilingual_half(empty_vault_dir):
+    """An English question's multilingual half judges the Spanish memories only, and looks
+    among them alone: searched over every memory, the English ones (closer to an English
+    question) filled its top ``depth`` and the Spanish answer was never a candidate (at
+    100,000 memories the depth of 100 is as short as the 5 here)."""
+    import dataclasses
+
+    from vault_memory.index.embedder import embedder_from_config
+    from vault_memory.index.store import Index
+    from vault_memory.recall.engine import Engine
+    from vault_memory.recall.ranking import RankingParams
+    from vault_memory.recall.results import RecallQuery
+    from vault_memory.vault.memory import Memory
+    from vault_memory.vault.vault import Vault
+
+    vault = Vault(empty_vault_dir)
+    vault.write_new(Memory(id="hermano", text="Mi hermano se llama Tomás", type="fact"))
+    closer = [  # closer to the question than the answer, for the multilingual model (.57 to .73 against .56)
+        "What is the name of my brother's band?",
+        "What is the name of my brother's school?",
+        "What is the name of my brother's dog?",
+        "My brother never remembers my name",
+        "I asked my brother what name to give the dog",
+        "My brother's friend is called Mark",
+    ]
+    for i, text in enumerate(closer):
+        vault.write_new(Memory(id=f"note-{i}", text=text, type="note"))
+    engine = Engine(Index(vault, embedder_from_config("bilingual")), dataclasses.replace(RankingParams(), depth=5))
+    engine.index.ensure_fresh()
+    with engine.index.snapshot() as snap:
+        hits = {
+            h.memory.id: h
+            for h in engine.rank(snap, RecallQuery("what is my brother's name?", k=10, include_pinned=False))
+        }
+    assert "hermano" in hits and hits["hermano"].explain["vector_score"] is not None

@@ -658,6 +658,14 @@ class Catalog:
             grouped.setdefault(tag, []).append(path)
         return grouped
 
+    def labels_tagged(self, tag: str) -> frozenset[int] | None:
+        """The vector labels of every chunk of the memories under ``tag`` (a catalog of an
+        older schema: None, not known)."""
+        if not self._has_slots:
+            return None
+        rows = self._sql("SELECT label FROM chunks WHERE path IN (SELECT path FROM slots WHERE tag = ?)", (tag,))
+        return frozenset(r[0] for r in rows)
+
     def holds_tag(self, tag: str) -> bool:
         """Whether any indexed memory has ``tag`` (a catalog of an older schema: taken as yes)."""
         if not self._has_slots:

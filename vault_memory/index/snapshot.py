@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Literal
 
@@ -60,6 +61,7 @@ class Snapshot:
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
         self._spanish: bool | None = None
+        self._spanish_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
@@ -132,6 +134,13 @@ class Snapshot:
         if self._spanish is None:
             self._spanish = self.catalog.holds_tag(SPANISH_TAG)
         return self._spanish
+
+    def spanish_labels(self) -> frozenset[int] | None:
+        """The vector labels of the memories written in Spanish (once per snapshot): where
+        an English question's multilingual half may look (None: not known, anywhere)."""
+        if self._spanish_labels is False:
+            self._spanish_labels = self.catalog.labels_tagged(SPANISH_TAG)
+        return self._spanish_labels
 
     def memories_tagged(self, tags: list[str]) -> dict[str, Memory]:
         """The indexed facts under any of the slot ``tags`` (``vault.slots``): what a new
@@ -268,19 +277,21 @@ class Snapshot:
             self._superseded = self.catalog.superseded_targets()
         return self._superseded
 
-    def vector_hits(self, vector, limit: int, part: Part | None = None) -> list[tuple[str, float]]:
+    def vector_hits(
+        self, vector, limit: int, part: Part | None = None, only: AbstractSet[int] | None = None
+    ) -> list[tuple[str, float]]:
         """[(path, cosine)] of the memories nearest ``vector``, best first: a memory's score is
         that of its best chunk. ``part``: as that one of the vector's models (``embedder.Part``)
         alone judges them: the vector with the other parts zeroed scores ``part.weight`` ×
-        that model's cosine."""
+        that model's cosine. ``only``: among these vector labels alone."""
         if self.vectors is None or not self.live_chunks:
             return []
         if part is not None and (part.start, part.stop) != (0, None):
             alone = np.zeros_like(vector)
             alone[part.start : part.stop] = vector[part.start : part.stop]
-            return [(path, score / part.weight) for path, score in self.vector_hits(alone, limit)]
+            return [(path, score / part.weight) for path, score in self.vector_hits(alone, limit, only=only)]
         # the best `limit` memories are among the best `limit + extra_chunks` chunks
-        found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks)
+        found = self.vectors.search(vector, limit + min(self.extra_chunks, limit), self.live_chunks, only)
         missing = [label for label, _ in found if label not in self._label_paths]
         if missing:
             known = self.catalog.label_paths(missing)

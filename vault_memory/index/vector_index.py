@@ -14,7 +14,9 @@ whole vault.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import hnswlib
@@ -93,21 +95,46 @@ class VectorIndex:
             except RuntimeError:
                 pass  # already deleted or never added (e.g. after a crash): nothing to do
 
-    def search(self, vector: np.ndarray, k: int, live: int) -> list[tuple[int, float]]:
-        """[(label, cosine similarity)], best first. ``live`` bounds k (hnswlib needs it)."""
-        k = min(k, live)
+    def search(
+        self, vector: np.ndarray, k: int, live: int, only: AbstractSet[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """[(label, cosine similarity)], best first. ``live`` bounds k (hnswlib needs it);
+        ``only``: the labels that may be found (the graph is walked as a whole)."""
+        k = min(k, live, len(only) if only is not None else k)
         if k <= 0:
             return []
+        if only is not None and len(only) <= DELTA_MAX:  # a few: exactly (a filtered walk may visit the whole graph)
+            return self._exact(vector, k, only)
         self.index.set_ef(max(EF_SEARCH, k * 2))
+        within = {} if only is None else {"filter": only.__contains__, "num_threads": 1}
         while True:
             try:
-                labels, distances = self.index.knn_query(vector.reshape(1, -1), k=k)
+                labels, distances = self.index.knn_query(vector.reshape(1, -1), k=k, **within)
                 break
             except RuntimeError:  # fewer reachable than k (a small graph with deletions): fewer
                 if k == 1:
                     return []
                 k = max(1, k // 2)
         return [(int(lab), 1.0 - float(d)) for lab, d in zip(labels[0], distances[0])]
+
+    def _exact(self, vector: np.ndarray, k: int, only: AbstractSet[int]) -> list[tuple[int, float]]:
+        """The best ``k`` of the ``only`` labels the file holds, by their stored vectors."""
+        labels = sorted(only)
+        try:
+            items = self.index.get_items(labels)
+        except RuntimeError:  # some are not in this file (in the delta, or deleted): one by one
+            held = []
+            for label in labels:
+                with contextlib.suppress(RuntimeError):
+                    held.append((label, self.index.get_items([label])[0]))
+            labels, items = [label for label, _ in held], [row for _, row in held]
+        if not labels:
+            return []
+        rows = np.asarray(items, dtype=np.float32)
+        rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+        query = vector.astype(np.float32).ravel()
+        scores = rows @ (query / (np.linalg.norm(query) or 1.0))
+        return [(labels[i], float(scores[i])) for i in np.argsort(-scores)[:k]]
 
     def save(self, path: Path | None = None) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
@@ -172,13 +199,15 @@ class Vectors:
         """What the delta holds: vectors added and labels deleted."""
         return len(self.labels) + len(self.deleted)
 
-    def search(self, vector: np.ndarray, k: int, live: int) -> list[tuple[int, float]]:
+    def search(
+        self, vector: np.ndarray, k: int, live: int, only: AbstractSet[int] | None = None
+    ) -> list[tuple[int, float]]:
         """[(label, cosine similarity)], best first, at most ``k``; ``live``: the vectors the
-        catalog maps."""
+        catalog maps; ``only``: the labels that may be found."""
         deleted = self.deleted
         in_base = max(0, live - len(self.labels))
         found = (
-            self.base.search(vector, k + len(deleted), in_base + len(deleted))
+            self.base.search(vector, k + len(deleted), in_base + len(deleted), only)
             if self.base is not None and in_base
             else []
         )
@@ -189,7 +218,11 @@ class Vectors:
         if len(self.labels) and k > 0:  # the delta, by brute force
             query = vector.astype(np.float32).ravel()
             scores = self.vectors @ (query / (np.linalg.norm(query) or 1.0))
+            if only is not None:
+                scores[[int(label) not in only for label in self.labels]] = -np.inf
             for i in np.argsort(-scores)[:k]:
+                if not np.isfinite(scores[i]):
+                    break
                 best[int(self.labels[i])] = float(scores[i])  # (after a fold killed half-way, both hold it)
         return sorted(best.items(), key=lambda hit: -hit[1])[:k]
 

@@ -188,10 +188,12 @@ class Engine:
         warnings: list[str] | None = None,
         pieces: list[np.ndarray] | None = None,
         models: Sequence[Part] | None = None,
+        asked_in: str | None = None,
     ) -> tuple[list[tuple[str, float]], list[list[tuple[str, float]]]]:
         """(keyword results, vector results of each of ``models``) as [(path, score)], best
         first, one entry per file; ``models`` are the parts of the vector asked (default: all
-        of them, ``embedder.parts_of``), each scored by its own model's cosine. When the model
+        of them, ``embedder.parts_of``), each scored by its own model's cosine, among the
+        memories it judges for a question in ``asked_in`` (``_within``). When the model
         cannot run, the vector results are empty and ``warnings`` says so. Given ``pieces``,
         the question's token vectors are put in it, from the pass that embeds it.
 
@@ -215,7 +217,8 @@ class Engine:
                     warnings.append(f"keyword-only recall: {e}")
             else:
                 t2 = clock()
-                vector = [snap.vector_hits(query_vector, depth, part) for part in models]
+                within = self._within(snap, asked_in, models)
+                vector = [snap.vector_hits(query_vector, depth, part, only) for part, only in zip(models, within)]
         if timings is not None:
             timings.update(keyword_ms=(t1 - t0) * 1000, embed_ms=(t2 - t1) * 1000, vector_ms=(clock() - t2) * 1000)
         return keyword, vector
@@ -253,7 +256,7 @@ class Engine:
         pieces_of = token_model(self.index.embedder)[0]
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models)
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in)
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text))
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
@@ -279,6 +282,20 @@ class Engine:
             judging = {judging_model([m.languages for m in models], asked_in, lang) for lang in held}
             models = tuple(m for i, m in enumerate(models) if i in judging)
         return models
+
+    def _within(self, snap: Snapshot, asked_in: str | None, models: Sequence[Part]) -> list[frozenset[int] | None]:
+        """For each of ``models``, the vector labels it alone may judge for a question in
+        ``asked_in``, or None for any: an English question's multilingual half judges the
+        Spanish memories only, and searched over all of them, the vault's English memories
+        (closer to an English question) could fill its top ``depth`` before a Spanish answer."""
+        if len(models) < 2 or not self.params.language_aware:
+            return [None] * len(models)
+        known = [m.languages for m in models]
+        out: list[frozenset[int] | None] = []
+        for i in range(len(models)):
+            judged_here = {lang for lang in (None, ENGLISH, SPANISH) if judging_model(known, asked_in, lang) == i}
+            out.append(snap.spanish_labels() if judged_here == {SPANISH} else None)
+        return out
 
     def _late_possible(self, snap: Snapshot, legs: tuple[str, ...]) -> bool:
         """Late interaction runs when the vault asks for it, the vector leg runs, the
