@@ -192,3 +192,17 @@ def test_english_memories_never_crowd_a_spanish_answer_out_of_the_multilingual_h
             for h in engine.rank(snap, RecallQuery("what is my brother's name?", k=10, include_pinned=False))
         }
     assert "hermano" in hits and hits["hermano"].explain["vector_score"] is not None
+
+
+def test_a_spanish_memory_in_an_english_only_vault_says_how_to_find_it(tmp_path):
+    """Before, nothing warned at write time: the memory was written and an English question
+    never found it. On an English-only vault the writer is told why and what to change; on a
+    new (bilingual) vault nothing is said."""
+    import vault_memory as vmem
+
+    with vmem.init(tmp_path / "english", lang="en", examples=False) as mem:
+        said = mem.remember("Mi hermano se llama Tomás")
+        assert any('model = "bilingual"' in w and "vmem reindex" in w for w in said.warnings)
+        assert not mem.remember("My sister Emma lives in Lisbon").warnings
+    with vmem.init(tmp_path / "both", examples=False) as mem:
+        assert not mem.remember("Mi hermano se llama Tomás").warnings

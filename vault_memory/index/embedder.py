@@ -512,10 +512,11 @@ def parts_of(embedder: Embedder) -> tuple[Part, ...]:
 def model_parts(model: str) -> tuple[Part, ...]:
     """``parts_of`` without the embedder, for ``model``: a vault's ``[embedding] model`` or
     the model id an index was built with (a writer whose vectors come from a daemon); a
-    model of one part is one part of any language."""
+    model of one part is one part, of the bundled model's language or of any."""
     if model in (BILINGUAL, BilingualEmbedder.model_id):
         return BilingualEmbedder.parts
-    return (Part(0, None, None, 1.0, model),)
+    languages = BUNDLED_LANGUAGES if model in (BUNDLED, BUNDLED_MODEL_ID) else None
+    return (Part(0, None, languages, 1.0, model),)
 
 
 def part_cosine(a: np.ndarray, b: np.ndarray, part: Part) -> float:

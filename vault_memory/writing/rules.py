@@ -45,8 +45,8 @@ from ..lifecycle import (
     same_value,
     score_importance,
 )
-from ..recall.languages import judged, judging_model
-from ..vault.language import detect
+from ..recall.languages import judged, judging_model, model_judges
+from ..vault.language import SPANISH, detect
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
     Memory,
@@ -362,6 +362,9 @@ class _Batch:
             outcome.conflicts = conflicts
             if conflicts:
                 outcome.warnings.append(_conflict_note(outcome.memory, conflicts))
+            unread = _unread_language(p.text, self.parts)
+            if unread:
+                outcome.warnings.append(unread)
             self.written.append(outcome.memory)
             self.superseded.update(outcome.memory.supersession_refs)
             with_digest_marker(self.superseded)
@@ -595,6 +598,17 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
+    """What to tell the writer of a memory in a language none of the vault's models reads (a
+    Spanish memory in an English-only vault is found by its words alone), or None."""
+    if detect(text) != SPANISH or any(model_judges(part.languages, SPANISH) for part in parts):
+        return None
+    return (
+        "this memory is in Spanish, which the vault's model does not read: a question finds it by its words "
+        'alone. For English and Spanish, set [embedding] model = "bilingual" in vmem.toml and run `vmem reindex`'
+    )
 
 
 def _new_fields(
