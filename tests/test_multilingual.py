@@ -196,13 +196,17 @@ def test_english_memories_never_crowd_a_spanish_answer_out_of_the_multilingual_h
 
 def test_a_spanish_memory_in_an_english_only_vault_says_how_to_find_it(tmp_path):
     """Before, nothing warned at write time: the memory was written and an English question
-    never found it. On an English-only vault the writer is told why and what to change; on a
-    new (bilingual) vault nothing is said."""
+    never found it. On an English-only vault the writer is told why and what to change, and
+    `vmem doctor` counts such memories; on a new (bilingual) vault nothing is said."""
     import vault_memory as vmem
 
     with vmem.init(tmp_path / "english", lang="en", examples=False) as mem:
         said = mem.remember("Mi hermano se llama Tomás")
         assert any('model = "bilingual"' in w and "vmem reindex" in w for w in said.warnings)
         assert not mem.remember("My sister Emma lives in Lisbon").warnings
+        mem.remember("Mi perro se llama Toby")
+        # and for what was written before: doctor counts them
+        assert any(n.startswith("2 memories are in Spanish") and "vmem reindex" in n for n in mem.doctor().notes)
     with vmem.init(tmp_path / "both", examples=False) as mem:
         assert not mem.remember("Mi hermano se llama Tomás").warnings
+        assert not any("Spanish" in n for n in mem.doctor().notes)

@@ -450,11 +450,16 @@ class VaultMemory:
         """Everything wrong in the vault's files (file and line) and in its indexes; changes
         nothing."""
         from .index.checkup import index_advice, index_problems
+        from .index.embedder import model_parts
         from .index.generations import IndexLayout
+        from .recall.languages import model_judges
         from .vault.doctor import diagnose, readable_by_others
+        from .vault.language import SPANISH
         from .vault.vault import Problem
 
-        checked, problems, secrets = diagnose(self.vault)
+        parts = model_parts(self.config["embedding"]["model"])
+        reads_spanish = any(model_judges(part.languages, SPANISH) for part in parts)
+        checked, problems, secrets = diagnose(self.vault, reads_spanish)
         damaged = [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
         self.vault.confirmations.latest()  # the journals of confirmations, read as recall reads them
         problems += damaged + [

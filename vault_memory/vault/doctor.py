@@ -7,6 +7,7 @@ from pathlib import Path
 from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
+from .language import SPANISH, detect, unread_note
 from .memory import Memory
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
@@ -14,10 +15,11 @@ from .supersession import supersession_problems
 from .vault import Problem, Vault, problem_from_error
 
 
-def diagnose(vault: Vault) -> tuple[int, list[Problem], list[str]]:
-    """(number of files checked, problems found, advice: ``secrets_in``). Read-only by
-    construction. Every wrong field of a file is named (the scan names the first, which is
-    enough to skip it)."""
+def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Problem], list[str]]:
+    """(number of files checked, problems found, advice: ``secrets_in``, and how many
+    memories are in Spanish when the vault's model does not read it: ``reads_spanish``).
+    Read-only by construction. Every wrong field of a file is named (the scan names the
+    first, which is enough to skip it)."""
     files = vault.files()
     result = vault.scan()
     problems: list[Problem] = []
@@ -36,7 +38,8 @@ def diagnose(vault: Vault) -> tuple[int, list[Problem], list[str]]:
     for memory, kind, message in supersession_problems(result.memories):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
-    return len(files), problems, secrets_in(result.memories)
+    spanish = 0 if reads_spanish else sum(1 for m in result.memories if detect(m.text) == SPANISH)
+    return len(files), problems, secrets_in(result.memories) + ([unread_note(spanish)] if spanish else [])
 
 
 def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Problem]]:

@@ -46,7 +46,7 @@ from ..lifecycle import (
     score_importance,
 )
 from ..recall.languages import judged, judging_model, model_judges
-from ..vault.language import SPANISH, detect
+from ..vault.language import SPANISH, detect, unread_note
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
     Memory,
@@ -605,10 +605,7 @@ def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
     Spanish memory in an English-only vault is found by its words alone), or None."""
     if detect(text) != SPANISH or any(model_judges(part.languages, SPANISH) for part in parts):
         return None
-    return (
-        "this memory is in Spanish, which the vault's model does not read: a question finds it by its words "
-        'alone. For English and Spanish, set [embedding] model = "bilingual" in vmem.toml and run `vmem reindex`'
-    )
+    return unread_note(1)
 
 
 def _new_fields(
