@@ -452,13 +452,12 @@ class VaultMemory:
         from .index.checkup import index_advice, index_problems
         from .index.embedder import model_parts
         from .index.generations import IndexLayout
-        from .recall.languages import model_judges
+        from .recall.languages import reads
         from .vault.doctor import diagnose, readable_by_others
         from .vault.language import SPANISH
         from .vault.vault import Problem
 
-        parts = model_parts(self.config["embedding"]["model"])
-        reads_spanish = any(model_judges(part.languages, SPANISH) for part in parts)
+        reads_spanish = reads(model_parts(self.config["embedding"]["model"]), SPANISH)
         checked, problems, secrets = diagnose(self.vault, reads_spanish)
         damaged = [Problem(where, message, "index") for where, message in index_problems(IndexLayout(self.state))]
         self.vault.confirmations.latest()  # the journals of confirmations, read as recall reads them

@@ -34,11 +34,22 @@ def judging_model(models: Sequence[Collection[str] | None], question: str | None
     return next((i for i, languages in enumerate(models) if model_judges(languages, question, memory)), None)
 
 
+def judge_of(parts: Sequence[Part], a_lang: str | None, b_lang: str | None) -> Part:
+    """The part of a vector (``embedder.parts_of``) whose model compares two texts in these
+    languages: the first that knows both (none knows them: the first)."""
+    return parts[judging_model([part.languages for part in parts], a_lang, b_lang) or 0]
+
+
+def reads(parts: Sequence[Part], language: str) -> bool:
+    """Whether some model of the vector reads ``language`` (an English-only vault's does not
+    read Spanish: such a memory is found by its words alone)."""
+    return any(model_judges(part.languages, language) for part in parts)
+
+
 def pair_cosine(a: np.ndarray, b: np.ndarray, parts: Sequence[Part], a_lang: str | None, b_lang: str | None) -> float:
-    """The cosine of two texts' vectors as the first of the vector's models that knows both
-    their languages gives it (``parts``: ``embedder.parts_of``; none knows them: the first)."""
-    judge = judging_model([part.languages for part in parts], a_lang, b_lang)
-    return part_cosine(a, b, parts[judge or 0])
+    """The cosine of two texts' vectors as the model that compares their languages gives it
+    (``judge_of``)."""
+    return part_cosine(a, b, judge_of(parts, a_lang, b_lang))
 
 
 def judged(

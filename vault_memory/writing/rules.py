@@ -45,7 +45,7 @@ from ..lifecycle import (
     same_value,
     score_importance,
 )
-from ..recall.languages import judged, judging_model, model_judges
+from ..recall.languages import judge_of, judged, reads
 from ..vault.language import SPANISH, detect, unread_note
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
@@ -488,9 +488,9 @@ class _Batch:
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
         if not indexed and not self.written:
             return None  # nothing to compare with: do not load the model for nothing
-        vector = self._vector(embedding_text(p.key, p.text))
-        nearest = self._indexed_nearest(p, vector) if indexed else []
-        nearest += self._written_nearest(p, vector)
+        vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
+        nearest = self._indexed_nearest(p, vector, asked_in) if indexed else []
+        nearest += self._written_nearest(p, vector, asked_in)
         nearest.sort(key=lambda pair: -pair[1])
         new_terms = content_terms(f"{p.key or ''} {p.text}")
         for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
@@ -500,11 +500,10 @@ class _Batch:
                 return candidate, similarity
         return None
 
-    def _written_nearest(self, p: _Prepared, vector: np.ndarray) -> list[tuple[Memory, float]]:
+    def _written_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
         """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
         first, then the scope checked on those alone (a batch of 500 facts checked the
         scope of every earlier one for every item)."""
-        asked_in = detect(p.text)
         near = sorted(
             (
                 (m, part_cosine(vector, self._vector(embedding_text(m.key, m.text)), self._judge(asked_in, m)))
@@ -515,10 +514,10 @@ class _Batch:
         in_scope = {id(m) for m in self._in_scope(p, [m for m, _ in near])}
         return [(m, similarity) for m, similarity in near if id(m) in in_scope]
 
-    def _indexed_nearest(self, p: _Prepared, vector: np.ndarray) -> list[tuple[Memory, float]]:
-        """The indexed memories in the item's scope nearest ``vector``, with their cosines."""
+    def _indexed_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
+        """The indexed memories in the item's scope nearest ``vector``, with their cosines
+        (the item is written in ``asked_in``)."""
         assert self.snap is not None
-        asked_in = detect(p.text)
         by_model = [self.snap.vector_hits(vector, 4 * RESTATEMENT_CANDIDATES, part) for part in self.parts]
         found = self.snap.memories([path for hits in by_model for path, _ in hits])
         ordered = judged(by_model, self.parts, {path: self._judge(asked_in, m) for path, m in found.items()})
@@ -537,10 +536,9 @@ class _Batch:
         the first that knows both languages (one model: that one)."""
         if len(self.parts) == 1:
             return self.parts[0]
-        written_in = self.written_in.get(memory.text)
         if memory.text not in self.written_in:
-            written_in = self.written_in[memory.text] = detect(memory.text)
-        return self.parts[judging_model([part.languages for part in self.parts], asked_in, written_in) or 0]
+            self.written_in[memory.text] = detect(memory.text)
+        return judge_of(self.parts, asked_in, self.written_in[memory.text])
 
     def _vector(self, text: str) -> np.ndarray:
         """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
@@ -603,7 +601,7 @@ class _Batch:
 def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
     """What to tell the writer of a memory in a language none of the vault's models reads (a
     Spanish memory in an English-only vault is found by its words alone), or None."""
-    if detect(text) != SPANISH or any(model_judges(part.languages, SPANISH) for part in parts):
+    if detect(text) != SPANISH or reads(parts, SPANISH):
         return None
     return unread_note(1)
 
