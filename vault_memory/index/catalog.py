@@ -666,12 +666,6 @@ class Catalog:
         rows = self._sql("SELECT label FROM chunks WHERE path IN (SELECT path FROM slots WHERE tag = ?)", (tag,))
         return frozenset(r[0] for r in rows)
 
-    def holds_tag(self, tag: str) -> bool:
-        """Whether any indexed memory has ``tag`` (a catalog of an older schema: taken as yes)."""
-        if not self._has_slots:
-            return True
-        return self._sql("SELECT 1 FROM slots WHERE tag = ? LIMIT 1", (tag,)).fetchone() is not None
-
     @property
     def _has_slots(self) -> bool:
         return self.schema_version() >= _SLOTS

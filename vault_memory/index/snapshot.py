@@ -60,7 +60,6 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
-        self._spanish: bool | None = None
         self._spanish_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
@@ -128,12 +127,9 @@ class Snapshot:
         return self.catalog.paths_with_id(memory_id)
 
     def holds_spanish(self) -> bool:
-        """Whether any indexed memory is written in Spanish (``catalog.SPANISH_TAG``), asked
-        once per snapshot: an English question on a vault without one needs no multilingual
-        model."""
-        if self._spanish is None:
-            self._spanish = self.catalog.holds_tag(SPANISH_TAG)
-        return self._spanish
+        """Whether any indexed memory is written in Spanish (``catalog.SPANISH_TAG``; not
+        known: yes): an English question on a vault without one needs no multilingual model."""
+        return self.spanish_labels() != frozenset()
 
     def spanish_labels(self) -> frozenset[int] | None:
         """The vector labels of the memories written in Spanish (once per snapshot): where

@@ -40,7 +40,7 @@ from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
-from .languages import abstentions, judged, judging_model, model_judges
+from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import RankingParams, best_first, fuse, late_interaction, lift_dated, ranks, spread_to_neighbours
 from .relevance import (
     DIETARY_TERMS,
@@ -278,9 +278,9 @@ class Engine:
             return models[:1]
         models = tuple(part for part in models if model_judges(part.languages, asked_in))
         if len(models) > 1:
-            held = [None, ENGLISH] + ([SPANISH] if snap.holds_spanish() else [])
-            judging = {judging_model([m.languages for m in models], asked_in, lang) for lang in held}
-            models = tuple(m for i, m in enumerate(models) if i in judging)
+            held = {None, ENGLISH} | ({SPANISH} if snap.holds_spanish() else set())
+            judged_by = languages_judged([m.languages for m in models], asked_in)
+            models = tuple(m for m, languages in zip(models, judged_by) if languages & held)
         return models
 
     def _within(self, snap: Snapshot, asked_in: str | None, models: Sequence[Part]) -> list[frozenset[int] | None]:
@@ -290,12 +290,8 @@ class Engine:
         (closer to an English question) could fill its top ``depth`` before a Spanish answer."""
         if len(models) < 2 or not self.params.language_aware:
             return [None] * len(models)
-        known = [m.languages for m in models]
-        out: list[frozenset[int] | None] = []
-        for i in range(len(models)):
-            judged_here = {lang for lang in (None, ENGLISH, SPANISH) if judging_model(known, asked_in, lang) == i}
-            out.append(snap.spanish_labels() if judged_here == {SPANISH} else None)
-        return out
+        judged_by = languages_judged([m.languages for m in models], asked_in)
+        return [snap.spanish_labels() if languages == {SPANISH} else None for languages in judged_by]
 
     def _late_possible(self, snap: Snapshot, legs: tuple[str, ...]) -> bool:
         """Late interaction runs when the vault asks for it, the vector leg runs, the
@@ -370,12 +366,13 @@ class Engine:
         memory's (``found.maxsims``, ``found.fused``); damaged token rows: without, said."""
         top = sorted(found.fused, key=lambda path: (-found.fused[path], path))[: self.params.late_depth]
         if found.abstains is not None:  # the language rule holds here too: no pieces across languages
-            pieces_of = token_model(self.index.embedder)[0]
-            top = [
-                path
-                for path in top
-                if path not in found.abstains["vector"] and found.judges.get(path, _ANY).model_id in (pieces_of, "")
-            ]
+            pieces_of, abstains = token_model(self.index.embedder)[0], found.abstains["vector"]
+
+            def comparable(path: str) -> bool:  # a neighbour no model was asked about: its pieces may be
+                judge = found.judges.get(path)
+                return path not in abstains and (judge is None or judge.model_id == pieces_of)
+
+            top = [path for path in top if comparable(path)]
         started = time.perf_counter()
         try:
             found.maxsims = snap.maxsims(query_pieces, top)
@@ -398,8 +395,9 @@ class Engine:
     def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""
         profile = about_the_user(text)
-        floors = {part.model_id: fact_floor(part.model_id) for part in parts_of(self.index.embedder)}
-        floor = floors[parts_of(self.index.embedder)[0].model_id]  # where no model judged the pair
+        parts = parts_of(self.index.embedder)
+        floors = {part.model_id: fact_floor(part.model_id) for part in parts}
+        floor = floors[parts[0].model_id]  # where no model judged the pair
         asked = question_words(text)
 
         def relevant(path: str, memory: Memory) -> bool:
@@ -527,10 +525,6 @@ class Candidates:
     judges: dict[str, Part] = field(default_factory=dict)
     #: late interaction's MaxSim per re-scored candidate
     maxsims: dict[str, float] = field(default_factory=dict)
-
-
-#: a candidate no model was asked about (a conversation neighbour): its pieces may be compared
-_ANY = Part(0, None, None, 1.0, "")
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory

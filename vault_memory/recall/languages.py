@@ -18,6 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 
 from ..index.embedder import Part, part_cosine
+from ..vault.language import ENGLISH, SPANISH
 
 
 def model_judges(model_languages: Collection[str] | None, *languages: str | None) -> bool:
@@ -32,6 +33,17 @@ def judging_model(models: Sequence[Collection[str] | None], question: str | None
     """Of models trained on these languages (a vector that joins several: ``embedder.Part``),
     the first that can compare ``question`` and ``memory``, or None."""
     return next((i for i, languages in enumerate(models) if model_judges(languages, question, memory)), None)
+
+
+def languages_judged(models: Sequence[Collection[str] | None], question: str | None) -> list[frozenset[str | None]]:
+    """For each model (``judging_model``'s order), the languages of the memories it judges
+    for a question in ``question``: of those ``vault.language`` tells apart, and None."""
+    out: list[set[str | None]] = [set() for _ in models]
+    for language in (None, ENGLISH, SPANISH):
+        judge = judging_model(models, question, language)
+        if judge is not None:
+            out[judge].add(language)
+    return [frozenset(languages) for languages in out]
 
 
 def judge_of(parts: Sequence[Part], a_lang: str | None, b_lang: str | None) -> Part:
