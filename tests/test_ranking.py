@@ -110,3 +110,13 @@ def test_late_interaction_lifts_the_turns_next_to_a_rescored_one():
     assert (
         late_interaction(fused, {"a": 0.2, "b": 0.6}, RankingParams(late_neighbour_weight=0), {"c": ["b"]})["c"] == 0.1
     )
+
+
+def test_a_conversation_lifts_its_memories_by_its_share_of_the_best_conversation():
+    from vault_memory.recall.ranking import lift_sessions
+
+    fused = {"a1": 1.0, "a2": 0.2, "b1": 0.5, "lone": 0.4}
+    session_of = {"a1": "A", "a2": "A", "b1": "B", "lone": None}
+    out = lift_sessions(fused, session_of, {"A": 4.0, "B": 1.0}, 0.4)
+    assert out == pytest.approx({"a1": 1.4, "a2": 0.6, "b1": 0.6, "lone": 0.4})
+    assert lift_sessions(fused, session_of, {}, 0.4) == fused

@@ -453,3 +453,56 @@ def test_a_memory_dated_when_the_question_says_comes_first(empty_vault_dir, back
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(date_weight=0)), question, as_of=asked)
     assert blind[:2] == [september.id, october.id]
     assert recall_ids(backend_for(empty_vault_dir), question, as_of=asked)[:2] == [october.id, september.id]
+
+
+def test_a_turn_whose_conversation_holds_the_question_comes_before_a_closer_lone_turn(empty_vault_dir, backend_for):
+    """ "When will the dentist pull my wisdom tooth out?": the answer is a turn three turns
+    after the one that names the dentist and the tooth, and it says neither; another
+    conversation's turn about pulling something out looks closer to the question. Scored
+    as one text, the first conversation holds every word of the question, so its turns
+    gain over the other's (``ranking.lift_sessions``)."""
+    from vault_memory.recall.ranking import RankingParams
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 3, 2, 10, tzinfo=dt.UTC)
+    dentist = [
+        "I finally went to the dentist about my wisdom tooth.",
+        "The waiting room had a huge fish tank.",
+        "My appointment ran late so I missed lunch.",
+        "She wants to wait until spring before pulling it out.",
+    ]
+    splinter = ["My brother got a splinter in his thumb at the beach.", "The nurse pulled it out with tweezers."]
+    turns = [v.add(text, type="episode", conversation="chat-dentist", turn=n, now=at) for n, text in enumerate(dentist)]
+    other = [v.add(text, type="episode", conversation="chat-beach", turn=n, now=at) for n, text in enumerate(splinter)]
+    v.add("The user's sister is called Ana", now=at)
+    question, asked = "When will the dentist pull my wisdom tooth out?", at + dt.timedelta(days=1)
+    blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(session_weight=0)), question, as_of=asked)
+    assert blind.index(other[1].id) < blind.index(turns[3].id)
+    found = recall_ids(backend_for(empty_vault_dir), question, as_of=asked)
+    assert found.index(turns[3].id) < found.index(other[1].id)
+
+
+def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault_dir, backend_for, monkeypatch):
+    """A keyword index whose schema has no ``session`` column (built by an earlier vmem)
+    takes new memories and answers as before, without the conversation lift, until a
+    rebuild adds the column."""
+    from whoosh.fields import Schema
+
+    from vault_memory.index import keyword_index
+
+    fields = {name: field for name, field in keyword_index.schema().items() if name != "session"}
+    with monkeypatch.context() as m:
+        m.setattr(keyword_index, "schema", lambda: Schema(**fields))
+        v = Vault(empty_vault_dir)
+        v.add("I went to the dentist about my wisdom tooth.", type="episode", conversation="c1", turn=0)
+        backend = backend_for(empty_vault_dir)
+        recall_ids(backend, "dentist")  # the index is built with the old schema
+    later = v.add(
+        "She wants to wait until spring before pulling the tooth out.", type="episode", conversation="c1", turn=1
+    )
+    assert later.id in recall_ids(backend, "when will the tooth be pulled out?")
+    snap = backend.engine.index.snapshot()
+    try:
+        assert "session" not in snap.keyword.schema and snap.keyword.session_scores("wisdom tooth") == {}
+    finally:
+        snap.close()

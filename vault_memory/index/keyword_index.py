@@ -122,15 +122,19 @@ def schema() -> Schema:
         body=TEXT(analyzer=EN, phrase=False),
         body_es=TEXT(analyzer=ES, phrase=False),
         stored=STORED,
+        # the conversation a memory was taken from, as a column read whole per segment:
+        # a question's BM25 over each conversation's text (``keyword_search.session_scores``)
+        session=ID(sortable=True),
     )
 
 
-def document(memory: Memory) -> dict:
-    """The fields Whoosh indexes for one memory."""
+def document(memory: Memory, schema: Schema | None = None) -> dict:
+    """The fields Whoosh indexes for one memory; with ``schema`` (the index's own), only
+    those it has: an index built before a field was added keeps taking documents."""
     key = memory.key or ""
     shared = memory.shared_text  # what is private is not searchable either
     text = f"{key.replace('_', ' ')} {shared}" if key else shared
-    return {
+    fields = {
         "path": memory.file.as_posix(),
         "id": memory.id,
         "type": memory.type,
@@ -141,7 +145,9 @@ def document(memory: Memory) -> dict:
         "tags": " ".join(memory.tags),
         "body": text,
         "body_es": text,
+        "session": memory.conversation or "",
     }
+    return fields if schema is None else {name: value for name, value in fields.items() if name in schema}
 
 
 class KeywordIndex:

@@ -38,6 +38,8 @@ from .keyword_index import KeywordIndex, query_terms
 _BYTE_TO_LENGTH = np.array([byte_to_length(i) for i in range(256)], dtype=np.float64)
 #: the fields a query scores (see ``keyword_index.query_terms``)
 SCORED_FIELDS = tuple(KeywordIndex.FIELD_WEIGHTS)
+#: the column naming each memory's conversation, and the field a conversation's text is scored in
+SESSION_FIELD, SESSION_TEXT = "session", "body"
 
 Postings = tuple[np.ndarray, np.ndarray]  # (document numbers, term frequencies or scores)
 
@@ -55,6 +57,9 @@ class SegmentData:
     postings: dict[tuple[str, bytes], Postings | None] = field(default_factory=dict)
     lengths: dict[str, np.ndarray] = field(default_factory=dict)
     paths: dict[int, str] = field(default_factory=dict)
+    #: each document's conversation as a number, and the conversations' names (-1: none);
+    #: None when not yet read
+    sessions: tuple[np.ndarray, list[str]] | None = None
     #: the segment's own reader for what is read on demand (``open``)
     source: Any = None
     #: one read at a time through ``source`` (Whoosh's readers seek in shared buffers)
@@ -97,6 +102,16 @@ class SegmentData:
                 if fieldname not in self.lengths:
                     self.lengths[fieldname] = _read_lengths(source, fieldname, self.doc_count)
         return self.lengths[fieldname]
+
+    def session_codes(self, reader) -> tuple[np.ndarray, list[str]]:
+        """(each document's conversation number or -1, the conversations' names), from the
+        ``session`` column in one read; no conversation at all in an index built before it."""
+        if self.sessions is None:
+            source = self.open(reader)
+            with self.lock:
+                if self.sessions is None:
+                    self.sessions = _read_sessions(source, self.doc_count)
+        return self.sessions
 
     def path(self, reader, docnum: int) -> str:
         if docnum not in self.paths:
@@ -331,6 +346,18 @@ def raw_lengths(reader, fieldname: str, doc_count: int) -> np.ndarray | None:
     return _BYTE_TO_LENGTH[raw]
 
 
+def _read_sessions(reader, doc_count: int) -> tuple[np.ndarray, list[str]]:
+    codes = np.full(doc_count, -1, dtype=np.int64)
+    if not reader.has_column(SESSION_FIELD):
+        return codes, []
+    number: dict[str, int] = {}
+    for docnum, value in enumerate(reader.column_reader(SESSION_FIELD)):
+        if value and docnum < doc_count:
+            name = value.decode("utf-8") if isinstance(value, bytes) else str(value)
+            codes[docnum] = number.setdefault(name, len(number))
+    return codes, list(number)
+
+
 def lengths_by_document(reader, fieldname: str, doc_count: int) -> np.ndarray:
     return np.array([reader.doc_field_length(d, fieldname, 0) or 0 for d in range(doc_count)], dtype=np.float64)
 
@@ -365,6 +392,7 @@ class KeywordSearcher:
         self._deleted: np.ndarray | None = None
         self._avg_length: dict[str, float] = {}
         self._scored: dict[tuple[str, str], Postings | None] = {}
+        self._sessions: tuple[np.ndarray, list[str], np.ndarray] | None = None
 
     def doc_count(self) -> int:
         """Documents that are not deleted."""
@@ -417,6 +445,68 @@ class KeywordSearcher:
         if fieldname not in self._avg_length:
             self._avg_length[fieldname] = (self.reader.field_length(fieldname) / (self.doc_count_all or 1)) or 1
         return self._avg_length[fieldname]
+
+    def session_scores(self, text: str) -> dict[str, float]:
+        """{conversation: BM25 of the question over the conversation's text}, for the
+        conversations some question term is in: each conversation is one document, its
+        term frequencies and length the sums over its memories (the memories outside any
+        conversation are not counted). Evidence for a memory from the rest of its
+        conversation (``ranking.lift_sessions``); {} for an index built before the column."""
+        terms = [term for fieldname, term, _ in query_terms(text) if fieldname == SESSION_TEXT]
+        if not terms or not self.segments or SESSION_FIELD not in self.schema:
+            return {}
+        codes, names, lengths = self._session_table()
+        if not names:
+            return {}
+        live = np.flatnonzero(lengths > 0)
+        count, average = len(live), float(lengths[live].mean()) if len(live) else 1.0
+        k1, b = self.k1, self.b
+        norm = k1 * ((1 - b) + b * lengths / (average or 1.0))
+        scores = np.zeros(len(names))
+        for term in terms:
+            docs, tf = self._term_postings(SESSION_TEXT, term)
+            if not len(docs):
+                continue
+            keep = codes[docs] >= 0
+            per_session = np.bincount(codes[docs[keep]], weights=tf[keep], minlength=len(names))
+            found = np.flatnonzero(per_session)
+            df = len(found)
+            idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+            scores[found] += idf * per_session[found] * (k1 + 1) / (per_session[found] + norm[found])
+        return {names[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
+    def _session_table(self) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """(each live document's conversation number or -1, the conversations' names, each
+        conversation's length in ``SESSION_TEXT`` words), once a snapshot."""
+        if self._sessions is None:
+            codes = np.full(self.doc_count_all, -1, dtype=np.int64)
+            lengths = np.zeros(self.doc_count_all)
+            number: dict[str, int] = {}
+            for r, data, offset in self.segments:
+                local, local_names = data.session_codes(r)
+                if local_names:
+                    to_global = np.array([number.setdefault(name, len(number)) for name in local_names], dtype=np.int64)
+                    present = local >= 0
+                    codes[offset : offset + len(local)][present] = to_global[local[present]]
+                lengths[offset : offset + data.doc_count] = data.field_lengths(r, SESSION_TEXT)
+            codes[self._deleted_mask()] = -1
+            inside = codes >= 0
+            per_session = np.bincount(codes[inside], weights=lengths[inside], minlength=len(number))
+            self._sessions = (codes, list(number), per_session)
+        return self._sessions
+
+    def _term_postings(self, fieldname: str, term: str) -> Postings:
+        """(global document numbers, term frequencies) of one term over every segment."""
+        btext = self.schema[fieldname].to_bytes(term)
+        docs, freqs = [], []
+        for r, data, offset in self.segments:
+            postings = data.term(r, fieldname, btext)
+            if postings is not None:
+                docs.append(postings[0] + offset)
+                freqs.append(postings[1])
+        if not docs:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.concatenate(docs), np.concatenate(freqs)
 
     def _deleted_mask(self) -> np.ndarray:
         if self._deleted is None:

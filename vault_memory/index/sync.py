@@ -601,7 +601,7 @@ class Indexer:
             catalog.upsert_file(file_row(entry, sha, memory, error), memory)
             if memory is not None:
                 kept.append((entry, sha, memory, error))
-                writer.add_document(**document(memory))
+                writer.add_document(**document(memory, writer.schema))
         return kept
 
     def _embed_batch(
@@ -877,10 +877,10 @@ class Indexer:
                 if not (keyword_agrees and entry.relpath not in plan.known):
                     writer.delete_by_term("path", entry.relpath)
                 if memory is not None and entry.relpath not in skipped:
-                    writer.add_document(**document(memory))
+                    writer.add_document(**document(memory, writer.schema))
             for memory in moved:
                 if memory.file.as_posix() not in skipped:
-                    writer.add_document(**document(memory))
+                    writer.add_document(**document(memory, writer.schema))
         except BaseException:
             writer.cancel()
             raise

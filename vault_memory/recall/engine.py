@@ -41,7 +41,16 @@ from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
-from .ranking import RankingParams, best_first, fuse, late_interaction, lift_dated, ranks, spread_to_neighbours
+from .ranking import (
+    RankingParams,
+    best_first,
+    fuse,
+    late_interaction,
+    lift_dated,
+    lift_sessions,
+    ranks,
+    spread_to_neighbours,
+)
 from .relevance import (
     DIETARY_TERMS,
     about_food,
@@ -257,7 +266,10 @@ class Engine:
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in)
-        found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text))
+        sessions = (
+            snap.keyword.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
+        )
+        found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         food = about_food(query.text)
@@ -312,11 +324,13 @@ class Engine:
         models: Sequence[Part],
         legs: tuple[str, ...],
         when: NamedTime | None = None,
+        sessions: dict[str, float] | None = None,
     ) -> Candidates:
         """The legs' results as one fused list: vector noise dropped, the language rule
         applied (each pair scored by the first of ``models`` that knows both its languages),
-        the score spread to conversation neighbours, and the memories dated within the time
-        the question names (``when``) lifted."""
+        the score spread to conversation neighbours, the memories dated within the time
+        the question names (``when``) lifted, and each memory lifted by how well its
+        conversation as a whole answers (``sessions``: {conversation: score})."""
         kw_score = dict(keyword)
         by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
         abstains, judges = self._language_rule(snap, keyword, by_model, asked_in, models, legs)
@@ -330,6 +344,9 @@ class Engine:
         if when is not None and fused and self.params.date_weight > 0:
             dated = {p for p, m in snap.memories(list(fused)).items() if m is not None and when.holds(m.created)}
             fused = lift_dated(fused, dated, self.params.date_weight)
+        if sessions and fused:
+            session_of = {p: m.conversation for p, m in snap.memories(list(fused)).items() if m is not None}
+            fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
         return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges)
 
     def _language_rule(

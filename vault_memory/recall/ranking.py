@@ -59,6 +59,11 @@ class RankingParams:
     #: confirmed on 3-4: R@5/R@10 .672/.782 -> .677/.788 and .658/.731 -> .669/.736, no
     #: category lower on either split (docs/benchmarks.md)
     date_weight: float = 0.5
+    #: a memory of a conversation gains this share of the best fused score, scaled by its
+    #: conversation's BM25 over the question against the best conversation's (the whole
+    #: conversation scored as one text: evidence the memory's own words lack). LoCoMo dev,
+    #: chosen on 0-2 (.1/.2/.3/.35/.4/.5 tried), confirmed on 3-4 (docs/benchmarks.md)
+    session_weight: float = 0.35
 
 
 def late_interaction(
@@ -191,6 +196,25 @@ def lift_dated(fused: dict[str, float], dated: Collection[str], weight: float) -
         return fused
     best = max(fused.values(), default=0.0)
     return {path: score + weight * best if path in dated else score for path, score in fused.items()}
+
+
+def lift_sessions(
+    fused: dict[str, float], session_of: Mapping[str, str | None], scores: Mapping[str, float], weight: float
+) -> dict[str, float]:
+    """Each memory of a conversation gains ``weight`` × the best fused score × its
+    conversation's score as a share of the best conversation's: a question's words spread
+    over several turns find the conversation that holds them all. Memories outside any
+    conversation keep their score."""
+    top = max(scores.values(), default=0.0)
+    if weight <= 0 or top <= 0 or not fused:
+        return fused
+    best = max(fused.values())
+    out = dict(fused)
+    for path, score in fused.items():
+        session = session_of.get(path)
+        if session and scores.get(session, 0.0) > 0:
+            out[path] = score + weight * best * scores[session] / top
+    return out
 
 
 def spread_to_neighbours(fused: dict[str, float], neighbours: dict[str, list[str]], weight: float) -> dict[str, float]:
