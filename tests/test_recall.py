@@ -506,3 +506,12 @@ def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault
         assert "session" not in snap.keyword.schema and snap.keyword.session_scores("wisdom tooth") == {}
     finally:
         snap.close()
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        assert any("`vmem reindex` adds it" in line for line in mem.doctor().notes)
+        mem.reindex()
+        assert not any("`vmem reindex` adds it" in line for line in mem.doctor().notes)
+    snap = backend.engine.index.snapshot()
+    try:
+        assert set(snap.keyword.session_scores("wisdom tooth")) == {"c1"}
+    finally:
+        snap.close()

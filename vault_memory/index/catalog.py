@@ -699,6 +699,13 @@ class Catalog:
             out.setdefault(path, []).append(near)
         return out
 
+    def holds_conversations(self) -> bool:
+        """Whether some memory was taken from a conversation (one indexed lookup)."""
+        return (
+            self._sql("SELECT 1 FROM files WHERE conversation IS NOT NULL AND record IS NOT NULL LIMIT 1").fetchone()
+            is not None
+        )
+
     def pinned_paths(self) -> list[str]:
         return [r[0] for r in self._sql("SELECT path FROM files WHERE pinned = 1 AND record IS NOT NULL")]
 

@@ -10,6 +10,7 @@ from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog, Meta
 from .embedder import pieces_model
 from .generations import Generation, IndexLayout
+from .keyword_search import SESSION_FIELD
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
 from .vector_index import Vectors
 
@@ -92,30 +93,38 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
 
 
 def index_advice(layout: IndexLayout) -> list[str]:
-    """What would make a sound index smaller: token vectors kept as int8 rows by a vmem
-    from before its model had a codebook (a rebuild stores them in an eighth)."""
+    """What a rebuild would improve in a sound index built by an earlier vmem: token
+    vectors kept as int8 rows (a rebuild stores them in an eighth), a keyword index without
+    the conversation column (conversations scored as one text in recall)."""
     generation = layout.current()
     if generation is None:
         return []
     try:
         catalog = Catalog(generation.catalog_path)
         try:
-            meta = catalog.meta()
+            meta, conversations = catalog.meta(), catalog.holds_conversations()
         finally:
             catalog.close()
         files = TokenFiles.of(generation.folder, meta)
-    except (IndexUnavailable, IndexDamaged):  # said by ``index_problems``
+        columns = generation.keyword.open().schema.names() if conversations else []
+    except Exception:  # damage (IndexUnavailable, IndexDamaged, Whoosh's many kinds): said by ``index_problems``
         return []
+    advice = []
     if (
-        files is None
-        or files.codec.name != Int8Rows.name
-        or pieces_model(meta.get(Meta.MODEL_ID) or "") not in CODEBOOKS
+        files is not None
+        and files.codec.name == Int8Rows.name
+        and pieces_model(meta.get(Meta.MODEL_ID) or "") in CODEBOOKS
     ):
-        return []
-    size = files.size()
-    return [
-        f"the index keeps its token vectors as int8 rows ({size / 1e6:,.1f} MB): `vmem reindex` stores them in about an eighth"
-    ]
+        advice.append(
+            f"the index keeps its token vectors as int8 rows ({files.size() / 1e6:,.1f} MB): "
+            "`vmem reindex` stores them in about an eighth"
+        )
+    if conversations and SESSION_FIELD not in columns:
+        advice.append(
+            "the keyword index predates scoring each conversation as one text: `vmem reindex` adds it, "
+            "and a turn is then found by the words of the rest of its conversation too"
+        )
+    return advice
 
 
 def vector_files(generation: Generation) -> dict[Path, str]:

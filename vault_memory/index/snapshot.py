@@ -61,6 +61,7 @@ class Snapshot:
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
         self._spanish_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
+        self._conversations: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
@@ -130,6 +131,13 @@ class Snapshot:
         """Whether any indexed memory is written in Spanish (``catalog.SPANISH_TAG``; not
         known: yes): an English question on a vault without one needs no multilingual model."""
         return self.spanish_labels() != frozenset()
+
+    def session_scores(self, text: str) -> dict[str, float]:
+        """{conversation: the question's BM25 over its whole text} (``KeywordSearcher``); a
+        vault with no memory from a conversation (asked once a snapshot) reads no column."""
+        if self._conversations is None:
+            self._conversations = self.catalog.holds_conversations()
+        return self.keyword.session_scores(text) if self._conversations else {}
 
     def spanish_labels(self) -> frozenset[int] | None:
         """The vector labels of the memories written in Spanish (once per snapshot): where

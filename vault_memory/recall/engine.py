@@ -266,9 +266,7 @@ class Engine:
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in)
-        sessions = (
-            snap.keyword.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
-        )
+        sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
