@@ -1533,7 +1533,10 @@ def test_damaged_token_files_never_kill_the_daemon_and_recall_says_so(tmp_path, 
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
 
 
-@pytest.mark.parametrize("damage", ["truncate tokens", "delete tokens", "tokens of another vault", "truncate vectors"])
+@pytest.mark.parametrize(
+    "damage",
+    ["truncate tokens", "delete tokens", "tokens of another vault", "truncate vectors", "truncate side vectors"],
+)
 @pytest.mark.slow
 def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, damage):
     """doctor said "all good" over truncated or deleted token files, `vmem sync` did not
@@ -1560,6 +1563,8 @@ def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, dama
     elif damage == "tokens of another vault":  # as many rows or more, not this index's
         theirs = sorted((other / ".vmem" / "index").glob("gen-*"))[-1]
         (generation / "tokens.pq").write_bytes((theirs / "tokens.pq").read_bytes())
+    elif damage == "truncate side vectors":  # the multilingual half a bilingual index keeps beside hnswlib
+        os.truncate(generation / "vectors.side", (generation / "vectors.side").stat().st_size - 7)
     else:
         os.truncate(generation / "vectors.hnsw", (generation / "vectors.hnsw").stat().st_size // 2)
     doctor = vmem("doctor")

@@ -210,3 +210,88 @@ def test_a_spanish_memory_in_an_english_only_vault_says_how_to_find_it(tmp_path)
     with vmem.init(tmp_path / "both", examples=False) as mem:
         assert not mem.remember("Mi hermano se llama Tomás").warnings
         assert not any("Spanish" in n for n in mem.doctor().notes)
+
+
+@pytest.mark.slow
+def test_a_default_vault_keeps_the_multilingual_half_beside_hnswlib_through_writes_folds_and_forgets(
+    tmp_path, monkeypatch
+):
+    """A bilingual index kept both models' halves in hnswlib: 896 floats a memory, all read
+    when a daemon starts. hnswlib now holds MiniLM's 384 and the USE half is int8 rows beside
+    it (``SideRows``, a quarter of the bytes); a Spanish memory is found by an English
+    question and the reverse after a build, a write (the delta), a fold, and a forget."""
+    from vault_memory.config import StateLayout
+    from vault_memory.index import vector_index
+    from vault_memory.index.catalog import Catalog, Meta
+    from vault_memory.index.generations import IndexLayout
+    from vault_memory.index.vector_index import SideRows, Vectors
+
+    cli = Cli(None)
+    vault = tmp_path / "memory"
+    assert cli("init", str(vault), "--empty", vault=False).exit_code == 0
+    cli = Cli(vault)
+    for text in ["Mi hermano se llama Tomás", "My sister Emma lives in Lisbon", "My favourite colour is green"]:
+        assert cli("remember", text).exit_code == 0, text
+
+    def first(question: str) -> str:
+        out = cli("recall", question, "--json")
+        assert out.exit_code == 0, out.stderr
+        return json.loads(out.stdout)["results"][0]["text"]
+
+    def generation_vectors() -> Vectors:
+        generation = IndexLayout(StateLayout.of(vault)).current()
+        assert generation is not None
+        catalog = Catalog(generation.catalog_path)
+        meta = catalog.meta()
+        catalog.close()
+        split = vector_index.split_of(meta.get(Meta.VECTOR_SPLIT))
+        return Vectors.read(generation.vectors_path, generation.vectors_delta_path, int(meta[Meta.DIM]), split=split)
+
+    assert first("what is my brother's name?") == "Mi hermano se llama Tomás"  # written since the build: the delta
+    assert cli("reindex").exit_code == 0  # a build: every vector split
+    vectors = generation_vectors()
+    assert vectors.base is not None and vectors.base.dim == 384 and vectors.split is not None
+    assert isinstance(vectors.side, SideRows) and len(vectors.side.labels) == 3 and vectors.side.rows.dtype == np.int8
+    assert first("what is my brother's name?") == "Mi hermano se llama Tomás"
+    assert first("¿Dónde vive mi hermana?") == "My sister Emma lives in Lisbon"
+    assert cli("remember", "Mi perro se llama Toby").exit_code == 0  # to the delta
+    assert first("what is my dog called?") == "Mi perro se llama Toby"
+    monkeypatch.setattr(vector_index, "DELTA_MAX", 0)  # the next write folds the delta into both files
+    assert cli("remember", "Trabajo como enfermera").exit_code == 0 and cli("sync").exit_code == 0
+    vectors = generation_vectors()
+    assert vectors.changes == 0 and vectors.side is not None and len(vectors.side.labels) == 5
+    assert first("what do I work as?") == "Trabajo como enfermera"
+    brother = json.loads(cli("recall", "what is my brother's name?", "--json").stdout)["results"][0]["id"]
+    assert cli("forget", brother).exit_code == 0
+    monkeypatch.setattr(vector_index, "DELTA_MAX", 4096)
+    answer = json.loads(cli("recall", "what is my brother's name?", "--json").stdout)["results"]
+    assert "Mi hermano se llama Tomás" not in [r["text"] for r in answer]
+    assert cli("doctor").exit_code == 0
+
+
+@pytest.mark.slow
+def test_a_bilingual_index_built_before_the_split_is_read_as_it_is_and_doctor_offers_the_rebuild(tmp_path, monkeypatch):
+    """A generation whose hnswlib file holds both halves (no ``vector_split`` recorded) keeps
+    answering and taking writes as before; doctor says `vmem reindex` shrinks it, and after
+    it the multilingual half is beside hnswlib."""
+    from vault_memory.index import sync
+
+    cli = Cli(None)
+    vault = tmp_path / "memory"
+    assert cli("init", str(vault), "--empty", vault=False).exit_code == 0
+    cli = Cli(vault)
+    with monkeypatch.context() as m:
+        m.setattr(sync, "vector_split", lambda model_id: None)  # as an earlier vmem built it
+        assert cli("remember", "Mi hermano se llama Tomás").exit_code == 0
+        assert cli("reindex").exit_code == 0
+    generation = sorted((vault / ".vmem" / "index").glob("gen-*"))[-1]
+    assert not (generation / "vectors.side").exists()
+    assert cli("remember", "My sister Emma lives in Lisbon").exit_code == 0
+    for question, answer in [("what is my brother's name?", "Mi hermano"), ("¿Dónde vive mi hermana?", "Emma")]:
+        out = cli("recall", question, "--json")
+        assert out.exit_code == 0 and answer in json.loads(out.stdout)["results"][0]["text"], out.stdout
+    doctor = cli("doctor")
+    assert "keeps both halves of each vector in hnswlib" in doctor.stdout, doctor.stdout
+    assert cli("reindex").exit_code == 0
+    assert (sorted((vault / ".vmem" / "index").glob("gen-*"))[-1] / "vectors.side").is_file()
+    assert "keeps both halves" not in cli("doctor").stdout

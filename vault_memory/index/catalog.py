@@ -152,6 +152,10 @@ class Meta:
     #: the vector files' sizes at the last commit (``checkup.vector_files``)
     VECTORS_BYTES = "vectors_bytes"
     DELTA_BYTES = "delta_bytes"
+    SIDE_BYTES = "side_bytes"
+    #: where a generation splits its vectors between hnswlib and ``SideRows`` ("columns:
+    #: weight", ``vector_index.split_of``); absent: all in hnswlib (built before, or one model)
+    VECTOR_SPLIT = "vector_split"
     #: the stamps file that speaks for this catalog (``generations.write_stamps``)
     STAMPS_TOKEN = "stamps_token"
     #: ``stamps_digest`` of the recorded stamps: a walk with the same digest changed

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog, Meta
-from .embedder import pieces_model
+from .embedder import pieces_model, vector_split
 from .generations import Generation, IndexLayout
 from .keyword_search import SESSION_FIELD
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
-from .vector_index import Vectors
+from .vector_index import Vectors, split_of
 
 
 def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
@@ -51,7 +51,12 @@ def index_problems(layout: IndexLayout) -> list[tuple[str, str]]:
             problems.append((f"{where}/vectors.hnsw", f"is missing; {fix}"))
         else:
             try:
-                vectors = Vectors.read(generation.vectors_path, generation.vectors_delta_path, dim)
+                vectors = Vectors.read(
+                    generation.vectors_path,
+                    generation.vectors_delta_path,
+                    dim,
+                    split=split_of(meta.get(Meta.VECTOR_SPLIT)),
+                )
                 stored = len(vectors.stored_labels())
             except IndexUnavailable as e:
                 problems.append((f"{where}/vectors.hnsw", f"{e}"))
@@ -85,7 +90,12 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
             problems.append((path.name, what))
             continue
         try:
-            Vectors.read(generation.vectors_path, generation.vectors_delta_path, int(meta.get(Meta.DIM) or 0))
+            Vectors.read(
+                generation.vectors_path,
+                generation.vectors_delta_path,
+                int(meta.get(Meta.DIM) or 0),
+                split=split_of(meta.get(Meta.VECTOR_SPLIT)),
+            )
         except IndexUnavailable as e:
             problems.append((path.name, f"{what} ({e})"))
         break  # loaded: both files are whole
@@ -119,6 +129,12 @@ def index_advice(layout: IndexLayout) -> list[str]:
             f"the index keeps its token vectors as int8 rows ({files.size() / 1e6:,.1f} MB): "
             "`vmem reindex` stores them in about an eighth"
         )
+    if vector_split(meta.get(Meta.MODEL_ID) or "") is not None and not meta.get(Meta.VECTOR_SPLIT):
+        advice.append(
+            "the index keeps both halves of each vector in hnswlib "
+            f"({_size(generation.vectors_path) / 1e6:,.1f} MB): `vmem reindex` keeps the multilingual half beside it, "
+            "in about a quarter of the bytes, read only by a question that needs it"
+        )
     if conversations and SESSION_FIELD not in columns:
         advice.append(
             "the keyword index predates scoring each conversation as one text: `vmem reindex` adds it, "
@@ -129,7 +145,11 @@ def index_advice(layout: IndexLayout) -> list[str]:
 
 def vector_files(generation: Generation) -> dict[Path, str]:
     """Each vector file of a generation and the catalog key its size is kept under."""
-    return {generation.vectors_path: Meta.VECTORS_BYTES, generation.vectors_delta_path: Meta.DELTA_BYTES}
+    return {
+        generation.vectors_path: Meta.VECTORS_BYTES,
+        generation.vectors_side_path: Meta.SIDE_BYTES,
+        generation.vectors_delta_path: Meta.DELTA_BYTES,
+    }
 
 
 def _size(path: Path) -> int:

@@ -520,6 +520,17 @@ def model_parts(model: str) -> tuple[Part, ...]:
     return (Part(0, None, languages, 1.0, model),)
 
 
+def vector_split(model_id: str) -> tuple[int, float] | None:
+    """Where a new index of ``model_id`` splits its vectors (``vector_index.Vectors``):
+    hnswlib holds the first part's columns, of unit length × its weight, and the other
+    parts are ``SideRows`` (a bilingual index keeps its multilingual half there: a quarter
+    of the bytes, read only by a question that needs it); None: all in hnswlib."""
+    parts = model_parts(model_id)
+    if len(parts) < 2 or parts[0].stop is None:
+        return None
+    return parts[0].stop, parts[0].weight
+
+
 def part_cosine(a: np.ndarray, b: np.ndarray, part: Part) -> float:
     """The cosine ``part``'s model gives two texts, from their (joined) unit vectors."""
     return float(a[part.start : part.stop] @ b[part.start : part.stop]) / (part.weight * part.weight)

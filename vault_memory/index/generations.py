@@ -25,6 +25,7 @@ from ..errors import IndexStale
 from ..vault.fsutil import atomic_write, private_dir
 from .catalog import FORMAT_VERSION, MIGRATIONS, Meta
 from .keyword_index import KeywordIndex
+from .vector_index import SIDE_FILE
 
 #: the file a generation gets once it is built to the end
 COMPLETE = "COMPLETE"
@@ -82,6 +83,11 @@ class Generation:
         """Vectors added and labels deleted since ``vectors.hnsw`` was written
         (``vector_index.Vectors``)."""
         return self.folder / "vectors.delta"
+
+    @property
+    def vectors_side_path(self) -> Path:
+        """The columns of each vector hnswlib does not hold (``vector_index.SideRows``)."""
+        return self.folder / SIDE_FILE
 
     @property
     def stamps_path(self) -> Path:

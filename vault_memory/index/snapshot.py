@@ -17,7 +17,7 @@ from .generations import IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
-from .vector_index import Vectors
+from .vector_index import SIDE_FILE, Vectors, split_of
 
 
 class Snapshot:
@@ -48,9 +48,9 @@ class Snapshot:
             self.extra_chunks = self.live_chunks - chunked
             self.keyword = KeywordSearcher(generation.keyword, segments)
             dim = int(self.meta.get(Meta.DIM) or 0)
-            loader = vectors.load if vectors is not None else Vectors.read
+            split = split_of(self.meta.get(Meta.VECTOR_SPLIT))
             self.vectors = (
-                loader(generation.vectors_path, generation.vectors_delta_path, dim)
+                (vectors or VectorCache()).load(generation.vectors_path, generation.vectors_delta_path, dim, split)
                 if dim and generation.vectors_path.exists()
                 else None
             )
@@ -328,20 +328,23 @@ class VectorCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._keys: tuple[tuple, tuple] | None = None
+        self._keys: tuple[tuple, tuple, tuple] | None = None
         self._vectors: Vectors | None = None
 
-    def load(self, path: Path, delta_path: Path, dim: int) -> Vectors:
+    def load(self, path: Path, delta_path: Path, dim: int, split: tuple[int, float] | None = None) -> Vectors:
+        """``split``: as the generation's catalog records it (``Meta.VECTOR_SPLIT``)."""
         with self._lock:
-            keys = _file_key(path, dim), _file_key(delta_path, dim)
+            side_path = path.with_name(SIDE_FILE)
+            keys = _file_key(path, dim), _file_key(delta_path, dim), _file_key(side_path, split)
             if self._vectors is None or self._keys != keys:
-                same_base = self._vectors is not None and self._keys is not None and self._keys[0] == keys[0]
-                base = self._vectors.base if same_base and self._vectors is not None else None
-                self._vectors, self._keys = Vectors.read(path, delta_path, dim, base), keys
+                held, known = self._vectors, self._keys
+                base = held.base if held is not None and known is not None and known[0] == keys[0] else None
+                side = held.side if held is not None and known is not None and known[2] == keys[2] else None
+                self._vectors, self._keys = Vectors.read(path, delta_path, dim, base, split, side), keys
             return self._vectors
 
 
-def _file_key(path: Path, dim: int) -> tuple:
+def _file_key(path: Path, dim: object) -> tuple:
     try:
         st = path.stat()
     except FileNotFoundError:

@@ -35,12 +35,12 @@ from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow, Meta, duplicate_message
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
 from .chunking import chunk_text, embedding_text
-from .embedder import Embedder, token_model
+from .embedder import Embedder, token_model, vector_split
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, stamps_digest, write_stamps
 from .keyword_index import document
 from .locks import file_lock
 from .token_store import TokenFiles, codec_for
-from .vector_index import VectorIndex, Vectors
+from .vector_index import SideRows, VectorIndex, Vectors, split_of, split_text
 
 Progress = Callable[[str, int, int], None]
 
@@ -520,6 +520,9 @@ class Indexer:
         try:
             catalog.migrate()
             catalog.set_meta(**{Meta.FORMAT_VERSION: FORMAT_VERSION, Meta.MODEL_ID: self.embedder.model_id})
+            split = vector_split(self.embedder.model_id)
+            if split is not None:  # chosen once for the generation's life
+                catalog.set_meta(**{Meta.VECTOR_SPLIT: split_text(split)})
             report = SyncReport(rebuilt=True)
             self._build(generation, catalog, self.vault.files(walked), report, progress)
             catalog.set_meta(**{Meta.KEYWORD_FILES: generation.keyword.file_sizes()})
@@ -548,7 +551,12 @@ class Indexer:
         memories. In path order, the first file to claim an id is the memory and a later
         one is skipped as a duplicate before it is embedded, as a live sync decides it."""
         dim = self.embedder.dim
-        vector_index = VectorIndex.create(generation.vectors_path, dim, capacity=len(entries) + 16) if dim else None
+        split = split_of(catalog.meta().get(Meta.VECTOR_SPLIT))
+        columns = split[0] if split else dim
+        vector_index = (
+            VectorIndex.create(generation.vectors_path, columns, capacity=len(entries) + 16) if columns else None
+        )
+        side: tuple[list[int], list[np.ndarray]] | None = ([], []) if split and dim else None
         keeps_tokens = self.gives_tokens and bool(self.vault.config["recall"]["late_interaction"])
         pieces_of, pieces_dim = token_model(self.embedder)
         tokens = (
@@ -572,11 +580,14 @@ class Indexer:
                 next_label += len(labels)
                 catalog.commit()
                 if vector_index is not None and labels:
-                    vector_index.add(labels, vectors)
+                    vector_index.add(labels, vectors if side is None else vectors[:, :columns])
+                    if side is not None:
+                        side[0].extend(labels)
+                        side[1].append(np.asarray(vectors[:, columns:], np.float32))
                 if progress:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
-            self._finish_build(generation, catalog, dim, tokens, vector_index, progress)
+            self._finish_build(generation, catalog, dim, tokens, vector_index, progress, side)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -635,6 +646,7 @@ class Indexer:
         tokens: TokenFiles | None,
         vector_index: VectorIndex | None,
         progress: Progress | None,
+        side: tuple[list[int], list[np.ndarray]] | None = None,
     ) -> None:
         """What a whole build records once: the dimensions, the token rows and their tail,
         the vector file (saved) and its size, and commit 0 (``Meta.COMMIT_SEQ``: a reader of the
@@ -656,6 +668,10 @@ class Indexer:
             progress("commit", 0, 1)
         if vector_index is not None:
             vector_index.save()
+            if side is not None and dim:
+                width = dim - vector_index.dim
+                joined = np.concatenate(side[1]) if side[1] else np.empty((0, width), np.float32)
+                SideRows.empty(width).changed(side[0], joined, set()).save(generation.vectors_side_path)
             record_vector_sizes(catalog, generation)
 
     def _read(self, entry: FileEntry) -> Read:
@@ -691,6 +707,7 @@ class Indexer:
                 whole=whole,
                 live=live,
                 adding=len(vectors),
+                split=split_of(catalog.meta().get(Meta.VECTOR_SPLIT)),
             )
             if dim
             else None

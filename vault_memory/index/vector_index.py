@@ -31,6 +31,21 @@ EF_SEARCH = 128
 #: changes (vectors added, labels deleted) kept in the delta before it is folded into the
 #: hnswlib file: searched by brute force, 4,096 384-d vectors cost about a millisecond
 DELTA_MAX = 4096
+#: the file of ``SideRows`` beside the hnswlib file
+SIDE_FILE = "vectors.side"
+
+
+def split_of(recorded: str | None) -> tuple[int, float] | None:
+    """(columns hnswlib holds, the weight of their part) from ``Meta.VECTOR_SPLIT``."""
+    if not recorded:
+        return None
+    columns, weight = recorded.split(":")
+    return int(columns), float(weight)
+
+
+def split_text(split: tuple[int, float]) -> str:
+    """``Meta.VECTOR_SPLIT`` of a split."""
+    return f"{split[0]}:{split[1]!r}"
 
 
 class VectorIndex:
@@ -136,6 +151,15 @@ class VectorIndex:
         scores = rows @ (query / (np.linalg.norm(query) or 1.0))
         return [(labels[i], float(scores[i])) for i in np.argsort(-scores)[:k]]
 
+    def head_dots(self, vector: np.ndarray, labels: list[int]) -> dict[int, float]:
+        """{label: the dot product of ``vector`` with its stored (unit) vector}, for the
+        labels the file holds."""
+        out: dict[int, float] = {}
+        for label in labels:
+            with contextlib.suppress(RuntimeError):
+                out[label] = float(np.asarray(self.index.get_items([label])[0], np.float32) @ vector)
+        return out
+
     def save(self, path: Path | None = None) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
         target = path or self.path
@@ -147,38 +171,181 @@ class VectorIndex:
         fsync_dir(target.parent)
 
 
+class SideRows:
+    """The columns of a joined vector past those hnswlib holds (a bilingual index keeps
+    the multilingual model's half here): int8 rows with a scale each, by label, sorted, in
+    one file read through a memory map. A float32 column in hnswlib costs 4 bytes a memory
+    and is read whole when a daemon starts; a row here costs one, and only a question that
+    needs it reads it, scored exactly (a few milliseconds at 10,000 memories)."""
+
+    MAGIC = b"VMSIDE01"
+    HEADER = 24  # magic, rows, columns
+    #: rows scored at a time (each turned into float32 once)
+    BLOCK = 4096
+
+    def __init__(self, labels: np.ndarray, scales: np.ndarray, rows: np.ndarray):
+        self.labels, self.scales, self.rows = labels, scales, rows
+
+    @classmethod
+    def empty(cls, dim: int) -> SideRows:
+        return cls(np.empty(0, np.int64), np.empty(0, np.float32), np.empty((0, dim), np.int8))
+
+    @classmethod
+    def read(cls, path: Path, dim: int) -> SideRows:
+        """The rows of ``path``, mapped, not read; a missing, short or foreign file is
+        ``IndexDamaged`` (it is written whenever its hnswlib file is)."""
+        import mmap
+
+        try:
+            with open(path, "rb") as f:
+                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as e:
+            raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
+        head = np.frombuffer(mapped, np.int64, 2, 8) if len(mapped) >= cls.HEADER else None
+        count = int(head[0]) if head is not None else -1
+        if (
+            head is None
+            or mapped[:8] != cls.MAGIC
+            or int(head[1]) != dim
+            or count < 0
+            or len(mapped) != cls.HEADER + count * (12 + dim)
+        ):
+            raise IndexDamaged(f"{path} is not this index's side vectors: `vmem sync` rebuilds it")
+        labels = np.frombuffer(mapped, np.int64, count, cls.HEADER)
+        scales = np.frombuffer(mapped, np.float32, count, cls.HEADER + 8 * count)
+        rows = np.frombuffer(mapped, np.int8, count * dim, cls.HEADER + 12 * count).reshape(count, dim)
+        return cls(labels, scales, rows)
+
+    def changed(self, added: list[int], vectors: np.ndarray, deleted: AbstractSet[int]) -> SideRows:
+        """These rows without ``deleted`` and with ``added`` (``vectors``: their columns,
+        as floats; a label added again takes its new vector)."""
+        gone = np.isin(self.labels, np.asarray(sorted(set(added) | set(deleted)), np.int64))
+        peak = np.abs(vectors).max(axis=1) if len(vectors) else np.empty(0, np.float32)
+        scales = np.where(peak > 0, peak / 127, 1).astype(np.float32)
+        rows = np.round(vectors / scales[:, None]).astype(np.int8) if len(vectors) else self.rows[:0]
+        labels = np.concatenate([self.labels[~gone], np.asarray(added, np.int64)])
+        order = np.argsort(labels, kind="stable")
+        return SideRows(
+            labels[order],
+            np.concatenate([self.scales[~gone], scales])[order],
+            np.concatenate([self.rows[~gone], rows])[order],
+        )
+
+    def save(self, path: Path) -> None:
+        """Write to a temp file beside ``path``, then ``os.replace``."""
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(self.MAGIC + np.array([len(self.labels), self.rows.shape[1]], np.int64).tobytes())
+            for part in (self.labels.astype(np.int64), self.scales.astype(np.float32), self.rows.astype(np.int8)):
+                f.write(np.ascontiguousarray(part).tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+
+    def dots(self, query: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """The dot product of ``query`` with the rows at positions ``at``."""
+        out = np.empty(len(at), np.float32)
+        for start in range(0, len(at), self.BLOCK):
+            chunk = at[start : start + self.BLOCK]
+            out[start : start + len(chunk)] = (self.rows[chunk].astype(np.float32) @ query) * self.scales[chunk]
+        return out
+
+    def positions(self, labels: AbstractSet[int] | list[int]) -> np.ndarray:
+        """Where each of ``labels`` that has a row is."""
+        wanted = np.asarray(sorted(labels), np.int64)
+        at = np.searchsorted(self.labels, wanted)
+        at = at[at < len(self.labels)]
+        return at[np.isin(self.labels[at], wanted)]
+
+    def search(
+        self, query: np.ndarray, k: int, only: AbstractSet[int] | None, gone: np.ndarray
+    ) -> list[tuple[int, float]]:
+        """The best ``k`` (label, dot product with ``query``) of the rows, among ``only``,
+        without the labels ``gone``."""
+        at = np.arange(len(self.labels)) if only is None else self.positions(only)
+        if len(gone):
+            at = at[~np.isin(self.labels[at], gone)]
+        if not len(at) or k <= 0:
+            return []
+        scores = self.dots(query.astype(np.float32), at)
+        best = np.argsort(-scores)[:k]
+        return [(int(self.labels[at[i]]), float(scores[i])) for i in best]
+
+
 class Vectors:
     """A generation's vectors: the hnswlib file and the delta beside it (vectors added and
     labels deleted since the file was last written), searched as one index by a reader and
     changed by a sync, which stages its changes beside the live files until its publish:
     into the delta alone (``base`` None: a sync of a few files, the hnswlib file is not
     even read), or into the hnswlib index with the delta folded in (a sync of the whole
-    vault, or a delta past ``DELTA_MAX``)."""
+    vault, or a delta past ``DELTA_MAX``).
 
-    def __init__(self, base_path: Path, delta_path: Path, dim: int, base: VectorIndex | None = None):
+    ``split`` (columns, their weight): a joined vector (``embedder.BilingualEmbedder``)
+    whose first ``columns`` go to hnswlib, each of those parts of unit length × ``weight``;
+    the rest are ``SideRows`` in ``side_path``, written whenever the hnswlib file is. The
+    delta keeps whole vectors. Scores stay the cosine of the whole vectors."""
+
+    def __init__(
+        self,
+        base_path: Path,
+        delta_path: Path,
+        dim: int,
+        base: VectorIndex | None = None,
+        split: tuple[int, float] | None = None,
+    ):
         self.base_path, self.delta_path, self.dim = base_path, delta_path, dim
         self.base = base
+        self.split = split
+        self.base_dim = split[0] if split else dim
+        self.side_path = base_path.with_name(SIDE_FILE)
+        #: the side rows as the hnswlib file's (None: not read; a sync reads them when it folds)
+        self.side: SideRows | None = None
         self.labels = np.empty(0, np.int64)  #: the delta's vectors' labels [n]
         self.vectors = np.empty((0, dim), np.float32)  #: [n, dim], unit length (cosine is their dot product)
         self.deleted = np.empty(0, np.int64)  #: labels of the hnswlib file that are gone [m]
+        #: what a folding sync changed in the side rows since they were read
+        self._side_added: dict[int, np.ndarray] = {}
+        self._side_deleted: set[int] = set()
 
     @classmethod
-    def read(cls, base_path: Path, delta_path: Path, dim: int, base: VectorIndex | None = None) -> Vectors:
-        """The vectors of a generation, read now (``base``: the hnswlib file already read)."""
-        vectors = cls(base_path, delta_path, dim, base or VectorIndex.load(base_path, dim))
+    def read(
+        cls,
+        base_path: Path,
+        delta_path: Path,
+        dim: int,
+        base: VectorIndex | None = None,
+        split: tuple[int, float] | None = None,
+        side: SideRows | None = None,
+    ) -> Vectors:
+        """The vectors of a generation, read now (``base``, ``side``: the files already read)."""
+        vectors = cls(base_path, delta_path, dim, None, split)
+        vectors.base = base or VectorIndex.load(base_path, vectors.base_dim)
+        if split:
+            vectors.side = side or SideRows.read(vectors.side_path, dim - split[0])
         vectors._read_delta()
         return vectors
 
     @classmethod
-    def for_sync(cls, base_path: Path, delta_path: Path, dim: int, *, whole: bool, live: int, adding: int) -> Vectors:
+    def for_sync(
+        cls,
+        base_path: Path,
+        delta_path: Path,
+        dim: int,
+        *,
+        whole: bool,
+        live: int,
+        adding: int,
+        split: tuple[int, float] | None = None,
+    ) -> Vectors:
         """``whole``: fold the delta into the hnswlib index now; ``live``: the vectors the
         catalog maps; ``adding``: how many this sync adds (sizes a new index)."""
-        base = None
+        vectors = cls(base_path, delta_path, dim, None, split)
         if not base_path.exists():
-            base = VectorIndex.create(base_path, dim, capacity=max(1024, 2 * adding))
-        vectors = cls(base_path, delta_path, dim, base)
+            vectors.base = VectorIndex.create(base_path, vectors.base_dim, capacity=max(1024, 2 * adding))
+            vectors.side = SideRows.empty(dim - split[0]) if split else None
         vectors._read_delta()
-        if whole or base is not None:
+        if whole or vectors.base is not None:
             vectors.fold(live)
         return vectors
 
@@ -206,18 +373,22 @@ class Vectors:
         catalog maps; ``only``: the labels that may be found."""
         deleted = self.deleted
         in_base = max(0, live - len(self.labels))
-        found = (
-            self.base.search(vector, k + len(deleted), in_base + len(deleted), only)
-            if self.base is not None and in_base
-            else []
-        )
+        query = vector.astype(np.float32).ravel()
+        norm = float(np.linalg.norm(query)) or 1.0
+        if self.split is None:
+            found = (
+                self.base.search(query, k + len(deleted), in_base + len(deleted), only)
+                if self.base is not None and in_base
+                else []
+            )
+        else:
+            found = self._split_search(query, norm, k + len(deleted), in_base + len(deleted), only)
         if len(deleted):
             gone = set(deleted.tolist())
             found = [hit for hit in found if hit[0] not in gone]
         best = dict(found)
         if len(self.labels) and k > 0:  # the delta, by brute force
-            query = vector.astype(np.float32).ravel()
-            scores = self.vectors @ (query / (np.linalg.norm(query) or 1.0))
+            scores = self.vectors @ (query / norm)
             if only is not None:
                 scores[[int(label) not in only for label in self.labels]] = -np.inf
             for i in np.argsort(-scores)[:k]:
@@ -225,6 +396,34 @@ class Vectors:
                     break
                 best[int(self.labels[i])] = float(scores[i])  # (after a fold killed half-way, both hold it)
         return sorted(best.items(), key=lambda hit: -hit[1])[:k]
+
+    def _split_search(
+        self, query: np.ndarray, norm: float, k: int, in_base: int, only: AbstractSet[int] | None
+    ) -> list[tuple[int, float]]:
+        """``search`` of the hnswlib file and the side rows: each part of ``query`` where
+        its columns are (hnswlib holds its part of unit length: × its weight), and a label
+        one part found scored for the other part too."""
+        assert self.split is not None
+        columns, weight = self.split
+        head, tail = query[:columns], query[columns:]
+        head_norm, tail_norm = float(np.linalg.norm(head)), float(np.linalg.norm(tail))
+        found: dict[int, float] = {}
+        if head_norm > 0 and self.base is not None and in_base:
+            for label, cosine in self.base.search(head, k, in_base, only):
+                found[label] = cosine * head_norm * weight / norm
+        if tail_norm > 0 and self.side is not None:
+            side = self.side.search(tail, k, only, self.deleted)
+            if head_norm > 0:  # both parts asked: each label scored by both
+                rows = self.side.positions(list(found))
+                tail_dots = dict(zip(self.side.labels[rows].tolist(), self.side.dots(tail, rows).tolist()))
+                heads = self.base.head_dots(head, [label for label, _ in side]) if self.base is not None else {}
+                scores = {label: found[label] + tail_dots.get(label, 0.0) / norm for label in found}
+                for label, dot in side:
+                    scores[label] = (heads.get(label, 0.0) * weight + dot) / norm
+                return sorted(scores.items(), key=lambda hit: -hit[1])[:k]
+            for label, dot in side:
+                found[label] = dot / norm
+        return sorted(found.items(), key=lambda hit: -hit[1])[:k]
 
     def stored_labels(self) -> set[int]:
         """The labels this sync can see stored: all of them once folded, else the delta's
@@ -237,18 +436,39 @@ class Vectors:
         label takes its vector again, a re-deleted one is already gone)."""
         if self.base is None:
             in_base = live - len(self.labels) + len(self.deleted)  # not yet marked deleted
-            self.base = VectorIndex.load(self.base_path, self.dim, live=in_base)
-        self.base.delete([int(label) for label in self.deleted])
+            self.base = VectorIndex.load(self.base_path, self.base_dim, live=in_base)
+        if self.split and self.side is None:
+            self.side = SideRows.read(self.side_path, self.dim - self.split[0])
+        self._to_base_delete([int(label) for label in self.deleted])
         if len(self.labels):
-            self.base.add([int(label) for label in self.labels], self.vectors)
+            self._to_base_add([int(label) for label in self.labels], self.vectors)
         self.labels, self.vectors = np.empty(0, np.int64), np.empty((0, self.dim), np.float32)
         self.deleted = np.empty(0, np.int64)
+
+    def _to_base_add(self, labels: list[int], vectors: np.ndarray) -> None:
+        assert self.base is not None
+        if self.split is None:
+            self.base.add(labels, vectors)
+            return
+        columns = self.split[0]
+        self.base.add(labels, vectors[:, :columns])
+        for label, row in zip(labels, vectors[:, columns:]):
+            self._side_added[label] = np.asarray(row, np.float32)
+            self._side_deleted.discard(label)
+
+    def _to_base_delete(self, labels: list[int]) -> None:
+        assert self.base is not None
+        self.base.delete(labels)
+        if self.split is not None:
+            for label in labels:
+                self._side_added.pop(label, None)
+                self._side_deleted.add(label)
 
     def delete(self, labels: list[int]) -> None:
         """From the hnswlib index once read; else a label added since the last fold leaves
         the delta and one of the hnswlib file is listed as deleted."""
         if self.base is not None:
-            self.base.delete(labels)
+            self._to_base_delete(labels)
             return
         gone = np.asarray(sorted(set(labels)), np.int64)
         mine = np.isin(self.labels, gone)
@@ -257,18 +477,18 @@ class Vectors:
         self.deleted = np.union1d(self.deleted, older)
 
     def add(self, labels: list[int], vectors: np.ndarray) -> None:
-        if self.base is not None:
-            self.base.add(labels, vectors)
-            return
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit = (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
+        if self.base is not None:  # (hnswlib makes its own unit vectors)
+            self._to_base_add(labels, vectors if self.split is None else unit)
+            return
         self.labels = np.concatenate([self.labels, np.asarray(labels, np.int64)])
         self.vectors = np.concatenate([self.vectors, unit])
 
     def stage(self, live: int) -> list[tuple[Path, Path | None]]:
         """Write the staged files; returns (live file, staged file or None to remove it) in
-        the order the publish must apply them: the hnswlib file before the delta, so a
-        reader never sees a delta emptied into a file not yet in place."""
+        the order the publish must apply them: the hnswlib file and its side rows before
+        the delta, so a reader never sees a delta emptied into a file not yet in place."""
         if self.base is None and self.changes > DELTA_MAX:
             self.fold(live)
         moves: list[tuple[Path, Path | None]] = []
@@ -276,6 +496,13 @@ class Vectors:
             staged = self.base_path.with_name(f".{self.base_path.name}.staged")
             self.base.save(staged)
             moves.append((self.base_path, staged))
+            if self.split is not None and self.side is not None:
+                added = sorted(self._side_added)
+                rows = np.stack([self._side_added[label] for label in added]) if added else np.empty((0, 0))
+                side = self.side.changed(added, rows.reshape(len(added), -1), self._side_deleted)
+                staged = self.side_path.with_name(f".{self.side_path.name}.staged")
+                side.save(staged)
+                moves.append((self.side_path, staged))
         if self.changes:
             staged = self.delta_path.with_name(f".{self.delta_path.name}.staged")
             self._save_delta(staged)
