@@ -40,7 +40,7 @@ from .generations import Generation, IndexLayout, check_compatible, read_stamps,
 from .keyword_index import document
 from .locks import file_lock
 from .token_store import TokenFiles, codec_for
-from .vector_index import SideRows, VectorIndex, Vectors, split_of, split_text
+from .vector_index import BuiltVectors, Vectors, split_of, split_text
 
 Progress = Callable[[str, int, int], None]
 
@@ -552,11 +552,7 @@ class Indexer:
         one is skipped as a duplicate before it is embedded, as a live sync decides it."""
         dim = self.embedder.dim
         split = split_of(catalog.meta().get(Meta.VECTOR_SPLIT))
-        columns = split[0] if split else dim
-        vector_index = (
-            VectorIndex.create(generation.vectors_path, columns, capacity=len(entries) + 16) if columns else None
-        )
-        side: tuple[list[int], list[np.ndarray]] | None = ([], []) if split and dim else None
+        vector_index = BuiltVectors(generation, dim, split, capacity=len(entries) + 16) if dim else None
         keeps_tokens = self.gives_tokens and bool(self.vault.config["recall"]["late_interaction"])
         pieces_of, pieces_dim = token_model(self.embedder)
         tokens = (
@@ -580,14 +576,11 @@ class Indexer:
                 next_label += len(labels)
                 catalog.commit()
                 if vector_index is not None and labels:
-                    vector_index.add(labels, vectors if side is None else vectors[:, :columns])
-                    if side is not None:
-                        side[0].extend(labels)
-                        side[1].append(np.asarray(vectors[:, columns:], np.float32))
+                    vector_index.add(labels, vectors)
                 if progress:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
-            self._finish_build(generation, catalog, dim, tokens, vector_index, progress, side)
+            self._finish_build(generation, catalog, dim, tokens, vector_index, progress)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -644,9 +637,8 @@ class Indexer:
         catalog: Catalog,
         dim: int | None,
         tokens: TokenFiles | None,
-        vector_index: VectorIndex | None,
+        vector_index: BuiltVectors | None,
         progress: Progress | None,
-        side: tuple[list[int], list[np.ndarray]] | None = None,
     ) -> None:
         """What a whole build records once: the dimensions, the token rows and their tail,
         the vector file (saved) and its size, and commit 0 (``Meta.COMMIT_SEQ``: a reader of the
@@ -668,10 +660,6 @@ class Indexer:
             progress("commit", 0, 1)
         if vector_index is not None:
             vector_index.save()
-            if side is not None and dim:
-                width = dim - vector_index.dim
-                joined = np.concatenate(side[1]) if side[1] else np.empty((0, width), np.float32)
-                SideRows.empty(width).changed(side[0], joined, set()).save(generation.vectors_side_path)
             record_vector_sizes(catalog, generation)
 
     def _read(self, entry: FileEntry) -> Read:

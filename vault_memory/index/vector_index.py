@@ -18,12 +18,16 @@ import contextlib
 import os
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import hnswlib
 import numpy as np
 
 from ..errors import IndexDamaged
 from ..vault.fsutil import fsync_dir
+
+if TYPE_CHECKING:
+    from .generations import Generation
 
 M = 16
 EF_CONSTRUCTION = 100
@@ -520,3 +524,32 @@ class Vectors:
             os.fsync(f.fileno())
         os.replace(tmp, path)
         fsync_dir(path.parent)
+
+
+class BuiltVectors:
+    """The vectors a whole build writes into a new generation: every batch added to one
+    hnswlib index (the first ``split`` columns, or all) and, split, the rest kept for the
+    ``SideRows`` file; both saved once at the end."""
+
+    def __init__(self, generation: Generation, dim: int, split: tuple[int, float] | None, capacity: int):
+        columns = split[0] if split else dim
+        self.split = split
+        self.index = VectorIndex.create(generation.vectors_path, columns, capacity=capacity)
+        self.side_path, self.width = generation.vectors_side_path, dim - columns
+        self._labels: list[int] = []
+        self._rows: list[np.ndarray] = []
+
+    def add(self, labels: list[int], vectors: np.ndarray) -> None:
+        if self.split is None:
+            self.index.add(labels, vectors)
+            return
+        columns = self.split[0]
+        self.index.add(labels, vectors[:, :columns])
+        self._labels += labels
+        self._rows.append(np.asarray(vectors[:, columns:], np.float32))
+
+    def save(self) -> None:
+        self.index.save()
+        if self.split is not None:
+            rows = np.concatenate(self._rows) if self._rows else np.empty((0, self.width), np.float32)
+            SideRows.empty(self.width).changed(self._labels, rows, set()).save(self.side_path)

@@ -339,13 +339,24 @@ class Engine:
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
-        if when is not None and fused and self.params.date_weight > 0:
-            dated = {p for p, m in snap.memories(list(fused)).items() if m is not None and when.holds(m.created)}
-            fused = lift_dated(fused, dated, self.params.date_weight)
-        if sessions and fused:
-            session_of = {p: m.conversation for p, m in snap.memories(list(fused)).items() if m is not None}
-            fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
+        fused = self._lift(snap, fused, when, sessions or {})
         return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges)
+
+    def _lift(
+        self, snap: Snapshot, fused: dict[str, float], when: NamedTime | None, sessions: dict[str, float]
+    ) -> dict[str, float]:
+        """What lifts a candidate beyond its own words: a date within the time the question
+        names (``when``), and its conversation's score as one text (``sessions``)."""
+        if not fused or (when is None and not sessions):
+            return fused
+        memories = snap.memories(list(fused))
+        if when is not None and self.params.date_weight > 0:
+            dated = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
+            fused = lift_dated(fused, dated, self.params.date_weight)
+        if sessions:
+            session_of = {p: m.conversation for p, m in memories.items() if m is not None}
+            fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
+        return fused
 
     def _language_rule(
         self,
