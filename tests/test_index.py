@@ -904,3 +904,71 @@ def test_a_vector_search_among_some_labels_finds_only_those_by_any_path(tmp_path
     only = frozenset({len(data) - 1, len(data) - 50, 5})
     found = vectors.search(data[-1], 3, len(data), only)
     assert [label for label, _ in found][0] == len(data) - 1 and {label for label, _ in found} <= only
+
+
+def test_split_vectors_score_as_the_whole_vectors_did(tmp_path):
+    """A bilingual generation keeps the first part's columns in hnswlib and the rest as int8
+    ``SideRows``: a question asking either part, or both, finds the same memories with the
+    same cosines (to the int8 rows' precision) as the whole vectors in hnswlib, before and
+    after a delta of writes and deletes is folded in."""
+    from vault_memory.index.vector_index import SideRows
+
+    rng = np.random.default_rng(7)
+    weight = 0.5**0.5
+
+    def joined(n: int) -> np.ndarray:
+        head, tail = rng.normal(size=(n, 6)), rng.normal(size=(n, 10))
+        head /= np.linalg.norm(head, axis=1, keepdims=True)
+        tail /= np.linalg.norm(tail, axis=1, keepdims=True)
+        return np.hstack([head * weight, tail * weight]).astype(np.float32)
+
+    def publish(moves) -> None:  # as a sync's publish applies them
+        for live, staged in moves:
+            if staged is not None:
+                os.replace(staged, live)
+            elif live.exists():
+                live.unlink()
+
+    first, later = joined(40), joined(5)
+    layouts = {}
+    for name, split in (("whole", None), ("split", (6, weight))):
+        folder = tmp_path / name
+        folder.mkdir()
+        vectors = Vectors.for_sync(
+            folder / "vectors.hnsw", folder / "vectors.delta", 16, whole=True, live=0, adding=40, split=split
+        )
+        vectors.add(list(range(40)), first)
+        publish(vectors.stage(40))
+        delta = Vectors.for_sync(
+            folder / "vectors.hnsw", folder / "vectors.delta", 16, whole=False, live=40, adding=5, split=split
+        )
+        delta.add(list(range(40, 45)), later)
+        delta.delete([3, 41])
+        publish(delta.stage(45))
+        layouts[name] = split
+    questions = {"head": np.r_[first[10, :6], np.zeros(10)], "tail": np.r_[np.zeros(6), later[0, 6:]]}
+    questions["both"] = first[20] * 0.6 + later[2] * 0.4
+    for fold in (False, True):
+        found = {}
+        for name, split in layouts.items():
+            folder = tmp_path / name
+            if fold:
+                vectors = Vectors.for_sync(
+                    folder / "vectors.hnsw", folder / "vectors.delta", 16, whole=True, live=43, adding=0, split=split
+                )
+                publish(vectors.stage(43))
+            vectors = Vectors.read(folder / "vectors.hnsw", folder / "vectors.delta", 16, split=split)
+            assert (vectors.side is not None) == (split is not None)
+            found[name] = {q: vectors.search(v.astype(np.float32), 8, 43) for q, v in questions.items()}
+        for q in questions:
+            whole, split_hits = dict(found["whole"][q]), dict(found["split"][q])
+            assert 3 not in split_hits and 41 not in split_hits
+            assert list(whole)[:3] == list(split_hits)[:3], q
+            for label in set(whole) & set(split_hits):
+                assert split_hits[label] == pytest.approx(whole[label], abs=0.01), (q, label)
+    assert isinstance(
+        Vectors.read(
+            tmp_path / "split" / "vectors.hnsw", tmp_path / "split" / "vectors.delta", 16, split=(6, weight)
+        ).side,
+        SideRows,
+    )

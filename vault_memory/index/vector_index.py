@@ -411,12 +411,13 @@ class Vectors:
         columns, weight = self.split
         head, tail = query[:columns], query[columns:]
         head_norm, tail_norm = float(np.linalg.norm(head)), float(np.linalg.norm(tail))
+        pool = k if head_norm == 0 or tail_norm == 0 else 4 * k  # both asked: the best of each part, and more
         found: dict[int, float] = {}
         if head_norm > 0 and self.base is not None and in_base:
-            for label, cosine in self.base.search(head, k, in_base, only):
+            for label, cosine in self.base.search(head, pool, in_base, only):
                 found[label] = cosine * head_norm * weight / norm
         if tail_norm > 0 and self.side is not None:
-            side = self.side.search(tail, k, only, self.deleted)
+            side = self.side.search(tail, pool, only, self.deleted)
             if head_norm > 0:  # both parts asked: each label scored by both
                 rows = self.side.positions(list(found))
                 tail_dots = dict(zip(self.side.labels[rows].tolist(), self.side.dots(tail, rows).tolist()))
