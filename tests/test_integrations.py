@@ -1543,24 +1543,26 @@ def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, dama
     repair them (only `vmem reindex` did), token files of another index were used silently,
     and a truncated vectors.hnsw failed every recall with "`vmem sync` rebuilds it", which
     it did not. The catalog now keeps the files' sizes and the token rows' tail."""
-    vault, other = create_vault(tmp_path / "vault"), create_vault(tmp_path / "other", with_examples=False)
+    vault = create_vault(tmp_path / "vault")
     env = clean_env(tmp_path)
-    for i in range(12):  # another index with more token rows than this one, none of them the same
-        words = " ".join(f"word{i}x{j}" for j in range(40))
-        write(other / "facts" / f"note-{i}.md", f"---\ntype: fact\n---\nThe user wrote {words}.\n")
 
     def vmem(*args: str, where: Path = vault) -> subprocess.CompletedProcess:
         return subprocess.run(
             [VMEM, *args, "--vault", str(where)], capture_output=True, text=True, env=env, timeout=120
         )
 
-    assert vmem("sync").returncode == 0 and vmem("sync", where=other).returncode == 0
+    assert vmem("sync").returncode == 0
     generation = sorted((vault / ".vmem" / "index").glob("gen-*"))[-1]
     if damage == "truncate tokens":
         os.truncate(generation / "tokens.pq", 100)
     elif damage == "delete tokens":
         (generation / "tokens.pq").unlink()
     elif damage == "tokens of another vault":  # as many rows or more, not this index's
+        other = create_vault(tmp_path / "other", with_examples=False)
+        for i in range(12):  # more token rows than this index holds, none of them the same
+            words = " ".join(f"word{i}x{j}" for j in range(40))
+            write(other / "facts" / f"note-{i}.md", f"---\ntype: fact\n---\nThe user wrote {words}.\n")
+        assert vmem("sync", where=other).returncode == 0
         theirs = sorted((other / ".vmem" / "index").glob("gen-*"))[-1]
         (generation / "tokens.pq").write_bytes((theirs / "tokens.pq").read_bytes())
     elif damage == "truncate side vectors":  # the multilingual half a bilingual index keeps beside hnswlib
