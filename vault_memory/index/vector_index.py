@@ -24,7 +24,7 @@ import hnswlib
 import numpy as np
 
 from ..errors import IndexDamaged
-from ..vault.fsutil import fsync_dir
+from ..vault.fsutil import atomic_write, fsync_dir
 
 if TYPE_CHECKING:
     from .generations import Generation
@@ -123,7 +123,7 @@ class VectorIndex:
         if k <= 0:
             return []
         if only is not None and len(only) <= DELTA_MAX:  # a few: exactly (a filtered walk may visit the whole graph)
-            return self._exact(vector, k, only)
+            return self.exact(vector, k, only)
         self.index.set_ef(max(EF_SEARCH, k * 2))
         within = {} if only is None else {"filter": only.__contains__, "num_threads": 1}
         while True:
@@ -136,8 +136,9 @@ class VectorIndex:
                 k = max(1, k // 2)
         return [(int(lab), 1.0 - float(d)) for lab, d in zip(labels[0], distances[0])]
 
-    def _exact(self, vector: np.ndarray, k: int, only: AbstractSet[int]) -> list[tuple[int, float]]:
-        """The best ``k`` of the ``only`` labels the file holds, by their stored vectors."""
+    def exact(self, vector: np.ndarray, k: int, only: AbstractSet[int]) -> list[tuple[int, float]]:
+        """The best ``k`` (label, cosine) of the ``only`` labels the file holds, by their
+        stored vectors."""
         labels = sorted(only)
         try:
             items = self.index.get_items(labels)
@@ -154,15 +155,6 @@ class VectorIndex:
         query = vector.astype(np.float32).ravel()
         scores = rows @ (query / (np.linalg.norm(query) or 1.0))
         return [(labels[i], float(scores[i])) for i in np.argsort(-scores)[:k]]
-
-    def head_dots(self, vector: np.ndarray, labels: list[int]) -> dict[int, float]:
-        """{label: the dot product of ``vector`` with its stored (unit) vector}, for the
-        labels the file holds."""
-        out: dict[int, float] = {}
-        for label in labels:
-            with contextlib.suppress(RuntimeError):
-                out[label] = float(np.asarray(self.index.get_items([label])[0], np.float32) @ vector)
-        return out
 
     def save(self, path: Path | None = None) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
@@ -220,32 +212,38 @@ class SideRows:
         rows = np.frombuffer(mapped, np.int8, count * dim, cls.HEADER + 12 * count).reshape(count, dim)
         return cls(labels, scales, rows)
 
-    def changed(self, added: list[int], vectors: np.ndarray, deleted: AbstractSet[int]) -> SideRows:
-        """These rows without ``deleted`` and with ``added`` (``vectors``: their columns,
-        as floats; a label added again takes its new vector)."""
-        gone = np.isin(self.labels, np.asarray(sorted(set(added) | set(deleted)), np.int64))
+    @classmethod
+    def quantized(cls, labels: list[int], vectors: np.ndarray) -> SideRows:
+        """Rows for ``labels`` from their columns as floats: each scaled to its largest
+        value, rounded to int8."""
+        vectors = np.asarray(vectors, np.float32).reshape(len(labels), -1)
         peak = np.abs(vectors).max(axis=1) if len(vectors) else np.empty(0, np.float32)
         scales = np.where(peak > 0, peak / 127, 1).astype(np.float32)
-        rows = np.round(vectors / scales[:, None]).astype(np.int8) if len(vectors) else self.rows[:0]
-        labels = np.concatenate([self.labels[~gone], np.asarray(added, np.int64)])
+        return cls(np.asarray(labels, np.int64), scales, np.round(vectors / scales[:, None]).astype(np.int8))
+
+    @classmethod
+    def joined(cls, parts: list[SideRows], dim: int) -> SideRows:
+        """The rows of ``parts`` (no label in two), sorted by label."""
+        if not parts:
+            return cls.empty(dim)
+        labels = np.concatenate([part.labels for part in parts])
         order = np.argsort(labels, kind="stable")
-        return SideRows(
-            labels[order],
-            np.concatenate([self.scales[~gone], scales])[order],
-            np.concatenate([self.rows[~gone], rows])[order],
-        )
+        scales = np.concatenate([part.scales for part in parts])
+        rows = np.concatenate([part.rows.reshape(len(part.labels), dim) for part in parts])
+        return cls(labels[order], scales[order], rows[order])
+
+    def changed(self, added: SideRows, deleted: AbstractSet[int]) -> SideRows:
+        """These rows without ``deleted`` and with ``added`` (a label added again takes its
+        new row)."""
+        gone = np.isin(self.labels, np.union1d(added.labels, np.asarray(sorted(deleted), np.int64)))
+        kept = SideRows(self.labels[~gone], self.scales[~gone], self.rows[~gone])
+        return SideRows.joined([kept, added], self.rows.shape[1])
 
     def save(self, path: Path) -> None:
-        """Write to a temp file beside ``path``, then ``os.replace``."""
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            f.write(self.MAGIC + np.array([len(self.labels), self.rows.shape[1]], np.int64).tobytes())
-            for part in (self.labels.astype(np.int64), self.scales.astype(np.float32), self.rows.astype(np.int8)):
-                f.write(np.ascontiguousarray(part).tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        fsync_dir(path.parent)
+        """All or nothing (``fsutil.atomic_write``)."""
+        header = self.MAGIC + np.array([len(self.labels), self.rows.shape[1]], np.int64).tobytes()
+        parts = (self.labels.astype(np.int64), self.scales.astype(np.float32), self.rows.astype(np.int8))
+        atomic_write(path, b"".join([header, *(np.ascontiguousarray(part).tobytes() for part in parts)]))
 
     def dots(self, query: np.ndarray, at: np.ndarray) -> np.ndarray:
         """The dot product of ``query`` with the rows at positions ``at``."""
@@ -421,10 +419,11 @@ class Vectors:
             if head_norm > 0:  # both parts asked: each label scored by both
                 rows = self.side.positions(list(found))
                 tail_dots = dict(zip(self.side.labels[rows].tolist(), self.side.dots(tail, rows).tolist()))
-                heads = self.base.head_dots(head, [label for label, _ in side]) if self.base is not None else {}
+                wanted = {label for label, _ in side}
+                heads = dict(self.base.exact(head, len(wanted), wanted)) if self.base is not None else {}
                 scores = {label: found[label] + tail_dots.get(label, 0.0) / norm for label in found}
                 for label, dot in side:
-                    scores[label] = (heads.get(label, 0.0) * weight + dot) / norm
+                    scores[label] = (heads.get(label, 0.0) * head_norm * weight + dot) / norm
                 return sorted(scores.items(), key=lambda hit: -hit[1])[:k]
             for label, dot in side:
                 found[label] = dot / norm
@@ -504,7 +503,7 @@ class Vectors:
             if self.split is not None and self.side is not None:
                 added = sorted(self._side_added)
                 rows = np.stack([self._side_added[label] for label in added]) if added else np.empty((0, 0))
-                side = self.side.changed(added, rows.reshape(len(added), -1), self._side_deleted)
+                side = self.side.changed(SideRows.quantized(added, rows), self._side_deleted)
                 staged = self.side_path.with_name(f".{self.side_path.name}.staged")
                 side.save(staged)
                 moves.append((self.side_path, staged))
@@ -537,8 +536,8 @@ class BuiltVectors:
         self.split = split
         self.index = VectorIndex.create(generation.vectors_path, columns, capacity=capacity)
         self.side_path, self.width = generation.vectors_side_path, dim - columns
-        self._labels: list[int] = []
-        self._rows: list[np.ndarray] = []
+        #: each batch's side rows, quantized as it comes (a quarter of its floats)
+        self._side: list[SideRows] = []
 
     def add(self, labels: list[int], vectors: np.ndarray) -> None:
         if self.split is None:
@@ -546,11 +545,9 @@ class BuiltVectors:
             return
         columns = self.split[0]
         self.index.add(labels, vectors[:, :columns])
-        self._labels += labels
-        self._rows.append(np.asarray(vectors[:, columns:], np.float32))
+        self._side.append(SideRows.quantized(labels, vectors[:, columns:]))
 
     def save(self) -> None:
         self.index.save()
         if self.split is not None:
-            rows = np.concatenate(self._rows) if self._rows else np.empty((0, self.width), np.float32)
-            SideRows.empty(self.width).changed(self._labels, rows, set()).save(self.side_path)
+            SideRows.joined(self._side, self.width).save(self.side_path)
