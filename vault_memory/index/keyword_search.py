@@ -422,18 +422,14 @@ class KeywordSearcher:
             return self._scored[key]
         result = None
         if fieldname in self.schema:
-            btext = self.schema[fieldname].to_bytes(term)
-            found = [(data.term(r, fieldname, btext), data, r, offset) for r, data, offset in self.segments]
-            df = sum(len(p[0]) for p, _, _, _ in found if p is not None)
+            found = self._postings(fieldname, term)
+            df = sum(len(docs) for docs, _, _, _, _ in found)
             if df:
                 idf = math.log(self.doc_count_all / (df + 1)) + 1  # WeightingModel.idf
                 avgfl = self._avg_field_length(fieldname)
                 k1, b = self.k1, self.b
                 all_docs, all_scores = [], []
-                for postings, data, r, offset in found:
-                    if postings is None:
-                        continue
-                    docs, tf = postings
+                for docs, tf, data, r, offset in found:
                     fl = data.field_lengths(r, fieldname)[docs]
                     all_scores.append(idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * fl / avgfl))))  # scoring.bm25
                     all_docs.append(docs + offset)
@@ -464,15 +460,17 @@ class KeywordSearcher:
         norm = k1 * ((1 - b) + b * lengths / (average or 1.0))
         scores = np.zeros(len(names))
         for term in terms:
-            docs, tf = self._term_postings(SESSION_TEXT, term)
-            if not len(docs):
+            held = self._postings(SESSION_TEXT, term)
+            if not held:
                 continue
+            docs = np.concatenate([segment_docs + offset for segment_docs, _, _, _, offset in held])
+            tf = np.concatenate([segment_tf for _, segment_tf, _, _, _ in held])
             keep = codes[docs] >= 0
             per_session = np.bincount(codes[docs[keep]], weights=tf[keep], minlength=len(names))
-            found = np.flatnonzero(per_session)
-            df = len(found)
+            present = np.flatnonzero(per_session)
+            df = len(present)
             idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
-            scores[found] += idf * per_session[found] * (k1 + 1) / (per_session[found] + norm[found])
+            scores[present] += idf * per_session[present] * (k1 + 1) / (per_session[present] + norm[present])
         return {names[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
 
     def _session_table(self) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -495,18 +493,16 @@ class KeywordSearcher:
             self._sessions = (codes, list(number), per_session)
         return self._sessions
 
-    def _term_postings(self, fieldname: str, term: str) -> Postings:
-        """(global document numbers, term frequencies) of one term over every segment."""
+    def _postings(self, fieldname: str, term: str) -> list[tuple[np.ndarray, np.ndarray, SegmentData, Any, int]]:
+        """(document numbers, term frequencies, the segment's data, its reader, its first
+        global document number) of one term, for each segment that holds it."""
         btext = self.schema[fieldname].to_bytes(term)
-        docs, freqs = [], []
+        out = []
         for r, data, offset in self.segments:
-            postings = data.term(r, fieldname, btext)
-            if postings is not None:
-                docs.append(postings[0] + offset)
-                freqs.append(postings[1])
-        if not docs:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        return np.concatenate(docs), np.concatenate(freqs)
+            found = data.term(r, fieldname, btext)
+            if found is not None:
+                out.append((found[0], found[1], data, r, offset))
+        return out
 
     def _deleted_mask(self) -> np.ndarray:
         if self._deleted is None:
