@@ -483,14 +483,16 @@ def test_a_turn_whose_conversation_holds_the_question_comes_before_a_closer_lone
 
 
 def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault_dir, backend_for, monkeypatch):
-    """A keyword index whose schema has no ``session`` column (built by an earlier vmem)
-    takes new memories and answers as before, without the conversation lift, until a
-    rebuild adds the column."""
-    from whoosh.fields import Schema
+    """A keyword index whose schema has no ``session`` column and still has the fields no
+    search read (built by an earlier vmem) takes new memories and answers as before,
+    without the conversation lift, until a rebuild adds the column."""
+    from whoosh.fields import ID, NUMERIC, STORED, Schema
 
     from vault_memory.index import keyword_index
 
     fields = {name: field for name, field in keyword_index.schema().items() if name != "session"}
+    fields |= {"id": ID(stored=True), "type": ID, "persona": ID, "domain": ID}
+    fields |= {"created": NUMERIC(float), "stored": STORED}
     with monkeypatch.context() as m:
         m.setattr(keyword_index, "schema", lambda: Schema(**fields))
         v = Vault(empty_vault_dir)
@@ -507,9 +509,11 @@ def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault
     finally:
         snap.close()
     with vmem.open(empty_vault_dir, use_daemon=False) as mem:
-        assert any("`vmem reindex` adds it" in line for line in mem.doctor().notes)
+        notes = mem.doctor().notes
+        assert any("`vmem reindex` adds it" in line for line in notes)
+        assert any("fields no search reads (created, domain, id, persona, stored, type;" in line for line in notes)
         mem.reindex()
-        assert not any("`vmem reindex` adds it" in line for line in mem.doctor().notes)
+        assert not any("`vmem reindex`" in line for line in mem.doctor().notes)
     snap = backend.engine.index.snapshot()
     try:
         assert set(snap.keyword.session_scores("wisdom tooth")) == {"c1"}

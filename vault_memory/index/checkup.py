@@ -10,6 +10,7 @@ from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog, Meta
 from .embedder import pieces_model, vector_split
 from .generations import Generation, IndexLayout
+from .keyword_index import schema as keyword_schema
 from .keyword_search import SESSION_FIELD
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
 from .vector_index import Vectors, split_of
@@ -105,7 +106,8 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
 def index_advice(layout: IndexLayout) -> list[str]:
     """What a rebuild would improve in a sound index built by an earlier vmem: token
     vectors kept as int8 rows (a rebuild stores them in an eighth), a keyword index without
-    the conversation column (conversations scored as one text in recall)."""
+    the conversation column (conversations scored as one text in recall) or with fields no
+    search reads (a float's 16 prefix terms a memory: most of the index on a vault of notes)."""
     generation = layout.current()
     if generation is None:
         return []
@@ -116,7 +118,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
         finally:
             catalog.close()
         files = TokenFiles.of(generation.folder, meta)
-        columns = generation.keyword.open().schema.names() if conversations else []
+        columns = set(generation.keyword.open().schema.names())
     except Exception:  # damage (IndexUnavailable, IndexDamaged, Whoosh's many kinds): said by ``index_problems``
         return []
     advice = []
@@ -139,6 +141,13 @@ def index_advice(layout: IndexLayout) -> list[str]:
         advice.append(
             "the keyword index predates scoring each conversation as one text: `vmem reindex` adds it, "
             "and a turn is then found by the words of the rest of its conversation too"
+        )
+    unread = columns - set(keyword_schema().names())
+    if unread:
+        size = sum(_size(f) for f in generation.keyword.folder.iterdir())
+        advice.append(
+            f"the keyword index keeps fields no search reads ({', '.join(sorted(unread))}; {size / 1e6:,.1f} MB in all): "
+            "`vmem reindex` leaves them out and the index is smaller"
         )
     return advice
 

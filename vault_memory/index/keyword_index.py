@@ -14,7 +14,7 @@ from pathlib import Path
 
 from whoosh import index as windex
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
-from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.fields import ID, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
@@ -106,13 +106,13 @@ PLAIN = RegexTokenizer(_TOKEN) | LengthCap() | LowercaseFilter() | CharsetFilter
 
 
 def schema() -> Schema:
+    """Only what a search reads: the path (stored, to name a hit; unique, to delete it),
+    the weighted text fields and the conversation column. Filters by type, persona,
+    domain or date are the catalog's. A numeric ``created`` field here once cost 1.3 KB a
+    memory (Whoosh indexes a float as 16 terms of its prefixes) and a stored ``id`` 40
+    bytes, and nothing read either."""
     return Schema(
         path=ID(stored=True, unique=True),
-        id=ID(stored=True),
-        type=ID,
-        persona=ID,
-        domain=ID,
-        created=NUMERIC(float),
         # phrase=False: no word positions, which no search reads (``keyword_search`` reads
         # each posting's document and frequency): a third of the keyword index's bytes
         key=TEXT(analyzer=PLAIN, field_boost=1.0, phrase=False),
@@ -121,7 +121,6 @@ def schema() -> Schema:
         tags=TEXT(analyzer=PLAIN, phrase=False),
         body=TEXT(analyzer=EN, phrase=False),
         body_es=TEXT(analyzer=ES, phrase=False),
-        stored=STORED,
         # the conversation a memory was taken from, as a column read whole per segment:
         # a question's BM25 over each conversation's text (``keyword_search.session_scores``)
         session=ID(sortable=True),
@@ -136,11 +135,6 @@ def document(memory: Memory, schema: Schema | None = None) -> dict:
     text = f"{key.replace('_', ' ')} {shared}" if key else shared
     fields = {
         "path": memory.file.as_posix(),
-        "id": memory.id,
-        "type": memory.type,
-        "persona": memory.persona or "",
-        "domain": (memory.domain or "").lower(),
-        "created": memory.created.timestamp() if memory.created else 0.0,
         "key": key.replace("_", " "),
         "tags": " ".join(memory.tags),
         "body": text,
