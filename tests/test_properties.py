@@ -228,13 +228,10 @@ def test_the_no_change_stamps_are_the_walks_entries(tmp_path):
 def test_the_walks_file_matchers_agree_with_the_rules_for_every_memory_file(patterns, folders, name):
     """The walk leaves out patterns that cannot match a .md file and looks literal names up
     in a set; for any .md file it visits, that must say what the rules say."""
-    from vault_memory.vault.scanner import IgnoreRules
+    from vault_memory.vault.scanner import IgnoreRules, _file_ignorer
 
     rules = IgnoreRules(patterns)
-    matchers = rules.file_matchers()
-    if matchers is None:
-        return
-    by_path, by_name, literal = matchers
+    names, test = _file_ignorer(rules)  # what the walk asks of each file
     path = "/".join([*folders, name])
-    walk_says = name in literal or bool(by_name and by_name.match(name)) or bool(by_path and by_path.match(path))
+    walk_says = name in names or (test is not None and test(name, path))
     assert walk_says == rules.ignored(path, False)

@@ -119,7 +119,7 @@ class ProductCodes:
     @classmethod
     def shipped(cls, book: Codebook, dim: int) -> ProductCodes:
         """The codec of a shipped codebook, for pieces of ``dim``."""
-        codes = cls(book.name, _centroids(book.name), (book.slope, book.intercept))
+        codes = _shipped_codes(book)
         if codes.dim != dim:
             raise IndexDamaged(
                 f"codebook {book.name} is for {codes.dim} dimensions, the index holds {dim}: `vmem reindex`"
@@ -140,6 +140,13 @@ class ProductCodes:
         codes = np.frombuffer(blobs[0], np.uint8).reshape(count, len(self.centroids))
         rows = self.centroids[self._groups, codes].reshape(count, self.dim)
         return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+
+
+@cache
+def _shipped_codes(book: Codebook) -> ProductCodes:
+    """One codec a process per shipped codebook: every no-change check asks for it, and
+    making it works out each centroid's norm again."""
+    return ProductCodes(book.name, _centroids(book.name), (book.slope, book.intercept))
 
 
 @cache

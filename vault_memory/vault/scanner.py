@@ -268,7 +268,8 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
     folders: list[str] = []
     stack = [""]
     check_dirs = bool(rules.patterns)
-    ignored_file = _file_ignorer(rules)
+    ignored_names, ignored_file = _file_ignorer(rules)
+    suffixes, temp_first, ifmt, iflnk = MEMORY_SUFFIXES, _TEMP_FIRST, _S_IFMT, _S_IFLNK  # locals: read per file
     while stack:
         rel_dir = stack.pop()
         prefix = f"{rel_dir}/" if rel_dir else ""
@@ -285,16 +286,14 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
                         if not skipped_dir(name) and not (check_dirs and rules.ignored(prefix + name, True)):
                             stack.append(prefix + name)
                         continue
-                    # is_temp_name, for a name that ends in .md (no scratch suffix can)
-                    if not name.endswith(MEMORY_SUFFIXES) or name[:1] in _TEMP_FIRST or ".tmp-" in name:
-                        continue
-                    if ".syncthing." in name:  # a sync tool's temp
+                    # is_temp_name, for a name that ends in .md (no scratch suffix can); a sync tool's temp
+                    if not name.endswith(suffixes) or name[0] in temp_first or ".tmp-" in name or ".syncthing." in name:
                         continue
                     rel = prefix + name
-                    if ignored_file is not None and ignored_file(name, rel):
+                    if name in ignored_names or (ignored_file is not None and ignored_file(name, rel)):
                         continue
                     st = entry.stat(follow_symlinks=False)  # one call: the link itself, or the file
-                    if st.st_mode & _S_IFMT == _S_IFLNK or not rel.isascii():  # rare: said, or followed
+                    if st.st_mode & ifmt == iflnk or not rel.isascii():  # rare: said, or followed
                         followed = _unusual(entry, rel, st, root, special, append)
                         if followed is None:
                             continue
@@ -305,25 +304,26 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
     return plain, special, folders
 
 
-def _file_ignorer(rules: IgnoreRules) -> Callable[[str, str], bool] | None:
-    """Whether a file (its name, its vault path) is ignored by its own name or path, as
-    fast as the rules allow: compiled matchers, or the rules in order when they hold a
-    '!'; None when no rule can ignore a file by itself."""
+def _file_ignorer(rules: IgnoreRules) -> tuple[frozenset[str], Callable[[str, str], bool] | None]:
+    """(names ignored wherever they are, a test of whether any other file is ignored by its
+    name or vault path), as fast as the rules allow: the names looked up in a set (what a
+    default vault's rules come to), compiled matchers, or the rules in order when they
+    hold a '!'; no test when nothing else can ignore a file by itself."""
     if not rules.files_can_be_ignored:
-        return None
+        return frozenset(), None
     matchers = rules.file_matchers()
     if matchers is None:
-        return lambda name, rel: rules.ignored(rel, False)
+        return frozenset(), lambda name, rel: rules.ignored(rel, False)
     by_path, by_name, literal_names = matchers
+    if by_path is None and by_name is None:
+        return literal_names, None
 
     def ignored(name: str, rel: str) -> bool:
-        return (
-            name in literal_names
-            or (by_name is not None and by_name.match(name) is not None)
-            or (by_path is not None and by_path.match(rel) is not None)
+        return (by_name is not None and by_name.match(name) is not None) or (
+            by_path is not None and by_path.match(rel) is not None
         )
 
-    return ignored
+    return literal_names, ignored
 
 
 def _unusual(
