@@ -883,6 +883,43 @@ def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vaul
     assert ranked() == synced
 
 
+def test_a_bilingual_batch_is_embedded_by_each_model_once(empty_vault_dir):
+    """The bilingual model kept MiniLM's vectors for the sync, not USE's: every fact an
+    export wrote was embedded by USE twice, by the restatement check and by the sync (a
+    third of an export ingest's model time). The sync now takes USE's too, and what it
+    indexes ranks as a rebuild's index ranks."""
+    from vault_memory.backend import LocalBackend
+    from vault_memory.config import Config
+    from vault_memory.index.embedder import BilingualEmbedder
+    from vault_memory.index.store import Index
+    from vault_memory.recall.engine import Engine
+    from vault_memory.recall.results import RecallQuery
+    from vault_memory.vault.vault import Vault
+    from vault_memory.writing.rules import Remembering, remember_many
+
+    embedder = BilingualEmbedder()  # its own: nothing kept by another test
+    asked: list[str] = []
+    use_embed = embedder.multilingual.embed
+    embedder.multilingual.embed = lambda texts, **kw: asked.extend(texts) or use_embed(texts, **kw)
+    vault = Vault(empty_vault_dir)
+    backend = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(Index(vault, embedder)))
+    backend.recall(RecallQuery("nothing yet"))  # the index built
+    said = ["My sister Ana lives in Porto", "Mi bici es una Brompton verde", "I play the cello on Sundays"]
+    outcomes = remember_many(backend, [Remembering(text) for text in said])
+    assert [o.status for o in outcomes] == ["created"] * 3
+
+    def ranked() -> list[tuple[str, float]]:
+        result = backend.recall(RecallQuery("¿qué instrumento toco?", include_pinned=False))
+        return [(hit.memory.id, round(hit.score, 4)) for hit in result.hits]
+
+    synced = ranked()
+    assert sorted(t for t in asked if t in said) == sorted(said)  # each once, by the check or the sync
+    assert embedder._kept == {} and embedder.english._kept == {}  # the sync took them
+    assert synced[0][0] == outcomes[2].memory.id
+    backend.sync(full=True)
+    assert ranked() == synced
+
+
 def test_a_vector_search_among_some_labels_finds_only_those_by_any_path(tmp_path):
     """``only`` (an English question's multilingual half looks among Spanish memories): a
     few labels are scored exactly, many through a filtered walk of the graph, and the

@@ -126,6 +126,8 @@ CPU_ARENA = False
 #: token-vector rows ``embed(..., keep=True)`` may hold for the next sync (12 MB at 384
 #: dimensions); the oldest go first
 KEPT_ROWS = 8192
+#: the most texts whose multilingual vectors are kept for the sync (2 KB each)
+KEPT_TEXTS = 1024
 
 
 class FastEmbedEmbedder:
@@ -559,16 +561,40 @@ class BilingualEmbedder:
         self.multilingual = UseEmbedder(cache_dir=cache_dir)
         self.dim: int | None = BUNDLED_DIM + UseEmbedder.DIM
         self.languages: frozenset[str] | None = None  # some part judges every pair
+        #: the multilingual vectors of texts embedded to be written, by text, until the sync
+        #: that indexes them takes them (MiniLM keeps its own: ``FastEmbedEmbedder._kept``)
+        self._kept: dict[str, np.ndarray] = {}
+        self._keeping = threading.Lock()
 
-    def _joined(self, english: np.ndarray, texts: Sequence[str]) -> np.ndarray:
-        other = self.multilingual.embed(texts)
+    def _joined(self, english: np.ndarray, texts: Sequence[str], keep: bool = False) -> np.ndarray:
+        other = self._multilingual(texts, keep)
         first, second = self.parts
         return np.hstack([english * first.weight, other * second.weight]).astype(np.float32)
+
+    def _multilingual(self, texts: Sequence[str], keep: bool) -> np.ndarray:
+        """USE's vectors of ``texts``: those kept taken, the rest embedded; ``keep``: all of
+        them kept again for the sync (an export's facts were embedded by USE twice, by the
+        restatement check and by the sync)."""
+        with self._keeping:
+            found = {text: self._kept.pop(text) for text in set(texts) if text in self._kept}
+        missing = [text for text in dict.fromkeys(texts) if text not in found]
+        if missing:
+            found.update(zip(missing, self.multilingual.embed(missing), strict=True))
+        if keep:
+            with self._keeping:
+                self._kept.update((text, found[text]) for text in texts)
+                while len(self._kept) > KEPT_TEXTS:
+                    self._kept.pop(next(iter(self._kept)))
+        return np.stack([found[text] for text in texts])
 
     def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
-        return self._joined(self.english.embed(texts, keep=keep), texts)
+        if not keep:
+            first, second = self.parts
+            english, other = self.english.embed(texts), self.multilingual.embed(texts)
+            return np.hstack([english * first.weight, other * second.weight]).astype(np.float32)
+        return self._joined(self.english.embed(texts, keep=True), texts, keep=True)
 
     def embed_with_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
         if not texts:
@@ -595,6 +621,8 @@ class BilingualEmbedder:
 
     def release(self) -> bool:
         english, other = self.english.release(), self.multilingual.release()
+        with self._keeping:
+            self._kept = {}
         return english or other
 
 
