@@ -542,10 +542,6 @@ class Catalog:
             out.setdefault(path, []).append((first, rows))
         return out
 
-    def labels_of(self, paths: Iterable[str]) -> dict[int, str]:
-        """The vector labels of ``paths``, with their file."""
-        return dict(self._where_in("SELECT label, path FROM chunks", "path", paths))
-
     def label_paths(self, labels: Iterable[int] | None = None) -> dict[int, str]:
         """The file of every vector label (or of just ``labels``)."""
         if labels is None:
