@@ -266,15 +266,14 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
     append = plain.append
     special: list[FileEntry] = []
     folders: list[str] = []
-    stack = [""]
+    stack = [(str(root), "", "")]  # (folder, its vault path, the prefix of its entries' paths)
     check_dirs = bool(rules.patterns)
     ignored_names, ignored_file = _file_ignorer(rules)
     suffixes, temp_first, ifmt, iflnk = MEMORY_SUFFIXES, _TEMP_FIRST, _S_IFMT, _S_IFLNK  # locals: read per file
     while stack:
-        rel_dir = stack.pop()
-        prefix = f"{rel_dir}/" if rel_dir else ""
+        folder, rel_dir, prefix = stack.pop()
         try:
-            it = os.scandir(root / rel_dir if rel_dir else root)
+            it = os.scandir(folder)
         except OSError:
             continue
         folders.append(rel_dir)
@@ -284,7 +283,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         if not skipped_dir(name) and not (check_dirs and rules.ignored(prefix + name, True)):
-                            stack.append(prefix + name)
+                            stack.append((entry.path, prefix + name, f"{prefix}{name}/"))
                         continue
                     # is_temp_name, for a name that ends in .md (no scratch suffix can); a sync tool's temp
                     if not name.endswith(suffixes) or name[0] in temp_first or ".tmp-" in name or ".syncthing." in name:
