@@ -109,8 +109,8 @@ def schema() -> Schema:
     """Only what a search reads: the path (stored, to name a hit; unique, to delete it),
     the weighted text fields and the conversation column. Filters by type, persona,
     domain or date are the catalog's. A numeric ``created`` field here once cost 1.3 KB a
-    memory (Whoosh indexes a float as 16 terms of its prefixes) and a stored ``id`` 40
-    bytes, and nothing read either."""
+    memory (Whoosh indexes a float as 16 terms of its prefixes) and ``id``, indexed and
+    stored, 170 bytes, and nothing read either."""
     return Schema(
         path=ID(stored=True, unique=True),
         # phrase=False: no word positions, which no search reads (``keyword_search`` reads
