@@ -3,8 +3,10 @@
 Layout under ``<vault>/.vmem/index/``::
 
     CURRENT            name of the live generation, replaced atomically
-    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw and
-                       vectors.delta (what changed since), stamps.marshal (the catalog's file stamps, for the no-change check)
+    gen-000001/        one generation: catalog.sqlite, keyword/ (Whoosh), vectors.hnsw,
+                       vectors.side (the columns hnswlib does not hold) and vectors.delta (what
+                       changed since), tokens (late interaction), stamps.marshal (the catalog's
+                       file stamps, for the no-change check)
     write.lock         held by the one process that writes (sync, reindex, daemon)
     snapshot.lock      shared by readers while opening; exclusive while a writer publishes
 
@@ -25,10 +27,11 @@ from ..errors import IndexStale
 from ..vault.fsutil import atomic_write, private_dir
 from .catalog import FORMAT_VERSION, MIGRATIONS, Meta
 from .keyword_index import KeywordIndex
-from .vector_index import SIDE_FILE
 
 #: the file a generation gets once it is built to the end
 COMPLETE = "COMPLETE"
+#: the columns of each vector hnswlib does not hold, beside its file (``vector_index.SideRows``)
+SIDE_FILE = "vectors.side"
 #: what a stamps file must say it was written for (the stamp's shape, the catalog's format)
 _STAMPS_FORMAT = (1, FORMAT_VERSION, len(MIGRATIONS))
 

@@ -13,11 +13,11 @@ from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from .catalog import SPANISH_TAG, Catalog, Meta
 from .embedder import Part
-from .generations import IndexLayout
+from .generations import SIDE_FILE, IndexLayout
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
-from .vector_index import SIDE_FILE, Vectors, split_of
+from .vector_index import Vectors, split_of
 
 
 class Snapshot:

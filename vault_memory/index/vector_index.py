@@ -18,16 +18,13 @@ import contextlib
 import os
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import hnswlib
 import numpy as np
 
 from ..errors import IndexDamaged
 from ..vault.fsutil import atomic_write, fsync_dir
-
-if TYPE_CHECKING:
-    from .generations import Generation
+from .generations import SIDE_FILE, Generation
 
 M = 16
 EF_CONSTRUCTION = 100
@@ -35,8 +32,6 @@ EF_SEARCH = 128
 #: changes (vectors added, labels deleted) kept in the delta before it is folded into the
 #: hnswlib file: searched by brute force, 4,096 384-d vectors cost about a millisecond
 DELTA_MAX = 4096
-#: the file of ``SideRows`` beside the hnswlib file
-SIDE_FILE = "vectors.side"
 
 
 def split_of(recorded: str | None) -> tuple[int, float] | None:
