@@ -566,8 +566,7 @@ class BilingualEmbedder:
         self._kept: dict[str, np.ndarray] = {}
         self._keeping = threading.Lock()
 
-    def _joined(self, english: np.ndarray, texts: Sequence[str], keep: bool = False) -> np.ndarray:
-        other = self._multilingual(texts, keep)
+    def _joined(self, english: np.ndarray, other: np.ndarray) -> np.ndarray:
         first, second = self.parts
         return np.hstack([english * first.weight, other * second.weight]).astype(np.float32)
 
@@ -591,16 +590,14 @@ class BilingualEmbedder:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         if not keep:
-            first, second = self.parts
-            english, other = self.english.embed(texts), self.multilingual.embed(texts)
-            return np.hstack([english * first.weight, other * second.weight]).astype(np.float32)
-        return self._joined(self.english.embed(texts, keep=True), texts, keep=True)
+            return self._joined(self.english.embed(texts), self.multilingual.embed(texts))
+        return self._joined(self.english.embed(texts, keep=True), self._multilingual(texts, keep=True))
 
     def embed_with_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32), []
         pooled, pieces = self.english.embed_with_tokens(texts)
-        return self._joined(pooled, texts), pieces
+        return self._joined(pooled, self._multilingual(texts, keep=False)), pieces
 
     def question(self, text: str, parts: Sequence[Part], with_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
         """``embed_question``: each model runs only for its part (an English question on a
