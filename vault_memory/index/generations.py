@@ -32,6 +32,13 @@ from .keyword_index import KeywordIndex
 COMPLETE = "COMPLETE"
 #: the columns of each vector hnswlib does not hold, beside its file (``vector_index.SideRows``)
 SIDE_FILE = "vectors.side"
+
+
+def side_path_of(vectors_path: Path) -> Path:
+    """The side rows' file of an hnswlib file: beside it, whatever the folder."""
+    return vectors_path.with_name(SIDE_FILE)
+
+
 #: what a stamps file must say it was written for (the stamp's shape, the catalog's format)
 _STAMPS_FORMAT = (1, FORMAT_VERSION, len(MIGRATIONS))
 
@@ -90,7 +97,7 @@ class Generation:
     @property
     def vectors_side_path(self) -> Path:
         """The columns of each vector hnswlib does not hold (``vector_index.SideRows``)."""
-        return self.folder / SIDE_FILE
+        return side_path_of(self.vectors_path)
 
     @property
     def stamps_path(self) -> Path:

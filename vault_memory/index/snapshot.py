@@ -13,7 +13,7 @@ from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from .catalog import SPANISH_TAG, Catalog, Meta
 from .embedder import Part
-from .generations import SIDE_FILE, IndexLayout
+from .generations import IndexLayout, side_path_of
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
@@ -334,8 +334,7 @@ class VectorCache:
     def load(self, path: Path, delta_path: Path, dim: int, split: tuple[int, float] | None = None) -> Vectors:
         """``split``: as the generation's catalog records it (``Meta.VECTOR_SPLIT``)."""
         with self._lock:
-            side_path = path.with_name(SIDE_FILE)
-            keys = _file_key(path, dim), _file_key(delta_path, dim), _file_key(side_path, split)
+            keys = _file_key(path, dim), _file_key(delta_path, dim), _file_key(side_path_of(path), split)
             if self._vectors is None or self._keys != keys:
                 held, known = self._vectors, self._keys
                 base = held.base if held is not None and known is not None and known[0] == keys[0] else None

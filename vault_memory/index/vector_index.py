@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import IndexDamaged
 from ..vault.fsutil import atomic_write, fsync_dir
-from .generations import SIDE_FILE, Generation
+from .generations import Generation, side_path_of
 
 M = 16
 EF_CONSTRUCTION = 100
@@ -295,7 +295,7 @@ class Vectors:
         self.base = base
         self.split = split
         self.base_dim = split[0] if split else dim
-        self.side_path = base_path.with_name(SIDE_FILE)
+        self.side_path = side_path_of(base_path)
         #: the side rows as the hnswlib file's (None: not read; a sync reads them when it folds)
         self.side: SideRows | None = None
         self.labels = np.empty(0, np.int64)  #: the delta's vectors' labels [n]
