@@ -476,10 +476,13 @@ class Vectors:
         self.deleted = np.union1d(self.deleted, older)
 
     def add(self, labels: list[int], vectors: np.ndarray) -> None:
+        if self.base is not None and self.split is None:  # hnswlib makes its own unit vectors
+            self._to_base_add(labels, vectors)
+            return
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit = (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
-        if self.base is not None:  # (hnswlib makes its own unit vectors)
-            self._to_base_add(labels, vectors if self.split is None else unit)
+        if self.base is not None:  # the side rows are the unit vector's columns
+            self._to_base_add(labels, unit)
             return
         self.labels = np.concatenate([self.labels, np.asarray(labels, np.int64)])
         self.vectors = np.concatenate([self.vectors, unit])
