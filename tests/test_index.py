@@ -854,7 +854,9 @@ def test_a_large_memory_costs_what_its_first_few_thousand_words_cost(empty_vault
 def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vault_dir):
     """A remembered batch's texts were embedded twice: by the restatement check, then by
     the sync that indexes them. The model keeps their token vectors for that sync, which
-    takes them, and what it indexes ranks as a rebuild's index ranks."""
+    takes them, and what it indexes ranks as a rebuild's index ranks. A text whose every
+    word no memory holds cannot be a restatement: the check does not embed it at all (an
+    export's last batch was embedded for nothing), and the sync embeds it once."""
     from vault_memory.backend import LocalBackend
     from vault_memory.config import Config
     from vault_memory.index.embedder import FastEmbedEmbedder
@@ -868,16 +870,20 @@ def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vaul
     vault = Vault(vault_dir)
     backend = LocalBackend(vault.root, Config.load(vault.root), engine=Engine(Index(vault, embedder)))
     said = ["My sister Ana lives in Porto", "My bike is a green Brompton", "I play the cello on Sundays"]
-    outcomes = remember_many(backend, [Remembering(text) for text in said])
-    assert [o.status for o in outcomes] == ["created"] * 3
-    assert len(embedder._kept) == 3  # embedded once, for the check, and kept
+    again = "On Sundays I play the cello"  # every word of a memory the batch wrote: checked
+    outcomes = remember_many(backend, [Remembering(text) for text in [*said, again]])
+    assert [o.status for o in outcomes] == ["created"] * 3 + ["reconfirmed"]
+    assert set(embedder._kept) == {*said, again}  # embedded once, for the check, and kept
+    alone = remember_many(backend, [Remembering("My tortoise Speedy eats dandelions")])[0]
+    # its snapshot's sync took the batch's vectors; no memory holds the new words: not embedded
+    assert alone.status == "created" and set(embedder._kept) == {again}
 
     def ranked() -> list[tuple[str, float]]:
         result = backend.recall(RecallQuery("what instrument do I play?", include_pinned=False))
         return [(hit.memory.id, round(hit.score, 4)) for hit in result.hits]
 
     synced = ranked()
-    assert embedder._kept == {}  # the sync took them
+    assert set(embedder._kept) == {again}  # never written, so never taken (until pushed out)
     assert synced[0][0] == outcomes[2].memory.id
     backend.sync(full=True)
     assert ranked() == synced
@@ -1009,3 +1015,38 @@ def test_split_vectors_score_as_the_whole_vectors_did(tmp_path):
         ).side,
         SideRows,
     )
+
+
+def test_a_word_no_memory_holds_is_known_only_from_todays_analysis_of_every_word(mech_vault):
+    """The restatement check leaves the model out for a word no indexed memory holds,
+    known from the keyword postings; those are every word of every memory only when the
+    generation was built by today's analysis and no ``<private>`` span was cut out of them."""
+    from vault_memory.index.keyword_index import body_terms, content_terms
+    from vault_memory.index.snapshot import Snapshot
+
+    write(
+        mech_vault / "facts" / "orchard.md", "---\nid: orchard\nkey: lantern_colour\n---\nThe orchard lantern is blue\n"
+    )
+    mem = vmem.open(mech_vault, use_daemon=False)
+    layout = IndexLayout(StateLayout.of(mech_vault))
+
+    def may_hold(text: str) -> bool:
+        with Snapshot(layout) as snap:
+            return snap.may_hold_words(body_terms(content_terms(text), text))
+
+    mem.reindex()
+    assert may_hold("orchard lantern") and may_hold("lanterns of the orchard")
+    assert not may_hold("orchard zeppelin")
+    # a key's words joined by underscores are the body's words apart: never ruled out
+    assert body_terms(content_terms("lantern_colour blue"), "lantern_colour blue") == {"blue"}
+    write(mech_vault / "facts" / "gate.md", "---\nid: gate\n---\nThe gate code is <private>zeppelin</private>\n")
+    mem.sync()
+    assert may_hold("orchard zeppelin")  # a private word is in no posting: nothing is ruled out
+    (mech_vault / "facts" / "gate.md").unlink()
+    mem.reindex()
+    assert not may_hold("orchard zeppelin")
+    catalog = Catalog(layout.current().catalog_path)
+    catalog._sql("DELETE FROM meta WHERE key = ?", (Meta.KEYWORD_ANALYSIS,))  # as built before it was recorded
+    catalog.close()
+    assert may_hold("orchard zeppelin")
+    mem.close()

@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import IndexDamaged
 from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
+from ..vault.secrets import has_private
 from ..vault.slots import slot_of
 from ..vault.supersession import with_digest_marker
 
@@ -164,6 +165,11 @@ class Meta:
     STAMPS_DIGEST = "stamps_digest"
     #: the keyword folder's files and sizes at the last commit (``KeywordIndex.file_sizes``)
     KEYWORD_FILES = "keyword_files"
+    #: the keyword analysis the generation was built with (``keyword_index.ANALYSIS``;
+    #: absent: built before it was recorded), and "1" once any memory it indexed has a
+    #: ``<private>`` span (cut out of its postings): what ``Snapshot.may_hold_words`` trusts
+    KEYWORD_ANALYSIS = "keyword_analysis"
+    PRIVATE_SPANS = "private_spans"
 
 
 def duplicate_message(memory_id: str, first: str) -> str:
@@ -279,6 +285,7 @@ class Catalog:
         #: every path whose memory, content hash or vector labels this connection changed:
         #: what a reader of the previous commit must read again (``Snapshot.carry_over``)
         self.touched: set[str] = set()
+        self._private_noted = False
         try:
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -434,6 +441,9 @@ class Catalog:
                 *matched,
             ),
         )
+        if memory is not None and not self._private_noted and has_private(memory.text):
+            self.set_meta(**{Meta.PRIVATE_SPANS: "1"})  # never unset: a rebuild starts without it
+            self._private_noted = True
         self._sql("DELETE FROM supersedes WHERE path = ?", (row.path,))
         has_slots = self._has_slots  # one schema query a file, not two: a build upserts every file
         if has_slots:

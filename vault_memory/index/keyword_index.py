@@ -100,6 +100,10 @@ def _analyzer(lang: str):
     )
 
 
+#: the analysis ``EN``, ``ES`` and ``PLAIN`` make of a text, as a generation records it
+#: (``Meta.KEYWORD_ANALYSIS``): any change to them bumps it, so today's terms are compared
+#: with an index's postings only when the index was made by the same analysis
+ANALYSIS = "1"
 EN = _analyzer("en")
 ES = _analyzer("es")
 PLAIN = RegexTokenizer(_TOKEN) | LengthCap() | LowercaseFilter() | CharsetFilter(accent_map)
@@ -194,6 +198,13 @@ def content_terms(text: str) -> frozenset[str]:
     # "c++" is not "c#", "€500" not "$500": symbolic terms, looked for word by word
     terms |= {w.casefold() for word in text.split() if len(word) <= MAX_SYMBOLIC_WORD for w in _SYMBOLIC.findall(word)}
     return frozenset(terms)
+
+
+def body_terms(terms: frozenset[str], text: str) -> frozenset[str]:
+    """Those of ``terms`` (``content_terms(text)``) that every memory holding one has in
+    its ``body`` postings: the analysed words, not a word a key joins with underscores (the
+    body reads them as spaces), a negation's or a symbol's term (indexed otherwise)."""
+    return frozenset(t.text for t in EN(text) if "_" not in t.text) & terms
 
 
 _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGNIFICANT_SYMBOLS)}][^\s.,;:!?]*")

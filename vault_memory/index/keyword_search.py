@@ -437,6 +437,10 @@ class KeywordSearcher:
         self._scored[key] = result
         return result
 
+    def holds(self, fieldname: str, term: str) -> bool:
+        """Whether some document (deleted ones too) has ``term`` in ``fieldname``."""
+        return fieldname in self.schema and bool(self._postings(fieldname, term))
+
     def _avg_field_length(self, fieldname: str) -> float:
         if fieldname not in self._avg_length:
             self._avg_length[fieldname] = (self.reader.field_length(fieldname) / (self.doc_count_all or 1)) or 1

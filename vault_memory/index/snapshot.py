@@ -14,6 +14,7 @@ from ..vault.memory import DIGEST_REF, Memory
 from .catalog import SPANISH_TAG, Catalog, Meta
 from .embedder import Part
 from .generations import IndexLayout, side_path_of
+from .keyword_index import ANALYSIS
 from .keyword_search import KeywordSearcher, SegmentCache
 from .locks import file_lock
 from .token_store import TokenFiles, TokenReader
@@ -138,6 +139,15 @@ class Snapshot:
         if self._conversations is None:
             self._conversations = self.catalog.holds_conversations()
         return self.keyword.session_scores(text) if self._conversations else {}
+
+    def may_hold_words(self, terms: frozenset[str]) -> bool:
+        """Whether some indexed memory may hold each of ``terms`` (``keyword_index.body_terms``).
+        False only when one is in no memory's ``body`` postings and those postings are
+        every word of every memory by today's analysis: the generation recorded the
+        analysis it was built with, and no ``<private>`` span was cut out of them."""
+        if self.meta.get(Meta.KEYWORD_ANALYSIS) != ANALYSIS or self.meta.get(Meta.PRIVATE_SPANS):
+            return True
+        return all(self.keyword.holds("body", term) for term in terms)
 
     def spanish_labels(self) -> frozenset[int] | None:
         """The vector labels of the memories written in Spanish (once per snapshot): where

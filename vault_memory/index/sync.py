@@ -37,7 +37,7 @@ from .checkup import file_problems, record_vector_sizes, vector_files, vector_si
 from .chunking import chunk_text, embedding_text
 from .embedder import Embedder, token_model, vector_split
 from .generations import Generation, IndexLayout, check_compatible, read_stamps, stamps_digest, write_stamps
-from .keyword_index import document
+from .keyword_index import ANALYSIS, document
 from .locks import file_lock
 from .token_store import TokenFiles, codec_for
 from .vector_index import BuiltVectors, Vectors, split_of, split_text
@@ -519,7 +519,13 @@ class Indexer:
         catalog = Catalog(generation.catalog_path)
         try:
             catalog.migrate()
-            catalog.set_meta(**{Meta.FORMAT_VERSION: FORMAT_VERSION, Meta.MODEL_ID: self.embedder.model_id})
+            catalog.set_meta(
+                **{
+                    Meta.FORMAT_VERSION: FORMAT_VERSION,
+                    Meta.MODEL_ID: self.embedder.model_id,
+                    Meta.KEYWORD_ANALYSIS: ANALYSIS,
+                }
+            )
             split = vector_split(self.embedder.model_id)
             if split is not None:  # chosen once for the generation's life
                 catalog.set_meta(**{Meta.VECTOR_SPLIT: split_text(split)})

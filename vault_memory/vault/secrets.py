@@ -50,6 +50,11 @@ _SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _CARD = re.compile(r"(?<![\w./:=-])[2-6](?:[ -]?\d){12,18}(?![\w./-])")
 
 
+def has_private(text: str) -> bool:
+    """Whether ``text`` holds a ``<private>`` span (``without_private`` cuts something)."""
+    return "<private" in text.lower() and _PRIVATE.search(text) is not None
+
+
 def without_private(text: str) -> str:
     """``text`` with every ``<private>…</private>`` span cut out (and the spaces it leaves
     closed up); the same text when it holds none."""

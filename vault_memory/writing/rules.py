@@ -29,7 +29,7 @@ from ..errors import AmbiguousId, InvalidInput, WriteRefused
 from ..index.catalog import Meta
 from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
-from ..index.keyword_index import content_terms
+from ..index.keyword_index import body_terms, content_terms
 from ..index.locks import file_lock
 from ..lifecycle import (
     COMPATIBLE_KEY,
@@ -342,6 +342,8 @@ class _Batch:
     #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
     slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the content words of each memory written (``content_terms``), by id
+    terms: dict[str, frozenset[str]] = field(default_factory=dict)
     #: the language of each text compared (``vault.language``), worked out once a batch
     written_in: dict[str, str | None] = field(default_factory=dict)
 
@@ -486,19 +488,35 @@ class _Batch:
         conversation, or in one batch of an export, were both written)."""
         assert self.snap is not None
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
-        if not indexed and not self.written:
-            return None  # nothing to compare with: do not load the model for nothing
+        new_terms = content_terms(f"{p.key or ''} {p.text}")
+        if not self._may_restate(p, new_terms, indexed):
+            return None  # no memory holds all its words: do not ask the model for nothing
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
         nearest = self._indexed_nearest(p, vector, asked_in) if indexed else []
         nearest += self._written_nearest(p, vector, asked_in)
         nearest.sort(key=lambda pair: -pair[1])
-        new_terms = content_terms(f"{p.key or ''} {p.text}")
         for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
             if is_restatement(
                 new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, self.rules
             ):
                 return candidate, similarity
         return None
+
+    def _may_restate(self, p: _Prepared, new_terms: frozenset[str], indexed: bool) -> bool:
+        """Whether any memory, written by this batch or indexed, may hold every content
+        word of the item, which ``is_restatement`` asks of a restatement. When none can,
+        the item's vector is not needed here (the sync embeds it): an export's last batch
+        of new facts was embedded for this check alone, and each of them compared with
+        every fact the batch wrote."""
+        if not new_terms:
+            return False
+        for m in self.written:
+            if m.id not in self.terms:
+                self.terms[m.id] = content_terms(f"{m.key or ''} {m.text}")
+            if new_terms <= self.terms[m.id]:
+                return True
+        assert self.snap is not None
+        return indexed and self.snap.may_hold_words(body_terms(new_terms, f"{p.key or ''} {p.text}"))
 
     def _written_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
         """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
