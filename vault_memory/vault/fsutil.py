@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -13,25 +13,28 @@ from ..errors import WriteRefused
 TEMP_SUFFIX = ".tmp-vmem"
 
 
-def current_umask() -> int:
-    """The process umask, read without changing it where the system says (Linux)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+#: the temp files of this process, numbered (a name another process left is skipped)
+_TEMP_NUMBERS = itertools.count()
+
+
+def _open_temp(folder: Path, name: str) -> tuple[int, str]:
+    """A new temp file beside ``name``, created 0666 less the umask (or the folder's default
+    ACL) as any new file is: ``tempfile.mkstemp`` made a random name and a 0600 file to
+    widen again, a third of the cost of writing a conversation's small ledger."""
+    while True:
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMP_NUMBERS)}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue  # left by a killed process that had this pid
 
 
 def _write_temp(folder: Path, name: str, data: bytes, mode: int | None = None, durable: bool = True) -> Path:
-    """A temp file beside the target; ``mode`` is the target's (None: a new file, by the umask)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TEMP_SUFFIX, dir=folder)
+    """A temp file beside the target; ``mode`` is the target's (None: a new file's)."""
+    fd, tmp = _open_temp(folder, name)
     try:
-        os.fchmod(fd, mode if mode is not None else 0o666 & ~current_umask())
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -78,7 +81,7 @@ def atomic_write(
     path: Path, data: bytes | str, *, overwrite: bool = True, new_mode: int | None = None, durable: bool = True
 ) -> None:
     """Temp file in the same folder, fsync, then ``os.replace`` (or a no-clobber link). A
-    file replaced keeps its mode; a new one gets ``new_mode`` (None: the umask's).
+    file removed keeps its mode; a new one gets ``new_mode`` (None: the umask's).
     ``durable=False`` leaves out both fsyncs: still all or nothing for a reader and for a
     killed process, but a power cut may lose it (for files that only save work)."""
     if isinstance(data, str):
@@ -89,9 +92,11 @@ def atomic_write(
     except FileNotFoundError:
         mode = new_mode
     tmp = _write_temp(path.parent, path.name, data, mode, durable)
+    moved = False
     try:
         if overwrite:
             os.replace(tmp, path)
+            moved = True
         else:
             try:
                 os.link(tmp, path)  # fails if the target exists: never clobbers a user's file
@@ -101,9 +106,10 @@ def atomic_write(
                 if path.exists():
                     raise WriteRefused(f"{path} already exists; nothing was written") from None
                 os.replace(tmp, path)
+                moved = True
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        if not moved:
+            tmp.unlink(missing_ok=True)
     if durable:
         fsync_dir(path.parent)
 
@@ -158,8 +164,8 @@ LATE_WRITE_CHECKS = (0.0, 0.002, 0.01, 0.05)
 def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> tuple[bool, bytes | None]:
     """Replace ``path`` with ``data`` only if it still holds ``expected``.
 
-    Returns (replaced, late): ``replaced`` is False (nothing written) when someone changed
-    the file meanwhile; ``late`` is what the replaced file held at the end if a writer
+    Returns (removed, late): ``removed`` is False (nothing written) when someone changed
+    the file meanwhile; ``late`` is what the removed file held at the end if a writer
     reached it in the instant between the last check and the replace (its change is in
     ``late``, for the caller to redo the edit on). Keeps the file's mode; a file with other
     hard links is rewritten in place, so every link sees the change."""
