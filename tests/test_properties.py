@@ -97,6 +97,30 @@ def test_what_vmem_writes_it_reads_back_exactly(text, key, tags):
     assert serialize_memory(back).encode("utf-8") == raw  # twice the same bytes
 
 
+@SETTINGS
+@given(
+    values=st.dictionaries(
+        st.sampled_from(["key", "tags", "persona", "domain", "note", "x-custom"]),
+        st.one_of(KEYS, st.lists(st.text(max_size=60), max_size=4), st.integers(), st.floats(allow_nan=False)),
+        max_size=5,
+    )
+)
+@example(values={"key": "mi perro 🐕"})  # libyaml escapes it: written by PyYAML
+@example(values={"tags": ["a\u2028b", " lead", "trail ", "#x", "yes", "1e3", "~", "- y"]})
+def test_a_memorys_frontmatter_is_the_same_bytes_whichever_emitter_writes_it(values):
+    """libyaml writes a memory's frontmatter where it emits what PyYAML would: the same
+    bytes whichever is installed (an emoji stays an emoji, not ``\U0001f415``)."""
+    import yaml
+
+    from vault_memory.vault import fileformat
+
+    values = {"id": "2026-11-23-x-abc123", "created": dt.datetime(2026, 11, 23, 10, 0, tzinfo=dt.UTC), **values}
+    options = {"sort_keys": False, "allow_unicode": True, "default_flow_style": False, "width": 10**6}
+    by_python = yaml.dump(values, Dumper=fileformat._VaultDumper, **options)
+    assert fileformat.dump_yaml(values) == by_python
+    assert "\\U0001F415" not in fileformat.dump_yaml({"key": "mi perro 🐕"})
+
+
 def letters(text: str) -> list[str]:
     folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
     return sorted(ch for ch in folded if ch.isalnum() or ch in "+#$€£¥₹%&@")

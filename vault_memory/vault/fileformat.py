@@ -47,11 +47,40 @@ class _VaultDumper(yaml.SafeDumper):
     as dates; strings that merely look like dates stay quoted."""
 
 
-def _represent_datetime(dumper: yaml.SafeDumper, value: dt.datetime) -> yaml.Node:
+def _represent_datetime(dumper: yaml.representer.SafeRepresenter, value: dt.datetime) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:timestamp", value.isoformat())
 
 
 _VaultDumper.add_representer(dt.datetime, _represent_datetime)
+
+#: libyaml's emitter with the same representers (about 4x faster: a third of writing a
+#: memory's file), for values it writes byte for byte as PyYAML does (``_emits_alike``)
+_FastDumper: type = _VaultDumper
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CDumper(yaml.CSafeDumper):
+        """libyaml's emitter; ``_VaultDumper``'s datetimes."""
+
+    _CDumper.add_representer(dt.datetime, _represent_datetime)
+    _FastDumper = _CDumper
+
+#: text libyaml writes as PyYAML does: printable, on one line, in the Basic Multilingual
+#: Plane (libyaml escapes an emoji as ``\U0001F600``, and quotes line breaks otherwise)
+_ALIKE_TEXT = re.compile(r"[\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]*\Z")
+
+
+def _emits_alike(value: Any) -> bool:
+    if isinstance(value, str):
+        return _ALIKE_TEXT.match(value) is not None
+    if isinstance(value, dict):
+        return all(_emits_alike(k) and _emits_alike(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set):
+        return all(_emits_alike(v) for v in value)
+    return True
+
+
+def _dumper_for(values: dict[str, Any]) -> type:
+    return _FastDumper if _emits_alike(values) else _VaultDumper
 
 
 def decode(raw: bytes, path: Path) -> str:
@@ -371,18 +400,19 @@ def type_warning(data: dict[str, Any], fm: str = "") -> tuple[int | None, str] |
 
 def dump_yaml(values: dict[str, Any]) -> str:
     return yaml.dump(
-        values, Dumper=_VaultDumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10**6
+        values, Dumper=_dumper_for(values), sort_keys=False, allow_unicode=True, default_flow_style=False, width=10**6
     )
 
 
 def serialize_memory(memory: Memory) -> str:
     """The file text vmem writes for a memory: deterministic, one trailing newline."""
-    post = frontmatter.Post(memory.text.strip(), **memory.frontmatter())
+    values = memory.frontmatter()
+    post = frontmatter.Post(memory.text.strip(), **values)
     return (
         frontmatter.dumps(
             post,
             handler=_YAML,
-            Dumper=_VaultDumper,
+            Dumper=_dumper_for(values),
             sort_keys=False,
             allow_unicode=True,
             default_flow_style=False,
