@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
+from .ledger import Ledger
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
-from .queue import Ledger, PendingEntry, PendingQueue
+from .queue import PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
 
