@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, closed_port_url
-from conftest import VMEM, Cli
+from conftest import VMEM, Cli, write
 
 import vault_memory as vmem
 from vault_memory.config import StateLayout
-from vault_memory.conversation import LLMSettings, context, ingest, parse, pending, retry_pending
+from vault_memory.conversation import LLMSettings, context, ingest, ingest_all, parse, pending, retry_pending
+from vault_memory.conversation.ledger import Ledgers
 from vault_memory.conversation.queue import file_stem
 from vault_memory.recall.render import estimate_tokens
 
@@ -207,6 +208,53 @@ def test_the_ledger_lost_the_write_rules_still_keep_it_from_duplicating(mem):
     report = ingest(mem, TRANSCRIPT, llm=None)
     assert {w.status for w in report.written} == {"reconfirmed"}
     assert len(mem.list()) == 2
+
+
+def test_a_damaged_ledger_is_set_aside_said_and_read_again_without_duplicates(mem):
+    """The ledger is saved work: a database that is no longer one is moved aside (kept, for
+    whoever wants to look), the report says so, and the conversation read again writes
+    nothing twice."""
+    ingest(mem, TRANSCRIPT, llm=None)
+    database = mem.state.ingested / "ledger.sqlite"
+    database.write_bytes(b"not a database at all" * 100)
+    report = ingest(mem, TRANSCRIPT, llm=None)
+    assert {w.status for w in report.written} == {"reconfirmed"} and len(mem.list()) == 2
+    assert any("ledger of turns already read was damaged" in note for note in report.notes), report.notes
+    [aside] = mem.state.ingested.glob("ledger.sqlite.damaged-*")
+    assert aside.read_bytes().startswith(b"not a database")
+    again = ingest(mem, TRANSCRIPT, llm=None)  # recorded in the new one
+    assert again.new_turns == 0 and again.written == [] and again.notes == []
+
+
+def test_a_ledger_file_of_an_earlier_version_is_read_then_moved_into_the_database(mem):
+    """Ledgers were a JSON file a conversation: one is still read (its turns are not read
+    again), and once its conversation is recorded again it lives in the database alone."""
+    transcript = parse(TRANSCRIPT, "auto", "old-session")
+    digests = sorted(t.digest for t in transcript.turns[:2])
+    old = mem.state.ingested / f"{file_stem('old-session')}.json"
+    write(old, json.dumps({"session": "old-session", "explicit": digests, "llm": []}) + "\n")
+    report = ingest(mem, transcript, llm=None)
+    assert report.new_turns == len(transcript.turns) - 2
+    assert not old.exists()
+    with Ledgers(mem.root) as ledgers:
+        assert ledgers.get("old-session").explicit == {t.digest for t in transcript.turns}
+
+
+def test_an_exports_conversations_are_recorded_in_one_database_not_a_file_each(mem, tmp_path):
+    """1,500 conversations were 1,500 ledger files (file creation: the part of an export's
+    ingest that varied most); now they are rows of one database, written in a transaction
+    a batch."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from export_ingest import export
+
+    dump = write(tmp_path / "conversations.json", json.dumps(export(60)))
+    reports = ingest_all(mem, dump, llm=None)
+    assert len(reports) == 60 and sum(len(r.written) for r in reports) == 12
+    assert sorted(p.name for p in mem.state.ingested.iterdir()) == ["ledger.sqlite"]
+    again = ingest_all(mem, dump, llm=None)
+    assert all(r.new_turns == 0 and not r.written for r in again)
 
 
 def test_dry_run_writes_nothing(mem):
@@ -828,16 +876,16 @@ def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_t
     def recorded_without_its_fact(vault: Path) -> list[int]:
         on_disk = "\n".join(facts(vault))
         lost = []
-        for i in range(0, 120, 5):
-            ledger = StateLayout.of(vault).ingested / f"{file_stem(conversations[i]['id'])}.json"
-            if ledger.exists() and f"sister number {i} is called Ana" not in on_disk:
-                lost.append(i)
+        with Ledgers(vault) as ledgers:
+            for i in range(0, 120, 5):
+                if ledgers.get(conversations[i]["id"]).explicit and f"sister number {i} is called Ana" not in on_disk:
+                    lost.append(i)
         return lost
 
     counting = shutil.copytree(original, tmp_path / "counting")
     assert run(counting, 0).returncode == 0
     steps = int((tmp_path / "steps").read_text())
-    assert steps > 120  # a ledger a conversation, a fact file each, the batches' queue files
+    assert steps > 48  # a fact file each (its link and its temp's removal), the batches' queue files
     for limit in (1, steps // 3, 2 * steps // 3, steps - 1):  # the first step, in each batch, the last
         vault = shutil.copytree(original, tmp_path / f"killed-{limit}")
         killed = run(vault, limit)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
-from .ledger import Ledger
+from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
 from .signals import explicit_signals, fact_persona
@@ -116,17 +116,33 @@ def ingest(
     transcript = _transcript(source, format, session)
     now = now or dt.datetime.now().astimezone()
     chat = resolve_chat(mem.config, llm)
+    with Ledgers(mem.root) as ledgers:
+        report = _ingest(mem, transcript, persona, dry_run, chat, now, ledgers)
+    report.notes += ledgers.notes
+    return report
+
+
+def _ingest(
+    mem: VaultMemory,
+    transcript: Transcript,
+    persona: str | None,
+    dry_run: bool,
+    chat: ChatClient | None,
+    now: dt.datetime,
+    ledgers: Ledgers,
+) -> IngestReport:
+    """``ingest`` of a parsed transcript, its ledger read from ``ledgers``."""
     if not transcript.turns:  # an empty conversation of an export: nothing to queue
-        return _report(transcript, Ledger(mem.root, transcript.session), dry_run=dry_run)
+        return _report(transcript, ledgers.get(transcript.session), dry_run=dry_run)
     if dry_run:
-        ledger = Ledger(mem.root, transcript.session)
+        ledger = ledgers.get(transcript.session)
         report = _report(transcript, ledger, dry_run=True)
         report.llm = "skipped (dry run)" if chat else "off"
         for item in _explicit_items(transcript.turns, ledger, transcript.session, persona):
             report.signals += 1
             report.written.append(_written("would write", None, item))
         return report
-    ledger = Ledger(mem.root, transcript.session)
+    ledger = ledgers.get(transcript.session)
     queue = PendingQueue(mem.root)
     if _read_before(transcript.turns, ledger, chat, queue):  # nothing to queue, write or record again
         report = _report(transcript, ledger)
@@ -134,7 +150,7 @@ def ingest(
         _note_refused_llm(mem, chat, report)
         return report
     entry = queue.put(transcript.session, transcript.turns, persona, now)
-    report = process(mem, entry, chat, queue, now)
+    report = process(mem, entry, chat, queue, now, ledgers)
     report.format, report.problems, report.title = transcript.format, transcript.problems, transcript.title
     return report
 
@@ -181,15 +197,16 @@ def retry_pending(
     entries, problems = queue.entries()
     chat = resolve_chat(mem.config, llm)
     reports = []
-    for entry in entries:
-        if due_only and not entry.due(now):
-            continue
-        try:
-            reports.append(process(mem, entry, chat, queue, now))
-        except InvalidInput as e:  # this entry can never be written as it is: out of the way
-            where = queue.quarantine(entry.path) if entry.path else "left where it is"
-            problems.append(f"{entry.path}: cannot be ingested ({e}); {where}")
-    return reports, problems
+    with Ledgers(mem.root) as ledgers:
+        for entry in entries:
+            if due_only and not entry.due(now):
+                continue
+            try:
+                reports.append(process(mem, entry, chat, queue, now, ledgers))
+            except InvalidInput as e:  # this entry can never be written as it is: out of the way
+                where = queue.quarantine(entry.path) if entry.path else "left where it is"
+                problems.append(f"{entry.path}: cannot be ingested ({e}); {where}")
+    return reports, problems + ledgers.notes
 
 
 def remember_said(
@@ -208,7 +225,15 @@ def remember_said(
     if not explicit_signals(text):
         return []  # the common case costs one pass of the patterns
     session = session or "prompt"
-    ledger = Ledger(mem.root, session)
+    with Ledgers(mem.root) as ledgers:
+        outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session))
+    mem.vault.warnings += ledgers.notes
+    return outcomes
+
+
+def _remember_said(
+    mem: VaultMemory, text: str, session: str, persona: str | None, now: dt.datetime | None, ledger: Ledger
+) -> list[RememberOutcome]:
     turn = Turn("user", text, 1)
     if turn.digest in ledger.explicit:
         return []
@@ -234,10 +259,15 @@ def pending(mem: VaultMemory) -> list[PendingEntry]:
 
 
 def process(
-    mem: VaultMemory, entry: PendingEntry, chat: ChatClient | None, queue: PendingQueue, now: dt.datetime
+    mem: VaultMemory,
+    entry: PendingEntry,
+    chat: ChatClient | None,
+    queue: PendingQueue,
+    now: dt.datetime,
+    ledgers: Ledgers,
 ) -> IngestReport:
     """Turn one queued transcript into memories; dequeue it when all of them are written."""
-    ledger = Ledger(mem.root, entry.session)
+    ledger = ledgers.get(entry.session)
     transcript = Transcript(entry.turns, "queued", entry.session)
     report = _report(transcript, ledger)
     explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
@@ -311,20 +341,23 @@ def _ingest_signals_only(
     queue = PendingQueue(mem.root)
     problems = queue.recover()  # a batch a kill left: its conversations wait one by one again
     reports: list[IngestReport] = []
-    for start in range(0, len(transcripts), BATCH_CONVERSATIONS):
-        chosen: list[tuple[Transcript, Ledger, IngestReport]] = []
-        for transcript in transcripts[start : start + BATCH_CONVERSATIONS]:
-            ledger = Ledger(mem.root, transcript.session)
-            report = _report(transcript, ledger)
-            _note_refused_llm(mem, None, report)
-            report.notes += problems
-            problems = []
-            reports.append(report)
-            if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
-                chosen.append((transcript, ledger, report))
-        _ingest_batch(mem, queue, chosen, persona, now)
-        if progress is not None:
-            progress("ingest", len(reports), len(transcripts))
+    with Ledgers(mem.root) as ledgers:
+        for start in range(0, len(transcripts), BATCH_CONVERSATIONS):
+            chosen: list[tuple[Transcript, Ledger, IngestReport]] = []
+            for transcript in transcripts[start : start + BATCH_CONVERSATIONS]:
+                ledger = ledgers.get(transcript.session)
+                report = _report(transcript, ledger)
+                _note_refused_llm(mem, None, report)
+                report.notes += problems + ledgers.notes
+                problems, ledgers.notes = [], []
+                reports.append(report)
+                if transcript.turns and not _read_before(transcript.turns, ledger, None, queue):
+                    chosen.append((transcript, ledger, report))
+            _ingest_batch(mem, queue, chosen, persona, now, ledgers)
+            if progress is not None:
+                progress("ingest", len(reports), len(transcripts))
+    if ledgers.notes and reports:
+        reports[-1].notes += ledgers.notes
     return reports
 
 
@@ -334,6 +367,7 @@ def _ingest_batch(
     chosen: list[tuple[Transcript, Ledger, IngestReport]],
     persona: str | None,
     now: dt.datetime,
+    ledgers: Ledgers,
 ) -> None:
     """One batch of ``_ingest_signals_only``. A conversation already waiting on its own
     (a reading a kill or a model left) is merged into its entry as ``ingest`` merges it; the
@@ -352,7 +386,8 @@ def _ingest_batch(
     _write_groups(mem, groups, now)
     for entry, (_, ledger, _) in queued:  # the memories are on disk: only now is the reading recorded
         ledger.explicit |= {t.digest for t in entry.turns}
-        ledger.save(durable=False)  # the batch's file is the durable record until it goes
+    # in one transaction; the batch's file is the durable record until it goes
+    ledgers.save([ledger for _, (_, ledger, _) in queued], durable=False)
     for entry in entries:
         queue.done(entry)
     if batch is not None:
