@@ -561,6 +561,37 @@ def test_an_unchanged_walk_is_known_by_its_digest_without_reading_the_stamps(mec
     assert indexer.sync().updated == 1 and indexer.is_fresh()
 
 
+def test_a_digest_that_no_longer_matches_an_unchanged_vault_is_recorded_again(mech_vault):
+    """A digest of another kind (an earlier vmem's) or of another order (a restore lists the
+    files otherwise) left every later check reading the stamps file; the first whole sync
+    that finds nothing changed records the walk's own, and checks use it again. An
+    indexer remembers the last digest it worked out, by the walk's hash, and a change is
+    still seen."""
+    from vault_memory.index.catalog import Meta
+    from vault_memory.index.embedder import HashEmbedder
+    from vault_memory.index.generations import stamps_digest
+    from vault_memory.index.sync import Indexer
+
+    vault = vmem.open(mech_vault).vault
+    for name in "abc":
+        write(mech_vault / "facts" / f"{name}.md", f"---\nid: {name}\n---\nLikes {name}\n")
+    indexer = Indexer(vault, HashEmbedder(16))
+    indexer.sync()
+    generation = indexer.layout.current()
+    catalog = Catalog(generation.catalog_path)
+    catalog.set_meta(**{Meta.STAMPS_DIGEST: "an-older-kind-of-digest"})
+    catalog.close()
+    assert indexer.is_fresh()  # the stamps file says so
+    assert indexer.sync().changed == 0
+    catalog = Catalog(generation.catalog_path)
+    assert catalog.meta()[Meta.STAMPS_DIGEST] == stamps_digest(vault.walk().stamps)
+    catalog.close()
+    generation.stamps_path.unlink()  # not read again: the digest speaks
+    assert indexer.is_fresh() and indexer.is_fresh()
+    write(mech_vault / "facts" / "b.md", "---\nid: b\n---\nLikes bees\n")
+    assert not indexer.is_fresh()
+
+
 def test_the_delta_is_searched_beside_the_hnswlib_file_and_folds_into_it(tmp_path):
     """A sync of a few files writes the vectors it adds and the labels it deletes beside
     the hnswlib file instead of rewriting it; a search sees both as one index, and folding

@@ -56,8 +56,10 @@ def stamps_digest(stamps: list[tuple[str, int, int, int, int]]) -> str:
     the same order have the same one. Cheaper than reading 100,000 recorded stamps back
     (~30 ms at 100k, against 40-80 ms to load the file). marshal version 0: the later
     versions write references to objects seen before and mark interned strings, so two
-    equal lists built apart could differ in their bytes."""
-    return hashlib.blake2b(marshal.dumps(stamps, 0), digest_size=16).hexdigest()
+    equal lists built apart could differ in their bytes. SHA-1, not BLAKE2b: twice as fast
+    here (a fifth of a no-change sync's overhead over its walk), and no one chooses stamps
+    to collide."""
+    return hashlib.sha1(marshal.dumps(stamps, 0), usedforsecurity=False).hexdigest()
 
 
 def read_stamps(path: Path) -> tuple[str, bool, list[tuple[str, int, int, int, int]]] | None:

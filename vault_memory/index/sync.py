@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -307,7 +308,7 @@ class Indexer:
         try:
             catalog.set_meta(**{Meta.STAMPS_TOKEN: token, Meta.STAMPS_DIGEST: stamps_digest(stamps)})
             write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
-        except OSError:
+        except (OSError, sqlite3.OperationalError):  # a read-only or busy catalog: the rows are asked
             pass
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
@@ -412,15 +413,15 @@ class Indexer:
         try:
             leftover = self._check_live(generation, catalog, meta)
             whole = paths is None  # asked for the whole vault (`vmem sync`, a reconcile)
-            known, walked = self._recorded_and_walk(generation, meta, whole, walked)
+            known, walked, matched = self._recorded_and_walk(generation, meta, whole, walked)
             paths, outside_paths = _named_changes(paths, walked, known)
             targeted = paths is not None and known is not None and catalog.up_to_date and not leftover
             plan = self._live_plan(generation, catalog, paths if targeted else None, walked, check_keyword=whole)
             plan.unchanged += outside_paths if targeted else 0
             report = SyncReport(unchanged=plan.unchanged)
             if plan.empty:
-                if known is None:
-                    self._record_stamps(generation, catalog)
+                if known is None or (whole and not matched):  # listed in another order, or an older digest
+                    self._record_stamps(generation, catalog)  # the next check: one digest, no file read
                 return report
             generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
             try:
@@ -437,20 +438,20 @@ class Indexer:
 
     def _recorded_and_walk(
         self, generation: Generation, meta: dict[str, str], whole: bool, walked: Scan | None
-    ) -> tuple[tuple[str, bool, list[Stamp]] | None, Scan | None]:
-        """(the recorded stamps, when they speak for this catalog; the walk to plan from).
-        A sync of the whole vault walks once, and the stamps name what changed in it; a
-        walk whose digest is the recorded one (``Meta.STAMPS_DIGEST``) changed nothing, known
-        without reading the stamps file."""
+    ) -> tuple[tuple[str, bool, list[Stamp]] | None, Scan | None, bool]:
+        """(the recorded stamps, when they speak for this catalog; the walk to plan from;
+        whether its digest is the recorded one). A sync of the whole vault walks once, and
+        the stamps name what changed in it; a walk whose digest is the recorded one
+        (``Meta.STAMPS_DIGEST``) changed nothing, known without reading the stamps file."""
         digest = meta.get(Meta.STAMPS_DIGEST)
         if whole and walked is None and digest:
             walked = self.vault.walk()
         if whole and walked is not None and digest and digest == stamps_digest(walked.stamps):
-            return (meta[Meta.STAMPS_TOKEN], True, walked.stamps), walked
+            return (meta[Meta.STAMPS_TOKEN], True, walked.stamps), walked, True
         known = _stamps_of(generation, meta)
         if whole and walked is None and known is not None:
             walked = self.vault.walk()
-        return known, walked
+        return known, walked, False
 
     def _check_live(self, generation: Generation, catalog: Catalog, meta: dict[str, str]) -> bool:
         """``_Damaged`` for a generation a sync must not add to: another format, damaged
