@@ -234,6 +234,8 @@ class Indexer:
         self.build_batch = build_batch
         #: whether the model gives token vectors from the pass that embeds (``token_store``)
         self.gives_tokens = callable(getattr(embedder, "embed_with_tokens", None))
+        #: (Python's hash of the last stamps digested, their digest): see ``_digest``
+        self._digested: tuple[int, str] | None = None
 
     # ------------------------------------------------------------------ planning
 
@@ -265,13 +267,23 @@ class Indexer:
             return False  # truncated, deleted or another generation's: the sync that follows rebuilds it
         walked_stamps = walked.stamps if walked is not None else self.vault.stamps()
         if indexed is None:
-            if stamps_digest(walked_stamps) == meta[Meta.STAMPS_DIGEST]:
+            if self._digest(walked_stamps) == meta[Meta.STAMPS_DIGEST]:
                 return True
             known = _stamps_of(generation, meta)  # another order, or a change: the stamps say which
             if known is None:
                 return False  # unreadable: the sync that follows finds out
             indexed = known[2]
         return _same_stamps(walked_stamps, indexed)
+
+    def _digest(self, stamps: list[Stamp]) -> str:
+        """``stamps_digest``, remembered for the last stamps: a walk of an unchanged vault
+        has the same 64-bit hash as the one before, which Python computes in a third of the
+        digest's time (0.75 against 2.2 ms at 10,000 files; a tenth of a no-change sync's
+        cost over its walk). Two walks that differ and hash alike: one in 2**64."""
+        key = hash(tuple(stamps))
+        if self._digested is None or self._digested[0] != key:
+            self._digested = (key, stamps_digest(stamps))
+        return self._digested[1]
 
     def _record_stamps(self, generation: Generation, catalog: Catalog) -> None:
         """What the committed catalog knows, for the next no-change check (under the write
@@ -306,7 +318,7 @@ class Indexer:
     def _write_stamps(self, generation: Generation, catalog: Catalog, stamps: list[Stamp]) -> None:
         token = os.urandom(8).hex()
         try:
-            catalog.set_meta(**{Meta.STAMPS_TOKEN: token, Meta.STAMPS_DIGEST: stamps_digest(stamps)})
+            catalog.set_meta(**{Meta.STAMPS_TOKEN: token, Meta.STAMPS_DIGEST: self._digest(stamps)})
             write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
         except (OSError, sqlite3.OperationalError):  # a read-only or busy catalog: the rows are asked
             pass
@@ -446,7 +458,7 @@ class Indexer:
         digest = meta.get(Meta.STAMPS_DIGEST)
         if whole and walked is None and digest:
             walked = self.vault.walk()
-        if whole and walked is not None and digest and digest == stamps_digest(walked.stamps):
+        if whole and walked is not None and digest and digest == self._digest(walked.stamps):
             return (meta[Meta.STAMPS_TOKEN], True, walked.stamps), walked, True
         known = _stamps_of(generation, meta)
         if whole and walked is None and known is not None:
