@@ -570,6 +570,7 @@ def test_a_digest_that_no_longer_matches_an_unchanged_vault_is_recorded_again(me
     from vault_memory.index.catalog import Meta
     from vault_memory.index.embedder import HashEmbedder
     from vault_memory.index.generations import stamps_digest
+    from vault_memory.index.store import Index
     from vault_memory.index.sync import Indexer
 
     vault = vmem.open(mech_vault).vault
@@ -581,15 +582,25 @@ def test_a_digest_that_no_longer_matches_an_unchanged_vault_is_recorded_again(me
     catalog = Catalog(generation.catalog_path)
     catalog.set_meta(**{Meta.STAMPS_DIGEST: "an-older-kind-of-digest"})
     catalog.close()
-    assert indexer.is_fresh()  # the stamps file says so
+    assert indexer.is_fresh() and indexer.stale_digest  # the stamps file says so, the slow way
     assert indexer.sync().changed == 0
     catalog = Catalog(generation.catalog_path)
     assert catalog.meta()[Meta.STAMPS_DIGEST] == stamps_digest(vault.walk().stamps)
     catalog.close()
     generation.stamps_path.unlink()  # not read again: the digest speaks
-    assert indexer.is_fresh() and indexer.is_fresh()
+    assert indexer.is_fresh() and indexer.is_fresh() and not indexer.stale_digest
     write(mech_vault / "facts" / "b.md", "---\nid: b\n---\nLikes bees\n")
     assert not indexer.is_fresh()
+    # a reader's freshness check that finds the digest stale has it recorded again
+    index = Index(vault, HashEmbedder(16))
+    assert index.ensure_fresh() is not None  # the edit
+    catalog = Catalog(generation.catalog_path)
+    catalog.set_meta(**{Meta.STAMPS_DIGEST: "an-older-kind-of-digest"})
+    catalog.close()
+    assert index.ensure_fresh() is None  # fresh, and the digest written again
+    catalog = Catalog(index.layout.current().catalog_path)
+    assert catalog.meta()[Meta.STAMPS_DIGEST] == stamps_digest(vault.walk().stamps)
+    catalog.close()
 
 
 def test_the_delta_is_searched_beside_the_hnswlib_file_and_folds_into_it(tmp_path):

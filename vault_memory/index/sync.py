@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -236,6 +235,9 @@ class Indexer:
         self.gives_tokens = callable(getattr(embedder, "embed_with_tokens", None))
         #: (Python's hash of the last stamps digested, their digest): see ``_digest``
         self._digested: tuple[int, str] | None = None
+        #: the last ``is_fresh`` found the files unchanged without the recorded digest (of
+        #: an earlier kind, or of another order): a whole sync records one again
+        self.stale_digest = False
 
     # ------------------------------------------------------------------ planning
 
@@ -248,6 +250,7 @@ class Indexer:
         that keeps size and mtime still changes ctime; a create, delete or rename changes the
         set. The comparison is exact, so a "fresh" answer is never a guess."""
         generation = self.layout.current()
+        self.stale_digest = False
         if generation is None:
             return False
         try:
@@ -273,7 +276,8 @@ class Indexer:
             if known is None:
                 return False  # unreadable: the sync that follows finds out
             indexed = known[2]
-        return _same_stamps(walked_stamps, indexed)
+        self.stale_digest = _same_stamps(walked_stamps, indexed)
+        return self.stale_digest
 
     def _digest(self, stamps: list[Stamp]) -> str:
         """``stamps_digest``, remembered for the last stamps: a walk of an unchanged vault
@@ -320,7 +324,7 @@ class Indexer:
         try:
             catalog.set_meta(**{Meta.STAMPS_TOKEN: token, Meta.STAMPS_DIGEST: self._digest(stamps)})
             write_stamps(generation.stamps_path, token, bool(catalog.chunk_counts()[0]), stamps)
-        except (OSError, sqlite3.OperationalError):  # a read-only or busy catalog: the rows are asked
+        except OSError:
             pass
 
     def plan(self, catalog: Catalog, entries: list[FileEntry] | None = None) -> Plan:
