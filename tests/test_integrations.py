@@ -1542,17 +1542,30 @@ def test_damaged_token_files_never_kill_the_daemon_and_recall_says_so(tmp_path, 
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env)
 
 
+@pytest.fixture(scope="module")
+def synced_template(tmp_path_factory) -> Path:
+    """A template vault indexed by `vmem sync` (the real bundled model), to be copied: each
+    test that damages its index starts from a copy instead of paying for a build."""
+    tmp = tmp_path_factory.mktemp("synced")
+    vault = create_vault(tmp / "vault")
+    done = subprocess.run([VMEM, "sync", "--vault", str(vault)], capture_output=True, env=clean_env(tmp), timeout=120)
+    assert done.returncode == 0, done.stderr
+    return vault
+
+
 @pytest.mark.parametrize(
     "damage",
     ["truncate tokens", "delete tokens", "tokens of another vault", "truncate vectors", "truncate side vectors"],
 )
 @pytest.mark.slow
-def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, damage):
+def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, damage, synced_template):
     """doctor said "all good" over truncated or deleted token files, `vmem sync` did not
     repair them (only `vmem reindex` did), token files of another index were used silently,
     and a truncated vectors.hnsw failed every recall with "`vmem sync` rebuilds it", which
     it did not. The catalog now keeps the files' sizes and the token rows' tail."""
-    vault = create_vault(tmp_path / "vault")
+    import shutil
+
+    vault = Path(shutil.copytree(synced_template, tmp_path / "vault", symlinks=True))
     env = clean_env(tmp_path)
 
     def vmem(*args: str, where: Path = vault) -> subprocess.CompletedProcess:
@@ -1560,7 +1573,6 @@ def test_doctor_reports_a_damaged_generation_and_sync_rebuilds_it(tmp_path, dama
             [VMEM, *args, "--vault", str(where)], capture_output=True, text=True, env=env, timeout=120
         )
 
-    assert vmem("sync").returncode == 0
     generation = sorted((vault / ".vmem" / "index").glob("gen-*"))[-1]
     if damage == "truncate tokens":
         os.truncate(generation / "tokens.pq", 100)
