@@ -83,6 +83,7 @@ from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
 from .socket_server import serve
+from .socket_server import stop as stop_serving
 
 log = logging.getLogger("vmem.daemon")
 
@@ -685,8 +686,7 @@ class Daemon:
             if self._observer is not None:
                 self._observer.stop()
             if self._server is not None:
-                self._server.shutdown()
-                self._server.server_close()
+                stop_serving(self._server, self.state.daemon_socket)
             for path in (self.state.daemon_socket, self.state.daemon_pid):
                 try:
                     path.unlink()

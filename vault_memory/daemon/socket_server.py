@@ -5,9 +5,11 @@ readable by its owner alone; what a request means is the daemon's (``handle``)."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import socket
 import socketserver
 import threading
 import time
@@ -17,7 +19,7 @@ from typing import Any
 
 from .. import safejson
 from ..backend.protocol import BUSY, Op, error_answer
-from ..daemonlink import at_address
+from ..daemonlink import MAX_SOCKET_PATH, at_address
 from ..errors import VaultError
 
 log = logging.getLogger("vmem.daemon")
@@ -74,6 +76,22 @@ def serve(path: Path, handle: Handle) -> socketserver.BaseServer:
     os.chmod(path, 0o600)
     threading.Thread(target=server.serve_forever, name="vmem-socket", daemon=True).start()
     return server
+
+
+def stop(server: socketserver.BaseServer, path: Path) -> None:
+    """End ``serve``'s server. socketserver's ``shutdown`` waits for its loop's next poll
+    (half a second, most of a `vmem daemon stop`); a connection of our own wakes the loop
+    at once (an empty one: nothing is answered). A path too long to connect to without
+    changing folder (``at_address``) is waited for as before."""
+    ending = threading.Thread(target=server.shutdown, name="vmem-socket-stop")
+    ending.start()
+    while ending.is_alive() and len(os.fspath(path)) <= MAX_SOCKET_PATH:
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as waker:
+            waker.settimeout(0.5)
+            waker.connect(os.fspath(path))
+        ending.join(0.05)
+    ending.join()
+    server.server_close()
 
 
 def _read_request(sock: Any, seconds: float) -> dict[str, Any] | None:
