@@ -248,7 +248,8 @@ class Indexer:
 
         Size, mtime, ctime and inode of every file, and the set of paths: an edit in place
         that keeps size and mtime still changes ctime; a create, delete or rename changes the
-        set. The comparison is exact, so a "fresh" answer is never a guess."""
+        set. The walk is compared by the digest the catalog recorded (``stamps_digest``, a
+        SHA-1: two walks alike in it are taken for the same), else exactly with the stamps."""
         generation = self.layout.current()
         self.stale_digest = False
         if generation is None:
