@@ -257,6 +257,35 @@ def test_an_exports_conversations_are_recorded_in_one_database_not_a_file_each(m
     assert all(r.new_turns == 0 and not r.written for r in again)
 
 
+def _record_ledgers(vault: str, prefix: str, count: int) -> None:
+    """A process recording ``count`` conversations' ledgers, ten transactions of them."""
+    with Ledgers(Path(vault)) as ledgers:
+        for start in range(0, count, count // 10):
+            batch = [ledgers.get(f"{prefix}-{i}") for i in range(start, start + count // 10)]
+            for ledger in batch:
+                ledger.explicit.add(f"turn-of-{ledger.session}")
+            ledgers.save(batch, durable=False)
+
+
+def test_two_processes_recording_ledgers_at_once_both_keep_every_one(empty_vault_dir):
+    """The Stop hook's ingest and a `vmem ingest` may record at the same moment: each
+    transaction waits for the other's lock (never "database is locked"), and no reading of
+    either is lost."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    writers = [context.Process(target=_record_ledgers, args=(str(empty_vault_dir), name, 300)) for name in "ab"]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(120)
+    assert [writer.exitcode for writer in writers] == [0, 0]
+    with Ledgers(empty_vault_dir) as ledgers:
+        for name in "ab":
+            assert all(ledgers.get(f"{name}-{i}").explicit == {f"turn-of-{name}-{i}"} for i in range(300))
+        assert ledgers.notes == []
+
+
 def test_dry_run_writes_nothing(mem):
     report = ingest(mem, TRANSCRIPT, dry_run=True, llm=None)
     assert [w.status for w in report.written] == ["would write", "would write"]
