@@ -257,6 +257,21 @@ def test_an_exports_conversations_are_recorded_in_one_database_not_a_file_each(m
     assert all(r.new_turns == 0 and not r.written for r in again)
 
 
+def test_reading_the_ledger_changes_nothing_in_the_state_folder(mem):
+    """A dry run (or a read-only vault) reads the ledger: no folder made or tightened, no
+    file written; only a writer makes the state folder its own (0700)."""
+    ingest(mem, TRANSCRIPT, llm=None)
+    folder = mem.state.ingested
+    folder.chmod(0o755)
+    before = {p.name: (p.stat().st_mtime_ns, p.stat().st_mode) for p in [folder, *folder.iterdir()]}
+    report = ingest(mem, TRANSCRIPT, llm=None, dry_run=True)
+    assert report.new_turns == 0
+    assert {p.name: (p.stat().st_mtime_ns, p.stat().st_mode) for p in [folder, *folder.iterdir()]} == before
+    with Ledgers(mem.root) as ledgers:
+        ledgers.save([ledgers.get("another")])
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+
 def _record_ledgers(vault: str, prefix: str, count: int) -> None:
     """A process recording ``count`` conversations' ledgers, ten transactions of them."""
     with Ledgers(Path(vault)) as ledgers:

@@ -133,6 +133,7 @@ class Ledgers:
         """One transaction. Not durable is still synced at SQLite's critical moments
         (``NORMAL``): with ``OFF`` a power cut could leave the whole database damaged, not
         only its last batch unrecorded (a batch's few syncs cost nothing measurable)."""
+        private_dir(self.folder)  # made (or tightened) by a writer only: a reader changes nothing
         db = self._connection()
         db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
         db.execute("BEGIN IMMEDIATE")
@@ -145,7 +146,6 @@ class Ledgers:
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            private_dir(self.folder)
             try:
                 self._db = _open(self.path)
             except sqlite3.DatabaseError as e:
