@@ -81,7 +81,7 @@ def atomic_write(
     path: Path, data: bytes | str, *, overwrite: bool = True, new_mode: int | None = None, durable: bool = True
 ) -> None:
     """Temp file in the same folder, fsync, then ``os.replace`` (or a no-clobber link). A
-    file removed keeps its mode; a new one gets ``new_mode`` (None: the umask's).
+    file replaced keeps its mode; a new one gets ``new_mode`` (None: the umask's).
     ``durable=False`` leaves out both fsyncs: still all or nothing for a reader and for a
     killed process, but a power cut may lose it (for files that only save work)."""
     if isinstance(data, str):
@@ -164,8 +164,8 @@ LATE_WRITE_CHECKS = (0.0, 0.002, 0.01, 0.05)
 def replace_if_unchanged(path: Path, expected: bytes, data: bytes) -> tuple[bool, bytes | None]:
     """Replace ``path`` with ``data`` only if it still holds ``expected``.
 
-    Returns (removed, late): ``removed`` is False (nothing written) when someone changed
-    the file meanwhile; ``late`` is what the removed file held at the end if a writer
+    Returns (replaced, late): ``replaced`` is False (nothing written) when someone changed
+    the file meanwhile; ``late`` is what the replaced file held at the end if a writer
     reached it in the instant between the last check and the replace (its change is in
     ``late``, for the caller to redo the edit on). Keeps the file's mode; a file with other
     hard links is rewritten in place, so every link sees the change."""
