@@ -342,7 +342,7 @@ class _Batch:
     #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
     slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: the content words of each memory written (``content_terms``), by id
+    #: the content words of each memory compared (``content_terms``), by id
     terms: dict[str, frozenset[str]] = field(default_factory=dict)
     #: the language of each text compared (``vault.language``), worked out once a batch
     written_in: dict[str, str | None] = field(default_factory=dict)
@@ -460,6 +460,11 @@ class _Batch:
         mine = [m for m in self.written if self._digest(m) == same or normalize_key(m.key) in keys]
         return self._in_scope(p, [*indexed.values(), *mine])
 
+    def _terms(self, memory: Memory) -> frozenset[str]:
+        if memory.id not in self.terms:
+            self.terms[memory.id] = content_terms(f"{memory.key or ''} {memory.text}")
+        return self.terms[memory.id]
+
     def _written_tags(self, memory: Memory) -> frozenset[str]:
         if memory.id not in self.slot_tags:
             slot = _slot(memory)
@@ -488,21 +493,20 @@ class _Batch:
         conversation, or in one batch of an export, were both written)."""
         assert self.snap is not None
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
-        new_terms = content_terms(f"{p.key or ''} {p.text}")
-        if not self._may_restate(p, new_terms, indexed):
+        said = f"{p.key or ''} {p.text}"
+        new_terms = content_terms(said)
+        if not self._may_restate(said, new_terms, indexed):
             return None  # no memory holds all its words: do not ask the model for nothing
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
         nearest = self._indexed_nearest(p, vector, asked_in) if indexed else []
         nearest += self._written_nearest(p, vector, asked_in)
         nearest.sort(key=lambda pair: -pair[1])
         for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
-            if is_restatement(
-                new_terms, content_terms(f"{candidate.key or ''} {candidate.text}"), similarity, self.rules
-            ):
+            if is_restatement(new_terms, self._terms(candidate), similarity, self.rules):
                 return candidate, similarity
         return None
 
-    def _may_restate(self, p: _Prepared, new_terms: frozenset[str], indexed: bool) -> bool:
+    def _may_restate(self, said: str, new_terms: frozenset[str], indexed: bool) -> bool:
         """Whether any memory, written by this batch or indexed, may hold every content
         word of the item, which ``is_restatement`` asks of a restatement. When none can,
         the item's vector is not needed here (the sync embeds it): an export's last batch
@@ -510,13 +514,10 @@ class _Batch:
         every fact the batch wrote."""
         if not new_terms:
             return False
-        for m in self.written:
-            if m.id not in self.terms:
-                self.terms[m.id] = content_terms(f"{m.key or ''} {m.text}")
-            if new_terms <= self.terms[m.id]:
-                return True
+        if any(new_terms <= self._terms(m) for m in self.written):
+            return True
         assert self.snap is not None
-        return indexed and self.snap.may_hold_words(body_terms(new_terms, f"{p.key or ''} {p.text}"))
+        return indexed and self.snap.may_hold_words(body_terms(new_terms, said))
 
     def _written_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
         """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
