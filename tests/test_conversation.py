@@ -240,6 +240,25 @@ def test_a_ledger_file_of_an_earlier_version_is_read_then_moved_into_the_databas
         assert ledgers.get("old-session").explicit == {t.digest for t in transcript.turns}
 
 
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe not UTF-8", b"[" * 100_000, b'{"explicit": ' + b"1" * 5_000_000 + b"}", b'{"explicit": 7}'],
+    ids=["not UTF-8", "deeply nested", "huge", "wrong types"],
+)
+def test_a_broken_ledger_file_of_an_earlier_version_is_a_fresh_start(mem, content):
+    """A hand-damaged ledger file of an earlier version is read as no ledger: the
+    conversation is read again, nothing is written twice, and the file goes once its
+    reading is recorded in the database."""
+    ingest(mem, TRANSCRIPT, llm=None)
+    for f in mem.state.ingested.iterdir():
+        f.unlink()
+    transcript = parse(TRANSCRIPT, "auto", None)
+    old = write(mem.state.ingested / f"{file_stem(transcript.session)}.json", content)
+    report = ingest(mem, TRANSCRIPT, llm=None)
+    assert {w.status for w in report.written} == {"reconfirmed"} and len(mem.list()) == 2
+    assert not old.exists()
+
+
 def test_an_exports_conversations_are_recorded_in_one_database_not_a_file_each(mem, tmp_path):
     """1,500 conversations were 1,500 ledger files (file creation: the part of an export's
     ingest that varied most); now they are rows of one database, written in a transaction

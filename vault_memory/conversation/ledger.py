@@ -85,8 +85,8 @@ class Ledgers:
             ledger = Ledger(self, session, _data(old.read_text(encoding="utf-8")))
         except (FileNotFoundError, NotADirectoryError):
             return Ledger(self, session)
-        except OSError:
-            ledger = Ledger(self, session)  # unreadable: start over, as with a broken one
+        except (OSError, ValueError):  # unreadable or not UTF-8: start over, as with a broken one
+            ledger = Ledger(self, session)
         ledger.old_file = old
         return ledger
 
