@@ -519,3 +519,53 @@ def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault
         assert set(snap.keyword.session_scores("wisdom tooth")) == {"c1"}
     finally:
         snap.close()
+
+
+def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_vault_dir, backend_for):
+    """ "What pets does Caroline have?": the turn that asks her holds her name and "pets",
+    her answer neither, but a question that names one of a conversation's speakers is
+    answered by what that speaker said (``recall.speakers``)."""
+    from vault_memory.recall.ranking import RankingParams
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2023, 5, 25, 13, tzinfo=dt.UTC)
+    earlier = [
+        "Caroline: Work has been busy this month.",
+        "Melanie: The kids start school next week.",
+        "Caroline: I went to a concert on Friday.",
+        "Melanie: We are painting the kitchen blue.",
+    ]
+    for n, text in enumerate(earlier):
+        v.add(f"[8 May, 2023] {text}", type="episode", conversation="chat-may", turn=n, now=at)
+    said = ["Melanie: Caroline, do you have any pets?", "Caroline: I do have a pet, Oscar, my guinea pig."]
+    turns = [
+        v.add(f"[25 May, 2023] {text}", type="episode", conversation="chat-pets", turn=n, now=at)
+        for n, text in enumerate(said)
+    ]
+    question, asked = "What pets does Caroline have?", at + dt.timedelta(days=1)
+    blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(speaker_weight=0)), question, as_of=asked)
+    assert blind[:2] == [turns[0].id, turns[1].id]
+    found = recall_ids(backend_for(empty_vault_dir), question, as_of=asked)
+    assert found[:2] == [turns[1].id, turns[0].id]
+
+
+def test_who_told_a_turn_is_read_from_its_opening():
+    from vault_memory.recall.ranking import lift_speakers
+    from vault_memory.recall.speakers import named, speaker
+
+    assert speaker("[1:14 pm on 25 May, 2023] Melanie: Thanks, Caroline.") == "melanie"
+    assert speaker("Ana María: mañana llego tarde") == "ana"
+    assert speaker("Álvaro: hola") == "álvaro"
+    assert speaker("the plan: leave at six") is None  # not a name
+    assert speaker("I said: no") is None
+    assert speaker("Melanie painted a lake") is None
+    assert speaker("Melanie:no space") is None
+    assert named("¿Qué pintó Álvaro?", {"álvaro", "ana"}) == {"álvaro"}
+    assert named("What did Caroline's sister say?", {"caroline"}) == {"caroline"}
+    fused = {"m": 1.0, "c": 0.8, "fact": 0.5}
+    assert lift_speakers(fused, {"m": "melanie", "c": "caroline"}, {"caroline"}, 0.25) == {
+        "m": 1.0,
+        "c": 1.05,
+        "fact": 0.5,
+    }
+    assert lift_speakers(fused, {"m": "melanie"}, set(), 0.25) == fused

@@ -133,12 +133,16 @@ class Snapshot:
         known: yes): an English question on a vault without one needs no multilingual model."""
         return self.spanish_labels() != frozenset()
 
-    def session_scores(self, text: str) -> dict[str, float]:
-        """{conversation: the question's BM25 over its whole text} (``KeywordSearcher``); a
-        vault with no memory from a conversation (asked once a snapshot) reads no column."""
+    def holds_conversations(self) -> bool:
+        """Whether any indexed memory is a conversation's (asked once a snapshot)."""
         if self._conversations is None:
             self._conversations = self.catalog.holds_conversations()
-        return self.keyword.session_scores(text) if self._conversations else {}
+        return self._conversations
+
+    def session_scores(self, text: str) -> dict[str, float]:
+        """{conversation: the question's BM25 over its whole text} (``KeywordSearcher``); a
+        vault with no memory from a conversation reads no column."""
+        return self.keyword.session_scores(text) if self.holds_conversations() else {}
 
     def may_hold_words(self, terms: frozenset[str]) -> bool:
         """Whether some indexed memory may hold each of ``terms`` (``keyword_index.body_terms``).

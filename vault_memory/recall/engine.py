@@ -48,6 +48,7 @@ from .ranking import (
     late_interaction,
     lift_dated,
     lift_sessions,
+    lift_speakers,
     ranks,
     spread_to_neighbours,
 )
@@ -61,6 +62,7 @@ from .relevance import (
     question_words,
 )
 from .results import Hit, RecallQuery, RecallResult
+from .speakers import named, speaker
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
@@ -270,6 +272,7 @@ class Engine:
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
+        found.fused = self._lift_speakers(snap, query.text, found.fused)
         food = about_food(query.text)
         if food:  # the user's allergies and diet answer every question about food
             self._dietary(snap, found.fused)
@@ -357,6 +360,17 @@ class Engine:
             session_of = {p: m.conversation for p, m in memories.items() if m is not None}
             fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
         return fused
+
+    def _lift_speakers(self, snap: Snapshot, question: str, fused: dict[str, float]) -> dict[str, float]:
+        """The turns told by a speaker the question names lifted (``recall.speakers``)."""
+        if self.params.speaker_weight <= 0 or not fused or not snap.holds_conversations():
+            return fused
+        speaker_of = {
+            path: who
+            for path, memory in snap.memories(list(fused)).items()
+            if memory.conversation and (who := speaker(memory.text)) is not None
+        }
+        return lift_speakers(fused, speaker_of, named(question, set(speaker_of.values())), self.params.speaker_weight)
 
     def _language_rule(
         self,
