@@ -524,7 +524,7 @@ def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault
 def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_vault_dir, backend_for):
     """ "What pets does Caroline have?": the turn that asks her holds her name and "pets",
     her answer neither, but a question that names one of a conversation's speakers is
-    answered by what that speaker said (``recall.speakers``)."""
+    answered by what that speaker said (``recall.turns``)."""
     from vault_memory.recall.ranking import RankingParams
 
     v = Vault(empty_vault_dir)
@@ -551,7 +551,7 @@ def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_va
 
 def test_who_told_a_turn_is_read_from_its_opening():
     from vault_memory.recall.ranking import lift_speakers
-    from vault_memory.recall.speakers import named, speaker
+    from vault_memory.recall.turns import named, speaker
 
     assert speaker("[1:14 pm on 25 May, 2023] Melanie: Thanks, Caroline.") == "melanie"
     assert speaker("Ana María: mañana llego tarde") == "ana"

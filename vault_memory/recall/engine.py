@@ -62,7 +62,7 @@ from .relevance import (
     question_words,
 )
 from .results import Hit, RecallQuery, RecallResult
-from .speakers import named, speaker
+from .turns import named, speaker
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
@@ -362,7 +362,7 @@ class Engine:
         return fused
 
     def _lift_speakers(self, snap: Snapshot, question: str, fused: dict[str, float]) -> dict[str, float]:
-        """The turns told by a speaker the question names lifted (``recall.speakers``)."""
+        """The turns told by a speaker the question names lifted (``recall.turns``)."""
         if self.params.speaker_weight <= 0 or not fused or not snap.holds_conversations():
             return fused
         speaker_of = {

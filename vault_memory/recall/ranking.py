@@ -64,7 +64,7 @@ class RankingParams:
     #: conversation scored as one text: evidence the memory's own words lack). LoCoMo dev,
     #: chosen on 0-2 (.1/.2/.3/.35/.4/.5 tried), confirmed on 3-4 (docs/benchmarks.md)
     session_weight: float = 0.35
-    #: a turn told by a speaker the question names (``recall.speakers``) gains this share of
+    #: a turn told by a speaker the question names (``recall.turns``) gains this share of
     #: the best score, after late interaction (before it, the re-scoring's mix halves it).
     #: LoCoMo dev, chosen on 0-2 (.1/.15/.2/.25/.3 tried), confirmed on 3-4: R@5/R@10
     #: .709/.813 -> .748/.824 and .681/.763 -> .695/.772; two

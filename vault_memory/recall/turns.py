@@ -1,4 +1,5 @@
-"""Who told a conversation's turn, and whether a question names them (pure functions).
+"""What a conversation's turn is, read from its text (pure functions): who told it, and
+whether a question names them.
 
 A transcript's turn opens with its speaker: "[1:14 pm on 25 May, 2023] Melanie: Thanks…",
 "Ana: mañana llego tarde". A question that names a person ("what did Melanie paint?",
