@@ -569,3 +569,47 @@ def test_who_told_a_turn_is_read_from_its_opening():
         "fact": 0.5,
     }
     assert lift_speakers(fused, {"m": "melanie"}, set(), 0.25) == fused
+
+
+def test_a_turn_that_only_asks_comes_after_the_turn_that_answers(empty_vault_dir, backend_for):
+    """ "What got Melanie into running?": the turn that asks her holds every word of the
+    question; her answer is the turn after it. A turn that only asks tells nothing, and
+    ranks below the one that answers (``recall.turns.only_asks``)."""
+    from vault_memory.recall.ranking import RankingParams
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2023, 5, 25, 13, tzinfo=dt.UTC)
+    earlier = [
+        "Caroline: Work has been busy this month.",
+        "Melanie: The kids start school next week.",
+        "Caroline: I went to a concert on Friday.",
+        "Melanie: We are painting the kitchen blue.",
+    ]
+    for n, text in enumerate(earlier):
+        v.add(f"[8 May, 2023] {text}", type="episode", conversation="chat-may", turn=n, now=at)
+    said = [
+        "Caroline: Wow, Melanie! What got you into running?",
+        "Melanie: My doctor suggested running after my knee surgery.",
+    ]
+    turns = [
+        v.add(f"[25 May, 2023] {text}", type="episode", conversation="chat-run", turn=n, now=at)
+        for n, text in enumerate(said)
+    ]
+    question, asked = "What got Melanie into running?", at + dt.timedelta(days=1)
+    blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(asking_weight=0)), question, as_of=asked)
+    assert blind[:2] == [turns[0].id, turns[1].id]
+    found = recall_ids(backend_for(empty_vault_dir), question, as_of=asked)
+    assert found[:2] == [turns[1].id, turns[0].id]
+
+
+def test_a_turn_only_asks_when_no_sentence_of_it_tells():
+    from vault_memory.recall.ranking import lower_asking
+    from vault_memory.recall.turns import only_asks
+
+    assert only_asks("[1:14 pm on 25 May, 2023] Caroline: Wow! What got you into running?")
+    assert only_asks("¿Y vos qué hiciste el finde?")
+    assert not only_asks("Caroline: I joined a group last Tues. What's up with you?")
+    assert not only_asks("Melanie: Thanks, Caroline!")
+    assert only_asks("Ana: Hmm... are you sure?")  # an ellipsis tells nothing
+    assert lower_asking({"q": 1.0, "a": 0.95}, {"q"}, 0.1) == {"q": 0.9, "a": 0.95}
+    assert lower_asking({"q": 1.0}, set(), 0.1) == {"q": 1.0}

@@ -49,6 +49,7 @@ from .ranking import (
     lift_dated,
     lift_sessions,
     lift_speakers,
+    lower_asking,
     ranks,
     spread_to_neighbours,
 )
@@ -62,7 +63,7 @@ from .relevance import (
     question_words,
 )
 from .results import Hit, RecallQuery, RecallResult
-from .turns import named, speaker
+from .turns import named, only_asks, speaker
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
@@ -272,7 +273,7 @@ class Engine:
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
-        found.fused = self._lift_speakers(snap, query.text, found.fused)
+        found.fused = self._weigh_turns(snap, query.text, found.fused)
         food = about_food(query.text)
         if food:  # the user's allergies and diet answer every question about food
             self._dietary(snap, found.fused)
@@ -361,16 +362,16 @@ class Engine:
             fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
         return fused
 
-    def _lift_speakers(self, snap: Snapshot, question: str, fused: dict[str, float]) -> dict[str, float]:
-        """The turns told by a speaker the question names lifted (``recall.turns``)."""
-        if self.params.speaker_weight <= 0 or not fused or not snap.holds_conversations():
+    def _weigh_turns(self, snap: Snapshot, question: str, fused: dict[str, float]) -> dict[str, float]:
+        """What a conversation's turn is weighs in (``recall.turns``): the turns of a speaker
+        the question names lifted, a turn that only asks lowered."""
+        p = self.params
+        if not fused or (p.speaker_weight <= 0 and p.asking_weight <= 0) or not snap.holds_conversations():
             return fused
-        speaker_of = {
-            path: who
-            for path, memory in snap.memories(list(fused)).items()
-            if memory.conversation and (who := speaker(memory.text)) is not None
-        }
-        return lift_speakers(fused, speaker_of, named(question, set(speaker_of.values())), self.params.speaker_weight)
+        turns = {path: memory.text for path, memory in snap.memories(list(fused)).items() if memory.conversation}
+        speaker_of = {path: who for path, text in turns.items() if (who := speaker(text)) is not None}
+        fused = lift_speakers(fused, speaker_of, named(question, set(speaker_of.values())), p.speaker_weight)
+        return lower_asking(fused, {path for path, text in turns.items() if only_asks(text)}, p.asking_weight)
 
     def _language_rule(
         self,

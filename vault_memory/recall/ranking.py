@@ -70,6 +70,11 @@ class RankingParams:
     #: .709/.813 -> .748/.824 and .681/.763 -> .695/.772; two
     #: R@10 categories lower by one and two questions, the dataset's own attribution (docs/benchmarks.md)
     speaker_weight: float = 0.25
+    #: a turn that only asks (``recall.turns.only_asks``) keeps (1 - this) of its score:
+    #: its answer is another turn. LoCoMo dev, chosen on 0-2 (.05/.1/.15/.2/.3 tried),
+    #: confirmed on 3-4: R@5/R@10 .748/.824 -> .758/.828 and .695/.772 -> .697/.774, no
+    #: category lower (docs/benchmarks.md)
+    asking_weight: float = 0.1
 
 
 def late_interaction(
@@ -231,6 +236,13 @@ def lift_speakers(
         return fused
     best = max(fused.values())
     return {path: score + weight * best if speaker_of.get(path) in named else score for path, score in fused.items()}
+
+
+def lower_asking(fused: dict[str, float], asking: Collection[str], weight: float) -> dict[str, float]:
+    """Each turn of ``asking`` keeps (1 - ``weight``) of its score."""
+    if weight <= 0 or not asking:
+        return fused
+    return {path: score * (1 - weight) if path in asking else score for path, score in fused.items()}
 
 
 def spread_to_neighbours(fused: dict[str, float], neighbours: dict[str, list[str]], weight: float) -> dict[str, float]:

@@ -1,5 +1,5 @@
-"""What a conversation's turn is, read from its text (pure functions): who told it, and
-whether a question names them.
+"""What a conversation's turn is, read from its text (pure functions): who told it,
+whether a question names them, and whether it only asks.
 
 A transcript's turn opens with its speaker: "[1:14 pm on 25 May, 2023] Melanie: Thanks…",
 "Ana: mañana llego tarde". A question that names a person ("what did Melanie paint?",
@@ -8,6 +8,12 @@ of the evidence of a question naming one speaker is that speaker's turn, against
 what ranked in the top 10), so recall lifts the turns of the speakers a question names
 (``RankingParams.speaker_weight``). Only a memory of a conversation has a speaker: "Note:
 buy milk" in a vault of facts is no one's turn.
+
+A turn that only asks ("Wow! What got you into running?") tells nothing: what it asks is
+answered by a turn after it. Its words are the question's, so it ranks among the best,
+yet it is 12% of LoCoMo dev's evidence against 23% of what ranked in the top 10; recall
+lowers it (``RankingParams.asking_weight``). A turn that tells something and then asks
+back ("I joined a group last Tuesday. What's up with you?") is not lowered.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import re
 #: an optional "[when]" and then one to three words before a colon, at the start of a turn
 _OPENING = re.compile(r"(?:\[[^\]\n]{0,80}\]\s*)?(\w[\w'’.-]*(?: \w[\w'’.-]*){0,2}):\s")
 _WORD = re.compile(r"\w+")
+#: a sentence that ends in a full stop (not an ellipsis)
+_TOLD = re.compile(r"[^.]\.(?:\s|$)")
 
 
 def speaker(text: str) -> str | None:
@@ -34,3 +42,11 @@ def speaker(text: str) -> str | None:
 def named(question: str, speakers: set[str]) -> set[str]:
     """The ``speakers`` (casefolded first names) that ``question`` names, as whole words."""
     return speakers & {word.casefold() for word in _WORD.findall(question)}
+
+
+def only_asks(text: str) -> bool:
+    """Whether the turn ``text`` ends in a question mark and no sentence of it, after its
+    opening ("[when] Name:"), ends in a full stop."""
+    opening = _OPENING.match(text)
+    said = text[opening.end() :] if opening else text
+    return said.rstrip().endswith("?") and _TOLD.search(said) is None
