@@ -8,7 +8,7 @@ and asks its daemon as every client does (``daemonlink``) and prints what
 the daemon rendered with the same function the CLI prints with
 (``RecallResult.output``), so output, ``--json`` and exit codes are the same.
 
-``vmem mcp`` (the server, not its subcommands) goes to the relay of ``mcprelay``, which
+``vmem mcp`` (the server, not its subcommands) goes to the relay of ``integrations.mcp_relay``, which
 answers the handshake at once and starts the SDK's server beside it.
 
 Everything else falls through to the full CLI (``vault_memory.cli.main``): another
@@ -66,7 +66,7 @@ def main() -> int:
             # answers in this process instead of waiting on it again (138 s before)
             sys.argv.append("--no-daemon")
     if argv[:1] == ["mcp"] and serves_mcp(argv[1:]):
-        from .mcprelay import relay
+        from .integrations.mcp_relay import relay
 
         return relay(argv[1:])
     from .cli import main as full_cli
@@ -77,7 +77,7 @@ def main() -> int:
 
 def serves_mcp(args: list[str]) -> bool:
     """``vmem mcp [--vault PATH]``, the server itself (not ``install``, ``--help``…): the
-    relay answers its handshake at once (``mcprelay``)."""
+    relay answers its handshake at once (``integrations.mcp_relay``)."""
     rest = list(args)
     while rest[:1] in (["--vault"], ["-V"]) and len(rest) >= 2:
         rest = rest[2:]

@@ -13,7 +13,8 @@ answers go back to the client as they are: tool calls keep the SDK's behaviour, 
 errors. With no answers kept yet the relay passes everything through and keeps the
 server's. SIGINT and SIGTERM end both at once; the server's end ends the relay.
 
-Standard library only, imported before anything else (``fastpath``).
+Standard library only, imported before anything else (``fastpath``); it lives beside the
+server it fronts (``mcp_server``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from typing import Any, BinaryIO
 #: begins (Claude Code: tools, prompts and resources); none depends on the vault's memories
 #: (memories are a resource template, ``memory://{id}``, never listed)
 KEPT = ("initialize", "tools/list", "prompts/list", "resources/list", "resources/templates/list")
-_PACKAGE = Path(__file__).resolve().parent
+#: the vault_memory package: every source file of it is in the fingerprint, and its parent is
+#: where the server imports vmem from
+_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def cache_file() -> Path:
