@@ -203,12 +203,19 @@ class RunningDaemon:
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(60)
+        self._reap()
 
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.kill()
-        self.proc.wait(60)
+        self._reap()
+
+    def _reap(self) -> None:
+        """Wait for the daemon and close its pipes (left open, each is a ResourceWarning)."""
+        if self.proc is not None and self.proc.stdout is not None and not self.proc.stdout.closed:
+            self.proc.communicate(timeout=60)
+        elif self.proc is not None:
+            self.proc.wait(60)
 
 
 def wait(predicate, timeout: float = 15.0) -> bool:

@@ -399,6 +399,7 @@ def test_deleting_the_state_folder_stops_the_daemon_cleanly(vault_dir):
     d = RunningDaemon(vault_dir).start()
     shutil.rmtree(vault_dir / ".vmem")
     assert wait(lambda: d.proc.poll() is not None, 30)
+    d.stop()  # gone already: its pipes closed
     second = RunningDaemon(vault_dir).start()
     try:
         assert second.status()["pid"] == second.proc.pid
