@@ -545,8 +545,9 @@ def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_va
     question, asked = "What pets does Caroline have?", at + dt.timedelta(days=1)
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(speaker_weight=0)), question, as_of=asked)
     assert blind[:2] == [turns[0].id, turns[1].id]
-    found = recall_ids(backend_for(empty_vault_dir), question, as_of=asked)
-    assert found[:2] == [turns[1].id, turns[0].id]
+    hits = backend_for(empty_vault_dir).recall(RecallQuery(question, as_of=asked, include_pinned=False)).hits
+    assert [h.memory.id for h in hits[:2]] == [turns[1].id, turns[0].id]
+    assert hits[0].explain["told_by_named"] == "caroline" and "told_by_named" not in hits[1].explain
 
 
 def test_who_told_a_turn_is_read_from_its_opening():
@@ -598,8 +599,9 @@ def test_a_turn_that_only_asks_comes_after_the_turn_that_answers(empty_vault_dir
     question, asked = "What got Melanie into running?", at + dt.timedelta(days=1)
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(asking_weight=0)), question, as_of=asked)
     assert blind[:2] == [turns[0].id, turns[1].id]
-    found = recall_ids(backend_for(empty_vault_dir), question, as_of=asked)
-    assert found[:2] == [turns[1].id, turns[0].id]
+    hits = backend_for(empty_vault_dir).recall(RecallQuery(question, as_of=asked, include_pinned=False)).hits
+    assert [h.memory.id for h in hits[:2]] == [turns[1].id, turns[0].id]
+    assert hits[1].explain["only_asks"] is True and "only_asks" not in hits[0].explain
 
 
 def test_a_turn_only_asks_when_no_sentence_of_it_tells():

@@ -273,7 +273,7 @@ class Engine:
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
-        found.fused = self._weigh_turns(snap, query.text, found.fused)
+        self._weigh_turns(snap, query.text, found)
         food = about_food(query.text)
         if food:  # the user's allergies and diet answer every question about food
             self._dietary(snap, found.fused)
@@ -362,16 +362,24 @@ class Engine:
             fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
         return fused
 
-    def _weigh_turns(self, snap: Snapshot, question: str, fused: dict[str, float]) -> dict[str, float]:
+    def _weigh_turns(self, snap: Snapshot, question: str, found: Candidates) -> None:
         """What a conversation's turn is weighs in (``recall.turns``): the turns of a speaker
-        the question names lifted, a turn that only asks lowered."""
+        the question names lifted, a turn that only asks lowered (``found.turns`` says which)."""
         p = self.params
-        if not fused or (p.speaker_weight <= 0 and p.asking_weight <= 0) or not snap.holds_conversations():
-            return fused
-        turns = {path: memory.text for path, memory in snap.memories(list(fused)).items() if memory.conversation}
-        speaker_of = {path: who for path, text in turns.items() if (who := speaker(text)) is not None}
-        fused = lift_speakers(fused, speaker_of, named(question, set(speaker_of.values())), p.speaker_weight)
-        return lower_asking(fused, {path for path, text in turns.items() if only_asks(text)}, p.asking_weight)
+        if not found.fused or (p.speaker_weight <= 0 and p.asking_weight <= 0) or not snap.holds_conversations():
+            return
+        texts = {path: m.text for path, m in snap.memories(list(found.fused)).items() if m.conversation}
+        speaker_of = {path: who for path, text in texts.items() if (who := speaker(text)) is not None}
+        asked_of = named(question, set(speaker_of.values())) if p.speaker_weight > 0 else set()
+        asking = {path for path, text in texts.items() if only_asks(text)} if p.asking_weight > 0 else set()
+        found.fused = lower_asking(
+            lift_speakers(found.fused, speaker_of, asked_of, p.speaker_weight), asking, p.asking_weight
+        )
+        for path, who in speaker_of.items():
+            if who in asked_of:
+                found.turns[path] = {"told_by_named": who}
+        for path in asking:
+            found.turns[path] = {**found.turns.get(path, {}), "only_asks": True}
 
     def _language_rule(
         self,
@@ -499,6 +507,7 @@ class Engine:
                     "maxsim": _round(found.maxsims.get(path)),
                     **({"carried_from": carried[path]} if path in carried else {}),
                     "fused": _round(base),
+                    **found.turns.get(path, {}),
                     "weight": _round(weight),
                     **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
                 }
@@ -566,6 +575,9 @@ class Candidates:
     judges: dict[str, Part] = field(default_factory=dict)
     #: late interaction's MaxSim per re-scored candidate
     maxsims: dict[str, float] = field(default_factory=dict)
+    #: what a conversation's turn is, where it weighed in (``_weigh_turns``): its speaker,
+    #: named by the question, or that it only asks
+    turns: dict[str, dict[str, object]] = field(default_factory=dict)
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory

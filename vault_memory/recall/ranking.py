@@ -67,8 +67,8 @@ class RankingParams:
     #: a turn told by a speaker the question names (``recall.turns``) gains this share of
     #: the best score, after late interaction (before it, the re-scoring's mix halves it).
     #: LoCoMo dev, chosen on 0-2 (.1/.15/.2/.25/.3 tried), confirmed on 3-4: R@5/R@10
-    #: .709/.813 -> .748/.824 and .681/.763 -> .695/.772; two
-    #: R@10 categories lower by one and two questions, the dataset's own attribution (docs/benchmarks.md)
+    #: .709/.813 -> .748/.824 and .681/.763 -> .695/.772; two R@10 categories lower by one
+    #: and two questions, whose evidence is the other speaker's turn (docs/benchmarks.md)
     speaker_weight: float = 0.25
     #: a turn that only asks (``recall.turns.only_asks``) keeps (1 - this) of its score:
     #: its answer is another turn. LoCoMo dev, chosen on 0-2 (.05/.1/.15/.2/.3 tried),
