@@ -552,7 +552,7 @@ def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_va
 
 def test_who_told_a_turn_is_read_from_its_opening():
     from vault_memory.recall.ranking import lift_speakers
-    from vault_memory.recall.turns import named, speaker
+    from vault_memory.recall.turns import named, read_turns, speaker
 
     assert speaker("[1:14 pm on 25 May, 2023] Melanie: Thanks, Caroline.") == "melanie"
     assert speaker("Ana María: mañana llego tarde") == "ana"
@@ -564,12 +564,14 @@ def test_who_told_a_turn_is_read_from_its_opening():
     assert named("¿Qué pintó Álvaro?", {"álvaro", "ana"}) == {"álvaro"}
     assert named("What did Caroline's sister say?", {"caroline"}) == {"caroline"}
     fused = {"m": 1.0, "c": 0.8, "fact": 0.5}
-    assert lift_speakers(fused, {"m": "melanie", "c": "caroline"}, {"caroline"}, 0.25) == {
-        "m": 1.0,
-        "c": 1.05,
-        "fact": 0.5,
-    }
-    assert lift_speakers(fused, {"m": "melanie"}, set(), 0.25) == fused
+    assert lift_speakers(fused, {"c"}, 0.25) == {"m": 1.0, "c": 1.05, "fact": 0.5}
+    assert lift_speakers(fused, set(), 0.25) == fused
+    read = read_turns(
+        {"m": "Melanie: Caroline, what pets do you have?", "c": "Caroline: Oscar, my guinea pig."},
+        "What pets does Caroline have?",
+    )
+    assert read.told_by_named == {"c": "caroline"} and read.asking == {"m"}
+    assert read.explain() == {"c": {"told_by_named": "caroline"}, "m": {"only_asks": True}}
 
 
 def test_a_turn_that_only_asks_comes_after_the_turn_that_answers(empty_vault_dir, backend_for):

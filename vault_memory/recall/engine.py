@@ -63,7 +63,7 @@ from .relevance import (
     question_words,
 )
 from .results import Hit, RecallQuery, RecallResult
-from .turns import named, only_asks, speaker
+from .turns import read_turns
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
@@ -369,17 +369,10 @@ class Engine:
         if not found.fused or (p.speaker_weight <= 0 and p.asking_weight <= 0) or not snap.holds_conversations():
             return
         texts = {path: m.text for path, m in snap.memories(list(found.fused)).items() if m.conversation}
-        speaker_of = {path: who for path, text in texts.items() if (who := speaker(text)) is not None}
-        asked_of = named(question, set(speaker_of.values())) if p.speaker_weight > 0 else set()
-        asking = {path for path, text in texts.items() if only_asks(text)} if p.asking_weight > 0 else set()
-        found.fused = lower_asking(
-            lift_speakers(found.fused, speaker_of, asked_of, p.speaker_weight), asking, p.asking_weight
-        )
-        for path, who in speaker_of.items():
-            if who in asked_of:
-                found.turns[path] = {"told_by_named": who}
-        for path in asking:
-            found.turns[path] = {**found.turns.get(path, {}), "only_asks": True}
+        read = read_turns(texts, question, speakers=p.speaker_weight > 0, asking=p.asking_weight > 0)
+        lifted = lift_speakers(found.fused, read.told_by_named, p.speaker_weight)
+        found.fused = lower_asking(lifted, read.asking, p.asking_weight)
+        found.turns = read.explain()
 
     def _language_rule(
         self,

@@ -228,14 +228,12 @@ def lift_sessions(
     return out
 
 
-def lift_speakers(
-    fused: dict[str, float], speaker_of: Mapping[str, str], named: Collection[str], weight: float
-) -> dict[str, float]:
-    """Each turn told by one of the ``named`` speakers gains ``weight`` × the best score."""
-    if weight <= 0 or not named or not fused:
+def lift_speakers(fused: dict[str, float], told_by_named: Collection[str], weight: float) -> dict[str, float]:
+    """Each turn told by a speaker the question names gains ``weight`` × the best score."""
+    if weight <= 0 or not told_by_named or not fused:
         return fused
     best = max(fused.values())
-    return {path: score + weight * best if speaker_of.get(path) in named else score for path, score in fused.items()}
+    return {path: score + weight * best if path in told_by_named else score for path, score in fused.items()}
 
 
 def lower_asking(fused: dict[str, float], asking: Collection[str], weight: float) -> dict[str, float]:

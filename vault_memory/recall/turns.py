@@ -19,6 +19,8 @@ back ("I joined a group last Tuesday. What's up with you?") is not lowered.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 #: an optional "[when]" and then one to three words before a colon, at the start of a turn
 _OPENING = re.compile(r"(?:\[[^\]\n]{0,80}\]\s*)?(\w[\w'’.-]*(?: \w[\w'’.-]*){0,2}):\s")
@@ -50,3 +52,32 @@ def only_asks(text: str) -> bool:
     opening = _OPENING.match(text)
     said = text[opening.end() :] if opening else text
     return said.rstrip().endswith("?") and _TOLD.search(said) is None
+
+
+@dataclass(frozen=True)
+class TurnsRead:
+    """What a question's candidate turns are: those told by a speaker it names ({path:
+    speaker}) and those that only ask."""
+
+    told_by_named: dict[str, str] = field(default_factory=dict)
+    asking: frozenset[str] = frozenset()
+
+    def explain(self) -> dict[str, dict[str, object]]:
+        """{path: what ``--explain`` shows of it}."""
+        out: dict[str, dict[str, object]] = {path: {"told_by_named": who} for path, who in self.told_by_named.items()}
+        for path in self.asking:
+            out[path] = {**out.get(path, {}), "only_asks": True}
+        return out
+
+
+def read_turns(texts: Mapping[str, str], question: str, speakers: bool = True, asking: bool = True) -> TurnsRead:
+    """The turns of ``texts`` ({path: a conversation turn's text}) told by a speaker
+    ``question`` names (when ``speakers``) and those that only ask (when ``asking``)."""
+    told: dict[str, str] = {}
+    if speakers:
+        speaker_of = {path: who for path, text in texts.items() if (who := speaker(text)) is not None}
+        asked = named(question, set(speaker_of.values()))
+        told = {path: who for path, who in speaker_of.items() if who in asked}
+    return TurnsRead(
+        told, frozenset(path for path, text in texts.items() if only_asks(text)) if asking else frozenset()
+    )
