@@ -521,27 +521,36 @@ def test_an_index_built_before_the_conversation_column_keeps_working(empty_vault
         snap.close()
 
 
+def _chat_after_may(vault_dir: Path, at: dt.datetime, said: list[str]) -> list[Memory]:
+    """Two friends' small talk in May, then the turns ``said`` in a conversation of their own,
+    each as a transcript's line ("[date] Name: …"): the new conversation's memories."""
+    v = Vault(vault_dir)
+    may = [
+        "Caroline: Work has been busy this month.",
+        "Melanie: The kids start school next week.",
+        "Caroline: I went to a concert on Friday.",
+        "Melanie: We are painting the kitchen blue.",
+    ]
+    for n, text in enumerate(may):
+        v.add(f"[8 May, 2023] {text}", type="episode", conversation="chat-may", turn=n, now=at)
+    return [
+        v.add(f"[25 May, 2023] {text}", type="episode", conversation="chat-now", turn=n, now=at)
+        for n, text in enumerate(said)
+    ]
+
+
 def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_vault_dir, backend_for):
     """ "What pets does Caroline have?": the turn that asks her holds her name and "pets",
     her answer neither, but a question that names one of a conversation's speakers is
     answered by what that speaker said (``recall.turns``)."""
     from vault_memory.recall.ranking import RankingParams
 
-    v = Vault(empty_vault_dir)
     at = dt.datetime(2023, 5, 25, 13, tzinfo=dt.UTC)
-    earlier = [
-        "Caroline: Work has been busy this month.",
-        "Melanie: The kids start school next week.",
-        "Caroline: I went to a concert on Friday.",
-        "Melanie: We are painting the kitchen blue.",
-    ]
-    for n, text in enumerate(earlier):
-        v.add(f"[8 May, 2023] {text}", type="episode", conversation="chat-may", turn=n, now=at)
-    said = ["Melanie: Caroline, do you have any pets?", "Caroline: I do have a pet, Oscar, my guinea pig."]
-    turns = [
-        v.add(f"[25 May, 2023] {text}", type="episode", conversation="chat-pets", turn=n, now=at)
-        for n, text in enumerate(said)
-    ]
+    turns = _chat_after_may(
+        empty_vault_dir,
+        at,
+        ["Melanie: Caroline, do you have any pets?", "Caroline: I do have a pet, Oscar, my guinea pig."],
+    )
     question, asked = "What pets does Caroline have?", at + dt.timedelta(days=1)
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(speaker_weight=0)), question, as_of=asked)
     assert blind[:2] == [turns[0].id, turns[1].id]
@@ -580,24 +589,12 @@ def test_a_turn_that_only_asks_comes_after_the_turn_that_answers(empty_vault_dir
     ranks below the one that answers (``recall.turns.only_asks``)."""
     from vault_memory.recall.ranking import RankingParams
 
-    v = Vault(empty_vault_dir)
     at = dt.datetime(2023, 5, 25, 13, tzinfo=dt.UTC)
-    earlier = [
-        "Caroline: Work has been busy this month.",
-        "Melanie: The kids start school next week.",
-        "Caroline: I went to a concert on Friday.",
-        "Melanie: We are painting the kitchen blue.",
-    ]
-    for n, text in enumerate(earlier):
-        v.add(f"[8 May, 2023] {text}", type="episode", conversation="chat-may", turn=n, now=at)
     said = [
         "Caroline: Wow, Melanie! What got you into running?",
         "Melanie: My doctor suggested running after my knee surgery.",
     ]
-    turns = [
-        v.add(f"[25 May, 2023] {text}", type="episode", conversation="chat-run", turn=n, now=at)
-        for n, text in enumerate(said)
-    ]
+    turns = _chat_after_may(empty_vault_dir, at, said)
     question, asked = "What got Melanie into running?", at + dt.timedelta(days=1)
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(asking_weight=0)), question, as_of=asked)
     assert blind[:2] == [turns[0].id, turns[1].id]
