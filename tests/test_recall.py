@@ -614,3 +614,28 @@ def test_a_turn_only_asks_when_no_sentence_of_it_tells():
     assert only_asks("Ana: Hmm... are you sure?")  # an ellipsis tells nothing
     assert lower_asking({"q": 1.0, "a": 0.95}, {"q"}, 0.1) == {"q": 0.9, "a": 0.95}
     assert lower_asking({"q": 1.0}, set(), 0.1) == {"q": 1.0}
+
+
+def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, backend_for):
+    """ "Should you suggest a steakhouse for my dinner?": "No como carne roja" names no diet
+    and shares no word with it, yet says what the user does not eat; a fact that names a
+    diet or an allergy was lifted for every question about food, and now one that says a
+    food the user does not eat is too, above the rest in its own order."""
+    from vault_memory.recall.relevance import dietary
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    red_meat = v.add("No como carne roja desde hace tres años", now=at)
+    pork = v.add("I don't eat pork", now=at)
+    v.add("I play the cello in a community orchestra", now=at)
+    v.add("Trabajo como enfermera en el Hospital Italiano", now=at)
+    found = recall_ids(backend_for(empty_vault_dir), "should you suggest a steakhouse for my dinner?", as_of=at)
+    assert set(found[:2]) == {red_meat.id, pork.id}
+    for text, about_diet in (
+        ("No como carne roja", True),
+        ("Ya no puedo comer gluten", True),
+        ("I never drink alcohol", True),
+        ("Trabajo como enfermera", False),
+        ("I avoid traffic on Fridays", False),
+    ):
+        assert dietary(Memory(id="x", text=text)) is about_diet, text

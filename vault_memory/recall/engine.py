@@ -54,9 +54,11 @@ from .ranking import (
     spread_to_neighbours,
 )
 from .relevance import (
+    AVOIDED_FOODS,
     DIETARY_TERMS,
     about_food,
     about_the_user,
+    dietary,
     fact_floor,
     has_evidence,
     names_key,
@@ -427,12 +429,15 @@ class Engine:
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
     def _dietary(self, snap: Snapshot, fused: dict[str, float]) -> None:
-        """Lift the user's diet and allergy facts to the top of a question about food."""
+        """Lift the user's diet and allergy facts to the top of a question about food: those
+        that name one, and those that say a food the user does not eat ("No como carne roja")."""
         best_fused = max(fused.values(), default=1.0)
-        found = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
+        named = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
+        foods = snap.memories([path for path, _ in snap.keyword.search(AVOIDED_FOODS, self.params.depth)])
+        found = named | {path: memory for path, memory in foods.items() if dietary(memory)}
         for path, memory in found.items():
             if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
-                fused[path] = max(fused.get(path, 0.0), best_fused)
+                fused[path] = best_fused + fused.get(path, 0.0)  # above the rest, in their own order
 
     def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""

@@ -79,6 +79,17 @@ DIETARY_TERMS = (
     "pescetariana pescatariano pescatariana"
 )
 _DIETARY = re.compile(r"\b(?:" + "|".join(DIETARY_TERMS.split()) + r")\b")
+#: what a diet most often leaves out: "I don't eat pork", "No como carne roja" name no diet,
+#: and are about one (found by these words, told apart by ``_NOT_EATING``)
+AVOIDED_FOODS = (
+    "meat pork beef fish seafood shellfish gluten dairy lactose eggs sugar alcohol "
+    "carne cerdo pescado mariscos gluten lácteos lactosa huevo huevos azúcar alcohol"
+)
+#: the user does not eat or drink something (accents folded, lower case)
+_NOT_EATING = re.compile(
+    r"\b(?:(?:do not|don't|dont|never|no longer|can't|cannot|won't)\s+(?:eat|drink)|"
+    r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
+)
 
 
 def about_the_user(question: str) -> bool:
@@ -91,8 +102,10 @@ def about_food(question: str) -> bool:
 
 
 def dietary(memory: Memory) -> bool:
-    """A fact about what the user can or will not eat."""
-    return bool(_DIETARY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
+    """A fact about what the user can or will not eat: it names a diet or an allergy, or
+    says the user does not eat or drink something."""
+    text = fold_accents(f"{memory.key or ''} {memory.text}").casefold()
+    return bool(_DIETARY.search(text) or _NOT_EATING.search(text))
 
 
 def question_words(question: str) -> frozenset[str]:
