@@ -635,6 +635,7 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
         ("No como carne roja", True),
         ("Ya no puedo comer gluten", True),
         ("I never drink alcohol", True),
+        ("I don’t eat shellfish", True),  # a phone's apostrophe
         ("Trabajo como enfermera", False),
         ("I avoid traffic on Fridays", False),
     ):

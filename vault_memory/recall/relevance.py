@@ -87,7 +87,7 @@ AVOIDED_FOODS = (
 )
 #: the user does not eat or drink something (accents folded, lower case)
 _NOT_EATING = re.compile(
-    r"\b(?:(?:do not|don't|dont|never|no longer|can't|cannot|won't)\s+(?:eat|drink)|"
+    r"\b(?:(?:do not|don['’]?t|never|no longer|can['’]?t|cannot|won['’]?t)\s+(?:eat|drink)|"
     r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
 )
 
