@@ -640,3 +640,21 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
         ("I avoid traffic on Fridays", False),
     ):
         assert dietary(Memory(id="x", text=text)) is about_diet, text
+
+
+def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, backend_for):
+    """ "What do I do for a living?" shares no word with "Trabajo como enfermera en el
+    Hospital Italiano", and the bundled English model cannot read it; the question asks
+    about the user's work, and the fact is the user's work (its slot), so it answers. A
+    question about someone else's work is not one about the user's."""
+    from vault_memory.recall.relevance import asked_subject
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    nurse = v.add("Trabajo como enfermera en el Hospital Italiano", now=at)
+    v.add("I play the cello in a community orchestra", now=at)
+    v.add("Mi hermana vive en Córdoba", now=at)
+    assert recall_ids(backend_for(empty_vault_dir), "what do I do for a living?", as_of=at)[:1] == [nurse.id]
+    assert asked_subject("¿A qué me dedico?") == "work" and asked_subject("¿Dónde vivo?") == "residence"
+    assert asked_subject("what does my sister do for a living?") is None
+    assert asked_subject("¿A qué se dedica mi hermana?") is None

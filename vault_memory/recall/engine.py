@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -58,6 +58,7 @@ from .relevance import (
     DIETARY_TERMS,
     about_food,
     about_the_user,
+    asked_subject,
     dietary,
     fact_floor,
     has_evidence,
@@ -279,8 +280,10 @@ class Engine:
         food = about_food(query.text)
         if food:  # the user's allergies and diet answer every question about food
             self._dietary(snap, found.fused)
+        subject = asked_subject(query.text)  # "what do I do for a living?": the user's work, in any words
+        answering = self._subject(snap, found.fused, subject) if subject is not None else set()
         superseded = snap.superseded_targets()
-        relevant = self._relevance(query.text, found, food)
+        relevant = self._relevance(query.text, found, food, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
@@ -439,8 +442,21 @@ class Engine:
             if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
                 fused[path] = best_fused + fused.get(path, 0.0)  # above the rest, in their own order
 
-    def _relevance(self, text: str, found: Candidates, food: bool) -> Callable[[str, Memory], bool]:
-        """Whether a candidate has evidence of its own (``relevance.has_evidence``)."""
+    def _subject(self, snap: Snapshot, fused: dict[str, float], subject: str) -> set[str]:
+        """Lift the user's facts of ``subject`` (``vault.slots``) above the rest, in their own
+        order: the paths lifted, relevant by the question's own kind."""
+        best_fused = max(fused.values(), default=1.0)
+        lifted = {path for path, memory in snap.memories_tagged([f"s:{subject}"]).items() if memory.type == "fact"}
+        for path in lifted:
+            fused[path] = best_fused + fused.get(path, 0.0)
+        return lifted
+
+    def _relevance(
+        self, text: str, found: Candidates, food: bool, answering: Collection[str] = ()
+    ) -> Callable[[str, Memory], bool]:
+        """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
+        answers the kind of question asked (``answering``: the user's work for "what do I
+        do for a living?")."""
         profile = about_the_user(text)
         parts = parts_of(self.index.embedder)
         floors = {part.model_id: fact_floor(part.model_id) for part in parts}
@@ -450,13 +466,17 @@ class Engine:
         def relevant(path: str, memory: Memory) -> bool:
             shares_word = path in found.kw_score or names_key(asked, memory)
             judge = found.judges.get(path)
-            return profile or has_evidence(
-                memory,
-                floors[judge.model_id] if judge is not None else floor,
-                found.vec_score.get(path),
-                found.maxsims.get(path),
-                shares_word,
-                food_question=food,
+            return (
+                profile
+                or path in answering
+                or has_evidence(
+                    memory,
+                    floors[judge.model_id] if judge is not None else floor,
+                    found.vec_score.get(path),
+                    found.maxsims.get(path),
+                    shares_word,
+                    food_question=food,
+                )
             )
 
         return relevant

@@ -92,6 +92,34 @@ _NOT_EATING = re.compile(
 )
 
 
+#: questions about the user's work or home, whose answer shares no word with them ("what do
+#: I do for a living?" for "Trabajo como enfermera"), and the slot subject (``vault.slots``)
+#: of the facts that answer them
+_SUBJECT_QUESTIONS = (
+    (
+        "work",
+        re.compile(
+            r"\b(?:do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work|what(?: is|'s) my (?:job|work|profession|occupation)|"
+            r"what do i do for work|a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo|"
+            r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "residence",
+        re.compile(
+            r"\b(?:where do i live|what city do i live in|where is my home|d[oó]nde vivo|en qu[eé] ciudad vivo)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+
+def asked_subject(question: str) -> str | None:
+    """The slot subject a question about the user's work or home asks about, if it is one."""
+    return next((subject for subject, asks in _SUBJECT_QUESTIONS if asks.search(question)), None)
+
+
 def about_the_user(question: str) -> bool:
     """A question about the user as a whole, with no subject of its own."""
     return bool(_ABOUT_ME.match(question.strip()))
