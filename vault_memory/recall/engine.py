@@ -46,6 +46,7 @@ from .ranking import (
     best_first,
     fuse,
     late_interaction,
+    lift_above_the_rest,
     lift_dated,
     lift_sessions,
     lift_speakers,
@@ -434,25 +435,21 @@ class Engine:
     def _dietary(self, snap: Snapshot, fused: dict[str, float]) -> None:
         """Lift the user's diet and allergy facts to the top of a question about food: those
         that name one, and those that say a food the user does not eat ("No como carne roja")."""
-        best_fused = max(fused.values(), default=1.0)
         named = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
         foods = snap.memories([path for path, _ in snap.keyword.search(AVOIDED_FOODS, self.params.depth)])
         found = named | {path: memory for path, memory in foods.items() if dietary(memory)}
-        for path, memory in found.items():
-            if memory.type == "fact":  # a fact about the user's diet, not every turn that names one
-                fused[path] = best_fused + fused.get(path, 0.0)  # above the rest, in their own order
+        # a fact about the user's diet, not every turn that names one
+        lift_above_the_rest(fused, [path for path, memory in found.items() if memory.type == "fact"])
 
     def _subject(self, snap: Snapshot, fused: dict[str, float], subject: str) -> set[str]:
         """Lift the user's facts of ``subject`` (``vault.slots``) above the rest, in their own
         order: the paths lifted, relevant by the question's own kind."""
-        best_fused = max(fused.values(), default=1.0)
         lifted = {path for path, memory in snap.memories_tagged([f"s:{subject}"]).items() if memory.type == "fact"}
-        for path in lifted:
-            fused[path] = best_fused + fused.get(path, 0.0)
+        lift_above_the_rest(fused, lifted)
         return lifted
 
     def _relevance(
-        self, text: str, found: Candidates, food: bool, answering: Collection[str] = ()
+        self, text: str, found: Candidates, food: bool, answering: Collection[str]
     ) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
         answers the kind of question asked (``answering``: the user's work for "what do I
