@@ -658,3 +658,11 @@ def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, 
     assert asked_subject("¿A qué me dedico?") == "work" and asked_subject("¿Dónde vivo?") == "residence"
     assert asked_subject("what does my sister do for a living?") is None
     assert asked_subject("¿A qué se dedica mi hermana?") is None
+
+
+def test_a_question_typed_on_a_phone_asks_about_the_users_work_too():
+    """A phone types "what’s" with a typographic apostrophe; it asks what "what's" asks."""
+    from vault_memory.recall.relevance import AVOIDED_FOODS, asked_subject
+
+    assert asked_subject("what’s my job?") == "work" == asked_subject("what's my occupation?")
+    assert len(AVOIDED_FOODS.split()) == len(set(AVOIDED_FOODS.split()))

@@ -80,10 +80,11 @@ DIETARY_TERMS = (
 )
 _DIETARY = re.compile(r"\b(?:" + "|".join(DIETARY_TERMS.split()) + r")\b")
 #: what a diet most often leaves out: "I don't eat pork", "No como carne roja" name no diet,
-#: and are about one (found by these words, told apart by ``_NOT_EATING``)
+#: and are about one (found by these words, told apart by ``_NOT_EATING``); each word once
+#: ("gluten" and "alcohol" are both languages')
 AVOIDED_FOODS = (
     "meat pork beef fish seafood shellfish gluten dairy lactose eggs sugar alcohol "
-    "carne cerdo pescado mariscos gluten lácteos lactosa huevo huevos azúcar alcohol"
+    "carne cerdo pescado mariscos lácteos lactosa huevo huevos azúcar"
 )
 #: the user does not eat or drink something (accents folded, lower case)
 _NOT_EATING = re.compile(
@@ -99,7 +100,7 @@ _SUBJECT_QUESTIONS = (
     (
         "work",
         re.compile(
-            r"\b(?:do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work|what(?: is|'s) my (?:job|work|profession|occupation)|"
+            r"\b(?:do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work|what(?: is|['’]s) my (?:job|work|profession|occupation)|"
             r"what do i do for work|a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo|"
             r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n))\b",
             re.IGNORECASE,
