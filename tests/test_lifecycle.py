@@ -137,6 +137,17 @@ def test_reconfirmation_resets_the_clock():
     assert decay_state(mem(updated=at(100)), at(150)) == "active"
 
 
+def test_what_never_decays_is_not_weighed_by_its_age():
+    """A note, a profile fact and a pinned memory never decay, so two years say nothing
+    against them: they weigh as on the day they were written (a conversation's old turn lost
+    up to 15% to a newer one of the same relevance). A fact that decays still slides."""
+    two_years = at(730)
+    for old in (mem("note"), mem(key="alergias", text="alérgico al maní"), mem(pinned=True)):
+        assert lifecycle_weight(old, two_years)[1]["recency"] == 1.0, old
+    assert lifecycle_weight(mem("note"), two_years)[0] == lifecycle_weight(mem("note"), at(0))[0]
+    assert 0.85 < lifecycle_weight(mem(), at(30))[1]["recency"] < 1.0
+
+
 def test_state_weights_and_eligibility():
     rules = Rules()
     weights = {s: lifecycle_weight(mem(), at(d))[0] for s, d in (("active", 1), ("aging", 61), ("low_priority", 91))}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..vault.memory import Memory
-from .rules import Rules, age_days
+from .rules import Rules
 from .states import Timeline, memory_state, timeline
 
 CONFIDENCE_WEIGHT = {"high": 1.0, "medium": 0.92, "low": 0.75}
@@ -65,10 +65,12 @@ def _state_reason(state: str, tl: Timeline, now: dt.datetime, filter: RecallFilt
     return None
 
 
-def recency_weight(memory: Memory, now: dt.datetime, tl: Timeline | None = None) -> float:
-    """1.0 for a memory confirmed now, sliding smoothly towards 1 - RECENCY_MAX_PENALTY."""
-    age = tl.age_days(now) if tl is not None else age_days(memory, now)
-    if age is None or memory.pinned:
+def recency_weight(tl: Timeline, now: dt.datetime) -> float:
+    """1.0 for a memory confirmed now, sliding smoothly towards 1 - RECENCY_MAX_PENALTY; 1.0
+    for one that never decays (pinned, a profile fact, a note): its age says nothing
+    against it, as its state does not."""
+    age = tl.age_days(now)
+    if age is None or tl.limits is None:
         return 1.0
     age = max(0.0, age)
     return 1.0 - RECENCY_MAX_PENALTY * age / (age + RECENCY_HALF_DAYS)
@@ -90,7 +92,7 @@ def lifecycle_weight(
     importance = memory.importance if memory.importance is not None else 0.5
     parts: dict[str, Any] = {
         "confidence": CONFIDENCE_WEIGHT.get(memory.confidence, 0.9),
-        "recency": recency_weight(memory, now, tl),
+        "recency": recency_weight(tl, now),
         "importance": 0.9 + 0.2 * importance,
         "decay": rules.state_weight.get(state, 1.0),
         "pinned": 1.1 if memory.pinned else 1.0,
