@@ -411,20 +411,24 @@ def test_a_recall_refuses_what_it_cannot_take_with_a_clear_error(mech_vault):
 
 
 @pytest.mark.parametrize(
-    ("question", "month", "year"),
+    ("question", "month", "year", "day"),
     [
-        ("When did Melanie go camping in June?", 6, None),
-        ("What setback did Melanie face in October 2023?", 10, 2023),
-        ("What did Gina find on 1 February, 2023?", 2, 2023),
-        ("How many times has Melanie gone to the beach in 2023?", None, 2023),
-        ("¿Qué pasó en mayo de 2023?", 5, 2023),
-        ("what did she do on 23 May?", 5, None),
+        ("When did Melanie go camping in June?", 6, None, None),
+        ("What setback did Melanie face in October 2023?", 10, 2023, None),
+        ("What did Gina find on 1 February, 2023?", 2, 2023, 1),
+        ("How many times has Melanie gone to the beach in 2023?", None, 2023, None),
+        ("¿Qué pasó en mayo de 2023?", 5, 2023, None),
+        ("what did she do on 23 May?", 5, None, 23),
+        ("What book did Tim finish on 8th December, 2023?", 12, 2023, 8),
+        ("Who did Maria have dinner with on May 3, 2023?", 5, 2023, 3),
+        ("¿Qué pasó el 3 de mayo?", 5, None, 3),
+        ("Where was John between August 11 and August 15 2023?", 8, 2023, None),
     ],
 )
-def test_the_time_a_question_names_is_read(question, month, year):
+def test_the_time_a_question_names_is_read(question, month, year, day):
     from vault_memory.recall.dates import NamedTime, named_time
 
-    assert named_time(question) == NamedTime(month, year)
+    assert named_time(question) == NamedTime(month, year, day)
 
 
 @pytest.mark.parametrize(
@@ -453,6 +457,21 @@ def test_a_memory_dated_when_the_question_says_comes_first(empty_vault_dir, back
     blind = recall_ids(backend_for(empty_vault_dir, params=RankingParams(date_weight=0)), question, as_of=asked)
     assert blind[:2] == [september.id, october.id]
     assert recall_ids(backend_for(empty_vault_dir), question, as_of=asked)[:2] == [october.id, september.id]
+
+
+def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for):
+    """ "What class did the user start on 20 October 2023?": both classes were started in
+    October, and the month alone lifted both alike, so the one the ranking prefers without
+    dates came first; the day names the one told then."""
+    v = Vault(empty_vault_dir)
+    utc = dt.UTC
+    early = v.add("The user started a pottery class", type="episode", now=dt.datetime(2023, 10, 3, 10, tzinfo=utc))
+    late = v.add("The user started a painting class", type="episode", now=dt.datetime(2023, 10, 20, 10, tzinfo=utc))
+    v.add("The user works as a nurse", now=dt.datetime(2023, 9, 1, 10, tzinfo=utc))
+    asked = dt.datetime(2023, 10, 25, tzinfo=utc)
+    backend = backend_for(empty_vault_dir)
+    assert recall_ids(backend, "What class did the user start in October 2023?", as_of=asked)[:2] == [early.id, late.id]
+    assert recall_ids(backend, "What class did the user start on 20 October 2023?", as_of=asked)[:2] == [late.id, early.id]
 
 
 def test_a_turn_whose_conversation_holds_the_question_comes_before_a_closer_lone_turn(empty_vault_dir, backend_for):

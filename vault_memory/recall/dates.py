@@ -1,11 +1,12 @@
 """The time a question names (pure functions): "what did she start in October 2023?",
-"when did Melanie go camping in June?", "¿qué pasó en mayo?", "in 2022". A memory dated
-within it has the question's time on its side even when its text names no date (a turn
-said in a session of that month), so recall lifts it (``RankingParams.date_weight``).
+"when did Melanie go camping in June?", "¿qué pasó en mayo?", "in 2022", "on 3 June". A
+memory dated within it has the question's time on its side even when its text names no
+date (a turn said in a session of that month), so recall lifts it
+(``RankingParams.date_weight``).
 
-Months in English and Spanish, with or without a year, and a year alone. "May", "March"
-and "August" are English words too: they name a month only when written with a capital or
-beside a number ("may I ask" is no month).
+Months in English and Spanish, with or without a year or a day, and a year alone. "May",
+"March" and "August" are English words too: they name a month only when written with a
+capital or beside a number ("may I ask" is no month).
 """
 
 from __future__ import annotations
@@ -22,18 +23,39 @@ _MONTH["setiembre"] = 9
 _AMBIGUOUS = {"may", "march", "august"}
 _WORD = re.compile(r"[A-Za-zÁÉÍÓÚáéíóúñÑ]+")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+_MONTHS = "|".join(_EN + _ES + ["setiembre"])
+#: a day beside its month: "13 October", "8th December", "3 de mayo", "October 13", "May 3rd"
+_DAY = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+)?(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\d)",
+    re.IGNORECASE,
+)
+
+
+#: days either side of a named day that still hold it: what happened "on May 3" is often
+#: told a day or a few later ("yesterday", "last Friday"). LoCoMo dev: 1, 3 and 7 rank
+#: alike (docs/benchmarks.md)
+DAY_WINDOW = 3
 
 
 @dataclass(frozen=True)
 class NamedTime:
-    """A month (of ``year``, or of any year), or a whole ``year``."""
+    """A month (of ``year``, or of any year), a whole ``year``, or a ``day`` of a month:
+    then the days within ``DAY_WINDOW`` of it, not the whole month."""
 
     month: int | None
     year: int | None
+    day: int | None = None
 
     def holds(self, when: dt.datetime | dt.date | None) -> bool:
         if when is None:
             return False
+        if self.day is not None and self.month is not None:
+            try:
+                named = dt.date(self.year or when.year, self.month, self.day)
+            except ValueError:
+                return False
+            on = when.date() if isinstance(when, dt.datetime) else when
+            return abs((on - named).days) <= DAY_WINDOW
         if self.month is not None and when.month != self.month:
             return False
         return self.year is None or when.year == self.year
@@ -58,7 +80,9 @@ def named_time(question: str) -> NamedTime | None:
         return None
     if not months and not years:
         return None
-    return NamedTime(next(iter(months), None), next(iter(years), None))
+    days = {int(a or b) for a, b in _DAY.findall(question) if 1 <= int(a or b) <= 31} if months else set()
+    day = next(iter(days)) if len(days) == 1 else None
+    return NamedTime(next(iter(months), None), next(iter(years), None), day)
 
 
 def _beside_number(text: str, match: re.Match[str]) -> bool:
