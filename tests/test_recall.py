@@ -578,9 +578,24 @@ def test_a_question_that_names_a_speaker_finds_that_speakers_turn_first(empty_va
     assert hits[0].explain["told_by_named"] == "caroline" and "told_by_named" not in hits[1].explain
 
 
+def test_a_question_naming_both_speakers_is_about_the_one_it_names_first(empty_vault_dir, backend_for):
+    """ "What did Melanie say about Caroline's painting?" names both friends, so lifting
+    both alike left Caroline's turn, which holds "painting", above Melanie's answer; the
+    one named first is the question's subject, and her turns gain the whole lift."""
+    at = dt.datetime(2023, 5, 25, 13, tzinfo=dt.UTC)
+    turns = _chat_after_may(
+        empty_vault_dir,
+        at,
+        ["Caroline: I finished my painting of the lake last night.", "Melanie: Wow Caroline, it looks amazing, so calm!"],
+    )
+    question, asked = "What did Melanie say about Caroline's painting?", at + dt.timedelta(days=1)
+    hits = backend_for(empty_vault_dir).recall(RecallQuery(question, as_of=asked, include_pinned=False)).hits
+    assert [h.memory.id for h in hits[:2]] == [turns[1].id, turns[0].id]
+
+
 def test_who_told_a_turn_is_read_from_its_opening():
     from vault_memory.recall.ranking import lift_speakers
-    from vault_memory.recall.turns import named, read_turns, speaker
+    from vault_memory.recall.turns import named, read_turns, speaker, teller
 
     assert speaker("[1:14 pm on 25 May, 2023] Melanie: Thanks, Caroline.") == "melanie"
     assert speaker("Ana María: mañana llego tarde") == "ana"
@@ -589,16 +604,23 @@ def test_who_told_a_turn_is_read_from_its_opening():
     assert speaker("I said: no") is None
     assert speaker("Melanie painted a lake") is None
     assert speaker("Melanie:no space") is None
-    assert named("¿Qué pintó Álvaro?", {"álvaro", "ana"}) == {"álvaro"}
-    assert named("What did Caroline's sister say?", {"caroline"}) == {"caroline"}
+    assert named("¿Qué pintó Álvaro?", {"álvaro", "ana"}) == ["álvaro"]
+    assert named("What did Caroline's sister say?", {"caroline"}) == ["caroline"]
+    assert named("What did Jon say about Gina's store? And Jon?", {"gina", "jon", "tim"}) == ["jon", "gina"]
     fused = {"m": 1.0, "c": 0.8, "fact": 0.5}
-    assert lift_speakers(fused, {"c"}, 0.25) == {"m": 1.0, "c": 1.05, "fact": 0.5}
-    assert lift_speakers(fused, set(), 0.25) == fused
+    assert lift_speakers(fused, {"c": "caroline"}, 0.25, "caroline") == {"m": 1.0, "c": 1.05, "fact": 0.5}
+    assert lift_speakers(fused, {"c": "caroline", "m": "melanie"}, 0.2, "melanie") == {"m": 1.2, "c": 0.9, "fact": 0.5}
+    assert lift_speakers(fused, {}, 0.25) == fused
     read = read_turns(
         {"m": "Melanie: Caroline, what pets do you have?", "c": "Caroline: Oscar, my guinea pig."},
         "What pets does Caroline have?",
     )
-    assert read.told_by_named == {"c": "caroline"} and read.asking == {"m"}
+    assert read.told_by_named == {"c": "caroline"} and read.asking == {"m"} and read.teller == "caroline"
+    both = read_turns({"j": "Jon: Nice spot!", "g": "Gina: I found a spot."}, "What did Jon say about Gina's spot?")
+    assert both.told_by_named == {"j": "jon", "g": "gina"} and both.teller == "jon"
+    assert teller("Did Jon and Gina both dance?", ["jon", "gina"]) is None
+    assert teller("¿Adónde viajaron Ana y Tomás?", ["ana", "tomás"]) is None
+    assert teller("What did Tomás tell Ana?", ["tomás", "ana"]) == "tomás"
     assert read.explain() == {"c": {"told_by_named": "caroline"}, "m": {"only_asks": True}}
 
 

@@ -376,7 +376,7 @@ class Engine:
             return
         texts = {path: m.text for path, m in snap.memories(list(found.fused)).items() if m.conversation}
         read = read_turns(texts, question, speakers=p.speaker_weight > 0, asking=p.asking_weight > 0)
-        lifted = lift_speakers(found.fused, read.told_by_named, p.speaker_weight)
+        lifted = lift_speakers(found.fused, read.told_by_named, p.speaker_weight, read.teller)
         found.fused = lower_asking(lifted, read.asking, p.asking_weight)
         found.turns = read.explain()
 

@@ -236,12 +236,27 @@ def lift_sessions(
     return out
 
 
-def lift_speakers(fused: dict[str, float], told_by_named: Collection[str], weight: float) -> dict[str, float]:
-    """Each turn told by a speaker the question names gains ``weight`` × the best score."""
+#: the share of the speaker lift the turns of a named speaker other than the question's
+#: teller gain (``recall.turns``). LoCoMo dev, chosen on 0-2 (0/.25/.5/.75/1 tried; .25
+#: to .75 alike there), confirmed on 3-4: R@5/R@10 .769/.827 -> .772/.832 and .713/.774
+#: -> .718/.778, no category lower (docs/benchmarks.md)
+OTHER_NAMED_SHARE = 0.5
+
+
+def lift_speakers(
+    fused: dict[str, float], told_by_named: Mapping[str, str], weight: float, teller: str | None = None
+) -> dict[str, float]:
+    """Each turn told by a speaker the question names ({path: speaker}) gains ``weight`` ×
+    the best score; one told by a named speaker other than the question's ``teller``,
+    ``OTHER_NAMED_SHARE`` of that."""
     if weight <= 0 or not told_by_named or not fused:
         return fused
     best = max(fused.values())
-    return {path: score + weight * best if path in told_by_named else score for path, score in fused.items()}
+    lift = {
+        path: weight * best * (1.0 if teller is None or who == teller else OTHER_NAMED_SHARE)
+        for path, who in told_by_named.items()
+    }
+    return {path: score + lift.get(path, 0.0) for path, score in fused.items()}
 
 
 def lower_asking(fused: dict[str, float], asking: Collection[str], weight: float) -> dict[str, float]:
