@@ -54,6 +54,17 @@ def test_remember_list_show(cli, vault_dir):
     assert plain.exit_code == 0 and plain.stdout.strip().startswith("20")
 
 
+def test_remember_says_what_it_did_instead_of_a_new_file(cli):
+    """Reconfirming and superseding print the id they wrote and, on stderr, what happened and
+    what to do next (the outcomes told apart by their type)."""
+    first = cli("remember", "nombre: Lucas").stdout.strip()
+    again = cli("remember", "nombre: Lucas")
+    assert again.stdout.strip() == first and "Already known" in again.stderr and "--new" in again.stderr
+    changed = cli("remember", "nombre: Pedro")
+    assert changed.stdout.strip() != first
+    assert f"Supersedes {first}" in changed.stderr and "vmem history" in changed.stderr
+
+
 def test_remember_rejects_bad_options(cli):
     assert cli("remember", "x", "--type", "opinion").exit_code == 2
     bad = cli("remember", "x", "--confidence", "maybe")

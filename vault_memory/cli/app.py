@@ -393,6 +393,7 @@ def remember(
     if text == "-":
         text = sys.stdin.read()
     from ..conversation.llm import use_llm_judge
+    from .. import Reconfirmed, Superseded
 
     mem = _open(vault)
     use_llm_judge(mem)  # with an [llm] endpoint, it settles what the rules cannot (a possible conflict)
@@ -417,13 +418,13 @@ def remember(
         _print_json(outcome.to_dict())
         return
     typer.echo(outcome.memory.id)
-    if outcome.status == "reconfirmed":
+    if isinstance(outcome, Reconfirmed):
         how = f" (similarity {outcome.similarity:.2f})" if outcome.similarity is not None else ""
         typer.echo(
             f"Already known{how}: reconfirmed {outcome.memory.id} instead of writing a duplicate (--new to force one).",
             err=True,
         )
-    elif outcome.status == "superseded":
+    elif isinstance(outcome, Superseded):
         why = (
             f"single-valued key {outcome.memory.key!r}"
             if outcome.replaced_by == "key"

@@ -82,6 +82,7 @@ from ..recall.results import FORMATS
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
+from ..writing.rules import Created, Superseded
 from .socket_server import serve
 from .socket_server import stop as stop_serving
 
@@ -635,7 +636,7 @@ class Daemon:
             return []
         for outcome in outcomes:
             log.info("remembered from a prompt: %s %s", outcome.status, outcome.memory.id)
-        return [o.memory for o in outcomes if o.status in ("created", "superseded")]
+        return [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
 
     def _serve(self) -> None:
         self._server = serve(self.state.daemon_socket, self.handle)
