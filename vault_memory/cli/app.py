@@ -392,8 +392,8 @@ def remember(
     """
     if text == "-":
         text = sys.stdin.read()
-    from ..conversation.llm import use_llm_judge
     from .. import Reconfirmed, Superseded
+    from ..conversation.llm import use_llm_judge
 
     mem = _open(vault)
     use_llm_judge(mem)  # with an [llm] endpoint, it settles what the rules cannot (a possible conflict)
