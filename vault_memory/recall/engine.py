@@ -278,13 +278,9 @@ class Engine:
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         self._weigh_turns(snap, query.text, found)
-        food = about_food(query.text)
-        if food:  # the user's allergies and diet answer every question about food
-            self._dietary(snap, found.fused)
-        subject = asked_subject(query.text)  # "what do I do for a living?": the user's work, in any words
-        answering = self._subject(snap, found.fused, subject) if subject is not None else set()
+        answering = self._by_kind(snap, query.text, found.fused)
         superseded = snap.superseded_targets()
-        relevant = self._relevance(query.text, found, food, answering)
+        relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
@@ -432,28 +428,33 @@ class Engine:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
-    def _dietary(self, snap: Snapshot, fused: dict[str, float]) -> None:
-        """Lift the user's diet and allergy facts to the top of a question about food: those
-        that name one, and those that say a food the user does not eat ("No como carne roja")."""
+    def _by_kind(self, snap: Snapshot, question: str, fused: dict[str, float]) -> set[str]:
+        """The facts that answer a question by its kind, in any words: the user's diet and
+        allergies for every question about food, the user's work or home for one about it
+        ("what do I do for a living?"). Each kind's facts are lifted above the rest, in their
+        own order; the paths lifted are relevant to the question (``_relevance``)."""
+        answering: set[str] = set()
+        kinds = [self._dietary(snap)] if about_food(question) else []
+        subject = asked_subject(question)
+        if subject is not None:
+            kinds.append(snap.memories_tagged([f"s:{subject}"]))
+        for memories in kinds:
+            facts = {path for path, memory in memories.items() if memory.type == "fact"}
+            lift_above_the_rest(fused, facts)  # a fact of the user's, not every turn that names one
+            answering |= facts
+        return answering
+
+    def _dietary(self, snap: Snapshot) -> dict[str, Memory]:
+        """The user's diet and allergy memories: those that name one, and those that say a
+        food the user does not eat ("No como carne roja")."""
         named = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
         foods = snap.memories([path for path, _ in snap.keyword.search(AVOIDED_FOODS, self.params.depth)])
-        found = named | {path: memory for path, memory in foods.items() if dietary(memory)}
-        # a fact about the user's diet, not every turn that names one
-        lift_above_the_rest(fused, [path for path, memory in found.items() if memory.type == "fact"])
+        return named | {path: memory for path, memory in foods.items() if dietary(memory)}
 
-    def _subject(self, snap: Snapshot, fused: dict[str, float], subject: str) -> set[str]:
-        """Lift the user's facts of ``subject`` (``vault.slots``) above the rest, in their own
-        order: the paths lifted, relevant by the question's own kind."""
-        lifted = {path for path, memory in snap.memories_tagged([f"s:{subject}"]).items() if memory.type == "fact"}
-        lift_above_the_rest(fused, lifted)
-        return lifted
-
-    def _relevance(
-        self, text: str, found: Candidates, food: bool, answering: Collection[str]
-    ) -> Callable[[str, Memory], bool]:
+    def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
         answers the kind of question asked (``answering``: the user's work for "what do I
-        do for a living?")."""
+        do for a living?", their allergies for a question about food)."""
         profile = about_the_user(text)
         parts = parts_of(self.index.embedder)
         floors = {part.model_id: fact_floor(part.model_id) for part in parts}
@@ -472,7 +473,6 @@ class Engine:
                     found.vec_score.get(path),
                     found.maxsims.get(path),
                     shares_word,
-                    food_question=food,
                 )
             )
 

@@ -156,8 +156,6 @@ def has_evidence(
     cosine: float | None,
     maxsim: float | None,
     shares_word: bool,
-    *,
-    food_question: bool = False,
 ) -> bool:
     """Whether a recalled memory has relevance of its own, not only its rank among the
     question's candidates. Only facts are judged, on a model whose ``floor`` was measured;
@@ -165,8 +163,6 @@ def has_evidence(
     language) or did not run. ``shares_word``: a keyword match, or the question names the
     fact's key."""
     if memory.type != "fact" or floor is None:
-        return True
-    if food_question and dietary(memory):
         return True
     if cosine is None and maxsim is None:
         return shares_word  # the keyword leg alone can speak for it
