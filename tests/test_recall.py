@@ -683,6 +683,25 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
         assert dietary(Memory(id="x", text=text)) is about_diet, text
 
 
+def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, backend_for):
+    """ "Which medicine must a doctor never give me?" shares no word with "I am allergic to
+    penicillin"; the user's allergies answer every question about medicines, as their diet
+    answers every question about food, in English and Spanish."""
+    from vault_memory.recall.relevance import about_medicine
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    penicillin = v.add("I am allergic to penicillin", now=at)
+    v.add("I watch a Spanish series every night before bed", now=at)
+    v.add("My doctor's office is next to the train station", now=at)
+    v.add("Tomo mate amargo todas las mañanas", now=at)
+    backend = backend_for(empty_vault_dir)
+    assert recall_ids(backend, "which medicine must a doctor never give me?", as_of=at)[:1] == [penicillin.id]
+    assert recall_ids(backend, "¿Qué antibiótico no me pueden recetar?", as_of=at)[:1] == [penicillin.id]
+    assert about_medicine("what painkiller can I take?") and about_medicine("¿Qué remedio puedo tomar?")
+    assert not about_medicine("where is the drugstore?") and not about_medicine("¿me pasás la receta del flan?")
+
+
 def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, backend_for):
     """ "What do I do for a living?" shares no word with "Trabajo como enfermera en el
     Hospital Italiano", and the bundled English model cannot read it; the question asks

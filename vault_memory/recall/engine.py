@@ -55,10 +55,13 @@ from .ranking import (
     spread_to_neighbours,
 )
 from .relevance import (
+    ALLERGY_TERMS,
     AVOIDED_FOODS,
     DIETARY_TERMS,
     about_food,
+    about_medicine,
     about_the_user,
+    allergy,
     asked_subject,
     dietary,
     fact_floor,
@@ -430,11 +433,13 @@ class Engine:
 
     def _by_kind(self, snap: Snapshot, question: str, fused: dict[str, float]) -> set[str]:
         """The facts that answer a question by its kind, in any words: the user's diet and
-        allergies for every question about food, the user's work or home for one about it
-        ("what do I do for a living?"). Each kind's facts are lifted above the rest, in their
+        allergies for every question about food, their allergies for one about medicines, the
+        user's work or home for one about it ("what do I do for a living?"). Each kind's facts are lifted above the rest, in their
         own order; the paths lifted are relevant to the question (``_relevance``)."""
         answering: set[str] = set()
         kinds = [self._dietary(snap)] if about_food(question) else []
+        if about_medicine(question):
+            kinds.append(self._allergies(snap))
         subject = asked_subject(question)
         if subject is not None:
             kinds.append(snap.memories_tagged([f"s:{subject}"]))
@@ -450,6 +455,11 @@ class Engine:
         named = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
         foods = snap.memories([path for path, _ in snap.keyword.search(AVOIDED_FOODS, self.params.depth)])
         return named | {path: memory for path, memory in foods.items() if dietary(memory)}
+
+    def _allergies(self, snap: Snapshot) -> dict[str, Memory]:
+        """The user's allergy memories."""
+        found = snap.memories([path for path, _ in snap.keyword.search(ALLERGY_QUERY, self.params.depth)])
+        return {path: memory for path, memory in found.items() if allergy(memory)}
 
     def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
@@ -605,6 +615,8 @@ PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence
 #: the keyword question that finds the user's allergies and diet (``relevance.DIETARY_TERMS``,
 #: with the accents a Spanish fact is written with)
 DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
+#: the keyword question that finds the user's allergies
+ALLERGY_QUERY = f"{ALLERGY_TERMS} alérgico alérgica"
 
 
 def carry_to_successors(

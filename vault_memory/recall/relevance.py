@@ -72,6 +72,17 @@ _FOOD = re.compile(
     r"receta|recetas|restaurante|plato|platos|dieta|menú)\b",
     re.IGNORECASE,
 )
+#: a question about medicines, which the user's allergies answer ("which medicine must a
+#: doctor never give me?", "¿qué antibiótico no me pueden recetar?")
+_MEDICINE = re.compile(
+    r"\b(?:medicines?|medications?|meds|drugs?|pills?|tablets?|antibiotics?|painkillers?|prescriptions?|"
+    r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?|medicamentos?|medicinas?|remedios?|"
+    r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
+    re.IGNORECASE,
+)
+#: what a fact about an allergy says, in both languages (accents folded)
+ALLERGY_TERMS = "allergic allergy allergies alergico alergica alergia alergias"
+_ALLERGY = re.compile(r"\b(?:" + "|".join(ALLERGY_TERMS.split()) + r")\b")
 #: what a fact about what the user can eat says, in both languages
 DIETARY_TERMS = (
     "allergic allergy allergies intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher "
@@ -128,6 +139,15 @@ def about_the_user(question: str) -> bool:
 
 def about_food(question: str) -> bool:
     return bool(_FOOD.search(question))
+
+
+def about_medicine(question: str) -> bool:
+    return bool(_MEDICINE.search(question))
+
+
+def allergy(memory: Memory) -> bool:
+    """A fact about something the user is allergic to."""
+    return bool(_ALLERGY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
 
 
 def dietary(memory: Memory) -> bool:
