@@ -859,6 +859,34 @@ def test_the_entry_mcp_install_writes_starts_a_server_an_mcp_client_can_use(tmp_
 # ---------------------------------------------------------------------------- MCP
 
 
+def test_vmem_mcp_without_a_vault_connects_and_every_tool_says_what_to_do(tmp_path):
+    """Started by a client before the user made a vault (a fresh machine, a plugin just
+    installed), `vmem mcp` stopped at once and the client showed "Failed to connect", the
+    reason in a log; now it connects, and every call answers why and what to do."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = clean_env(tmp_path)
+    (tmp_path / "work").mkdir()
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp"], env=env, cwd=str(tmp_path / "work"))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name for t in (await session.list_tools()).tools}
+            recalled = await session.call_tool("recall", {"query": "what is my name?"})
+            remembered = await session.call_tool("remember", {"text": "The user likes tea"})
+            got = await session.call_tool("get", {"ids": ["abcd"]})
+            return tools, recalled, remembered, got
+
+    tools, recalled, remembered, got = asyncio.run(talk())
+    assert {"recall", "remember", "search", "get", "list"} <= tools
+    for answer in (recalled, remembered):
+        assert answer.is_error and "no vault found" in answer.content[0].text and "vmem init" in answer.content[0].text
+    assert "vmem init" in got.structured_content["missing"][0]["error"]
+    assert not (tmp_path / "home" / ".local" / "share" / "vmem").exists()  # nothing made on the user's behalf
+
+
 @pytest.mark.slow
 def test_an_mcp_client_lists_tools_remembers_and_recalls(tmp_path):
     from mcp import ClientSession, StdioServerParameters

@@ -1572,14 +1572,21 @@ def mcp(ctx: typer.Context, vault: VaultOpt = None) -> None:
     try:
         import mcp as _sdk  # noqa: F401
 
-        from ..integrations.mcp_server import serve
+        from ..integrations.mcp_server import serve, serve_unavailable
     except ImportError:
         _fail("the MCP server needs the mcp package: pip install 'vault-memory[mcp]'")
     from ..api import VaultMemory, locate_vault
 
     # an MCP client starts this in whatever folder its session is in: a parent vmem.toml
     # the user did not create or trust (a cloned repository) is passed over
-    mem = _run(lambda: VaultMemory(locate_vault(vault, chosen_only=True)))
+    try:
+        mem = VaultMemory(locate_vault(vault, chosen_only=True))
+    except VaultError as e:
+        if sys.stdin.isatty():  # a person at a terminal: say it and stop
+            _fail(str(e))
+        typer.echo(f"vmem: {printable(str(e))}", err=True)
+        serve_unavailable(e)  # a client started it: connect anyway, every tool answers why and what to do
+        return
     serve(mem)
 
 

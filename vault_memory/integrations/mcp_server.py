@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import Field
 
@@ -363,6 +363,28 @@ def serve(mem: VaultMemory) -> None:
     use_llm_judge(mem)  # with an [llm] endpoint, it settles the possible conflicts of `remember`
     threading.Thread(target=_warm, args=(mem,), name="vmem-warm", daemon=True).start()
     build_server(mem).run("stdio")
+
+
+class Unavailable:
+    """What the server serves when it cannot open a vault (none chosen yet, a broken
+    ``vmem.toml``): every verb answers with that error, which says what to do (``vmem
+    init …``, ``vmem trust …``). A server that did not start left the client with "Failed
+    to connect" and the reason in a log no one reads; this one connects, and the agent can
+    tell the user."""
+
+    def __init__(self, error: VaultError):
+        self.error = error
+
+    def __getattr__(self, verb: str) -> Any:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise self.error
+
+        return refuse
+
+
+def serve_unavailable(error: VaultError) -> None:
+    """Serve every tool, each answering with ``error`` (``Unavailable``)."""
+    build_server(cast("VaultMemory", Unavailable(error))).run("stdio")
 
 
 def _warm(mem: VaultMemory) -> None:
