@@ -700,6 +700,7 @@ def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, b
     assert recall_ids(backend, "¿Qué antibiótico no me pueden recetar?", as_of=at)[:1] == [penicillin.id]
     assert about_medicine("what painkiller can I take?") and about_medicine("¿Qué remedio puedo tomar?")
     assert not about_medicine("where is the drugstore?") and not about_medicine("¿me pasás la receta del flan?")
+    assert not about_medicine("which tablet should I buy for reading?")
 
 
 def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, backend_for):

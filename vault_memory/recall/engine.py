@@ -433,9 +433,10 @@ class Engine:
 
     def _by_kind(self, snap: Snapshot, question: str, fused: dict[str, float]) -> set[str]:
         """The facts that answer a question by its kind, in any words: the user's diet and
-        allergies for every question about food, their allergies for one about medicines, the
-        user's work or home for one about it ("what do I do for a living?"). Each kind's facts are lifted above the rest, in their
-        own order; the paths lifted are relevant to the question (``_relevance``)."""
+        allergies for every question about food, their allergies for one about medicines,
+        their work or home for one about it ("what do I do for a living?"). Each kind's
+        facts are lifted above the rest, in their own order; the paths lifted are relevant
+        to the question (``_relevance``)."""
         answering: set[str] = set()
         kinds = [self._dietary(snap)] if about_food(question) else []
         if about_medicine(question):
@@ -464,7 +465,7 @@ class Engine:
     def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
         answers the kind of question asked (``answering``: the user's work for "what do I
-        do for a living?", their allergies for a question about food)."""
+        do for a living?", their diet for a question about food)."""
         profile = about_the_user(text)
         parts = parts_of(self.index.embedder)
         floors = {part.model_id: fact_floor(part.model_id) for part in parts}

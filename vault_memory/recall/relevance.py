@@ -75,7 +75,7 @@ _FOOD = re.compile(
 #: a question about medicines, which the user's allergies answer ("which medicine must a
 #: doctor never give me?", "¿qué antibiótico no me pueden recetar?")
 _MEDICINE = re.compile(
-    r"\b(?:medicines?|medications?|meds|drugs?|pills?|tablets?|antibiotics?|painkillers?|prescriptions?|"
+    r"\b(?:medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?|"
     r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?|medicamentos?|medicinas?|remedios?|"
     r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
     re.IGNORECASE,
