@@ -471,7 +471,10 @@ def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for
     asked = dt.datetime(2023, 10, 25, tzinfo=utc)
     backend = backend_for(empty_vault_dir)
     assert recall_ids(backend, "What class did the user start in October 2023?", as_of=asked)[:2] == [early.id, late.id]
-    assert recall_ids(backend, "What class did the user start on 20 October 2023?", as_of=asked)[:2] == [late.id, early.id]
+    assert recall_ids(backend, "What class did the user start on 20 October 2023?", as_of=asked)[:2] == [
+        late.id,
+        early.id,
+    ]
 
 
 def test_a_turn_whose_conversation_holds_the_question_comes_before_a_closer_lone_turn(empty_vault_dir, backend_for):
@@ -586,7 +589,10 @@ def test_a_question_naming_both_speakers_is_about_the_one_it_names_first(empty_v
     turns = _chat_after_may(
         empty_vault_dir,
         at,
-        ["Caroline: I finished my painting of the lake last night.", "Melanie: Wow Caroline, it looks amazing, so calm!"],
+        [
+            "Caroline: I finished my painting of the lake last night.",
+            "Melanie: Wow Caroline, it looks amazing, so calm!",
+        ],
     )
     question, asked = "What did Melanie say about Caroline's painting?", at + dt.timedelta(days=1)
     hits = backend_for(empty_vault_dir).recall(RecallQuery(question, as_of=asked, include_pinned=False)).hits
