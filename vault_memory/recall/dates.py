@@ -62,9 +62,21 @@ class NamedTime:
 
 
 def named_time(question: str) -> NamedTime | None:
-    """The month or year ``question`` names, or None (none, or more than one: "from May to
-    July" names a span this rule does not read)."""
+    """The month, year or day ``question`` names, or None (none, or more than one: "from May
+    to July" names a span this rule does not read)."""
     years = {int(y) for y in _YEAR.findall(question)}
+    months = _months(question)
+    if len(months) > 1 or len(years) > 1:
+        return None
+    if not months and not years:
+        return None
+    days = {int(a or b) for a, b in _DAY.findall(question) if 1 <= int(a or b) <= 31} if months else set()
+    day = next(iter(days)) if len(days) == 1 else None
+    return NamedTime(next(iter(months), None), next(iter(years), None), day)
+
+
+def _months(question: str) -> set[int]:
+    """The months ``question`` names."""
     months = set()
     for match in _WORD.finditer(question):
         word = match.group()
@@ -76,13 +88,7 @@ def named_time(question: str) -> NamedTime | None:
         ):
             continue  # "may I", a question that begins "March…": a word, not a month
         months.add(month)
-    if len(months) > 1 or len(years) > 1:
-        return None
-    if not months and not years:
-        return None
-    days = {int(a or b) for a, b in _DAY.findall(question) if 1 <= int(a or b) <= 31} if months else set()
-    day = next(iter(days)) if len(days) == 1 else None
-    return NamedTime(next(iter(months), None), next(iter(years), None), day)
+    return months
 
 
 def _beside_number(text: str, match: re.Match[str]) -> bool:
