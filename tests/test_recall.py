@@ -668,7 +668,7 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
     and shares no word with it, yet says what the user does not eat; a fact that names a
     diet or an allergy was lifted for every question about food, and now one that says a
     food the user does not eat is too, above the rest in its own order."""
-    from vault_memory.recall.relevance import dietary
+    from vault_memory.recall.kinds import dietary
 
     v = Vault(empty_vault_dir)
     at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
@@ -693,7 +693,7 @@ def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, b
     """ "Which medicine must a doctor never give me?" shares no word with "I am allergic to
     penicillin"; the user's allergies answer every question about medicines, as their diet
     answers every question about food, in English and Spanish."""
-    from vault_memory.recall.relevance import about_medicine
+    from vault_memory.recall.kinds import about_medicine
 
     v = Vault(empty_vault_dir)
     at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
@@ -714,7 +714,7 @@ def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, 
     Hospital Italiano", and the bundled English model cannot read it; the question asks
     about the user's work, and the fact is the user's work (its slot), so it answers. A
     question about someone else's work is not one about the user's."""
-    from vault_memory.recall.relevance import asked_subject
+    from vault_memory.recall.kinds import asked_subject
 
     v = Vault(empty_vault_dir)
     at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
@@ -729,7 +729,7 @@ def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, 
 
 def test_a_question_typed_on_a_phone_asks_about_the_users_work_too():
     """A phone types "what’s" with a typographic apostrophe; it asks what "what's" asks."""
-    from vault_memory.recall.relevance import AVOIDED_FOODS, asked_subject
+    from vault_memory.recall.kinds import AVOIDED_FOODS, asked_subject
 
     assert asked_subject("what’s my job?") == "work" == asked_subject("what's my occupation?")
     assert len(AVOIDED_FOODS.split()) == len(set(AVOIDED_FOODS.split()))

@@ -40,6 +40,7 @@ from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
+from .kinds import Kind, kinds_of
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
     RankingParams,
@@ -54,21 +55,7 @@ from .ranking import (
     ranks,
     spread_to_neighbours,
 )
-from .relevance import (
-    ALLERGY_TERMS,
-    AVOIDED_FOODS,
-    DIETARY_TERMS,
-    about_food,
-    about_medicine,
-    about_the_user,
-    allergy,
-    asked_subject,
-    dietary,
-    fact_floor,
-    has_evidence,
-    names_key,
-    question_words,
-)
+from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
 from .turns import read_turns
 
@@ -432,35 +419,26 @@ class Engine:
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
     def _by_kind(self, snap: Snapshot, question: str, fused: dict[str, float]) -> set[str]:
-        """The facts that answer a question by its kind, in any words: the user's diet and
-        allergies for every question about food, their allergies for one about medicines,
-        their work or home for one about it ("what do I do for a living?"). Each kind's
-        facts are lifted above the rest, in their own order; the paths lifted are relevant
-        to the question (``_relevance``)."""
+        """The facts that answer a question by its kind, in any words (``recall.kinds``): the
+        user's diet and allergies for every question about food, their allergies for one
+        about medicines, their work or home for one about it. Each kind's facts are lifted
+        above the rest, in their own order; the paths lifted are relevant to the question
+        (``_relevance``)."""
         answering: set[str] = set()
-        kinds = [self._dietary(snap)] if about_food(question) else []
-        if about_medicine(question):
-            kinds.append(self._allergies(snap))
-        subject = asked_subject(question)
-        if subject is not None:
-            kinds.append(snap.memories_tagged([f"s:{subject}"]))
-        for memories in kinds:
-            facts = {path for path, memory in memories.items() if memory.type == "fact"}
+        for kind in kinds_of(question):
+            facts = {path for path, memory in self._facts_of(snap, kind).items() if memory.type == "fact"}
             lift_above_the_rest(fused, facts)  # a fact of the user's, not every turn that names one
             answering |= facts
         return answering
 
-    def _dietary(self, snap: Snapshot) -> dict[str, Memory]:
-        """The user's diet and allergy memories: those that name one, and those that say a
-        food the user does not eat ("No como carne roja")."""
-        named = snap.memories([path for path, _ in snap.keyword.search(DIETARY_QUERY, self.params.depth)])
-        foods = snap.memories([path for path, _ in snap.keyword.search(AVOIDED_FOODS, self.params.depth)])
-        return named | {path: memory for path, memory in foods.items() if dietary(memory)}
-
-    def _allergies(self, snap: Snapshot) -> dict[str, Memory]:
-        """The user's allergy memories."""
-        found = snap.memories([path for path, _ in snap.keyword.search(ALLERGY_QUERY, self.params.depth)])
-        return {path: memory for path, memory in found.items() if allergy(memory)}
+    def _facts_of(self, snap: Snapshot, kind: Kind) -> dict[str, Memory]:
+        """The memories the index holds of ``kind``: under its slot tags, and found by its
+        keyword questions."""
+        found = snap.memories_tagged(list(kind.tags)) if kind.tags else {}
+        for search in kind.searches:
+            memories = snap.memories([path for path, _ in snap.keyword.search(search.query, self.params.depth)])
+            found |= {path: m for path, m in memories.items() if search.keeps is None or search.keeps(m)}
+        return found
 
     def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
@@ -613,11 +591,6 @@ MAX_CHAIN_HOPS = 8
 #: what the user is, as slot subjects (``vault.slots``): the profile a question about the
 #: user as a whole is answered with, with the pinned facts and the profile keys
 PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")
-#: the keyword question that finds the user's allergies and diet (``relevance.DIETARY_TERMS``,
-#: with the accents a Spanish fact is written with)
-DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
-#: the keyword question that finds the user's allergies
-ALLERGY_QUERY = f"{ALLERGY_TERMS} alérgico alérgica"
 
 
 def carry_to_successors(

@@ -10,14 +10,10 @@ to .65, or a shared word; the best unrelated fact: .20 to .35). Episodes, summar
 notes (conversation turns, long text) keep the ranking's own judgement: their cosines are
 lower by nature, and LoCoMo's turns are found at .2.
 
-Two kinds of question are read apart:
-
-- a question about the user as a whole ("what do you know about me?", "¿qué sabés de
-  mí?") has no words to match: it is answered with the profile (pinned facts, profile keys,
-  and what the user is: name, city, work, partner…);
-- a question about food ("what should I avoid eating at the party?") is answered by the
-  user's allergies and diet, whatever its other words: they are what such a question must
-  never miss.
+A question about the user as a whole ("what do you know about me?", "¿qué sabés de mí?")
+has no words to match: it is answered with the profile (pinned facts, profile keys, and
+what the user is: name, city, work, partner…). The questions answered by the facts of a
+kind, whatever their words (food, medicines, the user's work or home), are ``kinds``'.
 """
 
 from __future__ import annotations
@@ -66,95 +62,11 @@ _ABOUT_ME = re.compile(
     r"mi\s+perfil)\b[\s?!.¿¡]*$",
     re.IGNORECASE,
 )
-_FOOD = re.compile(
-    r"\b(?:eat|eating|ate|food|foods|meal|meals|dinner|lunch|breakfast|snack|snacks|cook|cooking|restaurant|menu|dish|"
-    r"dishes|diet|recipe|recipes|comer|como|comida|comidas|cena|cenar|almuerzo|almorzar|desayuno|desayunar|cocinar|"
-    r"receta|recetas|restaurante|plato|platos|dieta|menú)\b",
-    re.IGNORECASE,
-)
-#: a question about medicines, which the user's allergies answer ("which medicine must a
-#: doctor never give me?", "¿qué antibiótico no me pueden recetar?")
-_MEDICINE = re.compile(
-    r"\b(?:medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?|"
-    r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?|medicamentos?|medicinas?|remedios?|"
-    r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
-    re.IGNORECASE,
-)
-#: what a fact about an allergy says, in both languages (accents folded)
-ALLERGY_TERMS = "allergic allergy allergies alergico alergica alergia alergias"
-_ALLERGY = re.compile(r"\b(?:" + "|".join(ALLERGY_TERMS.split()) + r")\b")
-#: what a fact about what the user can eat says, in both languages
-DIETARY_TERMS = (
-    "allergic allergy allergies intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher "
-    "alergico alergica alergia alergias intolerante celiaco celiaca vegetariano vegetariana vegano vegana pescetariano "
-    "pescetariana pescatariano pescatariana"
-)
-_DIETARY = re.compile(r"\b(?:" + "|".join(DIETARY_TERMS.split()) + r")\b")
-#: what a diet most often leaves out: "I don't eat pork", "No como carne roja" name no diet,
-#: and are about one (found by these words, told apart by ``_NOT_EATING``); each word once
-#: ("gluten" and "alcohol" are both languages')
-AVOIDED_FOODS = (
-    "meat pork beef fish seafood shellfish gluten dairy lactose eggs sugar alcohol "
-    "carne cerdo pescado mariscos lácteos lactosa huevo huevos azúcar"
-)
-#: the user does not eat or drink something (accents folded, lower case)
-_NOT_EATING = re.compile(
-    r"\b(?:(?:do not|don['’]?t|never|no longer|can['’]?t|cannot|won['’]?t)\s+(?:eat|drink)|"
-    r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
-)
-
-
-#: questions about the user's work or home, whose answer shares no word with them ("what do
-#: I do for a living?" for "Trabajo como enfermera"), and the slot subject (``vault.slots``)
-#: of the facts that answer them
-_SUBJECT_QUESTIONS = (
-    (
-        "work",
-        re.compile(
-            r"\b(?:do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work|what(?: is|['’]s) my (?:job|work|profession|occupation)|"
-            r"what do i do for work|a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo|"
-            r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n))\b",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "residence",
-        re.compile(
-            r"\b(?:where do i live|what city do i live in|where is my home|d[oó]nde vivo|en qu[eé] ciudad vivo)\b",
-            re.IGNORECASE,
-        ),
-    ),
-)
-
-
-def asked_subject(question: str) -> str | None:
-    """The slot subject a question about the user's work or home asks about, if it is one."""
-    return next((subject for subject, asks in _SUBJECT_QUESTIONS if asks.search(question)), None)
 
 
 def about_the_user(question: str) -> bool:
     """A question about the user as a whole, with no subject of its own."""
     return bool(_ABOUT_ME.match(question.strip()))
-
-
-def about_food(question: str) -> bool:
-    return bool(_FOOD.search(question))
-
-
-def about_medicine(question: str) -> bool:
-    return bool(_MEDICINE.search(question))
-
-
-def allergy(memory: Memory) -> bool:
-    """A fact about something the user is allergic to."""
-    return bool(_ALLERGY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
-
-
-def dietary(memory: Memory) -> bool:
-    """A fact about what the user can or will not eat: it names a diet or an allergy, or
-    says the user does not eat or drink something."""
-    text = fold_accents(f"{memory.key or ''} {memory.text}").casefold()
-    return bool(_DIETARY.search(text) or _NOT_EATING.search(text))
 
 
 def question_words(question: str) -> frozenset[str]:

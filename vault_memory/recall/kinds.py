@@ -1,0 +1,147 @@
+"""Questions of a kind, and the facts that answer them whatever their words (pure rules).
+
+Some questions are answered by what the user *is*, not by the words they share with a
+memory: one about food by the user's diet and allergies ("should you suggest a steakhouse
+for my dinner?" → "No como carne roja"), one about medicines by their allergies ("which
+medicine must a doctor never give me?" → "I am allergic to penicillin"), one about the
+user's own work or home by those facts ("what do I do for a living?" → "Trabajo como
+enfermera"). Each kind is one entry of ``KINDS``: what makes a question of that kind, and
+how the index finds its facts (keyword questions and which of their results answer, or the
+slot tags of ``vault.slots``). Recall lifts a kind's facts above the rest, in their own
+order, and counts them relevant (``Engine._by_kind``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..vault.memory import Memory, fold_accents
+
+#: a question about food, which the user's diet and allergies answer ("what should I avoid
+#: eating at the party?")
+_FOOD = re.compile(
+    r"\b(?:eat|eating|ate|food|foods|meal|meals|dinner|lunch|breakfast|snack|snacks|cook|cooking|restaurant|menu|dish|"
+    r"dishes|diet|recipe|recipes|comer|como|comida|comidas|cena|cenar|almuerzo|almorzar|desayuno|desayunar|cocinar|"
+    r"receta|recetas|restaurante|plato|platos|dieta|menú)\b",
+    re.IGNORECASE,
+)
+#: a question about medicines, which the user's allergies answer ("which medicine must a
+#: doctor never give me?", "¿qué antibiótico no me pueden recetar?")
+_MEDICINE = re.compile(
+    r"\b(?:medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?|"
+    r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?|medicamentos?|medicinas?|remedios?|"
+    r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
+    re.IGNORECASE,
+)
+#: what a fact about an allergy says, in both languages (accents folded)
+ALLERGY_TERMS = "allergic allergy allergies alergico alergica alergia alergias"
+_ALLERGY = re.compile(r"\b(?:" + "|".join(ALLERGY_TERMS.split()) + r")\b")
+#: what a fact about what the user can eat says, in both languages
+DIETARY_TERMS = (
+    "allergic allergy allergies intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher "
+    "alergico alergica alergia alergias intolerante celiaco celiaca vegetariano vegetariana vegano vegana pescetariano "
+    "pescetariana pescatariano pescatariana"
+)
+_DIETARY = re.compile(r"\b(?:" + "|".join(DIETARY_TERMS.split()) + r")\b")
+#: what a diet most often leaves out: "I don't eat pork", "No como carne roja" name no diet,
+#: and are about one (found by these words, told apart by ``_NOT_EATING``); each word once
+#: ("gluten" and "alcohol" are both languages')
+AVOIDED_FOODS = (
+    "meat pork beef fish seafood shellfish gluten dairy lactose eggs sugar alcohol "
+    "carne cerdo pescado mariscos lácteos lactosa huevo huevos azúcar"
+)
+#: the user does not eat or drink something (accents folded, lower case)
+_NOT_EATING = re.compile(
+    r"\b(?:(?:do not|don['’]?t|never|no longer|can['’]?t|cannot|won['’]?t)\s+(?:eat|drink)|"
+    r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
+)
+
+
+#: questions about the user's work or home, whose answer shares no word with them ("what do
+#: I do for a living?" for "Trabajo como enfermera"), and the slot subject (``vault.slots``)
+#: of the facts that answer them
+_SUBJECT_QUESTIONS = (
+    (
+        "work",
+        re.compile(
+            r"\b(?:do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work|what(?: is|['’]s) my (?:job|work|profession|occupation)|"
+            r"what do i do for work|a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo|"
+            r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "residence",
+        re.compile(
+            r"\b(?:where do i live|what city do i live in|where is my home|d[oó]nde vivo|en qu[eé] ciudad vivo)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+
+def asked_subject(question: str) -> str | None:
+    """The slot subject a question about the user's work or home asks about, if it is one."""
+    return next((subject for subject, asks in _SUBJECT_QUESTIONS if asks.search(question)), None)
+
+
+def about_food(question: str) -> bool:
+    return bool(_FOOD.search(question))
+
+
+def about_medicine(question: str) -> bool:
+    return bool(_MEDICINE.search(question))
+
+
+def allergy(memory: Memory) -> bool:
+    """A fact about something the user is allergic to."""
+    return bool(_ALLERGY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
+
+
+def dietary(memory: Memory) -> bool:
+    """A fact about what the user can or will not eat: it names a diet or an allergy, or
+    says the user does not eat or drink something."""
+    text = fold_accents(f"{memory.key or ''} {memory.text}").casefold()
+    return bool(_DIETARY.search(text) or _NOT_EATING.search(text))
+
+
+#: the keyword question that finds the user's allergies and diet (``DIETARY_TERMS``, with
+#: the accents a Spanish fact is written with)
+DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
+#: the keyword question that finds the user's allergies
+ALLERGY_QUERY = f"{ALLERGY_TERMS} alérgico alérgica"
+
+
+@dataclass(frozen=True)
+class Search:
+    """A keyword question for a kind's facts, and which of its results answer (None: all)."""
+
+    query: str
+    keeps: Callable[[Memory], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of question (``asks``) and where its facts are: the results of ``searches``,
+    and the facts under the slot ``tags``."""
+
+    name: str
+    asks: Callable[[str], bool]
+    searches: tuple[Search, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+#: every kind, in the order recall lifts their facts
+KINDS = (
+    Kind("food", about_food, (Search(DIETARY_QUERY), Search(AVOIDED_FOODS, dietary))),
+    Kind("medicine", about_medicine, (Search(ALLERGY_QUERY, allergy),)),
+    Kind("work", lambda question: asked_subject(question) == "work", tags=("s:work",)),
+    Kind("residence", lambda question: asked_subject(question) == "residence", tags=("s:residence",)),
+)
+
+
+def kinds_of(question: str) -> list[Kind]:
+    """The kinds ``question`` is of (most often none)."""
+    return [kind for kind in KINDS if kind.asks(question)]
