@@ -704,6 +704,9 @@ def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, b
     backend = backend_for(empty_vault_dir)
     assert recall_ids(backend, "which medicine must a doctor never give me?", as_of=at)[:1] == [penicillin.id]
     assert recall_ids(backend, "¿Qué antibiótico no me pueden recetar?", as_of=at)[:1] == [penicillin.id]
+    hits = backend.recall(RecallQuery("which pills should I never take?", as_of=at, include_pinned=False)).hits
+    assert hits[0].explain["answers_kind"] == "medicine"  # --explain says why it is there
+    assert all("answers_kind" not in h.explain for h in hits[1:])
     assert about_medicine("what painkiller can I take?") and about_medicine("¿Qué remedio puedo tomar?")
     assert not about_medicine("where is the drugstore?") and not about_medicine("¿me pasás la receta del flan?")
     assert not about_medicine("which tablet should I buy for reading?")

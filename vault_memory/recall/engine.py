@@ -268,7 +268,7 @@ class Engine:
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         self._weigh_turns(snap, query.text, found)
-        answering = self._by_kind(snap, query.text, found.fused)
+        answering = self._by_kind(snap, query.text, found)
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
@@ -418,18 +418,17 @@ class Engine:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
-    def _by_kind(self, snap: Snapshot, question: str, fused: dict[str, float]) -> set[str]:
+    def _by_kind(self, snap: Snapshot, question: str, found: Candidates) -> set[str]:
         """The facts that answer a question by its kind, in any words (``recall.kinds``): the
         user's diet and allergies for every question about food, their allergies for one
         about medicines, their work or home for one about it. Each kind's facts are lifted
-        above the rest, in their own order; the paths lifted are relevant to the question
-        (``_relevance``)."""
-        answering: set[str] = set()
+        above the rest, in their own order (``found.kinds`` says which kind); the paths
+        lifted are relevant to the question (``_relevance``)."""
         for kind in kinds_of(question):
             facts = {path for path, memory in self._facts_of(snap, kind).items() if memory.type == "fact"}
-            lift_above_the_rest(fused, facts)  # a fact of the user's, not every turn that names one
-            answering |= facts
-        return answering
+            lift_above_the_rest(found.fused, facts)  # a fact of the user's, not every turn that names one
+            found.kinds |= {path: kind.name for path in facts if path not in found.kinds}
+        return set(found.kinds)
 
     def _facts_of(self, snap: Snapshot, kind: Kind) -> dict[str, Memory]:
         """The memories the index holds of ``kind``: under its slot tags, and found by its
@@ -512,6 +511,7 @@ class Engine:
                     **({"carried_from": carried[path]} if path in carried else {}),
                     "fused": _round(base),
                     **found.turns.get(path, {}),
+                    **({"answers_kind": found.kinds[path]} if path in found.kinds else {}),
                     "weight": _round(weight),
                     **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
                 }
@@ -582,6 +582,8 @@ class Candidates:
     #: what a conversation's turn is, where it weighed in (``_weigh_turns``): its speaker,
     #: named by the question, or that it only asks
     turns: dict[str, dict[str, object]] = field(default_factory=dict)
+    #: the facts that answer the question by its kind (``recall.kinds``): {path: the kind}
+    kinds: dict[str, str] = field(default_factory=dict)
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
