@@ -689,6 +689,20 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
         assert dietary(Memory(id="x", text=text)) is about_diet, text
 
 
+def test_the_facts_a_kind_of_question_brings_come_in_their_likeness_to_it(empty_vault_dir, backend_for):
+    """ "Would you recommend a steakhouse for dinner tonight?" brings every diet and allergy
+    fact, and those no leg found (no shared word, a cosine under the noise floor) had no
+    order but their ids: a latex allergy came before "I keep kosher". Now their likeness
+    to the question orders them."""
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    latex = v.add("I am allergic to latex", now=at)
+    kosher = v.add("I keep kosher", now=at)
+    v.add("I play the cello in a community orchestra", now=at)
+    found = recall_ids(backend_for(empty_vault_dir), "Would you recommend a steakhouse for dinner tonight?", as_of=at)
+    assert found[:2] == [kosher.id, latex.id]
+
+
 def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, backend_for):
     """ "Which medicine must a doctor never give me?" shares no word with "I am allergic to
     penicillin"; the user's allergies answer every question about medicines, as their diet

@@ -558,6 +558,10 @@ class Catalog:
             return dict(self._sql("SELECT label, path FROM chunks"))
         return dict(self._where_in("SELECT label, path FROM chunks", "label", labels))
 
+    def path_labels(self, paths: Iterable[str]) -> dict[int, str]:
+        """The vector labels of ``paths``, each with its file."""
+        return dict(self._where_in("SELECT label, path FROM chunks", "path", paths))
+
     def chunk_counts(self) -> tuple[int, int]:
         """(vector labels in use, files they belong to); counted in a catalog of an older
         schema (a reader does not migrate)."""

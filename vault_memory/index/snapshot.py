@@ -322,6 +322,14 @@ class Snapshot:
                 best[path] = similarity
         return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
 
+    def similarities(self, vector, paths: list[str], part: Part | None = None) -> dict[str, float]:
+        """{path: cosine} of each of ``paths`` to ``vector`` (its best chunk), as ``part``
+        judges (``vector_hits``): memories no search brought, compared one by one."""
+        if self.vectors is None or not paths:
+            return {}
+        labels = frozenset(self.catalog.path_labels(paths))
+        return dict(self.vector_hits(vector, len(paths), part, only=labels)) if labels else {}
+
     def close(self) -> None:
         self.catalog.end_read()
         self.keyword.close()

@@ -195,13 +195,15 @@ class Engine:
         pieces: list[np.ndarray] | None = None,
         models: Sequence[Part] | None = None,
         asked_in: str | None = None,
+        question: list[np.ndarray] | None = None,
     ) -> tuple[list[tuple[str, float]], list[list[tuple[str, float]]]]:
         """(keyword results, vector results of each of ``models``) as [(path, score)], best
         first, one entry per file; ``models`` are the parts of the vector asked (default: all
         of them, ``embedder.parts_of``), each scored by its own model's cosine, among the
         memories it judges for a question in ``asked_in`` (``_within``). When the model
         cannot run, the vector results are empty and ``warnings`` says so. Given ``pieces``,
-        the question's token vectors are put in it, from the pass that embeds it.
+        the question's token vectors are put in it, from the pass that embeds it; given
+        ``question``, its vector.
 
         Sequential on purpose: the keyword leg takes well under a millisecond, and handing
         the embedding to a thread cost more in wake-ups and GIL hand-offs than it saved."""
@@ -218,6 +220,8 @@ class Engine:
                 query_vector, tokens = embed_question(self.index.embedder, text, models, pieces is not None)
                 if pieces is not None:
                     pieces += tokens
+                if question is not None:
+                    question.append(query_vector)
             except EmbedderError as e:  # keep answering from the keyword leg, and say so
                 if warnings is not None:
                     warnings.append(f"keyword-only recall: {e}")
@@ -262,13 +266,15 @@ class Engine:
         pieces_of = token_model(self.index.embedder)[0]
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in)
+        asked: list[np.ndarray] = []
+        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in, asked)
         sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         self._weigh_turns(snap, query.text, found)
-        answering = self._by_kind(snap, query.text, found)
+        found.question_vector = asked[0] if asked else None
+        answering = self._by_kind(snap, query.text, found, models, asked_in)
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
@@ -418,17 +424,48 @@ class Engine:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
-    def _by_kind(self, snap: Snapshot, question: str, found: Candidates) -> set[str]:
+    def _by_kind(
+        self, snap: Snapshot, question: str, found: Candidates, models: Sequence[Part], asked_in: str | None
+    ) -> set[str]:
         """The facts that answer a question by its kind, in any words (``recall.kinds``): the
         user's diet and allergies for every question about food, their allergies for one
         about medicines, their work or home for one about it. Each kind's facts are lifted
         above the rest, in their own order (``found.kinds`` says which kind); the paths
-        lifted are relevant to the question (``_relevance``)."""
+        lifted are relevant to the question (``_relevance``). A fact no leg brought is
+        ordered among them by its likeness to the question, below every candidate's own
+        score (``weakest``): it had no order but its id."""
         for kind in kinds_of(question):
             facts = {path for path, memory in self._facts_of(snap, kind).items() if memory.type == "fact"}
+            unfound = [path for path in facts if path not in found.fused]
+            likeness = self._likeness(snap, found.question_vector, unfound, models, asked_in)
+            found.fused |= {path: self.params.weakest * max(cosine, 0.0) for path, cosine in likeness.items()}
             lift_above_the_rest(found.fused, facts)  # a fact of the user's, not every turn that names one
             found.kinds |= {path: kind.name for path in facts if path not in found.kinds}
         return set(found.kinds)
+
+    def _likeness(
+        self,
+        snap: Snapshot,
+        vector: np.ndarray | None,
+        paths: list[str],
+        models: Sequence[Part],
+        asked_in: str | None,
+    ) -> dict[str, float]:
+        """The cosine of each of ``paths`` to the question's ``vector``, as the model that
+        judges its pair of languages gives it (``recall.languages``); a path no model judges
+        has none."""
+        if vector is None or not paths or not models:
+            return {}
+        known = [m.languages for m in models]
+        by_model: dict[int, list[str]] = {}
+        for path, language in self.languages(snap, paths).items():
+            judge = judging_model(known, asked_in, language) if self.params.language_aware else 0
+            if judge is not None:
+                by_model.setdefault(judge, []).append(path)
+        out: dict[str, float] = {}
+        for judge, group in by_model.items():
+            out |= snap.similarities(vector, group, models[judge])
+        return out
 
     def _facts_of(self, snap: Snapshot, kind: Kind) -> dict[str, Memory]:
         """The memories the index holds of ``kind``: under its slot tags, and found by its
@@ -584,6 +621,8 @@ class Candidates:
     turns: dict[str, dict[str, object]] = field(default_factory=dict)
     #: the facts that answer the question by its kind (``recall.kinds``): {path: the kind}
     kinds: dict[str, str] = field(default_factory=dict)
+    #: the question's vector, when the vector leg ran
+    question_vector: np.ndarray | None = None
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory

@@ -8,7 +8,8 @@ user's own work or home by those facts ("what do I do for a living?" → "Trabaj
 enfermera"). Each kind is one entry of ``KINDS``: what makes a question of that kind, and
 how the index finds its facts (keyword questions and which of their results answer, or the
 slot tags of ``vault.slots``). Recall lifts a kind's facts above the rest, in their own
-order, and counts them relevant (``Engine._by_kind``).
+order (those no leg found: by their likeness to the question), and counts them relevant
+(``Engine._by_kind``).
 """
 
 from __future__ import annotations
