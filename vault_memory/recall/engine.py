@@ -431,9 +431,9 @@ class Engine:
         user's diet and allergies for every question about food, their allergies for one
         about medicines, their work or home for one about it. Each kind's facts are lifted
         above the rest, in their own order (``found.kinds`` says which kind); the paths
-        lifted are relevant to the question (``_relevance``). A fact no leg brought is
-        ordered among them by its likeness to the question, below every candidate's own
-        score (``weakest``): it had no order but its id."""
+        lifted are relevant to the question (``_relevance``). A fact no leg brought keeps
+        ``weakest`` × its likeness to the question, below every candidate's own score: its
+        place among its kind is its likeness, not its id."""
         for kind in kinds_of(question):
             facts = {path for path, memory in self._facts_of(snap, kind).items() if memory.type == "fact"}
             unfound = [path for path in facts if path not in found.fused]
