@@ -721,6 +721,10 @@ def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, b
     hits = backend.recall(RecallQuery("which pills should I never take?", as_of=at, include_pinned=False)).hits
     assert hits[0].explain["answers_kind"] == "medicine"  # --explain says why it is there
     assert all("answers_kind" not in h.explain for h in hits[1:])
+    # which medicine the user takes is answered by it, not by the allergies
+    thyroid = v.add("I take 50 mg of levothyroxine every morning", now=at)
+    assert recall_ids(backend, "what medication do I take every morning?", as_of=at)[:1] == [thyroid.id]
+    assert not about_medicine("¿qué pastilla tomo a la noche?")
     assert about_medicine("what painkiller can I take?") and about_medicine("¿Qué remedio puedo tomar?")
     assert not about_medicine("where is the drugstore?") and not about_medicine("¿me pasás la receta del flan?")
     assert not about_medicine("which tablet should I buy for reading?")

@@ -36,6 +36,14 @@ _MEDICINE = re.compile(
     r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
     re.IGNORECASE,
 )
+#: what makes a question about medicines one of what is safe to take, which the allergies
+#: answer: "which medicine must a doctor never give me?", "what painkiller can I take?";
+#: not "what medication do I take every morning?", answered by the medicine itself
+_SAFE_TO_TAKE = re.compile(
+    r"\b(?:never|not|no|avoid|allergic|allergy|allergies|safe|safely|can i|could i|should i|may i|"
+    r"ok to|okay to|puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?)\b|n[’']t\b",
+    re.IGNORECASE,
+)
 #: what a fact about an allergy says, in both languages (accents folded)
 ALLERGY_TERMS = "allergic allergy allergies alergico alergica alergia alergias"
 _ALLERGY = re.compile(r"\b(?:" + "|".join(ALLERGY_TERMS.split()) + r")\b")
@@ -93,7 +101,8 @@ def about_food(question: str) -> bool:
 
 
 def about_medicine(question: str) -> bool:
-    return bool(_MEDICINE.search(question))
+    """A question about which medicines are safe for the user to take."""
+    return bool(_MEDICINE.search(question) and _SAFE_TO_TAKE.search(question))
 
 
 def allergy(memory: Memory) -> bool:
