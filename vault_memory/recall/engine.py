@@ -389,10 +389,7 @@ class Engine:
         found = dict.fromkeys([p for p, _ in keyword] + [p for hits in by_model for p, _ in hits])
         written_in = self.languages(snap, list(found))
         known = [m.languages for m in models]
-        judges = {
-            p: models[i] for p, lang in written_in.items() if (i := judging_model(known, asked_in, lang)) is not None
-        }
-        return abstentions(asked_in, written_in, dict(keyword), known, legs), judges
+        return abstentions(asked_in, written_in, dict(keyword), known, legs), _judges(written_in, models, asked_in)
 
     def _late(
         self,
@@ -456,15 +453,16 @@ class Engine:
         has none."""
         if vector is None or not paths or not models:
             return {}
-        known = [m.languages for m in models]
-        by_model: dict[int, list[str]] = {}
-        for path, language in self.languages(snap, paths).items():
-            judge = judging_model(known, asked_in, language) if self.params.language_aware else 0
-            if judge is not None:
-                by_model.setdefault(judge, []).append(path)
+        if self.params.language_aware:
+            judges = _judges(self.languages(snap, paths), models, asked_in)
+        else:  # no rule to tell which model judges a pair: the first judges all
+            judges = dict.fromkeys(paths, models[0])
+        by_model: dict[Part, list[str]] = {}
+        for path, judge in judges.items():
+            by_model.setdefault(judge, []).append(path)
         out: dict[str, float] = {}
         for judge, group in by_model.items():
-            out |= snap.similarities(vector, group, models[judge])
+            out |= snap.similarities(vector, group, judge)
         return out
 
     def _facts_of(self, snap: Snapshot, kind: Kind) -> dict[str, Memory]:
@@ -632,6 +630,13 @@ MAX_CHAIN_HOPS = 8
 #: what the user is, as slot subjects (``vault.slots``): the profile a question about the
 #: user as a whole is answered with, with the pinned facts and the profile keys
 PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")
+
+
+def _judges(written_in: dict[str, str | None], models: Sequence[Part], asked_in: str | None) -> dict[str, Part]:
+    """{path: the model of ``models`` that judges the pair of the question's language and
+    the memory's (``written_in``)}; a path no model judges is left out."""
+    known = [m.languages for m in models]
+    return {p: models[i] for p, lang in written_in.items() if (i := judging_model(known, asked_in, lang)) is not None}
 
 
 def carry_to_successors(

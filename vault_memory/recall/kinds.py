@@ -47,11 +47,11 @@ _SAFE_TO_TAKE = re.compile(
 #: what a fact about an allergy says, in both languages (accents folded)
 ALLERGY_TERMS = "allergic allergy allergies alergico alergica alergia alergias"
 _ALLERGY = re.compile(r"\b(?:" + "|".join(ALLERGY_TERMS.split()) + r")\b")
-#: what a fact about what the user can eat says, in both languages
+#: what a fact about what the user can eat says, in both languages: an allergy, or a diet
 DIETARY_TERMS = (
-    "allergic allergy allergies intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher "
-    "alergico alergica alergia alergias intolerante celiaco celiaca vegetariano vegetariana vegano vegana pescetariano "
-    "pescetariana pescatariano pescatariana"
+    f"{ALLERGY_TERMS} intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher "
+    "intolerante celiaco celiaca vegetariano vegetariana vegano vegana pescetariano pescetariana pescatariano "
+    "pescatariana"
 )
 _DIETARY = re.compile(r"\b(?:" + "|".join(DIETARY_TERMS.split()) + r")\b")
 #: what a diet most often leaves out: "I don't eat pork", "No como carne roja" name no diet,
@@ -107,21 +107,26 @@ def about_medicine(question: str) -> bool:
 
 def allergy(memory: Memory) -> bool:
     """A fact about something the user is allergic to."""
-    return bool(_ALLERGY.search(fold_accents(f"{memory.key or ''} {memory.text}").casefold()))
+    return bool(_ALLERGY.search(_folded(memory)))
 
 
 def dietary(memory: Memory) -> bool:
     """A fact about what the user can or will not eat: it names a diet or an allergy, or
     says the user does not eat or drink something."""
-    text = fold_accents(f"{memory.key or ''} {memory.text}").casefold()
+    text = _folded(memory)
     return bool(_DIETARY.search(text) or _NOT_EATING.search(text))
 
 
-#: the keyword question that finds the user's allergies and diet (``DIETARY_TERMS``, with
-#: the accents a Spanish fact is written with)
-DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
-#: the keyword question that finds the user's allergies
+def _folded(memory: Memory) -> str:
+    """A memory's key and text, accents folded and lower case, as the fact patterns read it."""
+    return fold_accents(f"{memory.key or ''} {memory.text}").casefold()
+
+
+#: the keyword question that finds the user's allergies (``ALLERGY_TERMS``, with the accents
+#: a Spanish fact is written with)
 ALLERGY_QUERY = f"{ALLERGY_TERMS} alérgico alérgica"
+#: the keyword question that finds the user's allergies and diet
+DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
 
 
 @dataclass(frozen=True)
