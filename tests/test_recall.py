@@ -692,15 +692,15 @@ def test_a_food_question_finds_the_foods_the_user_does_not_eat(empty_vault_dir, 
 def test_the_facts_a_kind_of_question_brings_come_in_their_likeness_to_it(empty_vault_dir, backend_for):
     """ "Would you recommend a steakhouse for dinner tonight?" brings every diet and allergy
     fact, and those no leg found (no shared word, a cosine under the noise floor) had no
-    order but their ids: a latex allergy came before "I keep kosher". Now their likeness
+    order but their ids: an allergy came before "I keep kosher". Now their likeness
     to the question orders them."""
     v = Vault(empty_vault_dir)
     at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
-    latex = v.add("I am allergic to latex", now=at)
+    sesame = v.add("I am allergic to sesame", now=at)
     kosher = v.add("I keep kosher", now=at)
     v.add("I play the cello in a community orchestra", now=at)
     found = recall_ids(backend_for(empty_vault_dir), "Would you recommend a steakhouse for dinner tonight?", as_of=at)
-    assert found[:2] == [kosher.id, latex.id]
+    assert found[:2] == [kosher.id, sesame.id]
 
 
 def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, backend_for):
@@ -728,6 +728,55 @@ def test_a_question_about_medicines_finds_the_users_allergies(empty_vault_dir, b
     assert about_medicine("what painkiller can I take?") and about_medicine("¿Qué remedio puedo tomar?")
     assert not about_medicine("where is the drugstore?") and not about_medicine("¿me pasás la receta del flan?")
     assert not about_medicine("which tablet should I buy for reading?")
+
+
+def test_a_kind_of_question_brings_only_the_facts_that_answer_it(empty_vault_dir, backend_for):
+    """A question about food brought every allergy, a penicillin allergy and a latex one
+    too, and a question about medicines the peanut allergy; and "what hot drink do I have
+    at breakfast?" (a food word) put every diet and allergy fact above "I drink green tea
+    at breakfast". A food question now brings what the user may eat, a medicine question
+    what they may be given, and a question that recalls a habit or a favourite is answered
+    by that memory."""
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    peanuts = v.add("I am allergic to peanuts", now=at)
+    penicillin = v.add("I am allergic to penicillin", now=at)
+    v.add("I am allergic to latex", now=at)
+    vegetarian = v.add("I am vegetarian since 2019", now=at)
+    tea = v.add("I drink green tea at breakfast", now=at)
+    restaurant = v.add("My favourite restaurant is Casa Lucio in Madrid", now=at)
+    backend = backend_for(empty_vault_dir)
+    assert set(recall_ids(backend, "what should I cook tonight?", as_of=at)[:2]) == {peanuts.id, vegetarian.id}
+    hits = backend.recall(RecallQuery("what should I cook tonight?", as_of=at, include_pinned=False)).hits
+    assert penicillin.id not in [h.memory.id for h in hits if "answers_kind" in h.explain]
+    assert recall_ids(backend, "which medicine must a doctor never give me?", as_of=at)[:1] == [penicillin.id]
+    hits = backend.recall(RecallQuery("¿Qué antibiótico no me pueden recetar?", as_of=at, include_pinned=False)).hits
+    assert peanuts.id not in [h.memory.id for h in hits if "answers_kind" in h.explain]
+    assert recall_ids(backend, "what hot drink do I have at breakfast?", as_of=at)[:1] == [tea.id]
+    assert recall_ids(backend, "what's my favourite restaurant?", as_of=at)[:1] == [restaurant.id]
+    from vault_memory.recall.kinds import about_food, answers_food, answers_medicine
+
+    for question, asks in (
+        ("what should I cook tonight?", True),
+        ("book a restaurant for dinner", True),
+        ("¿Qué como hoy?", True),  # what to eat today, in the present
+        ("what do I usually have for lunch?", False),
+        ("what did I eat at the wedding?", False),
+        ("¿cuál es mi comida favorita?", False),
+        ("¿qué cené ayer?", False),
+    ):
+        assert about_food(question) is asks, question
+    for text, food, medicine in (
+        ("Soy alérgica al maní", True, False),
+        ("I am allergic to penicillin", False, True),
+        ("Allergic to bee stings", False, True),
+        ("I'm allergic to shellfish and to aspirin", True, True),
+        ("alergia: ibuprofeno", False, True),
+        ("I am allergic to something, not sure what", True, True),  # unknown: both may need it
+        ("I don't eat pork", True, False),
+    ):
+        memory = Memory(id="x", text=text)
+        assert answers_food(memory) is food and answers_medicine(memory) is medicine, text
 
 
 def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, backend_for):

@@ -67,6 +67,36 @@ _NOT_EATING = re.compile(
     r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
 )
 
+#: a question that recalls what the user eats or likes, not what they may eat ("what do I
+#: usually have for lunch?", "what's my favourite restaurant?", "¿cuál es mi comida
+#: favorita?", "¿qué cené ayer?"); a present "¿qué como hoy?" asks what to eat, so only the
+#: past and "suelo" recall in Spanish
+_RECALLS_A_HABIT = re.compile(
+    r"\b(?:(?:do|did) i (?:usually |normally |always |often |ever )?(?:have|eat|drink|order|cook|make|get)|"
+    r"my (?:usual|favou?rite)|i (?:usually|normally|always) (?:have|eat|drink|order)|"
+    r"favorit[oa]s?|(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b|"
+    r"suelo (?:comer|tomar|cenar|desayunar|almorzar|pedir|cocinar))",
+    re.IGNORECASE,
+)
+#: what an allergy is to, when it is a food (accents folded): the allergies a question about
+#: food is answered by
+_FOOD_ALLERGENS = re.compile(
+    r"\b(?:peanuts?|nuts?|tree nuts|almonds?|cashews?|walnuts?|hazelnuts?|pistachios?|pecans?|shellfish|shrimps?|"
+    r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soy|soya|sesame|mustard|celery|lupin|"
+    r"strawberr(?:y|ies)|kiwis?|foods?|mani|manies|cacahuetes?|cacahuates?|nuez|nueces|almendras?|avellanas?|"
+    r"mariscos?|camarones|camaron|gambas?|pescados?|huevos?|leche|lacteos|lactosa|trigo|soja|sesamo|mostaza|apio|"
+    r"frutillas?|fresas?|alimentos?|comidas?)\b"
+)
+#: what an allergy is to, when it is a medicine or something around the user (accents
+#: folded): the allergies a question about medicines is answered by, and no food question
+_NOT_FOOD_ALLERGENS = re.compile(
+    r"\b(?:penicillin|amoxicillin|antibiotics?|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine|nsaids?|"
+    r"anaesthe\w*|anesthe\w*|medicines?|medications?|drugs?|latex|pollen|dust|mites?|bees?|wasps?|stings?|"
+    r"cats?|dogs?|nickel|mou?ld|grass|hay fever|penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina|"
+    r"codeina|morfina|anestesi\w*|medicamentos?|remedios?|latex|polen|polvo|acaros|abejas?|avispas?|picaduras?|"
+    r"gatos?|perros?|niquel|moho|pasto|cesped)\b"
+)
+
 
 #: questions about the user's work or home, whose answer shares no word with them ("what do
 #: I do for a living?" for "Trabajo como enfermera"), and the slot subject (``vault.slots``)
@@ -97,7 +127,10 @@ def asked_subject(question: str) -> str | None:
 
 
 def about_food(question: str) -> bool:
-    return bool(_FOOD.search(question))
+    """A question about what the user may eat, which their diet and allergies answer; not
+    one that recalls what they eat or like ("what hot drink do I have at breakfast?",
+    "what's my favourite restaurant?"), answered by that memory itself."""
+    return bool(_FOOD.search(question)) and not _RECALLS_A_HABIT.search(question)
 
 
 def about_medicine(question: str) -> bool:
@@ -105,9 +138,19 @@ def about_medicine(question: str) -> bool:
     return bool(_MEDICINE.search(question) and _SAFE_TO_TAKE.search(question))
 
 
-def allergy(memory: Memory) -> bool:
-    """A fact about something the user is allergic to."""
-    return bool(_ALLERGY.search(_folded(memory)))
+def answers_food(memory: Memory) -> bool:
+    """A fact found by the diet words that answers what the user may eat: all but an
+    allergy to medicines or to what is around ("penicillin", "latex", "bee stings") that
+    names no food."""
+    text = _folded(memory)
+    return not (_ALLERGY.search(text) and _NOT_FOOD_ALLERGENS.search(text) and not _FOOD_ALLERGENS.search(text))
+
+
+def answers_medicine(memory: Memory) -> bool:
+    """An allergy that answers what the user may be given: all but one to a food
+    ("peanuts", "maní") that names no medicine or other allergen."""
+    text = _folded(memory)
+    return bool(_ALLERGY.search(text)) and not (_FOOD_ALLERGENS.search(text) and not _NOT_FOOD_ALLERGENS.search(text))
 
 
 def dietary(memory: Memory) -> bool:
@@ -150,8 +193,8 @@ class Kind:
 
 #: every kind, in the order recall lifts their facts
 KINDS = (
-    Kind("food", about_food, (Search(DIETARY_QUERY), Search(AVOIDED_FOODS, dietary))),
-    Kind("medicine", about_medicine, (Search(ALLERGY_QUERY, allergy),)),
+    Kind("food", about_food, (Search(DIETARY_QUERY, answers_food), Search(AVOIDED_FOODS, dietary))),
+    Kind("medicine", about_medicine, (Search(ALLERGY_QUERY, answers_medicine),)),
     Kind("work", lambda question: asked_subject(question) == "work", tags=("s:work",)),
     Kind("residence", lambda question: asked_subject(question) == "residence", tags=("s:residence",)),
 )
