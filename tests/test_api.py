@@ -78,6 +78,20 @@ def test_remember_applies_the_write_rules(vault_dir, embedder):
             mem.remember("x", type="bogus")
 
 
+def test_a_fact_about_the_user_is_not_swallowed_by_one_about_their_son(empty_vault_dir, embedder):
+    """ "I am allergic to peanuts" is 0.88 from "My son is allergic to peanuts" and adds no
+    content word ("son" is a Spanish stop word): it was reconfirmed as the son's allergy and
+    the user's own was never written. And "I'm" counted as a word of its own, so "I'm
+    allergic to peanuts." was written beside "I am allergic to peanuts"."""
+    with vmem.open(empty_vault_dir, embedder=embedder) as mem:
+        son = mem.remember("My son is allergic to peanuts")
+        mine = mem.remember("I am allergic to peanuts")
+        assert (son.status, mine.status) == ("created", "created")
+        assert mem.remember("I'm allergic to peanuts.").memory.id == mine.memory.id  # reconfirmed
+        assert mem.remember("The user's son is allergic to peanuts").memory.id == son.memory.id
+        assert len(mem.list().memories) == 2
+
+
 def test_every_verb_is_on_the_facade(vault_dir, embedder, tmp_path):
     with vmem.open(vault_dir, embedder=embedder) as mem:
         peanuts = "2026-10-02-allergy-peanuts-4be810"

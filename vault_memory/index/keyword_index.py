@@ -188,12 +188,15 @@ class KeywordIndex:
 
 #: words every memory may carry without saying anything new ("The user prefers…")
 SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})
+#: a pronoun with its verb, as the analysis leaves it ("i'm", "we'r", "i'v"): says no more
+#: than "I am", whose words are stop words
+_PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what|who)'\w*")
 
 
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stop words dropped, negations kept), for
     deciding whether one memory says anything the other does not."""
-    terms = {t.text for t in EN(text)} - SUBJECT_WORDS
+    terms = {t.text for t in EN(text) if not _PRONOUN_AND_VERB.fullmatch(t.text)} - SUBJECT_WORDS
     terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
     # "c++" is not "c#", "€500" not "$500": symbolic terms, looked for word by word
     terms |= {w.casefold() for word in text.split() if len(word) <= MAX_SYMBOLIC_WORD for w in _SYMBOLIC.findall(word)}

@@ -13,7 +13,7 @@ and where its numbers come from.
 
 from .archiving import archive_plan, state_counts
 from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, open_conflicts, settled
-from .dedup import is_restatement
+from .dedup import Said, is_restatement
 from .importance import persona_overflow, score_importance
 from .rules import (
     ARCHIVE_DIR,
@@ -56,6 +56,7 @@ __all__ = [
     "STATES",
     "RecallFilter",
     "Rules",
+    "Said",
     "Timeline",
     "age_days",
     "decay_state",

@@ -3,14 +3,27 @@ reconfirming instead of writing a duplicate (pure functions)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .rules import Rules
 
 
-def is_restatement(
-    new_terms: frozenset[str], old_terms: frozenset[str], similarity: float, rules: Rules = Rules()
-) -> bool:
+@dataclass(frozen=True)
+class Said:
+    """What a restatement is judged by: a text's content words (``content_terms``) and the
+    people of the user's it is about (``vault.slots.people_of``; empty: the user)."""
+
+    terms: frozenset[str]
+    people: frozenset[str] = frozenset()
+
+
+def is_restatement(new: Said, old: Said, similarity: float, rules: Rules = Rules()) -> bool:
     """A new text restates an existing memory when their meanings are close (cosine at or
-    above ``dedup_similarity``) *and* it adds no content word of its own. Similarity alone
-    cannot tell "backend engineer" from "frontend engineer" (0.98 with the bundled model);
-    the word check catches what changed, so a new fact is never swallowed."""
-    return similarity >= rules.dedup_similarity and bool(new_terms) and new_terms <= old_terms
+    above ``dedup_similarity``), it adds no content word of its own, and it is about the
+    same one. Similarity alone cannot tell "backend engineer" from "frontend engineer"
+    (0.98 with the bundled model); the word check catches what changed, and the people
+    check whose it is ("I am allergic to peanuts" is 0.88 from "My son is allergic to
+    peanuts" and adds no word), so a new fact is never swallowed."""
+    return (
+        similarity >= rules.dedup_similarity and bool(new.terms) and new.terms <= old.terms and new.people == old.people
+    )

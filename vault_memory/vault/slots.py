@@ -161,6 +161,33 @@ _SEVERAL = frozenset(
     "companera vecino vecina tia tio sobrino sobrina nieto nieta abuela abuelo project proyecto".split()
 )
 
+#: the people and animals of the user's, one name per role: a fact about one of them is
+#: not about the user ("my son is allergic to peanuts")
+_KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father"}
+#: a possessive and up to two words before the one it owns ("my best friend", "their mother",
+#: "mi hermana mayor" reads "hermana"); and the Spanish "la hermana del usuario"
+_OWNED = re.compile(
+    r"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s)\s+((?:[^\W_]+\s+){0,2}[^\W_]+)"
+    r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
+)
+
+
+def people_of(text: str) -> frozenset[str]:
+    """Whose a fact is, when not the user's own: the roles of the people and animals of
+    theirs it names ("My son is allergic to peanuts" → {son}; "La esposa del usuario es
+    enfermera" → {partner}); empty for one about the user. A fact about the user never
+    restates one about their son, whatever words they share."""
+    found = set()
+    for match in _OWNED.finditer(normal(text)):
+        for word in (match.group(1) or match.group(2)).split():
+            role = _SYNONYMS.get(word, word)
+            role = role if role in _KIN or not role.endswith("s") else _SYNONYMS.get(role[:-1], role[:-1])
+            if role in _KIN:
+                found.add(role)
+                break
+    return frozenset(found)
+
+
 _SELF_EN = r"(?:the\s+user|user|i)"
 _POSS_EN = r"(?:the\s+user'?s|user'?s|my)"
 _SELF_ES = r"(?:(?:el|la)\s+usuari[oa]|yo)"

@@ -35,6 +35,7 @@ from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
     Rules,
+    Said,
     archive_plan,
     canonical_key,
     exclusion_reason,
@@ -60,7 +61,7 @@ from ..vault.memory import (
     split_key_value,
 )
 from ..vault.secrets import without_private
-from ..vault.slots import Slot, Verdict, judge, slot_of
+from ..vault.slots import Slot, Verdict, judge, people_of, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
 from ..vault.vault import Vault, now_local
 
@@ -342,8 +343,8 @@ class _Batch:
     #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
     slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: the content words of each memory compared (``content_terms``), by id
-    terms: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: what each memory compared says (``_said``), by id
+    said: dict[str, Said] = field(default_factory=dict)
     #: the language of each text compared (``vault.language``), worked out once a batch
     written_in: dict[str, str | None] = field(default_factory=dict)
 
@@ -460,10 +461,10 @@ class _Batch:
         mine = [m for m in self.written if self._digest(m) == same or normalize_key(m.key) in keys]
         return self._in_scope(p, [*indexed.values(), *mine])
 
-    def _terms(self, memory: Memory) -> frozenset[str]:
-        if memory.id not in self.terms:
-            self.terms[memory.id] = content_terms(f"{memory.key or ''} {memory.text}")
-        return self.terms[memory.id]
+    def _said(self, memory: Memory) -> Said:
+        if memory.id not in self.said:
+            self.said[memory.id] = _said(f"{memory.key or ''} {memory.text}")
+        return self.said[memory.id]
 
     def _written_tags(self, memory: Memory) -> frozenset[str]:
         if memory.id not in self.slot_tags:
@@ -494,15 +495,15 @@ class _Batch:
         assert self.snap is not None
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
         said = f"{p.key or ''} {p.text}"
-        new_terms = content_terms(said)
-        if not self._may_restate(said, new_terms, indexed):
+        new = _said(said)
+        if not self._may_restate(said, new.terms, indexed):
             return None  # no memory holds all its words: do not ask the model for nothing
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
         nearest = self._indexed_nearest(p, vector, asked_in) if indexed else []
         nearest += self._written_nearest(p, vector, asked_in)
         nearest.sort(key=lambda pair: -pair[1])
         for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
-            if is_restatement(new_terms, self._terms(candidate), similarity, self.rules):
+            if is_restatement(new, self._said(candidate), similarity, self.rules):
                 return candidate, similarity
         return None
 
@@ -514,7 +515,7 @@ class _Batch:
         every fact the batch wrote."""
         if not new_terms:
             return False
-        if any(new_terms <= self._terms(m) for m in self.written):
+        if any(new_terms <= self._said(m).terms for m in self.written):
             return True
         assert self.snap is not None
         return indexed and self.snap.may_hold_words(body_terms(new_terms, said))
@@ -640,6 +641,11 @@ def _new_fields(
     if compatible:  # the judge said both are true: never marked as a conflict
         extra[COMPATIBLE_KEY] = [m.id for m in compatible]
     return fields, supersedes, extra
+
+
+def _said(text: str) -> Said:
+    """What ``text`` says, as a restatement is judged by (``lifecycle.dedup``)."""
+    return Said(content_terms(text), people_of(text))
 
 
 def _slot(memory: Memory) -> Slot | None:
