@@ -15,10 +15,10 @@ checked against the refusals first, then the tables in that order. Pure function
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
-from ..vault.memory import NOT_IN_FRONTMATTER
+from ..vault.memory import NOT_IN_FRONTMATTER, fold_accents
+from ..vault.person import ES_FIRST_PERSON, es_gender, third_person_en, third_person_es
 
 
 @dataclass(frozen=True)
@@ -443,7 +443,7 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
         if not said or said.split()[0].lower() in _ES_NOT_IMPERATIVE:
             return None  # "siempre me pasa lo mismo", "nunca es tarde"
     verb, *rest = said.split()
-    person = _ES_FIRST_PERSON.get(_plain(verb.lower()))
+    person = ES_FIRST_PERSON.get(fold_accents(verb.lower()))
     if person:
         body = es_gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
     else:
@@ -471,122 +471,9 @@ def _generic(said: str, lang: str, rule: str) -> Signal:
     return Signal(_sentence(text), key, _domain(said), lang, rule)
 
 
-# ---------------------------------------------------------------------------- person
-
-_EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may", "did", "had", "was", "used"}
-#: verbs whose form does not change with the person: negated modals and the past ("I won't
-#: fly", "I just moved", "I ran a marathon"), which took an "s" ("wons't", "moveds")
-_EN_UNCHANGED = _EN_MODALS | {
-    "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't", "wasn't", "hadn't",
-    "ought", "were", "weren't",
-    "went", "got", "made", "took", "bought", "came", "became", "began", "found", "lost", "sold", "thought",
-    "told", "wrote", "ran", "grew", "knew", "felt", "kept", "paid", "said", "spent", "won", "broke", "drove",
-    "ate", "gave", "fell", "flew", "forgot", "left", "met", "saw", "sent", "built", "taught", "caught", "brought",
-    "heard", "held", "led", "meant", "slept", "stood", "understood", "wore", "swam", "sang", "rode", "chose",
-}  # fmt: skip
-_EN_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": "is", "haven't": "hasn't"}
-#: present verbs ending in "-ed" (the others in "-ed" are past tense)
-_EN_PRESENT_ED = {"embed", "shed", "wed", "shred", "bed"}
 _EN_NOT_IMPERATIVE = {"mind", "the", "a", "an", "same", "it", "is", "was", "happens", "that", "this"}
 
 
-def _en_third(verb: str) -> str:
-    low = verb.lower()
-    if low in _EN_UNCHANGED:
-        return verb
-    if low.endswith("ed") and low not in _EN_PRESENT_ED and (not low.endswith("eed") or low in ("agreed", "freed")):
-        return verb
-    if low in _EN_IRREGULAR:
-        return _EN_IRREGULAR[low]
-    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", low):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-#: adverbs that stand between "I" and its verb ("I always run"): the verb after them is
-#: the one that agrees ("the user always runs", not "the user alwayses run")
-_EN_ADVERBS = (
-    "always|usually|never|often|sometimes|really|rarely|seldom|also|just|still|generally|normally|"
-    "typically|mostly|only|even|actually|definitely|truly|hardly|barely|frequently|occasionally|"
-    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of|no\s+longer|now"
-)
-_EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
-
-
-def third_person_en(text: str) -> str:
-    """First person to the user in the third person: "my sister" → "the user's sister"."""
-    out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
-    out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
-    out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
-    out = re.sub(r"\bI'd\b", "the user would", out)
-    out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
-    out = re.sub(_EN_SUBJECT + r"(\w+(?:'\w+)?)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
-    out = re.sub(r"\bmy\b", lambda m: _their_after_the_user(out, m.start()), out, flags=_I)
-    out = re.sub(r"\bmine\b", "the user's", out, flags=_I)
-    out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
-    out = re.sub(r"\bme\b", "the user", out, flags=_I)
-    return out
-
-
-def _their_after_the_user(text: str, at: int) -> str:
-    """ "my" once the user is the subject is "their" ("I take my coffee" → "the user takes
-    their coffee", not "the user takes the user's coffee"); before, "the user's"."""
-    return "their" if re.search(r"\bthe user\b(?!'s)", text[:at], flags=_I) else "the user's"
-
-
-_ES_FIRST_PERSON = {
-    "soy": "es",
-    "estoy": "está",
-    "tengo": "tiene",
-    "vivo": "vive",
-    "trabajo": "trabaja",
-    "prefiero": "prefiere",
-    "uso": "usa",
-    "quiero": "quiere",
-    "necesito": "necesita",
-    "odio": "odia",
-    "decidi": "decidió",
-    "voy": "va",
-    "hago": "hace",
-    "puedo": "puede",
-    "estudio": "estudia",
-    "juego": "juega",
-    "corro": "corre",
-    "como": "come",
-    "bebo": "bebe",
-    "tomo": "toma",
-    "naci": "nació",
-    "cumplo": "cumple",
-    "escribo": "escribe",
-    "leo": "lee",
-    "programo": "programa",
-    "manejo": "maneja",
-    "hablo": "habla",
-    "entreno": "entrena",
-    "viajo": "viaja",
-    "toco": "toca",
-    "cocino": "cocina",
-    "camino": "camina",
-    "nado": "nada",
-    "duermo": "duerme",
-    "conozco": "conoce",
-    "sigo": "sigue",
-    "deje": "dejó",
-    "empece": "empezó",
-    "volvi": "volvió",
-    "cambie": "cambió",
-    "compre": "compró",
-    "pase": "pasó",
-    "adopte": "adoptó",
-    "termine": "terminó",
-    "me": "se",
-    "mi": "su",
-}
-#: first-person verbs that are nothing else, so they are safe to change mid-sentence
-#: ("el lunes tengo turno" → "el lunes el usuario tiene turno"; not "como", "trabajo")
-_ES_UNAMBIGUOUS = ("tengo", "estoy", "soy", "quiero", "necesito", "voy", "puedo", "prefiero", "vivo", "odio")
 _ES_NOT_IMPERATIVE = {
     "me",
     "te",
@@ -648,10 +535,6 @@ _ES_IMPERATIVE_INFINITIVE = {
 _ES_CLITIC = {"me": "le", "nos": "les", "lo": "lo", "la": "la", "le": "le"}
 
 
-def _plain(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
-
-
 def _es_infinitive(verb: str) -> str | None:
     """An imperative (voseo or tú, with "-me"/"-nos" attached) as an infinitive, the
     form Spanish writes an instruction in: "respondeme" → "responderle", "usá" → "usar"."""
@@ -663,110 +546,12 @@ def _es_infinitive(verb: str) -> str | None:
             break
     if word in _ES_IMPERATIVE_INFINITIVE:
         return _ES_IMPERATIVE_INFINITIVE[word] + clitic
-    plain = _plain(word)
+    plain = fold_accents(word)
     if not plain.isalpha() or len(plain) < 2 or plain[-1] not in "aei":
         return None
     if plain[-1] == "i" and not word.endswith("í") and not clitic:
         return None  # "si", "ni": not verbs
     return plain + "r" + clitic
-
-
-def third_person_es(text: str) -> str:
-    """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
-
-    def possessive(m: re.Match[str]) -> str:
-        before, noun, after = m.group(2) or "", m.group(3), m.group(4) or ""
-        plural = m.group(1).lower() == "mis"
-        feminine = noun.lower() in _ES_FEMININE_NOUNS or re.search(r"as?$|ión$|dad$", noun)
-        article = ("las" if plural else "la") if feminine else ("los" if plural else "el")
-        return f"{article} {before}{noun}{after} del usuario"
-
-    out = re.sub(
-        rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?(\w+)(\s+(?:{_ES_AFTER_NOUN}))?\b", possessive, text, flags=_I
-    )
-    out = re.sub(  # "no me gusta el picante" → "al usuario no le gusta el picante"
-        r"^(?:a\s+mí\s+)?(no\s+)?me\s+(gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
-        lambda m: f"al usuario {(m.group(1) or '').lower()}le {m.group(2)}",
-        out,
-        count=1,
-        flags=_I,
-    )
-    out = re.sub(
-        r"\bme\s+(llamo|gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
-        lambda m: "se llama" if m.group(1).lower() == "llamo" else f"le {m.group(1)}",
-        out,
-        flags=_I,
-    )
-    reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
-    if (
-        reflexive and _plain(reflexive.group(2).lower()) in _ES_REFLEXIVE
-    ):  # "me mudé a Quito" → "el usuario se mudó a Quito"
-        third = _ES_REFLEXIVE[_plain(reflexive.group(2).lower())]
-        out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
-    out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
-        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)",
-        lambda m: _es_subject(m.group(2), m.group(1) or ""),
-        out,
-        count=1,
-        flags=_I,
-    )
-    out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _es_subject(m.group(1)), out, flags=_I)
-    out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
-    return es_gender(out)
-
-
-#: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
-_ES_LEADING = r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a)"
-#: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")
-_ES_REFLEXIVE = {
-    "mude": "mudó",
-    "mudo": "muda",
-    "case": "casó",
-    "separe": "separó",
-    "divorcie": "divorció",
-    "jubile": "jubiló",
-    "fui": "fue",
-    "hice": "hizo",
-    "pase": "pasó",
-    "cambie": "cambió",
-    "compre": "compró",
-    "converti": "convirtió",
-}
-
-#: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
-_ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
-#: words that sit between the possessive and its noun, or after the noun, and move with it:
-#: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
-_ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?"
-_ES_AFTER_NOUN = r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma"
-
-#: endings of a feminine adjective or noun whose masculine differs ("vegetariana",
-#: "casada", "alérgica", "programadora"); "dentista", "atleta", "psiquiatra" are both
-_ES_FEMININE = ("ada", "ida", "ana", "ina", "ena", "ica", "aca", "era", "ora", "osa", "iva", "ola", "ona")
-
-
-def es_gender(text: str) -> str:
-    """ "el usuario está embarazada" → "la usuaria está embarazada": the subject agrees with
-    what the user said of herself (it read "El usuario es vegetariana")."""
-
-    def agree(m: re.Match[str]) -> str:
-        if not m.group(3).lower().endswith(_ES_FEMININE):
-            return m.group(0)
-        return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
-
-    return re.sub(
-        r"\b([Ee])l usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)",
-        agree,
-        text,
-    )
-
-
-def _es_subject(word: str, negation: str = "") -> str:
-    """ "tomo" → "el usuario toma"; with ``negation`` ("no "): "el usuario no toma"."""
-    third = _ES_FIRST_PERSON.get(_plain(word.lower()))
-    if third is None or word.lower() in ("me", "mi"):
-        return f"{negation}{word}"
-    return f"el usuario {negation.lower()}{third}"
 
 
 # ---------------------------------------------------------------------------- key, domain
