@@ -92,6 +92,20 @@ def test_a_fact_about_the_user_is_not_swallowed_by_one_about_their_son(empty_vau
         assert len(mem.list().memories) == 2
 
 
+def test_one_fact_said_in_the_first_person_and_in_the_third_is_known_once(vault_dir, embedder):
+    """`vmem remember "I am allergic to peanuts"` wrote a second file beside the example's
+    "health: User is allergic to peanuts." (0.77 as written: the person moves the vector),
+    and a fact the prompt hook or an ingest writes in the third person beside one the user
+    typed in the first. Both are compared as facts about the user now."""
+    with vmem.open(vault_dir, embedder=embedder) as mem:
+        assert mem.remember("I am allergic to peanuts").memory.id == "2026-10-02-allergy-peanuts-4be810"
+        lisbon = mem.remember("I live in Lisbon with my partner")
+        assert mem.remember("The user lives in Lisbon with their partner").memory.id == lisbon.memory.id
+        veggie = mem.remember("Soy vegetariana desde 2019")
+        assert mem.remember("La usuaria es vegetariana desde 2019").memory.id == veggie.memory.id
+        assert mem.remember("My sister lives in Lisbon").status == "created"  # someone else's
+
+
 def test_every_verb_is_on_the_facade(vault_dir, embedder, tmp_path):
     with vmem.open(vault_dir, embedder=embedder) as mem:
         peanuts = "2026-10-02-allergy-peanuts-4be810"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .language import SPANISH
 from .memory import fold_accents
 
 _I = re.IGNORECASE
@@ -223,3 +224,9 @@ def _es_subject(word: str, negation: str = "") -> str:
     if third is None or word.lower() in ("me", "mi"):
         return f"{negation}{word}"
     return f"el usuario {negation.lower()}{third}"
+
+
+def in_third_person(text: str, lang: str | None) -> str:
+    """``text`` as a fact about the user, in the language it is written in (``lang``, as
+    ``vault.language.detect`` tells it): what a fact already in the third person stays."""
+    return third_person_es(text) if lang == SPANISH else third_person_en(text)

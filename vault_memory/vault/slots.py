@@ -73,10 +73,11 @@ class Slot:
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?|[€$£]")
 
-#: words that carry no value ("the", "a", "de", "los"), in both languages
+#: words that carry no value ("the", "a", "de", "los"), in both languages; a possessive in
+#: any person ("with my partner" and "with their partner" are one value)
 _STOP = frozenset(
     "a an the of to in at on for with and or is are was be been being it its this that these those his her "
-    "their there here very really quite also just still now currently today these days again anymore any more "
+    "their my our your mi mis tu tus nuestro nuestra nuestros nuestras there here very really quite also just still now currently today these days again anymore any more "
     "recently lately el la los las un una unos unas de del al en con por para y o e u es son fue ser esta estan "
     "su sus muy tambien ya ahora actualmente hoy dia dias nuevo nueva otra vez mas".split()
 )

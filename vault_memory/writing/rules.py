@@ -60,6 +60,7 @@ from ..vault.memory import (
     same_text_digest,
     split_key_value,
 )
+from ..vault.person import in_third_person
 from ..vault.secrets import without_private
 from ..vault.slots import Slot, Verdict, judge, people_of, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
@@ -499,13 +500,33 @@ class _Batch:
         if not self._may_restate(said, new.terms, indexed):
             return None  # no memory holds all its words: do not ask the model for nothing
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
-        nearest = self._indexed_nearest(p, vector, asked_in) if indexed else []
-        nearest += self._written_nearest(p, vector, asked_in)
-        nearest.sort(key=lambda pair: -pair[1])
-        for candidate, similarity in nearest[:RESTATEMENT_CANDIDATES]:
+        told = in_third_person(p.text, asked_in)
+        vectors = [vector] if told == p.text else [vector, self._compared(embedding_text(p.key, told))]
+        best: dict[str, tuple[Memory, float]] = {}
+        for each in vectors:  # as said, and as a fact about the user: found in either person
+            found = self._indexed_nearest(p, each, asked_in) if indexed else []
+            for candidate, similarity in found + self._written_nearest(p, each, asked_in):
+                if candidate.id not in best or similarity > best[candidate.id][1]:
+                    best[candidate.id] = (candidate, similarity)
+        nearest = sorted(best.values(), key=lambda pair: -pair[1])[:RESTATEMENT_CANDIDATES]
+        for candidate, similarity in nearest:
+            similarity = max(similarity, self._told_similarity(p.key, told, told != p.text, asked_in, candidate))
             if is_restatement(new, self._said(candidate), similarity, self.rules):
                 return candidate, similarity
         return None
+
+    def _told_similarity(
+        self, key: str | None, told: str, changed: bool, asked_in: str | None, memory: Memory
+    ) -> float:
+        """How close an item and ``memory`` are as facts about the user (``told``: the item
+        in the third person; ``changed``: it was not): "I am allergic to peanuts" is 0.77
+        from "The user is allergic to peanuts" as written, and one fact. 0 when neither
+        changes person, where the cosine as written says it."""
+        memory_told = in_third_person(memory.text, self._language(memory))
+        if not changed and memory_told == memory.text:
+            return 0.0
+        new, old = self._compared(embedding_text(key, told)), self._compared(embedding_text(memory.key, memory_told))
+        return part_cosine(new, old, self._judge(asked_in, memory))
 
     def _may_restate(self, said: str, new_terms: frozenset[str], indexed: bool) -> bool:
         """Whether any memory, written by this batch or indexed, may hold every content
@@ -556,9 +577,21 @@ class _Batch:
         the first that knows both languages (one model: that one)."""
         if len(self.parts) == 1:
             return self.parts[0]
+        return judge_of(self.parts, asked_in, self._language(memory))
+
+    def _language(self, memory: Memory) -> str | None:
         if memory.text not in self.written_in:
             self.written_in[memory.text] = detect(memory.text)
-        return judge_of(self.parts, asked_in, self.written_in[memory.text])
+        return self.written_in[memory.text]
+
+    def _compared(self, text: str) -> np.ndarray:
+        """The vector of a text only compared, never written (a fact in the third person):
+        its token vectors are not kept for a sync."""
+        import numpy as np
+
+        if text not in self.vectors:
+            self.vectors[text] = np.asarray(self.backend.embed([text])[0], dtype=np.float32)
+        return self.vectors[text]
 
     def _vector(self, text: str) -> np.ndarray:
         """``text``'s vector, embedded with the next ``EMBED_AHEAD`` texts of the batch not
