@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from ..vault.memory import Memory, normalize_key, normalize_text
+from ..vault.memory import Memory, key_and_text, normalize_key, normalize_text
 from .rules import Rules, reference_time
 from .states import memory_state
 
@@ -103,7 +103,7 @@ _IMPORTANCE_CUES: tuple[tuple[float, tuple[str, ...]], ...] = (
 def score_importance(text: str, key: str | None = None, rules: Rules = Rules()) -> float:
     """Importance 0–1 from content cues (English and Spanish): personal details 0.8,
     learning observations 0.7, preferences 0.6, anything else 0.4."""
-    haystack = " " + normalize_text(f"{key or ''} {text}") + " "
+    haystack = " " + normalize_text(key_and_text(key, text)) + " "
     if normalize_key(key) in rules.profile_keys:
         return 0.8
     for score, cues in _IMPORTANCE_CUES:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..vault.memory import Memory, fold_accents
+from ..vault.memory import Memory, fold_accents, key_and_text
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid
 #: eating at the party?")
@@ -162,7 +162,7 @@ def dietary(memory: Memory) -> bool:
 
 def _folded(memory: Memory) -> str:
     """A memory's key and text, accents folded and lower case, as the fact patterns read it."""
-    return fold_accents(f"{memory.key or ''} {memory.text}").casefold()
+    return fold_accents(key_and_text(memory.key, memory.text)).casefold()
 
 
 #: the keyword question that finds the user's allergies (``ALLERGY_TERMS``, with the accents

@@ -468,11 +468,17 @@ def normalize_key(key: str | None) -> str:
     return re.sub(r"[\W_]+", "_", folded).strip("_")
 
 
+def key_and_text(key: str | None, text: str) -> str:
+    """All a memory says, its key first ("health User is allergic to peanuts"): what the
+    rules that compare two memories read."""
+    return f"{key or ''} {text}"
+
+
 def same_text_digest(key: str | None, text: str) -> str | None:
     """What two memories share when they say the same as a person reads them (key and
     text through ``normalize_text``), as a short digest the catalog indexes; None for a
     text that normalises to nothing (it is the same as nothing)."""
-    normalized = normalize_text(f"{key or ''} {text}")
+    normalized = normalize_text(key_and_text(key, text))
     return hashlib.blake2b(normalized.encode(), digest_size=12).hexdigest() if normalized else None
 
 

@@ -54,6 +54,7 @@ from ..vault.memory import (
     check_new,
     first_line,
     jsonable,
+    key_and_text,
     new_id,
     normalize_key,
     normalize_text,
@@ -464,7 +465,7 @@ class _Batch:
 
     def _said(self, memory: Memory) -> Said:
         if memory.id not in self.said:
-            self.said[memory.id] = _said(f"{memory.key or ''} {memory.text}")
+            self.said[memory.id] = _said(key_and_text(memory.key, memory.text))
         return self.said[memory.id]
 
     def _written_tags(self, memory: Memory) -> frozenset[str]:
@@ -495,7 +496,7 @@ class _Batch:
         conversation, or in one batch of an export, were both written)."""
         assert self.snap is not None
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
-        said = f"{p.key or ''} {p.text}"
+        said = key_and_text(p.key, p.text)
         new = _said(said)
         if not self._may_restate(said, new.terms, indexed):
             return None  # no memory holds all its words: do not ask the model for nothing
@@ -702,10 +703,10 @@ def _declined_note(p: _Prepared, kept: Memory) -> str:
 
 def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
     """A current memory with the same key and text, as a person reads them."""
-    wanted = normalize_text(f"{p.key or ''} {p.text}")  # "" (emoji only) is never the same as anything
+    wanted = normalize_text(key_and_text(p.key, p.text))  # "" (emoji only) is never the same as anything
     if not wanted:
         return None
-    return next((m for m in current if normalize_text(f"{m.key or ''} {m.text}") == wanted), None)
+    return next((m for m in current if normalize_text(key_and_text(m.key, m.text)) == wanted), None)
 
 
 def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *, now: dt.datetime) -> Reconfirmed:
