@@ -62,17 +62,19 @@ def third_person_en(text: str) -> str:
     out = re.sub(r"\bI'd\b", "the user would", out)
     out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
     out = re.sub(_EN_SUBJECT + r"(\w+(?:'\w+)?)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
-    out = re.sub(r"\bmy\b", lambda m: _their_after_the_user(out, m.start()), out, flags=_I)
+    subject = re.search(r"\bthe user\b(?!'s)", out, flags=_I)  # once: each "my" looked back over the text
+    out = re.sub(r"\bmy\b", lambda m: _their_after_the_user(subject, m.start()), out, flags=_I)
     out = re.sub(r"\bmine\b", "the user's", out, flags=_I)
     out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
     out = re.sub(r"\bme\b", "the user", out, flags=_I)
     return out
 
 
-def _their_after_the_user(text: str, at: int) -> str:
-    """ "my" once the user is the subject is "their" ("I take my coffee" → "the user takes
-    their coffee", not "the user takes the user's coffee"); before, "the user's"."""
-    return "their" if re.search(r"\bthe user\b(?!'s)", text[:at], flags=_I) else "the user's"
+def _their_after_the_user(subject: re.Match[str] | None, at: int) -> str:
+    """ "my" once the user is the subject (``subject``: where "the user" is first) is
+    "their" ("I take my coffee" → "the user takes their coffee", not "the user takes the
+    user's coffee"); before, "the user's"."""
+    return "their" if subject is not None and subject.end() <= at else "the user's"
 
 
 ES_FIRST_PERSON = {
