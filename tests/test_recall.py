@@ -768,6 +768,9 @@ def test_a_kind_of_question_brings_only_the_facts_that_answer_it(empty_vault_dir
         assert about_food(question) is asks, question
     for text, food, medicine in (
         ("Soy alérgica al maní", True, False),
+        ("Soy alérgica a la penicilina", False, True),  # "soy" is "I am", not soya
+        ("I am allergic to soy", True, False),
+        ("I am allergic to the flu vaccine", False, True),
         ("I am allergic to penicillin", False, True),
         ("Allergic to bee stings", False, True),
         ("I'm allergic to shellfish and to aspirin", True, True),

@@ -30,12 +30,12 @@ _FOOD = re.compile(
 )
 #: a question about medicines, which the user's allergies answer ("which medicine must a
 #: doctor never give me?", "¿qué antibiótico no me pueden recetar?")
-_MEDICINE = re.compile(
-    r"\b(?:medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?|"
+_MEDICINE_WORDS = (
+    r"medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?|"
     r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?|medicamentos?|medicinas?|remedios?|"
-    r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?)\b",
-    re.IGNORECASE,
+    r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?"
 )
+_MEDICINE = re.compile(rf"\b(?:{_MEDICINE_WORDS})\b", re.IGNORECASE)
 #: what makes a question about medicines one of what is safe to take, which the allergies
 #: answer: "which medicine must a doctor never give me?", "what painkiller can I take?";
 #: not "what medication do I take every morning?", answered by the medicine itself
@@ -82,7 +82,7 @@ _RECALLS_A_HABIT = re.compile(
 #: food is answered by
 _FOOD_ALLERGENS = re.compile(
     r"\b(?:peanuts?|nuts?|tree nuts|almonds?|cashews?|walnuts?|hazelnuts?|pistachios?|pecans?|shellfish|shrimps?|"
-    r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soy|soya|sesame|mustard|celery|lupin|"
+    r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soy(?!\s+(?:alergic|intoleran|celiac))|soya|sesame|mustard|celery|lupin|"
     r"strawberr(?:y|ies)|kiwis?|foods?|mani|manies|cacahuetes?|cacahuates?|nuez|nueces|almendras?|avellanas?|"
     r"mariscos?|camarones|camaron|gambas?|pescados?|huevos?|leche|lacteos|lactosa|trigo|soja|sesamo|mostaza|apio|"
     r"frutillas?|fresas?|alimentos?|comidas?)\b"
@@ -90,11 +90,11 @@ _FOOD_ALLERGENS = re.compile(
 #: what an allergy is to, when it is a medicine or something around the user (accents
 #: folded): the allergies a question about medicines is answered by, and no food question
 _NOT_FOOD_ALLERGENS = re.compile(
-    r"\b(?:penicillin|amoxicillin|antibiotics?|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine|nsaids?|"
-    r"anaesthe\w*|anesthe\w*|medicines?|medications?|drugs?|latex|pollen|dust|mites?|bees?|wasps?|stings?|"
+    rf"\b(?:{_MEDICINE_WORDS}|penicillin|amoxicillin|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine|"
+    r"nsaids?|paracetamol|acetaminophen|naproxen|iodine|contrast|latex|pollen|dust|mites?|bees?|wasps?|stings?|"
     r"cats?|dogs?|nickel|mou?ld|grass|hay fever|penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina|"
-    r"codeina|morfina|anestesi\w*|medicamentos?|remedios?|latex|polen|polvo|acaros|abejas?|avispas?|picaduras?|"
-    r"gatos?|perros?|niquel|moho|pasto|cesped)\b"
+    r"codeina|morfina|naproxeno|yodo|contraste|polen|polvo|acaros|abejas?|avispas?|picaduras?|gatos?|perros?|"
+    r"niquel|moho|pasto|cesped)\b"
 )
 
 
