@@ -13,7 +13,7 @@ and where its numbers come from.
 
 from .archiving import archive_plan, state_counts
 from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, open_conflicts, settled
-from .dedup import Said, is_restatement
+from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
     ARCHIVE_DIR,
@@ -67,6 +67,7 @@ __all__ = [
     "is_expired",
     "is_profile",
     "is_restatement",
+    "may_restate",
     "key_forms",
     "lifecycle_weight",
     "memory_state",

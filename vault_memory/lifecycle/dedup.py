@@ -24,6 +24,10 @@ def is_restatement(new: Said, old: Said, similarity: float, rules: Rules = Rules
     (0.98 with the bundled model); the word check catches what changed, and the people
     check whose it is ("I am allergic to peanuts" is 0.88 from "My son is allergic to
     peanuts" and adds no word), so a new fact is never swallowed."""
-    return (
-        similarity >= rules.dedup_similarity and bool(new.terms) and new.terms <= old.terms and new.people == old.people
-    )
+    return similarity >= rules.dedup_similarity and may_restate(new, old)
+
+
+def may_restate(new: Said, old: Said) -> bool:
+    """Whether any similarity would make ``new`` a restatement of ``old``: it adds no
+    content word and is about the same one (no model need be asked when it is not)."""
+    return bool(new.terms) and new.terms <= old.terms and new.people == old.people

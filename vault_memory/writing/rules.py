@@ -41,6 +41,7 @@ from ..lifecycle import (
     exclusion_reason,
     is_restatement,
     key_forms,
+    may_restate,
     persona_overflow,
     reference_time,
     same_value,
@@ -511,7 +512,10 @@ class _Batch:
                     best[candidate.id] = (candidate, similarity)
         nearest = sorted(best.values(), key=lambda pair: -pair[1])[:RESTATEMENT_CANDIDATES]
         for candidate, similarity in nearest:
-            similarity = max(similarity, self._told_similarity(p.key, told, told != p.text, asked_in, candidate))
+            if not may_restate(new, self._said(candidate)):
+                continue  # another word, or someone else's: no cosine makes it one
+            if similarity < self.rules.dedup_similarity:
+                similarity = max(similarity, self._told_similarity(p.key, told, told != p.text, asked_in, candidate))
             if is_restatement(new, self._said(candidate), similarity, self.rules):
                 return candidate, similarity
         return None
