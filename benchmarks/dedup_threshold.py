@@ -19,11 +19,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.index.keyword_index import content_terms  # noqa: E402
-from vault_memory.lifecycle import Rules, Said, is_restatement  # noqa: E402
+from vault_memory.lifecycle import Rules, is_restatement  # noqa: E402
 from vault_memory.vault.language import detect  # noqa: E402
+from vault_memory.vault.memory import split_key_value  # noqa: E402
 from vault_memory.vault.person import in_third_person  # noqa: E402
-from vault_memory.vault.slots import people_of  # noqa: E402
+from vault_memory.writing.rules import saying  # noqa: E402
 
 SAME = [
     ("User is allergic to peanuts.", "The user is allergic to peanuts"),
@@ -48,6 +48,8 @@ SAME = [
     ("The user is allergic to peanuts.", "I am allergic to peanuts."),
     ("I live in Madrid.", "The user lives in Madrid."),
     ("El usuario vive en Rosario.", "Vivo en Rosario."),
+    # a key that names its text: the prompt hook's "allergies" over the example vault's "health"
+    ("health: User is allergic to peanuts.", "allergies: The user is allergic to peanuts"),
 ]
 DIFFERENT = [
     ("User is allergic to peanuts.", "User is allergic to shellfish."),
@@ -71,8 +73,14 @@ DIFFERENT = [
     ("The user's sister is vegetarian.", "The user is vegetarian."),
     ("Mi hermana vive en Rosario.", "Vivo en Rosario."),
     ("The user lives in Lisbon.", "I live in Madrid."),
+    ("Ana lives in Lima.", "sister: Ana lives in Lima"),  # the key says whose
 ]
 THRESHOLDS = (0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.96)
+
+
+def _split(said: str) -> tuple[str | None, str]:
+    """(key, text) of "key: text", as `vmem remember` splits it."""
+    return split_key_value(said)
 
 
 def similarities(embedder, pairs):
@@ -93,7 +101,7 @@ def main() -> None:
     same, diff = similarities(embedder, SAME), similarities(embedder, DIFFERENT)
 
     def rule(pairs, similarities, t):  # the new text is the second of each pair
-        said = [(Said(content_terms(x), people_of(x)), Said(content_terms(y), people_of(y))) for x, y in pairs]
+        said = [(saying(*_split(x)), saying(*_split(y))) for x, y in pairs]
         return sum(is_restatement(new, old, s, Rules(dedup_similarity=t)) for (old, new), s in zip(said, similarities))
 
     table = []

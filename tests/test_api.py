@@ -104,6 +104,12 @@ def test_one_fact_said_in_the_first_person_and_in_the_third_is_known_once(vault_
         veggie = mem.remember("Soy vegetariana desde 2019")
         assert mem.remember("La usuaria es vegetariana desde 2019").memory.id == veggie.memory.id
         assert mem.remember("My sister lives in Lisbon").status == "created"  # someone else's
+        # the prompt hook keys "remember that I'm allergic to peanuts" "allergies": a word
+        # its text says, that the example's "health" key lacks
+        [hook] = mem.remember_many([vmem.Remembering("The user is allergic to peanuts", key="allergies")])
+        assert (hook.status, hook.memory.id) == ("reconfirmed", "2026-10-02-allergy-peanuts-4be810")
+        friend = mem.remember("Ana lives in Lima")
+        assert mem.remember("Ana lives in Lima", key="sister").memory.id != friend.memory.id  # the key says whose
 
 
 def test_every_verb_is_on_the_facade(vault_dir, embedder, tmp_path):

@@ -466,7 +466,7 @@ class _Batch:
 
     def _said(self, memory: Memory) -> Said:
         if memory.id not in self.said:
-            self.said[memory.id] = _said(key_and_text(memory.key, memory.text))
+            self.said[memory.id] = saying(memory.key, memory.text)
         return self.said[memory.id]
 
     def _written_tags(self, memory: Memory) -> frozenset[str]:
@@ -498,7 +498,7 @@ class _Batch:
         assert self.snap is not None
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
         said = key_and_text(p.key, p.text)
-        new = _said(said)
+        new = saying(p.key, p.text)
         if not self._may_restate(said, new.terms, indexed):
             return None  # no memory holds all its words: do not ask the model for nothing
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
@@ -681,9 +681,20 @@ def _new_fields(
     return fields, supersedes, extra
 
 
-def _said(text: str) -> Said:
-    """What ``text`` says, as a restatement is judged by (``lifecycle.dedup``)."""
-    return Said(content_terms(text), people_of(text))
+def saying(key: str | None, text: str) -> Said:
+    """What a memory says, as a restatement is judged by (``lifecycle.dedup``): the content
+    words of its text, and of its key those its text does not say already. A key that
+    names its text adds nothing: the prompt hook keys "The user is allergic to peanuts"
+    "allergies", which the example vault's "health: User is allergic to peanuts." lacks."""
+    words = content_terms(text)
+    named = {k for k in content_terms(key or "") if not any(_one_root(k, w) for w in words)}
+    return Said(words | named, people_of(key_and_text(key, text)))
+
+
+def _one_root(a: str, b: str) -> bool:
+    """Two stems of one word: equal, or sharing their first five letters ("allergi" of
+    "allergies", "allerg" of "allergic"; the stemmer parts them)."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
 def _slot(memory: Memory) -> Slot | None:
