@@ -247,6 +247,7 @@ def test_persona_cap_prunes_by_importance_then_age():
         ("I am allergic to peanuts", "The user is allergic to peanuts", 0.9, True),
         ("I'm allergic to peanuts", "I am allergic to peanuts", 0.951, True),  # "I'm" is no content word
         ("Mi hermana es vegetariana", "Soy vegetariana", 0.9, False),
+        ("I take my coffee with my son", "I take my coffee", 0.9, False),  # the second "my" is read too
     ],
 )
 def test_restatement_needs_similarity_no_new_words_and_the_same_people(new, old, similarity, same):

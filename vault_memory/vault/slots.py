@@ -77,7 +77,8 @@ _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?|[€$£]")
 #: any person ("with my partner" and "with their partner" are one value)
 _STOP = frozenset(
     "a an the of to in at on for with and or is are was be been being it its this that these those his her "
-    "their my our your mi mis tu tus nuestro nuestra nuestros nuestras there here very really quite also just still now currently today these days again anymore any more "
+    "their my our your mi mis tu tus nuestro nuestra nuestros nuestras "
+    "there here very really quite also just still now currently today these days again anymore any more "
     "recently lately el la los las un una unos unas de del al en con por para y o e u es son fue ser esta estan "
     "su sus muy tambien ya ahora actualmente hoy dia dias nuevo nueva otra vez mas".split()
 )
@@ -165,10 +166,11 @@ _SEVERAL = frozenset(
 #: the people and animals of the user's, one name per role: a fact about one of them is
 #: not about the user ("my son is allergic to peanuts")
 _KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father"}
-#: a possessive and up to two words before the one it owns ("my best friend", "their mother",
-#: "mi hermana mayor" reads "hermana"); and the Spanish "la hermana del usuario"
+#: a possessive and the three words after it, the first of its people named ("my best
+#: friend", "their mother", "mi hermana mayor"; read ahead, so "with my coffee and my son"
+#: reads both); and the Spanish "la hermana del usuario"
 _OWNED = re.compile(
-    r"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s)\s+((?:[^\W_]+\s+){0,2}[^\W_]+)"
+    r"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s)\s+(?=((?:[^\W_]+\s+){0,2}[^\W_]+))"
     r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
 )
 

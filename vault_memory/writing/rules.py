@@ -346,7 +346,7 @@ class _Batch:
     #: not once for every later item of the batch)
     digests: dict[str, str | None] = field(default_factory=dict)
     slot_tags: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: what each memory compared says (``_said``), by id
+    #: what each memory compared says (``saying``), by id
     said: dict[str, Said] = field(default_factory=dict)
     #: the language of each text compared (``vault.language``), worked out once a batch
     written_in: dict[str, str | None] = field(default_factory=dict)
