@@ -756,10 +756,17 @@ def test_a_kind_of_question_brings_only_the_facts_that_answer_it(empty_vault_dir
     assert recall_ids(backend, "what's my favourite restaurant?", as_of=at)[:1] == [restaurant.id]
     from vault_memory.recall.kinds import about_food, answers_food, answers_medicine
 
+    # a dish the user asks whether they may have, without a word of meals
+    chicken = "can I order the chicken wings?"
+    assert recall_ids(backend, chicken, as_of=at)[0] in {peanuts.id, vegetarian.id}
     for question, asks in (
         ("what should I cook tonight?", True),
         ("book a restaurant for dinner", True),
         ("¿Qué como hoy?", True),  # what to eat today, in the present
+        (chicken, True),
+        ("¿Puedo pedir milanesa de pollo?", True),
+        ("Is the chicken coop finished?", False),
+        ("who taught me to make empanadas?", False),
         ("what do I usually have for lunch?", False),
         ("what did I eat at the wedding?", False),
         ("¿cuál es mi comida favorita?", False),

@@ -67,6 +67,18 @@ _NOT_EATING = re.compile(
     r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo))\b"
 )
 
+#: dishes and foods a question may name without a word of meals (English and Spanish)
+_DISHES = re.compile(
+    r"\b(?:chicken|wings|beef|steaks?|burgers?|hamburgers?|pork|bacon|ham|sausages?|hot\s+dogs?|pizzas?|"
+    r"pasta|spaghetti|lasagna|sushi|salmon|tuna|shrimps?|prawns?|seafood|lobsters?|crabs?|oysters?|cheese|"
+    r"yogh?urt|omelett?e|sandwich(?:es)?|toast|cakes?|cookies|ice\s+cream|chocolate|desserts?|salads?|soups?|"
+    r"curry|tacos?|burritos?|nachos|fries|noodles|ramen|tofu|peanuts?|wine|beer|cocktails?|"
+    r"pollo|alitas|carne|bifes?|asado|hamburguesas?|cerdo|jam[oó]n|chorizos?|salchichas?|fideos|ñoquis|"
+    r"empanadas?|milanesas?|pescado|salm[oó]n|at[uú]n|mariscos|camarones|langostinos|queso|yogur|tortilla|"
+    r"s[aá]ndwich(?:es)?|tortas?|galletitas|helado|postres?|ensaladas?|sopas?|guiso|locro|papas\s+fritas|"
+    r"arroz|man[ií]|vino|cerveza|tragos?)\b",
+    re.IGNORECASE,
+)
 #: a question that recalls what the user eats or likes, not what they may eat ("what do I
 #: usually have for lunch?", "what's my favourite restaurant?", "¿cuál es mi comida
 #: favorita?", "¿qué cené ayer?"); a present "¿qué como hoy?" asks what to eat, so only the
@@ -127,10 +139,14 @@ def asked_subject(question: str) -> str | None:
 
 
 def about_food(question: str) -> bool:
-    """A question about what the user may eat, which their diet and allergies answer; not
-    one that recalls what they eat or like ("what hot drink do I have at breakfast?",
-    "what's my favourite restaurant?"), answered by that memory itself."""
-    return bool(_FOOD.search(question)) and not _RECALLS_A_HABIT.search(question)
+    """A question about what the user may eat, which their diet and allergies answer: one
+    with a word of meals ("dinner", "restaurant", "comer"), or one that asks whether a
+    dish is safe or allowed ("can I order the chicken wings?", "¿puedo pedir milanesa?";
+    not "who taught me to make empanadas?"); not one that recalls what they eat or like
+    ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
+    answered by that memory itself."""
+    may_i_have = _DISHES.search(question) and _SAFE_TO_TAKE.search(question)
+    return bool(_FOOD.search(question) or may_i_have) and not _RECALLS_A_HABIT.search(question)
 
 
 def about_medicine(question: str) -> bool:
