@@ -771,6 +771,8 @@ def test_a_kind_of_question_brings_only_the_facts_that_answer_it(empty_vault_dir
         ("what did I eat at the wedding?", False),
         ("¿cuál es mi comida favorita?", False),
         ("¿qué cené ayer?", False),
+        ("what is the user's favorite food?", False),  # an agent asks in the third person
+        ("what does the user usually eat for lunch?", False),
     ):
         assert about_food(question) is asks, question
     for text, food, medicine in (

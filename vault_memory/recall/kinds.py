@@ -80,12 +80,13 @@ _DISHES = re.compile(
     re.IGNORECASE,
 )
 #: a question that recalls what the user eats or likes, not what they may eat ("what do I
-#: usually have for lunch?", "what's my favourite restaurant?", "¿cuál es mi comida
+#: usually have for lunch?", "what's the user's favourite restaurant?", "¿cuál es mi comida
 #: favorita?", "¿qué cené ayer?"); a present "¿qué como hoy?" asks what to eat, so only the
 #: past and "suelo" recall in Spanish
 _RECALLS_A_HABIT = re.compile(
-    r"\b(?:(?:do|did) i (?:usually |normally |always |often |ever )?(?:have|eat|drink|order|cook|make|get)|"
-    r"my (?:usual|favou?rite)|i (?:usually|normally|always) (?:have|eat|drink|order)|"
+    r"\b(?:(?:do|did|does) (?:i|the user|user) (?:usually |normally |always |often |ever )?"
+    r"(?:have|eat|drink|order|cook|make|get)|"
+    r"(?:my|the user'?s|user'?s) usual|favou?rites?|i (?:usually|normally|always) (?:have|eat|drink|order)|"
     r"favorit[oa]s?|(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b|"
     r"suelo (?:comer|tomar|cenar|desayunar|almorzar|pedir|cocinar))",
     re.IGNORECASE,
@@ -94,7 +95,8 @@ _RECALLS_A_HABIT = re.compile(
 #: food is answered by
 _FOOD_ALLERGENS = re.compile(
     r"\b(?:peanuts?|nuts?|tree nuts|almonds?|cashews?|walnuts?|hazelnuts?|pistachios?|pecans?|shellfish|shrimps?|"
-    r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soy(?!\s+(?:alergic|intoleran|celiac))|soya|sesame|mustard|celery|lupin|"
+    r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soya|sesame|mustard|celery|lupin|"
+    r"soy(?!\s+(?:alergic|intoleran|celiac))|"  # not the Spanish "soy alérgica": "I am"
     r"strawberr(?:y|ies)|kiwis?|foods?|mani|manies|cacahuetes?|cacahuates?|nuez|nueces|almendras?|avellanas?|"
     r"mariscos?|camarones|camaron|gambas?|pescados?|huevos?|leche|lacteos|lactosa|trigo|soja|sesamo|mostaza|apio|"
     r"frutillas?|fresas?|alimentos?|comidas?)\b"
