@@ -65,6 +65,23 @@ def test_remember_says_what_it_did_instead_of_a_new_file(cli):
     assert f"Supersedes {first}" in changed.stderr and "vmem history" in changed.stderr
 
 
+def test_remembering_bytes_that_are_not_utf8_is_refused_with_a_reason(tmp_path):
+    """`vmem remember -` of a Latin-1 file ("café" as one byte) ended in a traceback from
+    the tokenizer, or in "'utf-8' codec can't encode… surrogates not allowed": stdin's
+    undecodable bytes arrive as lone surrogates, which no Markdown file can hold."""
+    from vault_memory.vault.template import create_vault
+
+    vault = create_vault(tmp_path / "vault")
+    before = tree_digest(vault)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")}
+    for said in (b"I am allergic to \xff peanuts", b"caf\xe9 con leche"):
+        done = subprocess.run(
+            [VMEM, "remember", "-", "--vault", str(vault)], input=said, capture_output=True, env=env, timeout=120
+        )
+        assert done.returncode == 2 and b"not UTF-8" in done.stderr and b"Traceback" not in done.stderr, done.stderr
+    assert tree_digest(vault) == before
+
+
 def test_remember_rejects_bad_options(cli):
     assert cli("remember", "x", "--type", "opinion").exit_code == 2
     bad = cli("remember", "x", "--confidence", "maybe")

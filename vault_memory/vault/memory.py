@@ -375,6 +375,8 @@ def supersedes_value(refs: list[str]) -> str | list[str] | None:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: what undecodable bytes become when read with ``surrogateescape`` (Python's stdin, argv)
+_NOT_UTF8 = re.compile("[\ud800-\udfff]")
 #: in a frontmatter value YAML also turns C1 controls and Unicode line and paragraph
 #: separators into something else (NEL, U+0085, reads back as a space)
 NOT_IN_FRONTMATTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
@@ -382,11 +384,15 @@ NOT_IN_FRONTMATTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u20
 
 def _check_storable(name: str, value: Any) -> None:
     """Refuse a control character in a memory's ``name`` field (its text, or a frontmatter
-    value, where YAML rewrites more), which no Markdown file can hold as written."""
+    value, where YAML rewrites more), and bytes that were not UTF-8 (read as lone
+    surrogates: ``vmem remember -`` of a Latin-1 file), which no Markdown file can hold
+    as written."""
     if isinstance(value, str) and (_CONTROL if name == "text" else NOT_IN_FRONTMATTER).search(value):
         raise InvalidInput(
             f"the memory's {name} holds a control character (e.g. NUL); it cannot be stored in a Markdown file"
         )
+    if isinstance(value, str) and _NOT_UTF8.search(value):
+        raise InvalidInput(f"the memory's {name} holds bytes that are not UTF-8; convert it to UTF-8 and try again")
 
 
 def check_new(
