@@ -36,10 +36,11 @@ _MEDICINE_WORDS = (
     r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?"
 )
 _MEDICINE = re.compile(rf"\b(?:{_MEDICINE_WORDS})\b", re.IGNORECASE)
-#: what makes a question about medicines one of what is safe to take, which the allergies
-#: answer: "which medicine must a doctor never give me?", "what painkiller can I take?";
-#: not "what medication do I take every morning?", answered by the medicine itself
-_SAFE_TO_TAKE = re.compile(
+#: what makes a question about a medicine or a dish one of what is safe or allowed, which the
+#: allergies and diet answer: "which medicine must a doctor never give me?", "what
+#: painkiller can I take?", "can I order the chicken wings?"; not "what medication do I
+#: take every morning?", answered by the medicine itself
+_MAY_I_HAVE = re.compile(
     r"\b(?:never|not|no|avoid|allergic|allergy|allergies|safe|safely|can i|could i|should i|may i|"
     r"ok to|okay to|puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?)\b|n[’']t\b",
     re.IGNORECASE,
@@ -147,13 +148,13 @@ def about_food(question: str) -> bool:
     not "who taught me to make empanadas?"); not one that recalls what they eat or like
     ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
     answered by that memory itself."""
-    may_i_have = _DISHES.search(question) and _SAFE_TO_TAKE.search(question)
+    may_i_have = _DISHES.search(question) and _MAY_I_HAVE.search(question)
     return bool(_FOOD.search(question) or may_i_have) and not _RECALLS_A_HABIT.search(question)
 
 
 def about_medicine(question: str) -> bool:
     """A question about which medicines are safe for the user to take."""
-    return bool(_MEDICINE.search(question) and _SAFE_TO_TAKE.search(question))
+    return bool(_MEDICINE.search(question) and _MAY_I_HAVE.search(question))
 
 
 def answers_food(memory: Memory) -> bool:
