@@ -1,6 +1,6 @@
 """Bilingual recall: Spanish and English memories, each asked about once in each language
 (benchmarks/data/bilingual.json: 70 memories, ten written as conversation ingestion writes
-them, 140 questions and 26 indirect ones, written for vmem), scored like LoCoMo (R@1, R@3:
+them, 140 questions and 36 indirect ones, written for vmem), scored like LoCoMo (R@1, R@3:
 the answering memory first / in the top 3), for a new vault's bilingual model, the bundled
 English model, the multilingual model, and the keyword leg alone. Every question has a twin in the other language, so "same language"
 and "cross language" are the same information needs asked two ways.

@@ -809,6 +809,77 @@ def test_a_question_about_the_users_work_finds_it_in_any_words(empty_vault_dir, 
     assert asked_subject("¿A qué se dedica mi hermana?") is None
 
 
+def test_a_question_about_the_users_people_finds_the_facts_about_them(empty_vault_dir, backend_for):
+    """ "What do my kids do?" shares no word with "My son Leo is seven and loves dinosaurs"
+    (cosine .31 on the bundled model, under the facts' floor) nor with "My daughter Ana
+    plays the violin", and nothing was shown but the pinned name. The user's people a
+    question names, by a group ("my kids", "mis hijos", "my family") or by a role ("my
+    son"), are answered by the facts about them, in both languages; someone else's son
+    ("her son") is not the user's."""
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    son = v.add("My son Leo is seven and loves dinosaurs", now=at)
+    daughter = v.add("My daughter Ana plays the violin", now=at)
+    hijo = v.add("Mi hijo Mateo empieza primer grado en marzo", now=at)
+    colleague = v.add("My colleague Marta runs the Lisbon office", now=at)
+    v.add("I play the cello in a community orchestra", now=at)
+    backend = backend_for(empty_vault_dir)
+    kids = {son.id, daughter.id, hijo.id}
+    assert set(recall_ids(backend, "what do my kids do?", as_of=at)[:3]) == kids
+    assert set(recall_ids(backend, "¿Qué hacen mis hijos?", as_of=at)[:3]) == kids
+    hits = backend.recall(RecallQuery("what does my son like?", as_of=at, include_pinned=False)).hits
+    assert {h.memory.id for h in hits if h.explain.get("answers_kind") == "people"} == {son.id, hijo.id}
+    family = recall_ids(backend, "tell me about my family", as_of=at)
+    assert kids <= set(family) and colleague.id not in family[:3]
+    hits = backend.recall(RecallQuery("what does her son do?", as_of=at, include_pinned=False)).hits
+    assert all("answers_kind" not in h.explain for h in hits)
+
+
+def test_the_people_a_question_names_and_the_facts_that_answer_it():
+    from vault_memory.recall.kinds import people_answering
+    from vault_memory.vault.slots import people_asked, people_of, people_tags
+
+    for question, asked in (
+        ("what do my kids do?", {"kid"}),
+        ("how are my children?", {"child"}),
+        ("¿Dónde viven mis viejos?", {"parent"}),
+        ("what is the user's wife called?", {"partner"}),
+        ("what does her son do?", set()),
+        ("what do I do for a living?", set()),
+    ):
+        assert people_asked(question) == asked, question
+    assert {"son", "hijo", "daughter", "hija", "child", "kid"} <= people_answering(frozenset({"kid"}))
+    assert "daughter" not in people_answering(frozenset({"son"})) and "kid" in people_answering(frozenset({"son"}))
+    assert {"mother", "father", "parent"} <= people_answering(frozenset({"parent"}))
+    family = people_answering(frozenset({"family"}))
+    assert {"partner", "abuela", "hermano", "son"} <= family and not {"friend", "colleague", "dog"} & family
+    assert people_of("Mis hijos se llaman Leo y Ana") == {"child"}
+    assert people_tags("partner", "Robin") == ["p:partner"] and people_tags(None, "I live in Leeds") == []
+
+
+def test_a_catalog_of_the_older_schema_gets_people_tags_when_migrated(empty_vault_dir, backend_for):
+    """A vault indexed before facts were tagged by their people: the next sync migrates the
+    catalog and tags every fact, so "what do my kids do?" finds them without a reindex."""
+    import sqlite3
+
+    from vault_memory.config import StateLayout
+    from vault_memory.index.catalog import MIGRATIONS
+    from vault_memory.index.generations import IndexLayout
+
+    v = Vault(empty_vault_dir)
+    at = dt.datetime(2026, 11, 20, tzinfo=dt.UTC)
+    son = v.add("My son Leo is seven and loves dinosaurs", now=at)
+    v.add("I play the cello in a community orchestra", now=at)
+    backend = backend_for(empty_vault_dir)
+    assert recall_ids(backend, "what do my kids do?", as_of=at)[:1] == [son.id]
+    catalog = IndexLayout(StateLayout.of(empty_vault_dir)).current().catalog_path
+    with sqlite3.connect(catalog) as db:
+        db.executescript(f"DELETE FROM slots WHERE tag LIKE 'p:%'; PRAGMA user_version = {len(MIGRATIONS) - 1};")
+    assert recall_ids(backend_for(empty_vault_dir), "what do my kids do?", as_of=at)[:1] == [son.id]
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("SELECT tag FROM slots WHERE tag LIKE 'p:%'").fetchall() == [("p:son",)]
+
+
 def test_a_question_typed_on_a_phone_asks_about_the_users_work_too():
     """A phone types "what’s" with a typographic apostrophe; it asks what "what's" asks."""
     from vault_memory.recall.kinds import AVOIDED_FOODS, asked_subject

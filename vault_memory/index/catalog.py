@@ -21,7 +21,7 @@ from ..errors import IndexDamaged
 from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
-from ..vault.slots import slot_of
+from ..vault.slots import PEOPLE_TAG, people_tags, slot_of
 from ..vault.supersession import with_digest_marker
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync
@@ -113,6 +113,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # the files a sync could not read, which every recall counts (``Catalog.unreadable``)
     Migration("unreadable", "CREATE INDEX files_unreadable ON files(path) WHERE error IS NOT NULL;"),
+    # the people of the user's each fact is about (``vault.slots.people_tags``): the facts
+    # a question about the user's kids or family is answered by
+    Migration("people", "", fill="_fill_people"),
 )
 
 
@@ -188,8 +191,8 @@ SPANISH_TAG = "lang:es"
 
 
 def memory_tags(memory: Memory) -> list[str]:
-    """The tags a memory is indexed by: its slot tags (facts only: an episode is never
-    replaced) and ``SPANISH_TAG``."""
+    """The tags a memory is indexed by: its slot and people tags (facts only: an episode is
+    never replaced, nor a fact of the user's) and ``SPANISH_TAG``."""
     return _tags(memory.type, memory.text, memory.key)
 
 
@@ -201,6 +204,8 @@ def record_tags(record: dict[str, Any]) -> list[str]:
 def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
     slot = slot_of(text, key) if kind == "fact" else None
     tags = list(slot.tags) if slot is not None else []
+    if kind == "fact":
+        tags += people_tags(key, text)
     return [*tags, SPANISH_TAG] if detect(text) == SPANISH else tags
 
 
@@ -381,6 +386,19 @@ class Catalog:
         """The slot tags of every indexed fact, from its record (once)."""
         rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
         tags = [(path, tag) for path, record in rows for tag in record_tags(json.loads(record))]
+        self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
+
+    def _fill_people(self) -> None:
+        """The people tags of every indexed fact, from its record (once; a catalog whose
+        slots were filled by today's ``record_tags`` has them already)."""
+        self._sql("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
+        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
+        tags = [
+            (path, tag)
+            for path, record in rows
+            for tag in record_tags(json.loads(record))
+            if tag.startswith(PEOPLE_TAG)
+        ]
         self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
 
     def schema_version(self) -> int:
@@ -651,6 +669,16 @@ class Catalog:
             return {p: d for p, d in self.all_records().items() if wanted & set(record_tags(d))}
         paths = {path for path, _ in self._where_in("SELECT path, tag FROM slots", "tag", sorted(wanted))}
         return self.records(paths) if paths else {}
+
+    def paths_under(self, tags: Iterable[str]) -> set[str]:
+        """The paths of the facts indexed under any of ``tags``, without their records (a
+        catalog of an older schema: searched record by record)."""
+        wanted = set(tags)
+        if not wanted:
+            return set()
+        if not self._has_slots:
+            return {p for p, d in self.all_records().items() if wanted & set(record_tags(d))}
+        return {path for path, _ in self._where_in("SELECT path, tag FROM slots", "tag", sorted(wanted))}
 
     def tagged_paths(self, prefix: str) -> dict[str, list[str]]:
         """{tag: paths} of every tag that starts with ``prefix`` and names more than one file:

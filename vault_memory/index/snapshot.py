@@ -165,6 +165,10 @@ class Snapshot:
         fact may replace or contradict."""
         return self._remember(self.catalog.records_tagged(tags)) if tags else {}
 
+    def paths_tagged(self, tags: list[str]) -> set[str]:
+        """The paths of the indexed facts under any of ``tags``, their records not read."""
+        return self.catalog.paths_under(tags) if tags else set()
+
     def successors(self, memories: list[Memory]) -> dict[str, list[Memory]]:
         """{id: the indexed memories that list it (or its file stem) in ``supersedes``}."""
         refs = {m.id: m for m in memories} | {m.path.stem: m for m in memories if m.path is not None}

@@ -5,7 +5,8 @@ memory: one about food by the user's diet and allergies ("should you suggest a s
 for my dinner?" → "No como carne roja"), one about medicines by their allergies ("which
 medicine must a doctor never give me?" → "I am allergic to penicillin"), one about the
 user's own work or home by those facts ("what do I do for a living?" → "Trabajo como
-enfermera"). Each kind is one entry of ``KINDS``: what makes a question of that kind, and
+enfermera"), one about the user's people by the facts about them ("what do my kids do?" →
+"My daughter Ana plays the violin"). Each kind is one entry of ``KINDS``: what makes a question of that kind, and
 how the index finds its facts (keyword questions and which of their results answer, or the
 slot tags of ``vault.slots``). Recall lifts a kind's facts above the rest, in their own
 order (those no leg found: by their likeness to the question), and counts them relevant
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, fold_accents, key_and_text
+from ..vault.slots import people_asked, people_tags_of
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid
 #: eating at the party?")
@@ -136,6 +138,70 @@ _SUBJECT_QUESTIONS = (
 )
 
 
+#: the roles of the user's people (as ``vault.slots.people_of`` reads them), each with its
+#: names in both languages and the wider role a fact may name the same one by ("my kid" may
+#: be the son, "mi perro" a pet)
+_ROLES: dict[str, tuple[str, str | None]] = {
+    "son": ("son hijo", "child"),
+    "daughter": ("daughter hija", "child"),
+    "child": ("child kid baby bebe", None),
+    "brother": ("brother hermano", "sibling"),
+    "sister": ("sister hermana", "sibling"),
+    "sibling": ("sibling", None),
+    "mother": ("mother", "parent"),
+    "father": ("father", "parent"),
+    "parent": ("parent", None),
+    "grandmother": ("grandmother grandma abuela", "grandparent"),
+    "grandfather": ("grandfather grandpa abuelo", "grandparent"),
+    "grandparent": ("grandparent", None),
+    "grandson": ("grandson nieto", "grandchild"),
+    "granddaughter": ("granddaughter nieta", "grandchild"),
+    "grandchild": ("grandchild", None),
+    "partner": ("partner", None),
+    "cousin": ("cousin primo prima", None),
+    "aunt": ("aunt tia", None),
+    "uncle": ("uncle tio", None),
+    "nephew": ("nephew sobrino", None),
+    "niece": ("niece sobrina", None),
+    "family": ("family", None),
+    "friend": ("friend amigo amiga", None),
+    "colleague": ("colleague coworker colega companero companera", None),
+    "neighbour": ("neighbour neighbor vecino vecina", None),
+    "dog": ("dog perro perra", "pet"),
+    "cat": ("cat gato gata", "pet"),
+    "bird": ("bird", "pet"),
+    "fish": ("fish", "pet"),
+    "horse": ("horse", "pet"),
+    "pet": ("pet mascota", None),
+}
+#: the roles a question about the user's family asks about: not friends, colleagues,
+#: neighbours or pets
+_FAMILY = frozenset(
+    role
+    for role, (_, wider) in _ROLES.items()
+    if "pet" not in (role, wider) and role not in ("friend", "colleague", "neighbour")
+)
+_ROLE_OF_NAME = {name: role for role, (names, _) in _ROLES.items() for name in names.split()}
+
+
+def people_answering(asked: frozenset[str]) -> frozenset[str]:
+    """The names of the people whose facts answer a question about ``asked`` (the roles of
+    ``vault.slots.people_asked``): each role in both languages, the wider one that may name
+    the same person, and the narrower ones it covers ("my kids" → son, daughter, hijo…;
+    "my son" → son, hijo, child, kid…; "my family" → every relative)."""
+    roles: set[str] = set()
+    for name in asked:
+        role = _ROLE_OF_NAME.get(name)
+        if role is None:
+            roles.add(name)
+        elif role == "family":
+            roles |= _FAMILY
+        else:
+            wider = _ROLES[role][1]
+            roles |= {role, *([wider] if wider else []), *(r for r, (_, w) in _ROLES.items() if w == role)}
+    return frozenset(name for role in roles for name in (_ROLES[role][0].split() if role in _ROLES else [role]))
+
+
 def asked_subject(question: str) -> str | None:
     """The slot subject a question about the user's work or home asks about, if it is one."""
     return next((subject for subject, asks in _SUBJECT_QUESTIONS if asks.search(question)), None)
@@ -191,6 +257,11 @@ ALLERGY_QUERY = f"{ALLERGY_TERMS} alérgico alérgica"
 DIETARY_QUERY = f"{DIETARY_TERMS} alérgico alérgica celíaco celíaca"
 
 
+#: of a kind's facts no leg found, the most recall reads and weighs (by their ids): those
+#: that share a word or a likeness with the question are among the candidates already
+UNFOUND_FACTS = 50
+
+
 @dataclass(frozen=True)
 class Search:
     """A keyword question for a kind's facts, and which of its results answer (None: all)."""
@@ -202,12 +273,20 @@ class Search:
 @dataclass(frozen=True)
 class Kind:
     """A kind of question (``asks``) and where its facts are: the results of ``searches``,
-    and the facts under the slot ``tags``."""
+    and the facts under the catalog tags ``tags`` and those ``tags_of`` the question."""
 
     name: str
     asks: Callable[[str], bool]
     searches: tuple[Search, ...] = ()
     tags: tuple[str, ...] = ()
+    tags_of: Callable[[str], list[str]] | None = None
+
+    def tags_for(self, question: str) -> list[str]:
+        return [*self.tags, *(self.tags_of(question) if self.tags_of else [])]
+
+
+def _people_tags(question: str) -> list[str]:
+    return people_tags_of(people_answering(people_asked(question)))
 
 
 #: every kind, in the order recall lifts their facts
@@ -216,6 +295,8 @@ KINDS = (
     Kind("medicine", about_medicine, (Search(ALLERGY_QUERY, answers_medicine),)),
     Kind("work", lambda question: asked_subject(question) == "work", tags=("s:work",)),
     Kind("residence", lambda question: asked_subject(question) == "residence", tags=("s:residence",)),
+    # last, so above the others: "can my son eat peanuts?" is answered by the son's allergy first
+    Kind("people", lambda question: bool(people_asked(question)), tags_of=_people_tags),
 )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -165,12 +165,28 @@ _SEVERAL = frozenset(
 
 #: the people and animals of the user's, one name per role: a fact about one of them is
 #: not about the user ("my son is allergic to peanuts")
-_KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father"}
+_KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father", "parent", "grandparent", "family"}
+#: names of several people at once, and the role they are read as: a Spanish masculine
+#: plural names a group ("mis hijos" are the user's children, sons and daughters alike)
+_GROUP_NAMES = {
+    **dict.fromkeys("children hijos ninos nenes".split(), "child"),
+    **dict.fromkeys("grandchildren grandkids nietos".split(), "grandchild"),
+    **dict.fromkeys("parents padres viejos".split(), "parent"),  # "mis viejos": rioplatense
+    **dict.fromkeys("grandparents abuelos".split(), "grandparent"),
+    **dict.fromkeys("siblings hermanos".split(), "sibling"),
+    **dict.fromkeys("familia".split(), "family"),
+}
+_POSSESSED = r"\s+(?=((?:[^\W_]+\s+){0,2}[^\W_]+))"
 #: a possessive and the three words after it, the first of its people named ("my best
 #: friend", "their mother", "mi hermana mayor"; read ahead, so "with my coffee and my son"
 #: reads both); and the Spanish "la hermana del usuario"
 _OWNED = re.compile(
-    r"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s)\s+(?=((?:[^\W_]+\s+){0,2}[^\W_]+))"
+    rf"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s){_POSSESSED}"
+    r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
+)
+#: the same, owned by the one who asks: in a question "her son" is someone else's
+_OWNED_BY_ASKER = re.compile(
+    rf"\b(?:my|mi|mis|our|nuestr[oa]s?|(?:the\s+)?user'?s){_POSSESSED}"
     r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
 )
 
@@ -178,12 +194,43 @@ _OWNED = re.compile(
 def people_of(text: str) -> frozenset[str]:
     """Whose a fact is, when not the user's own: the roles of the people and animals of
     theirs it names ("My son is allergic to peanuts" → {son}; "La esposa del usuario es
-    enfermera" → {partner}); empty for one about the user. A fact about the user never
-    restates one about their son, whatever words they share."""
+    enfermera" → {partner}; "mis hijos" → {child}); empty for one about the user. A fact
+    about the user never restates one about their son, whatever words they share."""
+    return _roles(_OWNED, text)
+
+
+def people_asked(question: str) -> frozenset[str]:
+    """The roles of the user's own people a question names ("what do my kids like?" →
+    {kid}, "¿dónde vive mi hermana?" → {hermana}); not someone else's ("her son")."""
+    return _roles(_OWNED_BY_ASKER, question)
+
+
+#: how a people tag begins (``people_tags``)
+PEOPLE_TAG = "p:"
+
+
+def people_tags(key: str | None, text: str) -> list[str]:
+    """What the catalog indexes a fact by for the people it is about (``people_of``, and a
+    key that names one: ``partner: Robin``): the facts a question about the user's son,
+    kids or family is answered by (``recall.kinds``)."""
+    roles = set(people_of(text))
+    for word in re.findall(r"[^\W_]+", normal(key or "")):
+        role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
+        if role in _KIN:
+            roles.add(role)
+    return people_tags_of(roles)
+
+
+def people_tags_of(roles: Iterable[str]) -> list[str]:
+    """The catalog tags of the facts about any of ``roles``."""
+    return sorted(f"{PEOPLE_TAG}{role}" for role in set(roles))
+
+
+def _roles(owned: re.Pattern[str], text: str) -> frozenset[str]:
     found = set()
-    for match in _OWNED.finditer(normal(text)):
+    for match in owned.finditer(normal(text)):
         for word in (match.group(1) or match.group(2)).split():
-            role = _SYNONYMS.get(word, word)
+            role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
             role = role if role in _KIN or not role.endswith("s") else _SYNONYMS.get(role[:-1], role[:-1])
             if role in _KIN:
                 found.add(role)
