@@ -833,6 +833,14 @@ def test_a_question_about_the_users_people_finds_the_facts_about_them(empty_vaul
     assert kids <= set(family) and colleague.id not in family[:3]
     hits = backend.recall(RecallQuery("what does her son do?", as_of=at, include_pinned=False)).hits
     assert all("answers_kind" not in h.explain for h in hits)
+    # a kind of question about one of them is answered by their facts of the kind, not the user's
+    shellfish = v.add("Mi hija Ana es alérgica a los mariscos", now=at)
+    peanuts = v.add("I am allergic to peanuts", now=at)
+    hits = backend.recall(RecallQuery("can my daughter eat shrimp tonight?", as_of=at, include_pinned=False)).hits
+    assert hits[0].memory.id == shellfish.id
+    assert peanuts.id not in [h.memory.id for h in hits if "answers_kind" in h.explain]
+    hits = backend.recall(RecallQuery("what should I cook tonight?", as_of=at, include_pinned=False)).hits
+    assert {shellfish.id, peanuts.id} <= {h.memory.id for h in hits if h.explain.get("answers_kind") == "food"}
 
 
 def test_the_people_a_question_names_and_the_facts_that_answer_it():

@@ -40,7 +40,7 @@ from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
-from .kinds import UNFOUND_FACTS, Kind, kinds_of
+from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
     RankingParams,
@@ -431,11 +431,12 @@ class Engine:
         lifted are relevant to the question (``_relevance``). A fact no leg brought keeps
         ``weakest`` × its likeness to the question, below every candidate's own score: its
         place among its kind is its likeness, not its id."""
+        whom = whom_asked(question)
         for kind in kinds_of(question):
             facts = {
                 path
                 for path, memory in self._facts_of(snap, kind, question, found.fused).items()
-                if memory.type == "fact"
+                if memory.type == "fact" and about_whom_asked(memory, whom)
             }
             unfound = [path for path in facts if path not in found.fused]
             likeness = self._likeness(snap, found.question_vector, unfound, models, asked_in)

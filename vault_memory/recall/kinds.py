@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, fold_accents, key_and_text
-from ..vault.slots import people_asked, people_tags_of
+from ..vault.slots import people_asked, people_of, people_tags_of
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid
 #: eating at the party?")
@@ -202,6 +202,20 @@ def people_answering(asked: frozenset[str]) -> frozenset[str]:
     return frozenset(name for role in roles for name in (_ROLES[role][0].split() if role in _ROLES else [role]))
 
 
+def whom_asked(question: str) -> frozenset[str]:
+    """The names of the user's people a question asks about (``people_answering``); empty
+    for a question about the user."""
+    return people_answering(people_asked(question))
+
+
+def about_whom_asked(memory: Memory, whom: frozenset[str]) -> bool:
+    """Whether a fact of a kind is about the people a question asks about (``whom_asked``):
+    "can my daughter eat shrimp?" is answered by her allergy, not by the user's; a question
+    about the user takes every fact of its kind, the family's too ("what should I cook
+    tonight?" may be for all of them)."""
+    return not whom or bool(people_of(key_and_text(memory.key, memory.text)) & whom)
+
+
 def asked_subject(question: str) -> str | None:
     """The slot subject a question about the user's work or home asks about, if it is one."""
     return next((subject for subject, asks in _SUBJECT_QUESTIONS if asks.search(question)), None)
@@ -286,7 +300,7 @@ class Kind:
 
 
 def _people_tags(question: str) -> list[str]:
-    return people_tags_of(people_answering(people_asked(question)))
+    return people_tags_of(whom_asked(question))
 
 
 #: every kind, in the order recall lifts their facts
