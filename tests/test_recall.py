@@ -863,6 +863,9 @@ def test_the_people_a_question_names_and_the_facts_that_answer_it():
     assert {"partner", "abuela", "hermano", "son"} <= family and not {"friend", "colleague", "dog"} & family
     assert people_of("Mis hijos se llaman Leo y Ana") == {"child"}
     assert people_tags("partner", "Robin") == ["p:partner"] and people_tags(None, "I live in Leeds") == []
+    # whose a fact is, it says first: a pasted megabyte is not read whole for it
+    assert people_tags(None, "my " * 300_000) == [] and people_tags(None, "My son Leo. " + "x " * 500_000) == ["p:son"]
+    assert people_tags(None, "x " * 500_000 + "my son") == []
 
 
 def test_a_catalog_of_the_older_schema_gets_people_tags_when_migrated(empty_vault_dir, backend_for):
