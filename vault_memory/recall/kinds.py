@@ -6,9 +6,9 @@ for my dinner?" → "No como carne roja"), one about medicines by their allergie
 medicine must a doctor never give me?" → "I am allergic to penicillin"), one about the
 user's own work or home by those facts ("what do I do for a living?" → "Trabajo como
 enfermera"), one about the user's people by the facts about them ("what do my kids do?" →
-"My daughter Ana plays the violin"). Each kind is one entry of ``KINDS``: what makes a question of that kind, and
-how the index finds its facts (keyword questions and which of their results answer, or the
-slot tags of ``vault.slots``). Recall lifts a kind's facts above the rest, in their own
+"My daughter Ana plays the violin"). Each kind is one entry of ``KINDS``: what makes a
+question of that kind, and how the index finds its facts (keyword questions and which of
+their results answer, or the slot and people tags of ``vault.slots``). Recall lifts a kind's facts above the rest, in their own
 order (those no leg found: by their likeness to the question), and counts them relevant
 (``Engine._by_kind``).
 """
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, fold_accents, key_and_text
-from ..vault.slots import people_asked, people_of, people_tags_of
+from ..vault.slots import people_asked, people_named, people_tags_of
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid
 #: eating at the party?")
@@ -213,7 +213,7 @@ def about_whom_asked(memory: Memory, whom: frozenset[str]) -> bool:
     "can my daughter eat shrimp?" is answered by her allergy, not by the user's; a question
     about the user takes every fact of its kind, the family's too ("what should I cook
     tonight?" may be for all of them)."""
-    return not whom or bool(people_of(key_and_text(memory.key, memory.text)) & whom)
+    return not whom or bool(people_named(memory.key, memory.text) & whom)
 
 
 def asked_subject(question: str) -> str | None:

@@ -212,16 +212,23 @@ PEOPLE_TAG = "p:"
 PEOPLE_TAG_CHARS = 2_000
 
 
-def people_tags(key: str | None, text: str) -> list[str]:
-    """What the catalog indexes a fact by for the people it is about (``people_of``, and a
-    key that names one: ``partner: Robin``): the facts a question about the user's son,
-    kids or family is answered by (``recall.kinds``)."""
+def people_named(key: str | None, text: str) -> frozenset[str]:
+    """The people of the user's a fact is about, as a question about them reads it: those
+    of its first ``PEOPLE_TAG_CHARS`` (``people_of``), and a key that names one
+    (``partner: Robin``)."""
     roles = set(people_of(text[:PEOPLE_TAG_CHARS]))
     for word in re.findall(r"[^\W_]+", normal((key or "")[:PEOPLE_TAG_CHARS])):
         role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
         if role in _KIN:
             roles.add(role)
-    return people_tags_of(roles)
+    return frozenset(roles)
+
+
+def people_tags(key: str | None, text: str) -> list[str]:
+    """What the catalog indexes a fact by for the people it is about (``people_named``):
+    the facts a question about the user's son, kids or family is answered by
+    (``recall.kinds``)."""
+    return people_tags_of(people_named(key, text))
 
 
 def people_tags_of(roles: Iterable[str]) -> list[str]:
