@@ -382,24 +382,19 @@ class Catalog:
             filled.append((*_match_columns(data.get("key"), data.get("text")), path))
         self._sql_many("UPDATE files SET same_text = ?, key_norm = ? WHERE path = ?", filled)
 
-    def _fill_slots(self) -> None:
-        """The slot tags of every indexed fact, from its record (once)."""
+    def _fill_slots(self, prefix: str = "") -> None:
+        """The tags of every indexed fact that start with ``prefix``, from its record (once)."""
         rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
-        tags = [(path, tag) for path, record in rows for tag in record_tags(json.loads(record))]
+        tags = [
+            (path, tag) for path, record in rows for tag in record_tags(json.loads(record)) if tag.startswith(prefix)
+        ]
         self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
 
     def _fill_people(self) -> None:
         """The people tags of every indexed fact, from its record (once; a catalog whose
         slots were filled by today's ``record_tags`` has them already)."""
         self._sql("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
-        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
-        tags = [
-            (path, tag)
-            for path, record in rows
-            for tag in record_tags(json.loads(record))
-            if tag.startswith(PEOPLE_TAG)
-        ]
-        self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
+        self._fill_slots(PEOPLE_TAG)
 
     def schema_version(self) -> int:
         return int(self._sql("PRAGMA user_version").fetchone()[0])
@@ -662,12 +657,10 @@ class Catalog:
         """The records of the facts indexed under any of ``tags`` (``lifecycle.slots``): what
         a new fact may replace or contradict. A catalog of an older schema (a reader does
         not migrate) is searched record by record."""
-        wanted = set(tags)
-        if not wanted:
-            return {}
         if not self._has_slots:
+            wanted = set(tags)
             return {p: d for p, d in self.all_records().items() if wanted & set(record_tags(d))}
-        paths = {path for path, _ in self._where_in("SELECT path, tag FROM slots", "tag", sorted(wanted))}
+        paths = self.paths_under(tags)
         return self.records(paths) if paths else {}
 
     def paths_under(self, tags: Iterable[str]) -> set[str]:

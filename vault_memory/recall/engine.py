@@ -435,7 +435,7 @@ class Engine:
         for kind in kinds_of(question):
             facts = {
                 path
-                for path, memory in self._facts_of(snap, kind, question, found.fused).items()
+                for path, memory in self._facts_of(snap, kind, whom, found.fused).items()
                 if memory.type == "fact" and about_whom_asked(memory, whom)
             }
             unfound = [path for path in facts if path not in found.fused]
@@ -470,11 +470,14 @@ class Engine:
             out |= snap.similarities(vector, group, judge)
         return out
 
-    def _facts_of(self, snap: Snapshot, kind: Kind, question: str, candidates: Collection[str]) -> dict[str, Memory]:
-        """The memories the index holds of ``kind``: under its tags (those among the
+    def _facts_of(
+        self, snap: Snapshot, kind: Kind, whom: frozenset[str], candidates: Collection[str]
+    ) -> dict[str, Memory]:
+        """The memories the index holds of ``kind`` for a question about ``whom`` (the
+        user's people it names, ``kinds.whom_asked``): under its tags (those among the
         ``candidates``, and at most ``UNFOUND_FACTS`` others: 3,000 facts about friends
         read whole made a recall six times slower), and found by its keyword questions."""
-        tagged = snap.paths_tagged(kind.tags_for(question))
+        tagged = snap.paths_tagged(kind.tags_for(whom))
         unfound = sorted(path for path in tagged if path not in candidates)[:UNFOUND_FACTS]
         found = snap.memories([path for path in tagged if path in candidates] + unfound)
         for search in kind.searches:

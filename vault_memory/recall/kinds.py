@@ -287,20 +287,17 @@ class Search:
 @dataclass(frozen=True)
 class Kind:
     """A kind of question (``asks``) and where its facts are: the results of ``searches``,
-    and the facts under the catalog tags ``tags`` and those ``tags_of`` the question."""
+    and the facts under the catalog tags ``tags`` and ``tags_of`` the people the question
+    asks about (``whom_asked``)."""
 
     name: str
     asks: Callable[[str], bool]
     searches: tuple[Search, ...] = ()
     tags: tuple[str, ...] = ()
-    tags_of: Callable[[str], list[str]] | None = None
+    tags_of: Callable[[frozenset[str]], list[str]] | None = None
 
-    def tags_for(self, question: str) -> list[str]:
-        return [*self.tags, *(self.tags_of(question) if self.tags_of else [])]
-
-
-def _people_tags(question: str) -> list[str]:
-    return people_tags_of(whom_asked(question))
+    def tags_for(self, whom: frozenset[str]) -> list[str]:
+        return [*self.tags, *(self.tags_of(whom) if self.tags_of else [])]
 
 
 #: every kind, in the order recall lifts their facts
@@ -310,7 +307,7 @@ KINDS = (
     Kind("work", lambda question: asked_subject(question) == "work", tags=("s:work",)),
     Kind("residence", lambda question: asked_subject(question) == "residence", tags=("s:residence",)),
     # last, so above the others: "can my son eat peanuts?" is answered by the son's allergy first
-    Kind("people", lambda question: bool(people_asked(question)), tags_of=_people_tags),
+    Kind("people", lambda question: bool(people_asked(question)), tags_of=people_tags_of),
 )
 
 

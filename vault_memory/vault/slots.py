@@ -216,12 +216,8 @@ def people_named(key: str | None, text: str) -> frozenset[str]:
     """The people of the user's a fact is about, as a question about them reads it: those
     of its first ``PEOPLE_TAG_CHARS`` (``people_of``), and a key that names one
     (``partner: Robin``)."""
-    roles = set(people_of(text[:PEOPLE_TAG_CHARS]))
-    for word in re.findall(r"[^\W_]+", normal((key or "")[:PEOPLE_TAG_CHARS])):
-        role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
-        if role in _KIN:
-            roles.add(role)
-    return frozenset(roles)
+    key_words = re.findall(r"[^\W_]+", normal((key or "")[:PEOPLE_TAG_CHARS]))
+    return people_of(text[:PEOPLE_TAG_CHARS]) | {role for role in map(_role, key_words) if role}
 
 
 def people_tags(key: str | None, text: str) -> list[str]:
@@ -239,13 +235,18 @@ def people_tags_of(roles: Iterable[str]) -> list[str]:
 def _roles(owned: re.Pattern[str], text: str) -> frozenset[str]:
     found = set()
     for match in owned.finditer(normal(text)):
-        for word in (match.group(1) or match.group(2)).split():
-            role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
-            role = role if role in _KIN or not role.endswith("s") else _SYNONYMS.get(role[:-1], role[:-1])
-            if role in _KIN:
-                found.add(role)
-                break
+        role = next(filter(None, map(_role, (match.group(1) or match.group(2)).split())), None)
+        if role:
+            found.add(role)
     return frozenset(found)
+
+
+def _role(word: str) -> str | None:
+    """The role of the user's people a word names ("hermanos" → sibling, "wife" → partner,
+    "sons" → son), or None."""
+    role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
+    role = role if role in _KIN or not role.endswith("s") else _SYNONYMS.get(role[:-1], role[:-1])
+    return role if role in _KIN else None
 
 
 _SELF_EN = r"(?:the\s+user|user|i)"
