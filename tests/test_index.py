@@ -1092,3 +1092,24 @@ def test_a_word_no_memory_holds_is_known_only_from_todays_analysis_of_every_word
     catalog.close()
     assert may_hold("orchard zeppelin")
     mem.close()
+
+
+def test_an_index_analysed_before_english_words_were_kept_says_a_reindex_finds_them(empty_vault_dir):
+    """An index made before "son", "sea", "hay", "todo" and "era" were kept as English
+    words (keyword analysis 1) holds no term for them; it still answers, and the doctor
+    says what a reindex adds. A sound index of today's analysis says nothing."""
+    import sqlite3
+
+    write(empty_vault_dir / "facts" / "a.md", "---\nid: a\n---\nMy son Leo is seven\n")
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    mem.reindex()
+    assert not any("analysed by an earlier vmem" in note for note in mem.doctor().notes)
+    folder = mem.backend.index.layout.current().folder
+    with sqlite3.connect(folder / "catalog.sqlite") as db:
+        db.execute("UPDATE meta SET value = '1' WHERE key = 'keyword_analysis'")
+    db.close()
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    assert any("`vmem reindex` also finds English words" in note for note in mem.doctor().notes)
+    assert [h.memory.id for h in mem.recall("who is my son?", include_pinned=False).hits] == ["a"]
+    mem.reindex()
+    assert not any("analysed by an earlier vmem" in note for note in mem.doctor().notes)

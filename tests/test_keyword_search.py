@@ -224,6 +224,31 @@ def test_the_subject_every_ingested_fact_is_written_with_matches_nothing(index):
     searcher.close()
 
 
+def test_english_words_that_are_spanish_stop_words_are_searched_in_english_only(index):
+    """ "son", "sea", "era", "hay" and "todo" were stop words of both fields, so "who is my
+    son?" had no term at all and "hay fever" only "fever". The English field keeps them, but
+    not in a text or a question written in Spanish, where they are "are", "be", "there is"."""
+    facts = [
+        "My son Leo is seven",
+        "I get hay fever every spring",
+        "My todo list lives in a notebook",
+        "We rented a house by the sea",
+        "Mis hijos son Leo y Ana y todo les gusta",
+        "Hay una fiesta en la casa de mi hermana",
+        "I get a fever after every vaccine",
+    ]
+    commit(index, [Memory(id=f"w{i}", text=t, type="fact", path=Path(f"facts/w{i}.md")) for i, t in enumerate(facts)])
+    searcher = KeywordSearcher(index)
+    assert [p for p, _ in searcher.search("who is my son?", 10)] == ["facts/w0.md"]
+    assert [p for p, _ in searcher.search("hay fever", 10)][0] == "facts/w1.md"
+    assert [p for p, _ in searcher.search("what is on my todo list?", 10)][0] == "facts/w2.md"
+    assert [p for p, _ in searcher.search("the sea", 10)] == ["facts/w3.md"]
+    # a Spanish question reads them as the verbs they are there
+    assert [p for p, _ in searcher.search("¿quiénes son mis hijos?", 10)] == ["facts/w4.md"]
+    assert searcher.search("¿hay algo?", 10) == []
+    searcher.close()
+
+
 def test_one_process_keeps_its_reader_until_a_commit_and_never_shares_it_between_two_snapshots(tmp_path):
     """An in-process recall reopened Whoosh's reader every time (175 ms at 100,000 memories);
     the reader is kept while the index is at the same generation, handed to one snapshot at

@@ -10,6 +10,7 @@ from ..errors import IndexDamaged, IndexUnavailable
 from .catalog import Catalog, Meta
 from .embedder import pieces_model, vector_split
 from .generations import Generation, IndexLayout
+from .keyword_index import ANALYSIS
 from .keyword_index import schema as keyword_schema
 from .keyword_search import SESSION_FIELD
 from .token_store import CODEBOOKS, Int8Rows, TokenFiles
@@ -106,8 +107,9 @@ def file_problems(generation: Generation, meta: dict[str, str], *, verify: bool 
 def index_advice(layout: IndexLayout) -> list[str]:
     """What a rebuild would improve in a sound index built by an earlier vmem: token
     vectors kept as int8 rows (a rebuild stores them in an eighth), a keyword index without
-    the conversation column (conversations scored as one text in recall) or with fields no
-    search reads (a float's 16 prefix terms a memory: most of the index on a vault of notes)."""
+    the conversation column (conversations scored as one text in recall), with fields no
+    search reads (a float's 16 prefix terms a memory: most of the index on a vault of notes)
+    or analysed by an earlier analysis (a word it dropped is not found by its word)."""
     generation = layout.current()
     if generation is None:
         return []
@@ -141,6 +143,11 @@ def index_advice(layout: IndexLayout) -> list[str]:
         advice.append(
             "the keyword index predates scoring each conversation as one text: `vmem reindex` adds it, "
             "and a turn is then found by the words of the rest of its conversation too"
+        )
+    if meta.get(Meta.KEYWORD_ANALYSIS) != ANALYSIS:
+        advice.append(
+            "the keyword index was analysed by an earlier vmem: `vmem reindex` also finds English words "
+            'the Spanish stop list held ("my son", "hay fever", "the sea", "a todo list") by their words'
         )
     unread = columns - set(keyword_schema().names())
     if unread:

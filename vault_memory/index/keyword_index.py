@@ -19,6 +19,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
+from ..vault.language import SPANISH, detect
 from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
@@ -30,6 +31,12 @@ VOSEO_STOP = frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"})
 #: vive en…"): as a term it matched every memory of the vault for "what is the user's name?"
 SUBJECT_STOP = frozenset({"user", "user's", "users", "users'", "usuario", "usuaria", "usuarios", "usuarias"})
 _STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | VOSEO_STOP | SUBJECT_STOP) - NEGATIONS
+#: Spanish stop words that are English words a memory is about ("my son", "hay fever", "the
+#: sea", "a todo list", "the Victorian era"): the English field keeps them, but not in a text
+#: written in Spanish, where they are "are", "be", "was", "there is", "all"
+#: (``english_field_text``). The Spanish field drops them, as it always did
+ENGLISH_WORDS_SPANISH_STOPS = frozenset({"son", "sea", "era", "eras", "hay", "todo"})
+_ENGLISH_WORDS_SPANISH_STOPS = re.compile(rf"\b(?:{'|'.join(sorted(ENGLISH_WORDS_SPANISH_STOPS))})\b", re.IGNORECASE)
 #: voseo imperatives with a pronoun attached, which the Snowball stemmer does not take apart
 #: ("acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each becomes its
 #: infinitive, so it stems like the other forms of its verb. A closed list: a rule for
@@ -88,24 +95,32 @@ class LengthCap(Filter):
             yield t
 
 
-def _analyzer(lang: str):
+def _analyzer(lang: str, stop: frozenset[str]):
     return (
         RegexTokenizer(_TOKEN)
         | LengthCap()
         | LowercaseFilter()
         | VoseoFilter()
         | CharsetFilter(accent_map)
-        | StopFilter(stoplist=_STOP, minsize=1)
+        | StopFilter(stoplist=stop, minsize=1)
         | StemFilter(lang=lang)
     )
+
+
+def english_field_text(text: str) -> str:
+    """``text`` as the English field reads it: a text written in Spanish without the
+    ``ENGLISH_WORDS_SPANISH_STOPS`` ("Mis hijos son…" holds no "son" of "my son"). The
+    language is told by the other words: "hay" and "todo" alone make "hay fever" Spanish."""
+    without = _ENGLISH_WORDS_SPANISH_STOPS.sub(" ", text)
+    return without if detect(without) == SPANISH else text
 
 
 #: the analysis ``EN``, ``ES`` and ``PLAIN`` make of a text, as a generation records it
 #: (``Meta.KEYWORD_ANALYSIS``): any change to them bumps it, so today's terms are compared
 #: with an index's postings only when the index was made by the same analysis
-ANALYSIS = "1"
-EN = _analyzer("en")
-ES = _analyzer("es")
+ANALYSIS = "2"
+EN = _analyzer("en", _STOP - ENGLISH_WORDS_SPANISH_STOPS)
+ES = _analyzer("es", _STOP)
 PLAIN = RegexTokenizer(_TOKEN) | LengthCap() | LowercaseFilter() | CharsetFilter(accent_map)
 
 
@@ -141,7 +156,7 @@ def document(memory: Memory, schema: Schema | None = None) -> dict:
         "path": memory.file.as_posix(),
         "key": key.replace("_", " "),
         "tags": " ".join(memory.tags),
-        "body": text,
+        "body": english_field_text(text),
         "body_es": text,
         "session": memory.conversation or "",
     }
@@ -196,7 +211,8 @@ _PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stop words dropped, negations kept), for
     deciding whether one memory says anything the other does not."""
-    terms = {t.text for t in EN(text) if not _PRONOUN_AND_VERB.fullmatch(t.text)} - SUBJECT_WORDS
+    english = EN(english_field_text(text))
+    terms = {t.text for t in english if not _PRONOUN_AND_VERB.fullmatch(t.text)} - SUBJECT_WORDS
     terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
     # "c++" is not "c#", "€500" not "$500": symbolic terms, looked for word by word
     terms |= {w.casefold() for word in text.split() if len(word) <= MAX_SYMBOLIC_WORD for w in _SYMBOLIC.findall(word)}
@@ -207,7 +223,7 @@ def body_terms(terms: frozenset[str], text: str) -> frozenset[str]:
     """Those of ``terms`` (``content_terms(text)``) that every memory holding one has in
     its ``body`` postings: the analysed words, not a word a key joins with underscores (the
     body reads them as spaces), a negation's or a symbol's term (indexed otherwise)."""
-    return frozenset(t.text for t in EN(text) if "_" not in t.text) & terms
+    return frozenset(t.text for t in EN(english_field_text(text)) if "_" not in t.text) & terms
 
 
 _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGNIFICANT_SYMBOLS)}][^\s.,;:!?]*")
@@ -220,9 +236,10 @@ def query_terms(text: str) -> list[tuple[str, str, float]]:
     """(field, analysed term, weight) of every clause a question turns into: each term
     over the weighted fields, OR-ed (scored by ``keyword_search``)."""
     clauses = []
-    for field, analyzer in (("body", EN), ("body_es", ES), ("key", PLAIN)):
+    fields = (("body", EN, english_field_text(text)), ("body_es", ES, text), ("key", PLAIN, text))
+    for field, analyzer, read in fields:
         seen = set()
-        for token in analyzer(text):
+        for token in analyzer(read):
             term = token.text
             if term and term not in seen:
                 seen.add(term)
