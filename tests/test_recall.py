@@ -323,6 +323,70 @@ def test_early_stop_equals_a_full_sort_for_any_weights():
     check()
 
 
+def test_early_stop_counts_copies_of_one_text_once():
+    """With ``same`` (copies of one text), the stop waits for k distinct texts: the best
+    copy of each of the top k texts is the one a full sort gives."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from vault_memory.recall.ranking import best_first
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.lists(st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.integers(0, 6)), min_size=1, max_size=60),
+        st.integers(1, 8),
+        st.floats(1.0, 4.0),
+        st.integers(1, 10),
+    )
+    def check(rows, k, max_weight, batch):
+        order = sorted(((f"p{i:03d}", base) for i, (base, _, _) in enumerate(rows)), key=lambda kv: (-kv[1], kv[0]))
+        weights = {f"p{i:03d}": w * max_weight for i, (_, w, _) in enumerate(rows)}
+        text = {f"p{i:03d}": t for i, (_, _, t) in enumerate(rows)}
+
+        def weigh(part):
+            return [(base * weights[path], path) for path, base in part]
+
+        def top(items):
+            best = {}
+            for score, path in sorted(items, key=lambda s: (-s[0], s[1])):
+                best.setdefault(text[path], (score, path))
+            return sorted(best.values(), key=lambda s: (-s[0], s[1]))[:k]
+
+        assert top(best_first(order, k, max_weight, weigh, batch, same=text.get)) == top(weigh(order))
+
+    check()
+
+
+def test_copies_of_one_text_are_one_hit_and_the_doctor_names_them(empty_vault_dir):
+    """Two files of the same words (a file copied by hand, an import run twice) were two
+    lines of the block and took two of its k places. The best-weighed copy is shown, the
+    others named in its explain; the next memory takes the freed place; `vmem doctor`
+    names the copies and changes nothing."""
+    for name, text in [
+        ("a", "I am allergic to shellfish"),
+        ("b", "I am  allergic to shellfish."),
+        ("c", "i am allergic to SHELLFISH"),
+        ("d", "I'm allergic to penicillin"),
+        ("e", "My son Leo is allergic to shellfish"),
+    ]:
+        write(empty_vault_dir / "facts" / f"{name}.md", f"---\nid: {name}\n---\n{text}\n")
+    before = tree_digest(empty_vault_dir)
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    hits = mem.recall("what am I allergic to?", k=3, include_pinned=False).hits
+    ids = [h.memory.id for h in hits]
+    assert len(ids) == 3 and len({"a", "b", "c"} & set(ids)) == 1, ids
+    kept = next(h for h in hits if h.memory.id in {"a", "b", "c"})
+    assert sorted(kept.explain["same_words_as"]) == sorted({"a", "b", "c"} - {kept.memory.id})
+    assert {"d", "e"} <= set(ids)  # the places the copies took go to other memories
+    notes = [n for n in mem.doctor().notes if "say the same words" in n]
+    assert notes == [
+        "facts/a.md, facts/b.md, facts/c.md say the same words: recall shows one of them; keep the one you "
+        "want and `vmem forget ID` the others (they go to the trash)"
+    ]
+    mem.close()
+    assert tree_digest(empty_vault_dir) == before
+
+
 def test_the_early_stop_bound_follows_configured_weights():
     from vault_memory.lifecycle import Rules, lifecycle_weight, max_lifecycle_weight
 

@@ -36,7 +36,7 @@ from ..lifecycle import (
     timeline,
 )
 from ..vault.language import ENGLISH, SPANISH, detect
-from ..vault.memory import Memory
+from ..vault.memory import Memory, same_text_digest
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
@@ -566,16 +566,23 @@ class Engine:
             return out
 
         max_weight = max_lifecycle_weight(self.lifecycle_rules)
-        scored = [hit for _, hit in best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10))]
-        scored.sort(key=lambda h: (-h.score, h.memory.id))
+        weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=said)
+        scored = sorted((hit for _, hit in weighed), key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
         seen: set[str] = set()
+        shown: dict[str, Hit] = {}  # what each hit says: copies of it are not shown again
         for hit in scored:
-            if hit.memory.id not in seen:
+            if hit.memory.id in seen:
+                continue
+            copied = shown.get(said(hit))
+            if copied is not None:  # the best-weighed copy speaks for the others
                 seen.add(hit.memory.id)
+                copied.explain.setdefault("same_words_as", []).append(hit.memory.id)
+                continue
+            if len(hits) < query.k:
+                seen.add(hit.memory.id)
+                shown[said(hit)] = hit
                 hits.append(hit)
-            if len(hits) >= query.k:
-                break
         return hits, seen
 
     def _complete(
@@ -689,6 +696,12 @@ def _replacements(snap: Snapshot, start: Memory) -> list[Memory]:
         seen.update(m.id for m in frontier)
         out += frontier
     return out
+
+
+def said(hit: Hit) -> str:
+    """What a hit says, as a person reads it (``same_text_digest``: case, accents,
+    punctuation and spacing aside): two files of the same words are one hit."""
+    return same_text_digest(hit.memory.key, hit.memory.text) or hit.memory.id
 
 
 def _round(value: float | None) -> float | None:

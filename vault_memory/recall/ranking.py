@@ -185,17 +185,22 @@ def best_first(
     max_weight: float,
     weigh: Callable[[Sequence[tuple[str, float]]], list[tuple[float, T]]],
     batch: int = 10,
+    same: Callable[[T], object] | None = None,
 ) -> list[tuple[float, T]]:
     """Weigh candidates ``(path, relevance)``, most relevant first, in batches, and stop
     once even ``max_weight`` could not lift the next relevance above the k-th weighed score.
-    ``weigh`` returns ``(score, item)`` for the candidates it keeps. Exact (the top k equal
-    those of weighing everything) as long as no weight exceeds ``max_weight``."""
+    ``weigh`` returns ``(score, item)`` for the candidates it keeps; items ``same`` maps to
+    one value count once (copies of one text are one hit). Exact (the top k equal those of
+    weighing everything) as long as no weight exceeds ``max_weight``."""
     weighed: list[tuple[float, T]] = []
     for start in range(0, len(order), batch):
         part = order[start : start + batch]
         if len(weighed) >= k:
-            kth = sorted((score for score, _ in weighed), reverse=True)[k - 1]
-            if part[0][1] * max_weight < kth:
+            best: dict[object, float] = {}
+            for i, (score, item) in enumerate(weighed):
+                one = i if same is None else same(item)
+                best[one] = max(score, best.get(one, score))
+            if len(best) >= k and part[0][1] * max_weight < sorted(best.values(), reverse=True)[k - 1]:
                 break
         weighed += weigh(part)
     return weighed

@@ -8,7 +8,7 @@ from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import SPANISH, detect, unread_note
-from .memory import Memory
+from .memory import Memory, same_text_digest
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems
@@ -39,7 +39,8 @@ def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Proble
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
     spanish = 0 if reads_spanish else sum(1 for m in result.memories if detect(m.text) == SPANISH)
-    return len(files), problems, secrets_in(result.memories) + ([unread_note(spanish)] if spanish else [])
+    advice = secrets_in(result.memories) + copies_in(result.memories)
+    return len(files), problems, advice + ([unread_note(spanish)] if spanish else [])
 
 
 def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Problem]]:
@@ -142,6 +143,26 @@ def secrets_in(memories: list[Memory]) -> list[str]:
                 f"{memory.path.as_posix()} holds what looks like {kind}: move it to a password manager, or wrap it in <private>…</private>"
             )
     return found
+
+
+def copies_in(memories: list[Memory]) -> list[str]:
+    """Advice, not a problem: files that say the same words (``same_text_digest``: a file
+    copied by hand, an import run twice, both sides of a merge kept). Recall shows one of
+    them; which to keep is the person's choice, so nothing is moved."""
+    by_words: dict[str, list[Memory]] = {}
+    for memory in memories:
+        digest = same_text_digest(memory.key, memory.text)
+        if digest is not None and memory.path is not None:
+            by_words.setdefault(digest, []).append(memory)
+    found = []
+    for copies in by_words.values():
+        if len(copies) > 1:
+            paths = sorted(m.path.as_posix() for m in copies if m.path is not None)
+            found.append(
+                f"{', '.join(paths)} say the same words: recall shows one of them; keep the one you want "
+                f"and `vmem forget ID` the others (they go to the trash)"
+            )
+    return sorted(found)
 
 
 def readable_by_others(root: Path) -> list[str]:
