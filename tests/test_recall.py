@@ -436,6 +436,73 @@ def test_hard_wrapped_prose_reads_as_prose():
     assert "wrapped line" in block_text(select([hit], 200))
 
 
+MONDAY = dt.date(2023, 5, 8)
+
+
+@pytest.mark.parametrize(
+    "text, told",
+    [
+        ("I went to the support group yesterday.", ["yesterday = 2023-05-07"]),
+        ("Last night we ate out, and tomorrow I fly", ["Last night = 2023-05-07", "tomorrow = 2023-05-09"]),
+        ("the day before yesterday", ["the day before yesterday = 2023-05-06"]),
+        ("I ran a charity race last Saturday", ["last Saturday = 2023-05-06"]),
+        ("Last Monday was hard", ["Last Monday = 2023-05-01"]),  # said on a Monday: the one before
+        ("see you next Friday", ["next Friday = 2023-05-12"]),
+        ("I gave a talk last week", ["last week = week of 2023-05-01"]),
+        ("hiking this weekend", ["this weekend = weekend of 2023-05-13"]),
+        ("we went camping last weekend", ["last weekend = weekend of 2023-05-06"]),
+        ("camping next month", ["next month = 2023-06"]),
+        ("I read it last year", ["last year = 2022"]),
+        ("two days ago I won", ["two days ago = 2023-05-06"]),
+        ("started 3 weeks ago", ["3 weeks ago = week of 2023-04-17"]),
+        ("moved here five years ago", ["five years ago = 2018"]),
+        ("a month ago", ["a month ago = 2023-04"]),
+        ("Ayer fui al médico y antes de ayer al dentista", ["Ayer = 2023-05-07", "antes de ayer = 2023-05-06"]),
+        ("Mañana por la mañana voy al banco", ["Mañana = 2023-05-09"]),
+        ("anoche", ["anoche = 2023-05-07"]),
+        ("la semana pasada", ["la semana pasada = week of 2023-05-01"]),
+        ("el mes que viene", ["el mes que viene = 2023-06"]),
+        ("el año pasado", ["el año pasado = 2022"]),
+        ("hace tres días", ["hace tres días = 2023-05-05"]),
+        ("el viernes pasado", ["el viernes pasado = 2023-05-05"]),
+        ("el próximo lunes", ["el próximo lunes = 2023-05-15"]),
+        # no one date: left as written
+        ("over the last year I learned a lot", []),
+        ("the next week will be busy", []),
+        ("a few days ago", []),
+        ("on Friday I got news", []),
+        ("in 2 years", []),
+        ("todas las mañanas tomo mate", []),
+        ("esta mañana corrí", []),
+        (
+            "yesterday, yesterday, yesterday and yesterday again last week last month",
+            ["yesterday = 2023-05-07", "last week = week of 2023-05-01", "last month = 2023-04"],
+        ),
+    ],
+)
+def test_a_time_told_relative_to_a_memory_s_date_is_named(text, told):
+    """ "I went yesterday" in a memory of May 2023 is read by an agent against today;
+    the line names the day it meant, resolved against the memory's date."""
+    from vault_memory.recall.told import told_times
+
+    assert [str(t) for t in told_times(text, MONDAY)] == told
+    assert told_times(text, None) == []
+    assert [str(t) for t in told_times(text + " yesterday" * 200_000, MONDAY)][: len(told)] == told  # read to a bound
+
+
+def test_the_block_names_the_day_a_memory_s_tomorrow_meant(empty_vault_dir):
+    """A fact written in September, "I have a dentist appointment tomorrow at 9", read in
+    November: the block says which day that was. The file is not touched."""
+    write(
+        empty_vault_dir / "facts" / "dentist.md",
+        "---\nid: dentist\ncreated: 2026-09-14T10:00:00+00:00\n---\nI have a dentist appointment tomorrow at 9\n",
+    )
+    before = tree_digest(empty_vault_dir)
+    block = vmem.open(empty_vault_dir, use_daemon=False).recall("when is my dentist appointment?").block
+    assert "- I have a dentist appointment tomorrow at 9 (2026-09-14, medium, tomorrow = 2026-09-15)" in block
+    assert tree_digest(empty_vault_dir) == before
+
+
 def test_tags_with_accents_and_spaces_are_found(mech_vault):
     """Item 10: the tag field and the query were analysed differently."""
     mem = vmem.open(mech_vault)

@@ -17,6 +17,7 @@ from ..config import NOTE_TYPE, TYPE_HEADINGS
 from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory
 from .query import Hit
+from .told import told_times
 
 #: the block's groups, in order, and their headings: one per memory type
 GROUP_TITLES = TYPE_HEADINGS
@@ -124,7 +125,8 @@ OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede est
 def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = False, ref: bool = False) -> str:
     """The memory as the block's line; ``ref``: it was cut short, so the line names the
     memory's id and what reading it whole costs (an index)."""
-    body = defang(one_line(memory.shared_text) if text is None else text)
+    shown = one_line(memory.shared_text) if text is None else text
+    body = defang(shown)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
     facts = [memory.created.date().isoformat()] if memory.created else []
     facts.append(memory.confidence)
@@ -132,6 +134,7 @@ def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = Fal
         facts.append("pinned")
     if outdated:
         facts.append(OUTDATED["es" if detect(memory.text) == SPANISH else "en"])
+    facts += [str(told) for told in told_times(shown, memory.created)]  # "yesterday = 2023-05-07"
     if ref:
         facts.append(f"{defang(memory.id)}, {estimate_tokens(memory.text)} tokens whole")
     return f"- {label} ({', '.join(facts)})"

@@ -1,0 +1,230 @@
+"""Times a memory tells relative to its own date (pure functions): "yesterday", "last
+week", "two days ago", "next month", "last Friday", "ayer", "la semana pasada", "hace tres
+días", "el viernes pasado". An agent reading "I went to the support group yesterday" in a
+memory written months ago reads it against today, or does the arithmetic wrong; the block
+names the time it means, resolved against the memory's date (``render.memory_line``).
+Nothing is written into the user's file.
+
+Only what one date resolves: "a few days ago", "recently", "on Friday" (which one?) and
+"next weekend" (this coming one or the one after?) are left as written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import cache
+
+#: at most this many told times on one line: a long text tells more, and each costs tokens
+MAX_TOLD = 3
+#: the characters of a text read for them: more than a block's line ever shows (its budget
+#: is a few hundred tokens), and a pasted megabyte is read in microseconds, not a second
+TOLD_CHARS = 4000
+
+_NUMBERS = {
+    **{w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), start=1)},
+    **{w: n for n, w in enumerate("uno dos tres cuatro cinco seis siete ocho nueve diez once doce".split(), start=1)},
+    "a": 1,
+    "an": 1,
+    "un": 1,
+    "una": 1,
+}
+_WEEKDAYS = {
+    **{w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
+    **{w: n for n, w in enumerate("lunes martes miércoles jueves viernes sábado domingo".split())},
+    "miercoles": 2,
+    "sabado": 5,
+}
+_UNITS = {
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+    "día": "day",
+    "días": "day",
+    "dia": "day",
+    "dias": "day",
+    "semana": "week",
+    "semanas": "week",
+    "mes": "month",
+    "meses": "month",
+    "año": "year",
+    "años": "year",
+}
+_N = r"(?P<n>\d{1,2}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
+_DAY_NAME = r"(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + r")"
+
+#: "the last year", "the next week": a span of time ("over the last year"), not a date; a
+#: lookbehind per rule keeps them out
+#: (pattern, what it tells): "shift:N" days from the memory's date; "last:week" the
+#: calendar period before the memory's; "next:month" the one after; "ago:unit" N units
+#: back; "weekday:-1" the named weekday before the date, "weekday:+1" after it
+_RULES: tuple[tuple[str, str], ...] = (
+    (r"the day before yesterday|anteayer|antier|antes de ayer", "shift:-2"),
+    (r"the day after tomorrow|pasado mañana", "shift:2"),
+    (r"yesterday|last night|ayer|anoche", "shift:-1"),
+    (r"tomorrow", "shift:1"),
+    # "mañana" is tomorrow unless it is a morning ("la mañana", "esta mañana", "cada mañana")
+    (r"(?<!la )(?<!esta )(?<!cada )(?<!una )(?<!de )mañana", "shift:1"),
+    (r"(?<!the )(?:last|this past) weekend|el fin de semana pasado", "last:weekend"),
+    (r"this weekend|este fin de semana", "this:weekend"),
+    (r"(?<!the )(?:last|this past) week|la semana pasada", "last:week"),
+    (
+        r"(?<!the )next week|la semana que viene|la (?:próxima|proxima) semana|la semana (?:próxima|proxima)",
+        "next:week",
+    ),
+    (r"(?<!the )last month|el mes pasado", "last:month"),
+    (r"(?<!the )next month|el mes que viene|el (?:próximo|proximo) mes", "next:month"),
+    (r"(?<!the )last year|el año pasado", "last:year"),
+    (r"(?<!the )next year|el año que viene|el (?:próximo|proximo) año", "next:year"),
+    (rf"{_N} (?P<unit>days?|weeks?|months?|years?) ago", "ago"),
+    (rf"hace {_N} (?P<unit>días?|dias?|semanas?|mes(?:es)?|años?)", "ago"),
+    (rf"(?<!the )(?:last|this past) {_DAY_NAME}", "weekday:-1"),
+    (rf"el {_DAY_NAME} pasado", "weekday:-1"),
+    (rf"(?<!the )(?:next|this coming) {_DAY_NAME}", "weekday:1"),
+    (rf"el (?:próximo|proximo) {_DAY_NAME}", "weekday:1"),
+    (rf"el {_DAY_NAME} que viene", "weekday:1"),
+)
+
+
+#: a word every rule holds: a text with none of them (most texts) is not read by the rules
+_TRIGGERS = (
+    "yesterday",
+    "tomorrow",
+    " ago",
+    "last ",
+    "next ",
+    "this past",
+    "this coming",
+    "this weekend",
+    "ayer",
+    "antier",
+    "anoche",
+    "mañana",
+    "pasad",
+    "próxim",
+    "proxim",
+    "que viene",
+    "hace ",
+    "este fin",
+)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str], str], ...]]:
+    """All the rules as one pattern read in one pass (the first rule that matches at a
+    place wins: a longer phrase's rule comes before the shorter one it holds, "antes de
+    ayer" before "ayer"), and each rule alone, to tell which one a phrase is and read its
+    number or weekday. Compiled at first use, not at import (the prompt hook's client
+    imports the renderer and never reads a told time)."""
+    unnamed = "|".join(re.sub(r"\(\?P<\w+>", "(?:", pattern) for pattern, _ in _RULES)
+    every = re.compile(rf"\b(?:{unnamed})\b", re.IGNORECASE)
+    return every, tuple((re.compile(pattern, re.IGNORECASE), rule) for pattern, rule in _RULES)
+
+
+@dataclass(frozen=True)
+class Told:
+    """A phrase of the text and the days it means, first to last (inclusive)."""
+
+    phrase: str
+    first: dt.date
+    last: dt.date
+    #: how to name it: "day", "week" (Monday to Sunday), "weekend", "month", "year"
+    unit: str
+
+    def __str__(self) -> str:
+        if self.unit == "week":
+            when = f"week of {self.first.isoformat()}"
+        elif self.unit == "weekend":
+            when = f"weekend of {self.first.isoformat()}"
+        elif self.unit == "month":
+            when = f"{self.first.year:04d}-{self.first.month:02d}"
+        elif self.unit == "year":
+            when = f"{self.first.year:04d}"
+        else:
+            when = self.first.isoformat()
+        return f"{self.phrase} = {when}"
+
+
+def told_times(text: str, written: dt.date | dt.datetime | None) -> list[Told]:
+    """The times ``text`` tells relative to ``written`` (the memory's date), in the order
+    it tells them, each phrase once, at most ``MAX_TOLD``, from its first ``TOLD_CHARS``
+    characters; [] without a date."""
+    if written is None:
+        return []
+    day = written.date() if isinstance(written, dt.datetime) else written
+    text = text[:TOLD_CHARS]
+    folded = text.casefold()
+    if not any(word in folded for word in _TRIGGERS):
+        return []
+    every, rules = _patterns()
+    told: list[Told] = []
+    seen: set[str] = set()
+    for match in every.finditer(text):
+        phrase = match.group(0)
+        if phrase.casefold() in seen:
+            continue
+        rule, groups = next((rule, m.groupdict()) for pattern, rule in rules if (m := pattern.fullmatch(phrase)))
+        when = _resolve(rule, groups, day, phrase)
+        if when is not None:
+            seen.add(phrase.casefold())
+            told.append(when)
+            if len(told) >= MAX_TOLD:
+                break
+    return told
+
+
+def _resolve(rule: str, groups: dict[str, str], day: dt.date, phrase: str) -> Told | None:
+    kind, _, arg = rule.partition(":")
+    monday = day - dt.timedelta(days=day.weekday())
+    try:
+        if kind == "shift":
+            when = day + dt.timedelta(days=int(arg))
+            return Told(phrase, when, when, "day")
+        if kind in ("last", "next", "this"):
+            step = {"last": -1, "next": 1, "this": 0}[kind]
+            if arg in ("week", "weekend"):
+                start = monday + dt.timedelta(weeks=step)
+                if arg == "weekend":
+                    return Told(phrase, start + dt.timedelta(days=5), start + dt.timedelta(days=6), "weekend")
+                return Told(phrase, start, start + dt.timedelta(days=6), "week")
+            if arg == "month":
+                return _month(phrase, day.year, day.month + step)
+            return Told(phrase, dt.date(day.year + step, 1, 1), dt.date(day.year + step, 12, 31), "year")
+        if kind == "ago":
+            n = _NUMBERS.get(groups["n"].casefold()) or int(groups["n"])
+            unit = _UNITS[groups["unit"].casefold()]
+            if unit == "day":
+                when = day - dt.timedelta(days=n)
+                return Told(phrase, when, when, "day")
+            if unit == "week":
+                start = monday - dt.timedelta(weeks=n)
+                return Told(phrase, start, start + dt.timedelta(days=6), "week")
+            if unit == "month":
+                return _month(phrase, day.year, day.month - n)
+            return Told(phrase, dt.date(day.year - n, 1, 1), dt.date(day.year - n, 12, 31), "year")
+        if kind == "weekday":
+            target = _WEEKDAYS[groups["weekday"].casefold()]
+            if int(arg) < 0:
+                back = (day.weekday() - target) % 7 or 7
+                when = day - dt.timedelta(days=back)
+            else:
+                ahead = (target - day.weekday()) % 7 or 7
+                when = day + dt.timedelta(days=ahead)
+            return Told(phrase, when, when, "day")
+    except (ValueError, OverflowError, KeyError):  # a date out of range, a number not read
+        return None
+    return None
+
+
+def _month(phrase: str, year: int, month: int) -> Told:
+    """The month ``month`` of ``year``, either beyond 1–12 carried into the year."""
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    first = dt.date(year, month, 1)
+    following = dt.date(year + month // 12, month % 12 + 1, 1)
+    return Told(phrase, first, following - dt.timedelta(days=1), "month")
