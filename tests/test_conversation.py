@@ -334,6 +334,41 @@ def test_a_single_valued_key_said_twice_in_one_batch_supersedes(mem):
     assert {listing.states[m.id] for m in listing} == {"active", "superseded"}
 
 
+def _jsonl(*turns: tuple[str, str, str]) -> str:
+    return "\n".join(json.dumps({"role": role, "content": content, "timestamp": when}) for role, content, when in turns)
+
+
+def test_a_transcript_s_memories_are_dated_when_they_were_said(mem):
+    """An export of 2023 ingested in 2026: its memories were dated the day of the ingest,
+    so the block said "tomorrow" of a 2023 appointment was the day after the ingest, and
+    its name of 2023 replaced the one the user gave since. Now a memory is dated by its
+    turn's time, its told times resolve against it, and a value said before the vault
+    last knew another true is not written (said why)."""
+    mem.remember("My name is Luke")
+    old = _jsonl(
+        ("user", "My name is Lucas", "2023-04-02T10:00:00Z"),
+        ("assistant", "Hi Lucas", "2023-04-02T10:00:05Z"),
+        ("user", "Remember that I have a dentist appointment tomorrow at 9", "2023-04-02T10:01:00Z"),
+    )
+    report = ingest(mem, old, format="jsonl", llm=None)
+    assert [w.status for w in report.written] == ["declined", "created"]
+    assert any('name is Lucas", said 2023-04-02, was not written' in n for n in report.notes), report.notes
+    dentist = next(m for m in mem.list().memories if "dentist" in m.text)
+    assert dentist.created == dt.datetime(2023, 4, 2, 10, 1, tzinfo=dt.UTC)
+    assert any("dated when they were said, 1 stale today" in n for n in report.notes), report.notes
+    assert mem.recall("when is my dentist appointment?", include_pinned=False).hits == []  # unconfirmed since 2023
+    block = mem.recall("when is my dentist appointment?", include_stale=True).block
+    assert "tomorrow = 2023-04-03" in block
+    names = [m.text for m in mem.list().memories if "name" in (m.key or "") or "name" in m.text.lower()]
+    assert mem.recall("what is my name?").hits[0].memory.text.endswith("Luke"), names
+    # said after the vault's value: it replaces it, as any new value does
+    new = _jsonl(("user", "My name is Lucas", "2030-01-01T00:00:00Z"))  # a time to come: dated now
+    report = ingest(mem, new, format="jsonl", llm=None)
+    assert [w.status for w in report.written] == ["superseded"]
+    lucas = mem.show(report.written[0].id)
+    assert lucas.created is not None and lucas.created.year == dt.datetime.now().year
+
+
 # ---------------------------------------------------------------------------- the LLM endpoint
 
 

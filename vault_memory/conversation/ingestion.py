@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError
+from ..lifecycle import memory_state, rules_for
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
@@ -417,10 +418,32 @@ def _write_groups(
             else:
                 writable.append((item, report, ledger))
     outcomes = mem.remember_many([item for item, _, _ in writable], now=now) if writable else []
+    rules = rules_for(mem.config)
+    past: dict[int, dict[str, int]] = {}  # per report: the new memories already out of recall, by state
     for (item, report, ledger), outcome in zip(writable, outcomes, strict=True):
         report.written.append(_written(outcome.status, outcome.memory.id, item))
+        if outcome.status == "declined":  # what was not written, and why
+            report.notes += outcome.warnings
+        elif outcome.status in ("created", "superseded") and item.said_at is not None:
+            state = memory_state(outcome.memory, now, set(), rules)
+            if state in ("stale", "expired"):
+                counts = past.setdefault(id(report), {})
+                counts[state] = counts.get(state, 0) + 1
         if item.type == "summary" and outcome.status not in ("reconfirmed", "declined"):
             ledger.summary = outcome.memory.id
+    for _, report, _ in groups:
+        if id(report) in past:
+            report.notes.append(_past_note(past[id(report)]))
+
+
+def _past_note(counts: dict[str, int]) -> str:
+    """What to tell of memories dated when they were said, long enough ago that recall
+    leaves them out today (an old export)."""
+    said = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+    return (
+        f"dated when they were said, {said} today: recall leaves them out (--include-stale, --include-expired "
+        "show them); `vmem confirm ID` says one is still true"
+    )
 
 
 def _llm_items(
@@ -433,6 +456,7 @@ def _llm_items(
     from ..writing.rules import Remembering
 
     last = entry.turns[-1].number if entry.turns else None
+    said_at = {t.number: t.said_at for t in entry.turns}
 
     def fields(turn: int | None, **more: Any) -> dict[str, Any]:
         return {"source": "inferred", "conversation": entry.session, "turn": turn or last, **more}
@@ -451,11 +475,18 @@ def _llm_items(
             key=fact.key,
             persona=fact_persona(fact.text, entry.persona),  # the user's own facts are for every persona
             fields=fields(fact.turn, domain=fact.domain, confidence=fact.confidence),
+            said_at=said_at.get(fact.turn or last or 0),
         )
         for fact in facts
     ]
     items += [
-        Remembering(text, type="episode", persona=entry.persona, fields=fields(turn, confidence="medium"))
+        Remembering(
+            text,
+            type="episode",
+            persona=entry.persona,
+            fields=fields(turn, confidence="medium"),
+            said_at=said_at.get(turn or last or 0),
+        )
         for text, turn in extraction.episodes
     ]
     room = max(0, min(chat.max_facts, chat.max_session_facts - ledger.inferred))
@@ -474,6 +505,7 @@ def _llm_items(
                 persona=entry.persona,
                 supersedes=[ledger.summary] if ledger.summary else [],
                 fields=fields(None, confidence="medium", tags=["session-summary"]),
+                said_at=said_at.get(last or 0),
             )
         )
     return items
@@ -500,6 +532,7 @@ def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: st
                         "conversation": session,
                         "turn": turn.number,
                     },
+                    said_at=turn.said_at,
                 )
             )
     return items

@@ -22,6 +22,7 @@ Pure: text in, turns out.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -31,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import safejson
-from ..errors import TranscriptError
+from ..errors import InvalidInput, TranscriptError
 from ..vault.fsutil import NotRegular, read_regular
+from ..vault.memory import as_datetime
 from ..vault.secrets import without_private
 from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
@@ -100,6 +102,17 @@ class Turn:
     timestamp: str | None = None
     #: the source line the turn starts on
     line: int = 0
+
+    @property
+    def said_at(self) -> dt.datetime | None:
+        """When the turn was said, from its timestamp (ISO 8601; without a zone, UTC, as
+        exports write them); None when it has none or one that reads as no time."""
+        if not self.timestamp:
+            return None
+        try:
+            return as_datetime(self.timestamp[:64], default_tz=dt.UTC)
+        except (InvalidInput, OverflowError):
+            return None
 
     @property
     def digest(self) -> str:

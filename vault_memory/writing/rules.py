@@ -224,6 +224,10 @@ class Remembering:
     fields: dict[str, Any] = field(default_factory=dict)
     #: the user insists on storing what looks like a secret (``vmem remember --allow-secret``)
     allow_secret: bool = False
+    #: when the user said it (a transcript turn's time); None: now. The memory is dated
+    #: then (its "yesterday" is the day before that), and it never replaces a value the
+    #: vault has known true since: an old export ingested today is history, not news
+    said_at: dt.datetime | None = None
 
     def __post_init__(self) -> None:
         # what the person marked <private> is never written (``vault.secrets``)
@@ -381,26 +385,36 @@ class _Batch:
         reconfirmation, or declined: inferred never beats explicit), else None with ``d``
         saying what the new file replaces, conflicts with or is compatible with, and why."""
         vault = self.backend.vault
+        when = self.said_when(p)
         current = self._current(p)
         same = _same_text(p, current)
         if same is not None:
-            return _reconfirm(vault, same, now=self.now)
+            return _reconfirm(vault, same, now=when)
         d.replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
         unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
         if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
-            return _reconfirm(vault, unchanged[0], now=self.now)
+            return _reconfirm(vault, unchanged[0], now=when)
         d.why = "key" if d.replaced else None
         said_again = self._by_slot(p, d)
         if said_again is not None:  # "lives in Leeds" then "I live in Leeds"
-            return _reconfirm(vault, said_again, now=self.now)
+            return _reconfirm(vault, said_again, now=when)
+        later = [m for m in d.replaced if _known_true_after(vault, m, when)]
+        if later:  # an old transcript's value: the vault has known another since
+            return Declined(later[0], later, warnings=[_said_before_note(p, when, later[0])])
         stated = [m for m in d.replaced if m.source != "inferred"] if p.inferred else []
         if stated:  # inferred never beats explicit
             return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
         if not d.replaced:
             restated = self._restatement(p)
             if restated is not None:
-                return _reconfirm(vault, *restated, now=self.now)
+                return _reconfirm(vault, *restated, now=when)
         return None
+
+    def said_when(self, p: _Prepared) -> dt.datetime:
+        """When the item was said: its turn's time, never after now (a transcript may
+        claim any time); now for everything said live."""
+        said = p.item.said_at
+        return min(said, self.now) if said is not None and said.tzinfo is not None else self.now
 
     def _by_slot(self, p: _Prepared, d: _Decision) -> Memory | None:
         """The facts of the item's subject (``vault.slots``): the one it says again (when
@@ -634,13 +648,13 @@ class _Batch:
                 supersedes=supersedes,
                 extra=extra or None,
                 split_key=False,
-                now=self.now,
+                now=self.said_when(p),
                 allow_secret=item.allow_secret,
                 **fields,
             )
         except WriteRefused:
             # the same text at the same second gives the same id: that file is the memory
-            twin = None if item.force_new or replaced else vault.find_file_of(new_id(p.text, p.key, self.now))
+            twin = None if item.force_new or replaced else vault.find_file_of(new_id(p.text, p.key, self.said_when(p)))
             if twin is None:
                 raise
             return Reconfirmed(twin, [twin])
@@ -716,6 +730,20 @@ def _declined_note(p: _Prepared, kept: Memory) -> str:
     )
 
 
+def _known_true_after(vault: Vault, memory: Memory, when: dt.datetime) -> bool:
+    """Whether the vault has known ``memory`` true since after ``when`` (created, updated
+    or confirmed later): a value said at ``when`` is older than it."""
+    last = reference_time(vault.confirmations.apply(memory))
+    return last is not None and last > when
+
+
+def _said_before_note(p: _Prepared, when: dt.datetime, kept: Memory) -> str:
+    return (
+        f"{p.text!r}, said {when.date().isoformat()}, was not written: {kept.id} ({first_line(kept.text)!r}) "
+        f"has been known true since; `vmem correct {kept.id} TEXT` changes it"
+    )
+
+
 def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
     """A current memory with the same key and text, as a person reads them."""
     wanted = normalize_text(key_and_text(p.key, p.text))  # "" (emoji only) is never the same as anything
@@ -725,11 +753,12 @@ def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
 
 
 def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *, now: dt.datetime) -> Reconfirmed:
-    """The memory said again: known true now, recorded in the confirmation journal (its
-    file is never rewritten for it); once a day at most."""
+    """The memory said again: known true ``now`` (when it was said), recorded in the
+    confirmation journal (its file is never rewritten for it); once a day at most, and not
+    when it was said before the memory was last known true (an old transcript)."""
     memory = vault.confirmations.apply(memory)
     last = reference_time(memory)
-    if last is not None and dt.timedelta(0) <= now - last < RECONFIRM_AFTER:
+    if last is not None and now - last < RECONFIRM_AFTER:
         return Reconfirmed(memory, [memory], similarity)
     return Reconfirmed(vault.confirm(memory, now), [memory], similarity)
 
