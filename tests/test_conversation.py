@@ -361,6 +361,12 @@ def test_a_transcript_s_memories_are_dated_when_they_were_said(mem):
     assert "tomorrow = 2023-04-03" in block
     names = [m.text for m in mem.list().memories if "name" in (m.key or "") or "name" in m.text.lower()]
     assert mem.recall("what is my name?").hits[0].memory.text.endswith("Luke"), names
+    # a time no chat has: dated now, as a turn without one
+    for n, claimed in enumerate(("0001-01-01T00:00:00Z", "not a time", "2023-02-30T00:00:00Z")):
+        said = f"Remember that gate {n} of the garage opens with the blue key"
+        ingest(mem, _jsonl(("user", said, claimed)), format="jsonl", llm=None)
+    gates = [m for m in mem.list().memories if "garage" in m.text]
+    assert len(gates) == 3 and all(m.created.year == dt.datetime.now().year for m in gates), gates
     # said after the vault's value: it replaces it, as any new value does
     new = _jsonl(("user", "My name is Lucas", "2030-01-01T00:00:00Z"))  # a time to come: dated now
     report = ingest(mem, new, format="jsonl", llm=None)

@@ -93,6 +93,10 @@ def _as_request(text: str) -> str:
     return text if not text or _ASKS_TO_REMEMBER.match(text) else f"Remember that {text}"
 
 
+#: the earliest time a turn's timestamp is believed: no transcript is older
+EARLIEST_SAID = dt.datetime(1990, 1, 1, tzinfo=dt.UTC)
+
+
 @dataclass(frozen=True)
 class Turn:
     role: str  # "user" | "assistant"
@@ -106,13 +110,16 @@ class Turn:
     @property
     def said_at(self) -> dt.datetime | None:
         """When the turn was said, from its timestamp (ISO 8601; without a zone, UTC, as
-        exports write them); None when it has none or one that reads as no time."""
+        exports write them); None when it has none, or one that reads as no time or as a
+        time before ``EARLIEST_SAID`` (year 1 is no chat's, and a date near the calendar's
+        edge overflows once moved to a local time zone)."""
         if not self.timestamp:
             return None
         try:
-            return as_datetime(self.timestamp[:64], default_tz=dt.UTC)
+            said = as_datetime(self.timestamp[:64], default_tz=dt.UTC)
         except (InvalidInput, OverflowError):
             return None
+        return said if said >= EARLIEST_SAID else None
 
     @property
     def digest(self) -> str:
