@@ -134,6 +134,19 @@ def test_two_texts_with_different_letters_are_never_the_same_memory(a, b):
 
 
 @SETTINGS
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_an_ascii_text_normalises_as_the_full_rule_does(text):
+    """ASCII skips NFKC and accent folding (recall's copies check asks for every hit): the
+    digests the catalog keeps must not change by it."""
+    import re
+
+    from vault_memory.vault.memory import SIGNIFICANT_SYMBOLS
+
+    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    assert normalize_text(text) == " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))
+
+
+@SETTINGS
 @given(ANY_TEXT)
 def test_a_text_with_no_letters_matches_nothing(text):
     if not letters(text):

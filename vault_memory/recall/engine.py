@@ -566,7 +566,14 @@ class Engine:
             return out
 
         max_weight = max_lifecycle_weight(self.lifecycle_rules)
-        weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=said)
+        sayings: dict[int, str] = {}  # each hit's ``said``, once: the early stop asks at every batch
+
+        def says(hit: Hit) -> str:
+            if id(hit) not in sayings:
+                sayings[id(hit)] = said(hit)
+            return sayings[id(hit)]
+
+        weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=says)
         scored = sorted((hit for _, hit in weighed), key=lambda h: (-h.score, h.memory.id))
         hits: list[Hit] = []
         seen: set[str] = set()
@@ -574,14 +581,14 @@ class Engine:
         for hit in scored:
             if hit.memory.id in seen:
                 continue
-            copied = shown.get(said(hit))
+            copied = shown.get(says(hit))
             if copied is not None:  # the best-weighed copy speaks for the others
                 seen.add(hit.memory.id)
                 copied.explain.setdefault("same_words_as", []).append(hit.memory.id)
                 continue
             if len(hits) < query.k:
                 seen.add(hit.memory.id)
-                shown[said(hit)] = hit
+                shown[says(hit)] = hit
                 hits.append(hit)
         return hits, seen
 

@@ -461,8 +461,13 @@ def normalize_text(text: str) -> str:
     """For exact-duplicate checks: case, Latin accents, punctuation and spacing do not
     count; letters of every script and the symbols that change a meaning (``C++``/``C#``,
     ``€``/``$``) do. A text with none of them normalises to "" and matches nothing."""
-    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
-    return " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))
+    # ASCII has no accents and is its own NFKC: the fast path of most texts (recall asks
+    # for every hit it weighs, to show copies of one text once)
+    folded = (text if text.isascii() else fold_accents(unicodedata.normalize("NFKC", text))).casefold()
+    return " ".join(_NORMAL_WORD.findall(folded))
+
+
+_NORMAL_WORD = re.compile(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]")
 
 
 @lru_cache(maxsize=4096)  # called for every recall candidate; a vault has few distinct keys
