@@ -418,22 +418,32 @@ def _write_groups(
             else:
                 writable.append((item, report, ledger))
     outcomes = mem.remember_many([item for item, _, _ in writable], now=now) if writable else []
-    rules = rules_for(mem.config)
-    past: dict[int, dict[str, int]] = {}  # per report: the new memories already out of recall, by state
     for (item, report, ledger), outcome in zip(writable, outcomes, strict=True):
         report.written.append(_written(outcome.status, outcome.memory.id, item))
         if outcome.status == "declined":  # what was not written, and why
             report.notes += outcome.warnings
-        elif outcome.status in ("created", "superseded") and item.said_at is not None:
+        if item.type == "summary" and outcome.status not in ("reconfirmed", "declined"):
+            ledger.summary = outcome.memory.id
+    _note_past(mem, [(item, report, outcome) for (item, report, _), outcome in zip(writable, outcomes)], now)
+
+
+def _note_past(
+    mem: VaultMemory, written: list[tuple[Remembering, IngestReport, RememberOutcome]], now: dt.datetime
+) -> None:
+    """Each report told how many of its new memories, dated when they were said, are
+    already stale or expired today (an old export's): recall leaves them out."""
+    rules = rules_for(mem.config)
+    past: dict[int, dict[str, int]] = {}
+    reports = {}
+    for item, report, outcome in written:
+        if outcome.status in ("created", "superseded") and item.said_at is not None:
             state = memory_state(outcome.memory, now, set(), rules)
             if state in ("stale", "expired"):
                 counts = past.setdefault(id(report), {})
                 counts[state] = counts.get(state, 0) + 1
-        if item.type == "summary" and outcome.status not in ("reconfirmed", "declined"):
-            ledger.summary = outcome.memory.id
-    for _, report, _ in groups:
-        if id(report) in past:
-            report.notes.append(_past_note(past[id(report)]))
+                reports[id(report)] = report
+    for key, counts in past.items():
+        reports[key].notes.append(_past_note(counts))
 
 
 def _past_note(counts: dict[str, int]) -> str:
@@ -461,6 +471,9 @@ def _llm_items(
     def fields(turn: int | None, **more: Any) -> dict[str, Any]:
         return {"source": "inferred", "conversation": entry.session, "turn": turn or last, **more}
 
+    def said(turn: int | None) -> dt.datetime | None:  # when the turn was said (the last turn's, for none)
+        return said_at.get(turn or last or 0)
+
     said_by_user = {t.number for t in entry.turns if t.role == "user"}
     facts = [fact for fact in extraction.facts if fact.turn in said_by_user]
     if len(facts) < len(extraction.facts):  # a model's fact must come from what the user said
@@ -475,7 +488,7 @@ def _llm_items(
             key=fact.key,
             persona=fact_persona(fact.text, entry.persona),  # the user's own facts are for every persona
             fields=fields(fact.turn, domain=fact.domain, confidence=fact.confidence),
-            said_at=said_at.get(fact.turn or last or 0),
+            said_at=said(fact.turn),
         )
         for fact in facts
     ]
@@ -485,7 +498,7 @@ def _llm_items(
             type="episode",
             persona=entry.persona,
             fields=fields(turn, confidence="medium"),
-            said_at=said_at.get(turn or last or 0),
+            said_at=said(turn),
         )
         for text, turn in extraction.episodes
     ]
@@ -505,7 +518,7 @@ def _llm_items(
                 persona=entry.persona,
                 supersedes=[ledger.summary] if ledger.summary else [],
                 fields=fields(None, confidence="medium", tags=["session-summary"]),
-                said_at=said_at.get(last or 0),
+                said_at=said(None),
             )
         )
     return items

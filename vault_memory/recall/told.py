@@ -179,47 +179,50 @@ def told_times(text: str, written: dt.date | dt.datetime | None) -> list[Told]:
     return told
 
 
+#: the step of each period rule: "last week" is one week back
+_STEP = {"last": -1, "next": 1, "this": 0}
+
+
 def _resolve(rule: str, groups: dict[str, str], day: dt.date, phrase: str) -> Told | None:
+    """What one matched rule tells, read against ``day``; None for a date out of range."""
     kind, _, arg = rule.partition(":")
-    monday = day - dt.timedelta(days=day.weekday())
     try:
-        if kind == "shift":
-            when = day + dt.timedelta(days=int(arg))
-            return Told(phrase, when, when, "day")
-        if kind in ("last", "next", "this"):
-            step = {"last": -1, "next": 1, "this": 0}[kind]
-            if arg in ("week", "weekend"):
-                start = monday + dt.timedelta(weeks=step)
-                if arg == "weekend":
-                    return Told(phrase, start + dt.timedelta(days=5), start + dt.timedelta(days=6), "weekend")
-                return Told(phrase, start, start + dt.timedelta(days=6), "week")
-            if arg == "month":
-                return _month(phrase, day.year, day.month + step)
-            return Told(phrase, dt.date(day.year + step, 1, 1), dt.date(day.year + step, 12, 31), "year")
         if kind == "ago":
             n = _NUMBERS.get(groups["n"].casefold()) or int(groups["n"])
-            unit = _UNITS[groups["unit"].casefold()]
-            if unit == "day":
-                when = day - dt.timedelta(days=n)
-                return Told(phrase, when, when, "day")
-            if unit == "week":
-                start = monday - dt.timedelta(weeks=n)
-                return Told(phrase, start, start + dt.timedelta(days=6), "week")
-            if unit == "month":
-                return _month(phrase, day.year, day.month - n)
-            return Told(phrase, dt.date(day.year - n, 1, 1), dt.date(day.year - n, 12, 31), "year")
+            return _period(phrase, day, _UNITS[groups["unit"].casefold()], -n)
         if kind == "weekday":
-            target = _WEEKDAYS[groups["weekday"].casefold()]
-            if int(arg) < 0:
-                back = (day.weekday() - target) % 7 or 7
-                when = day - dt.timedelta(days=back)
-            else:
-                ahead = (target - day.weekday()) % 7 or 7
-                when = day + dt.timedelta(days=ahead)
-            return Told(phrase, when, when, "day")
+            return _weekday(phrase, day, _WEEKDAYS[groups["weekday"].casefold()], int(arg))
+        if kind == "shift":
+            return _period(phrase, day, "day", int(arg))
+        return _period(phrase, day, arg, _STEP[kind])
     except (ValueError, OverflowError, KeyError):  # a date out of range, a number not read
         return None
-    return None
+
+
+def _period(phrase: str, day: dt.date, unit: str, step: int) -> Told:
+    """The day, week (Monday to Sunday), weekend, month or year ``step`` of them from
+    ``day``'s own."""
+    if unit == "day":
+        when = day + dt.timedelta(days=step)
+        return Told(phrase, when, when, "day")
+    if unit in ("week", "weekend"):
+        start = day - dt.timedelta(days=day.weekday()) + dt.timedelta(weeks=step)
+        if unit == "weekend":
+            return Told(phrase, start + dt.timedelta(days=5), start + dt.timedelta(days=6), "weekend")
+        return Told(phrase, start, start + dt.timedelta(days=6), "week")
+    if unit == "month":
+        return _month(phrase, day.year, day.month + step)
+    return Told(phrase, dt.date(day.year + step, 1, 1), dt.date(day.year + step, 12, 31), "year")
+
+
+def _weekday(phrase: str, day: dt.date, target: int, direction: int) -> Told:
+    """The named weekday before ``day`` (``direction`` < 0) or after it, never ``day`` itself:
+    "last Monday" said on a Monday is the one a week before."""
+    if direction < 0:
+        when = day - dt.timedelta(days=(day.weekday() - target) % 7 or 7)
+    else:
+        when = day + dt.timedelta(days=(target - day.weekday()) % 7 or 7)
+    return Told(phrase, when, when, "day")
 
 
 def _month(phrase: str, year: int, month: int) -> Told:

@@ -398,16 +398,24 @@ class _Batch:
         said_again = self._by_slot(p, d)
         if said_again is not None:  # "lives in Leeds" then "I live in Leeds"
             return _reconfirm(vault, said_again, now=when)
-        later = [m for m in d.replaced if _known_true_after(vault, m, when)]
-        if later:  # an old transcript's value: the vault has known another since
-            return Declined(later[0], later, warnings=[_said_before_note(p, when, later[0])])
-        stated = [m for m in d.replaced if m.source != "inferred"] if p.inferred else []
-        if stated:  # inferred never beats explicit
-            return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
+        declined = self._declined(p, d.replaced, when)
+        if declined is not None:
+            return declined
         if not d.replaced:
             restated = self._restatement(p)
             if restated is not None:
                 return _reconfirm(vault, *restated, now=when)
+        return None
+
+    def _declined(self, p: _Prepared, replaced: list[Memory], when: dt.datetime) -> Declined | None:
+        """Not written, with why: a value said before the vault last knew the one it would
+        replace true (an old transcript's), or an inferred value over one the user stated."""
+        later = [m for m in replaced if _known_true_after(self.backend.vault, m, when)]
+        if later:
+            return Declined(later[0], later, warnings=[_said_before_note(p, when, later[0])])
+        stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
+        if stated:  # inferred never beats explicit
+            return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
         return None
 
     def said_when(self, p: _Prepared) -> dt.datetime:
