@@ -36,7 +36,7 @@ from ..lifecycle import (
     timeline,
 )
 from ..vault.language import ENGLISH, SPANISH, detect
-from ..vault.memory import Memory, same_text_digest
+from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, named_time
@@ -566,11 +566,13 @@ class Engine:
             return out
 
         max_weight = max_lifecycle_weight(self.lifecycle_rules)
-        sayings: dict[int, str] = {}  # each hit's ``said``, once: the early stop asks at every batch
+        sayings: dict[int, str] = {}  # what each hit says, once: the early stop asks at every batch
 
         def says(hit: Hit) -> str:
+            """Its words as a person reads them (``Memory.content_ref``: case, accents,
+            punctuation and spacing aside): two files of the same words are one hit."""
             if id(hit) not in sayings:
-                sayings[id(hit)] = said(hit)
+                sayings[id(hit)] = hit.memory.content_ref or hit.memory.id
             return sayings[id(hit)]
 
         weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=says)
@@ -703,12 +705,6 @@ def _replacements(snap: Snapshot, start: Memory) -> list[Memory]:
         seen.update(m.id for m in frontier)
         out += frontier
     return out
-
-
-def said(hit: Hit) -> str:
-    """What a hit says, as a person reads it (``same_text_digest``: case, accents,
-    punctuation and spacing aside): two files of the same words are one hit."""
-    return same_text_digest(hit.memory.key, hit.memory.text) or hit.memory.id
 
 
 def _round(value: float | None) -> float | None:
