@@ -324,6 +324,7 @@ def test_the_chunk_totals_a_snapshot_reads_stay_the_counted_ones(mech_vault):
         db.executescript(
             "DROP TRIGGER chunk_added; DROP TRIGGER chunk_removed; DROP TABLE chunk_totals;"
             "DROP INDEX files_pinned; DROP INDEX files_same_text; DROP INDEX files_key_norm; DROP INDEX files_unreadable;"
+            "DROP INDEX files_created; ALTER TABLE files DROP COLUMN created;"
             "ALTER TABLE files DROP COLUMN same_text; ALTER TABLE files DROP COLUMN key_norm;"
             "ALTER TABLE chunks DROP COLUMN tok_first; ALTER TABLE chunks DROP COLUMN tok_rows; DROP TABLE slots;"
             "PRAGMA user_version = 1;"

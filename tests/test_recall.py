@@ -608,6 +608,105 @@ def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for
     ]
 
 
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("what did I do yesterday?", "yesterday = 2026-11-26"),
+        ("What happened last week?", "last week = week of 2026-11-16"),
+        ("¿Qué hice ayer?", "ayer = 2026-11-26"),
+        ("¿qué hicimos la semana pasada?", "la semana pasada = week of 2026-11-16"),
+        ("what did I do today?", "today = 2026-11-27"),
+        ("¿qué pasó esta semana?", "esta semana = week of 2026-11-23"),
+        ("what are my plans for tomorrow?", "tomorrow = 2026-11-28"),
+        ("what did we talk about last Friday?", "last Friday = 2026-11-20"),
+        ("what did I do in October?", "October = 2026-10"),  # the last October up to today
+        ("what happened in December?", "December = 2025-12"),
+        ("¿Qué pasó en mayo de 2025?", "May = 2025-05"),
+        ("what did I do on 3 June?", "June 3 = 2026-06-03"),
+        ("what did I do in 2025?", "2025 = 2025"),
+        ("yesterday?", "yesterday = 2026-11-26"),
+        # a subject of its own: ranked by it, as before
+        ("what did we decide yesterday?", None),
+        ("What did Joanna write yesterday that appeared on the big screen?", None),
+        ("What class did the user start in October 2023?", None),
+        ("When did Melanie go camping in June?", None),
+        # no one time
+        ("what did I do yesterday or today?", None),
+        ("what did I do?", None),
+        ("what did I do on 31 February?", None),
+    ],
+)
+def test_a_question_about_a_time_with_no_subject_is_read(question, asked):
+    from vault_memory.recall.dates import about_a_time
+
+    about = about_a_time(question, dt.date(2026, 11, 27))
+    assert (str(about) if about else None) == asked
+
+
+def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_vault_dir, backend_for):
+    """ "What did I do yesterday?" has no words a memory says: the ranking brought the
+    closest few of any day (one of yesterday's three, beside the week before's). It is
+    answered by the memories written that day, newest first, and by those that tell of it
+    ("I have the dentist tomorrow", written the day before); a question with a subject
+    ("what did we decide yesterday?") is ranked by its words as before, and what the
+    lifecycle leaves out of that time is said."""
+    v = Vault(empty_vault_dir)
+    asked = dt.datetime(2026, 11, 27, 9, tzinfo=dt.UTC)
+
+    def said(text: str, days_ago: int, hour: int = 18, **kw) -> str:
+        return v.add(text, now=asked.replace(hour=hour) - dt.timedelta(days=days_ago), **kw).id
+
+    tests = said("Fixed the flaky login test by pinning the clock", 1, hour=11, type="episode")
+    climbing = said("Went climbing with Marta after work", 1, hour=19, type="episode")
+    billing = said("Decided to move the billing service to PostgreSQL 17", 1, hour=15)
+    dentist = said("I have a dentist appointment tomorrow at 9", 2)
+    said("Deployed the invoice renderer to staging", 6, type="episode")
+    said("Fui al cine con Tomás", 9, type="episode")
+    cluster = said("Migrated the search cluster to the new region", 40, type="episode")
+    backend = backend_for(empty_vault_dir)
+    yesterday = [climbing, billing, tests, dentist]  # written then newest first, then what tells of it
+    assert recall_ids(backend, "what did I do yesterday?", as_of=asked) == yesterday
+    assert recall_ids(backend, "¿Qué hice ayer?", as_of=asked) == yesterday
+    assert recall_ids(backend, "what did we decide yesterday?", as_of=asked)[0] == billing
+    result = backend.recall(RecallQuery("what did I do in October?", as_of=asked, include_pinned=False))
+    assert result.hits == []  # episodes expire after 30 days, and it is said
+    assert "1 memory of October = 2026-10 is expired and left out: --include-expired recalls it" in result.warnings
+    assert recall_ids(backend, "what did I do in October?", as_of=asked, include_expired=True) == [cluster]
+    result = backend.recall(RecallQuery("what happened last week?", as_of=asked - dt.timedelta(days=30)))
+    assert "no memory was written on or tells of last week = week of 2026-10-19" in result.warnings
+
+
+def test_a_catalog_of_the_older_schema_gets_dates_when_migrated(empty_vault_dir, backend_for):
+    """A vault indexed before the catalog kept each memory's date: a reader of it finds
+    the memories of a day record by record, and the next sync fills the column."""
+    import sqlite3
+
+    from vault_memory.config import StateLayout
+    from vault_memory.index.catalog import schema_with
+    from vault_memory.index.generations import IndexLayout
+
+    v = Vault(empty_vault_dir)
+    asked = dt.datetime(2026, 11, 27, 9, tzinfo=dt.UTC)
+    climbing = v.add("Went climbing with Marta", type="episode", now=asked - dt.timedelta(days=1)).id
+    v.add("Deployed the invoice renderer", type="episode", now=asked - dt.timedelta(days=3))
+    assert recall_ids(backend_for(empty_vault_dir), "what did I do yesterday?", as_of=asked) == [climbing]
+    catalog = IndexLayout(StateLayout.of(empty_vault_dir)).current().catalog_path
+    with sqlite3.connect(catalog) as db:
+        db.executescript(
+            "DROP INDEX files_created; ALTER TABLE files DROP COLUMN created;"
+            f"PRAGMA user_version = {schema_with('created') - 1};"
+        )
+    from vault_memory.index.catalog import Catalog
+
+    old = Catalog(catalog)
+    day = dt.datetime(2026, 11, 26, tzinfo=dt.UTC)
+    assert [p.rsplit("/", 1)[-1][:10] for p in old.paths_created(day, day + dt.timedelta(days=1), 10)] == ["2026-11-26"]
+    old.close()
+    assert recall_ids(backend_for(empty_vault_dir), "what did I do yesterday?", as_of=asked) == [climbing]
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("SELECT COUNT(*) FROM files WHERE created IS NOT NULL").fetchone() == (2,)
+
+
 def test_a_turn_whose_conversation_holds_the_question_comes_before_a_closer_lone_turn(empty_vault_dir, backend_for):
     """ "When will the dentist pull my wisdom tooth out?": the answer is a turn three turns
     after the one that names the dentist and the tooth, and it says neither; another
@@ -1005,7 +1104,7 @@ def test_a_catalog_of_the_older_schema_gets_people_tags_when_migrated(empty_vaul
     import sqlite3
 
     from vault_memory.config import StateLayout
-    from vault_memory.index.catalog import MIGRATIONS
+    from vault_memory.index.catalog import schema_with
     from vault_memory.index.generations import IndexLayout
 
     v = Vault(empty_vault_dir)
@@ -1016,7 +1115,7 @@ def test_a_catalog_of_the_older_schema_gets_people_tags_when_migrated(empty_vaul
     assert recall_ids(backend, "what do my kids do?", as_of=at)[:1] == [son.id]
     catalog = IndexLayout(StateLayout.of(empty_vault_dir)).current().catalog_path
     with sqlite3.connect(catalog) as db:
-        db.executescript(f"DELETE FROM slots WHERE tag LIKE 'p:%'; PRAGMA user_version = {len(MIGRATIONS) - 1};")
+        db.executescript(f"DELETE FROM slots WHERE tag LIKE 'p:%'; PRAGMA user_version = {schema_with('people') - 1};")
     assert recall_ids(backend_for(empty_vault_dir), "what do my kids do?", as_of=at)[:1] == [son.id]
     with sqlite3.connect(catalog) as db:
         assert db.execute("SELECT tag FROM slots WHERE tag LIKE 'p:%'").fetchall() == [("p:son",)]

@@ -9,6 +9,7 @@ everything else asks it questions by name.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import sqlite3
@@ -116,6 +117,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     # the people of the user's each fact is about (``vault.slots.people_tags``): the facts
     # a question about the user's kids or family is answered by
     Migration("people", "", fill="_fill_people"),
+    # when each memory was written, in UTC (``created_column``): the memories a question
+    # about a time is answered by ("what did I do yesterday?", ``recall.dates``)
+    Migration(
+        "created",
+        "ALTER TABLE files ADD COLUMN created TEXT;"
+        "CREATE INDEX files_created ON files(created) WHERE created IS NOT NULL;",
+        fill="_fill_created",
+    ),
 )
 
 
@@ -128,6 +137,7 @@ def schema_with(name: str) -> int:
 _CHUNK_TOTALS = schema_with("chunk_totals")
 _MATCH_COLUMNS = schema_with("match_columns")
 _SLOTS = schema_with("slots")
+_CREATED = schema_with("created")
 
 
 #: how the error of a file skipped for its id begins (``duplicate_message``)
@@ -188,6 +198,25 @@ def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
 #: the tag of a memory written in Spanish (``vault.language``): whether an English question
 #: needs a bilingual vector's multilingual half at all (``Snapshot.holds_spanish``)
 SPANISH_TAG = "lang:es"
+
+
+def created_column(created: Any) -> str | None:
+    """A memory's ``created`` as the catalog keeps it: UTC, to the second, in one format,
+    so a range of them is a range of strings (a date without a time zone is local)."""
+    if not isinstance(created, dt.datetime):
+        try:
+            created = dt.datetime.fromisoformat(str(created)) if created else None
+        except ValueError:
+            return None
+    if created is None:
+        return None
+    try:
+        return created.astimezone(dt.UTC).strftime(_CREATED_FORMAT)
+    except (OverflowError, ValueError, OSError):  # a year 1 in a zone east of UTC
+        return None
+
+
+_CREATED_FORMAT = "%Y-%m-%dT%H:%M:%S"
 
 
 def memory_tags(memory: Memory) -> list[str]:
@@ -396,6 +425,12 @@ class Catalog:
         self._sql("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
         self._fill_slots(PEOPLE_TAG)
 
+    def _fill_created(self) -> None:
+        """``created`` of every indexed memory, from its record (once)."""
+        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
+        filled = [(created_column(json.loads(record).get("created")), path) for path, record in rows]
+        self._sql_many("UPDATE files SET created = ? WHERE path = ?", filled)
+
     def schema_version(self) -> int:
         return int(self._sql("PRAGMA user_version").fetchone()[0])
 
@@ -433,32 +468,34 @@ class Catalog:
         record = (
             json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
         )
-        matched = _match_columns(memory.key, memory.text) if memory else (None, None)
+        version = self.schema_version()  # one schema query a file: a build upserts every file
+        columns = {
+            "path": row.path,
+            "size": row.size,
+            "mtime_ns": row.mtime_ns,
+            "ctime_ns": row.ctime_ns,
+            "inode": row.inode,
+            "sha": row.sha,
+            "id": row.id,
+            "error": row.error,
+            "error_line": row.error_line,
+            "pinned": int(bool(memory and memory.pinned)),
+            "conversation": memory.conversation if memory else None,
+            "turn": memory.turn if memory else None,
+            "record": record,
+        }
+        columns["same_text"], columns["key_norm"] = _match_columns(memory.key, memory.text) if memory else (None, None)
+        if version >= _CREATED:  # a sync migrates the catalog before it writes to it
+            columns["created"] = created_column(memory.created) if memory else None
         self._sql(
-            "INSERT OR REPLACE INTO files(path, size, mtime_ns, ctime_ns, inode, sha, id, error, error_line, pinned,"
-            " conversation, turn, record, same_text, key_norm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                row.path,
-                row.size,
-                row.mtime_ns,
-                row.ctime_ns,
-                row.inode,
-                row.sha,
-                row.id,
-                row.error,
-                row.error_line,
-                int(bool(memory and memory.pinned)),
-                memory.conversation if memory else None,
-                memory.turn if memory else None,
-                record,
-                *matched,
-            ),
+            f"INSERT OR REPLACE INTO files({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
+            tuple(columns.values()),
         )
         if memory is not None and not self._private_noted and has_private(memory.text):
             self.set_meta(**{Meta.PRIVATE_SPANS: "1"})  # never unset: a rebuild starts without it
             self._private_noted = True
         self._sql("DELETE FROM supersedes WHERE path = ?", (row.path,))
-        has_slots = self._has_slots  # one schema query a file, not two: a build upserts every file
+        has_slots = version >= _SLOTS
         if has_slots:
             self._sql("DELETE FROM slots WHERE path = ?", (row.path,))
         if memory:
@@ -647,6 +684,24 @@ class Catalog:
             f"SELECT path, record FROM files WHERE record IS NOT NULL AND (same_text = ?{by_key})", (same_text, *keys)
         )
         return {path: json.loads(record) for path, record in rows}
+
+    def paths_created(self, first: dt.datetime, last: dt.datetime, limit: int) -> list[str]:
+        """The paths of at most ``limit`` indexed memories created from ``first`` up to
+        ``last`` (inclusive), newest first: by the ``created`` index, a range and not a scan
+        (a catalog of an older schema, a reader does not migrate: record by record)."""
+        low, high = created_column(first), created_column(last)
+        if low is None or high is None:
+            return []
+        if self.schema_version() < _CREATED:
+            when = {p: created_column(d.get("created")) for p, d in self.all_records().items()}
+            dated = sorted(((c, p) for p, c in when.items() if c is not None and low <= c <= high), reverse=True)
+            return [p for _, p in dated[:limit]]
+        rows = self._sql(
+            "SELECT path FROM files WHERE created >= ? AND created <= ? AND record IS NOT NULL"
+            " ORDER BY created DESC, path LIMIT ?",
+            (low, high, limit),
+        )
+        return [r[0] for r in rows]
 
     def paths_with_id(self, memory_id: str) -> list[str]:
         """Every file that claims ``memory_id``, indexed or skipped as a duplicate: more than

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -282,6 +283,10 @@ class Snapshot:
             for path in missing:
                 self._neighbours[path] = found.get(path, [])
         return {p: self._neighbours[p] for p in paths if self._neighbours.get(p)}
+
+    def paths_created(self, first: dt.datetime, last: dt.datetime, limit: int) -> list[str]:
+        """At most ``limit`` memories created from ``first`` to ``last``, newest first."""
+        return self.catalog.paths_created(first, last, limit)
 
     def pinned_paths(self) -> list[str]:
         if self._pinned is None:

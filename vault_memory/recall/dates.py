@@ -4,6 +4,10 @@ memory dated within it has the question's time on its side even when its text na
 date (a turn said in a session of that month), so recall lifts it
 (``RankingParams.date_weight``).
 
+A question about a time with no subject of its own ("what did I do yesterday?", "what
+happened in October?", "¿qué hice la semana pasada?") is answered by the memories of that
+time instead (``about_a_time``): its words match nothing a memory says.
+
 Months in English and Spanish, with or without a year or a day, and a year alone. "May",
 "March" and "August" are English words too: they name a month only when written with a
 capital or beside a number ("may I ask" is no month).
@@ -14,6 +18,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+
+from ..vault.memory import fold_accents
+from .told import Told, asked_time
 
 _EN = "january february march april may june july august september october november december".split()
 _ES = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
@@ -94,3 +101,62 @@ def _months(question: str) -> set[int]:
 def _beside_number(text: str, match: re.Match[str]) -> bool:
     before, after = text[: match.start()].rstrip(), text[match.end() :].lstrip()
     return bool(re.search(r"\d[,.]?$", before) or re.match(r"\d", after))
+
+
+#: the words a question about a time holds besides its time: asking words, pronouns and the
+#: verbs that name no subject ("what did I do yesterday?", "¿qué pasó ayer?"). A question
+#: with any other word ("what did we decide yesterday?") has a subject, and is ranked by it
+_NO_SUBJECT = frozenset(
+    """
+    what whats which anything something everything else all so far did do does done doing
+    i we you me us my our your it there was were is are be been being have has had s
+    happen happened happening go going went get got on in at to of about with for from the a an and or
+    up talk talked discuss discussed say said tell told work worked remind recap new plan plans planned
+    schedule scheduled agenda
+    que qu hice hicimos hiciste hizo hicieron hacer hago hacemos paso pasa ocurrio
+    hable hablamos hablaste dije dijiste dijimos trabaje trabajamos yo nosotros me nos mi mis
+    tu vos te de del en el la los las un una y o con sobre lo algo todo hay hubo tengo tenemos tuve
+    tuvimos planes agenda
+    """.split()
+)
+_WORDS = re.compile(r"[^\W\d_]+|\d+")
+
+
+def about_a_time(question: str, today: dt.date) -> Told | None:
+    """The days a question about a time asks about, when it has no subject of its own:
+    "what did I do yesterday?" (one day), "what happened last week?" (Monday to Sunday),
+    "what did I do in October?" (the last October up to ``today``), "¿qué hice en
+    2025?". None for a question with a subject ("what did we decide yesterday?"), or
+    that names no one time."""
+    told = asked_time(question, today)
+    named = named_time(question) if told is None else None
+    if told is None and named is not None:
+        told = _latest(named, today)
+    if told is None:
+        return None
+    time_words = set(_WORDS.findall(fold_accents(told.phrase).casefold()))
+    words = [w for w in _WORDS.findall(fold_accents(question).casefold()) if w not in time_words]
+    if named is not None:  # its month, year and day: "in October", "on 3 June, 2025", "el 3 de mayo"
+        words = [w for w in words if not w.isdigit() and w not in _MONTH and w not in ("st", "nd", "rd", "th")]
+    return told if all(w in _NO_SUBJECT for w in words) else None
+
+
+def _latest(named: NamedTime, today: dt.date) -> Told | None:
+    """``named`` as days: the day, month or year itself, or the last of it up to ``today``
+    when the question gives no year ("in October", asked in November: this year's)."""
+    try:
+        if named.month is None:
+            year = named.year or today.year
+            return Told(str(year), dt.date(year, 1, 1), dt.date(year, 12, 31), "year")
+        year = named.year or (
+            today.year if (named.month, named.day or 1) <= (today.month, today.day) else today.year - 1
+        )
+        name = _EN[named.month - 1].capitalize()
+        if named.day is not None:
+            day = dt.date(year, named.month, named.day)
+            return Told(f"{name} {named.day}", day, day, "day")
+        first = dt.date(year, named.month, 1)
+        following = dt.date(year + named.month // 12, named.month % 12 + 1, 1)
+        return Told(name, first, following - dt.timedelta(days=1), "month")
+    except ValueError:  # "31 February"
+        return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -39,7 +40,7 @@ from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
-from .dates import NamedTime, named_time
+from .dates import NamedTime, about_a_time, named_time
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
@@ -57,6 +58,7 @@ from .ranking import (
 )
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
+from .told import Told, told_times
 from .turns import read_turns
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -267,6 +269,9 @@ class Engine:
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
         asked: list[np.ndarray] = []
+        about = about_a_time(query.text, now.date())
+        if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
+            return self._a_time(snap, query, about, now, warnings)
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in, asked)
         sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
@@ -280,6 +285,57 @@ class Engine:
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+
+    def _a_time(
+        self, snap: Snapshot, query: RecallQuery, about: Told, now: dt.datetime, warnings: list[str] | None
+    ) -> list[Hit]:
+        """The hits for a question about a time: its memories (``_of_a_time``), weighed by
+        the lifecycle like any others; what the lifecycle leaves out of them is said, since
+        the question asked for that time and no other."""
+        found = self._of_a_time(snap, about)
+        superseded = snap.superseded_targets()
+        confirmed = self.vault.confirmations.latest()
+        hits, seen = self._select(snap, query, found, now, superseded, lambda *_: True, confirmed)
+        if warnings is not None:
+            unseen = [m for m in snap.memories(list(found.fused)).values() if m.id not in seen]
+            left = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
+            for reason, flag in _RECALLED_BY.items():
+                if left[reason]:
+                    n = left[reason]
+                    warnings.append(
+                        f"{n} memor{'ies' if n != 1 else 'y'} of {about} {'are' if n != 1 else 'is'} {reason}"
+                        f" and left out: {flag} recalls {'them' if n != 1 else 'it'}"
+                    )
+            if not found.fused:
+                warnings.append(f"no memory was written on or tells of {about}")
+        return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+
+    def _of_a_time(self, snap: Snapshot, about: Told) -> Candidates:
+        """The memories of the days a question about a time asks about (``dates.about_a_time``):
+        those written then, and those that tell of them ("I have the dentist tomorrow",
+        written the day before), newest first, at most ``depth``. Each candidate's score
+        steps down from 1 to 0.5 by its place, so the lifecycle weighs them as it weighs
+        ranked ones."""
+        first = dt.datetime.combine(about.first - dt.timedelta(days=TELLS_AHEAD_DAYS), dt.time.min, dt.UTC)
+        last = dt.datetime.combine(about.last + dt.timedelta(days=1), dt.time.max, dt.UTC)  # a day either side: zones
+        paths = snap.paths_created(first - dt.timedelta(days=1), last, DATED_READ)
+        memories = snap.memories(paths)
+        why: dict[str, str] = {}
+        for path in paths:
+            memory = memories.get(path)
+            if memory is None or memory.created is None:
+                continue
+            if about.first <= memory.created.date() <= about.last:
+                why[path] = f"written {memory.created.date().isoformat()}"
+            elif tells := [
+                t for t in told_times(memory.text, memory.created) if t.first <= about.last and t.last >= about.first
+            ]:
+                why[path] = f"tells {tells[0]}"
+            if len(why) >= self.params.depth:
+                break
+        step = 0.5 / max(len(why), 1)
+        fused = {path: 1.0 - step * place for place, path in enumerate(why)}
+        return Candidates([], [], {}, {}, None, fused, {}, dated=why)
 
     def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
         """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
@@ -558,6 +614,7 @@ class Engine:
                     "fused": _round(base),
                     **found.turns.get(path, {}),
                     **({"answers_kind": found.kinds[path]} if path in found.kinds else {}),
+                    **({"of_the_time_asked": found.dated[path]} if path in found.dated else {}),
                     "weight": _round(weight),
                     **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
                 }
@@ -648,7 +705,20 @@ class Candidates:
     kinds: dict[str, str] = field(default_factory=dict)
     #: the question's vector, when the vector leg ran
     question_vector: np.ndarray | None = None
+    #: for a question about a time (``dates.about_a_time``), why each memory is of it:
+    #: "written 2026-11-26", "tells tomorrow = 2026-11-28"
+    dated: dict[str, str] = field(default_factory=dict)
 
+
+#: a question about a time also finds the memories that tell of it from up to this many
+#: days before ("next month", said on the last day of the one before)
+TELLS_AHEAD_DAYS = 31
+#: the newest memories of that span read for it, at most: a year of a busy vault is more
+#: than a block shows, and the newest are the ones shown
+DATED_READ = 2_000
+
+#: what the lifecycle leaves out that a question about a time may want back, and how
+_RECALLED_BY = {"expired": "--include-expired", "stale": "--include-stale", "archived": "--include-archived"}
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
 MAX_CHAIN_HOPS = 8

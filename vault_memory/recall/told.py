@@ -179,6 +179,30 @@ def told_times(text: str, written: dt.date | dt.datetime | None) -> list[Told]:
     return told
 
 
+#: what a question names of the present, which a memory's own text never needs resolved
+#: (its "today" is its date): "what did I do today?", "¿qué hice esta semana?"
+_PRESENT: tuple[tuple[str, str], ...] = (
+    (r"today|tonight|this (?:morning|afternoon|evening)|hoy|esta (?:mañana|tarde|noche)", "day"),
+    (r"this week|esta semana", "week"),
+    (r"this month|este mes", "month"),
+    (r"this year|este año", "year"),
+)
+
+
+def asked_time(question: str, today: dt.date) -> Told | None:
+    """The one time ``question`` names relative to ``today`` ("what did I do yesterday?",
+    "what happened last week?", "¿qué hice esta semana?"), or None: none, or more than
+    one ("yesterday or today?" asks no one time)."""
+    told = told_times(question, today)
+    present = [
+        _period(match.group(0), today, unit, 0)
+        for pattern, unit in _PRESENT
+        for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
+    ]
+    times = told + present
+    return times[0] if len(times) == 1 else None
+
+
 #: the step of each period rule: "last week" is one week back
 _STEP = {"last": -1, "next": 1, "this": 0}
 
