@@ -319,18 +319,19 @@ class Engine:
         first = dt.datetime.combine(about.first - dt.timedelta(days=TELLS_AHEAD_DAYS), dt.time.min, dt.UTC)
         last = dt.datetime.combine(about.last + dt.timedelta(days=1), dt.time.max, dt.UTC)  # a day either side: zones
         paths = snap.paths_created(first - dt.timedelta(days=1), last, DATED_READ)
-        memories = snap.memories(paths)
         why: dict[str, str] = {}
-        for path in paths:
-            memory = memories.get(path)
-            if memory is None or memory.created is None:
-                continue
-            if about.first <= memory.created.date() <= about.last:
-                why[path] = f"written {memory.created.date().isoformat()}"
-            elif tells := [
-                t for t in told_times(memory.text, memory.created) if t.first <= about.last and t.last >= about.first
-            ]:
-                why[path] = f"tells {tells[0]}"
+        for start in range(0, len(paths), self.params.depth):  # read as far as needed: the newest fill it
+            for path, memory in snap.memories(paths[start : start + self.params.depth]).items():
+                if memory.created is None or len(why) >= self.params.depth:
+                    continue
+                if about.first <= memory.created.date() <= about.last:
+                    why[path] = f"written {memory.created.date().isoformat()}"
+                elif tells := [
+                    t
+                    for t in told_times(memory.text, memory.created)
+                    if t.first <= about.last and t.last >= about.first
+                ]:
+                    why[path] = f"tells {tells[0]}"
             if len(why) >= self.params.depth:
                 break
         step = 0.5 / max(len(why), 1)
