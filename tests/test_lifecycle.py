@@ -255,3 +255,32 @@ def test_restatement_needs_similarity_no_new_words_and_the_same_people(new, old,
         return Said(content_terms(text), people_of(text))
 
     assert is_restatement(said(new), said(old), similarity) is same
+
+
+def test_a_hand_written_date_at_the_end_of_time_does_not_take_recall_down(empty_vault_dir):
+    """An episode created in 9999 (its 30-day life ends past the last time Python holds)
+    and a fact that expires on 9999-12-31 raised OverflowError in every recall that reached
+    them, so no memory of the vault was recalled. They never expire; the others answer."""
+    from conftest import write
+
+    import vault_memory as vmem
+
+    write(
+        empty_vault_dir / "episodes" / "far.md",
+        "---\nid: far\ntype: episode\ncreated: 9999-12-31T23:59:59-05:00\n---\nA trip to the end of time\n",
+    )
+    write(
+        empty_vault_dir / "facts" / "last.md",
+        "---\nid: last\ncreated: 2026-11-20T10:00:00+00:00\nexpires: 9999-12-31\n---\nThe trip to Lisbon is in December\n",
+    )
+    write(
+        empty_vault_dir / "facts" / "near.md",
+        "---\nid: near\ncreated: 2026-11-20T10:00:00+00:00\n---\nA trip to Porto\n",
+    )
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    at = dt.datetime(2026, 11, 27, tzinfo=dt.UTC)
+    ids = [h.memory.id for h in mem.recall("trip", as_of=at, include_pinned=False).hits]
+    assert set(ids) == {"last", "near"}  # "far" is created after the time asked, as before
+    assert (
+        expires_at(Memory(id="x", text="x", type="episode", created=dt.datetime(9999, 12, 31, tzinfo=dt.UTC))) is None
+    )

@@ -28,15 +28,18 @@ def expires_at(memory: Memory, rules: Rules = Rules()) -> dt.datetime | None:
     """When the memory stops being valid. An explicit `expires` always wins (a date lasts
     the whole day); otherwise the type's TTL from `created`, except for pinned memories and
     profile facts, which never expire by default."""
-    if memory.expires is not None:
-        if isinstance(memory.expires, dt.datetime):
-            return as_datetime(memory.expires)
-        end = dt.datetime.combine(memory.expires + dt.timedelta(days=1), dt.time())
-        return end.astimezone()
-    ttl = rules.ttl_days.get(memory.type, 0)
-    if not ttl or memory.pinned or is_profile(memory, rules) or memory.created is None:
+    try:
+        if memory.expires is not None:
+            if isinstance(memory.expires, dt.datetime):
+                return as_datetime(memory.expires)
+            end = dt.datetime.combine(memory.expires + dt.timedelta(days=1), dt.time())
+            return end.astimezone()
+        ttl = rules.ttl_days.get(memory.type, 0)
+        if not ttl or memory.pinned or is_profile(memory, rules) or memory.created is None:
+            return None
+        return as_datetime(memory.created) + dt.timedelta(days=ttl)
+    except OverflowError:  # a hand-written year 9999: past the last time Python can hold, so never
         return None
-    return as_datetime(memory.created) + dt.timedelta(days=ttl)
 
 
 def is_expired(memory: Memory, now: dt.datetime, rules: Rules = Rules()) -> bool:
