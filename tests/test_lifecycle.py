@@ -133,6 +133,22 @@ def test_never_decay(memory):
     assert decay_state(memory, at(5000)) == "active"
 
 
+def test_a_fact_about_the_user_s_family_never_decays_as_the_family_key_does():
+    """ "The user's sister is called Ana" (key sister, as the explicit signals write it)
+    went stale after 240 days like a preference, though a relative's name is as lasting as
+    a fact under the profile key "familia": an export of two years ago lost every name of
+    the user's family the day it was ingested. A key naming a relative (in English or
+    Spanish, "wife" as partner) is family; a friend, a colleague or a pet is not, and a
+    vault that takes "familia" and "family" out of its profile keys takes these out too."""
+    for key in ("sister", "Hermano", "wife", "hijos", "abuela", "my_son"):
+        assert decay_state(mem(key=key, confidence="high", source="explicit"), at(5000)) == "active", key
+    for key in ("friend", "colleague", "dog", "preference", "amiga"):
+        assert decay_state(mem(key=key, confidence="high", source="explicit"), at(5000)) == "stale", key
+    keys = tuple(k for k in Rules().profile_keys if k not in ("familia", "family"))
+    no_family = Rules.from_config({"profile_keys": list(keys)})
+    assert decay_state(mem(key="sister"), at(5000), no_family) == "stale"
+
+
 def test_reconfirmation_resets_the_clock():
     m = mem(last_confirmed=at(100))
     assert decay_state(m, at(150)) == "active" and decay_state(m, at(161)) == "aging"

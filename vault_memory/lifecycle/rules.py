@@ -12,6 +12,7 @@ from typing import Any
 
 from ..config import SETTINGS, Config
 from ..vault.memory import Memory, as_datetime, fold_accents, normalize_key
+from ..vault.slots import family_role
 
 ARCHIVE_DIR = "archive"
 _DEFAULTS = {key: s.default for key, s in SETTINGS["lifecycle"].items()}
@@ -129,8 +130,16 @@ def is_archived(memory: Memory) -> bool:
 
 
 def is_profile(memory: Memory, rules: Rules) -> bool:
+    """A profile fact: its key is a profile key, or names one of the user's family
+    ("sister: Ana", "hermano", "wife") while the family is ("familia" or "family")."""
     key = normalize_key(memory.key)
-    return key in rules.profile_keys or canonical_key(key) in rules.profile_keys
+    if key in rules.profile_keys or canonical_key(key) in rules.profile_keys:
+        return True
+    return bool(key) and not _FAMILY_KEYS.isdisjoint(rules.profile_keys) and family_role(key) is not None
+
+
+#: the profile keys that hold the user's family: a key naming a relative counts as one
+_FAMILY_KEYS = frozenset({"familia", "family"})
 
 
 def reference_time(memory: Memory) -> dt.datetime | None:

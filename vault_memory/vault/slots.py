@@ -166,6 +166,14 @@ _SEVERAL = frozenset(
 #: the people and animals of the user's, one name per role: a fact about one of them is
 #: not about the user ("my son is allergic to peanuts")
 _KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father", "parent", "grandparent", "family"}
+#: the user's family among them: a fact keyed by one of these ("sister: Ana", "hermano:
+#: Tomás", "wife: Robin") is about the user's family, which the lifecycle keeps as it keeps
+#: the profile key "familia" (``lifecycle.rules.is_profile``); a friend, a colleague, a
+#: neighbour or a pet is not family
+FAMILY = _KIN - frozenset(
+    "friend colleague coworker neighbour neighbor amigo amiga colega companero companera vecino vecina "
+    "dog cat pet bird fish horse perro perra gato gata mascota".split()
+)
 #: names of several people at once, and the role they are read as: a Spanish masculine
 #: plural names a group ("mis hijos" are the user's children, sons and daughters alike)
 _GROUP_NAMES = {
@@ -218,6 +226,13 @@ def people_named(key: str | None, text: str) -> frozenset[str]:
     (``partner: Robin``)."""
     key_words = re.findall(r"[^\W_]+", normal((key or "")[:PEOPLE_TAG_CHARS]))
     return people_of(text[:PEOPLE_TAG_CHARS]) | {role for role in map(_role, key_words) if role}
+
+
+def family_role(key: str | None) -> str | None:
+    """The role of the user's family a fact's key names ("sister", "Hermano", "wife" →
+    partner, "hijos" → child), or None."""
+    words = re.findall(r"[^\W_]+", normal((key or "")[:100]))
+    return next((role for role in map(_role, words) if role in FAMILY), None)
 
 
 def people_tags(key: str | None, text: str) -> list[str]:
