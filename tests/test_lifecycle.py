@@ -149,6 +149,34 @@ def test_a_fact_about_the_user_s_family_never_decays_as_the_family_key_does():
     assert decay_state(mem(key="sister"), at(5000), no_family) == "stale"
 
 
+@pytest.mark.parametrize(
+    ("text", "lasting"),
+    [
+        ("I am allergic to shellfish", True),
+        ("Soy alérgica al maní", True),
+        ("I live in Leeds", True),
+        ("Me mudé a Sevilla", True),
+        ("My name is Lucas", True),
+        ("Mi cumpleaños es el 3 de mayo", True),
+        ("My sister is called Ana", True),
+        ("I work as a nurse at St Mary's", True),
+        ("I prefer tea over coffee", False),
+        ("I'm no longer allergic to peanuts", False),
+        ("My friend Marta lives in Porto", False),
+        ("I have a dog called Toby", False),
+    ],
+)
+def test_a_fact_written_without_a_key_is_kept_by_what_it_says(text, lasting):
+    """ "I am allergic to shellfish", remembered with no key (`vmem remember`, a hand-written
+    file), went stale after 240 days: the profile was its key's alone, and the allergy left
+    every block without a word. A keyless fact that says who the user is (name, home, work,
+    birthday, allergies, family) lasts as one under that key; a preference still decays,
+    and an episode still expires."""
+    fact = mem(text=text, confidence="high", source="explicit")
+    assert (decay_state(fact, at(5000)) == "active") is lasting
+    assert is_expired(mem("episode", text=text), at(31))
+
+
 def test_reconfirmation_resets_the_clock():
     m = mem(last_confirmed=at(100))
     assert decay_state(m, at(150)) == "active" and decay_state(m, at(161)) == "aging"

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..config import SETTINGS, Config
 from ..vault.memory import Memory, as_datetime, fold_accents, normalize_key
-from ..vault.slots import family_role
+from ..vault.slots import family_role, subject_key
 
 ARCHIVE_DIR = "archive"
 _DEFAULTS = {key: s.default for key, s in SETTINGS["lifecycle"].items()}
@@ -131,8 +131,10 @@ def is_archived(memory: Memory) -> bool:
 
 def is_profile(memory: Memory, rules: Rules) -> bool:
     """A profile fact: its key is a profile key, or names one of the user's family
-    ("sister: Ana", "hermano", "wife") while the family is ("familia" or "family")."""
-    key = normalize_key(memory.key)
+    ("sister: Ana", "hermano", "wife") while the family is ("familia" or "family"). A fact
+    written without a key is kept under the key its words say (``slots.subject_key``: "I
+    live in Leeds" is a location, "I am allergic to shellfish" allergies)."""
+    key = normalize_key(memory.key) or (normalize_key(subject_key(memory.text)) if memory.type == "fact" else "")
     if key in rules.profile_keys or canonical_key(key) in rules.profile_keys:
         return True
     return bool(key) and not _FAMILY_KEYS.isdisjoint(rules.profile_keys) and family_role(key) is not None

@@ -235,6 +235,50 @@ def family_role(key: str | None) -> str | None:
     return next((role for role in map(_role, words) if role in FAMILY), None)
 
 
+#: the key a fact's subject would be kept under, for one written without a key ("I live in
+#: Leeds", "Mi pareja se llama Robin"): it says who the user is as much as one under the key
+_SUBJECT_KEYS = {
+    "name": "name",
+    "surname": "surname",
+    "residence": "location",
+    "work": "work",
+    "birthday": "birthday",
+    "pronouns": "pronouns",
+    "partner": "partner",
+}
+
+
+#: a word every fact ``subject_key`` reads holds (its people, its verb): a fact with none
+#: ("I prefer tea", most of a vault) is not parsed for it; listing a whole vault asks each
+_SUBJECT_HINTS = frozenset(
+    [
+        *FAMILY,
+        *_GROUP_NAMES,
+        *(w for w, role in _SYNONYMS.items() if role in FAMILY or role.split("/")[0] in _SUBJECT_KEYS),
+    ]
+    + """name named called call llamo llama llaman llamas surname apellido live lives living lived vivo vive vivimos
+    moved move mude mudo mudamos mudo work works working trabajo trabaja trabajamos birthday born cumpleanos naci
+    pronouns pronombres allergic allergy allergies alergico alergica alergia alergias""".split()
+)
+
+
+def subject_key(text: str) -> str | None:
+    """The key a fact written without one would be kept under, by what it says (``slot_of``):
+    "I live in Leeds" → location, "I am allergic to shellfish" → allergies, "My sister is
+    called Ana" → family; None for anything else, and for what it says no longer holds."""
+    if _SUBJECT_HINTS.isdisjoint(re.findall(r"[^\W_]+", fold_accents(text[:300]).casefold())):
+        return None
+    slot = slot_of(text)
+    if slot is None or slot.negated:
+        return None
+    if slot.subject.startswith("act:"):
+        return "allergies" if {"allergic", "alergic"} & set(slot.subject[4:].split()) else None
+    whose, _, _ = slot.subject.partition("/")
+    if whose in FAMILY and whose != "partner":
+        return "family"
+    return _SUBJECT_KEYS.get(whose)
+
+
 def people_tags(key: str | None, text: str) -> list[str]:
     """What the catalog indexes a fact by for the people it is about (``people_named``):
     the facts a question about the user's son, kids or family is answered by
