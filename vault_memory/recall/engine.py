@@ -257,7 +257,7 @@ class Engine:
         """The stages of a ranking, in order: the legs, the candidates they agree on
         (``_candidates``), late interaction (``_late``), the food rule, then the lifecycle
         weights and the selection (``_select``) and what joins the hits after it
-        (``_complete``)."""
+        (``_complete``). A question about a time alone skips the legs (``_a_time``)."""
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
@@ -297,7 +297,11 @@ class Engine:
         confirmed = self.vault.confirmations.latest()
         hits, seen = self._select(snap, query, found, now, superseded, lambda *_: True, confirmed)
         if warnings is not None:
-            unseen = [m for m in snap.memories(list(found.fused)).values() if m.id not in seen]
+            unseen = [
+                self.vault.confirmations.apply(m, confirmed) if confirmed else m
+                for m in snap.memories(list(found.fused)).values()
+                if m.id not in seen
+            ]
             left = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
             for reason, flag in _RECALLED_BY.items():
                 if left[reason]:
