@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from ..vault.memory import fold_accents
-from .told import Told, asked_time
+from .told import Told, asked_time, told_times
 
 _EN = "january february march april may june july august september october november december".split()
 _ES = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
@@ -132,13 +132,19 @@ def about_a_time(question: str, today: dt.date) -> Told | None:
     named = named_time(question) if told is None else None
     if told is None and named is not None:
         told = _latest(named, today)
-    if told is None:
+    if told is None or _has_subject(question, told, named is not None):
         return None
+    return told
+
+
+def _has_subject(question: str, told: Told, named: bool) -> bool:
+    """Whether ``question`` holds a word beside its time (``told``, or a ``named`` month,
+    year or day) that is not one of ``_NO_SUBJECT``."""
     time_words = set(_WORDS.findall(fold_accents(told.phrase).casefold()))
     words = [w for w in _WORDS.findall(fold_accents(question).casefold()) if w not in time_words]
-    if named is not None:  # its month, year and day: "in October", "on 3 June, 2025", "el 3 de mayo"
+    if named:  # its month, year and day: "in October", "on 3 June, 2025", "el 3 de mayo"
         words = [w for w in words if not w.isdigit() and w not in _MONTH and w not in ("st", "nd", "rd", "th")]
-    return told if all(w in _NO_SUBJECT for w in words) else None
+    return not all(w in _NO_SUBJECT for w in words)
 
 
 def _latest(named: NamedTime, today: dt.date) -> Told | None:
@@ -160,3 +166,15 @@ def _latest(named: NamedTime, today: dt.date) -> Told | None:
         return Told(name, first, following - dt.timedelta(days=1), "month")
     except ValueError:  # "31 February"
         return None
+
+
+def of_the_time(about: Told, created: dt.datetime | None, text: str) -> str | None:
+    """Why a memory is of the days a question about a time asks about: it was written then
+    ("written 2026-11-26"), or it tells of them ("tells tomorrow = 2026-11-28", written the
+    day before); None when neither."""
+    if created is None:
+        return None
+    if about.first <= created.date() <= about.last:
+        return f"written {created.date().isoformat()}"
+    tells = [t for t in told_times(text, created) if t.first <= about.last and t.last >= about.first]
+    return f"tells {tells[0]}" if tells else None

@@ -40,7 +40,7 @@ from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
-from .dates import NamedTime, about_a_time, named_time
+from .dates import NamedTime, about_a_time, named_time, of_the_time
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
@@ -58,7 +58,7 @@ from .ranking import (
 )
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
-from .told import Told, told_times
+from .told import Told
 from .turns import read_turns
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -302,16 +302,8 @@ class Engine:
                 for m in snap.memories(list(found.fused)).values()
                 if m.id not in seen
             ]
-            left = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
-            for reason, flag in _RECALLED_BY.items():
-                if left[reason]:
-                    n = left[reason]
-                    warnings.append(
-                        f"{n} memor{'ies' if n != 1 else 'y'} of {about} {'are' if n != 1 else 'is'} {reason}"
-                        f" and left out: {flag} recalls {'them' if n != 1 else 'it'}"
-                    )
-            if not found.fused:
-                warnings.append(f"no memory was written on or tells of {about}")
+            reasons = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
+            warnings += left_out_of_a_time(about, reasons, found=len(found.fused))
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
 
     def _of_a_time(self, snap: Snapshot, about: Told) -> Candidates:
@@ -326,16 +318,8 @@ class Engine:
         why: dict[str, str] = {}
         for start in range(0, len(paths), self.params.depth):  # read as far as needed: the newest fill it
             for path, memory in snap.memories(paths[start : start + self.params.depth]).items():
-                if memory.created is None or len(why) >= self.params.depth:
-                    continue
-                if about.first <= memory.created.date() <= about.last:
-                    why[path] = f"written {memory.created.date().isoformat()}"
-                elif tells := [
-                    t
-                    for t in told_times(memory.text, memory.created)
-                    if t.first <= about.last and t.last >= about.first
-                ]:
-                    why[path] = f"tells {tells[0]}"
+                if len(why) < self.params.depth and (said := of_the_time(about, memory.created, memory.text)):
+                    why[path] = said
             if len(why) >= self.params.depth:
                 break
         step = 0.5 / max(len(why), 1)
@@ -724,6 +708,23 @@ DATED_READ = 2_000
 
 #: what the lifecycle leaves out that a question about a time may want back, and how
 _RECALLED_BY = {"expired": "--include-expired", "stale": "--include-stale", "archived": "--include-archived"}
+
+
+def left_out_of_a_time(about: Told, reasons: Counter[str | None], found: int) -> list[str]:
+    """What to say of a question about a time: that no memory is of it (``found`` 0), or
+    how many of its memories the lifecycle left out, by ``reasons``, and how to recall them."""
+    if not found:
+        return [f"no memory was written on or tells of {about}"]
+    notes = []
+    for reason, flag in _RECALLED_BY.items():
+        if n := reasons[reason]:
+            many = n != 1
+            notes.append(
+                f"{n} memor{'ies' if many else 'y'} of {about} {'are' if many else 'is'} {reason}"
+                f" and left out: {flag} recalls {'them' if many else 'it'}"
+            )
+    return notes
+
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
 MAX_CHAIN_HOPS = 8
