@@ -160,7 +160,8 @@ SETTINGS: dict[str, dict[str, Setting]] = {
                 "salud",
             ],
             "strings",
-            "keys that say who the user is: they neither expire by type nor decay",
+            "keys that say who the user is: they neither expire by type nor decay (with familia or family, a key"
+            " naming a relative too; a fact without a key counts by what it says: I live in…, I am allergic to…)",
         ),
         "single_valued_keys": Setting(
             [
