@@ -1009,6 +1009,8 @@ def recall(
 
       vmem recall "where does the user work" --json --explain
 
+      vmem recall "what did I do yesterday?"   # that day's memories
+
       context=$(vmem recall "$USER_MESSAGE" --budget 300)
     """
     from ..api import VaultMemory, locate_vault
