@@ -625,6 +625,9 @@ def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for
         ("what did I do on 3 June?", "June 3 = 2026-06-03"),
         ("what did I do in 2025?", "2025 = 2025"),
         ("yesterday?", "yesterday = 2026-11-26"),
+        ("what have I been up to lately?", "lately = 2026-11-14 to 2026-11-27"),
+        ("¿Qué hice últimamente?", "últimamente = 2026-11-14 to 2026-11-27"),
+        ("What did Melanie paint recently?", None),
         # a subject of its own: ranked by it, as before
         ("what did we decide yesterday?", None),
         ("What did Joanna write yesterday that appeared on the big screen?", None),
@@ -660,14 +663,16 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     climbing = said("Went climbing with Marta after work", 1, hour=19, type="episode")
     billing = said("Decided to move the billing service to PostgreSQL 17", 1, hour=15)
     dentist = said("I have a dentist appointment tomorrow at 9", 2)
-    said("Deployed the invoice renderer to staging", 6, type="episode")
-    said("Fui al cine con Tomás", 9, type="episode")
+    deployed = said("Deployed the invoice renderer to staging", 6, type="episode")
+    cinema = said("Fui al cine con Tomás", 9, type="episode")
     cluster = said("Migrated the search cluster to the new region", 40, type="episode")
     backend = backend_for(empty_vault_dir)
     yesterday = [climbing, billing, tests, dentist]  # written then newest first, then what tells of it
     assert recall_ids(backend, "what did I do yesterday?", as_of=asked) == yesterday
     assert recall_ids(backend, "¿Qué hice ayer?", as_of=asked) == yesterday
     assert recall_ids(backend, "what did we decide yesterday?", as_of=asked)[0] == billing
+    lately = [*yesterday, deployed, cinema]  # the last two weeks, newest first
+    assert recall_ids(backend, "what have I been up to lately?", as_of=asked) == lately
     result = backend.recall(RecallQuery("what did I do in October?", as_of=asked, include_pinned=False))
     assert result.hits == []  # episodes expire after 30 days, and it is said
     assert "1 memory of October = 2026-10 is expired and left out: --include-expired recalls it" in result.warnings

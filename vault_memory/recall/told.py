@@ -134,7 +134,8 @@ class Told:
     phrase: str
     first: dt.date
     last: dt.date
-    #: how to name it: "day", "week" (Monday to Sunday), "weekend", "month", "year"
+    #: how to name it: "day", "week" (Monday to Sunday), "weekend", "month", "year", or
+    #: "days" (from the first to the last: "lately", asked)
     unit: str
 
     def __str__(self) -> str:
@@ -146,6 +147,8 @@ class Told:
             when = f"{self.first.year:04d}-{self.first.month:02d}"
         elif self.unit == "year":
             when = f"{self.first.year:04d}"
+        elif self.unit == "days":
+            when = f"{self.first.isoformat()} to {self.last.isoformat()}"
         else:
             when = self.first.isoformat()
         return f"{self.phrase} = {when}"
@@ -187,6 +190,10 @@ _PRESENT: tuple[tuple[str, str], ...] = (
     (r"this month|este mes", "month"),
     (r"this year|este año", "year"),
 )
+#: what a question calls the recent past, as days up to today: "what have I been up to
+#: lately?", "¿qué hice últimamente?"
+_RECENT = r"recently|lately|these days|(?:ú|u)ltimamente|estos (?:dí|di)as"
+RECENT_DAYS = 14
 
 
 def asked_time(question: str, today: dt.date) -> Told | None:
@@ -199,7 +206,11 @@ def asked_time(question: str, today: dt.date) -> Told | None:
         for pattern, unit in _PRESENT
         for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
     ]
-    times = told + present
+    recent = [
+        Told(match.group(0), today - dt.timedelta(days=RECENT_DAYS - 1), today, "days")
+        for match in re.finditer(rf"\b(?:{_RECENT})\b", question, re.IGNORECASE)
+    ]
+    times = told + present + recent
     return times[0] if len(times) == 1 else None
 
 
