@@ -257,7 +257,7 @@ _SUBJECT_HINTS = frozenset(
         *(w for w, role in _SYNONYMS.items() if role in FAMILY or role.split("/")[0] in _SUBJECT_KEYS),
     ]
     + """name named called call llamo llama llaman llamas surname apellido live lives living lived vivo vive vivimos
-    moved move mude mudo mudamos mudo work works working trabajo trabaja trabajamos birthday born cumpleanos naci
+    moved move mude mudo mudamos work works working trabajo trabaja trabajamos birthday born cumpleanos naci
     pronouns pronombres allergic allergy allergies alergico alergica alergia alergias""".split()
 )
 
