@@ -262,6 +262,9 @@ class Engine:
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
+        about = about_a_time(query.text, now.date())
+        if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
+            return self._a_time(snap, query, about, now, warnings)
         asked_in = detect(query.text) if self.params.language_aware else None
         models = self._models(snap, asked_in)
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
@@ -269,9 +272,6 @@ class Engine:
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
         asked: list[np.ndarray] = []
-        about = about_a_time(query.text, now.date())
-        if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
-            return self._a_time(snap, query, about, now, warnings)
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in, asked)
         sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
         found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
@@ -312,9 +312,10 @@ class Engine:
         written the day before), newest first, at most ``depth``. Each candidate's score
         steps down from 1 to 0.5 by its place, so the lifecycle weighs them as it weighs
         ranked ones."""
-        first = dt.datetime.combine(about.first - dt.timedelta(days=TELLS_AHEAD_DAYS), dt.time.min, dt.UTC)
-        last = dt.datetime.combine(about.last + dt.timedelta(days=1), dt.time.max, dt.UTC)  # a day either side: zones
-        paths = snap.paths_created(first - dt.timedelta(days=1), last, DATED_READ)
+        # a day more either side in UTC: a memory's date is its own zone's (``of_the_time`` decides)
+        first = dt.datetime.combine(about.first - dt.timedelta(days=TELLS_AHEAD_DAYS + 1), dt.time.min, dt.UTC)
+        last = dt.datetime.combine(about.last + dt.timedelta(days=1), dt.time.max, dt.UTC)
+        paths = snap.paths_created(first, last, DATED_READ)
         why: dict[str, str] = {}
         for start in range(0, len(paths), self.params.depth):  # read as far as needed: the newest fill it
             for path, memory in snap.memories(paths[start : start + self.params.depth]).items():
