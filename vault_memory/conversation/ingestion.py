@@ -433,17 +433,15 @@ def _note_past(
     """Each report told how many of its new memories, dated when they were said, are
     already stale or expired today (an old export's): recall leaves them out."""
     rules = rules_for(mem.config)
-    past: dict[int, dict[str, int]] = {}
-    reports = {}
+    past: dict[int, tuple[IngestReport, dict[str, int]]] = {}  # by report (not hashable): it, its counts by state
     for item, report, outcome in written:
         if outcome.status in ("created", "superseded") and item.said_at is not None:
             state = memory_state(outcome.memory, now, set(), rules)
             if state in ("stale", "expired"):
-                counts = past.setdefault(id(report), {})
+                counts = past.setdefault(id(report), (report, {}))[1]
                 counts[state] = counts.get(state, 0) + 1
-                reports[id(report)] = report
-    for key, counts in past.items():
-        reports[key].notes.append(_past_note(counts))
+    for report, counts in past.values():
+        report.notes.append(_past_note(counts))
 
 
 def _past_note(counts: dict[str, int]) -> str:
