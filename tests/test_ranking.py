@@ -120,3 +120,36 @@ def test_a_conversation_lifts_its_memories_by_its_share_of_the_best_conversation
     out = lift_sessions(fused, session_of, {"A": 4.0, "B": 1.0}, 0.4)
     assert out == pytest.approx({"a1": 1.4, "a2": 0.6, "b1": 0.6, "lone": 0.4})
     assert lift_sessions(fused, session_of, {}, 0.4) == fused
+
+
+def test_a_time_named_relative_to_today_is_left_out_of_the_words_and_weighs_by_how_precise_it_is():
+    """ "What did we decide about the database yesterday?" is ranked by its subject; a
+    day, weekend, week or month is where the user looks (its memories go above the rest),
+    "recently" or "last year" a hint (× 2: first among those about as relevant)."""
+    import datetime as dt
+
+    from vault_memory.recall.dates import is_precise, without_time
+    from vault_memory.recall.ranking import scale_dated
+    from vault_memory.recall.told import asked_time
+
+    today = dt.date(2026, 11, 27)
+    question = "what did we decide about the database yesterday?"
+    told = asked_time(question, today)
+    assert told is not None and without_time(question, told) == "what did we decide about the database  ?"
+    tonight = "can I drive you home after the party tonight?"  # "no manejo de noche": the night is its subject
+    assert without_time(tonight, asked_time(tonight, today)) == tonight
+    precise = {
+        q: is_precise(t)
+        for q in ("yesterday?", "last week?", "this month?", "recently?", "last year?")
+        if (t := asked_time(q, today))
+    }
+    assert precise == {
+        "yesterday?": True,
+        "last week?": True,
+        "this month?": True,
+        "recently?": False,
+        "last year?": False,
+    }
+    fused = {"old": 1.0, "said_then": 0.6, "weak_then": 0.2}
+    assert scale_dated(fused, {"said_then", "weak_then"}, 1.0) == {"old": 1.0, "said_then": 1.2, "weak_then": 0.4}
+    assert scale_dated(fused, {"said_then"}, 0) == fused

@@ -681,6 +681,40 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     assert "no memory was written on or tells of last week = week of 2026-10-19" in result.warnings
 
 
+def test_a_question_with_a_subject_and_a_time_prefers_the_memories_of_that_time(empty_vault_dir, backend_for):
+    """ "What did we decide about the database yesterday?" has a subject, so it is ranked
+    by its words; those alone ranked a decision of any day alike, and the word "yesterday"
+    matched an old note that says it of another day. The question is now ranked by its
+    subject, and the memories of the day it names (written then, or telling of it) go
+    above the rest (``RankingParams.told_weight``); ``--explain`` says why. A question
+    without the time ranks by its words alone, as before."""
+    from vault_memory.recall.ranking import RankingParams
+
+    v = Vault(empty_vault_dir)
+    asked = dt.datetime(2026, 11, 27, 9, tzinfo=dt.UTC)
+
+    def said(text: str, days_ago: int) -> str:
+        return v.add(text, now=asked.replace(hour=15) - dt.timedelta(days=days_ago)).id
+
+    backups = said("Yesterday we decided the database keeps nightly backups for a year", 90)
+    replica = said("We decided to add a read replica to the orders database", 1)
+    said("Had lunch with Marta at the ramen place", 1)
+    said("Fixed the flaky login test by pinning the clock", 1)
+    said("The CI pipeline takes 14 minutes on main", 10)
+    said("Decidimos ayer que la base de datos guarda copias cada noche", 90)
+    replica_es = said("Decidimos añadir una réplica de lectura a la base de datos de pedidos", 1)
+    backend = backend_for(empty_vault_dir)
+    question = "what did we decide about the database yesterday?"
+    assert recall_ids(backend, question, as_of=asked)[0] == replica
+    assert recall_ids(backend, "¿qué decidimos ayer sobre la base de datos?", as_of=asked)[0] == replica_es
+    assert (
+        backend.recall(RecallQuery(question, as_of=asked)).hits[0].explain["of_the_time_asked"] == "written 2026-11-26"
+    )
+    assert recall_ids(backend, "what did we decide about the database?", as_of=asked)[:2] == [backups, replica]
+    blind = backend_for(empty_vault_dir, params=RankingParams(told_weight=0))  # the time's words ranked as any
+    assert recall_ids(blind, question, as_of=asked)[0] == backups
+
+
 def test_a_catalog_of_the_older_schema_gets_dates_when_migrated(empty_vault_dir, backend_for):
     """A vault indexed before the catalog kept each memory's date: a reader of it finds
     the memories of a day record by record, and the next sync fills the column."""

@@ -4,6 +4,12 @@ memory dated within it has the question's time on its side even when its text na
 date (a turn said in a session of that month), so recall lifts it
 (``RankingParams.date_weight``).
 
+A question with a subject and a time relative to today ("what did we decide about the
+database yesterday?") is ranked by its subject alone (``without_time``), and the memories
+of that time are lifted: above the rest when the time is a day to a month (``is_precise``),
+first among those about as relevant when it is loose ("recently", "last year";
+``RankingParams.told_weight``).
+
 A question about a time with no subject of its own ("what did I do yesterday?", "what
 happened in October?", "¿qué hice la semana pasada?") is answered by the memories of that
 time instead (``about_a_time``): its words match nothing a memory says.
@@ -166,6 +172,32 @@ def _latest(named: NamedTime, today: dt.date) -> Told | None:
         return Told(name, first, following - dt.timedelta(days=1), "month")
     except ValueError:  # "31 February"
         return None
+
+
+#: the times a question names precisely enough that it looks there: its memories come first
+PRECISE_UNITS = frozenset({"day", "weekend", "week", "month"})
+
+
+def is_precise(told: Told) -> bool:
+    """Whether ``told`` is a day, weekend, week or month ("yesterday", "last week", "this
+    month"), not a loose time ("recently", "last year", "4 years ago")."""
+    return told.unit in PRECISE_UNITS
+
+
+#: a part of the day says what, not only when: "can I drive you home after the party
+#: tonight?" asks about driving at night ("no manejo de noche"), so its words stay
+_PART_OF_DAY = re.compile(
+    r"\b(?:tonight|night|morning|afternoon|evening|anoche|noche|tarde|esta mañana)\b", re.IGNORECASE
+)
+
+
+def without_time(question: str, told: Told) -> str:
+    """``question`` without the words of its time: "what did we decide about the database
+    yesterday?" is ranked by "what did we decide about the database ?", since a memory that
+    says "yesterday" says it of another day. A part of the day stays (``_PART_OF_DAY``)."""
+    if _PART_OF_DAY.search(told.phrase):
+        return question
+    return question.replace(told.phrase, " ", 1)
 
 
 def of_the_time(about: Told, created: dt.datetime | None, text: str) -> str | None:

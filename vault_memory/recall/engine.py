@@ -40,7 +40,7 @@ from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
-from .dates import NamedTime, about_a_time, named_time, of_the_time
+from .dates import NamedTime, about_a_time, is_precise, named_time, of_the_time, without_time
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
@@ -54,11 +54,12 @@ from .ranking import (
     lift_speakers,
     lower_asking,
     ranks,
+    scale_dated,
     spread_to_neighbours,
 )
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
-from .told import Told
+from .told import Told, asked_time
 from .turns import read_turns
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -265,6 +266,9 @@ class Engine:
         about = about_a_time(query.text, now.date())
         if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
             return self._a_time(snap, query, about, now, warnings)
+        when: NamedTime | Told | None = named_time(query.text) or asked_time(query.text, now.date())
+        if isinstance(when, Told) and self.params.told_weight > 0:  # ranked by its subject
+            query = replace(query, text=without_time(query.text, when))
         asked_in = detect(query.text) if self.params.language_aware else None
         models = self._models(snap, asked_in)
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
@@ -274,10 +278,12 @@ class Engine:
         asked: list[np.ndarray] = []
         keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in, asked)
         sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
-        found = self._candidates(snap, keyword, vector, asked_in, models, legs, named_time(query.text), sessions)
+        found = self._candidates(snap, keyword, vector, asked_in, models, legs, when, sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         self._weigh_turns(snap, query.text, found)
+        if isinstance(when, Told) and is_precise(when) and self.params.told_weight > 0:
+            lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
         answering = self._by_kind(snap, query.text, found, models, asked_in)
         superseded = snap.superseded_targets()
@@ -369,14 +375,15 @@ class Engine:
         asked_in: str | None,
         models: Sequence[Part],
         legs: tuple[str, ...],
-        when: NamedTime | None = None,
+        when: NamedTime | Told | None = None,
         sessions: dict[str, float] | None = None,
     ) -> Candidates:
         """The legs' results as one fused list: vector noise dropped, the language rule
         applied (each pair scored by the first of ``models`` that knows both its languages),
-        the score spread to conversation neighbours, the memories dated within the time
-        the question names (``when``) lifted, and each memory lifted by how well its
-        conversation as a whole answers (``sessions``: {conversation: score})."""
+        the score spread to conversation neighbours, the memories of the time the question
+        names (``when``: a month, year or day, or days relative to today) lifted, and each
+        memory lifted by how well its conversation as a whole answers (``sessions``:
+        {conversation: score})."""
         kw_score = dict(keyword)
         by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
         abstains, judges = self._language_rule(snap, keyword, by_model, asked_in, models, legs)
@@ -387,20 +394,35 @@ class Engine:
         fused = fuse(keyword, vector, self.params, abstains)
         neighbours = snap.neighbours(list(fused)) if fused and self.params.neighbour_weight > 0 else {}
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
-        fused = self._lift(snap, fused, when, sessions or {})
-        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges)
+        dated: dict[str, str] = {}
+        fused = self._lift(snap, fused, when, sessions or {}, dated)
+        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges, dated=dated)
 
     def _lift(
-        self, snap: Snapshot, fused: dict[str, float], when: NamedTime | None, sessions: dict[str, float]
+        self,
+        snap: Snapshot,
+        fused: dict[str, float],
+        when: NamedTime | Told | None,
+        sessions: dict[str, float],
+        dated: dict[str, str],
     ) -> dict[str, float]:
         """What lifts a candidate beyond its own words: a date within the time the question
-        names (``when``), and its conversation's score as one text (``sessions``)."""
+        names (``when``: a month, year or day), or being of the days it names relative to
+        today (each such memory put in ``dated`` with why, for ``--explain`` and the lift
+        above the rest after late interaction), and its conversation's score as one text
+        (``sessions``)."""
         if not fused or (when is None and not sessions):
             return fused
         memories = snap.memories(list(fused))
-        if when is not None and self.params.date_weight > 0:
-            dated = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
-            fused = lift_dated(fused, dated, self.params.date_weight)
+        if isinstance(when, NamedTime) and self.params.date_weight > 0:
+            held = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
+            fused = lift_dated(fused, held, self.params.date_weight)
+        elif isinstance(when, Told) and self.params.told_weight > 0:
+            for path, memory in memories.items():
+                if memory is not None and (said := of_the_time(when, memory.created, memory.text)):
+                    dated[path] = said
+            if not is_precise(when):  # "recently": a hint; "yesterday" goes above the rest (``_rank``)
+                fused = scale_dated(fused, dated, self.params.told_weight)
         if sessions:
             session_of = {p: m.conversation for p, m in memories.items() if m is not None}
             fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
@@ -695,14 +717,17 @@ class Candidates:
     kinds: dict[str, str] = field(default_factory=dict)
     #: the question's vector, when the vector leg ran
     question_vector: np.ndarray | None = None
-    #: for a question about a time (``dates.about_a_time``), why each memory is of it:
-    #: "written 2026-11-26", "tells tomorrow = 2026-11-28"
+    #: for a question about a time (``dates.about_a_time``), or with a subject and a time
+    #: relative to today, why each memory is of it: "written 2026-11-26", "tells tomorrow =
+    #: 2026-11-28"
     dated: dict[str, str] = field(default_factory=dict)
 
 
 #: a question about a time also finds the memories that tell of it from up to this many
 #: days before ("next month", said on the last day of the one before)
 TELLS_AHEAD_DAYS = 31
+
+
 #: the newest memories of that span read for it, at most: a year of a busy vault is more
 #: than a block shows, and the newest are the ones shown
 DATED_READ = 2_000
