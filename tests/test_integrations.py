@@ -923,6 +923,8 @@ def test_an_mcp_client_lists_tools_remembers_and_recalls(tmp_path):
                     "ingest", {"transcript": "User: Remember that my dog is called Rex\nAssistant: Noted."}
                 ),
                 "resource": await session.read_resource(f"memory://{ana}"),
+                "of_a_time": await session.call_tool("recall", {"query": "what did I do in 1990?"}),
+                "searched_a_time": await session.call_tool("search", {"query": "what did I do in 1990?"}),
             }
             return tools, remembered, recalled, missing, bad_type, read, more
 
@@ -963,6 +965,9 @@ def test_an_mcp_client_lists_tools_remembers_and_recalls(tmp_path):
     [conversation] = more["ingested"].structured_content["conversations"]
     assert [w["text"] for w in conversation["written"]] == ["The user's dog is called Rex"]
     assert "sister is called Ana" in more["resource"].contents[0].text
+    for answer in (more["of_a_time"], more["searched_a_time"]):  # what the answer says of itself is a note
+        said = answer.structured_content
+        assert said["notes"] == ["no memory was written on or tells of 1990 = 1990"] and "warnings" not in said
 
 
 @pytest.mark.slow

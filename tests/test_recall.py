@@ -675,10 +675,29 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     assert recall_ids(backend, "what have I been up to lately?", as_of=asked) == lately
     result = backend.recall(RecallQuery("what did I do in October?", as_of=asked, include_pinned=False))
     assert result.hits == []  # episodes expire after 30 days, and it is said
-    assert "1 memory of October = 2026-10 is expired and left out: --include-expired recalls it" in result.warnings
+    assert result.notes == ["1 memory of October = 2026-10 is expired and left out: --include-expired recalls it"]
+    assert not result.warnings  # information, not a fault
     assert recall_ids(backend, "what did I do in October?", as_of=asked, include_expired=True) == [cluster]
     result = backend.recall(RecallQuery("what happened last week?", as_of=asked - dt.timedelta(days=30)))
-    assert "no memory was written on or tells of last week = week of 2026-10-19" in result.warnings
+    assert result.notes == ["no memory was written on or tells of last week = week of 2026-10-19"]
+
+
+def test_what_a_question_about_a_time_says_of_itself_is_a_note_not_a_warning(mech_vault):
+    """ "No memory was written on or tells of last week" is information: it went out as
+    "warning: …" beside real faults (an index behind its files). It is a note, on stderr
+    as "note: …", in ``--json`` as ``notes``, and over a daemon's wire as well."""
+    from vault_memory.backend.protocol import result_from_wire, result_to_wire
+
+    cli = Cli(mech_vault)
+    said = cli("recall", "what happened last week?", "--as-of", "2020-01-08")
+    assert said.exit_code == 0
+    assert "note: no memory was written on or tells of last week = week of 2019-12-30" in said.stderr
+    assert "warning" not in said.stderr
+    data = cli.json("recall", "what happened last week?", "--as-of", "2020-01-08")
+    assert data["notes"] == ["no memory was written on or tells of last week = week of 2019-12-30"]
+    assert "warnings" not in data
+    result = vmem.open(mech_vault).recall("what happened last week?", as_of=dt.datetime(2020, 1, 8, tzinfo=dt.UTC))
+    assert result_from_wire(result_to_wire(result), result.query, 1.0).notes == result.notes != []
 
 
 def test_a_question_with_a_subject_and_a_time_prefers_the_memories_of_that_time(empty_vault_dir, backend_for):

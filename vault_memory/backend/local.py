@@ -155,17 +155,19 @@ class LocalBackend:
 
     def recall(self, query: RecallQuery) -> RecallResult:
         started = time.perf_counter()
-        notes: list[str] = []
+        warnings: list[str] = []
         report = None
         try:
             report = self.ensure_fresh()
         except EmbedderError as e:  # the index cannot take new text: recall from what it holds
-            notes.append(f"the index could not be brought up to date: {e}")
+            warnings.append(f"the index could not be brought up to date: {e}")
         except OSError as e:  # a read-only vault, a full disk: answer from the index as it is
-            notes.append(f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files")
+            warnings.append(
+                f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files"
+            )
         with self.freshness.reading() as snap:
             return self.engine.recall(
-                query, snap, sync=report, notes=[*self.freshness.notes(), *notes], started=started
+                query, snap, sync=report, warnings=[*self.freshness.notes(), *warnings], started=started
             )
 
     def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:

@@ -83,6 +83,7 @@ def result_to_wire(result: RecallResult) -> dict[str, Any]:
     return {
         "took_ms": result.took_ms,
         "warnings": result.warnings,
+        "notes": result.notes,
         "timings": result.timings,
         "hits": [
             {
@@ -121,6 +122,7 @@ def result_from_wire(data: dict[str, Any], query: RecallQuery, took_ms: float) -
         answered_by="daemon",
         server_ms=float(data.get("took_ms") or 0.0),
         timings=dict(data.get("timings") or {}),
+        notes=[str(note) for note in data.get("notes") or []],
     )
 
 

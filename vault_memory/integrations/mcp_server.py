@@ -119,6 +119,8 @@ def build_server(mem: VaultMemory) -> Any:
             "block": result.block,  # fenced and neutralised already
             # what recall had to leave out (unreadable files, a damaged index), for the agent to tell the user
             **({"warnings": neutral(result.warnings)} if result.warnings else {}),
+            # what the answer says of itself: a time asked about that no memory is of
+            **({"notes": neutral(result.notes)} if result.notes else {}),
             "memories": neutral(
                 [
                     {
@@ -158,7 +160,10 @@ def build_server(mem: VaultMemory) -> Any:
         result = guarded(mem.recall)(query, budget=1_000_000, k=k, persona=persona)
         lines, spent = index_entries(result.hits, budget)
         found = {"memories": lines, "found": len(result.hits), "index_tokens": spent}
-        return neutral(found | ({"warnings": result.warnings} if result.warnings else {}))
+        said = ({"warnings": result.warnings} if result.warnings else {}) | (
+            {"notes": result.notes} if result.notes else {}
+        )
+        return neutral(found | said)
 
     @server.tool(
         title="Get memories",

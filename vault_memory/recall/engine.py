@@ -127,19 +127,20 @@ class Engine:
         snapshot: Snapshot,
         *,
         sync: SyncReport | None = None,
-        notes: Sequence[str] = (),
+        warnings: Sequence[str] = (),
         started: float | None = None,
     ) -> RecallResult:
         """The one place a ``RecallResult`` is made: ``query`` ranked on ``snapshot``. The
         caller (a backend) decided how fresh the snapshot is: ``sync`` is what that took,
-        ``notes`` what it could not do, ``started`` (``time.perf_counter()``) when it began."""
+        ``warnings`` what it could not do, ``started`` (``time.perf_counter()``) when it began."""
         started = time.perf_counter() if started is None else started
         timings: dict[str, float] = {}
         unranked: list[str] = []
+        notes: list[str] = []
         if len(query.text) > MAX_QUERY_CHARS:  # a pasted file as the question: 5.6 MB took 28 s
             query = replace(query, text=query.text[:MAX_QUERY_CHARS])
             unranked.append(f"the question was cut to its first {MAX_QUERY_CHARS:,} characters")
-        hits = self.rank(snapshot, query, timings, unranked)
+        hits = self.rank(snapshot, query, timings, unranked, notes)
         skipped = [f"skipped {p}" for p in sync.problems] if sync is not None else []
         if query.persona and query.persona not in snapshot.personas():
             known = snapshot.personas()
@@ -161,8 +162,9 @@ class Engine:
             hits,
             (time.perf_counter() - started) * 1000,
             sync,
-            [*skipped, *notes, *unranked],
+            [*skipped, *warnings, *unranked],
             timings=timings,
+            notes=notes,
         )
 
     def _profile(
@@ -242,18 +244,25 @@ class Engine:
         query: RecallQuery,
         timings: dict[str, float] | None = None,
         warnings: list[str] | None = None,
+        notes: list[str] | None = None,
     ) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
         time went (keyword_ms, embed_ms, vector_ms, late_ms, rank_ms: all of it); ``warnings`` what
-        the ranking had to do without (the model)."""
+        the ranking had to do without (the model); ``notes`` what the answer says of itself
+        (a question about a time: what of it was left out)."""
         started = time.perf_counter()
-        hits = self._rank(snap, query, timings, warnings)
+        hits = self._rank(snap, query, timings, warnings, notes)
         if timings is not None:
             timings["rank_ms"] = (time.perf_counter() - started) * 1000
         return hits
 
     def _rank(
-        self, snap: Snapshot, query: RecallQuery, timings: dict[str, float] | None, warnings: list[str] | None
+        self,
+        snap: Snapshot,
+        query: RecallQuery,
+        timings: dict[str, float] | None,
+        warnings: list[str] | None,
+        notes: list[str] | None,
     ) -> list[Hit]:
         """The stages of a ranking, in order: the legs, the candidates they agree on
         (``_candidates``), late interaction (``_late``), the food rule, then the lifecycle
@@ -265,7 +274,7 @@ class Engine:
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
         about = about_a_time(query.text, now.date())
         if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
-            return self._a_time(snap, query, about, now, warnings)
+            return self._a_time(snap, query, about, now, notes)
         when: NamedTime | Told | None = named_time(query.text) or asked_time(query.text, now.date())
         if isinstance(when, Told) and self.params.told_weight > 0:  # ranked by its subject
             query = replace(query, text=without_time(query.text, when))
@@ -293,23 +302,23 @@ class Engine:
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
 
     def _a_time(
-        self, snap: Snapshot, query: RecallQuery, about: Told, now: dt.datetime, warnings: list[str] | None
+        self, snap: Snapshot, query: RecallQuery, about: Told, now: dt.datetime, notes: list[str] | None
     ) -> list[Hit]:
         """The hits for a question about a time: its memories (``_of_a_time``), weighed by
-        the lifecycle like any others; what the lifecycle leaves out of them is said, since
-        the question asked for that time and no other."""
+        the lifecycle like any others; what the lifecycle leaves out of them is said in
+        ``notes``, since the question asked for that time and no other."""
         found = self._of_a_time(snap, about)
         superseded = snap.superseded_targets()
         confirmed = self.vault.confirmations.latest()
         hits, seen = self._select(snap, query, found, now, superseded, lambda *_: True, confirmed)
-        if warnings is not None:
+        if notes is not None:
             unseen = [
                 self.vault.confirmations.apply(m, confirmed) if confirmed else m
                 for m in snap.memories(list(found.fused)).values()
                 if m.id not in seen
             ]
             reasons = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
-            warnings += left_out_of_a_time(about, reasons, found=len(found.fused))
+            notes += left_out_of_a_time(about, reasons, found=len(found.fused))
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
 
     def _of_a_time(self, snap: Snapshot, about: Told) -> Candidates:

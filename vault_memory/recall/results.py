@@ -41,6 +41,9 @@ class RecallResult:
     #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, late_ms (late
     #: interaction's MaxSim), rank_ms (the whole ranking)
     timings: dict[str, float] = field(default_factory=dict)
+    #: what the answer says of itself that is no fault, unlike ``warnings``: a question
+    #: about a time that no memory is of, or what the lifecycle left out of that time
+    notes: list[str] = field(default_factory=list)
 
     @property
     def budget(self) -> int:
@@ -87,7 +90,7 @@ class RecallResult:
         stdout ends with a newline unless it is empty (nothing relevant prints nothing)."""
         from ..terminal import printable
 
-        errors = [f"warning: {w}" for w in self.warnings]
+        errors = [f"warning: {w}" for w in self.warnings] + [f"note: {n}" for n in self.notes]
         if format == "json":
             out = json.dumps(self.to_dict(explain), ensure_ascii=False, indent=2) + "\n"
         else:
@@ -117,6 +120,8 @@ class RecallResult:
             data["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
         if self.warnings or note:
             data["warnings"] = [*self.warnings, *([note] if note else [])]
+        if self.notes:
+            data["notes"] = self.notes
         if explain and self.sync is not None:
             data["sync"] = self.sync.to_dict()
         return data
