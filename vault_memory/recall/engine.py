@@ -275,9 +275,7 @@ class Engine:
         about = about_a_time(query.text, now.date())
         if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
             return self._a_time(snap, query, about, now, notes)
-        when: NamedTime | Told | None = named_time(query.text) or asked_time(query.text, now.date())
-        if isinstance(when, Told) and self.params.told_weight > 0:  # ranked by its subject
-            query = replace(query, text=without_time(query.text, when))
+        query, when = self._time_asked(query, now.date())
         asked_in = detect(query.text) if self.params.language_aware else None
         models = self._models(snap, asked_in)
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
@@ -291,7 +289,7 @@ class Engine:
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
             self._late(snap, pieces[0], found, timings, warnings)
         self._weigh_turns(snap, query.text, found)
-        if isinstance(when, Told) and is_precise(when) and self.params.told_weight > 0:
+        if isinstance(when, Told) and is_precise(when):
             lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
         answering = self._by_kind(snap, query.text, found, models, asked_in)
@@ -300,6 +298,17 @@ class Engine:
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+
+    def _time_asked(self, query: RecallQuery, today: dt.date) -> tuple[RecallQuery, NamedTime | Told | None]:
+        """The time a question with a subject names: a month, year or day by its name
+        ("in October 2023"), or days relative to ``today`` ("yesterday", "recently"; unless
+        ``told_weight`` turns that reading off), then the query ranked by its subject
+        alone (``without_time``)."""
+        named = named_time(query.text)
+        if named is not None or self.params.told_weight <= 0:
+            return query, named
+        told = asked_time(query.text, today)
+        return (query, None) if told is None else (replace(query, text=without_time(query.text, told)), told)
 
     def _a_time(
         self, snap: Snapshot, query: RecallQuery, about: Told, now: dt.datetime, notes: list[str] | None
@@ -423,19 +432,27 @@ class Engine:
         if not fused or (when is None and not sessions):
             return fused
         memories = snap.memories(list(fused))
-        if isinstance(when, NamedTime) and self.params.date_weight > 0:
-            held = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
-            fused = lift_dated(fused, held, self.params.date_weight)
-        elif isinstance(when, Told) and self.params.told_weight > 0:
-            for path, memory in memories.items():
-                if memory is not None and (said := of_the_time(when, memory.created, memory.text)):
-                    dated[path] = said
-            if not is_precise(when):  # "recently": a hint; "yesterday" goes above the rest (``_rank``)
-                fused = scale_dated(fused, dated, self.params.told_weight)
+        if when is not None:
+            fused = self._lift_of_the_time(memories, fused, when, dated)
         if sessions:
             session_of = {p: m.conversation for p, m in memories.items() if m is not None}
             fused = lift_sessions(fused, session_of, sessions, self.params.session_weight)
         return fused
+
+    def _lift_of_the_time(
+        self, memories: dict[str, Memory], fused: dict[str, float], when: NamedTime | Told, dated: dict[str, str]
+    ) -> dict[str, float]:
+        """The candidates of the time the question names lifted: dated within a month, year
+        or day named (``date_weight``), or of days named relative to today, put in ``dated``
+        with why; a loose time's ("recently") have their score × (1 + ``told_weight``), a
+        precise one's go above the rest after late interaction (``_rank``)."""
+        if isinstance(when, NamedTime):
+            held = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
+            return lift_dated(fused, held, self.params.date_weight)
+        for path, memory in memories.items():
+            if memory is not None and (said := of_the_time(when, memory.created, memory.text)):
+                dated[path] = said
+        return fused if is_precise(when) else scale_dated(fused, dated, self.params.told_weight)
 
     def _weigh_turns(self, snap: Snapshot, question: str, found: Candidates) -> None:
         """What a conversation's turn is weighs in (``recall.turns``): the turns of a speaker
