@@ -267,7 +267,9 @@ class Engine:
         """The stages of a ranking, in order: the legs, the candidates they agree on
         (``_candidates``), late interaction (``_late``), the food rule, then the lifecycle
         weights and the selection (``_select``) and what joins the hits after it
-        (``_complete``). A question about a time alone skips the legs (``_a_time``)."""
+        (``_complete``). A question about a time alone skips the legs (``_a_time``); one
+        with a subject and a time is ranked by its subject, and the memories of that time
+        lifted (``_time_asked``, ``_lift_of_the_time``)."""
         now = query.as_of or dt.datetime.now().astimezone()
         if now.tzinfo is None:
             now = now.astimezone()
