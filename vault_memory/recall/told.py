@@ -1,6 +1,6 @@
 """Times a memory tells relative to its own date (pure functions): "yesterday", "last
-week", "two days ago", "next month", "last Friday", "ayer", "la semana pasada", "hace tres
-días", "el viernes pasado". An agent reading "I went to the support group yesterday" in a
+week", "two days ago", "a couple of weeks ago", "next month", "last Friday", "ayer", "la
+semana pasada", "hace tres días", "hace un par de días", "el viernes pasado". An agent reading "I went to the support group yesterday" in a
 memory written months ago reads it against today, or does the arithmetic wrong; the block
 names the time it means, resolved against the memory's date (``render.memory_line``).
 Nothing is written into the user's file.
@@ -29,6 +29,10 @@ _NUMBERS = {
     "an": 1,
     "un": 1,
     "una": 1,
+    # "a couple of days ago" is two days ago as people say it; "a few" is no one number
+    "a couple of": 2,
+    "a couple": 2,
+    "un par de": 2,
 }
 _WEEKDAYS = {
     **{w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
