@@ -128,17 +128,40 @@ _NO_SUBJECT = frozenset(
 _WORDS = re.compile(r"[^\W\d_]+|\d+")
 
 
+@dataclass(frozen=True)
+class TimesAsked:
+    """What a question says of time, read once for a ranking: the month, year or day it
+    names (``named_time``), the days it names relative to today (``asked_time``), and,
+    for a question about a time alone, the days it asks about (``about_a_time``)."""
+
+    named: NamedTime | None
+    told: Told | None
+    about: Told | None
+
+
+def times_asked(question: str, today: dt.date) -> TimesAsked:
+    """``question``'s times (``TimesAsked``), each rule read once."""
+    told = asked_time(question, today)
+    named = named_time(question)
+    return TimesAsked(named, told, _about(question, today, told, named))
+
+
 def about_a_time(question: str, today: dt.date) -> Told | None:
     """The days a question about a time asks about, when it has no subject of its own:
     "what did I do yesterday?" (one day), "what happened last week?" (Monday to Sunday),
     "what did I do in October?" (the last October up to ``today``), "¿qué hice en
     2025?". None for a question with a subject ("what did we decide yesterday?"), or
     that names no one time."""
-    told = asked_time(question, today)
-    named = named_time(question) if told is None else None
+    return times_asked(question, today).about
+
+
+def _about(question: str, today: dt.date, told: Told | None, named: NamedTime | None) -> Told | None:
+    """``about_a_time`` from the question's relative time (``told``), else the time it
+    names (``named``)."""
+    by_name = told is None and named is not None
     if told is None and named is not None:
         told = _latest(named, today)
-    if told is None or _has_subject(question, told, named is not None):
+    if told is None or _has_subject(question, told, by_name):
         return None
     return told
 

@@ -40,7 +40,7 @@ from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
-from .dates import NamedTime, about_a_time, is_precise, named_time, of_the_time, without_time
+from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
@@ -59,7 +59,7 @@ from .ranking import (
 )
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
-from .told import Told, asked_time
+from .told import Told
 from .turns import read_turns
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
@@ -274,10 +274,10 @@ class Engine:
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
-        about = about_a_time(query.text, now.date())
-        if about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
-            return self._a_time(snap, query, about, now, notes)
-        query, when = self._time_asked(query, now.date())
+        times = times_asked(query.text, now.date())
+        if times.about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
+            return self._a_time(snap, query, times.about, now, notes)
+        query, when = self._time_asked(query, times)
         asked_in = detect(query.text) if self.params.language_aware else None
         models = self._models(snap, asked_in)
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
@@ -301,15 +301,14 @@ class Engine:
         hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
 
-    def _time_asked(self, query: RecallQuery, today: dt.date) -> tuple[RecallQuery, NamedTime | Told | None]:
-        """The time a question with a subject names: a month, year or day by its name
-        ("in October 2023"), or days relative to ``today`` ("yesterday", "recently"; unless
-        ``told_weight`` turns that reading off), then the query ranked by its subject
-        alone (``without_time``)."""
-        named = named_time(query.text)
-        if named is not None or self.params.told_weight <= 0:
-            return query, named
-        told = asked_time(query.text, today)
+    def _time_asked(self, query: RecallQuery, times: TimesAsked) -> tuple[RecallQuery, NamedTime | Told | None]:
+        """The time a question with a subject names (of its ``times``): a month, year or
+        day by its name ("in October 2023"), or days relative to today ("yesterday",
+        "recently"; unless ``told_weight`` turns that reading off), then the query ranked by
+        its subject alone (``without_time``)."""
+        if times.named is not None or self.params.told_weight <= 0:
+            return query, times.named
+        told = times.told
         return (query, None) if told is None else (replace(query, text=without_time(query.text, told)), told)
 
     def _a_time(

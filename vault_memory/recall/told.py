@@ -1,8 +1,9 @@
 """Times a memory tells relative to its own date (pure functions): "yesterday", "last
 week", "two days ago", "a couple of weeks ago", "next month", "last Friday", "ayer", "la
-semana pasada", "hace tres días", "hace un par de días", "el viernes pasado". An agent reading "I went to the support group yesterday" in a
-memory written months ago reads it against today, or does the arithmetic wrong; the block
-names the time it means, resolved against the memory's date (``render.memory_line``).
+semana pasada", "hace tres días", "hace un par de días", "el viernes pasado". An agent
+reading "I went to the support group yesterday" in a memory written months ago reads it
+against today, or does the arithmetic wrong; the block names the time it means,
+resolved against the memory's date (``render.memory_line``).
 Nothing is written into the user's file.
 
 Only what one date resolves: "a few days ago", "recently", "on Friday" (which one?) and
