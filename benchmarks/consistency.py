@@ -389,6 +389,24 @@ CHANGES = [
         "Remember that I'm no longer a member of the chess club",
         "am I in the chess club?",
     ),
+    # a denial dropped: "can't" and "cannot" keep their modal ("can drive", denied)
+    _c(
+        "negation",
+        "en",
+        R,
+        "The user can't drive at night",
+        "The user can drive at night",
+        "can the user drive at night?",
+    ),
+    _c("negation", "en", SAID, "Remember that I cannot swim", "Remember that I can swim", "can I swim?"),
+    _c(
+        "negation",
+        "es",
+        R,
+        "El usuario no puede manejar de noche",
+        "El usuario puede manejar de noche",
+        "¿el usuario puede manejar de noche?",
+    ),
 ]
 
 CONTROLS = [

@@ -65,6 +65,17 @@ def test_remember_says_what_it_did_instead_of_a_new_file(cli):
     assert f"Supersedes {first}" in changed.stderr and "vmem history" in changed.stderr
 
 
+def test_a_negation_said_in_full_restates_its_contraction(cli):
+    """Before, "We do not deploy on Fridays" after "We don't deploy on Fridays" was written
+    as a second file and both were recalled: "don't" was a word of its own, so the new text
+    seemed to add "not". A negation, contracted or not, now says "not"; one without it is
+    still new."""
+    first = cli("remember", "We don't deploy on Fridays").stdout.strip()
+    again = cli("remember", "We do not deploy on Fridays")
+    assert again.stdout.strip() == first and "Already known" in again.stderr
+    assert cli("remember", "We deploy on Fridays").stdout.strip() != first
+
+
 def test_remembering_bytes_that_are_not_utf8_is_refused_with_a_reason(tmp_path):
     """`vmem remember -` of a Latin-1 file ("café" as one byte) ended in a traceback from
     the tokenizer, or in "'utf-8' codec can't encode… surrogates not allowed": stdin's

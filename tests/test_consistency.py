@@ -158,6 +158,33 @@ def test_an_unsure_change_is_a_visible_conflict_newer_first_older_marked(empty_v
     assert json.loads(cli("conflicts", "--json").stdout)[0]["older"] == ana.id
 
 
+def test_a_fact_that_drops_a_negation_is_new_and_contradicts_the_old_one(empty_vault_dir):
+    """Before, "I can drive at night" after "I can't drive at night" was taken for the old fact
+    (no word of its own, 0.88 alike): "Already known", and the old fact was reconfirmed.
+    Now it replaces it, as "I like coffee" replaces "I don't like coffee". "We deploy on
+    Fridays" after "We don't deploy on Fridays" is about no slot vmem reads: both stay, and
+    recall and `vmem conflicts` say they contradict each other, in English and Spanish."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    cannot = mem.remember("I can't drive at night", now=NOW).memory
+    can = mem.remember("I can drive at night", now=NOW + DAY)
+    assert can.status == "superseded" and [m.id for m in can.previous] == [cannot.id]
+    never = mem.remember("We don't deploy on Fridays", now=NOW).memory
+    deploy = mem.remember("We deploy on Fridays", now=NOW + DAY)
+    assert deploy.status == "created"
+    no = mem.remember("No manejo de noche", now=NOW).memory
+    si = mem.remember("Manejo de noche", now=NOW + DAY).memory
+    block = mem.recall("do we deploy on Fridays?", as_of=NOW + 2 * DAY, include_pinned=False).block
+    lines = [line for line in block.splitlines() if "deploy" in line]
+    assert lines == [
+        "- We deploy on Fridays (2026-11-24, high)",
+        "- We don't deploy on Fridays (2026-11-23, high, older — may be outdated)",
+    ]
+    pairs = {(c.newer.id, c.older.id) for c in mem.conflicts()}
+    assert pairs == {(deploy.memory.id, never.id), (si.id, no.id)}
+    assert mem.remember("We do not deploy on Fridays", now=NOW + 2 * DAY).status == "reconfirmed"
+    mem.close()
+
+
 def test_a_recalled_older_fact_brings_its_newer_rival_along(empty_vault_dir):
     mem = vmem.open(empty_vault_dir, use_daemon=False)
     mem.remember("The user's dog is called Rex", now=NOW)
@@ -207,6 +234,28 @@ def test_a_catalog_of_the_older_schema_gets_slot_tags_when_migrated(mech_vault):
         db.executescript("DROP TABLE slots; PRAGMA user_version = 4;")
     new = vmem.open(mech_vault, use_daemon=False).remember("The user moved to Bristol", now=NOW + DAY)
     assert new.status == "superseded" and [m.id for m in new.previous] == [old.id]
+
+
+def test_a_catalog_of_the_older_schema_gets_stances_when_migrated(mech_vault):
+    """A vault indexed before facts no slot reads were tagged by what they say: the next
+    write migrates the catalog, and the new fact's contradiction is listed."""
+    import sqlite3
+
+    from vault_memory.config import StateLayout
+    from vault_memory.index.catalog import schema_with
+    from vault_memory.index.generations import IndexLayout
+
+    mem = vmem.open(mech_vault, use_daemon=False)
+    old = mem.remember("The staging cluster is not public", now=NOW).memory
+    catalog = IndexLayout(StateLayout.of(mech_vault)).current().catalog_path
+    with sqlite3.connect(catalog) as db:
+        db.executescript(
+            f"DELETE FROM slots WHERE tag LIKE 's:said:%'; PRAGMA user_version = {schema_with('stances') - 1};"
+        )
+    mem = vmem.open(mech_vault, use_daemon=False)
+    new = mem.remember("The staging cluster is public", now=NOW + DAY).memory
+    assert [(c.newer.id, c.older.id) for c in mem.conflicts()] == [(new.id, old.id)]
+    mem.close()
 
 
 @pytest.mark.parametrize(

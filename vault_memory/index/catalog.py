@@ -22,7 +22,7 @@ from ..errors import IndexDamaged
 from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
-from ..vault.slots import PEOPLE_TAG, people_tags, slot_of
+from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of
 from ..vault.supersession import with_digest_marker
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync
@@ -125,6 +125,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX files_created ON files(created) WHERE created IS NOT NULL;",
         fill="_fill_created",
     ),
+    # what a fact no slot reads says, and a negation kept beside its modal ("can't drive" is
+    # "can drive", denied; ``vault.slots.stance_of``): every fact's tags read again, so "We
+    # deploy on Fridays" finds the "We don't deploy on Fridays" it contradicts
+    Migration("stances", "", fill="_fill_tags_again"),
 )
 
 
@@ -232,7 +236,8 @@ def record_tags(record: dict[str, Any]) -> list[str]:
 
 def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
     slot = slot_of(text, key) if kind == "fact" else None
-    tags = list(slot.tags) if slot is not None else []
+    stance = stance_of(text) if kind == "fact" and slot is None else None
+    tags = list(slot.tags) if slot is not None else [f"s:{stance[0]}"] if stance is not None else []
     if kind == "fact":
         tags += people_tags(key, text)
     return [*tags, SPANISH_TAG] if detect(text) == SPANISH else tags
@@ -424,6 +429,11 @@ class Catalog:
         slots were filled by today's ``record_tags`` has them already)."""
         self._sql("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
         self._fill_slots(PEOPLE_TAG)
+
+    def _fill_tags_again(self) -> None:
+        """Every indexed fact's tags, from its record, by today's rules (once)."""
+        self._sql("DELETE FROM slots")
+        self._fill_slots()
 
     def _fill_created(self) -> None:
         """``created`` of every indexed memory, from its record (once)."""

@@ -206,6 +206,17 @@ SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})
 #: a pronoun with its verb, as the analysis leaves it ("i'm", "we'r", "i'v"): says no more
 #: than "I am", whose words are stop words
 _PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what|who)'\w*")
+#: the term every negation adds to a text's content words: "We do not deploy" adds nothing
+#: to "We don't deploy", and "We deploy" drops what both deny (``lifecycle.dedup``)
+NEGATED = "not"
+#: a verb with its negation, as the analysis leaves it ("don't", "isn't", "won't"), and
+#: "cannot": each says no more than ``NEGATED`` (the verb is a stop word, as in "do not")
+_CONTRACTED_NEGATION = re.compile(r"\w+n't|cannot")
+#: the words that deny, English and Spanish, as the analysis leaves them ("nothing" →
+#: "noth", "jamás" → "jama"; "nada" is a stop word, and "she swims" besides)
+_DENYING = frozenset(
+    {"no", "never", "noth", "nobodi", "none", "neither", "nunca", "jama", "nadi", "ningun", "ninguna", "ni", "tampoco"}
+)
 
 
 def content_terms(text: str) -> frozenset[str]:
@@ -213,7 +224,9 @@ def content_terms(text: str) -> frozenset[str]:
     deciding whether one memory says anything the other does not."""
     english = EN(english_field_text(text))
     terms = {t.text for t in english if not _PRONOUN_AND_VERB.fullmatch(t.text)} - SUBJECT_WORDS
-    terms |= {t.text + "n't" for t in PLAIN(text) if t.text.endswith("n't")}  # keep "don't" distinct
+    contracted = {t for t in terms if _CONTRACTED_NEGATION.fullmatch(t)}
+    if contracted or terms & _DENYING:
+        terms = (terms - contracted) | {NEGATED}
     # "c++" is not "c#", "€500" not "$500": symbolic terms, looked for word by word
     terms |= {w.casefold() for word in text.split() if len(word) <= MAX_SYMBOLIC_WORD for w in _SYMBOLIC.findall(word)}
     return frozenset(terms)
@@ -222,8 +235,9 @@ def content_terms(text: str) -> frozenset[str]:
 def body_terms(terms: frozenset[str], text: str) -> frozenset[str]:
     """Those of ``terms`` (``content_terms(text)``) that every memory holding one has in
     its ``body`` postings: the analysed words, not a word a key joins with underscores (the
-    body reads them as spaces), a negation's or a symbol's term (indexed otherwise)."""
-    return frozenset(t.text for t in EN(english_field_text(text)) if "_" not in t.text) & terms
+    body reads them as spaces), ``NEGATED`` ("don't" or "never" in another memory's postings)
+    or a symbol's term (indexed otherwise)."""
+    return frozenset(t.text for t in EN(english_field_text(text)) if "_" not in t.text) & terms - {NEGATED}
 
 
 _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGNIFICANT_SYMBOLS)}][^\s.,;:!?]*")

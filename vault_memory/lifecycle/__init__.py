@@ -12,7 +12,7 @@ and where its numbers come from.
 """
 
 from .archiving import archive_plan, state_counts
-from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, open_conflicts, settled
+from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, fact_subject, open_conflicts, settled
 from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
@@ -43,6 +43,7 @@ __all__ = [
     "Conflict",
     "created_order",
     "fact_slot",
+    "fact_subject",
     "open_conflicts",
     "settled",
     "ARCHIVE_DIR",

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, reference_target
-from ..vault.slots import Slot, judge, slot_of
+from ..vault.slots import Slot, judge, slot_of, stance_of
 from .rules import reference_time
 
 #: the frontmatter key that records pairs the user settled as both true
@@ -32,6 +32,15 @@ class Conflict:
 def fact_slot(memory: Memory) -> Slot | None:
     """What a fact is about (None for anything but a fact: an episode is never replaced)."""
     return slot_of(memory.text, memory.key) if memory.type == "fact" else None
+
+
+def fact_subject(memory: Memory) -> str | None:
+    """The subject a fact may conflict on: its slot's, else its stance's (``slots.stance_of``)."""
+    slot = fact_slot(memory)
+    if slot is not None:
+        return slot.subject
+    stance = stance_of(memory.text) if memory.type == "fact" else None
+    return stance[0] if stance is not None else None
 
 
 def settled(memory: Memory) -> set[str]:
@@ -55,24 +64,37 @@ def _when(memory: Memory) -> dt.datetime:
 
 def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
     """Every pair of ``memories`` (all current) that share a subject and may contradict
-    each other, newer first in each pair; pairs the user settled are left out."""
+    each other, newer first in each pair; pairs the user settled are left out. A fact no
+    slot reads contradicts one that says the same words and denies them
+    (``slots.stance_of``: "We deploy on Fridays" and "We don't deploy on Fridays")."""
     by_subject: dict[str, list[tuple[Memory, Slot]]] = {}
+    by_stance: dict[str, list[tuple[Memory, bool]]] = {}
     seen: set[str] = set()
     for memory in memories:
-        slot = fact_slot(memory)
-        if slot is None or memory.id in seen:
+        if memory.type != "fact" or memory.id in seen:
             continue
         seen.add(memory.id)
-        by_subject.setdefault(slot.subject, []).append((memory, slot))
+        slot = fact_slot(memory)
+        if slot is not None:
+            by_subject.setdefault(slot.subject, []).append((memory, slot))
+        elif (said := stance_of(memory.text)) is not None:
+            by_stance.setdefault(said[0], []).append((memory, said[1]))
     out: list[Conflict] = []
     for subject, facts in sorted(by_subject.items()):
         facts.sort(key=lambda f: created_order(f[0]))
         for i, (older, old_slot) in enumerate(facts):
             for newer, new_slot in facts[i + 1 :]:
-                if older.persona != newer.persona:
-                    continue
-                if older.id in settled(newer) or newer.id in settled(older):
-                    continue
-                if judge(new_slot, old_slot) in ("conflict", "supersede"):
+                if _may_conflict(newer, older) and judge(new_slot, old_slot) in ("conflict", "supersede"):
                     out.append(Conflict(newer, older, subject))
+    for stance, sayings in sorted(by_stance.items()):
+        sayings.sort(key=lambda f: created_order(f[0]))
+        for i, (older, old_denies) in enumerate(sayings):
+            for newer, new_denies in sayings[i + 1 :]:
+                if new_denies != old_denies and _may_conflict(newer, older):
+                    out.append(Conflict(newer, older, stance))
     return out
+
+
+def _may_conflict(newer: Memory, older: Memory) -> bool:
+    """Two facts of one persona the user has not settled as both true."""
+    return older.persona == newer.persona and older.id not in settled(newer) and newer.id not in settled(older)

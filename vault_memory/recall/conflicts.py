@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..index.snapshot import Snapshot
-from ..lifecycle import Conflict, created_order, fact_slot, open_conflicts
+from ..lifecycle import Conflict, created_order, fact_subject, open_conflicts
 from ..vault.memory import Memory
 from .query import Hit
 
@@ -17,10 +17,8 @@ def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory
     """``hits`` with each open conflict among them marked: the newer memory placed just
     before the older (added when it was not recalled), the older's ``outdated_by`` set.
     One catalog query for the subjects of the recalled facts; nothing else is read."""
-    subjects = sorted({f"s:{slot.subject}" for h in hits if (slot := fact_slot(h.memory)) is not None})
-    if not subjects:
-        return hits
-    same_subject = [m for m in snap.memories_tagged(subjects).values() if is_current(m)]
+    subjects = sorted({f"s:{subject}" for h in hits if (subject := fact_subject(h.memory)) is not None})
+    same_subject = [m for m in snap.memories_tagged(subjects).values() if is_current(m)] if subjects else []
     recalled = {h.memory.id for h in hits}
     conflicts = [
         c for c in open_conflicts([*(h.memory for h in hits), *same_subject]) if {c.newer.id, c.older.id} & recalled

@@ -346,6 +346,8 @@ _NEGATION_EN = re.compile(
 )
 #: "is not", "isn't", "is no longer": the copula stays ("is vegetarian", negated)
 _NEGATED_COPULA_EN = re.compile(r"\b(?:(?:is|are|am|'s)\s+(?:not|no\s+longer|never)|isn'?t|aren'?t)\b")
+#: "can't", "cannot", "won't", "will not": the modal stays ("can drive", negated)
+_NEGATED_MODAL_EN = re.compile(r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not)\b")
 _STOPPED_EN = re.compile(r"\b(?:stopped|quit|gave\s+up|has\s+stopped|has\s+quit|has\s+given\s+up)\s+(\w+?)(?:ing)?\b")
 _NEGATION_ES = re.compile(r"\b(?:ya\s+no|no)\b\s*")
 _STOPPED_ES = re.compile(r"\b(?:dejo|dejaste|deje|ha\s+dejado|he\s+dejado|dejara)\s+de\s+(\w+?)(?:ar|er|ir)\b")
@@ -361,6 +363,10 @@ def _withdrawn(text: str) -> tuple[str, bool]:
     copula = _NEGATED_COPULA_EN.search(text)
     if copula:
         return _ANYMORE.sub("", text[: copula.start()] + "is" + text[copula.end() :]).strip(), True
+    modal = _NEGATED_MODAL_EN.search(text)
+    if modal:  # "can't drive at night" denies "can drive at night", not "drives at night"
+        said = "can" if modal.group(0).startswith("can") else "will"
+        return _ANYMORE.sub("", text[: modal.start()] + said + text[modal.end() :]).strip(), True
     for negation in (_NEGATION_EN, _NEGATION_ES):
         found = negation.search(text)
         if found:
@@ -659,6 +665,24 @@ def _sentence_slot(said: str) -> Slot | None:
     if not rest:
         return None
     return _self_slot(rest, negated)
+
+
+#: how a stance's subject begins ("said: deploy friday we"), beside the slots' subjects
+STANCE = "said: "
+
+
+def stance_of(text: str) -> tuple[str, bool] | None:
+    """The subject of a fact no slot reads (``STANCE`` and the stems of its first sentence's
+    words, order and negation aside), and whether it denies it: "We don't deploy on Fridays"
+    and "We deploy on Fridays" say one thing, the first denying it, so they contradict each
+    other. None for a question, a sentence of fewer than two such words (too little to
+    tell), or one longer than a fact's (as ``slot_of``)."""
+    sentence = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    if "?" in sentence or len(sentence) > 300:
+        return None
+    bare, denied = _withdrawn(normal(sentence))
+    words = {stem(w) for w in value_words(bare)}
+    return (STANCE + " ".join(sorted(words)), denied) if len(words) >= 2 else None
 
 
 # ---------------------------------------------------------------------- judging two facts

@@ -29,7 +29,7 @@ from ..errors import AmbiguousId, InvalidInput, WriteRefused
 from ..index.catalog import Meta
 from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
-from ..index.keyword_index import body_terms, content_terms
+from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
 from ..lifecycle import (
     COMPATIBLE_KEY,
@@ -710,7 +710,7 @@ def saying(key: str | None, text: str) -> Said:
     "allergies", which the example vault's "health: User is allergic to peanuts." lacks."""
     words = content_terms(text)
     named = {k for k in content_terms(key or "") if not any(_one_root(k, w) for w in words)}
-    return Said(words | named, people_of(key_and_text(key, text)))
+    return Said(words | named, people_of(key_and_text(key, text)), denies=NEGATED in words)
 
 
 def _one_root(a: str, b: str) -> bool:
