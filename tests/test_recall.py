@@ -387,6 +387,30 @@ def test_copies_of_one_text_are_one_hit_and_the_doctor_names_them(empty_vault_di
     assert tree_digest(empty_vault_dir) == before
 
 
+def test_copies_that_differ_by_a_contraction_are_one_hit(empty_vault_dir):
+    """Before, "We don't deploy on Fridays" and "We do not deploy on Fridays", written by
+    hand or before the write rules read them as one, were two lines of the block. A contraction
+    said in full is the same words; "'d" (had or would) is not read, and a possessive "'s"
+    is not "is"."""
+    from vault_memory.vault.memory import normalize_text, said_in_full
+
+    for name, text in [
+        ("a", "We don't deploy on Fridays"),
+        ("b", "We do not deploy on Fridays"),
+        ("c", "I’m on call on Fridays"),
+        ("d", "I am on call on Fridays"),
+    ]:
+        write(empty_vault_dir / "facts" / f"{name}.md", f"---\nid: {name}\n---\n{text}\n")
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    hits = mem.recall("what happens on Fridays?", k=4, include_pinned=False).hits
+    assert len({"a", "b"} & {h.memory.id for h in hits}) == 1 and len({"c", "d"} & {h.memory.id for h in hits}) == 1
+    assert "facts/a.md, facts/b.md say the same words" in " ".join(mem.doctor().notes)
+    mem.close()
+    assert said_in_full(normalize_text("It's John's car, and I won't sell it; I'd keep it")) == (
+        "it is john s car and i will not sell it i d keep it"
+    )
+
+
 def test_the_early_stop_bound_follows_configured_weights():
     from vault_memory.lifecycle import Rules, lifecycle_weight, max_lifecycle_weight
 

@@ -37,7 +37,7 @@ from ..lifecycle import (
     timeline,
 )
 from ..vault.language import ENGLISH, SPANISH, detect
-from ..vault.memory import Memory
+from ..vault.memory import Memory, same_words
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
@@ -665,10 +665,10 @@ class Engine:
         sayings: dict[int, str] = {}  # what each hit says, once: the early stop asks at every batch
 
         def says(hit: Hit) -> str:
-            """Its words as a person reads them (``Memory.content_ref``: case, accents,
-            punctuation and spacing aside): two files of the same words are one hit."""
+            """Its words as a person reads them (``same_words``: case, accents, punctuation,
+            spacing and contractions aside): two files of the same words are one hit."""
             if id(hit) not in sayings:
-                sayings[id(hit)] = hit.memory.content_ref or hit.memory.id
+                sayings[id(hit)] = same_words(hit.memory.key, hit.memory.text) or hit.memory.id
             return sayings[id(hit)]
 
         weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=says)

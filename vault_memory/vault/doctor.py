@@ -8,7 +8,7 @@ from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import SPANISH, detect, unread_note
-from .memory import Memory, same_text_digest
+from .memory import Memory, same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems
@@ -146,12 +146,12 @@ def secrets_in(memories: list[Memory]) -> list[str]:
 
 
 def copies_in(memories: list[Memory]) -> list[str]:
-    """Advice, not a problem: files that say the same words (``same_text_digest``: a file
-    copied by hand, an import run twice, both sides of a merge kept). Recall shows one of
-    them; which to keep is the person's choice, so nothing is moved."""
+    """Advice, not a problem: files that say the same words (``same_words``: a file
+    copied by hand, an import run twice, both sides of a merge kept, "I'm" and "I am").
+    Recall shows one of them; which to keep is the person's choice, so nothing is moved."""
     by_words: dict[str, list[Memory]] = {}
     for memory in memories:
-        digest = same_text_digest(memory.key, memory.text)
+        digest = same_words(memory.key, memory.text)
         if digest is not None and memory.path is not None:
             by_words.setdefault(digest, []).append(memory)
     found = []
