@@ -18,7 +18,9 @@ def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory
     before the older (added when it was not recalled), the older's ``outdated_by`` set.
     One catalog query for the subjects of the recalled facts; nothing else is read."""
     subjects = sorted({f"s:{subject}" for h in hits if (subject := fact_subject(h.memory)) is not None})
-    same_subject = [m for m in snap.memories_tagged(subjects).values() if is_current(m)] if subjects else []
+    recalled_paths = {h.memory.path.as_posix() for h in hits if h.memory.path is not None}
+    others = sorted(snap.paths_tagged(subjects) - recalled_paths)  # most subjects are a recalled fact's alone
+    same_subject = [m for m in snap.memories(others).values() if is_current(m)] if others else []
     recalled = {h.memory.id for h in hits}
     conflicts = [
         c for c in open_conflicts([*(h.memory for h in hits), *same_subject]) if {c.newer.id, c.older.id} & recalled

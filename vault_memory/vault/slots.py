@@ -671,6 +671,7 @@ def _sentence_slot(said: str) -> Slot | None:
 STANCE = "said: "
 
 
+@lru_cache(maxsize=8192)  # pure, and asked for every recalled fact by every recall
 def stance_of(text: str) -> tuple[str, bool] | None:
     """The subject of a fact no slot reads (``STANCE`` and the stems of its first sentence's
     words, order and negation aside), and whether it denies it: "We don't deploy on Fridays"
