@@ -655,6 +655,17 @@ def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for
         ("what have I been up to lately?", "lately = 2026-11-14 to 2026-11-27"),
         ("¿Qué hice últimamente?", "últimamente = 2026-11-14 to 2026-11-27"),
         ("What did Melanie paint recently?", None),
+        # a span up to today, or a while back: a loose time, from the first day to the last
+        ("what did we talk about in the last few days?", "the last few days = 2026-11-24 to 2026-11-27"),
+        ("what did I do over the past two weeks?", "the past two weeks = 2026-11-13 to 2026-11-27"),
+        ("what happened in the past week?", "the past week = 2026-11-20 to 2026-11-27"),
+        ("what did I do in the last 48 hours?", "the last 48 hours = 2026-11-25 to 2026-11-27"),
+        ("what did we discuss over the last couple of days?", "the last couple of days = 2026-11-25 to 2026-11-27"),
+        ("what did I do a few weeks ago?", "a few weeks ago = 2026-10-16 to 2026-11-13"),
+        ("¿qué hicimos en los últimos días?", "los últimos días = 2026-11-24 to 2026-11-27"),
+        ("¿qué hice en las últimas dos semanas?", "las últimas dos semanas = 2026-11-13 to 2026-11-27"),
+        ("¿qué pasó hace unas semanas?", "hace unas semanas = 2026-10-16 to 2026-11-13"),
+        ("what did we decide about the API in the last few days?", None),
         # a subject of its own: ranked by it, as before
         ("what did we decide yesterday?", None),
         ("What did Joanna write yesterday that appeared on the big screen?", None),
@@ -700,6 +711,8 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     assert recall_ids(backend, "what did we decide yesterday?", as_of=asked)[0] == billing
     lately = [*yesterday, deployed, cinema]  # the last two weeks, newest first
     assert recall_ids(backend, "what have I been up to lately?", as_of=asked) == lately
+    assert recall_ids(backend, "what did I do in the last few days?", as_of=asked) == yesterday
+    assert recall_ids(backend, "what did I do a few weeks ago?", as_of=asked, include_expired=True) == [cluster]
     result = backend.recall(RecallQuery("what did I do in October?", as_of=asked, include_pinned=False))
     assert result.hits == []  # episodes expire after 30 days, and it is said
     assert result.notes == ["1 memory of October = 2026-10 is expired and left out: --include-expired recalls it"]

@@ -118,11 +118,11 @@ _NO_SUBJECT = frozenset(
     i we you me us my our your it there was were is are be been being have has had s
     happen happened happening go going went get got on in at to of about with for from the a an and or
     up talk talked discuss discussed say said tell told work worked remind recap new plan plans planned
-    schedule scheduled agenda
+    schedule scheduled agenda over during within
     que qu hice hicimos hiciste hizo hicieron hacer hago hacemos paso pasa ocurrio
     hable hablamos hablaste dije dijiste dijimos trabaje trabajamos yo nosotros me nos mi mis
     tu vos te de del en el la los las un una y o con sobre lo algo todo hay hubo tengo tenemos tuve
-    tuvimos planes agenda
+    tuvimos planes agenda durante
     """.split()
 )
 _WORDS = re.compile(r"[^\W\d_]+|\d+")

@@ -33,6 +33,7 @@ _NUMBERS = {
     # "a couple of days ago" is two days ago as people say it; "a few" is no one number
     "a couple of": 2,
     "a couple": 2,
+    "couple of": 2,  # "the last couple of days"
     "un par de": 2,
 }
 _WEEKDAYS = {
@@ -61,7 +62,8 @@ _UNITS = {
     "año": "year",
     "años": "year",
 }
-_N = r"(?P<n>\d{1,2}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
+_COUNT = r"\d{1,2}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True))
+_N = rf"(?P<n>{_COUNT})"
 _DAY_NAME = r"(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + r")"
 
 #: "the last year", "the next week": a span of time ("over the last year"), not a date; a
@@ -201,10 +203,31 @@ _RECENT = r"recently|lately|these days|(?:ú|u)ltimamente|estos (?:dí|di)as"
 RECENT_DAYS = 14
 
 
+#: what a question calls a span up to today or a while back, as days: "in the last few
+#: days", "over the past two weeks", "the last 48 hours", "a few weeks ago", "en los
+#: últimos días", "hace unas semanas". Loose times ("days"): no one date
+_FEW = r"few|several|pocos|pocas|unos|unas|algunos|algunas"
+_SPAN_UNITS = r"hours?|days?|weeks?|months?|years?|horas?|d(?:í|i)as?|semanas?|mes(?:es)?|años?"
+_SPANS = (
+    # "the last few days", "the past two weeks", "last 3 days": a span that ends today
+    rf"(?:the )?(?:last|past) (?P<n>{_FEW}|{_COUNT}) (?P<unit>{_SPAN_UNITS})",
+    # "the past week", "the last month": one unit up to today ("last month" is the calendar one)
+    r"the (?:last|past) (?P<unit>hour|day|week|month|year)",
+    rf"(?:los|las|el|la) (?:ú|u)ltim(?:os|as|o|a)(?: (?P<n>{_COUNT}))? (?P<unit>{_SPAN_UNITS})",
+    # "a few days ago", "hace unas semanas": a while back, not today
+    rf"(?:a )?(?P<ago>{_FEW}) (?P<unit>{_SPAN_UNITS}) ago",
+    rf"hace (?P<ago>{_FEW}) (?P<unit>{_SPAN_UNITS})",
+)
+#: a few of a unit, as days ago: from 2 to 6 of them back ("a few weeks ago": 14 to 42 days)
+_FEW_ROUGHLY = (2, 6)
+_FEW_UPTO = 3
+_UNIT_DAYS = {"hour": 0, "day": 1, "week": 7, "month": 30, "year": 365}
+
+
 def asked_time(question: str, today: dt.date) -> Told | None:
     """The one time ``question`` names relative to ``today`` ("what did I do yesterday?",
-    "what happened last week?", "¿qué hice esta semana?"), or None: none, or more than
-    one ("yesterday or today?" asks no one time)."""
+    "what happened last week?", "¿qué hice esta semana?", "in the last few days"), or
+    None: none, or more than one ("yesterday or today?" asks no one time)."""
     told = told_times(question, today)
     present = [
         _period(match.group(0), today, unit, 0)
@@ -215,8 +238,64 @@ def asked_time(question: str, today: dt.date) -> Told | None:
         Told(match.group(0), today - dt.timedelta(days=RECENT_DAYS - 1), today, "days")
         for match in re.finditer(rf"\b(?:{_RECENT})\b", question, re.IGNORECASE)
     ]
-    times = told + present + recent
+    times = told + present + recent + _spans(question, today)
     return times[0] if len(times) == 1 else None
+
+
+def _spans(question: str, today: dt.date) -> list[Told]:
+    """The spans ``question`` names (``_SPANS``), as days: "the last few days" said on
+    27 November is 24 to 27 November; "a few weeks ago" 16 October to 13 November."""
+    found: list[Told] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _SPANS:
+        for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue  # "los últimos días" is read once
+            span = _span(match, today)
+            if span is not None:
+                taken.append(match.span())
+                found.append(span)
+    return found
+
+
+def _span(match: re.Match[str], today: dt.date) -> Told | None:
+    groups = match.groupdict()
+    unit = _SPAN_UNIT.get(groups["unit"].casefold().rstrip("s"), groups["unit"].casefold().rstrip("s"))
+    days = _UNIT_DAYS.get(unit)
+    if days is None:
+        return None
+    try:
+        if groups.get("ago"):
+            first = today - dt.timedelta(days=_FEW_ROUGHLY[1] * days)
+            last = today - dt.timedelta(days=_FEW_ROUGHLY[0] * days)
+        else:
+            n = groups.get("n")
+            plural = groups["unit"].casefold().endswith("s")  # "los últimos días": a few of them
+            count = _FEW_UPTO if (n and re.fullmatch(_FEW, n, re.IGNORECASE)) or (not n and plural) else _count(n)
+            back = -(-count // 24) if unit == "hour" else count * days
+            first, last = today - dt.timedelta(days=back), today
+    except (ValueError, OverflowError):  # "the last 99 years" before year 1
+        return None
+    return Told(match.group(0), first, last, "days")
+
+
+def _count(n: str | None) -> int:
+    """A span's number: "two", "3", "a couple of"; 1 when none is said ("the past week")."""
+    if not n:
+        return 1
+    return _NUMBERS.get(n.casefold()) or int(n)
+
+
+#: the Spanish names of a span's units, singular and accents folded as ``_span`` reads them
+_SPAN_UNIT = {
+    "hora": "hour",
+    "dia": "day",
+    "día": "day",
+    "semana": "week",
+    "mese": "month",
+    "me": "month",
+    "año": "year",
+}
 
 
 #: the step of each period rule: "last week" is one week back
