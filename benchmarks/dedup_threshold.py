@@ -50,6 +50,9 @@ SAME = [
     ("El usuario vive en Rosario.", "Vivo en Rosario."),
     # a key that names its text: the prompt hook's "allergies" over the example vault's "health"
     ("health: User is allergic to peanuts.", "allergies: The user is allergic to peanuts"),
+    # a negation contracted or said in full
+    ("We don't deploy on Fridays.", "We do not deploy on Fridays."),
+    ("I cannot drive at night.", "I can't drive at night."),
 ]
 DIFFERENT = [
     ("User is allergic to peanuts.", "User is allergic to shellfish."),
@@ -74,6 +77,10 @@ DIFFERENT = [
     ("Mi hermana vive en Rosario.", "Vivo en Rosario."),
     ("The user lives in Lisbon.", "I live in Madrid."),
     ("Ana lives in Lima.", "sister: Ana lives in Lima"),  # the key says whose
+    # a negation dropped: no word of its own, and the opposite
+    ("I can't drive at night.", "I can drive at night."),
+    ("We never deploy on Fridays.", "We deploy on Fridays."),
+    ("No manejo de noche.", "Manejo de noche."),
 ]
 THRESHOLDS = (0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.96)
 
