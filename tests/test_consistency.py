@@ -8,12 +8,13 @@ import datetime as dt
 import json
 
 import pytest
-from conftest import NOW, Cli, tree_digest
+from conftest import NOW, Cli, tree_digest, write
 
 import vault_memory as vmem
 from vault_memory.backend.protocol import result_from_wire, result_to_wire
 from vault_memory.conversation import ingest
 from vault_memory.conversation.signals import explicit_signals
+from vault_memory.lifecycle import RIVALS
 from vault_memory.vault.slots import judge, slot_of
 
 DAY = dt.timedelta(days=1)
@@ -182,6 +183,35 @@ def test_a_fact_that_drops_a_negation_is_new_and_contradicts_the_old_one(empty_v
     pairs = {(c.newer.id, c.older.id) for c in mem.conflicts()}
     assert pairs == {(deploy.memory.id, never.id), (si.id, no.id)}
     assert mem.remember("We do not deploy on Fridays", now=NOW + 2 * DAY).status == "reconfirmed"
+    mem.close()
+
+
+def test_a_subject_said_hundreds_of_times_is_one_conflict_shown_once(empty_vault_dir):
+    """An import run again and again: 2,000 files saying "We deploy on Fridays" or "We
+    don't deploy on Fridays" were a million conflicts (`vmem conflicts` took 19 s, each
+    recall 5 s more) and the block showed copies of one line, brought back as rivals.
+    Copies of one text are one rival, and a subject's newest ``RIVALS`` texts are weighed."""
+    for i in range(300):
+        text = "We deploy on Fridays" if i % 2 else "We don't deploy on Fridays"
+        when = (NOW - (300 - i) * dt.timedelta(minutes=1)).isoformat()
+        write(
+            empty_vault_dir / "facts" / f"f{i:03d}.md", f"---\nid: f{i:03d}\ntype: fact\ncreated: {when}\n---\n{text}\n"
+        )
+    for i in range(100):  # a hundred other cities: more texts of one subject than are weighed
+        write(
+            empty_vault_dir / "facts" / f"c{i:03d}.md",
+            f"---\nid: c{i:03d}\ntype: fact\n---\nThe user lives in Town{i}\n",
+        )
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    conflicts = mem.conflicts()
+    deploys = [c for c in conflicts if c.subject.startswith("said: ")]
+    assert [(c.newer.id, c.older.id) for c in deploys] == [("f299", "f298")]
+    assert len([c for c in conflicts if c.subject == "residence"]) <= RIVALS * (RIVALS - 1) // 2
+    block = mem.recall("do we deploy on Fridays?", as_of=NOW, include_pinned=False).block
+    assert [line for line in block.splitlines() if "deploy" in line] == [
+        "- We deploy on Fridays (2026-11-23, medium)",  # said last by f299, whichever copy is shown
+        "- We don't deploy on Fridays (2026-11-23, medium, older — may be outdated)",
+    ]
     mem.close()
 
 

@@ -409,7 +409,7 @@ class VaultMemory:
     def conflicts(self) -> builtins.list[Conflict]:
         """Every open conflict: two current facts about one subject that may contradict each
         other and that no ``supersedes`` or "both true" settles, newer first in each pair."""
-        from .lifecycle import RecallFilter, exclusion_reason, open_conflicts
+        from .lifecycle import RecallFilter, created_order, exclusion_reason, open_conflicts
 
         now, rules = self._now(), self._rules()
         with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
@@ -420,7 +420,7 @@ class VaultMemory:
             for m in facts
             if not exclusion_reason(m, now, superseded, RecallFilter(persona=m.persona, include_stale=True), rules)
         ]
-        return open_conflicts(current)
+        return open_conflicts(sorted(current, key=created_order, reverse=True))  # the newest of each text speaks
 
     @_disk
     def both_true(self, newer: str, older: str, *, prefix: bool = False) -> Memory:

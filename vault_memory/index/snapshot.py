@@ -166,6 +166,10 @@ class Snapshot:
         fact may replace or contradict."""
         return self._remember(self.catalog.records_tagged(tags)) if tags else {}
 
+    def newest_tagged(self, tags: list[str], limit: int) -> set[str]:
+        """The paths of the newest ``limit`` indexed facts under each of ``tags``."""
+        return self.catalog.newest_under(tags, limit)
+
     def paths_tagged(self, tags: list[str]) -> set[str]:
         """The paths of the indexed facts under any of ``tags``, their records not read."""
         return self.catalog.paths_under(tags) if tags else set()

@@ -12,7 +12,7 @@ and where its numbers come from.
 """
 
 from .archiving import archive_plan, state_counts
-from .conflicts import COMPATIBLE_KEY, Conflict, created_order, fact_slot, fact_subject, open_conflicts, settled
+from .conflicts import COMPATIBLE_KEY, RIVALS, Conflict, created_order, fact_slot, fact_subject, open_conflicts, settled
 from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
@@ -40,6 +40,7 @@ from .weights import (
 
 __all__ = [
     "COMPATIBLE_KEY",
+    "RIVALS",
     "Conflict",
     "created_order",
     "fact_slot",

@@ -10,12 +10,14 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..vault.memory import Memory, reference_target
+from ..vault.memory import Memory, reference_target, same_words
 from ..vault.slots import Slot, judge, slot_of, stance_of
 from .rules import reference_time
 
 #: the frontmatter key that records pairs the user settled as both true
 COMPATIBLE_KEY = "compatible_with"
+#: at most this many texts of one subject are weighed against each other (``open_conflicts``)
+RIVALS = 64
 
 
 @dataclass(frozen=True)
@@ -66,33 +68,46 @@ def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
     """Every pair of ``memories`` (all current) that share a subject and may contradict
     each other, newer first in each pair; pairs the user settled are left out. A fact no
     slot reads contradicts one that says the same words and denies them
-    (``slots.stance_of``: "We deploy on Fridays" and "We don't deploy on Fridays")."""
-    by_subject: dict[str, list[tuple[Memory, Slot]]] = {}
-    by_stance: dict[str, list[tuple[Memory, bool]]] = {}
+    (``slots.stance_of``: "We deploy on Fridays" and "We don't deploy on Fridays").
+
+    Of copies of one text (``same_words``) the first given speaks for the others, as of
+    its newest copy's date, and of a subject the first ``RIVALS`` texts given are weighed
+    against each other: a subject said 2,000 times, an import run again and again, was two
+    million pairs and seconds of every recall. Callers give the recalled facts first."""
+    texts: dict[str, dict[str | None, tuple[Memory, tuple[dt.datetime, str]]]] = {}
     seen: set[str] = set()
     for memory in memories:
         if memory.type != "fact" or memory.id in seen:
             continue
         seen.add(memory.id)
-        slot = fact_slot(memory)
-        if slot is not None:
-            by_subject.setdefault(slot.subject, []).append((memory, slot))
-        elif (said := stance_of(memory.text)) is not None:
-            by_stance.setdefault(said[0], []).append((memory, said[1]))
+        subject = fact_subject(memory)
+        if subject is None:
+            continue
+        said = texts.setdefault(subject, {})
+        words = same_words(memory.key, memory.text)
+        if words in said:  # a copy: its text is said as late as its newest copy
+            first, latest = said[words]
+            said[words] = (first, max(latest, created_order(memory)))
+        elif len(said) < RIVALS:
+            said[words] = (memory, created_order(memory))
     out: list[Conflict] = []
-    for subject, facts in sorted(by_subject.items()):
-        facts.sort(key=lambda f: created_order(f[0]))
-        for i, (older, old_slot) in enumerate(facts):
-            for newer, new_slot in facts[i + 1 :]:
-                if _may_conflict(newer, older) and judge(new_slot, old_slot) in ("conflict", "supersede"):
+    for subject, said in sorted(texts.items()):
+        facts = [first for first, _ in sorted(said.values(), key=lambda f: f[1])]  # in the order they were said
+        for i, older in enumerate(facts):
+            for newer in facts[i + 1 :]:
+                if _may_conflict(newer, older) and _contradict(newer, older):
                     out.append(Conflict(newer, older, subject))
-    for stance, sayings in sorted(by_stance.items()):
-        sayings.sort(key=lambda f: created_order(f[0]))
-        for i, (older, old_denies) in enumerate(sayings):
-            for newer, new_denies in sayings[i + 1 :]:
-                if new_denies != old_denies and _may_conflict(newer, older):
-                    out.append(Conflict(newer, older, stance))
     return out
+
+
+def _contradict(newer: Memory, older: Memory) -> bool:
+    """Whether ``newer`` may replace or contradict ``older`` (one subject): by their slots
+    (``slots.judge``), or, for facts no slot reads, one denies what the other says."""
+    new_slot, old_slot = fact_slot(newer), fact_slot(older)
+    if new_slot is not None and old_slot is not None:
+        return judge(new_slot, old_slot) in ("conflict", "supersede")
+    new_stance, old_stance = stance_of(newer.text), stance_of(older.text)
+    return new_stance is not None and old_stance is not None and new_stance[1] != old_stance[1]
 
 
 def _may_conflict(newer: Memory, older: Memory) -> bool:

@@ -523,6 +523,7 @@ _NEGATED_VERBS = {"won": "will", "can": "can", "shan": "shall"}
 _CONTRACTED = frozenset({"t", "cannot", *_ENDINGS})
 
 
+@lru_cache(maxsize=4096)  # asked for every recalled memory and its rivals, by every recall
 def same_words(key: str | None, text: str) -> str | None:
     """What a memory says as a reader hears it (``normalize_text``, contractions said in
     full): recall shows one memory of each. Not a stored digest: ``same_text_digest`` stays
