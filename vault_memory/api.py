@@ -409,18 +409,19 @@ class VaultMemory:
     def conflicts(self) -> builtins.list[Conflict]:
         """Every open conflict: two current facts about one subject that may contradict each
         other and that no ``supersedes`` or "both true" settles, newer first in each pair."""
-        from .lifecycle import RecallFilter, created_order, exclusion_reason, open_conflicts
+        from .lifecycle import RecallFilter, exclusion_reason, open_conflicts, said_order
 
         now, rules = self._now(), self._rules()
         with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
             facts = builtins.list(snap.facts_sharing_subjects().values())
             superseded = snap.superseded_targets()
+        confirmed = self.vault.confirmations.latest()  # a fact said again is the newer (``said_order``)
         current = [
             m
-            for m in facts
+            for m in (self.vault.confirmations.apply(f, confirmed) for f in facts)
             if not exclusion_reason(m, now, superseded, RecallFilter(persona=m.persona, include_stale=True), rules)
         ]
-        return open_conflicts(sorted(current, key=created_order, reverse=True))  # the newest of each text speaks
+        return open_conflicts(sorted(current, key=said_order, reverse=True))  # the newest of each text speaks
 
     @_disk
     def both_true(self, newer: str, older: str, *, prefix: bool = False) -> Memory:

@@ -12,7 +12,7 @@ and where its numbers come from.
 """
 
 from .archiving import archive_plan, state_counts
-from .conflicts import COMPATIBLE_KEY, RIVALS, Conflict, created_order, fact_slot, fact_subject, open_conflicts, settled
+from .conflicts import COMPATIBLE_KEY, RIVALS, Conflict, fact_slot, fact_subject, open_conflicts, said_order, settled
 from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
@@ -42,7 +42,7 @@ __all__ = [
     "COMPATIBLE_KEY",
     "RIVALS",
     "Conflict",
-    "created_order",
+    "said_order",
     "fact_slot",
     "fact_subject",
     "open_conflicts",

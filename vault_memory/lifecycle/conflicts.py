@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..vault.memory import Memory, reference_target, same_words
+from ..vault.memory import Memory, as_datetime, reference_target, same_words
 from ..vault.slots import Slot, judge, slot_of, stance_of
 from .rules import reference_time
 
@@ -52,16 +52,20 @@ def settled(memory: Memory) -> set[str]:
     return {reference_target(str(r)) for r in refs if r}
 
 
-def created_order(memory: Memory) -> tuple[dt.datetime, str]:
-    """The order two facts were said in: created (else last known true), then id."""
+def said_order(memory: Memory) -> tuple[dt.datetime, str]:
+    """The order two facts were last said in: created, or confirmed since (the user said it
+    again, or `vmem confirm`), else last known true; then id. "We do not deploy on Fridays",
+    restating an older "We don't deploy on Fridays" after "We deploy on Fridays", makes the
+    older one the newer of the two."""
     return _when(memory), memory.id
 
 
 def _when(memory: Memory) -> dt.datetime:
-    created = memory.created
-    if created is not None:
-        return created if created.tzinfo else created.astimezone()
-    return reference_time(memory) or dt.datetime.min.replace(tzinfo=dt.UTC)
+    created, confirmed = memory.created, memory.last_confirmed
+    if created is None:
+        return reference_time(memory) or dt.datetime.min.replace(tzinfo=dt.UTC)
+    said = as_datetime(created)
+    return max(said, as_datetime(confirmed)) if confirmed is not None else said
 
 
 def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
@@ -87,9 +91,9 @@ def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
         words = same_words(memory.key, memory.text)
         if words in said:  # a copy: its text is said as late as its newest copy
             first, latest = said[words]
-            said[words] = (first, max(latest, created_order(memory)))
+            said[words] = (first, max(latest, said_order(memory)))
         elif len(said) < RIVALS:
-            said[words] = (memory, created_order(memory))
+            said[words] = (memory, said_order(memory))
     out: list[Conflict] = []
     for subject, said in sorted(texts.items()):
         facts = [first for first, _ in sorted(said.values(), key=lambda f: f[1])]  # in the order they were said

@@ -9,22 +9,28 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..index.snapshot import Snapshot
-from ..lifecycle import RIVALS, Conflict, created_order, fact_subject, open_conflicts
+from ..lifecycle import RIVALS, Conflict, fact_subject, open_conflicts, said_order
 from ..vault.memory import Memory
 from .query import Hit
 
 
-def with_conflicts(hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory], bool]) -> list[Hit]:
+def with_conflicts(
+    hits: list[Hit],
+    snap: Snapshot,
+    is_current: Callable[[Memory], bool],
+    as_known: Callable[[Memory], Memory] = lambda memory: memory,
+) -> list[Hit]:
     """``hits`` with each open conflict among them marked: the newer memory placed just
     before the older (added when it was not recalled), the older's ``outdated_by`` set.
     One catalog query for the subjects of the recalled facts (and one for each subject with
-    more than ``RIVALS`` facts, its newest); nothing else is read."""
+    more than ``RIVALS`` facts, its newest); nothing else is read. ``as_known`` gives a
+    rival as last confirmed (``said_order``: a fact said again is the newer)."""
     subjects = sorted({f"s:{subject}" for h in hits if (subject := fact_subject(h.memory)) is not None})
     recalled_paths = {h.memory.path.as_posix() for h in hits if h.memory.path is not None}
     # the newest of each subject (most subjects are a recalled fact's alone), newest first
     others = sorted(snap.newest_tagged(subjects, RIVALS) - recalled_paths)
     read = snap.memories(others) if others else {}
-    same_subject = sorted((m for m in read.values() if is_current(m)), key=created_order, reverse=True)
+    same_subject = sorted((m for m in map(as_known, read.values()) if is_current(m)), key=said_order, reverse=True)
     recalled = {h.memory.id for h in hits}
     conflicts = [
         c for c in open_conflicts([*(h.memory for h in hits), *same_subject]) if {c.newer.id, c.older.id} & recalled
@@ -42,7 +48,7 @@ def _placed(hits: list[Hit], conflicts: list[Conflict]) -> list[Hit]:
         groups.setdefault(c.subject, {}).update({c.newer.id: c.newer, c.older.id: c.older})
     order = {c.newer.id: c.newer for c in conflicts} | {c.older.id: c.older for c in conflicts}
     # newest first, and a fact outdated by another after it (a text's copies make it as new as its newest)
-    newest_first = sorted(order, key=lambda i: created_order(order[i]), reverse=True)
+    newest_first = sorted(order, key=lambda i: said_order(order[i]), reverse=True)
     outdated = Counter(c.older.id for c in conflicts)
     rank = {m_id: i for i, m_id in enumerate(sorted(newest_first, key=lambda i: outdated[i]))}
     newest_newer: dict[str, str] = {}

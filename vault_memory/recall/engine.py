@@ -715,7 +715,10 @@ class Engine:
                 seen.add(memory.id)
                 hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))
         return with_conflicts(
-            hits, snap, lambda m: not exclusion_reason(m, now, superseded, allowed, self.lifecycle_rules)
+            hits,
+            snap,
+            lambda m: not exclusion_reason(m, now, superseded, allowed, self.lifecycle_rules),
+            lambda m: self.vault.confirmations.apply(m, confirmed) if confirmed else m,
         )
 
 
