@@ -722,6 +722,30 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     assert result.notes == ["no memory was written on or tells of last week = week of 2026-10-19"]
 
 
+def test_a_question_about_a_month_is_answered_from_each_of_its_weeks(empty_vault_dir, backend_for):
+    """ "What did I do in October?" was answered by October's newest memories: a busy last
+    week filled the block, and the month's first three weeks were not in it. A month is
+    answered from each of its weeks in turn, a year from each of its months, newest first."""
+    asked = dt.datetime(2026, 11, 27, 9, tzinfo=dt.UTC)
+
+    def said(text: str, day: int, month: int = 10) -> str:  # notes, as written by hand: no age weighs in
+        name = f"{month:02d}-{day:02d}-{len(text)}-{text[-12:].replace(' ', '-')}"
+        when = dt.datetime(2026, month, day, 12, tzinfo=dt.UTC).isoformat()
+        write(empty_vault_dir / "notes" / f"{name}.md", f"---\nid: {name}\ntype: note\ncreated: {when}\n---\n{text}\n")
+        return name
+
+    first = said("Signed the lease for the new flat", 2)
+    second = said("Started the Spanish course at the library", 8)
+    third = said("Ran the city half marathon", 15)
+    busy = [said(f"Reviewed pull request {n} for the billing service", 26 + n % 5) for n in range(8)]
+    backend = backend_for(empty_vault_dir)
+    ids = recall_ids(backend, "what did I do in October?", as_of=asked, k=4)
+    assert ids[1:] == [third, second, first] and ids[0] in busy
+    march, june = said("Moved the team to the new office", 3, month=3), said("Adopted a cat called Luna", 9, month=6)
+    ids = recall_ids(backend_for(empty_vault_dir), "what did I do in 2026?", as_of=asked, k=3)  # by month
+    assert ids[1:] == [june, march] and ids[0] in busy
+
+
 def test_what_a_question_about_a_time_says_of_itself_is_a_note_not_a_warning(mech_vault):
     """ "No memory was written on or tells of last week" is information: it went out as
     "warning: …" beside real faults (an index behind its files). It is a note, on stderr

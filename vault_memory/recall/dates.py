@@ -197,6 +197,34 @@ def _latest(named: NamedTime, today: dt.date) -> Told | None:
         return None
 
 
+#: a span longer than this many days is answered from each of its parts (``parts_of_span``)
+SPREAD_DAYS = 28
+
+
+def parts_of_span(about: Told) -> list[tuple[dt.date, dt.date]]:
+    """The parts a long span is answered from, newest first: "what did I do in October?"
+    by its weeks, "in 2025?" by its months, so the block tells the whole span and not its
+    last days ("the last 10 years" by its years). A span of up to ``SPREAD_DAYS`` days is one
+    part."""
+    if (about.last - about.first).days < SPREAD_DAYS:
+        return [(about.first, about.last)]
+    days = (about.last - about.first).days
+    parts: list[tuple[dt.date, dt.date]] = []
+    end = about.last
+    while end >= about.first:
+        if days > 2 * 366:  # "the last 10 years": by year
+            start = end.replace(month=1, day=1)
+        elif days > 2 * SPREAD_DAYS + 6:  # a year, "the last 3 months": by month
+            start = end.replace(day=1)
+        else:  # a month, "the past two weeks"... by week
+            start = end - dt.timedelta(days=end.weekday())
+        parts.append((max(start, about.first), end))
+        if start <= dt.date.min:
+            break
+        end = start - dt.timedelta(days=1)
+    return parts
+
+
 #: the times a question names precisely enough that it looks there: its memories come first
 PRECISE_UNITS = frozenset({"day", "weekend", "week", "month"})
 

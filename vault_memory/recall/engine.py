@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import zip_longest
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory, same_words
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
-from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
+from .dates import NamedTime, TimesAsked, is_precise, of_the_time, parts_of_span, times_asked, without_time
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
 from .languages import abstentions, judged, judging_model, languages_judged, model_judges
 from .ranking import (
@@ -333,24 +334,47 @@ class Engine:
 
     def _of_a_time(self, snap: Snapshot, about: Told) -> Candidates:
         """The memories of the days a question about a time asks about (``dates.about_a_time``):
-        those written then, and those that tell of them ("I have the dentist tomorrow",
-        written the day before), newest first, at most ``depth``. Each candidate's score
-        steps down from 1 to 0.5 by its place, so the lifecycle weighs them as it weighs
-        ranked ones."""
-        # a day more either side in UTC: a memory's date is its own zone's (``of_the_time`` decides)
-        first = dt.datetime.combine(about.first - dt.timedelta(days=TELLS_AHEAD_DAYS + 1), dt.time.min, dt.UTC)
-        last = dt.datetime.combine(about.last + dt.timedelta(days=1), dt.time.max, dt.UTC)
-        paths = snap.paths_created(first, last, DATED_READ)
+        those written then, newest first, taken in turn from each part of a long span
+        (``dates.parts_of_span``: October's weeks, a year's months), then those that tell of them
+        ("I have the dentist tomorrow", written the day before); at most ``depth``. Each
+        candidate's score steps down from 1 to 0.5 by its place, so the lifecycle weighs
+        them as it weighs ranked ones."""
+        parts = parts_of_span(about)
+        share = max(self.params.depth // len(parts), 1)
         why: dict[str, str] = {}
-        for start in range(0, len(paths), self.params.depth):  # read as far as needed: the newest fill it
-            for path, memory in snap.memories(paths[start : start + self.params.depth]).items():
-                if len(why) < self.params.depth and (said := of_the_time(about, memory.created, memory.text)):
+        each: list[list[str]] = []
+        day = dt.timedelta(days=1)
+        for first, last in parts:  # the span's first and last day a day wider in UTC: a memory's date is its zone's
+            wider = (first - day if first == about.first else first, last + day if last == about.last else last)
+            each.append(self._dated(snap, about, *wider, share, why))
+        order = [path for turn in zip_longest(*each) for path in turn if path is not None][: self.params.depth]
+        if all(len(found) < share for found in each):  # the span read whole: what was written before and tells of it
+            ahead = about.first - dt.timedelta(days=TELLS_AHEAD_DAYS + 1)
+            order += self._dated(
+                snap, about, ahead, about.first - dt.timedelta(days=1), self.params.depth - len(order), why
+            )
+        step = 0.5 / max(len(order), 1)
+        fused = {path: 1.0 - step * place for place, path in enumerate(order)}
+        return Candidates([], [], {}, {}, None, fused, {}, dated={path: why[path] for path in order})
+
+    def _dated(
+        self, snap: Snapshot, about: Told, first: dt.date, last: dt.date, most: int, why: dict[str, str]
+    ) -> list[str]:
+        """At most ``most`` memories created from ``first`` to ``last`` that are of ``about``
+        (``of_the_time``) and not in ``why`` yet, newest first; each put in ``why`` with why."""
+        start = dt.datetime.combine(first, dt.time.min, dt.UTC)
+        end = dt.datetime.combine(last, dt.time.max, dt.UTC)
+        paths = [path for path in snap.paths_created(start, end, DATED_READ) if path not in why]
+        found: list[str] = []
+        chunk = most + 8  # most of those written then are of it: read as far as needed, the newest fill it
+        for at in range(0, len(paths), chunk):
+            for path, memory in snap.memories(paths[at : at + chunk]).items():
+                if len(found) < most and (said := of_the_time(about, memory.created, memory.text)):
                     why[path] = said
-            if len(why) >= self.params.depth:
+                    found.append(path)
+            if len(found) >= most:
                 break
-        step = 0.5 / max(len(why), 1)
-        fused = {path: 1.0 - step * place for place, path in enumerate(why)}
-        return Candidates([], [], {}, {}, None, fused, {}, dated=why)
+        return found
 
     def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
         """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
