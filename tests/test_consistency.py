@@ -184,9 +184,10 @@ def test_a_fact_that_drops_a_negation_is_new_and_contradicts_the_old_one(empty_v
     assert pairs == {(deploy.memory.id, never.id), (si.id, no.id)}
     # said again: the older fact is now the newer of the two (it was marked outdated by "We deploy")
     assert mem.remember("We do not deploy on Fridays", now=NOW + 2 * DAY).status == "reconfirmed"
-    block = mem.recall("do we deploy on Fridays?", as_of=NOW + 3 * DAY, include_pinned=False).block
-    assert [line for line in block.splitlines() if "deploy" in line] == [
-        "- We don't deploy on Fridays (2026-11-23, high)",
+    result = mem.recall("do we deploy on Fridays?", as_of=NOW + 3 * DAY, include_pinned=False)
+    assert result_from_wire(result_to_wire(result), result.query, 1.0).block == result.block  # as a daemon's client
+    assert [line for line in result.block.splitlines() if "deploy" in line] == [
+        "- We don't deploy on Fridays (2026-11-23, high, confirmed 2026-11-25)",  # said again, so the newer
         "- We deploy on Fridays (2026-11-24, high, older — may be outdated)",
     ]
     assert (never.id, deploy.memory.id) in {(c.newer.id, c.older.id) for c in mem.conflicts()}

@@ -120,11 +120,17 @@ def one_line(text: str) -> str:
 #: how the block marks the older of two facts that may contradict each other, in the
 #: memory's language
 OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede estar desactualizado"}
+#: how it says that a fact of a conflict was said again after it was written: the newer of
+#: the two may carry the older date ("We don't deploy on Fridays", restated today)
+SAID_AGAIN = {"en": "confirmed", "es": "confirmado"}
 
 
-def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = False, ref: bool = False) -> str:
+def memory_line(
+    memory: Memory, text: str | None = None, *, outdated: bool = False, ref: bool = False, rival: bool = False
+) -> str:
     """The memory as the block's line; ``ref``: it was cut short, so the line names the
-    memory's id and what reading it whole costs (an index)."""
+    memory's id and what reading it whole costs (an index); ``rival``: it is one of a
+    conflict, whose order is the order the facts were last said in."""
     shown = one_line(memory.shared_text) if text is None else text
     body = defang(shown)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
@@ -132,18 +138,25 @@ def memory_line(memory: Memory, text: str | None = None, *, outdated: bool = Fal
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")
+    language = "es" if (outdated or rival) and detect(memory.text) == SPANISH else "en"
+    if rival and memory.created and memory.last_confirmed:
+        confirmed = memory.last_confirmed.date()
+        if confirmed > memory.created.date():
+            facts.append(f"{SAID_AGAIN[language]} {confirmed.isoformat()}")
     if outdated:
-        facts.append(OUTDATED["es" if detect(memory.text) == SPANISH else "en"])
+        facts.append(OUTDATED[language])
     facts += [str(told) for told in told_times(shown, memory.created)]  # "yesterday = 2023-05-07"
     if ref:
         facts.append(f"{defang(memory.id)}, {estimate_tokens(memory.text)} tokens whole")
     return f"- {label} ({', '.join(facts)})"
 
 
-def clamp_line(memory: Memory, budget: int, *, outdated: bool = False, ref: bool = False) -> str | None:
+def clamp_line(
+    memory: Memory, budget: int, *, outdated: bool = False, ref: bool = False, rival: bool = False
+) -> str | None:
     """The memory's line shortened (with '…') to fit ``budget`` tokens, or None; ``ref``:
     a line cut short names the memory's id and its whole size."""
-    full = memory_line(memory, outdated=outdated)
+    full = memory_line(memory, outdated=outdated, rival=rival)
     if estimate_tokens(full) <= budget:
         return full
     if budget < MIN_LINE_TOKENS:
@@ -152,7 +165,7 @@ def clamp_line(memory: Memory, budget: int, *, outdated: bool = False, ref: bool
     lo, hi, best = 1, len(words), None
     while lo <= hi:
         mid = (lo + hi) // 2
-        line = memory_line(memory, " ".join(words[:mid]) + " …", outdated=outdated, ref=ref)
+        line = memory_line(memory, " ".join(words[:mid]) + " …", outdated=outdated, ref=ref, rival=rival)
         if estimate_tokens(line) <= budget:
             best, lo = line, mid + 1
         else:
@@ -203,7 +216,8 @@ def select(hits: Iterable[Hit], budget: int, *, index: bool = False) -> Selectio
             continue
         if index:
             room = min(room, INDEX_LINE_TOKENS)
-        line = clamp_line(hit.memory, room, outdated=hit.outdated_by is not None, ref=index)
+        rival = hit.outdated_by is not None or bool(hit.conflicts_with)
+        line = clamp_line(hit.memory, room, outdated=hit.outdated_by is not None, ref=index, rival=rival)
         if line is None:
             continue
         selection.groups.setdefault(group, []).append((hit, line))
