@@ -666,6 +666,8 @@ def test_a_day_the_question_names_narrows_its_month(empty_vault_dir, backend_for
         ("¿qué hice en las últimas dos semanas?", "las últimas dos semanas = 2026-11-13 to 2026-11-27"),
         ("¿qué pasó hace unas semanas?", "hace unas semanas = 2026-10-16 to 2026-11-13"),
         ("what did we decide about the API in the last few days?", None),
+        ("what did we do in the last few days of the trip?", None),  # of the trip, not of today
+        ("¿qué hicimos los últimos días del viaje?", None),
         # a subject of its own: ranked by it, as before
         ("what did we decide yesterday?", None),
         ("What did Joanna write yesterday that appeared on the big screen?", None),

@@ -248,7 +248,8 @@ def _spans(question: str, today: dt.date) -> list[Told]:
     found: list[Told] = []
     taken: list[tuple[int, int]] = []
     for pattern in _SPANS:
-        for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+        for match in re.finditer(rf"\b(?:{pattern})\b(?! (?:of|del?)\b)", question, re.IGNORECASE):
+            # "the last few days of the trip", "los últimos días del viaje": of something, not of today
             if any(start < match.end() and match.start() < end for start, end in taken):
                 continue  # "los últimos días" is read once
             span = _span(match, today)
@@ -259,6 +260,7 @@ def _spans(question: str, today: dt.date) -> list[Told]:
 
 
 def _span(match: re.Match[str], today: dt.date) -> Told | None:
+    """The days one matched span means, read against ``today``; None out of range."""
     groups = match.groupdict()
     unit = _SPAN_UNIT.get(groups["unit"].casefold().rstrip("s"), groups["unit"].casefold().rstrip("s"))
     days = _UNIT_DAYS.get(unit)
@@ -286,7 +288,7 @@ def _count(n: str | None) -> int:
     return _NUMBERS.get(n.casefold()) or int(n)
 
 
-#: the Spanish names of a span's units, singular and accents folded as ``_span`` reads them
+#: the Spanish names of a span's units, as ``_span`` reads them (lower case, a final "s" dropped)
 _SPAN_UNIT = {
     "hora": "hour",
     "dia": "day",
