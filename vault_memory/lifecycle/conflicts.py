@@ -78,6 +78,18 @@ def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
     its newest copy's date, and of a subject the first ``RIVALS`` texts given are weighed
     against each other: a subject said 2,000 times, an import run again and again, was two
     million pairs and seconds of every recall. Callers give the recalled facts first."""
+    out: list[Conflict] = []
+    for subject, facts in sorted(_texts_by_subject(memories).items()):
+        for i, older in enumerate(facts):
+            for newer in facts[i + 1 :]:
+                if _may_conflict(newer, older) and _contradict(newer, older):
+                    out.append(Conflict(newer, older, subject))
+    return out
+
+
+def _texts_by_subject(memories: Iterable[Memory]) -> dict[str, list[Memory]]:
+    """Each subject's facts, one per text (the first given of its copies), at most ``RIVALS``
+    texts, in the order they were last said (a text as late as its newest copy)."""
     texts: dict[str, dict[str | None, tuple[Memory, tuple[dt.datetime, str]]]] = {}
     seen: set[str] = set()
     for memory in memories:
@@ -89,19 +101,14 @@ def open_conflicts(memories: Iterable[Memory]) -> list[Conflict]:
             continue
         said = texts.setdefault(subject, {})
         words = same_words(memory.key, memory.text)
-        if words in said:  # a copy: its text is said as late as its newest copy
+        if words in said:  # a copy
             first, latest = said[words]
             said[words] = (first, max(latest, said_order(memory)))
         elif len(said) < RIVALS:
             said[words] = (memory, said_order(memory))
-    out: list[Conflict] = []
-    for subject, said in sorted(texts.items()):
-        facts = [first for first, _ in sorted(said.values(), key=lambda f: f[1])]  # in the order they were said
-        for i, older in enumerate(facts):
-            for newer in facts[i + 1 :]:
-                if _may_conflict(newer, older) and _contradict(newer, older):
-                    out.append(Conflict(newer, older, subject))
-    return out
+    return {
+        subject: [first for first, _ in sorted(said.values(), key=lambda f: f[1])] for subject, said in texts.items()
+    }
 
 
 def _contradict(newer: Memory, older: Memory) -> bool:

@@ -138,17 +138,25 @@ def memory_line(
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")
-    language = "es" if (outdated or rival) and detect(memory.text) == SPANISH else "en"
-    if rival and memory.created and memory.last_confirmed:
-        confirmed = memory.last_confirmed.date()
-        if confirmed > memory.created.date():
-            facts.append(f"{SAID_AGAIN[language]} {confirmed.isoformat()}")
-    if outdated:
-        facts.append(OUTDATED[language])
+    if outdated or rival:
+        facts += _of_a_conflict(memory, outdated)
     facts += [str(told) for told in told_times(shown, memory.created)]  # "yesterday = 2023-05-07"
     if ref:
         facts.append(f"{defang(memory.id)}, {estimate_tokens(memory.text)} tokens whole")
     return f"- {label} ({', '.join(facts)})"
+
+
+def _of_a_conflict(memory: Memory, outdated: bool) -> list[str]:
+    """What a fact's line says of its place in a conflict, in its language: when it was
+    said again, if after the day it was written; that it is the older, if it is."""
+    language = "es" if detect(memory.text) == SPANISH else "en"
+    facts = []
+    confirmed = memory.last_confirmed.date() if memory.last_confirmed else None
+    if confirmed and memory.created and confirmed > memory.created.date():
+        facts.append(f"{SAID_AGAIN[language]} {confirmed.isoformat()}")
+    if outdated:
+        facts.append(OUTDATED[language])
+    return facts
 
 
 def clamp_line(
