@@ -22,7 +22,7 @@ from ..errors import IndexDamaged
 from ..vault.language import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
-from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of
+from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
 from ..vault.supersession import with_digest_marker
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync
@@ -237,7 +237,7 @@ def record_tags(record: dict[str, Any]) -> list[str]:
 def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
     slot = slot_of(text, key) if kind == "fact" else None
     stance = stance_of(text) if kind == "fact" and slot is None else None
-    tags = list(slot.tags) if slot is not None else [f"s:{stance[0]}"] if stance is not None else []
+    tags = list(slot.tags) if slot is not None else [subject_tag(stance[0])] if stance is not None else []
     if kind == "fact":
         tags += people_tags(key, text)
     return [*tags, SPANISH_TAG] if detect(text) == SPANISH else tags

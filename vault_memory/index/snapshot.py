@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
+from ..vault.slots import SUBJECT_TAG
 from .catalog import SPANISH_TAG, Catalog, Meta
 from .embedder import Part
 from .generations import IndexLayout, side_path_of
@@ -188,7 +189,7 @@ class Snapshot:
 
     def facts_sharing_subjects(self) -> dict[str, Memory]:
         """Every indexed fact whose subject another fact shares: where conflicts can be."""
-        paths = sorted({p for ps in self.catalog.tagged_paths("s:").values() for p in ps})
+        paths = sorted({p for ps in self.catalog.tagged_paths(SUBJECT_TAG).values() for p in ps})
         return self.memories(paths) if paths else {}
 
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:

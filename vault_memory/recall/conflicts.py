@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ..index.snapshot import Snapshot
 from ..lifecycle import RIVALS, Conflict, fact_subject, open_conflicts, said_order
 from ..vault.memory import Memory
+from ..vault.slots import subject_tag
 from .query import Hit
 
 
@@ -25,7 +26,7 @@ def with_conflicts(
     One catalog query for the subjects of the recalled facts (and one for each subject with
     more than ``RIVALS`` facts, its newest); nothing else is read. ``as_known`` gives a
     rival as last confirmed (``said_order``: a fact said again is the newer)."""
-    subjects = sorted({f"s:{subject}" for h in hits if (subject := fact_subject(h.memory)) is not None})
+    subjects = sorted({subject_tag(subject) for h in hits if (subject := fact_subject(h.memory)) is not None})
     recalled_paths = {h.memory.path.as_posix() for h in hits if h.memory.path is not None}
     # the newest of each subject (most subjects are a recalled fact's alone), newest first
     others = sorted(snap.newest_tagged(subjects, RIVALS) - recalled_paths)

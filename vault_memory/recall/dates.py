@@ -206,9 +206,9 @@ def parts_of_span(about: Told) -> list[tuple[dt.date, dt.date]]:
     by its weeks, "in 2025?" by its months, so the block tells the whole span and not its
     last days ("the last 10 years" by its years). A span of up to ``SPREAD_DAYS`` days is one
     part."""
-    if (about.last - about.first).days < SPREAD_DAYS:
-        return [(about.first, about.last)]
     days = (about.last - about.first).days
+    if days < SPREAD_DAYS:
+        return [(about.first, about.last)]
     parts: list[tuple[dt.date, dt.date]] = []
     end = about.last
     while end >= about.first:

@@ -39,6 +39,7 @@ from ..lifecycle import (
 )
 from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory, same_words
+from ..vault.slots import subject_tag
 from ..vault.supersession import is_superseded
 from .conflicts import with_conflicts
 from .dates import NamedTime, TimesAsked, is_precise, of_the_time, parts_of_span, times_asked, without_time
@@ -175,7 +176,7 @@ class Engine:
         about what the user is (name, city, work…); found by the catalog's indexes."""
         rules = self.lifecycle_rules
         keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
-        found = snap.memories_like(None, keys) | snap.memories_tagged([f"s:{s}" for s in PROFILE_SUBJECTS])
+        found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
         found |= snap.memories(snap.pinned_paths())
         out: list[Hit] = []
         for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
@@ -686,14 +687,12 @@ class Engine:
             return out
 
         max_weight = max_lifecycle_weight(self.lifecycle_rules)
-        sayings: dict[int, str] = {}  # what each hit says, once: the early stop asks at every batch
 
         def says(hit: Hit) -> str:
-            """Its words as a person reads them (``same_words``: case, accents, punctuation,
-            spacing and contractions aside): two files of the same words are one hit."""
-            if id(hit) not in sayings:
-                sayings[id(hit)] = same_words(hit.memory.key, hit.memory.text) or hit.memory.id
-            return sayings[id(hit)]
+            """Its words as a person reads them (``same_words``, cached: the early stop asks at
+            every batch; case, accents, punctuation, spacing and contractions aside): two
+            files of the same words are one hit."""
+            return same_words(hit.memory.key, hit.memory.text) or hit.memory.id
 
         weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=says)
         scored = sorted((hit for _, hit in weighed), key=lambda h: (-h.score, h.memory.id))

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..vault.memory import Memory, fold_accents, key_and_text
-from ..vault.slots import people_asked, people_named, people_tags_of
+from ..vault.slots import people_asked, people_named, people_tags_of, subject_tag
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid
 #: eating at the party?")
@@ -304,8 +304,8 @@ class Kind:
 KINDS = (
     Kind("food", about_food, (Search(DIETARY_QUERY, answers_food), Search(AVOIDED_FOODS, dietary))),
     Kind("medicine", about_medicine, (Search(ALLERGY_QUERY, answers_medicine),)),
-    Kind("work", lambda question: asked_subject(question) == "work", tags=("s:work",)),
-    Kind("residence", lambda question: asked_subject(question) == "residence", tags=("s:residence",)),
+    Kind("work", lambda question: asked_subject(question) == "work", tags=(subject_tag("work"),)),
+    Kind("residence", lambda question: asked_subject(question) == "residence", tags=(subject_tag("residence"),)),
     # last, so above the others: "can my son eat peanuts?" is answered by the son's allergy first
     Kind("people", lambda question: bool(people_asked(question)), tags_of=people_tags_of),
 )

@@ -262,7 +262,8 @@ def _spans(question: str, today: dt.date) -> list[Told]:
 def _span(match: re.Match[str], today: dt.date) -> Told | None:
     """The days one matched span means, read against ``today``; None out of range."""
     groups = match.groupdict()
-    unit = _SPAN_UNIT.get(groups["unit"].casefold().rstrip("s"), groups["unit"].casefold().rstrip("s"))
+    said = groups["unit"].casefold()
+    unit = _SPAN_UNIT.get(said.rstrip("s"), said.rstrip("s"))
     days = _UNIT_DAYS.get(unit)
     if days is None:
         return None
@@ -272,7 +273,7 @@ def _span(match: re.Match[str], today: dt.date) -> Told | None:
             last = today - dt.timedelta(days=_FEW_ROUGHLY[0] * days)
         else:
             n = groups.get("n")
-            plural = groups["unit"].casefold().endswith("s")  # "los últimos días": a few of them
+            plural = said.endswith("s")  # "los últimos días": a few of them
             count = _FEW_UPTO if (n and re.fullmatch(_FEW, n, re.IGNORECASE)) or (not n and plural) else _count(n)
             back = -(-count // 24) if unit == "hour" else count * days
             first, last = today - dt.timedelta(days=back), today

@@ -57,7 +57,7 @@ class Slot:
     def tags(self) -> list[str]:
         """What the catalog indexes the fact by: its subject, and each stem it names
         (a later "switched from X" finds every current fact that names X)."""
-        return [f"s:{self.subject}", *sorted(f"v:{w}" for w in self.mentions)]
+        return [subject_tag(self.subject), *sorted(f"v:{w}" for w in self.mentions)]
 
     def lookup(self) -> list[str]:
         """The tags of the facts this one may replace or contradict: those of its subject,
@@ -66,7 +66,7 @@ class Slot:
         named = set(self.withdraws)
         if self.negated and self.subject.startswith("act:"):
             named |= set(self.subject[4:].split())
-        return [f"s:{self.subject}", *sorted(f"v:{stem(w)}" for w in named)]
+        return [subject_tag(self.subject), *sorted(f"v:{stem(w)}" for w in named)]
 
 
 # ---------------------------------------------------------------------- words
@@ -215,6 +215,8 @@ def people_asked(question: str) -> frozenset[str]:
 
 #: how a people tag begins (``people_tags``)
 PEOPLE_TAG = "p:"
+#: how the tag of a fact's subject begins (a slot's or a stance's: ``subject_tag``)
+SUBJECT_TAG = "s:"
 #: how much of a fact its people tags are read from: whose a fact is, it says first (a
 #: pasted 900 KB fact of "my my my…" took 1.9 s more to index, read whole)
 PEOPLE_TAG_CHARS = 2_000
@@ -599,6 +601,16 @@ _MORE = re.compile(
 )
 
 
+def subject_tag(subject: str) -> str:
+    """The catalog's tag of the facts about ``subject`` ("s:residence", "s:said: deploy friday we")."""
+    return f"{SUBJECT_TAG}{subject}"
+
+
+def _first_sentence(text: str) -> str:
+    """What a fact says first, as vmem writes facts: its first sentence or line."""
+    return re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+
+
 @lru_cache(maxsize=8192)  # pure, and asked again for the same facts by every write of a batch
 def slot_of(text: str, key: str | None = None) -> Slot | None:
     """The slot of a fact, or None when no rule reads it (then nothing replaces it).
@@ -607,7 +619,7 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     then the text, first sentence only, as vmem writes facts ("The user lives in Leeds",
     "El usuario se mudó a Sevilla") or as people type them ("I live in Leeds", "vivo en Lima",
     "my phone is a Pixel")."""
-    sentence = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    sentence = _first_sentence(text)
     more = sentence != text.strip()
     if key is None:
         key, sentence = split_key_value(sentence)
@@ -678,7 +690,7 @@ def stance_of(text: str) -> tuple[str, bool] | None:
     and "We deploy on Fridays" say one thing, the first denying it, so they contradict each
     other. None for a question, a sentence of fewer than two such words (too little to
     tell), or one longer than a fact's (as ``slot_of``)."""
-    sentence = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    sentence = _first_sentence(text)
     if "?" in sentence or len(sentence) > 300:
         return None
     bare, denied = _withdrawn(normal(sentence))
