@@ -12,9 +12,9 @@ import pytest
 from conftest import recall_ids
 
 from vault_memory.index.keyword_index import ES
+from vault_memory.lang import detect
 from vault_memory.recall.languages import abstentions, judging_model, model_judges
 from vault_memory.recall.ranking import RankingParams, fuse
-from vault_memory.vault.language import detect
 from vault_memory.vault.memory import Memory
 from vault_memory.vault.template import create_vault
 from vault_memory.vault.vault import Vault

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vault_memory.errors import MemoryFileError
+from vault_memory.lang import fold_accents
 from vault_memory.vault.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
-from vault_memory.vault.memory import Memory, check_writable, fold_accents, normalize_text, split_key_value
+from vault_memory.vault.memory import Memory, check_writable, normalize_text, split_key_value
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -453,9 +453,9 @@ class VaultMemory:
         from .index.checkup import index_advice, index_problems
         from .index.embedder import model_parts
         from .index.generations import IndexLayout
+        from .lang import SPANISH
         from .recall.languages import reads
         from .vault.doctor import diagnose, readable_by_others
-        from .vault.language import SPANISH
         from .vault.vault import Problem
 
         reads_spanish = reads(model_parts(self.config["embedding"]["model"]), SPANISH)

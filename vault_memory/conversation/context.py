@@ -273,8 +273,8 @@ class _Embeddings:
         import numpy as np  # only where similarity is measured: `vmem context` without it stays light
 
         from ..index.embedder import model_parts
+        from ..lang import detect
         from ..recall.languages import pair_cosine
-        from ..vault.language import detect
 
         parts = model_parts(self.mem.config["embedding"]["model"])
         out: list[float | None] = []

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..vault.memory import NOT_IN_FRONTMATTER, fold_accents
+from ..lang import fold_accents
+from ..vault.memory import NOT_IN_FRONTMATTER
 from ..vault.person import ES_FIRST_PERSON, es_gender, third_person_en, third_person_es
 
 

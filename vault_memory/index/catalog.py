@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged
-from ..vault.language import SPANISH, detect
+from ..lang import SPANISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag

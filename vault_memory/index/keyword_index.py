@@ -19,7 +19,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from ..vault.language import SPANISH, detect
+from ..lang import SPANISH, detect
 from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import SETTINGS, Config
-from ..vault.memory import Memory, as_datetime, fold_accents, normalize_key
+from ..lang import fold_accents
+from ..vault.memory import Memory, as_datetime, normalize_key
 from ..vault.slots import family_role, subject_key
 
 ARCHIVE_DIR = "archive"

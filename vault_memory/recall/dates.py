@@ -25,7 +25,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ..vault.memory import fold_accents
+from ..lang import fold_accents
 from .told import Told, asked_time, told_times
 
 _EN = "january february march april may june july august september october november december".split()

@@ -28,6 +28,7 @@ from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..index.sync import SyncReport
+from ..lang import ENGLISH, SPANISH, detect
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
@@ -37,7 +38,6 @@ from ..lifecycle import (
     rules_for,
     timeline,
 )
-from ..vault.language import ENGLISH, SPANISH, detect
 from ..vault.memory import Memory, same_words
 from ..vault.slots import subject_tag
 from ..vault.supersession import is_superseded

@@ -19,7 +19,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..vault.memory import Memory, fold_accents, key_and_text
+from ..lang import fold_accents
+from ..vault.memory import Memory, key_and_text
 from ..vault.slots import people_asked, people_named, people_tags_of, subject_tag
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid

@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 
 from ..index.embedder import Part, part_cosine
-from ..vault.language import ENGLISH, SPANISH
+from ..lang import ENGLISH, SPANISH
 
 
 def model_judges(model_languages: Collection[str] | None, *languages: str | None) -> bool:

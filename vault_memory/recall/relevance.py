@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 
 from ..index.embedder import BUNDLED_MODEL_ID
+from ..lang import fold_accents
 from ..lifecycle import key_forms
-from ..vault.memory import Memory, fold_accents
+from ..vault.memory import Memory
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import NOTE_TYPE, TYPE_HEADINGS
-from ..vault.language import SPANISH, detect
+from ..lang import SPANISH, detect
 from ..vault.memory import Memory
 from .query import Hit
 from .told import told_times

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from ..config import NOTE_TYPE
 from ..errors import FrontmatterError, MemoryFileError
+from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
-from .language import SPANISH, detect, unread_note
+from .language import unread_note
 from .memory import Memory, same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
 from ..errors import InvalidId, InvalidInput, SecretRefused
+from ..lang import fold_accents
 from .secrets import find_secret, without_private
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
@@ -444,19 +445,6 @@ def is_valid_id(value: Any) -> bool:
     except InvalidId:
         return False
     return True
-
-
-def fold_accents(text: str) -> str:
-    """``ubicación`` → ``ubicacion``: marks on Latin letters go; letters of other scripts
-    stay whole (``й`` is not ``и``, ``Москва`` stays ``Москва``)."""
-    if text.isascii():  # most texts: no marks to fold, and walking them was 40 µs each
-        return text
-    out: list[str] = []
-    for ch in unicodedata.normalize("NFKD", text):
-        if unicodedata.combining(ch) and out and out[-1].isascii():
-            continue
-        out.append(ch)
-    return unicodedata.normalize("NFC", "".join(out))
 
 
 def normalize_text(text: str) -> str:

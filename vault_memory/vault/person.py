@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .language import SPANISH
-from .memory import fold_accents
+from ..lang import SPANISH, fold_accents
 
 _I = re.IGNORECASE
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from .memory import fold_accents, split_key_value
+from ..lang import fold_accents
+from .memory import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
 #: (maybe several: two sisters, two dogs; a new value is a possible conflict), ``many`` (only

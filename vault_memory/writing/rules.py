@@ -31,6 +31,7 @@ from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
+from ..lang import SPANISH, detect
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -48,7 +49,7 @@ from ..lifecycle import (
     score_importance,
 )
 from ..recall.languages import judge_of, judged, reads
-from ..vault.language import SPANISH, detect, unread_note
+from ..vault.language import unread_note
 from ..vault.memory import (
     SUPERSEDES_DIGEST,
     Memory,

@@ -1,0 +1,29 @@
+"""Reading people's words: the one package that knows a language.
+
+Everything vmem reads in a text (which language it is in, where its sentences end, its
+words with accents folded) goes through here, and the words of each language live in one
+*pack* of data (``lang.packs``): adding a language is adding a pack, from this package or
+from another installed one (the ``vault_memory.lang_packs`` entry point). This package is
+the ground floor: it imports nothing else of vmem.
+"""
+
+from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
+from .pack import Pack
+from .registry import pack, packs
+from .sentences import sentences
+from .text import fold_accents, normalize_space, words
+
+__all__ = [
+    "ENGLISH",
+    "PORTUGUESE",
+    "SPANISH",
+    "Pack",
+    "detect",
+    "fold_accents",
+    "languages",
+    "normalize_space",
+    "pack",
+    "packs",
+    "sentences",
+    "words",
+]
