@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..lang import fold_accents
+from ..lang import fold_accents, normalize_space
 from ..vault.memory import NOT_IN_FRONTMATTER
 from ..vault.person import ES_FIRST_PERSON, es_gender, third_person_en, third_person_es
 
@@ -217,7 +217,7 @@ _FILLER = _rx(
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
-_CLAUSES = re.compile(r"\s*(?:,\s*|\s+)(?:and|but|y|pero)\s+(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I)
+_CLAUSES = re.compile(r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero)\s++(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I)
 _MAX_CHARS = 300
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
 #: pattern runs over it (over a 20 MB paste they took 10 s)
@@ -225,13 +225,15 @@ _MAX_SENTENCE = 2000
 #: what a terminal paste leaves in a message (colour codes, NUL, backspaces): not words,
 #: and what no memory file can hold; a tab or a newline stays
 _TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTMATTER.pattern}")
-_STOP_AT = re.compile(r"\s*(?:[.;!]|\s+(?:and|y|but|pero)\s+|,?\s+(?:please|por\s+favor|thanks|gracias))\s*$", _I)
+_STOP_AT = re.compile(
+    r"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:and|y|but|pero)\s++|,?+\s*+(?<=[\s,])(?:please|por\s++favor|thanks|gracias)\s*+)$", _I
+)
 
 
 def explicit_signals(utterance: str) -> list[Signal]:
     """The facts a user's turn asks to keep, in the order it says them (often none)."""
     found: list[Signal] = []
-    for sentence in _SENTENCES.split(utterance.strip()):
+    for sentence in _SENTENCES.split(normalize_space(utterance).strip()):
         if len(sentence) > _MAX_SENTENCE:
             continue
         sentence = _FILLER.sub("", _TERMINAL_NOISE.sub(" ", sentence).strip()).strip()
@@ -316,7 +318,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | None:
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
 #: fix it", "… y arreglalo": the fact ends before it, never mid-clause
 _TASK_TAIL = re.compile(
-    r"(?:\s*[,;]\s*|\s+)(?:and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)|"
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)|"
     r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
     r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)|and\s+\w+\s+(?:it|them|that|this)|"
     r"y\s+(?:luego|después|despues|arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*|y\s+\w+(?:lo|la|los|las|le|me)|"

@@ -211,7 +211,7 @@ _PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what
 NEGATED = "not"
 #: a verb with its negation, as the analysis leaves it ("don't", "isn't", "won't"), and
 #: "cannot": each says no more than ``NEGATED`` (the verb is a stop word, as in "do not")
-_CONTRACTED_NEGATION = re.compile(r"\w+n't|cannot")
+_CONTRACTED_NEGATION = re.compile(r"\b\w+n't|cannot")
 #: the words that deny, English and Spanish, as the analysis leaves them ("nothing" →
 #: "noth", "jamás" → "jama"; "nada" is a stop word, and "she swims" besides)
 _DENYING = frozenset(

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 #: an optional "[when]" and then one to three words before a colon, at the start of a turn
-_OPENING = re.compile(r"(?:\[[^\]\n]{0,80}\]\s*)?(\w[\w'’.-]*(?: \w[\w'’.-]*){0,2}):\s")
+_OPENING = re.compile(r"(?:\[[^\]\n]{0,80}\]\s*)?((?<![\w'’.-])\w[\w'’.-]*(?: \w[\w'’.-]*){0,2}):\s")
 _WORD = re.compile(r"\w+")
 #: a sentence that ends in a full stop (not an ellipsis)
 _TOLD = re.compile(r"[^.]\.(?:\s|$)")

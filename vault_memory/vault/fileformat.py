@@ -38,7 +38,9 @@ T = TypeVar("T")
 
 _DELIM = re.compile(r"^-{3}[ \t]*\r?$")
 _CLOSE = re.compile(r"^(?:-{3}|\.{3})[ \t]*\r?$")
-_TOP_KEY = re.compile(r"^([^\s#\-][^:]*?)\s*:(?:\s|$)")
+#: a top-level key: group 1 up to its colon, its trailing spaces kept (a lazy group before
+#: ``\s*:`` backtracked quadratically on a line of spaces)
+_TOP_KEY = re.compile(r"^([^\s#\-][^:]*):(?:\s|$)")
 _YAML = frontmatter.YAMLHandler()
 
 
@@ -113,7 +115,7 @@ def repeated_keys(fm: str) -> list[tuple[str, list[int]]]:
     for n, line in enumerate(fm.splitlines(), start=2):
         m = _TOP_KEY.match(line)
         if m:
-            seen.setdefault(m.group(1).strip("'\""), []).append(n)
+            seen.setdefault(m.group(1).rstrip().strip("'\""), []).append(n)
     return [(key, lines) for key, lines in seen.items() if len(lines) > 1]
 
 
@@ -121,7 +123,7 @@ def _key_line(fm: str, key: str) -> int:
     """1-based line in the file of a top-level key (the opening ``---`` is line 1)."""
     for n, line in enumerate(fm.splitlines(), start=2):
         m = _TOP_KEY.match(line)
-        if m and m.group(1).strip("'\"") == key:
+        if m and m.group(1).rstrip().strip("'\"") == key:
             return n
     return 2
 

@@ -86,7 +86,7 @@ _STOP = frozenset(
 
 #: the words a period of time is said in after a fact ("…last month", "…desde 2020"): not the value
 _TRAILING_TIME = re.compile(
-    r"\s+(?:(?:since|from|starting|as\s+of|desde|a\s+partir\s+de|hace)\b.*"
+    r"(?<!\s)\s+(?:(?:since|from|starting|as\s+of|desde|a\s+partir\s+de|hace)\b.*"
     r"|(?:last|this|next|el|la|este|esta|el\s+pasado)\s+(?:week|month|year|weekend|semana|mes|ano|fin\s+de\s+semana)\b.*"
     r"|(?:(?:el|la)\s+)?(?:semana|mes|ano)\s+pasad[oa]\b.*"
     r"|(?:recently|lately|now|again|anymore|any\s+more|these\s+days|nowadays|for\s+good|"
@@ -354,7 +354,7 @@ _NEGATED_MODAL_EN = re.compile(r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not)
 _STOPPED_EN = re.compile(r"\b(?:stopped|quit|gave\s+up|has\s+stopped|has\s+quit|has\s+given\s+up)\s+(\w+?)(?:ing)?\b")
 _NEGATION_ES = re.compile(r"\b(?:ya\s+no|no)\b\s*")
 _STOPPED_ES = re.compile(r"\b(?:dejo|dejaste|deje|ha\s+dejado|he\s+dejado|dejara)\s+de\s+(\w+?)(?:ar|er|ir)\b")
-_ANYMORE = re.compile(r"\s*\b(?:anymore|any\s+more|mas|nunca\s+mas|ya)\b")
+_ANYMORE = re.compile(r"(?<!\s)\s*+\b(?:anymore|any\s+more|mas|nunca\s+mas|ya)\b")
 
 
 def _withdrawn(text: str) -> tuple[str, bool]:

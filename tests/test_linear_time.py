@@ -1,0 +1,114 @@
+"""Every rule reads a text in time linear in its length.
+
+A pattern that backtracks on a run of spaces froze the daemon on one pasted table (500
+spaces: 5 s; 1,000: 35 s). Here every compiled pattern of vmem, wherever it lives, meets
+the inputs that make a regular expression backtrack (runs of every kind of space, a word
+said thousands of times, long numbers, mixed scripts, abbreviations in a row) through
+``search``, ``match`` and ``fullmatch``; and the reading of a whole prompt meets random
+mixes of them (hypothesis). A linear pattern reads 8,000 characters in well under a
+millisecond; a quadratic one takes seconds, a cubic one minutes: the bound tells them
+apart on a loaded machine too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import vault_memory
+from vault_memory.conversation.signals import explicit_signals
+from vault_memory.lang import packs
+
+N = 8000
+#: seconds one pattern may take over one adversarial input (linear: < 0.01)
+BOUND = 1.0
+#: patterns that only ever read a bounded text, with the bound that keeps them fast
+BOUNDED = {
+    "vault_memory.index.keyword_index._SYMBOLIC": "reads one word of at most MAX_SYMBOLIC_WORD (64) characters",
+}
+SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    found: dict[str, re.Pattern[str]] = {}
+
+    def collect(obj: object, name: str, depth: int = 0) -> None:
+        if isinstance(obj, re.Pattern):
+            found.setdefault(name, obj)
+        elif isinstance(obj, tuple | list) and depth < 3:
+            for i, item in enumerate(obj):
+                collect(item, f"{name}[{i}]", depth + 1)
+        elif isinstance(obj, dict) and depth < 3:
+            for key, item in obj.items():
+                collect(item, f"{name}[{key!r}]", depth + 1)
+
+    for info in pkgutil.walk_packages(vault_memory.__path__, "vault_memory."):
+        if info.name.endswith("__main__") or ".model" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for attr, value in vars(module).items():
+            collect(value, f"{info.name}.{attr}")
+    return sorted((name, p) for name, p in found.items() if name not in BOUNDED)
+
+
+def _inputs() -> dict[str, str]:
+    words = sorted({w for p in packs() for w in p.function_words})
+    openers = ["remember that ", "my name is ", "mi nombre es ", "lembra que ", "I am ", "- key: ", "[1 May] Ana: "]
+    out: dict[str, str] = {}
+    for i, space in enumerate(SPACES):
+        opener = openers[i % len(openers)]
+        out[f"run of {space!r}"] = opener + space * (N // len(space)) + "x."
+        out[f"run of {space!r}, open"] = opener + space * (N // len(space))
+    out["one word again and again"] = "remember that " + "and my " * (N // 7) + "!"
+    out["function words"] = " ".join(words[i % len(words)] for i in range(N // 4))
+    out["a long number"] = "1" * N + "x"
+    out["a long word"] = "a" * N + "n't"
+    out["mixed scripts"] = "a б 中 ñ ã " * (N // 11)
+    out["abbreviations"] = "Mr. Dr. St. " * (N // 12)
+    out["commas and spaces"] = " ," * (N // 2) + "x"
+    out["colons"] = "a:" * (N // 2)
+    out["dots"] = "." * N
+    out["brackets"] = "[" * N
+    return out
+
+
+INPUTS = _inputs()
+
+
+@pytest.mark.parametrize(("name", "pattern"), _patterns(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_pattern_reads_a_hostile_text_in_linear_time(name, pattern):
+    slow = []
+    for label, text in INPUTS.items():
+        if isinstance(pattern.pattern, bytes):
+            text = text.encode()  # type: ignore[assignment]
+        start = time.perf_counter()
+        pattern.search(text)
+        pattern.match(text)
+        pattern.fullmatch(text)
+        took = time.perf_counter() - start
+        if took > BOUND:
+            slow.append(f"{label}: {took:.2f} s")
+    assert not slow, f"{name} backtracks: {slow}"
+
+
+FRAGMENTS = st.one_of(
+    st.sampled_from(SPACES).flatmap(lambda s: st.integers(1, 1500).map(lambda n: s * n)),
+    st.sampled_from(["remember that", "my", "is", "Mr.", "and", "y", "pero", "please", ",", ".", "no olvides que"]),
+    st.integers(1, 600).map(lambda n: "9" * n),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(FRAGMENTS, min_size=1, max_size=12))
+def test_reading_a_prompt_made_of_hostile_pieces_takes_linear_time(pieces):
+    text = " ".join(pieces)
+    start = time.perf_counter()
+    explicit_signals(text)
+    assert time.perf_counter() - start < BOUND + len(text) / 100_000
