@@ -217,7 +217,9 @@ _FILLER = _rx(
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
-_CLAUSES = re.compile(r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero)\s++(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I)
+_CLAUSES = re.compile(
+    r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero)\s++(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I
+)
 _MAX_CHARS = 300
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
 #: pattern runs over it (over a 20 MB paste they took 10 s)
@@ -226,7 +228,8 @@ _MAX_SENTENCE = 2000
 #: and what no memory file can hold; a tab or a newline stays
 _TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTMATTER.pattern}")
 _STOP_AT = re.compile(
-    r"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:and|y|but|pero)\s++|,?+\s*+(?<=[\s,])(?:please|por\s++favor|thanks|gracias)\s*+)$", _I
+    r"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:and|y|but|pero)\s++|,?+\s*+(?<=[\s,])(?:please|por\s++favor|thanks|gracias)\s*+)$",
+    _I,
 )
 
 
