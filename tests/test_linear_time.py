@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import vault_memory
 from vault_memory.conversation.signals import explicit_signals
-from vault_memory.lang import packs
+from vault_memory.lang import all_packs
 
 N = 8000
 #: seconds one pattern may take over one adversarial input (linear: < 0.01)
@@ -58,7 +58,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
 
 
 def _inputs() -> dict[str, str]:
-    words = sorted({w for p in packs() for w in p.function_words})
+    words = sorted({w for p in all_packs() for w in p.function_words})
     openers = ["remember that ", "my name is ", "mi nombre es ", "lembra que ", "I am ", "- key: ", "[1 May] Ana: "]
     out: dict[str, str] = {}
     for i, space in enumerate(SPACES):

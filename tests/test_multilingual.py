@@ -125,7 +125,7 @@ def test_an_english_question_needs_the_multilingual_model_only_once_a_spanish_me
     vault.write_new(Memory(id="hermano", text="Mi hermano se llama Tomás", type="fact"))
     engine.index.ensure_fresh()
     with engine.index.snapshot() as snap:
-        assert snap.holds_spanish()
+        assert snap.holds_foreign()
         hits = engine.rank(snap, RecallQuery("what is my brother's name?", include_pinned=False))
     assert hits[0].memory.id == "hermano"
 

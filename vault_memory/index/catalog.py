@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged
-from ..lang import SPANISH, detect
+from ..lang import ENGLISH, detect
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
@@ -129,6 +129,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # "can drive", denied; ``vault.slots.stance_of``): every fact's tags read again, so "We
     # deploy on Fridays" finds the "We don't deploy on Fridays" it contradicts
     Migration("stances", "", fill="_fill_tags_again"),
+    # a third language (``lang.packs``): a Portuguese fact, once read as Spanish or as no
+    # language, is tagged "lang:pt", so the multilingual model judges it for an English question
+    Migration("languages", "", fill="_fill_tags_again"),
 )
 
 
@@ -199,9 +202,10 @@ def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
     return same_text_digest(key, str(text or "")), normalize_key(key) or None
 
 
-#: the tag of a memory written in Spanish (``vault.language``): whether an English question
-#: needs a bilingual vector's multilingual half at all (``Snapshot.holds_spanish``)
-SPANISH_TAG = "lang:es"
+#: the tags of a memory written in a language other than English ("lang:es", "lang:pt";
+#: ``lang.detect``): whether an English question needs a bilingual vector's multilingual
+#: half at all, and where it looks (``Snapshot.foreign_labels``)
+LANGUAGE_TAG = "lang:"
 
 
 def created_column(created: Any) -> str | None:
@@ -225,7 +229,7 @@ _CREATED_FORMAT = "%Y-%m-%dT%H:%M:%S"
 
 def memory_tags(memory: Memory) -> list[str]:
     """The tags a memory is indexed by: its slot and people tags (facts only: an episode is
-    never replaced, nor a fact of the user's) and ``SPANISH_TAG``."""
+    never replaced, nor a fact of the user's) and its language's (``LANGUAGE_TAG``)."""
     return _tags(memory.type, memory.text, memory.key)
 
 
@@ -240,7 +244,8 @@ def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
     tags = list(slot.tags) if slot is not None else [subject_tag(stance[0])] if stance is not None else []
     if kind == "fact":
         tags += people_tags(key, text)
-    return [*tags, SPANISH_TAG] if detect(text) == SPANISH else tags
+    language = detect(text)
+    return [*tags, LANGUAGE_TAG + language] if language not in (None, ENGLISH) else tags
 
 
 def in_cycles(rows: list[tuple[str, str, str | None]]) -> set[str]:
@@ -790,12 +795,15 @@ class Catalog:
             grouped.setdefault(tag, []).append(path)
         return grouped
 
-    def labels_tagged(self, tag: str) -> frozenset[int] | None:
-        """The vector labels of every chunk of the memories under ``tag`` (a catalog of an
-        older schema: None, not known)."""
+    def labels_tagged(self, prefix: str) -> frozenset[int] | None:
+        """The vector labels of every chunk of the memories under a tag that starts with
+        ``prefix`` (a catalog of an older schema: None, not known)."""
         if not self._has_slots:
             return None
-        rows = self._sql("SELECT label FROM chunks WHERE path IN (SELECT path FROM slots WHERE tag = ?)", (tag,))
+        rows = self._sql(
+            "SELECT label FROM chunks WHERE path IN (SELECT path FROM slots WHERE tag >= ? AND tag < ?)",
+            (prefix, prefix + "\uffff"),
+        )
         return frozenset(r[0] for r in rows)
 
     @property

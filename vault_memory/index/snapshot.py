@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from ..vault.slots import SUBJECT_TAG
-from .catalog import SPANISH_TAG, Catalog, Meta
+from .catalog import LANGUAGE_TAG, Catalog, Meta
 from .embedder import Part
 from .generations import IndexLayout, side_path_of
 from .keyword_index import ANALYSIS
@@ -63,7 +63,7 @@ class Snapshot:
         self._pinned: list[str] | None = None
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
-        self._spanish_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
+        self._foreign_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
         self._conversations: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
@@ -130,10 +130,11 @@ class Snapshot:
     def paths_claiming(self, memory_id: str) -> list[str]:
         return self.catalog.paths_with_id(memory_id)
 
-    def holds_spanish(self) -> bool:
-        """Whether any indexed memory is written in Spanish (``catalog.SPANISH_TAG``; not
-        known: yes): an English question on a vault without one needs no multilingual model."""
-        return self.spanish_labels() != frozenset()
+    def holds_foreign(self) -> bool:
+        """Whether any indexed memory is written in a language other than English
+        (``catalog.LANGUAGE_TAG``; not known: yes): an English question on a vault without
+        one needs no multilingual model."""
+        return self.foreign_labels() != frozenset()
 
     def holds_conversations(self) -> bool:
         """Whether any indexed memory is a conversation's (asked once a snapshot)."""
@@ -155,12 +156,13 @@ class Snapshot:
             return True
         return all(self.keyword.holds("body", term) for term in terms)
 
-    def spanish_labels(self) -> frozenset[int] | None:
-        """The vector labels of the memories written in Spanish (once per snapshot): where
-        an English question's multilingual half may look (None: not known, anywhere)."""
-        if self._spanish_labels is False:
-            self._spanish_labels = self.catalog.labels_tagged(SPANISH_TAG)
-        return self._spanish_labels
+    def foreign_labels(self) -> frozenset[int] | None:
+        """The vector labels of the memories written in a language other than English (once
+        per snapshot): where an English question's multilingual half may look (None: not
+        known, anywhere)."""
+        if self._foreign_labels is False:
+            self._foreign_labels = self.catalog.labels_tagged(LANGUAGE_TAG)
+        return self._foreign_labels
 
     def memories_tagged(self, tags: list[str]) -> dict[str, Memory]:
         """The indexed facts under any of the slot ``tags`` (``vault.slots``): what a new

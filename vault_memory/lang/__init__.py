@@ -9,7 +9,7 @@ the ground floor: it imports nothing else of vmem.
 
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .pack import Pack
-from .registry import pack, packs
+from .registry import all_packs, pack
 from .sentences import sentences
 from .text import fold_accents, normalize_space, words
 
@@ -23,7 +23,7 @@ __all__ = [
     "languages",
     "normalize_space",
     "pack",
-    "packs",
+    "all_packs",
     "sentences",
     "words",
 ]

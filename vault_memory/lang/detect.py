@@ -17,7 +17,7 @@ import functools
 import re
 
 from .pack import Pack
-from .registry import packs
+from .registry import all_packs
 from .text import words
 
 ENGLISH = "en"
@@ -26,22 +26,47 @@ PORTUGUESE = "pt"
 
 
 @functools.cache
-def _voters() -> tuple[tuple[str, frozenset[str], re.Pattern[str] | None, int, re.Pattern[str] | None], ...]:
+def _voters() -> tuple[
+    tuple[
+        str, frozenset[str], frozenset[str], re.Pattern[str] | None, int, re.Pattern[str] | None, re.Pattern[str] | None
+    ],
+    ...,
+]:
+    """Each pack's vote: its words, those of them no earlier pack lists (its own), its marks
+    and its accents (those of an earlier pack removed)."""
+
     def chars(text: str) -> re.Pattern[str] | None:
         return re.compile(f"[{re.escape(text)}]") if text else None
 
-    return tuple((p.code, p.function_words, chars(p.marks), p.mark_weight, chars(p.accents)) for p in packs())
+    voters = []
+    earlier_words: set[str] = set()
+    earlier_accents: set[str] = set()
+    for p in all_packs():
+        own_accents = "".join(ch for ch in p.accents if ch not in earlier_accents)
+        shared_accents = "".join(ch for ch in p.accents if ch in earlier_accents)
+        voters.append((p.code, p.function_words, p.function_words - earlier_words, chars(p.marks), p.mark_weight,
+                       chars(own_accents), chars(shared_accents)))  # fmt: skip
+        earlier_words |= p.function_words
+        earlier_accents |= set(p.accents)
+    return tuple(voters)
 
 
 def detect(text: str) -> str | None:
     """The code of the language ``text`` is in ("en", "es", …), or None when it gives no
-    clear sign (a name, a number, a mix)."""
+    clear sign (a name, a number, a mix).
+
+    A word an earlier pack lists too ("que", "como" of Spanish and Portuguese) votes for a
+    later pack only beside evidence of its own (a word, a mark or an accent no earlier pack
+    has): "Trabajo como enfermera" stays Spanish, "Eu trabalho como enfermeira" is not."""
     found = words(text)
     best: str | None = None
     best_votes = top_tie = 0
-    for code, function_words, marks, weight, accents in _voters():
-        votes = sum(1 for w in found if w in function_words)
-        votes += weight * bool(marks and marks.search(text)) + bool(accents and accents.search(text))
+    for code, function_words, own_words, marks, weight, own_accents, shared_accents in _voters():
+        own = sum(1 for w in found if w in own_words)
+        own += weight * bool(marks and marks.search(text)) + bool(own_accents and own_accents.search(text))
+        shared = sum(1 for w in found if w in function_words and w not in own_words)
+        shared += bool(shared_accents and shared_accents.search(text))
+        votes = own + shared if own or own_words == function_words else 0
         if votes > best_votes:
             best, best_votes, top_tie = code, votes, 0
         elif votes == best_votes:
@@ -51,7 +76,7 @@ def detect(text: str) -> str | None:
 
 def languages() -> tuple[str, ...]:
     """The codes of the installed packs."""
-    return tuple(p.code for p in packs())
+    return tuple(p.code for p in all_packs())
 
 
 __all__ = ["ENGLISH", "PORTUGUESE", "SPANISH", "Pack", "detect", "languages"]

@@ -12,12 +12,12 @@ from importlib.metadata import entry_points
 from .pack import Pack
 
 #: the packs that ship with vmem, in the order a tie between them is read
-BUILTIN = ("en", "es")
+BUILTIN = ("en", "es", "pt")
 ENTRY_POINT_GROUP = "vault_memory.lang_packs"
 
 
 @functools.cache
-def packs() -> tuple[Pack, ...]:
+def all_packs() -> tuple[Pack, ...]:
     """Every installed pack, vmem's first (a later pack of the same code is left out)."""
     found: dict[str, Pack] = {}
     for code in BUILTIN:
@@ -36,4 +36,4 @@ def packs() -> tuple[Pack, ...]:
 
 def pack(code: str) -> Pack | None:
     """The installed pack of ``code`` ("en", "es", …), or None."""
-    return next((p for p in packs() if p.code == code), None)
+    return next((p for p in all_packs() if p.code == code), None)

@@ -13,7 +13,7 @@ import re
 
 import sentencex
 
-from .registry import packs
+from .registry import all_packs
 
 #: the last word of a piece before a break, with its full stop
 _LAST_WORD = re.compile(r"(?:^|[\s(«\"'“])([^\s(«\"'“]+)\.\s*$")
@@ -21,7 +21,7 @@ _LAST_WORD = re.compile(r"(?:^|[\s(«\"'“])([^\s(«\"'“]+)\.\s*$")
 
 @functools.cache
 def _abbreviations() -> frozenset[str]:
-    return frozenset(a.casefold().rstrip(".") for p in packs() for a in p.abbreviations)
+    return frozenset(a.casefold().rstrip(".") for p in all_packs() for a in p.abbreviations)
 
 
 def sentences(text: str, lang: str | None = None) -> list[str]:

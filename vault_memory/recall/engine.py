@@ -28,7 +28,8 @@ from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..index.sync import SyncReport
-from ..lang import ENGLISH, SPANISH, detect
+from ..lang import ENGLISH, detect
+from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
@@ -386,7 +387,7 @@ class Engine:
             return models[:1]
         models = tuple(part for part in models if model_judges(part.languages, asked_in))
         if len(models) > 1:
-            held = {None, ENGLISH} | ({SPANISH} if snap.holds_spanish() else set())
+            held = {None, ENGLISH} | (set(installed_languages()) if snap.holds_foreign() else set())
             judged_by = languages_judged([m.languages for m in models], asked_in)
             models = tuple(m for m, languages in zip(models, judged_by) if languages & held)
         return models
@@ -399,7 +400,7 @@ class Engine:
         if len(models) < 2 or not self.params.language_aware:
             return [None] * len(models)
         judged_by = languages_judged([m.languages for m in models], asked_in)
-        return [snap.spanish_labels() if languages == {SPANISH} else None for languages in judged_by]
+        return [snap.foreign_labels() if not languages & {None, ENGLISH} else None for languages in judged_by]
 
     def _late_possible(self, snap: Snapshot, legs: tuple[str, ...]) -> bool:
         """Late interaction runs when the vault asks for it, the vector leg runs, the

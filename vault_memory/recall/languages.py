@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 
 from ..index.embedder import Part, part_cosine
-from ..lang import ENGLISH, SPANISH
+from ..lang import languages as installed_languages
 
 
 def model_judges(model_languages: Collection[str] | None, *languages: str | None) -> bool:
@@ -39,7 +39,7 @@ def languages_judged(models: Sequence[Collection[str] | None], question: str | N
     """For each model (``judging_model``'s order), the languages of the memories it judges
     for a question in ``question``: of those ``vault.language`` tells apart, and None."""
     out: list[set[str | None]] = [set() for _ in models]
-    for language in (None, ENGLISH, SPANISH):
+    for language in (None, *installed_languages()):
         judge = judging_model(models, question, language)
         if judge is not None:
             out[judge].add(language)

@@ -15,4 +15,7 @@ PACK = Pack(
         """mr mrs ms mx dr prof st jr sr mt ft vs e.g i.e u.s u.k u.s.a a.m p.m approx dept inc ltd co corp
         ave rd blvd gen col lt sgt capt rev hon fig""".split()
     ),
+    continues=frozenset("she he it they her his its their also both".split()),
+    remember_cues=("remember", "forget", "note", "save", "store", "mind", "record", "reference", "memori"),
+    that_words=frozenset({"that"}),
 )

@@ -19,4 +19,7 @@ PACK = Pack(
         """sr sra srta sres dr dra lic lcda ing prof profa av avda c ud uds pág núm tel dto depto arq
         gral cnel p.ej e.e.u.u ee.uu""".split()
     ),
+    continues=frozenset("ella él ellos ellas su sus también además ambos ambas".split()),
+    remember_cues=("recuerd", "record", "acord", "olvid", "anot", "apunt", "guard", "conste", "memoriz", "cuenta"),
+    that_words=frozenset({"que"}),
 )
