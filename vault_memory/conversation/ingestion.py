@@ -31,7 +31,7 @@ from ..lifecycle import memory_state, rules_for
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
-from .signals import explicit_signals, fact_persona
+from .signals import fact_persona, not_kept_note, read_requests
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def _ingest(
         ledger = ledgers.get(transcript.session)
         report = _report(transcript, ledger, dry_run=True)
         report.llm = "skipped (dry run)" if chat else "off"
-        for item in _explicit_items(transcript.turns, ledger, transcript.session, persona):
+        for item in _explicit_items(transcript.turns, ledger, transcript.session, persona, report.notes):
             report.signals += 1
             report.written.append(_written("would write", None, item))
         return report
@@ -223,8 +223,10 @@ def remember_said(
     "remember that…". The message is recorded in ``session``'s ledger, so the ``ingest`` of
     the session's transcript later reads it as already done. [] when it asks nothing."""
     text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
-    if not explicit_signals(text):
-        return []  # the common case costs one pass of the patterns
+    signals, declined = read_requests(text)
+    if not signals:  # the common case costs one pass of the patterns
+        mem.vault.warnings += [not_kept_note(d) for d in declined]
+        return []
     session = session or "prompt"
     with Ledgers(mem.root) as ledgers:
         outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session))
@@ -241,7 +243,7 @@ def _remember_said(
     from ..writing.rules import validate
 
     items = []
-    for item in _explicit_items([turn], ledger, session, persona):
+    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written
@@ -271,7 +273,7 @@ def process(
     ledger = ledgers.get(entry.session)
     transcript = Transcript(entry.turns, "queued", entry.session)
     report = _report(transcript, ledger)
-    explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+    explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes)
     report.signals = len(explicit)
     # what the user said is on disk before any LLM call can stall or fail
     _write(mem, explicit, report, ledger, now)
@@ -381,7 +383,7 @@ def _ingest_batch(
     queued = list(zip([*entries, *batched], [*waiting, *fresh], strict=True))
     groups = []
     for entry, (_, ledger, report) in queued:
-        items = _explicit_items(entry.turns, ledger, entry.session, entry.persona)
+        items = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes)
         report.signals = len(items)
         groups.append((items, report, ledger))
     _write_groups(mem, groups, now)
@@ -522,14 +524,19 @@ def _llm_items(
     return items
 
 
-def _explicit_items(turns: list[Turn], ledger: Ledger, session: str, persona: str | None) -> list[Remembering]:
+def _explicit_items(
+    turns: list[Turn], ledger: Ledger, session: str, persona: str | None, notes: list[str]
+) -> list[Remembering]:
+    """What the user's turns ask to keep; each request not kept is named in ``notes``, with why."""
     from ..writing.rules import Remembering
 
     items = []
     for turn in turns:
         if turn.role != "user" or turn.digest in ledger.explicit:  # only the user's words, once
             continue
-        for signal in explicit_signals(turn.content):
+        signals, declined = read_requests(turn.content)
+        notes += [not_kept_note(d) for d in declined]
+        for signal in signals:
             items.append(
                 Remembering(
                     signal.text,

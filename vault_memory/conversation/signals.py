@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..lang import fold_accents, normalize_space
+from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
 from ..vault.memory import NOT_IN_FRONTMATTER
-from ..vault.person import ES_FIRST_PERSON, es_gender, third_person_en, third_person_es
+from ..vault.person import ES_FIRST_PERSON, es_gender, in_third_person, third_person_en
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,15 @@ class Signal:
     lang: str  # "en" | "es"
     #: which table row fired, for --json and for tuning the table
     rule: str
+
+
+@dataclass(frozen=True)
+class NotKept:
+    """A sentence that asked to remember something and is not kept, and why: the ingest
+    report and the hook's log name it, so no request is dropped without a word."""
+
+    sentence: str
+    reason: str
 
 
 _I = re.IGNORECASE
@@ -65,6 +74,18 @@ NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
     ("es", "not-remembering", _rx(r"\bno\s+(?:me\s+acuerdo|recuerdo|lo\s+recuerdo)\b")),
     ("es", "forget-request", _rx(r"^(?:por\s+favor,?\s+)?(?:olvid[aá]te|olvidate|olvida|olvidá)\b")),
+    ("pt", "asks-if-remembered", _rx(r"^(?:voc[eê]|tu)\s+(?:ainda\s+)?(?:se\s+)?(?:lembra|lembras|recorda)\b")),
+    ("pt", "reminiscing", _rx(r"^(?:se\s+)?(?:lembra|lembras|lembre)(?:-se)?\s+(?:d[eoa]\s+)?quando\b")),
+    (
+        "pt",
+        "negation",
+        _rx(
+            r"\bn[aã]o\s+(?:anot[ae]|guard[ae]|grav[ae]|memoriz[ae]|registr[ae]|salv[ae]|lembr[ae]\s+diss[oa]|"
+            r"precisa\s+(?:lembrar|anotar|guardar|gravar))\b"
+        ),
+    ),
+    ("pt", "not-remembering", _rx(r"\b(?:eu\s+)?n[aã]o\s+(?:me\s+)?lembro\b")),
+    ("pt", "forget-request", _rx(r"^(?:por\s+favor,?\s+)?(?:esque[cç]a|esquece)\b")),
 )
 
 #: a clause that is a passing state, not something to keep ("hoy estoy cansado")
@@ -93,6 +114,16 @@ REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"^(?:por\s+favor,?\s+)?(?:(?P<strong>acordate|acuérdate|acuerdate|record[aá]|recuerda|no\s+te\s+olvides|"
             r"no\s+olvides|ten[eé]\s+en\s+cuenta|ten\s+en\s+cuenta)|anot[aá]|apunt[aá]|tom[aá]\s+nota|guard[aá]|memoriz[aá])"
             r"(?:\s+(?:(?P<that>de\s+que|que|esto|lo\s+siguiente)\b|(?P<to>de)(?=\s)))*(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
+        ),
+    ),
+    (
+        "pt",
+        "lembra-que",
+        _rx(
+            r"^(?:por\s+favor,?\s+)?(?:(?P<strong>(?:se\s+)?lembr[ae](?:-se|-te)?|n[aã]o\s+(?:se\s+)?esque[cç][ae]|"
+            r"tenha\s+em\s+mente|tem\s+em\s+mente|fica\s+sabendo|pra\s+constar)|anot[ae]|grav[ae]|guard[ae]|"
+            r"memoriz[ae]|registr[ae]|salv[ae])(?:\s+a[ií])?"
+            r"(?:\s+(?:(?P<that>de\s+que|que|isso|isto|o\s+seguinte)\b|(?P<to>de)(?=\s)))*(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
         ),
     ),
 )
@@ -208,17 +239,68 @@ STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = (
         "decisions",
         "El usuario decidió {x}",
     ),
+    (
+        "pt",
+        "me-chamo",
+        _rx(r"^(?:(?:eu\s+)?me\s+chamo|meu\s+nome\s+[eé]|pode\s+me\s+chamar\s+de)\s+(?P<x>.+)$"),
+        "name",
+        "personal",
+        "O usuário se chama {x}",
+    ),
+    (
+        "pt",
+        "moro-em",
+        _rx(r"^(?:eu\s+)?(?:moro|vivo)\s+(?P<x>(?:em|no|na|nos|nas)\s+.+)$"),
+        "city",
+        "personal",
+        "O usuário mora {x}",
+    ),
+    (
+        "pt",
+        "trabalho-como",
+        _rx(r"^(?:eu\s+)?trabalho\s+como\s+(?P<x>.+)$"),
+        "job",
+        "work",
+        "O usuário trabalha como {x}",
+    ),
+    (
+        "pt",
+        "trabalho-em",
+        _rx(r"^(?:eu\s+)?trabalho\s+(?P<x>(?:em|no|na|para|pra)\s+.+)$"),
+        "employer",
+        "work",
+        "O usuário trabalha {x}",
+    ),
+    (
+        "pt",
+        "alergico-pt",
+        _rx(r"^(?:eu\s+)?sou\s+al[eé]rgic(?P<g>[oa])\s+(?P<x>(?:a|ao|à|aos|às)\s+.+)$"),
+        "allergies",
+        "health",
+        "O usuário é alérgico {x}",
+    ),
+    (
+        "pt",
+        "prefiro",
+        _rx(r"^(?:eu\s+)?prefiro\s+(?P<x>.+)$"),
+        "preference",
+        "preferences",
+        "O usuário prefere {x}",
+    ),
 )
 
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
 _FILLER = _rx(
     r"^(?:(?:hi|hello|hey|ok|okay|so|well|actually|btw|by\s+the\s+way|also|and|oh|one\s+more\s+thing|just\s+so\s+you\s+know|"
-    r"hola|bueno|che|ah|y|en\s+realidad|por\s+cierto|adem[aá]s|tambi[eé]n|dale|mir[aá]|mira|ojo|una\s+cosa)[\s,!:.-]+)+"
+    r"hola|bueno|che|ah|y|en\s+realidad|por\s+cierto|adem[aá]s|tambi[eé]n|dale|mir[aá]|mira|ojo|una\s+cosa|"
+    r"oi|ol[aá]|ent[aã]o|na\s+verdade|ali[aá]s|al[eé]m\s+disso|s[oó]\s+pra\s+(?:voc[eê]\s+)?saber|olha|beleza|ei|"
+    r"fyi|heads\s+up)[\s,!:.-]+)+"
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
 _CLAUSES = re.compile(
-    r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero)\s++(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero)\b)", _I
+    r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero|e|mas)\s++"
+    r"(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero|eu|meu|minha|moro|sou|prefiro)\b)",
+    _I,
 )
 _MAX_CHARS = 300
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
@@ -235,18 +317,71 @@ _STOP_AT = re.compile(
 
 def explicit_signals(utterance: str) -> list[Signal]:
     """The facts a user's turn asks to keep, in the order it says them (often none)."""
+    return read_requests(utterance)[0]
+
+
+def not_kept_note(not_kept: NotKept) -> str:
+    """How a report or a log names a request that is not kept."""
+    return f"not remembered: {not_kept.sentence[:80]!r} ({not_kept.reason})"
+
+
+def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
+    """The facts a user's turn asks to keep, and the requests to remember it makes that are
+    not kept, each with its reason ("remember to run the linter": a to-do for the task).
+
+    Sentences end where ``lang.sentences`` says ("my landlord is Mr. Okafor" is one), and a
+    sentence that goes on about what a request named ("my wife's name is Ana. She is a
+    nurse.") is part of that request: the request is kept whole."""
     found: list[Signal] = []
-    for sentence in _SENTENCES.split(normalize_space(utterance).strip()):
+    declined: list[NotKept] = []
+    joins: int | None = None  # the request a next sentence may go on about
+    said = normalize_space(utterance).strip()
+    for sentence in sentences(said, detect(said)) if said else []:
         if len(sentence) > _MAX_SENTENCE:
+            joins = None
             continue
-        sentence = _FILLER.sub("", _TERMINAL_NOISE.sub(" ", sentence).strip()).strip()
+        opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
+        sentence = _FILLER.sub("", opening).strip()
         if not sentence or _refused(sentence):
+            joins = None
             continue
+        before = len(found)
         for clause in _CLAUSES.split(sentence):
-            signal = _signal(clause.strip().rstrip(".!;").strip())
-            if signal is not None and signal not in found:
-                found.append(signal)
-    return found
+            clause = clause.strip().rstrip(".!;").strip()
+            outcome = _signal(clause)
+            if isinstance(outcome, Signal) and outcome not in found:
+                found.append(outcome)
+            elif isinstance(outcome, str):
+                declined.append(NotKept(clause, outcome))
+        if len(found) > before:
+            joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
+        elif joins is not None and _goes_on(opening):
+            found[joins] = _joined(found[joins], opening)
+        else:
+            joins = None
+    return found, declined
+
+
+_REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
+#: the words that open a sentence going on about the last one, in every installed pack
+_CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
+
+
+def _goes_on(sentence: str) -> bool:
+    """Whether a sentence after a request goes on about what it named ("She is a nurse.",
+    "Ele atende às terças."): it opens with a pack's ``continues`` word and speaks of no task."""
+    first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
+    return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
+
+
+def _third_person(text: str, lang: str) -> str:
+    return in_third_person(text, lang)
+
+
+def _joined(signal: Signal, sentence: str) -> Signal:
+    """A request with the sentence that goes on about it, in the fact's own person."""
+    more = _sentence(_third_person(sentence.rstrip(".!;").strip(), signal.lang))
+    return Signal(f"{signal.text.rstrip('.')}. {more}", signal.key, signal.domain, signal.lang, f"{signal.rule}+more")
 
 
 #: words that make a fact about the user's relationship with whom they talk to ("you promised
@@ -286,32 +421,111 @@ def _refused(sentence: str) -> bool:
     return refusal(sentence) is not None
 
 
-def _signal(clause: str) -> Signal | None:
+def _signal(clause: str) -> Signal | str | None:
+    """The signal a clause gives; for a request to remember that is not kept, the reason."""
     if not clause or PASSING_STATE.search(clause):
         return None
     statement = _statement(clause)
     if statement is not None:
         return statement
-    for lang, rule, pattern in REQUESTS:
+    said_in = detect(clause)  # "anota que…" is a request in Spanish and in Portuguese: its own first
+    table: Signal | str | None = None
+    for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
         match = pattern.match(clause)
         if match:
-            return _requested(match, lang, rule)
-    for lang, rule, pattern in DIRECTIVES:
-        match = pattern.match(clause)
-        if match:
-            return _directive(_trim(match.group("x")), lang, rule)
-    return None
+            table = _requested(match, lang, rule)
+            break
+    else:
+        for lang, rule, pattern in DIRECTIVES:
+            match = pattern.match(clause)
+            if match:
+                return _directive(_trim(match.group("x")), lang, rule)
+    if isinstance(table, Signal) and ":" not in " ".join(clause.split()[:_CUE_REACH]):
+        return table
+    # a request the table declined, or one that says what to keep after a colon ("Save
+    # this for future sessions: …"): read by what every request has
+    cued = _cued(clause, said_in)
+    return cued if isinstance(cued, Signal) or table is None else table
 
 
-def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | None:
-    """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it."""
+#: the words of a request's opening before what to keep is said (``_cued``)
+_CUE_REACH = 8
+
+
+def _cued(clause: str, said_in: str | None) -> Signal | str | None:
+    """A request no table row reads, by what every such request has: a word that asks to
+    keep ("save", "guárdalo", "registra", "lembre") in its opening, then a colon or a "that"
+    after which the fact is said: "Save this for future sessions: we deploy on Wednesdays",
+    "Quiero que recuerdes que trabajo en Rappi", "Remember for next time that my dog is
+    named Waffles". A to-do ("remember to…") has no colon or "that", and is not one."""
+    words = clause.split()
+    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    if cue is None:
+        return None
+    if _REMIND_ME.search(words[cue]):
+        return "a reminder for later, not a fact"
+    said = None
+    for i in range(cue, min(len(words), cue + _CUE_REACH)):
+        word = words[i]
+        if word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
+            said = " ".join(words[i + 1 :])
+            break
+        if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
+            said = " ".join(words[i + 1 :])
+            break
+    if said is None:
+        return None
+    if _TASK_WORDS.search(" ".join(words[cue + 1 : i])):  # "anotá los tests que fallan": a relative "que"
+        return "about the task at hand (code, files, tests), not the user"
+    lang = said_in or _cue_language(words[cue])
+    said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
+    if not said:
+        return "nothing to keep was said after the request"
+    if PASSING_STATE.search(said) or _refused(said):
+        return "a passing state, not a lasting fact"
+    about_user = _USER_SUBJECT.get(lang, _USER_SUBJECT["en"]).match(said) or _USER_GROUP.match(said)
+    if _DEICTIC.search(said) or _POINTS_AT.search(said) or (_TASK_WORDS.search(said) and not about_user):
+        return "about the task at hand (code, files, tests), not the user"
+    inner = _statement(said)
+    if inner is not None:
+        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
+    return _generic(said, lang if lang in ("en", "es", "pt") else "en", "keep-this")
+
+
+#: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
+_REMIND_ME = re.compile(r"^(?:record|recuerd|acord|lembr)\w*?-?me\b", _I)
+#: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
+_POINTS_AT = re.compile(r"\b(?:this|these|esto|estos|estas|isso|isto|essa|esse|nessa|nesse)\b", _I)
+_CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
+_THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
+
+
+def _is_cue(word: str) -> bool:
+    folded = fold_accents(word.casefold()).strip(",.!:;\"'()")
+    return any(folded.startswith(cue) for cue, _ in _CUES) or any(f"-{cue}" in folded for cue, _ in _CUES)
+
+
+def _cue_language(word: str) -> str:
+    folded = fold_accents(word.casefold())
+    return next((code for cue, code in _CUES if folded.startswith(cue)), "en")
+
+
+def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
+    """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
+    else why it is not kept."""
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
-    if not said or PASSING_STATE.search(said) or _refused(said):
-        return None
-    if match.group("to") and re.match(r"(?:always|never|siempre|nunca)\b", said, _I):
-        return _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
-    if not _worth_keeping(said, lang, match):
-        return None
+    if not said:
+        return "nothing to keep was said after the request"
+    if PASSING_STATE.search(said):
+        return "a passing state, not a lasting fact"
+    if _refused(said):
+        return f"not a fact to keep ({refusal(said)})"
+    if match.group("to") and re.match(r"(?:always|never|siempre|nunca|sempre)\b", said, _I):
+        directive = _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
+        return directive or "an instruction for the task at hand"
+    why = _not_worth_keeping(said, lang, match)
+    if why:
+        return why
     inner = _statement(said)
     if inner is not None:
         return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
@@ -325,7 +539,8 @@ _TASK_TAIL = re.compile(
     r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
     r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)|and\s+\w+\s+(?:it|them|that|this)|"
     r"y\s+(?:luego|después|despues|arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*|y\s+\w+(?:lo|la|los|las|le|me)|"
-    r"luego|después|despues|load\s+it|we\s+might)\b.*$",
+    r"luego|después|despues|load\s+it|we\s+might|e\s+(?:depois|ent[aã]o|agora|arrum|corrij|rod|test|fa[cç]a|adicion|"
+    r"remov|mud|us[ae]|ve[jr]|olh)\w*|em\s+seguida|and\s+now)\b.*$",
     _I,
 )
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
@@ -341,7 +556,8 @@ _TASK_WORDS = re.compile(
     r"API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?|edge\s+cases?|casos?\s+borde|approach|"
     r"enfoque|options?|opci[oó]n|answer|respuesta|context|contexto|task|tarea|arguments?|argumentos?|Makefile|"
     r"Windows\s+path|separators?|merge|conflicts?|parser|behaviou?r|comportamiento|borrador|draft|port|puerto|service|"
-    r"servicio|SELECT|INSERT|UPDATE|DELETE)\b|(?:^|\s)\.\w+\b|[{}=;]",
+    r"servicio|SELECT|INSERT|UPDATE|DELETE|testes?|arquivos?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|"
+    r"m[oó]dulos?|depend[eê]ncias?|sa[ií]da|c[oó]digo|mudan[cç]as?|linha\s+\d+|changelog|docstrings?)\b|(?:^|\s)\.\w+\b|[{}=;]",
     _I,
 )
 #: how a fact about the user or their world begins: its subject is them
@@ -354,32 +570,49 @@ _USER_SUBJECT = {
         r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])\b",
         _I,
     ),
+    "pt": re.compile(
+        r"^(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|meu|minha|meus|minhas|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
+        r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
+        r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
+        r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo)\b",
+        _I,
+    ),
 }
 #: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")
-_USER_GROUP = re.compile(r"^(?:we|we're|our|nuestr[oa]s?|somos|estamos|tenemos)\b", _I)
-_BARE_POSSESSIVE = re.compile(r"^(?:my|mi|mis|our|nuestr[oa]s?)(?:\s+[\w'-]+){1,3}$", _I)
+_USER_GROUP = re.compile(
+    r"^(?:we|we're|our|nuestr[oa]s?|somos|estamos|tenemos|n[oó]s|noss[oa]s?|a\s+gente|temos|usamos)\b", _I
+)
+_BARE_POSSESSIVE = re.compile(
+    r"^(?:my|mi|mis|our|nuestr[oa]s?|meu|minha|meus|minhas|noss[oa]s?)(?:\s+[\w'-]+){1,3}$", _I
+)
 _SAYS_SOMETHING = re.compile(
     r"\b(?:is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs|"
-    r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va)\b",
+    r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va|"
+    r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|gosta|vai|fica)\b",
     _I,
 )
 #: Spanish infinitives: "acordate de cerrar el archivo" is a to-do, not a fact
 _ES_INFINITIVE = re.compile(r"^\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))$", _I)
 
 
-def _worth_keeping(said: str, lang: str, request: re.Match[str]) -> bool:
-    """Whether what a request asks to remember is a lasting fact about the user or their
-    world, not the task at hand: "remember to close the handle", "note the failing test in
-    tests/test_api.py", "save this file as config.yaml", "please remember my favourite tea"
-    (nothing said of it), "anotá el error y arreglalo" are not."""
-    if _a_todo(said, lang, request) or _names_without_saying(said, request):
-        return False
+def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | None:
+    """Why what a request asks to remember is not a lasting fact about the user or their
+    world but the task at hand, or None when it is one: "remember to close the handle",
+    "note the failing test in tests/test_api.py", "save this file as config.yaml", "please
+    remember my favourite tea" (nothing said of it), "anotá el error y arreglalo" are not."""
+    if _a_todo(said, lang, request):
+        return "a to-do for the task at hand, not a fact"
+    if _names_without_saying(said, request):
+        return "names something without saying anything of it"
     about_user = bool(_USER_SUBJECT[lang].match(said))
-    if _TASK_WORDS.search(said) and not about_user:
-        return False
-    return about_user or bool(_USER_GROUP.match(said)) or bool(request.group("that") or request.group("colon"))
+    said_as_fact = bool(request.group("that") or request.group("colon"))  # "remember that our CI runs on…"
+    if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and _USER_GROUP.match(said)):
+        return "about the task at hand (code, files, tests), not the user"
+    if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
+        return None
+    return "not a fact about the user or their world"
 
 
 def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
@@ -388,7 +621,7 @@ def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
     infinitive = bool(words) and _ES_INFINITIVE.match(words[0]) is not None
     if request.group("to") and (lang == "en" or infinitive):
         return True
-    return lang == "es" and infinitive and not _USER_SUBJECT[lang].match(said)
+    return lang in ("es", "pt") and infinitive and not _USER_SUBJECT[lang].match(said)
 
 
 def _names_without_saying(said: str, request: re.Match[str]) -> bool:
@@ -404,7 +637,9 @@ def _names_without_saying(said: str, request: re.Match[str]) -> bool:
 _DEICTIC = re.compile(
     r"^(?:this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)|este|esta|ese|esa|"
     r"eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|el\s+(?:primero|segundo|tercero|otro|último|"
-    r"ultimo|nuevo))\b|\b(?:for\s+now|today|right\s+now|at\s+the\s+moment|por\s+ahora|hoy|ahora\s+mismo)\b",
+    r"ultimo|nuevo)|isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|"
+    r"outro|[uú]ltimo|novo))\b|\b(?:for\s+now|today|right\s+now|at\s+the\s+moment|por\s+ahora|hoy|ahora\s+mismo|"
+    r"por\s+enquanto|hoje|agora\s+mesmo)\b",
     _I,
 )
 
@@ -423,6 +658,8 @@ def _statement(clause: str) -> Signal | None:
             text = template.format(x=value)
             if rule == "alergico" and match.group("g").lower() == "a":
                 text = text.replace("El usuario es alérgico", "La usuaria es alérgica")
+            if rule == "alergico-pt" and match.group("g").lower() == "a":
+                text = text.replace("O usuário é alérgico", "A usuária é alérgica")
             return Signal(_sentence(text), key, domain, lang, rule)
     return None
 
@@ -431,6 +668,8 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
     words = said.split()
     if not words:
         return None
+    if lang == "pt":  # an instruction kept as said, with whom it is for
+        return Signal(_sentence(f"o usuário pede ao assistente: {said}"), "instruction", "preferences", "pt", rule)
     first = words[0].lower()
     if lang == "en":
         if rule == "always" and len(words) > 1 and words[1].lower() in _EN_NOT_IMPERATIVE:
@@ -472,7 +711,7 @@ def _user_as_object(said: str) -> str:
 def _generic(said: str, lang: str, rule: str) -> Signal:
     """ "Remember that X" where X is no known statement: X in the third person, keyed by
     what it is about ("my sister is called Ana": sister)."""
-    text = third_person_en(said) if lang == "en" else third_person_es(said)
+    text = _third_person(said, lang)
     key = _subject_key(said, lang)
     return Signal(_sentence(text), key, _domain(said), lang, rule)
 
@@ -582,7 +821,9 @@ def _domain(text: str) -> str:
 
 
 def _subject_key(said: str, lang: str) -> str:
-    possessive = re.search(r"\b(?:my|mi|mis)\s+(?:(?:younger|older|little|big|best|new|old)\s+)?(\w+)", said, _I)
+    possessive = re.search(
+        r"\b(?:my|mi|mis|meu|minha|meus|minhas)\s+(?:(?:younger|older|little|big|best|new|old)\s+)?(\w+)", said, _I
+    )
     if possessive:
         return possessive.group(1).lower()
     return "note" if lang == "en" else "nota"

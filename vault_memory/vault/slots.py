@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from ..lang import fold_accents
+from ..lang import fold_accents, sentences
 from .memory import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
@@ -608,8 +608,10 @@ def subject_tag(subject: str) -> str:
 
 
 def _first_sentence(text: str) -> str:
-    """What a fact says first, as vmem writes facts: its first sentence or line."""
-    return re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0] if text.strip() else ""
+    """What a fact says first, as vmem writes facts: its first sentence or line ("The
+    user's landlord is Mr. Okafor." is one: ``lang.sentences``)."""
+    found = sentences(text[:2000])
+    return found[0] if found else ""
 
 
 @lru_cache(maxsize=8192)  # pure, and asked again for the same facts by every write of a batch

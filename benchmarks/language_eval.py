@@ -1,0 +1,220 @@
+"""The user's own words, measured on words no rule was written from.
+
+The sets in ``benchmarks/data/language_eval/`` were written by a helper who had not seen
+vmem's rules (English, Spanish, Portuguese; each case marked ``tune`` or ``held``): rules
+and thresholds are tuned on ``tune`` only, and ``held`` is reported. This script measures
+what the offline reading does with them:
+
+- ``language``: every text of every set, read by ``lang.detect`` (right, unsure, wrong);
+- ``explicit``: a prompt that asks to remember something about the user is kept whole
+  (every value it names is in the facts written);
+- ``coding``: an instruction about the task at hand is written as a fact (should not be);
+- ``declined``: of the explicit requests not kept, how many are named with a reason.
+
+With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
+per set, language and split, facts written a week apart):
+
+- ``changes``: a fact, then one that replaces it: the new value shown, and the old one
+  left out or marked ("older — may be outdated", "newer related memory"); never unmarked;
+- ``both_true``: two related facts both true: the answer shown, neither marked;
+- ``relevance``: a fact and a question that shares no word with it: the fact shown;
+- ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown.
+
+    python benchmarks/language_eval.py [--split held|tune|all] [--recall] [--json] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import vault_memory as vmem  # noqa: E402
+from vault_memory.conversation.signals import read_requests  # noqa: E402
+from vault_memory.lang import detect  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "language_eval"
+LANGS = ("en", "es", "pt")
+
+
+def cases(name: str, split: str) -> list[dict]:
+    data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    return [c for c in data["cases"] if split == "all" or c["split"] == split]
+
+
+def texts(split: str) -> list[tuple[str, str]]:
+    """(text, language) of every text of every set."""
+    out = []
+    fields = {
+        "changes": ("old", "new", "question"),
+        "both_true": ("a", "b", "question"),
+        "relevance": ("fact", "question"),
+        "explicit": ("prompt",),
+        "coding": ("prompt",),
+        "unanswerable": ("question",),
+    }
+    for name, keys in fields.items():
+        for case in cases(name, split):
+            out += [(case[k], case["lang"]) for k in keys]
+    return out
+
+
+def rate(hits: int, n: int) -> dict:
+    return {"n": n, "hits": hits, "rate": round(hits / n, 3) if n else None}
+
+
+def measure(split: str, show: bool = False) -> dict:
+    out: dict = {"split": split}
+    counts: dict = collections.defaultdict(collections.Counter)
+    for text, lang in texts(split):
+        found = detect(text)
+        counts[lang]["n"] += 1
+        counts[lang]["right" if found == lang else "unsure" if found is None else "wrong"] += 1
+    out["language"] = {lang: dict(c) for lang, c in sorted(counts.items())}
+
+    kept: dict = collections.defaultdict(lambda: [0, 0])
+    declined: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("explicit", split):
+        signals, refused = read_requests(case["prompt"])
+        written = " ".join(s.text for s in signals).casefold()
+        whole = all(k.casefold() in written for k in case["keep"])
+        kept[case["lang"]][0] += whole
+        kept[case["lang"]][1] += 1
+        if not whole:
+            declined[case["lang"]][0] += bool(refused)
+            declined[case["lang"]][1] += 1
+            if show:
+                print(f"NOT KEPT [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]} {refused}")
+    coding: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("coding", split):
+        signals, _ = read_requests(case["prompt"])
+        coding[case["lang"]][0] += bool(signals)
+        coding[case["lang"]][1] += 1
+        if show and signals:
+            print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
+    for name, table in (("explicit_kept", kept), ("explicit_declined_out_loud", declined), ("coding_written", coding)):
+        out[name] = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+        out[name]["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    return out
+
+
+#: the words a block marks a fact with when a newer one may replace it
+MARKS = ("may be outdated", "desactualizado", "newer related", "relacionado más nuevo", "relacionada mais nova")
+
+
+def _line_with(block: str, value: str) -> str | None:
+    value = value.casefold()
+    return next((line for line in block.splitlines() if line.startswith("- ") and value in line.casefold()), None)
+
+
+def _vault(root: Path, facts: list[tuple[str, dt.datetime]]):
+    from vault_memory.vault.template import create_vault
+
+    vault = create_vault(root, with_examples=False)
+    mem = vmem.open(vault, use_daemon=False)
+    for text, when in facts:
+        mem.remember(text, now=when, force_new=True)
+    return mem
+
+
+def measure_recall(split: str, show: bool = False) -> dict:
+    import tempfile
+
+    now = dt.datetime.now().astimezone()
+    before, after = now - dt.timedelta(days=10), now - dt.timedelta(days=3)
+    out: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        changes: dict = collections.defaultdict(collections.Counter)
+        both: dict = collections.defaultdict(collections.Counter)
+        found: dict = collections.defaultdict(collections.Counter)
+        quiet: dict = collections.defaultdict(collections.Counter)
+        for lang in LANGS:
+            rows = [c for c in cases("changes", split) if c["lang"] == lang]
+            facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
+            with _vault(root / f"changes-{lang}", facts) as mem:
+                for c in rows:
+                    block = mem.recall(c["question"]).block
+                    new, old = _line_with(block, c["new_value"]), _line_with(block, c["old_value"])
+                    counts = changes[lang]
+                    counts["n"] += 1
+                    counts["new_shown"] += new is not None
+                    counts["old_left_out"] += new is not None and old is None
+                    unmarked = old is not None and old != new and not any(m in old for m in MARKS)
+                    counts["old_unmarked"] += unmarked
+                    if show and (unmarked or new is None):
+                        print(f"CHANGE [{c['id']}] {c['question']!r}\n{block}\n")
+            rows = [c for c in cases("both_true", split) if c["lang"] == lang]
+            facts = [(c["a"], before) for c in rows] + [(c["b"], after) for c in rows]
+            with _vault(root / f"both-{lang}", facts) as mem:
+                for c in rows:
+                    block = mem.recall(c["question"]).block
+                    lines = [_line_with(block, c["a"][:40]), _line_with(block, c["b"][:40])]
+                    marked = any(line and any(m in line for m in MARKS) for line in lines)
+                    both[lang]["n"] += 1
+                    both[lang]["answer_shown"] += _line_with(block, c["answer"]) is not None
+                    both[lang]["marked"] += marked
+                    if show and marked:
+                        print(f"BOTH MARKED [{c['id']}] {c['question']!r}\n{block}\n")
+            rows = [c for c in cases("relevance", split) if c["lang"] == lang]
+            with _vault(root / f"relevance-{lang}", [(c["fact"], before) for c in rows]) as mem:
+                for c in rows:
+                    block = mem.recall(c["question"]).block
+                    shown = _line_with(block, c["fact"][:40]) is not None
+                    found[lang]["n"] += 1
+                    found[lang]["shown"] += shown
+                    if show and not shown:
+                        print(f"NOT FOUND [{c['id']}] {c['fact']!r} for {c['question']!r}")
+        data = json.loads((DATA / "unanswerable.json").read_text(encoding="utf-8"))
+        with _vault(root / "unanswerable", [(f["text"], before) for f in data["vault"]]) as mem:
+            for c in data["cases"]:
+                if split != "all" and c["split"] != split:
+                    continue
+                shown = [h for h in mem.recall(c["question"]).hits if not h.pinned_only]
+                quiet[c["lang"]]["n"] += 1
+                quiet[c["lang"]]["quiet"] += not shown
+                if show and shown:
+                    print(f"NOT QUIET [{c['id']}] {c['question']!r}: {[h.memory.text for h in shown]}")
+    out["changes"] = {lang: dict(c) for lang, c in changes.items()}
+    out["both_true"] = {lang: dict(c) for lang, c in both.items()}
+    out["relevance"] = {lang: dict(c) for lang, c in found.items()}
+    out["unanswerable"] = {lang: dict(c) for lang, c in quiet.items()}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", default="held", choices=("held", "tune", "all"))
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print each case the reading gets wrong")
+    parser.add_argument("--recall", action="store_true", help="also measure recall on real vaults (a minute or two)")
+    args = parser.parse_args()
+    result = measure(args.split, args.show)
+    if args.recall:
+        result["recall"] = measure_recall(args.split, args.show)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"split: {args.split}")
+    for lang, c in result["language"].items():
+        print(
+            f"language {lang}: {c.get('right', 0)}/{c['n']} right, {c.get('unsure', 0)} unsure, {c.get('wrong', 0)} wrong"
+        )
+    for name in ("explicit_kept", "explicit_declined_out_loud", "coding_written"):
+        print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
+    for name, table in result.get("recall", {}).items():
+        print(
+            name
+            + ": "
+            + "; ".join(f"{lang} " + ", ".join(f"{k} {v}" for k, v in c.items()) for lang, c in table.items())
+        )
+
+
+if __name__ == "__main__":
+    main()

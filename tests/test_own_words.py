@@ -1,0 +1,138 @@
+"""The user's own words, read past the examples the rules were written from: names after
+a title, requests kept whole or refused out loud, a third language, pasted whitespace.
+
+Each test is written on other words than the defect reports that led to it (a landlord
+"Mr. Okafor", "our CI runs on Buildkite", "my wife's name is Ana. She is a nurse.",
+"Minha irmã se chama Ana" were the reports)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import vault_memory as vmem
+from vault_memory.conversation import ingest
+from vault_memory.conversation.ingestion import remember_said
+from vault_memory.conversation.signals import explicit_signals, read_requests
+from vault_memory.lang import detect, sentences
+from vault_memory.vault.template import create_vault
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("please remember that my accountant is Ms. Ferreira", "Ms. Ferreira"),
+        ("Keep in mind that my physio is Dr. Lindqvist", "Dr. Lindqvist"),
+        ("no olvides que mi tutora es la Dra. Villalba", "Dra. Villalba"),
+        ("Anota aí: minha vizinha é a Sra. Teixeira", "Sra. Teixeira"),
+    ],
+)
+def test_a_name_after_a_title_is_kept_whole(said, name):
+    [signal] = explicit_signals(said)
+    assert signal.text.endswith(name)
+
+
+def test_sentences_end_at_a_full_stop_but_not_after_a_title_or_an_abbreviation():
+    assert sentences("We met Prof. Okonkwo at the U.N. office. He was kind.") == [
+        "We met Prof. Okonkwo at the U.N. office.",
+        "He was kind.",
+    ]
+    assert sentences("Moro na Av. Atlântica. É perto da praia.", "pt") == [
+        "Moro na Av. Atlântica.",
+        "É perto da praia.",
+    ]
+
+
+def test_a_new_name_after_a_title_replaces_the_old_one_and_is_not_already_known(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        first = mem.remember("The user's piano teacher is Mrs. Abernathy")
+        second = mem.remember("The user's piano teacher is Mrs. Kowalczyk")
+        assert second.status != "reconfirmed" and second.memory.id != first.memory.id
+        top = mem.recall("who teaches me piano?").hits[0].memory.text
+    assert "Kowalczyk" in top
+
+
+def test_a_request_is_kept_whole_with_the_sentences_that_go_on_about_it():
+    [signal] = explicit_signals("Keep in mind that my nephew is called Bruno. He studies law in Coimbra.")
+    assert "Bruno" in signal.text and "studies law in Coimbra" in signal.text
+    [signal] = explicit_signals("Acordate que mi suegra se llama Irene. Ella vive en Salta.")
+    assert "Irene" in signal.text and "vive en Salta" in signal.text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that our staging database runs on Neon", "Neon"),
+        ("Save this for later: we ship the mobile app every other Monday.", "every other Monday"),
+        ("I want you to remember that I cycle to work when it is dry", "to work when it is dry"),
+        ("Quiero que recuerdes que mi hija juega al hockey", "hockey"),
+        ("Para memória futura: a impressora do escritório é uma Brother", "Brother"),
+    ],
+)
+def test_a_request_said_in_other_words_is_kept(said, value):
+    signals, not_kept = read_requests(said)
+    assert any(value in s.text for s in signals), (signals, not_kept)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember to bump the version before tagging",
+        "keep in mind that this endpoint must stay idempotent",
+        "acordate de borrar la rama vieja",
+        "lembra de rodar o lint antes do push",
+    ],
+)
+def test_a_request_not_kept_is_named_with_its_reason(said):
+    signals, not_kept = read_requests(said)
+    assert signals == [] and not_kept and all(n.reason for n in not_kept)
+
+
+def test_a_request_not_kept_is_named_in_the_ingest_report_and_in_the_prompts_warnings(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    transcript = tmp_path / "chat.jsonl"
+    lines = [
+        {"role": "user", "content": "remember to regenerate the lockfile after the merge"},
+        {"role": "assistant", "content": "Will do."},
+    ]
+    transcript.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    with vmem.open(vault, use_daemon=False) as mem:
+        report = ingest(mem, transcript)
+        assert report.written == []
+        assert any("not remembered" in n and "to-do" in n for n in report.notes), report.notes
+        assert remember_said(mem, "don't forget to close the ticket once it is deployed") == []
+        assert any("not remembered" in w for w in mem.vault.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Meu irmão mora em Curitiba", "pt"),
+        ("a gente almoça com a minha avó aos domingos", "pt"),
+        ("o que eu comi anteontem?", "pt"),
+        ("Mi hermano vive en Córdoba", "es"),
+        ("Trabajo como enfermera", "es"),
+        ("My brother lives in Leeds", "en"),
+    ],
+)
+def test_portuguese_is_told_apart_from_spanish(text, lang):
+    assert detect(text) == lang
+
+
+def test_a_portuguese_request_is_a_portuguese_fact_about_the_user():
+    [allergy] = explicit_signals("Anota aí: sou alérgica a camarão")
+    assert (allergy.text, allergy.lang) == ("A usuária é alérgica a camarão", "pt")
+    [boss] = explicit_signals("Lembre-se de que meu chefe se chama Otávio")
+    assert boss.text == "O chefe do usuário se chama Otávio" and boss.lang == "pt"
+    assert explicit_signals("você lembra do nome do meu chefe?") == []
+
+
+def test_a_prompt_with_a_pasted_table_is_read_at_once_and_its_request_kept():
+    table = "\n".join("\t".join(["col"] + ["\u00a0" * 300] * 4) for _ in range(20))
+    start = time.perf_counter()
+    signals = explicit_signals(f"{table}\nremember that the office   plants\tare watered on Mondays")
+    assert time.perf_counter() - start < 2.0
+    assert [s.text for s in signals] == ["The office plants are watered on Mondays"]
