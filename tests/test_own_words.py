@@ -136,3 +136,43 @@ def test_a_prompt_with_a_pasted_table_is_read_at_once_and_its_request_kept():
     signals = explicit_signals(f"{table}\nremember that the office   plants\tare watered on Mondays")
     assert time.perf_counter() - start < 2.0
     assert [s.text for s in signals] == ["The office plants are watered on Mondays"]
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("o que eu fiz anteontem?", "2026-11-25", "2026-11-25"),
+        ("o que aconteceu no mês passado?", "2026-10-01", "2026-10-31"),
+        ("o que eu fiz nos últimos dias?", "2026-11-24", "2026-11-27"),
+        ("o que eu fiz na terça passada?", "2026-11-24", "2026-11-24"),
+        ("what did I get up to the day before yesterday?", "2026-11-25", "2026-11-25"),
+    ],
+)
+def test_a_question_about_a_time_in_portuguese_names_its_days(question, first, last):
+    import datetime as dt
+
+    from vault_memory.recall.dates import about_a_time
+
+    about = about_a_time(question, dt.date(2026, 11, 27))
+    assert about is not None and (about.first.isoformat(), about.last.isoformat()) == (first, last)
+
+
+def test_a_time_a_portuguese_memory_tells_is_named_in_its_line(tmp_path):
+    import datetime as dt
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    written = dt.datetime(2026, 9, 10, 9, 0).astimezone()
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("Fui ao oftalmologista anteontem e troquei os óculos", now=written)
+        block = mem.recall("quando troquei os óculos?").block
+    assert "anteontem = 2026-09-08" in block
+
+
+def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        for text in ("The user can't stand cilantro", "My godson is named Emeka", "O usuário corre às terças"):
+            mem.remember(text)
+        for question in ("what do you know about me?", "o que você sabe sobre mim?", "¿qué sabés de mí?"):
+            block = mem.recall(question).block
+            assert all(word in block for word in ("cilantro", "Emeka", "terças")), (question, block)

@@ -822,6 +822,16 @@ class Catalog:
         rows = self._sql("SELECT record FROM files WHERE json_extract(record, '$.persona') = ?", (persona,))
         return [json.loads(r[0]) for r in rows]
 
+    def facts_by_importance(self, limit: int) -> dict[str, dict[str, Any]]:
+        """The records of up to ``limit`` facts, the most important first, then the newest
+        (a question about the user as a whole: the rare recall that reads this wide)."""
+        rows = self._sql(
+            "SELECT path, record FROM files WHERE record IS NOT NULL AND json_extract(record, '$.type') = 'fact' "
+            "ORDER BY COALESCE(json_extract(record, '$.importance'), 0.5) DESC, created DESC LIMIT ?",
+            (limit,),
+        )
+        return {p: json.loads(r) for p, r in rows}
+
     def all_records(self) -> dict[str, dict[str, Any]]:
         return {p: json.loads(r) for p, r in self._sql("SELECT path, record FROM files WHERE record IS NOT NULL")}
 

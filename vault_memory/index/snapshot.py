@@ -194,6 +194,10 @@ class Snapshot:
         paths = sorted({p for ps in self.catalog.tagged_paths(SUBJECT_TAG).values() for p in ps})
         return self.memories(paths) if paths else {}
 
+    def facts_by_importance(self, limit: int) -> dict[str, Memory]:
+        """Up to ``limit`` facts, the most important first (``Catalog.facts_by_importance``)."""
+        return self._remember(self.catalog.facts_by_importance(limit))
+
     def memories_with_ids(self, ids: list[str]) -> dict[str, Memory]:
         return self._remember(self.catalog.records_with_ids(ids)) if ids else {}
 

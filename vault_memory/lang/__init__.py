@@ -11,6 +11,7 @@ from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .pack import Pack
 from .registry import all_packs, pack
 from .sentences import sentences
+from .subjects import of_the_user
 from .text import fold_accents, normalize_space, words
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "fold_accents",
     "languages",
     "normalize_space",
+    "of_the_user",
     "pack",
     "all_packs",
     "sentences",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -29,4 +30,36 @@ class Pack:
     #: of "guárdalo", "lembr" of "lembre-se"), and the words after which what to keep is said
     #: ("that", "que"): "Save this for future sessions: …", "Quero que você lembre que …"
     remember_cues: tuple[str, ...] = ()
+    #: how a fact about the user opens ("the user's", "i", "my"; "el usuario", "mi"): what
+    #: a question about the user as a whole is answered with, whatever the rest says
+    user_subjects: frozenset[str] = field(default_factory=frozenset)
+    #: a question about the user as a whole, as patterns of the whole question ("what do
+    #: you know about me", "quién soy"), and the openers said before one ("so", "bueno")
+    about_me: tuple[str, ...] = ()
+    openers: tuple[str, ...] = ()
+    #: the words of time (``recall.told``, ``recall.dates``): numbers said as words, weekdays
+    #: (Monday 0), months (January 1) and those that are common words too ("may"), units
+    #: ("weeks" → "week"), and the phrases of a time told relative to a day, each with what
+    #: it tells ("shift:-1" for "yesterday"; ``{N}`` stands for a count, ``{DAY}`` for a
+    #: weekday, ``{FEW}`` for "a few", ``{UNITS}`` for a unit, ``{COUNT}`` for a number)
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    weekdays: Mapping[str, int] = field(default_factory=dict)
+    months: Mapping[str, int] = field(default_factory=dict)
+    ambiguous_months: frozenset[str] = field(default_factory=frozenset)
+    units: Mapping[str, str] = field(default_factory=dict)
+    relative_times: tuple[tuple[str, str], ...] = ()
+    #: a word every relative time of this pack holds: a text with none is not read for them
+    time_triggers: tuple[str, ...] = ()
+    #: the present a question names ("today" → "day"), the recent past ("lately"), "a few",
+    #: the spans up to today or a while back, and the words after which a span is of
+    #: something else ("the last days *of* the trip")
+    present_times: tuple[tuple[str, str], ...] = ()
+    recent_times: tuple[str, ...] = ()
+    few: tuple[str, ...] = ()
+    spans: tuple[str, ...] = ()
+    span_of: tuple[str, ...] = ()
+    #: the words a question about a time holds besides its time ("what did I do…?")
+    no_subject: frozenset[str] = field(default_factory=frozenset)
+    #: a part of the day says what, not only when ("after the party tonight"): its words stay
+    parts_of_day: tuple[str, ...] = ()
     that_words: frozenset[str] = field(default_factory=frozenset)

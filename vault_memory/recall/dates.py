@@ -25,18 +25,19 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ..lang import fold_accents
+from ..lang import all_packs, fold_accents, pack
 from .told import Told, asked_time, told_times
 
-_EN = "january february march april may june july august september october november december".split()
-_ES = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
-_MONTH = {name: n for n, name in enumerate(_EN, start=1)} | {name: n for n, name in enumerate(_ES, start=1)}
-_MONTH["setiembre"] = 9
-#: English month names that are also common words
-_AMBIGUOUS = {"may", "march", "august"}
-_WORD = re.compile(r"[A-Za-zÁÉÍÓÚáéíóúñÑ]+")
+#: the month names of every installed pack (``lang.Pack.months``)
+_MONTH: dict[str, int] = {name: n for pack in all_packs() for name, n in pack.months.items()}
+#: how a month is named in what vmem says: its English name
+_EN_MONTHS = english.months if (english := pack("en")) else {}
+_EN = sorted(_EN_MONTHS, key=lambda name: _EN_MONTHS[name])
+#: month names that are also common words ("may I ask" is no month)
+_AMBIGUOUS = frozenset(word for p in all_packs() for word in p.ambiguous_months)
+_WORD = re.compile(r"[^\W\d_]+")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
-_MONTHS = "|".join(_EN + _ES + ["setiembre"])
+_MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
 #: a day beside its month: "13 October", "8th December", "3 de mayo", "October 13", "May 3rd"
 _DAY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+)?(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\d)",
@@ -112,19 +113,7 @@ def _beside_number(text: str, match: re.Match[str]) -> bool:
 #: the words a question about a time holds besides its time: asking words, pronouns and the
 #: verbs that name no subject ("what did I do yesterday?", "¿qué pasó ayer?"). A question
 #: with any other word ("what did we decide yesterday?") has a subject, and is ranked by it
-_NO_SUBJECT = frozenset(
-    """
-    what whats which anything something everything else all so far did do does done doing
-    i we you me us my our your it there was were is are be been being have has had s
-    happen happened happening go going went get got on in at to of about with for from the a an and or
-    up talk talked discuss discussed say said tell told work worked remind recap new plan plans planned
-    schedule scheduled agenda over during within
-    que qu hice hicimos hiciste hizo hicieron hacer hago hacemos paso pasa ocurrio
-    hable hablamos hablaste dije dijiste dijimos trabaje trabajamos yo nosotros me nos mi mis
-    tu vos te de del en el la los las un una y o con sobre lo algo todo hay hubo tengo tenemos tuve
-    tuvimos planes agenda durante
-    """.split()
-)
+_NO_SUBJECT = frozenset(word for p in all_packs() for word in p.no_subject)
 _WORDS = re.compile(r"[^\W\d_]+|\d+")
 
 
@@ -238,7 +227,7 @@ def is_precise(told: Told) -> bool:
 #: a part of the day says what, not only when: "can I drive you home after the party
 #: tonight?" asks about driving at night ("no manejo de noche"), so its words stay
 _PART_OF_DAY = re.compile(
-    r"\b(?:tonight|night|morning|afternoon|evening|anoche|noche|tarde|esta mañana)\b", re.IGNORECASE
+    r"\b(?:" + "|".join(re.escape(w) for p in all_packs() for w in p.parts_of_day) + r")\b", re.IGNORECASE
 )
 
 

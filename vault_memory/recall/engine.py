@@ -28,7 +28,7 @@ from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..index.sync import SyncReport
-from ..lang import ENGLISH, detect
+from ..lang import ENGLISH, detect, of_the_user
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -174,7 +174,9 @@ class Engine:
         self, snap: Snapshot, now: dt.datetime, superseded: set[str], allowed, seen: set[str], k: int
     ) -> list[Hit]:
         """The current profile facts, most important first: pinned, under a profile key, or
-        about what the user is (name, city, work…); found by the catalog's indexes."""
+        about what the user is (name, city, work…); found by the catalog's indexes. Room
+        left goes to the user's other facts, whatever they say ("The user is lactose
+        intolerant", "my standup is at 9:30"), the most important first."""
         rules = self.lifecycle_rules
         keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
         found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
@@ -182,6 +184,15 @@ class Engine:
         out: list[Hit] = []
         for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
             if memory.id in seen or memory.type != "fact":
+                continue
+            if exclusion_reason(memory, now, superseded, allowed, rules):
+                continue
+            seen.add(memory.id)
+            out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
+            if len(out) >= k:
+                return out
+        for _path, memory in snap.facts_by_importance(PROFILE_READ * k).items():
+            if memory.id in seen or not (of_the_user(memory.text) or memory.source in ("user", "explicit")):
                 continue
             if exclusion_reason(memory, now, superseded, allowed, rules):
                 continue
@@ -810,6 +821,8 @@ def left_out_of_a_time(about: Told, reasons: Counter[str | None], found: int) ->
 MAX_CHAIN_HOPS = 8
 
 
+#: how many of the most important facts a profile reads for each place it fills
+PROFILE_READ = 4
 #: what the user is, as slot subjects (``vault.slots``): the profile a question about the
 #: user as a whole is answered with, with the pinned facts and the profile keys
 PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")

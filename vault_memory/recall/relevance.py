@@ -18,11 +18,12 @@ kind, whatever their words (food, medicines, the user's work or home), are ``kin
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from ..index.embedder import BUNDLED_MODEL_ID
-from ..lang import fold_accents
+from ..lang import all_packs, fold_accents
 from ..lifecycle import key_forms
 from ..vault.memory import Memory
 
@@ -54,20 +55,18 @@ def fact_floor(model_id: str) -> FactFloor | None:
     return FLOORS.get(model_id)
 
 
-_ABOUT_ME = re.compile(
-    r"^[\s¿¡]*(?:(?:so|ok|okay|hey|and|y|bueno|che|hola)[\s,]+)?(?:"
-    r"what\s+(?:do|else\s+do)\s+you\s+(?:know|remember)\s+about\s+me|tell\s+me\s+(?:about\s+)?(?:myself|about\s+me|what\s+you\s+know)|"
-    r"who\s+am\s+i|what\s+have\s+you\s+learn(?:ed|t)\s+about\s+me|describe\s+me|my\s+profile|"
-    r"qu[eé]\s+(?:sab[eé]s|sabes|recuerdas|record[aá]s)\s+(?:de|sobre)\s+m[ií]|"
-    r"qu[eé]\s+sab[eé]s\s+de\s+m[ií]|qui[eé]n\s+soy|h[aá]blame\s+de\s+m[ií]|contame\s+(?:qu[eé]\s+sab[eé]s\s+)?de\s+m[ií]|"
-    r"mi\s+perfil)\b[\s?!.¿¡]*$",
-    re.IGNORECASE,
-)
+@functools.cache
+def _about_me() -> re.Pattern[str]:
+    """Every pack's questions about the user as a whole, after any of its openers."""
+    packs = all_packs()
+    openers = "|".join(re.escape(o) for p in packs for o in p.openers)
+    questions = "|".join(q for p in packs for q in p.about_me)
+    return re.compile(rf"^[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{questions})\b[\s?!.¿¡]*$", re.IGNORECASE)
 
 
 def about_the_user(question: str) -> bool:
     """A question about the user as a whole, with no subject of its own."""
-    return bool(_ABOUT_ME.match(question.strip()))
+    return bool(_about_me().match(question.strip()))
 
 
 def question_words(question: str) -> frozenset[str]:

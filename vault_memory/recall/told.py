@@ -17,51 +17,18 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ..lang import all_packs
+
 #: at most this many told times on one line: a long text tells more, and each costs tokens
 MAX_TOLD = 3
 #: the characters of a text read for them: more than a block's line ever shows (its budget
 #: is a few hundred tokens), and a pasted megabyte is read in microseconds, not a second
 TOLD_CHARS = 4000
 
-_NUMBERS = {
-    **{w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), start=1)},
-    **{w: n for n, w in enumerate("uno dos tres cuatro cinco seis siete ocho nueve diez once doce".split(), start=1)},
-    "a": 1,
-    "an": 1,
-    "un": 1,
-    "una": 1,
-    # "a couple of days ago" is two days ago as people say it; "a few" is no one number
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,  # "the last couple of days"
-    "un par de": 2,
-}
-_WEEKDAYS = {
-    **{w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
-    **{w: n for n, w in enumerate("lunes martes miércoles jueves viernes sábado domingo".split())},
-    "miercoles": 2,
-    "sabado": 5,
-}
-_UNITS = {
-    "day": "day",
-    "days": "day",
-    "week": "week",
-    "weeks": "week",
-    "month": "month",
-    "months": "month",
-    "year": "year",
-    "years": "year",
-    "día": "day",
-    "días": "day",
-    "dia": "day",
-    "dias": "day",
-    "semana": "week",
-    "semanas": "week",
-    "mes": "month",
-    "meses": "month",
-    "año": "year",
-    "años": "year",
-}
+#: the words of time of every installed pack (``lang.Pack``), as the rules below read them
+_NUMBERS: dict[str, int] = {w: n for pack in all_packs() for w, n in pack.numbers.items()}
+_WEEKDAYS: dict[str, int] = {w: n for pack in all_packs() for w, n in pack.weekdays.items()}
+_UNITS: dict[str, str] = {w: unit for pack in all_packs() for w, unit in pack.units.items()}
 _COUNT = r"\d{1,2}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True))
 _N = rf"(?P<n>{_COUNT})"
 _DAY_NAME = r"(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + r")"
@@ -70,56 +37,17 @@ _DAY_NAME = r"(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 #: lookbehind per rule keeps them out
 #: (pattern, what it tells): "shift:N" days from the memory's date; "last:week" the
 #: calendar period before the memory's; "next:month" the one after; "ago:unit" N units
-#: back; "weekday:-1" the named weekday before the date, "weekday:+1" after it
-_RULES: tuple[tuple[str, str], ...] = (
-    (r"the day before yesterday|anteayer|antier|antes de ayer", "shift:-2"),
-    (r"the day after tomorrow|pasado mañana", "shift:2"),
-    (r"yesterday|last night|ayer|anoche", "shift:-1"),
-    (r"tomorrow", "shift:1"),
-    # "mañana" is tomorrow unless it is a morning ("la mañana", "esta mañana", "cada mañana")
-    (r"(?<!la )(?<!esta )(?<!cada )(?<!una )(?<!de )mañana", "shift:1"),
-    (r"(?<!the )(?:last|this past) weekend|el fin de semana pasado", "last:weekend"),
-    (r"this weekend|este fin de semana", "this:weekend"),
-    (r"(?<!the )(?:last|this past) week|la semana pasada", "last:week"),
-    (
-        r"(?<!the )next week|la semana que viene|la (?:próxima|proxima) semana|la semana (?:próxima|proxima)",
-        "next:week",
-    ),
-    (r"(?<!the )last month|el mes pasado", "last:month"),
-    (r"(?<!the )next month|el mes que viene|el (?:próximo|proximo) mes", "next:month"),
-    (r"(?<!the )last year|el año pasado", "last:year"),
-    (r"(?<!the )next year|el año que viene|el (?:próximo|proximo) año", "next:year"),
-    (rf"{_N} (?P<unit>days?|weeks?|months?|years?) ago", "ago"),
-    (rf"hace {_N} (?P<unit>días?|dias?|semanas?|mes(?:es)?|años?)", "ago"),
-    (rf"(?<!the )(?:last|this past) {_DAY_NAME}", "weekday:-1"),
-    (rf"el {_DAY_NAME} pasado", "weekday:-1"),
-    (rf"(?<!the )(?:next|this coming) {_DAY_NAME}", "weekday:1"),
-    (rf"el (?:próximo|proximo) {_DAY_NAME}", "weekday:1"),
-    (rf"el {_DAY_NAME} que viene", "weekday:1"),
+#: back; "weekday:-1" the named weekday before the date, "weekday:+1" after it. A pack's
+#: longer phrase comes before the shorter one it holds ("antes de ayer" before "ayer")
+_RULES: tuple[tuple[str, str], ...] = tuple(
+    (pattern.replace("{N}", _N).replace("{DAY}", _DAY_NAME), rule)
+    for pack in all_packs()
+    for pattern, rule in pack.relative_times
 )
 
 
 #: a word every rule holds: a text with none of them (most texts) is not read by the rules
-_TRIGGERS = (
-    "yesterday",
-    "tomorrow",
-    " ago",
-    "last ",
-    "next ",
-    "this past",
-    "this coming",
-    "this weekend",
-    "ayer",
-    "antier",
-    "anoche",
-    "mañana",
-    "pasad",
-    "próxim",
-    "proxim",
-    "que viene",
-    "hace ",
-    "este fin",
-)
+_TRIGGERS = tuple(trigger for pack in all_packs() for trigger in pack.time_triggers)
 
 
 @cache
@@ -191,33 +119,25 @@ def told_times(text: str, written: dt.date | dt.datetime | None) -> list[Told]:
 
 #: what a question names of the present, which a memory's own text never needs resolved
 #: (its "today" is its date): "what did I do today?", "¿qué hice esta semana?"
-_PRESENT: tuple[tuple[str, str], ...] = (
-    (r"today|tonight|this (?:morning|afternoon|evening)|hoy|esta (?:mañana|tarde|noche)", "day"),
-    (r"this week|esta semana", "week"),
-    (r"this month|este mes", "month"),
-    (r"this year|este año", "year"),
-)
+_PRESENT: tuple[tuple[str, str], ...] = tuple(row for pack in all_packs() for row in pack.present_times)
 #: what a question calls the recent past, as days up to today: "what have I been up to
 #: lately?", "¿qué hice últimamente?"
-_RECENT = r"recently|lately|these days|(?:ú|u)ltimamente|estos (?:dí|di)as"
+_RECENT = "|".join(pattern for pack in all_packs() for pattern in pack.recent_times)
 RECENT_DAYS = 14
 
 
 #: what a question calls a span up to today or a while back, as days: "in the last few
 #: days", "over the past two weeks", "the last 48 hours", "a few weeks ago", "en los
 #: últimos días", "hace unas semanas". Loose times ("days"): no one date
-_FEW = r"few|several|pocos|pocas|unos|unas|algunos|algunas"
-_SPAN_UNITS = r"hours?|days?|weeks?|months?|years?|horas?|d(?:í|i)as?|semanas?|mes(?:es)?|años?"
-_SPANS = (
-    # "the last few days", "the past two weeks", "last 3 days": a span that ends today
-    rf"(?:the )?(?:last|past) (?P<n>{_FEW}|{_COUNT}) (?P<unit>{_SPAN_UNITS})",
-    # "the past week", "the last month": one unit up to today ("last month" is the calendar one)
-    r"the (?:last|past) (?P<unit>hour|day|week|month|year)",
-    rf"(?:los|las|el|la) (?:ú|u)ltim(?:os|as|o|a)(?: (?P<n>{_COUNT}))? (?P<unit>{_SPAN_UNITS})",
-    # "a few days ago", "hace unas semanas": a while back, not today
-    rf"(?:a )?(?P<ago>{_FEW}) (?P<unit>{_SPAN_UNITS}) ago",
-    rf"hace (?P<ago>{_FEW}) (?P<unit>{_SPAN_UNITS})",
+_FEW = "|".join(word for pack in all_packs() for word in pack.few)
+_SPAN_UNITS = "|".join(sorted(_UNITS, key=len, reverse=True))
+_SPANS = tuple(
+    pattern.replace("{FEW}", _FEW).replace("{COUNT}", _COUNT).replace("{UNITS}", _SPAN_UNITS)
+    for pack in all_packs()
+    for pattern in pack.spans
 )
+#: "the last few days *of* the trip", "los últimos días *del* viaje": of something, not of today
+_SPAN_OF = "|".join(word for pack in all_packs() for word in pack.span_of)
 #: a few of a unit, as days ago: from 2 to 6 of them back ("a few weeks ago": 14 to 42 days)
 _FEW_ROUGHLY = (2, 6)
 _FEW_UPTO = 3
@@ -229,11 +149,13 @@ def asked_time(question: str, today: dt.date) -> Told | None:
     "what happened last week?", "¿qué hice esta semana?", "in the last few days"), or
     None: none, or more than one ("yesterday or today?" asks no one time)."""
     told = told_times(question, today)
-    present = [
-        _period(match.group(0), today, unit, 0)
-        for pattern, unit in _PRESENT
-        for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
-    ]
+    present = list(  # "esta semana" is Spanish and Portuguese: one time, read once
+        {
+            match.span(): _period(match.group(0), today, unit, 0)
+            for pattern, unit in _PRESENT
+            for match in re.finditer(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
+        }.values()
+    )
     recent = [
         Told(match.group(0), today - dt.timedelta(days=RECENT_DAYS - 1), today, "days")
         for match in re.finditer(rf"\b(?:{_RECENT})\b", question, re.IGNORECASE)
@@ -248,8 +170,7 @@ def _spans(question: str, today: dt.date) -> list[Told]:
     found: list[Told] = []
     taken: list[tuple[int, int]] = []
     for pattern in _SPANS:
-        for match in re.finditer(rf"\b(?:{pattern})\b(?! (?:of|del?)\b)", question, re.IGNORECASE):
-            # "the last few days of the trip", "los últimos días del viaje": of something, not of today
+        for match in re.finditer(rf"\b(?:{pattern})\b(?! (?:{_SPAN_OF})\b)", question, re.IGNORECASE):
             if any(start < match.end() and match.start() < end for start, end in taken):
                 continue  # "los últimos días" is read once
             span = _span(match, today)
@@ -263,7 +184,7 @@ def _span(match: re.Match[str], today: dt.date) -> Told | None:
     """The days one matched span means, read against ``today``; None out of range."""
     groups = match.groupdict()
     said = groups["unit"].casefold()
-    unit = _SPAN_UNIT.get(said.rstrip("s"), said.rstrip("s"))
+    unit = _UNITS.get(said, said)
     days = _UNIT_DAYS.get(unit)
     if days is None:
         return None
@@ -287,18 +208,6 @@ def _count(n: str | None) -> int:
     if not n:
         return 1
     return _NUMBERS.get(n.casefold()) or int(n)
-
-
-#: the Spanish names of a span's units, as ``_span`` reads them (lower case, a final "s" dropped)
-_SPAN_UNIT = {
-    "hora": "hour",
-    "dia": "day",
-    "día": "day",
-    "semana": "week",
-    "mese": "month",
-    "me": "month",
-    "año": "year",
-}
 
 
 #: the step of each period rule: "last week" is one week back

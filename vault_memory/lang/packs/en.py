@@ -18,4 +18,80 @@ PACK = Pack(
     continues=frozenset("she he it they her his its their also both".split()),
     remember_cues=("remember", "forget", "note", "save", "store", "mind", "record", "reference", "memori"),
     that_words=frozenset({"that"}),
+    about_me=(
+        r"what\s+(?:do|else\s+do)\s+you\s+(?:know|remember)\s+about\s+me",
+        r"tell\s+me\s+(?:about\s+)?(?:myself|about\s+me|what\s+you\s+know)",
+        r"who\s+am\s+i",
+        r"what\s+have\s+you\s+learn(?:ed|t)\s+about\s+me",
+        r"describe\s+me",
+        r"my\s+profile",
+    ),
+    openers=("so", "ok", "okay", "hey", "and"),
+    user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
+    numbers={
+        **{
+            w: n
+            for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), start=1)
+        },
+        "a": 1,
+        "an": 1,
+        # "a couple of days ago" is two days ago as people say it; "a few" is no one number
+        "a couple of": 2,
+        "a couple": 2,
+        "couple of": 2,  # "the last couple of days"
+    },
+    weekdays={w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
+    months={
+        m: n
+        for n, m in enumerate(
+            "january february march april may june july august september october november december".split(), start=1
+        )
+    },
+    ambiguous_months=frozenset({"may", "march", "august"}),
+    units={w: w.rstrip("s") for w in "hour hours day days week weeks month months year years".split()},
+    relative_times=(
+        (r"the day before yesterday", "shift:-2"),
+        (r"the day after tomorrow", "shift:2"),
+        (r"yesterday|last night", "shift:-1"),
+        (r"tomorrow", "shift:1"),
+        (r"(?<!the )(?:last|this past) weekend", "last:weekend"),
+        (r"this weekend", "this:weekend"),
+        (r"(?<!the )(?:last|this past) week", "last:week"),
+        (r"(?<!the )next week", "next:week"),
+        (r"(?<!the )last month", "last:month"),
+        (r"(?<!the )next month", "next:month"),
+        (r"(?<!the )last year", "last:year"),
+        (r"(?<!the )next year", "next:year"),
+        (r"{N} (?P<unit>days?|weeks?|months?|years?) ago", "ago"),
+        (r"(?<!the )(?:last|this past) {DAY}", "weekday:-1"),
+        (r"(?<!the )(?:next|this coming) {DAY}", "weekday:1"),
+    ),
+    time_triggers=("yesterday", "tomorrow", " ago", "last ", "next ", "this past", "this coming", "this weekend"),
+    present_times=(
+        (r"today|tonight|this (?:morning|afternoon|evening)", "day"),
+        (r"this week", "week"),
+        (r"this month", "month"),
+        (r"this year", "year"),
+    ),
+    recent_times=(r"recently|lately|these days",),
+    few=("few", "several"),
+    spans=(
+        # "the last few days", "the past two weeks", "last 3 days": a span that ends today
+        r"(?:the )?(?:last|past) (?P<n>{FEW}|{COUNT}) (?P<unit>{UNITS})",
+        # "the past week", "the last month": one unit up to today ("last month" is the calendar one)
+        r"the (?:last|past) (?P<unit>hour|day|week|month|year)",
+        # "a few days ago": a while back, not today
+        r"(?:a )?(?P<ago>{FEW}) (?P<unit>{UNITS}) ago",
+    ),
+    span_of=("of",),
+    no_subject=frozenset(
+        """
+        what whats which anything something everything else all so far did do does done doing
+        i we you me us my our your it there was were is are be been being have has had s
+        happen happened happening go going went get got on in at to of about with for from the a an and or
+        up talk talked discuss discussed say said tell told work worked remind recap new plan plans planned
+        schedule scheduled agenda over during within
+        """.split()
+    ),
+    parts_of_day=("tonight", "night", "morning", "afternoon", "evening"),
 )

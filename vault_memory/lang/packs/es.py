@@ -22,4 +22,96 @@ PACK = Pack(
     continues=frozenset("ella él ellos ellas su sus también además ambos ambas".split()),
     remember_cues=("recuerd", "record", "acord", "olvid", "anot", "apunt", "guard", "conste", "memoriz", "cuenta"),
     that_words=frozenset({"que"}),
+    about_me=(
+        r"qu[eé]\s+(?:sab[eé]s|sabes|recuerdas|record[aá]s)\s+(?:de|sobre)\s+m[ií]",
+        r"qu[eé]\s+sab[eé]s\s+de\s+m[ií]",
+        r"qui[eé]n\s+soy",
+        r"h[aá]blame\s+de\s+m[ií]",
+        r"contame\s+(?:qu[eé]\s+sab[eé]s\s+)?de\s+m[ií]",
+        r"mi\s+perfil",
+    ),
+    openers=("y", "bueno", "che", "hola"),
+    user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
+    numbers={
+        **{
+            w: n
+            for n, w in enumerate("uno dos tres cuatro cinco seis siete ocho nueve diez once doce".split(), start=1)
+        },
+        "un": 1,
+        "una": 1,
+        "un par de": 2,
+    },
+    weekdays={
+        **{w: n for n, w in enumerate("lunes martes miércoles jueves viernes sábado domingo".split())},
+        "miercoles": 2,
+        "sabado": 5,
+    },
+    months={
+        **{
+            m: n
+            for n, m in enumerate(
+                "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
+                start=1,
+            )
+        },
+        "setiembre": 9,
+    },
+    units={
+        "hora": "hour",
+        "horas": "hour",
+        "día": "day",
+        "días": "day",
+        "dia": "day",
+        "dias": "day",
+        "semana": "week",
+        "semanas": "week",
+        "mes": "month",
+        "meses": "month",
+        "año": "year",
+        "años": "year",
+    },
+    relative_times=(
+        (r"anteayer|antier|antes de ayer", "shift:-2"),
+        (r"pasado mañana", "shift:2"),
+        (r"ayer|anoche", "shift:-1"),
+        # "mañana" is tomorrow unless it is a morning ("la mañana", "esta mañana", "cada mañana")
+        (r"(?<!la )(?<!esta )(?<!cada )(?<!una )(?<!de )mañana", "shift:1"),
+        (r"el fin de semana pasado", "last:weekend"),
+        (r"este fin de semana", "this:weekend"),
+        (r"la semana pasada", "last:week"),
+        (r"la semana que viene|la (?:próxima|proxima) semana|la semana (?:próxima|proxima)", "next:week"),
+        (r"el mes pasado", "last:month"),
+        (r"el mes que viene|el (?:próximo|proximo) mes", "next:month"),
+        (r"el año pasado", "last:year"),
+        (r"el año que viene|el (?:próximo|proximo) año", "next:year"),
+        (r"hace {N} (?P<unit>días?|dias?|semanas?|mes(?:es)?|años?)", "ago"),
+        (r"el {DAY} pasado", "weekday:-1"),
+        (r"el (?:próximo|proximo) {DAY}", "weekday:1"),
+        (r"el {DAY} que viene", "weekday:1"),
+    ),
+    time_triggers=("ayer", "antier", "anoche", "mañana", "pasad", "próxim", "proxim", "que viene", "hace ", "este fin"),
+    present_times=(
+        (r"hoy|esta (?:mañana|tarde|noche)", "day"),
+        (r"esta semana", "week"),
+        (r"este mes", "month"),
+        (r"este año", "year"),
+    ),
+    recent_times=(r"(?:ú|u)ltimamente|estos (?:dí|di)as",),
+    few=("pocos", "pocas", "unos", "unas", "algunos", "algunas"),
+    spans=(
+        # "los últimos días", "las últimas 2 semanas": a span that ends today
+        r"(?:los|las|el|la) (?:ú|u)ltim(?:os|as|o|a)(?: (?P<n>{COUNT}))? (?P<unit>{UNITS})",
+        # "hace unas semanas": a while back, not today
+        r"hace (?P<ago>{FEW}) (?P<unit>{UNITS})",
+    ),
+    span_of=("del?",),
+    no_subject=frozenset(
+        """
+        que qu hice hicimos hiciste hizo hicieron hacer hago hacemos paso pasa ocurrio
+        hable hablamos hablaste dije dijiste dijimos trabaje trabajamos yo nosotros me nos mi mis
+        tu vos te de del en el la los las un una y o con sobre lo algo todo hay hubo tengo tenemos tuve
+        tuvimos planes agenda durante
+        """.split()
+    ),
+    parts_of_day=("anoche", "noche", "tarde", "esta mañana"),
 )
