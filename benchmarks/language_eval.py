@@ -104,6 +104,9 @@ def measure(split: str, show: bool = False) -> dict:
     return out
 
 
+#: the sets of two facts both true: the second about another thing, and the second about
+#: another thing in words of change ("I started taking vitamin D" after a penicillin allergy)
+BOTH_TRUE_SETS = ("both_true", "both_true_changing")
 #: the words a block marks a fact with when a newer one may replace it
 MARKS = ("may be outdated", "desactualizado", "newer related", "relacionado más nuevo", "relacionada mais nova")
 
@@ -150,18 +153,22 @@ def measure_recall(split: str, show: bool = False) -> dict:
                     counts["old_unmarked"] += unmarked
                     if show and (unmarked or new is None):
                         print(f"CHANGE [{c['id']}] {c['question']!r}\n{block}\n")
-            rows = [c for c in cases("both_true", split) if c["lang"] == lang]
-            facts = [(c["a"], before) for c in rows] + [(c["b"], after) for c in rows]
-            with _vault(root / f"both-{lang}", facts) as mem:
-                for c in rows:
-                    block = mem.recall(c["question"]).block
-                    lines = [_line_with(block, c["a"][:40]), _line_with(block, c["b"][:40])]
-                    marked = any(line and any(m in line for m in MARKS) for line in lines)
-                    both[lang]["n"] += 1
-                    both[lang]["answer_shown"] += _line_with(block, c["answer"]) is not None
-                    both[lang]["marked"] += marked
-                    if show and marked:
-                        print(f"BOTH MARKED [{c['id']}] {c['question']!r}\n{block}\n")
+            for name in BOTH_TRUE_SETS:
+                if not (DATA / f"{name}.json").exists():
+                    continue
+                rows = [c for c in cases(name, split) if c["lang"] == lang]
+                facts = [(c["a"], before) for c in rows] + [(c["b"], after) for c in rows]
+                with _vault(root / f"{name}-{lang}", facts) as mem:
+                    for c in rows:
+                        block = mem.recall(c["question"]).block
+                        lines = [_line_with(block, c["a"][:40]), _line_with(block, c["b"][:40])]
+                        marked = any(line and any(m in line for m in MARKS) for line in lines)
+                        shown = _line_with(block, c["answer"]) is not None
+                        both[name][f"{lang} n"] += 1
+                        both[name][f"{lang} answer_shown"] += shown
+                        both[name][f"{lang} marked"] += marked
+                        if show and (marked or not shown):
+                            print(f"BOTH [{c['id']}] {c['question']!r}\n{block}\n")
             rows = [c for c in cases("relevance", split) if c["lang"] == lang]
             with _vault(root / f"relevance-{lang}", [(c["fact"], before) for c in rows]) as mem:
                 for c in rows:
@@ -182,7 +189,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
                 if show and shown:
                     print(f"NOT QUIET [{c['id']}] {c['question']!r}: {[h.memory.text for h in shown]}")
     out["changes"] = {lang: dict(c) for lang, c in changes.items()}
-    out["both_true"] = {lang: dict(c) for lang, c in both.items()}
+    out.update({name: {"all": dict(c)} for name, c in both.items()})
     out["relevance"] = {lang: dict(c) for lang, c in found.items()}
     out["unanswerable"] = {lang: dict(c) for lang, c in quiet.items()}
     return out

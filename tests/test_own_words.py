@@ -176,3 +176,56 @@ def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_
         for question in ("what do you know about me?", "o que você sabe sobre mim?", "¿qué sabés de mí?"):
             block = mem.recall(question).block
             assert all(word in block for word in ("cilantro", "Emeka", "terças")), (question, block)
+
+
+def _written_days_apart(tmp_path, facts: list[str]):
+    import datetime as dt
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    mem = vmem.open(vault, use_daemon=False)
+    start = dt.datetime.now().astimezone() - dt.timedelta(days=len(facts) * 5)
+    for i, text in enumerate(facts):
+        mem.remember(text, now=start + dt.timedelta(days=5 * i))
+    return mem
+
+
+def _line(block: str, word: str) -> str | None:
+    return next((line for line in block.splitlines() if word in line), None)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "question", "old_word", "new_word"),
+    [
+        (
+            "I commute on the Central line.",
+            "These days I cycle to work along the river.",
+            "how do I commute?",
+            "Central",
+            "cycle",
+        ),
+        ("Mi editor es Sublime Text.", "Ahora uso Zed como editor para todo.", "¿qué editor uso?", "Sublime", "Zed"),
+        (
+            "O servidor de staging é o stg1.empresa.com.br.",
+            "Mudamos o staging para um servidor novo, o stg2.empresa.com.br.",
+            "qual é o servidor de staging?",
+            "stg1",
+            "stg2",
+        ),
+    ],
+)
+def test_a_change_in_other_words_never_leaves_the_old_value_shown_as_current(
+    tmp_path, old, new, question, old_word, new_word
+):
+    with _written_days_apart(tmp_path, [old, new]) as mem:
+        block = mem.recall(question).block
+    shown_old = _line(block, old_word)
+    assert _line(block, new_word) is not None, block
+    assert shown_old is None or "outdated" in shown_old or "desactualizado" in shown_old, block
+
+
+def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_change(tmp_path):
+    facts = ["My son plays the violin.", "My daughter started cello lessons too, she's new to it."]
+    with _written_days_apart(tmp_path, facts) as mem:
+        block = mem.recall("what instrument does my son play?").block
+    line = _line(block, "violin")
+    assert line is not None and "outdated" not in line, block

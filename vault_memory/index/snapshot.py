@@ -342,6 +342,17 @@ class Snapshot:
                 best[path] = similarity
         return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
 
+    def vectors_of(self, paths: list[str]) -> dict[str, np.ndarray]:
+        """{path: its stored vector} (its first chunk's: a fact is one), for the paths the
+        vectors hold."""
+        if self.vectors is None or not paths:
+            return {}
+        first: dict[str, int] = {}
+        for label, path in sorted(self.catalog.path_labels(paths).items()):
+            first.setdefault(path, label)
+        stored = self.vectors.stored(list(first.values()))
+        return {path: stored[label] for path, label in first.items() if label in stored}
+
     def similarities(self, vector, paths: list[str], part: Part | None = None) -> dict[str, float]:
         """{path: cosine} of each of ``paths`` to ``vector`` (its best chunk), as ``part``
         judges (``vector_hits``): memories no search brought, compared one by one."""

@@ -424,6 +424,37 @@ class Vectors:
                 found[label] = dot / norm
         return sorted(found.items(), key=lambda hit: -hit[1])[:k]
 
+    def stored(self, labels: list[int]) -> dict[int, np.ndarray]:
+        """The unit vectors of ``labels`` as stored (a joined vector's side columns read back
+        from their int8 rows): a memory compared with others by its vector, not by
+        embedding its text again (25 ms for eight facts on the bundled model)."""
+        out: dict[int, np.ndarray] = {}
+        in_delta = {int(label): i for i, label in enumerate(self.labels)}
+        gone = set(self.deleted.tolist())
+        for label in labels:
+            if label in in_delta:
+                out[label] = self.vectors[in_delta[label]]
+                continue
+            if label in gone or self.base is None:
+                continue
+            try:
+                head = np.asarray(self.base.index.get_items([label])[0], np.float32)
+            except RuntimeError:  # not in the file
+                continue
+            head /= float(np.linalg.norm(head)) or 1.0
+            if self.split is None:
+                out[label] = head
+                continue
+            columns, weight = self.split
+            at = self.side.positions([label]) if self.side is not None else np.empty(0, np.int64)
+            tail = (
+                self.side.rows[at[0]].astype(np.float32) * self.side.scales[at[0]]
+                if self.side is not None and len(at)
+                else np.zeros(self.dim - columns, np.float32)
+            )
+            out[label] = np.concatenate([head * weight, tail])
+        return out
+
     def stored_labels(self) -> set[int]:
         """The labels this sync can see stored: all of them once folded, else the delta's
         (a crash is followed by a sync of the whole vault, which folds and sees all)."""

@@ -7,11 +7,12 @@ from another installed one (the ``vault_memory.lang_packs`` entry point). This p
 the ground floor: it imports nothing else of vmem.
 """
 
+from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .pack import Pack
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import of_the_user
+from .subjects import of_the_user, people
 from .text import fold_accents, normalize_space, words
 
 __all__ = [
@@ -25,6 +26,9 @@ __all__ = [
     "normalize_space",
     "of_the_user",
     "pack",
+    "people",
+    "says_change",
+    "says_contrast",
     "all_packs",
     "sentences",
     "words",

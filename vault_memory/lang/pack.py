@@ -62,4 +62,12 @@ class Pack:
     no_subject: frozenset[str] = field(default_factory=frozenset)
     #: a part of the day says what, not only when ("after the party tonight"): its words stay
     parts_of_day: tuple[str, ...] = ()
+    #: what a newer fact says when what it tells has changed ("now", "moved", "switched",
+    #: "no longer"), and what it says when it tells of another thing beside the first
+    #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded
+    change_cues: tuple[str, ...] = ()
+    contrast_cues: tuple[str, ...] = ()
+    #: the user's people and animals by the words of this language, each as a role that
+    #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
+    kin: Mapping[str, str] = field(default_factory=dict)
     that_words: frozenset[str] = field(default_factory=frozenset)

@@ -6,6 +6,7 @@ import functools
 import re
 
 from .registry import all_packs
+from .text import fold_accents, words
 
 
 @functools.cache
@@ -18,3 +19,21 @@ def of_the_user(text: str) -> bool:
     """ "The user is lactose intolerant", "My standup is at 9:30", "O usuário mora no
     Porto": a fact that opens with the user as its subject."""
     return bool(_opening().match(text.lstrip(" \t\"'“«-*")))
+
+
+@functools.cache
+def _kin() -> dict[str, str]:
+    return {fold_accents(word).casefold(): role for p in all_packs() for word, role in p.kin.items()}
+
+
+#: how much of a fact says whose it is: its opening
+PEOPLE_CHARS = 120
+
+
+def people(text: str) -> frozenset[str]:
+    """The roles of the user's people and animals a fact names in its opening, whatever the
+    language ("My wife traded in her car" → {partner}, "Meu irmão se mudou" → {brother});
+    empty for a fact about the user alone."""
+    kin = _kin()
+    found = words(fold_accents(text[:PEOPLE_CHARS]))
+    return frozenset(kin[w] for w in found if w in kin)

@@ -60,6 +60,7 @@ from .ranking import (
     scale_dated,
     spread_to_neighbours,
 )
+from .related import with_newer_related
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
 from .told import Told
@@ -749,12 +750,14 @@ class Engine:
                     continue
                 seen.add(memory.id)
                 hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))
-        return with_conflicts(
-            hits,
-            snap,
-            lambda m: not exclusion_reason(m, now, superseded, allowed, self.lifecycle_rules),
-            lambda m: self.vault.confirmations.apply(m, confirmed) if confirmed else m,
+
+        def is_current(memory: Memory) -> bool:
+            return not exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules)
+
+        hits = with_conflicts(
+            hits, snap, is_current, lambda m: self.vault.confirmations.apply(m, confirmed) if confirmed else m
         )
+        return with_newer_related(hits, snap, parts_of(self.index.embedder), is_current)
 
 
 @dataclass

@@ -1,0 +1,154 @@
+"""Newer facts close in meaning to a recalled one: a change no rule read.
+
+"I'm based in Lyon", then "We packed up and moved to Nantes in the spring": no slot reads
+the second as the user's home, and it shares no word with "where do I live?", so recall
+showed Lyon alone. Here each recalled fact brings along the facts said after it that are
+close to it in meaning (its stored vector's neighbours) and that tell of a change ("moved",
+"now", "ya no", "mudei"); the older is then marked as maybe outdated, the newer placed just
+before it, as a conflict's pair is (``conflicts``). A newer fact that tells of another thing
+beside the first ("our *other* dog", "*also* a Mac mini at home"), or of someone else ("my
+*wife* traded in her car" after "my car is a Civic"), replaces nothing.
+
+Cosine alone cannot tell a change from two facts both true: on the helper-written sets
+the cosines of changes and of both-true pairs overlap over their whole range (.05 to .74),
+so the cosine only says which facts are related, the words of the newer say whether it
+replaced, and a change is of the older fact it is nearest to, not of every fact that reads
+alike (``benchmarks/language_eval.py --recall``, docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..index.embedder import Part
+from ..index.snapshot import Snapshot
+from ..lang import detect, people, says_change, says_contrast
+from ..lifecycle import said_order
+from ..vault.memory import Memory
+from .languages import pair_cosine
+from .query import Hit
+
+
+@dataclass(frozen=True)
+class RelatedParams:
+    """How near a newer fact must be to a recalled one to be read as its change."""
+
+    #: the cosine (of the model that judges the pair's languages) that makes two facts related:
+    #: on the tune half, .25 marked 13 of 40 pairs both true whose newer tells of a change
+    #: ("I started taking vitamin D" after a penicillin allergy), .35 five, .45 none, while
+    #: the changes left shown unmarked went from 22 to 41 of 87 (78% before this stage: 68)
+    min_cosine: float = 0.45
+    #: the recalled facts looked at, best first (each costs one search of its neighbours)
+    facts: int = 8
+    #: the neighbours of each that are read
+    neighbours: int = 8
+    #: this close, the older is left out of the block (the newer says what it said, and
+    #: changed; ``--explain`` names it under the newer's ``changes``); below, both shown,
+    #: the older marked
+    leave_out_cosine: float = 0.45
+    #: a change is of one of the older facts nearest to it: this many of them
+    nearest_older: int = 2
+
+
+def with_newer_related(
+    hits: list[Hit],
+    snap: Snapshot,
+    parts: Sequence[Part],
+    is_current: Callable[[Memory], bool],
+    params: RelatedParams = RelatedParams(),
+) -> list[Hit]:
+    """``hits`` with each recalled fact that a newer, related fact says has changed marked
+    ``outdated_by`` it, the newer placed just before (brought along when not recalled)."""
+    looked = [
+        h
+        for h in hits
+        if h.memory.type == "fact" and h.memory.path is not None and not h.outdated_by and not h.conflicts_with
+    ][: params.facts]
+    if not looked or not parts:
+        return hits
+    own = snap.vectors_of([h.memory.path.as_posix() for h in looked if h.memory.path is not None])
+    newer_of: dict[str, tuple[float, Memory]] = {}
+    for hit in looked:
+        path = hit.memory.path.as_posix() if hit.memory.path is not None else ""
+        vector = own.get(path)
+        if vector is None:
+            continue
+        change = _closest_change(hit.memory, vector, snap, parts, is_current, params)
+        if change is not None:
+            newer_of[hit.memory.id] = change
+    if not newer_of:
+        return hits
+    recalled = {h.memory.id: h for h in hits}
+    out: list[Hit] = []
+    placed: set[str] = set()
+    for hit in hits:
+        cosine, newer = newer_of.get(hit.memory.id, (0.0, None))
+        if newer is not None and newer.id not in placed:
+            companion = recalled.get(newer.id) or Hit(newer, hit.score)
+            companion.explain["changes"] = [*companion.explain.get("changes", []), hit.memory.id]
+            if cosine < params.leave_out_cosine:  # both shown: the pair is a conflict's
+                companion.conflicts_with = [*companion.conflicts_with, hit.memory.id]
+            out.append(companion)
+            placed.add(newer.id)
+        if hit.memory.id in placed:
+            continue
+        if newer is not None:
+            if cosine >= params.leave_out_cosine:  # the newer says it, changed: the older is left out
+                continue
+            hit.outdated_by = newer.id
+            hit.explain["newer_related"] = newer.id
+        out.append(hit)
+        placed.add(hit.memory.id)
+    return out
+
+
+def _closest_change(
+    memory: Memory,
+    vector,
+    snap: Snapshot,
+    parts: Sequence[Part],
+    is_current: Callable[[Memory], bool],
+    params: RelatedParams,
+) -> tuple[float, Memory] | None:
+    """The fact said after ``memory`` (on a later day or hour, not only a later id), the
+    closest to it of those related to it that tell of a change."""
+    near = [path for path, _ in snap.vector_hits(vector, params.neighbours + 1) if path != memory.path.as_posix()]  # type: ignore[union-attr]
+    if not near:
+        return None
+    read = snap.memories(near)
+    vectors = snap.vectors_of(near)
+    said = said_order(memory)[0]
+    language = detect(memory.text)
+    whose = people(memory.text)  # "My wife traded in her car" is not of "My car is a Civic"
+    found: list[tuple[float, Memory]] = []
+    for path in near:
+        other = read.get(path)
+        if other is None or other.type != "fact" or other.id == memory.id or other.persona != memory.persona:
+            continue
+        if said_order(other)[0] <= said or not is_current(other) or path not in vectors:
+            continue
+        if not says_change(other.text) or says_contrast(other.text) or people(other.text) != whose:
+            continue
+        cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
+        if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, params):
+            found.append((cosine, other))
+    return max(found, key=lambda pair: pair[0]) if found else None
+
+
+def _nearest_older(newer: Memory, vector, snap: Snapshot, params: RelatedParams) -> list[str]:
+    """The ids of the facts said before ``newer`` that are nearest to it: a change is of the
+    fact it is nearest to, not of any fact that reads alike ("my manager is now Tom" is of
+    "My manager is Priya", not of "My email is j.harper@…", both "My … is …")."""
+    said = said_order(newer)[0]
+    near = [path for path, _ in snap.vector_hits(vector, params.neighbours + 1)]
+    read = snap.memories(near)
+    older = [
+        other.id
+        for path in near
+        if (other := read.get(path)) is not None
+        and other.type == "fact"
+        and other.id != newer.id
+        and said_order(other)[0] < said
+    ]
+    return older[: params.nearest_older]
