@@ -93,4 +93,6 @@ def test_words_of_a_language_live_in_its_pack():
         if len(said & words) >= 2:
             holding.add(name)
     assert holding <= set(STILL_HOLDING_WORDS), sorted(holding - set(STILL_HOLDING_WORDS))
-    assert set(STILL_HOLDING_WORDS) <= holding, f"moved, take off the list: {sorted(set(STILL_HOLDING_WORDS) - holding)}"
+    assert set(STILL_HOLDING_WORDS) <= holding, (
+        f"moved, take off the list: {sorted(set(STILL_HOLDING_WORDS) - holding)}"
+    )
