@@ -44,8 +44,10 @@ LANGS = ("en", "es", "pt")
 
 
 def cases(name: str, split: str) -> list[dict]:
+    """A set's cases of ``split``; a set written after the rules were (``*_fresh``, a third
+    helper's, never tuned on) has no split and is measured whole."""
     data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-    return [c for c in data["cases"] if split == "all" or c["split"] == split]
+    return [c for c in data["cases"] if split == "all" or c.get("split", split) == split]
 
 
 def texts(split: str) -> list[tuple[str, str]]:
@@ -78,9 +80,19 @@ def measure(split: str, show: bool = False) -> dict:
         counts[lang]["right" if found == lang else "unsure" if found is None else "wrong"] += 1
     out["language"] = {lang: dict(c) for lang, c in sorted(counts.items())}
 
+    for suffix in ("", "_fresh"):
+        if (DATA / f"explicit{suffix}.json").exists():
+            out.update(_requests(suffix, split, show))
+    return out
+
+
+def _requests(suffix: str, split: str, show: bool) -> dict:
+    """Explicit requests kept whole, those not kept named with a reason, and coding
+    instructions written as facts, on ``explicit{suffix}`` and ``coding{suffix}``."""
+    out: dict = {}
     kept: dict = collections.defaultdict(lambda: [0, 0])
     declined: dict = collections.defaultdict(lambda: [0, 0])
-    for case in cases("explicit", split):
+    for case in cases(f"explicit{suffix}", split):
         signals, refused = read_requests(case["prompt"])
         written = " ".join(s.text for s in signals).casefold()
         whole = all(k.casefold() in written for k in case["keep"])
@@ -92,15 +104,15 @@ def measure(split: str, show: bool = False) -> dict:
             if show:
                 print(f"NOT KEPT [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]} {refused}")
     coding: dict = collections.defaultdict(lambda: [0, 0])
-    for case in cases("coding", split):
+    for case in cases(f"coding{suffix}", split):
         signals, _ = read_requests(case["prompt"])
         coding[case["lang"]][0] += bool(signals)
         coding[case["lang"]][1] += 1
         if show and signals:
             print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
     for name, table in (("explicit_kept", kept), ("explicit_declined_out_loud", declined), ("coding_written", coding)):
-        out[name] = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
-        out[name]["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+        out[name + suffix] = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+        out[name + suffix]["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
     return out
 
 
@@ -213,7 +225,7 @@ def main() -> None:
         print(
             f"language {lang}: {c.get('right', 0)}/{c['n']} right, {c.get('unsure', 0)} unsure, {c.get('wrong', 0)} wrong"
         )
-    for name in ("explicit_kept", "explicit_declined_out_loud", "coding_written"):
+    for name in [k for k in result if k.startswith(("explicit_", "coding_"))]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
     for name, table in result.get("recall", {}).items():
         print(

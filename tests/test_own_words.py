@@ -229,3 +229,19 @@ def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_c
         block = mem.recall("what instrument does my son play?").block
     line = _line(block, "violin")
     assert line is not None and "outdated" not in line, block
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("would you remember that my physiotherapist is called Ines?", ["Ines"]),
+        ("my locker at the gym is number 214, please remember that", ["214"]),
+        ("save this - the guest wifi is Lantern_Guest", ["Lantern_Guest"]),
+        ("remember that my accountant is Hugo and my lawyer is Beatriz Sousa", ["Hugo", "Beatriz Sousa"]),
+        ("Acordate que mi cuñada se llama Lucía. Trabaja en un hospital.", ["Lucía", "hospital"]),
+        ("você pode lembrar que meu pediatra é o Dr. Amaral?", ["Dr. Amaral"]),
+    ],
+)
+def test_requests_asked_in_the_ways_people_ask_are_kept_whole(said, values):
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in values), text

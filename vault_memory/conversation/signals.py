@@ -341,7 +341,7 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
             joins = None
             continue
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
-        sentence = _FILLER.sub("", opening).strip()
+        sentence = _asked_politely(_FILLER.sub("", opening).strip())
         if not sentence or _refused(sentence):
             joins = None
             continue
@@ -353,6 +353,8 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
                 found.append(outcome)
             elif isinstance(outcome, str):
                 declined.append(NotKept(clause, outcome))
+            elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
+                found[-1] = _joined(found[-1], clause)  # "…my manager is Dana and my skip-level is Raj"
         if len(found) > before:
             joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
         elif joins is not None and _goes_on(opening):
@@ -363,6 +365,26 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
 
 
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
+#: how a request is asked as a question, in every pack ("could you remember that …?")
+_POLITE = re.compile(
+    r"^(?:(?:please|pls|por\s+favor|porfa)[\s,]+)?(?:"
+    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pack in all_packs() for p in pack.polite_requests)
+    + r")\s+(?:(?:please|pls|por\s+favor)\s+)?(?=\S)",
+    _I,
+)
+
+
+def _asked_politely(sentence: str) -> str:
+    """ "Could you remember that I'm allergic to sulfa drugs?" is a request, not a question:
+    the request as said, without its asking and its question mark; else ``sentence``."""
+    match = _POLITE.match(sentence)
+    if match is None or not sentence.rstrip().endswith("?"):
+        return sentence
+    rest = sentence[match.end() :].rstrip().rstrip("?").strip()
+    words = rest.split()
+    return rest if words and _is_cue(words[0]) else sentence
+
+
 #: the words that open a sentence going on about the last one, in every installed pack
 _CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
 
@@ -461,13 +483,13 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
     words = clause.split()
     cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
     if cue is None:
-        return None
+        return _said_before_the_request(clause, said_in)
     if _REMIND_ME.search(words[cue]):
         return "a reminder for later, not a fact"
     said = None
     for i in range(cue, min(len(words), cue + _CUE_REACH)):
         word = words[i]
-        if word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
+        if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
             said = " ".join(words[i + 1 :])
             break
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
@@ -475,9 +497,38 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
             break
     if said is None:
         return None
-    if _TASK_WORDS.search(" ".join(words[cue + 1 : i])):  # "anotá los tests que fallan": a relative "que"
+    return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
+
+
+#: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
+_DASHES = frozenset({"-", "–", "—", "--"})
+#: "my landlord is Mr. Okonkwo, please remember that": the fact said before its request
+_REQUEST_AFTER = re.compile(r"^(?P<said>.{3,}?)[,;.]\s+(?P<request>\S+(?:\s+\S+){0,3})$")
+
+
+def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | None:
+    """A fact followed by the request to keep it: "my landlord is Mr. Okonkwo, please
+    remember that (in case…)", "uso Arch Linux, anotalo"."""
+    head, _, _ = clause.partition(" in case ")
+    match = _REQUEST_AFTER.match(head.strip())
+    if match is None:
+        return None
+    request = match.group("request").split()
+    cue = next((i for i, w in enumerate(request) if _is_cue(w)), None)
+    if cue is None or any(not _REFERS_BACK.match(w) for w in request[cue + 1 :]):
+        return None
+    return _kept(match.group("said"), request[cue], "", said_in)
+
+
+#: what may follow a request that points back at the fact before it ("remember that", "anotalo")
+_REFERS_BACK = re.compile(r"^(?:that|this|it|please|pls|thanks|eso|esto|porfa|isso|isto|por\s+favor)[.,!]*$", _I)
+
+
+def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str:
+    """What a request read by its cue keeps (``said``), or why not."""
+    if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
         return "about the task at hand (code, files, tests), not the user"
-    lang = said_in or _cue_language(words[cue])
+    lang = said_in or _cue_language(cue_word)
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
     if not said:
         return "nothing to keep was said after the request"
@@ -578,6 +629,8 @@ _USER_SUBJECT = {
         _I,
     ),
 }
+#: the opening of a fact about the user in any pack ("…and my skip-level is Raj")
+_ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJECT.values()), _I)
 #: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")

@@ -30,6 +30,8 @@ class Pack:
     #: of "guárdalo", "lembr" of "lembre-se"), and the words after which what to keep is said
     #: ("that", "que"): "Save this for future sessions: …", "Quero que você lembre que …"
     remember_cues: tuple[str, ...] = ()
+    #: how a request is asked as a question ("could you remember that …?", "pode lembrar …?")
+    polite_requests: tuple[str, ...] = ()
     #: how a fact about the user opens ("the user's", "i", "my"; "el usuario", "mi"): what
     #: a question about the user as a whole is answered with, whatever the rest says
     user_subjects: frozenset[str] = field(default_factory=frozenset)

@@ -16,7 +16,26 @@ PACK = Pack(
         ave rd blvd gen col lt sgt capt rev hon fig""".split()
     ),
     continues=frozenset("she he it they her his its their also both".split()),
-    remember_cues=("remember", "forget", "note", "save", "store", "mind", "record", "reference", "memori"),
+    remember_cues=(
+        "remember",
+        "forget",
+        "note",
+        "save",
+        "store",
+        "mind",
+        "record",
+        "reference",
+        "memori",
+        "memory",
+        "future",
+        "fyi",
+        "heads",
+        "later",
+        "jot",
+        "memo",
+        "track",
+    ),  # fmt: skip
+    polite_requests=("can you", "could you", "would you", "will you", "can u", "could u", "pls can you"),
     that_words=frozenset({"that"}),
     about_me=(
         r"what\s+(?:do|else\s+do)\s+you\s+(?:know|remember)\s+about\s+me",

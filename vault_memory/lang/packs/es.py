@@ -19,9 +19,29 @@ PACK = Pack(
         """sr sra srta sres dr dra lic lcda ing prof profa av avda c ud uds pág núm tel dto depto arq
         gral cnel p.ej e.e.u.u ee.uu""".split()
     ),
-    continues=frozenset("ella él ellos ellas su sus también además ambos ambas".split()),
-    remember_cues=("recuerd", "record", "acord", "olvid", "anot", "apunt", "guard", "conste", "memoriz", "cuenta"),
-    that_words=frozenset({"que"}),
+    #: a sentence that goes on about what the last named, its subject unsaid ("Es arquitecta.")
+    continues=frozenset("ella él ellos ellas su sus también además ambos ambas es está trabaja vive tiene".split()),
+    remember_cues=(
+        "recuerd",
+        "record",
+        "acord",
+        "olvid",
+        "anot",
+        "apunt",
+        "guard",
+        "conste",
+        "memoriz",
+        "cuenta",
+        "presente",
+        "futuro",
+        "memoria",
+        "sepas",
+        "registr",
+        "grab",
+        "nota",
+    ),  # fmt: skip
+    that_words=frozenset({"que", "q"}),
+    polite_requests=("puedes", "podes", "podés", "podrías", "podrias", "me puedes", "me podés", "me podrías"),
     about_me=(
         r"qu[eé]\s+(?:sab[eé]s|sabes|recuerdas|record[aá]s)\s+(?:de|sobre)\s+m[ií]",
         r"qu[eé]\s+sab[eé]s\s+de\s+m[ií]",

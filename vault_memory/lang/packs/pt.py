@@ -18,10 +18,9 @@ PACK = Pack(
     marks="ãõçÃÕÇ",
     accents="áéíóúâêôàÁÉÍÓÚÂÊÔÀ",
     abbreviations=frozenset("sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto".split()),
-    continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas".split()),
+    continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     remember_cues=(
         "lembr",
-        "esquec",
         "esquec",
         "anot",
         "guard",
@@ -31,8 +30,14 @@ PACK = Pack(
         "constar",
         "salv",
         "mente",
-    ),
-    that_words=frozenset({"que"}),
+        "saber",
+        "frente",
+        "futuro",
+        "conta",
+        "nota",
+    ),  # fmt: skip
+    that_words=frozenset({"que", "q"}),
+    polite_requests=("pode", "poderia", "você pode", "voce pode", "vc pode", "consegue", "dá pra", "da pra"),
     about_me=(
         r"o\s+que\s+(?:(?:voc[eê]|tu)\s+)?(?:sabe|sabes|lembra|lembras)\s+(?:sobre|de)\s+mim",
         r"quem\s+(?:sou\s+eu|eu\s+sou)",
