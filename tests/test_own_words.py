@@ -245,3 +245,26 @@ def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_c
 def test_requests_asked_in_the_ways_people_ask_are_kept_whole(said, values):
     text = " ".join(s.text for s in explicit_signals(said))
     assert all(v in text for v in values), text
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("My piano teacher is Mrs. Kaur and lessons are on Saturdays. Please keep that in mind.", ["Kaur", "Saturdays"]),
+        ("mi sobrino Mateo cumple el 4 de julio, guardalo porfa", ["Mateo", "4 de julio"]),
+        ("a minha vizinha, a Sra. Odete, tem a chave de casa. lembra disso por favor", ["Odete", "chave"]),
+        ("i'm lactose intolerant, anything with cream is out 🥛 pls remember this for recipes", ["lactose"]),
+    ],
+)
+def test_a_request_said_after_its_fact_keeps_what_was_said_before_it(said, values):
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in values), text
+
+
+def test_a_note_about_the_code_with_what_to_do_is_not_a_fact():
+    for said in (
+        "keep in mind the cache can be stale here, add a check before reading it",
+        "ten en cuenta que el id puede venir nulo, valida eso antes",
+        "lembra que o campo pode vir vazio, trata isso no parser",
+    ):
+        assert explicit_signals(said) == [], said

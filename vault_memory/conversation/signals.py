@@ -294,7 +294,7 @@ _FILLER = _rx(
     r"^(?:(?:hi|hello|hey|ok|okay|so|well|actually|btw|by\s+the\s+way|also|and|oh|one\s+more\s+thing|just\s+so\s+you\s+know|"
     r"hola|bueno|che|ah|y|en\s+realidad|por\s+cierto|adem[aá]s|tambi[eé]n|dale|mir[aá]|mira|ojo|una\s+cosa|"
     r"oi|ol[aá]|ent[aã]o|na\s+verdade|ali[aá]s|al[eé]m\s+disso|s[oó]\s+pra\s+(?:voc[eê]\s+)?saber|olha|beleza|ei|"
-    r"fyi|heads\s+up)[\s,!:.-]+)+"
+    r"pls|plz|please|porfa|pfv|por\s+favor|oye|oiga|ey|eh)[\s,!:.-]+)+"
 )
 #: "…, and I live in Lima": a new first-person clause after a conjunction
 _CLAUSES = re.compile(
@@ -331,21 +331,24 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
 
     Sentences end where ``lang.sentences`` says ("my landlord is Mr. Okafor" is one), and a
     sentence that goes on about what a request named ("my wife's name is Ana. She is a
-    nurse.") is part of that request: the request is kept whole."""
+    nurse.") is part of that request: the request is kept whole. A request said after its
+    fact ("My landlord is Mr. Patel. Remember it please", "…, guarda isso na memória") keeps
+    what was said before it."""
     found: list[Signal] = []
     declined: list[NotKept] = []
     joins: int | None = None  # the request a next sentence may go on about
+    before_it: list[str] = []  # what was said since the last request, for one that points back
     said = normalize_space(utterance).strip()
     for sentence in sentences(said, detect(said)) if said else []:
         if len(sentence) > _MAX_SENTENCE:
-            joins = None
+            joins, before_it = None, []
             continue
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
-        sentence = _asked_politely(_FILLER.sub("", opening).strip())
+        sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
         if not sentence or _refused(sentence):
-            joins = None
+            joins, before_it = None, []
             continue
-        before = len(found)
+        before, declined_before = len(found), len(declined)
         for clause in _CLAUSES.split(sentence):
             clause = clause.strip().rstrip(".!;").strip()
             outcome = _signal(clause)
@@ -355,13 +358,62 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
                 declined.append(NotKept(clause, outcome))
             elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
                 found[-1] = _joined(found[-1], clause)  # "…my manager is Dana and my skip-level is Raj"
-        if len(found) > before:
+        back = _points_back(sentence, before_it) if len(found) == before else None
+        if back is not None:
+            del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
+            kept = _kept(back, "", "", detect(back))
+            if isinstance(kept, Signal):
+                found.append(Signal(kept.text, kept.key, kept.domain, kept.lang, "keep-that"))
+            else:
+                declined.append(NotKept(back, kept))
+            joins, before_it = None, []
+        elif len(found) > before:
             joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
+            before_it = []
         elif joins is not None and _goes_on(opening):
             found[joins] = _joined(found[joins], opening)
         else:
             joins = None
+            before_it = [*before_it, sentence][-_BACK_SENTENCES:]
     return found, declined
+
+
+#: how many sentences before it a request that points back may keep
+_BACK_SENTENCES = 2
+#: what a request points back with ("remember *that*", "guárdalo", "guarda *isso*"), in every pack
+_BACK_WORDS = frozenset(w for p in all_packs() for w in p.back_refs)
+
+
+def _points_back(sentence: str, before_it: list[str]) -> str | None:
+    """What a request that points back at what was said keeps: what ``sentence`` says before
+    the request ("my dog's name is Biscuit, she's a beagle, pls remember that"), else the
+    sentences before it (``before_it``: "My landlord is Mr. Patel. Remember it please"); None
+    when ``sentence`` holds no such request."""
+    words = sentence.rstrip(".!?").split()
+    for cue, word in enumerate(words):
+        if not _is_cue(word):
+            continue
+        after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
+        ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
+        attached = fold_accents(word.casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
+        if not (attached or _BACK_WORDS & {*after, *ahead} or len(words) - cue <= 2):
+            continue
+        start = cue
+        while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_GLUE | _BACK_WORDS:
+            start -= 1
+        said = " ".join(words[:start]).strip(" ,;:-–—")
+        if said and (_is_cue(said.split()[0]) or not _SAYS_SOMETHING.search(said) and len(said.split()) < 3):
+            return None  # "remember that I…": the request comes first
+        kept = said or " ".join(before_it)
+        return kept.strip() or None
+    return None
+
+
+#: words that open a request said after its fact ("…, please keep that in mind", "y guardalo")
+_REQUEST_GLUE = frozenset(
+    "please pls plz can could would you keep hang on to in commit and so also just por favor porfa pfv y e que "
+    "lo la me te".split()
+)
 
 
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
@@ -382,7 +434,21 @@ def _asked_politely(sentence: str) -> str:
         return sentence
     rest = sentence[match.end() :].rstrip().rstrip("?").strip()
     words = rest.split()
-    return rest if words and _is_cue(words[0]) else sentence
+    return rest if any(_is_cue(w) for w in words[:3]) else sentence
+
+
+#: a question tag at the end of a sentence that asks nothing ("…, ok?", "…, ¿vale?", "…, né?")
+_QUESTION_TAG = re.compile(
+    r"(?<![,\s])[,\s]++¿?(?:"
+    + "|".join(re.escape(t) for p in all_packs() for t in p.question_tags)
+    + r")\s*+\?++\s*+$",
+    _I,
+)
+
+
+def _without_question_tag(sentence: str) -> str:
+    """ "lembre-se de que sou intolerante à lactose, ok?" says, it does not ask."""
+    return _QUESTION_TAG.sub("", sentence) if sentence.rstrip().endswith("?") else sentence
 
 
 #: the words that open a sentence going on about the last one, in every installed pack
@@ -480,6 +546,9 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
     after which the fact is said: "Save this for future sessions: we deploy on Wednesdays",
     "Quiero que recuerdes que trabajo en Rappi", "Remember for next time that my dog is
     named Waffles". A to-do ("remember to…") has no colon or "that", and is not one."""
+    lead = _KEEP_LEAD.match(clause)
+    if lead is not None:  # "for next time: …", "para referência futura: …"
+        return _kept(lead.group("x"), "", "", said_in)
     words = clause.split()
     cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
     if cue is None:
@@ -493,13 +562,29 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
             said = " ".join(words[i + 1 :])
             break
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
-            said = " ".join(words[i + 1 :])
+            if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
+                said = " ".join(words[i + 1 :])  # not the "que" of "…de poner el await, que si no…"
             break
+    if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
+        i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
     if said is None:
         return None
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
 
 
+#: how far after its word a request's "that" may be ("Remember for next time that …")
+_THAT_REACH = 4
+#: a request's lead-in before a colon, in every pack ("for next time:", "pra constar:")
+_KEEP_LEAD = re.compile(
+    r"^(?:" + "|".join(lead for p in all_packs() for lead in p.keep_leads) + r")\s*(?:[:\-–—]|,)\s*(?P<x>\S.*)$", _I
+)
+#: what the assistant is told to do next, after a note about the code ("…, agrega una validación")
+_DO_NEXT = re.compile(
+    r"(?:[,;.]|\b(?:and|then|y|e|luego|depois))\s+(?:"
+    + "|".join(re.escape(w) for p in all_packs() for w in p.task_imperatives)
+    + r")\b",
+    _I,
+)
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
 #: "my landlord is Mr. Okonkwo, please remember that": the fact said before its request
@@ -529,12 +614,17 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
         return "about the task at hand (code, files, tests), not the user"
     lang = said_in or _cue_language(cue_word)
+    whole = said.strip()
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
     if not said:
         return "nothing to keep was said after the request"
     if PASSING_STATE.search(said) or _refused(said):
         return "a passing state, not a lasting fact"
+    if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
+        return "names something without saying anything of it"
     about_user = _USER_SUBJECT.get(lang, _USER_SUBJECT["en"]).match(said) or _USER_GROUP.match(said)
+    if _DO_NEXT.search(whole) and not about_user:
+        return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said) or (_TASK_WORDS.search(said) and not about_user):
         return "about the task at hand (code, files, tests), not the user"
     inner = _statement(said)
@@ -551,14 +641,18 @@ _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
 
 
+#: each pack's words that ask to keep, as one pattern a word is matched whole against
+_CUE_WORDS = tuple((re.compile(rf"(?:{cue})", _I), code) for cue, code in _CUES)
+
+
 def _is_cue(word: str) -> bool:
-    folded = fold_accents(word.casefold()).strip(",.!:;\"'()")
-    return any(folded.startswith(cue) for cue, _ in _CUES) or any(f"-{cue}" in folded for cue, _ in _CUES)
+    folded = fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
+    return any(pattern.fullmatch(folded) for pattern, _ in _CUE_WORDS)
 
 
 def _cue_language(word: str) -> str:
-    folded = fold_accents(word.casefold())
-    return next((code for cue, code in _CUES if folded.startswith(cue)), "en")
+    folded = fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
+    return next((code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)), "en")
 
 
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
@@ -577,6 +671,8 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     why = _not_worth_keeping(said, lang, match)
     if why:
         return why
+    if _DO_NEXT.search(match.group("x")) and not (_USER_SUBJECT[lang].match(said) or _USER_GROUP.match(said)):
+        return "a note about the task at hand, with what to do about it"
     inner = _statement(said)
     if inner is not None:
         return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")

@@ -26,12 +26,23 @@ class Pack:
     accents: str = ""
     abbreviations: frozenset[str] = field(default_factory=frozenset)
     continues: frozenset[str] = field(default_factory=frozenset)
-    #: how a word that asks to keep something begins, accents folded ("remember", "guard"
-    #: of "guárdalo", "lembr" of "lembre-se"), and the words after which what to keep is said
-    #: ("that", "que"): "Save this for future sessions: …", "Quero que você lembre que …"
+    #: the words that ask to keep something, as patterns of one whole word, accents folded
+    #: ("remember(?:s|ed|ing)?"; "guard[\w-]*" of "guárdalo", "lembr[\w-]*" of "lembre-se"),
+    #: and the words after which what to keep is said ("that", "que"): "Save this for future
+    #: sessions: …", "Quero que você lembre que …"
     remember_cues: tuple[str, ...] = ()
+    #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
+    back_refs: frozenset[str] = field(default_factory=frozenset)
     #: how a request is asked as a question ("could you remember that …?", "pode lembrar …?")
     polite_requests: tuple[str, ...] = ()
+    #: what opens a request before a colon without a word that asks to keep ("for next
+    #: time:", "para la próxima:", "para referência futura:"), as patterns
+    keep_leads: tuple[str, ...] = ()
+    #: what ends a sentence without making it a question ("…, ok?", "…, ¿vale?", "…, né?")
+    question_tags: tuple[str, ...] = ()
+    #: what the assistant is told to do next about the code ("fix it", "agrega una
+    #: validación", "trata isso"): a note about the code followed by one is the task
+    task_imperatives: tuple[str, ...] = ()
     #: how a fact about the user opens ("the user's", "i", "my"; "el usuario", "mi"): what
     #: a question about the user as a whole is answered with, whatever the rest says
     user_subjects: frozenset[str] = field(default_factory=frozenset)
