@@ -250,7 +250,10 @@ def test_requests_asked_in_the_ways_people_ask_are_kept_whole(said, values):
 @pytest.mark.parametrize(
     ("said", "values"),
     [
-        ("My piano teacher is Mrs. Kaur and lessons are on Saturdays. Please keep that in mind.", ["Kaur", "Saturdays"]),
+        (
+            "My piano teacher is Mrs. Kaur and lessons are on Saturdays. Please keep that in mind.",
+            ["Kaur", "Saturdays"],
+        ),
         ("mi sobrino Mateo cumple el 4 de julio, guardalo porfa", ["Mateo", "4 de julio"]),
         ("a minha vizinha, a Sra. Odete, tem a chave de casa. lembra disso por favor", ["Odete", "chave"]),
         ("i'm lactose intolerant, anything with cream is out 🥛 pls remember this for recipes", ["lactose"]),
