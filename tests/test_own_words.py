@@ -271,3 +271,15 @@ def test_a_note_about_the_code_with_what_to_do_is_not_a_fact():
         "lembra que o campo pode vir vazio, trata isso no parser",
     ):
         assert explicit_signals(said) == [], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "what can I cook tonight? 🍝 pasta ideas notes",
+        "tengo que revisar el memo",
+        "dá uma olhada no log do futuro deploy",
+    ],
+)
+def test_a_word_that_could_ask_to_keep_but_names_a_thing_writes_nothing(said):
+    assert explicit_signals(said) == []

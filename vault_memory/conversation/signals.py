@@ -396,23 +396,25 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
         after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
         ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
         attached = fold_accents(word.casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
-        if not (attached or _BACK_WORDS & {*after, *ahead} or len(words) - cue <= 2):
-            continue
         start = cue
         while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_GLUE | _BACK_WORDS:
             start -= 1
+        alone = start == 0 and len(words) - cue <= 2  # "Acuérdate, por fa.", "que no se te olvide jaja"
+        if not (attached or _BACK_WORDS & {*after, *ahead} or alone):
+            continue
         said = " ".join(words[:start]).strip(" ,;:-–—")
-        if said and (_is_cue(said.split()[0]) or not _SAYS_SOMETHING.search(said) and len(said.split()) < 3):
+        if said and _is_cue(said.split()[0]):
             return None  # "remember that I…": the request comes first
-        kept = said or " ".join(before_it)
-        return kept.strip() or None
+        kept = (said or " ".join(before_it)).strip()
+        # what is kept says something ("🥜 peanut allergy notes" names, it does not say)
+        return kept if _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept) else None
     return None
 
 
 #: words that open a request said after its fact ("…, please keep that in mind", "y guardalo")
 _REQUEST_GLUE = frozenset(
     "please pls plz can could would you keep hang on to in commit and so also just por favor porfa pfv y e que "
-    "lo la me te".split()
+    "lo la me te no se".split()
 )
 
 
