@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged
-from ..lang import ENGLISH, detect
+from ..lang import ENGLISH, detect, says_change
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
@@ -130,7 +130,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # deploy on Fridays" finds the "We don't deploy on Fridays" it contradicts
     Migration("stances", "", fill="_fill_tags_again"),
     # a third language (``lang.packs``): a Portuguese fact, once read as Spanish or as no
-    # language, is tagged "lang:pt", so the multilingual model judges it for an English question
+    # language, is tagged "lang:pt", so the multilingual model judges it for an English
+    # question; and a fact that tells of a change is tagged ``CHANGE_TAG``
     Migration("languages", "", fill="_fill_tags_again"),
 )
 
@@ -206,6 +207,9 @@ def _match_columns(key: str | None, text: Any) -> tuple[str | None, str | None]:
 #: ``lang.detect``): whether an English question needs a bilingual vector's multilingual
 #: half at all, and where it looks (``Snapshot.foreign_labels``)
 LANGUAGE_TAG = "lang:"
+#: the tag of a fact that tells of a change ("now", "ya no", "mudei": ``lang.says_change``):
+#: the facts recall looks among for what replaced a recalled one (``recall.related``)
+CHANGE_TAG = "c:change"
 
 
 def created_column(created: Any) -> str | None:
@@ -245,6 +249,8 @@ def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
     if kind == "fact":
         tags += people_tags(key, text)
     language = detect(text)
+    if kind == "fact" and says_change(text):
+        tags.append(CHANGE_TAG)
     return [*tags, LANGUAGE_TAG + language] if language not in (None, ENGLISH) else tags
 
 
@@ -794,6 +800,13 @@ class Catalog:
         for tag, path in rows:
             grouped.setdefault(tag, []).append(path)
         return grouped
+
+    def holds_tag(self, tag: str) -> bool:
+        """Whether any indexed memory is under ``tag`` (a catalog of an older schema: yes,
+        not known)."""
+        if not self._has_slots:
+            return True
+        return self._sql("SELECT 1 FROM slots WHERE tag = ? LIMIT 1", (tag,)).fetchone() is not None
 
     def labels_tagged(self, prefix: str) -> frozenset[int] | None:
         """The vector labels of every chunk of the memories under a tag that starts with

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import IndexDamaged, IndexUnavailable
 from ..vault.memory import DIGEST_REF, Memory
 from ..vault.slots import SUBJECT_TAG
-from .catalog import LANGUAGE_TAG, Catalog, Meta
+from .catalog import CHANGE_TAG, LANGUAGE_TAG, Catalog, Meta
 from .embedder import Part
 from .generations import IndexLayout, side_path_of
 from .keyword_index import ANALYSIS
@@ -64,6 +64,7 @@ class Snapshot:
         self._superseded: set[str] | None = None
         self._personas: set[str] | None = None
         self._foreign_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
+        self._holds_changes: bool | None = None
         self._conversations: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
@@ -155,6 +156,13 @@ class Snapshot:
         if self.meta.get(Meta.KEYWORD_ANALYSIS) != ANALYSIS or self.meta.get(Meta.PRIVATE_SPANS):
             return True
         return all(self.keyword.holds("body", term) for term in terms)
+
+    def holds_changes(self) -> bool:
+        """Whether any indexed fact tells of a change (``catalog.CHANGE_TAG``; once per
+        snapshot): where none does, recall looks for no newer fact that replaced another."""
+        if self._holds_changes is None:
+            self._holds_changes = self.catalog.holds_tag(CHANGE_TAG)
+        return self._holds_changes
 
     def foreign_labels(self) -> frozenset[int] | None:
         """The vector labels of the memories written in a language other than English (once

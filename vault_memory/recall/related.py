@@ -26,7 +26,7 @@ from ..index.snapshot import Snapshot
 from ..lang import detect, people, says_change, says_contrast
 from ..lifecycle import said_order
 from ..vault.memory import Memory
-from .languages import pair_cosine
+from .languages import judge_of, pair_cosine
 from .query import Hit
 
 
@@ -67,7 +67,7 @@ def with_newer_related(
         for h in hits
         if h.memory.type == "fact" and h.memory.path is not None and not h.outdated_by and not h.conflicts_with
     ][: params.facts]
-    if not looked or not parts:
+    if not looked or not parts or not snap.holds_changes():
         return hits
     own = snap.vectors_of([h.memory.path.as_posix() for h in looked if h.memory.path is not None])
     newer_of: dict[str, tuple[float, Memory]] = {}
@@ -114,36 +114,53 @@ def _closest_change(
     params: RelatedParams,
 ) -> tuple[float, Memory] | None:
     """The fact said after ``memory`` (on a later day or hour, not only a later id), the
-    closest to it of those related to it that tell of a change."""
-    near = [path for path, _ in snap.vector_hits(vector, params.neighbours + 1) if path != memory.path.as_posix()]  # type: ignore[union-attr]
+    closest to it of those related to it that tell of a change: among its neighbours by the
+    model that reads ``memory``'s language alone (at 10,000 memories a search of the joined
+    vector scored every multilingual row, 6 ms; one restricted to the facts that tell of a
+    change read 1,900 stored vectors, 40 ms)."""
+    language = detect(memory.text)
+    judge = judge_of(parts, language, language)
+    own_path = memory.path.as_posix() if memory.path is not None else ""
+    near = [path for path, _ in snap.vector_hits(vector, params.neighbours, part=judge) if path != own_path]
     if not near:
         return None
     read = snap.memories(near)
-    vectors = snap.vectors_of(near)
     said = said_order(memory)[0]
-    language = detect(memory.text)
     whose = people(memory.text)  # "My wife traded in her car" is not of "My car is a Civic"
+    candidates = [
+        path
+        for path in near
+        if (other := read.get(path)) is not None
+        and other.type == "fact"
+        and other.id != memory.id
+        and other.persona == memory.persona
+        and said_order(other)[0] > said
+        and says_change(other.text)
+        and not says_contrast(other.text)
+        and people(other.text) == whose
+        and is_current(other)
+    ]
+    vectors = snap.vectors_of(candidates) if candidates else {}
     found: list[tuple[float, Memory]] = []
-    for path in near:
-        other = read.get(path)
-        if other is None or other.type != "fact" or other.id == memory.id or other.persona != memory.persona:
-            continue
-        if said_order(other)[0] <= said or not is_current(other) or path not in vectors:
-            continue
-        if not says_change(other.text) or says_contrast(other.text) or people(other.text) != whose:
+    for path in candidates:
+        other = read[path]
+        if path not in vectors:
             continue
         cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
-        if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, params):
+        if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
             found.append((cosine, other))
     return max(found, key=lambda pair: pair[0]) if found else None
 
 
-def _nearest_older(newer: Memory, vector, snap: Snapshot, params: RelatedParams) -> list[str]:
+def _nearest_older(newer: Memory, vector, snap: Snapshot, parts: Sequence[Part], params: RelatedParams) -> list[str]:
     """The ids of the facts said before ``newer`` that are nearest to it: a change is of the
     fact it is nearest to, not of any fact that reads alike ("my manager is now Tom" is of
     "My manager is Priya", not of "My email is j.harper@…", both "My … is …")."""
     said = said_order(newer)[0]
-    near = [path for path, _ in snap.vector_hits(vector, params.neighbours + 1)]
+    language = detect(newer.text)
+    near = [
+        path for path, _ in snap.vector_hits(vector, params.neighbours + 1, part=judge_of(parts, language, language))
+    ]
     read = snap.memories(near)
     older = [
         other.id
