@@ -1922,3 +1922,28 @@ def vmem_open(root: Path):
     import vault_memory
 
     return vault_memory.open(root, use_daemon=False)
+
+
+@pytest.mark.slow
+def test_mcp_remember_names_the_known_facts_nearest_to_what_it_wrote(tmp_path):
+    """A change vmem's offline reading cannot tell is left to the calling agent: `remember`
+    answers with the nearest facts already known, so the agent can `correct` the one its
+    new fact replaces."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+
+    async def talk():
+        params = StdioServerParameters(command=VMEM, args=["mcp", "--vault", str(vault)], env=clean_env(tmp_path))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            first = await session.call_tool("remember", {"text": "The user's accountant is Priyanka Desai"})
+            second = await session.call_tool("remember", {"text": "The user hired a new accountant, Tomasz Nowak"})
+            return first.structured_content, second.structured_content
+
+    first, second = asyncio.run(talk())
+    print(first, second)
+    assert first["related"] == []
+    assert [r["id"] for r in second["related"]] == [first["id"]]
+    assert "Priyanka" in second["related"][0]["text"]

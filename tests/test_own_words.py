@@ -283,3 +283,36 @@ def test_a_note_about_the_code_with_what_to_do_is_not_a_fact():
 )
 def test_a_word_that_could_ask_to_keep_but_names_a_thing_writes_nothing(said):
     assert explicit_signals(said) == []
+
+
+def test_a_language_pack_from_another_installed_package_is_read(tmp_path, monkeypatch):
+    """A pack is data another package can ship: an installed distribution's entry point in
+    ``vault_memory.lang_packs`` (a real dist-info on the path, as pip leaves it)."""
+    import importlib
+    import sys
+
+    from vault_memory.lang import registry
+
+    detect_module = importlib.import_module("vault_memory.lang.detect")  # the package's ``detect`` is the function
+
+    (tmp_path / "vmem_french_pack.py").write_text(
+        "from vault_memory.lang import Pack\n"
+        "PACK = Pack(code='fr', name='French', marks='çœ',\n"
+        "            function_words=frozenset('le la les des une est je tu nous vous mon ma mes avec pour dans'.split()))\n"
+    )
+    info = tmp_path / "vmem_french_pack-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: vmem-french-pack\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[vault_memory.lang_packs]\nfr = vmem_french_pack:PACK\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    registry.all_packs.cache_clear()
+    detect_module._voters.cache_clear()
+    try:
+        assert "fr" in [p.code for p in registry.all_packs()]
+        assert detect("je vis avec ma sœur dans une maison pour les vacances") == "fr"
+        assert detect("I live with my sister") == "en"
+    finally:
+        monkeypatch.undo()
+        registry.all_packs.cache_clear()
+        detect_module._voters.cache_clear()
+    assert "fr" not in [p.code for p in registry.all_packs()]

@@ -82,16 +82,19 @@ def with_newer_related(
     if not newer_of:
         return hits
     recalled = {h.memory.id: h for h in hits}
+    companions: dict[str, Hit] = {}
+    for older, (closeness, replacing) in newer_of.items():  # the newer names what it changed, wherever it ranks
+        companion = companions.get(replacing.id) or recalled.get(replacing.id) or Hit(replacing, recalled[older].score)
+        companions[replacing.id] = companion
+        companion.explain["changes"] = [*companion.explain.get("changes", []), older]
+        if closeness < params.leave_out_cosine:  # both shown: the pair is a conflict's
+            companion.conflicts_with = [*companion.conflicts_with, older]
     out: list[Hit] = []
     placed: set[str] = set()
     for hit in hits:
         cosine, newer = newer_of.get(hit.memory.id, (0.0, None))
         if newer is not None and newer.id not in placed:
-            companion = recalled.get(newer.id) or Hit(newer, hit.score)
-            companion.explain["changes"] = [*companion.explain.get("changes", []), hit.memory.id]
-            if cosine < params.leave_out_cosine:  # both shown: the pair is a conflict's
-                companion.conflicts_with = [*companion.conflicts_with, hit.memory.id]
-            out.append(companion)
+            out.append(companions[newer.id])
             placed.add(newer.id)
         if hit.memory.id in placed:
             continue
