@@ -48,44 +48,10 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, _I)
 
 
-#: (language, rule name, pattern): a sentence any of these match is not a signal
-NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("en", "question", _rx(r"\?\s*$")),
-    ("es", "question", _rx(r"^\s*¿")),
-    ("en", "asks-if-remembered", _rx(r"^(?:do|did|can|could|will|would|don't|won't)\s+you\s+(?:still\s+)?remember\b")),
-    ("en", "reminiscing", _rx(r"^(?:(?:hey|oh|ha|haha|lol)[\s,!]+)?remember\s+(?:when|the\s+time|how\s+we)\b")),
-    ("en", "not-remembering", _rx(r"\bI\s+(?:don't|do\s+not|can't|cannot|couldn't|didn't)\s+(?:remember|recall)\b")),
-    (
-        "en",
-        "negation",
-        _rx(
-            r"\b(?:don't|do\s+not|never|no\s+need\s+to)\s+(?:remember|note|save|store|write\s+down|memori[sz]e|keep)\b"
-        ),
-    ),
-    ("en", "forget-request", _rx(r"^(?:please\s+)?forget\b")),
-    ("es", "asks-if-remembered", _rx(r"^(?:te\s+acord[aá]s|te\s+acuerdas|record[aá]s|recuerdas)\b")),
-    ("es", "reminiscing", _rx(r"^(?:acordate|acuérdate|record[aá]|recuerda)\s+(?:de\s+)?cuando\b")),
-    (
-        "es",
-        "negation",
-        _rx(
-            r"\bno\s+(?:anotes|recuerdes|guardes|memorices|registres|apuntes|te\s+acuerdes|lo\s+anotes|lo\s+guardes|lo\s+recuerdes)\b"
-        ),
-    ),
-    ("es", "not-remembering", _rx(r"\bno\s+(?:me\s+acuerdo|recuerdo|lo\s+recuerdo)\b")),
-    ("es", "forget-request", _rx(r"^(?:por\s+favor,?\s+)?(?:olvid[aá]te|olvidate|olvida|olvidá)\b")),
-    ("pt", "asks-if-remembered", _rx(r"^(?:voc[eê]|tu)\s+(?:ainda\s+)?(?:se\s+)?(?:lembra|lembras|recorda)\b")),
-    ("pt", "reminiscing", _rx(r"^(?:se\s+)?(?:lembra|lembras|lembre)(?:-se)?\s+(?:d[eoa]\s+)?quando\b")),
-    (
-        "pt",
-        "negation",
-        _rx(
-            r"\bn[aã]o\s+(?:anot[ae]|guard[ae]|grav[ae]|memoriz[ae]|registr[ae]|salv[ae]|lembr[ae]\s+diss[oa]|"
-            r"precisa\s+(?:lembrar|anotar|guardar|gravar))\b"
-        ),
-    ),
-    ("pt", "not-remembering", _rx(r"\b(?:eu\s+)?n[aã]o\s+(?:me\s+)?lembro\b")),
-    ("pt", "forget-request", _rx(r"^(?:por\s+favor,?\s+)?(?:esque[cç]a|esquece)\b")),
+#: (language, rule name, pattern): a sentence any of these match is not a signal (each
+#: pack's ``signal_refusals``)
+NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_refusals
 )
 
 #: a clause that is a passing state, not something to keep ("hoy estoy cansado")
@@ -97,197 +63,28 @@ PASSING_STATE = _rx(
 )
 
 #: "remember that X": X is what to keep (and may itself be a statement: "remember that I live in Lima")
-REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    (
-        "en",
-        "remember-that",
-        _rx(
-            r"^(?:please\s+)?(?:(?P<strong>remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|"
-            r"bear\s+in\s+mind|for\s+the\s+record)|note|make\s+a\s+note|take\s+note|write\s+down|save\s+this|memori[sz]e)"
-            r"(?:\s+(?:(?P<that>that)\b|(?:of\s+this|this|it)\b|(?P<to>to)(?=\s)))?(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
-        ),
-    ),
-    (
-        "es",
-        "acordate",
-        _rx(
-            r"^(?:por\s+favor,?\s+)?(?:(?P<strong>acordate|acuérdate|acuerdate|record[aá]|recuerda|no\s+te\s+olvides|"
-            r"no\s+olvides|ten[eé]\s+en\s+cuenta|ten\s+en\s+cuenta)|anot[aá]|apunt[aá]|tom[aá]\s+nota|guard[aá]|memoriz[aá])"
-            r"(?:\s+(?:(?P<that>de\s+que|que|esto|lo\s+siguiente)\b|(?P<to>de)(?=\s)))*(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
-        ),
-    ),
-    (
-        "pt",
-        "lembra-que",
-        _rx(
-            r"^(?:por\s+favor,?\s+)?(?:(?P<strong>(?:se\s+)?lembr[ae](?:-se|-te)?|n[aã]o\s+(?:se\s+)?esque[cç][ae]|"
-            r"tenha\s+em\s+mente|tem\s+em\s+mente|fica\s+sabendo|pra\s+constar)|anot[ae]|grav[ae]|guard[ae]|"
-            r"memoriz[ae]|registr[ae]|salv[ae])(?:\s+a[ií])?"
-            r"(?:\s+(?:(?P<that>de\s+que|que|isso|isto|o\s+seguinte)\b|(?P<to>de)(?=\s)))*(?:\s*(?P<colon>[:,])\s*|\s+)(?P<x>.+)$"
-        ),
-    ),
+REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_requests
 )
 
 #: "from now on X", "always X": an instruction that lasts
-DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    (
-        "en",
-        "from-now-on",
-        _rx(r"^(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|henceforth)\s*,?\s+(?P<x>.+)$"),
-    ),
-    ("en", "always", _rx(r"^(?P<x>(?:always|never)\s+.+)$")),
-    (
-        "es",
-        "a-partir-de-ahora",
-        _rx(
-            r"^(?:a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+m[aá]s|de\s+ahora\s+en\s+adelante|desde\s+ahora)\s*,?\s+(?P<x>.+)$"
-        ),
-    ),
-    ("es", "siempre", _rx(r"^(?P<x>(?:siempre|nunca|jam[aá]s)\s+.+)$")),
+DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_directives
 )
 
 #: (lang, rule, pattern, key, domain, template): facts about the user, said outright
-STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = (
-    (
-        "en",
-        "my-name-is",
-        _rx(r"^(?:my\s+name\s+is|call\s+me|I'm\s+called|I\s+am\s+called)\s+(?P<x>.+)$"),
-        "name",
-        "personal",
-        "The user's name is {x}",
-    ),
-    (
-        "en",
-        "i-live-in",
-        _rx(r"^I\s+(?:live|am\s+living|'m\s+living)\s+in\s+(?P<x>.+)$"),
-        "city",
-        "personal",
-        "The user lives in {x}",
-    ),
-    ("en", "i-work-as", _rx(r"^I\s+work\s+as\s+(?P<x>.+)$"), "job", "work", "The user works as {x}"),
-    ("en", "i-work-at", _rx(r"^I\s+work\s+(?:at|for)\s+(?P<x>.+)$"), "employer", "work", "The user works at {x}"),
-    (
-        "en",
-        "allergic",
-        _rx(r"^I(?:'m|\s+am)\s+allergic\s+to\s+(?P<x>.+)$"),
-        "allergies",
-        "health",
-        "The user is allergic to {x}",
-    ),
-    (
-        "en",
-        "i-prefer",
-        _rx(r"^I(?:\s+prefer|\s+would\s+rather|'d\s+rather)\s+(?P<x>.+)$"),
-        "preference",
-        "preferences",
-        "The user prefers {x}",
-    ),
-    (
-        "en",
-        "i-decided",
-        _rx(r"^I(?:'ve|\s+have)?\s+decided\s+(?P<x>.+)$"),
-        "decision",
-        "decisions",
-        "The user decided {x}",
-    ),
-    (
-        "es",
-        "me-llamo",
-        _rx(r"^(?:me\s+llamo|mi\s+nombre\s+es|llamame|llámame)\s+(?P<x>.+)$"),
-        "nombre",
-        "personal",
-        "El usuario se llama {x}",
-    ),
-    ("es", "vivo-en", _rx(r"^(?:yo\s+)?vivo\s+en\s+(?P<x>.+)$"), "ciudad", "personal", "El usuario vive en {x}"),
-    (
-        "es",
-        "trabajo-como",
-        _rx(r"^(?:yo\s+)?trabajo\s+(?:como|de)\s+(?P<x>.+)$"),
-        "trabajo",
-        "work",
-        "El usuario trabaja como {x}",
-    ),
-    (
-        "es",
-        "trabajo-en",
-        _rx(r"^(?:yo\s+)?trabajo\s+(?:en|para)\s+(?P<x>.+)$"),
-        "empleador",
-        "work",
-        "El usuario trabaja en {x}",
-    ),
-    (
-        "es",
-        "alergico",
-        _rx(r"^(?:yo\s+)?soy\s+al[eé]rgic(?P<g>[oa])\s+(?P<x>(?:a|al)\s+.+)$"),
-        "alergias",
-        "health",
-        "El usuario es alérgico {x}",
-    ),
-    (
-        "es",
-        "prefiero",
-        _rx(r"^(?:yo\s+)?prefiero\s+(?P<x>.+)$"),
-        "preferencia",
-        "preferences",
-        "El usuario prefiere {x}",
-    ),
-    (
-        "es",
-        "decidi",
-        _rx(r"^(?:yo\s+)?(?:decid[ií]|he\s+decidido)\s+(?P<x>.+)$"),
-        "decision",
-        "decisions",
-        "El usuario decidió {x}",
-    ),
-    (
-        "pt",
-        "me-chamo",
-        _rx(r"^(?:(?:eu\s+)?me\s+chamo|meu\s+nome\s+[eé]|pode\s+me\s+chamar\s+de)\s+(?P<x>.+)$"),
-        "name",
-        "personal",
-        "O usuário se chama {x}",
-    ),
-    (
-        "pt",
-        "moro-em",
-        _rx(r"^(?:eu\s+)?(?:moro|vivo)\s+(?P<x>(?:em|no|na|nos|nas)\s+.+)$"),
-        "city",
-        "personal",
-        "O usuário mora {x}",
-    ),
-    (
-        "pt",
-        "trabalho-como",
-        _rx(r"^(?:eu\s+)?trabalho\s+como\s+(?P<x>.+)$"),
-        "job",
-        "work",
-        "O usuário trabalha como {x}",
-    ),
-    (
-        "pt",
-        "trabalho-em",
-        _rx(r"^(?:eu\s+)?trabalho\s+(?P<x>(?:em|no|na|para|pra)\s+.+)$"),
-        "employer",
-        "work",
-        "O usuário trabalha {x}",
-    ),
-    (
-        "pt",
-        "alergico-pt",
-        _rx(r"^(?:eu\s+)?sou\s+al[eé]rgic(?P<g>[oa])\s+(?P<x>(?:a|ao|à|aos|às)\s+.+)$"),
-        "allergies",
-        "health",
-        "O usuário é alérgico {x}",
-    ),
-    (
-        "pt",
-        "prefiro",
-        _rx(r"^(?:eu\s+)?prefiro\s+(?P<x>.+)$"),
-        "preference",
-        "preferences",
-        "O usuário prefere {x}",
-    ),
+STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = tuple(
+    (pack.code, rule, _rx(pattern), key, domain, template)
+    for pack in all_packs()
+    for rule, pattern, key, domain, template, _ in pack.signal_statements
 )
+#: rule → how the fact opens when the user speaks of herself in the feminine ("La usuaria es alérgica")
+_FEMININE = {
+    rule: (template.split(" {x}")[0], feminine)
+    for pack in all_packs()
+    for rule, _, _, _, template, feminine in pack.signal_statements
+    if feminine
+}
 
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
 _FILLER = _rx(
@@ -807,10 +604,8 @@ def _statement(clause: str) -> Signal | None:
             if not value:
                 return None
             text = template.format(x=value)
-            if rule == "alergico" and match.group("g").lower() == "a":
-                text = text.replace("El usuario es alérgico", "La usuaria es alérgica")
-            if rule == "alergico-pt" and match.group("g").lower() == "a":
-                text = text.replace("O usuário é alérgico", "A usuária é alérgica")
+            if rule in _FEMININE and (match.groupdict().get("g") or "").lower() == "a":
+                text = text.replace(*_FEMININE[rule])
             return Signal(_sentence(text), key, domain, lang, rule)
     return None
 

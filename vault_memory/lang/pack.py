@@ -75,6 +75,15 @@ class Pack:
     no_subject: frozenset[str] = field(default_factory=frozenset)
     #: a part of the day says what, not only when ("after the party tonight"): its words stay
     parts_of_day: tuple[str, ...] = ()
+    #: the explicit-signal tables (``conversation.signals``), as (rule, pattern): sentences
+    #: that ask nothing to be kept ("do you remember…?", "don't note that"), requests to
+    #: remember ("remember that X"), instructions that last ("from now on X"); and facts said
+    #: outright as (rule, pattern, key, domain, the third person with ``{x}``, its opening
+    #: when the user speaks of herself in the feminine, or None)
+    signal_refusals: tuple[tuple[str, str], ...] = ()
+    signal_requests: tuple[tuple[str, str], ...] = ()
+    signal_directives: tuple[tuple[str, str], ...] = ()
+    signal_statements: tuple[tuple[str, str, str, str, str, str | None], ...] = ()
     #: what a newer fact says when what it tells has changed ("now", "moved", "switched",
     #: "no longer"), and what it says when it tells of another thing beside the first
     #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded

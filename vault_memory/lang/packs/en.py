@@ -243,4 +243,72 @@ PACK = Pack(
         "guard",
     ),
     back_refs=frozenset("that this it them these those all".split()),
+    signal_refusals=(
+        ("question", "\\?\\s*$"),
+        ("asks-if-remembered", "^(?:do|did|can|could|will|would|don't|won't)\\s+you\\s+(?:still\\s+)?remember\\b"),
+        ("reminiscing", "^(?:(?:hey|oh|ha|haha|lol)[\\s,!]+)?remember\\s+(?:when|the\\s+time|how\\s+we)\\b"),
+        ("not-remembering", "\\bI\\s+(?:don't|do\\s+not|can't|cannot|couldn't|didn't)\\s+(?:remember|recall)\\b"),
+        (
+            "negation",
+            "\\b(?:don't|do\\s+not|never|no\\s+need\\s+to)\\s+(?:remember|note|save|store|write\\s+down|memori[sz]e|keep)\\b",
+        ),
+        ("forget-request", "^(?:please\\s+)?forget\\b"),
+    ),
+    signal_requests=(
+        (
+            "remember-that",
+            "^(?:please\\s+)?(?:(?P<strong>remember|don't\\s+forget|do\\s+not\\s+forget|never\\s+forget|keep\\s+in\\s+mind|bear\\s+in\\s+mind|for\\s+the\\s+record)|note|make\\s+a\\s+note|take\\s+note|write\\s+down|save\\s+this|memori[sz]e)(?:\\s+(?:(?P<that>that)\\b|(?:of\\s+this|this|it)\\b|(?P<to>to)(?=\\s)))?(?:\\s*(?P<colon>[:,])\\s*|\\s+)(?P<x>.+)$",
+        ),
+    ),
+    signal_directives=(
+        (
+            "from-now-on",
+            "^(?:from\\s+now\\s+on|going\\s+forward|from\\s+here\\s+on(?:\\s+out)?|henceforth)\\s*,?\\s+(?P<x>.+)$",
+        ),
+        ("always", "^(?P<x>(?:always|never)\\s+.+)$"),
+    ),
+    signal_statements=(
+        (
+            "my-name-is",
+            "^(?:my\\s+name\\s+is|call\\s+me|I'm\\s+called|I\\s+am\\s+called)\\s+(?P<x>.+)$",
+            "name",
+            "personal",
+            "The user's name is {x}",
+            None,
+        ),
+        (
+            "i-live-in",
+            "^I\\s+(?:live|am\\s+living|'m\\s+living)\\s+in\\s+(?P<x>.+)$",
+            "city",
+            "personal",
+            "The user lives in {x}",
+            None,
+        ),
+        ("i-work-as", "^I\\s+work\\s+as\\s+(?P<x>.+)$", "job", "work", "The user works as {x}", None),
+        ("i-work-at", "^I\\s+work\\s+(?:at|for)\\s+(?P<x>.+)$", "employer", "work", "The user works at {x}", None),
+        (
+            "allergic",
+            "^I(?:'m|\\s+am)\\s+allergic\\s+to\\s+(?P<x>.+)$",
+            "allergies",
+            "health",
+            "The user is allergic to {x}",
+            None,
+        ),
+        (
+            "i-prefer",
+            "^I(?:\\s+prefer|\\s+would\\s+rather|'d\\s+rather)\\s+(?P<x>.+)$",
+            "preference",
+            "preferences",
+            "The user prefers {x}",
+            None,
+        ),
+        (
+            "i-decided",
+            "^I(?:'ve|\\s+have)?\\s+decided\\s+(?P<x>.+)$",
+            "decision",
+            "decisions",
+            "The user decided {x}",
+            None,
+        ),
+    ),
 )

@@ -240,4 +240,63 @@ PACK = Pack(
         "poe",
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo".split()),
+    signal_refusals=(
+        ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
+        ("reminiscing", "^(?:se\\s+)?(?:lembra|lembras|lembre)(?:-se)?\\s+(?:d[eoa]\\s+)?quando\\b"),
+        (
+            "negation",
+            "\\bn[aã]o\\s+(?:anot[ae]|guard[ae]|grav[ae]|memoriz[ae]|registr[ae]|salv[ae]|lembr[ae]\\s+diss[oa]|precisa\\s+(?:lembrar|anotar|guardar|gravar))\\b",
+        ),
+        ("not-remembering", "\\b(?:eu\\s+)?n[aã]o\\s+(?:me\\s+)?lembro\\b"),
+        ("forget-request", "^(?:por\\s+favor,?\\s+)?(?:esque[cç]a|esquece)\\b"),
+    ),
+    signal_requests=(
+        (
+            "lembra-que",
+            "^(?:por\\s+favor,?\\s+)?(?:(?P<strong>(?:se\\s+)?lembr[ae](?:-se|-te)?|n[aã]o\\s+(?:se\\s+)?esque[cç][ae]|tenha\\s+em\\s+mente|tem\\s+em\\s+mente|fica\\s+sabendo|pra\\s+constar)|anot[ae]|grav[ae]|guard[ae]|memoriz[ae]|registr[ae]|salv[ae])(?:\\s+a[ií])?(?:\\s+(?:(?P<that>de\\s+que|que|isso|isto|o\\s+seguinte)\\b|(?P<to>de)(?=\\s)))*(?:\\s*(?P<colon>[:,])\\s*|\\s+)(?P<x>.+)$",
+        ),
+    ),
+    signal_statements=(
+        (
+            "me-chamo",
+            "^(?:(?:eu\\s+)?me\\s+chamo|meu\\s+nome\\s+[eé]|pode\\s+me\\s+chamar\\s+de)\\s+(?P<x>.+)$",
+            "name",
+            "personal",
+            "O usuário se chama {x}",
+            None,
+        ),
+        (
+            "moro-em",
+            "^(?:eu\\s+)?(?:moro|vivo)\\s+(?P<x>(?:em|no|na|nos|nas)\\s+.+)$",
+            "city",
+            "personal",
+            "O usuário mora {x}",
+            None,
+        ),
+        (
+            "trabalho-como",
+            "^(?:eu\\s+)?trabalho\\s+como\\s+(?P<x>.+)$",
+            "job",
+            "work",
+            "O usuário trabalha como {x}",
+            None,
+        ),
+        (
+            "trabalho-em",
+            "^(?:eu\\s+)?trabalho\\s+(?P<x>(?:em|no|na|para|pra)\\s+.+)$",
+            "employer",
+            "work",
+            "O usuário trabalha {x}",
+            None,
+        ),
+        (
+            "alergico-pt",
+            "^(?:eu\\s+)?sou\\s+al[eé]rgic(?P<g>[oa])\\s+(?P<x>(?:a|ao|à|aos|às)\\s+.+)$",
+            "allergies",
+            "health",
+            "O usuário é alérgico {x}",
+            "A usuária é alérgica",
+        ),
+        ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
+    ),
 )
