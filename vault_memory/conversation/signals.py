@@ -87,12 +87,7 @@ _FEMININE = {
 }
 
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
-_FILLER = _rx(
-    r"^(?:(?:hi|hello|hey|ok|okay|so|well|actually|btw|by\s+the\s+way|also|and|oh|one\s+more\s+thing|just\s+so\s+you\s+know|"
-    r"hola|bueno|che|ah|y|en\s+realidad|por\s+cierto|adem[aá]s|tambi[eé]n|dale|mir[aá]|mira|ojo|una\s+cosa|"
-    r"oi|ol[aá]|ent[aã]o|na\s+verdade|ali[aá]s|al[eé]m\s+disso|s[oó]\s+pra\s+(?:voc[eê]\s+)?saber|olha|beleza|ei|"
-    r"pls|plz|please|porfa|pfv|por\s+favor|oye|oiga|ey|eh)[\s,!:.-]+)+"
-)
+_FILLER = _rx(r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")[\s,!:.-]+)+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
 _CLAUSES = re.compile(
     r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero|e|mas)\s++"
@@ -435,7 +430,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
 _REMIND_ME = re.compile(r"^(?:record|recuerd|acord|lembr)\w*?-?me\b", _I)
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
-_POINTS_AT = re.compile(r"\b(?:this|these|esto|estos|estas|isso|isto|essa|esse|nessa|nesse)\b", _I)
+_POINTS_AT = re.compile(r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + r")\b", _I)
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
 
@@ -507,40 +502,17 @@ _TASK_WORDS = re.compile(
     _I,
 )
 #: how a fact about the user or their world begins: its subject is them
-_USER_SUBJECT = {
-    "en": re.compile(r"^(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)\b", _I),
-    "es": re.compile(
-        r"^(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
-        r"la\s+usuaria|soy|estoy|tengo|vivo|trabajo|prefiero|uso|odio|quiero|necesito|juego|corro|bebo|tomo|"
-        r"toco|manejo|hablo|estudio|nac[ií]|cumplo|sigo|conozco|voy|hago|puedo|entreno|viajo|cocino|camino|nado|"
-        r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])\b",
-        _I,
-    ),
-    "pt": re.compile(
-        r"^(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|meu|minha|meus|minhas|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
-        r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
-        r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
-        r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo)\b",
-        _I,
-    ),
-}
+_USER_SUBJECT = {pack.code: re.compile(rf"^(?:{pack.user_opening})\b", _I) for pack in all_packs() if pack.user_opening}
 #: the opening of a fact about the user in any pack ("…and my skip-level is Raj")
 _ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJECT.values()), _I)
 #: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")
-_USER_GROUP = re.compile(
-    r"^(?:we|we're|our|nuestr[oa]s?|somos|estamos|tenemos|n[oó]s|noss[oa]s?|a\s+gente|temos|usamos)\b", _I
-)
+_USER_GROUP = re.compile(r"^(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
 _BARE_POSSESSIVE = re.compile(
-    r"^(?:my|mi|mis|our|nuestr[oa]s?|meu|minha|meus|minhas|noss[oa]s?)(?:\s+[\w'-]+){1,3}$", _I
+    r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")(?:\s+[\w'-]+){1,3}$", _I
 )
-_SAYS_SOMETHING = re.compile(
-    r"\b(?:is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs|"
-    r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va|"
-    r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|gosta|vai|fica)\b",
-    _I,
-)
+_SAYS_SOMETHING = re.compile(r"\b(?:" + "|".join(p.saying_verbs for p in all_packs() if p.saying_verbs) + r")\b", _I)
 #: Spanish infinitives: "acordate de cerrar el archivo" is a to-do, not a fact
 _ES_INFINITIVE = re.compile(r"^\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))$", _I)
 
@@ -583,11 +555,11 @@ def _names_without_saying(said: str, request: re.Match[str]) -> bool:
 #: a value that points at what is on the screen ("I prefer this one", "the second approach",
 #: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
 _DEICTIC = re.compile(
-    r"^(?:this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)|este|esta|ese|esa|"
-    r"eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|el\s+(?:primero|segundo|tercero|otro|último|"
-    r"ultimo|nuevo)|isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|"
-    r"outro|[uú]ltimo|novo))\b|\b(?:for\s+now|today|right\s+now|at\s+the\s+moment|por\s+ahora|hoy|ahora\s+mismo|"
-    r"por\s+enquanto|hoje|agora\s+mesmo)\b",
+    r"^(?:"
+    + "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
+    + r")\b|\b(?:"
+    + "|".join(p.for_now for p in all_packs() if p.for_now)
+    + r")\b",
     _I,
 )
 

@@ -47,7 +47,8 @@ class Pack:
     #: a question about the user as a whole is answered with, whatever the rest says
     user_subjects: frozenset[str] = field(default_factory=frozenset)
     #: a question about the user as a whole, as patterns of the whole question ("what do
-    #: you know about me", "quién soy"), and the openers said before one ("so", "bueno")
+    #: you know about me", "quién soy"), and the openers said before it or a request ("so",
+    #: "by the way", "bueno", "por cierto", "então"), as patterns
     about_me: tuple[str, ...] = ()
     openers: tuple[str, ...] = ()
     #: the words of time (``recall.told``, ``recall.dates``): numbers said as words, weekdays
@@ -84,6 +85,18 @@ class Pack:
     signal_requests: tuple[tuple[str, str], ...] = ()
     signal_directives: tuple[tuple[str, str], ...] = ()
     signal_statements: tuple[tuple[str, str, str, str, str, str | None], ...] = ()
+    #: the words around a request, as regex fragments: how a fact about the user opens ("I",
+    #: "mi", "eu", a verb in the first person), how one about their group opens ("we",
+    #: "nuestro", "a gente"), the possessives, the verbs that say something of a subject
+    #: ("is", "tiene", "mora"), what points at the screen or at now ("this one", "por ahora"),
+    #: and what points at what is on the screen anywhere ("this", "esto", "isso")
+    user_opening: str = ""
+    group_opening: str = ""
+    possessives: str = ""
+    saying_verbs: str = ""
+    deictic_openings: str = ""
+    for_now: str = ""
+    pointing_words: str = ""
     #: what a newer fact says when what it tells has changed ("now", "moved", "switched",
     #: "no longer"), and what it says when it tells of another thing beside the first
     #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded

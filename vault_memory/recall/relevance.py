@@ -61,7 +61,7 @@ def fact_floor(model_id: str) -> FactFloor | None:
 def _about_me() -> re.Pattern[str]:
     """Every pack's questions about the user as a whole, after any of its openers."""
     packs = all_packs()
-    openers = "|".join(re.escape(o) for p in packs for o in p.openers)
+    openers = "|".join(o for p in packs for o in p.openers)
     questions = "|".join(q for p in packs for q in p.about_me)
     return re.compile(rf"^[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{questions})\b[\s?!.¿¡]*$", re.IGNORECASE)
 

@@ -50,7 +50,28 @@ PACK = Pack(
         r"contame\s+(?:qu[eé]\s+sab[eé]s\s+)?de\s+m[ií]",
         r"mi\s+perfil",
     ),
-    openers=("y", "bueno", "che", "hola"),
+    openers=(
+        "hola",
+        "bueno",
+        "che",
+        "ah",
+        "y",
+        r"en\s+realidad",
+        r"por\s+cierto",
+        "adem[aá]s",
+        "tambi[eé]n",
+        "dale",
+        "mir[aá]",
+        "mira",
+        "ojo",
+        r"una\s+cosa",
+        "porfa",
+        r"por\s+favor",
+        "oye",
+        "oiga",
+        "ey",
+        "eh",
+    ),
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
     numbers={
         **{
@@ -337,4 +358,19 @@ PACK = Pack(
             None,
         ),
     ),
+    user_opening=(
+        r"(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
+        r"la\s+usuaria|soy|estoy|tengo|vivo|trabajo|prefiero|uso|odio|quiero|necesito|juego|corro|bebo|tomo|"
+        r"toco|manejo|hablo|estudio|nac[ií]|cumplo|sigo|conozco|voy|hago|puedo|entreno|viajo|cocino|camino|nado|"
+        r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])"
+    ),
+    group_opening=r"nuestr[oa]s?|somos|estamos|tenemos",
+    possessives=r"mi|mis|nuestr[oa]s?",
+    saying_verbs=r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va",
+    deictic_openings=(
+        r"este|esta|ese|esa|eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|"
+        r"el\s+(?:primero|segundo|tercero|otro|último|ultimo|nuevo)"
+    ),
+    for_now=r"por\s+ahora|hoy|ahora\s+mismo",
+    pointing_words=r"esto|estos|estas",
 )

@@ -45,7 +45,19 @@ PACK = Pack(
         r"(?:me\s+)?conta\s+(?:o\s+que\s+(?:voc[eê]\s+)?sabe\s+)?(?:sobre|de)\s+mim",
         r"meu\s+perfil",
     ),
-    openers=("então", "entao", "e", "oi", "olá"),
+    openers=(
+        "oi",
+        "ol[aá]",
+        "ent[aã]o",
+        r"na\s+verdade",
+        "ali[aá]s",
+        r"al[eé]m\s+disso",
+        r"s[oó]\s+pra\s+(?:voc[eê]\s+)?saber",
+        "olha",
+        "beleza",
+        "ei",
+        "pfv",
+    ),
     user_subjects=frozenset({"o usuário", "a usuária", "ao usuário", "eu", "meu", "minha", "meus", "minhas", "me"}),
     numbers={
         **{w: n for n, w in enumerate("um dois três quatro cinco seis sete oito nove dez onze doze".split(), start=1)},
@@ -299,4 +311,16 @@ PACK = Pack(
         ),
         ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
     ),
+    user_opening=(
+        r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|meu|minha|meus|minhas|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
+        r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
+        r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
+        r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo)"
+    ),
+    group_opening=r"n[oó]s|noss[oa]s?|a\s+gente|temos|usamos",
+    possessives=r"meu|minha|meus|minhas|noss[oa]s?",
+    saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|gosta|vai|fica",
+    deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
+    for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
+    pointing_words=r"isso|isto|essa|esse|nessa|nesse",
 )
