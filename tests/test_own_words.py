@@ -316,3 +316,14 @@ def test_a_language_pack_from_another_installed_package_is_read(tmp_path, monkey
         registry.all_packs.cache_clear()
         detect_module._voters.cache_clear()
     assert "fr" not in [p.code for p in registry.all_packs()]
+
+
+def test_a_word_shared_with_a_fact_about_someone_else_is_no_evidence(tmp_path):
+    """'The user has a dog named Rex' was shown for 'what is my brother's name?': it shares
+    'name'. A shared word about another of the user's people no longer speaks for a fact."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("The user has a parrot named Kiwi")
+        mem.remember("My aunt is called Rosalind")
+        assert "Kiwi" not in mem.recall("what is my uncle's name?").block
+        assert "Rosalind" in mem.recall("what's my aunt's name?").block

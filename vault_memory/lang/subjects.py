@@ -35,5 +35,5 @@ def people(text: str) -> frozenset[str]:
     language ("My wife traded in her car" → {partner}, "Meu irmão se mudou" → {brother});
     empty for a fact about the user alone."""
     kin = _kin()
-    found = words(fold_accents(text[:PEOPLE_CHARS]))
+    found = [w.removesuffix("'s") for w in words(fold_accents(text[:PEOPLE_CHARS]).replace("’", "'"))]
     return frozenset(kin[w] for w in found if w in kin)

@@ -28,7 +28,7 @@ from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..index.sync import SyncReport
-from ..lang import ENGLISH, detect, of_the_user
+from ..lang import ENGLISH, detect, of_the_user, people
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -627,9 +627,12 @@ class Engine:
         floors = {part.model_id: fact_floor(part.model_id) for part in parts}
         floor = floors[parts[0].model_id]  # where no model judged the pair
         asked = question_words(text)
+        whom = people(text)  # "what is my brother's name?": a fact about the dog shares "name", not the brother
 
         def relevant(path: str, memory: Memory) -> bool:
             shares_word = path in found.kw_score or names_key(asked, memory)
+            if shares_word and whom and (of_whom := people(memory.text)) and not whom & of_whom:
+                shares_word = False  # a shared word in a fact about someone else is no evidence
             judge = found.judges.get(path)
             return (
                 profile

@@ -226,6 +226,9 @@ PACK = Pack(
         **dict.fromkeys("dog dogs puppy".split(), "dog"),
         **dict.fromkeys("cat cats kitten".split(), "cat"),
         **dict.fromkeys("pet pets".split(), "pet"),
+        **dict.fromkeys("bird parrot budgie".split(), "bird"),
+        **dict.fromkeys("fish goldfish".split(), "fish"),
+        **dict.fromkeys("hamster rabbit bunny horse pony turtle tortoise snake lizard ferret".split(), "small_pet"),
     },
     keep_leads=(
         r"(?:for )?next time",

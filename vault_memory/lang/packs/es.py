@@ -237,6 +237,9 @@ PACK = Pack(
         **dict.fromkeys("perro perra perros cachorro".split(), "dog"),
         **dict.fromkeys("gato gata gatos".split(), "cat"),
         **dict.fromkeys("mascota mascotas".split(), "pet"),
+        **dict.fromkeys("pájaro pajaro loro periquito".split(), "bird"),
+        **dict.fromkeys("pez peces".split(), "fish"),
+        **dict.fromkeys("hámster hamster conejo caballo tortuga serpiente hurón".split(), "small_pet"),
     },
     keep_leads=(
         r"para la pr[oó]xima(?: vez)?",

@@ -221,6 +221,9 @@ PACK = Pack(
         **dict.fromkeys("cachorro cachorra cão cao cadela".split(), "dog"),
         **dict.fromkeys("gato gata gatos".split(), "cat"),
         "pet": "pet",
+        **dict.fromkeys("pássaro passaro papagaio periquito calopsita".split(), "bird"),
+        **dict.fromkeys("peixe peixes".split(), "fish"),
+        **dict.fromkeys("hamster coelho cavalo tartaruga cobra furão".split(), "small_pet"),
     },
     keep_leads=(
         r"p(?:a)?ra (?:a )?pr[oó]xima(?: vez)?",
