@@ -1947,3 +1947,15 @@ def test_mcp_remember_names_the_known_facts_nearest_to_what_it_wrote(tmp_path):
     assert first["related"] == []
     assert [r["id"] for r in second["related"]] == [first["id"]]
     assert "Priyanka" in second["related"][0]["text"]
+
+
+@pytest.mark.slow
+def test_a_request_the_prompt_hook_does_not_keep_is_named_in_its_log(served_vault, tmp_path):
+    """A request to remember that is not kept ("remember to …": a to-do for the task) is
+    named with its reason in the hook's log, not dropped without a word."""
+    args, env = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM], clean_env(tmp_path)
+    prompt = "don't forget to rerun the migrations after you rebase"
+    done = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=prompt, session_id=f"s-{uuid.uuid4()}"), env)
+    assert done.returncode == 0
+    log = (served_vault / ".vmem" / "hooks.log").read_text(encoding="utf-8")
+    assert "not remembered" in log and "rerun the migrations" in log and "to-do" in log

@@ -40,6 +40,7 @@ the next start's reconcile finds the files the catalog has not recorded and redo
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import gc
 import itertools
 import logging
@@ -573,11 +574,14 @@ class Daemon:
     def _recall(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
         """A recall, after writing what the prompt asked to remember (``said``); only what a
         session was not shown yet (``session``); in the shape the caller asks (``render``)."""
-        written = self.remember_said(request)
+        said_notes: list[str] = []
+        written = self.remember_said(request, said_notes)
         wire = dict(request["query"])
         if "block_budget" in request:  # the hook as installed before the budget joined the query
             wire["budget"] = request["block_budget"]
         result = self.mem.backend.recall(query_from_wire(wire, **self.recall_defaults))
+        if said_notes:  # what the prompt asked to keep and was not kept: the hook logs it
+            result = dataclasses.replace(result, warnings=[*result.warnings, *said_notes])
         session = request.get("session")
         if isinstance(session, str) and 0 < len(session) <= MAX_SESSION_ID:
             with self.sessions_lock:
@@ -620,20 +624,30 @@ class Daemon:
             return {"ok": True, "report": (self.flush_pending() or SyncReport()).to_dict()}
         return {"ok": True, "report": self.mem.backend.sync(full=op is Op.REINDEX).to_dict()}
 
-    def remember_said(self, request: dict[str, Any]) -> list[Any]:
+    def remember_said(self, request: dict[str, Any], notes: list[str] | None = None) -> list[Any]:
         """The prompt hook's "remember that…": the explicit signals of what the user just said
         (``said``), written through the write rules before the recall that follows, so that
         recall and every later one see them. A write that fails is logged; the recall goes on
-        (SessionEnd's ingest reads the same message again)."""
+        (SessionEnd's ingest reads the same message again). What the message asked to keep
+        and was not kept, with why, goes to ``notes`` (the recall's warnings: the hook logs
+        them)."""
         said = request.get("said")
         if not isinstance(said, str) or not said.strip() or len(said) > MAX_SAID_CHARS:
             return []
         session = request.get("session") if isinstance(request.get("session"), str) else None
+        before = len(self.mem.vault.warnings)
         try:
             outcomes = remember_said(self.mem, said, session=session)
         except (VaultError, OSError) as e:
             log.warning("could not write what the prompt asked to remember: %s", e)
             return []
+        finally:
+            said_notes = self.mem.vault.warnings[before:]
+            del self.mem.vault.warnings[before:]  # of this message: not kept for every later answer
+        for note in said_notes:
+            log.info("%s", note)
+        if notes is not None:
+            notes += said_notes
         for outcome in outcomes:
             log.info("remembered from a prompt: %s %s", outcome.status, outcome.memory.id)
         return [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
