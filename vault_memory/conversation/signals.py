@@ -256,13 +256,9 @@ def _goes_on(sentence: str) -> bool:
     return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
 
 
-def _third_person(text: str, lang: str) -> str:
-    return in_third_person(text, lang)
-
-
 def _joined(signal: Signal, sentence: str) -> Signal:
     """A request with the sentence that goes on about it, in the fact's own person."""
-    more = _sentence(_third_person(sentence.rstrip(".!;").strip(), signal.lang))
+    more = _sentence(in_third_person(sentence.rstrip(".!;").strip(), signal.lang))
     return Signal(f"{signal.text.rstrip('.')}. {more}", signal.key, signal.domain, signal.lang, f"{signal.rule}+more")
 
 
@@ -416,7 +412,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         return "a passing state, not a lasting fact"
     if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
         return "names something without saying anything of it"
-    about_user = _USER_SUBJECT.get(lang, _USER_SUBJECT["en"]).match(said) or _USER_GROUP.match(said)
+    about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
         return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said) or (_TASK_WORDS.search(said) and not about_user):
@@ -425,6 +421,11 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if inner is not None:
         return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
     return _generic(said, lang if lang in ("en", "es", "pt") else "en", "keep-this")
+
+
+def _of_user_or_group(said: str, lang: str) -> bool:
+    """Whether what a request keeps opens with the user or their group ("I…", "our CI…")."""
+    return bool(_USER_SUBJECT.get(lang, _USER_SUBJECT["en"]).match(said) or _USER_GROUP.match(said))
 
 
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
@@ -465,7 +466,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     why = _not_worth_keeping(said, lang, match)
     if why:
         return why
-    if _DO_NEXT.search(match.group("x")) and not (_USER_SUBJECT[lang].match(said) or _USER_GROUP.match(said)):
+    if _DO_NEXT.search(match.group("x")) and not _of_user_or_group(said, lang):
         return "a note about the task at hand, with what to do about it"
     inner = _statement(said)
     if inner is not None:
@@ -629,7 +630,7 @@ def _user_as_object(said: str) -> str:
 def _generic(said: str, lang: str, rule: str) -> Signal:
     """ "Remember that X" where X is no known statement: X in the third person, keyed by
     what it is about ("my sister is called Ana": sister)."""
-    text = _third_person(said, lang)
+    text = in_third_person(said, lang)
     key = _subject_key(said, lang)
     return Signal(_sentence(text), key, _domain(said), lang, rule)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import re
 
-from .pack import Pack
 from .registry import all_packs
 from .text import words
 
@@ -79,4 +78,4 @@ def languages() -> tuple[str, ...]:
     return tuple(p.code for p in all_packs())
 
 
-__all__ = ["ENGLISH", "PORTUGUESE", "SPANISH", "Pack", "detect", "languages"]
+__all__ = ["ENGLISH", "PORTUGUESE", "SPANISH", "detect", "languages"]
