@@ -436,17 +436,23 @@ _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
 
 
-#: each pack's words that ask to keep, as one pattern a word is matched whole against
+#: each pack's words that ask to keep, as one pattern a word is matched whole against; and
+#: all of them as one, what every word of a prompt is matched against (one pattern a cue was
+#: 2.6 ms a 1 KB prompt on the hook's path)
 _CUE_WORDS = tuple((re.compile(rf"(?:{cue})", _I), code) for cue, code in _CUES)
+_ANY_CUE = re.compile("|".join(f"(?:{cue})" for cue, _ in _CUES) or "(?!)", _I)
+
+
+def _cue_form(word: str) -> str:
+    return fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
 
 
 def _is_cue(word: str) -> bool:
-    folded = fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
-    return any(pattern.fullmatch(folded) for pattern, _ in _CUE_WORDS)
+    return _ANY_CUE.fullmatch(_cue_form(word)) is not None
 
 
 def _cue_language(word: str) -> str:
-    folded = fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
+    folded = _cue_form(word)
     return next((code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)), "en")
 
 
