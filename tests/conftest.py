@@ -32,15 +32,17 @@ VMEM = str(Path(sys.executable).with_name("vmem"))
 @pytest.fixture(scope="session", autouse=True)
 def own_data_home(tmp_path_factory):
     """Every test process keeps vmem's per-user records (the vaults the user created or
-    trusted, the default vault) in a folder of its own, never in the real home; the vmem
-    processes the tests start inherit it."""
-    before = os.environ.get("XDG_DATA_HOME")
+    trusted, the default vault) in a folder of its own, never in the real home, and reads
+    none of the caller's ``VMEM_*`` settings (the README tells users to export
+    ``VMEM_VAULT``: the test command must pass with it set); the vmem processes the tests
+    start inherit both."""
+    before = dict(os.environ)
+    for name in [n for n in os.environ if n.startswith("VMEM_")]:
+        del os.environ[name]
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
     yield Path(os.environ["XDG_DATA_HOME"])
-    if before is None:
-        os.environ.pop("XDG_DATA_HOME", None)
-    else:
-        os.environ["XDG_DATA_HOME"] = before
+    os.environ.clear()
+    os.environ.update(before)
 
 
 @pytest.fixture
