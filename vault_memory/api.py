@@ -363,6 +363,19 @@ class VaultMemory:
         return self._on_backend(lambda backend: find(backend, ref, prefix=prefix, copies=True))
 
     @_disk
+    def taken(self, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` a file anywhere in the vault claims (the index brought up to date
+        first; a skipped copy too) or a forgotten memory in the trash held: an id is unique
+        across the vault and never reused."""
+        wanted = set(ids)
+
+        def claimed(backend: Backend) -> set[str]:
+            with backend.fresh_snapshot() as snap:
+                return {i for i in wanted if snap.paths_claiming(i)}
+
+        return self._on_backend(claimed) | (wanted & {entry.id for entry in self.vault.trash()})
+
+    @_disk
     def list(self, *, type: str | None = None, key: str | None = None) -> Listing:
         """Every memory, or those of one type and of one key (under any of its aliases)."""
         from .lifecycle import canonical_key, memory_state

@@ -30,6 +30,7 @@ import datetime as dt
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +41,7 @@ except ImportError as e:  # an optional extra: say how to get it
 
 from ..errors import VaultError
 from ..index.chunking import EMBED_CHARS
-from ..vault.fileformat import serialize_memory
+from ..vault.fileformat import head_length, parse_memory, serialize_memory
 from ..vault.fsutil import MEMORY_FILE_MODE, atomic_write, move_no_clobber, read_regular
 from ..vault.memory import Memory
 from ..vault.secrets import find_secret
@@ -64,6 +65,11 @@ MEMORY_BETA = "context-management-2025-06-27"
 DEFAULT_FOLDER = "agent"
 LINE_NUMBER_WIDTH = 6
 _SAFE_PART = re.compile(r"[^\x00-\x1f\x7f/\\:*?\"<>|%]+")
+#: a path the model names: this many folders deep, this long, each name this many bytes
+#: (a file system's NAME_MAX is 255, and ".md" is added)
+MAX_DEPTH = 12
+MAX_PATH_CHARS = 1024
+MAX_NAME_BYTES = 200
 
 
 class VaultMemoryTool(BetaAbstractMemoryTool):
@@ -84,12 +90,19 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
     def _path(self, path: str) -> Path:
         """The file of the vault a ``/memories`` path names; ToolError for any other."""
         if not isinstance(path, str) or not (path == ROOT or path.startswith(ROOT + "/")):
-            raise ToolError(f"Path must start with {ROOT}, got: {path!r}")
+            raise ToolError(f"Path must start with {ROOT}, got: {path!r:.200}")
+        if len(path) > MAX_PATH_CHARS:
+            raise ToolError(f"Path is {len(path):,} characters long; a memory path may have {MAX_PATH_CHARS:,}")
         parts = [p for p in path[len(ROOT) :].split("/") if p]
+        if len(parts) > MAX_DEPTH:
+            raise ToolError(f"Path is {len(parts)} folders deep; a memory path may be {MAX_DEPTH} deep")
         for part in parts:
-            if part in (".", "..") or part.startswith(".") or not _SAFE_PART.fullmatch(part):
+            if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+                raise ToolError(f"The name {part[:40]!r}… is too long; a name may have {MAX_NAME_BYTES} bytes")
+            if part in (".", "..") or part.startswith(".") or not _plain_name(part):
                 raise ToolError(
-                    f"Path {path} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names)"
+                    f"Path {path!r} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names,"
+                    " no control or direction characters)"
                 )
         target = self.root.joinpath(*parts)
         here = self.root
@@ -125,7 +138,13 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         _, body = self._read(file, command.path)
         lines = body.split("\n")
         start, shown = 1, lines
-        if command.view_range and len(command.view_range) == 2:
+        if command.view_range is not None and not (
+            isinstance(command.view_range, list)
+            and len(command.view_range) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in command.view_range)
+        ):
+            raise ToolError(f"`view_range` must be two line numbers, got {command.view_range!r:.60}")
+        if command.view_range:
             first = max(1, command.view_range[0])
             last = len(lines) if command.view_range[1] == -1 else command.view_range[1]
             start, shown = first, lines[first - 1 : last]
@@ -136,7 +155,7 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         file = self._file(command.path)
         if file.exists() or file.is_symlink():
             raise ToolError(f"File {command.path} already exists")
-        body = command.file_text
+        body = _text(command.file_text, "file_text")
         self._check(body, command.path)
         memory = Memory(
             id=self._new_id(file),
@@ -146,27 +165,28 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             source="agent",
             created=dt.datetime.now().astimezone(),
         )
-        header = serialize_memory(dataclasses.replace(memory, text="x")).removesuffix("\nx\n")  # "---\n…---\n"
-        self._write(file, header, body, command.path, new=True)
+        head = serialize_memory(dataclasses.replace(memory, text="x")).removesuffix("x\n")  # "---\n…---\n\n"
+        self._write(file, head, body, command.path, new=True)
         return f"File created successfully at: {command.path}"
 
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        old_str, new_str = _text(command.old_str, "old_str"), _text(command.new_str, "new_str")
         file = self._existing(command.path)
-        header, body = self._read(file, command.path)
-        count = body.count(command.old_str)
+        head, body = self._editable(file, command.path)
+        count = body.count(old_str) if old_str else 0
         if count == 0:
             raise ToolError(
-                f"No replacement was performed, old_str `{command.old_str}` did not appear verbatim in {command.path}."
+                f"No replacement was performed, old_str `{old_str}` did not appear verbatim in {command.path}."
             )
         if count > 1:
             raise ToolError(
-                f"No replacement was performed. Multiple occurrences of old_str `{command.old_str}` in "
+                f"No replacement was performed. Multiple occurrences of old_str `{old_str}` in "
                 f"{command.path}. Please ensure it is unique"
             )
-        at = body[: body.find(command.old_str)].count("\n")
-        new = body.replace(command.old_str, command.new_str)
+        at = body[: body.find(old_str)].count("\n")
+        new = body.replace(old_str, new_str)
         self._check(new, command.path)
-        self._write(file, header, new, command.path)
+        self._write(file, head, new, command.path)
         lines = new.split("\n")
         around = range(max(0, at - 2), min(len(lines), at + 3))
         snippet = "\n".join(f"{str(n + 1).rjust(LINE_NUMBER_WIDTH)}\t{lines[n]}" for n in around)
@@ -175,8 +195,11 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         )
 
     def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        text = _text(command.insert_text, "insert_text")
+        if isinstance(command.insert_line, bool) or not isinstance(command.insert_line, int):
+            raise ToolError(f"`insert_line` must be a line number, got {command.insert_line!r:.40}")
         file = self._existing(command.path)
-        header, body = self._read(file, command.path)
+        head, body = self._editable(file, command.path)
         lines = body.split("\n")
         if body.endswith("\n"):
             lines.pop()
@@ -184,17 +207,27 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             raise ToolError(
                 f"Invalid `insert_line` parameter: {command.insert_line}. It should be within the range [0, {len(lines)}]."
             )
-        lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
+        lines.insert(command.insert_line, text.rstrip("\n"))
         new = "\n".join(lines) + "\n"
         self._check(new, command.path)
-        self._write(file, header, new, command.path)
+        self._write(file, head, new, command.path)
         return f"The file {command.path} has been edited."
 
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
         target = self._path(command.path)
         if target == self.root:
             raise ToolError(f"Cannot delete the {ROOT} directory itself")
-        files = sorted(target.rglob("*.md")) if target.is_dir() else [self._existing(command.path)]
+        if target.is_dir():
+            others = [p for p in target.rglob("*") if not p.is_dir() and p.suffix != ".md"]
+            if others:  # planned before acting: a folder is deleted whole or not at all
+                names = ", ".join(self._shown(p) for p in others[:3])
+                raise ToolError(
+                    f"{command.path} holds {len(others)} file(s) that are no memories ({names}); nothing was "
+                    "deleted. Delete the memories in it one by one."
+                )
+            files = sorted(target.rglob("*.md"))
+        else:
+            files = [self._existing(command.path)]
         for file in files:  # to vmem's trash, each: `vmem restore ID` brings it back
             try:
                 self.mem.forget(self._memory_id(file))
@@ -254,22 +287,43 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         return file
 
     def _read(self, file: Path, shown: str) -> tuple[str, str]:
-        """(the frontmatter as its bytes say it, with its closing line; the body); ToolError
-        for a file that is not UTF-8 text, or too large, or no regular file (a FIFO)."""
+        """(everything before the body, as its bytes say it: a BOM, the frontmatter with its
+        closing line and the blank line after it; the body). ToolError for a file that is not
+        UTF-8 text, or too large, or no regular file (a FIFO), or whose frontmatter never closes."""
         limit = self.mem.config["vault"]["max_file_bytes"]
         try:
             raw = read_regular(file, limit + 1)
             text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise ToolError(f"{shown} cannot be read as a memory ({e}); it was left as it is") from None
+            raise ToolError(f"{shown} cannot be read as a memory ({_plain_error(e)}); it was left as it is") from None
         if len(raw) > limit:
             raise ToolError(f"{shown} is over the vault's {limit:,}-byte limit; it was left as it is")
-        if text.startswith("---\n"):
-            end = text.find("\n---\n", 3)
-            if end != -1:
-                header, body = text[: end + 5], text[end + 5 :]
-                return header, body[1:] if body.startswith("\n") else body
-        return "", text  # a person's file without frontmatter: all of it is the body
+        try:
+            end = head_length(text)
+        except VaultError:
+            raise ToolError(f"{shown} has a frontmatter that never closes; it was left as it is") from None
+        for blank in ("\r\n", "\n"):
+            if end and text.startswith(blank, end):
+                end += len(blank)
+                break
+        return text[:end], text[end:]
+
+    def _editable(self, file: Path, shown: str) -> tuple[str, str]:
+        """``_read`` of a note the model wrote: the model edits its own notes' bodies, never a
+        frontmatter and never a person's file (whose words would become the model's, or whose
+        body could become a frontmatter: a BOM and ``---`` inserted at line 0)."""
+        head, body = self._read(file, shown)
+        try:
+            memory = parse_memory((head + body).encode("utf-8"), Path(shown))
+        except VaultError:
+            memory = None
+        if not head or memory is None or memory.source != "agent":
+            whose = "has no frontmatter" if not head else f"is of source {memory.source!r}" if memory else "is broken"
+            raise ToolError(
+                f"{shown} is not a note the model wrote (it {whose}): it can be viewed, not edited. "
+                "Create a note of your own instead."
+            )
+        return head, body
 
     def _check(self, body: str, shown: str) -> None:
         limit = self.mem.config["vault"]["max_file_bytes"]
@@ -289,37 +343,53 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         if "\x00" in body:
             raise ToolError(f"{shown} would hold a NUL character; it cannot be stored in a Markdown file")
 
-    def _write(self, file: Path, header: str, body: str, shown: str, new: bool = False) -> None:
-        if not header and body.startswith("---"):  # a file without frontmatter would gain a broken one
-            raise ToolError(f"{shown} cannot begin with '---': it would be read as frontmatter. Begin with text.")
+    def _write(self, file: Path, head: str, body: str, shown: str, new: bool = False) -> None:
+        text = head + body
+        if head_length(text) > len(head):  # cannot happen (the body follows a closed frontmatter): said if it does
+            raise ToolError(f"{shown} would change its frontmatter; nothing was written")
         file.parent.mkdir(parents=True, exist_ok=True)
-        text = f"{header}\n{body}" if header else body
         try:
             atomic_write(file, text, overwrite=not new, new_mode=MEMORY_FILE_MODE)
         except (OSError, VaultError) as e:
-            raise ToolError(f"Could not write {shown}: {e}") from None
+            raise ToolError(f"Could not write {shown}: {_plain_error(e)}") from None
 
     def _new_id(self, file: Path) -> str:
+        """``agent-<name>``, or with a number after it: an id no file anywhere in the vault
+        claims (a note the person moved out of ``agent/`` keeps its id) nor the trash holds."""
         stem = re.sub(r"[^a-z0-9]+", "-", file.name[:-3].lower()).strip("-") or "note"
         wanted = f"agent-{stem}"[:60]
-        # ids vmem gives the agent's files are "agent-…": only its folder (and the trash: an
-        # id is never reused) can hold one, so the vault is not read whole for a new file
-        taken = set()
-        for other in self.root.rglob("*.md") if self.root.is_dir() else []:
-            try:
-                taken.add(self._memory_id(other))
-            except VaultError:  # a file that is no memory (not UTF-8, a FIFO) claims no id
-                continue
-        taken |= {entry.id for entry in self.mem.vault.trash()}
-        candidate, n = wanted, 1
-        while candidate in taken:
-            n += 1
-            candidate = f"{wanted}-{n}"
-        return candidate
+        candidates = [wanted, *(f"{wanted}-{n}" for n in range(2, 50))]
+        taken = self.mem.taken(candidates)
+        free = [c for c in candidates if c not in taken]
+        if not free:
+            raise ToolError(f"Too many notes are named like {self._shown(file)}; choose another name")
+        return free[0]
 
     def _memory_id(self, file: Path) -> str:
         memory = self.mem.vault.read(file.relative_to(self.mem.root.resolve()).as_posix())
         return memory.id
+
+
+def _text(value: Any, name: str) -> str:
+    """A command's text argument, or a ToolError the model can act on."""
+    if not isinstance(value, str):
+        raise ToolError(f"`{name}` must be text, got {type(value).__name__}")
+    return value
+
+
+def _plain_name(part: str) -> bool:
+    """A name a person can read in a listing: no control, format (direction overrides,
+    zero-width), or line-separator characters, nothing a file system or a URL treats apart."""
+    return bool(_SAFE_PART.fullmatch(part)) and not any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn") for ch in part
+    )
+
+
+def _plain_error(e: BaseException) -> str:
+    """An OS error without the vault's absolute path (the model and its logs see the reply)."""
+    if isinstance(e, OSError):
+        return e.strerror or type(e).__name__
+    return str(e)
 
 
 def _size(n: int) -> str:

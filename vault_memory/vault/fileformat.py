@@ -108,6 +108,22 @@ def split_frontmatter(text: str, path: Path) -> tuple[str | None, str, int]:
     raise FrontmatterError(path, "frontmatter opened with '---' is never closed by a '---' line", line=1)
 
 
+def head_length(text: str) -> int:
+    """How many characters of ``text`` (as decoded, a BOM kept) are its frontmatter, the
+    closing line included: 0 for none. The same reading as ``split_frontmatter``, so a tool
+    that edits only what follows cannot reach the frontmatter in any encoding (a BOM, CRLF)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    lines = text[start:].splitlines(keepends=True)
+    if not lines or not _DELIM.match(lines[0].rstrip("\n")):
+        return 0
+    end = start + len(lines[0])
+    for line in lines[1:]:
+        end += len(line)
+        if _CLOSE.match(line.rstrip("\n")):
+            return end
+    raise FrontmatterError(Path("?"), "frontmatter opened with '---' is never closed by a '---' line", line=1)
+
+
 def repeated_keys(fm: str) -> list[tuple[str, list[int]]]:
     """Top-level keys the frontmatter sets more than once, with their lines (YAML keeps the
     last silently: a hand edit that added ``confidence:`` under the old one)."""
