@@ -9,7 +9,9 @@ what the offline reading does with them:
 - ``explicit``: a prompt that asks to remember something about the user is kept whole
   (every value it names is in the facts written);
 - ``coding``: an instruction about the task at hand is written as a fact (should not be);
-- ``declined``: of the explicit requests not kept, how many are named with a reason.
+- ``declined``: of the explicit requests not kept, how many are named with a reason;
+- ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
+  ("my password manager is 1Password") is not.
 
 With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
 per set, language and split, facts written a week apart):
@@ -83,6 +85,27 @@ def measure(split: str, show: bool = False) -> dict:
     for suffix in ("", "_fresh", "_fresh2"):
         if (DATA / f"explicit{suffix}.json").exists():
             out.update(_requests(suffix, split, show))
+    out.update(_secrets(split, show))
+    return out
+
+
+def _secrets(split: str, show: bool) -> dict:
+    """Secrets refused and look-alikes refused (false alarms), per language."""
+    from vault_memory.vault.secrets import find_secret
+
+    table: dict = {"secrets_refused": collections.defaultdict(lambda: [0, 0]), "secrets_false_alarm": None}
+    table["secrets_false_alarm"] = collections.defaultdict(lambda: [0, 0])
+    for case in cases("secrets", split):
+        found = find_secret(case["text"])
+        name = "secrets_refused" if case["label"] == "secret" else "secrets_false_alarm"
+        table[name][case["lang"]][0] += found is not None
+        table[name][case["lang"]][1] += 1
+        if show and (found is None) == (case["label"] == "secret"):
+            print(f"SECRET {'MISSED' if found is None else 'FALSE ALARM'} [{case['id']}] {case['text']!r} {found}")
+    out = {}
+    for name, counts in table.items():
+        out[name] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
+        out[name]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
     return out
 
 
@@ -225,7 +248,7 @@ def main() -> None:
         print(
             f"language {lang}: {c.get('right', 0)}/{c['n']} right, {c.get('unsure', 0)} unsure, {c.get('wrong', 0)} wrong"
         )
-    for name in [k for k in result if k.startswith(("explicit_", "coding_"))]:
+    for name in [k for k in result if k.startswith(("explicit_", "coding_", "secrets_"))]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
     for name, table in result.get("recall", {}).items():
         print(

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 import vault_memory
 from vault_memory.conversation.signals import explicit_signals
 from vault_memory.lang import all_packs
+from vault_memory.vault.secrets import masked
 
 N = 8000
 #: seconds one pattern may take over one adversarial input (linear: < 0.01)
@@ -32,6 +33,8 @@ BOUND = 1.0
 BOUNDED = {
     "vault_memory.index.keyword_index._SYMBOLIC": "reads one word of at most MAX_SYMBOLIC_WORD (64) characters",
 }
+#: functions that compile their patterns from the installed packs at first use: their patterns too
+BUILT = ("vault_memory.vault.secrets._told",)
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 
 
@@ -54,12 +57,25 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         module = importlib.import_module(info.name)
         for attr, value in vars(module).items():
             collect(value, f"{info.name}.{attr}")
+    for name in BUILT:
+        module, attr = name.rsplit(".", 1)
+        collect(getattr(importlib.import_module(module), attr)(), f"{name}()")
     return sorted((name, p) for name, p in found.items() if name not in BOUNDED)
 
 
 def _inputs() -> dict[str, str]:
     words = sorted({w for p in all_packs() for w in p.function_words})
-    openers = ["remember that ", "my name is ", "mi nombre es ", "lembra que ", "I am ", "- key: ", "[1 May] Ana: "]
+    openers = [
+        "remember that ",
+        "my name is ",
+        "mi nombre es ",
+        "lembra que ",
+        "I am ",
+        "- key: ",
+        "[1 May] Ana: ",
+        "the password for my ",
+        "DNI ",
+    ]
     out: dict[str, str] = {}
     for i, space in enumerate(SPACES):
         opener = openers[i % len(openers)]
@@ -75,6 +91,8 @@ def _inputs() -> dict[str, str]:
     out["colons"] = "a:" * (N // 2)
     out["dots"] = "." * N
     out["brackets"] = "[" * N
+    out["secret words"] = "password for my pin is: " * (N // 24) + "x1"
+    out["an identifier's digits"] = "passport no. " + "1 " * (N // 2)
     return out
 
 
@@ -111,4 +129,5 @@ def test_reading_a_prompt_made_of_hostile_pieces_takes_linear_time(pieces):
     text = " ".join(pieces)
     start = time.perf_counter()
     explicit_signals(text)
+    masked(text)
     assert time.perf_counter() - start < BOUND + len(text) / 100_000

@@ -21,9 +21,9 @@ SECRETS = {
     "use sk-ant-api03-" + "x" * 30: "an Anthropic API key",
     "OPENAI_API_KEY=sk-proj-abcdEFGH1234ijklMNOP5678": "an OpenAI API key",
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA": "a private key",
-    "my wifi password is Tr0ub4dor&3": "a password",
-    "la contraseña del banco es gatito123": "a password",
-    "my PIN is 4312": "a password",
+    "my wifi password is Tr0ub4dor&3": "a password or a code",
+    "la contraseña del banco es gatito123": "a password or a code",
+    "my PIN is 4312": "a password or a code",
     "card 4111 1111 1111 1111, expires 12/27": "a payment card number",
     "xoxb-123456789012-abcdefghij": "a Slack token",
     "DATABASE_URL=postgres://app:s3cr3t@db.example.com:5432/prod": "a connection string with a password",
@@ -177,3 +177,53 @@ def test_doctor_names_a_file_that_holds_a_secret_and_changes_nothing(mem):
     checkup = mem.doctor()
     assert checkup.ok and any("facts/old.md holds what looks like a GitHub token" in n for n in checkup.notes)
     assert note.read_bytes() == before
+
+
+#: secrets as people type them (issue 59), none of them in the report's words
+EVERYDAY_SECRETS = [
+    "Remember: the passcode to my laptop is:  Lagoon#58",
+    "the PIN for my debit card is now 8093",
+    "guarda que la clave de mi correo es: luna.2020",
+    "a senha do meu home banking é Tigre#77, não esquece",
+    "the buzzer code at the new flat is 4190*",
+    "Charge it to 5555 5555 5555 4444.",
+    "export OPENROUTER_API_KEY=or-v1-8c0a61d9e2b34f",
+    "token for the model hub: hf_Qx7KpLm2Vn9RtYw4Zs8Bc3Df6Gh1Jk5Lo0",
+    "publish with npm_a8K2mQ9xL4vR7tY1wE6uI3oP5sD0fG2hJ4kZ",
+    "my IBAN: GB82 WEST 1234 5698 7654 32",
+    "mi DNI es 12345678Z",
+    "o meu CPF é 529.982.247-25",
+]
+
+
+@pytest.mark.parametrize("text", EVERYDAY_SECRETS)
+def test_a_secret_as_people_type_it_is_refused(mem, text):
+    with pytest.raises(SecretRefused):
+        mem.remember(text)
+    assert not list(mem.root.glob("facts/*.md")) and not list(mem.root.glob("notes/*.md"))
+
+
+def test_a_secret_never_names_a_file_and_a_hand_written_one_is_left_out_of_recall(cli, vault_dir, tmp_path):
+    """What follows a secret word never reaches a file name (`ls`, git, logs), even when the
+    user insists on storing it or vmem does not read it as a secret; a person's own note
+    with a password is recalled with the value left out, the file untouched."""
+    insisted = cli("remember", "my bike lock code is 2468", "--allow-secret", "--json")
+    plain = cli("remember", "the guest network password is marmalade", "--json")
+    assert insisted.exit_code == 0 and plain.exit_code == 0, (insisted.stderr, plain.stderr)
+    for done, secret in ((insisted, "2468"), (plain, "marmalade")):
+        path = json.loads(done.stdout)["path"]
+        assert secret not in path and ("code" in path or "password" in path), path
+    note = vault_dir / "notes" / "router.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("The router admin password is Quokka!93 and it sits in the hallway\n")
+    with vmem.open(vault_dir, use_daemon=False) as mem:
+        block = mem.recall("where is the router?").block
+    assert "hallway" in block and "Quokka" not in block and "[secret left out]" in block
+    assert note.read_text().startswith("The router admin password is Quokka!93")
+
+
+def test_a_private_tag_written_with_spaces_is_cut_out_too(cli, vault_dir):
+    done = cli("remember", "The user's safe is behind the mirror < PRIVATE >combination 33-12-48</ private >", "--json")
+    assert done.exit_code == 0, done.stderr
+    written = (vault_dir / json.loads(done.stdout)["path"]).read_text()
+    assert "mirror" in written and "33-12" not in written and "PRIVATE" not in written

@@ -28,7 +28,7 @@ from ..conversation.llm import use_llm_judge
 from ..conversation.transcript import FORMATS
 from ..errors import VaultError
 from ..vault.memory import CONFIDENCE_LEVELS
-from ..vault.secrets import without_private
+from ..vault.secrets import masked, without_private
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -353,7 +353,9 @@ def build_server(mem: VaultMemory) -> Any:
     def memory_resource(id: str) -> str:
         memory = guarded(mem.show)(id, prefix=True)
         path = mem.root / memory.path if memory.path is not None else None
-        return neutral(without_private(path.read_text(encoding="utf-8")) if path is not None else memory.shared_text)
+        return neutral(
+            masked(without_private(path.read_text(encoding="utf-8"))) if path is not None else memory.shared_text
+        )
 
     server.resource(
         "vmem://memory/{id}",

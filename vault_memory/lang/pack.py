@@ -106,3 +106,12 @@ class Pack:
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)
     that_words: frozenset[str] = field(default_factory=frozenset)
+    #: the words a secret is told after, as patterns of words matched ignoring case
+    #: ("password", "door code", "contraseña", "senha"); how its value is introduced
+    #: ("is", "is now", "es", "é"); the words between that say whose it is ("for my gmail
+    #: account", "del banco", "do wi-fi"); and the words an official identifier is told after
+    #: ("passport", "DNI", "CPF"): ``vault.secrets``
+    secret_words: tuple[str, ...] = ()
+    secret_links: tuple[str, ...] = ()
+    secret_whose: tuple[str, ...] = ()
+    id_words: tuple[str, ...] = ()

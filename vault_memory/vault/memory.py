@@ -19,7 +19,7 @@ from typing import Any
 from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
 from ..errors import InvalidId, InvalidInput, SecretRefused
 from ..lang import fold_accents
-from .secrets import find_secret, without_private
+from .secrets import before_secret, find_secret, masked, without_private
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
 #: the folder a new memory of each type is written to (its plural)
@@ -139,9 +139,10 @@ class Memory:
     @property
     def shared_text(self) -> str:
         """The text as it may leave the vault (a prompt, a tool's answer, the indexes): what
-        a person marked ``<private>`` in the file cut out (``secrets.without_private``).
-        The file keeps every byte; the user's own `vmem show` shows all of it."""
-        return without_private(self.text)
+        a person marked ``<private>`` in the file cut out (``secrets.without_private``), the
+        value of a secret a person wrote in it left out (``secrets.masked``). The file keeps
+        every byte; the user's own `vmem show` shows all of it."""
+        return masked(without_private(self.text))
 
     @property
     def supersession_refs(self) -> list[str]:
@@ -545,7 +546,7 @@ def short_hash(*parts: str, length: int = 6) -> str:
 def new_id(text: str, key: str | None, created: dt.datetime, length: int = 6) -> str:
     """``2026-11-22-nombre-lucas-3f9a1c``: readable, date-sorted, and the same for the same
     memory written at the same instant (so a retried write produces the same bytes)."""
-    label = f"{key} {first_line(text)}" if key else first_line(text)
+    label = before_secret(f"{key} {first_line(text)}" if key else first_line(text))  # no secret in a file name
     return f"{created.date().isoformat()}-{slugify(label, 32)}-{short_hash(label, created.isoformat(), length=length)}"
 
 
