@@ -61,7 +61,6 @@ STILL_HOLDING_WORDS = {
     "conversation/context.py": "the words of a summary's kinds",
     "conversation/transcript.py": "speaker names of exports",
     "index/checkup.py": "words of the checkup's sample",
-    "vault/secrets.py": "secret words in two languages",
 }
 
 

@@ -1324,9 +1324,9 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
     def over_cli() -> list[int]:  # two processes a round, the fast path answering the recall
         missed = []
         for n in range(rounds):
-            subprocess.run([VMEM, "remember", f"The user's locker {n} code is cli{n}", "--vault", str(vault)],
+            subprocess.run([VMEM, "remember", f"The user's locker {n} shelf is cli{n}", "--vault", str(vault)],
                            check=True, capture_output=True, env=env, timeout=120)  # fmt: skip
-            out = subprocess.run([VMEM, "recall", f"locker {n} code", "--vault", str(vault)],
+            out = subprocess.run([VMEM, "recall", f"locker {n} shelf", "--vault", str(vault)],
                                  capture_output=True, text=True, env=env, timeout=120).stdout  # fmt: skip
             if f"cli{n}" not in out:
                 missed.append(n)
@@ -1358,9 +1358,9 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
         missed = []
         session = f"s-{uuid.uuid4()}"
         for n in range(rounds):
-            said = f"Remember that my bike lock {n} combination is hook{n}"
+            said = f"Remember that my bike lock {n} brand is hook{n}"
             run_hook(args, event("UserPromptSubmit", tmp_path, session_id=session, prompt=said), env)
-            asked = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=f"bike lock {n} combination"), env)
+            asked = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=f"bike lock {n} brand"), env)
             if f"hook{n}" not in asked.stdout:
                 missed.append(n)
         return missed

@@ -188,8 +188,8 @@ def test_an_import_reads_the_vault_once_whatever_its_size(mech_vault, monkeypatc
     from vault_memory.vault.vault import Vault
 
     mem = vmem.open(mech_vault)
-    kept = mem.remember("The user's locker code is 4312").memory
-    forgotten = mem.remember("The user's old locker code is 1111").memory
+    kept = mem.remember("The user's locker is number 4312").memory
+    forgotten = mem.remember("The user's old locker was number 1111").memory
     mem.forget(forgotten.id)
     reads = []
     real_scan = Vault.scan

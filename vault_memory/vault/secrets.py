@@ -183,15 +183,14 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
 
 
 def _told_value(match: re.Match[str]) -> bool:
-    """A value right after a secret word, with no "is" or colon between, is one when it holds
-    a digit and is no year or time ("door code 2580#" is; "PIN changed in 2019" and "a
-    spiderman pin on your purse. Is Spider-Man…" are not)."""
+    """A value right after a secret word, with no "is" or colon between, is one when it is
+    mostly digits, a code, and no year or time ("door code 2580#" is; "PIN changed in 2019",
+    "token zq199x" and "a spiderman pin on your purse. Is Spider-Man…" are not)."""
     if match.group("link") is not None or match.group("said") is not None:
         return True
     value = match.group("value")
-    return any(ch.isdigit() for ch in value) and not re.fullmatch(
-        r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value
-    )
+    digits = sum(ch.isdigit() for ch in value)
+    return 2 * digits > len(value) and not re.fullmatch(r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value)
 
 
 @lru_cache(maxsize=1)
