@@ -72,6 +72,7 @@ def mech_vault(empty_vault_dir: Path) -> Path:
 
 #: a fixed "now" for tests of dated rules
 NOW = dt.datetime(2026, 11, 23, 10, 0, tzinfo=dt.UTC)
+DAY = dt.timedelta(days=1)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import json
 import time
 
 import pytest
+from conftest import DAY, NOW
 
 import vault_memory as vmem
 from vault_memory.conversation import ingest
@@ -327,3 +328,45 @@ def test_a_word_shared_with_a_fact_about_someone_else_is_no_evidence(tmp_path):
         mem.remember("My aunt is called Rosalind")
         assert "Kiwi" not in mem.recall("what is my uncle's name?").block
         assert "Rosalind" in mem.recall("what's my aunt's name?").block
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"), [("replaces", "superseded"), ("same", "reconfirmed"), ("both", "created")]
+)
+def test_a_configured_llm_judges_a_new_fact_against_its_nearest_neighbours(
+    empty_vault_dir, monkeypatch, answer, status
+):
+    """Issue 58: a change no rule reads ("relocated to Bordeaux" after a flat in Lille: no
+    slot of a home, no word shared) was written beside the old value; with an [llm]
+    endpoint, the facts nearest the new one in meaning are asked about (over HTTP, with
+    their texts): replaced, said again in other words, or both true. A fact with no near
+    neighbour asks nothing."""
+    from chat_server import ChatServer
+
+    from vault_memory.conversation import use_llm_judge
+
+    server = ChatServer()
+    monkeypatch.setenv("VMEM_LLM_URL", server.url)
+    monkeypatch.setenv("VMEM_LLM_TIMEOUT", "5")
+    try:
+        with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+            assert use_llm_judge(mem)
+            lille = mem.remember("I rent a small flat in Lille", now=NOW).memory
+            server.reply = json.dumps({"1": answer, "2": "unsure", "3": "unsure"})
+            outcome = mem.remember("Our family relocated to Bordeaux in March", now=NOW + DAY)
+            asked = server.requests[-1]["body"]["messages"][-1]["content"]
+            block = mem.recall("which city is home for me?").block
+            before = len(server.requests)
+            mem.remember("Tuesday evenings are for bouldering at the gym", now=NOW + 2 * DAY)
+            unrelated_asked = len(server.requests) > before and "Lille" in json.dumps(server.requests[before:])
+    finally:
+        server.close()
+    assert outcome.status == status and "Bordeaux" in asked and "1. I rent a small flat in Lille" in asked
+    if answer == "replaces":
+        assert "Bordeaux" in block and "Lille" not in block
+        assert lille.id in outcome.memory.supersession_refs
+    elif answer == "same":
+        assert outcome.memory.id == lille.id
+    else:
+        assert outcome.memory.extra.get("compatible_with") == [lille.id]
+    assert not unrelated_asked

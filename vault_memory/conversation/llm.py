@@ -179,13 +179,15 @@ def _post_within(url: str, payload: dict[str, Any], headers: dict[str, str], sec
 # ---------------------------------------------------------------------------- judging pairs
 
 JUDGE_PROMPT = """You keep a memory of facts about a user free of contradictions. A new fact was just said;
-numbered older facts about the same subject follow. For each older fact, answer "replaces" when the new
-fact means the older one is no longer true (a change: a move, a new partner, a renamed pet), "both" when
-both can be true at once (two sisters, two dogs), or "unsure". Answer with one JSON object and nothing
-else, one entry per older fact: {"1": "replaces", "2": "both"}."""
+numbered older facts that may be about the same subject follow. For each older fact, answer "replaces" when
+the new fact means the older one is no longer true (a change: a move, a new job, a new partner, a renamed
+pet, a sold car, even when it is told as an event), "both" when both can be true at once (two sisters, two
+dogs, a car and its colour, or facts about different things), "same" when the new fact says what the older
+one says, in any words, or "unsure". Answer with one JSON object and nothing else, one entry per older
+fact: {"1": "replaces", "2": "both"}."""
 
 #: what a judge may answer (``writing.rules.JudgeAnswer``)
-JUDGE_ANSWERS = ("replaces", "both", "unsure")
+JUDGE_ANSWERS = ("replaces", "both", "same", "unsure")
 
 
 def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
