@@ -426,7 +426,9 @@ def test_a_model_of_the_callers_own_is_asked_as_the_endpoint_is(mem):
     model = Scripted()
     assert isinstance(model, ChatClient)
     report = ingest(mem, TRANSCRIPT, llm=model)
-    assert report.llm == "done" and len(model.asked) == 1
+    extractions = [asked for asked in model.asked if "extract long-term memory" in asked]
+    assert report.llm == "done" and len(extractions) == 1  # the others judge a new fact's nearest facts
+    assert all("keep a memory of facts" in asked for asked in model.asked if asked not in extractions)
     inferred = [m for m in mem.list() if m.source == "inferred" and m.type != "summary"]
     assert len(inferred) == 1 and any("max_facts 1" in note for note in report.notes)  # its own cap
     assert any(m.type == "summary" for m in mem.list())
@@ -492,8 +494,10 @@ def test_a_growing_session_gets_one_current_summary(mem, server):
     listing = mem.list(type="summary")
     states = sorted(listing.states[m.id] for m in listing)
     assert states == ["active", "superseded"]
-    # the second request told the model which turns it had read already
-    assert "already processed" in server.requests[1]["body"]["messages"][1]["content"]
+    # the second extraction told the model which turns it had read already (the other requests
+    # judge a new fact against its nearest facts)
+    extractions = [r for r in server.requests if "extract long-term memory" in r["body"]["messages"][0]["content"]]
+    assert "already processed" in extractions[1]["body"]["messages"][1]["content"]
 
 
 # ---------------------------------------------------------------------------- vmem context

@@ -412,7 +412,7 @@ class _Batch:
             restated = self._restatement(p)
             if restated is not None:
                 return _reconfirm(vault, *restated, now=when)
-        if not d.replaced and not d.conflicts and self.judge is not None:
+        if not (d.replaced or d.conflicts or d.compatible) and self.judge is not None:  # no rule related it
             same = self._neighbours_judged(p, d)
             if same is not None:  # the judge read it as said before, in other words
                 return _reconfirm(vault, same, now=when)
