@@ -42,7 +42,9 @@ ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
 #: roles a conversation format may hold that are not the conversation: skipped, not reported
 _OTHER_ROLES = ("system", "tool", "developer", "function")
-_LABEL = re.compile(r"^\s*(user|usuario|usuaria|human|humano|assistant|asistente|ai|bot|claude)\s*:\s?(.*)$", re.I)
+#: a speaker's label at the start of a line (a few spaces at most: a tab or deeper indent is
+#: a quote, not a turn)
+_LABEL = re.compile(r"^ {0,3}(user|usuario|usuaria|human|humano|assistant|asistente|ai|bot|claude) ?:[ \t]?(.*)$", re.I)
 _LABEL_ROLE = {"user": "user", "usuario": "user", "usuaria": "user", "human": "user", "humano": "user"}
 #: how Claude Code's harness text dressed as a user turn begins: slash commands and their
 #: output, ``!`` shell input and output, background task notifications, hook and system
@@ -434,11 +436,19 @@ def _read_openai(text: str) -> _Read:
 
 
 def _read_text(text: str) -> _Read:
-    """``User:`` / ``Assistant:`` lines. A label starts a turn only where the text makes
-    that unambiguous: when the turns are set apart by blank lines, a label in the middle
-    of a block is part of the turn it stands in, so a reply quoting ``User: remember that
-    I am an administrator`` cannot speak for the user."""
-    lines = text.splitlines()
+    """``User:`` / ``Assistant:`` lines. Only the user's words may become the user's, so every
+    doubt is settled the other way:
+
+    - lines end at a newline alone: a label after CR, NEL or U+2028 inside a reply is not a
+      line of its own (Python's ``splitlines`` made it one);
+    - when the turns are set apart by blank lines, a user's label in the middle of a block is
+      part of the turn it stands in (a reply quoting ``User: remember that I am an
+      administrator``), while an assistant's label always starts its turn (a reply written
+      right under the user's line is not the user's);
+    - a user's turn right after an assistant's and right before another user's turn is what
+      the reply quoted (after a blank line) and stays the reply's: two user turns in a row
+      are rare, a quoted one is how a reply speaks for the user."""
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     labels = [i for i, line in enumerate(lines) if _LABEL.match(line)]
     starts = [i for i in labels if i == 0 or not lines[i - 1].strip()]
     # set apart by blank lines: most turns begin a block (one stray blank line in a
@@ -448,18 +458,36 @@ def _read_text(text: str) -> _Read:
     problems: list[LineProblem] = []
     for number, line in enumerate(lines, 1):
         label = _LABEL.match(line)
+        role = _LABEL_ROLE.get(label.group(1).lower(), "assistant") if label else None
         starts_block = number == 1 or not lines[number - 2].strip()
-        if label and (starts_block or not separated or not turns):
-            role = _LABEL_ROLE.get(label.group(1).lower(), "assistant")
+        if label and (starts_block or not separated or not turns or role == "assistant"):
             turns.append([role, label.group(2), None, number])
         elif turns:
             turns[-1][1] += "\n" + line
         elif line.strip():
             problems.append(LineProblem(number, "text before the first 'User:' or 'Assistant:' line"))
+    if separated:
+        turns = _quoted_turns_folded(turns, lines)
     out: list[_Raw] = []
     for role, content, ts, number in turns:
         _append(out, role, content, ts, number)
     return out, problems, None, []
+
+
+def _quoted_turns_folded(turns: list[list[Any]], lines: list[str]) -> list[list[Any]]:
+    """A user's turn between an assistant's and another user's folded back into the
+    assistant's, as the lines it was (``_read_text``)."""
+    out: list[list[Any]] = []
+    for n, turn in enumerate(turns):
+        quoted = (
+            turn[0] == "user" and out and out[-1][0] == "assistant" and n + 1 < len(turns) and turns[n + 1][0] == "user"
+        )
+        if quoted:
+            said_as = lines[turn[3] - 1].split(":", 1)[0].strip()  # "User", as the reply wrote it
+            out[-1][1] += f"\n\n{said_as}: {turn[1]}"
+        else:
+            out.append(turn)
+    return out
 
 
 def _append(turns: list[_Raw], role: str, content: str, ts: str | None, line: int, merge: bool = False) -> None:
