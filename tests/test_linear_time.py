@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import vault_memory
+import vault_memory as vmem
 from vault_memory.conversation.signals import explicit_signals
 from vault_memory.lang import all_packs
 from vault_memory.vault.secrets import masked
@@ -131,3 +132,30 @@ def test_reading_a_prompt_made_of_hostile_pieces_takes_linear_time(pieces):
     explicit_signals(text)
     masked(text)
     assert time.perf_counter() - start < BOUND + len(text) / 100_000
+
+
+def test_a_long_input_is_read_only_as_far_as_a_model_reads_it(empty_vault_dir, monkeypatch):
+    """Issue 59: 20,000 underscores made a remember take 2.5-5 s (the multilingual model read
+    every character as a token) and an 8,000-character query spent 4 s in late interaction
+    (every one of its 2,000 word pieces against every candidate's). Each model reads a
+    bounded number of tokens: what lies beyond changes nothing."""
+    from vault_memory.index.embedder import UseEmbedder
+    from vault_memory.index.snapshot import Snapshot
+    from vault_memory.recall.engine import QUESTION_PIECES
+
+    use = UseEmbedder()
+    head = "~" * UseEmbedder.MAX_CHARS
+    assert (use.embed([head]) == use.embed([head + "=" * 30_000])).all()
+
+    asked: list[int] = []
+    real = Snapshot.maxsims
+
+    def counting(self, query, paths):
+        asked.append(len(query))
+        return real(self, query, paths)
+
+    monkeypatch.setattr(Snapshot, "maxsims", counting)
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        mem.remember("The user keeps a sourdough starter called Clint")
+        mem.recall("what is the name of my sourdough starter and " * 300)
+    assert asked and max(asked) <= QUESTION_PIECES

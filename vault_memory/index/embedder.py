@@ -353,6 +353,11 @@ class UseEmbedder:
 
     model_id = "use-multilingual-v3"
     DIM = 512
+    #: what of a text it reads: a token is at least one character, so at most this many
+    #: tokens (its pure-Python tokenizer and its attention grow with them: 20,000
+    #: underscores took 2.5-5 s a remember, 2,000 take 0.1 s); a meaning is said long before
+    #: (the bundled model reads 256 tokens)
+    MAX_CHARS = 2_000
 
     #: numpy's BLAS threads for its forward pass (through threadpoolctl). One: two BLAS
     #: workers spin on after each product and slowed the bundled model's next pass from
@@ -379,7 +384,8 @@ class UseEmbedder:
     def embed(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.DIM), dtype=np.float32)
-        vectors = np.asarray(self._load().encode(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+        read = [text[: self.MAX_CHARS] for text in texts]
+        vectors = np.asarray(self._load().encode(read), dtype=np.float32).reshape(len(texts), -1)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
 

@@ -66,6 +66,10 @@ from .results import Hit, RecallQuery, RecallResult
 from .told import Told
 from .turns import read_turns
 
+#: the question's word pieces MaxSim reads, at most: every LoCoMo question has fewer (its
+#: longest 126); an 8,000-character query's 2,000 pieces took 4 s
+QUESTION_PIECES = 128
+
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
 #: (MiniLM) / 6.1% (use-multilingual) of unrelated pairs; the floors that best separate the
@@ -545,7 +549,7 @@ class Engine:
             top = [path for path in top if comparable(path)]
         started = time.perf_counter()
         try:
-            found.maxsims = snap.maxsims(query_pieces, top)
+            found.maxsims = snap.maxsims(query_pieces[:QUESTION_PIECES], top)
         except IndexDamaged as e:  # damaged token files: rank without them, and say so
             found.maxsims = {}
             if warnings is not None:
