@@ -71,6 +71,7 @@ _PUBLIC = {
         "FileTooLarge",
         "FrontmatterError",
         "IndexDamaged",
+        "IndexLocked",
         "IndexStale",
         "IndexUnavailable",
         "InvalidId",

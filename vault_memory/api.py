@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .backend import Backend, DaemonGone, choose
 from .config import Config, StateLayout, locate_vault
-from .errors import InvalidInput, StorageError
+from .errors import IndexLocked, InvalidInput, StorageError
 
 T = TypeVar("T")
 
@@ -478,8 +478,14 @@ class VaultMemory:
         problems += damaged + [
             Problem(f, why, "confirmations", line) for f, line, why in self.vault.confirmations.problems
         ]
-        # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild
-        conflicts = [] if damaged else self.conflicts()
+        # the open conflicts are read from the index: a damaged one is left for `vmem sync` to rebuild,
+        # one that cannot be brought up to date (held by another program, a full disk) is reported
+        conflicts: builtins.list[Conflict] = []
+        if not damaged:
+            try:
+                conflicts = self.conflicts()
+            except (IndexLocked, StorageError) as e:
+                problems.append(Problem(".vmem/index", f"the index could not be brought up to date: {e}", "index"))
         advice = readable_by_others(self.root) + secrets + index_advice(IndexLayout(self.state))
         return Checkup(self.root, checked, problems, conflicts, advice)
 

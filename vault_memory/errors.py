@@ -132,6 +132,12 @@ class IndexStale(IndexUnavailable):
     pass
 
 
+class IndexLocked(IndexUnavailable):
+    """Another program holds one of vmem's databases (a catalog, the ledger) in a
+    transaction: try again once it lets go. vmem's own writers take turns by a lock file,
+    so this is never two vmem processes."""
+
+
 class EmbedderError(VaultError):
     pass
 

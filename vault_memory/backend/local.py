@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..config import Config, StateLayout
-from ..errors import EmbedderError, IndexDamaged
+from ..errors import EmbedderError, IndexDamaged, IndexLocked, StorageError
 from .base import Where
 
 if TYPE_CHECKING:
@@ -165,6 +165,8 @@ class LocalBackend:
             warnings.append(
                 f"the index could not be brought up to date ({e.strerror or e}); it may be behind the files"
             )
+        except (IndexLocked, StorageError) as e:  # held by another program, a full disk: the same
+            warnings.append(f"the index could not be brought up to date; it may be behind the files: {e}")
         with self.freshness.reading() as snap:
             return self.engine.recall(
                 query, snap, sync=report, warnings=[*self.freshness.notes(), *warnings], started=started

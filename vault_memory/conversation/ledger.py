@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import safejson
 from ..config import StateLayout
+from ..index.catalog import BUSY_SECONDS, sqlite_failure
 from ..vault.fsutil import private_dir
 from .queue import file_stem
 
@@ -135,14 +136,22 @@ class Ledgers:
         only its last batch unrecorded (a batch's few syncs cost nothing measurable)."""
         private_dir(self.folder)  # made (or tightened) by a writer only: a reader changes nothing
         db = self._connection()
-        db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:  # held by another program, or a full disk: said, not a traceback
+            raise sqlite_failure(self.path, e) or e from None
         try:
             db.executemany("INSERT OR REPLACE INTO ledgers (session, data) VALUES (?, ?)", rows)
-        except BaseException:
-            db.execute("ROLLBACK")
+            db.execute("COMMIT")
+        except BaseException as e:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # no transaction left to undo: the first error is the one to say
+            if isinstance(e, sqlite3.OperationalError):
+                raise sqlite_failure(self.path, e) or e from None
             raise
-        db.execute("COMMIT")
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
@@ -159,7 +168,7 @@ class Ledgers:
         if isinstance(why, sqlite3.OperationalError) and (
             "locked" in str(why) or "readonly" in str(why) or not os.access(self.folder, os.W_OK)
         ):
-            raise why
+            raise sqlite_failure(self.path, why) or why
         self.close()
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{LEDGER_FILE}.damaged-{stamp}")
@@ -176,7 +185,7 @@ class Ledgers:
 
 def _open(path: Path) -> sqlite3.Connection:
     """A connection to the ledger database (a rollback journal: a reading writes nothing)."""
-    db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     try:
         db.execute("CREATE TABLE IF NOT EXISTS ledgers (session TEXT PRIMARY KEY, data TEXT NOT NULL)")
     except BaseException:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import IndexDamaged
+from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..lang import ENGLISH, detect, says_change
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
@@ -303,6 +303,30 @@ def _supersedes_edges(rows: list[tuple[str, str, str | None]]) -> dict[str, list
     return {p: kept for p, out in edges.items() if (kept := [(t, to) for t, to in out if to in edges])}
 
 
+#: how long a statement waits on a database another program holds, in seconds (vmem's own
+#: writers take turns by ``write.lock``: only a foreign program is waited for; 30 s had a
+#: recall wait half a minute and then die; a recall answers from the index it has)
+BUSY_SECONDS = 2.0
+
+
+def sqlite_failure(path: Path, error: sqlite3.OperationalError, verb: str = "written") -> VaultError | None:
+    """What a failed statement on one of vmem's databases means to its caller: locked by
+    another program (try again), or not writable (a full disk, a read-only one: free space);
+    None for any other failure."""
+    said = str(error).lower()
+    if "locked" in said or "busy" in said:
+        return IndexLocked(
+            f"{path} is held by another program ({error}; waited {BUSY_SECONDS:g} s): close it (`fuser {path}` "
+            "names it), then try again"
+        )
+    if any(word in said for word in ("readonly", "read-only", "disk is full", "disk i/o", "unable to open")):
+        return StorageError(
+            f"{path} cannot be {verb} ({error}): the disk may be full or read-only; nothing was half-written. "
+            "Free some space, then run `vmem sync`"
+        )
+    return None
+
+
 def damaged(path: Path, error: sqlite3.DatabaseError, verb: str = "read") -> IndexDamaged:
     """What every failed statement on a damaged catalog becomes: one error, one fix."""
     return IndexDamaged(f"{path} cannot be {verb} ({error}): `vmem sync` rebuilds it")
@@ -337,7 +361,7 @@ class Catalog:
         self.touched: set[str] = set()
         self._private_noted = False
         try:
-            self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
@@ -350,7 +374,7 @@ class Catalog:
     @staticmethod
     def _read_only(path: Path, why: sqlite3.OperationalError) -> sqlite3.Connection:
         if not path.exists() or "locked" in str(why):
-            raise why
+            raise sqlite_failure(path, why, "opened") or why
         try:
             db = sqlite3.connect(
                 f"{path.as_uri()}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
@@ -366,22 +390,24 @@ class Catalog:
     def _sql(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, params)
-        except sqlite3.OperationalError:
-            raise
+        except sqlite3.OperationalError as e:
+            raise sqlite_failure(self.path, e) or e from None
         except sqlite3.DatabaseError as e:
             raise damaged(self.path, e) from None
 
     def _sql_many(self, sql: str, rows: Iterable[Any]) -> None:
         try:
             self._db.executemany(sql, rows)
-        except sqlite3.OperationalError:
-            raise
+        except sqlite3.OperationalError as e:
+            raise sqlite_failure(self.path, e) or e from None
         except sqlite3.DatabaseError as e:
             raise damaged(self.path, e) from None
 
     def _script(self, script: str) -> None:
         try:
             self._db.executescript(script)
+        except sqlite3.OperationalError as e:
+            raise sqlite_failure(self.path, e) or damaged(self.path, e, "changed") from None
         except sqlite3.DatabaseError as e:
             raise damaged(self.path, e, "changed") from None
 
@@ -909,7 +935,7 @@ class Catalog:
 
     def end_read(self) -> None:
         try:
-            self._sql("COMMIT")
+            self._db.execute("COMMIT")
         except sqlite3.Error:
             pass
 
