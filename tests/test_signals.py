@@ -355,3 +355,17 @@ def test_precision_and_recall_on_the_agent_prompts_set():
     positives = sum(r["remember"] for r in rows)
     assert len(rows) - positives >= 200
     assert tp / (tp + fp) >= 0.97 and tp / positives >= 0.9
+
+
+def test_a_prompt_is_read_for_a_bounded_time_and_what_is_left_is_named():
+    """Issue 59: beyond the patterns, no single prompt may hold the daemon: a reading that
+    runs out of its time stops at a sentence and names what it did not read, and what it
+    read before is kept."""
+    from vault_memory.conversation.signals import read_requests
+
+    prompt = "Remember that my locker is number 12. " + "Keep in mind that the sky is grey. " * 50
+    kept, unread = read_requests(prompt, seconds=0.0)
+    assert kept == [] and len(unread) == 1 and unread[0].reason.startswith("not read")
+    assert unread[0].sentence.startswith("Remember that my locker")
+    kept, unread = read_requests(prompt, seconds=30.0)
+    assert kept and kept[0].text == "The user's locker is number 12" and not unread

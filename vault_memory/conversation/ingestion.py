@@ -217,25 +217,33 @@ def remember_said(
     session: str | None = None,
     persona: str | None = None,
     now: dt.datetime | None = None,
+    seconds: float | None = None,
 ) -> list[RememberOutcome]:
     """What the user asked, in one message, to be remembered (the explicit signals that
     ``ingest`` reads), written at once through the write rules: the prompt hook's
     "remember that…". The message is recorded in ``session``'s ledger, so the ``ingest`` of
-    the session's transcript later reads it as already done. [] when it asks nothing."""
+    the session's transcript later reads it as already done. [] when it asks nothing.
+    ``seconds`` bounds each reading of the message (``signals.read_requests``)."""
     text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
-    signals, declined = read_requests(text)
+    signals, declined = read_requests(text, seconds)
     if not signals:  # the common case costs one pass of the patterns
         mem.vault.warnings += [not_kept_note(d) for d in declined]
         return []
     session = session or "prompt"
     with Ledgers(mem.root) as ledgers:
-        outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session))
+        outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session), seconds)
     mem.vault.warnings += ledgers.notes
     return outcomes
 
 
 def _remember_said(
-    mem: VaultMemory, text: str, session: str, persona: str | None, now: dt.datetime | None, ledger: Ledger
+    mem: VaultMemory,
+    text: str,
+    session: str,
+    persona: str | None,
+    now: dt.datetime | None,
+    ledger: Ledger,
+    seconds: float | None = None,
 ) -> list[RememberOutcome]:
     turn = Turn("user", text, 1)
     if turn.digest in ledger.explicit:
@@ -243,7 +251,7 @@ def _remember_said(
     from ..writing.rules import validate
 
     items = []
-    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings):
+    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, seconds):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written
@@ -525,7 +533,7 @@ def _llm_items(
 
 
 def _explicit_items(
-    turns: list[Turn], ledger: Ledger, session: str, persona: str | None, notes: list[str]
+    turns: list[Turn], ledger: Ledger, session: str, persona: str | None, notes: list[str], seconds: float | None = None
 ) -> list[Remembering]:
     """What the user's turns ask to keep; each request not kept is named in ``notes``, with why."""
     from ..writing.rules import Remembering
@@ -534,7 +542,7 @@ def _explicit_items(
     for turn in turns:
         if turn.role != "user" or turn.digest in ledger.explicit:  # only the user's words, once
             continue
-        signals, declined = read_requests(turn.content)
+        signals, declined = read_requests(turn.content, seconds)
         notes += [not_kept_note(d) for d in declined]
         for signal in signals:
             items.append(

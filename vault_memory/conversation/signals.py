@@ -15,6 +15,7 @@ checked against the refusals first, then the tables in that order. Pure function
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
@@ -117,9 +118,11 @@ def not_kept_note(not_kept: NotKept) -> str:
     return f"not remembered: {not_kept.sentence[:80]!r} ({not_kept.reason})"
 
 
-def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
+def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Signal], list[NotKept]]:
     """The facts a user's turn asks to keep, and the requests to remember it makes that are
     not kept, each with its reason ("remember to run the linter": a to-do for the task).
+    Read for ``seconds`` at most, when given: what is left is named as not read (no text
+    holds a daemon's thread for longer, whatever a rule turns out to cost).
 
     Sentences end where ``lang.sentences`` says ("my landlord is Mr. Okafor" is one), and a
     sentence that goes on about what a request named ("my wife's name is Ana. She is a
@@ -131,7 +134,12 @@ def read_requests(utterance: str) -> tuple[list[Signal], list[NotKept]]:
     joins: int | None = None  # the request a next sentence may go on about
     before_it: list[str] = []  # what was said since the last request, for one that points back
     said = normalize_space(utterance).strip()
-    for sentence in sentences(said, detect(said)) if said else []:
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for n, sentence in enumerate(all_sentences := sentences(said, detect(said)) if said else []):
+        if deadline is not None and time.monotonic() > deadline:
+            rest = " ".join(all_sentences[n:])
+            declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
+            break
         if len(sentence) > _MAX_SENTENCE:
             joins, before_it = None, []
             continue
