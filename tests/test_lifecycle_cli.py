@@ -4,6 +4,7 @@ import json
 
 from conftest import Cli, write
 
+import vault_memory as vmem
 from vault_memory.vault.template import create_vault
 
 
@@ -144,3 +145,16 @@ def test_gc_reports_its_reading_of_every_file(tmp_path):
     done = mem.gc(dry_run=True, progress=lambda stage, n, total: heard.append((stage, n, total)))
     assert len(done) == 1200 and [n for _, n, _ in heard] == [500, 1000, 1200]
     assert {stage for stage, _, _ in heard} == {"read"} and heard[-1][2] == 1200
+
+
+def test_forgetting_a_replaced_value_leaves_no_dangling_chain(tmp_path):
+    """Issue 59: forgetting the old value of a correction left `doctor` failing for good
+    ("supersedes … which is not in the vault"); a chain cut by the user's own forget points
+    at the trash, and doctor is clean."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    old = mem.remember("The user's gym membership is at FitBox").memory
+    new = mem.correct(old.id, "The user's gym membership is at Pulse Athletics").memory
+    mem.forget(old.id)
+    checkup = mem.doctor()
+    assert checkup.ok and not [p for p in checkup.problems if p.kind == "dangling_supersedes"]
+    assert old.id in mem.show(new.id).supersedes

@@ -36,7 +36,8 @@ def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Proble
                 problems.extend(_repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix()))
             except MemoryFileError:
                 continue
-    for memory, kind, message in supersession_problems(result.memories):
+    forgotten = {entry.id for entry in vault.trash()}
+    for memory, kind, message in supersession_problems(result.memories, forgotten):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))
     spanish = 0 if reads_spanish else sum(1 for m in result.memories if detect(m.text) == SPANISH)

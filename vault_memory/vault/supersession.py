@@ -4,7 +4,7 @@ memories. Pure functions of the memories; the lifecycle rules and ``doctor`` bui
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from .memory import DIGEST_REF, Memory
 
@@ -103,12 +103,15 @@ def _successors(memories: list[Memory], by_ref: dict[str, Memory]) -> dict[str, 
     return {k: sorted(v, key=lambda m: m.created or earliest) for k, v in successors.items()}
 
 
-def supersession_problems(memories: list[Memory]) -> list[tuple[Memory, str, str]]:
+def supersession_problems(memories: list[Memory], forgotten: Collection[str] = ()) -> list[tuple[Memory, str, str]]:
     """(memory, kind, message) for ``supersedes`` that fork (two memories replacing the
-    same one), point nowhere, or form a cycle."""
+    same one), point nowhere, or form a cycle. A memory that replaces one the user forgot
+    (``forgotten``: the ids in the trash) points somewhere: its chain was cut on purpose, and
+    `vmem restore` mends it."""
     by_id = {m.id: m for m in memories}
     by_stem = {m.path.stem: m for m in memories if m.path is not None}
-    return [*_forks(memories, by_id, by_stem), *_dangling(memories, by_id, by_stem), *_cycles(by_id, by_stem)]
+    dangling = _dangling(memories, by_id, by_stem, frozenset(forgotten))
+    return [*_forks(memories, by_id, by_stem), *dangling, *_cycles(by_id, by_stem)]
 
 
 Problems = list[tuple[Memory, str, str]]
@@ -133,8 +136,10 @@ def _forks(memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[str, 
     ]
 
 
-def _dangling(memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[str, Memory]) -> Problems:
-    """A memory that replaces itself, or names one the vault does not hold."""
+def _dangling(
+    memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[str, Memory], forgotten: frozenset[str]
+) -> Problems:
+    """A memory that replaces itself, or names one the vault does not hold (nor the trash)."""
     by_content = {m.content_ref: m for m in memories if m.content_ref}
     problems: Problems = []
     for m in memories:
@@ -143,7 +148,7 @@ def _dangling(memories: list[Memory], by_id: dict[str, Memory], by_stem: dict[st
         for ref in m.supersedes:
             if ref == m.id:
                 problems.append((m, "supersedes_cycle", "supersedes itself"))
-            elif ref not in by_id and ref not in by_stem and not found_by_content:
+            elif ref not in by_id and ref not in by_stem and ref not in forgotten and not found_by_content:
                 problems.append((m, "dangling_supersedes", f"supersedes {ref!r}, which is not in the vault"))
     return problems
 
