@@ -1251,3 +1251,17 @@ def test_a_question_typed_on_a_phone_asks_about_the_users_work_too():
 
     assert asked_subject("what’s my job?") == "work" == asked_subject("what's my occupation?")
     assert len(AVOIDED_FOODS.split()) == len(set(AVOIDED_FOODS.split()))
+
+
+def test_a_file_name_that_hides_or_turns_its_own_text_is_shown_as_it_is(tmp_path):
+    """Issue 59: `recall --format md` printed a file name with a direction override or a C1
+    control raw, so "gpj.exe" could read as "exe.jpg"; each such character is shown as its
+    escape."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    folder = mem.root / "notes"
+    folder.mkdir(exist_ok=True)
+    (folder / "trip\u202egpj.md").write_text("The user's passport photo is in the blue folder\n")
+    (folder / "bill\x9b.md").write_text("The user's passport renewal costs 95 euros\n")
+    shown = mem.recall("where is my passport photo?").output("md", False)[0]
+    assert "\u202e" not in shown and "\x9b" not in shown
+    assert "trip\\u202egpj.md" in shown and "bill\\u009b.md" in shown

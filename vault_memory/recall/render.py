@@ -16,6 +16,7 @@ from typing import Any
 from ..config import NOTE_TYPE, TYPE_HEADINGS
 from ..lang import SPANISH, detect
 from ..vault.memory import Memory
+from ..vault.scanner import visible
 from .query import Hit
 from .told import told_times
 
@@ -292,5 +293,5 @@ def markdown_text(selection: Selection) -> str:
         lines.append(("\n" if lines else "") + f"## {GROUP_TITLES[group]}")
         for hit, line in selection.groups[group]:
             path = hit.memory.path
-            lines.append(f"{line} [↗]({defang(path.as_posix())})" if path else line)  # a file name is text too
+            lines.append(f"{line} [↗]({defang(visible(path.as_posix()))})" if path else line)  # a name is text too
     return "\n".join(lines)

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -182,6 +183,18 @@ def is_utf8(name: str) -> bool:
 def escaped(name: str) -> str:
     """A name that is not UTF-8, printable: its odd bytes as ``\\xff``."""
     return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def visible(name: str) -> str:
+    """A file name as a person must see it: a control, format (a direction override, a
+    zero-width space) or line-separator character as its ``\\u202e`` escape, so a name that
+    reverses or hides its own text is shown as what it is."""
+    if name.isascii() and name.isprintable():
+        return name
+    return "".join(
+        f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") else ch
+        for ch in escaped(name)
+    )
 
 
 def skipped_dir(name: str) -> bool:
