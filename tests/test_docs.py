@@ -87,7 +87,7 @@ def test_the_public_surface_is_what_the_package_exports():
         "Archived Checkup ContextBlock Correction Created Declined Hit IngestReport ImportReport Listing Memory Problem "
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
-        "IndexDamaged IndexLocked IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError NotFound OutsideVault "
+        "IndexDamaged IndexLocked IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError MergeConflict NotFound OutsideVault "
         "SecretRefused StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
     )
     # every error of the tree can be caught by its exported name (IndexDamaged was not)

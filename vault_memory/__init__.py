@@ -78,6 +78,7 @@ _PUBLIC = {
         "InvalidInput",
         "LLMError",
         "MemoryFileError",
+        "MergeConflict",
         "NotFound",
         "OutsideVault",
         "SecretRefused",

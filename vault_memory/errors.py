@@ -76,6 +76,11 @@ class FileTooLarge(MemoryFileError):
     pass
 
 
+class MergeConflict(MemoryFileError):
+    """A file git left mid-merge, with ``<<<<<<<``/``=======``/``>>>>>>>`` markers: two
+    versions at once, neither of them a memory until a person keeps one."""
+
+
 class OutsideVault(MemoryFileError):
     pass
 

@@ -19,7 +19,7 @@ import frontmatter
 import yaml
 
 from ..config import ALL_TYPES
-from ..errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
+from ..errors import EncodingError, FrontmatterError, MemoryFileError, MergeConflict, WriteRefused
 from .memory import (
     KNOWN_KEYS,
     Memory,
@@ -271,11 +271,39 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
     return {str(k): v for k, v in data.items()}
 
 
+def merge_conflict(text: str) -> tuple[int, str, str] | None:
+    """Where git's conflict markers in ``text`` begin, and the two sides they name ("HEAD",
+    "11aa6c2", "origin/main"): a ``<<<<<<<`` line, then a ``=======`` line, then a
+    ``>>>>>>>`` line, in that order; None when the text holds no such run (a Markdown rule
+    of ``=======`` alone is none)."""
+    if "<<<<<<<" not in text:
+        return None
+    opened: tuple[int, str] | None = None
+    middle = False
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith("<<<<<<<"):
+            opened, middle = (number, line[7:].strip() or "one side"), False
+        elif opened is not None and line.rstrip() == "=======":
+            middle = True
+        elif opened is not None and middle and line.startswith(">>>>>>>"):
+            return opened[0], opened[1], line[7:].strip() or "the other side"
+    return None
+
+
 def parse_memory(raw: bytes, relpath: Path) -> Memory:
     """Parse a file's bytes. ``relpath`` is relative to the vault and used in messages."""
     text = decode(raw, relpath)
     if not text.strip():
         raise MemoryFileError(relpath, "empty file")
+    conflict = merge_conflict(text)
+    if conflict is not None:  # two versions at once: never read as one memory, never shown raw
+        line, ours, theirs = conflict
+        raise MergeConflict(
+            relpath,
+            f"git merge conflict between {ours} and {theirs}: keep one side, delete the <<<<<<< ======= >>>>>>> "
+            "lines, then `git add` it",
+            line=line,
+        )
     fm, body, _ = split_frontmatter(text, relpath)
     data = load_yaml(fm, relpath) if fm is not None else {}
     return memory_from_frontmatter(data, body, relpath, fm or "")

@@ -88,6 +88,7 @@ _ERROR_KINDS = {
     "FrontmatterError": "frontmatter",
     "EncodingError": "encoding",
     "FileTooLarge": "too_large",
+    "MergeConflict": "merge_conflict",
     "OutsideVault": "outside_vault",
     "MemoryFileError": "unreadable",
 }
