@@ -70,3 +70,56 @@ def test_conflict_markers_never_reach_the_agent_and_are_named_with_their_sides(t
     assert git(first, "commit", "-qm", "merge").returncode == 0
     with vmem.open(first, use_daemon=False) as mem:
         assert "red Brompton" in mem.recall("what bike do I ride?").block
+
+
+@pytest.fixture
+def obsidian(tmp_path: Path) -> Path:
+    """A vault in an Obsidian folder: its settings, daily notes, attachments, links."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    (vault / ".obsidian").mkdir()
+    (vault / ".obsidian" / "daily-notes.json").write_text('{"folder": "Daily Notes"}')
+    (vault / "attachments").mkdir()
+    (vault / "attachments" / "cafe.png").write_bytes(b"\x89PNG\r\n")
+    return vault
+
+
+def test_a_hand_written_note_is_dated_by_what_its_person_did(obsidian):
+    """Issue 61: a file without `created:` counted as the oldest memory of all, so a value
+    written by hand after an older one was marked "older — may be outdated". It is dated by
+    its `date:` field, a date in its name, else its modification; `show` and `list` say which."""
+    import datetime as dt
+
+    now = dt.datetime.now().astimezone()
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        old = mem.remember("My dentist is Dr. Weiss", now=now - dt.timedelta(days=40)).memory
+    (obsidian / "facts" / "dentist.md").write_text("---\ntype: fact\n---\nMy dentist is Dr. Roth\n")  # by hand, today
+    yesterday = (now - dt.timedelta(days=1)).date()
+    daily = obsidian / "Daily Notes" / f"{yesterday.isoformat()}.md"
+    daily.parent.mkdir()
+    daily.write_text("Fixed the garden gate and called the plumber\n")
+    (obsidian / "notes").mkdir(exist_ok=True)
+    (obsidian / "notes" / "retro.md").write_text("---\ndate: 2026-03-02\n---\nThe retro moved to Thursdays\n")
+
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        block = mem.recall("who is my dentist?").block
+        lines = [line for line in block.splitlines() if "Dr." in line]
+        assert lines and "Roth" in lines[0] and "outdated" not in lines[0], block  # the newer, unmarked
+        assert all("outdated" in line for line in lines if "Weiss" in line), block
+        assert "garden gate" in mem.recall("what did I do yesterday?").block
+        listed = {m.path.name: m for m in mem.list().memories if m.path is not None}
+    assert listed[daily.name].dated_by == "its file name" and listed[daily.name].dated.date() == yesterday
+    assert listed["retro.md"].dated_by == "its date: field" and listed["retro.md"].dated.date() == dt.date(2026, 3, 2)
+    assert listed["dentist.md"].dated_by == "when it was last modified" and old.id in {m.id for m in listed.values()}
+    shown = _vmem("show", listed["retro.md"].id, "--vault", str(obsidian)).stdout
+    assert "dated:      2026-03-02  (by its date: field" in shown
+    assert (obsidian / "notes" / "retro.md").read_text().startswith("---\ndate: 2026-03-02\n---\n")  # untouched
+
+
+def test_links_are_shown_as_the_text_obsidian_shows(obsidian):
+    (obsidian / "notes").mkdir(exist_ok=True)
+    (obsidian / "notes" / "lunch.md").write_text(
+        "Lunch with [[People/Marta Quiroga|Marta]] at [[Places/Café Lua]], see [[Trips/Lisbon#Day 2]] ![[attachments/cafe.png]]\n"
+    )
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        block = mem.recall("who did I have lunch with?").block
+    assert "Lunch with Marta at Café Lua, see Lisbon > Day 2 cafe.png" in block and "[[" not in block

@@ -829,7 +829,13 @@ def list_(
         _print_json([m.to_dict() | {"state": listing.states[m.id]} for m in listing])
         return
     rows = [
-        (m.id, m.type, m.created.date().isoformat() if m.created else "", listing.states[m.id], _clip(m.title, 70))
+        (
+            m.id,
+            m.type,
+            m.written_at.date().isoformat() if m.written_at else "",
+            listing.states[m.id],
+            _clip(m.title, 70),
+        )
         for m in listing
     ]
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(4)]
@@ -861,6 +867,8 @@ def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         elif value is True:
             value = "true"
         typer.echo(f"{name + ':':<12}{value}")
+    if memory.dated is not None:  # no created: dated by what its person did (vault.dating)
+        typer.echo(f"{'dated:':<12}{memory.dated.date().isoformat()}  (by {memory.dated_by}; the file has no created:)")
     typer.echo("")
     typer.echo(memory.text)
 
@@ -885,7 +893,7 @@ def history(
     for n, m in enumerate(chain):
         mark = "→" if m.id == target.id else " "
         head = "  (current)" if n == len(chain) - 1 and not history.cycle else ""
-        created = m.created.date().isoformat() if m.created else "?"
+        created = m.written_at.date().isoformat() if m.written_at else "?"
         typer.echo(f"{mark} {created}  {m.id}  {_clip(m.title, 70)}{head}")
 
 

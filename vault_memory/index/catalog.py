@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..lang import ENGLISH, detect, says_change
+from ..vault.dating import dated
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
@@ -133,6 +134,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # language, is tagged "lang:pt", so the multilingual model judges it for an English
     # question; and a fact that tells of a change is tagged ``CHANGE_TAG``
     Migration("languages", "", fill="_fill_tags_again"),
+    # a hand-written file without ``created`` dated by what its person did (``vault.dating``):
+    # its record and its ``created`` column, from the record and the file's recorded mtime
+    Migration("dated", "", fill="_fill_dated"),
 )
 
 
@@ -478,6 +482,17 @@ class Catalog:
         filled = [(created_column(json.loads(record).get("created")), path) for path, record in rows]
         self._sql_many("UPDATE files SET created = ? WHERE path = ?", filled)
 
+    def _fill_dated(self) -> None:
+        """Each indexed memory without ``created``, dated (once; ``vault.dating``)."""
+        rows = self._sql("SELECT path, mtime_ns, record FROM files WHERE record IS NOT NULL AND created IS NULL")
+        filled = []
+        for path, mtime_ns, record in rows.fetchall():
+            memory = dated(Memory.from_record(json.loads(record)), mtime_ns)
+            if memory.dated is not None:
+                record = json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False)
+                filled.append((record, created_column(memory.dated), path))
+        self._sql_many("UPDATE files SET record = ?, created = ? WHERE path = ?", filled)
+
     def schema_version(self) -> int:
         return int(self._sql("PRAGMA user_version").fetchone()[0])
 
@@ -533,7 +548,7 @@ class Catalog:
         }
         columns["same_text"], columns["key_norm"] = _match_columns(memory.key, memory.text) if memory else (None, None)
         if version >= _CREATED:  # a sync migrates the catalog before it writes to it
-            columns["created"] = created_column(memory.created) if memory else None
+            columns["created"] = created_column(memory.written_at) if memory else None
         self._sql(
             f"INSERT OR REPLACE INTO files({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
             tuple(columns.values()),

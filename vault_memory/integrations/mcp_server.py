@@ -190,7 +190,7 @@ def build_server(mem: VaultMemory) -> Any:
             except VaultError as e:
                 missing.append({"id": ref, "error": str(e)})
                 continue
-            date = m.created.date().isoformat() if m.created else None
+            date = m.written_at.date().isoformat() if m.written_at else None
             found.append({"id": m.id, "text": m.shared_text, "type": m.type, "key": m.key, "date": date})
         return neutral({"memories": found, **({"missing": missing} if missing else {})})
 
@@ -232,7 +232,7 @@ def build_server(mem: VaultMemory) -> Any:
             return []
         out: dict[str, dict[str, Any]] = {}
         for m in memories:
-            date = m.created.date().isoformat() if m.created else None
+            date = m.written_at.date().isoformat() if m.written_at else None
             out.setdefault(m.id, {"id": m.id, "text": m.shared_text, "date": date, "changed_by_new": m.id in changed})
         return list(out.values())[:RELATED_SHOWN]
 
@@ -280,7 +280,7 @@ def build_server(mem: VaultMemory) -> Any:
     ) -> dict[str, Any]:
         listing = guarded(mem.list)(type=type, key=key)
         memories = [m for m in listing.memories if tag is None or tag in m.tags]
-        memories.sort(key=lambda m: m.created.isoformat() if m.created else "", reverse=True)
+        memories.sort(key=lambda m: m.written_at.isoformat() if m.written_at else "", reverse=True)
         lines = [
             {
                 "id": m.id,

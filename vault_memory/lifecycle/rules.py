@@ -146,8 +146,9 @@ _FAMILY_KEYS = frozenset({"familia", "family"})
 
 
 def reference_time(memory: Memory) -> dt.datetime | None:
-    """The last time the memory was known true: confirmed, else updated, else created."""
-    for value in (memory.last_confirmed, memory.updated, memory.created):
+    """The last time the memory was known true: confirmed, else updated, else created, else
+    when its person wrote the file (``vault.dating``)."""
+    for value in (memory.last_confirmed, memory.updated, memory.created, memory.dated):
         if value is not None:
             return as_datetime(value)
     return None

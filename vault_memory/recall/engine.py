@@ -387,7 +387,7 @@ class Engine:
         chunk = most + 8  # most of those written then are of it: read as far as needed, the newest fill it
         for at in range(0, len(paths), chunk):
             for path, memory in snap.memories(paths[at : at + chunk]).items():
-                if len(found) < most and (said := of_the_time(about, memory.created, memory.text)):
+                if len(found) < most and (said := of_the_time(about, memory.written_at, memory.text)):
                     why[path] = said
                     found.append(path)
             if len(found) >= most:
@@ -490,10 +490,10 @@ class Engine:
         with why; a loose time's ("recently") have their score × (1 + ``told_weight``), a
         precise one's go above the rest after late interaction (``_rank``)."""
         if isinstance(when, NamedTime):
-            held = {p for p, m in memories.items() if m is not None and when.holds(m.created)}
+            held = {p for p, m in memories.items() if m is not None and when.holds(m.written_at)}
             return lift_dated(fused, held, self.params.date_weight)
         for path, memory in memories.items():
-            if memory is not None and (said := of_the_time(when, memory.created, memory.text)):
+            if memory is not None and (said := of_the_time(when, memory.written_at, memory.text)):
                 dated[path] = said
         return fused if is_precise(when) else scale_dated(fused, dated, self.params.told_weight)
 

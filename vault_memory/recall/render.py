@@ -15,6 +15,7 @@ from typing import Any
 
 from ..config import NOTE_TYPE, TYPE_HEADINGS
 from ..lang import SPANISH, detect
+from ..vault.links import as_text
 from ..vault.memory import Memory
 from ..vault.scanner import visible
 from .query import Hit
@@ -99,10 +100,10 @@ def defang(text: str) -> str:
 def one_line(text: str) -> str:
     """A memory's body on one line: the lines of a paragraph joined with spaces (prose is
     often hard-wrapped), list items and paragraphs with '; ' (a space after a sentence's
-    own full stop), whitespace collapsed."""
+    own full stop), whitespace collapsed, Obsidian's links as their text."""
     segments: list[str] = []
     current: list[str] = []
-    for raw in text.splitlines():
+    for raw in as_text(text).splitlines():
         item = _ITEM.match(raw)
         if item or not raw.strip():
             if current:
@@ -135,13 +136,13 @@ def memory_line(
     shown = one_line(memory.shared_text) if text is None else text
     body = defang(shown)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
-    facts = [memory.created.date().isoformat()] if memory.created else []
+    facts = [memory.written_at.date().isoformat()] if memory.written_at else []
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")
     if outdated or rival:
         facts += _of_a_conflict(memory, outdated)
-    facts += [str(told) for told in told_times(shown, memory.created)]  # "yesterday = 2023-05-07"
+    facts += [str(told) for told in told_times(shown, memory.written_at)]  # "yesterday = 2023-05-07"
     if ref:
         facts.append(f"{defang(memory.id)}, {estimate_tokens(memory.text)} tokens whole")
     return f"- {label} ({', '.join(facts)})"
@@ -272,7 +273,7 @@ def index_entries(hits: list[Hit], budget: int) -> tuple[list[dict], int]:
             "id": m.id,
             "line": line,
             "type": m.type,
-            "date": m.created.date().isoformat() if m.created else None,
+            "date": m.written_at.date().isoformat() if m.written_at else None,
             "relevance": round(hit.score / best, 2),
             "tokens": estimate_tokens(m.shared_text),
         }

@@ -21,6 +21,7 @@ import yaml
 from ..config import ALL_TYPES
 from ..errors import EncodingError, FrontmatterError, MemoryFileError, MergeConflict, WriteRefused
 from .memory import (
+    DERIVED_KEYS,
     KNOWN_KEYS,
     Memory,
     as_date_or_datetime,
@@ -539,7 +540,8 @@ def parse_record(record: dict[str, Any]) -> Memory:
     if kind is not None and not (isinstance(kind, str) and kind.strip().lower() in ALL_TYPES):
         # a file may misname its type (it is read as a note, and doctor says so); an import may not
         raise FrontmatterError(Path("import.md"), f"'type': {kind!r} is not one of {', '.join(ALL_TYPES)}")
-    data = {k: v for k, v in record.items() if k not in ("text", "path", "id_derived") and v not in (None, [], False)}
+    derived = {"text", "path", "id_derived", *DERIVED_KEYS}  # a record's, not a frontmatter's
+    data = {k: v for k, v in record.items() if k not in derived and v not in (None, [], False)}
     rel = Path(record["path"]) if record.get("path") else Path("import.md")
     memory = memory_from_frontmatter(data, str(record.get("text") or ""), rel)
     if record.get("id_derived") or memory.id_derived:

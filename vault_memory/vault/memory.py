@@ -128,6 +128,10 @@ class Memory:
     path: Path | None = None
     #: True when the file has no ``id`` and the id was derived from its path.
     id_derived: bool = False
+    #: for a file without ``created``: when its person wrote it, and what says so
+    #: (``vault.dating``); derived, never written to the file
+    dated: dt.datetime | None = None
+    dated_by: str | None = None
 
     @property
     def file(self) -> Path:
@@ -135,6 +139,12 @@ class Memory:
         if self.path is None:
             raise InvalidInput(f"memory {self.id!r} has no file yet")
         return self.path
+
+    @property
+    def written_at(self) -> dt.datetime | None:
+        """When the memory was written: its ``created``, else when its person wrote the file
+        (``vault.dating``: a ``date:`` field, a date in its name, its modification)."""
+        return self.created if self.created is not None else self.dated
 
     @property
     def shared_text(self) -> str:
@@ -224,7 +234,13 @@ class Memory:
             extra={k: v for k, v in record.items() if k not in KNOWN_KEYS and k not in _RECORD_ONLY},
             path=Path(record["path"]) if record.get("path") else None,
             id_derived=bool(record.get("id_derived")),
+            dated=_when(record.get("dated")),
+            dated_by=record.get("dated_by"),
         )
+
+    def portable(self) -> dict[str, Any]:
+        """``to_dict`` without what vmem derives (``DERIVED_KEYS``): what an export carries."""
+        return {k: v for k, v in self.to_dict().items() if k not in DERIVED_KEYS}
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (dates as ISO strings) used by ``--json`` and ``export``."""
@@ -243,10 +259,15 @@ class Memory:
         data["supersedes"] = list(self.supersedes)
         data["tags"] = list(self.tags)
         data["pinned"] = self.pinned
+        if self.dated is not None:  # a hand-written file's date, and what says so (``vault.dating``)
+            data["dated"], data["dated_by"] = self.dated, self.dated_by
         return jsonable(data)
 
 
-_RECORD_ONLY = {"text", "path", "id_derived", "state"}
+#: what vmem derives about a file and never writes in it (``vault.dating``): carried in
+#: records and shown by ``list --json``, left out of an export and of what an import compares
+DERIVED_KEYS = frozenset({"dated", "dated_by"})
+_RECORD_ONLY = {"text", "path", "id_derived", "state", *DERIVED_KEYS}
 
 
 def _when(value: str | None) -> dt.datetime | None:

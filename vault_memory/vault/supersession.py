@@ -100,7 +100,7 @@ def _successors(memories: list[Memory], by_ref: dict[str, Memory]) -> dict[str, 
             if target is not None and target.id != m.id:
                 successors.setdefault(target.id, []).append(m)
     earliest = dt.datetime.min.replace(tzinfo=dt.UTC)
-    return {k: sorted(v, key=lambda m: m.created or earliest) for k, v in successors.items()}
+    return {k: sorted(v, key=lambda m: m.written_at or earliest) for k, v in successors.items()}
 
 
 def supersession_problems(memories: list[Memory], forgotten: Collection[str] = ()) -> list[tuple[Memory, str, str]]:

@@ -19,7 +19,7 @@ from .vault import Problem, Vault
 def export_lines(vault: Vault) -> tuple[list[str], list[Problem]]:
     """(one JSON line per memory, the files that could not be read)."""
     result = vault.scan()
-    lines = [json.dumps(m.to_dict(), ensure_ascii=False, sort_keys=True) for m in result.memories]
+    lines = [json.dumps(m.portable(), ensure_ascii=False, sort_keys=True) for m in result.memories]
     return lines, result.problems
 
 

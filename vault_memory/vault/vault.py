@@ -34,6 +34,7 @@ from ..errors import (
 )
 from . import gitops
 from .confirmations import Confirmations
+from .dating import dated
 from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
 from .fsutil import (
     MEMORY_FILE_MODE,
@@ -198,8 +199,19 @@ class Vault:
         return raw
 
     def read(self, relpath: str | Path, entry: FileEntry | None = None) -> Memory:
-        """Parse one file. Raises a ``MemoryFileError`` subclass naming the file."""
-        return parse_memory(self.read_bytes(relpath, entry), Path(relpath))
+        """Parse one file, dated when it says no ``created`` (``dating``). Raises a
+        ``MemoryFileError`` subclass naming the file."""
+        memory = parse_memory(self.read_bytes(relpath, entry), Path(relpath))
+        if memory.created is not None:
+            return memory
+        if entry is None:
+            try:
+                mtime: int | None = (self.root / relpath).stat().st_mtime_ns
+            except OSError:
+                mtime = None
+        else:
+            mtime = entry.mtime_ns
+        return dated(memory, mtime)
 
     def scan(self, progress: Callable[[str, int, int], None] | None = None) -> ScanResult:
         """Every memory that parses, and a ``Problem`` for every file that does not.
@@ -516,7 +528,7 @@ class Vault:
             except NotFound:
                 existing = None
         if existing is not None:
-            same = existing.to_dict() | {"path": None} == memory.to_dict() | {"path": None}
+            same = existing.portable() | {"path": None} == memory.portable() | {"path": None}
             return ("unchanged" if same else "conflict"), existing
         size = len(serialize_memory(memory).encode("utf-8"))
         limit = self.config["vault"]["max_file_bytes"]

@@ -1,0 +1,78 @@
+"""When a hand-written file was written, for one without ``created:`` (pure rules).
+
+A note a person wrote in Obsidian often has no ``created:``; read as undated it counted as
+the oldest memory of all, so "I live in Hamburg", written after "I live in Berlin", was
+marked "older — may be outdated". Such a file is dated by what the person did, the first
+that says: its frontmatter's own ``date:`` (what Obsidian users and their templates
+write), a date in its file name (``2026-11-26.md``, ``2026-11-26 Standup.md``, a daily
+note), else when it was last modified. ``list --json`` and ``show`` say which
+(``Memory.dated_by``). The file is never changed: the date is derived, like an index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+
+from .memory import Memory
+
+#: a calendar date in a file name, not inside a longer number
+_NAMED_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+#: the frontmatter keys people date a note with, first found wins
+DATE_KEYS = ("date", "created_at", "date created")
+
+
+def dated(memory: Memory, mtime_ns: int | None) -> Memory:
+    """``memory`` with ``dated``/``dated_by`` set when its file has no ``created``; the
+    same memory when it has one."""
+    if memory.created is not None:
+        return memory
+    when, by = _from_frontmatter(memory) or _from_name(memory) or _from_mtime(mtime_ns) or (None, None)
+    if when is None:
+        return memory
+    return dataclasses.replace(memory, dated=when, dated_by=by)
+
+
+def _from_frontmatter(memory: Memory) -> tuple[dt.datetime, str] | None:
+    for key in DATE_KEYS:
+        value = memory.extra.get(key)
+        when = _as_time(value)
+        if when is not None:
+            return when, f"its {key}: field"
+    return None
+
+
+def _from_name(memory: Memory) -> tuple[dt.datetime, str] | None:
+    if memory.path is None:
+        return None
+    for m in _NAMED_DATE.finditer(memory.path.stem):
+        try:
+            day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            continue
+        return _local_midnight(day), "its file name"
+    return None
+
+
+def _from_mtime(mtime_ns: int | None) -> tuple[dt.datetime, str] | None:
+    if not mtime_ns:
+        return None
+    return dt.datetime.fromtimestamp(mtime_ns / 1e9).astimezone(), "when it was last modified"
+
+
+def _as_time(value: object) -> dt.datetime | None:
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.astimezone()
+    if isinstance(value, dt.date):
+        return _local_midnight(value)
+    if isinstance(value, str):
+        try:
+            return _as_time(dt.datetime.fromisoformat(value.strip()))
+        except ValueError:
+            return None
+    return None
+
+
+def _local_midnight(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time()).astimezone()

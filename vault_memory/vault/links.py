@@ -1,0 +1,47 @@
+"""Obsidian's links in a note (pure rules): ``[[People/Marta|Marta]]``, ``[[Trip#Day 2]]``,
+``![[attachments/map.png]]``.
+
+A block shows a link as the text a person reads in Obsidian (``as_text``), never its
+brackets; ``targets`` names the notes a note links to, for what follows links.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a wikilink or an embed: ``!``?, ``[[``, the target (no brackets, bars or newlines), an
+#: optional ``|alias``, ``]]``
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]|\n]{1,300})(?:\|([^\[\]\n]{0,300}))?\]\]")
+
+
+def as_text(text: str) -> str:
+    """``text`` with each link as Obsidian shows it: its alias, else its note's name and
+    heading ("Trip > Day 2"); an embed as its file's name."""
+    if "[[" not in text:
+        return text
+    return WIKILINK.sub(_shown, text)
+
+
+def targets(text: str) -> list[str]:
+    """The notes ``text`` links to (no embeds), as written, without heading or block:
+    ``People/Marta``, ``Trip``; each once, in order."""
+    out: list[str] = []
+    for m in WIKILINK.finditer(text) if "[[" in text else ():
+        target = m.group(2).split("#", 1)[0].strip()
+        if not m.group(1) and target and target not in out:
+            out.append(target)
+    return out
+
+
+def _shown(m: re.Match[str]) -> str:
+    embed, target, alias = m.group(1), m.group(2).strip(), m.group(3)
+    if alias is not None and alias.strip() and not embed:
+        return alias.strip()
+    note, _, heading = target.partition("#")
+    name = note.rsplit("/", 1)[-1]
+    if not embed and name.endswith(".md"):
+        name = name[:-3]
+    heading = heading.lstrip("^").strip()
+    if not name:
+        return heading
+    return f"{name} > {heading}" if heading and not embed else name
