@@ -639,11 +639,13 @@ def parse_moment(text: str) -> dt.datetime:
 
 
 def write_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (``export -o``); the folder must exist."""
+    """Write ``text`` to ``path`` atomically (``export -o``); the folder must exist. A new
+    file is its owner's alone, as every memory file is (an export holds all of them); a
+    file replaced keeps the mode its owner gave it."""
     from .errors import WriteRefused
-    from .vault.fsutil import atomic_write
+    from .vault.fsutil import MEMORY_FILE_MODE, atomic_write
 
     target = Path(path).expanduser()
     if not target.parent.is_dir():
         raise WriteRefused(f"{target.parent} is not a folder; nothing was written")
-    atomic_write(target, text)
+    atomic_write(target, text, new_mode=MEMORY_FILE_MODE)

@@ -1,0 +1,76 @@
+"""Low-severity defects of the fifth hostile round (issue 59): what vmem writes is its
+owner's alone and stays bounded, dates a user types are judged before they are stored, a
+client's secrets are never echoed, ``restore`` takes the ids ``forget`` takes, and an
+uninstall leaves nothing of vmem behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import Cli, write
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOK = ROOT / "hooks" / "vmem_hook.py"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def run_hook(vault: Path, event: dict, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VMEM_", "XDG_STATE"))}
+    env |= {"XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
+    return subprocess.run(
+        [sys.executable, str(HOOK), "claude-code", "--vault", str(vault), *extra],
+        input=json.dumps({"cwd": str(tmp_path), **event}),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+# ------------------------------------------------------------- 1. files only their owner reads
+
+
+def test_an_export_to_a_file_is_readable_by_its_owner_only(mech_vault, tmp_path):
+    cli = Cli(mech_vault)
+    assert cli("remember", "The user's sister lives in Porto").exit_code == 0
+    target = tmp_path / "all-my-memories.jsonl"
+    done = cli("export", "--output", str(target))
+    assert done.exit_code == 0, done.output
+    assert "sister lives in Porto" in target.read_text()
+    assert mode(target) == 0o600
+
+
+def test_a_first_ingest_makes_the_state_folder_private(mech_vault, tmp_path):
+    assert not (mech_vault / ".vmem").exists()  # a vault as `vmem init` leaves it
+    # nothing to remember in it: nothing opens the index, whose own folders were private
+    chat = write(tmp_path / "chat.txt", "User: which bus goes to the harbour?\nAssistant: The 28.\n")
+    done = Cli(mech_vault)("ingest", str(chat), "--format", "text")
+    assert done.exit_code == 0, done.output
+    assert mode(mech_vault / ".vmem") == 0o700
+    assert all(mode(p) & 0o077 == 0 for p in (mech_vault / ".vmem").iterdir() if p.is_dir())
+
+
+def test_the_hook_logs_are_private_and_a_full_one_is_moved_aside(mech_vault, tmp_path):
+    state = mech_vault / ".vmem"
+    state.mkdir(mode=0o700)
+    log = write(state / "hooks.log", "2026-01-02T03:04:05+0000 an old line\n" * 40_000)  # 1.5 MB
+    log.chmod(0o644)  # as a hook before this fix left it
+    done = run_hook(mech_vault, {"hook_event_name": "Notification"}, tmp_path)
+    assert done.returncode == 0
+    assert mode(log) == 0o600 and log.stat().st_size < 1000
+    assert "ignored event 'Notification'" in log.read_text()
+    older = state / "hooks.log.1"
+    assert mode(older) == 0o600 and older.read_text().startswith("2026-01-02T03:04:05+0000 an old line")
+    # what a hook starts in the background writes to a private file too
+    transcript = write(tmp_path / "session.jsonl", "{}\n")
+    event = {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "session_id": "s-17"}
+    assert run_hook(mech_vault, event, tmp_path, "--vmem", "/bin/true").returncode == 0
+    assert mode(state / "hooks-output.log") == 0o600
