@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import Cli, write
+from conftest import VMEM, Cli, write
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "hooks" / "vmem_hook.py"
@@ -74,3 +74,43 @@ def test_the_hook_logs_are_private_and_a_full_one_is_moved_aside(mech_vault, tmp
     event = {"hook_event_name": "SessionEnd", "transcript_path": str(transcript), "session_id": "s-17"}
     assert run_hook(mech_vault, event, tmp_path, "--vmem", "/bin/true").returncode == 0
     assert mode(state / "hooks-output.log") == 0o600
+
+
+# ------------------------------------------------------------- 2. dates judged before they are stored
+
+
+def test_an_expiry_already_past_is_refused_and_nothing_is_written(mech_vault):
+    cli = Cli(mech_vault)
+    done = cli("remember", "Parking permit for the Rua Augusta garage", "--expires", "2025-07-14")
+    assert done.exit_code == 2
+    assert "2025-07-14 is past already" in done.output
+    assert not list((mech_vault / "facts").glob("*.md"))
+    later = cli("remember", "Parking permit for the Rua Augusta garage", "--expires", "2099-07-14")
+    assert later.exit_code == 0 and "warning" not in later.output
+
+
+def test_an_expiry_at_a_time_the_clock_skips_says_where_it_was_stored(mech_vault):
+    """New York's clocks go from 01:59 to 03:00 on 14 March 2027: 02:15 is no time there."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VMEM_")} | {"TZ": "America/New_York"}
+    done = subprocess.run(
+        [VMEM, "remember", "Dentist check-up", "--expires", "2027-03-14T02:15", "--vault", str(mech_vault)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2027-03-14T02:15" in done.stderr and "stored as 2027-03-14T01:15:00-05:00" in done.stderr
+    assert "60 minutes earlier" in done.stderr
+    (written,) = (mech_vault / "facts").glob("*.md")
+    assert "expires: 2027-03-14T01:15:00-05:00" in written.read_text()
+
+
+def test_a_far_as_of_date_is_called_far_not_malformed(mech_vault):
+    """The first day Python holds, given the local zone, was past what it can hold."""
+    cli = Cli(mech_vault)
+    for command in (["gc", "--dry-run"], ["recall", "tea"]):
+        done = cli(*command, "--as-of", "0001-01-01T07:45")
+        assert done.exit_code == 2
+        assert "too far from today" in done.output and "ISO 8601" not in done.output
+    assert "ISO 8601" in cli("gc", "--dry-run", "--as-of", "2026-14-01").output  # what is malformed still says so

@@ -386,7 +386,7 @@ def remember(
 
       vmem remember "Deploys happen on Tuesdays" --domain work --tag deploy
 
-      vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
+      vmem remember "Staying at Hotel Lisboa" --type episode --expires 2027-12-16
 
       echo "Prefers tea in the afternoon" | vmem remember -
     """
