@@ -114,3 +114,31 @@ def test_a_far_as_of_date_is_called_far_not_malformed(mech_vault):
         assert done.exit_code == 2
         assert "too far from today" in done.output and "ISO 8601" not in done.output
     assert "ISO 8601" in cli("gc", "--dry-run", "--as-of", "2026-14-01").output  # what is malformed still says so
+
+
+# ------------------------------------------------------------- 3. a client's secrets are never echoed
+
+
+def test_an_mcp_entry_vmem_did_not_write_is_named_without_its_secrets(mech_vault, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    cli = Cli(mech_vault)
+    cursor = tmp_path / "home" / ".cursor" / "mcp.json"
+    foreign = {
+        "command": "/opt/tools/vmem-team",
+        "args": ["mcp", "--vault", "/srv/shared-notes"],
+        "env": {"OPENROUTER_API_KEY": "or-v1-7f3c9e2d", "VMEM_LLM_URL": "https://llm.example"},
+    }
+    write(cursor, json.dumps({"mcpServers": {"vmem": foreign}}))
+    refused = cli("mcp", "install", "cursor")
+    assert refused.exit_code == 1 and "did not write" in refused.output
+    assert "or-v1-7f3c9e2d" not in refused.output and "llm.example" not in refused.output
+    assert "OPENROUTER_API_KEY" in refused.output  # the user can tell which entry it is
+    left = cli("mcp", "uninstall", "cursor", "--json", vault=False)
+    assert left.exit_code == 0 and "or-v1-7f3c9e2d" not in left.output
+    assert json.loads(left.stdout)["entry"]["env"] == {"OPENROUTER_API_KEY": "(hidden)", "VMEM_LLM_URL": "(hidden)"}
+    # vmem's own entry, to which the user added a key: kept in the file, not printed
+    ours = {"command": "vmem", "args": ["mcp", "--vault", str(mech_vault.resolve())], "env": {"GROQ_KEY": "gsk_51aa"}}
+    write(cursor, json.dumps({"mcpServers": {"vmem": ours}}))
+    kept = cli("mcp", "install", "cursor", "--json")
+    assert kept.exit_code == 0 and "gsk_51aa" not in kept.output
+    assert json.loads(cursor.read_text())["mcpServers"]["vmem"]["env"] == {"GROQ_KEY": "gsk_51aa"}
