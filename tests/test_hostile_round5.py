@@ -142,3 +142,39 @@ def test_an_mcp_entry_vmem_did_not_write_is_named_without_its_secrets(mech_vault
     kept = cli("mcp", "install", "cursor", "--json")
     assert kept.exit_code == 0 and "gsk_51aa" not in kept.output
     assert json.loads(cursor.read_text())["mcpServers"]["vmem"]["env"] == {"GROQ_KEY": "gsk_51aa"}
+
+
+# ------------------------------------------------------------- 4. restore takes what forget takes
+
+
+def test_restore_takes_the_short_ids_forget_takes(mech_vault):
+    cli = Cli(mech_vault)
+    first = cli.json("remember", "The user's bike is a green Brompton")["id"]
+    second = cli.json("remember", "The user's locker at the gym is number 52")["id"]
+    tail = first.rsplit("-", 1)[1]  # the hash at the end: what a person copies
+    assert cli("forget", tail).exit_code == 0
+    restored = cli("restore", tail)
+    assert restored.exit_code == 0, restored.output
+    assert first in restored.output and cli("show", first).exit_code == 0
+    # a prefix of both, once both are forgotten: each named, and nothing said to be left out
+    assert cli("forget", first).exit_code == 0 and cli("forget", second).exit_code == 0
+    shared = os.path.commonprefix([first, second])
+    both = cli("restore", shared)
+    assert both.exit_code == 1
+    assert first in both.output and second in both.output and "…" not in both.output
+    assert cli("restore", second[:-7]).exit_code == 0  # enough of it to be one: all but its hash
+
+
+def test_an_ambiguous_id_adds_an_ellipsis_only_when_it_left_ids_out(mech_vault):
+    cli = Cli(mech_vault)
+    ids = [cli.json("remember", f"Reading list item {n}: a book on {topic}")["id"] for n, topic in enumerate(
+        ["tides", "bridges", "moss", "clocks", "salt", "kites", "glass"]
+    )]  # fmt: skip
+    shared = os.path.commonprefix(ids)
+    many = cli("show", shared)
+    assert many.exit_code == 1 and "more than 5" in many.output and "…" in many.output
+    three = [cli("forget", i).exit_code for i in ids[:3]]
+    assert three == [0, 0, 0]
+    listed = cli("show", shared)
+    assert listed.exit_code == 1 and "matches 4 memories" in listed.output and "…" not in listed.output
+    assert all(i in listed.output for i in ids[3:])

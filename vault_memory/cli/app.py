@@ -500,13 +500,15 @@ def forget(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
 
 @app.command(cls=_Command)
 def restore(
-    id: Annotated[str, typer.Argument(metavar="ID", help="Id of a forgotten memory.")],
+    id: Annotated[
+        str, typer.Argument(metavar="ID", help="Id of a forgotten memory, or a unique part of it (as forget takes).")
+    ],
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Bring a forgotten memory back to where it was.
 
-    Example: vmem restore 2026-10-02-allergy-peanuts-4be810
+    Example: vmem restore 2026-10-02-allergy-peanuts-4be810   (or: vmem restore 4be810)
     """
     mem = _open(vault)
     memory = _run(lambda: mem.restore(id, prefix=True))
