@@ -14,6 +14,8 @@ from pathlib import Path
 
 from conftest import VMEM, Cli, write
 
+from vault_memory.vault.template import create_vault
+
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "hooks" / "vmem_hook.py"
 
@@ -178,3 +180,45 @@ def test_an_ambiguous_id_adds_an_ellipsis_only_when_it_left_ids_out(mech_vault):
     listed = cli("show", shared)
     assert listed.exit_code == 1 and "matches 4 memories" in listed.output and "…" not in listed.output
     assert all(i in listed.output for i in ids[3:])
+
+
+# ------------------------------------------------------------- 5. an uninstall leaves nothing of vmem
+
+
+def test_uninstalling_the_hooks_removes_what_install_created(mech_vault, tmp_path):
+    """Nothing was there: install made .claude/, its settings file and hooks/; a second
+    install for another vault backed up a file that held vmem's hooks."""
+    project = tmp_path / "garden-planner"
+    project.mkdir()
+    elsewhere = create_vault(tmp_path / "second-vault", with_examples=False)
+    cli = Cli(None)
+    for vault in (mech_vault, elsewhere):
+        done = cli("hooks", "install", "claude-code", "--project", str(project), "--vault", str(vault))
+        assert done.exit_code == 0, done.output
+    assert any("vmem_hook.py" in b.read_text() for b in (project / ".claude").glob("settings.json.vmem-backup*"))
+    gone = cli("hooks", "uninstall", "claude-code", "--project", str(project))
+    assert gone.exit_code == 0, gone.output
+    assert not (project / ".claude").exists(), sorted(p.name for p in (project / ".claude").rglob("*"))
+    assert list(project.iterdir()) == []
+
+
+def test_uninstalling_the_hooks_keeps_the_users_settings_and_cleans_vmems_backups(mech_vault, tmp_path):
+    project = tmp_path / "recipes-app"
+    theirs = {"permissions": {"deny": ["Bash(rm -rf *)"]}, "model": "opus"}
+    settings = write(project / ".claude" / "settings.json", json.dumps(theirs))
+    original = settings.read_bytes()
+    script = write(project / ".claude" / "hooks" / "lint_on_stop.sh", "#!/bin/sh\nmake lint\n")
+    elsewhere = create_vault(tmp_path / "second-vault", with_examples=False)
+    cli = Cli(None)
+    for vault in (mech_vault, elsewhere):
+        done = cli("hooks", "install", "claude-code", "--project", str(project), "--vault", str(vault))
+        assert done.exit_code == 0, done.output
+    gone = cli("hooks", "uninstall", "claude-code", "--project", str(project))
+    assert gone.exit_code == 0, gone.output
+    assert json.loads(settings.read_text()) == theirs
+    backups = sorted((project / ".claude").glob("settings.json.vmem-backup*"))
+    assert backups[0].read_bytes() == original  # what it was before vmem, untouched
+    assert backups and not any("vmem" in b.read_text() for b in backups)
+    assert all(json.loads(b.read_text()) == theirs for b in backups)
+    assert "took vmem's hooks out of the backups" in gone.output
+    assert sorted(p.name for p in script.parent.iterdir()) == ["lint_on_stop.sh"]  # their folder stays

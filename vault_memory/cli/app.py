@@ -1533,9 +1533,16 @@ def hooks_uninstall(
         from ..integrations import claude_code
 
         done = _run(lambda: claude_code.uninstall(_claude_settings(project, user, local)))
-        _print_json(done.to_dict()) if as_json else typer.echo(
+        if as_json:
+            _print_json(done.to_dict())
+            return
+        typer.echo(
             f"removed vmem's hooks from {done.settings}" if done.changed else f"no vmem hooks in {done.settings}"
         )
+        if done.removed:
+            typer.echo(f"  removed what vmem had made, now empty: {', '.join(map(str, done.removed))}")
+        if done.cleaned:
+            typer.echo(f"  took vmem's hooks out of the backups: {', '.join(map(str, done.cleaned))}")
     elif target is HookTarget.git:
         from ..api import locate_vault
         from ..integrations import git
