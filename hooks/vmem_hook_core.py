@@ -195,7 +195,7 @@ def _spawn(vault, command, what):
 
     output = _log_path(vault, "hooks-output.log")  # many lines: not in hooks.log
     try:
-        with open(output, "a", encoding="utf-8") as out:
+        with os.fdopen(_open_log(output), "a", encoding="utf-8") as out:
             subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
     except OSError as e:
         return _log(vault, f"{what}: cannot run {command[0]}: {e}")
@@ -231,8 +231,33 @@ def _log_path(vault, name="hooks.log"):
         return os.path.join(vault, ".vmem", name)
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     folder = os.path.join(base, "vmem")
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
     return os.path.join(folder, name)
+
+
+#: a log over this many bytes is moved to ``<log>.1`` (replacing the one before) and begun
+#: again: a hook runs on every prompt for months and nobody empties its logs, so each keeps
+#: its latest 1 to 2 MB (some 8,000 lines of the usual 120 bytes, or as many ingests' output)
+LOG_LIMIT = 1_000_000
+
+
+def _open_log(path):
+    """A file descriptor appending to the log ``path``: its owner's alone (0600, as vmem's
+    other state: a line names files, prompts' recall warnings and transcripts), and moved
+    to ``<path>.1`` first when it is over ``LOG_LIMIT``, so it never grows without bound."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o077:  # made by an older hook with the umask's mode
+            os.fchmod(fd, 0o600)
+        if st.st_size < LOG_LIMIT or os.stat(path).st_ino != st.st_ino:  # another hook moved it just now
+            return fd
+        os.replace(path, path + ".1")
+    except OSError:
+        return fd
+    os.close(fd)
+    return os.open(path, flags, 0o600)
 
 
 def _log(vault, message):
@@ -240,7 +265,7 @@ def _log(vault, message):
     try:
         import time
 
-        with open(_log_path(vault), "a", encoding="utf-8") as f:
+        with os.fdopen(_open_log(_log_path(vault)), "a", encoding="utf-8") as f:
             line = " ".join(str(message).split())  # one entry, one line, whatever the message held
             f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {line}\n")
     except OSError:

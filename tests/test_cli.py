@@ -50,7 +50,7 @@ def test_remember_list_show(cli, vault_dir):
     shown = cli("show", created["id"])
     assert shown.exit_code == 0 and "Luna, a grey cat" in shown.stdout
     assert cli.json("show", created["id"])["text"] == "Luna, a grey cat"
-    plain = cli("remember", "Deploys happen on Tuesdays", "--type", "episode", "--expires", "2027-01-01")
+    plain = cli("remember", "Deploys happen on Tuesdays", "--type", "episode", "--expires", "2097-01-01")
     assert plain.exit_code == 0 and plain.stdout.strip().startswith("20")
 
 

@@ -233,13 +233,19 @@ class VaultMemory:
         """Write a memory the careful way: reconfirm what the vault already holds, supersede
         the old value of a single-valued key, keep each persona within its cap. ``"key:
         value"`` text is split when no ``key`` is given. ``force_new`` always writes a file.
-        What looks like a secret is refused (``SecretRefused``) unless ``allow_secret``.
+        What looks like a secret is refused (``SecretRefused``) unless ``allow_secret``, an
+        ``expires`` already past too (``parse_expiry``).
         Returns ``Created``, ``Reconfirmed`` or ``Superseded`` (``vault_memory.writing.rules``)."""
         from .writing.rules import Remembering
 
+        notes: list[str] = []
+        if expires is not None:
+            expires, notes = parse_expiry(expires, now or self._now())
         fields = {"domain": domain, "confidence": confidence, "expires": expires, "tags": list(tags), "pinned": pinned}
         item = Remembering(text, key, type, persona, importance, force_new, fields=fields, allow_secret=allow_secret)
-        return self.remember_many([item], now=now)[0]
+        outcome = self.remember_many([item], now=now)[0]
+        outcome.warnings.extend(notes)
+        return outcome
 
     @_disk
     def remember_many(self, items: Iterable[Remembering], *, now: dt.datetime | None = None) -> list[RememberOutcome]:
@@ -633,23 +639,59 @@ def parse_moment(text: str) -> dt.datetime:
     value = text.strip()
     try:
         if len(value) == 10:
-            day = dt.date.fromisoformat(value)
-            moment = dt.datetime.combine(day, dt.time(23, 59, 59)).astimezone()
+            moment = dt.datetime.combine(dt.date.fromisoformat(value), dt.time(23, 59, 59))
         else:
-            moment = as_datetime(value)
-    except (ValueError, OverflowError):
+            moment = dt.datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
+    except ValueError:
         raise InvalidInput(f"expected an ISO 8601 date or datetime (e.g. 2026-11-22), not {text!r}") from None
-    if not 1 < moment.year < 9000:  # every rule adds days or years to it
+    # judged before the local zone is added: 0001-01-01 in a zone east of UTC is no datetime
+    # Python can hold, and it was called "not ISO 8601"; every rule adds days or years to it
+    if not 1 < moment.year < 9000:
         raise InvalidInput(f"{text!r} is too far from today to judge memories by")
-    return moment
+    return as_datetime(moment)
+
+
+def parse_expiry(value: str | dt.date, now: dt.datetime) -> tuple[dt.date | dt.datetime, list[str]]:
+    """A new memory's ``expires`` as ``remember`` stores it (a date stays a date: it lasts
+    that whole day), and what the user must hear about it: a local time the clocks skip
+    (the hour summer time leaves out) is stored shifted, and the warning names the shift.
+    One already past is refused (``InvalidInput``): the memory would be written expired,
+    never recalled, and nothing would have said so; so is one outside the years 2-8999
+    (no local time Python can hold in every zone: a memory without one never expires)."""
+    from .vault.memory import as_date_or_datetime, as_written
+
+    typed = value.strip() if isinstance(value, str) else value
+    written = as_written(typed)
+    if not 1 < written.year < 9000:
+        raise InvalidInput(f"expires {typed} is too far from today (without one, a memory never expires)")
+    expires = as_date_or_datetime(written)
+    # a date lasts to the end of that day, local time (``lifecycle.expires_at``)
+    end = expires if isinstance(expires, dt.datetime) else dt.datetime.combine(expires, dt.time.max).astimezone()
+    if end <= now:
+        raise InvalidInput(
+            f"expires {typed} is past already (it is {now:%Y-%m-%d %H:%M} now): the memory would be written "
+            "expired and never recalled; give a later date, or none"
+        )
+    notes = []
+    if isinstance(expires, dt.datetime) and isinstance(written, dt.datetime) and written.tzinfo is None:
+        shift = expires.replace(tzinfo=None) - written
+        if shift:
+            minutes = round(abs(shift.total_seconds()) / 60)
+            notes.append(
+                f"expires {typed}: this computer's clock skips that time (the clocks change then); stored as "
+                f"{expires.isoformat()}, {minutes} minutes {'later' if shift > dt.timedelta(0) else 'earlier'}"
+            )
+    return expires, notes
 
 
 def write_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (``export -o``); the folder must exist."""
+    """Write ``text`` to ``path`` atomically (``export -o``); the folder must exist. A new
+    file is its owner's alone, as every memory file is (an export holds all of them); a
+    file replaced keeps the mode its owner gave it."""
     from .errors import WriteRefused
-    from .vault.fsutil import atomic_write
+    from .vault.fsutil import MEMORY_FILE_MODE, atomic_write
 
     target = Path(path).expanduser()
     if not target.parent.is_dir():
         raise WriteRefused(f"{target.parent} is not a folder; nothing was written")
-    atomic_write(target, text)
+    atomic_write(target, text, new_mode=MEMORY_FILE_MODE)

@@ -386,7 +386,7 @@ def remember(
 
       vmem remember "Deploys happen on Tuesdays" --domain work --tag deploy
 
-      vmem remember "Staying at Hotel Lisboa" --type episode --expires 2026-12-16
+      vmem remember "Staying at Hotel Lisboa" --type episode --expires 2027-12-16
 
       echo "Prefers tea in the afternoon" | vmem remember -
     """
@@ -500,13 +500,15 @@ def forget(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
 
 @app.command(cls=_Command)
 def restore(
-    id: Annotated[str, typer.Argument(metavar="ID", help="Id of a forgotten memory.")],
+    id: Annotated[
+        str, typer.Argument(metavar="ID", help="Id of a forgotten memory, or a unique part of it (as forget takes).")
+    ],
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Bring a forgotten memory back to where it was.
 
-    Example: vmem restore 2026-10-02-allergy-peanuts-4be810
+    Example: vmem restore 2026-10-02-allergy-peanuts-4be810   (or: vmem restore 4be810)
     """
     mem = _open(vault)
     memory = _run(lambda: mem.restore(id, prefix=True))
@@ -1539,9 +1541,16 @@ def hooks_uninstall(
         from ..integrations import claude_code
 
         done = _run(lambda: claude_code.uninstall(_claude_settings(project, user, local)))
-        _print_json(done.to_dict()) if as_json else typer.echo(
+        if as_json:
+            _print_json(done.to_dict())
+            return
+        typer.echo(
             f"removed vmem's hooks from {done.settings}" if done.changed else f"no vmem hooks in {done.settings}"
         )
+        if done.removed:
+            typer.echo(f"  removed what vmem had made, now empty: {', '.join(map(str, done.removed))}")
+        if done.cleaned:
+            typer.echo(f"  took vmem's hooks out of the backups: {', '.join(map(str, done.cleaned))}")
     elif target is HookTarget.git:
         from ..api import locate_vault
         from ..integrations import git

@@ -7,18 +7,26 @@ session's ``transcript_path`` to ``vmem ingest`` in the background. The settings
 everything it held (permissions, other hooks, other tools' entries); a backup of it is
 written before the first change; installing twice leaves one entry per event; uninstall
 removes only entries whose command runs vmem's hook script.
+
+Uninstall leaves nothing of vmem behind: what install created (the settings file, the
+``hooks`` folder, the ``.claude`` folder; recorded in ``hooks/vmem-made.json``) is removed
+once it holds nothing else, and vmem's entries are taken out of the backups it made (a
+backup left holding nothing else is removed): restored, one would run a hook script that
+is gone, and Python's exit 2 is Claude Code's "block this prompt".
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..vault.fsutil import atomic_write
 from .hookfiles import SCRIPT_NAME, copy_script, python_executable, remove_script, vmem_executable
-from .settingsfile import read_object, write_object
+from .settingsfile import backups_of, read_object, write_object
 
 #: event → seconds Claude Code waits before giving up on the hook (the hook fails open anyway)
 EVENTS = {"SessionStart": 30, "UserPromptSubmit": 5, "SessionEnd": 10, "PreCompact": 10}
@@ -31,6 +39,10 @@ class Installed:
     backup: Path | None
     changed: bool
     events: list[str] = field(default_factory=list)
+    #: uninstall: what install had created and is now removed, left empty
+    removed: list[Path] = field(default_factory=list)
+    #: uninstall: the backups vmem's entries were taken out of (those left with nothing are in ``removed``)
+    cleaned: list[Path] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +51,8 @@ class Installed:
             "backup": str(self.backup) if self.backup else None,
             "changed": self.changed,
             "events": self.events,
+            "removed": [str(p) for p in self.removed],
+            "cleaned_backups": [str(p) for p in self.cleaned],
         }
 
 
@@ -89,10 +103,13 @@ def command_for(script: Path, vault: Path | None) -> str:
 
 
 def install(settings: Path, vault: Path | None) -> Installed:
+    folder = settings.parent
     data = read_object(settings)
-    script = copy_script(settings.parent / "hooks")
+    made = [name for name, path in _creatable(settings) if not path.exists() and not path.is_symlink()]
+    script = copy_script(folder / "hooks")
+    _record_made(folder, made)
     command = command_for(script, vault)
-    hooks = _without_ours(data.get("hooks", {}), settings.parent)
+    hooks = _without_ours(data.get("hooks", {}), folder)
     for event, timeout in EVENTS.items():
         hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": command, "timeout": timeout}]})
     new = {**data, "hooks": hooks}
@@ -101,13 +118,99 @@ def install(settings: Path, vault: Path | None) -> Installed:
 
 
 def uninstall(settings: Path) -> Installed:
+    """Take vmem's hooks out of ``settings`` (no backup of it: what changes is vmem's own),
+    and out of the backups vmem made of it; remove what install created and is now empty."""
+    folder = settings.parent
+    made = _made(folder)
     data = read_object(settings)
-    hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {}), settings.parent).items() if groups}
-    new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
-    changed, backup = write_object(settings, data, new)
-    if not _still_used(settings.parent):
-        remove_script(settings.parent / "hooks")
-    return Installed(settings, None, backup, changed)
+    new = _without_hooks(data, folder)
+    removed: list[Path] = []
+    changed = False
+    if settings.exists() and not new and settings.name in made and not settings.is_symlink():
+        settings.unlink()  # vmem made it, and nothing of the user's is in it
+        changed = True
+        removed.append(settings)
+    elif settings.exists():
+        changed = write_object(settings, data, new, backup=False)[0]
+    cleaned = []
+    for backup in backups_of(settings):
+        outcome = _clean_backup(backup, folder)
+        if outcome == "removed":
+            removed.append(backup)
+        elif outcome == "cleaned":
+            cleaned.append(backup)
+    if not _still_used(folder):
+        remove_script(folder / "hooks")
+        removed += _remove_made(folder, made)
+    return Installed(settings, None, None, changed, removed=removed, cleaned=cleaned)
+
+
+def _without_hooks(data: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """``data`` (a settings object) without vmem's hook entries, and without ``hooks`` when none is left."""
+    hooks = {event: groups for event, groups in _without_ours(data.get("hooks", {}), folder).items() if groups}
+    return {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
+
+
+def _clean_backup(backup: Path, folder: Path) -> str | None:
+    """Take vmem's hook entries out of a backup vmem made (a later install's, taken while
+    they were in the file): "removed" when nothing else was in it, "cleaned", or None
+    (none of vmem's entries in it, or a backup vmem cannot read or write: left as it is)."""
+    try:
+        data = read_object(backup)
+        new = _without_hooks(data, folder)
+        if new == data:
+            return None
+        if not new:
+            backup.unlink()
+            return "removed"
+        write_object(backup, data, new, backup=False)
+    except (ConfigError, OSError):
+        return None
+    return "cleaned"
+
+
+#: in a ``.claude`` folder, what install records having created (``_creatable``)
+MADE_RECORD = "vmem-made.json"
+
+
+def _creatable(settings: Path) -> list[tuple[str, Path]]:
+    """What install may create, by the name it is recorded under: the folder, its
+    ``hooks`` folder and the settings file."""
+    folder = settings.parent
+    return [(".", folder), ("hooks", folder / "hooks"), (settings.name, settings)]
+
+
+def _made(folder: Path) -> set[str]:
+    try:
+        names = json.loads((folder / "hooks" / MADE_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
+
+
+def _record_made(folder: Path, names: list[str]) -> None:
+    """Add ``names`` to the record of what vmem created in ``folder`` (kept beside the hook script)."""
+    known = _made(folder)
+    if set(names) <= known:
+        return
+    atomic_write(folder / "hooks" / MADE_RECORD, json.dumps(sorted(known | set(names))) + "\n")
+
+
+def _remove_made(folder: Path, made: set[str]) -> list[Path]:
+    """The record, then the ``hooks`` folder and the ``.claude`` folder when vmem created
+    them and nothing is left in them; returns what was removed."""
+    removed = []
+    record = folder / "hooks" / MADE_RECORD
+    if record.is_file():
+        record.unlink()
+    for name, path in (("hooks", folder / "hooks"), (".", folder)):
+        try:
+            if name in made and path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+                path.rmdir()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
 
 
 def _still_used(folder: Path) -> bool:

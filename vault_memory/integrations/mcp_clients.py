@@ -105,8 +105,8 @@ class McpInstalled:
             "config": str(self.config),
             "changed": self.changed,
             "backup": str(self.backup) if self.backup else None,
-            "entry": self.entry,
-            "replaced": self.replaced,
+            "entry": shown(self.entry),
+            "replaced": shown(self.replaced),
             "kept": self.kept,
         }
 
@@ -143,8 +143,37 @@ def entry_to_write(before: Any, entry: dict[str, Any], config: Path) -> tuple[di
         return {**before, **entry}, kept
     raise ConfigError(
         f"{config} already has an MCP server named {SERVER_NAME!r} that vmem did not write "
-        f"({json.dumps(before)[:200]}); vmem will not replace it: remove or rename it there, then install again"
+        f"({described(before)}); vmem will not replace it: remove or rename it there, then install again"
     )
+
+
+#: the parts of an MCP entry that hold secrets by name: ``env`` (an API key for the server),
+#: ``headers`` (an HTTP server's Authorization)
+SECRET_PARTS = ("env", "headers")
+
+
+def described(entry: Any) -> str:
+    """An entry as a message names it: the command it runs and the names of what else it
+    holds (of ``env``, its variables' names), never a value that may be a key."""
+    if not isinstance(entry, dict):
+        return f"a {type(entry).__name__}, not an object"
+    parts = [f"runs {str(entry.get('command') or entry.get('url') or '?')[:100]!r}"]
+    for key in sorted(set(entry) - {"command", "url"}):
+        value = entry[key]
+        names = ", ".join(sorted(map(str, value)))[:200] if key in SECRET_PARTS and isinstance(value, dict) else ""
+        parts.append(f"{key} ({names})" if names else key)
+    return "; ".join(parts)
+
+
+def shown(entry: Any) -> Any:
+    """``entry`` as vmem prints it (``--json``): the values under ``env`` and ``headers``
+    left out, their names kept."""
+    if not isinstance(entry, dict):
+        return entry
+    return {
+        key: {name: "(hidden)" for name in value} if key in SECRET_PARTS and isinstance(value, dict) else value
+        for key, value in entry.items()
+    }
 
 
 def install(client: Client, config: Path, vault: Path) -> McpInstalled:

@@ -49,14 +49,15 @@ def read_object(path: Path, *, comments: bool = False) -> dict[str, Any]:
     return parse_object(path, read_text(path), comments=comments)
 
 
-def write_text(path: Path, old: str | None, new: str) -> tuple[bool, Path | None]:
+def write_text(path: Path, old: str | None, new: str, *, backup: bool = True) -> tuple[bool, Path | None]:
     """Write ``new`` unless it equals ``old`` (the file's text, None when it did not exist);
-    back up the previous bytes first. Returns (changed, backup). A symlinked file is written
+    back up the previous bytes first (unless not ``backup``: an uninstall, whose previous
+    bytes are vmem's own entries). Returns (changed, backup). A symlinked file is written
     where the link points (the link, and the dotfile it leads to, stay as they were); a
     file its owner made read-only is refused, not replaced."""
     if old is not None and new == old:
         return False, None
-    backup = None
+    kept = None
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.exists():
         mode = stat.S_IMODE(target.stat().st_mode)
@@ -65,12 +66,29 @@ def write_text(path: Path, old: str | None, new: str) -> tuple[bool, Path | None
                 f"{path} is read-only (mode {mode:o}); vmem will not replace it: make it writable, or make the change "
                 "by hand"
             )
-        backup = free_backup_path(path)
-        atomic_write(backup, target.read_bytes())
-        os.chmod(backup, mode)  # a 0600 file holding a key stays 0600
+        if backup:
+            kept = free_backup_path(path)
+            atomic_write(kept, target.read_bytes())
+            os.chmod(kept, mode)  # a 0600 file holding a key stays 0600
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, new)
-    return True, backup
+    return True, kept
+
+
+def backups_of(path: Path) -> list[Path]:
+    """The backups vmem made of ``path`` (``<file>.vmem-backup``, then ``.vmem-backup.N``),
+    oldest first."""
+    base = path.name + BACKUP_SUFFIX
+    try:
+        names = [p.name for p in path.parent.iterdir()]
+    except OSError:
+        return []
+    numbered = {-1 if name == base else int(name[len(base) + 1 :]): name for name in names if _is_backup(name, base)}
+    return [path.with_name(numbered[n]) for n in sorted(numbered)]
+
+
+def _is_backup(name: str, base: str) -> bool:
+    return name == base or (name.startswith(base + ".") and name[len(base) + 1 :].isdigit())
 
 
 def free_backup_path(path: Path) -> Path:
@@ -84,11 +102,14 @@ def free_backup_path(path: Path) -> Path:
     return backup
 
 
-def write_object(path: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[bool, Path | None]:
+def write_object(
+    path: Path, old: dict[str, Any], new: dict[str, Any], *, backup: bool = True
+) -> tuple[bool, Path | None]:
     """``new`` as indented JSON, unless it equals ``old`` (what :func:`read_object` gave);
     the file's line endings are kept."""
     if new == old and path.exists():
         return False, None
     text = read_text(path)
     newline = "\r\n" if text and "\r\n" in text else "\n"
-    return write_text(path, None, (json.dumps(new, indent=2, ensure_ascii=False) + "\n").replace("\n", newline))
+    new_text = (json.dumps(new, indent=2, ensure_ascii=False) + "\n").replace("\n", newline)
+    return write_text(path, None, new_text, backup=backup)

@@ -123,8 +123,16 @@ VAULT_DIR_MODE = 0o700
 
 def private_dir(path: Path) -> Path:
     """A folder only its owner can read (vmem's state holds the text of every memory):
-    created 0700, and tightened to 0700 if an older version made it wider."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    created 0700, and tightened to 0700 if an older version made it wider. The folders it
+    has to make above it are made 0700 too (``mkdir(parents=True)`` gives them the umask's
+    mode: a first ``vmem ingest`` made a fresh vault's ``.vmem`` 0755 for ``.vmem/pending``)."""
+    missing = []
+    folder = path
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
     if path.stat().st_mode & 0o077:
         os.chmod(path, 0o700)
     return path

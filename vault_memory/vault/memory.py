@@ -328,13 +328,7 @@ def as_datetime(value: Any, *, default_tz: dt.tzinfo | None = None) -> dt.dateti
     elif isinstance(value, dt.date):
         result = dt.datetime(value.year, value.month, value.day)
     elif isinstance(value, str):
-        text = value.strip()
-        if text.endswith("Z"):
-            text = text[:-1] + "+00:00"
-        try:
-            result = dt.datetime.fromisoformat(text)
-        except ValueError:
-            raise InvalidInput(f"{value!r} is not an ISO 8601 date or datetime") from None
+        result = _written_datetime(value)
     else:
         raise InvalidInput(f"{value!r} is not a date")
     if result.tzinfo is None:
@@ -342,17 +336,32 @@ def as_datetime(value: Any, *, default_tz: dt.tzinfo | None = None) -> dt.dateti
     return result
 
 
+def _written_datetime(value: str) -> dt.datetime:
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(f"{value!r} is not an ISO 8601 date or datetime") from None
+
+
 def as_date_or_datetime(value: Any) -> dt.date | dt.datetime:
     """``expires`` keeps its precision: a date stays a date (it lasts the whole day)."""
-    if isinstance(value, dt.datetime):
-        return as_datetime(value)
-    if isinstance(value, dt.date):
+    written = as_written(value)
+    return as_datetime(written) if isinstance(written, dt.datetime) else written
+
+
+def as_written(value: Any) -> dt.date | dt.datetime:
+    """A date or datetime as ``as_date_or_datetime`` reads it, before a datetime without a
+    zone is given the local one: what the person typed, to judge it by."""
+    if isinstance(value, dt.date):  # a datetime too
         return value
     if isinstance(value, str):
         text = value.strip()
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             return dt.date.fromisoformat(text)
-        return as_datetime(text)
+        return _written_datetime(text)
     raise InvalidInput(f"{value!r} is not a date")
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..config import CONFIG_NAME, Config, StateLayout, default_vault_path, locate_vault  # noqa: F401 (re-exported)
 from ..errors import (
@@ -109,10 +109,30 @@ class ScanResult:
 EDIT_RETRY_SECONDS = 10.0
 
 
-def _partial_matches(ref: str, memories: list[Memory]) -> list[Memory]:
-    """The memories whose id starts with ``ref``, else those whose id holds it anywhere
-    (the hash at the end is what people copy)."""
-    return [m for m in memories if m.id.startswith(ref)] or [m for m in memories if ref in m.id]
+class _HasId(Protocol):
+    id: str
+
+
+_Found = TypeVar("_Found", bound=_HasId)
+
+
+def _partial_matches(ref: str, found: list[_Found]) -> list[_Found]:
+    """The memories (or trash entries) whose id starts with ``ref``, else those whose id
+    holds it anywhere (the hash at the end is what people copy)."""
+    return [m for m in found if m.id.startswith(ref)] or [m for m in found if ref in m.id]
+
+
+#: the ids an ambiguous reference lists before it says there are more
+AMBIGUOUS_SHOWN = 5
+
+
+def _ambiguous(ref: str, ids: list[str], what: str) -> AmbiguousId:
+    """``ref`` matches each of ``ids``: all of them named, or the first few and "…" when
+    there are more (an index's answer stops at one past what is shown)."""
+    cut = len(ids) > AMBIGUOUS_SHOWN
+    listed = ", ".join(ids[:AMBIGUOUS_SHOWN]) + (", …" if cut else "")
+    count = f"more than {AMBIGUOUS_SHOWN}" if cut else str(len(ids))
+    return AmbiguousId(f"{ref!r} matches {count} {what} ({listed}); give more of the id")
 
 
 class Vault:
@@ -266,8 +286,7 @@ class Vault:
         if len(matches) == 1:
             return matches[0]
         if matches:
-            listed = ", ".join(m.id for m in matches[:5])
-            raise AmbiguousId(f"{ref!r} matches {len(matches)} memories ({listed}…); give more of the id")
+            raise _ambiguous(ref, [m.id for m in matches], "memories")
         raise NotFound(f"no memory with id {ref!r} in {self.root} (see `vmem list`)")
 
     def _named_after(self, ref: str) -> Memory | None:
@@ -478,18 +497,20 @@ class Vault:
         return Trash(self.trash_dir).entries()
 
     def restore(self, ref: str, *, prefix: bool = False) -> Memory:
+        """Put a forgotten memory back where it was. ``ref`` is its id; with ``prefix`` (an
+        id a person typed) also a unique prefix of at least 4 characters or a part of it
+        (the hash at the end), as ``forget`` and ``show`` take them."""
         ref = validate_id(ref)
         entries = self.trash()
-        matches = [e for e in entries if e.id == ref] or [
-            e for e in entries if prefix and e.id.startswith(ref) and len(ref) >= 4
-        ]
+        matches = [e for e in entries if e.id == ref]
+        if not matches and prefix and len(ref) >= 4:  # as ``get`` takes them: a prefix, or the hash part
+            matches = _partial_matches(ref, entries)
         if not matches:
             raise NotFound(f"no forgotten memory with id {ref!r} in {self.trash_dir}")
-        if len({e.id for e in matches}) > 1:
-            raise AmbiguousId(
-                f"{ref!r} matches several forgotten memories: {', '.join(sorted({e.id for e in matches}))}"
-            )
-        entry = matches[0]
+        ids = sorted({e.id for e in matches})
+        if len(ids) > 1:
+            raise _ambiguous(ref, ids, "forgotten memories")
+        entry = matches[0]  # the newest, when one id was forgotten more than once
         target = self.root / entry.original
         self._check_inside(Path(entry.original))
         if target.exists():
