@@ -123,3 +123,37 @@ def test_links_are_shown_as_the_text_obsidian_shows(obsidian):
     with vmem.open(obsidian, use_daemon=False) as mem:
         block = mem.recall("who did I have lunch with?").block
     assert "Lunch with Marta at Café Lua, see Lisbon > Day 2 cafe.png" in block and "[[" not in block
+
+
+@pytest.mark.slow
+def test_a_merge_of_a_forget_and_a_correction_keeps_the_chain(two_clones):
+    """Issue 61: one clone forgets a value that had replaced an older one, the other
+    corrects it: after the merge the older came back as current beside the newest, unmarked,
+    and doctor said "dangling". The newest is current, the superseded stays superseded."""
+    first, second = two_clones
+    with vmem.open(first, use_daemon=False) as mem:
+        oldest = mem.remember("Our backups run on Saturday nights").memory
+        middle = mem.correct(oldest.id, "Our backups run on Wednesday nights").memory
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "backups")
+    git(first, "push", "-q", "origin", "main")
+    git(second, "pull", "-q", "--no-rebase", "origin", "main")
+
+    with vmem.open(first, use_daemon=False) as mem:
+        mem.forget(middle.id)
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "forget wednesday")
+    git(first, "push", "-q", "origin", "main")
+    with vmem.open(second, use_daemon=False) as mem:
+        newest = mem.correct(middle.id, "Our backups run on Sunday mornings").memory
+    git(second, "add", "-A")
+    git(second, "commit", "-qm", "sunday")
+    merged = git(second, "pull", "-q", "--no-rebase", "origin", "main")
+    assert merged.returncode == 0, merged.stderr
+
+    with vmem.open(second, use_daemon=False) as mem:
+        block = mem.recall("when do the backups run?").block
+        assert "Sunday mornings" in block and "Saturday" not in block and "Wednesday" not in block, block
+        assert mem.conflicts() == []
+        assert not [p for p in mem.doctor().problems if p.kind == "dangling_supersedes"]
+        assert mem.show(newest.id).supersedes == [middle.id]

@@ -17,6 +17,7 @@ next sync, which finds the same files changed again.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -32,6 +33,7 @@ from ..vault.fileformat import parse_memory
 from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
 from ..vault.scanner import FileEntry, Scan, Stamp, stat_entry
+from ..vault.trash import Trash
 from ..vault.vault import Problem, Vault, problem_from_error
 from .catalog import FORMAT_VERSION, Catalog, FileRow, Meta, duplicate_message
 from .checkup import file_problems, record_vector_sizes, vector_files, vector_sizes_differ
@@ -606,6 +608,7 @@ class Indexer:
                     progress("build", start + len(batch), len(entries))
             report.embedded_chunks = next_label
             self._finish_build(generation, catalog, dim, tokens, vector_index, progress)
+            self._record_forgotten(catalog)
             writer.commit(merge=False)
         except BaseException:
             writer.cancel()
@@ -655,6 +658,11 @@ class Indexer:
         report.added += len(kept)
         catalog.set_meta(**{Meta.NEXT_LABEL: next_label})
         return labels, vectors
+
+    def _record_forgotten(self, catalog: Catalog) -> None:
+        """What forgotten memories had replaced, in the catalog (``Meta.FORGOTTEN_SUPERSEDED``)."""
+        forgotten = sorted(Trash(self.vault.trash_dir).superseded())
+        catalog.set_meta(**{Meta.FORGOTTEN_SUPERSEDED: json.dumps(forgotten)})
 
     @staticmethod
     def _finish_build(
@@ -741,6 +749,8 @@ class Indexer:
                 _record_sizes(catalog, generation, moves)
                 seq = int(catalog.meta().get(Meta.COMMIT_SEQ, 0)) + 1
                 catalog.set_meta(**{Meta.COMMIT_SEQ: seq, Meta.STAMPS_DIGEST: ""})
+                if whole or plan.deleted or plan.renamed:  # a forget, a restore, a merge or pull: read the trash
+                    self._record_forgotten(catalog)
             except BaseException:
                 writer.cancel()
                 raise

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import safejson
+from ..errors import VaultError
 from .memory import is_valid_id
 
 #: the trash folder inside the vault, and the record of what is in it
@@ -45,6 +46,20 @@ class Trash:
             if _valid(entry) and (self.folder / entry.trashed).is_file():
                 entries.append(entry)
         return sorted(entries, key=lambda e: e.trashed, reverse=True)
+
+    def superseded(self) -> set[str]:
+        """The memories the forgotten ones had replaced: they stay replaced. One clone forgets
+        "deploys on Thursdays" (which had replaced "Tuesdays"), another corrects Thursdays to
+        Mondays: after the merge, Tuesdays must not come back as current."""
+        from .fileformat import parse_memory
+
+        out: set[str] = set()
+        for entry in self.entries():
+            try:
+                out.update(parse_memory((self.folder / entry.trashed).read_bytes(), Path(entry.original)).supersedes)
+            except (OSError, VaultError):
+                continue  # a trashed file that cannot be read replaces nothing it can say
+        return out
 
     def record(self, entry: TrashEntry) -> None:
         """Append ``entry`` to the manifest, durably."""
