@@ -106,6 +106,7 @@ def test_a_hand_written_note_is_dated_by_what_its_person_did(obsidian):
         assert lines and "Roth" in lines[0] and "outdated" not in lines[0], block  # the newer, unmarked
         assert all("outdated" in line for line in lines if "Weiss" in line), block
         assert "garden gate" in mem.recall("what did I do yesterday?").block
+        assert "garden gate" in mem.recall(f"what happened on {yesterday.isoformat()}?").block  # a day, not a year
         listed = {m.path.name: m for m in mem.list().memories if m.path is not None}
     assert listed[daily.name].dated_by == "its file name" and listed[daily.name].dated.date() == yesterday
     assert listed["retro.md"].dated_by == "its date: field" and listed["retro.md"].dated.date() == dt.date(2026, 3, 2)

@@ -158,3 +158,16 @@ def test_forgetting_a_replaced_value_leaves_no_dangling_chain(tmp_path):
     checkup = mem.doctor()
     assert checkup.ok and not [p for p in checkup.problems if p.kind == "dangling_supersedes"]
     assert old.id in mem.show(new.id).supersedes
+
+
+def test_gc_as_of_a_later_day_only_previews(tmp_path):
+    """Issue 61: `gc --as-of` a future day archived memories that are live today, without a
+    word. A later day is a preview (`--dry-run`); asked to act, gc refuses and moves nothing."""
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    cli = Cli(vault)
+    cli.json("remember", "The user's library books are due back", "--expires", "2099-01-10")
+    later = cli("gc", "--as-of", "2099-02-01")
+    assert later.exit_code == 2 and "--dry-run" in later.stderr
+    assert not list((vault / "archive").rglob("*.md")) if (vault / "archive").exists() else True
+    preview = cli("gc", "--as-of", "2099-02-01", "--dry-run")
+    assert preview.exit_code == 0 and "would move" in preview.stdout

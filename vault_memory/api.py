@@ -318,10 +318,17 @@ class VaultMemory:
         progress: Callable[[str, int, int], None] | None = None,
     ) -> list[Archived]:
         """Move expired memories, and persona memories over their cap, to ``archive/``
-        (``progress``: the reading of every file, ("read", done, files))."""
+        (``progress``: the reading of every file, ("read", done, files)). ``as_of`` a later
+        day than today only previews (``dry_run``): it would archive memories live today."""
         from .writing.rules import collect
 
-        return collect(self._backend, now=as_of or self._now(), dry_run=dry_run, progress=progress)
+        now = self._now()
+        if as_of is not None and as_of > now + dt.timedelta(minutes=1) and not dry_run:
+            raise InvalidInput(
+                f"--as-of {as_of.date().isoformat()} is after today: it would archive memories that are live now. "
+                "Add --dry-run to see what would move then"
+            )
+        return collect(self._backend, now=as_of or now, dry_run=dry_run, progress=progress)
 
     # ------------------------------------------------------------------ reading
 

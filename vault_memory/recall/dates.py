@@ -37,6 +37,9 @@ _EN = sorted(_EN_MONTHS, key=lambda name: _EN_MONTHS[name])
 _AMBIGUOUS = frozenset(word for p in all_packs() for word in p.ambiguous_months)
 _WORD = re.compile(r"[^\W\d_]+")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+#: a day written as numbers, year first: "2026-11-25" (ISO 8601, Obsidian's daily notes),
+#: "2026/11/25"
+_NUMBERED_DAY = re.compile(r"(?<![\d/-])(19[5-9]\d|20\d\d)([-/])(0?[1-9]|1[0-2])\2(0?[1-9]|[12]\d|3[01])(?![\d/-])")
 _MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
 #: a day beside its month: "13 October", "8th December", "3 de mayo", "October 13", "May 3rd"
 _DAY = re.compile(
@@ -78,6 +81,12 @@ class NamedTime:
 def named_time(question: str) -> NamedTime | None:
     """The month, year or day ``question`` names, or None (none, or more than one: "from May
     to July" names a span this rule does not read)."""
+    numbered = {(int(y), int(m), int(d)) for y, _, m, d in _NUMBERED_DAY.findall(question)}
+    if numbered:  # "what happened on 2026-11-25?" names a day, not the year 2026
+        if len(numbered) > 1:
+            return None
+        year, month, day = next(iter(numbered))
+        return NamedTime(month, year, day)
     years = {int(y) for y in _YEAR.findall(question)}
     months = _months(question)
     if len(months) > 1 or len(years) > 1:
