@@ -8,6 +8,7 @@ import pytest
 from conftest import VMEM, Cli, tree_digest, write
 
 import vault_memory as vmem
+from vault_memory.vault.template import create_vault
 
 
 def test_init_creates_a_vault(tmp_path):
@@ -465,3 +466,40 @@ def test_a_first_recall_and_an_export_ingest_show_progress_on_a_terminal(tmp_pat
     small.write_text(json.dumps(export(50)))
     piped = subprocess.run([VMEM, "ingest", str(small), "--vault", str(vault)], capture_output=True, text=True, env=env)
     assert piped.returncode == 0 and "Ingesting" not in piped.stderr
+
+
+def test_sync_counts_a_broken_file_as_unreadable_not_unchanged(tmp_path):
+    """Issue 61: a sync after the one that found a broken file counted it unchanged, as if
+    it were a memory."""
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    (vault / "facts" / "oops.md").write_text("---\nimportance: [0.5\n---\nThe user's bike is red\n")
+    (vault / "facts" / "fine.md").write_text("The user's scooter is grey\n")
+    cli = Cli(vault)
+    first = cli.json("sync")
+    again = cli.json("sync")
+    assert first["unreadable"] == 1 and again["unreadable"] == 1 and again["unchanged"] == 1, again
+    said = cli("sync")
+    assert "1 unchanged, 1 unreadable" in said.stdout
+
+
+def test_the_shell_completes_memory_ids_and_docs_topics(tmp_path):
+    """Issue 61: completion offered no memory ids and no `docs` topics, and `vmem --help`
+    named the topics by a list kept by hand that had lost two."""
+    import os
+    import subprocess
+
+    from vault_memory.cli.docs import topics
+
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    written = Cli(vault).json("remember", "The user's chess club meets on Tuesdays")["id"]
+
+    def complete(words: str, cword: int) -> list[str]:
+        env = {**os.environ, "_VMEM_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(cword)}
+        done = subprocess.run([VMEM], env=env, capture_output=True, text=True, timeout=60)
+        return done.stdout.split()
+
+    assert complete(f"vmem show --vault {vault} {written[:8]}", 4) == [written]
+    assert complete(f"vmem forget --vault {vault} zzzz", 4) == []
+    assert complete("vmem docs ho", 2) == ["hooks"]
+    shown = subprocess.run([VMEM, "--help"], capture_output=True, text=True).stdout
+    assert all(topic in shown for topic in topics()) and "benchmarks" in shown and "hooks" in shown

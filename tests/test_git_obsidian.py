@@ -158,3 +158,16 @@ def test_a_merge_of_a_forget_and_a_correction_keeps_the_chain(two_clones):
         assert mem.conflicts() == []
         assert not [p for p in mem.doctor().problems if p.kind == "dangling_supersedes"]
         assert mem.show(newest.id).supersedes == [middle.id]
+
+
+def test_a_templates_folder_is_no_memory_even_without_obsidians_setting(obsidian):
+    """Issue 61: a folder of `{{date}}` templates without `.obsidian/templates.json` made
+    every recall warn and doctor fail."""
+    folder = obsidian / "Templates"
+    folder.mkdir()
+    (folder / "Meeting.md").write_text("---\ndate: {{date}}\nattendees: {{attendees}}\n---\n# {{title}}\n")
+    (obsidian / "facts" / "standup.md").write_text("Standup is at 9:45\n")
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        result = mem.recall("when is standup?")
+        assert "9:45" in result.block and not result.warnings, result.warnings
+        assert mem.doctor().ok

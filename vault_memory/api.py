@@ -376,6 +376,16 @@ class VaultMemory:
         return self._on_backend(lambda backend: find(backend, ref, prefix=prefix, copies=True))
 
     @_disk
+    def ids_starting(self, prefix: str, limit: int = 50) -> builtins.list[str]:
+        """The ids that begin with ``prefix`` (a shell's completion of ``vmem show 2026-11``)."""
+
+        def found(backend: Backend) -> builtins.list[str]:
+            with backend.fresh_snapshot() as snap:
+                return sorted(m.id for m in snap.memories_with_id_prefix(prefix, limit).values())
+
+        return self._on_backend(found)
+
+    @_disk
     def taken(self, ids: Iterable[str]) -> set[str]:
         """Which of ``ids`` a file anywhere in the vault claims (the index brought up to date
         first; a skipped copy too) or a forgotten memory in the trash held: an id is unique

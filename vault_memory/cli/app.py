@@ -29,12 +29,22 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+
+def _topics() -> list[str]:
+    """``vmem docs``' topics, as the installed files are (no list kept by hand)."""
+    from .docs import topics
+
+    return topics()
+
+
 app = typer.Typer(
     name="vmem",
     help="Filesystem-first memory for AI agents: Markdown memories in a vault, recalled as a prompt-ready block.",
     epilog=(
         'Examples:\n\n  vmem init ~/memory && export VMEM_VAULT=~/memory\n\n  vmem remember "nombre: Lucas"\n\n'
-        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs (format, lifecycle, daemon, conversations, mcp).'
+        '  vmem recall "what is the user\'s name?"\n\nDocumentation: vmem docs TOPIC, one of: '
+        + ", ".join(_topics())
+        + "."
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -76,7 +86,32 @@ VaultOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-IdArg = Annotated[str, typer.Argument(metavar="ID", help="Memory id (or a unique prefix of at least 4 characters).")]
+
+
+def _complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The shell's completion of an id: the vault's ids that begin with what was typed. A
+    completion never fails out loud (a shell prints whatever it is given): none, then."""
+    from ..api import open as open_vault
+
+    try:
+        with open_vault(ctx.params.get("vault")) as mem:
+            return mem.ids_starting(incomplete)
+    except Exception:  # noqa: BLE001 (any failure is "nothing to offer")
+        return []
+
+
+def _complete_topics(incomplete: str) -> list[str]:
+    from .docs import topics
+
+    return [t for t in topics() if t.startswith(incomplete.lower())]
+
+
+IdArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="ID", help="Memory id (or a unique prefix of at least 4 characters).", autocompletion=_complete_ids
+    ),
+]
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -309,7 +344,7 @@ def trust(
 def docs(
     topic: Annotated[
         Optional[str],
-        typer.Argument(metavar="TOPIC", help="format, lifecycle, conversations, daemon, mcp, hooks or benchmarks."),
+        typer.Argument(metavar="TOPIC", help=f"One of: {', '.join(_topics())}.", autocompletion=_complete_topics),
     ] = None,
 ) -> None:
     """Print vmem's documentation: the file format, the lifecycle rules, the daemon.
@@ -1246,7 +1281,8 @@ def _index_command(vault: Optional[Path], as_json: bool, full: bool) -> None:
     typer.echo(
         f"{done}{who} in {report.seconds:.1f}s: {report.added} added, {report.updated} updated, "
         f"{report.deleted} deleted, {report.renamed} renamed, {report.unchanged} unchanged, "
-        f"{len(report.problems)} skipped"
+        f"{max(report.unreadable, len(report.problems))} unreadable"
+        + (" (`vmem doctor` lists them)" if report.unreadable or report.problems else "")
     )
 
 

@@ -57,6 +57,9 @@ class SyncReport:
     unchanged: int = 0
     embedded_chunks: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: files of the vault that are no memory now (broken, too large, a duplicate id), read by
+    #: this sync or left as they were: a sync of the whole vault counts them, never as unchanged
+    unreadable: int = 0
     seconds: float = 0.0
     rebuilt: bool = False
     #: why the live index was rebuilt instead of updated (it was damaged, or of an old format)
@@ -74,7 +77,17 @@ class SyncReport:
         """A report as ``to_dict`` gave it (the daemon's answer to a sync)."""
         fields = {
             k: data[k]
-            for k in ("added", "updated", "deleted", "renamed", "unchanged", "embedded_chunks", "seconds", "rebuilt")
+            for k in (
+                "added",
+                "updated",
+                "deleted",
+                "renamed",
+                "unchanged",
+                "embedded_chunks",
+                "seconds",
+                "rebuilt",
+                "unreadable",
+            )
             if k in data
         }
         return cls(**fields, problems=[Problem(**p) for p in data.get("problems", [])])
@@ -86,6 +99,7 @@ class SyncReport:
             "deleted": self.deleted,
             "renamed": self.renamed,
             "unchanged": self.unchanged,
+            "unreadable": self.unreadable,
             "embedded_chunks": self.embedded_chunks,
             "seconds": round(self.seconds, 3),
             "rebuilt": self.rebuilt,
@@ -442,7 +456,7 @@ class Indexer:
             if plan.empty:
                 if known is None or (whole and not matched):  # listed in another order, or an older digest
                     self._record_stamps(generation, catalog)  # the next check: one digest, no file read
-                return report
+                return self._counted_unreadable(report, catalog) if whole else report
             generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
             try:
                 self._apply(generation, catalog, plan, report, progress, whole=not targeted)
@@ -452,9 +466,17 @@ class Indexer:
                 self._patch_stamps(generation, catalog, plan, known[2], walked)
             else:
                 self._record_stamps(generation, catalog)
-            return report
+            return self._counted_unreadable(report, catalog) if whole else report
         finally:
             catalog.close()
+
+    @staticmethod
+    def _counted_unreadable(report: SyncReport, catalog: Catalog) -> SyncReport:
+        """``report`` with the vault's unreadable files counted apart: those this sync read
+        are its problems, the others were counted unchanged."""
+        report.unreadable = catalog.unreadable()
+        report.unchanged = max(0, report.unchanged - max(0, report.unreadable - len(report.problems)))
+        return report
 
     def _recorded_and_walk(
         self, generation: Generation, meta: dict[str, str], whole: bool, walked: Scan | None
@@ -552,6 +574,7 @@ class Indexer:
                 catalog.set_meta(**{Meta.VECTOR_SPLIT: split_text(split)})
             report = SyncReport(rebuilt=True)
             self._build(generation, catalog, self.vault.files(walked), report, progress)
+            report.unreadable = catalog.unreadable()
             catalog.set_meta(**{Meta.KEYWORD_FILES: generation.keyword.file_sizes()})
             self._record_stamps(generation, catalog)
         finally:

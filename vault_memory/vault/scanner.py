@@ -37,17 +37,23 @@ def is_temp_name(name: str) -> bool:
     )
 
 
+#: where templates are kept when Obsidian's settings do not say: the folder its Templates
+#: plugin and most vaults use, at the vault's root
+DEFAULT_TEMPLATE_FOLDERS = ("/Templates/", "/templates/")
+
+
 def obsidian_template_folders(root: Path) -> list[str]:
     """The folder Obsidian's Templates plugin keeps its templates in (``.obsidian/
-    templates.json``), as an ignore pattern: a note full of ``{{date}}`` placeholders is no
-    memory, and read as one it failed doctor and blocked every commit."""
+    templates.json``), as an ignore pattern, else ``DEFAULT_TEMPLATE_FOLDERS``: a note full
+    of ``{{date}}`` placeholders is no memory, and read as one it failed doctor, blocked
+    every commit and made every recall warn."""
     try:
         data = json.loads((root / ".obsidian" / "templates.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return list(DEFAULT_TEMPLATE_FOLDERS)
     folder = data.get("folder") if isinstance(data, dict) else None
     if not isinstance(folder, str) or not folder.strip("/ ") or ".." in folder:
-        return []
+        return list(DEFAULT_TEMPLATE_FOLDERS)
     return [f"/{folder.strip('/ ')}/"]
 
 
