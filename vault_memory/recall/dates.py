@@ -85,8 +85,8 @@ def named_time(question: str) -> NamedTime | None:
     if numbered:  # "what happened on 2026-11-25?" names a day, not the year 2026
         if len(numbered) > 1:
             return None
-        year, month, day = next(iter(numbered))
-        return NamedTime(month, year, day)
+        (on,) = numbered
+        return NamedTime(on[1], on[0], on[2])
     years = {int(y) for y in _YEAR.findall(question)}
     months = _months(question)
     if len(months) > 1 or len(years) > 1:
