@@ -87,7 +87,7 @@ def test_gc_moves_expired_to_archive_and_list_still_finds_it(cli, vault_dir):
     dry = cli("gc", "--dry-run", "--as-of", "2026-12-10")
     assert dry.exit_code == 0 and "would move episodes/" in dry.stdout
     assert (vault_dir / "episodes" / f"{episode}.md").exists()
-    moved = cli.json("gc", "--as-of", "2026-12-10")
+    moved = cli.json("gc", "--as-of", "2026-12-10", "--later")  # a later day acts only when asked to
     assert [m["id"] for m in moved["moved"]] == [episode]
     assert (vault_dir / "archive" / "episodes" / f"{episode}.md").exists()
     listed = {m["id"]: m for m in cli.json("list")}
@@ -171,3 +171,4 @@ def test_gc_as_of_a_later_day_only_previews(tmp_path):
     assert not list((vault / "archive").rglob("*.md")) if (vault / "archive").exists() else True
     preview = cli("gc", "--as-of", "2099-02-01", "--dry-run")
     assert preview.exit_code == 0 and "would move" in preview.stdout
+    assert cli.json("gc", "--as-of", "2099-02-01", "--later")["moved"]

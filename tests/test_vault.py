@@ -436,14 +436,14 @@ def test_obsidians_template_folder_is_not_memories_and_a_template_says_what_it_i
     """An Obsidian `Templates/` note with `{{date}}` was read as a broken memory ("found
     unhashable key"): doctor failed for ever and the pre-commit hook blocked commits."""
     template = "---\ncreated: {{date}}\ntags: [daily]\n---\n# {{title}}\n"
-    write(mech_vault / "Templates" / "daily.md", template)
+    write(mech_vault / "Plantillas" / "daily.md", template)  # not the default Templates/ folder
     mem = vmem.open(mech_vault, use_daemon=False)
     [problem] = mem.doctor().problems
     assert "placeholders" in problem.message and "Templates setting" in problem.message
-    write(mech_vault / ".obsidian" / "templates.json", '{"folder": "Templates"}')
+    write(mech_vault / ".obsidian" / "templates.json", '{"folder": "Plantillas"}')
     mem = vmem.open(mech_vault, use_daemon=False)
     assert mem.doctor().ok and mem.doctor().checked == 0
-    assert mem.check_files({"Templates/daily.md": template.encode()}) == (0, [])
+    assert mem.check_files({"Plantillas/daily.md": template.encode()}) == (0, [])
 
 
 def test_a_new_vault_is_its_owners_alone_and_doctor_says_when_one_is_not(tmp_path):

@@ -316,17 +316,19 @@ class VaultMemory:
         dry_run: bool = False,
         as_of: dt.datetime | None = None,
         progress: Callable[[str, int, int], None] | None = None,
+        later: bool = False,
     ) -> list[Archived]:
         """Move expired memories, and persona memories over their cap, to ``archive/``
         (``progress``: the reading of every file, ("read", done, files)). ``as_of`` a later
-        day than today only previews (``dry_run``): it would archive memories live today."""
+        day than today previews (``dry_run``), or acts only when asked to (``later``): it
+        archives memories that are live today."""
         from .writing.rules import collect
 
         now = self._now()
-        if as_of is not None and as_of > now + dt.timedelta(minutes=1) and not dry_run:
+        if as_of is not None and as_of > now + dt.timedelta(minutes=1) and not (dry_run or later):
             raise InvalidInput(
                 f"--as-of {as_of.date().isoformat()} is after today: it would archive memories that are live now. "
-                "Add --dry-run to see what would move then"
+                "Add --dry-run to see what would move then, or --later to archive them anyway"
             )
         return collect(self._backend, now=as_of or now, dry_run=dry_run, progress=progress)
 

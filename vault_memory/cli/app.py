@@ -818,6 +818,9 @@ def gc(
     as_of: Annotated[
         Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge expiry at this date instead of now.")
     ] = None,
+    later: Annotated[
+        bool, typer.Option("--later", help="With --as-of a later day: archive what is live today but expired then.")
+    ] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -832,7 +835,7 @@ def gc(
     moment = _moment(as_of, "--as-of")
     bar, update = (None, None) if as_json else _progress_printer(after=1.0)
     with bar or contextlib.nullcontext():
-        done = _run(lambda: mem.gc(dry_run=dry_run, as_of=moment, progress=update))
+        done = _run(lambda: mem.gc(dry_run=dry_run, as_of=moment, progress=update, later=later))
     _warn(mem.warnings)
     if as_json:
         _print_json({"dry_run": dry_run, "moved": [d.to_dict() for d in done]})

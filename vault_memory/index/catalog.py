@@ -162,8 +162,9 @@ class Meta:
 
     #: the catalog's schema (``FORMAT_VERSION``) and the model its vectors are of
     FORMAT_VERSION = "format_version"
-    #: what forgotten memories had replaced (``Trash.superseded``), a JSON list: it stays
-    #: replaced, so a merge of a forget and a correction brings no old value back
+    #: what each forgotten memory had replaced (``Trash.superseded``), as JSON: replaced
+    #: still when a live memory replaces the forgotten one (a merge of a forget and a
+    #: correction brings no old value back)
     FORGOTTEN_SUPERSEDED = "forgotten_superseded"
     MODEL_ID = "model_id"
     #: the vectors' dimension, and the next vector label to hand out
@@ -921,8 +922,14 @@ class Catalog:
         replacing each other hid both from recall (neither can be the current one; doctor
         and history name the cycle)."""
         rows = self._sql("SELECT s.path, s.target, f.id FROM supersedes s JOIN files f ON f.path = s.path").fetchall()
-        forgotten = json.loads(self.meta().get(Meta.FORGOTTEN_SUPERSEDED) or "[]")
-        return with_digest_marker(({r[1] for r in rows} - in_cycles(rows)) | set(forgotten))
+        replaced = {r[1] for r in rows} - in_cycles(rows)
+        forgotten = json.loads(self.meta().get(Meta.FORGOTTEN_SUPERSEDED) or "{}")
+        through = {f: t for f, t in forgotten.items() if isinstance(t, list)} if isinstance(forgotten, dict) else {}
+        while True:  # a chain through forgotten memories that a live one replaced holds
+            reached = {target for f, targets in through.items() if f in replaced for target in targets} - replaced
+            if not reached:
+                return with_digest_marker(replaced)
+            replaced |= reached
 
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""

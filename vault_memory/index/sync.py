@@ -684,8 +684,8 @@ class Indexer:
 
     def _record_forgotten(self, catalog: Catalog) -> None:
         """What forgotten memories had replaced, in the catalog (``Meta.FORGOTTEN_SUPERSEDED``)."""
-        forgotten = sorted(Trash(self.vault.trash_dir).superseded())
-        catalog.set_meta(**{Meta.FORGOTTEN_SUPERSEDED: json.dumps(forgotten)})
+        forgotten = Trash(self.vault.trash_dir).superseded()
+        catalog.set_meta(**{Meta.FORGOTTEN_SUPERSEDED: json.dumps(forgotten, sort_keys=True)})
 
     @staticmethod
     def _finish_build(

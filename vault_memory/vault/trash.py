@@ -47,18 +47,22 @@ class Trash:
                 entries.append(entry)
         return sorted(entries, key=lambda e: e.trashed, reverse=True)
 
-    def superseded(self) -> set[str]:
-        """The memories the forgotten ones had replaced: they stay replaced. One clone forgets
-        "deploys on Thursdays" (which had replaced "Tuesdays"), another corrects Thursdays to
-        Mondays: after the merge, Tuesdays must not come back as current."""
+    def superseded(self) -> dict[str, list[str]]:
+        """What each forgotten memory had replaced, by its id. Forgetting a correction makes
+        the value it replaced current again; but a chain that goes on past a forgotten
+        memory holds through it: one clone forgets "deploys on Thursdays" (which had
+        replaced "Tuesdays"), another corrects Thursdays to Mondays, and after the merge
+        Tuesdays must not come back (``Catalog.superseded_targets`` follows it)."""
         from .fileformat import parse_memory
 
-        out: set[str] = set()
+        out: dict[str, list[str]] = {}
         for entry in self.entries():
             try:
-                out.update(parse_memory((self.folder / entry.trashed).read_bytes(), Path(entry.original)).supersedes)
+                memory = parse_memory((self.folder / entry.trashed).read_bytes(), Path(entry.original))
             except (OSError, VaultError):
                 continue  # a trashed file that cannot be read replaces nothing it can say
+            if memory.supersedes:
+                out[memory.id] = list(memory.supersedes)
         return out
 
     def record(self, entry: TrashEntry) -> None:
