@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,14 +55,83 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 """
 
 
+class Fills:
+    """What a migration's fill may do to the catalog, inside the migration's transaction:
+    read rows, run a statement, write many rows."""
+
+    def __init__(self, sql: Callable[..., sqlite3.Cursor], sql_many: Callable[..., None]):
+        self._sql, self._sql_many = sql, sql_many
+
+    def rows(self, sql: str, params: Any = ()) -> list[Any]:
+        return self._sql(sql, params).fetchall()
+
+    def run(self, sql: str, params: Any = ()) -> None:
+        self._sql(sql, params)
+
+    def write(self, sql: str, rows: Iterable[Any]) -> None:
+        self._sql_many(sql, rows)
+
+
+def fill_match_columns(db: Fills) -> None:
+    """``same_text`` and ``key_norm`` of every indexed memory, from its record (once)."""
+    filled = []
+    for path, record in db.rows("SELECT path, record FROM files WHERE record IS NOT NULL"):
+        data = json.loads(record)
+        filled.append((*_match_columns(data.get("key"), data.get("text")), path))
+    db.write("UPDATE files SET same_text = ?, key_norm = ? WHERE path = ?", filled)
+
+
+def fill_slots(db: Fills, prefix: str = "") -> None:
+    """The tags of every indexed fact that start with ``prefix``, from its record (once)."""
+    rows = db.rows("SELECT path, record FROM files WHERE record IS NOT NULL")
+    tags = [(path, tag) for path, record in rows for tag in record_tags(json.loads(record)) if tag.startswith(prefix)]
+    db.write("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
+
+
+def fill_people(db: Fills) -> None:
+    """The people tags of every indexed fact, from its record (once; a catalog whose slots
+    were filled by today's ``record_tags`` has them already)."""
+    db.run("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
+    fill_slots(db, PEOPLE_TAG)
+
+
+def fill_tags_again(db: Fills) -> None:
+    """Every indexed fact's tags, from its record, by today's rules (once)."""
+    db.run("DELETE FROM slots")
+    fill_slots(db)
+
+
+def fill_created(db: Fills) -> None:
+    """``created`` of every indexed memory, from its record (once)."""
+    rows = db.rows("SELECT path, record FROM files WHERE record IS NOT NULL")
+    db.write(
+        "UPDATE files SET created = ? WHERE path = ?",
+        [(created_column(json.loads(r).get("created")), p) for p, r in rows],
+    )
+
+
+def fill_dated(db: Fills) -> None:
+    """Each indexed memory without ``created``, dated (once; ``vault.dating``)."""
+    filled = []
+    for path, mtime_ns, record in db.rows(
+        "SELECT path, mtime_ns, record FROM files WHERE record IS NOT NULL AND created IS NULL"
+    ):
+        memory = dated(Memory.from_record(json.loads(record)), mtime_ns)
+        if memory.dated is not None:
+            record = json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False)
+            filled.append((record, created_column(memory.dated), path))
+    db.write("UPDATE files SET record = ?, created = ? WHERE path = ?", filled)
+
+
 @dataclass(frozen=True)
 class Migration:
     """One schema change after the first: its SQL, and what fills the new columns or
-    tables from the records already there (``fill``, a ``Catalog`` method's name)."""
+    tables from the records already there (``fill``, a function of the migration's
+    ``Fills``)."""
 
     name: str
     sql: str
-    fill: str | None = None
+    fill: Callable[[Fills], None] | None = None
 
 
 #: schema changes after the first, applied in order, once each, each in one transaction
@@ -96,7 +165,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE files ADD COLUMN key_norm TEXT;"
         "CREATE INDEX files_same_text ON files(same_text) WHERE same_text IS NOT NULL;"
         "CREATE INDEX files_key_norm ON files(key_norm) WHERE key_norm IS NOT NULL;",
-        fill="_fill_match_columns",
+        fill=fill_match_columns,
     ),
     # where each chunk's token vectors are in the generation's token files
     # (``token_store``): the rows a late-interaction re-scoring reads
@@ -111,32 +180,32 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE TABLE slots (path TEXT NOT NULL, tag TEXT NOT NULL);"
         "CREATE INDEX slots_tag ON slots(tag);"
         "CREATE INDEX slots_path ON slots(path);",
-        fill="_fill_slots",
+        fill=fill_slots,
     ),
     # the files a sync could not read, which every recall counts (``Catalog.unreadable``)
     Migration("unreadable", "CREATE INDEX files_unreadable ON files(path) WHERE error IS NOT NULL;"),
     # the people of the user's each fact is about (``vault.slots.people_tags``): the facts
     # a question about the user's kids or family is answered by
-    Migration("people", "", fill="_fill_people"),
+    Migration("people", "", fill=fill_people),
     # when each memory was written, in UTC (``created_column``): the memories a question
     # about a time is answered by ("what did I do yesterday?", ``recall.dates``)
     Migration(
         "created",
         "ALTER TABLE files ADD COLUMN created TEXT;"
         "CREATE INDEX files_created ON files(created) WHERE created IS NOT NULL;",
-        fill="_fill_created",
+        fill=fill_created,
     ),
     # what a fact no slot reads says, and a negation kept beside its modal ("can't drive" is
     # "can drive", denied; ``vault.slots.stance_of``): every fact's tags read again, so "We
     # deploy on Fridays" finds the "We don't deploy on Fridays" it contradicts
-    Migration("stances", "", fill="_fill_tags_again"),
+    Migration("stances", "", fill=fill_tags_again),
     # a third language (``lang.packs``): a Portuguese fact, once read as Spanish or as no
     # language, is tagged "lang:pt", so the multilingual model judges it for an English
     # question; and a fact that tells of a change is tagged ``CHANGE_TAG``
-    Migration("languages", "", fill="_fill_tags_again"),
+    Migration("languages", "", fill=fill_tags_again),
     # a hand-written file without ``created`` dated by what its person did (``vault.dating``):
     # its record and its ``created`` column, from the record and the file's recorded mtime
-    Migration("dated", "", fill="_fill_dated"),
+    Migration("dated", "", fill=fill_dated),
 )
 
 
@@ -444,58 +513,13 @@ class Catalog:
             self._script(f"BEGIN IMMEDIATE; {migration.sql}")  # one transaction with what follows
             try:
                 if migration.fill is not None:
-                    getattr(self, migration.fill)()
+                    migration.fill(Fills(self._sql, self._sql_many))
                 self._sql(f"PRAGMA user_version = {number}")
                 self._sql(f"DELETE FROM meta WHERE key = '{Meta.COMMIT_SEQ}'")  # no reader carries rows over this
                 self._sql("COMMIT")
             except BaseException:
                 self.rollback()
                 raise
-
-    def _fill_match_columns(self) -> None:
-        """``same_text`` and ``key_norm`` of every indexed memory, from its record (once)."""
-        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
-        filled = []
-        for path, record in rows:
-            data = json.loads(record)
-            filled.append((*_match_columns(data.get("key"), data.get("text")), path))
-        self._sql_many("UPDATE files SET same_text = ?, key_norm = ? WHERE path = ?", filled)
-
-    def _fill_slots(self, prefix: str = "") -> None:
-        """The tags of every indexed fact that start with ``prefix``, from its record (once)."""
-        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
-        tags = [
-            (path, tag) for path, record in rows for tag in record_tags(json.loads(record)) if tag.startswith(prefix)
-        ]
-        self._sql_many("INSERT INTO slots(path, tag) VALUES (?, ?)", tags)
-
-    def _fill_people(self) -> None:
-        """The people tags of every indexed fact, from its record (once; a catalog whose
-        slots were filled by today's ``record_tags`` has them already)."""
-        self._sql("DELETE FROM slots WHERE tag >= ? AND tag < ?", (PEOPLE_TAG, PEOPLE_TAG + "\uffff"))
-        self._fill_slots(PEOPLE_TAG)
-
-    def _fill_tags_again(self) -> None:
-        """Every indexed fact's tags, from its record, by today's rules (once)."""
-        self._sql("DELETE FROM slots")
-        self._fill_slots()
-
-    def _fill_created(self) -> None:
-        """``created`` of every indexed memory, from its record (once)."""
-        rows = self._sql("SELECT path, record FROM files WHERE record IS NOT NULL").fetchall()
-        filled = [(created_column(json.loads(record).get("created")), path) for path, record in rows]
-        self._sql_many("UPDATE files SET created = ? WHERE path = ?", filled)
-
-    def _fill_dated(self) -> None:
-        """Each indexed memory without ``created``, dated (once; ``vault.dating``)."""
-        rows = self._sql("SELECT path, mtime_ns, record FROM files WHERE record IS NOT NULL AND created IS NULL")
-        filled = []
-        for path, mtime_ns, record in rows.fetchall():
-            memory = dated(Memory.from_record(json.loads(record)), mtime_ns)
-            if memory.dated is not None:
-                record = json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False)
-                filled.append((record, created_column(memory.dated), path))
-        self._sql_many("UPDATE files SET record = ?, created = ? WHERE path = ?", filled)
 
     def schema_version(self) -> int:
         return int(self._sql("PRAGMA user_version").fetchone()[0])
