@@ -86,6 +86,7 @@ def test_the_public_surface_is_what_the_package_exports():
         "open init VaultMemory ingest ingest_all retry_pending context "
         "Archived Checkup ContextBlock Correction Created Declined Hit IngestReport ImportReport Listing Memory Problem "
         "RecallResult Reconfirmed RememberOutcome Remembering Superseded SyncReport TrashEntry "
+        "CallError ContentError TemporaryError MachineError "
         "AlreadyRunning AmbiguousId ConfigError DaemonError EmbedderError EncodingError FileTooLarge FrontmatterError "
         "IndexDamaged IndexLocked IndexStale IndexUnavailable InvalidId InvalidInput LLMError MemoryFileError MergeConflict NotFound OutsideVault "
         "SecretRefused StorageError TranscriptError VaultError VaultNotFound WriteRefused".split()
@@ -116,3 +117,19 @@ def test_the_python_example_runs_as_written(readme, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert '<memory source="vmem">' in done.stdout
+
+
+def test_every_error_says_what_the_caller_can_do():
+    """Issue 60: 22 errors under one root and four subclasses, so a caller could not catch
+    "try again later" apart from "fix your input". Each error now belongs to a group by what
+    the caller can do, and the tree in the module's docstring names every class."""
+    import vault_memory.errors as errors
+
+    groups = (errors.CallError, errors.ContentError, errors.TemporaryError, errors.MachineError)
+    named = {n: c for n, c in vars(errors).items() if isinstance(c, type) and issubclass(c, errors.VaultError)}
+    for name, cls in named.items():
+        if cls in (errors.VaultError, errors.IndexUnavailable, *groups):
+            continue
+        assert any(issubclass(cls, g) for g in groups), name
+        assert name in (errors.__doc__ or ""), name
+    assert issubclass(errors.IndexLocked, errors.TemporaryError) and issubclass(errors.InvalidInput, ValueError)

@@ -62,6 +62,10 @@ _PUBLIC = {
     # errors (their tree: ``errors``)
     "errors": (
         "VaultError",
+        "CallError",
+        "ContentError",
+        "TemporaryError",
+        "MachineError",
         "AlreadyRunning",
         "AmbiguousId",
         "ConfigError",

@@ -1,4 +1,4 @@
-"""Every error vmem raises, in one tree.
+"""Every error vmem raises, in one tree, and grouped by what the caller can do about it.
 
     VaultError                      base class; catch this to handle anything vmem raises
     ├── VaultNotFound               no vault could be located (--vault, VMEM_VAULT, parents, default)
@@ -7,6 +7,7 @@
     │   ├── FrontmatterError        the YAML block is broken or holds wrong types
     │   ├── EncodingError           the file is binary or not UTF-8
     │   ├── FileTooLarge            the file is over the configured size limit
+    │   ├── MergeConflict           git left the file mid-merge, with conflict markers
     │   └── OutsideVault            a symlink (or path) leads outside the vault
     ├── InvalidInput                a value a verb cannot take (a type, empty text, a date); also a ValueError
     │   └── SecretRefused           the text holds a secret (a key, a token, a password): never stored
@@ -17,12 +18,24 @@
     ├── StorageError                the disk said no (full, read-only, permission); nothing half-written
     ├── IndexUnavailable            the derived indexes cannot serve the request (busy, missing)
     │   ├── IndexDamaged            an index file cannot be read: sync rebuilds it (or `vmem reindex`)
-    │   └── IndexStale              the index was built by another model: run `vmem reindex`
+    │   ├── IndexStale              the index was built by another model: run `vmem reindex`
+    │   └── IndexLocked             another program holds a catalog or the ledger: try again
     ├── EmbedderError               the embedding model cannot be loaded or run
     ├── DaemonError                 the vault's daemon failed or answered something unreadable
     │   └── AlreadyRunning          a daemon already serves this vault
     ├── TranscriptError             the input is not a conversation vmem can read
     └── LLMError                    the LLM endpoint is down, slow, or answered something unusable
+
+What the caller can do, as four groups every error above belongs to (as httpx groups its
+errors), so a caller catches "try again later" apart from "fix your input":
+
+    CallError       change the call: the same arguments fail again (VaultNotFound, InvalidInput,
+                    InvalidId, NotFound, AmbiguousId, WriteRefused, TranscriptError)
+    ContentError    a person fixes a file or a setting of the vault (ConfigError, MemoryFileError)
+    TemporaryError  the same call may work later: something is busy, starting or away
+                    (IndexLocked, DaemonError, LLMError)
+    MachineError    the machine or the derived state needs a hand: free space, a sync or a
+                    reindex, a model (StorageError, IndexDamaged, IndexStale, EmbedderError)
 
 Messages are written for the person at the terminal: they say which file, which line,
 and what to do next.
@@ -40,15 +53,31 @@ class VaultError(Exception):
     exit_code = 1
 
 
-class VaultNotFound(VaultError):
+class CallError(VaultError):
+    """Change the call: the same arguments fail again."""
+
+
+class ContentError(VaultError):
+    """A person fixes a file or a setting of the vault; the error names which."""
+
+
+class TemporaryError(VaultError):
+    """The same call may work later: something is busy, starting, or away."""
+
+
+class MachineError(VaultError):
+    """The machine or vmem's derived state needs a hand: free space, a sync, a reindex, a model."""
+
+
+class VaultNotFound(CallError):
     pass
 
 
-class ConfigError(VaultError):
+class ConfigError(ContentError):
     pass
 
 
-class MemoryFileError(VaultError):
+class MemoryFileError(ContentError):
     """A file that cannot be read as a memory. ``path`` and ``line`` locate the problem."""
 
     def __init__(self, path: Path | str, message: str, line: int | None = None):
@@ -85,7 +114,7 @@ class OutsideVault(MemoryFileError):
     pass
 
 
-class InvalidInput(VaultError, ValueError):
+class InvalidInput(CallError, ValueError):
     """A value a verb cannot take; a ``ValueError`` too, so argument-checking callers
     written against plain Python conventions still catch it."""
 
@@ -105,23 +134,23 @@ class SecretRefused(InvalidInput):
         )
 
 
-class InvalidId(VaultError):
+class InvalidId(CallError):
     pass
 
 
-class NotFound(VaultError):
+class NotFound(CallError):
     pass
 
 
-class AmbiguousId(VaultError):
+class AmbiguousId(CallError):
     pass
 
 
-class WriteRefused(VaultError):
+class WriteRefused(CallError):
     pass
 
 
-class StorageError(VaultError):
+class StorageError(MachineError):
     pass
 
 
@@ -129,25 +158,25 @@ class IndexUnavailable(VaultError):
     pass
 
 
-class IndexDamaged(IndexUnavailable):
+class IndexDamaged(IndexUnavailable, MachineError):
     pass
 
 
-class IndexStale(IndexUnavailable):
+class IndexStale(IndexUnavailable, MachineError):
     pass
 
 
-class IndexLocked(IndexUnavailable):
+class IndexLocked(IndexUnavailable, TemporaryError):
     """Another program holds one of vmem's databases (a catalog, the ledger) in a
     transaction: try again once it lets go. vmem's own writers take turns by a lock file,
     so this is never two vmem processes."""
 
 
-class EmbedderError(VaultError):
+class EmbedderError(MachineError):
     pass
 
 
-class DaemonError(VaultError):
+class DaemonError(TemporaryError):
     pass
 
 
@@ -155,9 +184,9 @@ class AlreadyRunning(DaemonError):
     pass
 
 
-class TranscriptError(VaultError, ValueError):
+class TranscriptError(CallError, ValueError):
     pass
 
 
-class LLMError(VaultError):
+class LLMError(TemporaryError):
     pass
