@@ -59,7 +59,6 @@ STILL_HOLDING_WORDS = {
     "index/keyword_index.py": "Spanish stop words the English field keeps",
     "recall/kinds.py": "the words of each kind of question",
     "conversation/context.py": "the words of a summary's kinds",
-    "conversation/transcript.py": "speaker names of exports",
     "index/checkup.py": "words of the checkup's sample",
 }
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from .. import safejson
 from ..errors import InvalidInput, TranscriptError
+from ..lang import all_packs
 from ..vault.fsutil import NotRegular, read_regular
 from ..vault.memory import as_datetime
 from ..vault.secrets import without_private
@@ -42,10 +43,13 @@ ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
 #: roles a conversation format may hold that are not the conversation: skipped, not reported
 _OTHER_ROLES = ("system", "tool", "developer", "function")
+#: the speakers' labels of every pack ("User", "Usuario", "Utilizador"), each with its role
+_LABEL_ROLE = {label: role for pack in all_packs() for label, role in pack.speaker_labels.items()}
 #: a speaker's label at the start of a line (a few spaces at most: a tab or deeper indent is
 #: a quote, not a turn)
-_LABEL = re.compile(r"^ {0,3}(user|usuario|usuaria|human|humano|assistant|asistente|ai|bot|claude) ?:[ \t]?(.*)$", re.I)
-_LABEL_ROLE = {"user": "user", "usuario": "user", "usuaria": "user", "human": "user", "humano": "user"}
+_LABEL = re.compile(
+    rf"^ {{0,3}}({'|'.join(sorted(map(re.escape, _LABEL_ROLE), key=len, reverse=True))}) ?:[ \t]?(.*)$", re.I
+)
 #: how Claude Code's harness text dressed as a user turn begins: slash commands and their
 #: output, ``!`` shell input and output, background task notifications, hook and system
 #: reminders, peers' messages, interruption markers, the compaction summary's opening

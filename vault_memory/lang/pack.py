@@ -115,3 +115,6 @@ class Pack:
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     id_words: tuple[str, ...] = ()
+    #: how a plain-text transcript labels its speakers ("User:", "Usuario:", "Utilizador:"),
+    #: each with the role it names ("user" or "assistant"): ``conversation.transcript``
+    speaker_labels: Mapping[str, str] = field(default_factory=dict)

@@ -386,4 +386,15 @@ PACK = Pack(
         "driver\\W?s licen[cs]e(?: number)?",
         "id (?:number|card number)",
     ),
+    speaker_labels={
+        "user": "user",
+        "human": "user",
+        "assistant": "assistant",
+        "ai": "assistant",
+        "bot": "assistant",
+        "claude": "assistant",
+        "chatgpt": "assistant",
+        "gpt": "assistant",
+        "model": "assistant",
+    },
 )

@@ -406,4 +406,12 @@ PACK = Pack(
         "n[uú]mero de la seguridad social",
         "nss",
     ),
+    speaker_labels={
+        "usuario": "user",
+        "usuaria": "user",
+        "humano": "user",
+        "humana": "user",
+        "asistente": "assistant",
+        "modelo": "assistant",
+    },
 )

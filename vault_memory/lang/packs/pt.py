@@ -354,4 +354,13 @@ PACK = Pack(
         "nis",
         "pis",
     ),
+    speaker_labels={
+        "usuário": "user",
+        "usuária": "user",
+        "utilizador": "user",
+        "utilizadora": "user",
+        "humano": "user",
+        "assistente": "assistant",
+        "modelo": "assistant",
+    },
 )
