@@ -171,3 +171,23 @@ def test_a_templates_folder_is_no_memory_even_without_obsidians_setting(obsidian
         result = mem.recall("when is standup?")
         assert "9:45" in result.block and not result.warnings, result.warnings
         assert mem.doctor().ok
+
+
+def test_recall_follows_links_to_the_note_that_answers(obsidian):
+    """Issue 61: links were never followed. "what breed is Marta's dog?" matches the note on
+    Marta, which links [[Biscuit]]; the note on Biscuit says the breed but not Marta's name.
+    Either way along a link brings it."""
+    people, pets = obsidian / "People", obsidian / "Pets"
+    people.mkdir()
+    pets.mkdir()
+    (people / "Marta Quiroga.md").write_text("Marta Quiroga is my climbing partner; her dog is [[Biscuit]].\n")
+    (pets / "Biscuit.md").write_text("Biscuit is a wire-haired dachshund, eleven years old, scared of thunder.\n")
+    (obsidian / "Trips.md").write_text("Trip to Siurana with [[Marta Quiroga|Marta]] in April.\n")
+    for n, breed in enumerate(["beagle", "pug", "whippet", "akita", "corgi", "saluki", "vizsla", "samoyed"] * 4):
+        (pets / f"Shelter {n}.md").write_text(f"Shelter dog {n} is a {breed} waiting for a home.\n")  # linked by no one
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        result = mem.recall("what breed is Marta's dog?")
+        linked = {h.memory.path.name: h.explain.get("linked_from") for h in result.hits if h.memory.path}
+        back = mem.recall("who climbs with me?").block
+    assert "dachshund" in result.block and linked.get("Biscuit.md") == "People/Marta Quiroga.md", linked
+    assert "Siurana" in back  # the note that links to Marta's, followed back

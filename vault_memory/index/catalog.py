@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..lang import ENGLISH, detect, says_change
 from ..vault.dating import dated
+from ..vault.links import LINK_TAG, NOTE_TAG, link_tags
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
@@ -206,6 +207,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # a hand-written file without ``created`` dated by what its person did (``vault.dating``):
     # its record and its ``created`` column, from the record and the file's recorded mtime
     Migration("dated", "", fill=fill_dated),
+    # Obsidian's links as relations (``vault.links.link_tags``): every file tagged by the name
+    # a link reaches it by and the names it links to, so recall follows a link either way
+    Migration("links", "", fill=fill_tags_again),
 )
 
 
@@ -310,13 +314,16 @@ _CREATED_FORMAT = "%Y-%m-%dT%H:%M:%S"
 
 def memory_tags(memory: Memory) -> list[str]:
     """The tags a memory is indexed by: its slot and people tags (facts only: an episode is
-    never replaced, nor a fact of the user's) and its language's (``LANGUAGE_TAG``)."""
-    return _tags(memory.type, memory.text, memory.key)
+    never replaced, nor a fact of the user's), its language's (``LANGUAGE_TAG``), and its
+    links' (``vault.links.link_tags``: the name it is reached by, the names it links to)."""
+    path = memory.path.as_posix() if memory.path is not None else None
+    return _tags(memory.type, memory.text, memory.key) + link_tags(path, memory.text)
 
 
 def record_tags(record: dict[str, Any]) -> list[str]:
     """``memory_tags`` of a catalog record."""
-    return _tags(record.get("type", "fact"), str(record.get("text") or ""), record.get("key"))
+    text = str(record.get("text") or "")
+    return _tags(record.get("type", "fact"), text, record.get("key")) + link_tags(record.get("path"), text)
 
 
 def _tags(kind: str | None, text: str, key: str | None) -> list[str]:
@@ -797,6 +804,32 @@ class Catalog:
         """Every file that claims ``memory_id``, indexed or skipped as a duplicate: more than
         one is a copy (an editor's "duplicate file") that no command must guess between."""
         return sorted(r[0] for r in self._sql("SELECT path FROM files WHERE id = ?", (memory_id,)))
+
+    def holds_links(self) -> bool:
+        """Whether any indexed file links to another (``vault.links``)."""
+        if not self._has_slots:
+            return False
+        row = self._sql("SELECT 1 FROM slots WHERE tag >= ? AND tag < ? LIMIT 1", (LINK_TAG, LINK_TAG + "\uffff"))
+        return row.fetchone() is not None
+
+    def linked(self, paths: Iterable[str]) -> dict[str, list[str]]:
+        """For each of ``paths``, the indexed files it links to and those that link to it."""
+        wanted = list(paths)
+        if not wanted or not self._has_slots:
+            return {}
+        rows = list(self._where_in("SELECT path, tag FROM slots", "path", wanted))
+        out: dict[str, set[str]] = {p: set() for p in wanted}
+        by_tag: dict[str, list[str]] = {}
+        for path, tag in rows:  # what each links to is reached by its name; what links to it, by its own
+            if tag.startswith(LINK_TAG):
+                by_tag.setdefault(NOTE_TAG + tag[len(LINK_TAG) :], []).append(path)
+            elif tag.startswith(NOTE_TAG):
+                by_tag.setdefault(LINK_TAG + tag[len(NOTE_TAG) :], []).append(path)
+        for tag, other in self._where_in("SELECT tag, path FROM slots", "tag", list(by_tag)):
+            for path in by_tag[tag]:
+                if other != path:
+                    out[path].add(other)
+        return {p: sorted(found) for p, found in out.items() if found}
 
     def records_tagged(self, tags: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The records of the facts indexed under any of ``tags`` (``lifecycle.slots``): what

@@ -66,6 +66,7 @@ class Snapshot:
         self._foreign_labels: frozenset[int] | None | Literal[False] = False  # False: not asked yet
         self._holds_changes: bool | None = None
         self._conversations: bool | None = None
+        self._holds_links: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
@@ -293,6 +294,13 @@ class Snapshot:
                 memory = self._memories[path] = Memory.from_record(record)
             out[path] = memory
         return out
+
+    def linked(self, paths: list[str]) -> dict[str, list[str]]:
+        """The files each of ``paths`` links to and those linking to it (Obsidian's links);
+        nothing is asked of a vault whose files link nowhere (asked once a snapshot)."""
+        if self._holds_links is None:
+            self._holds_links = self.catalog.holds_links()
+        return self.catalog.linked(paths) if self._holds_links and paths else {}
 
     def neighbours(self, paths: list[str]) -> dict[str, list[str]]:
         """Conversation neighbours (the turns before and after) of each path that has any."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
 from ..index.catalog import Meta
-from ..index.embedder import Part, embed_question, parts_of, token_model
+from ..index.embedder import Part, embed_question, part_cosine, parts_of, token_model
 from ..index.generations import check_compatible
 from ..index.snapshot import Snapshot
 from ..index.store import Index
@@ -313,6 +313,7 @@ class Engine:
         if isinstance(when, Told) and is_precise(when):
             lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
+        self._follow_links(snap, found, models)
         answering = self._by_kind(snap, query.text, found, models, asked_in)
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
@@ -622,6 +623,33 @@ class Engine:
             found |= {path: m for path, m in memories.items() if search.keeps is None or search.keeps(m)}
         return found
 
+    def _follow_links(self, snap: Snapshot, found: Candidates, models: Sequence[Part]) -> None:
+        """The notes the best candidates link to, and those linking to them (Obsidian's
+        ``[[links]]``), brought into reach: each gains ``link_weight`` × its linker's score,
+        and is judged for relevance like any candidate (its cosine to the question computed
+        where the vector leg did not reach it): "what breed is Marta's dog?" finds the note on
+        Marta, which links ``[[Rex]]``, the note that says "beagle"."""
+        if self.params.link_weight <= 0 or not found.fused:
+            return
+        top = sorted(found.fused, key=lambda p: (-found.fused[p], p))[: self.params.link_from]
+        linked = snap.linked(top)
+        gains: dict[str, tuple[float, str]] = {}
+        for path in top:
+            for other in linked.get(path, []):
+                gain = self.params.link_weight * found.fused[path]
+                if gain > max(found.fused.get(other, 0.0), gains.get(other, (0.0, ""))[0]):
+                    gains[other] = (gain, path)
+        if not gains:
+            return
+        unjudged = [p for p in gains if p not in found.vec_score]
+        if unjudged and found.question_vector is not None and models:
+            for path, vector in snap.vectors_of(unjudged).items():
+                found.vec_score[path] = part_cosine(found.question_vector, vector, models[0])
+                found.judges.setdefault(path, models[0])
+        for path, (gain, by) in gains.items():
+            found.fused[path] = gain
+            found.links[path] = by
+
     def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
         answers the kind of question asked (``answering``: the user's work for "what do I
@@ -698,6 +726,7 @@ class Engine:
                     "fused": _round(base),
                     **found.turns.get(path, {}),
                     **({"answers_kind": found.kinds[path]} if path in found.kinds else {}),
+                    **({"linked_from": found.links[path]} if path in found.links else {}),
                     **({"of_the_time_asked": found.dated[path]} if path in found.dated else {}),
                     "weight": _round(weight),
                     **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
@@ -796,6 +825,8 @@ class Candidates:
     #: relative to today, why each memory is of it: "written 2026-11-26", "tells tomorrow =
     #: 2026-11-28"
     dated: dict[str, str] = field(default_factory=dict)
+    #: the candidates a link brought (``_follow_links``): {path: the path that links it}
+    links: dict[str, str] = field(default_factory=dict)
 
 
 #: a question about a time also finds the memories that tell of it from up to this many

@@ -87,6 +87,12 @@ class RankingParams:
     #: confirmed on 3-4: R@5/R@10 .748/.824 -> .758/.828 and .695/.772 -> .697/.774, no
     #: category lower (docs/benchmarks.md)
     asking_weight: float = 0.1
+    #: what a note linked to or from one of the ``link_from`` best candidates gains, as a
+    #: share of that candidate's score (``Engine._follow_links``; 0: links not followed).
+    #: LoCoMo's vaults hold no links (its figures are as before); chosen on the linked set
+    #: of ``benchmarks/links.py`` (docs/benchmarks.md)
+    link_weight: float = 0.5
+    link_from: int = 10
 
 
 def late_interaction(

@@ -2,7 +2,8 @@
 ``![[attachments/map.png]]``.
 
 A block shows a link as the text a person reads in Obsidian (``as_text``), never its
-brackets; ``targets`` names the notes a note links to, for what follows links.
+brackets; ``targets`` names the notes a note links to, and ``link_tags`` indexes a file by
+the name a link reaches it by and the names it links to, so recall follows links both ways.
 """
 
 from __future__ import annotations
@@ -31,6 +32,26 @@ def targets(text: str) -> list[str]:
         if not m.group(1) and target and target not in out:
             out.append(target)
     return out
+
+
+#: the catalog's tags of links: a file is reached by ``NOTE_TAG`` + its name, and links to
+#: ``LINK_TAG`` + each name it links to
+NOTE_TAG = "note:"
+LINK_TAG = "link:"
+
+
+def note_key(name: str) -> str:
+    """The name a link reaches a note by, as Obsidian resolves ``[[Marta]]`` to
+    ``People/Marta.md`` wherever it is: the last part, no ``.md``, case and spaces folded."""
+    last = name.replace("\\", "/").rsplit("/", 1)[-1]
+    last = last[:-3] if last.lower().endswith(".md") else last
+    return " ".join(last.split()).casefold()
+
+
+def link_tags(path: str | None, text: str) -> list[str]:
+    """The tags that index a file by its links (``NOTE_TAG``, ``LINK_TAG``)."""
+    tags = [NOTE_TAG + note_key(path)] if path else []
+    return tags + [LINK_TAG + key for key in dict.fromkeys(note_key(t) for t in targets(text)) if key]
 
 
 def _shown(m: re.Match[str]) -> str:
