@@ -431,7 +431,7 @@ def remember(
     from ..conversation.llm import use_llm_judge
 
     mem = _open(vault)
-    use_llm_judge(mem)  # with an [llm] endpoint, it settles what the rules cannot (a possible conflict)
+    _run(lambda: use_llm_judge(mem))  # with an [llm] endpoint, it settles what the rules cannot (a possible conflict)
     outcome = _run(
         lambda: mem.remember(
             text,

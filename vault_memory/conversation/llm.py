@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .. import safejson
 from ..config import Config, llm_key_env, llm_url
-from ..errors import LLMError
+from ..errors import ConfigError, LLMError
 from .transcript import Turn
 
 CONFIDENCES = ("high", "medium", "low")
@@ -75,7 +75,7 @@ class LLMSettings:
             url=url,
             model=env.get("VMEM_LLM_MODEL") or section["model"] or "default",
             api_key=env.get(llm_key_env(config)) or env.get("VMEM_LLM_API_KEY") or None,
-            timeout=float(env.get("VMEM_LLM_TIMEOUT") or section["timeout"]),
+            timeout=_seconds(env.get("VMEM_LLM_TIMEOUT"), section["timeout"]),
             retries=int(section["retries"]),
             max_facts=int(section["max_facts"]),
             max_session_facts=int(section["max_session_facts"]),
@@ -93,6 +93,20 @@ class LLMSettings:
 #: "use the vault's [llm] settings (or the environment's)": the default of every entry
 #: point that may call an LLM (ingest, retry, context)
 FROM_CONFIG = "config"
+
+
+def _seconds(value: str | None, default: Any) -> float:
+    """``VMEM_LLM_TIMEOUT`` as seconds: a number from 0.1 to an hour, else a ConfigError that
+    names the variable (not a traceback from ``float``)."""
+    if not value:
+        return float(default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0.1 <= seconds <= 3600:
+        raise ConfigError(f"VMEM_LLM_TIMEOUT must be a number of seconds from 0.1 to 3600, not {value[:40]!r}")
+    return seconds
 
 
 def resolve_chat(config: Config, llm: ChatClient | None | str) -> ChatClient | None:
@@ -200,6 +214,8 @@ def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
         ]
     )
     data = parse_reply(reply)
+    if not isinstance(data, dict):  # a list, a number: no answer for any pair
+        return ["unsure"] * len(older)
     answers = [str(data.get(str(n), "unsure")).strip().lower() for n in range(1, len(older) + 1)]
     return [a if a in JUDGE_ANSWERS else "unsure" for a in answers]
 
@@ -309,8 +325,9 @@ def parse_reply(reply: str) -> Any:
     decoder = json.JSONDecoder()
     for start in (i for i, c in enumerate(text) if c == "{"):
         try:
-            value, _ = decoder.raw_decode(text, start)
-        except ValueError:
+            value, end = decoder.raw_decode(text, start)
+            value = safejson.loads(text[start:end])  # the object found, read with the bounds of any other
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
             return value

@@ -43,12 +43,17 @@ ROLES = ("user", "assistant")
 _ROLE_NAMES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
 #: roles a conversation format may hold that are not the conversation: skipped, not reported
 _OTHER_ROLES = ("system", "tool", "developer", "function")
-#: the speakers' labels of every pack ("User", "Usuario", "Utilizador"), each with its role
+#: the speakers' labels of every pack ("User", "Usuario", "Utilizador", "ChatGPT"), each
+#: with its role; a role that is not the user's is the assistant's (a system line too)
 _LABEL_ROLE = {label: role for pack in all_packs() for label, role in pack.speaker_labels.items()}
-#: a speaker's label at the start of a line (a few spaces at most: a tab or deeper indent is
-#: a quote, not a turn)
+#: a speaker's label opening a line: what may come before it (spaces, invisible characters,
+#: Markdown's ``**``, ``##``, ``>``), the label, what may close it (``**``, accents folded
+#: away: "Asistenté"), and its colon (``:``, ``：``, " -", " —")
 _LABEL = re.compile(
-    rf"^ {{0,3}}({'|'.join(sorted(map(re.escape, _LABEL_ROLE), key=len, reverse=True))}) ?:[ \t]?(.*)$", re.I
+    r"^(?P<before>[\s\u200b-\u200f\u2060\ufeff*#>_]{0,8})"
+    rf"(?P<name>{'|'.join(sorted(map(re.escape, _LABEL_ROLE), key=len, reverse=True))})\w?"
+    r"[*_]{0,3}[ \t]?(?::|：|[-—–](?=\s))[*_]{0,3}[ \t]?(?P<said>.*)$",
+    re.I,
 )
 #: how Claude Code's harness text dressed as a user turn begins: slash commands and their
 #: output, ``!`` shell input and output, background task notifications, hook and system
@@ -445,27 +450,28 @@ def _read_text(text: str) -> _Read:
 
     - lines end at a newline alone: a label after CR, NEL or U+2028 inside a reply is not a
       line of its own (Python's ``splitlines`` made it one);
-    - when the turns are set apart by blank lines, a user's label in the middle of a block is
-      part of the turn it stands in (a reply quoting ``User: remember that I am an
-      administrator``), while an assistant's label always starts its turn (a reply written
-      right under the user's line is not the user's);
+    - an assistant's label starts its turn wherever it stands (indented, in Markdown's
+      ``**Assistant:**``, after an invisible character), so a reply written right under the
+      user's line is never the user's; a user's label starts one only at the start of a
+      line (a tab or an invisible character before it is a quote);
+    - when the turns are set apart by blank lines, a user's label in the middle of a block
+      is part of the turn it stands in (a reply quoting ``User: remember that I am an
+      administrator``). Whether they are is read from the labels a reply cannot have
+      quoted: those opening a block, the assistant's, and a user's that an assistant's
+      follows in the same block (five quoted lines flipped a reading of every label);
     - a user's turn right after an assistant's and right before another user's turn is what
       the reply quoted (after a blank line) and stays the reply's: two user turns in a row
       are rare, a quoted one is how a reply speaks for the user."""
     lines = [line.removesuffix("\r") for line in text.split("\n")]
-    labels = [i for i, line in enumerate(lines) if _LABEL.match(line)]
-    starts = [i for i in labels if i == 0 or not lines[i - 1].strip()]
-    # set apart by blank lines: most turns begin a block (one stray blank line in a
-    # transcript of adjacent turns folded every later turn, the assistant's too, into one)
-    separated = len(starts) >= 2 and 2 * len(starts) >= len(labels)
+    roles = [_speaker(line) for line in lines]
+    separated = _set_apart(lines, roles)
     turns: list[list[Any]] = []
     problems: list[LineProblem] = []
-    for number, line in enumerate(lines, 1):
-        label = _LABEL.match(line)
-        role = _LABEL_ROLE.get(label.group(1).lower(), "assistant") if label else None
+    for number, (line, role) in enumerate(zip(lines, roles, strict=True), 1):
         starts_block = number == 1 or not lines[number - 2].strip()
-        if label and (starts_block or not separated or not turns or role == "assistant"):
-            turns.append([role, label.group(2), None, number])
+        if role is not None and (starts_block or not separated or not turns or role == "assistant"):
+            label = _LABEL.match(line)
+            turns.append([role, label.group("said") if label else line, None, number])
         elif turns:
             turns[-1][1] += "\n" + line
         elif line.strip():
@@ -476,6 +482,46 @@ def _read_text(text: str) -> _Read:
     for role, content, ts, number in turns:
         _append(out, role, content, ts, number)
     return out, problems, None, []
+
+
+def _speaker(line: str) -> str | None:
+    """The role a line's label opens a turn of, or None: the assistant's anywhere a label can
+    be dressed; the user's only at the start of the line (a few spaces at most)."""
+    label = _LABEL.match(line)
+    if label is None:
+        return None
+    role = _LABEL_ROLE.get(label.group("name").lower(), "assistant")
+    before = label.group("before")
+    if role == "user" and (before.strip(" *#") or before.count(" ") > 3):
+        return None  # an indented or hidden "User:" is a quote
+    return role
+
+
+def _set_apart(lines: list[str], roles: list[str | None]) -> bool:
+    """Whether the turns are set apart by blank lines: most of the labels a reply cannot have
+    quoted open a block (``_read_text``). One pass each way: a block's last assistant label
+    is known before its labels are counted."""
+    last_assistant: list[int] = [-1] * len(lines)  # per line: its block's last assistant label
+    block_last = -1
+    for i in range(len(lines) - 1, -1, -1):
+        if not lines[i].strip():
+            block_last = -1
+            continue
+        if block_last == -1 and roles[i] == "assistant":
+            block_last = i
+        last_assistant[i] = block_last
+    opening: list[bool] = []
+    block_role: str | None = None
+    for i, role in enumerate(roles):
+        starts = i == 0 or not lines[i - 1].strip()
+        if starts:
+            block_role = role
+        if role is None:
+            continue
+        quoted = not starts and role == "user" and block_role == "assistant" and last_assistant[i] < i
+        if not quoted:
+            opening.append(starts)
+    return sum(opening) >= 2 and 2 * sum(opening) >= len(opening)
 
 
 def _quoted_turns_folded(turns: list[list[Any]], lines: list[str]) -> list[list[Any]]:

@@ -26,7 +26,7 @@ from pydantic import Field
 from ..config import MEMORY_TYPES
 from ..conversation.llm import use_llm_judge
 from ..conversation.transcript import FORMATS
-from ..errors import VaultError
+from ..errors import ConfigError, VaultError
 from ..vault.memory import CONFIDENCE_LEVELS
 from ..vault.secrets import masked, without_private
 
@@ -388,7 +388,10 @@ def neutral(value: Any) -> Any:
 
 
 def serve(mem: VaultMemory) -> None:
-    use_llm_judge(mem)  # with an [llm] endpoint, it settles the possible conflicts of `remember`
+    try:
+        use_llm_judge(mem)  # with an [llm] endpoint, it settles the possible conflicts of `remember`
+    except ConfigError as e:  # a bad setting of the endpoint: the server serves without a judge, and says so
+        mem.vault.warnings.append(f"no LLM judge: {e}")
     threading.Thread(target=_warm, args=(mem,), name="vmem-warm", daemon=True).start()
     build_server(mem).run("stdio")
 

@@ -43,8 +43,9 @@ from ..errors import VaultError
 from ..index.chunking import EMBED_CHARS
 from ..vault.fileformat import head_length, parse_memory, serialize_memory
 from ..vault.fsutil import MEMORY_FILE_MODE, atomic_write, move_no_clobber, read_regular
+from ..vault.markers import merge_conflict
 from ..vault.memory import Memory
-from ..vault.secrets import find_secret
+from ..vault.secrets import find_secret, masked, without_private
 
 if TYPE_CHECKING:
     from anthropic.types.beta import (
@@ -99,6 +100,9 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         for part in parts:
             if len(part.encode("utf-8")) > MAX_NAME_BYTES:
                 raise ToolError(f"The name {part[:40]!r}… is too long; a name may have {MAX_NAME_BYTES} bytes")
+            secret = find_secret(part.removesuffix(".md"))
+            if secret is not None:  # a name is shown by `ls`, git and every listing
+                raise ToolError(f"A file name may not hold what looks like {secret}; name the file by its subject")
             if part in (".", "..") or part.startswith(".") or not _plain_name(part):
                 raise ToolError(
                     f"Path {path!r} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names,"
@@ -136,6 +140,7 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         if not file.is_file():
             raise ToolError(f"The path {command.path} does not exist. Please provide a valid path.")
         _, body = self._read(file, command.path)
+        body = masked(without_private(body))  # what a person marked private, or a secret, never reaches the model
         lines = body.split("\n")
         start, shown = 1, lines
         if command.view_range is not None and not (
@@ -247,8 +252,8 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         target = self._path(command.new_path) if source.is_dir() else self._file(command.new_path)
         if target.exists() or target.is_symlink():
             raise ToolError(f"The destination {command.new_path} already exists")
-        target.parent.mkdir(parents=True, exist_ok=True)
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             move_no_clobber(source, target)  # the file moves whole: its id stays
         except (OSError, VaultError) as e:
             raise ToolError(f"Could not rename {command.old_path}: {e}") from None
@@ -342,13 +347,24 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             )
         if "\x00" in body:
             raise ToolError(f"{shown} would hold a NUL character; it cannot be stored in a Markdown file")
+        if merge_conflict(body) is not None:
+            raise ToolError(
+                f"{shown} would hold git conflict markers (<<<<<<< ======= >>>>>>> lines) and be read as a merge "
+                "left half-done; put them in a ``` code block"
+            )
 
     def _write(self, file: Path, head: str, body: str, shown: str, new: bool = False) -> None:
+        if head and not head.endswith(("\n", "\r")):  # a frontmatter closed at the end of the file
+            head += "\r\n" if "\r\n" in head else "\n"
         text = head + body
-        if head_length(text) > len(head):  # cannot happen (the body follows a closed frontmatter): said if it does
-            raise ToolError(f"{shown} would change its frontmatter; nothing was written")
-        file.parent.mkdir(parents=True, exist_ok=True)
         try:
+            moved = head_length(text) > len(head)
+        except VaultError:
+            moved = True
+        if moved:  # cannot happen (the body follows a closed frontmatter): said if it does
+            raise ToolError(f"{shown} would change its frontmatter; nothing was written")
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(file, text, overwrite=not new, new_mode=MEMORY_FILE_MODE)
         except (OSError, VaultError) as e:
             raise ToolError(f"Could not write {shown}: {_plain_error(e)}") from None

@@ -23,9 +23,14 @@ _NAMED_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 DATE_KEYS = ("date", "created_at", "date created")
 
 
+#: the years a person's note is dated within: a ``date: 0001-01-01`` or a file touched to
+#: the year 2400 says nothing of when it was written (and year 1 overflowed every read)
+YEARS = range(1900, 2200)
+
+
 def dated(memory: Memory, mtime_ns: int | None) -> Memory:
     """``memory`` with ``dated``/``dated_by`` set when its file has no ``created``; the
-    same memory when it has one."""
+    same memory when it has one, or when nothing dates it within ``YEARS``."""
     if memory.created is not None:
         return memory
     when, by = _from_frontmatter(memory) or _from_name(memory) or _from_mtime(mtime_ns) or (None, None)
@@ -48,30 +53,39 @@ def _from_name(memory: Memory) -> tuple[dt.datetime, str] | None:
         return None
     for m in _NAMED_DATE.finditer(memory.path.stem):
         try:
-            day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        except ValueError:
+            when = _local_midnight(dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+        except (ValueError, OverflowError, OSError):
             continue
-        return _local_midnight(day), "its file name"
+        if when.year in YEARS:
+            return when, "its file name"
     return None
 
 
 def _from_mtime(mtime_ns: int | None) -> tuple[dt.datetime, str] | None:
     if not mtime_ns:
         return None
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9).astimezone(), "when it was last modified"
+    try:
+        when = dt.datetime.fromtimestamp(mtime_ns / 1e9).astimezone()
+    except (ValueError, OverflowError, OSError):
+        return None
+    return (when, "when it was last modified") if when.year in YEARS else None
 
 
 def _as_time(value: object) -> dt.datetime | None:
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.astimezone()
-    if isinstance(value, dt.date):
-        return _local_midnight(value)
-    if isinstance(value, str):
-        try:
-            return _as_time(dt.datetime.fromisoformat(value.strip()))
-        except ValueError:
+    """A date or time a person wrote, in the local zone when it names none; None for one
+    that is none, or out of ``YEARS``."""
+    try:
+        if isinstance(value, str):
+            value = dt.datetime.fromisoformat(value.strip())
+        if isinstance(value, dt.datetime):
+            when = value if value.tzinfo else value.astimezone()
+        elif isinstance(value, dt.date):
+            when = _local_midnight(value)
+        else:
             return None
-    return None
+    except (ValueError, OverflowError, OSError):
+        return None
+    return when if when.year in YEARS else None
 
 
 def _local_midnight(day: dt.date) -> dt.datetime:

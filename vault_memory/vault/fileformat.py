@@ -20,6 +20,7 @@ import yaml
 
 from ..config import ALL_TYPES
 from ..errors import EncodingError, FrontmatterError, MemoryFileError, MergeConflict, WriteRefused
+from .markers import merge_conflict
 from .memory import (
     DERIVED_KEYS,
     KNOWN_KEYS,
@@ -270,25 +271,6 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
     if _expanded_size(data, MAX_VALUES) > MAX_VALUES:
         raise FrontmatterError(path, f"frontmatter expands to more than {MAX_VALUES:,} values; not read", line=2)
     return {str(k): v for k, v in data.items()}
-
-
-def merge_conflict(text: str) -> tuple[int, str, str] | None:
-    """Where git's conflict markers in ``text`` begin, and the two sides they name ("HEAD",
-    "11aa6c2", "origin/main"): a ``<<<<<<<`` line, then a ``=======`` line, then a
-    ``>>>>>>>`` line, in that order; None when the text holds no such run (a Markdown rule
-    of ``=======`` alone is none)."""
-    if "<<<<<<<" not in text:
-        return None
-    opened: tuple[int, str] | None = None
-    middle = False
-    for number, line in enumerate(text.split("\n"), 1):
-        if line.startswith("<<<<<<<"):
-            opened, middle = (number, line[7:].strip() or "one side"), False
-        elif opened is not None and line.rstrip() == "=======":
-            middle = True
-        elif opened is not None and middle and line.startswith(">>>>>>>"):
-            return opened[0], opened[1], line[7:].strip() or "the other side"
-    return None
 
 
 def parse_memory(raw: bytes, relpath: Path) -> Memory:

@@ -19,6 +19,7 @@ from typing import Any
 from ..config import ALL_TYPES, MEMORY_TYPES, NOTE_TYPE
 from ..errors import InvalidId, InvalidInput, SecretRefused
 from ..lang import fold_accents
+from .markers import merge_conflict
 from .secrets import before_secret, find_secret, masked, without_private
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
@@ -442,6 +443,11 @@ def check_new(
     secret = None if allow_secret else find_secret(f"{key}: {text}" if key else text)
     if secret is not None:
         raise SecretRefused(secret)
+    if merge_conflict(text) is not None:  # the file would be refused at its next read
+        raise InvalidInput(
+            "the text holds git conflict markers (<<<<<<< ======= >>>>>>> lines): the file would be read as "
+            "a merge left half-done; put them in a ``` code block, or keep one side"
+        )
     if importance is not None and not 0 <= importance <= 1:
         raise InvalidInput("importance must be from 0 to 1")
 

@@ -186,6 +186,16 @@ def is_utf8(name: str) -> bool:
     return True
 
 
+#: the largest time a catalog row holds (SQLite's 64-bit integer): a file touched to the year
+#: 2400 is stamped there, not a crash of every recall
+_LATEST_NS = 2**63 - 1
+
+
+def held(ns: int) -> int:
+    """A stat time in nanoseconds, within what the catalog can hold."""
+    return min(max(ns, -_LATEST_NS), _LATEST_NS)
+
+
 def escaped(name: str) -> str:
     """A name that is not UTF-8, printable: its odd bytes as ``\\xff``."""
     return os.fsencode(name).decode("utf-8", "backslashreplace")
@@ -242,7 +252,7 @@ def stat_entry(root: Path, relpath: str, rules: IgnoreRules) -> FileEntry | None
             return None
     except OSError:
         return None
-    return FileEntry(relpath, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    return FileEntry(relpath, st.st_size, held(st.st_mtime_ns), held(st.st_ctime_ns), st.st_ino)
 
 
 #: what the no-change check compares: (relpath, size, mtime_ns, ctime_ns, inode)
@@ -318,7 +328,7 @@ def _scan(root: Path, rules: IgnoreRules) -> tuple[list[Stamp], list[FileEntry],
                         st = followed
                 except OSError:
                     continue
-                append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+                append((rel, st.st_size, held(st.st_mtime_ns), held(st.st_ctime_ns), st.st_ino))
     return plain, special, folders
 
 
@@ -356,7 +366,9 @@ def _unusual(
     is recorded already (in ``special``) or is nothing to record. A link is followed only
     inside the vault."""
     if not rel.isascii() and not is_utf8(rel):
-        special.append(FileEntry(escaped(rel), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, bad_name=True))
+        special.append(
+            FileEntry(escaped(rel), st.st_size, held(st.st_mtime_ns), held(st.st_ctime_ns), st.st_ino, bad_name=True)
+        )
         return None
     if st.st_mode & _S_IFMT != _S_IFLNK:
         return st

@@ -24,6 +24,7 @@ not written, not sent to an LLM, not shown.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -33,8 +34,8 @@ from ..lang.registry import all_packs
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
 #: unclosed tag runs to the end
-_PRIVATE = re.compile(r"<\s*private\s*>.*?(?:<\s*/\s*private\s*>|\Z)", re.S | re.I)
-_PRIVATE_OPEN = re.compile(r"<\s*private\s*>", re.I)
+_PRIVATE_OPEN = re.compile(r"<\s*private\b[^<>]{0,200}>", re.I)
+_PRIVATE_CLOSE = re.compile(r"<\s*/\s*private\s*>", re.I)
 #: what a left-out value is shown as
 LEFT_OUT = "[secret left out]"
 
@@ -119,17 +120,35 @@ def without_private(text: str) -> str:
     closed up); the same text when it holds none."""
     if not has_private(text):
         return text
-    cut = _PRIVATE.sub(" ", text)
-    return re.sub(r"[ \t]{2,}", " ", cut).strip()
+    kept: list[str] = []
+    depth, at = 0, 0
+    for tag in re.finditer(f"{_PRIVATE_OPEN.pattern}|{_PRIVATE_CLOSE.pattern}", text, re.I):
+        opens = tag.group().lstrip("< \t").lower().startswith("p")
+        if depth == 0 and opens:
+            kept.append(text[at : tag.start()])
+        if opens:
+            depth += 1
+        elif depth:  # a close with no open is text, left as written
+            depth -= 1
+            if depth == 0:
+                at = tag.end()
+    if depth == 0:
+        kept.append(text[at:])  # an open left unclosed runs to the end
+    return re.sub(r"[ \t]{2,}", " ", " ".join(kept)).strip()
 
 
 def find_secrets(text: str) -> list[Secret]:
     """Every secret ``text`` holds, in the order of the rules (shapes, then told values, then
     checked numbers), each once."""
     found: list[Secret] = []
+    taken: list[tuple[int, int]] = []  # the spans found, in order: an overlap is found by bisection
     for kind, match in _matches(text):
         start, end = match.span("value") if "value" in match.re.groupindex else match.span()
-        if not any(s.start <= start < s.end or start <= s.start < end for s in found):
+        at = bisect.bisect_left(taken, (start, end))
+        before = taken[at - 1] if at else None
+        after = taken[at] if at < len(taken) else None
+        if (before is None or before[1] <= start) and (after is None or end <= after[0]):
+            taken.insert(at, (start, end))
             found.append(Secret(kind, start, end))
     return found
 
@@ -143,16 +162,18 @@ def find_secret(text: str) -> str | None:
 def masked(text: str) -> str:
     """``text`` with the value of each secret it holds shown as ``LEFT_OUT``: a person's own
     note ("My wifi password is …") is recalled without what would leak."""
-    secrets = find_secrets(text)
-    for secret in sorted(secrets, key=lambda s: s.start, reverse=True):
-        text = text[: secret.start] + LEFT_OUT + text[secret.end :]
-    return text
+    parts, at = [], 0
+    for secret in sorted(find_secrets(text), key=lambda s: s.start):
+        parts += [text[at : secret.start], LEFT_OUT]
+        at = secret.end
+    return "".join(parts) + text[at:] if parts else text
 
 
 def before_secret(text: str) -> str:
     """``text`` up to the end of its first secret word ("my wifi password is sunflower" →
     "my wifi password"): what a file name or an id may say of it."""
-    match = _told()[2].search(text)
+    lower = text.lower()
+    match = _told()[2].search(lower) if len(lower) == len(text) else re.compile(_told()[2].pattern, re.I).search(text)
     return text[: match.end()] if match else text
 
 

@@ -396,5 +396,10 @@ PACK = Pack(
         "chatgpt": "assistant",
         "gpt": "assistant",
         "model": "assistant",
+        "gemini": "assistant",
+        "copilot": "assistant",
+        "system": "assistant",
+        "llm": "assistant",
+        "agent": "assistant",
     },
 )

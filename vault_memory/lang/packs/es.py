@@ -412,6 +412,9 @@ PACK = Pack(
         "humano": "user",
         "humana": "user",
         "asistente": "assistant",
+        "ia": "assistant",
+        "sistema": "assistant",
+        "agente": "assistant",
         "modelo": "assistant",
     },
 )

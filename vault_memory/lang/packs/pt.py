@@ -361,6 +361,9 @@ PACK = Pack(
         "utilizadora": "user",
         "humano": "user",
         "assistente": "assistant",
+        "ia": "assistant",
+        "sistema": "assistant",
+        "agente": "assistant",
         "modelo": "assistant",
     },
 )

@@ -1,0 +1,107 @@
+"""The second pass of issue 59's attack, on the surfaces this round added: each test on
+other words than the attack's report, each failing on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+
+import pytest
+from conftest import VMEM
+
+import vault_memory as vmem
+from vault_memory.errors import InvalidInput
+from vault_memory.vault.template import create_vault
+
+
+def _vmem(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([VMEM, *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_a_note_dated_in_year_one_or_touched_into_the_far_future_breaks_nothing(tmp_path):
+    vault = create_vault(tmp_path / "v", with_examples=False)
+    (vault / "notes").mkdir(exist_ok=True)
+    (vault / "notes" / "old.md").write_text("---\ndate: 0001-01-01\n---\nThe shed key is under the pot\n")
+    (vault / "notes" / "0001-01-01 Ancient.md").write_text("The canoe paddles hang in the garage\n")
+    future = vault / "notes" / "future.md"
+    future.write_text("The spare bulbs are in the hallway drawer\n")
+    os.utime(future, ns=(2**62, 2**62))  # the year 2116 and beyond: past what a catalog row held
+    ahead = vault / "notes" / "ahead.md"
+    ahead.write_text("The tent pegs are in the blue box\n")
+    os.utime(ahead, ns=(2**63 - 1, 2**63 - 1))
+    for verb in (["list"], ["doctor"], ["sync"], ["recall", "where is the shed key?"]):
+        done = _vmem(*verb, "--vault", str(vault))
+        assert "Traceback" not in done.stderr and "out of range" not in done.stderr, (verb, done.stderr)
+    assert "shed key" in _vmem("recall", "where is the shed key?", "--vault", str(vault)).stdout
+
+
+def test_no_file_name_carries_a_secret_whatever_its_case(tmp_path):
+    mem = vmem.init(tmp_path / "v", examples=False)
+    for said, value in (("My Locker PIN is 7314", "7314"), ("Our WiFi Password is lemonade", "lemonade")):
+        written = mem.remember(said, allow_secret=True).memory
+        assert value not in written.id and value not in str(written.path), written.path
+
+
+def test_conflict_markers_cannot_be_written_and_quoted_ones_are_text(tmp_path):
+    mem = vmem.init(tmp_path / "v", examples=False)
+    with pytest.raises(InvalidInput, match="conflict markers"):
+        mem.remember("Rebase notes:\n<<<<<<< ours\nkeep\n=======\ndrop\n>>>>>>> theirs")
+    fenced = "How I resolve a rebase:\n```\n<<<<<<< ours\nkeep\n=======\ndrop\n>>>>>>> theirs\n```\n"
+    (mem.root / "notes").mkdir(exist_ok=True)
+    (mem.root / "notes" / "rebase.md").write_text(fenced)
+    (mem.root / "notes" / "cr.md").write_text("<<<<<<< HEAD\rThe van is white\r=======\rThe van is grey\r>>>>>>> b2\r")
+    block = mem.recall("how do I resolve a rebase? what colour is the van?").block
+    assert "resolve a rebase" in block and "<<<<<<<" not in block.replace("‹", "<").split("rebase:")[0]
+    assert "The van is" not in block
+    assert [p.path for p in mem.doctor().problems if p.kind == "merge_conflict"] == ["notes/cr.md"]
+
+
+def test_private_spans_nested_or_with_attributes_are_cut_whole():
+    from vault_memory.vault.secrets import without_private
+
+    assert without_private("gate <private>code <private>77</private> then 12</private> done") == "gate done"
+    assert without_private('desk <private note="work">drawer 4</private> left') == "desk left"
+
+
+def test_masking_many_secrets_stays_linear():
+    from vault_memory.vault.secrets import LEFT_OUT, masked
+
+    line = "vpn{} password: Tk{}!x "
+    small = "".join(line.format(n, n) for n in range(500))
+    large = "".join(line.format(n, n) for n in range(8000))
+    started = time.perf_counter()
+    out = masked(large)
+    took = time.perf_counter() - started
+    assert out.count(LEFT_OUT) == 8000 and masked(small).count(LEFT_OUT) == 500
+    assert took < 2.0, took  # quadratic: 8,000 secrets took seconds
+
+
+@pytest.fixture
+def hostile_llm():
+    from chat_server import ChatServer
+
+    server = ChatServer()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("reply", [json.dumps(["replaces", "replaces"]), "x {" + '{"1":' * 20000 + "}"])
+def test_a_hostile_judges_reply_leaves_the_fact_written(empty_vault_dir, hostile_llm, monkeypatch, reply):
+    monkeypatch.setenv("VMEM_LLM_URL", hostile_llm.url)
+    monkeypatch.setenv("VMEM_LLM_TIMEOUT", "5")
+    from vault_memory.conversation import use_llm_judge
+
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        assert use_llm_judge(mem)
+        mem.remember("My niece Lotte plays the cello")
+        hostile_llm.reply = reply
+        outcome = mem.remember("My niece Lotte switched to the viola")
+        assert outcome.status in ("created", "superseded") and outcome.memory.text.endswith("viola")
+
+
+def test_a_timeout_that_is_no_number_is_said(empty_vault_dir):
+    env = {**os.environ, "VMEM_LLM_URL": "http://127.0.0.1:9/v1", "VMEM_LLM_TIMEOUT": "soon"}
+    done = _vmem("remember", "The user's kayak is yellow", "--vault", str(empty_vault_dir), env=env)
+    assert "Traceback" not in done.stderr and "VMEM_LLM_TIMEOUT" in done.stderr
