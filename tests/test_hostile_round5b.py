@@ -105,3 +105,45 @@ def test_a_timeout_that_is_no_number_is_said(empty_vault_dir):
     env = {**os.environ, "VMEM_LLM_URL": "http://127.0.0.1:9/v1", "VMEM_LLM_TIMEOUT": "soon"}
     done = _vmem("remember", "The user's kayak is yellow", "--vault", str(empty_vault_dir), env=env)
     assert "Traceback" not in done.stderr and "VMEM_LLM_TIMEOUT" in done.stderr
+
+
+def test_a_secret_dressed_in_markdown_or_given_as_a_key_is_left_out_of_recall(tmp_path):
+    mem = vmem.init(tmp_path / "v", examples=False)
+    (mem.root / "notes").mkdir(exist_ok=True)
+    (mem.root / "notes" / "flat.md").write_text(
+        "# The flat\n- **Router password:** Koala-93\n- Garage code — 5512\n- I set the NAS password to Wombat2025\n"
+    )
+    (mem.root / "facts" / "alarm.md").write_text("---\ntype: fact\nkey: alarm code\n---\n8264\n")
+    block = mem.recall("what are the router password, the garage code, the NAS and the alarm code?").block
+    for value in ("Koala-93", "5512", "Wombat2025", "8264"):
+        assert value not in block, (value, block)
+    assert block.count("[secret left out]") >= 4
+
+
+def test_an_expiry_date_after_an_identity_word_is_no_secret(tmp_path):
+    mem = vmem.init(tmp_path / "v", examples=False)
+    for said in (
+        "My passport expires 2032-07-19",
+        "Mi DNI caduca el 14/02/2030",
+        "o meu passaporte vence em 2031-11-02",
+    ):
+        assert mem.remember(said).memory.text
+
+
+def test_what_the_agent_wrote_is_marked_as_the_agents(tmp_path):
+    anthropic = pytest.importorskip("anthropic")  # noqa: F841
+    from anthropic.types.beta import BetaMemoryTool20250818CreateCommand
+
+    from vault_memory.integrations.memory_tool import VaultMemoryTool
+
+    mem = vmem.init(tmp_path / "v", examples=False)
+    tool = VaultMemoryTool(mem)
+    tool.create(
+        BetaMemoryTool20250818CreateCommand(command="create", path="/memories/diet.md", file_text="Avoids gluten")
+    )
+    mem.remember("I avoid dairy")
+    lines = [
+        line for line in mem.recall("what food do I avoid?").block.splitlines() if "Avoid" in line or "avoid" in line
+    ]
+    assert any("gluten" in line and "written by the agent" in line for line in lines), lines
+    assert any("dairy" in line and "written by the agent" not in line for line in lines), lines

@@ -121,6 +121,8 @@ def one_line(text: str) -> str:
 
 #: how the block marks the older of two facts that may contradict each other, in the
 #: memory's language
+#: the ``source`` of what an agent wrote through its own tools (the memory tool's notes)
+AGENT_SOURCE = "agent"
 OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede estar desactualizado"}
 #: how it says that a fact of a conflict was said again after it was written: the newer of
 #: the two may carry the older date ("We don't deploy on Fridays", restated today)
@@ -136,7 +138,8 @@ def memory_line(
     shown = one_line(memory.shared_text) if text is None else text
     body = defang(shown)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
-    facts = [memory.written_at.date().isoformat()] if memory.written_at else []
+    facts = ["written by the agent"] if memory.source == AGENT_SOURCE else []  # never read as the user's
+    facts += [memory.written_at.date().isoformat()] if memory.written_at else []
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")

@@ -153,7 +153,13 @@ class Memory:
         a person marked ``<private>`` in the file cut out (``secrets.without_private``), the
         value of a secret a person wrote in it left out (``secrets.masked``). The file keeps
         every byte; the user's own `vmem show` shows all of it."""
-        return masked(without_private(self.text))
+        text = without_private(self.text)
+        if self.key:  # "wifi password" as the key, the value as the text: a secret together
+            said = f"{self.key}: {text}"
+            shown = masked(said)
+            if shown != said:
+                return shown.removeprefix(f"{self.key}: ") if shown.startswith(f"{self.key}: ") else masked(text)
+        return masked(text)
 
     @property
     def supersession_refs(self) -> list[str]:

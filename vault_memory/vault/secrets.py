@@ -96,7 +96,7 @@ _CHECKED: tuple[tuple[str, re.Pattern[str], str], ...] = (
 #: what a secret word's value holds: a digit, or a sign inside it ("perro.123", "Tr0ub4dor&3";
 #: not "secret." at a sentence's end)
 _VALUE = (
-    r"[\"'`“‘«]?(?P<value>(?=[^\s\"'`”’»]*(?:\d|[!@#$%^&*_+=~|<>?.,;:/\\-](?=[^\s\"'`”’».,;:!?])))"
+    r"[\"'`“‘«*]{0,2}(?P<value>(?=[^\s\"'`”’»]*(?:\d|[!@#$%^&*_+=~|<>?.,;:/\\-](?=[^\s\"'`”’».,;:!?])))"
     r"[^\s\"'`”’»]{3,})"
 )
 
@@ -185,14 +185,14 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     if len(lower) == len(text) and alone.search(lower):  # the words' patterns read lower case: 5x faster
         yield from (("a password or a code", m) for m in told.finditer(lower) if _told_value(m))
         for m in identified.finditer(lower):
-            if sum(ch.isdigit() for ch in m.group("value")) >= 5:
+            if _identifies(m.group("value")):
                 yield "an identity number", m
     elif len(lower) != len(text):  # "İ" lowers to two characters: read as it is, ignoring case
         yield from (
             ("a password or a code", m) for m in re.compile(told.pattern, re.I).finditer(text) if _told_value(m)
         )
         for m in re.compile(identified.pattern, re.I).finditer(text):
-            if sum(ch.isdigit() for ch in m.group("value")) >= 5:
+            if _identifies(m.group("value")):
                 yield "an identity number", m
     for m in _CARD.finditer(text):
         if _luhn(re.sub(r"\D", "", m.group())):
@@ -201,6 +201,14 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         for m in pattern.finditer(text):
             if _checker(check)(m.group()):
                 yield kind, m
+
+
+def _identifies(value: str) -> bool:
+    """A number told after an identifier's word is one when it has five digits or more and
+    is no date ("my passport expires 2031-04-01" names when, not which)."""
+    if sum(ch.isdigit() for ch in value) < 5:
+        return False
+    return not re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}", value.strip())
 
 
 def _told_value(match: re.Match[str]) -> bool:
@@ -230,12 +238,16 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"\b(?:{words})\b"
         # whose it is, within the sentence: "for my gmail account", "del banco"
         rf"(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
-        rf"(?:\s*(?P<link>[:=→]|->|=>)\s*|\s+(?P<said>{links})(?=[\s:\"'`“‘«])\s*:?\s*|\s+)" + _VALUE
+        r"[*_`]{0,3}"  # **Password:** as Markdown dresses it
+        rf"(?:\s*(?P<link>[:=→]|->|=>|[—–-](?=\s))[*_`]{{0,3}}\s*|\s+(?P<said>{links})(?=[\s:\"'`“‘«])\s*:?\s*|\s+)"
+        + _VALUE
     )
     ids = either(lambda p: p.id_words).replace(" ", r"\s+")
     identified = re.compile(
         rf"\b(?:{ids})\b\.?(?:\s*(?:#|no\.?|n[º°]\.?|number|n[uú]mero))?\s*(?:[:=]|\bis\b|\bes\b|\b[ée]\b)?\s*"
-        r"(?P<value>[A-Za-z0-9](?:[A-Za-z0-9]|[.\- /](?=[A-Za-z0-9])){5,24})"
+        # a number, maybe after a few letters (X1234567, AB123456), its groups set apart by
+        # dots, dashes, slashes or spaces between digits ("30.123.456"; not "expires 2031")
+        r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
     return told, identified, alone
