@@ -239,3 +239,19 @@ def test_an_id_the_model_takes_is_free_in_the_whole_vault_and_tool_errors_stay_t
     ids = sorted(m.id for m in mem.list().memories)
     assert ids == ["agent-bike", "agent-bike-2"], ids
     assert not [p for p in mem.doctor().problems if p.kind == "duplicate_id"]
+
+
+def test_a_folder_is_deleted_whole_or_not_at_all(tmp_path):
+    """Attack on issue 59's fix: a folder holding an agent note and a broken file lost the
+    note to the trash and then failed; an error named the vault's absolute path."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    folder = mem.root / "agent" / "trip"
+    folder.mkdir(parents=True)
+    server, _ = run(
+        mem.root, [{"command": "create", "path": "/memories/trip/hotel.md", "file_text": "Hotel Aurora\n"}, "ok"]
+    )
+    (folder / "broken.md").write_text("---\nimportance: [0.3\n---\nbody\n")
+    server, _ = run(mem.root, [{"command": "delete", "path": "/memories/trip"}, "Done."])
+    [(said, error)] = server.tool_results()
+    assert error and "Nothing was deleted" in said and str(tmp_path) not in said
+    assert (folder / "hotel.md").exists() and not mem.vault.trash()

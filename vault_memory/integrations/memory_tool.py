@@ -233,11 +233,17 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             files = sorted(target.rglob("*.md"))
         else:
             files = [self._existing(command.path)]
-        for file in files:  # to vmem's trash, each: `vmem restore ID` brings it back
+        ids = []
+        for file in files:  # planned before acting: every file's id known, or nothing is deleted
             try:
-                self.mem.forget(self._memory_id(file))
+                ids.append((file, self._memory_id(file)))
             except VaultError as e:
-                raise ToolError(f"Could not delete {self._shown(file)}: {e}") from None
+                raise ToolError(f"Nothing was deleted: {self._shown(file)} is no memory ({self._quiet(e)})") from None
+        for file, memory_id in ids:  # to vmem's trash, each: `vmem restore ID` brings it back
+            try:
+                self.mem.forget(memory_id)
+            except VaultError as e:
+                raise ToolError(f"Could not delete {self._shown(file)}: {self._quiet(e)}") from None
         if target.is_dir():
             for folder in sorted((p for p in target.rglob("*") if p.is_dir()), reverse=True):
                 _remove_if_empty(folder)
@@ -256,7 +262,7 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
             target.parent.mkdir(parents=True, exist_ok=True)
             move_no_clobber(source, target)  # the file moves whole: its id stays
         except (OSError, VaultError) as e:
-            raise ToolError(f"Could not rename {command.old_path}: {e}") from None
+            raise ToolError(f"Could not rename {command.old_path}: {self._quiet(e)}") from None
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
     # ------------------------------------------------------------------ helpers
@@ -380,6 +386,13 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         if not free:
             raise ToolError(f"Too many notes are named like {self._shown(file)}; choose another name")
         return free[0]
+
+    def _quiet(self, e: BaseException) -> str:
+        """An error's words without the vault's absolute path (the model and its logs see them)."""
+        said = _plain_error(e)
+        for root in {str(self.mem.root.resolve()), str(self.mem.root)}:
+            said = said.replace(root + "/", "").replace(root, "the vault")
+        return said
 
     def _memory_id(self, file: Path) -> str:
         memory = self.mem.vault.read(file.relative_to(self.mem.root.resolve()).as_posix())
