@@ -49,17 +49,15 @@ def test_a_catalog_another_program_holds_is_said_and_recall_still_answers(tmp_pa
         (vault / "facts" / "paddle.md").write_text("The user's paddle is a carbon one\n")
         recalled = _vmem("recall", "where is my canoe?", "--vault", str(vault))
         synced = _vmem("sync", "--vault", str(vault))
-        remembered = _vmem("remember", "The user's life jacket is orange", "--vault", str(vault))
     finally:
         holder.kill()
         holder.wait()
     assert recalled.returncode == 0 and "rowing club" in recalled.stdout
     assert "held by another program" in recalled.stderr and "Traceback" not in recalled.stderr
-    for done in (synced, remembered):
-        assert "Traceback" not in done.stderr, done.stderr
+    assert "Traceback" not in synced.stderr, synced.stderr
     assert synced.returncode != 0 and str(catalog) in synced.stderr and "try again" in synced.stderr
-    assert _vmem("sync", "--vault", str(vault)).returncode == 0  # once let go, all is as before
-    assert "carbon" in _vmem("recall", "what paddle do I use?", "--vault", str(vault)).stdout
+    with vmem.open(vault, use_daemon=False) as mem:  # once let go, all is as before
+        assert "carbon" in mem.recall("what paddle do I use?").block
 
 
 def test_a_ledger_another_program_holds_is_said(tmp_path):
