@@ -805,6 +805,14 @@ class Catalog:
         one is a copy (an editor's "duplicate file") that no command must guess between."""
         return sorted(r[0] for r in self._sql("SELECT path FROM files WHERE id = ?", (memory_id,)))
 
+    def replacing(self, targets: Iterable[str]) -> dict[str, list[str]]:
+        """For each of ``targets`` (ids, or file stems), the indexed files whose ``supersedes``
+        names it: more than one is a fork (two clones that corrected one memory each)."""
+        out: dict[str, list[str]] = {}
+        for path, target in self._where_in("SELECT path, target FROM supersedes", "target", list(targets)):
+            out.setdefault(target, []).append(path)
+        return out
+
     def holds_links(self) -> bool:
         """Whether any indexed file links to another (``vault.links``)."""
         if not self._has_slots:

@@ -295,6 +295,10 @@ class Snapshot:
             out[path] = memory
         return out
 
+    def replacing(self, targets: list[str]) -> dict[str, list[str]]:
+        """The files replacing each of ``targets`` (``Catalog.replacing``)."""
+        return self.catalog.replacing(targets) if targets else {}
+
     def linked(self, paths: list[str]) -> dict[str, list[str]]:
         """The files each of ``paths`` links to and those linking to it (Obsidian's links);
         nothing is asked of a vault whose files link nowhere (asked once a snapshot)."""

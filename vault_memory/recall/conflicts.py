@@ -36,9 +36,36 @@ def with_conflicts(
     conflicts = [
         c for c in open_conflicts([*(h.memory for h in hits), *same_subject]) if {c.newer.id, c.older.id} & recalled
     ]
+    conflicts += _forks(hits, snap, is_current, as_known)
     if not conflicts:
         return hits
     return _placed(hits, conflicts)
+
+
+def _forks(
+    hits: list[Hit], snap: Snapshot, is_current: Callable[[Memory], bool], as_known: Callable[[Memory], Memory]
+) -> list[Conflict]:
+    """Two current memories that each replace one memory: two clones each corrected it, and
+    the merge kept both. Neither replaces the other, so vmem cannot tell which is current:
+    the newer is shown first and the older marked, as for any conflict (``doctor`` names
+    the fork). One catalog query for what the recalled memories replace."""
+    targets = sorted({t for h in hits for t in h.memory.supersedes})
+    replacing = {t: paths for t, paths in snap.replacing(targets).items() if len(paths) > 1}
+    if not replacing:
+        return []
+    read = snap.memories(sorted({p for paths in replacing.values() for p in paths}))
+    out: list[Conflict] = []
+    for target, paths in sorted(replacing.items()):
+        rivals = sorted(
+            (m for p in paths if (m := read.get(p)) is not None and is_current(as_known(m))),
+            key=lambda m: said_order(as_known(m)),
+            reverse=True,
+        )
+        newest = rivals[0] if rivals else None
+        for older in rivals[1:]:
+            if newest is not None and older.id not in newest.supersedes and newest.id not in older.supersedes:
+                out.append(Conflict(newest, older, f"what replaced {target}"))
+    return out
 
 
 def _placed(hits: list[Hit], conflicts: list[Conflict]) -> list[Hit]:
