@@ -370,3 +370,17 @@ def test_a_configured_llm_judges_a_new_fact_against_its_nearest_neighbours(
     else:
         assert outcome.memory.extra.get("compatible_with") == [lille.id]
     assert not unrelated_asked
+
+
+def test_facts_a_person_holds_several_of_are_never_read_as_changes(empty_vault_dir):
+    """Six allergies, each "started" at some age, written a second apart: the newer read as
+    a change of the older (a word of change, cosine .9), and four were left out of an
+    MCP search under load. What can be several at once is never replaced."""
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        for n, what in enumerate(["oats", "mustard", "celery", "lupin"]):
+            story = f" It started when the user was {n + 4}, on a holiday; a nurse noted it."
+            mem.remember(f"The user is allergic to {what}.{story}", now=NOW + n * DAY, force_new=True)
+        block = mem.recall("what is the user allergic to?").block
+    for what in ("oats", "mustard", "celery", "lupin"):
+        assert what in block, block
+    assert "outdated" not in block

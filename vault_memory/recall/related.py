@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..index.embedder import Part
 from ..index.snapshot import Snapshot
 from ..lang import detect, people, says_change, says_contrast
-from ..lifecycle import said_order
+from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
 from .languages import judge_of, pair_cosine
 from .query import Hit
@@ -141,6 +141,7 @@ def _closest_change(
         and says_change(other.text)
         and not says_contrast(other.text)
         and people(other.text) == whose
+        and not _several_at_once(memory, other)
         and is_current(other)
     ]
     vectors = snap.vectors_of(candidates) if candidates else {}
@@ -153,6 +154,23 @@ def _closest_change(
         if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
             found.append((cosine, other))
     return max(found, key=lambda pair: pair[0]) if found else None
+
+
+def _several_at_once(older: Memory, newer: Memory) -> bool:
+    """Whether the rules read both facts as what a person holds several of at once (allergies,
+    languages, likes: ``vault.slots`` cardinality "many"): a newer one of those replaces
+    nothing, whatever words of change it says ("It started when I was 7" beside another
+    allergy; six allergies written a second apart left four out of the block)."""
+    old, new = fact_slot(older), fact_slot(newer)
+    if old is None or new is None or "many" not in (old.cardinality, new.cardinality):
+        return False
+    return _kind(old.subject) == _kind(new.subject)  # allergic to X, allergic to Y; not "plays tennis", "switched to"
+
+
+def _kind(subject: str) -> str:
+    """What a slot's subject is of, without its value: an act's verb ("act:allergic peanut"
+    → "act:allergic"), else the subject itself."""
+    return subject.split(" ", 1)[0] if subject.startswith("act:") else subject
 
 
 def _nearest_older(newer: Memory, vector, snap: Snapshot, parts: Sequence[Part], params: RelatedParams) -> list[str]:
