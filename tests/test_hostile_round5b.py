@@ -147,3 +147,20 @@ def test_what_the_agent_wrote_is_marked_as_the_agents(tmp_path):
     ]
     assert any("gluten" in line and "written by the agent" in line for line in lines), lines
     assert any("dairy" in line and "written by the agent" not in line for line in lines), lines
+
+
+def test_a_table_of_logins_is_recalled_without_its_secrets(tmp_path):
+    """Attack on issue 59's fix: a person's Markdown table under a "password" (or "PIN",
+    "contraseña") column was recalled whole; a table of cities is left as it is."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    (mem.root / "notes").mkdir(exist_ok=True)
+    (mem.root / "notes" / "accounts.md").write_text(
+        "Accounts I use\n\n| service | login | contraseña |\n|:--|:--|:--|\n| correo | mar.t | Lince-204 |\n"
+        "| banco | mt77 | Roble9988 |\n"
+    )
+    (mem.root / "notes" / "trips.md").write_text("Trips\n\n| city | year |\n|---|---|\n| Oaxaca | 2019 |\n")
+    block = mem.recall("which accounts do I use and which cities did I visit?").block
+    assert "Lince-204" not in block and "Roble9988" not in block and "correo" in block
+    assert "Oaxaca" in block and "2019" in block
+    with pytest.raises(vmem.SecretRefused):
+        mem.remember("| app | PIN |\n|---|---|\n| phone | 4471 |")

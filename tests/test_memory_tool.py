@@ -255,3 +255,17 @@ def test_a_folder_is_deleted_whole_or_not_at_all(tmp_path):
     [(said, error)] = server.tool_results()
     assert error and "Nothing was deleted" in said and str(tmp_path) not in said
     assert (folder / "hotel.md").exists() and not mem.vault.trash()
+
+
+def test_an_id_a_broken_file_claims_is_not_given_to_the_model(tmp_path):
+    """Attack on issue 59's fix: a person's file too broken to parse (or over the size
+    limit) still names its id; the model's next note of that name took it, and once the
+    person mended the file, theirs was the one skipped."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    (mem.root / "facts" / "bees.md").write_text(
+        "---\nid: agent-bees\nimportance: [0.4\n---\nThe user keeps two hives\n"
+    )
+    server, _ = run(mem.root, [{"command": "create", "path": "/memories/bees.md", "file_text": "Hive notes\n"}, "ok"])
+    assert [error for _, error in server.tool_results()] == [False]
+    created = (mem.root / "agent" / "bees.md").read_text()
+    assert "id: agent-bees-2\n" in created

@@ -389,14 +389,27 @@ class VaultMemory:
 
     @_disk
     def taken(self, ids: Iterable[str]) -> set[str]:
-        """Which of ``ids`` a file anywhere in the vault claims (the index brought up to date
+        """Which of ``ids`` a file anywhere in the vault claims (a broken one by its ``id:``
+        line) (the index brought up to date
         first; a skipped copy too) or a forgotten memory in the trash held: an id is unique
         across the vault and never reused."""
+        from .vault.fileformat import claimed_id
+
         wanted = set(ids)
 
         def claimed(backend: Backend) -> set[str]:
             with backend.fresh_snapshot() as snap:
-                return {i for i in wanted if snap.paths_claiming(i)}
+                found = {i for i in wanted if snap.paths_claiming(i)}
+                broken = [row.path for row in snap.catalog.errors()]  # files that claim an id they cannot be read by
+            for path in broken:
+                try:
+                    with builtins.open(self.root / path, "rb") as f:
+                        written = claimed_id(f.read(4096))
+                except OSError:
+                    continue
+                if written in wanted:
+                    found.add(written)
+            return found
 
         return self._on_backend(claimed) | (wanted & {entry.id for entry in self.vault.trash()})
 

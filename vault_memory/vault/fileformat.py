@@ -273,6 +273,20 @@ def load_yaml(fm: str, path: Path) -> dict[str, Any]:
     return {str(k): v for k, v in data.items()}
 
 
+#: an ``id:`` line of a frontmatter, read without parsing it
+_ID_LINE = re.compile(rb"^id:[ \t]*[\"']?([^\s\"'#]{1,200})", re.M)
+
+
+def claimed_id(raw: bytes) -> str | None:
+    """The id a file's frontmatter names, read without parsing the rest: a file too broken
+    to parse (or skipped) still claims its id, and no new memory may take it."""
+    head = raw[:4096]
+    if not head.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+        return None
+    found = _ID_LINE.search(head)
+    return found.group(1).decode("utf-8", "replace") if found else None
+
+
 def parse_memory(raw: bytes, relpath: Path) -> Memory:
     """Parse a file's bytes. ``relpath`` is relative to the vault and used in messages."""
     text = decode(raw, relpath)

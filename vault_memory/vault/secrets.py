@@ -25,6 +25,7 @@ not written, not sent to an LLM, not shown.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -142,8 +143,8 @@ def find_secrets(text: str) -> list[Secret]:
     checked numbers), each once."""
     found: list[Secret] = []
     taken: list[tuple[int, int]] = []  # the spans found, in order: an overlap is found by bisection
-    for kind, match in _matches(text):
-        start, end = match.span("value") if "value" in match.re.groupindex else match.span()
+    spans = ((kind, *_value_span(match)) for kind, match in _matches(text))
+    for kind, start, end in itertools.chain(spans, _table_cells(text)):
         at = bisect.bisect_left(taken, (start, end))
         before = taken[at - 1] if at else None
         after = taken[at] if at < len(taken) else None
@@ -155,7 +156,45 @@ def find_secrets(text: str) -> list[Secret]:
 
 def find_secret(text: str) -> str | None:
     """What kind of secret ``text`` holds first ("an AWS access key", "a password", …), or None."""
-    return next((kind for kind, _ in _matches(text)), None)
+    return next((kind for kind, _ in _matches(text)), None) or next((k for k, _, _ in _table_cells(text)), None)
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int]:
+    return match.span("value") if "value" in match.re.groupindex else match.span()
+
+
+#: a Markdown table's row, and the row under its header (``|---|:--:|``)
+_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$")
+_RULE = re.compile(r"^[ \t]*\|(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*$")
+
+
+def _table_cells(text: str) -> Iterator[tuple[str, int, int]]:
+    """The cells of a Markdown table whose column a secret word heads ("| site | password |"):
+    a person's table of logins holds a secret in every row."""
+    if "|" not in text or "-|" not in text.replace(" ", ""):
+        return
+    lines = text.splitlines(keepends=True)
+    starts = list(itertools.accumulate((len(line) for line in lines), initial=0))
+    alone = _told()[2]
+    secret_columns: set[int] = set()
+    for n, line in enumerate(lines):
+        row = _ROW.match(line.rstrip("\r\n"))
+        if row is None:
+            secret_columns = set()
+            continue
+        if _RULE.match(line.rstrip("\r\n")):
+            if n:
+                header = _ROW.match(lines[n - 1].rstrip("\r\n"))
+                cells = header.group(1).split("|") if header else []
+                secret_columns = {i for i, cell in enumerate(cells) if alone.search(cell.strip().lower())}
+            continue
+        at = starts[n] + row.start(1)
+        for i, cell in enumerate(row.group(1).split("|")):
+            value = cell.strip()
+            if i in secret_columns and value and value.strip("-*_ ") and len(value) >= 3:
+                begin = at + cell.index(value)
+                yield "a password or a code", begin, begin + len(value)
+            at += len(cell) + 1
 
 
 @lru_cache(maxsize=4096)  # a recall shows the same memories again and again (60 µs a text)
