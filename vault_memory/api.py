@@ -393,7 +393,9 @@ class VaultMemory:
         line) (the index brought up to date
         first; a skipped copy too) or a forgotten memory in the trash held: an id is unique
         across the vault and never reused."""
+        from .errors import VaultError
         from .vault.fileformat import claimed_id
+        from .vault.fsutil import read_regular
 
         wanted = set(ids)
 
@@ -402,10 +404,9 @@ class VaultMemory:
                 found = {i for i in wanted if snap.paths_claiming(i)}
                 broken = [row.path for row in snap.catalog.errors()]  # files that claim an id they cannot be read by
             for path in broken:
-                try:
-                    with builtins.open(self.root / path, "rb") as f:
-                        written = claimed_id(f.read(4096))
-                except OSError:
+                try:  # never blocks: a FIFO named like a memory is no file to read
+                    written = claimed_id(read_regular(self.root / path, 4096))
+                except (OSError, VaultError):
                     continue
                 if written in wanted:
                     found.add(written)
