@@ -223,3 +223,29 @@ def test_two_clones_that_correct_one_memory_show_both_and_say_which_is_newer(two
     assert "Fridays" in lines[0] and "outdated" not in lines[0], lines
     assert any("Wednesdays" in line and "outdated" in line for line in lines[1:]), lines
     assert not any("Mondays" in line for line in lines), lines
+
+
+def test_a_note_in_a_repository_is_dated_by_the_commit_that_added_it(tmp_path):
+    """Issue 61: a hand-written file without `created:`, `date:` or a date in its name is
+    dated by the commit that added it when the vault is a git repository (a clone's files
+    are all as new as the clone), else by when it was last modified."""
+    import datetime as dt
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    git(vault, "init", "-q", "-b", "main")
+    (vault / "notes").mkdir(exist_ok=True)
+    (vault / "notes" / "boat.md").write_text("The dinghy is moored at pontoon C\n")
+    git(vault, "add", "-A")
+    env_date = "2025-06-14T10:00:00+02:00"
+    import os
+
+    subprocess.run(
+        ["git", "commit", "-qm", "boat"], cwd=vault, capture_output=True, check=True,
+        env={**os.environ, **IDENTITY, "GIT_AUTHOR_DATE": env_date, "GIT_COMMITTER_DATE": env_date},
+    )  # fmt: skip
+    (vault / "notes" / "oars.md").write_text("The oars are in the garage\n")  # not committed
+    with vmem.open(vault, use_daemon=False) as mem:
+        listed = {m.path.name: m for m in mem.list().memories if m.path is not None}
+    assert listed["boat.md"].dated_by == "the commit that added it"
+    assert listed["boat.md"].dated == dt.datetime.fromisoformat(env_date)
+    assert listed["oars.md"].dated_by == "when it was last modified"

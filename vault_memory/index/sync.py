@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import IndexDamaged, MemoryFileError
-from ..vault.dating import dated
 from ..vault.fileformat import parse_memory
 from ..vault.fsutil import sweep_stale_temps
 from ..vault.memory import Memory
@@ -802,7 +801,7 @@ class Indexer:
             memory = None
             if error is None:
                 try:
-                    memory = dated(parse_memory(raw or b"", Path(entry.relpath)), entry.mtime_ns)
+                    memory = self.vault.dated(parse_memory(raw or b"", Path(entry.relpath)), entry.mtime_ns)
                 except MemoryFileError as e:
                     error = e
             if error is not None:

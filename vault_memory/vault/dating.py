@@ -5,7 +5,8 @@ the oldest memory of all, so "I live in Hamburg", written after "I live in Berli
 marked "older — may be outdated". Such a file is dated by what the person did, the first
 that says: its frontmatter's own ``date:`` (what Obsidian users and their templates
 write), a date in its file name (``2026-11-26.md``, ``2026-11-26 Standup.md``, a daily
-note), else when it was last modified. ``list --json`` and ``show`` say which
+note), the commit that added it when the vault is a git repository (``gitops.added_dates``),
+else when it was last modified. ``list --json`` and ``show`` say which
 (``Memory.dated_by``). The file is never changed: the date is derived, like an index.
 """
 
@@ -28,12 +29,14 @@ DATE_KEYS = ("date", "created_at", "date created")
 YEARS = range(1900, 2200)
 
 
-def dated(memory: Memory, mtime_ns: int | None) -> Memory:
+def dated(memory: Memory, mtime_ns: int | None, added: dt.datetime | None = None) -> Memory:
     """``memory`` with ``dated``/``dated_by`` set when its file has no ``created``; the
-    same memory when it has one, or when nothing dates it within ``YEARS``."""
+    same memory when it has one, or when nothing dates it within ``YEARS``. ``added``: when
+    the commit that added the file was written."""
     if memory.created is not None:
         return memory
-    when, by = _from_frontmatter(memory) or _from_name(memory) or _from_mtime(mtime_ns) or (None, None)
+    from_git = (added, "the commit that added it") if added is not None and added.year in YEARS else None
+    when, by = _from_frontmatter(memory) or _from_name(memory) or from_git or _from_mtime(mtime_ns) or (None, None)
     if when is None:
         return memory
     return dataclasses.replace(memory, dated=when, dated_by=by)

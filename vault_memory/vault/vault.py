@@ -47,6 +47,7 @@ from .fsutil import (
     sweep_stale_temps,
     sync_filesystem,
 )
+from .gitops import added_dates
 from .memory import (
     TYPE_FOLDERS,
     Memory,
@@ -156,6 +157,9 @@ class Vault:
         self.confirmations = Confirmations(self.root, StateLayout.of(self.root).root)
         #: per thread: whether new files wait for one flush at the end of a batch (``flushed_together``)
         self._batch = threading.local()
+        #: when each file was added, by git (``gitops.added_dates``), with the stamp of
+        #: ``.git``'s HEAD and index it was read at
+        self._added_cache: tuple[tuple[int, ...], dict[str, dt.datetime]] | None = None
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -231,7 +235,23 @@ class Vault:
                 mtime = None
         else:
             mtime = entry.mtime_ns
-        return dated(memory, mtime)
+        return self.dated(memory, mtime)
+
+    def dated(self, memory: Memory, mtime_ns: int | None) -> Memory:
+        """``dating.dated``, with the commit that added the file when the vault is a
+        repository (its history read once while ``.git``'s HEAD and index stay as they were)."""
+        if memory.created is not None:
+            return memory
+        first = dated(memory, mtime_ns)
+        if first.dated_by != "when it was last modified" or memory.path is None:
+            return first
+        return dated(memory, mtime_ns, self._added().get(memory.path.as_posix()))
+
+    def _added(self) -> dict[str, dt.datetime]:
+        stamp = tuple(_mtime(self.root / ".git" / name) for name in ("HEAD", "index"))
+        if self._added_cache is None or self._added_cache[0] != stamp:
+            self._added_cache = (stamp, added_dates(self.root))
+        return self._added_cache[1]
 
     def scan(self, progress: Callable[[str, int, int], None] | None = None) -> ScanResult:
         """Every memory that parses, and a ``Problem`` for every file that does not.
@@ -610,3 +630,10 @@ class Vault:
             error = gitops.commit_paths(self.root, paths, message)
             if error:
                 self.warnings.append(f"git autocommit failed (the file is written): {error}")
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
