@@ -58,7 +58,6 @@ STILL_HOLDING_WORDS = {
     "lifecycle/rules.py": "profile keys in two languages",
     "index/keyword_index.py": "Spanish stop words the English field keeps",
     "recall/kinds.py": "the words of each kind of question",
-    "conversation/context.py": "the words of a summary's kinds",
     "index/checkup.py": "words of the checkup's sample",
 }
 

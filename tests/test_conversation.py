@@ -1008,3 +1008,14 @@ def test_an_export_ingest_killed_at_any_point_loses_nothing_and_writes_nothing_t
         assert not list(StateLayout.of(vault).pending.glob("*.json")), limit
     again = run(vault, -1, "--json")  # and every conversation is recorded as read
     assert all(c["new_turns"] == 0 and not c["written"] for c in json.loads(again.stdout)["conversations"])
+
+
+def test_a_change_of_subject_in_portuguese_closes_a_segment_too():
+    """Issue 58: the words of a change of subject lived in the context module, in two
+    languages; they are each pack's words now, so a Portuguese turn that changes the
+    subject is read as one."""
+    from vault_memory.conversation.context import TOPIC_SHIFT
+
+    assert TOPIC_SHIFT.search("Mudando de assunto: o carro já está pronto?")
+    assert TOPIC_SHIFT.search("otra cosa, ¿ya llegó el paquete?") and TOPIC_SHIFT.search("Changing the subject, lunch?")
+    assert not TOPIC_SHIFT.search("O assunto da reunião foi o orçamento")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .. import safejson
 from ..config import StateLayout
 from ..errors import LLMError, VaultError
+from ..lang import all_packs
 from ..recall.render import defang, estimate_tokens, one_line
 from ..vault.fsutil import atomic_write, private_dir
 from .llm import FROM_CONFIG, ChatClient, parse_reply, resolve_chat, summary_text, validate
@@ -51,14 +52,7 @@ CONTINUITY_LOW = 0.3
 SHIFT_SIMILARITY = 0.25
 #: characters of a turn that are embedded (the start says what it is about)
 EMBED_CHARS = 600
-TOPIC_SHIFT = re.compile(
-    r"\b(?:changing\s+(?:the\s+)?(?:subject|topic)|change\s+of\s+(?:subject|topic)|on\s+(?:a\s+|an\s+)?"
-    r"(?:different|other|another)\s+(?:note|topic|subject)|different\s+(?:topic|subject)|unrelated,?\s+but|"
-    r"another\s+thing|let's\s+talk\s+about\s+something\s+else|cambiando\s+de\s+tema|cambiemos\s+de\s+tema|"
-    r"otra\s+cosa|otro\s+tema|dejando\s+eso\s+de\s+lado|te\s+quer[ií]a\s+preguntar\s+(?:sobre|por)|"
-    r"hablando\s+de\s+otra\s+cosa)\b",
-    re.IGNORECASE,
-)
+TOPIC_SHIFT = re.compile(rf"\b(?:{'|'.join(p for pack in all_packs() for p in pack.topic_shifts)})\b", re.IGNORECASE)
 
 SEGMENT_PROMPT = """Summarise this part of a conversation as one JSON object and nothing else:
 {"topic": "...", "discussed": ["..."], "outcome": "...", "decisions": ["..."], "open_questions": ["..."]}

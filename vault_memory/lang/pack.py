@@ -118,3 +118,7 @@ class Pack:
     #: how a plain-text transcript labels its speakers ("User:", "Usuario:", "Utilizador:"),
     #: each with the role it names ("user" or "assistant"): ``conversation.transcript``
     speaker_labels: Mapping[str, str] = field(default_factory=dict)
+    #: what a speaker says when they change the subject ("changing the subject", "otra
+    #: cosa", "mudando de assunto"), as patterns of words: ``conversation.context`` closes a
+    #: segment there
+    topic_shifts: tuple[str, ...] = ()

@@ -406,4 +406,13 @@ PACK = Pack(
         "llm": "assistant",
         "agent": "assistant",
     },
+    topic_shifts=(
+        "changing\\s+(?:the\\s+)?(?:subject|topic)",
+        "change\\s+of\\s+(?:subject|topic)",
+        "on\\s+(?:a\\s+|an\\s+)?(?:different|other|another)\\s+(?:note|topic|subject)",
+        "different\\s+(?:topic|subject)",
+        "unrelated,?\\s+but",
+        "another\\s+thing",
+        "let's\\s+talk\\s+about\\s+something\\s+else",
+    ),
 )

@@ -417,4 +417,13 @@ PACK = Pack(
         "agente": "assistant",
         "modelo": "assistant",
     },
+    topic_shifts=(
+        "cambiando\\s+de\\s+tema",
+        "cambiemos\\s+de\\s+tema",
+        "otra\\s+cosa",
+        "otro\\s+tema",
+        "dejando\\s+eso\\s+de\\s+lado",
+        "te\\s+quer[ií]a\\s+preguntar\\s+(?:sobre|por)",
+        "hablando\\s+de\\s+otra\\s+cosa",
+    ),
 )

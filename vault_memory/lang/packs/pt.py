@@ -366,4 +366,13 @@ PACK = Pack(
         "agente": "assistant",
         "modelo": "assistant",
     },
+    topic_shifts=(
+        "mudando\\s+de\\s+assunto",
+        "mudemos\\s+de\\s+assunto",
+        "outra\\s+coisa",
+        "outro\\s+assunto",
+        "deixando\\s+isso\\s+de\\s+lado",
+        "queria\\s+te\\s+perguntar\\s+(?:sobre|de)",
+        "falando\\s+em\\s+outra\\s+coisa",
+    ),
 )
