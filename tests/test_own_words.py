@@ -384,3 +384,30 @@ def test_facts_a_person_holds_several_of_are_never_read_as_changes(empty_vault_d
     for what in ("oats", "mustard", "celery", "lupin"):
         assert what in block, block
     assert "outdated" not in block
+
+
+@pytest.mark.parametrize("verdict", ["replaces", "same"])
+def test_a_judge_that_says_one_thing_of_every_neighbour_settles_nothing(empty_vault_dir, monkeypatch, verdict):
+    """Attack on issue 58's judge: an endpoint answering "same" for every neighbour dropped
+    the new fact (an unrelated one was reconfirmed instead), and "replaces" for every one
+    superseded facts about other things. Such an answer is read as no answer: the new fact
+    is written and nothing is replaced."""
+    from chat_server import ChatServer
+
+    from vault_memory.conversation import use_llm_judge
+
+    server = ChatServer()
+    monkeypatch.setenv("VMEM_LLM_URL", server.url)
+    monkeypatch.setenv("VMEM_LLM_TIMEOUT", "5")
+    try:
+        with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+            assert use_llm_judge(mem)
+            mem.remember("My brother Jonas lives in Graz", now=NOW)
+            mem.remember("My brother Jonas is a carpenter", now=NOW + DAY)
+            server.reply = json.dumps({"1": verdict, "2": verdict, "3": verdict})
+            outcome = mem.remember("My brother Jonas bought a van", now=NOW + 2 * DAY)
+            texts = [m.text for m in mem.list().memories]
+    finally:
+        server.close()
+    assert outcome.status == "created" and "My brother Jonas bought a van" in texts
+    assert "My brother Jonas lives in Graz" in texts and not outcome.memory.supersedes

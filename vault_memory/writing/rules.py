@@ -438,9 +438,12 @@ class _Batch:
                 near[memory.id] = memory
         if not near:
             return None
-        settled = self._judged(p, list(near.values()))
-        if settled["same"]:
-            return settled["same"][0]
+        nearby = list(near.values())
+        settled = self._judged(p, nearby)
+        if len(nearby) > 1 and any(len(settled[a]) == len(nearby) for a in ("replaces", "same")):
+            return None  # one verdict for every neighbour: a judge that read nothing settles nothing
+        if settled["same"]:  # said again is said of the nearest fact, or of none
+            return nearby[0] if nearby[0] in settled["same"] else None
         if settled["replaces"]:
             d.why = d.why or "as the LLM judged it"
         d.replaced = [*d.replaced, *settled["replaces"]]
