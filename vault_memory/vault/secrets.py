@@ -211,28 +211,29 @@ def masked(text: str) -> str:
 def before_secret(text: str) -> str:
     """``text`` up to the end of its first secret word ("my wifi password is sunflower" →
     "my wifi password"): what a file name or an id may say of it."""
-    lower = text.lower()
-    match = _told()[2].search(lower) if len(lower) == len(text) else re.compile(_told()[2].pattern, re.I).search(text)
+    read, caseless = _caseless(text)
+    match = caseless(_told()[2]).search(read)
     return text[: match.end()] if match else text
+
+
+def _caseless(text: str) -> tuple[str, Callable[[re.Pattern[str]], re.Pattern[str]]]:
+    """How the words' patterns read ``text`` ignoring case: lower-cased (5x faster than
+    ``re.I``), or as written with ``re.I`` where lowering changes its length ("İ" lowers to
+    two characters), so a match's span is always the text's."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower, lambda pattern: pattern
+    return text, lambda pattern: re.compile(pattern.pattern, re.I)
 
 
 def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     for kind, pattern in _SHAPES:
         yield from ((kind, m) for m in pattern.finditer(text))
     told, identified, alone = _told()
-    lower = text.lower()
-    if len(lower) == len(text) and alone.search(lower):  # the words' patterns read lower case: 5x faster
-        yield from (("a password or a code", m) for m in told.finditer(lower) if _told_value(m))
-        for m in identified.finditer(lower):
-            if _identifies(m.group("value")):
-                yield "an identity number", m
-    elif len(lower) != len(text):  # "İ" lowers to two characters: read as it is, ignoring case
-        yield from (
-            ("a password or a code", m) for m in re.compile(told.pattern, re.I).finditer(text) if _told_value(m)
-        )
-        for m in re.compile(identified.pattern, re.I).finditer(text):
-            if _identifies(m.group("value")):
-                yield "an identity number", m
+    read, caseless = _caseless(text)
+    if caseless(alone).search(read):  # no secret word, nothing told after one
+        yield from (("a password or a code", m) for m in caseless(told).finditer(read) if _told_value(m))
+        yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
     for m in _CARD.finditer(text):
         if _luhn(re.sub(r"\D", "", m.group())):
             yield "a payment card number", m
