@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Callable
 
 from .memory import Memory
 
@@ -29,14 +30,20 @@ DATE_KEYS = ("date", "created_at", "date created")
 YEARS = range(1900, 2200)
 
 
-def dated(memory: Memory, mtime_ns: int | None, added: dt.datetime | None = None) -> Memory:
+def dated(memory: Memory, mtime_ns: int | None, added: Callable[[str], dt.datetime | None] | None = None) -> Memory:
     """``memory`` with ``dated``/``dated_by`` set when its file has no ``created``; the
     same memory when it has one, or when nothing dates it within ``YEARS``. ``added``: when
-    the commit that added the file was written."""
+    the commit that added a file (by its path) was written, asked only when nothing the file
+    says dates it (it reads the repository's history)."""
     if memory.created is not None:
         return memory
-    from_git = (added, "the commit that added it") if added is not None and added.year in YEARS else None
-    when, by = _from_frontmatter(memory) or _from_name(memory) or from_git or _from_mtime(mtime_ns) or (None, None)
+    when, by = (
+        _from_frontmatter(memory)
+        or _from_name(memory)
+        or _from_git(memory, added)
+        or _from_mtime(mtime_ns)
+        or (None, None)
+    )
     if when is None:
         return memory
     return dataclasses.replace(memory, dated=when, dated_by=by)
@@ -62,6 +69,11 @@ def _from_name(memory: Memory) -> tuple[dt.datetime, str] | None:
         if when.year in YEARS:
             return when, "its file name"
     return None
+
+
+def _from_git(memory: Memory, added: Callable[[str], dt.datetime | None] | None) -> tuple[dt.datetime, str] | None:
+    when = added(memory.path.as_posix()) if added is not None and memory.path is not None else None
+    return (when, "the commit that added it") if when is not None and when.year in YEARS else None
 
 
 def _from_mtime(mtime_ns: int | None) -> tuple[dt.datetime, str] | None:

@@ -240,12 +240,7 @@ class Vault:
     def dated(self, memory: Memory, mtime_ns: int | None) -> Memory:
         """``dating.dated``, with the commit that added the file when the vault is a
         repository (its history read once while ``.git``'s HEAD and index stay as they were)."""
-        if memory.created is not None:
-            return memory
-        first = dated(memory, mtime_ns)
-        if first.dated_by != "when it was last modified" or memory.path is None:
-            return first
-        return dated(memory, mtime_ns, self._added().get(memory.path.as_posix()))
+        return dated(memory, mtime_ns, lambda path: self._added().get(path))
 
     def _added(self) -> dict[str, dt.datetime]:
         stamp = tuple(_mtime(self.root / ".git" / name) for name in ("HEAD", "index"))
