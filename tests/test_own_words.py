@@ -330,17 +330,9 @@ def test_a_word_shared_with_a_fact_about_someone_else_is_no_evidence(tmp_path):
         assert "Rosalind" in mem.recall("what's my aunt's name?").block
 
 
-@pytest.mark.parametrize(
-    ("answer", "status"), [("replaces", "superseded"), ("same", "reconfirmed"), ("both", "created")]
-)
-def test_a_configured_llm_judges_a_new_fact_against_its_nearest_neighbours(
-    empty_vault_dir, monkeypatch, answer, status
-):
-    """Issue 58: a change no rule reads ("relocated to Bordeaux" after a flat in Lille: no
-    slot of a home, no word shared) was written beside the old value; with an [llm]
-    endpoint, the facts nearest the new one in meaning are asked about (over HTTP, with
-    their texts): replaced, said again in other words, or both true. A fact with no near
-    neighbour asks nothing."""
+@pytest.fixture
+def judged(empty_vault_dir, monkeypatch):
+    """A vault whose writes an [llm] endpoint on 127.0.0.1 judges: (the vault, the endpoint)."""
     from chat_server import ChatServer
 
     from vault_memory.conversation import use_llm_judge
@@ -351,16 +343,29 @@ def test_a_configured_llm_judges_a_new_fact_against_its_nearest_neighbours(
     try:
         with vmem.open(empty_vault_dir, use_daemon=False) as mem:
             assert use_llm_judge(mem)
-            lille = mem.remember("I rent a small flat in Lille", now=NOW).memory
-            server.reply = json.dumps({"1": answer, "2": "unsure", "3": "unsure"})
-            outcome = mem.remember("Our family relocated to Bordeaux in March", now=NOW + DAY)
-            asked = server.requests[-1]["body"]["messages"][-1]["content"]
-            block = mem.recall("which city is home for me?").block
-            before = len(server.requests)
-            mem.remember("Tuesday evenings are for bouldering at the gym", now=NOW + 2 * DAY)
-            unrelated_asked = len(server.requests) > before and "Lille" in json.dumps(server.requests[before:])
+            yield mem, server
     finally:
         server.close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"), [("replaces", "superseded"), ("same", "reconfirmed"), ("both", "created")]
+)
+def test_a_configured_llm_judges_a_new_fact_against_its_nearest_neighbours(judged, answer, status):
+    """Issue 58: a change no rule reads ("relocated to Bordeaux" after a flat in Lille: no
+    slot of a home, no word shared) was written beside the old value; with an [llm]
+    endpoint, the facts nearest the new one in meaning are asked about (over HTTP, with
+    their texts): replaced, said again in other words, or both true. A fact with no near
+    neighbour asks nothing."""
+    mem, server = judged
+    lille = mem.remember("I rent a small flat in Lille", now=NOW).memory
+    server.reply = json.dumps({"1": answer, "2": "unsure", "3": "unsure"})
+    outcome = mem.remember("Our family relocated to Bordeaux in March", now=NOW + DAY)
+    asked = server.requests[-1]["body"]["messages"][-1]["content"]
+    block = mem.recall("which city is home for me?").block
+    before = len(server.requests)
+    mem.remember("Tuesday evenings are for bouldering at the gym", now=NOW + 2 * DAY)
+    unrelated_asked = len(server.requests) > before and "Lille" in json.dumps(server.requests[before:])
     assert outcome.status == status and "Bordeaux" in asked and "1. I rent a small flat in Lille" in asked
     if answer == "replaces":
         assert "Bordeaux" in block and "Lille" not in block
@@ -387,27 +392,16 @@ def test_facts_a_person_holds_several_of_are_never_read_as_changes(empty_vault_d
 
 
 @pytest.mark.parametrize("verdict", ["replaces", "same"])
-def test_a_judge_that_says_one_thing_of_every_neighbour_settles_nothing(empty_vault_dir, monkeypatch, verdict):
+def test_a_judge_that_says_one_thing_of_every_neighbour_settles_nothing(judged, verdict):
     """Attack on issue 58's judge: an endpoint answering "same" for every neighbour dropped
     the new fact (an unrelated one was reconfirmed instead), and "replaces" for every one
     superseded facts about other things. Such an answer is read as no answer: the new fact
     is written and nothing is replaced."""
-    from chat_server import ChatServer
-
-    from vault_memory.conversation import use_llm_judge
-
-    server = ChatServer()
-    monkeypatch.setenv("VMEM_LLM_URL", server.url)
-    monkeypatch.setenv("VMEM_LLM_TIMEOUT", "5")
-    try:
-        with vmem.open(empty_vault_dir, use_daemon=False) as mem:
-            assert use_llm_judge(mem)
-            mem.remember("My brother Jonas lives in Graz", now=NOW)
-            mem.remember("My brother Jonas is a carpenter", now=NOW + DAY)
-            server.reply = json.dumps({"1": verdict, "2": verdict, "3": verdict})
-            outcome = mem.remember("My brother Jonas bought a van", now=NOW + 2 * DAY)
-            texts = [m.text for m in mem.list().memories]
-    finally:
-        server.close()
+    mem, server = judged
+    mem.remember("My brother Jonas lives in Graz", now=NOW)
+    mem.remember("My brother Jonas is a carpenter", now=NOW + DAY)
+    server.reply = json.dumps({"1": verdict, "2": verdict, "3": verdict})
+    outcome = mem.remember("My brother Jonas bought a van", now=NOW + 2 * DAY)
+    texts = [m.text for m in mem.list().memories]
     assert outcome.status == "created" and "My brother Jonas bought a van" in texts
     assert "My brother Jonas lives in Graz" in texts and not outcome.memory.supersedes
