@@ -95,6 +95,8 @@ class Checkup:
     conflicts: list[Conflict] = field(default_factory=list)
     #: advice that is no broken file (a vault other users can read)
     notes: list[str] = field(default_factory=list)
+    #: what this install runs on, where it can differ between machines (the vector index)
+    runs_on: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -108,6 +110,7 @@ class Checkup:
             "problems": [p.to_dict() for p in self.problems],
             "conflicts": [c.to_dict() for c in self.conflicts],
             "notes": self.notes,
+            "runs_on": self.runs_on,
         }
 
 
@@ -502,6 +505,7 @@ class VaultMemory:
     def doctor(self) -> Checkup:
         """Everything wrong in the vault's files (file and line) and in its indexes; changes
         nothing."""
+        from .index.ann import described
         from .index.checkup import index_advice, index_problems
         from .index.embedder import model_parts
         from .index.generations import IndexLayout
@@ -526,7 +530,7 @@ class VaultMemory:
             except (IndexLocked, StorageError) as e:
                 problems.append(Problem(".vmem/index", f"the index could not be brought up to date: {e}", "index"))
         advice = readable_by_others(self.root) + secrets + index_advice(IndexLayout(self.state))
-        return Checkup(self.root, checked, problems, conflicts, advice)
+        return Checkup(self.root, checked, problems, conflicts, advice, {"vector index": described()})
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

@@ -354,6 +354,8 @@ ENVIRONMENT = {
     "XDG_CACHE_HOME": "where models are assembled and cached ($XDG_CACHE_HOME/vmem; else ~/.cache), "
     "unless [embedding] cache_dir says otherwise, and where `vmem mcp` keeps the MCP SDK's handshake answers",
     "XDG_STATE_HOME": "where the hooks log when there is no vault ($XDG_STATE_HOME/vmem/hooks.log; else ~/.local/state)",
+    "VMEM_VECTOR_INDEX": "hnswlib (a graph; the default where a build of it is installed) or exact (numpy, "
+    "no compiled library): the vector index this machine uses; either reads the other's files",
     "HF_HUB_OFFLINE": "set to 1 by vmem before the bundled model loads, so nothing is ever downloaded",
 }
 

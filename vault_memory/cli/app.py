@@ -1135,6 +1135,8 @@ def doctor(
             typer.echo("  settle them with `vmem conflicts` (correct, forget, or --both-true)")
         for note in checkup.notes:
             typer.echo(printable(f"note: {note}"))
+        for part, what in checkup.runs_on.items():
+            typer.echo(f"{part}: {what}")
         n = len(checkup.problems)
         typer.echo(
             f"{checkup.checked} file{'s' if checkup.checked != 1 else ''} checked, {n} problem{'s' if n != 1 else ''} found"

@@ -18,12 +18,13 @@ import contextlib
 import os
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import Any
 
-import hnswlib
 import numpy as np
 
 from ..errors import IndexDamaged
 from ..vault.fsutil import atomic_write, fsync_dir
+from . import ann
 from .generations import Generation, side_path_of
 
 M = 16
@@ -51,14 +52,15 @@ class VectorIndex:
     def __init__(self, path: Path, dim: int):
         self.path = path
         self.dim = dim
-        self.index: hnswlib.Index = None  # set by create() or load()
+        #: hnswlib.Index or ann.Exact (the same calls); set by create() or load()
+        self.index: Any = None
         #: slots marked deleted and free for reuse (hnswlib does not report this number)
         self.deleted = 0
 
     @classmethod
     def create(cls, path: Path, dim: int, capacity: int = 1024) -> VectorIndex:
         vi = cls(path, dim)
-        vi.index = hnswlib.Index(space="cosine", dim=dim)
+        vi.index = ann.new_index(dim)
         vi.index.init_index(
             max_elements=max(capacity, 16), ef_construction=EF_CONSTRUCTION, M=M, allow_replace_deleted=True
         )
@@ -71,9 +73,8 @@ class VectorIndex:
         if not path.exists():
             return cls.create(path, dim)
         vi = cls(path, dim)
-        vi.index = hnswlib.Index(space="cosine", dim=dim)
-        try:
-            vi.index.load_index(str(path), allow_replace_deleted=True)
+        try:  # whichever build wrote it (ann.loaded)
+            vi.index = ann.loaded(path, dim, lambda n: max(2 * n, 1024))
         except (RuntimeError, OSError, ValueError, MemoryError) as e:
             raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
         vi.index.set_ef(EF_SEARCH)
