@@ -21,23 +21,33 @@ if TYPE_CHECKING:
     from typing import Any
 
 try:  # the C halves of json and socket
+    import _socket as _socket_c
     from _json import encode_basestring_ascii as _quote
     from _json import make_scanner as _make_scanner
-    from _socket import AF_UNIX, SOCK_STREAM
-    from _socket import socket as _unix_socket
 except ImportError:  # a Python without them: the modules, slower to import, same answers
     import json as _json_module
-    import socket as _socket_module
+    import socket as _socket_c  # type: ignore[no-redef]
 
     _quote = _json_module.encoder.encode_basestring_ascii
     _make_scanner = None  # type: ignore[misc, assignment]
-    AF_UNIX, SOCK_STREAM, _unix_socket = _socket_module.AF_UNIX, _socket_module.SOCK_STREAM, _socket_module.socket  # type: ignore[misc, assignment]
+_new_socket = _socket_c.socket
+SOCK_STREAM, AF_INET = _socket_c.SOCK_STREAM, _socket_c.AF_INET
+#: None where the platform has no Unix sockets (Windows' CPython)
+AF_UNIX = getattr(_socket_c, "AF_UNIX", None)
 
 #: the file that makes a folder a vault
 CONFIG_NAME = "vmem.toml"
 #: the folder of vmem's own files in a vault, and its daemon's socket in it
 STATE_DIR = ".vmem"
 SOCKET_NAME = "daemon.sock"
+#: the portable transport's address: the loopback port and the key a request must prove
+ADDRESS_NAME = "daemon.addr"
+#: how vmem's processes reach each other and share the index: ``posix`` (the daemon on a
+#: Unix socket, locks by ``fcntl``) or ``portable`` (a loopback TCP port and a key file only
+#: this user reads, locks by portalocker: what Windows has). The daemon's choice is the one
+#: its clients follow: they look for the file it published.
+IPC_ENV = "VMEM_IPC"
+POSIX, PORTABLE = "posix", "portable"
 #: sun_path holds 107 bytes on Linux; longer paths are reached through the folder instead
 MAX_SOCKET_PATH = 100
 #: the largest answer read (a recall of 1,000 whole memories is a few MB): a peer that
@@ -158,6 +168,18 @@ def is_trusted(root: str | os.PathLike[str]) -> bool:
 # ---------------------------------------------------------------------- the exchange
 
 
+def ipc() -> str:
+    """``posix`` or ``portable``: what ``$VMEM_IPC`` asks for, else posix where the platform
+    has Unix sockets and ``fcntl``. ValueError for a value it cannot be."""
+    asked = os.environ.get(IPC_ENV, "").strip().lower()
+    has_posix = os.name == "posix" and AF_UNIX is not None
+    if asked and asked not in (POSIX, PORTABLE):
+        raise ValueError(f"{IPC_ENV}={asked!r}: it may be {POSIX} or {PORTABLE}")
+    if asked == POSIX and not has_posix:
+        raise ValueError(f"{IPC_ENV}=posix, but this platform has no Unix sockets")
+    return asked or (POSIX if has_posix else PORTABLE)
+
+
 class CutShort(OSError):
     """The daemon stopped answering, or the deadline came, after part of an answer."""
 
@@ -172,7 +194,10 @@ def socket_path(vault: str | os.PathLike[str]) -> str:
 
 
 def check_owner(path: str) -> None:
-    """Refuse a daemon socket, or the folder it is in, that is not this user's."""
+    """Refuse a daemon socket or address file, or the folder it is in, that is not this
+    user's (where files have owners by number: on Windows the user's folders' ACLs)."""
+    if not hasattr(os, "getuid"):
+        return
     me = os.getuid()
     for where in (path, os.path.dirname(path) or "."):
         owner = os.stat(where).st_uid
@@ -196,20 +221,37 @@ def at_address(use, path):
         os.chdir(previous)
 
 
+def address_path(vault: str | os.PathLike[str]) -> str:
+    return os.path.join(os.fspath(vault), STATE_DIR, ADDRESS_NAME)
+
+
+def published(vault: str | os.PathLike[str]) -> bool:
+    """Whether a daemon published where it listens (a socket or an address file): asking
+    costs a request, learning that nobody published costs a ``stat``."""
+    return os.path.exists(socket_path(vault)) or os.path.exists(address_path(vault))
+
+
 def exchange(path: str | os.PathLike[str], request: bytes, seconds: float) -> bytes:
-    """Send ``request`` (one line of bytes) and return the answer's bytes (up to its
-    newline, or all the peer sent before closing), within ``seconds`` for the whole
-    exchange: a peer that trickles bytes is let go at the deadline. Raises ``OSError`` when
-    nobody answers (``ConnectionRefusedError``, ``FileNotFoundError``, ``TimeoutError``,
+    """Send ``request`` (one line of bytes) to the Unix socket ``path`` and return the
+    answer's bytes (see ``_exchange``)."""
+    if AF_UNIX is None:
+        raise FileNotFoundError(f"{path}: this platform has no Unix sockets")
+    check_owner(os.fspath(path))
+    return _exchange(_new_socket(AF_UNIX, SOCK_STREAM), lambda sock: at_address(sock.connect, path), request, seconds)
+
+
+def _exchange(sock, connect, request: bytes, seconds: float) -> bytes:
+    """Connect, send ``request`` and return the answer's bytes (up to its newline, or all
+    the peer sent before closing), within ``seconds`` for the whole exchange: a peer that
+    trickles bytes is let go at the deadline. Raises ``OSError`` when nobody answers
+    (``ConnectionRefusedError``, ``FileNotFoundError``, ``TimeoutError``,
     ``ForeignSocket``) and ``CutShort`` when the answer stopped part-way."""
     deadline = time.monotonic() + seconds
     chunks = []
     received = 0
-    check_owner(os.fspath(path))
-    sock = _unix_socket(AF_UNIX, SOCK_STREAM)
     try:
         sock.settimeout(seconds)
-        at_address(sock.connect, path)
+        connect(sock)
         sock.sendall(request)
         while True:
             left = deadline - time.monotonic()
@@ -236,10 +278,68 @@ def exchange(path: str | os.PathLike[str], request: bytes, seconds: float) -> by
 
 def ask(vault: str | os.PathLike[str], request: dict, seconds: float) -> Any:
     """The daemon's answer to ``request`` (which names ``vault``: a socket linked from
-    another vault's folder is told apart), within ``seconds``; raises ``OSError`` (nobody
-    answered, or ``CutShort``) or ``ValueError`` (not JSON)."""
-    line = dumps({**request, "vault": os.fspath(vault)}).encode("ascii") + b"\n"
-    return loads(exchange(socket_path(vault), line, seconds).decode("utf-8", "replace"))
+    another vault's folder is told apart), within ``seconds``, over whichever transport the
+    daemon published; raises ``OSError`` (nobody answered, one that is not the daemon, or
+    ``CutShort``) or ``ValueError`` (not JSON)."""
+    request = {**request, "vault": os.fspath(vault)}
+    if os.path.exists(socket_path(vault)) or not os.path.exists(address_path(vault)):
+        line = dumps(request).encode("ascii") + b"\n"
+        return loads(_said(exchange(socket_path(vault), line, seconds)))
+    path = address_path(vault)
+    check_owner(path)
+    port, key = read_address(path)
+    nonce = os.urandom(16).hex()
+    line = dumps({**request, "nonce": nonce, "proof": proof(key, "client", nonce)}).encode("ascii") + b"\n"
+    raw = _exchange(_new_socket(AF_INET, SOCK_STREAM), lambda sock: sock.connect(("127.0.0.1", port)), line, seconds)
+    answer = loads(_said(raw))
+    if not isinstance(answer, dict) or answer.pop("proof", None) != proof(key, "daemon", nonce):
+        raise ForeignSocket(f"what answers on 127.0.0.1:{port} does not hold the key of {path}; not believed")
+    return answer
+
+
+def _said(raw: bytes) -> str:
+    """An answer's text; a connection closed with nothing said is nobody answering."""
+    if not raw:
+        raise ConnectionAbortedError("the daemon closed the connection without an answer")
+    return raw.decode("utf-8", "replace")
+
+
+def read_address(path: str) -> tuple[int, str]:
+    """(port, key) of an address file; ``ForeignSocket`` for one that is not a daemon's."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        raise FileNotFoundError(path) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_RECORD_BYTES:
+            raise ForeignSocket(f"{path} is not a daemon's address")
+        record = loads(os.read(fd, MAX_RECORD_BYTES).decode("utf-8"))
+    except ValueError:
+        raise ForeignSocket(f"{path} is not a daemon's address") from None
+    finally:
+        os.close(fd)
+    port, key = (record.get("port"), record.get("key")) if isinstance(record, dict) else (None, None)
+    if not isinstance(port, int) or not 0 < port < 65536 or not isinstance(key, str) or len(key) != 64:
+        raise ForeignSocket(f"{path} is not a daemon's address")
+    return port, key
+
+
+def proof(key: str, role: str, nonce: str) -> str:
+    """What only a holder of ``key`` can say about ``nonce`` in ``role`` (``client`` or
+    ``daemon``): keyed BLAKE2, so neither side ever sends the key (a process that took the
+    port of a daemon gone learns nothing it can answer with)."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python without it: the module
+        from hashlib import blake2b
+    try:
+        secret = bytes.fromhex(key)
+    except ValueError:
+        return ""
+    return blake2b(f"{role}:{nonce}".encode("utf-8", "replace"), key=secret[:64], digest_size=32).hexdigest()
 
 
 # ---------------------------------------------------------------------- JSON

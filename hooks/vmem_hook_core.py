@@ -157,9 +157,10 @@ OPEN, CLOSE = '<memory source="vmem">', "</memory>"
 
 
 def _ask(vault, request, timeout):
-    """The daemon's answer, or None (logged) when none came: no socket (no daemon), another
-    user's socket, no answer in time, or one that is not JSON."""
-    if not os.path.exists(link.socket_path(vault)):
+    """The daemon's answer, or None (logged) when none came: nothing published (no daemon),
+    another user's socket or a port that cannot prove the vault's key, no answer in time, or
+    one that is not JSON."""
+    if not link.published(vault):
         return None
     try:
         answer = link.ask(vault, request, timeout)

@@ -39,6 +39,11 @@ def own_data_home(tmp_path_factory):
     before = dict(os.environ)
     for name in [n for n in os.environ if n.startswith("VMEM_")]:
         del os.environ[name]
+    # the machine's choices the whole suite can be run under (`VMEM_TEST_IPC=portable`,
+    # `VMEM_TEST_VECTOR_INDEX=exact`): never the caller's own settings
+    for name in ("VMEM_IPC", "VMEM_VECTOR_INDEX"):
+        if before.get(name.replace("VMEM_", "VMEM_TEST_", 1)):
+            os.environ[name] = before[name.replace("VMEM_", "VMEM_TEST_", 1)]
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
     yield Path(os.environ["XDG_DATA_HOME"])
     os.environ.clear()
@@ -219,6 +224,43 @@ class RunningDaemon:
             self.proc.communicate(timeout=60)
         elif self.proc is not None:
             self.proc.wait(60)
+
+
+def raw_connect(vault_dir: Path, timeout: float = 20.0):
+    """A socket connected to the vault's daemon by whichever transport it published: the
+    Unix socket, or the loopback port of its address file."""
+    import socket
+
+    from vault_memory import daemonlink
+
+    state = StateLayout.of(vault_dir)
+    if state.daemon_address.exists() and not state.daemon_socket.exists():
+        port, _key = daemonlink.read_address(str(state.daemon_address))
+        return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(state.daemon_socket))  # blocking: a full backlog waits, as a client's would
+    sock.settimeout(timeout)
+    return sock
+
+
+def proved(vault_dir: Path, payload: bytes) -> bytes:
+    """``payload`` as a client of the portable transport sends it: a JSON object's line
+    with the proof that it knows the vault's key (any other payload as it is)."""
+    from vault_memory import daemonlink
+
+    state = StateLayout.of(vault_dir)
+    if state.daemon_socket.exists() or not state.daemon_address.exists():
+        return payload
+    try:
+        request = json.loads(payload)
+    except (ValueError, RecursionError):
+        return payload
+    if not isinstance(request, dict):
+        return payload
+    _port, key = daemonlink.read_address(str(state.daemon_address))
+    nonce = os.urandom(16).hex()
+    request.update(nonce=nonce, proof=daemonlink.proof(key, "client", nonce))
+    return json.dumps(request).encode() + b"\n"
 
 
 def wait(predicate, timeout: float = 15.0) -> bool:

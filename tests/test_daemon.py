@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import stat
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import VMEM, Cli, RunningDaemon, use_hash_embedder, wait, write
+from conftest import VMEM, Cli, RunningDaemon, proved, raw_connect, use_hash_embedder, wait, write
 
 import vault_memory as vmem
 from vault_memory.backend.client import DaemonClient
@@ -228,8 +227,11 @@ def test_the_daemon_reads_its_generations_token_vectors_into_the_page_cache(mode
 
 
 def test_socket_is_private(shared_daemon, shared_vault_dir):
-    mode = stat.S_IMODE(os.stat(shared_vault_dir / ".vmem" / "daemon.sock").st_mode)
-    assert mode == 0o600
+    """The socket, or the portable transport's address file (it holds the key), is its
+    owner's alone."""
+    state = StateLayout.of(shared_vault_dir)
+    published = [p for p in (state.daemon_socket, state.daemon_address) if p.exists()]
+    assert len(published) == 1 and stat.S_IMODE(os.stat(published[0]).st_mode) == 0o600
 
 
 def test_a_broken_file_is_reported_and_others_keep_being_indexed(daemon, vault_dir):
@@ -373,9 +375,7 @@ def test_the_socket_bounds_what_one_client_may_cost(vault_dir):
             assert answer is not None and answer["ok"] is False, garbage
         idle = []
         for _ in range(40):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(str(vault_dir / ".vmem" / "daemon.sock"))
-            idle.append(s)
+            idle.append(raw_connect(vault_dir))
         time.sleep(0.5)
         threads = len(os.listdir(f"/proc/{d.proc.pid}/task"))
         assert threads < 32 + 20
@@ -446,12 +446,10 @@ def test_racing_starts_leave_one_daemon_and_tell_the_truth(vault_dir):
 
 
 def raw_request(vault_dir, payload: bytes, timeout: float = 20.0) -> dict | None:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    sock.connect(str(vault_dir / ".vmem" / "daemon.sock"))
+    sock = raw_connect(vault_dir, timeout)
     try:
         try:
-            sock.sendall(payload)
+            sock.sendall(proved(vault_dir, payload))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the daemon stopped reading an oversized request: its answer is still there
         data = b""
@@ -513,9 +511,9 @@ def test_clients_trickling_bytes_never_lock_the_others_out(vault_dir):
 
     def trickle() -> None:
         while not stop.is_set():
+            s = None
             try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.connect(str(vault_dir / ".vmem" / "daemon.sock"))
+                s = raw_connect(vault_dir)
                 for _ in range(30):
                     if stop.wait(1.0):
                         break
@@ -523,7 +521,8 @@ def test_clients_trickling_bytes_never_lock_the_others_out(vault_dir):
             except OSError:
                 pass  # let go by the daemon: come back
             finally:
-                s.close()
+                if s is not None:
+                    s.close()
 
     threads = [threading.Thread(target=trickle, daemon=True) for _ in range(40)]
     try:

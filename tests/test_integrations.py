@@ -30,7 +30,9 @@ HOOK = ROOT / "hooks" / "vmem_hook.py"
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VMEM_", "XDG_STATE"))}
+    # the suite's own choice of transport and index (conftest) stays: never the caller's settings
+    kept = ("VMEM_IPC", "VMEM_VECTOR_INDEX")
+    env = {k: v for k, v in os.environ.items() if k in kept or not k.startswith(("VMEM_", "XDG_STATE"))}
     return env | {"XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path / "home")} | extra
 
 

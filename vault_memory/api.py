@@ -114,6 +114,22 @@ class Checkup:
         }
 
 
+def _runs_on(vector_index: str) -> dict[str, str]:
+    """What `vmem doctor` says this install runs on: where it can differ between machines."""
+    from .daemonlink import POSIX, ipc
+
+    try:
+        kind = ipc()
+    except ValueError as e:
+        return {"vector index": vector_index, "daemon and locks": str(e)}
+    how = (
+        "posix (a Unix socket, fcntl locks)"
+        if kind == POSIX
+        else "portable (a loopback port with a key only you can read, portalocker locks)"
+    )
+    return {"vector index": vector_index, "daemon and locks": how}
+
+
 def _disk(verb: Callable[..., T]) -> Callable[..., T]:
     """The disk saying no (full, read-only, permission denied) reaches callers as a
     ``StorageError`` naming the file, inside the one error tree, never as a raw OSError."""
@@ -167,7 +183,7 @@ class VaultMemory:
         """``work`` on the backend; when the daemon stops answering, on this process from
         then on (the one place the daemon-first policy falls back); when a daemon started
         since this façade chose this process, on the daemon (the one place it joins one)."""
-        if self._may_join_daemon and self._backend.where == "in-process" and self.state.daemon_socket.exists():
+        if self._may_join_daemon and self._backend.where == "in-process" and self.state.daemon_published():
             self._backend = choose(self.root, self.config, embedder=self._embedder, progress=self._progress)
         try:
             return work(self._backend)
@@ -530,7 +546,7 @@ class VaultMemory:
             except (IndexLocked, StorageError) as e:
                 problems.append(Problem(".vmem/index", f"the index could not be brought up to date: {e}", "index"))
         advice = readable_by_others(self.root) + secrets + index_advice(IndexLayout(self.state))
-        return Checkup(self.root, checked, problems, conflicts, advice, {"vector index": described()})
+        return Checkup(self.root, checked, problems, conflicts, advice, _runs_on(described()))
 
     @_disk
     def check_files(self, blobs: dict[str, bytes]) -> tuple[int, builtins.list[Problem]]:

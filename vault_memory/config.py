@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import safejson, trust
-from .daemonlink import CONFIG_NAME, SOCKET_NAME, STATE_DIR, nearest_vault, vaults_above
+from .daemonlink import ADDRESS_NAME, CONFIG_NAME, SOCKET_NAME, STATE_DIR, nearest_vault, vaults_above
 from .daemonlink import default_vault_path as _default_vault_path
 from .errors import ConfigError, VaultNotFound
 
@@ -354,6 +354,8 @@ ENVIRONMENT = {
     "XDG_CACHE_HOME": "where models are assembled and cached ($XDG_CACHE_HOME/vmem; else ~/.cache), "
     "unless [embedding] cache_dir says otherwise, and where `vmem mcp` keeps the MCP SDK's handshake answers",
     "XDG_STATE_HOME": "where the hooks log when there is no vault ($XDG_STATE_HOME/vmem/hooks.log; else ~/.local/state)",
+    "VMEM_IPC": "posix (the daemon on a Unix socket, fcntl locks; the default where there are both) or portable "
+    "(a loopback TCP port with a key only you can read, portalocker locks; what Windows has)",
     "VMEM_VECTOR_INDEX": "hnswlib (a graph; the default where a build of it is installed) or exact (numpy, "
     "no compiled library): the vector index this machine uses; either reads the other's files",
     "HF_HUB_OFFLINE": "set to 1 by vmem before the bundled model loads, so nothing is ever downloaded",
@@ -405,6 +407,15 @@ class StateLayout:
     @property
     def daemon_socket(self) -> Path:
         return self.root / SOCKET_NAME
+
+    @property
+    def daemon_address(self) -> Path:
+        """The portable transport's port and key (``daemonlink.ADDRESS_NAME``)."""
+        return self.root / ADDRESS_NAME
+
+    def daemon_published(self) -> bool:
+        """Whether a daemon published where it listens (socket or address file)."""
+        return self.daemon_socket.exists() or self.daemon_address.exists()
 
     @property
     def daemon_log(self) -> Path:

@@ -37,7 +37,7 @@ def choose(
     ``LocalBackend``)."""
     local = LocalBackend(root, config, embedder=embedder, progress=progress)
     state = StateLayout.of(root)
-    if use_daemon and state.daemon_socket.exists():
+    if use_daemon and state.daemon_published():
         from .client import DaemonClient
         from .remote import DaemonBackend
 

@@ -1,5 +1,5 @@
-"""Talking to a vault's daemon over its Unix socket (see ``protocol``; the exchange itself
-is ``daemonlink``). Standard library only, so a `vmem recall` answered by the daemon starts
+"""Talking to a vault's daemon over whichever transport it published (see ``protocol``; the
+exchange itself is ``daemonlink``). Standard library only, so a `vmem recall` answered by the daemon starts
 fast. ``request`` returns None when no daemon is listening; callers then do the work
 in-process.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..daemonlink import CutShort, dumps, exchange, loads
+from ..daemonlink import CutShort, ask, published
 from ..errors import DaemonError
 from .protocol import WRONG_VAULT, Op
 
@@ -19,26 +19,23 @@ class DaemonClient:
     time is given up on at the deadline, not kept for as long as it keeps trickling."""
 
     def __init__(self, socket_path: Path, timeout: float = 300.0):
+        """``socket_path``: the vault's ``.vmem/daemon.sock`` (``StateLayout.daemon_socket``),
+        which names the vault; a daemon on the portable transport is found beside it."""
         self.path = socket_path
+        self.vault = socket_path.parent.parent
         self.timeout = timeout
 
     def request(self, op: Op, **payload: Any) -> dict[str, Any] | None:
         """The daemon's answer, or None when no daemon is listening. An answer cut short or
         unreadable raises ``DaemonError``."""
-        if not self.path.exists():
+        if not published(self.vault):
             return None
-        # the vault it asks about: a socket linked to another vault's daemon is told apart
-        line = dumps({"op": op.value, "vault": str(self.path.parent.parent), **payload}).encode("ascii") + b"\n"
-        try:
-            raw = exchange(self.path, line, self.timeout)
+        try:  # it names the vault it asks about: a socket linked to another vault's daemon is told apart
+            answer = ask(self.vault, {"op": op.value, **payload}, self.timeout)
         except CutShort as e:
             raise DaemonError(f"the daemon stopped answering: {e}") from None
-        except OSError:  # nobody listening, or no answer at all before the deadline
+        except OSError:  # nobody listening, one that is not the daemon, or no answer before the deadline
             return None
-        if not raw:
-            return None
-        try:
-            answer = loads(raw)
         except ValueError:
             raise DaemonError(
                 f"the daemon's answer to {op.value!r} was cut short or unreadable; see .vmem/daemon.log"

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..config import StateLayout
 from ..errors import DaemonError
-from ..index.locks import try_lock
+from ..index.locks import release, try_lock
 from ..vault.fsutil import private_dir
 from .client import DaemonClient
 from .protocol import Op
@@ -42,7 +42,7 @@ def is_running(state: StateLayout) -> bool:
     fd = try_lock(state.daemon_lock)
     if fd is None:
         return True
-    os.close(fd)
+    release(fd)
     return False
 
 

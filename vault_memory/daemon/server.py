@@ -47,7 +47,6 @@ import logging
 import logging.handlers
 import os
 import signal
-import socketserver
 import threading
 import time
 from collections.abc import Iterator
@@ -71,9 +70,10 @@ from ..backend.protocol import (
 )
 from ..config import CONFIG_NAME, Config, StateLayout, llm_url
 from ..conversation import remember_said, retry_pending
+from ..daemonlink import ipc
 from ..errors import AlreadyRunning, ConfigError, IndexDamaged, VaultError
 from ..index.embedder import warm
-from ..index.locks import try_lock
+from ..index.locks import release, try_lock
 from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..index.sync import SyncReport
@@ -84,7 +84,7 @@ from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
 from ..writing.rules import Created, Superseded
-from .socket_server import serve
+from .socket_server import Listening, serve
 from .socket_server import stop as stop_serving
 
 log = logging.getLogger("vmem.daemon")
@@ -218,7 +218,11 @@ class Daemon:
         self._lock_inode = 0
         #: syncs that failed in a row (retried with backoff; pending changes are kept)
         self.failures = 0
-        self._server: socketserver.BaseServer | None = None
+        self._server: Listening | None = None
+        try:  # how clients reach it: they follow what it publishes
+            self.transport = ipc()
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
         self._observer: Any = None
         self._root = str(vault.root)
         self._retrier: threading.Thread | None = None
@@ -518,7 +522,7 @@ class Daemon:
         """Is the lock this daemon holds still the vault's lock? Deleting .vmem/ (documented
         as derived) under a running daemon would otherwise let a second one start beside it."""
         try:
-            return os.stat(self.state.daemon_lock).st_ino == self._lock_inode and self.state.daemon_socket.exists()
+            return os.stat(self.state.daemon_lock).st_ino == self._lock_inode and self.state.daemon_published()
         except OSError:
             return False
 
@@ -541,6 +545,7 @@ class Daemon:
             "ready": self.ready.is_set(),
             "pid": os.getpid(),
             "vault": self._root,
+            "transport": self.transport,
             "uptime_s": round(time.time() - self.started, 1),
             "memories_indexed": indexed,
             "queue_length": pending,
@@ -658,7 +663,9 @@ class Daemon:
         return [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
 
     def _serve(self) -> None:
-        self._server = serve(self.state.daemon_socket, self.handle)
+        for stale in (self.state.daemon_socket, self.state.daemon_address):  # this daemon holds the lock
+            stale.unlink(missing_ok=True)
+        self._server = serve(self.state.daemon_socket, self.handle, self.transport, self.state.daemon_address)
 
     # ------------------------------------------------------------------ life
 
@@ -706,8 +713,8 @@ class Daemon:
             if self._observer is not None:
                 self._observer.stop()
             if self._server is not None:
-                stop_serving(self._server, self.state.daemon_socket)
-            for path in (self.state.daemon_socket, self.state.daemon_pid):
+                stop_serving(self._server)
+            for path in (self.state.daemon_socket, self.state.daemon_address, self.state.daemon_pid):
                 try:
                     path.unlink()
                 except FileNotFoundError:
@@ -715,7 +722,7 @@ class Daemon:
             if self.snapshot is not None:
                 self.snapshot.close()
             if self._lock_fd is not None:
-                os.close(self._lock_fd)
+                release(self._lock_fd)
                 self._lock_fd = None
         log.info("daemon %s stopped", os.getpid())
 

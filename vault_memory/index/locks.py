@@ -1,4 +1,6 @@
-"""Advisory file locks (``fcntl.flock``) with waiting, for processes sharing one vault.
+"""Advisory file locks with waiting, for processes sharing one vault: ``fcntl.flock``
+(``posix``), or portalocker (``portable``: LockFileEx or msvcrt on Windows, flock here),
+as ``daemonlink.ipc`` chooses. Either is released by the system when its process ends.
 
 Two locks guard the indexes: ``write.lock`` (one writer at a time: sync, reindex, daemon)
 and ``snapshot.lock`` (held shared by readers while they open a consistent snapshot, and
@@ -8,15 +10,58 @@ exclusively by a writer for the short moment it publishes a change).
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import IndexUnavailable
+from ..daemonlink import PORTABLE, ipc
+from ..errors import ConfigError, IndexUnavailable
 from ..vault.fsutil import private_dir
+
+
+def _portable() -> bool:
+    try:
+        return ipc() == PORTABLE
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+
+
+def _take(fd: int, shared: bool) -> bool:
+    """Take the lock on ``fd`` without waiting: False when another process holds it."""
+    if _portable():
+        import portalocker
+
+        flags = portalocker.LockFlags.SHARED if shared else portalocker.LockFlags.EXCLUSIVE
+        try:
+            portalocker.lock(fd, flags | portalocker.LockFlags.NON_BLOCKING)
+        except portalocker.exceptions.AlreadyLocked:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno not in (errno.EAGAIN, errno.EACCES):
+            raise
+        return False
+    return True
+
+
+def _release(fd: int) -> None:
+    """Let the lock go and close ``fd`` (closing alone releases flock; Windows asks for
+    the unlock first)."""
+    try:
+        if _portable():
+            import portalocker
+
+            portalocker.unlock(fd)
+    except (OSError, ImportError, ConfigError):
+        pass
+    finally:
+        os.close(fd)
 
 
 def _open_lock_file(path: Path, shared: bool) -> int:
@@ -44,26 +89,17 @@ def file_lock(
 ) -> Iterator[None]:
     """Hold the lock for the ``with`` block. ``timeout=None`` waits forever; 0 does not wait."""
     fd = _open_lock_file(path, shared)
-    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     try:
         deadline = None if timeout is None else time.monotonic() + timeout
         delay = 0.005
-        while True:
-            try:
-                fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                break
-            except OSError as e:
-                if e.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise IndexUnavailable(
-                        f"{what} is busy (another vmem process holds {path.name}); try again"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
+        while not _take(fd, shared):
+            if deadline is not None and time.monotonic() >= deadline:
+                raise IndexUnavailable(f"{what} is busy (another vmem process holds {path.name}); try again") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        _release(fd)
 
 
 def try_lock(path: Path) -> int | None:
@@ -71,8 +107,16 @@ def try_lock(path: Path) -> int | None:
     _state_folder(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+        taken = _take(fd, shared=False)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not taken:
         os.close(fd)
         return None
     return fd
+
+
+def release(fd: int) -> None:
+    """Let go of a lock ``try_lock`` took."""
+    _release(fd)
