@@ -1320,7 +1320,7 @@ def test_every_write_is_seen_by_the_next_recall_on_a_loaded_machine(tmp_path):
     env = clean_env(tmp_path)
     args = ["claude-code", "--vault", str(vault), "--vmem", VMEM]
     started = run_hook(args, event("SessionStart", tmp_path, source="startup"), env)
-    assert started.returncode == 0 and (vault / ".vmem" / "daemon.sock").exists()
+    assert started.returncode == 0 and StateLayout.of(vault).daemon_published()
     rounds = 20
 
     def over_cli() -> list[int]:  # two processes a round, the fast path answering the recall
