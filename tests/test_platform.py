@@ -61,6 +61,7 @@ def test_each_index_answers_from_each_builds_file_as_the_vectors_say(kind, name,
     if kind == ann.HNSWLIB and ann._hnswlib() is None:
         pytest.skip("no build of hnswlib installed")
     monkeypatch.setenv(ann.ENV, kind)
+    monkeypatch.setattr(ann, "EXACT_MAX", 0)  # the graph however few (else a file this small is searched exactly)
     path = tmp_path / "vectors.hnsw"
     path.write_bytes((FILES / name).read_bytes())
     index = VectorIndex.load(path, 8, live=19)
@@ -109,6 +110,7 @@ def test_a_vault_moved_between_the_two_indexes_answers_the_same_and_embeds_nothi
         pytest.skip("no build of hnswlib installed")
     write(vault_dir / "facts" / "bike.md", "---\nid: bike\ntype: fact\n---\nMy bicycle is a green Brompton.\n")
     questions = ["what do I ride to work?", "what am I allergic to?", "where did I go on holiday?"]
+    monkeypatch.setattr(ann, "EXACT_MAX", 0)  # a graph, as a vault past it has
     monkeypatch.setenv(ann.ENV, ann.HNSWLIB)
     backend = backend_for(vault_dir)
     before = [recall_ids(backend, q) for q in questions]
@@ -126,6 +128,32 @@ def test_a_vault_moved_between_the_two_indexes_answers_the_same_and_embeds_nothi
     monkeypatch.setenv(ann.ENV, ann.HNSWLIB)
     assert [recall_ids(backend_for(vault_dir), q) for q in ["what car do I have?", *questions]] == with_car
     assert layout.current() == generation
+
+
+def test_a_small_index_is_searched_exactly_and_becomes_a_graph_past_the_bound(tmp_path, monkeypatch):
+    """Up to ``EXACT_MAX`` vectors the search is exact whatever is installed (a graph's walk
+    misses near vectors); past it, hnswlib's graph of the same vectors, saved and loaded as
+    one, answering what the exact search answered."""
+    if ann._hnswlib() is None:
+        pytest.skip("no build of hnswlib installed")
+    monkeypatch.setattr(ann, "EXACT_MAX", 12)
+    rows = unit(np.random.default_rng(3).normal(size=(30, 8)).astype(np.float32))
+    index = VectorIndex.create(tmp_path / "v.hnsw", 8)
+    index.add(list(range(10)), rows[:10])
+    assert isinstance(index.index, ann.Exact)
+    small = [label for label, _ in index.search(rows[4], 5, live=10)]
+    index.add(list(range(10, 30)), rows[10:])
+    assert not isinstance(index.index, ann.Exact)  # grown into a graph
+    index.save()
+    again = VectorIndex.load(tmp_path / "v.hnsw", 8, live=30)
+    assert not isinstance(again.index, ann.Exact)
+    exact = [nearest_rows(rows, rows[4])[i] for i in range(5)]
+    assert [label for label, _ in again.search(rows[4], 5, live=30)] == exact
+    assert small[0] == 4 and exact[0] == 4
+
+
+def nearest_rows(rows: np.ndarray, query: np.ndarray) -> list[int]:
+    return [int(i) for i in np.argsort(-(rows @ query))]
 
 
 def test_doctor_names_the_vector_index_in_use_and_a_wrong_choice_is_refused(cli, monkeypatch):

@@ -1,11 +1,13 @@
-"""What answers a vector query: hnswlib's graph when a build of it is installed, else an
-exact search over the same vectors with numpy (``Exact``), behind the few calls of
-``hnswlib.Index`` the vector leg makes.
+"""What answers a vector query: an exact search over the vectors with numpy (``Exact``) up
+to ``EXACT_MAX`` of them, and past that hnswlib's graph when a build of it is installed,
+behind the few calls of ``hnswlib.Index`` the vector leg makes.
 
 Which one: ``$VMEM_VECTOR_INDEX`` (``hnswlib`` or ``exact``), else hnswlib when it imports.
 hnswlib needs a C++ compiler where no wheel exists (CPython 3.13); at a personal vault's size
 the exact search is as good an answer (1.3 ms at 10,000 vectors, 13 ms at 100,000, one
-thread; docs/benchmarks.md).
+thread; docs/benchmarks.md). Below ``EXACT_MAX`` it is the answer even where the graph is
+installed: a graph's walk misses near vectors (on a LoCoMo conversation of 629 turns, the
+eighth nearest was found only when 300 were asked for), and a small matrix costs less.
 
 The vectors are the truth of a vector file, the graph is derived from them: each build reads
 a file another build wrote (hnswlib 0.8 and Chroma's 0.7 write level 0 alike but refuse each
@@ -32,6 +34,9 @@ from ..errors import ConfigError
 ENV = "VMEM_VECTOR_INDEX"
 HNSWLIB, EXACT = "hnswlib", "exact"
 KINDS = (HNSWLIB, EXACT)
+
+#: up to this many vectors the search is exact whatever is installed (a millisecond)
+EXACT_MAX = 4096
 
 #: how a file ``Exact`` writes begins (hnswlib's begins with its level-0 offset, 8 zero bytes)
 EXACT_MAGIC = b"VMEMVEC1"
@@ -66,7 +71,7 @@ def chosen(env: Mapping[str, str] | None = None) -> str:
 
 
 def described(env: Mapping[str, str] | None = None) -> str:
-    """The index in use, as `vmem doctor` names it."""
+    """The index in use past ``EXACT_MAX`` vectors, as `vmem doctor` names it."""
     try:
         kind = chosen(env)
     except ConfigError as e:
@@ -76,7 +81,7 @@ def described(env: Mapping[str, str] | None = None) -> str:
         return f"exact search with numpy ({why})"
     module = _hnswlib()
     build = _distribution_of(module)
-    return f"hnswlib graph ({build})" if build else "hnswlib graph"
+    return f"exact up to {EXACT_MAX:,} vectors, then hnswlib's graph" + (f" ({build})" if build else "")
 
 
 def _distribution_of(module: ModuleType | None) -> str:
@@ -92,20 +97,23 @@ def _distribution_of(module: ModuleType | None) -> str:
 
 
 def new_index(dim: int, kind: str | None = None) -> Any:
-    """An empty index of ``dim`` cosine dimensions of the chosen kind (hnswlib.Index or
-    Exact: the same calls)."""
-    if (kind or chosen()) == EXACT:
+    """An empty index of ``dim`` cosine dimensions, of ``kind`` or else the chosen one
+    (hnswlib.Index or Exact: the same calls)."""
+    picked = chosen()  # a setting that cannot be is refused whatever the size
+    if (kind or picked) == EXACT:
         return Exact(dim)
     module = _hnswlib()
     assert module is not None
     return module.Index(space="cosine", dim=dim)
 
 
-def loaded(path: Path, dim: int, capacity_of: Callable[[int], int]) -> Any:
-    """The index in ``path``, of the chosen kind, whichever build wrote it. ``capacity_of``
-    tells the room a rebuilt graph needs for its number of vectors. ValueError, OSError or
-    RuntimeError: no build can read it."""
-    index = new_index(dim)
+def loaded(path: Path, dim: int, capacity_of: Callable[[int], int], live: int | None = None) -> Any:
+    """The index in ``path``, whichever build wrote it: exact while it holds at most
+    ``EXACT_MAX`` vectors (``live``, else the file's count), else of the chosen kind.
+    ``capacity_of`` tells the room a rebuilt graph needs for its number of vectors.
+    ValueError, OSError or RuntimeError: no build can read it."""
+    small = (live if live is not None else stored_count(path)) <= EXACT_MAX
+    index = new_index(dim, EXACT if small else None)
     if isinstance(index, Exact):
         index.load_index(str(path))
         return index
@@ -117,12 +125,36 @@ def loaded(path: Path, dim: int, capacity_of: Callable[[int], int]) -> Any:
             labels, rows, deleted = read_rows(path, dim)
         except ValueError:
             raise refused from None
-    live = ~deleted
-    index = new_index(dim)  # a refused load leaves its index unusable
-    index.init_index(max_elements=capacity_of(int(live.sum())), ef_construction=100, M=16, allow_replace_deleted=True)
-    if live.any():
-        index.add_items(rows[live], labels[live])
+    return _graph_of(dim, labels[~deleted], rows[~deleted], capacity_of)
+
+
+def grown(index: Any, dim: int, capacity_of: Callable[[int], int]) -> Any:
+    """``index`` as its number of vectors wants it: an ``Exact`` past ``EXACT_MAX`` becomes
+    hnswlib's graph of the same vectors, where hnswlib is the chosen kind."""
+    if not isinstance(index, Exact) or index.live() <= EXACT_MAX or chosen() != HNSWLIB:
+        return index
+    labels, rows = index.live_rows()
+    return _graph_of(dim, labels, rows, capacity_of)
+
+
+def _graph_of(dim: int, labels: np.ndarray, rows: np.ndarray, capacity_of: Callable[[int], int]) -> Any:
+    index = new_index(dim, HNSWLIB)
+    index.init_index(max_elements=capacity_of(len(labels)), ef_construction=100, M=16, allow_replace_deleted=True)
+    if len(labels):
+        index.add_items(rows, labels)
     return index
+
+
+def stored_count(path: Path) -> int:
+    """How many vectors (deleted ones included) a vector file of either kind holds; 0 for
+    one too short to say."""
+    with open(path, "rb") as f:
+        head = f.read(max(len(EXACT_MAGIC) + 16, _HNSW_HEADER.size))
+    if head.startswith(EXACT_MAGIC) and len(head) >= len(EXACT_MAGIC) + 16:
+        return int(struct.unpack_from("<QQ", head, len(EXACT_MAGIC))[1])
+    if len(head) >= _HNSW_HEADER.size:
+        return int(_HNSW_HEADER.unpack_from(head)[2])
+    return 0
 
 
 def read_rows(path: Path, dim: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -188,6 +220,15 @@ class Exact:
 
     def get_current_count(self) -> int:
         return self._count
+
+    def live(self) -> int:
+        """Vectors held and not deleted (hnswlib counts deleted slots too)."""
+        return self._count - int(self._deleted[: self._count].sum())
+
+    def live_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, unit vectors) of the vectors not deleted."""
+        keep = ~self._deleted[: self._count]
+        return self._labels[: self._count][keep].copy(), self._rows[: self._count][keep].copy()
 
     def get_max_elements(self) -> int:
         return self._max

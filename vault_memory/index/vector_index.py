@@ -48,6 +48,11 @@ def split_text(split: tuple[int, float]) -> str:
     return f"{split[0]}:{split[1]!r}"
 
 
+def _room(vectors: int) -> int:
+    """The slots a graph built for ``vectors`` starts with: room to grow before resizing."""
+    return max(2 * vectors, 1024)
+
+
 class VectorIndex:
     def __init__(self, path: Path, dim: int):
         self.path = path
@@ -60,7 +65,7 @@ class VectorIndex:
     @classmethod
     def create(cls, path: Path, dim: int, capacity: int = 1024) -> VectorIndex:
         vi = cls(path, dim)
-        vi.index = ann.new_index(dim)
+        vi.index = ann.new_index(dim, ann.EXACT)  # a graph once it passes ann.EXACT_MAX (add)
         vi.index.init_index(
             max_elements=max(capacity, 16), ef_construction=EF_CONSTRUCTION, M=M, allow_replace_deleted=True
         )
@@ -74,7 +79,7 @@ class VectorIndex:
             return cls.create(path, dim)
         vi = cls(path, dim)
         try:  # whichever build wrote it (ann.loaded)
-            vi.index = ann.loaded(path, dim, lambda n: max(2 * n, 1024))
+            vi.index = ann.loaded(path, dim, _room, live)
         except (RuntimeError, OSError, ValueError, MemoryError) as e:
             raise IndexDamaged(f"{path} cannot be read ({e}): `vmem sync` rebuilds it") from None
         vi.index.set_ef(EF_SEARCH)
@@ -101,6 +106,9 @@ class VectorIndex:
             self.index.resize_index(self.index.get_current_count() + len(labels) + self.index.get_max_elements())
             self.index.add_items(data, ids, replace_deleted=True)
         self.deleted -= reused
+        grown = ann.grown(self.index, self.dim, _room)
+        if grown is not self.index:
+            self.index, self.deleted = grown, 0
 
     def delete(self, labels: list[int]) -> None:
         for label in labels:
@@ -120,22 +128,30 @@ class VectorIndex:
             return []
         if only is not None and len(only) <= DELTA_MAX:  # a few: exactly (a filtered walk may visit the whole graph)
             return self.exact(vector, k, only)
-        self.index.set_ef(max(EF_SEARCH, k * 2))
+        # more candidates than asked, scored again exactly (``rescored``): the answer does not
+        # depend on which index found them, nor on near misses of a graph's walk
+        asked = min(live, max(2 * k, k + 10))
+        self.index.set_ef(max(EF_SEARCH, asked * 2))
         within = {} if only is None else {"filter": only.__contains__, "num_threads": 1}
         while True:
             try:
-                labels, distances = self.index.knn_query(vector.reshape(1, -1), k=k, **within)
+                labels, _ = self.index.knn_query(vector.reshape(1, -1), k=asked, **within)
                 break
-            except RuntimeError:  # fewer reachable than k (a small graph with deletions): fewer
-                if k == 1:
+            except RuntimeError:  # fewer reachable than asked (a small graph with deletions): fewer
+                if asked == 1:
                     return []
-                k = max(1, k // 2)
-        return [(int(lab), 1.0 - float(d)) for lab, d in zip(labels[0], distances[0])]
+                asked = max(1, asked // 2)
+        return self.rescored([int(label) for label in labels[0]], vector, k)
 
     def exact(self, vector: np.ndarray, k: int, only: AbstractSet[int]) -> list[tuple[int, float]]:
         """The best ``k`` (label, cosine) of the ``only`` labels the file holds, by their
         stored vectors."""
-        labels = sorted(only)
+        return self.rescored(sorted(only), vector, k)
+
+    def rescored(self, labels: list[int], vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The best ``k`` of ``labels`` held in the file, as (label, cosine of its stored
+        vector with ``vector``), in float64 and ties by label: the same numbers and order
+        whichever index (hnswlib's builds, the exact one) holds the same vectors."""
         try:
             items = self.index.get_items(labels)
         except RuntimeError:  # some are not in this file (in the delta, or deleted): one by one
@@ -146,11 +162,15 @@ class VectorIndex:
             labels, items = [label for label, _ in held], [row for _, row in held]
         if not labels:
             return []
-        rows = np.asarray(items, dtype=np.float32)
+        rows = np.asarray(items, dtype=np.float64)
+        # of unit length again: Chroma's build gives back the vectors as they were added
         rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
-        query = vector.astype(np.float32).ravel()
-        scores = rows @ (query / (np.linalg.norm(query) or 1.0))
-        return [(labels[i], float(scores[i])) for i in np.argsort(-scores)[:k]]
+        query = vector.astype(np.float64).ravel()
+        # row by row (not a matrix product, whose sums are ordered by the batch's shape): a
+        # vector's score does not depend on which others were scored with it
+        scores = (rows * (query / (np.linalg.norm(query) or 1.0))).sum(axis=1)
+        order = np.lexsort((np.asarray(labels), -scores))[:k]
+        return [(labels[i], float(scores[i])) for i in order]
 
     def save(self, path: Path | None = None) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
@@ -248,6 +268,12 @@ class SideRows:
             chunk = at[start : start + self.BLOCK]
             out[start : start + len(chunk)] = (self.rows[chunk].astype(np.float32) @ query) * self.scales[chunk]
         return out
+
+    def scored(self, query: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """``dots`` for a few rows, in float64 and row by row: a row's number does not depend
+        on which others were scored with it (``VectorIndex.rescored``)."""
+        rows = self.rows[at].astype(np.float64)
+        return (rows * query.astype(np.float64)).sum(axis=1) * self.scales[at].astype(np.float64)
 
     def positions(self, labels: AbstractSet[int] | list[int]) -> np.ndarray:
         """Where each of ``labels`` that has a row is."""
@@ -412,18 +438,19 @@ class Vectors:
                 found[label] = cosine * head_norm * weight / norm
         if tail_norm > 0 and self.side is not None:
             side = self.side.search(tail, pool, only, self.deleted)
-            if head_norm > 0:  # both parts asked: each label scored by both
-                rows = self.side.positions(list(found))
-                tail_dots = dict(zip(self.side.labels[rows].tolist(), self.side.dots(tail, rows).tolist()))
-                wanted = {label for label, _ in side}
+            if head_norm > 0:  # both parts asked: each label found by either scored by both, alike
+                wanted = set(found) | {label for label, _ in side}
                 heads = dict(self.base.exact(head, len(wanted), wanted)) if self.base is not None else {}
-                scores = {label: found[label] + tail_dots.get(label, 0.0) / norm for label in found}
-                for label, dot in side:
-                    scores[label] = (heads.get(label, 0.0) * head_norm * weight + dot) / norm
-                return sorted(scores.items(), key=lambda hit: -hit[1])[:k]
+                rows = self.side.positions(sorted(wanted))
+                tails = dict(zip(self.side.labels[rows].tolist(), self.side.scored(tail, rows).tolist()))
+                scores = {
+                    label: (heads.get(label, 0.0) * head_norm * weight + tails.get(label, 0.0)) / norm
+                    for label in wanted
+                }
+                return sorted(scores.items(), key=lambda hit: (-hit[1], hit[0]))[:k]
             for label, dot in side:
                 found[label] = dot / norm
-        return sorted(found.items(), key=lambda hit: -hit[1])[:k]
+        return sorted(found.items(), key=lambda hit: (-hit[1], hit[0]))[:k]
 
     def stored(self, labels: list[int]) -> dict[int, np.ndarray]:
         """The unit vectors of ``labels`` as stored (a joined vector's side columns read back
