@@ -137,6 +137,7 @@ def test_a_small_index_is_searched_exactly_and_becomes_a_graph_past_the_bound(tm
     if ann._hnswlib() is None:
         pytest.skip("no build of hnswlib installed")
     monkeypatch.setattr(ann, "EXACT_MAX", 12)
+    monkeypatch.setenv(ann.ENV, ann.HNSWLIB)
     rows = unit(np.random.default_rng(3).normal(size=(30, 8)).astype(np.float32))
     index = VectorIndex.create(tmp_path / "v.hnsw", 8)
     index.add(list(range(10)), rows[:10])
