@@ -68,9 +68,7 @@ def build_server(mem: VaultMemory) -> Any:
     from mcp.types import ToolAnnotations
 
     from .. import __version__
-    from ..conversation import ingest_all
     from ..recall.delta import Sessions
-    from ..recall.render import ENTRY_CHARS, estimate_tokens, index_entries, one_line
 
     server = MCPServer("vmem", instructions=INSTRUCTIONS, version=__version__)
     sessions = Sessions()  # what each client session was already given (``recall.delta``)
@@ -93,6 +91,19 @@ def build_server(mem: VaultMemory) -> Any:
         run.__name__, run.__doc__ = fn.__name__, fn.__doc__
         run.__annotations__ = fn.__annotations__
         return run
+
+    tools = (server, mem, reading, writing, guarded, sessions)
+    _recalling(*tools)
+    _writing(*tools)
+    _browsing(*tools)
+    _ingesting(*tools)
+    return server
+
+
+def _recalling(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded: Any, sessions: Any) -> None:
+    """The tools that answer a question: recall, search, get."""
+
+    from ..recall.render import index_entries
 
     @server.tool(
         title="Recall memories",
@@ -194,6 +205,10 @@ def build_server(mem: VaultMemory) -> Any:
             found.append({"id": m.id, "text": m.shared_text, "type": m.type, "key": m.key, "date": date})
         return neutral({"memories": found, **({"missing": missing} if missing else {})})
 
+
+def _writing(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded: Any, sessions: Any) -> None:
+    """The tools that change the vault: remember, correct, forget, restore."""
+
     @server.tool(
         title="Remember",
         annotations=writing(idempotent=True),
@@ -265,6 +280,12 @@ def build_server(mem: VaultMemory) -> Any:
         memory = guarded(mem.restore)(id, prefix=True)
         return neutral({"id": memory.id, "text": memory.shared_text, "path": str(memory.path)})
 
+
+def _browsing(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded: Any, sessions: Any) -> None:
+    """The tools that browse without a question: list, show, history."""
+
+    from ..recall.render import ENTRY_CHARS, estimate_tokens, one_line
+
     @server.tool(
         name="list",
         title="List memories",
@@ -309,6 +330,13 @@ def build_server(mem: VaultMemory) -> Any:
     def history(id: Id) -> dict[str, Any]:
         h = guarded(mem.history)(id, prefix=True)
         return neutral({"chain": [m.to_dict() | {"text": m.shared_text} for m in h.chain], "forks": h.forks})
+
+
+def _ingesting(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded: Any, sessions: Any) -> None:
+    """Ingest, and each memory as a resource."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from ..conversation import ingest_all
 
     @server.tool(
         title="Ingest a conversation",
@@ -364,8 +392,6 @@ def build_server(mem: VaultMemory) -> Any:
         description="One memory of the vault, as its Markdown file says it.",
         mime_type="text/markdown",
     )(memory_resource)
-
-    return server
 
 
 #: the files MCP `ingest` reads by path: transcripts and exports, never any file the model names
