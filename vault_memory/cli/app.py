@@ -1405,6 +1405,8 @@ def daemon_status(vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
         stage, done, total = st.get("progress") or ("starting", 0, 0)
         starting = f", starting: {stage}" + (f" {done}/{total}" if total else "")
     typer.echo(f"running (pid {st['pid']}) for {st['vault']}, up {st['uptime_s']:.0f}s{starting}")
+    if st.get("transport") == "portable":
+        typer.echo("listening on a loopback port (VMEM_IPC=portable; .vmem/daemon.addr holds its key)")
     typer.echo(f"memories indexed: {st['memories_indexed']}, queue: {st['queue_length']}, lag: {st['lag_s']}s")
     if st.get("last_sync"):
         ls = st["last_sync"]

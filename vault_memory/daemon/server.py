@@ -15,8 +15,9 @@ thousand files all come down to one sync of what actually changed. A reconcile a
 at start (changes made while it was down) and every ``reconcile_every`` seconds (events
 that network filesystems or sync tools never deliver).
 
-Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600, ``socket_server``: bounded
-clients) speaks the protocol of ``protocol`` (newline-delimited JSON), each request
+Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600), or with ``VMEM_IPC=portable`` a
+loopback port published in ``.vmem/daemon.addr`` with a key (``socket_server``: bounded
+clients, keyed proofs both ways) speaks the protocol of ``protocol`` (newline-delimited JSON), each request
 answered by ``Daemon.handle``. A recall first flushes pending changes, after a
 fence (``settle``) that makes sure the watcher has seen every event before the request,
 so a file saved a moment ago is already searchable. After each sync the new snapshot
