@@ -691,7 +691,7 @@ def test_a_build_in_several_keyword_segments_holds_what_one_segment_holds(mech_v
     """A build of 100,000 memories committed one Whoosh segment whose postings no longer
     sorted in memory (168 s of a 373 s build); it now commits a segment every
     ``BUILD_SEGMENT`` memories. The index, and what a search finds, are the same."""
-    from vault_memory.index import sync
+    from vault_memory.index import build
     from vault_memory.index.embedder import HashEmbedder
     from vault_memory.index.sync import Indexer
 
@@ -702,7 +702,7 @@ def test_a_build_in_several_keyword_segments_holds_what_one_segment_holds(mech_v
     one.reindex()
     expected = index_of(one)
     assert len(one.layout.current().keyword.open()._segments()) == 1
-    monkeypatch.setattr(sync, "BUILD_SEGMENT", 2)
+    monkeypatch.setattr(build, "BUILD_SEGMENT", 2)
     several = Indexer(vault, HashEmbedder(16), build_batch=2)
     several.reindex()
     assert len(several.layout.current().keyword.open()._segments()) == 4

@@ -35,7 +35,7 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from .backend import Where
     from .index.embedder import Embedder
-    from .index.sync import Progress, SyncReport
+    from .index.plan import Progress, SyncReport
     from .lifecycle import Conflict
     from .recall.results import RecallResult
     from .vault.memory import Memory

@@ -16,7 +16,7 @@ from .local import LocalBackend
 
 if TYPE_CHECKING:
     from ..index.embedder import Embedder
-    from ..index.sync import Progress
+    from ..index.plan import Progress
 
 __all__ = ["Backend", "DaemonGone", "LocalBackend", "Where", "choose"]
 

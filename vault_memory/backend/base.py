@@ -22,8 +22,8 @@ from ..config import Config, StateLayout
 from ..errors import DaemonError
 
 if TYPE_CHECKING:
+    from ..index.plan import Progress, SyncReport
     from ..index.snapshot import Snapshot
-    from ..index.sync import Progress, SyncReport
     from ..lifecycle import Rules
     from ..recall.results import RecallQuery, RecallResult
     from ..vault.vault import Vault

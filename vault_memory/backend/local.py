@@ -17,9 +17,9 @@ from .base import Where
 
 if TYPE_CHECKING:
     from ..index.embedder import Embedder
+    from ..index.plan import Progress, SyncReport
     from ..index.snapshot import Snapshot
     from ..index.store import Index
-    from ..index.sync import Progress, SyncReport
     from ..lifecycle import Rules
     from ..recall.engine import Engine
     from ..recall.results import RecallQuery, RecallResult

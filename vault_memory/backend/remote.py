@@ -20,8 +20,8 @@ from .local import LocalBackend
 from .protocol import BUSY, MAX_EMBED_TEXTS, Op, query_to_wire, result_from_wire
 
 if TYPE_CHECKING:
+    from ..index.plan import Progress, SyncReport
     from ..index.snapshot import Snapshot
-    from ..index.sync import Progress, SyncReport
     from ..lifecycle import Rules
     from ..recall.results import RecallQuery, RecallResult
     from ..vault.vault import Vault
@@ -74,7 +74,7 @@ class DaemonBackend:
         return result_from_wire(answer["result"], query, (time.perf_counter() - started) * 1000)
 
     def sync(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
-        from ..index.sync import SyncReport
+        from ..index.plan import SyncReport
 
         return SyncReport.from_dict(self.ask(Op.REINDEX if full else Op.SYNC)["report"])
 

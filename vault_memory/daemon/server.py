@@ -75,9 +75,9 @@ from ..daemonlink import ipc
 from ..errors import AlreadyRunning, ConfigError, IndexDamaged, VaultError
 from ..index.embedder import warm
 from ..index.locks import release, try_lock
+from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..index.sync import SyncReport
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
 from ..recall.results import FORMATS

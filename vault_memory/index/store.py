@@ -13,8 +13,9 @@ from ..vault.vault import Vault
 from .embedder import Embedder, embedder_from_config
 from .generations import IndexLayout
 from .keyword_search import SegmentCache
+from .plan import Progress, SyncReport
 from .snapshot import Snapshot, VectorCache
-from .sync import Indexer, Progress, SyncReport
+from .sync import Indexer
 
 
 class Index:

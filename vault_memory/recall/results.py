@@ -15,7 +15,7 @@ from .query import DEFAULT_BUDGET, DEFAULT_K, Hit, RecallQuery
 from .render import MIN_BUDGET, Selection, block_text, estimate_tokens, markdown_text, select
 
 if TYPE_CHECKING:
-    from ..index.sync import SyncReport
+    from ..index.plan import SyncReport
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_K", "AnsweredBy", "Hit", "RecallQuery", "RecallResult"]
 
