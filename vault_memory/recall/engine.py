@@ -16,36 +16,37 @@ import difflib
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import zip_longest
+from dataclasses import replace
 
 import numpy as np
 
 from ..errors import EmbedderError, IndexDamaged
 from ..index.catalog import Meta
-from ..index.embedder import Part, embed_question, part_cosine, parts_of, token_model
+from ..index.embedder import Part, embed_question, parts_of, token_model
 from ..index.generations import check_compatible
+from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..index.sync import SyncReport
-from ..lang import ENGLISH, detect, of_the_user, people
+from ..lang import ENGLISH, detect, people
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
-    key_forms,
     lifecycle_weight,
     max_lifecycle_weight,
     rules_for,
     timeline,
 )
 from ..vault.memory import Memory, same_words
-from ..vault.slots import subject_tag
 from ..vault.supersession import is_superseded
+from .by_kind import by_kind
+from .candidates import Candidates
 from .conflicts import with_conflicts
-from .dates import NamedTime, TimesAsked, is_precise, of_the_time, parts_of_span, times_asked, without_time
-from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
-from .languages import abstentions, judged, judging_model, languages_judged, model_judges
+from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
+from .languages import abstentions, judged, judges_of, languages_judged, model_judges
+from .linked import follow_links
+from .of_a_time import left_out_of_a_time, of_a_time
+from .profile import profile_hits
 from .ranking import (
     RankingParams,
     best_first,
@@ -175,38 +176,6 @@ class Engine:
             notes=notes,
         )
 
-    def _profile(
-        self, snap: Snapshot, now: dt.datetime, superseded: set[str], allowed, seen: set[str], k: int
-    ) -> list[Hit]:
-        """The current profile facts, most important first: pinned, under a profile key, or
-        about what the user is (name, city, work…); found by the catalog's indexes. Room
-        left goes to the user's other facts, whatever they say ("The user is lactose
-        intolerant", "my standup is at 9:30"), the most important first."""
-        rules = self.lifecycle_rules
-        keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
-        found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
-        found |= snap.memories(snap.pinned_paths())
-        out: list[Hit] = []
-        for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
-            if memory.id in seen or memory.type != "fact":
-                continue
-            if exclusion_reason(memory, now, superseded, allowed, rules):
-                continue
-            seen.add(memory.id)
-            out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
-            if len(out) >= k:
-                return out
-        for _path, memory in snap.facts_by_importance(PROFILE_READ * k).items():
-            if memory.id in seen or not (of_the_user(memory.text) or memory.source in ("user", "explicit")):
-                continue
-            if exclusion_reason(memory, now, superseded, allowed, rules):
-                continue
-            seen.add(memory.id)
-            out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
-            if len(out) >= k:
-                break
-        return out
-
     # ------------------------------------------------------------------ the legs
 
     def legs(
@@ -313,8 +282,8 @@ class Engine:
         if isinstance(when, Told) and is_precise(when):
             lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
-        self._follow_links(snap, found, models)
-        answering = self._by_kind(snap, query.text, found, models, asked_in)
+        follow_links(snap, found, models, self.params)
+        answering = by_kind(snap, query.text, found, models, asked_in, self.params, self.languages)
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
@@ -337,7 +306,7 @@ class Engine:
         """The hits for a question about a time: its memories (``_of_a_time``), weighed by
         the lifecycle like any others; what the lifecycle leaves out of them is said in
         ``notes``, since the question asked for that time and no other."""
-        found = self._of_a_time(snap, about)
+        found = of_a_time(snap, about, self.params.depth)
         superseded = snap.superseded_targets()
         confirmed = self.vault.confirmations.latest()
         hits, seen = self._select(snap, query, found, now, superseded, lambda *_: True, confirmed)
@@ -350,50 +319,6 @@ class Engine:
             reasons = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
             notes += left_out_of_a_time(about, reasons, found=len(found.fused))
         return self._complete(snap, query, hits, seen, now, superseded, confirmed)
-
-    def _of_a_time(self, snap: Snapshot, about: Told) -> Candidates:
-        """The memories of the days a question about a time asks about (``dates.about_a_time``):
-        those written then, newest first, taken in turn from each part of a long span
-        (``dates.parts_of_span``: October's weeks, a year's months), then those that tell of them
-        ("I have the dentist tomorrow", written the day before); at most ``depth``. Each
-        candidate's score steps down from 1 to 0.5 by its place, so the lifecycle weighs
-        them as it weighs ranked ones."""
-        parts = parts_of_span(about)
-        share = max(self.params.depth // len(parts), 1)
-        why: dict[str, str] = {}
-        each: list[list[str]] = []
-        day = dt.timedelta(days=1)
-        for first, last in parts:  # the span's first and last day a day wider in UTC: a memory's date is its zone's
-            wider = (first - day if first == about.first else first, last + day if last == about.last else last)
-            each.append(self._dated(snap, about, *wider, share, why))
-        order = [path for turn in zip_longest(*each) for path in turn if path is not None][: self.params.depth]
-        if all(len(found) < share for found in each):  # the span read whole: what was written before and tells of it
-            ahead = about.first - dt.timedelta(days=TELLS_AHEAD_DAYS + 1)
-            order += self._dated(
-                snap, about, ahead, about.first - dt.timedelta(days=1), self.params.depth - len(order), why
-            )
-        step = 0.5 / max(len(order), 1)
-        fused = {path: 1.0 - step * place for place, path in enumerate(order)}
-        return Candidates([], [], {}, {}, None, fused, {}, dated={path: why[path] for path in order})
-
-    def _dated(
-        self, snap: Snapshot, about: Told, first: dt.date, last: dt.date, most: int, why: dict[str, str]
-    ) -> list[str]:
-        """At most ``most`` memories created from ``first`` to ``last`` that are of ``about``
-        (``of_the_time``) and not in ``why`` yet, newest first; each put in ``why`` with why."""
-        start = dt.datetime.combine(first, dt.time.min, dt.UTC)
-        end = dt.datetime.combine(last, dt.time.max, dt.UTC)
-        paths = [path for path in snap.paths_created(start, end, DATED_READ) if path not in why]
-        found: list[str] = []
-        chunk = most + 8  # most of those written then are of it: read as far as needed, the newest fill it
-        for at in range(0, len(paths), chunk):
-            for path, memory in snap.memories(paths[at : at + chunk]).items():
-                if len(found) < most and (said := of_the_time(about, memory.written_at, memory.text)):
-                    why[path] = said
-                    found.append(path)
-            if len(found) >= most:
-                break
-        return found
 
     def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
         """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
@@ -527,7 +452,7 @@ class Engine:
         found = dict.fromkeys([p for p, _ in keyword] + [p for hits in by_model for p, _ in hits])
         written_in = self.languages(snap, list(found))
         known = [m.languages for m in models]
-        return abstentions(asked_in, written_in, dict(keyword), known, legs), _judges(written_in, models, asked_in)
+        return abstentions(asked_in, written_in, dict(keyword), known, legs), judges_of(written_in, models, asked_in)
 
     def _late(
         self,
@@ -558,97 +483,6 @@ class Engine:
         if timings is not None:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
-
-    def _by_kind(
-        self, snap: Snapshot, question: str, found: Candidates, models: Sequence[Part], asked_in: str | None
-    ) -> set[str]:
-        """The facts that answer a question by its kind, in any words (``recall.kinds``): the
-        user's diet and allergies for every question about food, their allergies for one
-        about medicines, their work or home for one about it. Each kind's facts are lifted
-        above the rest, in their own order (``found.kinds`` says which kind); the paths
-        lifted are relevant to the question (``_relevance``). A fact no leg brought keeps
-        ``weakest`` × its likeness to the question, below every candidate's own score: its
-        place among its kind is its likeness, not its id."""
-        whom = whom_asked(question)
-        for kind in kinds_of(question):
-            facts = {
-                path
-                for path, memory in self._facts_of(snap, kind, whom, found.fused).items()
-                if memory.type == "fact" and about_whom_asked(memory, whom)
-            }
-            unfound = [path for path in facts if path not in found.fused]
-            likeness = self._likeness(snap, found.question_vector, unfound, models, asked_in)
-            found.fused |= {path: self.params.weakest * max(cosine, 0.0) for path, cosine in likeness.items()}
-            lift_above_the_rest(found.fused, facts)  # a fact of the user's, not every turn that names one
-            found.kinds |= {path: kind.name for path in facts if path not in found.kinds}
-        return set(found.kinds)
-
-    def _likeness(
-        self,
-        snap: Snapshot,
-        vector: np.ndarray | None,
-        paths: list[str],
-        models: Sequence[Part],
-        asked_in: str | None,
-    ) -> dict[str, float]:
-        """The cosine of each of ``paths`` to the question's ``vector``, as the model that
-        judges its pair of languages gives it (``recall.languages``); a path no model judges
-        has none."""
-        if vector is None or not paths or not models:
-            return {}
-        if self.params.language_aware:
-            judges = _judges(self.languages(snap, paths), models, asked_in)
-        else:  # no rule to tell which model judges a pair: the first judges all
-            judges = dict.fromkeys(paths, models[0])
-        by_model: dict[Part, list[str]] = {}
-        for path, judge in judges.items():
-            by_model.setdefault(judge, []).append(path)
-        out: dict[str, float] = {}
-        for judge, group in by_model.items():
-            out |= snap.similarities(vector, group, judge)
-        return out
-
-    def _facts_of(
-        self, snap: Snapshot, kind: Kind, whom: frozenset[str], candidates: Collection[str]
-    ) -> dict[str, Memory]:
-        """The memories the index holds of ``kind`` for a question about ``whom`` (the
-        user's people it names, ``kinds.whom_asked``): under its tags (those among the
-        ``candidates``, and at most ``UNFOUND_FACTS`` others: 3,000 facts about friends
-        read whole made a recall six times slower), and found by its keyword questions."""
-        tagged = snap.paths_tagged(kind.tags_for(whom))
-        unfound = sorted(path for path in tagged if path not in candidates)[:UNFOUND_FACTS]
-        found = snap.memories([path for path in tagged if path in candidates] + unfound)
-        for search in kind.searches:
-            memories = snap.memories([path for path, _ in snap.keyword.search(search.query, self.params.depth)])
-            found |= {path: m for path, m in memories.items() if search.keeps is None or search.keeps(m)}
-        return found
-
-    def _follow_links(self, snap: Snapshot, found: Candidates, models: Sequence[Part]) -> None:
-        """The notes the best candidates link to, and those linking to them (Obsidian's
-        ``[[links]]``), brought into reach: each gains ``link_weight`` × its linker's score,
-        and is judged for relevance like any candidate (its cosine to the question computed
-        where the vector leg did not reach it): "what breed is Marta's dog?" finds the note on
-        Marta, which links ``[[Rex]]``, the note that says "beagle"."""
-        if self.params.link_weight <= 0 or not found.fused:
-            return
-        top = sorted(found.fused, key=lambda p: (-found.fused[p], p))[: self.params.link_from]
-        linked = snap.linked(top)
-        gains: dict[str, tuple[float, str]] = {}
-        for path in top:
-            for other in linked.get(path, []):
-                gain = self.params.link_weight * found.fused[path]
-                if gain > max(found.fused.get(other, 0.0), gains.get(other, (0.0, ""))[0]):
-                    gains[other] = (gain, path)
-        if not gains:
-            return
-        unjudged = [p for p in gains if p not in found.vec_score]
-        if unjudged and found.question_vector is not None and models:
-            for path, vector in snap.vectors_of(unjudged).items():
-                found.vec_score[path] = part_cosine(found.question_vector, vector, models[0])
-                found.judges.setdefault(path, models[0])
-        for path, (gain, by) in gains.items():
-            found.fused[path] = gain
-            found.links[path] = by
 
     def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
@@ -776,7 +610,7 @@ class Engine:
         pinned memories, and each hit's possible conflict."""
         allowed = query.filter
         if about_the_user(query.text):  # "what do you know about me?": who the user is, before whatever else matched
-            hits = self._profile(snap, now, superseded, allowed, seen, query.k) + hits
+            hits = profile_hits(snap, self.lifecycle_rules, now, superseded, allowed, seen, query.k) + hits
         if query.include_pinned:
             for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
                 memory = self.vault.confirmations.apply(memory, confirmed) if confirmed else memory
@@ -796,84 +630,8 @@ class Engine:
         return with_newer_related(hits, snap, parts_of(self.index.embedder), is_current)
 
 
-@dataclass
-class Candidates:
-    """What the legs found for one question, as the stages after them refine it."""
-
-    keyword: list[tuple[str, float]]
-    vector: list[tuple[str, float]]
-    kw_score: dict[str, float]
-    vec_score: dict[str, float]
-    #: per leg, the memories it abstains on (``languages.abstentions``); None: no language rule
-    abstains: dict[str, set[str]] | None
-    #: each candidate's fused score, best first once sorted
-    fused: dict[str, float]
-    neighbours: dict[str, list[str]]
-    #: the model that judged each candidate's pair of languages (``embedder.Part``); empty:
-    #: no language rule, the vector's one model judged every pair
-    judges: dict[str, Part] = field(default_factory=dict)
-    #: late interaction's MaxSim per re-scored candidate
-    maxsims: dict[str, float] = field(default_factory=dict)
-    #: what a conversation's turn is, where it weighed in (``_weigh_turns``): its speaker,
-    #: named by the question, or that it only asks
-    turns: dict[str, dict[str, object]] = field(default_factory=dict)
-    #: the facts that answer the question by its kind (``recall.kinds``): {path: the kind}
-    kinds: dict[str, str] = field(default_factory=dict)
-    #: the question's vector, when the vector leg ran
-    question_vector: np.ndarray | None = None
-    #: for a question about a time (``dates.about_a_time``), or with a subject and a time
-    #: relative to today, why each memory is of it: "written 2026-11-26", "tells tomorrow =
-    #: 2026-11-28"
-    dated: dict[str, str] = field(default_factory=dict)
-    #: the candidates a link brought (``_follow_links``): {path: the path that links it}
-    links: dict[str, str] = field(default_factory=dict)
-
-
-#: a question about a time also finds the memories that tell of it from up to this many
-#: days before ("next month", said on the last day of the one before)
-TELLS_AHEAD_DAYS = 31
-
-
-#: the newest memories of that span read for it, at most: a year of a busy vault is more
-#: than a block shows, and the newest are the ones shown
-DATED_READ = 2_000
-
-#: what the lifecycle leaves out that a question about a time may want back, and how
-_RECALLED_BY = {"expired": "--include-expired", "stale": "--include-stale", "archived": "--include-archived"}
-
-
-def left_out_of_a_time(about: Told, reasons: Counter[str | None], found: int) -> list[str]:
-    """What to say of a question about a time: that no memory is of it (``found`` 0), or
-    how many of its memories the lifecycle left out, by ``reasons``, and how to recall them."""
-    if not found:
-        return [f"no memory was written on or tells of {about}"]
-    notes = []
-    for reason, flag in _RECALLED_BY.items():
-        if n := reasons[reason]:
-            many = n != 1
-            notes.append(
-                f"{n} memor{'ies' if many else 'y'} of {about} {'are' if many else 'is'} {reason}"
-                f" and left out: {flag} recalls {'them' if many else 'it'}"
-            )
-    return notes
-
-
 #: how many replacements a superseded match's relevance follows to reach the current memory
 MAX_CHAIN_HOPS = 8
-
-
-#: how many of the most important facts a profile reads for each place it fills
-PROFILE_READ = 4
-#: what the user is, as slot subjects (``vault.slots``): the profile a question about the
-#: user as a whole is answered with, with the pinned facts and the profile keys
-PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")
-
-
-def _judges(written_in: dict[str, str | None], models: Sequence[Part], asked_in: str | None) -> dict[str, Part]:
-    """{path: the model of ``models`` that judges the pair of the question's language and
-    the memory's (``written_in``)}; a path no model judges is left out."""
-    known = [m.languages for m in models]
-    return {p: models[i] for p, lang in written_in.items() if (i := judging_model(known, asked_in, lang)) is not None}
 
 
 def carry_to_successors(

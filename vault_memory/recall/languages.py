@@ -95,3 +95,10 @@ def abstentions(
     }
     vector = {path for path, lang in memories.items() if judging_model(models, question, lang) is None}
     return {"keyword": keyword, "vector": vector}
+
+
+def judges_of(written_in: dict[str, str | None], models: Sequence[Part], asked_in: str | None) -> dict[str, Part]:
+    """{path: the model of ``models`` that judges the pair of the question's language and
+    the memory's (``written_in``)}; a path no model judges is left out."""
+    known = [m.languages for m in models]
+    return {p: models[i] for p, lang in written_in.items() if (i := judging_model(known, asked_in, lang)) is not None}

@@ -1,0 +1,50 @@
+"""A question about the user as a whole ("what do you know about me?"): the current profile
+facts, most important first, whatever words they use."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..index.snapshot import Snapshot
+from ..lang import of_the_user
+from ..lifecycle import Rules, exclusion_reason, key_forms
+from ..vault.slots import subject_tag
+from .results import Hit
+
+#: how many of the most important facts a profile reads for each place it fills
+PROFILE_READ = 4
+#: what the user is, as slot subjects (``vault.slots``): the profile a question about the
+#: user as a whole is answered with, with the pinned facts and the profile keys
+PROFILE_SUBJECTS = ("name", "surname", "pronouns", "birthday", "age", "residence", "work", "partner", "diet")
+
+
+def profile_hits(
+    snap: Snapshot, rules: Rules, now: dt.datetime, superseded: set[str], allowed, seen: set[str], k: int
+) -> list[Hit]:
+    """The current profile facts, most important first: pinned, under a profile key, or
+    about what the user is (name, city, work…); found by the catalog's indexes. Room
+    left goes to the user's other facts, whatever they say ("The user is lactose
+    intolerant", "my standup is at 9:30"), the most important first."""
+    keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
+    found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
+    found |= snap.memories(snap.pinned_paths())
+    out: list[Hit] = []
+    for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
+        if memory.id in seen or memory.type != "fact":
+            continue
+        if exclusion_reason(memory, now, superseded, allowed, rules):
+            continue
+        seen.add(memory.id)
+        out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
+        if len(out) >= k:
+            return out
+    for _path, memory in snap.facts_by_importance(PROFILE_READ * k).items():
+        if memory.id in seen or not (of_the_user(memory.text) or memory.source in ("user", "explicit")):
+            continue
+        if exclusion_reason(memory, now, superseded, allowed, rules):
+            continue
+        seen.add(memory.id)
+        out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
+        if len(out) >= k:
+            break
+    return out
