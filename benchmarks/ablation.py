@@ -78,7 +78,7 @@ def measure(keep: Path, overrides: dict) -> dict:
         "locomo": {name: loco["splits"]["hybrid"][name] for name in locomo.SPLITS},
         "bilingual R@3": bi["R@3"],
         "bilingual indirect R@3": bi_indirect["R@3"],
-        "consistency": (summary["changes"]["passed"], summary["controls"]["passed"], len(rows)),
+        "consistency": {part: (summary[part]["passed"], summary[part]["n"]) for part in ("changes", "controls")},
     }
 
 
@@ -94,20 +94,23 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
         return f"{value:.3f}" if abs(delta) < 0.0005 else f"{value:.3f} ({delta:+.3f})"
 
     lines = [
-        "| stage off | what it does | LoCoMo tune 0–2 R@5 / R@10 | confirm 3–4 R@5 / R@10 | bilingual R@3, indirect R@3 | consistency changes, controls |",
+        "| stage off | what it does | LoCoMo tune 0–2 R@5 / R@10 | confirm 3–4 R@5 / R@10 | bilingual R@3, indirect R@3 "
+        "| consistency: changes, controls passed |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for name, what, r in rows:
         tune, confirm = (r["locomo"][s] for s in locomo.SPLITS)
         ptune, pconfirm = (product["locomo"][s] for s in locomo.SPLITS)
-        changes, controls, n = r["consistency"]
-        pchanges, pcontrols, _ = product["consistency"]
+        consistency = ", ".join(
+            f"{passed}/{n}" + (f" ({passed - product['consistency'][part][0]:+d})" if r is not product else "")
+            for part, (passed, n) in r["consistency"].items()
+        )
         lines.append(
             f"| {name} | {what} | {cell(tune['recall@5'], ptune['recall@5'])} / {cell(tune['recall@10'], ptune['recall@10'])} "
             f"| {cell(confirm['recall@5'], pconfirm['recall@5'])} / {cell(confirm['recall@10'], pconfirm['recall@10'])} "
             f"| {cell(r['bilingual R@3'], product['bilingual R@3'])}, "
             f"{cell(r['bilingual indirect R@3'], product['bilingual indirect R@3'])} "
-            f"| {changes} ({changes - pchanges:+d}), {controls} ({controls - pcontrols:+d}) of {n} |"
+            f"| {consistency} |"
         )
     return "\n".join(lines)
 
