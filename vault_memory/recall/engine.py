@@ -32,24 +32,18 @@ from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
     exclusion_reason,
-    lifecycle_weight,
-    max_lifecycle_weight,
     rules_for,
     timeline,
 )
-from ..vault.memory import Memory, same_words
-from ..vault.supersession import is_superseded
+from ..vault.memory import Memory
 from .by_kind import by_kind
 from .candidates import Candidates
-from .conflicts import with_conflicts
 from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
 from .languages import abstentions, judged, judges_of, languages_judged, model_judges
 from .linked import follow_links
 from .of_a_time import left_out_of_a_time, of_a_time
-from .profile import profile_hits
 from .ranking import (
     RankingParams,
-    best_first,
     fuse,
     late_interaction,
     lift_above_the_rest,
@@ -57,13 +51,12 @@ from .ranking import (
     lift_sessions,
     lift_speakers,
     lower_asking,
-    ranks,
     scale_dated,
     spread_to_neighbours,
 )
-from .related import with_newer_related
 from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
 from .results import Hit, RecallQuery, RecallResult
+from .select import Weighing, complete, select
 from .told import Told
 from .turns import read_turns
 
@@ -287,8 +280,8 @@ class Engine:
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
-        hits, seen = self._select(snap, query, found, now, superseded, relevant, confirmed)
-        return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+        hits, seen = select(snap, query, found, now, superseded, relevant, confirmed, self._weighing())
+        return complete(snap, query, hits, seen, now, superseded, confirmed, self._weighing())
 
     def _time_asked(self, query: RecallQuery, times: TimesAsked) -> tuple[RecallQuery, NamedTime | Told | None]:
         """The time a question with a subject names (of its ``times``): a month, year or
@@ -309,7 +302,7 @@ class Engine:
         found = of_a_time(snap, about, self.params.depth)
         superseded = snap.superseded_targets()
         confirmed = self.vault.confirmations.latest()
-        hits, seen = self._select(snap, query, found, now, superseded, lambda *_: True, confirmed)
+        hits, seen = select(snap, query, found, now, superseded, lambda *_: True, confirmed, self._weighing())
         if notes is not None:
             unseen = [
                 self.vault.confirmations.apply(m, confirmed) if confirmed else m
@@ -318,7 +311,7 @@ class Engine:
             ]
             reasons = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
             notes += left_out_of_a_time(about, reasons, found=len(found.fused))
-        return self._complete(snap, query, hits, seen, now, superseded, confirmed)
+        return complete(snap, query, hits, seen, now, superseded, confirmed, self._weighing())
 
     def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
         """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
@@ -514,166 +507,11 @@ class Engine:
 
         return relevant
 
-    def _select(
-        self,
-        snap: Snapshot,
-        query: RecallQuery,
-        found: Candidates,
-        now: dt.datetime,
-        superseded: set[str],
-        relevant: Callable[[str, Memory], bool],
-        confirmed: dict[str, dt.datetime],
-    ) -> tuple[list[Hit], set[str]]:
-        """The ``k`` best hits once each candidate is weighed by its lifecycle: in fused
-        order, stopping once even the largest weight could not lift the next candidate above
-        the k-th hit (exact, and most queries stop early). Also the ids taken."""
-        fused = found.fused
-        carried = carry_to_successors(snap, fused, superseded, self.params.depth, relevant) if superseded else {}
-        best = max(fused.values(), default=0.0)
-        order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-        kw_rank, vec_rank = ranks(found.keyword), ranks(found.vector)
-
-        def weigh(part: Sequence[tuple[str, float]]) -> list[tuple[float, Hit]]:
-            out: list[tuple[float, Hit]] = []
-            memories = snap.memories([p for p, _ in part])
-            for path, base in part:
-                memory = memories.get(path)
-                if memory is not None and confirmed:
-                    memory = self.vault.confirmations.apply(memory, confirmed)
-                if memory is None or base <= 0:
-                    continue  # no relevance at all (the weakest candidate of both legs): not a hit
-                tl = self.timeline(path, memory)
-                if exclusion_reason(memory, now, superseded, query.filter, self.lifecycle_rules, tl):
-                    continue
-                if not (path in carried or relevant(path, memory)):
-                    continue  # a fact ranked first among unrelated ones is still unrelated
-                weight, parts = lifecycle_weight(memory, now, self.lifecycle_rules, tl)
-                if parts["state"] == "low_priority" and base < self.lifecycle_rules.low_priority_min_relevance * best:
-                    continue  # low priority: recalled only when highly relevant
-                explain = {
-                    "keyword_rank": kw_rank.get(path),
-                    "keyword_score": _round(found.kw_score.get(path)),
-                    "vector_rank": vec_rank.get(path),
-                    "vector_score": _round(found.vec_score.get(path)),
-                    "maxsim": _round(found.maxsims.get(path)),
-                    **({"carried_from": carried[path]} if path in carried else {}),
-                    "fused": _round(base),
-                    **found.turns.get(path, {}),
-                    **({"answers_kind": found.kinds[path]} if path in found.kinds else {}),
-                    **({"linked_from": found.links[path]} if path in found.links else {}),
-                    **({"of_the_time_asked": found.dated[path]} if path in found.dated else {}),
-                    "weight": _round(weight),
-                    **{k: (_round(v) if isinstance(v, float) else v) for k, v in parts.items()},
-                }
-                hit = Hit(memory, base * weight, explain=explain)
-                out.append((hit.score, hit))
-            return out
-
-        max_weight = max_lifecycle_weight(self.lifecycle_rules)
-
-        def says(hit: Hit) -> str:
-            """Its words as a person reads them (``same_words``, cached: the early stop asks at
-            every batch; case, accents, punctuation, spacing and contractions aside): two
-            files of the same words are one hit."""
-            return same_words(hit.memory.key, hit.memory.text) or hit.memory.id
-
-        weighed = best_first(order, query.k, max_weight, weigh, batch=max(query.k, 10), same=says)
-        scored = sorted((hit for _, hit in weighed), key=lambda h: (-h.score, h.memory.id))
-        hits: list[Hit] = []
-        seen: set[str] = set()
-        shown: dict[str, Hit] = {}  # what each hit says: copies of it are not shown again
-        for hit in scored:
-            if hit.memory.id in seen:
-                continue
-            copied = shown.get(says(hit))
-            if copied is not None:  # the best-weighed copy speaks for the others
-                seen.add(hit.memory.id)
-                copied.explain.setdefault("same_words_as", []).append(hit.memory.id)
-                continue
-            if len(hits) < query.k:
-                seen.add(hit.memory.id)
-                shown[says(hit)] = hit
-                hits.append(hit)
-        return hits, seen
-
-    def _complete(
-        self,
-        snap: Snapshot,
-        query: RecallQuery,
-        hits: list[Hit],
-        seen: set[str],
-        now: dt.datetime,
-        superseded: set[str],
-        confirmed: dict[str, dt.datetime],
-    ) -> list[Hit]:
-        """What joins the selected hits: the profile for a question about the user, the
-        pinned memories, and each hit's possible conflict."""
-        allowed = query.filter
-        if about_the_user(query.text):  # "what do you know about me?": who the user is, before whatever else matched
-            hits = profile_hits(snap, self.lifecycle_rules, now, superseded, allowed, seen, query.k) + hits
-        if query.include_pinned:
-            for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
-                memory = self.vault.confirmations.apply(memory, confirmed) if confirmed else memory
-                if memory.id in seen:
-                    continue
-                if exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules):
-                    continue
-                seen.add(memory.id)
-                hits.append(Hit(memory, 0.0, pinned_only=True, explain={"pinned": True}))
-
-        def is_current(memory: Memory) -> bool:
-            return not exclusion_reason(memory, now, superseded, allowed, self.lifecycle_rules)
-
-        hits = with_conflicts(
-            hits, snap, is_current, lambda m: self.vault.confirmations.apply(m, confirmed) if confirmed else m
+    def _weighing(self) -> Weighing:
+        return Weighing(
+            self.lifecycle_rules,
+            self.timeline,
+            self.vault.confirmations,
+            self.params.depth,
+            parts_of(self.index.embedder),
         )
-        return with_newer_related(hits, snap, parts_of(self.index.embedder), is_current)
-
-
-#: how many replacements a superseded match's relevance follows to reach the current memory
-MAX_CHAIN_HOPS = 8
-
-
-def carry_to_successors(
-    snap: Snapshot,
-    fused: dict[str, float],
-    superseded: set[str],
-    depth: int,
-    relevant: Callable[[str, Memory], bool] = lambda path, memory: True,
-) -> dict[str, str]:
-    """A question that matches an old value asks about what replaced it: "where does the
-    user live?" matches "lives in Leeds" word for word, and "moved to Bristol" answers it.
-    Each superseded memory among the best ``depth`` candidates passes its relevance on to
-    the current head of its chain (``fused`` is changed in place) when it is ``relevant``
-    itself; returns {head path: the id it was carried from}, for ``--explain``."""
-    top = sorted(fused, key=lambda path: (-fused[path], path))[:depth]
-    memories = snap.memories(top)
-    old = [m for path, m in memories.items() if is_superseded(m, superseded) and relevant(path, m)]
-    carried: dict[str, str] = {}
-    for start in old:
-        score = fused[start.path.as_posix()] if start.path is not None else 0.0
-        for m in _replacements(snap, start):
-            path = m.path.as_posix() if m.path is not None else None
-            if path is not None and score > fused.get(path, 0.0):
-                fused[path] = score
-                carried[path] = start.id
-    return carried
-
-
-def _replacements(snap: Snapshot, start: Memory) -> list[Memory]:
-    """What replaced ``start``, then what replaced those, up to ``MAX_CHAIN_HOPS`` steps,
-    nearest first."""
-    out: list[Memory] = []
-    frontier, seen = [start], {start.id}
-    for _ in range(MAX_CHAIN_HOPS):
-        following = snap.successors(frontier)
-        frontier = [m for ms in following.values() for m in ms if m.id not in seen]
-        if not frontier:
-            break
-        seen.update(m.id for m in frontier)
-        out += frontier
-    return out
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(float(value), 6)
