@@ -149,23 +149,11 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             joins, before_it = None, []
             continue
         before, declined_before = len(found), len(declined)
-        for clause in _CLAUSES.split(sentence):
-            clause = clause.strip().rstrip(".!;").strip()
-            outcome = _signal(clause)
-            if isinstance(outcome, Signal) and outcome not in found:
-                found.append(outcome)
-            elif isinstance(outcome, str):
-                declined.append(NotKept(clause, outcome))
-            elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
-                found[-1] = _joined(found[-1], clause)  # "…my manager is Dana and my skip-level is Raj"
+        _read_clauses(sentence, found, declined)
         back = _points_back(sentence, before_it) if len(found) == before else None
         if back is not None:
             del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
-            kept = _kept(back, "", "", detect(back))
-            if isinstance(kept, Signal):
-                found.append(Signal(kept.text, kept.key, kept.domain, kept.lang, "keep-that"))
-            else:
-                declined.append(NotKept(back, kept))
+            _keep_what_was_said(back, found, declined)
             joins, before_it = None, []
         elif len(found) > before:
             joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
@@ -176,6 +164,31 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             joins = None
             before_it = [*before_it, sentence][-_BACK_SENTENCES:]
     return found, declined
+
+
+def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> None:
+    """Each clause of ``sentence`` read for a request: a fact kept, a request declined with
+    its reason, or a clause that goes on about the fact just kept ("…my manager is Dana and
+    my skip-level is Raj")."""
+    before = len(found)
+    for clause in _CLAUSES.split(sentence):
+        clause = clause.strip().rstrip(".!;").strip()
+        outcome = _signal(clause)
+        if isinstance(outcome, Signal) and outcome not in found:
+            found.append(outcome)
+        elif isinstance(outcome, str):
+            declined.append(NotKept(clause, outcome))
+        elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
+            found[-1] = _joined(found[-1], clause)
+
+
+def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept]) -> None:
+    """What a request that points back named, kept (or declined with its reason)."""
+    kept = _kept(back, "", "", detect(back))
+    if isinstance(kept, Signal):
+        found.append(Signal(kept.text, kept.key, kept.domain, kept.lang, "keep-that"))
+    else:
+        declined.append(NotKept(back, kept))
 
 
 #: how many sentences before it a request that points back may keep
@@ -353,21 +366,28 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
         return _said_before_the_request(clause, said_in)
     if _REMIND_ME.search(words[cue]):
         return "a reminder for later, not a fact"
-    said = None
-    for i in range(cue, min(len(words), cue + _CUE_REACH)):
-        word = words[i]
-        if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
-            said = " ".join(words[i + 1 :])
-            break
-        if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
-            if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
-                said = " ".join(words[i + 1 :])  # not the "que" of "…de poner el await, que si no…"
-            break
+    said, i = _said_after(words, cue)
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
     if said is None:
         return None
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
+
+
+def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
+    """What a request keeps after its word ``words[cue]``: what follows a colon, a dash or an
+    early comma, or a "that" close to it (not the "que" of "…de poner el await, que si
+    no…"), and the place of that mark; (None, where the look stopped) when there is none."""
+    i = cue
+    for i in range(cue, min(len(words), cue + _CUE_REACH)):
+        word = words[i]
+        if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
+            return " ".join(words[i + 1 :]), i
+        if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
+            if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
+                return " ".join(words[i + 1 :]), i
+            return None, i
+    return None, i
 
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")

@@ -56,16 +56,17 @@ def _forks(
     read = snap.memories(sorted({p for paths in replacing.values() for p in paths}))
     out: list[Conflict] = []
     for target, paths in sorted(replacing.items()):
-        rivals = sorted(
-            (m for p in paths if (m := read.get(p)) is not None and is_current(as_known(m))),
-            key=lambda m: said_order(as_known(m)),
-            reverse=True,
-        )
-        newest = rivals[0] if rivals else None
-        for older in rivals[1:]:
-            if newest is not None and older.id not in newest.supersedes and newest.id not in older.supersedes:
-                out.append(Conflict(newest, older, f"what replaced {target}"))
+        current = [m for p in paths if (m := read.get(p)) is not None and is_current(as_known(m))]
+        rivals = sorted(current, key=lambda m: said_order(as_known(m)), reverse=True)
+        out += [
+            Conflict(rivals[0], older, f"what replaced {target}") for older in rivals[1:] if _apart(rivals[0], older)
+        ]
     return out
+
+
+def _apart(newer: Memory, older: Memory) -> bool:
+    """Neither of two memories replacing one says it replaces the other: a fork."""
+    return older.id not in newer.supersedes and newer.id not in older.supersedes
 
 
 def _placed(hits: list[Hit], conflicts: list[Conflict]) -> list[Hit]:

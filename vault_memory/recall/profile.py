@@ -4,10 +4,12 @@ facts, most important first, whatever words they use."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 
 from ..index.snapshot import Snapshot
 from ..lang import of_the_user
 from ..lifecycle import Rules, exclusion_reason, key_forms
+from ..vault.memory import Memory
 from ..vault.slots import subject_tag
 from .results import Hit
 
@@ -28,23 +30,21 @@ def profile_hits(
     keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
     found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
     found |= snap.memories(snap.pinned_paths())
+    profile = [m for _, m in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0]))]
+
+    def in_turn() -> Iterator[Memory]:  # the user's other facts read only when the profile leaves room
+        yield from (m for m in profile if m.type == "fact")
+        others = snap.facts_by_importance(PROFILE_READ * k).values()
+        yield from (m for m in others if of_the_user(m.text) or m.source in ("user", "explicit"))
+
+    def current(memory: Memory) -> bool:
+        return memory.id not in seen and not exclusion_reason(memory, now, superseded, allowed, rules)
+
     out: list[Hit] = []
-    for _path, memory in sorted(found.items(), key=lambda kv: (-(kv[1].importance or 0.5), kv[0])):
-        if memory.id in seen or memory.type != "fact":
-            continue
-        if exclusion_reason(memory, now, superseded, allowed, rules):
-            continue
-        seen.add(memory.id)
-        out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
-        if len(out) >= k:
-            return out
-    for _path, memory in snap.facts_by_importance(PROFILE_READ * k).items():
-        if memory.id in seen or not (of_the_user(memory.text) or memory.source in ("user", "explicit")):
-            continue
-        if exclusion_reason(memory, now, superseded, allowed, rules):
-            continue
-        seen.add(memory.id)
-        out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
+    for memory in in_turn():
         if len(out) >= k:
             break
+        if current(memory):
+            seen.add(memory.id)
+            out.append(Hit(memory, memory.importance or 0.5, explain={"profile": True}))
     return out

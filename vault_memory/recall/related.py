@@ -69,18 +69,32 @@ def with_newer_related(
     ][: params.facts]
     if not looked or not parts or not snap.holds_changes():
         return hits
+    newer_of = _changes_of(looked, snap, parts, is_current, params)
+    if not newer_of:
+        return hits
+    return _placed(hits, newer_of, _companions(hits, newer_of, params), params)
+
+
+def _changes_of(
+    looked: list[Hit],
+    snap: Snapshot,
+    parts: Sequence[Part],
+    is_current: Callable[[Memory], bool],
+    params: RelatedParams,
+) -> dict[str, tuple[float, Memory]]:
+    """{id of a recalled fact: (closeness, the newer fact that changed it)}."""
     own = snap.vectors_of([h.memory.path.as_posix() for h in looked if h.memory.path is not None])
     newer_of: dict[str, tuple[float, Memory]] = {}
     for hit in looked:
-        path = hit.memory.path.as_posix() if hit.memory.path is not None else ""
-        vector = own.get(path)
-        if vector is None:
-            continue
-        change = _closest_change(hit.memory, vector, snap, parts, is_current, params)
+        vector = own.get(hit.memory.path.as_posix() if hit.memory.path is not None else "")
+        change = _closest_change(hit.memory, vector, snap, parts, is_current, params) if vector is not None else None
         if change is not None:
             newer_of[hit.memory.id] = change
-    if not newer_of:
-        return hits
+    return newer_of
+
+
+def _companions(hits: list[Hit], newer_of: dict[str, tuple[float, Memory]], params: RelatedParams) -> dict[str, Hit]:
+    """The hit of each newer fact (recalled, or brought along), naming what it changed."""
     recalled = {h.memory.id: h for h in hits}
     companions: dict[str, Hit] = {}
     for older, (closeness, replacing) in newer_of.items():  # the newer names what it changed, wherever it ranks
@@ -89,6 +103,14 @@ def with_newer_related(
         companion.explain["changes"] = [*companion.explain.get("changes", []), older]
         if closeness < params.leave_out_cosine:  # both shown: the pair is a conflict's
             companion.conflicts_with = [*companion.conflicts_with, older]
+    return companions
+
+
+def _placed(
+    hits: list[Hit], newer_of: dict[str, tuple[float, Memory]], companions: dict[str, Hit], params: RelatedParams
+) -> list[Hit]:
+    """The hits in order, each newer fact just before the first it changed; an older fact
+    left out when the newer is very close, else marked."""
     out: list[Hit] = []
     placed: set[str] = set()
     for hit in hits:
@@ -128,32 +150,33 @@ def _closest_change(
     if not near:
         return None
     read = snap.memories(near)
-    said = said_order(memory)[0]
-    whose = people(memory.text)  # "My wife traded in her car" is not of "My car is a Civic"
-    candidates = [
-        path
-        for path in near
-        if (other := read.get(path)) is not None
-        and other.type == "fact"
-        and other.id != memory.id
-        and other.persona == memory.persona
-        and said_order(other)[0] > said
-        and says_change(other.text)
-        and not says_contrast(other.text)
-        and people(other.text) == whose
-        and not _several_at_once(memory, other)
-        and is_current(other)
-    ]
+    candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
+    candidates = [path for path in candidates if is_current(read[path])]
     vectors = snap.vectors_of(candidates) if candidates else {}
     found: list[tuple[float, Memory]] = []
-    for path in candidates:
+    for path in (path for path in candidates if path in vectors):
         other = read[path]
-        if path not in vectors:
-            continue
         cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
         if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
             found.append((cosine, other))
     return max(found, key=lambda pair: pair[0]) if found else None
+
+
+def _may_change(memory: Memory, other: Memory) -> bool:
+    """Whether ``other``, by what it is and says, may be a change of ``memory``: a fact of
+    the same persona said after it, in words of change and not of contrast, about the same
+    people ("My wife traded in her car" is not of "My car is a Civic"), not one of several
+    held at once."""
+    return (
+        other.type == "fact"
+        and other.id != memory.id
+        and other.persona == memory.persona
+        and said_order(other)[0] > said_order(memory)[0]
+        and says_change(other.text)
+        and not says_contrast(other.text)
+        and people(other.text) == people(memory.text)
+        and not _several_at_once(memory, other)
+    )
 
 
 def _several_at_once(older: Memory, newer: Memory) -> bool:
