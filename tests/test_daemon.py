@@ -320,7 +320,7 @@ def test_a_failed_sync_keeps_its_changes_and_is_retried(vault_dir):
         with file_lock(vault.state.index / "write.lock"):  # every sync fails meanwhile
             write(vault_dir / "facts" / "late.md", "---\nid: late\n---\nThe user plays the theremin\n")
             assert wait(lambda: daemon.failures >= 2, 30) and daemon.pending > 0
-        assert wait(lambda: daemon.status()["memories_indexed"] == 7, 60)  # no new event needed
+        assert wait(lambda: daemon.requests.status()["memories_indexed"] == 7, 60)  # no new event needed
         assert daemon.failures == 0 and daemon.pending == 0
     finally:
         daemon.stop()

@@ -18,7 +18,7 @@ that network filesystems or sync tools never deliver).
 Serving: a Unix socket ``.vmem/daemon.sock`` (mode 0600), or with ``VMEM_IPC=portable`` a
 loopback port published in ``.vmem/daemon.addr`` with a key (``socket_server``: bounded
 clients, keyed proofs both ways) speaks the protocol of ``protocol`` (newline-delimited JSON), each request
-answered by ``Daemon.handle``. A recall first flushes pending changes, after a
+answered by ``Requests.handle`` (``requests``). A recall first flushes pending changes, after a
 fence (``settle``) that makes sure the watcher has seen every event before the request,
 so a file saved a moment ago is already searchable. After each sync the new snapshot
 keeps what the one before read on demand (``Snapshot.carry_over``: parsed memories,
@@ -41,7 +41,6 @@ the next start's reconcile finds the files the catalog has not recorded and redo
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import gc
 import itertools
 import logging
@@ -61,18 +60,10 @@ from watchdog.observers import Observer
 from ..api import VaultMemory
 from ..backend import LocalBackend
 from ..backend.control import read_pid
-from ..backend.protocol import (
-    MAX_EMBED_TEXTS,
-    WRONG_VAULT,
-    Op,
-    query_from_wire,
-    result_from_wire,
-    result_to_wire,
-)
 from ..config import CONFIG_NAME, Config, StateLayout, llm_url
-from ..conversation import remember_said, retry_pending
+from ..conversation import retry_pending
 from ..daemonlink import ipc
-from ..errors import AlreadyRunning, ConfigError, IndexDamaged, VaultError
+from ..errors import AlreadyRunning, ConfigError, IndexDamaged
 from ..index.embedder import warm
 from ..index.locks import release, try_lock
 from ..index.plan import SyncReport
@@ -80,11 +71,10 @@ from ..index.snapshot import Snapshot
 from ..index.store import Index
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
-from ..recall.results import FORMATS
 from ..vault.fsutil import private_dir
 from ..vault.scanner import IgnoreRules, is_candidate, is_utf8
 from ..vault.vault import Vault
-from ..writing.rules import Created, Superseded
+from .requests import Requests
 from .socket_server import Listening, serve
 from .socket_server import stop as stop_serving
 
@@ -93,8 +83,6 @@ log = logging.getLogger("vmem.daemon")
 #: a failed sync is retried after this long, doubling up to the maximum
 RETRY_FIRST_SECONDS = 0.5
 RETRY_MAX_SECONDS = 30.0
-#: how long a request waits for a daemon that is still starting
-READY_TIMEOUT_SECONDS = 60.0
 #: how long a fence waits for the watcher (events arrive in well under a millisecond; a
 #: watcher that lost them is caught up by the reconcile)
 FENCE_SECONDS = 1.0
@@ -147,17 +135,6 @@ class EventFreshness:
 
     def sync(self, progress: Any, full: bool) -> SyncReport:
         return self.daemon.flush(full=full)
-
-
-#: the longest session id a client may name (Claude Code's are UUIDs)
-MAX_SESSION_ID = 200
-#: the longest prompt read for "remember that…" (the hook sends the first 2,000 characters)
-MAX_SAID_CHARS = 10_000
-#: how long one prompt's words may be read for what it asks to keep, each reading (one of
-#: MAX_SAID_CHARS took at most 0.03 s in 20 hostile mixes): no request holds the daemon's
-#: text work longer, whatever a rule costs; what is left unread is named in the hook log.
-#: Each request has its own thread (``socket_server``): the others are answered meanwhile
-SAID_READ_SECONDS = 1.0
 
 
 class Daemon:
@@ -220,6 +197,8 @@ class Daemon:
         #: syncs that failed in a row (retried with backoff; pending changes are kept)
         self.failures = 0
         self._server: Listening | None = None
+        #: what each request means (``requests``)
+        self.requests = Requests(self)
         try:  # how clients reach it: they follow what it publishes
             self.transport = ipc()
         except ValueError as e:
@@ -529,144 +508,10 @@ class Daemon:
 
     # ------------------------------------------------------------------ serving
 
-    def status(self) -> dict[str, Any]:
-        with self.cond:
-            pending, first = self.pending, self.first_event
-        indexed: int | None = None
-        problems: list[dict[str, Any]] = []
-        with self.read_lock:
-            last_sync, last_error = self.last_sync, self.last_error
-            if self.snapshot is not None:
-                indexed = self.snapshot.catalog.count()
-                problems = [
-                    {"path": f.path, "line": f.error_line, "message": f.error} for f in self.snapshot.catalog.errors()
-                ]
-        return {
-            "running": True,
-            "ready": self.ready.is_set(),
-            "pid": os.getpid(),
-            "vault": self._root,
-            "transport": self.transport,
-            "uptime_s": round(time.time() - self.started, 1),
-            "memories_indexed": indexed,
-            "queue_length": pending,
-            "lag_s": round(time.monotonic() - first, 3) if pending and first else 0.0,
-            "last_sync": last_sync,
-            "last_error": last_error,
-            "config_warning": self.config_warning,
-            "problems": problems,
-            "model": self.index.embedder.model_id,
-            "progress": None if self.ready.is_set() else list(self.progress or ("starting", 0, 0)),
-        }
-
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One request's answer: checked (a known op, this vault, the daemon ready), then
-        handed to the op's own handler."""
-        try:
-            op = Op(str(request.get("op")))
-        except ValueError:
-            return {"ok": False, "error": f"unknown op {request.get('op')!r}", "kind": "DaemonError"}
-        if op not in (Op.PING, Op.STATUS):
-            self.last_activity = time.monotonic()
-        claimed = request.get("vault")
-        if isinstance(claimed, str) and os.path.realpath(claimed) != os.path.realpath(self._root):
-            # a socket linked (or copied) from another vault's .vmem/: never answer for the wrong vault
-            return {"ok": False, "error": f"this daemon serves {self._root}, not {claimed}", "kind": WRONG_VAULT}
-        if op is Op.PING:
-            return {"ok": True, "pid": os.getpid(), "ready": self.ready.is_set()}
-        if op is Op.STATUS:
-            return {"ok": True, "status": self.status()}
-        if not self.ready.wait(READY_TIMEOUT_SECONDS):
-            why = self.last_error or "still reading the vault"
-            return {"ok": False, "error": f"the daemon is not ready yet ({why})", "kind": "DaemonError"}
-        handlers = {Op.RECALL: self._recall, Op.NEAREST: self._nearest, Op.EMBED: self._embed}
-        return handlers.get(op, self._sync)(op, request)
-
-    def _recall(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """A recall, after writing what the prompt asked to remember (``said``); only what a
-        session was not shown yet (``session``); in the shape the caller asks (``render``)."""
-        said_notes: list[str] = []
-        written = self.remember_said(request, said_notes)
-        wire = dict(request["query"])
-        if "block_budget" in request:  # the hook as installed before the budget joined the query
-            wire["budget"] = request["block_budget"]
-        result = self.mem.backend.recall(query_from_wire(wire, **self.recall_defaults))
-        if said_notes:  # what the prompt asked to keep and was not kept: the hook logs it
-            result = dataclasses.replace(result, warnings=[*result.warnings, *said_notes])
-        session = request.get("session")
-        if isinstance(session, str) and 0 < len(session) <= MAX_SESSION_ID:
-            with self.sessions_lock:
-                if request.get("reset"):  # a compaction or a /clear: the agent lost what it was shown
-                    self.sessions.forget(session)
-                self.sessions.already_has(session, written)  # it is in the prompt the agent reads
-                result = self.sessions.deliver(session, result, index=request.get("format") == "index")
-        if request.get("render") == "block" or "block_budget" in request:
-            # a hook installed before it asked for the rendered answer below (``protocol``)
-            return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
-        if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this, the hook injects it
-            fmt = request.get("format") if request.get("format") in FORMATS else "block"
-            seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
-            out, errors = seen.output(str(fmt), bool(request.get("explain")))
-            return {"ok": True, "stdout": out, "stderr": errors}
-        return {"ok": True, "result": result_to_wire(result)}
-
-    def _nearest(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """The most similar memories, with the warm model: what a writer of an earlier vmem
-        asks (one still running after an upgrade); a writer now embeds a batch (``EMBED``)."""
-        self.flush_pending()
-        vector = self.index.embedder.embed([request["text"]])[0]
-        with self.read_lock:
-            nearest = self.snapshot.vector_hits(vector, int(request.get("limit", 20)))
-        return {"ok": True, "hits": nearest}
-
-    def _embed(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """For `vmem context`: how close turns are, with the warm model; for a writer's
-        restatement check (``keep``: the daemon's next sync takes their token vectors)."""
-        texts = request.get("texts")
-        if not (isinstance(texts, list) and len(texts) <= MAX_EMBED_TEXTS and all(isinstance(t, str) for t in texts)):
-            return {"ok": False, "error": f"embed takes a list of at most {MAX_EMBED_TEXTS} texts"}
-        vectors = self.mem.backend.embed(texts, keep=request.get("keep") is True)
-        return {"ok": True, "vectors": [[round(x, 5) for x in v] for v in vectors]}
-
-    def _sync(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
-        """A sync or rebuild someone asked for; ``scope: pending``, a writer's freshness: only
-        what file events named since the last one."""
-        if op is Op.SYNC and request.get("scope") == "pending":
-            return {"ok": True, "report": (self.flush_pending() or SyncReport()).to_dict()}
-        return {"ok": True, "report": self.mem.backend.sync(full=op is Op.REINDEX).to_dict()}
-
-    def remember_said(self, request: dict[str, Any], notes: list[str] | None = None) -> list[Any]:
-        """The prompt hook's "remember that…": the explicit signals of what the user just said
-        (``said``), written through the write rules before the recall that follows, so that
-        recall and every later one see them. A write that fails is logged; the recall goes on
-        (SessionEnd's ingest reads the same message again). What the message asked to keep
-        and was not kept, with why, goes to ``notes`` (the recall's warnings: the hook logs
-        them)."""
-        said = request.get("said")
-        if not isinstance(said, str) or not said.strip() or len(said) > MAX_SAID_CHARS:
-            return []
-        session = request.get("session") if isinstance(request.get("session"), str) else None
-        before = len(self.mem.vault.warnings)
-        try:
-            outcomes = remember_said(self.mem, said, session=session, seconds=SAID_READ_SECONDS)
-        except (VaultError, OSError) as e:
-            log.warning("could not write what the prompt asked to remember: %s", e)
-            return []
-        finally:
-            said_notes = self.mem.vault.warnings[before:]
-            del self.mem.vault.warnings[before:]  # of this message: not kept for every later answer
-        for note in said_notes:
-            log.info("%s", note)
-        if notes is not None:
-            notes += said_notes
-        for outcome in outcomes:
-            log.info("remembered from a prompt: %s %s", outcome.status, outcome.memory.id)
-        return [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
-
     def _serve(self) -> None:
         for stale in (self.state.daemon_socket, self.state.daemon_address):  # this daemon holds the lock
             stale.unlink(missing_ok=True)
-        self._server = serve(self.state.daemon_socket, self.handle, self.transport, self.state.daemon_address)
+        self._server = serve(self.state.daemon_socket, self.requests.handle, self.transport, self.state.daemon_address)
 
     # ------------------------------------------------------------------ life
 
