@@ -28,14 +28,13 @@ from ..errors import (
     MemoryFileError,
     NotFound,
     OutsideVault,
-    SecretRefused,
     VaultNotFound,
     WriteRefused,
 )
 from . import gitops
 from .confirmations import Confirmations
 from .dating import dated
-from .fileformat import parse_memory, parse_record, serialize_memory, set_frontmatter_keys
+from .fileformat import parse_memory, serialize_memory, set_frontmatter_keys
 from .fsutil import (
     MEMORY_FILE_MODE,
     STALE_TEMP_SECONDS,
@@ -61,7 +60,6 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
-from .secrets import find_secret
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
 
 
@@ -414,7 +412,7 @@ class Vault:
         forgotten ids, when the caller has them already."""
         validate_id(memory.id)
         check_writable(memory)
-        memory.id = self._unused_id(memory.id, trashed)
+        memory.id = self.unused_id(memory.id, trashed)
         rel = Path(relpath) if relpath else Path(TYPE_FOLDERS.get(memory.type, "notes")) / f"{memory.id}.md"
         self._check_inside(rel)
         batched = getattr(self._batch, "active", False)
@@ -539,51 +537,9 @@ class Vault:
         self._autocommit([target, trashed], f"vmem: restore {entry.id}")
         return self.read(entry.original)
 
-    def import_record(
-        self, record: dict[str, Any], *, known: dict[str, Memory] | None = None, trashed: set[str] | None = None
-    ) -> tuple[str, Memory | None]:
-        """Import one exported memory. Returns (``"added"`` | ``"unchanged"`` | ``"conflict"``, memory).
-
-        Only memory files are written, under the type folders (or ``archive/`` and its type
-        folder for an archived one), named by vmem: a record's own ``path`` is never a
-        place to write. A record without an id gets one from its text, like ``remember``.
-        ``known`` (every memory by id) and ``trashed`` (the forgotten ids), read once by an
-        import of many records, stand for reading the vault again; ``known`` gains what is added."""
-        memory = parse_record(record)
-        secret = find_secret(memory.text)
-        if secret is not None:
-            raise SecretRefused(secret, "the record")
-        if memory.id_derived:  # no id in the record: name it by its content and date
-            memory.id = new_id(memory.text, memory.key, memory.created or now_local())
-            memory.id_derived = False
-        if known is not None:
-            existing = known.get(memory.id)
-        else:
-            try:
-                existing = self.get(memory.id)
-            except NotFound:
-                existing = None
-        if existing is not None:
-            same = existing.portable() | {"path": None} == memory.portable() | {"path": None}
-            return ("unchanged" if same else "conflict"), existing
-        size = len(serialize_memory(memory).encode("utf-8"))
-        limit = self.config["vault"]["max_file_bytes"]
-        if size > limit:
-            raise FileTooLarge(
-                Path(f"{memory.id}.md"), f"{size:,} bytes is over the {limit:,}-byte limit; not imported"
-            )
-        memory.id = self._unused_id(memory.id, trashed)
-        folder = Path(TYPE_FOLDERS.get(memory.type, "notes"))
-        archived = str(record.get("path") or "").startswith("archive/")
-        relpath = (Path("archive") / folder if archived else folder) / f"{memory.id}.md"
-        written = self.write_new(memory, relpath=relpath, message="vmem: import {id}", trashed=trashed)
-        if known is not None:
-            known[written.id] = written
-        return "added", written
-
     # ------------------------------------------------------------------ helpers
 
-    def _unused_id(self, wanted: str, trashed: set[str] | None = None) -> str:
+    def unused_id(self, wanted: str, trashed: set[str] | None = None) -> str:
         """Ids are never reused, not even those of forgotten memories (``trashed``, read
         from the trash when not given)."""
         taken = {e.id for e in self.trash()} if trashed is None else trashed
