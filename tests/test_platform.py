@@ -175,6 +175,12 @@ def portable_env(tmp_path: Path) -> dict[str, str]:
     return env | {"VMEM_IPC": "portable", "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
 
 
+def recall_cli(vault_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`vmem recall` as a shell script runs it, its fast path first."""
+    command = [VMEM, "recall", "--vault", str(vault_dir), "what should I avoid eating?"]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+
+
 @pytest.fixture
 def portable_daemon(vault_dir, monkeypatch):
     monkeypatch.setenv("VMEM_IPC", "portable")
@@ -193,13 +199,7 @@ def test_the_portable_transport_serves_recall_the_cli_and_the_hook_on_a_loopback
     assert vmem.open(vault_dir).recall("what am I allergic to?").answered_by == "daemon"
 
     env = portable_env(tmp_path)
-    out = subprocess.run(
-        [VMEM, "recall", "--vault", str(vault_dir), "what should I avoid eating?"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    out = recall_cli(vault_dir, env)
     assert out.returncode == 0 and "peanuts" in out.stdout
     hook = subprocess.run(
         [sys.executable, str(HOOK), "claude-code", "--vault", str(vault_dir), "--vmem", VMEM],
@@ -274,14 +274,7 @@ def test_a_program_on_the_port_that_cannot_prove_the_key_is_not_believed(vault_d
     try:
         with pytest.raises(daemonlink.ForeignSocket):
             daemonlink.ask(str(vault_dir), {"op": "ping"}, 5)
-        env = portable_env(tmp_path)
-        out = subprocess.run(
-            [VMEM, "recall", "--vault", str(vault_dir), "what should I avoid eating?"],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        out = recall_cli(vault_dir, portable_env(tmp_path))
         assert out.returncode == 0 and "peanuts" in out.stdout and "payment" not in out.stdout
     finally:
         listener.close()
