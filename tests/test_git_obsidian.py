@@ -160,6 +160,46 @@ def test_a_merge_of_a_forget_and_a_correction_keeps_the_chain(two_clones):
         assert mem.show(newest.id).supersedes == [middle.id]
 
 
+@pytest.mark.slow
+def test_an_edit_in_one_clone_to_a_memory_the_other_forgot_is_not_lost_behind_the_older_value(two_clones):
+    """Issue 61: one clone forgets a correction, the other edits it by hand; git's merge
+    moves the edited file into the trash (it reads the forget as a rename), and the value
+    the correction had replaced came back as current, with nothing said. What it replaced
+    stays replaced, recall and doctor say where the newest words are, and restore brings
+    them back."""
+    first, second = two_clones
+    with vmem.open(first, use_daemon=False) as mem:
+        oldest = mem.remember("The book club meets in the library").memory
+        middle = mem.correct(oldest.id, "The book club meets at Café Lua").memory
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "book club")
+    git(first, "push", "-q", "origin", "main")
+    git(second, "pull", "-q", "--no-rebase", "origin", "main")
+
+    with vmem.open(first, use_daemon=False) as mem:
+        mem.forget(middle.id)
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "forget the café")
+    git(first, "push", "-q", "origin", "main")
+    edited = second / middle.path
+    edited.write_text(edited.read_text().replace("Café Lua", "the Hafenbar on Fridays"))  # in Obsidian
+    git(second, "commit", "-qam", "by hand")
+    assert git(second, "pull", "-q", "--no-rebase", "origin", "main").returncode == 0
+    assert not edited.exists()  # the merge took the edit into the trash with the move
+
+    with vmem.open(second, use_daemon=False) as mem:
+        result = mem.recall("where does the book club meet?")
+        assert "library" not in result.block, result.block  # the older value is not current again
+        assert any("edited since" in w and middle.path.as_posix() in w for w in result.warnings), result.warnings
+        problems = [p for p in mem.doctor().problems if p.kind == "edited_after_forget"]
+        assert [p.path for p in problems] == [middle.path.as_posix()] and f"vmem restore {middle.id}" in problems[
+            0
+        ].message
+        mem.restore(middle.id)
+        block = mem.recall("where does the book club meet?").block
+        assert "Hafenbar on Fridays" in block and "library" not in block, block
+
+
 def test_a_templates_folder_is_no_memory_even_without_obsidians_setting(obsidian):
     """Issue 61: a folder of `{{date}}` templates without `.obsidian/templates.json` made
     every recall warn and doctor fail."""

@@ -239,6 +239,9 @@ class Meta:
     #: still when a live memory replaces the forgotten one (a merge of a forget and a
     #: correction brings no old value back)
     FORGOTTEN_SUPERSEDED = "forgotten_superseded"
+    #: the forgotten memories edited since they were forgotten (``Trash.edited``): {id: where
+    #: it came from}; what they replaced stays replaced, as a live memory's would
+    EDITED_FORGOTTEN = "edited_forgotten"
     MODEL_ID = "model_id"
     #: the vectors' dimension, and the next vector label to hand out
     DIM = "dim"
@@ -990,11 +993,17 @@ class Catalog:
         replaced = {r[1] for r in rows} - in_cycles(rows)
         forgotten = json.loads(self.meta().get(Meta.FORGOTTEN_SUPERSEDED) or "{}")
         through = {f: t for f, t in forgotten.items() if isinstance(t, list)} if isinstance(forgotten, dict) else {}
+        replaced |= {t for f in self.edited_forgotten() for t in through.get(f, [])}  # its person's newest words
         while True:  # a chain through forgotten memories that a live one replaced holds
             reached = {target for f, targets in through.items() if f in replaced for target in targets} - replaced
             if not reached:
                 return with_digest_marker(replaced)
             replaced |= reached
+
+    def edited_forgotten(self) -> dict[str, str]:
+        """{id: where it came from} of the forgotten memories edited since (``Meta.EDITED_FORGOTTEN``)."""
+        edited = json.loads(self.meta().get(Meta.EDITED_FORGOTTEN) or "{}")
+        return {k: v for k, v in edited.items() if isinstance(v, str)} if isinstance(edited, dict) else {}
 
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""

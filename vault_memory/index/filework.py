@@ -97,8 +97,14 @@ class FileWork:
 
 def record_forgotten(vault: Vault, catalog: Catalog) -> None:
     """What forgotten memories had replaced, in the catalog (``Meta.FORGOTTEN_SUPERSEDED``)."""
-    forgotten = Trash(vault.trash_dir).superseded()
-    catalog.set_meta(**{Meta.FORGOTTEN_SUPERSEDED: json.dumps(forgotten, sort_keys=True)})
+    trash = Trash(vault.trash_dir)
+    edited = {entry.id: entry.original for entry in trash.edited()}
+    catalog.set_meta(
+        **{
+            Meta.FORGOTTEN_SUPERSEDED: json.dumps(trash.superseded(), sort_keys=True),
+            Meta.EDITED_FORGOTTEN: json.dumps(edited, sort_keys=True),
+        }
+    )
 
 
 def record_sizes(catalog: Catalog, generation: Generation, moves: list[tuple[Path, Path | None]]) -> None:

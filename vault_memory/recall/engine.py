@@ -153,6 +153,13 @@ class Engine:
                 + (f" (did you mean {close[0]!r}?)" if close else "")
                 + "; only the memories every persona shares are recalled"
             )
+        edited = snapshot.catalog.edited_forgotten()
+        if edited:  # a merge brought an edit into the trash: the person's newest words are not recalled
+            which = ", ".join(sorted(edited.values())[:3]) + (", …" if len(edited) > 3 else "")
+            skipped.append(
+                f"{len(edited)} forgotten memor{'ies were' if len(edited) != 1 else 'y was'} edited since ({which}): "
+                "`vmem doctor` says how to bring it back"
+            )
         unreadable = snapshot.catalog.unreadable()
         if unreadable:  # after the sync that found them, nothing else would ever say so
             files = f"{unreadable} memory file{'s' if unreadable != 1 else ''}"

@@ -13,6 +13,7 @@ from .memory import Memory, same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems
+from .trash import TRASH_DIR, Trash
 from .vault import Problem, Vault, problem_from_error
 
 
@@ -37,6 +38,12 @@ def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Proble
             except MemoryFileError:
                 continue
     forgotten = {entry.id for entry in vault.trash()}
+    for entry in Trash(vault.trash_dir).edited():
+        message = (
+            f"forgotten on {entry.at[:10]}, then edited (a merge brought an edit to it into the trash, "
+            f"{TRASH_DIR}/{entry.trashed}): `vmem restore {entry.id}` makes it current again"
+        )
+        problems.append(Problem(entry.original, message, "edited_after_forget"))
     for memory, kind, message in supersession_problems(result.memories, forgotten):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
     problems.sort(key=lambda p: (p.path, p.line or 0))

@@ -4,6 +4,7 @@ came from so ``restore`` can put it back."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -24,6 +25,13 @@ class TrashEntry:
     original: str
     trashed: str
     at: str
+    #: the digest of the file as it was forgotten (``digest_of``): a merge that brings an
+    #: edit to it in the trash is told from it ("" in an entry an older vmem wrote)
+    sha: str = ""
+
+
+def digest_of(raw: bytes) -> str:
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
 class Trash:
@@ -63,6 +71,21 @@ class Trash:
                 continue  # a trashed file that cannot be read replaces nothing it can say
             if memory.supersedes:
                 out[memory.id] = list(memory.supersedes)
+        return out
+
+    def edited(self) -> list[TrashEntry]:
+        """Forgotten memories edited since: one clone forgot it, another edited it, and
+        git's merge took the move into the trash and the edit together, so the edit is in
+        the trash. The person's newest words are there: they are said (doctor, recall), and
+        what the memory replaced stays replaced (``superseded``)."""
+        out = []
+        for entry in self.entries():
+            try:
+                now = digest_of((self.folder / entry.trashed).read_bytes())
+            except OSError:
+                continue
+            if entry.sha and now != entry.sha:
+                out.append(entry)
         return out
 
     def record(self, entry: TrashEntry) -> None:

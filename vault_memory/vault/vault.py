@@ -60,7 +60,7 @@ from .memory import (
     validate_id,
 )
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
-from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry  # noqa: F401 (TrashEntry re-exported)
+from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, digest_of  # noqa: F401 (TrashEntry re-exported)
 
 
 def now_local() -> dt.datetime:
@@ -469,8 +469,9 @@ class Vault:
         memory = ref if isinstance(ref, Memory) else self.get(ref, prefix=prefix)
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
+        sha = digest_of((self.root / memory.file).read_bytes())
         move_no_clobber(self.root / memory.file, trashed)
-        entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat())
+        entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat(), sha)
         Trash(self.trash_dir).record(entry)
         self._autocommit(
             [self.root / memory.file, trashed, self.trash_dir / TRASH_MANIFEST], f"vmem: forget {memory.id}"
