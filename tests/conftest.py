@@ -243,6 +243,24 @@ def raw_connect(vault_dir: Path, timeout: float = 20.0):
     return sock
 
 
+def answer_every_connection(listener, answer: dict) -> None:
+    """A peer that is no daemon: every connection to ``listener`` read once and answered
+    with ``answer``, on a thread, until the listener closes."""
+    import threading
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(1 << 16)
+                conn.sendall(json.dumps(answer).encode() + b"\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+
+
 def proved(vault_dir: Path, payload: bytes) -> bytes:
     """``payload`` as a client of the portable transport sends it: a JSON object's line
     with the proof that it knows the vault's key (any other payload as it is)."""

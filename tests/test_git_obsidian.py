@@ -126,25 +126,33 @@ def test_links_are_shown_as_the_text_obsidian_shows(obsidian):
     assert "Lunch with Marta at Café Lua, see Lisbon > Day 2 cafe.png" in block and "[[" not in block
 
 
+def _corrected_then_forgotten_in_the_first(first: Path, second: Path, said: str, corrected: str):
+    """``said`` corrected to ``corrected`` in the first clone, both clones pulled to it, then
+    the correction forgotten in the first and pushed; the correction, as it was."""
+    with vmem.open(first, use_daemon=False) as mem:
+        oldest = mem.remember(said).memory
+        middle = mem.correct(oldest.id, corrected).memory
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "corrected")
+    git(first, "push", "-q", "origin", "main")
+    git(second, "pull", "-q", "--no-rebase", "origin", "main")
+    with vmem.open(first, use_daemon=False) as mem:
+        mem.forget(middle.id)
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "forgotten")
+    git(first, "push", "-q", "origin", "main")
+    return middle
+
+
 @pytest.mark.slow
 def test_a_merge_of_a_forget_and_a_correction_keeps_the_chain(two_clones):
     """Issue 61: one clone forgets a value that had replaced an older one, the other
     corrects it: after the merge the older came back as current beside the newest, unmarked,
     and doctor said "dangling". The newest is current, the superseded stays superseded."""
     first, second = two_clones
-    with vmem.open(first, use_daemon=False) as mem:
-        oldest = mem.remember("Our backups run on Saturday nights").memory
-        middle = mem.correct(oldest.id, "Our backups run on Wednesday nights").memory
-    git(first, "add", "-A")
-    git(first, "commit", "-qm", "backups")
-    git(first, "push", "-q", "origin", "main")
-    git(second, "pull", "-q", "--no-rebase", "origin", "main")
-
-    with vmem.open(first, use_daemon=False) as mem:
-        mem.forget(middle.id)
-    git(first, "add", "-A")
-    git(first, "commit", "-qm", "forget wednesday")
-    git(first, "push", "-q", "origin", "main")
+    middle = _corrected_then_forgotten_in_the_first(
+        first, second, "Our backups run on Saturday nights", "Our backups run on Wednesday nights"
+    )
     with vmem.open(second, use_daemon=False) as mem:
         newest = mem.correct(middle.id, "Our backups run on Sunday mornings").memory
     git(second, "add", "-A")
@@ -168,19 +176,9 @@ def test_an_edit_in_one_clone_to_a_memory_the_other_forgot_is_not_lost_behind_th
     stays replaced, recall and doctor say where the newest words are, and restore brings
     them back."""
     first, second = two_clones
-    with vmem.open(first, use_daemon=False) as mem:
-        oldest = mem.remember("The book club meets in the library").memory
-        middle = mem.correct(oldest.id, "The book club meets at Café Lua").memory
-    git(first, "add", "-A")
-    git(first, "commit", "-qm", "book club")
-    git(first, "push", "-q", "origin", "main")
-    git(second, "pull", "-q", "--no-rebase", "origin", "main")
-
-    with vmem.open(first, use_daemon=False) as mem:
-        mem.forget(middle.id)
-    git(first, "add", "-A")
-    git(first, "commit", "-qm", "forget the café")
-    git(first, "push", "-q", "origin", "main")
+    middle = _corrected_then_forgotten_in_the_first(
+        first, second, "The book club meets in the library", "The book club meets at Café Lua"
+    )
     edited = second / middle.path
     edited.write_text(edited.read_text().replace("Café Lua", "the Hafenbar on Fridays"))  # in Obsidian
     git(second, "commit", "-qam", "by hand")

@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import VMEM, wait, write
+from conftest import VMEM, answer_every_connection, wait, write
 
 import vault_memory as vmem
 from vault_memory.integrations import claude_code
@@ -1448,7 +1448,6 @@ def test_another_users_socket_is_never_asked(tmp_path):
     outside the fence, terminal escapes. It is refused; the hook and `vmem recall` go on
     without it."""
     import socket
-    import threading
 
     if os.getuid() != 0:
         pytest.skip("giving a socket to another user needs root")
@@ -1460,19 +1459,9 @@ def test_another_users_socket_is_never_asked(tmp_path):
     listener.bind(str(path))
     listener.listen(8)
     os.chown(path, 12345, 12345)
-
-    def serve():
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(1 << 16)
-                answer = {"ok": True, "block": hostile, "stdout": hostile, "stderr": [], "pid": 1, "ready": True}
-                conn.sendall(json.dumps(answer).encode() + b"\n")
-
-    threading.Thread(target=serve, daemon=True).start()
+    answer_every_connection(
+        listener, {"ok": True, "block": hostile, "stdout": hostile, "stderr": [], "pid": 1, "ready": True}
+    )
     env = clean_env(tmp_path)
     try:
         hook = run_hook(

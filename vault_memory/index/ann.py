@@ -79,12 +79,11 @@ def described(env: Mapping[str, str] | None = None) -> str:
     if kind == EXACT:
         why = f"{ENV}=exact" if (os.environ if env is None else env).get(ENV) else "hnswlib is not installed"
         return f"exact search with numpy ({why})"
-    module = _hnswlib()
-    build = _distribution_of(module)
+    build = _distribution()
     return f"exact up to {EXACT_MAX:,} vectors, then hnswlib's graph" + (f" ({build})" if build else "")
 
 
-def _distribution_of(module: ModuleType | None) -> str:
+def _distribution() -> str:
     """Which package installed the ``hnswlib`` module: hnswlib itself or Chroma's build."""
     from importlib import metadata
 

@@ -991,9 +991,10 @@ class Catalog:
         and history name the cycle)."""
         rows = self._sql("SELECT s.path, s.target, f.id FROM supersedes s JOIN files f ON f.path = s.path").fetchall()
         replaced = {r[1] for r in rows} - in_cycles(rows)
-        forgotten = json.loads(self.meta().get(Meta.FORGOTTEN_SUPERSEDED) or "{}")
+        meta = self.meta()
+        forgotten = json.loads(meta.get(Meta.FORGOTTEN_SUPERSEDED) or "{}")
         through = {f: t for f, t in forgotten.items() if isinstance(t, list)} if isinstance(forgotten, dict) else {}
-        replaced |= {t for f in self.edited_forgotten() for t in through.get(f, [])}  # its person's newest words
+        replaced |= {t for f in _edited_forgotten(meta) for t in through.get(f, [])}  # its person's newest words
         while True:  # a chain through forgotten memories that a live one replaced holds
             reached = {target for f, targets in through.items() if f in replaced for target in targets} - replaced
             if not reached:
@@ -1002,8 +1003,7 @@ class Catalog:
 
     def edited_forgotten(self) -> dict[str, str]:
         """{id: where it came from} of the forgotten memories edited since (``Meta.EDITED_FORGOTTEN``)."""
-        edited = json.loads(self.meta().get(Meta.EDITED_FORGOTTEN) or "{}")
-        return {k: v for k, v in edited.items() if isinstance(v, str)} if isinstance(edited, dict) else {}
+        return _edited_forgotten(self.meta())
 
     def errors(self) -> list[FileRow]:
         """The files that are not indexed, and why (found without reading every row)."""
@@ -1052,3 +1052,10 @@ class Catalog:
             self._db.execute("ROLLBACK")
         except sqlite3.Error:
             pass
+
+
+def _edited_forgotten(meta: dict[str, str]) -> dict[str, str]:
+    """``Meta.EDITED_FORGOTTEN`` as recorded: {id: where it came from}; nothing for a value
+    that is not one."""
+    edited = json.loads(meta.get(Meta.EDITED_FORGOTTEN) or "{}")
+    return {k: v for k, v in edited.items() if isinstance(v, str)} if isinstance(edited, dict) else {}

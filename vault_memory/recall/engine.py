@@ -287,8 +287,9 @@ class Engine:
         superseded = snap.superseded_targets()
         relevant = self._relevance(query.text, found, answering)
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
-        hits, seen = select(snap, query, found, now, superseded, relevant, confirmed, self._weighing())
-        return complete(snap, query, hits, seen, now, superseded, confirmed, self._weighing())
+        weighing = self._weighing()
+        hits, seen = select(snap, query, found, now, superseded, relevant, confirmed, weighing)
+        return complete(snap, query, hits, seen, now, superseded, confirmed, weighing)
 
     def _time_asked(self, query: RecallQuery, times: TimesAsked) -> tuple[RecallQuery, NamedTime | Told | None]:
         """The time a question with a subject names (of its ``times``): a month, year or
@@ -309,7 +310,8 @@ class Engine:
         found = of_a_time(snap, about, self.params.depth)
         superseded = snap.superseded_targets()
         confirmed = self.vault.confirmations.latest()
-        hits, seen = select(snap, query, found, now, superseded, lambda *_: True, confirmed, self._weighing())
+        weighing = self._weighing()
+        hits, seen = select(snap, query, found, now, superseded, lambda *_: True, confirmed, weighing)
         if notes is not None:
             unseen = [
                 self.vault.confirmations.apply(m, confirmed) if confirmed else m
@@ -318,7 +320,7 @@ class Engine:
             ]
             reasons = Counter(exclusion_reason(m, now, superseded, query.filter, self.lifecycle_rules) for m in unseen)
             notes += left_out_of_a_time(about, reasons, found=len(found.fused))
-        return complete(snap, query, hits, seen, now, superseded, confirmed, self._weighing())
+        return complete(snap, query, hits, seen, now, superseded, confirmed, weighing)
 
     def _models(self, snap: Snapshot, asked_in: str | None) -> tuple[Part, ...]:
         """The parts of the vault's vector to ask for a question in ``asked_in``: those whose
