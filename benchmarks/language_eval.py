@@ -20,7 +20,8 @@ per set, language and split, facts written a week apart):
   left out or marked ("older — may be outdated", "newer related memory"); never unmarked;
 - ``both_true``: two related facts both true: the answer shown, neither marked;
 - ``relevance``: a fact and a question that shares no word with it: the fact shown;
-- ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown.
+- ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown (and
+  ``lines``: how many unrelated facts were shown in all).
 
     python benchmarks/language_eval.py [--split held|tune|all] [--recall] [--json] [--show]
 """
@@ -221,6 +222,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
                 shown = [h for h in mem.recall(c["question"]).hits if not h.pinned_only]
                 quiet[c["lang"]]["n"] += 1
                 quiet[c["lang"]]["quiet"] += not shown
+                quiet[c["lang"]]["lines"] += len(shown)  # what the agent reads past
                 if show and shown:
                     print(f"NOT QUIET [{c['id']}] {c['question']!r}: {[h.memory.text for h in shown]}")
     out["changes"] = {lang: dict(c) for lang, c in changes.items()}

@@ -330,6 +330,23 @@ def test_a_word_shared_with_a_fact_about_someone_else_is_no_evidence(tmp_path):
         assert "Rosalind" in mem.recall("what's my aunt's name?").block
 
 
+def test_a_fact_about_another_of_the_users_people_is_not_shown_however_close_in_meaning(tmp_path):
+    """A question that names one of the user's people ("my niece") was answered with every
+    close fact about the others (the nephew's school, the stepson's age, the cat): close in
+    meaning, about someone else. A fact about a wider or composed role still answers ("my
+    father's father" is a grandfather)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("Mi sobrino estudia en el colegio Cervantes")
+        mem.remember("Meu gato se chama Biscoito")
+        mem.remember("O meu avô Joaquim mora em Braga")
+        mem.remember("My kids go to Riverside Primary")
+        niece = mem.recall("which school does my niece go to?")
+        assert "Cervantes" not in niece.block and "Biscoito" not in niece.block
+        assert "Riverside" in mem.recall("what school does my daughter attend?").block
+        assert "Braga" in mem.recall("onde vive o pai do meu pai?").block
+
+
 @pytest.fixture
 def judged(empty_vault_dir, monkeypatch):
     """A vault whose writes an [llm] endpoint on 127.0.0.1 judges: (the vault, the endpoint)."""

@@ -12,7 +12,7 @@ from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .pack import Pack
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import of_the_user, people
+from .subjects import may_be_about, of_the_user, people
 from .text import fold_accents, normalize_space, words
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "detect",
     "fold_accents",
     "languages",
+    "may_be_about",
     "normalize_space",
     "of_the_user",
     "pack",

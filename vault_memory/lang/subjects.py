@@ -37,3 +37,37 @@ def people(text: str) -> frozenset[str]:
     kin = _kin()
     found = [w.removesuffix("'s") for w in words(fold_accents(text[:PEOPLE_CHARS]).replace("’", "'"))]
     return frozenset(kin[w] for w in found if w in kin)
+
+
+#: the role that covers a narrower one, whatever the language: a question about the user's
+#: children may be answered by a fact about their son, one about their son by a fact about
+#: their children; never one about their daughter
+WIDER = {
+    **dict.fromkeys(("son", "daughter"), "child"),
+    **dict.fromkeys(("mother", "father"), "parent"),
+    **dict.fromkeys(("sister", "brother"), "sibling"),
+    **dict.fromkeys(("grandmother", "grandfather"), "grandparent"),
+    **dict.fromkeys(("grandson", "granddaughter"), "grandchild"),
+    **dict.fromkeys(("dog", "cat", "bird", "fish", "small_pet"), "pet"),
+}
+
+
+#: a role a question names by its parts ("my mother's mother", "a mãe da minha mulher"):
+#: a fact about the one may answer a question that names the other
+THROUGH = {
+    **dict.fromkeys(("grandmother", "grandfather", "grandparent", "aunt", "uncle"), "parent"),
+    **dict.fromkeys(("grandson", "granddaughter", "grandchild"), "child"),
+    **dict.fromkeys(("nephew", "niece"), "sibling"),
+    **dict.fromkeys(("mother_in_law", "father_in_law"), "partner"),
+}
+
+
+def may_be_about(asked: frozenset[str], named: frozenset[str]) -> bool:
+    """Whether a fact that names the roles ``named`` (``people``) may be about someone a
+    question names (``asked``): the same role, one that covers the other, or one the
+    question names by its parts. "What is my son's name?" is not answered by "My sister is
+    called Clara" nor by "My dog is Rex"."""
+    wider = {WIDER.get(a, a) for a in asked} | asked
+    return any(a == n or WIDER.get(n) == a or WIDER.get(a) == n for a in asked for n in named) or any(
+        THROUGH.get(n) in wider for n in named
+    )

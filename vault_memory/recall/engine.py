@@ -27,7 +27,7 @@ from ..index.generations import check_compatible
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..lang import ENGLISH, detect, people
+from ..lang import ENGLISH, detect, may_be_about, people
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -498,9 +498,9 @@ class Engine:
         whom = people(text)  # "what is my brother's name?": a fact about the dog shares "name", not the brother
 
         def relevant(path: str, memory: Memory) -> bool:
+            if whom and memory.type == "fact" and (of_whom := people(memory.text)) and not may_be_about(whom, of_whom):
+                return profile  # a fact about someone else answers nothing asked of this one, however close
             shares_word = path in found.kw_score or names_key(asked, memory)
-            if shares_word and whom and (of_whom := people(memory.text)) and not whom & of_whom:
-                shares_word = False  # a shared word in a fact about someone else is no evidence
             judge = found.judges.get(path)
             return (
                 profile
