@@ -193,7 +193,28 @@ EVERYDAY_SECRETS = [
     "my IBAN: GB82 WEST 1234 5698 7654 32",
     "mi DNI es 12345678Z",
     "o meu CPF é 529.982.247-25",
+    # a contraction before the value, and a code told by what it opens, with no secret word
+    "the wifi password's Blue-Kettle-77",
+    "el portón del garaje se abre con 5190",
+    "o cadeado do ginásio destrava com 3141",
+    "to get through the side gate, punch in 7788",
 ]
+
+#: what reads like a code told by what it opens, and is not one
+NOT_CODES = [
+    "the gate opens at 06:30 on weekdays",
+    "the back door opens with a hard push",
+    "our office building opened in 1998",
+    "I share the building with 120 other tenants",
+    "a porta abre com 2 voltas da chave",
+    "my password's strength meter says weak",
+]
+
+
+@pytest.mark.parametrize("text", NOT_CODES)
+def test_a_code_look_alike_is_written(mem, text):
+    mem.remember(text)
+    assert list(mem.root.glob("facts/*.md"))
 
 
 @pytest.mark.parametrize("text", EVERYDAY_SECRETS)

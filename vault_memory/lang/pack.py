@@ -115,6 +115,14 @@ class Pack:
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     id_words: tuple[str, ...] = ()
+    #: what opens with a code (an alarm, a gate, a key box); what it does ("opens",
+    #: "desactiva"); the words it does it with ("with", "con", "com"); and how a code is keyed
+    #: ("dial", "marca", "digita"): a code told by what it does, with no secret word ("the
+    #: garage opens with 4471", "pra abrir a garagem digita 7007")
+    code_things: tuple[str, ...] = ()
+    code_opens: tuple[str, ...] = ()
+    code_with: tuple[str, ...] = ()
+    code_keyed: tuple[str, ...] = ()
     #: how a plain-text transcript labels its speakers ("User:", "Usuario:", "Utilizador:"),
     #: each with the role it names ("user" or "assistant"): ``conversation.transcript``
     speaker_labels: Mapping[str, str] = field(default_factory=dict)

@@ -229,11 +229,13 @@ def _caseless(text: str) -> tuple[str, Callable[[re.Pattern[str]], re.Pattern[st
 def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     for kind, pattern in _SHAPES:
         yield from ((kind, m) for m in pattern.finditer(text))
-    told, identified, alone = _told()
+    told, identified, alone, keyed = _told()
     read, caseless = _caseless(text)
     if caseless(alone).search(read):  # no secret word, nothing told after one
         yield from (("a password or a code", m) for m in caseless(told).finditer(read) if _told_value(m))
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
+    if any(ch.isdigit() for ch in read):
+        yield from (("a door or alarm code", m) for m in caseless(keyed).finditer(read))
     for m in _CARD.finditer(text):
         if _luhn(re.sub(r"\D", "", m.group())):
             yield "a payment card number", m
@@ -255,7 +257,7 @@ def _told_value(match: re.Match[str]) -> bool:
     """A value right after a secret word, with no "is" or colon between, is one when it is
     mostly digits, a code, and no year or time ("door code 2580#" is; "PIN changed in 2019",
     "token zq199x" and "a spiderman pin on your purse. Is Spider-Man…" are not)."""
-    if match.group("link") is not None or match.group("said") is not None:
+    if any(match.group(told) is not None for told in ("link", "said", "own")):
         return True
     value = match.group("value")
     digits = sum(ch.isdigit() for ch in value)
@@ -263,9 +265,9 @@ def _told_value(match: re.Match[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The patterns of a secret told after its word, of every installed pack: (a password
-    or a code, an identity number, a secret word alone)."""
+    or a code, an identity number, a secret word alone, a code told by what it opens)."""
     packs = all_packs()
 
     def either(words: Callable[..., tuple[str, ...]]) -> str:
@@ -279,8 +281,8 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         # whose it is, within the sentence: "for my gmail account", "del banco"
         rf"(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
         r"[*_`]{0,3}"  # **Password:** as Markdown dresses it
-        rf"(?:\s*(?P<link>[:=→]|->|=>|[—–-](?=\s))[*_`]{{0,3}}\s*|\s+(?P<said>{links})(?=[\s:\"'`“‘«])\s*:?\s*|\s+)"
-        + _VALUE
+        rf"(?:\s*(?P<link>[:=→]|->|=>|[—–-](?=\s))[*_`]{{0,3}}\s*|\s+(?P<said>{links})(?=[\s:\"'`“‘«])\s*:?\s*"
+        r"|(?P<own>['’]s)\s+|\s+)" + _VALUE  # "my password's hunter2"
     )
     ids = either(lambda p: p.id_words).replace(" ", r"\s+")
     identified = re.compile(
@@ -290,7 +292,18 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
-    return told, identified, alone
+    things, opens, with_, keys = (
+        either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
+        for f in ("code_things", "code_opens", "code_with", "code_keyed")
+    )
+    gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
+    keyed = re.compile(
+        # what opens with it, then what it does and with what, or how it is keyed, then a
+        # code: "the garage opens with 4471", "pra abrir a garagem digita 7007"
+        rf"\b(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})|{gap}{{0,6}}?[,;:]?\s+(?:{keys}))"
+        r"\b[,:]?\s+(?P<value>[#*]?\d[\d#*-]{2,11})(?![\w:.,]\d)(?!\w)"
+    )
+    return told, identified, alone, keyed
 
 
 @cache
