@@ -231,6 +231,39 @@ def test_recall_follows_links_to_the_note_that_answers(obsidian):
     assert "Siurana" in back  # the note that links to Marta's, followed back
 
 
+def test_of_the_notes_a_note_links_the_one_that_answers_comes_first(obsidian):
+    """A linked note was lifted to half its linker's score whatever it said, so every note
+    one hub links tied and the file name decided: on a person's own vault the answer fell
+    below a recipe the same note linked. A linked note keeps what it scores of its own."""
+    (obsidian / "Projects").mkdir()
+    (obsidian / "Projects" / "Kestrel.md").write_text(
+        "Kestrel is the churn model rewrite.\nSee [[Alpha notes]], [[Budget sheet]], [[Caterer]], [[Zagreb office]].\n"
+    )
+    (obsidian / "Alpha notes.md").write_text("Loose ideas, to sort later.\n")
+    (obsidian / "Budget sheet.md").write_text("Quarterly spend table, owned by finance.\n")
+    (obsidian / "Caterer.md").write_text("Lunch order for the offsite: vegetarian lasagne.\n")
+    (obsidian / "Zagreb office.md").write_text("Our office on Ilica street, third floor, meeting room Sljeme.\n")
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        paths = [h.memory.path.name for h in mem.recall("where does the Kestrel team sit?", k=5).hits]
+    assert paths.index("Zagreb office.md") <= 1, paths
+
+
+def test_a_note_is_reached_and_found_by_its_obsidian_aliases(obsidian):
+    """Obsidian users name a note's other names in ``aliases:``; ``[[Bea]]`` reaches the
+    note and a question that says "Bea" finds it."""
+    (obsidian / "Beatriz Salgado.md").write_text(
+        "---\naliases: [Bea, Bia]\n---\n# Beatriz Salgado\n\nMy cousin, an architect in Braga.\n"
+    )
+    (obsidian / "Sunday lunch.md").write_text("Lunch with [[Bea]] at the new place by the river.\n")
+    for n in range(12):
+        (obsidian / f"Architect {n}.md").write_text(f"Architect {n} designed a library in Braga.\n")
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        found = mem.recall("what does Bia do for a living?", k=3)
+        back = mem.recall("where did we have lunch with Beatriz Salgado?", k=3)
+    assert "Beatriz Salgado.md" in [h.memory.path.name for h in found.hits]
+    assert "Sunday lunch.md" in [h.memory.path.name for h in back.hits]
+
+
 @pytest.mark.slow
 def test_two_clones_that_correct_one_memory_show_both_and_say_which_is_newer(two_clones):
     """Issue 61: both sides correcting one memory left two current values side by side,

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..lang import ENGLISH, detect, says_change
 from ..vault.dating import dated
-from ..vault.links import LINK_TAG, NOTE_TAG, link_tags
+from ..vault.links import LINK_TAG, NOTE_TAG, aliases_of, link_tags
 from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
@@ -210,6 +210,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Obsidian's links as relations (``vault.links.link_tags``): every file tagged by the name
     # a link reaches it by and the names it links to, so recall follows a link either way
     Migration("links", "", fill=fill_tags_again),
+    # a note's Obsidian aliases reach it as its name does (``vault.links.aliases_of``)
+    Migration("aliases", "", fill=fill_tags_again),
 )
 
 
@@ -320,13 +322,15 @@ def memory_tags(memory: Memory) -> list[str]:
     never replaced, nor a fact of the user's), its language's (``LANGUAGE_TAG``), and its
     links' (``vault.links.link_tags``: the name it is reached by, the names it links to)."""
     path = memory.path.as_posix() if memory.path is not None else None
-    return _tags(memory.type, memory.text, memory.key) + link_tags(path, memory.text)
+    return _tags(memory.type, memory.text, memory.key) + link_tags(path, memory.text, aliases_of(memory.extra))
 
 
 def record_tags(record: dict[str, Any]) -> list[str]:
     """``memory_tags`` of a catalog record."""
     text = str(record.get("text") or "")
-    return _tags(record.get("type", "fact"), text, record.get("key")) + link_tags(record.get("path"), text)
+    return _tags(record.get("type", "fact"), text, record.get("key")) + link_tags(
+        record.get("path"), text, aliases_of(record)
+    )
 
 
 def _tags(kind: str | None, text: str, key: str | None) -> list[str]:

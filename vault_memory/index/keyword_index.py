@@ -20,6 +20,7 @@ from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
 from ..lang import SPANISH, detect
+from ..vault.links import aliases_of
 from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
@@ -155,7 +156,8 @@ def document(memory: Memory, schema: Schema | None = None) -> dict:
     fields = {
         "path": memory.file.as_posix(),
         "key": key.replace("_", " "),
-        "tags": " ".join(memory.tags),
+        # a note's Obsidian aliases are words of it too: "Nacho" finds "Ignacio Ortega"
+        "tags": " ".join([*memory.tags, *aliases_of(memory.extra)]),
         "body": english_field_text(text),
         "body_es": text,
         "session": memory.conversation or "",

@@ -24,8 +24,8 @@ def follow_links(snap: Snapshot, found: Candidates, models: Sequence[Part], para
     gains: dict[str, tuple[float, str]] = {}
     for path in top:
         for other in linked.get(path, []):
-            gain = params.link_weight * found.fused[path]
-            if gain > max(found.fused.get(other, 0.0), gains.get(other, (0.0, ""))[0]):
+            gain = params.link_weight * found.fused[path] + found.fused.get(other, 0.0)
+            if gain > gains.get(other, (0.0, ""))[0]:
                 gains[other] = (gain, path)
     if not gains:
         return

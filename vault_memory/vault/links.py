@@ -9,6 +9,8 @@ the name a link reaches it by and the names it links to, so recall follows links
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 #: a wikilink or an embed: ``!``?, ``[[``, the target (no brackets, bars or newlines), an
 #: optional ``|alias``, ``]]``
@@ -48,9 +50,30 @@ def note_key(name: str) -> str:
     return " ".join(last.split()).casefold()
 
 
-def link_tags(path: str | None, text: str) -> list[str]:
-    """The tags that index a file by its links (``NOTE_TAG``, ``LINK_TAG``)."""
-    tags = [NOTE_TAG + note_key(path)] if path else []
+#: how many of a note's aliases are read, and how long each may be
+MAX_ALIASES, MAX_ALIAS_CHARS = 20, 200
+
+
+def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
+    """The other names a note goes by, as Obsidian reads them from its frontmatter
+    (``aliases: [Nacho]``, ``alias: Nacho``): ``[[Nacho]]`` reaches it, and a question that
+    says "Nacho" finds it. Strings only, a bounded few; anything else is ignored."""
+    found: list[str] = []
+    for name in ("aliases", "alias"):
+        value = frontmatter.get(name)
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        found += [
+            v.strip() for v in values[:MAX_ALIASES] if isinstance(v, str) and 0 < len(v.strip()) <= MAX_ALIAS_CHARS
+        ]
+    return list(dict.fromkeys(found))[:MAX_ALIASES]
+
+
+def link_tags(path: str | None, text: str, aliases: Sequence[str] = ()) -> list[str]:
+    """The tags that index a file by its links (``NOTE_TAG``: its name and its aliases;
+    ``LINK_TAG``: the names it links to)."""
+    names = [note_key(path)] if path else []
+    names += [note_key(a) for a in aliases]
+    tags = [NOTE_TAG + name for name in dict.fromkeys(names) if name]
     return tags + [LINK_TAG + key for key in dict.fromkeys(note_key(t) for t in targets(text)) if key]
 
 
