@@ -250,6 +250,37 @@ def test_a_skipped_duplicate_id_is_skipped_everywhere(mech_vault):
     ]
 
 
+@pytest.mark.parametrize("how", ["sync", "reindex"])
+def test_on_an_id_two_files_claim_a_persons_file_wins_over_the_agents(mech_vault, how):
+    """Issue 59: the first file by path kept a clashing id, so the agent's note in ``agent/``
+    hid a person's file in ``facts/`` (doctor skipped the person's). A person's file wins;
+    between two of the agent's, the one written first (a person's move of it keeps its
+    ``created``), whatever their paths."""
+    write(
+        mech_vault / "agent" / "standup.md",
+        "---\nid: standup\nsource: agent\ncreated: 2026-11-01T09:00:00+00:00\n---\nStandup is at 9:15\n",
+    )
+    write(
+        mech_vault / "facts" / "standup.md",
+        "---\nid: standup\ncreated: 2026-11-20T09:00:00+00:00\n---\nStandup moved to 10:40\n",
+    )
+    write(
+        mech_vault / "agent" / "gym.md",
+        "---\nid: gym\nsource: agent\ncreated: 2026-11-25T09:00:00+00:00\n---\nGym on Fridays\n",
+    )
+    write(
+        mech_vault / "notes" / "gym.md",
+        "---\nid: gym\nsource: agent\ncreated: 2026-11-02T09:00:00+00:00\n---\nGym on Wednesdays\n",
+    )
+    mem = vmem.open(mech_vault)
+    mem.reindex() if how == "reindex" else mem.sync()
+    mem = vmem.open(mech_vault)
+    shown = {h.memory.id: h.memory.text for h in mem.recall("standup gym", include_pinned=False).hits}
+    assert shown == {"standup": "Standup moved to 10:40", "gym": "Gym on Wednesdays"}
+    assert sorted(p.path for p in mem.doctor().problems) == ["agent/gym.md", "agent/standup.md"]
+    assert {m.text for m in mem.vault.scan().memories} >= {"Standup moved to 10:40", "Gym on Wednesdays"}
+
+
 def test_a_build_streamed_in_batches_indexes_what_a_sync_of_each_file_does(mech_vault):
     """A rebuild reads, embeds and writes a few files at a time (its memory is one batch, not
     the vault); the index it leaves is the one the live sync leaves, duplicates included:

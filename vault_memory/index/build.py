@@ -3,10 +3,12 @@ path-ordered batches, so its memory is the model, the indexes and one batch."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
+from ..vault.memory import claim_order
 from ..vault.scanner import FileEntry
 from ..vault.vault import Problem
 from .catalog import Catalog, Meta, duplicate_message
@@ -63,7 +65,7 @@ class Builder:
         keyword = generation.keyword.open()
         writer = keyword.writer(timeout=self.lock_timeout)
         in_segment = 0
-        claimed: dict[str, str] = {}  # id -> the first path that claims it
+        claimed: dict[str, tuple[Any, str]] = {}  # id -> (``claim_order``, the first path that claims it)
         next_label = 0
         try:
             for start in range(0, len(entries), self.build_batch):
@@ -93,16 +95,26 @@ class Builder:
             progress("commit", 1, 1)
 
     def _catalog_batch(
-        self, catalog: Catalog, writer: Any, batch: list[FileEntry], claimed: dict[str, str], report: SyncReport
+        self,
+        catalog: Catalog,
+        writer: Any,
+        batch: list[FileEntry],
+        claimed: dict[str, tuple[Any, str]],
+        report: SyncReport,
     ) -> list[Parsed]:
         """Read and parse one batch of a build into the catalog and the keyword writer; the
-        memories kept (a later file claiming an id already claimed is skipped, said)."""
+        memories kept (a later file claiming an id already claimed is skipped, said; one that
+        is the memory by ``claim_order`` is left for the next sync, which swaps the two)."""
         kept: list[Parsed] = []
         for entry, sha, memory, error in self.work.parse([self.work.read(entry) for entry in batch], report):
-            first = claimed.setdefault(memory.id, entry.relpath) if memory is not None else None
-            if memory is not None and first != entry.relpath:
-                message = duplicate_message(memory.id, first or "")
-                catalog.upsert_file(file_row(entry, sha, memory, None, message), None)
+            order = claim_order(memory, entry.relpath) if memory is not None else None
+            first = claimed.setdefault(memory.id, (order, entry.relpath)) if memory is not None else None
+            if memory is not None and first is not None and first[1] != entry.relpath:
+                message = duplicate_message(memory.id, first[1])
+                row = file_row(entry, sha, memory, None, message)
+                if order is not None and order < first[0]:  # it is the memory: the next sync reads it again
+                    row = dataclasses.replace(row, size=-1)  # and settles the clash (``Applier``)
+                catalog.upsert_file(row, None)
                 report.problems.append(Problem(entry.relpath, message, "duplicate_id"))
                 continue
             catalog.upsert_file(file_row(entry, sha, memory, error), memory)

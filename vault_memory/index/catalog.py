@@ -22,7 +22,7 @@ from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..lang import ENGLISH, detect, says_change
 from ..vault.dating import dated
 from ..vault.links import LINK_TAG, NOTE_TAG, aliases_of, link_tags
-from ..vault.memory import Memory, derived_id, normalize_key, same_text_digest
+from ..vault.memory import Memory, claim_order, derived_id, normalize_key, same_text_digest
 from ..vault.secrets import has_private
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
 from ..vault.supersession import with_digest_marker
@@ -279,8 +279,16 @@ class Meta:
     PRIVATE_SPANS = "private_spans"
 
 
+def _memory_of(record: str) -> Memory:
+    """A catalog record as a memory, for ``claim_order`` (an unreadable one sorts last)."""
+    try:
+        return Memory.from_record(json.loads(record))
+    except (ValueError, TypeError, AttributeError):
+        return Memory(id="", type="note", text="", source="agent")
+
+
 def duplicate_message(memory_id: str, first: str) -> str:
-    """Why a file that claims an id already claimed by ``first`` (earlier by path) is skipped."""
+    """Why a file that claims an id already claimed by ``first`` (first by ``claim_order``) is skipped."""
     return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
 
 
@@ -638,20 +646,24 @@ class Catalog:
             self._sql("UPDATE slots SET path = ? WHERE path = ?", (new, old))
 
     def duplicate_ids(self, among: Iterable[str] | None = None) -> list[tuple[str, list[str]]]:
-        """(id, its paths in order) for every id that more than one indexed file claims (of
+        """(id, its paths, the memory first: ``claim_order``) for every id that more than one indexed file claims (of
         the ids ``among`` only: those a sync of a few files wrote, found by the id index
         instead of grouping every row)."""
         if among is None:
             rows: Iterable[Any] = self._sql(
-                "SELECT id, path FROM files WHERE record IS NOT NULL AND id IN "
+                "SELECT id, path, record FROM files WHERE record IS NOT NULL AND id IN "
                 "(SELECT id FROM files WHERE record IS NOT NULL GROUP BY id HAVING COUNT(*) > 1)"
             )
         else:
-            rows = self._where_in("SELECT id, path FROM files", "id", among, also="record IS NOT NULL AND ")
-        out: dict[str, list[str]] = {}
-        for memory_id, path in sorted(rows):
-            out.setdefault(memory_id, []).append(path)
-        return [(memory_id, paths) for memory_id, paths in out.items() if len(paths) > 1]
+            rows = self._where_in("SELECT id, path, record FROM files", "id", among, also="record IS NOT NULL AND ")
+        out: dict[str, list[tuple[str, str]]] = {}
+        for memory_id, path, record in rows:
+            out.setdefault(memory_id, []).append((path, record))
+        return [
+            (memory_id, [path for _, path in sorted((claim_order(_memory_of(r), p), p) for p, r in claims)])
+            for memory_id, claims in sorted(out.items())
+            if len(claims) > 1
+        ]
 
     def skip_file(self, path: str, error: str) -> list[int]:
         """Keep a file's row but take its memory out of the index (a duplicate id): returns

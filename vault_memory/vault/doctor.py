@@ -9,7 +9,7 @@ from ..errors import FrontmatterError, MemoryFileError
 from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import unread_note
-from .memory import Memory, same_words
+from .memory import Memory, claim_order, same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems
@@ -73,9 +73,9 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
 
 
 def staged_ids(blobs: dict[str, bytes], vault: Vault) -> dict[str, list[str]]:
-    """{id: the blobs that set it}, for the blobs that are memory files with an ``id:`` of
+    """{id: the blobs that set it, the memory first (``claim_order``)}, for the blobs that are memory files with an ``id:`` of
     their own (a derived id is the path's, and two paths never share one)."""
-    out: dict[str, list[str]] = {}
+    claims: dict[str, list[tuple[Memory, str]]] = {}
     for rel, raw in sorted(blobs.items()):
         if not is_candidate(rel, vault.ignore_rules) or not is_utf8(rel):
             continue
@@ -84,8 +84,8 @@ def staged_ids(blobs: dict[str, bytes], vault: Vault) -> dict[str, list[str]]:
         except MemoryFileError:
             continue  # reported as its own problem
         if not memory.id_derived:
-            out.setdefault(memory.id, []).append(rel)
-    return out
+            claims.setdefault(memory.id, []).append((memory, rel))
+    return {i: [rel for _, rel in sorted(c, key=lambda pair: claim_order(*pair))] for i, c in claims.items()}
 
 
 def duplicate_ids(blobs: dict[str, bytes], vault: Vault) -> list[Problem]:

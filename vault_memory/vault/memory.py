@@ -592,6 +592,19 @@ def new_id(text: str, key: str | None, created: dt.datetime, length: int = 6) ->
     return f"{created.date().isoformat()}-{slugify(label, 32)}-{short_hash(label, created.isoformat(), length=length)}"
 
 
+def claim_order(memory: Memory, path: str) -> tuple[bool, float, str]:
+    """Which of the files that claim one id is the memory (the smallest): a person's before
+    the agent's, then the one written first (a person's move of the agent's file keeps its
+    ``created``; an editor's copy or the agent's second ``create`` of the name is later),
+    then by path. Every reader of the vault picks by it."""
+    written = memory.created or memory.dated
+    try:
+        when = written.timestamp() if written is not None else float("inf")
+    except (OverflowError, ValueError, OSError):
+        when = float("inf")
+    return memory.source == "agent", when, path
+
+
 def derived_id(relpath: Path) -> str:
     """Id of a hand-written file without one: its file name plus a hash of its path, so two
     ``notes.md`` in different folders never collide and the file is never rewritten."""

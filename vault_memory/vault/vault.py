@@ -53,6 +53,7 @@ from .memory import (
     as_date_or_datetime,
     check_new,
     check_writable,
+    claim_order,
     new_id,
     normalize_confidence,
     normalize_tag,
@@ -253,7 +254,7 @@ class Vault:
         ``progress`` hears ("read", files read, files) as it goes.
         """
         result = ScanResult()
-        seen: dict[str, str] = {}
+        claims: dict[str, list[tuple[Memory, str]]] = {}
         files = self.files()
         for n, entry in enumerate(files, start=1):
             if progress is not None and (n % 500 == 0 or n == len(files)):
@@ -263,17 +264,15 @@ class Vault:
             except MemoryFileError as e:
                 result.problems.append(problem_from_error(e))
                 continue
-            if memory.id in seen:
-                result.problems.append(
-                    Problem(
-                        entry.relpath,
-                        f"duplicate id {memory.id!r}, also used by {seen[memory.id]}; skipped",
-                        "duplicate_id",
-                    )
-                )
-                continue
-            seen[memory.id] = entry.relpath
+            claims.setdefault(memory.id, []).append((memory, entry.relpath))
+        for claimed in claims.values():  # one memory an id: the first by ``claim_order``
+            claimed.sort(key=lambda pair: claim_order(*pair))
+            (memory, first), *others = claimed
             result.memories.append(memory)
+            result.problems += [
+                Problem(path, f"duplicate id {memory.id!r}, also used by {first}; skipped", "duplicate_id")
+                for _, path in others
+            ]
         latest = self.confirmations.latest()
         if latest:  # confirmed since its file says: decay and the rules read the later time
             result.memories = [self.confirmations.apply(m, latest) for m in result.memories]
