@@ -461,7 +461,8 @@ def _read_text(text: str) -> _Read:
       follows in the same block (five quoted lines flipped a reading of every label);
     - a user's turn right after an assistant's and right before another user's turn is what
       the reply quoted (after a blank line) and stays the reply's: two user turns in a row
-      are rare, a quoted one is how a reply speaks for the user."""
+      are rare, a quoted one is how a reply speaks for the user; so is one right after a
+      reply that ends by introducing it with a colon, the last turn of a file included."""
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     roles = [_speaker(line) for line in lines]
     separated = _set_apart(lines, roles)
@@ -476,8 +477,7 @@ def _read_text(text: str) -> _Read:
             turns[-1][1] += "\n" + line
         elif line.strip():
             problems.append(LineProblem(number, "text before the first 'User:' or 'Assistant:' line"))
-    if separated:
-        turns = _quoted_turns_folded(turns, lines)
+    turns = _quoted_turns_folded(turns, lines, separated)
     out: list[_Raw] = []
     for role, content, ts, number in turns:
         _append(out, role, content, ts, number)
@@ -524,14 +524,18 @@ def _set_apart(lines: list[str], roles: list[str | None]) -> bool:
     return sum(opening) >= 2 and 2 * sum(opening) >= len(opening)
 
 
-def _quoted_turns_folded(turns: list[list[Any]], lines: list[str]) -> list[list[Any]]:
-    """A user's turn between an assistant's and another user's folded back into the
-    assistant's, as the lines it was (``_read_text``)."""
+def _quoted_turns_folded(turns: list[list[Any]], lines: list[str], separated: bool) -> list[list[Any]]:
+    """A user's turn folded back into the assistant's, as the lines it was, when the reply
+    quoted it (``_read_text``): a reply that ends by introducing what follows ("Like this:",
+    "Por ejemplo:") quoted the next user line, wherever it stands, the transcript's last line
+    too; and where turns are set apart by blank lines, one between a reply and another
+    user's turn."""
     out: list[list[Any]] = []
     for n, turn in enumerate(turns):
-        quoted = (
-            turn[0] == "user" and out and out[-1][0] == "assistant" and n + 1 < len(turns) and turns[n + 1][0] == "user"
-        )
+        after_reply = bool(out) and out[-1][0] == "assistant"
+        introduced = after_reply and out[-1][1].rstrip().endswith((":", "："))
+        between = separated and after_reply and n + 1 < len(turns) and turns[n + 1][0] == "user"
+        quoted = turn[0] == "user" and (introduced or between)
         if quoted:
             said_as = lines[turn[3] - 1].split(":", 1)[0].strip()  # "User", as the reply wrote it
             out[-1][1] += f"\n\n{said_as}: {turn[1]}"
