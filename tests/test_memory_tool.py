@@ -269,3 +269,35 @@ def test_an_id_a_broken_file_claims_is_not_given_to_the_model(tmp_path):
     assert [error for _, error in server.tool_results()] == [False]
     created = (mem.root / "agent" / "bees.md").read_text()
     assert "id: agent-bees-2\n" in created
+
+
+def test_the_model_never_deletes_nor_moves_a_persons_note_in_its_folder(tmp_path):
+    """Issue 59: a person's note kept in the model's folder could be deleted (to the trash) or
+    renamed by the model, alone or with its folder. Only the model's own notes move; a
+    refusal changes nothing and the model's own note still moves and goes."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    folder = mem.root / "agent" / "garden"
+    folder.mkdir(parents=True)
+    mine = folder / "tomatoes.md"
+    mine.write_bytes(b"---\nid: tomatoes\ntype: fact\n---\nI water the tomatoes at dawn\n")
+    plain = mem.root / "agent" / "seeds.md"
+    plain.write_bytes(b"Order basil and chard seeds in March\n")
+    server, _ = run(
+        mem.root,
+        [
+            {"command": "create", "path": "/memories/garden/compost.md", "file_text": "Compost turned weekly\n"},
+            {"command": "delete", "path": "/memories/garden/tomatoes.md"},
+            {"command": "rename", "old_path": "/memories/seeds.md", "new_path": "/memories/old/seeds.md"},
+            {"command": "delete", "path": "/memories/garden"},
+            {"command": "rename", "old_path": "/memories/garden", "new_path": "/memories/yard"},
+            {"command": "rename", "old_path": "/memories/garden/compost.md", "new_path": "/memories/compost.md"},
+            {"command": "delete", "path": "/memories/compost.md"},
+            "Done.",
+        ],
+    )
+    results = server.tool_results()
+    assert [error for _, error in results] == [False, True, True, True, True, False, False], results
+    assert all("Nothing was" in said and str(tmp_path) not in said for said, error in results if error)
+    assert mine.read_bytes().startswith(b"---\nid: tomatoes") and plain.exists()
+    assert not (mem.root / "agent" / "yard").exists() and not (mem.root / "agent" / "old").exists()
+    assert [entry.original for entry in mem.vault.trash()] == ["agent/compost.md"]

@@ -234,7 +234,8 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         else:
             files = [self._existing(command.path)]
         ids = []
-        for file in files:  # planned before acting: every file's id known, or nothing is deleted
+        for file in files:  # planned before acting: every file the model's and its id known, or nothing is deleted
+            self._models(file, "deleted")
             try:
                 ids.append((file, self._memory_id(file)))
             except VaultError as e:
@@ -258,6 +259,8 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         target = self._path(command.new_path) if source.is_dir() else self._file(command.new_path)
         if target.exists() or target.is_symlink():
             raise ToolError(f"The destination {command.new_path} already exists")
+        for file in sorted(p for p in source.rglob("*") if not p.is_dir()) if source.is_dir() else [source]:
+            self._models(file, "renamed")  # planned before acting: a person's file is never moved
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             move_no_clobber(source, target)  # the file moves whole: its id stays
@@ -335,6 +338,17 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
                 "Create a note of your own instead."
             )
         return head, body
+
+    def _models(self, file: Path, done: str) -> None:
+        """Refuse to delete or rename what the model did not write (``_editable``): a person's
+        note kept in the model's folder stays where they put it."""
+        shown = self._shown(file)
+        if file.suffix != ".md":
+            raise ToolError(f"Nothing was {done}: {shown} is no memory the model wrote")
+        try:
+            self._editable(file, shown)
+        except ToolError as e:
+            raise ToolError(f"Nothing was {done}: {e}") from None
 
     def _check(self, body: str, shown: str) -> None:
         limit = self.mem.config["vault"]["max_file_bytes"]
