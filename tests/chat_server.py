@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol, for
-tests of the optional LLM: it answers what the test sets (``reply``), or fails the way the
+tests of the optional LLM: it answers what the test sets (``reply``: a text, or a function of
+the request's body), or fails the way the
 test says (``status``, ``hang``, ``trickle``). Not a mock of vmem: vmem talks to it over TCP with httpx,
 exactly as it talks to Ollama or vLLM."""
 
@@ -41,7 +42,10 @@ class ChatServer:
                         "choices": [
                             {
                                 "index": 0,
-                                "message": {"role": "assistant", "content": server.reply},
+                                "message": {
+                                    "role": "assistant",
+                                    "content": server.reply(body) if callable(server.reply) else server.reply,
+                                },
                                 "finish_reason": "stop",
                             }
                         ],

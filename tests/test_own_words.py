@@ -422,3 +422,27 @@ def test_a_judge_that_says_one_thing_of_every_neighbour_settles_nothing(judged, 
     texts = [m.text for m in mem.list().memories]
     assert outcome.status == "created" and "My brother Jonas bought a van" in texts
     assert "My brother Jonas lives in Graz" in texts and not outcome.memory.supersedes
+
+
+def test_a_judge_that_says_one_persons_news_replaces_anothers_is_not_believed(judged):
+    """Issue 59 (left from the attack on the judge): a judge that answered "replaces" for one
+    unrelated neighbour was believed. A fact about the user's sister never replaces one
+    about the user, nor the other way round, whatever the judge says; a change of the
+    user's own fact still does."""
+    import re as _re
+
+    mem, server = judged
+    sister = mem.remember("My sister Lena rents a flat in Lyon", now=NOW).memory
+    own = mem.remember("I rent a room in Lyon near the river", now=NOW + DAY).memory
+    mem.remember("I cycle to a flat-white cafe in Lyon every morning", now=NOW + DAY)
+
+    def judge(body: dict) -> str:  # wrong about the sister, right about the rest
+        asked = body["messages"][-1]["content"]
+        numbered = dict(_re.findall(r"^(\d+)\. (.*)$", asked, _re.M))
+        return json.dumps({n: "unsure" if "cafe" in text else "replaces" for n, text in numbered.items()})
+
+    server.reply = judge
+    outcome = mem.remember("I moved to a flat in Porto in the summer", now=NOW + 2 * DAY)
+    assert "Lena" in json.dumps(server.requests[-1]["body"])  # the sister's fact was asked about
+    assert own.id in outcome.memory.supersession_refs and sister.id not in outcome.memory.supersession_refs
+    assert "Lena" in mem.recall("where does my sister live?").block

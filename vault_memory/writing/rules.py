@@ -31,7 +31,7 @@ from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
-from ..lang import SPANISH, detect
+from ..lang import SPANISH, detect, may_be_about, people
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -442,6 +442,10 @@ class _Batch:
         settled = self._judged(p, nearby)
         if len(nearby) > 1 and any(len(settled[a]) == len(nearby) for a in ("replaces", "same")):
             return None  # one verdict for every neighbour: a judge that read nothing settles nothing
+        whose = people(p.text)
+        for other in [m for m in settled["replaces"] if not _of_the_same_people(whose, people(m.text))]:
+            settled["replaces"].remove(other)  # one person's news replaces nothing of another's
+            settled["unsure"].append(other)
         if settled["same"]:  # said again is said of the nearest fact, or of none
             return nearby[0] if nearby[0] in settled["same"] else None
         if settled["replaces"]:
@@ -719,6 +723,13 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _of_the_same_people(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether two facts are of the same people (``lang.people``'s roles): both of the user
+    alone, or of people one may be the other (``lang.may_be_about``). A judge that says
+    "My sister moved to Porto" replaces "I live in Lyon" is not believed."""
+    return new == old or (bool(new) and bool(old) and may_be_about(new, old))
 
 
 def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
