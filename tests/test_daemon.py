@@ -208,6 +208,8 @@ def test_recall_through_the_socket_equals_in_process(model_daemon, model_vault_d
         for answer in (daemon_answer, local_answer):  # where the time went, on either path
             t = answer["timings"]
             assert t["embed_ms"] > 0 and t["keyword_ms"] > 0 and t["rank_ms"] >= t["embed_ms"] + t["keyword_ms"]
+            stages = ("candidates_ms", "turns_ms", "links_ms", "kinds_ms", "select_ms", "complete_ms")
+            assert all(t[stage] >= 0 for stage in stages) and t["rank_ms"] >= sum(t[s] for s in stages), t
         via_daemon, in_process = daemon_answer["results"], local_answer["results"]
         assert [(r["id"], r["score"]) for r in via_daemon] == [(r["id"], r["score"]) for r in in_process]
         assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout

@@ -1265,3 +1265,20 @@ def test_a_file_name_that_hides_or_turns_its_own_text_is_shown_as_it_is(tmp_path
     shown = mem.recall("where is my passport photo?").output("md", False)[0]
     assert "\u202e" not in shown and "\x9b" not in shown
     assert "trip\\u202egpj.md" in shown and "bill\\u009b.md" in shown
+
+
+def test_a_recall_reads_the_questions_words_once(empty_vault_dir, embedder, monkeypatch):
+    """Issue 60: each stage read the question again (its language, its folded words, the
+    people it names, whether it asks about the user): accent folding alone ran three times
+    a recall. The language layer reads it once; the stages take that reading."""
+    import vault_memory.lang.question as question_module
+    from vault_memory.lang import read_question
+
+    folded: list[str] = []
+    real = question_module.fold_accents
+    monkeypatch.setattr(question_module, "fold_accents", lambda text: folded.append(text) or real(text))
+    read_question.cache_clear()
+    with vmem.open(empty_vault_dir, embedder=embedder, use_daemon=False) as mem:
+        mem.remember("My sister Ilse keeps bees in Görlitz")
+        result = mem.recall("¿dónde vive mi hermana?")
+    assert folded == ["¿dónde vive mi hermana?"] and "Görlitz" in result.block

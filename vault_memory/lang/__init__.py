@@ -10,12 +10,16 @@ the ground floor: it imports nothing else of vmem.
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .pack import Pack
+from .question import Question, read_question
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import may_be_about, of_the_user, people
+from .subjects import about_the_user, may_be_about, of_the_user, people
 from .text import fold_accents, normalize_space, words
 
 __all__ = [
+    "Question",
+    "about_the_user",
+    "read_question",
     "ENGLISH",
     "PORTUGUESE",
     "SPANISH",

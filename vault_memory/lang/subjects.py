@@ -22,6 +22,21 @@ def of_the_user(text: str) -> bool:
 
 
 @functools.cache
+def _about_me() -> re.Pattern[str]:
+    """Every pack's questions about the user as a whole, after any of its openers."""
+    packs = all_packs()
+    openers = "|".join(o for p in packs for o in p.openers)
+    questions = "|".join(q for p in packs for q in p.about_me)
+    return re.compile(rf"^[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{questions})\b[\s?!.¿¡]*$", re.IGNORECASE)
+
+
+def about_the_user(question: str) -> bool:
+    """A question about the user as a whole, with no subject of its own ("what do you know
+    about me?", "¿qué sabés de mí?")."""
+    return bool(_about_me().match(question.strip()))
+
+
+@functools.cache
 def _kin() -> dict[str, str]:
     return {fold_accents(word).casefold(): role for p in all_packs() for word, role in p.kin.items()}
 

@@ -11,11 +11,12 @@ without a daemon builds one.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -27,7 +28,7 @@ from ..index.generations import check_compatible
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..lang import ENGLISH, detect, may_be_about, people
+from ..lang import ENGLISH, Question, detect, may_be_about, people, read_question
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -54,7 +55,7 @@ from .ranking import (
     scale_dated,
     spread_to_neighbours,
 )
-from .relevance import about_the_user, fact_floor, has_evidence, names_key, question_words
+from .relevance import fact_floor, has_evidence, names_key
 from .results import Hit, RecallQuery, RecallResult
 from .select import Weighing, complete, select
 from .told import Told
@@ -235,7 +236,8 @@ class Engine:
         notes: list[str] | None = None,
     ) -> list[Hit]:
         """The hits for ``query`` on one snapshot. ``timings``, when given, receives where the
-        time went (keyword_ms, embed_ms, vector_ms, late_ms, rank_ms: all of it); ``warnings`` what
+        time went (keyword_ms, embed_ms, vector_ms, candidates_ms, late_ms, turns_ms, links_ms,
+        kinds_ms, select_ms, complete_ms; rank_ms: all of it); ``warnings`` what
         the ranking had to do without (the model); ``notes`` what the answer says of itself
         (a question about a time: what of it was left out)."""
         started = time.perf_counter()
@@ -266,30 +268,53 @@ class Engine:
         if times.about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
             return self._a_time(snap, query, times.about, now, notes)
         query, when = self._time_asked(query, times)
-        asked_in = detect(query.text) if self.params.language_aware else None
+        question = read_question(query.text)  # the stages below take this reading, not the text
+        asked_in = question.language if self.params.language_aware else None
         models = self._models(snap, asked_in)
+        clock = _Clock(timings)
+        found = self._found(snap, query, asked_in, models, when, clock, warnings)
+        with clock("links_ms"):
+            follow_links(snap, found, models, self.params)
+        with clock("kinds_ms"):
+            answering = by_kind(snap, query.text, found, models, asked_in, self.params, self.languages)
+        superseded = snap.superseded_targets()
+        relevant = self._relevance(question, found, answering)
+        confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
+        weighing = self._weighing()
+        with clock("select_ms"):
+            hits, seen = select(snap, query, found, now, superseded, relevant, confirmed, weighing)
+        with clock("complete_ms"):
+            return complete(snap, query, hits, seen, now, superseded, confirmed, weighing)
+
+    def _found(
+        self,
+        snap: Snapshot,
+        query: RecallQuery,
+        asked_in: str | None,
+        models: tuple[Part, ...],
+        when: NamedTime | Told | None,
+        clock: _Clock,
+        warnings: list[str] | None,
+    ) -> Candidates:
+        """The candidates the legs agree on (``_candidates``), re-scored by late interaction
+        (``_late``), weighed by the turns a question names and lifted to a precise time told."""
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
         pieces_of = token_model(self.index.embedder)[0]
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
         pieces: list[np.ndarray] | None = [] if late else None
         asked: list[np.ndarray] = []
-        keyword, vector = self.legs(snap, query.text, legs, timings, warnings, pieces, models, asked_in, asked)
-        sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
-        found = self._candidates(snap, keyword, vector, asked_in, models, legs, when, sessions)
+        keyword, vector = self.legs(snap, query.text, legs, clock.timings, warnings, pieces, models, asked_in, asked)
+        with clock("candidates_ms"):
+            sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
+            found = self._candidates(snap, keyword, vector, asked_in, models, legs, when, sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
-            self._late(snap, pieces[0], found, timings, warnings)
-        self._weigh_turns(snap, query.text, found)
+            self._late(snap, pieces[0], found, clock.timings, warnings)
+        with clock("turns_ms"):
+            self._weigh_turns(snap, query.text, found)
         if isinstance(when, Told) and is_precise(when):
             lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
-        follow_links(snap, found, models, self.params)
-        answering = by_kind(snap, query.text, found, models, asked_in, self.params, self.languages)
-        superseded = snap.superseded_targets()
-        relevant = self._relevance(query.text, found, answering)
-        confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
-        weighing = self._weighing()
-        hits, seen = select(snap, query, found, now, superseded, relevant, confirmed, weighing)
-        return complete(snap, query, hits, seen, now, superseded, confirmed, weighing)
+        return found
 
     def _time_asked(self, query: RecallQuery, times: TimesAsked) -> tuple[RecallQuery, NamedTime | Told | None]:
         """The time a question with a subject names (of its ``times``): a month, year or
@@ -486,16 +511,18 @@ class Engine:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
-    def _relevance(self, text: str, found: Candidates, answering: Collection[str]) -> Callable[[str, Memory], bool]:
+    def _relevance(
+        self, question: Question, found: Candidates, answering: Collection[str]
+    ) -> Callable[[str, Memory], bool]:
         """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
         answers the kind of question asked (``answering``: the user's work for "what do I
         do for a living?", their diet for a question about food)."""
-        profile = about_the_user(text)
+        profile = question.about_the_user
         parts = parts_of(self.index.embedder)
         floors = {part.model_id: fact_floor(part.model_id) for part in parts}
         floor = floors[parts[0].model_id]  # where no model judged the pair
-        asked = question_words(text)
-        whom = people(text)  # "what is my brother's name?": a fact about the dog shares "name", not the brother
+        asked = question.words
+        whom = question.people  # "what is my brother's name?": a fact about the dog shares "name", not the brother
 
         def relevant(path: str, memory: Memory) -> bool:
             if whom and memory.type == "fact" and (of_whom := people(memory.text)) and not may_be_about(whom, of_whom):
@@ -524,3 +551,22 @@ class Engine:
             self.params.depth,
             parts_of(self.index.embedder),
         )
+
+
+class _Clock:
+    """Each stage's time, in ms, into ``timings`` when the caller asked for them (``rank``):
+    what a stage costs is read where it runs, per recall (``recall --json``)."""
+
+    def __init__(self, timings: dict[str, float] | None):
+        self.timings = timings
+
+    @contextlib.contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        if self.timings is None:
+            yield
+            return
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - started) * 1000

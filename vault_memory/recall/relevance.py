@@ -18,12 +18,9 @@ kind, whatever their words (food, medicines, the user's work or home), are ``kin
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass
 
 from ..index.embedder import BUNDLED_MODEL_ID
-from ..lang import all_packs, fold_accents
 from ..lifecycle import key_forms
 from ..vault.memory import Memory
 
@@ -57,27 +54,8 @@ def fact_floor(model_id: str) -> FactFloor | None:
     return FLOORS.get(model_id)
 
 
-@functools.cache
-def _about_me() -> re.Pattern[str]:
-    """Every pack's questions about the user as a whole, after any of its openers."""
-    packs = all_packs()
-    openers = "|".join(o for p in packs for o in p.openers)
-    questions = "|".join(q for p in packs for q in p.about_me)
-    return re.compile(rf"^[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{questions})\b[\s?!.¿¡]*$", re.IGNORECASE)
-
-
-def about_the_user(question: str) -> bool:
-    """A question about the user as a whole, with no subject of its own."""
-    return bool(_about_me().match(question.strip()))
-
-
-def question_words(question: str) -> frozenset[str]:
-    """The words of a question as ``names_key`` compares them (once per recall)."""
-    return frozenset(re.findall(r"[^\W_]+", fold_accents(question).casefold()))
-
-
 def names_key(words: frozenset[str], memory: Memory) -> bool:
-    """The question (its ``question_words``) names the fact's key, under any of its names
+    """The question (its ``Question.words``) names the fact's key, under any of its names
     ("what is the user's name?" and ``nombre: Lucas``)."""
     if not memory.key:
         return False

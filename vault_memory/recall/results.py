@@ -38,8 +38,9 @@ class RecallResult:
     answered_by: AnsweredBy = "in-process"
     #: the daemon's own time for the ranking, when a daemon answered
     server_ms: float | None = None
-    #: where the ranking's time went: keyword_ms, embed_ms, vector_ms, late_ms (late
-    #: interaction's MaxSim), rank_ms (the whole ranking)
+    #: where the ranking's time went, stage by stage: keyword_ms, embed_ms, vector_ms,
+    #: candidates_ms, late_ms (late interaction's MaxSim), turns_ms, links_ms, kinds_ms,
+    #: select_ms, complete_ms; rank_ms (the whole ranking)
     timings: dict[str, float] = field(default_factory=dict)
     #: what the answer says of itself that is no fault, unlike ``warnings``: a question
     #: about a time that no memory is of, or what the lifecycle left out of that time

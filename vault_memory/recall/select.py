@@ -12,6 +12,7 @@ from typing import Any
 
 from ..index.embedder import Part
 from ..index.snapshot import Snapshot
+from ..lang import read_question
 from ..lifecycle import Rules, Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight
 from ..vault.memory import Memory, same_words
 from ..vault.supersession import is_superseded
@@ -20,7 +21,6 @@ from .conflicts import with_conflicts
 from .profile import profile_hits
 from .ranking import best_first, ranks
 from .related import with_newer_related
-from .relevance import about_the_user
 from .results import Hit, RecallQuery
 
 
@@ -133,7 +133,7 @@ def complete(
     """What joins the selected hits: the profile for a question about the user, the
     pinned memories, and each hit's possible conflict."""
     allowed = query.filter
-    if about_the_user(query.text):  # "what do you know about me?": who the user is, before whatever else matched
+    if read_question(query.text).about_the_user:  # "what do you know about me?": who the user is first
         hits = profile_hits(snap, w.rules, now, superseded, allowed, seen, query.k) + hits
     if query.include_pinned:
         for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
