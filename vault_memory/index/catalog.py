@@ -42,6 +42,31 @@ from .catalog_schema import (  # noqa: F401 (re-exported: what a catalog is made
 )
 
 
+def _file_columns(row: FileRow, memory: Memory | None, version: int) -> dict[str, Any]:
+    """The ``files`` columns of a row and its memory, for a catalog of schema ``version``
+    (a sync migrates the catalog before it writes to it)."""
+    record = json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
+    columns: dict[str, Any] = {
+        "path": row.path,
+        "size": row.size,
+        "mtime_ns": row.mtime_ns,
+        "ctime_ns": row.ctime_ns,
+        "inode": row.inode,
+        "sha": row.sha,
+        "id": row.id,
+        "error": row.error,
+        "error_line": row.error_line,
+        "pinned": int(bool(memory and memory.pinned)),
+        "conversation": memory.conversation if memory else None,
+        "turn": memory.turn if memory else None,
+        "record": record,
+    }
+    columns["same_text"], columns["key_norm"] = _match_columns(memory.key, memory.text) if memory else (None, None)
+    if version >= _CREATED:
+        columns["created"] = created_column(memory.written_at) if memory else None
+    return columns
+
+
 def _memory_of(record: str) -> Memory:
     """A catalog record as a memory, for ``claim_order`` (an unreadable one sorts last)."""
     try:
@@ -195,29 +220,11 @@ class Catalog(CatalogReads):
         return [r[0] for r in rows]
 
     def upsert_file(self, row: FileRow, memory: Memory | None) -> None:
+        """A file's row as a sync read it, and what its memory replaces and is tagged by
+        (``memory`` None: a file that is no memory, or a skipped duplicate)."""
         self.touched.add(row.path)
-        record = (
-            json.dumps(memory.to_dict() | {"id_derived": memory.id_derived}, ensure_ascii=False) if memory else None
-        )
         version = self.schema_version()  # one schema query a file: a build upserts every file
-        columns = {
-            "path": row.path,
-            "size": row.size,
-            "mtime_ns": row.mtime_ns,
-            "ctime_ns": row.ctime_ns,
-            "inode": row.inode,
-            "sha": row.sha,
-            "id": row.id,
-            "error": row.error,
-            "error_line": row.error_line,
-            "pinned": int(bool(memory and memory.pinned)),
-            "conversation": memory.conversation if memory else None,
-            "turn": memory.turn if memory else None,
-            "record": record,
-        }
-        columns["same_text"], columns["key_norm"] = _match_columns(memory.key, memory.text) if memory else (None, None)
-        if version >= _CREATED:  # a sync migrates the catalog before it writes to it
-            columns["created"] = created_column(memory.written_at) if memory else None
+        columns = _file_columns(row, memory, version)
         self._sql(
             f"INSERT OR REPLACE INTO files({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
             tuple(columns.values()),

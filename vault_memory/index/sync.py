@@ -180,18 +180,33 @@ class Indexer:
                 if known is None or (whole and not matched):  # listed in another order, or an older digest
                     self.stamps.record(generation, catalog)  # the next check: one digest, no file read
                 return self._counted_unreadable(report, catalog) if whole else report
-            generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
-            try:
-                self.applier.apply(generation, catalog, plan, report, progress, whole=not targeted)
-            except IndexDamaged as e:
-                raise _Damaged(str(e)) from None
-            if targeted and known is not None:
-                self.stamps.patch(generation, catalog, plan, known[2], walked)
-            else:
-                self.stamps.record(generation, catalog)
+            self._apply_live(generation, catalog, plan, report, progress, known if targeted else None, walked)
             return self._counted_unreadable(report, catalog) if whole else report
         finally:
             catalog.close()
+
+    def _apply_live(
+        self,
+        generation: Generation,
+        catalog: Catalog,
+        plan: Plan,
+        report: SyncReport,
+        progress: Progress | None,
+        known: tuple[str, bool, list[Stamp]] | None,
+        walked: Scan | None,
+    ) -> None:
+        """A plan applied to the live generation, and its stamps brought along: patched for
+        the paths of a targeted sync (``known``: the stamps it started from), else recorded
+        anew."""
+        generation.stamps_path.unlink(missing_ok=True)  # never older than the catalog
+        try:
+            self.applier.apply(generation, catalog, plan, report, progress, whole=known is None)
+        except IndexDamaged as e:
+            raise _Damaged(str(e)) from None
+        if known is not None:
+            self.stamps.patch(generation, catalog, plan, known[2], walked)
+        else:
+            self.stamps.record(generation, catalog)
 
     @staticmethod
     def _counted_unreadable(report: SyncReport, catalog: Catalog) -> SyncReport:
