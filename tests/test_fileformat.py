@@ -9,7 +9,10 @@ from conftest import write
 import vault_memory as vmem
 from vault_memory.errors import EncodingError, FrontmatterError, MemoryFileError, WriteRefused
 from vault_memory.vault.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
-from vault_memory.vault.memory import Memory, derived_id, normalize_confidence, split_key_value
+from vault_memory.vault.ids import derived_id
+from vault_memory.vault.keyvalue import split_key_value
+from vault_memory.vault.memory import Memory
+from vault_memory.vault.values import normalize_confidence
 
 TZ = dt.timezone(dt.timedelta(hours=2))
 P = Path("facts/x.md")

@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from vault_memory.errors import MemoryFileError
 from vault_memory.lang import fold_accents
 from vault_memory.vault.fileformat import parse_memory, serialize_memory, set_frontmatter_keys
-from vault_memory.vault.memory import Memory, check_writable, normalize_text, split_key_value
+from vault_memory.vault.keyvalue import split_key_value
+from vault_memory.vault.memory import Memory
+from vault_memory.vault.sameness import normalize_text
+from vault_memory.vault.values import check_writable
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -141,7 +144,7 @@ def test_an_ascii_text_normalises_as_the_full_rule_does(text):
     digests the catalog keeps must not change by it."""
     import re
 
-    from vault_memory.vault.memory import SIGNIFICANT_SYMBOLS
+    from vault_memory.vault.sameness import SIGNIFICANT_SYMBOLS
 
     folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
     assert normalize_text(text) == " ".join(re.findall(rf"[^\W_]+|[{re.escape(SIGNIFICANT_SYMBOLS)}]", folded))

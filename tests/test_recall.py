@@ -392,7 +392,7 @@ def test_copies_that_differ_by_a_contraction_are_one_hit(empty_vault_dir):
     hand or before the write rules read them as one, were two lines of the block. A contraction
     said in full is the same words; "'d" (had or would) is not read, and a possessive "'s"
     is not "is"."""
-    from vault_memory.vault.memory import normalize_text, said_in_full
+    from vault_memory.vault.sameness import normalize_text, said_in_full
 
     for name, text in [
         ("a", "We don't deploy on Fridays"),

@@ -11,7 +11,7 @@ from conftest import NOW, Cli, write
 
 import vault_memory as vmem
 from vault_memory.errors import AmbiguousId, NotFound
-from vault_memory.vault.memory import split_key_value
+from vault_memory.vault.keyvalue import split_key_value
 from vault_memory.vault.vault import Vault
 
 

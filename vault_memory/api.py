@@ -687,7 +687,7 @@ def census(mem: VaultMemory) -> Census:
 def parse_moment(text: str) -> dt.datetime:
     """An ``--as-of`` value: a date means the end of that day; a datetime without a zone is
     local time. Raises ``ValueError`` naming what it got."""
-    from .vault.memory import as_datetime
+    from .vault.values import as_datetime
 
     value = text.strip()
     try:
@@ -711,7 +711,7 @@ def parse_expiry(value: str | dt.date, now: dt.datetime) -> tuple[dt.date | dt.d
     One already past is refused (``InvalidInput``): the memory would be written expired,
     never recalled, and nothing would have said so; so is one outside the years 2-8999
     (no local time Python can hold in every zone: a memory without one never expires)."""
-    from .vault.memory import as_date_or_datetime, as_written
+    from .vault.values import as_date_or_datetime, as_written
 
     typed = value.strip() if isinstance(value, str) else value
     written = as_written(typed)

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 
 from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
-from ..vault.memory import NOT_IN_FRONTMATTER
 from ..vault.person import ES_FIRST_PERSON, es_gender, in_third_person, third_person_en
+from ..vault.values import NOT_IN_FRONTMATTER
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from .. import safejson
 from ..errors import InvalidInput, TranscriptError
 from ..lang import all_packs
 from ..vault.fsutil import NotRegular, read_regular
-from ..vault.memory import as_datetime
 from ..vault.secrets import without_private
+from ..vault.values import as_datetime
 from .exports import EXPORT_FORMATS, content_text, detect_export, flag, read_export
 
 ROLES = ("user", "assistant")

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
-from ..vault.memory import Memory, claim_order, derived_id
+from ..vault.ids import derived_id
+from ..vault.memory import Memory, claim_order
 from ..vault.secrets import has_private
 from .catalog_reads import CatalogReads
 from .catalog_schema import (  # noqa: F401 (re-exported: what a catalog is made of)

@@ -15,7 +15,8 @@ from typing import Any
 from ..lang import ENGLISH, detect, says_change
 from ..vault.dating import dated
 from ..vault.links import aliases_of, link_tags
-from ..vault.memory import Memory, normalize_key, same_text_digest
+from ..vault.memory import Memory
+from ..vault.sameness import normalize_key, same_text_digest
 from ..vault.slots import PEOPLE_TAG, people_tags, slot_of, stance_of, subject_tag
 
 #: the layout of the index files; an index of another format is rebuilt by the next sync

@@ -21,7 +21,8 @@ from whoosh.support.charset import accent_map
 
 from ..lang import SPANISH, detect
 from ..vault.links import aliases_of
-from ..vault.memory import SIGNIFICANT_SYMBOLS, Memory
+from ..vault.memory import Memory
+from ..vault.sameness import SIGNIFICANT_SYMBOLS
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
 NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})

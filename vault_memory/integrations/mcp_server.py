@@ -27,8 +27,8 @@ from ..config import MEMORY_TYPES
 from ..conversation.llm import use_llm_judge
 from ..conversation.transcript import FORMATS
 from ..errors import ConfigError, VaultError
-from ..vault.memory import CONFIDENCE_LEVELS
 from ..vault.secrets import masked, without_private
+from ..vault.values import CONFIDENCE_LEVELS
 
 if TYPE_CHECKING:
     from ..api import VaultMemory

@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from ..vault.memory import Memory, key_and_text, normalize_key, normalize_text
+from ..vault.memory import Memory
+from ..vault.sameness import key_and_text, normalize_key, normalize_text
 from .rules import Rules, reference_time
 from .states import memory_state
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from ..config import SETTINGS, Config
 from ..lang import fold_accents
-from ..vault.memory import Memory, as_datetime, normalize_key
+from ..vault.memory import Memory
+from ..vault.sameness import normalize_key
 from ..vault.slots import family_role, subject_key
+from ..vault.values import as_datetime
 
 ARCHIVE_DIR = "archive"
 _DEFAULTS = {key: s.default for key, s in SETTINGS["lifecycle"].items()}

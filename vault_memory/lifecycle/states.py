@@ -17,8 +17,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..vault.memory import Memory, as_datetime
+from ..vault.memory import Memory
 from ..vault.supersession import is_superseded
+from ..vault.values import as_datetime
 from .rules import Rules, is_archived, is_profile, reference_time
 
 STATES = ("active", "aging", "low_priority", "stale", "expired", "superseded", "archived")

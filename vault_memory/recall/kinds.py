@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..lang import fold_accents
-from ..vault.memory import Memory, key_and_text
+from ..vault.memory import Memory
+from ..vault.sameness import key_and_text
 from ..vault.slots import people_asked, people_named, people_tags_of, subject_tag
 
 #: a question about food, which the user's diet and allergies answer ("what should I avoid

@@ -11,7 +11,8 @@ from typing import Any
 from ..config import ALL_TYPES, SETTINGS
 from ..errors import InvalidInput
 from ..lifecycle import RecallFilter
-from ..vault.memory import Memory, jsonable
+from ..vault.memory import Memory
+from ..vault.values import jsonable
 
 DEFAULT_BUDGET: int = SETTINGS["recall"]["budget"].default
 DEFAULT_K: int = SETTINGS["recall"]["k"].default

@@ -14,7 +14,8 @@ from ..index.embedder import Part
 from ..index.snapshot import Snapshot
 from ..lang import read_question
 from ..lifecycle import Rules, Timeline, exclusion_reason, lifecycle_weight, max_lifecycle_weight
-from ..vault.memory import Memory, same_words
+from ..vault.memory import Memory
+from ..vault.sameness import same_words
 from ..vault.supersession import is_superseded
 from .candidates import Candidates
 from .conflicts import with_conflicts

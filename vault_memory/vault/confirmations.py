@@ -20,7 +20,8 @@ import os
 import secrets
 from pathlib import Path
 
-from .memory import Memory, as_datetime
+from .memory import Memory
+from .values import as_datetime
 
 #: the folder of the journals, at the vault's top
 JOURNAL_DIR = "confirmations"

@@ -9,7 +9,8 @@ from ..errors import FrontmatterError, MemoryFileError
 from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import unread_note
-from .memory import Memory, claim_order, same_words
+from .memory import Memory, claim_order
+from .sameness import same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems

@@ -20,16 +20,13 @@ import yaml
 
 from ..config import ALL_TYPES
 from ..errors import EncodingError, FrontmatterError, MemoryFileError, MergeConflict, WriteRefused
+from .ids import derived_id, is_valid_id
 from .markers import merge_conflict
-from .memory import (
-    DERIVED_KEYS,
-    KNOWN_KEYS,
-    Memory,
+from .memory import DERIVED_KEYS, KNOWN_KEYS, Memory
+from .values import (
     as_date_or_datetime,
     as_datetime,
     as_str_list,
-    derived_id,
-    is_valid_id,
     normalize_confidence,
     normalize_tag,
     normalize_type,

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ..lang import fold_accents, sentences
-from .memory import split_key_value
+from .keyvalue import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
 #: (maybe several: two sisters, two dogs; a new value is a possible conflict), ``many`` (only

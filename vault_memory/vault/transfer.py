@@ -15,7 +15,8 @@ from typing import Any
 from .. import safejson
 from ..errors import FileTooLarge, NotFound, SecretRefused, VaultError
 from .fileformat import parse_record, serialize_memory
-from .memory import TYPE_FOLDERS, Memory, new_id
+from .ids import new_id
+from .memory import TYPE_FOLDERS, Memory
 from .secrets import find_secret
 from .vault import Problem, Vault, now_local
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import safejson
 from ..errors import VaultError
-from .memory import is_valid_id
+from .ids import is_valid_id
 
 #: the trash folder inside the vault, and the record of what is in it
 TRASH_DIR = ".trash"

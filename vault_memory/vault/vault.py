@@ -47,21 +47,12 @@ from .fsutil import (
     sync_filesystem,
 )
 from .gitops import added_dates
-from .memory import (
-    TYPE_FOLDERS,
-    Memory,
-    as_date_or_datetime,
-    check_new,
-    check_writable,
-    claim_order,
-    new_id,
-    normalize_confidence,
-    normalize_tag,
-    split_key_value,
-    validate_id,
-)
+from .ids import new_id, validate_id
+from .keyvalue import split_key_value
+from .memory import TYPE_FOLDERS, Memory, claim_order
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, digest_of  # noqa: F401 (TrashEntry re-exported)
+from .values import as_date_or_datetime, check_new, check_writable, normalize_confidence, normalize_tag
 
 
 def now_local() -> dt.datetime:

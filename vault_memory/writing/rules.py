@@ -49,24 +49,16 @@ from ..lifecycle import (
     score_importance,
 )
 from ..recall.languages import judge_of, judged, reads
+from ..vault.ids import new_id
+from ..vault.keyvalue import split_key_value
 from ..vault.language import unread_note
-from ..vault.memory import (
-    SUPERSEDES_DIGEST,
-    Memory,
-    check_new,
-    first_line,
-    jsonable,
-    key_and_text,
-    new_id,
-    normalize_key,
-    normalize_text,
-    same_text_digest,
-    split_key_value,
-)
+from ..vault.memory import SUPERSEDES_DIGEST, Memory
 from ..vault.person import in_third_person
+from ..vault.sameness import key_and_text, normalize_key, normalize_text, same_text_digest
 from ..vault.secrets import without_private
 from ..vault.slots import Slot, Verdict, judge, people_of, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
+from ..vault.values import check_new, first_line, jsonable
 from ..vault.vault import Vault, now_local
 
 if TYPE_CHECKING:
