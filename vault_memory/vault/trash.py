@@ -89,12 +89,23 @@ class Trash:
         return out
 
     def record(self, entry: TrashEntry) -> None:
-        """Append ``entry`` to the manifest, durably."""
+        """Append ``entry`` to the manifest, durably, on a line of its own: a record an
+        earlier write left cut mid-line (a full disk) never swallows this one."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        with open(self.manifest, "a", encoding="utf-8") as f:
-            f.write(json.dumps(entry.__dict__, ensure_ascii=False) + "\n")
+        with open(self.manifest, "a+b") as f:
+            f.seek(0, os.SEEK_END)
+            cut = f.tell() > 0 and (f.seek(-1, os.SEEK_END) or f.read(1)) != b"\n"
+            f.write((b"\n" if cut else b"") + (json.dumps(entry.__dict__, ensure_ascii=False) + "\n").encode("utf-8"))
             f.flush()
             os.fsync(f.fileno())
+
+    def unrecorded(self) -> list[str]:
+        """The files in the trash no record names (a forget cut short before it recorded one,
+        or a file put there by hand): ``restore`` cannot find them, ``doctor`` says so."""
+        if not self.folder.is_dir():
+            return []
+        named = {entry.trashed for entry in self.entries()}
+        return sorted(p.name for p in self.folder.glob("*.md") if p.is_file() and p.name not in named)
 
 
 def _valid(entry: TrashEntry) -> bool:

@@ -460,9 +460,11 @@ class Vault:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         trashed = self.trash_dir / f"{stamp}-{memory.file.name}"
         sha = digest_of((self.root / memory.file).read_bytes())
-        move_no_clobber(self.root / memory.file, trashed)
         entry = TrashEntry(memory.id, memory.file.as_posix(), trashed.name, now_local().isoformat(), sha)
+        # the record first: a record whose file never arrived names nothing (``Trash.entries``),
+        # a file moved without one could not be restored (a full disk between the two)
         Trash(self.trash_dir).record(entry)
+        move_no_clobber(self.root / memory.file, trashed)
         self._autocommit(
             [self.root / memory.file, trashed, self.trash_dir / TRASH_MANIFEST], f"vmem: forget {memory.id}"
         )
