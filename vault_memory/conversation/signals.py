@@ -206,22 +206,40 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
     for cue, word in enumerate(words):
         if not _is_cue(word):
             continue
-        after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
-        ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
-        attached = fold_accents(word.casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
-        start = cue
-        while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_GLUE | _BACK_WORDS:
-            start -= 1
-        alone = start == 0 and len(words) - cue <= 2  # "Acuérdate, por fa.", "que no se te olvide jaja"
-        if not (attached or _BACK_WORDS & {*after, *ahead} or alone):
-            continue
-        said = " ".join(words[:start]).strip(" ,;:-–—")
-        if said and _is_cue(said.split()[0]):
-            return None  # "remember that I…": the request comes first
-        kept = (said or " ".join(before_it)).strip()
-        # what is kept says something ("🥜 peanut allergy notes" names, it does not say)
-        return kept if _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept) else None
+        start = _request_start(words, cue)
+        if _refers_back(words, cue, start):
+            return _pointed_at(words[:start], before_it)
     return None
+
+
+def _request_start(words: list[str], cue: int) -> int:
+    """Where the request around the cue word ``words[cue]`` opens: its glue and back words
+    before the cue ("please keep *that*", "y guardalo") are the request's, not the fact's."""
+    start = cue
+    while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_GLUE | _BACK_WORDS:
+        start -= 1
+    return start
+
+
+def _refers_back(words: list[str], cue: int, start: int) -> bool:
+    """Whether the cue word ``words[cue]`` asks to keep what was said: it carries its object
+    ("guárdalo"), a back word is near it ("remember *that*"), or it is the whole request."""
+    after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
+    ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
+    attached = fold_accents(words[cue].casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
+    alone = start == 0 and len(words) - cue <= 2  # "Acuérdate, por fa.", "que no se te olvide jaja"
+    return bool(attached or _BACK_WORDS & {*after, *ahead} or alone)
+
+
+def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
+    """What a request that points back keeps: the words before it, else the sentences
+    before its own; None when the request comes first or what is kept says nothing."""
+    said = " ".join(before_request).strip(" ,;:-–—")
+    if said and _is_cue(said.split()[0]):
+        return None  # "remember that I…": the request comes first
+    kept = (said or " ".join(before_it)).strip()
+    # what is kept says something ("🥜 peanut allergy notes" names, it does not say)
+    return kept if _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept) else None
 
 
 #: words that open a request said after its fact ("…, please keep that in mind", "y guardalo")
@@ -436,6 +454,18 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
     if not said:
         return "nothing to keep was said after the request"
+    why_not = _why_not_kept(said, whole, lang)
+    if why_not is not None:
+        return why_not
+    inner = _statement(said)
+    if inner is not None:
+        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
+    return _generic(said, lang if lang in ("en", "es", "pt") else "en", "keep-this")
+
+
+def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
+    """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
+    fact of the user: a passing state, a bare name, the task at hand; else None."""
     if PASSING_STATE.search(said) or _refused(said):
         return "a passing state, not a lasting fact"
     if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
@@ -445,10 +475,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said) or (_TASK_WORDS.search(said) and not about_user):
         return "about the task at hand (code, files, tests), not the user"
-    inner = _statement(said)
-    if inner is not None:
-        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
-    return _generic(said, lang if lang in ("en", "es", "pt") else "en", "keep-this")
+    return None
 
 
 def _of_user_or_group(said: str, lang: str) -> bool:
@@ -618,23 +645,36 @@ def _statement(clause: str) -> Signal | None:
 
 
 def _directive(said: str, lang: str, rule: str) -> Signal | None:
+    """An instruction that lasts ("from now on…", "always…"), written in its language's
+    words; None when what follows the directive is no instruction."""
     words = said.split()
     if not words:
         return None
     if lang == "pt":  # an instruction kept as said, with whom it is for
         return Signal(_sentence(f"o usuário pede ao assistente: {said}"), "instruction", "preferences", "pt", rule)
-    first = words[0].lower()
     if lang == "en":
-        if rule == "always" and len(words) > 1 and words[1].lower() in _EN_NOT_IMPERATIVE:
-            return None  # "always the same", "never mind"
-        if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
-            text = f"From now on, {third_person_en(said)}" if rule == "from-now-on" else third_person_en(said)
-        elif rule == "always":
-            text = f"The user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
-        else:
-            text = f"From now on, the user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
-        return Signal(_sentence(text), "instruction", "preferences", "en", rule)
-    # Spanish: "siempre usá tabs", "a partir de ahora respondeme en español"
+        return _directive_en(said, words, rule)
+    return _directive_es(said, words, rule)
+
+
+def _directive_en(said: str, words: list[str], rule: str) -> Signal | None:
+    """An English instruction that lasts, as what the user wants the assistant to do (or
+    what the user says of themselves, "I'll…", "my…"); None for "always the same"."""
+    if rule == "always" and len(words) > 1 and words[1].lower() in _EN_NOT_IMPERATIVE:
+        return None  # "always the same", "never mind"
+    first = words[0].lower()
+    if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
+        text = f"From now on, {third_person_en(said)}" if rule == "from-now-on" else third_person_en(said)
+    elif rule == "always":
+        text = f"The user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
+    else:
+        text = f"From now on, the user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
+    return Signal(_sentence(text), "instruction", "preferences", "en", rule)
+
+
+def _directive_es(said: str, words: list[str], rule: str) -> Signal | None:
+    """A Spanish instruction that lasts ("siempre usá tabs", "a partir de ahora respondeme
+    en español"), as what the user asks; None for "siempre me pasa lo mismo"."""
     lead = ""
     if rule == "siempre":
         lead, said = words[0].lower() + " ", " ".join(words[1:])

@@ -90,33 +90,20 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
 
     def _path(self, path: str) -> Path:
         """The file of the vault a ``/memories`` path names; ToolError for any other."""
-        if not isinstance(path, str) or not (path == ROOT or path.startswith(ROOT + "/")):
-            raise ToolError(f"Path must start with {ROOT}, got: {path!r:.200}")
-        if len(path) > MAX_PATH_CHARS:
-            raise ToolError(f"Path is {len(path):,} characters long; a memory path may have {MAX_PATH_CHARS:,}")
-        parts = [p for p in path[len(ROOT) :].split("/") if p]
-        if len(parts) > MAX_DEPTH:
-            raise ToolError(f"Path is {len(parts)} folders deep; a memory path may be {MAX_DEPTH} deep")
-        for part in parts:
-            if len(part.encode("utf-8")) > MAX_NAME_BYTES:
-                raise ToolError(f"The name {part[:40]!r}… is too long; a name may have {MAX_NAME_BYTES} bytes")
-            secret = find_secret(part.removesuffix(".md"))
-            if secret is not None:  # a name is shown by `ls`, git and every listing
-                raise ToolError(f"A file name may not hold what looks like {secret}; name the file by its subject")
-            if part in (".", "..") or part.startswith(".") or not _plain_name(part):
-                raise ToolError(
-                    f"Path {path!r} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names,"
-                    " no control or direction characters)"
-                )
+        parts = _path_parts(path)
         target = self.root.joinpath(*parts)
-        here = self.root
-        for part in parts:  # no step of the way may be a link: nothing is reached outside
-            here = here / part
-            if here.is_symlink():
-                raise ToolError(f"Path {path} goes through a link; not followed")
+        self._refuse_links(path, parts)
         if self.root.is_symlink() or not str(target.resolve()).startswith(str(self.root.resolve())):
             raise ToolError(f"Path {path} would escape {ROOT}")
         return target
+
+    def _refuse_links(self, path: str, parts: list[str]) -> None:
+        """ToolError when a step of the way is a link: nothing is reached outside."""
+        here = self.root
+        for part in parts:
+            here = here / part
+            if here.is_symlink():
+                raise ToolError(f"Path {path} goes through a link; not followed")
 
     def _file(self, path: str) -> Path:
         """The file on disk of a memory path (``notes.txt`` is kept as ``notes.txt.md``, a
@@ -222,34 +209,40 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         target = self._path(command.path)
         if target == self.root:
             raise ToolError(f"Cannot delete the {ROOT} directory itself")
-        if target.is_dir():
-            others = [p for p in target.rglob("*") if not p.is_dir() and p.suffix != ".md"]
-            if others:  # planned before acting: a folder is deleted whole or not at all
-                names = ", ".join(self._shown(p) for p in others[:3])
-                raise ToolError(
-                    f"{command.path} holds {len(others)} file(s) that are no memories ({names}); nothing was "
-                    "deleted. Delete the memories in it one by one."
-                )
-            files = sorted(target.rglob("*.md"))
-        else:
-            files = [self._existing(command.path)]
-        ids = []
-        for file in files:  # planned before acting: every file the model's and its id known, or nothing is deleted
-            self._models(file, "deleted")
-            try:
-                ids.append((file, self._memory_id(file)))
-            except VaultError as e:
-                raise ToolError(f"Nothing was deleted: {self._shown(file)} is no memory ({self._quiet(e)})") from None
+        files = self._folder_memories(target, command.path) if target.is_dir() else [self._existing(command.path)]
+        ids = self._planned_ids(files)
         for file, memory_id in ids:  # to vmem's trash, each: `vmem restore ID` brings it back
             try:
                 self.mem.forget(memory_id)
             except VaultError as e:
                 raise ToolError(f"Could not delete {self._shown(file)}: {self._quiet(e)}") from None
         if target.is_dir():
-            for folder in sorted((p for p in target.rglob("*") if p.is_dir()), reverse=True):
-                _remove_if_empty(folder)
-            _remove_if_empty(target)
+            _remove_empty_folders(target)
         return f"Successfully deleted {command.path}"
+
+    def _folder_memories(self, folder: Path, shown: str) -> list[Path]:
+        """The memory files of a folder to delete; ToolError when it holds any other file,
+        planned before acting: a folder is deleted whole or not at all."""
+        others = [p for p in folder.rglob("*") if not p.is_dir() and p.suffix != ".md"]
+        if others:
+            names = ", ".join(self._shown(p) for p in others[:3])
+            raise ToolError(
+                f"{shown} holds {len(others)} file(s) that are no memories ({names}); nothing was "
+                "deleted. Delete the memories in it one by one."
+            )
+        return sorted(folder.rglob("*.md"))
+
+    def _planned_ids(self, files: list[Path]) -> list[tuple[Path, str]]:
+        """Each file to delete with its id, planned before acting: every file the model's
+        and its id known, or nothing is deleted."""
+        ids = []
+        for file in files:
+            self._models(file, "deleted")
+            try:
+                ids.append((file, self._memory_id(file)))
+            except VaultError as e:
+                raise ToolError(f"Nothing was deleted: {self._shown(file)} is no memory ({self._quiet(e)})") from None
+        return ids
 
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         old = self._path(command.old_path)
@@ -420,6 +413,36 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+def _path_parts(path: str) -> list[str]:
+    """The names of a ``/memories`` path, each checked (``_check_name``); ToolError for a
+    path outside ``/memories``, too long or too deep."""
+    if not isinstance(path, str) or not (path == ROOT or path.startswith(ROOT + "/")):
+        raise ToolError(f"Path must start with {ROOT}, got: {path!r:.200}")
+    if len(path) > MAX_PATH_CHARS:
+        raise ToolError(f"Path is {len(path):,} characters long; a memory path may have {MAX_PATH_CHARS:,}")
+    parts = [p for p in path[len(ROOT) :].split("/") if p]
+    if len(parts) > MAX_DEPTH:
+        raise ToolError(f"Path is {len(parts)} folders deep; a memory path may be {MAX_DEPTH} deep")
+    for part in parts:
+        _check_name(part, path)
+    return parts
+
+
+def _check_name(part: str, path: str) -> None:
+    """ToolError for a name too long, holding a secret, or not plain (``..``, hidden,
+    encoded, odd characters): what a file system, a listing or a person would trip on."""
+    if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+        raise ToolError(f"The name {part[:40]!r}… is too long; a name may have {MAX_NAME_BYTES} bytes")
+    secret = find_secret(part.removesuffix(".md"))
+    if secret is not None:  # a name is shown by `ls`, git and every listing
+        raise ToolError(f"A file name may not hold what looks like {secret}; name the file by its subject")
+    if part in (".", "..") or part.startswith(".") or not _plain_name(part):
+        raise ToolError(
+            f"Path {path!r} is not a plain path inside {ROOT} (no '..', hidden, encoded or odd names,"
+            " no control or direction characters)"
+        )
+
+
 def _plain_name(part: str) -> bool:
     """A name a person can read in a listing: no control, format (direction overrides,
     zero-width), or line-separator characters, nothing a file system or a URL treats apart."""
@@ -442,6 +465,13 @@ def _size(n: int) -> str:
     unit = min((n.bit_length() - 1) // 10, 3)
     value = n / 1024**unit
     return f"{int(value) if value == int(value) else round(value, 1)}{'BKMG'[unit]}"
+
+
+def _remove_empty_folders(target: Path) -> None:
+    """A deleted folder and the folders in it, deepest first, where nothing is left."""
+    for folder in sorted((p for p in target.rglob("*") if p.is_dir()), reverse=True):
+        _remove_if_empty(folder)
+    _remove_if_empty(target)
 
 
 def _remove_if_empty(folder: Path) -> None:

@@ -24,13 +24,15 @@ SPANISH = "es"
 PORTUGUESE = "pt"
 
 
+#: a pack's vote (``_voters``): its code, its words, its own words, its marks, their
+#: weight, its own accents, its shared accents
+_Voter = tuple[
+    str, frozenset[str], frozenset[str], re.Pattern[str] | None, int, re.Pattern[str] | None, re.Pattern[str] | None
+]
+
+
 @functools.cache
-def _voters() -> tuple[
-    tuple[
-        str, frozenset[str], frozenset[str], re.Pattern[str] | None, int, re.Pattern[str] | None, re.Pattern[str] | None
-    ],
-    ...,
-]:
+def _voters() -> tuple[_Voter, ...]:
     """Each pack's vote: its words, those of them no earlier pack lists (its own), its marks
     and its accents (those of an earlier pack removed)."""
 
@@ -60,17 +62,24 @@ def detect(text: str) -> str | None:
     found = words(text)
     best: str | None = None
     best_votes = top_tie = 0
-    for code, function_words, own_words, marks, weight, own_accents, shared_accents in _voters():
-        own = sum(1 for w in found if w in own_words)
-        own += weight * bool(marks and marks.search(text)) + bool(own_accents and own_accents.search(text))
-        shared = sum(1 for w in found if w in function_words and w not in own_words)
-        shared += bool(shared_accents and shared_accents.search(text))
-        votes = own + shared if own or own_words == function_words else 0
+    for voter in _voters():
+        votes = _votes(voter, text, found)
         if votes > best_votes:
-            best, best_votes, top_tie = code, votes, 0
+            best, best_votes, top_tie = voter[0], votes, 0
         elif votes == best_votes:
             top_tie = votes
     return best if best_votes > 0 and top_tie < best_votes else None
+
+
+def _votes(voter: _Voter, text: str, found: list[str]) -> int:
+    """How many votes one pack gives ``text`` (its ``found`` words): its own evidence, and
+    the words and accents it shares with an earlier pack only beside some of its own."""
+    _, function_words, own_words, marks, weight, own_accents, shared_accents = voter
+    own = sum(1 for w in found if w in own_words)
+    own += weight * bool(marks and marks.search(text)) + bool(own_accents and own_accents.search(text))
+    shared = sum(1 for w in found if w in function_words and w not in own_words)
+    shared += bool(shared_accents and shared_accents.search(text))
+    return own + shared if own or own_words == function_words else 0
 
 
 def languages() -> tuple[str, ...]:

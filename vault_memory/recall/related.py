@@ -150,8 +150,7 @@ def _closest_change(
     if not near:
         return None
     read = snap.memories(near)
-    candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
-    candidates = [path for path in candidates if is_current(read[path])]
+    candidates = _change_candidates(memory, near, read, is_current)
     vectors = snap.vectors_of(candidates) if candidates else {}
     found: list[tuple[float, Memory]] = []
     for path in (path for path in candidates if path in vectors):
@@ -160,6 +159,15 @@ def _closest_change(
         if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
             found.append((cosine, other))
     return max(found, key=lambda pair: pair[0]) if found else None
+
+
+def _change_candidates(
+    memory: Memory, near: list[str], read: dict[str, Memory], is_current: Callable[[Memory], bool]
+) -> list[str]:
+    """The paths of ``memory``'s neighbours (``near``, read as ``read``) that may be a change
+    of it (``_may_change``) and are current: the few whose vectors are worth reading."""
+    candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
+    return [path for path in candidates if is_current(read[path])]
 
 
 def _may_change(memory: Memory, other: Memory) -> bool:

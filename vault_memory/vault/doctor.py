@@ -15,7 +15,7 @@ from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
 from .supersession import supersession_problems
 from .trash import TRASH_DIR, Trash
-from .vault import Problem, Vault, problem_from_error
+from .vault import Problem, ScanResult, Vault, problem_from_error
 
 
 def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Problem], list[str]]:
@@ -25,19 +25,41 @@ def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Proble
     first, which is enough to skip it)."""
     files = vault.files()
     result = vault.scan()
+    problems = _scanned_problems(vault, result) + _lifecycle_problems(vault, result.memories)
+    problems.sort(key=lambda p: (p.path, p.line or 0))
+    spanish = 0 if reads_spanish else sum(1 for m in result.memories if detect(m.text) == SPANISH)
+    advice = secrets_in(result.memories) + copies_in(result.memories)
+    return len(files), problems, advice + ([unread_note(spanish)] if spanish else [])
+
+
+def _scanned_problems(vault: Vault, result: ScanResult) -> list[Problem]:
+    """The scan's problems, each file's read again for every wrong field (the scan names
+    the first), and what the memories that loaded still get wrong (``_loaded_problems``)."""
     problems: list[Problem] = []
     for problem in result.problems:
         problems.extend(_reread(vault, problem.path) if problem.kind == "frontmatter" else [problem])
     for memory in result.memories:
-        if memory.path is None:
-            continue
-        if memory.type == NOTE_TYPE:  # a typo'd type reads as a note
-            problems.extend(_reread(vault, memory.path.as_posix()))
-        else:  # a key set twice: the file loads with the last value
-            try:
-                problems.extend(_repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix()))
-            except MemoryFileError:
-                continue
+        problems.extend(_loaded_problems(vault, memory))
+    return problems
+
+
+def _loaded_problems(vault: Vault, memory: Memory) -> list[Problem]:
+    """What a memory that loaded still gets wrong: a typo'd type (it reads as a note), or
+    a key set twice (the file loads with the last value)."""
+    if memory.path is None:
+        return []
+    if memory.type == NOTE_TYPE:  # a typo'd type reads as a note
+        return _reread(vault, memory.path.as_posix())
+    try:  # a key set twice: the file loads with the last value
+        return _repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix())
+    except MemoryFileError:
+        return []
+
+
+def _lifecycle_problems(vault: Vault, memories: list[Memory]) -> list[Problem]:
+    """What went wrong after the memories were written: one forgotten, then edited in the
+    trash (a merge), and ``supersedes`` that fork, point nowhere or loop."""
+    problems: list[Problem] = []
     forgotten = {entry.id for entry in vault.trash()}
     for entry in Trash(vault.trash_dir).edited():
         message = (
@@ -45,12 +67,9 @@ def diagnose(vault: Vault, reads_spanish: bool = True) -> tuple[int, list[Proble
             f"{TRASH_DIR}/{entry.trashed}): `vmem restore {entry.id}` makes it current again"
         )
         problems.append(Problem(entry.original, message, "edited_after_forget"))
-    for memory, kind, message in supersession_problems(result.memories, forgotten):
+    for memory, kind, message in supersession_problems(memories, forgotten):
         problems.append(Problem(memory.path.as_posix() if memory.path else memory.id, message, kind))
-    problems.sort(key=lambda p: (p.path, p.line or 0))
-    spanish = 0 if reads_spanish else sum(1 for m in result.memories if detect(m.text) == SPANISH)
-    advice = secrets_in(result.memories) + copies_in(result.memories)
-    return len(files), problems, advice + ([unread_note(spanish)] if spanish else [])
+    return problems
 
 
 def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Problem]]:

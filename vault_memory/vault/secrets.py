@@ -175,7 +175,6 @@ def _table_cells(text: str) -> Iterator[tuple[str, int, int]]:
         return
     lines = text.splitlines(keepends=True)
     starts = list(itertools.accumulate((len(line) for line in lines), initial=0))
-    alone = _told()[2]
     secret_columns: set[int] = set()
     for n, line in enumerate(lines):
         row = _ROW.match(line.rstrip("\r\n"))
@@ -184,17 +183,30 @@ def _table_cells(text: str) -> Iterator[tuple[str, int, int]]:
             continue
         if _RULE.match(line.rstrip("\r\n")):
             if n:
-                header = _ROW.match(lines[n - 1].rstrip("\r\n"))
-                cells = header.group(1).split("|") if header else []
-                secret_columns = {i for i, cell in enumerate(cells) if alone.search(cell.strip().lower())}
+                secret_columns = _secret_columns(lines[n - 1])
             continue
-        at = starts[n] + row.start(1)
-        for i, cell in enumerate(row.group(1).split("|")):
-            value = cell.strip()
-            if i in secret_columns and value and value.strip("-*_ ") and len(value) >= 3:
-                begin = at + cell.index(value)
-                yield "a password or a code", begin, begin + len(value)
-            at += len(cell) + 1
+        yield from _secret_cells(row, starts[n], secret_columns)
+
+
+def _secret_columns(header_line: str) -> set[int]:
+    """The columns a table's header (the line above its ``|---|`` rule) heads with a
+    secret word: every cell under them holds a secret."""
+    header = _ROW.match(header_line.rstrip("\r\n"))
+    cells = header.group(1).split("|") if header else []
+    alone = _told()[2]
+    return {i for i, cell in enumerate(cells) if alone.search(cell.strip().lower())}
+
+
+def _secret_cells(row: re.Match[str], line_start: int, secret_columns: set[int]) -> Iterator[tuple[str, int, int]]:
+    """The cells of one table row (``_ROW``'s match of the line at ``line_start``) in a
+    secret column that hold a value (not empty, no dashes alone, three characters or more)."""
+    at = line_start + row.start(1)
+    for i, cell in enumerate(row.group(1).split("|")):
+        value = cell.strip()
+        if i in secret_columns and value and value.strip("-*_ ") and len(value) >= 3:
+            begin = at + cell.index(value)
+            yield "a password or a code", begin, begin + len(value)
+        at += len(cell) + 1
 
 
 @lru_cache(maxsize=4096)  # a recall shows the same memories again and again (60 µs a text)
@@ -229,6 +241,13 @@ def _caseless(text: str) -> tuple[str, Callable[[re.Pattern[str]], re.Pattern[st
 def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     for kind, pattern in _SHAPES:
         yield from ((kind, m) for m in pattern.finditer(text))
+    yield from _told_matches(text)
+    yield from _checked_matches(text)
+
+
+def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """The secrets told after their word (a password, an identity number) or by what they
+    open (a door code): read ignoring case, and only where such a word or a digit is."""
     told, identified, alone, keyed = _told()
     read, caseless = _caseless(text)
     if caseless(alone).search(read):  # no secret word, nothing told after one
@@ -236,6 +255,11 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for m in caseless(keyed).finditer(read))
+
+
+def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """The numbers whose shape alone says too little (a payment card, an IBAN, a national
+    id), kept when they pass their check (Luhn's, ``stdnum``'s): most such shapes are none."""
     for m in _CARD.finditer(text):
         if _luhn(re.sub(r"\D", "", m.group())):
             yield "a payment card number", m

@@ -389,25 +389,42 @@ class _Batch:
         same = _same_text(p, current)
         if same is not None:
             return _reconfirm(vault, same, now=when)
-        d.replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
-        unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
-        if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
-            return _reconfirm(vault, unchanged[0], now=when)
-        d.why = "key" if d.replaced else None
+        unchanged = self._by_key(p, current, d)
+        if unchanged is not None:  # "name: Lucas" then "My name is Lucas": one fact, said again
+            return _reconfirm(vault, unchanged, now=when)
         said_again = self._by_slot(p, d)
         if said_again is not None:  # "lives in Leeds" then "I live in Leeds"
             return _reconfirm(vault, said_again, now=when)
         declined = self._declined(p, d.replaced, when)
         if declined is not None:
             return declined
+        restated = self._by_meaning(p, d)
+        if restated is not None:
+            return _reconfirm(vault, *restated, now=when)
+        return None
+
+    def _by_key(self, p: _Prepared, current: list[Memory], d: _Decision) -> Memory | None:
+        """The current values of a single-valued key (under any of its names): the one the
+        item states again, else None with them in ``d.replaced``, replaced by "key"."""
+        d.replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+        unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
+        if unchanged:
+            return unchanged[0]
+        d.why = "key" if d.replaced else None
+        return None
+
+    def _by_meaning(self, p: _Prepared, d: _Decision) -> tuple[Memory, float | None] | None:
+        """The memory the item says again in other words, with how alike they are: a
+        restatement (when no key replaced anything), else, when no rule related the item to
+        anything, the neighbour the judge reads as said before."""
         if not d.replaced:
             restated = self._restatement(p)
             if restated is not None:
-                return _reconfirm(vault, *restated, now=when)
+                return restated
         if not (d.replaced or d.conflicts or d.compatible) and self.judge is not None:  # no rule related it
             same = self._neighbours_judged(p, d)
             if same is not None:  # the judge read it as said before, in other words
-                return _reconfirm(vault, same, now=when)
+                return same, None
         return None
 
     def _neighbours_judged(self, p: _Prepared, d: _Decision) -> Memory | None:
@@ -416,9 +433,27 @@ class _Batch:
         ``d.replaced`` ("We packed up and moved to Nantes" after "I'm based in Lyon": no slot
         reads the first as a home), those both true are ``compatible``; the one it says
         again is returned. Unsure leaves a pair as it is: a neighbour is no conflict."""
-        assert self.snap is not None
         if p.item.type != "fact":
             return None
+        nearby = self._judged_neighbours(p)
+        if not nearby:
+            return None
+        settled = self._judged(p, nearby)
+        if len(nearby) > 1 and any(len(settled[a]) == len(nearby) for a in ("replaces", "same")):
+            return None  # one verdict for every neighbour: a judge that read nothing settles nothing
+        _keep_to_the_same_people(p, settled)
+        if settled["same"]:  # said again is said of the nearest fact, or of none
+            return nearby[0] if nearby[0] in settled["same"] else None
+        if settled["replaces"]:
+            d.why = d.why or "as the LLM judged it"
+        d.replaced = [*d.replaced, *settled["replaces"]]
+        d.compatible = [*d.compatible, *settled["both"]]
+        return None
+
+    def _judged_neighbours(self, p: _Prepared) -> list[Memory]:
+        """The current facts near enough the new one in meaning to ask the judge about,
+        nearest first and a few at most: each judgement is a call to the endpoint."""
+        assert self.snap is not None
         vector, asked_in = self._vector(embedding_text(p.key, p.text)), detect(p.text)
         indexed = self.snap.vectors is not None and self.snap.live_chunks > 0
         found = (self._indexed_nearest(p, vector, asked_in) if indexed else []) + self._written_nearest(
@@ -428,23 +463,7 @@ class _Batch:
         for memory, cosine in sorted(found, key=lambda pair: -pair[1]):
             if cosine >= JUDGED_NEIGHBOUR_COSINE and memory.id not in near and len(near) < JUDGED_NEIGHBOURS:
                 near[memory.id] = memory
-        if not near:
-            return None
-        nearby = list(near.values())
-        settled = self._judged(p, nearby)
-        if len(nearby) > 1 and any(len(settled[a]) == len(nearby) for a in ("replaces", "same")):
-            return None  # one verdict for every neighbour: a judge that read nothing settles nothing
-        whose = people(p.text)
-        for other in [m for m in settled["replaces"] if not _of_the_same_people(whose, people(m.text))]:
-            settled["replaces"].remove(other)  # one person's news replaces nothing of another's
-            settled["unsure"].append(other)
-        if settled["same"]:  # said again is said of the nearest fact, or of none
-            return nearby[0] if nearby[0] in settled["same"] else None
-        if settled["replaces"]:
-            d.why = d.why or "as the LLM judged it"
-        d.replaced = [*d.replaced, *settled["replaces"]]
-        d.compatible = [*d.compatible, *settled["both"]]
-        return None
+        return list(near.values())
 
     def _declined(self, p: _Prepared, replaced: list[Memory], when: dt.datetime) -> Declined | None:
         """Not written, with why: a value said before the vault last knew the one it would
@@ -471,10 +490,7 @@ class _Batch:
         said_again = [m for m, v in verdicts if v == "same"]
         if said_again and not d.replaced:
             return said_again[0]
-        by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced]
-        if by_slot and p.slot is not None:
-            d.why = d.why or p.slot.subject
-            d.replaced = [*d.replaced, *by_slot]
+        _supersede_by_slot(p, d, verdicts)
         d.conflicts = [m for m, v in verdicts if v == "conflict" and m not in d.replaced]
         if d.conflicts and self.judge is not None:
             self._settle(p, d)
@@ -715,6 +731,24 @@ class _Batch:
                 "the old value current again (--key says a key outright)"
             )
         return outcome
+
+
+def _supersede_by_slot(p: _Prepared, d: _Decision, verdicts: list[tuple[Memory, Verdict]]) -> None:
+    """The facts of the item's slot it supersedes join ``d.replaced``, replaced by the
+    slot's subject unless a key replaced something first."""
+    by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced]
+    if by_slot and p.slot is not None:
+        d.why = d.why or p.slot.subject
+        d.replaced = [*d.replaced, *by_slot]
+
+
+def _keep_to_the_same_people(p: _Prepared, settled: dict[str, list[Memory]]) -> None:
+    """A judged replacement of another person's fact becomes unsure: one person's news
+    replaces nothing of another's."""
+    whose = people(p.text)
+    for other in [m for m in settled["replaces"] if not _of_the_same_people(whose, people(m.text))]:
+        settled["replaces"].remove(other)
+        settled["unsure"].append(other)
 
 
 def _of_the_same_people(new: frozenset[str], old: frozenset[str]) -> bool:
