@@ -78,6 +78,27 @@ def test_remember_refuses_a_secret_and_writes_nothing(cli, vault_dir):
         mem.remember("github: ghp_" + "a1" * 18)
 
 
+def test_ingest_names_a_refused_secrets_kind_and_turn_never_its_value_and_dry_run_agrees(cli, vault_dir, tmp_path):
+    """Issue 59: ingest's warning quoted the refused text (a card number, in full), and the
+    SessionEnd hook appends ingest's output to a log; `--dry-run` listed a token fact as
+    "would write" that the run refused, value and all. Other words than the report's."""
+    said = tmp_path / "chat.txt"
+    said.write_text(
+        "User: please remember that the gate code at my parents' place is 4477#\n"
+        "Assistant: Noted.\n"
+        "User: and remember that my pypi token is pypi-AgEIcHlwaS5vcmcCJGNhZmUtYmFiZS0xMjM0LTU2Nzg5MGFiY2RlZgAC\n"
+        "Assistant: Sure.\n"
+    )
+    dry = cli("ingest", str(said), "--dry-run")
+    run = cli("ingest", str(said))
+    for done in (dry, run):
+        shown = done.stdout + done.stderr
+        assert done.exit_code == 0 and "4477" not in shown and "pypi-AgE" not in shown, shown
+        assert "(turn 1)" in shown and "(turn 3)" in shown and "would write" not in shown
+    assert "would not write (turn 3)" in dry.stderr and "not written (turn 3)" in run.stderr
+    assert not any("4477" in p.read_text() for p in vault_dir.rglob("*.md"))
+
+
 def test_a_private_span_is_never_written(cli, vault_dir):
     done = cli("remember", "The user's locker is in hall B <private>and its code is 4312</private>", "--json")
     assert done.exit_code == 0, done.stderr

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import llm_url_refused
-from ..errors import InvalidInput, LLMError
+from ..errors import InvalidInput, LLMError, SecretRefused
 from ..lifecycle import memory_state, rules_for
+from ..vault.secrets import masked
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
@@ -141,7 +142,11 @@ def _ingest(
         report.llm = "skipped (dry run)" if chat else "off"
         for item in _explicit_items(transcript.turns, ledger, transcript.session, persona, report.notes):
             report.signals += 1
-            report.written.append(_written("would write", None, item))
+            refused = _refused(item)  # what the run would refuse, the dry run says it would
+            if refused is not None:
+                report.notes.append(refused.replace("not written", "would not write", 1))
+            else:
+                report.written.append(_written("would write", None, item))
         return report
     ledger = ledgers.get(transcript.session)
     queue = PendingQueue(mem.root)
@@ -416,15 +421,12 @@ def _write_groups(
 ) -> None:
     """``_write`` for the items of several conversations at once, in one ``remember_many``;
     each conversation's report says what became of its own."""
-    from ..writing.rules import validate
-
     writable: list[tuple[Remembering, IngestReport, Ledger]] = []
     for items, report, ledger in groups:
         for item in items:
-            try:
-                validate(item)
-            except InvalidInput as e:
-                report.notes.append(f"not written ({e}): {item.text[:60]!r}")
+            refused = _refused(item)
+            if refused is not None:
+                report.notes.append(refused)
             else:
                 writable.append((item, report, ledger))
     outcomes = mem.remember_many([item for item, _, _ in writable], now=now) if writable else []
@@ -562,6 +564,26 @@ def _explicit_items(
                 )
             )
     return items
+
+
+def _refused(item: Remembering) -> str | None:
+    """Why no rule can write ``item`` (``writing.rules.validate``), as the ingest report and
+    the hook log say it: its turn and the reason, and for a secret its kind alone, never
+    its text (a log is a file too); None when it can be written."""
+    from ..writing.rules import validate
+
+    try:
+        validate(item)
+    except SecretRefused as e:
+        return f"not written{_of_turn(item)}: it holds what looks like {e.kind}; secrets are never stored"
+    except InvalidInput as e:
+        return f"not written{_of_turn(item)} ({e}): {masked(item.text[:60])!r}"
+    return None
+
+
+def _of_turn(item: Remembering) -> str:
+    turn = item.fields.get("turn")
+    return f" (turn {turn})" if isinstance(turn, int) else ""
 
 
 def _written(status: WrittenStatus, memory_id: str | None, item: Remembering) -> Written:
