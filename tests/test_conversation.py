@@ -902,7 +902,7 @@ def test_a_model_fact_that_cannot_be_stored_is_reported_and_the_others_are_writt
     assert inferred == ["The user has a cat", "The user likes tea", "The user runs on Sundays"]
     assert report.llm == "done" and not report.pending
     assert [n for n in report.notes if n.startswith("not written")] == [
-        "not written (the memory's text holds a control character (e.g. NUL); it cannot be stored in a Markdown file):"
+        "not written (turn 1) (the memory's text holds a control character (e.g. NUL); it cannot be stored in a Markdown file):"
         " 'The user \\x00 owns a boat'"
     ]
 
