@@ -172,3 +172,15 @@ def test_gc_as_of_a_later_day_only_previews(tmp_path):
     preview = cli("gc", "--as-of", "2099-02-01", "--dry-run")
     assert preview.exit_code == 0 and "would move" in preview.stdout
     assert cli.json("gc", "--as-of", "2099-02-01", "--later")["moved"]
+
+
+def test_doctor_names_a_file_in_the_trash_that_no_record_names(mech_vault):
+    """Issue 59: a file moved into the trash without its record (a forget cut short, a file
+    dragged there in a file manager) could be restored by nothing and was named by no one."""
+    with vmem.open(mech_vault, use_daemon=False) as mem:
+        kept = mem.remember("The allotment key is under the blue pot").memory
+        mem.forget(kept.id)
+        (mech_vault / ".trash" / "dragged-here.md").write_text("The shed roof needs felt before winter\n")
+        problems = [(p.path, p.kind) for p in mem.doctor().problems]
+    assert (".trash/dragged-here.md", "trashed_unrecorded") in problems
+    assert not [p for p in problems if p[1] == "trashed_unrecorded" and p[0] != ".trash/dragged-here.md"]

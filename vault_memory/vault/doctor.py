@@ -57,11 +57,19 @@ def _loaded_problems(vault: Vault, memory: Memory) -> list[Problem]:
 
 
 def _lifecycle_problems(vault: Vault, memories: list[Memory]) -> list[Problem]:
-    """What went wrong after the memories were written: one forgotten, then edited in the
-    trash (a merge), and ``supersedes`` that fork, point nowhere or loop."""
+    """What went wrong after the memories were written: a file in the trash no record names,
+    one forgotten then edited in the trash (a merge), and ``supersedes`` that fork, point
+    nowhere or loop."""
     problems: list[Problem] = []
     forgotten = {entry.id for entry in vault.trash()}
-    for entry in Trash(vault.trash_dir).edited():
+    trash = Trash(vault.trash_dir)
+    for name in trash.unrecorded():  # a forget cut short, or a file put there by hand
+        message = (
+            "in the trash with no record of where it came from, so `vmem restore` cannot find it: "
+            "move it back where it belongs to keep it (facts/, notes/…), or delete it"
+        )
+        problems.append(Problem(f"{TRASH_DIR}/{name}", message, "trashed_unrecorded"))
+    for entry in trash.edited():
         message = (
             f"forgotten on {entry.at[:10]}, then edited (a merge brought an edit to it into the trash, "
             f"{TRASH_DIR}/{entry.trashed}): `vmem restore {entry.id}` makes it current again"
