@@ -55,7 +55,6 @@ STILL_HOLDING_WORDS = {
     "conversation/signals.py": "the explicit-signal tables, task words and third-person conversions",
     "vault/slots.py": "the subjects, kinship and value words of the slots",
     "vault/person.py": "first person to third person, per language",
-    "lifecycle/rules.py": "profile keys in two languages",
     "index/keyword_index.py": "Spanish stop words the English field keeps",
     "recall/kinds.py": "the words of each kind of question",
     "index/checkup.py": "words of the checkup's sample",

@@ -221,6 +221,23 @@ def test_one_value_said_under_any_alias_of_its_key_is_one_fact_reconfirmed(mech_
     assert changed.status == "superseded" and mem.show(changed.id).supersedes == [first.id]
 
 
+def test_a_profile_key_named_in_portuguese_is_the_same_key(mech_vault):
+    """Issue 58: the names of the profile keys lived in one list of two languages, so
+    ``cidade: Braga`` and ``city: Coimbra`` were two keys: both current, neither a profile
+    fact. Each pack names its keys; a vault's rules that list a key in one language name it
+    in every language."""
+    mem = vmem.open(mech_vault)
+    first = mem.remember("cidade: Braga").memory
+    moved = mem.remember("Coimbra", key="city")
+    assert moved.status == "superseded" and first.id in moved.memory.supersedes
+    assert mem.remember("profissão: enfermeira").status == "created"
+    assert mem.remember("occupation: nurse").status == "superseded"  # one key: work
+    from vault_memory.lifecycle import Rules, is_profile
+
+    only_spanish = Rules.from_config({"profile_keys": ["ciudad"]})  # a vault that lists its keys in Spanish
+    assert is_profile(moved.memory, only_spanish) and is_profile(first, only_spanish)
+
+
 def test_forgetting_a_correction_says_the_value_it_replaced_is_current_again(mech_vault):
     """`vmem forget` of a correction silently made the replaced value current again."""
     cli = Cli(mech_vault)

@@ -9,6 +9,7 @@ the ground floor: it imports nothing else of vmem.
 
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
+from .keys import key_concept, key_names, value_wrapping
 from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
@@ -26,6 +27,8 @@ __all__ = [
     "Pack",
     "detect",
     "fold_accents",
+    "key_concept",
+    "key_names",
     "languages",
     "may_be_about",
     "normalize_space",
@@ -36,5 +39,6 @@ __all__ = [
     "says_contrast",
     "all_packs",
     "sentences",
+    "value_wrapping",
     "words",
 ]

@@ -102,6 +102,12 @@ class Pack:
     #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded
     change_cues: tuple[str, ...] = ()
     contrast_cues: tuple[str, ...] = ()
+    #: the names of the keys that say who the user is, in this language, by the concept each
+    #: names ("nombre", "nome" → "name"): ``name: Lucas`` and ``nome: Lucas`` are one key;
+    #: and the words a profile fact wraps its value in ("the user's name is", "se llama"),
+    #: which are not the value (``lifecycle.rules``)
+    key_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    value_wrapping: frozenset[str] = field(default_factory=frozenset)
     #: the user's people and animals by the words of this language, each as a role that
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)

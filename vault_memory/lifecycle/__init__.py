@@ -17,7 +17,6 @@ from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
     ARCHIVE_DIR,
-    KEY_ALIASES,
     Rules,
     age_days,
     canonical_key,
@@ -48,7 +47,6 @@ __all__ = [
     "open_conflicts",
     "settled",
     "ARCHIVE_DIR",
-    "KEY_ALIASES",
     "canonical_key",
     "same_value",
     "CONFIDENCE_WEIGHT",

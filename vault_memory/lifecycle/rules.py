@@ -5,13 +5,14 @@ when it was last known true. Pure functions; no I/O."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import SETTINGS, Config
-from ..lang import fold_accents
+from ..lang import fold_accents, key_concept, key_names, value_wrapping
 from ..vault.memory import Memory
 from ..vault.sameness import normalize_key
 from ..vault.slots import family_role, subject_key
@@ -70,56 +71,33 @@ def rules_for(config: Config) -> Rules:
     return Rules.from_config(config.data.get("lifecycle"))
 
 
-#: names that mean the same profile key; the first of each group is the canonical one
-KEY_ALIASES: tuple[tuple[str, ...], ...] = (
-    ("nombre", "name"),
-    ("apellido", "surname", "last_name"),
-    ("ubicacion", "location"),
-    ("ciudad", "city"),
-    ("trabajo", "job", "work", "ocupacion", "occupation"),
-    ("pareja", "partner"),
-    ("cumpleanos", "birthday"),
-    ("pronombres", "pronouns"),
-    ("idioma", "language"),
-    ("alergias", "allergies", "alergia", "allergy"),
-    ("familia", "family"),
-    ("salud", "health"),
-)
-_CANONICAL = {alias: group[0] for group in KEY_ALIASES for alias in group}
-
-
 def canonical_key(key: str | None) -> str:
-    """One name per profile key: ``name`` and ``Nombre`` are both ``nombre``."""
+    """One name per profile key, whatever the language it is named in: ``name``, ``Nombre``
+    and ``nome`` are all ``name`` (the concept their packs name, ``lang.key_concept``); a
+    key no pack names is itself, normalised."""
     normalized = normalize_key(key)
-    return _CANONICAL.get(normalized, normalized)
+    return key_concept(normalized) or normalized
 
 
 def key_forms(key: str | None) -> frozenset[str]:
     """Every normalised key that names the same profile key as ``key`` (itself and its
-    aliases): what the catalog is asked for when a single-valued key may be replaced."""
+    names in every pack): what the catalog is asked for when a single-valued key may be
+    replaced."""
     canonical = canonical_key(key)
     if not canonical:
         return frozenset()
-    return frozenset({canonical, *(alias for alias, group in _CANONICAL.items() if group == canonical)})
-
-
-#: the words a profile fact wraps its value in, in the forms vmem and people write it
-#: ("The user's name is Lucas", "El usuario se llama Lucas", "nombre: Lucas"): not the value
-_VALUE_WRAPPING = frozenset(
-    "the user user's users s is are am was my i i'm called named name lives live in at from works work as for "
-    "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "
-    "para".split()
-)
+    return frozenset({canonical, normalize_key(key), *key_names(canonical)})
 
 
 def stated_value(text: str, key: str | None) -> frozenset[str]:
     """The words of a profile fact that are its value: ``"The user's name is Lucas"``,
     ``"El usuario se llama Lucas"`` and ``"Lucas"`` under ``name``/``nombre`` are all
     ``{"lucas"}``. Empty when nothing but wrapping is left."""
-    aliases = {a for group in KEY_ALIASES if canonical_key(key) in group for a in group}
+    names = key_forms(key)
     folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
     words = re.findall(r"\w+(?:'\w+)?", folded)
-    return frozenset(w for w in words if w not in _VALUE_WRAPPING and w not in aliases and w != canonical_key(key))
+    wrapping = value_wrapping()
+    return frozenset(w for w in words if w not in wrapping and w not in names)
 
 
 def same_value(text: str, other: str, key: str | None) -> bool:
@@ -138,13 +116,17 @@ def is_profile(memory: Memory, rules: Rules) -> bool:
     written without a key is kept under the key its words say (``slots.subject_key``: "I
     live in Leeds" is a location, "I am allergic to shellfish" allergies)."""
     key = normalize_key(memory.key) or (normalize_key(subject_key(memory.text)) if memory.type == "fact" else "")
-    if key in rules.profile_keys or canonical_key(key) in rules.profile_keys:
+    profile = _canonical_keys(rules.profile_keys)
+    if key in rules.profile_keys or canonical_key(key) in profile:
         return True
-    return bool(key) and not _FAMILY_KEYS.isdisjoint(rules.profile_keys) and family_role(key) is not None
+    return bool(key) and "family" in profile and family_role(key) is not None
 
 
-#: the profile keys that hold the user's family: a key naming a relative counts as one
-_FAMILY_KEYS = frozenset({"familia", "family"})
+@functools.lru_cache(maxsize=8)
+def _canonical_keys(keys: tuple[str, ...]) -> frozenset[str]:
+    """``canonical_key`` of each key a vault's rules list (a list of "nombre" alone names
+    the key "name" is too); the family's is "family" (a key naming a relative counts)."""
+    return frozenset(canonical_key(k) for k in keys)
 
 
 def reference_time(memory: Memory) -> dt.datetime | None:

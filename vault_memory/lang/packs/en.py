@@ -196,6 +196,23 @@ PACK = Pack(
         r"spare",
         r"personal",
     ),
+    key_names={
+        "name": ("name",),
+        "surname": ("surname", "last_name"),
+        "location": ("location",),
+        "city": ("city",),
+        "work": ("job", "work", "occupation"),
+        "partner": ("partner",),
+        "birthday": ("birthday",),
+        "pronouns": ("pronouns",),
+        "language": ("language",),
+        "allergies": ("allergies", "allergy"),
+        "family": ("family",),
+        "health": ("health",),
+    },
+    value_wrapping=frozenset(
+        "the user user's users s is are am was my i i'm called named name lives live in at from works work as for".split()
+    ),
     kin={
         **dict.fromkeys("partner boyfriend girlfriend husband wife spouse fiance fiancee".split(), "partner"),
         **dict.fromkeys("mother mom mum mommy mummy".split(), "mother"),

@@ -207,6 +207,24 @@ PACK = Pack(
         r"personal",
         r"ambos",
     ),
+    key_names={
+        "name": ("nombre",),
+        "surname": ("apellido",),
+        "location": ("ubicacion",),
+        "city": ("ciudad",),
+        "work": ("trabajo", "ocupacion"),
+        "partner": ("pareja",),
+        "birthday": ("cumpleanos",),
+        "pronouns": ("pronombres",),
+        "language": ("idioma",),
+        "allergies": ("alergias", "alergia"),
+        "family": ("familia",),
+        "health": ("salud",),
+    },
+    value_wrapping=frozenset(
+        "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "
+        "para".split()
+    ),
     kin={
         **dict.fromkeys("pareja novio novia esposo esposa marido".split(), "partner"),
         **dict.fromkeys("madre mamá mama mami vieja".split(), "mother"),

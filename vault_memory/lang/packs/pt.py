@@ -191,6 +191,24 @@ PACK = Pack(
         r"ambos",
         r"ambas",
     ),
+    key_names={
+        "name": ("nome",),
+        "surname": ("sobrenome",),
+        "location": ("localizacao",),
+        "city": ("cidade",),
+        "work": ("trabalho", "emprego", "ocupacao", "profissao"),
+        "partner": ("parceiro", "parceira", "conjuge"),
+        "birthday": ("aniversario",),
+        "pronouns": ("pronomes",),
+        "language": ("idioma", "lingua"),
+        "allergies": ("alergias", "alergia"),
+        "family": ("familia",),
+        "health": ("saude",),
+    },
+    value_wrapping=frozenset(
+        "usuario usuaria usuarios chama chamo meu minha sou mora moro vive vivo em no na do da de se me trabalha trabalho "
+        "como para".split()
+    ),
     kin={
         **dict.fromkeys("parceiro parceira namorado namorada marido esposa esposo mulher".split(), "partner"),
         **dict.fromkeys("mãe mae mamãe".split(), "mother"),
