@@ -94,6 +94,9 @@ def _inputs() -> dict[str, str]:
     out["brackets"] = "[" * N
     out["secret words"] = "password for my pin is: " * (N // 24) + "x1"
     out["an identifier's digits"] = "passport no. " + "1 " * (N // 2)
+    for prefix in ("sk-proj-", "sk-", "ghp_", "xoxb-", "hf_", "eyJ", "AKIA", "SG.", "a://b:", "AWS secret "):
+        out[f"{prefix!r} again and again"] = prefix * (10 * N // len(prefix))  # longer: a slow one shows
+    out["a thing and its code again and again"] = "the door opens with " * (N // 20)
     return out
 
 

@@ -99,6 +99,29 @@ def test_ingest_names_a_refused_secrets_kind_and_turn_never_its_value_and_dry_ru
     assert not any("4477" in p.read_text() for p in vault_dir.rglob("*.md"))
 
 
+def test_a_request_not_kept_or_a_fact_not_written_is_never_quoted_with_its_secret(cli, vault_dir, tmp_path):
+    """Attack on issue 59's fix: a request declined as a to-do was quoted as said ("remember
+    to use the password … when you log in"), and a model's fact refused for a control
+    character was cut to 60 characters before it was masked, so a cut secret no longer read
+    as one and was shown. Other words than the attack's."""
+    from vault_memory.conversation.ingestion import _refused
+    from vault_memory.writing.rules import Remembering
+
+    said = tmp_path / "todo.txt"
+    said.write_text(
+        "User: remember to type the passphrase Lantern-Otter-7 when the vpn asks\n"
+        "User: lembra de pagar com o cartão 5555 5555 5555 4444 amanhã\n"
+        "User: remember to fix the flaky test in the parser\n"
+    )
+    done = cli("ingest", str(said), "--dry-run", "--json")
+    shown = done.stdout + done.stderr
+    assert "Lantern-Otter" not in shown and "5555 5555" not in shown, shown
+    assert "flaky test" in shown  # what holds no secret is still named as said
+    long = "The user's broker is amqp://ops:Kestrel9Kestrel9Kestrel9@mq.internal:5672 for jobs\x01"
+    note = _refused(Remembering(long, fields={"turn": 4}))
+    assert note is not None and "Kestrel9" not in note and "(turn 4)" in note
+
+
 def test_a_private_span_is_never_written(cli, vault_dir):
     done = cli("remember", "The user's locker is in hall B <private>and its code is 4312</private>", "--json")
     assert done.exit_code == 0, done.stderr

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..config import llm_url_refused
 from ..errors import InvalidInput, LLMError, SecretRefused
 from ..lifecycle import memory_state, rules_for
-from ..vault.secrets import masked
+from ..vault.secrets import masked, names_a_secret
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
@@ -577,7 +577,9 @@ def _refused(item: Remembering) -> str | None:
     except SecretRefused as e:
         return f"not written{_of_turn(item)}: it holds what looks like {e.kind}; secrets are never stored"
     except InvalidInput as e:
-        return f"not written{_of_turn(item)} ({e}): {masked(item.text[:60])!r}"
+        if names_a_secret(item.text):  # its value may read as no secret: none of it is quoted
+            return f"not written{_of_turn(item)} ({e})"
+        return f"not written{_of_turn(item)} ({e}): {masked(item.text)[:60]!r}"  # masked whole, then cut
     return None
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
 from ..vault.person import ES_FIRST_PERSON, es_gender, in_third_person, third_person_en
+from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
 
@@ -115,7 +116,10 @@ def explicit_signals(utterance: str) -> list[Signal]:
 
 def not_kept_note(not_kept: NotKept) -> str:
     """How a report or a log names a request that is not kept."""
-    return f"not remembered: {not_kept.sentence[:80]!r} ({not_kept.reason})"
+    said = not_kept.sentence
+    if names_a_secret(said):  # no secret reaches a log, even one whose value reads as no secret
+        return f"not remembered: a sentence that names a password or a code ({not_kept.reason})"
+    return f"not remembered: {masked(said)[:80]!r} ({not_kept.reason})"
 
 
 def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Signal], list[NotKept]]:
@@ -549,7 +553,7 @@ _TASK_TAIL = re.compile(
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user
 _TASK_WORDS = re.compile(
-    r"`|\b\w+\(\)|#\d+|\b[\w.-]+/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
+    r"`|\b\w+\(\)|#\d+|(?<![\w.-])[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
     r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|\b(?:line|l[ií]nea)\s+\d+|\b(?:tests?|bugs?|stack\s*trace|"
     r"traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?|pull\s+request|PRs?|merge|"
     r"builds?|pipeline|CI|lint(?:er)?|migrations?|schema|query|queries|scripts?|repo(?:sitory)?|directory|folders?|"
