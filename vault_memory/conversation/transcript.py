@@ -468,9 +468,15 @@ def _read_text(text: str) -> _Read:
     separated = _set_apart(lines, roles)
     turns: list[list[Any]] = []
     problems: list[LineProblem] = []
+    fenced = False  # inside a code fence a reply opened: its "User:" lines are what it shows
     for number, (line, role) in enumerate(zip(lines, roles, strict=True), 1):
         starts_block = number == 1 or not lines[number - 2].strip()
+        if turns and turns[-1][0] == "assistant" and line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif fenced and role == "user":
+            role = None
         if role is not None and (starts_block or not separated or not turns or role == "assistant"):
+            fenced = False
             label = _LABEL.match(line)
             turns.append([role, label.group("said") if label else line, None, number])
         elif turns:
@@ -527,13 +533,15 @@ def _set_apart(lines: list[str], roles: list[str | None]) -> bool:
 def _quoted_turns_folded(turns: list[list[Any]], lines: list[str], separated: bool) -> list[list[Any]]:
     """A user's turn folded back into the assistant's, as the lines it was, when the reply
     quoted it (``_read_text``): a reply that ends by introducing what follows ("Like this:",
-    "Por ejemplo:") quoted the next user line, wherever it stands, the transcript's last line
-    too; and where turns are set apart by blank lines, one between a reply and another
-    user's turn."""
+    "Por ejemplo **this:**") quoted the next user line when no reply answers that line (the
+    transcript's last line too; "Tell me:" then "User: …" then "Assistant: Noted." was said);
+    and where turns are set apart by blank lines, one between a reply and another user's
+    turn."""
     out: list[list[Any]] = []
     for n, turn in enumerate(turns):
         after_reply = bool(out) and out[-1][0] == "assistant"
-        introduced = after_reply and out[-1][1].rstrip().endswith((":", "："))
+        unanswered = n + 1 == len(turns) or turns[n + 1][0] == "user"  # a reply answered it: it was said
+        introduced = after_reply and unanswered and _introduces(out[-1][1])
         between = separated and after_reply and n + 1 < len(turns) and turns[n + 1][0] == "user"
         quoted = turn[0] == "user" and (introduced or between)
         if quoted:
@@ -542,6 +550,17 @@ def _quoted_turns_folded(turns: list[list[Any]], lines: list[str], separated: bo
         else:
             out.append(turn)
     return out
+
+
+#: what a reply's last characters may be dressed in after its colon (Markdown, invisible
+#: characters), and the colons and dashes that introduce what follows
+_DRESSING = "*_` \t\u200b\u200c\u200d\u2060\ufeff"
+_INTRODUCERS = (":", "：", "﹕", "∶", "꞉", "—", "–")
+
+
+def _introduces(reply: str) -> bool:
+    """Whether a reply ends by introducing what follows ("Like this:", "**this:**", "so —")."""
+    return reply.rstrip().rstrip(_DRESSING).endswith(_INTRODUCERS)
 
 
 def _append(turns: list[_Raw], role: str, content: str, ts: str | None, line: int, merge: bool = False) -> None:
