@@ -242,6 +242,13 @@ EVERYDAY_SECRETS = [
     "el portón del garaje se abre con 5190",
     "o cadeado do ginásio destrava com 3141",
     "to get through the side gate, punch in 7788",
+    # the attack's misses, in other words: a code after what it opens and a colon, a code
+    # "for" or "to" what it opens, digits said in groups, the verb before the thing
+    "Garage keypad: 9052",
+    "Portão: 5512",
+    "the code to the side gate is 7310",
+    "the key safe code is 6 0 6 0",
+    "you unlock the padlock with 3390",
 ]
 
 #: what reads like a code told by what it opens, and is not one
@@ -252,6 +259,11 @@ NOT_CODES = [
     "I share the building with 120 other tenants",
     "a porta abre com 2 voltas da chave",
     "my password's strength meter says weak",
+    # a number that counts what follows it is no code
+    "The museum door opens with 800 visitors a day",
+    "O portão abre com 150 carros por hora",
+    "La entrada del concierto, marca 2026 en la casilla del año",
+    "my password's 16 characters long",
 ]
 
 

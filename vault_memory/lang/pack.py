@@ -129,6 +129,10 @@ class Pack:
     code_opens: tuple[str, ...] = ()
     code_with: tuple[str, ...] = ()
     code_keyed: tuple[str, ...] = ()
+    #: the words a next clause opens with ("and", "then"; "y", "luego"; "e", "depois"): a
+    #: code is told when its number ends the clause ("digita 7007 e aperta a chave"), not
+    #: when a word of what it counts follows ("abre con 300 plazas")
+    code_then: tuple[str, ...] = ()
     #: how a plain-text transcript labels its speakers ("User:", "Usuario:", "Utilizador:"),
     #: each with the role it names ("user" or "assistant"): ``conversation.transcript``
     speaker_labels: Mapping[str, str] = field(default_factory=dict)

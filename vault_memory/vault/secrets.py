@@ -98,8 +98,8 @@ _CHECKED: tuple[tuple[str, re.Pattern[str], str], ...] = (
 #: what a secret word's value holds: a digit, or a sign inside it ("perro.123", "Tr0ub4dor&3";
 #: not "secret." at a sentence's end)
 _VALUE = (
-    r"[\"'`“‘«*]{0,2}(?P<value>(?=[^\s\"'`”’»]*(?:\d|[!@#$%^&*_+=~|<>?.,;:/\\-](?=[^\s\"'`”’».,;:!?])))"
-    r"[^\s\"'`”’»]{3,})"
+    r"[\"'`“‘«*]{0,2}(?P<value>\d{1,4}(?: \d{1,4}){1,5}(?![ \w])"  # said in groups: "1 2 3 4", "12 34 56"
+    r"|(?=[^\s\"'`”’»]*(?:\d|[!@#$%^&*_+=~|<>?.,;:/\\-](?=[^\s\"'`”’».,;:!?])))[^\s\"'`”’»]{3,})"
 )
 
 
@@ -290,7 +290,9 @@ def _told_value(match: re.Match[str]) -> bool:
     """A value right after a secret word, with no "is" or colon between, is one when it is
     mostly digits, a code, and no year or time ("door code 2580#" is; "PIN changed in 2019",
     "token zq199x" and "a spiderman pin on your purse. Is Spider-Man…" are not)."""
-    if any(match.group(told) is not None for told in ("link", "said", "own")):
+    if match.group("own") is not None:  # "my password's X": X ends what is said ("…'s 12+ characters" does not)
+        return re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
+    if any(match.group(told) is not None for told in ("link", "said")):
         return True
     value = match.group("value")
     digits = sum(ch.isdigit() for ch in value)
@@ -325,16 +327,19 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Patte
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
-    things, opens, with_, keys = (
+    things, opens, with_, keys, then = (
         either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
-        for f in ("code_things", "code_opens", "code_with", "code_keyed")
+        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then")
     )
     gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
+    code = rf"(?P<value>[#*]?\d[\d#*-]{{2,11}})(?![\w:.,]\d)(?!\w)(?=\s*(?:$|[.,;:!?)\]]|(?:{then})\b))"
     keyed = re.compile(
         # what opens with it, then what it does and with what, or how it is keyed, then a
-        # code: "the garage opens with 4471", "pra abrir a garagem digita 7007"
-        rf"\b(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})|{gap}{{0,6}}?[,;:]?\s+(?:{keys}))"
-        r"\b[,:]?\s+(?P<value>[#*]?\d[\d#*-]{2,11})(?![\w:.,]\d)(?!\w)"
+        # code that ends its clause: "the garage opens with 4471", "pra abrir a garagem
+        # digita 7007 e aperta", "you disarm the alarm with 5566", "Door: 4471"
+        rf"\b(?:(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})\b|{gap}{{0,6}}?[,;:]?\s+(?:{keys})\b"
+        rf"|(?:\s+(?:keypad|code|pin))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
+        rf"[,:]?\s*{code}"
     )
     return told, identified, alone, keyed
 

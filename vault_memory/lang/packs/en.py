@@ -367,7 +367,8 @@ PACK = Pack(
         "passphrase",
         "pass ?phrase",
         "pin(?: (?:code|number))?",
-        "(?:door|gate|alarm|lock|garage|access|entry|building|safe|security|locker|padlock|keypad|buzzer|unlock)(?: [a-z]+)? ?code",
+        "(?:door|gate|alarm|lock|lock\\s?box|key\\s?safe|key\\s?box|garage|access|entry|building|safe|security|locker|padlock|keypad|buzzer|unlock)(?: [a-z]+)? ?code",
+        "code (?:for|to|of) (?:the |my |our )?(?:front |back |side )?(?:door|gate|garage|alarm|safe|lock\\s?box|key\\s?safe|locker|building|keypad)",
         "safe combination",
         "combination",
         "security (?:answer|question answer)",
@@ -437,6 +438,7 @@ PACK = Pack(
         "with",
         "using",
     ),
+    code_then=("and", "then", "or"),
     code_keyed=(
         "by (?:typing|entering|pressing|punching in)",
         "type",

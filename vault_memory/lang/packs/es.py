@@ -452,6 +452,7 @@ PACK = Pack(
         "con",
         "usando",
     ),
+    code_then=("y", "e", "luego", "o", "después", "despues"),
     code_keyed=(
         "marca",
         "marcar",

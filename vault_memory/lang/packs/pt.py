@@ -350,6 +350,7 @@ PACK = Pack(
         "palavras-passe",
         "pin",
         "c[oó]digo (?:d[oa] (?:porta|port[aã]o|alarme|cofre|cadeado|garagem|pr[eé]dio|entrada)|de (?:acesso|seguran[cç]a|desbloqueio))",
+        "c[oó]digo (?:para|pra) abrir (?:a |o )?(?:porta|port[aã]o|garagem|cofre|cadeado|pr[eé]dio)",
         "combina[cç][aã]o(?: do cofre)?",
         "frase semente",
         "palavras semente",
@@ -400,6 +401,7 @@ PACK = Pack(
         "com",
         "usando",
     ),
+    code_then=("e", "depois", "ou", "aí", "ai"),
     code_keyed=(
         "digita",
         "digite",
