@@ -281,6 +281,24 @@ def test_on_an_id_two_files_claim_a_persons_file_wins_over_the_agents(mech_vault
     assert {m.text for m in mem.vault.scan().memories} >= {"Standup moved to 10:40", "Gym on Wednesdays"}
 
 
+def test_an_edit_to_the_file_that_holds_a_clashing_id_keeps_it_the_memory(mech_vault):
+    """Attack on this stop's duplicate-id order: with no ``created:``, the files were ordered
+    by their modification dates, so editing the copy that held the id handed it to the stale
+    copy (the person's edit disappeared from list and recall). A date the file system gives
+    decides nothing; the path does."""
+    import os
+
+    write(mech_vault / "notes" / "a-boat.md", "---\nid: boat\n---\nThe dinghy is moored at pier 4\n")
+    write(mech_vault / "notes" / "b-boat.md", "---\nid: boat\n---\nThe dinghy was at pier 2\n")
+    os.utime(mech_vault / "notes" / "b-boat.md", (1_600_000_000, 1_600_000_000))  # the stale copy is older
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    write(mech_vault / "notes" / "a-boat.md", "---\nid: boat\n---\nThe dinghy is moored at pier 7\n")
+    mem = vmem.open(mech_vault)
+    mem.sync()
+    assert [m.text for m in mem.list().memories if m.id == "boat"] == ["The dinghy is moored at pier 7"]
+
+
 def test_a_build_streamed_in_batches_indexes_what_a_sync_of_each_file_does(mech_vault):
     """A rebuild reads, embeds and writes a few files at a time (its memory is one batch, not
     the vault); the index it leaves is the one the live sync leaves, duplicates included:

@@ -236,10 +236,11 @@ def _when(value: str | None) -> dt.datetime | None:
 
 def claim_order(memory: Memory, path: str) -> tuple[bool, float, str]:
     """Which of the files that claim one id is the memory (the smallest): a person's before
-    the agent's, then the one written first (a person's move of the agent's file keeps its
-    ``created``; an editor's copy or the agent's second ``create`` of the name is later),
-    then by path. Every reader of the vault picks by it."""
-    written = memory.created or memory.dated
+    the agent's, then the one whose ``created`` is first (a person's move of the agent's file
+    keeps it; an editor's copy or the agent's second ``create`` of the name is later), then
+    by path. Never by a date read from the file system: an edit would hand the id to the
+    stale copy. Every reader of the vault picks by it."""
+    written = memory.created
     try:
         when = written.timestamp() if written is not None else float("inf")
     except (OverflowError, ValueError, OSError):
