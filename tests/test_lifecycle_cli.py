@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from conftest import Cli, write
 
 import vault_memory as vmem
@@ -184,3 +185,32 @@ def test_doctor_names_a_file_in_the_trash_that_no_record_names(mech_vault):
         problems = [(p.path, p.kind) for p in mem.doctor().problems]
     assert (".trash/dragged-here.md", "trashed_unrecorded") in problems
     assert not [p for p in problems if p[1] == "trashed_unrecorded" and p[0] != ".trash/dragged-here.md"]
+
+
+def test_restore_brings_back_no_link_and_no_memory_its_record_does_not_name(mech_vault):
+    """Attack on the trash: a record edited to name a link in the trash restored a link into
+    facts/, and another memory than the id asked for. Neither is restored; the real
+    forgotten memory still is."""
+    import json
+
+    with vmem.open(mech_vault, use_daemon=False) as mem:
+        kept = mem.remember("The kayak paddles hang in the garage").memory
+        other = mem.remember("The tide tables are in the top drawer").memory
+        mem.forget(kept.id)
+        trash = mech_vault / ".trash"
+        (trash / "linked.md").symlink_to(mech_vault / other.path)
+        copy = next(p for p in trash.glob("*.md") if not p.is_symlink())
+        (trash / "swapped.md").write_bytes((mech_vault / other.path).read_bytes())
+        with (trash / "vmem-trash.jsonl").open("a") as f:
+            for name, fake in (("linked.md", "fake-link"), ("swapped.md", "fake-swap")):
+                record = {"id": fake, "original": f"facts/{fake}.md", "trashed": name, "at": "2026-11-01T00:00:00"}
+                f.write(json.dumps(record) + "\n")
+        assert copy.exists()
+        for fake in ("fake-link", "fake-swap"):
+            with pytest.raises(vmem.VaultError):
+                mem.restore(fake)
+        assert (
+            not (mech_vault / "facts" / "fake-link.md").exists()
+            and not (mech_vault / "facts" / "fake-swap.md").exists()
+        )
+        assert mem.restore(kept.id).id == kept.id

@@ -51,7 +51,8 @@ class Trash:
                 entry = TrashEntry(**safejson.loads(line))
             except (ValueError, TypeError):
                 continue
-            if _valid(entry) and (self.folder / entry.trashed).is_file():
+            trashed = self.folder / entry.trashed
+            if _valid(entry) and trashed.is_file() and not trashed.is_symlink():
                 entries.append(entry)
         return sorted(entries, key=lambda e: e.trashed, reverse=True)
 
