@@ -214,3 +214,15 @@ def test_restore_brings_back_no_link_and_no_memory_its_record_does_not_name(mech
             and not (mech_vault / "facts" / "fake-swap.md").exists()
         )
         assert mem.restore(kept.id).id == kept.id
+
+
+def test_doctor_prints_a_file_name_with_a_newline_as_one_line(mech_vault):
+    """Attack on the trash: a file named "x\nfake: all good.md" in .trash/ printed a doctor
+    line of its own that said what the attacker wrote."""
+    trash = mech_vault / ".trash"
+    trash.mkdir(exist_ok=True)
+    (trash / "odd\nall-fine.md: nothing wrong here.md").write_text("A note\n")
+    done = Cli(mech_vault)("doctor")
+    lines = done.stdout.splitlines()
+    assert not any(line.startswith("all-fine.md") for line in lines), done.stdout
+    assert any("\\u000a" in line and "trashed_unrecorded" in line for line in lines), done.stdout

@@ -50,7 +50,7 @@ from .gitops import added_dates
 from .ids import new_id, validate_id
 from .keyvalue import split_key_value
 from .memory import TYPE_FOLDERS, Memory, claim_order
-from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan
+from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan, visible
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, digest_of  # noqa: F401 (TrashEntry re-exported)
 from .values import as_date_or_datetime, check_new, check_writable, normalize_confidence, normalize_tag
 
@@ -69,7 +69,8 @@ class Problem:
     line: int | None = None
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
+        path = visible(self.path)  # a name with a newline in it forges no line of its own
+        where = f"{path}:{self.line}" if self.line else path
         return f"{where}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
