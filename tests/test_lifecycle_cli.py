@@ -226,3 +226,24 @@ def test_doctor_prints_a_file_name_with_a_newline_as_one_line(mech_vault):
     lines = done.stdout.splitlines()
     assert not any(line.startswith("all-fine.md") for line in lines), done.stdout
     assert any("\\u000a" in line and "trashed_unrecorded" in line for line in lines), done.stdout
+
+
+def test_a_manifest_with_copied_records_is_read_once_and_each_file_parsed_once(mech_vault, monkeypatch):
+    """Attack on the trash: 200,000 copies of one record made the first recall after a
+    forget take a minute (each copy's file parsed again, the manifest read several times a
+    command). A record is read once a process, each trashed file once."""
+    import vault_memory.vault.fileformat as fileformat
+    from vault_memory.vault.trash import Trash
+
+    with vmem.open(mech_vault, use_daemon=False) as mem:
+        gone = mem.remember("The step ladder is behind the water heater").memory
+        mem.forget(gone.id)
+    manifest = mech_vault / ".trash" / "vmem-trash.jsonl"
+    record = manifest.read_text().splitlines()[0]
+    manifest.write_text((record + "\n") * 2000 + "not a record\n" * 2000)
+    parsed = []
+    real = fileformat.parse_memory
+    monkeypatch.setattr(fileformat, "parse_memory", lambda raw, path: parsed.append(path) or real(raw, path))
+    trash = Trash(mech_vault / ".trash")
+    assert [e.id for e in trash.entries()] == [gone.id] and trash.superseded() == {}
+    assert len(parsed) <= 1

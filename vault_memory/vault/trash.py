@@ -4,6 +4,7 @@ came from so ``restore`` can put it back."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -43,16 +44,14 @@ class Trash:
         """Forgotten memories that can still be restored, newest first. A record is used
         only if it names a file inside the trash and a memory path inside the vault: the
         manifest travels through git and sync, and a tampered one must reach nothing else."""
-        if not self.manifest.is_file():
+        try:
+            st = self.manifest.stat()
+        except OSError:
             return []
         entries = []
-        for line in self.manifest.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                entry = TrashEntry(**safejson.loads(line))
-            except (ValueError, TypeError):
-                continue
+        for entry in _recorded(self.manifest, (st.st_mtime_ns, st.st_size, st.st_ino)):
             trashed = self.folder / entry.trashed
-            if _valid(entry) and trashed.is_file() and not trashed.is_symlink():
+            if trashed.is_file() and not trashed.is_symlink():
                 entries.append(entry)
         return sorted(entries, key=lambda e: e.trashed, reverse=True)
 
@@ -107,6 +106,25 @@ class Trash:
             return []
         named = {entry.trashed for entry in self.entries()}
         return sorted(p.name for p in self.folder.glob("*.md") if p.is_file() and p.name not in named)
+
+
+@functools.lru_cache(maxsize=4)
+def _recorded(manifest: Path, stamp: tuple[int, int, int]) -> tuple[TrashEntry, ...]:
+    """The valid records of a manifest as it is at ``stamp``, each trashed file once (the
+    last record of it): read once a process, however often a command asks and however
+    many times a record was copied into it."""
+    found: dict[str, TrashEntry] = {}
+    with open(manifest, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if not line.lstrip().startswith("{"):
+                continue  # no record: skipped without parsing it
+            try:
+                entry = TrashEntry(**safejson.loads(line))
+            except (ValueError, TypeError):
+                continue
+            if _valid(entry):
+                found[entry.trashed] = entry
+    return tuple(found.values())
 
 
 def _valid(entry: TrashEntry) -> bool:
