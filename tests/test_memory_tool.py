@@ -301,3 +301,16 @@ def test_the_model_never_deletes_nor_moves_a_persons_note_in_its_folder(tmp_path
     assert mine.read_bytes().startswith(b"---\nid: tomatoes") and plain.exists()
     assert not (mem.root / "agent" / "yard").exists() and not (mem.root / "agent" / "old").exists()
     assert [entry.original for entry in mem.vault.trash()] == ["agent/compost.md"]
+
+
+def test_a_folder_holding_a_link_is_not_said_deleted(tmp_path):
+    """Attack on this stop's memory tool: a folder holding a linked folder was answered
+    "Successfully deleted", and the folder stayed with the link in it."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    folder = mem.root / "agent" / "recipes"
+    folder.mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (folder / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    server, _ = run(mem.root, [{"command": "delete", "path": "/memories/recipes"}, "Done."])
+    [(said, error)] = server.tool_results()
+    assert error and "nothing was" in said.lower() and folder.is_dir()

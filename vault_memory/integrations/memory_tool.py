@@ -221,9 +221,10 @@ class VaultMemoryTool(BetaAbstractMemoryTool):
         return f"Successfully deleted {command.path}"
 
     def _folder_memories(self, folder: Path, shown: str) -> list[Path]:
-        """The memory files of a folder to delete; ToolError when it holds any other file,
-        planned before acting: a folder is deleted whole or not at all."""
-        others = [p for p in folder.rglob("*") if not p.is_dir() and p.suffix != ".md"]
+        """The memory files of a folder to delete; ToolError when it holds any other file or a
+        link (a folder linked in would stay, and "deleted" would be untrue), planned before
+        acting: a folder is deleted whole or not at all."""
+        others = [p for p in folder.rglob("*") if p.is_symlink() or (not p.is_dir() and p.suffix != ".md")]
         if others:
             names = ", ".join(self._shown(p) for p in others[:3])
             raise ToolError(
