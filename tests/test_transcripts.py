@@ -449,3 +449,18 @@ def test_a_reply_under_any_assistants_name_or_dress_is_never_the_users():
         "remember that my cousin is Ines",
         "thanks",
     ]
+
+
+def test_a_lone_surrogate_in_a_json_line_ends_no_ingest(tmp_path):
+    """Attack on this stop's surfaces: one JSON "\\udcff" escape in a message ended the
+    whole ingest with an encoding error; the turn is read with a replacement character."""
+    import vault_memory as vmem
+    from vault_memory.conversation import ingest
+
+    mem = vmem.init(tmp_path / "v", examples=False)
+    lines = [
+        '{"role": "user", "content": "remember that my canoe is green \\ud83d"}',
+        '{"role": "user", "content": "remember that my sled is orange"}',
+    ]
+    report = ingest(mem, "\n".join(lines) + "\n", llm=None)
+    assert sorted(w.text for w in report.written) == ["The user's canoe is green \ufffd", "The user's sled is orange"]

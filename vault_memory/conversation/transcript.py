@@ -271,10 +271,18 @@ def _json_error(text: str) -> str | None:
     return None
 
 
+#: a lone surrogate: what JSON's "\udcff" escape reads as, and no file can hold
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _turns(raw: list[_Raw]) -> list[Turn]:
     """The turns as read, what was marked ``<private>`` cut out (never read for a memory,
-    never sent to an LLM)."""
-    return [Turn(role, without_private(content), i + 1, ts, line) for i, (role, content, ts, line) in enumerate(raw)]
+    never sent to an LLM), a lone surrogate read as the replacement character (one ``\udcff``
+    in a JSON line ended the whole ingest)."""
+    return [
+        Turn(role, without_private(_LONE_SURROGATE.sub("\ufffd", content)), i + 1, ts, line)
+        for i, (role, content, ts, line) in enumerate(raw)
+    ]
 
 
 def detect(text: str) -> str:
