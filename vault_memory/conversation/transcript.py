@@ -476,15 +476,9 @@ def _read_text(text: str) -> _Read:
     separated = _set_apart(lines, roles)
     turns: list[list[Any]] = []
     problems: list[LineProblem] = []
-    fenced = False  # inside a code fence a reply opened: its "User:" lines are what it shows
-    for number, (line, role) in enumerate(zip(lines, roles, strict=True), 1):
+    for number, (line, role) in enumerate(zip(lines, _unfenced(lines, roles), strict=True), 1):
         starts_block = number == 1 or not lines[number - 2].strip()
-        if turns and turns[-1][0] == "assistant" and line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        elif fenced and role == "user":
-            role = None
         if role is not None and (starts_block or not separated or not turns or role == "assistant"):
-            fenced = False
             label = _LABEL.match(line)
             turns.append([role, label.group("said") if label else line, None, number])
         elif turns:
@@ -496,6 +490,21 @@ def _read_text(text: str) -> _Read:
     for role, content, ts, number in turns:
         _append(out, role, content, ts, number)
     return out, problems, None, []
+
+
+def _unfenced(lines: list[str], roles: list[str | None]) -> list[str | None]:
+    """``roles`` with a user's label inside a code fence a reply opened read as no label: a
+    reply that shows "User: …" in a fence shows it, it does not give the user a turn. A
+    fence closes at its closing line, or at the next assistant's label."""
+    out: list[str | None] = []
+    fenced, in_reply = False, False
+    for line, role in zip(lines, roles, strict=True):
+        if role is not None and not (fenced and role == "user"):
+            fenced, in_reply = False, role == "assistant"
+        elif in_reply and line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        out.append(None if fenced and role == "user" else role)
+    return out
 
 
 def _speaker(line: str) -> str | None:

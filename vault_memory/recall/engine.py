@@ -16,7 +16,7 @@ import datetime as dt
 import difflib
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -28,7 +28,7 @@ from ..index.generations import check_compatible
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..lang import ENGLISH, Question, detect, may_be_about, people, read_question
+from ..lang import ENGLISH, detect, read_question
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -55,7 +55,7 @@ from .ranking import (
     scale_dated,
     spread_to_neighbours,
 )
-from .relevance import fact_floor, has_evidence, names_key
+from .relevance import relevance_judge
 from .results import Hit, RecallQuery, RecallResult
 from .select import Weighing, complete, select
 from .told import Told
@@ -278,7 +278,7 @@ class Engine:
         with clock("kinds_ms"):
             answering = by_kind(snap, query.text, found, models, asked_in, self.params, self.languages)
         superseded = snap.superseded_targets()
-        relevant = self._relevance(question, found, answering)
+        relevant = relevance_judge(question, found, answering, parts_of(self.index.embedder))
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
         weighing = self._weighing()
         with clock("select_ms"):
@@ -510,38 +510,6 @@ class Engine:
         if timings is not None:
             timings["late_ms"] = (time.perf_counter() - started) * 1000
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
-
-    def _relevance(
-        self, question: Question, found: Candidates, answering: Collection[str]
-    ) -> Callable[[str, Memory], bool]:
-        """Whether a candidate has evidence of its own (``relevance.has_evidence``), or
-        answers the kind of question asked (``answering``: the user's work for "what do I
-        do for a living?", their diet for a question about food)."""
-        profile = question.about_the_user
-        parts = parts_of(self.index.embedder)
-        floors = {part.model_id: fact_floor(part.model_id) for part in parts}
-        floor = floors[parts[0].model_id]  # where no model judged the pair
-        asked = question.words
-        whom = question.people  # "what is my brother's name?": a fact about the dog shares "name", not the brother
-
-        def relevant(path: str, memory: Memory) -> bool:
-            if whom and memory.type == "fact" and (of_whom := people(memory.text)) and not may_be_about(whom, of_whom):
-                return profile  # a fact about someone else answers nothing asked of this one, however close
-            shares_word = path in found.kw_score or names_key(asked, memory)
-            judge = found.judges.get(path)
-            return (
-                profile
-                or path in answering
-                or has_evidence(
-                    memory,
-                    floors[judge.model_id] if judge is not None else floor,
-                    found.vec_score.get(path),
-                    found.maxsims.get(path),
-                    shares_word,
-                )
-            )
-
-        return relevant
 
     def _weighing(self) -> Weighing:
         return Weighing(

@@ -18,11 +18,14 @@ kind, whatever their words (food, medicines, the user's work or home), are ``kin
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from ..index.embedder import BUNDLED_MODEL_ID
+from ..index.embedder import BUNDLED_MODEL_ID, Part
+from ..lang import Question, may_be_about, people
 from ..lifecycle import key_forms
 from ..vault.memory import Memory
+from .candidates import Candidates
 
 
 @dataclass(frozen=True)
@@ -81,3 +84,37 @@ def has_evidence(
     if (cosine or 0.0) >= floor.min_cosine or (maxsim or 0.0) >= floor.min_maxsim:
         return True
     return shares_word and (cosine is None or cosine >= floor.min_cosine_with_word)
+
+
+def relevance_judge(
+    question: Question, found: Candidates, answering: Collection[str], parts: Sequence[Part]
+) -> Callable[[str, Memory], bool]:
+    """Whether a candidate has evidence of its own (``has_evidence``), or answers the kind
+    of question asked (``answering``: the user's work for "what do I do for a living?",
+    their diet for a question about food); a fact about another of the user's people than
+    the one asked about answers nothing, however close in meaning. ``parts``: the models of
+    the vault's vectors, each with its floor."""
+    profile = question.about_the_user
+    floors = {part.model_id: fact_floor(part.model_id) for part in parts}
+    floor = floors[parts[0].model_id]  # where no model judged the pair
+    asked = question.words
+    whom = question.people  # "what is my brother's name?": a fact about the dog shares "name", not the brother
+
+    def relevant(path: str, memory: Memory) -> bool:
+        if whom and memory.type == "fact" and (of_whom := people(memory.text)) and not may_be_about(whom, of_whom):
+            return profile  # a fact about someone else answers nothing asked of this one, however close
+        shares_word = path in found.kw_score or names_key(asked, memory)
+        judge = found.judges.get(path)
+        return (
+            profile
+            or path in answering
+            or has_evidence(
+                memory,
+                floors[judge.model_id] if judge is not None else floor,
+                found.vec_score.get(path),
+                found.maxsims.get(path),
+                shares_word,
+            )
+        )
+
+    return relevant

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import safejson
-from ..errors import VaultError
+from ..errors import VaultError, WriteRefused
 from .ids import is_valid_id
 
 #: the trash folder inside the vault, and the record of what is in it
@@ -125,6 +125,25 @@ def _recorded(manifest: Path, stamp: tuple[int, int, int]) -> tuple[TrashEntry, 
             if _valid(entry):
                 found[entry.trashed] = entry
     return tuple(found.values())
+
+
+def check_trashed_id(trashed: Path, memory_id: str, limit: int) -> None:
+    """Refuse to restore a link, or a trashed file whose own id is not its record's: a
+    record edited to name another file would bring back a memory nobody asked for."""
+    from .fileformat import parse_memory
+    from .fsutil import read_regular
+
+    if trashed.is_symlink():
+        raise WriteRefused(f"{TRASH_DIR}/{trashed.name} is a link, not a forgotten file; not restored")
+    try:
+        own = parse_memory(read_regular(trashed, limit), Path(trashed.name))
+    except VaultError:
+        return  # a broken file is restored as it is: doctor names it once it is back
+    if not own.id_derived and own.id != memory_id:
+        raise WriteRefused(
+            f"{TRASH_DIR}/{trashed.name} holds the memory {own.id!r}, not {memory_id!r}: "
+            "its record names another file; not restored"
+        )
 
 
 def _valid(entry: TrashEntry) -> bool:

@@ -51,7 +51,7 @@ from .ids import new_id, validate_id
 from .keyvalue import split_key_value
 from .memory import TYPE_FOLDERS, Memory, claim_order
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan, visible
-from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, digest_of  # noqa: F401 (TrashEntry re-exported)
+from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, check_trashed_id, digest_of  # noqa: F401 (TrashEntry re-exported)
 from .values import as_date_or_datetime, check_new, check_writable, normalize_confidence, normalize_tag
 
 
@@ -527,27 +527,12 @@ class Vault:
         trashed = self.trash_dir / entry.trashed
         if not Path(os.path.realpath(trashed)).is_relative_to(self.root):
             raise OutsideVault(trashed.relative_to(self.root), "leads outside the vault; not restored")
-        if trashed.is_symlink():
-            raise OutsideVault(trashed.relative_to(self.root), "is a link, not a forgotten file; not restored")
-        self._check_trashed_id(trashed, entry.id)
+        check_trashed_id(trashed, entry.id, self.config["vault"]["max_file_bytes"])
         move_no_clobber(trashed, target)
         self._autocommit([target, trashed], f"vmem: restore {entry.id}")
         return self.read(entry.original)
 
     # ------------------------------------------------------------------ helpers
-
-    def _check_trashed_id(self, trashed: Path, memory_id: str) -> None:
-        """Refuse to restore a trashed file whose own id is not the record's: a record
-        edited to name another file would bring back a memory nobody asked for."""
-        try:
-            own = parse_memory(read_regular(trashed, self.config["vault"]["max_file_bytes"]), Path(trashed.name))
-        except MemoryFileError:
-            return  # a broken file is restored as it is: doctor names it once it is back
-        if not own.id_derived and own.id != memory_id:
-            raise WriteRefused(
-                f"{TRASH_DIR}/{trashed.name} holds the memory {own.id!r}, not {memory_id!r}: "
-                "its record names another file; not restored"
-            )
 
     def unused_id(self, wanted: str, trashed: set[str] | None = None) -> str:
         """Ids are never reused, not even those of forgotten memories (``trashed``, read
