@@ -97,16 +97,22 @@ FULL_DISK = textwrap.dedent(
 )
 
 
-def test_read_commands_on_a_full_disk_answer_or_report_and_nothing_is_half_written(tmp_path):
+def _on_a_full_disk(tmp_path: Path, script: str) -> dict[str, str]:
+    """Run ``script`` with a small tmpfs mounted at $MNT (in a user namespace); what it wrote
+    into $OUT, by file name."""
     if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"]).returncode != 0:
         pytest.skip("no user namespaces here: a full file system cannot be mounted without root")
     out, mnt = tmp_path / "out", tmp_path / "mnt"
     out.mkdir()
     mnt.mkdir()
     env = {"PATH": "/usr/bin:/bin", "MNT": str(mnt), "OUT": str(out), "VMEM": VMEM, "PY": sys.executable}
-    done = subprocess.run(["unshare", "-rm", "bash", "-c", FULL_DISK], env=env, capture_output=True, text=True)
+    done = subprocess.run(["unshare", "-rm", "bash", "-c", script], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    said = {p.name: p.read_text() for p in out.iterdir()}
+    return {p.name: p.read_text() for p in out.iterdir()}
+
+
+def test_read_commands_on_a_full_disk_answer_or_report_and_nothing_is_half_written(tmp_path):
+    said = _on_a_full_disk(tmp_path, FULL_DISK)
     assert said["recall.rc"].strip() == "0" and "tent" in said["recall.out"]
     assert "disk may be full" in said["recall.err"]
     assert said["sync.rc"].strip() != "0" and "disk may be full" in said["sync.err"]
@@ -148,17 +154,7 @@ def test_a_forget_on_a_full_disk_keeps_the_memory_or_its_undo_and_a_cut_record_s
     """Issue 59: the file moved into the trash before its record was written, so on a full
     disk the memory left facts/ and `restore` could not find it; a record cut mid-line also
     swallowed the next forget's. Now the record comes first, on a line of its own."""
-    if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"]).returncode != 0:
-        pytest.skip("no user namespaces here: a full file system cannot be mounted without root")
-    out, mnt = tmp_path / "out", tmp_path / "mnt"
-    out.mkdir()
-    mnt.mkdir()
-    env = {"PATH": "/usr/bin:/bin", "MNT": str(mnt), "OUT": str(out), "VMEM": VMEM, "PY": sys.executable}
-    done = subprocess.run(
-        ["unshare", "-rm", "bash", "-c", FORGET_ON_A_FULL_DISK], env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    said = {p.name: p.read_text() for p in out.iterdir()}
+    said = _on_a_full_disk(tmp_path, FORGET_ON_A_FULL_DISK)
     bike = said["bike.id"].strip()
     assert said["full.rc"].strip() != "0" and "Traceback" not in said["full.err"], said["full.err"]
     assert any(bike in name for name in said["facts.ls"].split()), said  # refused whole: still a memory
