@@ -464,3 +464,14 @@ def test_a_lone_surrogate_in_a_json_line_ends_no_ingest(tmp_path):
     ]
     report = ingest(mem, "\n".join(lines) + "\n", llm=None)
     assert sorted(w.text for w in report.written) == ["The user's canoe is green \ufffd", "The user's sled is orange"]
+
+
+def test_a_fence_a_reply_leaves_open_swallows_no_later_turn_of_the_users():
+    """Attack on this stop's fence rule: a reply that opened a code fence and never closed it
+    kept every later "User:" line as its own. Only a fence closed before the next reply is
+    one."""
+    from vault_memory.conversation.transcript import parse
+
+    text = "User: oi\nAssistant: segue o script\n```bash\nls -la\nUser: lembra que o meu portátil é um ThinkPad\nAssistant: ok\n"
+    users = [t.content for t in parse(text, "text").turns if t.role == "user"]
+    assert users == ["oi", "lembra que o meu portátil é um ThinkPad"]

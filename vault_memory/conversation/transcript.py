@@ -494,14 +494,24 @@ def _read_text(text: str) -> _Read:
 
 def _unfenced(lines: list[str], roles: list[str | None]) -> list[str | None]:
     """``roles`` with a user's label inside a code fence a reply opened read as no label: a
-    reply that shows "User: …" in a fence shows it, it does not give the user a turn. A
-    fence closes at its closing line, or at the next assistant's label."""
+    reply that shows "User: …" in a fence shows it, it does not give the user a turn. Only
+    a fence that closes before the next assistant's label counts: one left open would
+    swallow every later turn of the user's."""
+    is_fence = [line.lstrip().startswith(("```", "~~~")) for line in lines]
+    closes = [False] * len(lines)  # per line: a fence line follows it before the next assistant label
+    seen = False
+    for n in range(len(lines) - 1, -1, -1):
+        closes[n] = seen
+        if roles[n] == "assistant":
+            seen = False
+        elif is_fence[n]:
+            seen = True
     out: list[str | None] = []
     fenced, in_reply = False, False
-    for line, role in zip(lines, roles, strict=True):
+    for n, role in enumerate(roles):
         if role is not None and not (fenced and role == "user"):
             fenced, in_reply = False, role == "assistant"
-        elif in_reply and line.lstrip().startswith(("```", "~~~")):
+        elif in_reply and is_fence[n] and (fenced or closes[n]):
             fenced = not fenced
         out.append(None if fenced and role == "user" else role)
     return out
