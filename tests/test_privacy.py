@@ -249,6 +249,7 @@ EVERYDAY_SECRETS = [
     "the code to the side gate is 7310",
     "the key safe code is 6 0 6 0",
     "you unlock the padlock with 3390",
+    "marca 6121 para abrir el portal",  # the code before what it opens
 ]
 
 #: what reads like a code told by what it opens, and is not one

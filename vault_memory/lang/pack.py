@@ -133,6 +133,8 @@ class Pack:
     #: code is told when its number ends the clause ("digita 7007 e aperta a chave"), not
     #: when a word of what it counts follows ("abre con 300 plazas")
     code_then: tuple[str, ...] = ()
+    #: the words a purpose is told after ("to", "para"): "type 4471 *to* open the door"
+    code_to: tuple[str, ...] = ()
     #: how a plain-text transcript labels its speakers ("User:", "Usuario:", "Utilizador:"),
     #: each with the role it names ("user" or "assistant"): ``conversation.transcript``
     speaker_labels: Mapping[str, str] = field(default_factory=dict)

@@ -263,7 +263,7 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         yield from (("a password or a code", m) for m in caseless(told).finditer(read) if _told_value(m))
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
     if any(ch.isdigit() for ch in read):
-        yield from (("a door or alarm code", m) for m in caseless(keyed).finditer(read))
+        yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
 
 
 def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -300,7 +300,7 @@ def _told_value(match: re.Match[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re.Pattern[str], ...]]:
     """The patterns of a secret told after its word, of every installed pack: (a password
     or a code, an identity number, a secret word alone, a code told by what it opens)."""
     packs = all_packs()
@@ -327,9 +327,9 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Patte
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
-    things, opens, with_, keys, then = (
+    things, opens, with_, keys, then, to = (
         either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
-        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then")
+        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then", "code_to")
     )
     gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
     code = rf"(?P<value>[#*]?\d[\d#*-]{{2,11}})(?![\w:.,]\d)(?!\w)(?=\s*(?:$|[.,;:!?)\]]|(?:{then})\b))"
@@ -341,7 +341,10 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Patte
         rf"|(?:\s+(?:keypad|code|pin))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
         rf"[,:]?\s*{code}"
     )
-    return told, identified, alone, keyed
+    before = re.compile(  # the code, then what it opens: "type 4471 to open the door", "marca 2580 para abrir el portal"
+        rf"\b(?:{keys})\s+(?P<value>[#*]?\d[\d#*-]{{2,11}})(?=\s+(?:{to})\s+(?:{opens})\b{gap}{{0,2}}?\s+(?:{things})\b)"
+    )
+    return told, identified, alone, (keyed, before)
 
 
 @cache

@@ -439,6 +439,7 @@ PACK = Pack(
         "using",
     ),
     code_then=("and", "then", "or"),
+    code_to=("to", "in order to"),
     code_keyed=(
         "by (?:typing|entering|pressing|punching in)",
         "type",

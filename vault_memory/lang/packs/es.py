@@ -453,6 +453,7 @@ PACK = Pack(
         "usando",
     ),
     code_then=("y", "e", "luego", "o", "después", "despues"),
+    code_to=("para",),
     code_keyed=(
         "marca",
         "marcar",

@@ -402,6 +402,7 @@ PACK = Pack(
         "usando",
     ),
     code_then=("e", "depois", "ou", "aí", "ai"),
+    code_to=("para", "pra"),
     code_keyed=(
         "digita",
         "digite",
