@@ -216,3 +216,22 @@ def test_libyaml_and_the_bounded_loader_read_plain_frontmatter_alike(tmp_path):
     cut = "x: " + "[" * 30 + "]" * 30
     with pytest.raises(FrontmatterError, match="nested"):
         parse_memory(f"---\n{cut}\n---\nbody\n".encode(), Path("deep.md"))
+
+
+def test_a_created_date_at_the_calendars_edge_is_read_in_any_time_zone(tmp_path, monkeypatch):
+    """Attack on this stop's surfaces: ``created: 0001-01-01`` with TZ=UTC was refused as
+    "year 0 is out of range" (turned into a local time, it fell before year 1)."""
+    import time
+
+    import vault_memory as vmem
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        mem = vmem.init(tmp_path / "v", examples=False)
+        (mem.root / "facts" / "first.md").write_text("---\nid: first-boat\ncreated: 0001-01-01\n---\nThe first boat\n")
+        assert not [p for p in mem.doctor().problems if p.path == "facts/first.md"]
+        assert mem.show("first-boat").created.year == 1
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -75,8 +75,13 @@ def as_datetime(value: Any, *, default_tz: dt.tzinfo | None = None) -> dt.dateti
         result = _written_datetime(value)
     else:
         raise InvalidInput(f"{value!r} is not a date")
-    if result.tzinfo is None:
-        result = result.replace(tzinfo=default_tz) if default_tz else result.astimezone()
+    if result.tzinfo is None and default_tz is not None:
+        result = result.replace(tzinfo=default_tz)
+    elif result.tzinfo is None:
+        try:
+            result = result.astimezone()
+        except (OverflowError, ValueError):  # the calendar's edge (year 1, 9999): today's offset
+            result = result.replace(tzinfo=dt.datetime.now().astimezone().tzinfo)
     return result
 
 
