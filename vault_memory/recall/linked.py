@@ -13,8 +13,9 @@ from .ranking import RankingParams
 
 def follow_links(snap: Snapshot, found: Candidates, models: Sequence[Part], params: RankingParams) -> None:
     """The notes the best candidates link to, and those linking to them (Obsidian's
-    ``[[links]]``), brought into reach: each gains ``link_weight`` × its linker's score,
-    and is judged for relevance like any candidate (its cosine to the question computed
+    ``[[links]]``), brought into reach: each keeps what it scored of its own and gains
+    ``link_weight`` × its linker's score (so of the notes one hub links, the one that also
+    answers comes first), and is judged for relevance like any candidate (its cosine to the question computed
     where the vector leg did not reach it): "what breed is Marta's dog?" finds the note on
     Marta, which links ``[[Rex]]``, the note that says "beagle"."""
     if params.link_weight <= 0 or not found.fused:

@@ -88,9 +88,10 @@ class RankingParams:
     #: category lower (docs/benchmarks.md)
     asking_weight: float = 0.1
     #: what a note linked to or from one of the ``link_from`` best candidates gains, as a
-    #: share of that candidate's score (``Engine._follow_links``; 0: links not followed).
-    #: LoCoMo's vaults hold no links (its figures are as before); chosen on the linked set
-    #: of ``benchmarks/links.py`` (docs/benchmarks.md)
+    #: share of that candidate's score, beside its own (``recall.linked``; 0: links not
+    #: followed). LoCoMo's vaults hold no links (its figures are as before); chosen on the
+    #: linked set of ``benchmarks/links.py`` and the tune half of its ``--set obsidian``
+    #: (docs/benchmarks.md)
     link_weight: float = 0.5
     link_from: int = 10
 
