@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..vault.memory import Memory
+from ..vault.memory import Memory, duplicate_message
 from ..vault.vault import Problem
-from .catalog import FORMAT_VERSION, Catalog, Meta, duplicate_message
+from .catalog import FORMAT_VERSION, Catalog, Meta
 from .filework import FileWork, record_forgotten, record_sizes
 from .generations import Generation, IndexLayout
 from .keyword_index import document

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..vault.memory import claim_order
+from ..vault.memory import claim_order, duplicate_message
 from ..vault.scanner import FileEntry
 from ..vault.vault import Problem
-from .catalog import Catalog, Meta, duplicate_message
+from .catalog import Catalog, Meta
 from .checkup import record_vector_sizes
 from .embedder import token_model
 from .filework import FileWork, record_forgotten

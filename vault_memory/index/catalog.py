@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import IndexDamaged, IndexLocked, StorageError, VaultError
 from ..vault.ids import derived_id
-from ..vault.memory import Memory, claim_order
+from ..vault.memory import DUPLICATE, Memory, claims_by_id
 from ..vault.secrets import has_private
 from .catalog_reads import CatalogReads
 from .catalog_schema import (  # noqa: F401 (re-exported: what a catalog is made of)
@@ -28,7 +28,6 @@ from .catalog_schema import (  # noqa: F401 (re-exported: what a catalog is made
     _SCHEMA,
     _SLOTS,
     CHANGE_TAG,
-    DUPLICATE,
     FORMAT_VERSION,
     LANGUAGE_TAG,
     MIGRATIONS,
@@ -68,17 +67,12 @@ def _file_columns(row: FileRow, memory: Memory | None, version: int) -> dict[str
     return columns
 
 
-def _memory_of(record: str) -> Memory:
+def _memory_of(record: str, memory_id: str) -> Memory:
     """A catalog record as a memory, for ``claim_order`` (an unreadable one sorts last)."""
     try:
         return Memory.from_record(json.loads(record))
-    except (ValueError, TypeError, AttributeError):
-        return Memory(id="", type="note", text="", source="agent")
-
-
-def duplicate_message(memory_id: str, first: str) -> str:
-    """Why a file that claims an id already claimed by ``first`` (first by ``claim_order``) is skipped."""
-    return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
+    except (ValueError, TypeError, AttributeError, KeyError):
+        return Memory(id=memory_id, type="note", text="", source="agent")
 
 
 #: how long a statement waits on a database another program holds, in seconds (vmem's own
@@ -273,9 +267,9 @@ class Catalog(CatalogReads):
             self._sql("UPDATE slots SET path = ? WHERE path = ?", (new, old))
 
     def duplicate_ids(self, among: Iterable[str] | None = None) -> list[tuple[str, list[str]]]:
-        """(id, its paths, the memory first: ``claim_order``) for every id that more than one indexed file claims (of
-        the ids ``among`` only: those a sync of a few files wrote, found by the id index
-        instead of grouping every row)."""
+        """(id, its paths, the memory first: ``claim_order``) for every id that more than one
+        indexed file claims (of the ids ``among`` only: those a sync of a few files wrote,
+        found by the id index instead of grouping every row)."""
         if among is None:
             rows: Iterable[Any] = self._sql(
                 "SELECT id, path, record FROM files WHERE record IS NOT NULL AND id IN "
@@ -283,13 +277,11 @@ class Catalog(CatalogReads):
             )
         else:
             rows = self._where_in("SELECT id, path, record FROM files", "id", among, also="record IS NOT NULL AND ")
-        out: dict[str, list[tuple[str, str]]] = {}
-        for memory_id, path, record in rows:
-            out.setdefault(memory_id, []).append((path, record))
+        claims = claims_by_id((_memory_of(record, memory_id), path) for memory_id, path, record in rows)
         return [
-            (memory_id, [path for _, path in sorted((claim_order(_memory_of(r), p), p) for p, r in claims)])
-            for memory_id, claims in sorted(out.items())
-            if len(claims) > 1
+            (memory_id, [path for _, path in claimed])
+            for memory_id, claimed in sorted(claims.items())
+            if len(claimed) > 1
         ]
 
     def skip_file(self, path: str, error: str) -> list[int]:

@@ -226,10 +226,6 @@ _SLOTS = schema_with("slots")
 _CREATED = schema_with("created")
 
 
-#: how the error of a file skipped for its id begins (``duplicate_message``)
-DUPLICATE = "duplicate id"
-
-
 class Meta:
     """Every key of the catalog's ``meta`` table, named once: what a generation's index
     says of itself, read by the sync, the snapshots, the checks and recall."""

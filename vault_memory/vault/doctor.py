@@ -9,7 +9,7 @@ from ..errors import FrontmatterError, MemoryFileError
 from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import unread_note
-from .memory import Memory, claim_order
+from .memory import Memory, claims_by_id
 from .sameness import same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
@@ -101,9 +101,10 @@ def check_blobs(vault: Vault, blobs: dict[str, bytes]) -> tuple[int, list[Proble
 
 
 def staged_ids(blobs: dict[str, bytes], vault: Vault) -> dict[str, list[str]]:
-    """{id: the blobs that set it, the memory first (``claim_order``)}, for the blobs that are memory files with an ``id:`` of
-    their own (a derived id is the path's, and two paths never share one)."""
-    claims: dict[str, list[tuple[Memory, str]]] = {}
+    """{id: the blobs that set it, the memory first (``claim_order``)}, for the blobs that
+    are memory files with an ``id:`` of their own (a derived id is the path's, and two paths
+    never share one)."""
+    claims: list[tuple[Memory, str]] = []
     for rel, raw in sorted(blobs.items()):
         if not is_candidate(rel, vault.ignore_rules) or not is_utf8(rel):
             continue
@@ -112,8 +113,8 @@ def staged_ids(blobs: dict[str, bytes], vault: Vault) -> dict[str, list[str]]:
         except MemoryFileError:
             continue  # reported as its own problem
         if not memory.id_derived:
-            claims.setdefault(memory.id, []).append((memory, rel))
-    return {i: [rel for _, rel in sorted(c, key=lambda pair: claim_order(*pair))] for i, c in claims.items()}
+            claims.append((memory, rel))
+    return {memory_id: [rel for _, rel in claimed] for memory_id, claimed in claims_by_id(claims).items()}
 
 
 def duplicate_ids(blobs: dict[str, bytes], vault: Vault) -> list[Problem]:

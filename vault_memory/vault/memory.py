@@ -10,6 +10,7 @@ ones, and what cannot be stored), ``ids``, ``sameness`` (when two texts say the 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,6 +233,26 @@ _RECORD_ONLY = {"text", "path", "id_derived", "state", *DERIVED_KEYS}
 
 def _when(value: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(value) if value else None
+
+
+#: how the problem of a file skipped for its id begins (``duplicate_message``)
+DUPLICATE = "duplicate id"
+
+
+def duplicate_message(memory_id: str, first: str) -> str:
+    """Why a file that claims an id ``first`` claims too (the memory, by ``claim_order``) is
+    skipped: the same words from the scan, the sync and a build."""
+    return f"{DUPLICATE} {memory_id!r}, also used by {first}; skipped"
+
+
+def claims_by_id(claims: Iterable[tuple[Memory, str]]) -> dict[str, list[tuple[Memory, str]]]:
+    """The files (memory, path) that claim each id, the memory first (``claim_order``)."""
+    out: dict[str, list[tuple[Memory, str]]] = {}
+    for memory, path in claims:
+        out.setdefault(memory.id, []).append((memory, path))
+    for claimed in out.values():
+        claimed.sort(key=lambda pair: claim_order(*pair))
+    return out
 
 
 def claim_order(memory: Memory, path: str) -> tuple[bool, float, str]:

@@ -49,7 +49,7 @@ from .fsutil import (
 from .gitops import added_dates
 from .ids import new_id, validate_id
 from .keyvalue import split_key_value
-from .memory import TYPE_FOLDERS, Memory, claim_order
+from .memory import TYPE_FOLDERS, Memory, claims_by_id, duplicate_message
 from .scanner import FileEntry, IgnoreRules, Scan, Stamp, scan, visible
 from .trash import TRASH_DIR, TRASH_MANIFEST, Trash, TrashEntry, check_trashed_id, digest_of  # noqa: F401 (TrashEntry re-exported)
 from .values import as_date_or_datetime, check_new, check_writable, normalize_confidence, normalize_tag
@@ -246,7 +246,7 @@ class Vault:
         ``progress`` hears ("read", files read, files) as it goes.
         """
         result = ScanResult()
-        claims: dict[str, list[tuple[Memory, str]]] = {}
+        claims: list[tuple[Memory, str]] = []
         files = self.files()
         for n, entry in enumerate(files, start=1):
             if progress is not None and (n % 500 == 0 or n == len(files)):
@@ -256,14 +256,11 @@ class Vault:
             except MemoryFileError as e:
                 result.problems.append(problem_from_error(e))
                 continue
-            claims.setdefault(memory.id, []).append((memory, entry.relpath))
-        for claimed in claims.values():  # one memory an id: the first by ``claim_order``
-            claimed.sort(key=lambda pair: claim_order(*pair))
-            (memory, first), *others = claimed
+            claims.append((memory, entry.relpath))
+        for (memory, first), *others in claims_by_id(claims).values():  # one memory an id
             result.memories.append(memory)
             result.problems += [
-                Problem(path, f"duplicate id {memory.id!r}, also used by {first}; skipped", "duplicate_id")
-                for _, path in others
+                Problem(path, duplicate_message(memory.id, first), "duplicate_id") for _, path in others
             ]
         latest = self.confirmations.latest()
         if latest:  # confirmed since its file says: decay and the rules read the later time
