@@ -159,8 +159,7 @@ def names_a_secret(text: str) -> bool:
     """Whether ``text`` speaks of a password, a code or an identity number by its word
     ("use the password Hunter22 for staging"), whether or not its value reads as one: what
     a log quotes no word of."""
-    read, caseless = _caseless(text)
-    return bool(caseless(_told()[2]).search(read))
+    return _secret_word(text) is not None
 
 
 def find_secret(text: str) -> str | None:
@@ -232,9 +231,14 @@ def masked(text: str) -> str:
 def before_secret(text: str) -> str:
     """``text`` up to the end of its first secret word ("my wifi password is sunflower" →
     "my wifi password"): what a file name or an id may say of it."""
-    read, caseless = _caseless(text)
-    match = caseless(_told()[2]).search(read)
+    match = _secret_word(text)
     return text[: match.end()] if match else text
+
+
+def _secret_word(text: str) -> re.Match[str] | None:
+    """The first secret or identity word of ``text``, read ignoring case."""
+    read, caseless = _caseless(text)
+    return caseless(_told()[2]).search(read)
 
 
 def _caseless(text: str) -> tuple[str, Callable[[re.Pattern[str]], re.Pattern[str]]]:
