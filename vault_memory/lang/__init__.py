@@ -14,7 +14,7 @@ from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import about_the_user, may_be_about, of_the_user, people
+from .subjects import about_the_user, may_be_about, of_the_same_people, of_the_user, people
 from .text import fold_accents, normalize_space, words
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "languages",
     "may_be_about",
     "normalize_space",
+    "of_the_same_people",
     "of_the_user",
     "pack",
     "people",

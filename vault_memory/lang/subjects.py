@@ -86,3 +86,10 @@ def may_be_about(asked: frozenset[str], named: frozenset[str]) -> bool:
     return any(a == n or WIDER.get(n) == a or WIDER.get(a) == n for a in asked for n in named) or any(
         THROUGH.get(n) in wider for n in named
     )
+
+
+def of_the_same_people(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether two facts are of the same people (``people``'s roles): both of the user
+    alone, or of people one may be the other (``may_be_about``). A judge that says "My
+    sister moved to Porto" replaces "I live in Lyon" is not believed."""
+    return new == old or (bool(new) and bool(old) and may_be_about(new, old))

@@ -31,7 +31,7 @@ from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
-from ..lang import SPANISH, detect, may_be_about, people
+from ..lang import SPANISH, detect, of_the_same_people, people
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -746,16 +746,9 @@ def _keep_to_the_same_people(p: _Prepared, settled: dict[str, list[Memory]]) -> 
     """A judged replacement of another person's fact becomes unsure: one person's news
     replaces nothing of another's."""
     whose = people(p.text)
-    for other in [m for m in settled["replaces"] if not _of_the_same_people(whose, people(m.text))]:
+    for other in [m for m in settled["replaces"] if not of_the_same_people(whose, people(m.text))]:
         settled["replaces"].remove(other)
         settled["unsure"].append(other)
-
-
-def _of_the_same_people(new: frozenset[str], old: frozenset[str]) -> bool:
-    """Whether two facts are of the same people (``lang.people``'s roles): both of the user
-    alone, or of people one may be the other (``lang.may_be_about``). A judge that says
-    "My sister moved to Porto" replaces "I live in Lyon" is not believed."""
-    return new == old or (bool(new) and bool(old) and may_be_about(new, old))
 
 
 def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
