@@ -308,7 +308,7 @@ class Engine:
             sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
             found = self._candidates(snap, keyword, vector, asked_in, models, legs, when, sessions)
         if pieces:  # late interaction: the best candidates re-scored word piece by word piece
-            self._late(snap, pieces[0], found, clock.timings, warnings)
+            self._late(snap, pieces[0], found, clock, warnings)
         with clock("turns_ms"):
             self._weigh_turns(snap, query.text, found)
         if isinstance(when, Told) and is_precise(when):
@@ -486,7 +486,7 @@ class Engine:
         snap: Snapshot,
         query_pieces: np.ndarray,
         found: Candidates,
-        timings: dict[str, float] | None,
+        clock: _Clock,
         warnings: list[str] | None,
     ) -> None:
         """Re-score the best candidates by MaxSim of the question's word pieces against each
@@ -500,15 +500,13 @@ class Engine:
                 return path not in abstains and (judge is None or judge.model_id == pieces_of)
 
             top = [path for path in top if comparable(path)]
-        started = time.perf_counter()
-        try:
-            found.maxsims = snap.maxsims(query_pieces[:QUESTION_PIECES], top)
-        except IndexDamaged as e:  # damaged token files: rank without them, and say so
-            found.maxsims = {}
-            if warnings is not None:
-                warnings.append(f"ranked without late interaction: {e}")
-        if timings is not None:
-            timings["late_ms"] = (time.perf_counter() - started) * 1000
+        with clock("late_ms"):
+            try:
+                found.maxsims = snap.maxsims(query_pieces[:QUESTION_PIECES], top)
+            except IndexDamaged as e:  # damaged token files: rank without them, and say so
+                found.maxsims = {}
+                if warnings is not None:
+                    warnings.append(f"ranked without late interaction: {e}")
         found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
     def _weighing(self) -> Weighing:
