@@ -142,9 +142,9 @@ def _ingest(
         report.llm = "skipped (dry run)" if chat else "off"
         for item in _explicit_items(transcript.turns, ledger, transcript.session, persona, report.notes):
             report.signals += 1
-            refused = _refused(item)  # what the run would refuse, the dry run says it would
+            refused = _refused(item, "would not write")  # what the run would refuse, the dry run says it would
             if refused is not None:
-                report.notes.append(refused.replace("not written", "would not write", 1))
+                report.notes.append(refused)
             else:
                 report.written.append(_written("would write", None, item))
         return report
@@ -566,20 +566,20 @@ def _explicit_items(
     return items
 
 
-def _refused(item: Remembering) -> str | None:
+def _refused(item: Remembering, said: str = "not written") -> str | None:
     """Why no rule can write ``item`` (``writing.rules.validate``), as the ingest report and
     the hook log say it: its turn and the reason, and for a secret its kind alone, never
-    its text (a log is a file too); None when it can be written."""
+    its text (a log is a file too), opening with ``said``; None when it can be written."""
     from ..writing.rules import validate
 
     try:
         validate(item)
     except SecretRefused as e:
-        return f"not written{_of_turn(item)}: it holds what looks like {e.kind}; secrets are never stored"
+        return f"{said}{_of_turn(item)}: it holds what looks like {e.kind}; secrets are never stored"
     except InvalidInput as e:
         if names_a_secret(item.text):  # its value may read as no secret: none of it is quoted
-            return f"not written{_of_turn(item)} ({e})"
-        return f"not written{_of_turn(item)} ({e}): {masked(item.text)[:60]!r}"  # masked whole, then cut
+            return f"{said}{_of_turn(item)} ({e})"
+        return f"{said}{_of_turn(item)} ({e}): {masked(item.text)[:60]!r}"  # masked whole, then cut
     return None
 
 
