@@ -56,7 +56,6 @@ STILL_HOLDING_WORDS = {
     "vault/slots.py": "the subjects, kinship and value words of the slots",
     "vault/person.py": "first person to third person, per language",
     "index/keyword_index.py": "Spanish stop words the English field keeps",
-    "recall/kinds.py": "the words of each kind of question",
     "index/checkup.py": "words of the checkup's sample",
 }
 

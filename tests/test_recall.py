@@ -1247,10 +1247,11 @@ def test_a_catalog_of_the_older_schema_gets_people_tags_when_migrated(empty_vaul
 
 def test_a_question_typed_on_a_phone_asks_about_the_users_work_too():
     """A phone types "what’s" with a typographic apostrophe; it asks what "what's" asks."""
-    from vault_memory.recall.kinds import AVOIDED_FOODS, asked_subject
+    from vault_memory.lang.concepts import avoided_foods_query
+    from vault_memory.recall.kinds import asked_subject
 
     assert asked_subject("what’s my job?") == "work" == asked_subject("what's my occupation?")
-    assert len(AVOIDED_FOODS.split()) == len(set(AVOIDED_FOODS.split()))
+    assert len(avoided_foods_query().split()) == len(set(avoided_foods_query().split()))
 
 
 def test_a_file_name_that_hides_or_turns_its_own_text_is_shown_as_it_is(tmp_path):

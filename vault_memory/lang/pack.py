@@ -142,3 +142,28 @@ class Pack:
     #: cosa", "mudando de assunto"), as patterns of words: ``conversation.context`` closes a
     #: segment there
     topic_shifts: tuple[str, ...] = ()
+    #: the kinds of question that what the user *is* answers, whatever their words
+    #: (``lang.concepts``, ``recall.kinds``), as patterns of whole words matched ignoring
+    #: case: a question about meals or food ("restaurant", "cenar"); a dish or drink it may
+    #: name instead ("chicken wings", "milanesa"); medicines ("painkiller", "remédio"); what
+    #: asks whether something is safe or allowed ("can I", "puedo", "evitar"; a question of
+    #: medicines or dishes is of that kind only with one); what recalls a habit instead of
+    #: asking ("do I usually have", "favorito": an opening, the rest of the word free); and
+    #: the questions of the user's work and home, by the slot subject that answers them
+    food_questions: tuple[str, ...] = ()
+    dishes: tuple[str, ...] = ()
+    medicine_words: tuple[str, ...] = ()
+    may_i_have: tuple[str, ...] = ()
+    recalls_a_habit: tuple[str, ...] = ()
+    subject_questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: what the facts of those kinds say, as words written as people write them (the
+    #: keyword questions that find them take both spellings, the rules read accents
+    #: folded): an allergy, a diet, the foods a diet most often leaves out; and, as patterns
+    #: over folded lower-case text, the user not eating something ("no como"), what an
+    #: allergy is to when it is a food, and when it is a medicine or something around
+    allergy_words: tuple[str, ...] = ()
+    diet_words: tuple[str, ...] = ()
+    avoided_foods: tuple[str, ...] = ()
+    not_eating: tuple[str, ...] = ()
+    food_allergens: tuple[str, ...] = ()
+    other_allergens: tuple[str, ...] = ()

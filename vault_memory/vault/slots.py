@@ -214,6 +214,70 @@ def people_asked(question: str) -> frozenset[str]:
     return _roles(_OWNED_BY_ASKER, question)
 
 
+#: the roles of the user's people (as ``people_of`` reads them), each with its names in
+#: both languages and the wider role a fact may name the same one by ("my kid" may
+#: be the son, "mi perro" a pet)
+_ROLES: dict[str, tuple[str, str | None]] = {
+    "son": ("son hijo", "child"),
+    "daughter": ("daughter hija", "child"),
+    "child": ("child kid baby bebe", None),
+    "brother": ("brother hermano", "sibling"),
+    "sister": ("sister hermana", "sibling"),
+    "sibling": ("sibling", None),
+    "mother": ("mother", "parent"),
+    "father": ("father", "parent"),
+    "parent": ("parent", None),
+    "grandmother": ("grandmother grandma abuela", "grandparent"),
+    "grandfather": ("grandfather grandpa abuelo", "grandparent"),
+    "grandparent": ("grandparent", None),
+    "grandson": ("grandson nieto", "grandchild"),
+    "granddaughter": ("granddaughter nieta", "grandchild"),
+    "grandchild": ("grandchild", None),
+    "partner": ("partner", None),
+    "cousin": ("cousin primo prima", None),
+    "aunt": ("aunt tia", None),
+    "uncle": ("uncle tio", None),
+    "nephew": ("nephew sobrino", None),
+    "niece": ("niece sobrina", None),
+    "family": ("family", None),
+    "friend": ("friend amigo amiga", None),
+    "colleague": ("colleague coworker colega companero companera", None),
+    "neighbour": ("neighbour neighbor vecino vecina", None),
+    "dog": ("dog perro perra", "pet"),
+    "cat": ("cat gato gata", "pet"),
+    "bird": ("bird", "pet"),
+    "fish": ("fish", "pet"),
+    "horse": ("horse", "pet"),
+    "pet": ("pet mascota", None),
+}
+#: the roles a question about the user's family asks about: not friends, colleagues,
+#: neighbours or pets
+_FAMILY = frozenset(
+    role
+    for role, (_, wider) in _ROLES.items()
+    if "pet" not in (role, wider) and role not in ("friend", "colleague", "neighbour")
+)
+_ROLE_OF_NAME = {name: role for role, (names, _) in _ROLES.items() for name in names.split()}
+
+
+def people_answering(asked: frozenset[str]) -> frozenset[str]:
+    """The names of the people whose facts answer a question about ``asked`` (the roles of
+    ``people_asked``): each role in both languages, the wider one that may name
+    the same person, and the narrower ones it covers ("my kids" → son, daughter, hijo…;
+    "my son" → son, hijo, child, kid…; "my family" → every relative)."""
+    roles: set[str] = set()
+    for name in asked:
+        role = _ROLE_OF_NAME.get(name)
+        if role is None:
+            roles.add(name)
+        elif role == "family":
+            roles |= _FAMILY
+        else:
+            wider = _ROLES[role][1]
+            roles |= {role, *([wider] if wider else []), *(r for r, (_, w) in _ROLES.items() if w == role)}
+    return frozenset(name for role in roles for name in (_ROLES[role][0].split() if role in _ROLES else [role]))
+
+
 #: how a people tag begins (``people_tags``)
 PEOPLE_TAG = "p:"
 #: how the tag of a fact's subject begins (a slot's or a stance's: ``subject_tag``)

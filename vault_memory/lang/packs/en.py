@@ -473,4 +473,51 @@ PACK = Pack(
         "another\\s+thing",
         "let's\\s+talk\\s+about\\s+something\\s+else",
     ),
+    food_questions=(
+        r"eat|eating|ate|food|foods|meal|meals|dinner|lunch|breakfast|snack|snacks|cook|cooking|restaurant|menu",
+        r"dish|dishes|diet|recipe|recipes",
+    ),
+    dishes=(
+        r"chicken|wings|beef|steaks?|burgers?|hamburgers?|pork|bacon|ham|sausages?|hot\s+dogs?|pizzas?",
+        r"pasta|spaghetti|lasagna|sushi|salmon|tuna|shrimps?|prawns?|seafood|lobsters?|crabs?|oysters?|cheese",
+        r"yogh?urt|omelett?e|sandwich(?:es)?|toast|cakes?|cookies|ice\s+cream|chocolate|desserts?|salads?|soups?",
+        r"curry|tacos?|burritos?|nachos|fries|noodles|ramen|tofu|peanuts?|wine|beer|cocktails?",
+    ),
+    medicine_words=(
+        r"medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?",
+        r"prescribed?|anaesthe(?:sia|tics?)|anesthe(?:sia|tics?)|vaccines?",
+    ),
+    may_i_have=(
+        r"never|not|no|avoid|allergic|allergy|allergies|safe|safely|can i|could i|should i|may i",
+        r"ok to|okay to|\w+n[’']t",
+    ),
+    recalls_a_habit=(
+        r"(?:do|did|does) (?:i|the user|user) (?:usually |normally |always |often |ever )?"
+        r"(?:have|eat|drink|order|cook|make|get)",
+        r"(?:my|the user'?s|user'?s) usual",
+        r"favou?rites?",
+        r"i (?:usually|normally|always) (?:have|eat|drink|order)",
+    ),
+    subject_questions={
+        "work": (
+            r"do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work",
+            r"what(?: is|['’]s) my (?:job|work|profession|occupation)|what do i do for work",
+        ),
+        "residence": (r"where do i live|what city do i live in|where is my home",),
+    },
+    allergy_words=("allergic", "allergy", "allergies"),
+    diet_words=tuple("intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher".split()),
+    avoided_foods=tuple("meat pork beef fish seafood shellfish gluten dairy lactose eggs sugar alcohol".split()),
+    not_eating=(r"(?:do not|don['’]?t|never|no longer|can['’]?t|cannot|won['’]?t)\s+(?:eat|drink)",),
+    food_allergens=(
+        r"peanuts?|nuts?|tree nuts|almonds?|cashews?|walnuts?|hazelnuts?|pistachios?|pecans?|shellfish|shrimps?",
+        r"prawns?|crabs?|lobsters?|fish|eggs?|milk|dairy|lactose|gluten|wheat|soya|sesame|mustard|celery|lupin",
+        r"soy(?!\s+(?:alergic|intoleran|celiac))",  # not the Spanish "soy alérgica": "I am"
+        r"strawberr(?:y|ies)|kiwis?|foods?",
+    ),
+    other_allergens=(
+        r"penicillin|amoxicillin|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine",
+        r"nsaids?|paracetamol|acetaminophen|naproxen|iodine|contrast|latex|pollen|dust|mites?|bees?|wasps?|stings?",
+        r"cats?|dogs?|nickel|mou?ld|grass|hay fever",
+    ),
 )

@@ -481,4 +481,48 @@ PACK = Pack(
         "te\\s+quer[ií]a\\s+preguntar\\s+(?:sobre|por)",
         "hablando\\s+de\\s+otra\\s+cosa",
     ),
+    food_questions=(
+        r"comer|como|comida|comidas|cena|cenar|almuerzo|almorzar|desayuno|desayunar|cocinar",
+        r"receta|recetas|restaurante|plato|platos|dieta|menú",
+    ),
+    dishes=(
+        r"pollo|alitas|carne|bifes?|asado|hamburguesas?|cerdo|jam[oó]n|chorizos?|salchichas?|fideos|ñoquis",
+        r"empanadas?|milanesas?|pescado|salm[oó]n|at[uú]n|mariscos|camarones|langostinos|queso|yogur|tortilla",
+        r"s[aá]ndwich(?:es)?|tortas?|galletitas|helado|postres?|ensaladas?|sopas?|guiso|locro|papas\s+fritas",
+        r"arroz|man[ií]|vino|cerveza|tragos?",
+    ),
+    medicine_words=(
+        r"medicamentos?|medicinas?|remedios?",
+        r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?",
+    ),
+    may_i_have=(r"puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?",),
+    recalls_a_habit=(
+        r"favorit[oa]s?",
+        r"(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b",
+        r"suelo (?:comer|tomar|cenar|desayunar|almorzar|pedir|cocinar)",
+    ),
+    subject_questions={
+        "work": (
+            r"a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo",
+            r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n)",
+        ),
+        "residence": (r"d[oó]nde vivo|en qu[eé] ciudad vivo",),
+    },
+    allergy_words=("alérgico", "alérgica", "alergia", "alergias"),
+    diet_words=tuple(
+        """intolerante celíaco celíaca vegetariano vegetariana vegano vegana pescetariano pescetariana pescatariano
+        pescatariana""".split()
+    ),
+    avoided_foods=tuple("carne cerdo pescado mariscos lácteos lactosa huevo huevos azúcar".split()),
+    not_eating=(r"(?:no|nunca|ya no)\s+(?:como|comemos|puedo comer|bebo|pruebo)",),
+    food_allergens=(
+        r"mani|manies|cacahuetes?|cacahuates?|nuez|nueces|almendras?|avellanas?",
+        r"mariscos?|camarones|camaron|gambas?|pescados?|huevos?|leche|lacteos|lactosa|trigo|soja|sesamo|mostaza|apio",
+        r"frutillas?|fresas?|alimentos?|comidas?",
+    ),
+    other_allergens=(
+        r"penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina",
+        r"codeina|morfina|naproxeno|yodo|contraste|polen|polvo|acaros|abejas?|avispas?|picaduras?|gatos?|perros?",
+        r"niquel|moho|pasto|cesped",
+    ),
 )

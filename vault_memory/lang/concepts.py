@@ -1,0 +1,116 @@
+"""The kinds of question that what the user *is* answers, and the facts of those kinds, in
+every installed pack's words: a question about food is answered by the user's diet and
+allergies, one about medicines by their allergies, one about their work or home by those
+facts (``recall.kinds`` finds them). Each reading is one pattern of all packs' words, built
+once; the names it returns ("work", "residence") do not depend on the language."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .registry import all_packs
+from .text import fold_accents
+
+
+def _fragments(field: str) -> list[str]:
+    return [fragment for p in all_packs() for fragment in getattr(p, field)]
+
+
+@functools.cache
+def _pattern(fields: tuple[str, ...], *, whole: bool = True, ignore_case: bool = True) -> re.Pattern[str]:
+    """One pattern of the fragments of ``fields`` in every pack, as whole words (``whole``:
+    a word boundary after, too) or as openings."""
+    fragments = [f for field in fields for f in _fragments(field)] or ["(?!)"]
+    end = r"\b" if whole else ""
+    return re.compile(rf"\b(?:{'|'.join(fragments)}){end}", re.IGNORECASE if ignore_case else 0)
+
+
+def about_food(question: str) -> bool:
+    """A question about what the user may eat, which their diet and allergies answer: one
+    with a word of meals ("dinner", "restaurant", "comer"), or one that asks whether a
+    dish is safe or allowed ("can I order the chicken wings?", "¿puedo pedir milanesa?";
+    not "who taught me to make empanadas?"); not one that recalls what they eat or like
+    ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
+    answered by that memory itself."""
+    may_i_have = _pattern(("dishes",)).search(question) and _pattern(("may_i_have",)).search(question)
+    asks = _pattern(("food_questions",)).search(question) or may_i_have
+    return bool(asks) and not _pattern(("recalls_a_habit",), whole=False).search(question)
+
+
+def about_medicine(question: str) -> bool:
+    """A question about which medicines are safe for the user to take ("which medicine must
+    a doctor never give me?"; not "what medication do I take every morning?", answered by
+    the medicine itself)."""
+    return bool(_pattern(("medicine_words",)).search(question) and _pattern(("may_i_have",)).search(question))
+
+
+@functools.cache
+def _subject_questions() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    subjects = list(dict.fromkeys(s for p in all_packs() for s in p.subject_questions))
+    return tuple(
+        (s, re.compile(rf"\b(?:{'|'.join(f for p in all_packs() for f in p.subject_questions.get(s, ()))})\b", re.I))
+        for s in subjects
+    )
+
+
+def asked_subject(question: str) -> str | None:
+    """The slot subject ("work", "residence") a question about the user's work or home asks
+    about, if it is one ("what do I do for a living?", "¿dónde vivo?")."""
+    return next((subject for subject, asks in _subject_questions() if asks.search(question)), None)
+
+
+def _folded_words(field: str) -> list[str]:
+    return list(dict.fromkeys(fold_accents(w) for w in _fragments(field)))
+
+
+def _written(*fields: str) -> list[str]:
+    """The words of ``fields`` as written, where folding changed them ("alérgico")."""
+    return list(dict.fromkeys(w for field in fields for w in _fragments(field) if fold_accents(w) != w))
+
+
+@functools.cache
+def _fact_words(*fields: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(w for field in fields for w in _folded_words(field)) + r")\b")
+
+
+def says_allergy(folded: str) -> bool:
+    """A fact (folded, lower case) that names an allergy."""
+    return bool(_fact_words("allergy_words").search(folded))
+
+
+def says_diet(folded: str) -> bool:
+    """A fact (folded, lower case) about what the user can or will not eat: it names a diet
+    or an allergy, or says the user does not eat or drink something."""
+    return bool(
+        _fact_words("allergy_words", "diet_words").search(folded)
+        or _pattern(("not_eating",), ignore_case=False).search(folded)
+    )
+
+
+def allergy_is_to_food(folded: str) -> bool:
+    """What an allergy of the fact (folded, lower case) is to names a food."""
+    return bool(_pattern(("food_allergens",), ignore_case=False).search(folded))
+
+
+def allergy_is_to_other(folded: str) -> bool:
+    """What an allergy of the fact (folded, lower case) is to names a medicine or something
+    around the user (pollen, latex, bee stings)."""
+    return bool(_pattern(("medicine_words", "other_allergens"), ignore_case=False).search(folded))
+
+
+def allergy_query() -> str:
+    """The keyword question that finds the user's allergies, in every pack's spellings."""
+    return " ".join([*_folded_words("allergy_words"), *_written("allergy_words")])
+
+
+def diet_query() -> str:
+    """The keyword question that finds the user's allergies and diet."""
+    words = [*_folded_words("allergy_words"), *_folded_words("diet_words")]
+    return " ".join([*words, *_written("allergy_words", "diet_words")])
+
+
+def avoided_foods_query() -> str:
+    """The keyword question of the foods a diet most often leaves out ("I don't eat pork",
+    "No como carne roja" name no diet), each word once."""
+    return " ".join(dict.fromkeys(_fragments("avoided_foods")))
