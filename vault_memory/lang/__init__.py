@@ -10,6 +10,7 @@ the ground floor: it imports nothing else of vmem.
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .keys import key_concept, key_names, value_wrapping
+from .marks import conflict_marks
 from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
@@ -20,6 +21,7 @@ from .text import fold_accents, normalize_space, words
 __all__ = [
     "Question",
     "about_the_user",
+    "conflict_marks",
     "read_question",
     "ENGLISH",
     "PORTUGUESE",

@@ -167,3 +167,8 @@ class Pack:
     not_eating: tuple[str, ...] = ()
     food_allergens: tuple[str, ...] = ()
     other_allergens: tuple[str, ...] = ()
+    #: how a recall block marks the older of two facts that may contradict each other, and
+    #: how it says a fact was said again after it was written ("confirmed 2026-05-02"), in a
+    #: fact of this language (empty: in English)
+    outdated_mark: str = ""
+    said_again: str = ""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import NOTE_TYPE, TYPE_HEADINGS
-from ..lang import SPANISH, detect
+from ..lang import conflict_marks
 from ..vault.links import as_text
 from ..vault.memory import Memory
 from ..vault.scanner import visible
@@ -119,14 +119,8 @@ def one_line(text: str) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
-#: how the block marks the older of two facts that may contradict each other, in the
-#: memory's language
 #: the ``source`` of what an agent wrote through its own tools (the memory tool's notes)
 AGENT_SOURCE = "agent"
-OUTDATED = {"en": "older — may be outdated", "es": "más antiguo — puede estar desactualizado"}
-#: how it says that a fact of a conflict was said again after it was written: the newer of
-#: the two may carry the older date ("We don't deploy on Fridays", restated today)
-SAID_AGAIN = {"en": "confirmed", "es": "confirmado"}
 
 
 def memory_line(
@@ -154,13 +148,13 @@ def memory_line(
 def _of_a_conflict(memory: Memory, outdated: bool) -> list[str]:
     """What a fact's line says of its place in a conflict, in its language: when it was
     said again, if after the day it was written; that it is the older, if it is."""
-    language = "es" if detect(memory.text) == SPANISH else "en"
+    outdated_mark, said_again = conflict_marks(memory.text)  # a restated newer fact may carry the older date
     facts = []
     confirmed = memory.last_confirmed.date() if memory.last_confirmed else None
     if confirmed and memory.created and confirmed > memory.created.date():
-        facts.append(f"{SAID_AGAIN[language]} {confirmed.isoformat()}")
+        facts.append(f"{said_again} {confirmed.isoformat()}")
     if outdated:
-        facts.append(OUTDATED[language])
+        facts.append(outdated_mark)
     return facts
 
 

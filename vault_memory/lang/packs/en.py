@@ -520,4 +520,6 @@ PACK = Pack(
         r"nsaids?|paracetamol|acetaminophen|naproxen|iodine|contrast|latex|pollen|dust|mites?|bees?|wasps?|stings?",
         r"cats?|dogs?|nickel|mou?ld|grass|hay fever",
     ),
+    outdated_mark="older — may be outdated",
+    said_again="confirmed",
 )

@@ -525,4 +525,6 @@ PACK = Pack(
         r"codeina|morfina|naproxeno|yodo|contraste|polen|polvo|acaros|abejas?|avispas?|picaduras?|gatos?|perros?",
         r"niquel|moho|pasto|cesped",
     ),
+    outdated_mark="más antiguo — puede estar desactualizado",
+    said_again="confirmado",
 )
