@@ -11,7 +11,9 @@ what the offline reading does with them:
 - ``coding``: an instruction about the task at hand is written as a fact (should not be);
 - ``declined``: of the explicit requests not kept, how many are named with a reason;
 - ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
-  ("my password manager is 1Password") is not.
+  ("my password manager is 1Password") is not;
+- ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
+  work, residence, or none).
 
 With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
 per set, language and split, facts written a week apart):
@@ -21,7 +23,10 @@ per set, language and split, facts written a week apart):
 - ``both_true``: two related facts both true: the answer shown, neither marked;
 - ``relevance``: a fact and a question that shares no word with it: the fact shown;
 - ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown (and
-  ``lines``: how many unrelated facts were shown in all).
+  ``lines``: how many unrelated facts were shown in all);
+- ``kinds``: a question of a kind (food, medicine, the user's work or home) and the fact
+  that answers it with no shared word, among others: the answer shown; and of questions of
+  no kind, how many pulled a fact as of a kind (``none_pulled``).
 
     python benchmarks/language_eval.py [--split held|tune|all] [--recall] [--json] [--show]
 """
@@ -87,7 +92,35 @@ def measure(split: str, show: bool = False) -> dict:
         if (DATA / f"explicit{suffix}.json").exists():
             out.update(_requests(suffix, split, show))
     out.update(_secrets(split, show))
+    out.update(_kinds(split, show))
     return out
+
+
+def _kind_read(question: str) -> str:
+    """The kind the rules read a question as ("none": of no kind)."""
+    from vault_memory.recall.kinds import about_food, about_medicine, asked_subject
+
+    if about_food(question):
+        return "food"
+    if about_medicine(question):
+        return "medicine"
+    return asked_subject(question) or "none"
+
+
+def _kinds(split: str, show: bool) -> dict:
+    """Questions read as of the kind they are (food, medicine, work, residence), and those
+    of no kind read as none, per language (``kinds.json``: a helper's, who had not seen
+    the rules)."""
+    table: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("kinds", split):
+        read = _kind_read(case["question"])
+        table[case["lang"]][0] += read == case["kind"]
+        table[case["lang"]][1] += 1
+        if show and read != case["kind"]:
+            print(f"KIND [{case['id']}] {case['question']!r}: read {read}, is {case['kind']}")
+    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    return {"kind_read": out}
 
 
 def _secrets(split: str, show: bool) -> dict:
@@ -144,7 +177,14 @@ def _requests(suffix: str, split: str, show: bool) -> dict:
 #: another thing in words of change ("I started taking vitamin D" after a penicillin allergy)
 BOTH_TRUE_SETS = ("both_true", "both_true_changing")
 #: the words a block marks a fact with when a newer one may replace it
-MARKS = ("may be outdated", "desactualizado", "newer related", "relacionado más nuevo", "relacionada mais nova")
+MARKS = (
+    "may be outdated",
+    "desactualizado",
+    "desatualizado",
+    "newer related",
+    "relacionado más nuevo",
+    "relacionada mais nova",
+)
 
 
 def _line_with(block: str, value: str) -> str | None:
@@ -174,6 +214,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
         both: dict = collections.defaultdict(collections.Counter)
         found: dict = collections.defaultdict(collections.Counter)
         quiet: dict = collections.defaultdict(collections.Counter)
+        kinds: dict = collections.defaultdict(collections.Counter)
         for lang in LANGS:
             rows = [c for c in cases("changes", split) if c["lang"] == lang]
             facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
@@ -214,6 +255,23 @@ def measure_recall(split: str, show: bool = False) -> dict:
                     found[lang]["shown"] += shown
                     if show and not shown:
                         print(f"NOT FOUND [{c['id']}] {c['fact']!r} for {c['question']!r}")
+            rows = [c for c in cases("kinds", split) if c["lang"] == lang]
+            facts = [(f, before) for c in rows for f in [*([c["answer"]] if c["answer"] else []), *c["distractors"]]]
+            with _vault(root / f"kinds-{lang}", list(dict.fromkeys(facts))) as mem:
+                for c in rows:
+                    hits = [h for h in mem.recall(c["question"]).hits if not h.pinned_only]
+                    if c["answer"]:
+                        shown = any(h.memory.text.strip() == c["answer"] for h in hits)
+                        kinds[lang]["answers"] += 1
+                        kinds[lang]["answer_shown"] += shown
+                        if show and not shown:
+                            print(f"KIND NOT SHOWN [{c['id']}] {c['answer']!r} for {c['question']!r}")
+                    else:
+                        pulled = [h.memory.text for h in hits if "answers_kind" in h.explain]
+                        kinds[lang]["none"] += 1
+                        kinds[lang]["none_pulled"] += bool(pulled)
+                        if show and pulled:
+                            print(f"KIND PULLED [{c['id']}] {c['question']!r}: {pulled}")
         data = json.loads((DATA / "unanswerable.json").read_text(encoding="utf-8"))
         with _vault(root / "unanswerable", [(f["text"], before) for f in data["vault"]]) as mem:
             for c in data["cases"]:
@@ -229,6 +287,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
     out.update({name: {"all": dict(c)} for name, c in both.items()})
     out["relevance"] = {lang: dict(c) for lang, c in found.items()}
     out["unanswerable"] = {lang: dict(c) for lang, c in quiet.items()}
+    out["kinds"] = {lang: dict(c) for lang, c in kinds.items()}
     return out
 
 
@@ -250,7 +309,7 @@ def main() -> None:
         print(
             f"language {lang}: {c.get('right', 0)}/{c['n']} right, {c.get('unsure', 0)} unsure, {c.get('wrong', 0)} wrong"
         )
-    for name in [k for k in result if k.startswith(("explicit_", "coding_", "secrets_"))]:
+    for name in [k for k in result if k.startswith(("explicit_", "coding_", "secrets_", "kind_"))]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
     for name, table in result.get("recall", {}).items():
         print(
