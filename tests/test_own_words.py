@@ -169,6 +169,56 @@ def test_a_time_a_portuguese_memory_tells_is_named_in_its_line(tmp_path):
     assert "anteontem = 2026-09-08" in block
 
 
+@pytest.mark.parametrize(
+    ("question", "answer", "kind"),
+    [
+        (
+            "tenho um jantar de aniversário no sábado, o que peço?",
+            "Sou intolerante à lactose, nada de laticínios",
+            "food",
+        ),
+        ("que analgésico me podem receitar depois da cirurgia?", "Tenho alergia a dipirona", "medicine"),
+    ],
+)
+def test_a_portuguese_question_of_a_kind_finds_the_fact_that_answers_it_with_no_word_shared(
+    tmp_path, question, answer, kind
+):
+    """Issue 58: the kinds of question that what the user is answers (food, medicines,
+    work, home) were read in English and Spanish only; a Portuguese question about food or
+    medicines now lifts the fact that answers it above the others."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        for text in (answer, "O meu cão chama-se Tobias", "Jogo ténis às quartas com o meu irmão"):
+            mem.remember(text, now=NOW)
+        hits = mem.recall(question, as_of=NOW + DAY, include_pinned=False).hits
+    assert hits and hits[0].memory.text.startswith(answer.split(" ")[0])
+    assert hits[0].explain.get("answers_kind") == kind  # lifted as the answer of its kind, not by chance
+
+
+def test_como_asks_how_in_portuguese_and_what_to_eat_in_spanish():
+    """A question is read in its own language's words: "como" of a Portuguese question
+    asks how, and is no question about food."""
+    from vault_memory.recall.kinds import about_food
+
+    assert not about_food("como faço para renovar o passaporte?")
+    assert about_food("¿qué como esta noche si no puedo tomar lácteos?")
+
+
+def test_a_portuguese_fact_in_a_conflict_is_marked_in_portuguese():
+    """The older of a pair that may contradict each other is marked in its own language;
+    a Portuguese fact was marked in English."""
+    from vault_memory.recall.render import memory_line
+    from vault_memory.vault.memory import Memory
+
+    older = Memory(
+        id="a", text="O consultório da minha dentista fica na Rua Augusta", created=NOW, last_confirmed=NOW + DAY
+    )
+    line = memory_line(older, outdated=True)
+    assert "confirmado 2026-11-24" in line and line.endswith("mais antigo — pode estar desatualizado)")
+    english = memory_line(Memory(id="b", text="My dentist's office is on Elm Street", created=NOW), outdated=True)
+    assert english.endswith("older — may be outdated)")
+
+
 def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_path):
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:

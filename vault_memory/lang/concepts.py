@@ -2,26 +2,38 @@
 every installed pack's words: a question about food is answered by the user's diet and
 allergies, one about medicines by their allergies, one about their work or home by those
 facts (``recall.kinds`` finds them). Each reading is one pattern of all packs' words, built
-once; the names it returns ("work", "residence") do not depend on the language."""
+once; the names it returns ("work", "residence") do not depend on the language. A question
+is read in the words of its own language's pack (of every pack when its language is not
+clear): "como" asks what to eat in Spanish and how in Portuguese."""
 
 from __future__ import annotations
 
 import functools
 import re
 
-from .registry import all_packs
+from .detect import detect
+from .pack import Pack
+from .registry import all_packs, pack
 from .text import fold_accents
 
 
-def _fragments(field: str) -> list[str]:
-    return [fragment for p in all_packs() for fragment in getattr(p, field)]
+def _fragments(field: str, language: str | None = None) -> list[str]:
+    return [fragment for p in _packs(language) for fragment in getattr(p, field)]
+
+
+def _packs(language: str | None) -> tuple[Pack, ...]:
+    """The pack of ``language``, or every pack (None, or a language with no pack)."""
+    own = pack(language) if language else None
+    return (own,) if own is not None else all_packs()
 
 
 @functools.cache
-def _pattern(fields: tuple[str, ...], *, whole: bool = True, ignore_case: bool = True) -> re.Pattern[str]:
-    """One pattern of the fragments of ``fields`` in every pack, as whole words (``whole``:
-    a word boundary after, too) or as openings."""
-    fragments = [f for field in fields for f in _fragments(field)] or ["(?!)"]
+def _pattern(
+    fields: tuple[str, ...], *, whole: bool = True, ignore_case: bool = True, language: str | None = None
+) -> re.Pattern[str]:
+    """One pattern of the fragments of ``fields`` in the pack of ``language`` (None: every
+    pack), as whole words (``whole``: a word boundary after, too) or as openings."""
+    fragments = [f for field in fields for f in _fragments(field, language)] or ["(?!)"]
     end = r"\b" if whole else ""
     return re.compile(rf"\b(?:{'|'.join(fragments)}){end}", re.IGNORECASE if ignore_case else 0)
 
@@ -33,23 +45,29 @@ def about_food(question: str) -> bool:
     not "who taught me to make empanadas?"); not one that recalls what they eat or like
     ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
     answered by that memory itself."""
-    may_i_have = _pattern(("dishes",)).search(question) and _pattern(("may_i_have",)).search(question)
-    asks = _pattern(("food_questions",)).search(question) or may_i_have
-    return bool(asks) and not _pattern(("recalls_a_habit",), whole=False).search(question)
+    language = detect(question)
+    may_i_have = _pattern(("dishes",)).search(question) and _pattern(  # a dish's name travels: "empanadas", "sushi"
+        ("may_i_have",), language=language
+    ).search(question)
+    asks = _pattern(("food_questions",), language=language).search(question) or may_i_have
+    return bool(asks) and not _pattern(("recalls_a_habit",), whole=False, language=language).search(question)
 
 
 def about_medicine(question: str) -> bool:
     """A question about which medicines are safe for the user to take ("which medicine must
     a doctor never give me?"; not "what medication do I take every morning?", answered by
     the medicine itself)."""
-    return bool(_pattern(("medicine_words",)).search(question) and _pattern(("may_i_have",)).search(question))
+    language = detect(question)
+    medicine = _pattern(("medicine_words",), language=language).search(question)
+    return bool(medicine and _pattern(("may_i_have",), language=language).search(question))
 
 
 @functools.cache
-def _subject_questions() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    subjects = list(dict.fromkeys(s for p in all_packs() for s in p.subject_questions))
+def _subject_questions(language: str | None) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    packs = _packs(language)
+    subjects = list(dict.fromkeys(s for p in packs for s in p.subject_questions))
     return tuple(
-        (s, re.compile(rf"\b(?:{'|'.join(f for p in all_packs() for f in p.subject_questions.get(s, ()))})\b", re.I))
+        (s, re.compile(rf"\b(?:{'|'.join(f for p in packs for f in p.subject_questions.get(s, ()))})\b", re.I))
         for s in subjects
     )
 
@@ -57,7 +75,8 @@ def _subject_questions() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def asked_subject(question: str) -> str | None:
     """The slot subject ("work", "residence") a question about the user's work or home asks
     about, if it is one ("what do I do for a living?", "¿dónde vivo?")."""
-    return next((subject for subject, asks in _subject_questions() if asks.search(question)), None)
+    found = _subject_questions(detect(question))
+    return next((subject for subject, asks in found if asks.search(question)), None)
 
 
 def _folded_words(field: str) -> list[str]:

@@ -495,7 +495,7 @@ PACK = Pack(
         r"medicamentos?|medicinas?|remedios?",
         r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?",
     ),
-    may_i_have=(r"puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?",),
+    may_i_have=(r"no|puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?",),
     recalls_a_habit=(
         r"favorit[oa]s?",
         r"(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b",

@@ -431,4 +431,57 @@ PACK = Pack(
         "queria\\s+te\\s+perguntar\\s+(?:sobre|de)",
         "falando\\s+em\\s+outra\\s+coisa",
     ),
+    food_questions=(
+        r"comer|comida|comidas|refei[cç][aãõ]o|refei[cç][oõ]es|jantar|janta|almo[cç]o|almo[cç]ar|lanche|lanches",
+        r"pequeno-almo[cç]o|caf[eé] da manh[aã]|cozinhar|receitas?|restaurantes?|pratos?|dieta|card[aá]pio|ementa",
+    ),
+    dishes=(
+        r"frango|asinhas|bifes?|picanha|churrasco|hamb[uú]rguer(?:es)?|porco|presunto|fiambre|lingui[cç]as?|salsichas?",
+        r"chouri[cç]os?|bacalhau|camar[aã]o|camar[oõ]es|frutos do mar|peixes?|salm[aã]o|atum|queijos?|iogurtes?",
+        r"omeletes?|sandu[ií]ches?|sandes|tostas?|bolos?|bolachas?|biscoitos?|sorvetes?|gelados?|sobremesas?",
+        r"saladas?|sopas?|feijoada|moqueca|coxinhas?|past[eé]is|pastel|francesinha|massas?|macarr[aã]o|amendoins?",
+        r"castanhas?|cerveja|caipirinha|vinho|ovos?",
+    ),
+    medicine_words=(
+        r"rem[eé]dios?|medicamentos?|medica[cç][aã]o|medica[cç][oõ]es|comprimidos?|p[ií]lulas?",
+        r"antibi[oó]ticos?|analg[eé]sicos?|anti-inflamat[oó]rios?|receit(?:ar|arem|am|em)|anestesia|vacinas?",
+    ),
+    may_i_have=(
+        r"posso|pode|podem|poderia|podia|devo|deveria|evitar|evito|nunca|n[aã]o|segur[oa]|al[eé]rgic[oa]|alergias?",
+    ),
+    recalls_a_habit=(
+        r"favorit[oa]s?|preferid[oa]s?",
+        r"(?:comi|almocei|jantei|lanchei|tomei|pedi|cozinhei)\b",
+        r"costumo (?:comer|tomar|jantar|almo[cç]ar|lanchar|pedir|cozinhar|beber)",
+    ),
+    subject_questions={
+        "work": (
+            r"o que (?:eu )?fa[cç]o da vida|o que (?:eu )?fa[cç]o (?:para|pra) viver",
+            r"(?:em que|onde|de que|com o que) (?:[eé] que )?(?:eu )?trabalho",
+            r"qual (?:[eé] )?(?:a )?minha (?:profiss[aã]o|ocupa[cç][aã]o)|qual (?:[eé] )?o meu (?:trabalho|emprego)",
+        ),
+        "residence": (
+            r"onde (?:[eé] que )?(?:eu )?(?:moro|vivo)|em que cidade (?:[eé] que )?(?:eu )?(?:moro|vivo)",
+            r"qual (?:[eé] )?(?:a )?minha (?:cidade|morada)|onde fica (?:a )?minha casa",
+        ),
+    },
+    allergy_words=("alérgico", "alérgica", "alergia", "alergias"),
+    diet_words=tuple(
+        """intolerante intolerância celíaco celíaca vegetariano vegetariana vegano vegana pescetariano
+        pescetariana""".split()
+    ),
+    avoided_foods=tuple("carne porco peixe marisco mariscos glúten laticínios lactose ovo ovos açúcar álcool".split()),
+    not_eating=(r"(?:nao|nunca|ja nao)\s+(?:como|comemos|posso comer|bebo|tomo|provo)",),
+    food_allergens=(
+        r"amendoins?|castanhas?|nozes|noz|amendoas?|avelas?|frutos do mar|frutos secos|mariscos?|camarao|camaroes",
+        r"peixes?|ovos?|leite|laticinios|lactose|trigo|soja|gergelim|sesamo|mostarda|aipo|morangos?|kiwis?",
+        r"alimentos?|comidas?",
+    ),
+    other_allergens=(
+        r"penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina|dipirona|metamizol|codeina|morfina",
+        r"naproxeno|paracetamol|iodo|contraste|latex|polen|poeira|acaros|abelhas?|vespas?|picadas?|gatos?|caes",
+        r"cachorros?|niquel|mofo|bolor|grama|relva",
+    ),
+    outdated_mark="mais antigo — pode estar desatualizado",
+    said_again="confirmado",
 )
