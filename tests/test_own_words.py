@@ -195,6 +195,36 @@ def test_a_portuguese_question_of_a_kind_finds_the_fact_that_answers_it_with_no_
     assert hits[0].explain.get("answers_kind") == kind  # lifted as the answer of its kind, not by chance
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Is it fine for me to take Tylenol for this headache?", "medicine"),
+        ("¿Me pueden poner sedación en la endoscopia o es un problema?", "medicine"),
+        ("vão fazer uma ressonância com contraste, preciso avisar de algo?", "medicine"),
+        ("who do I work for these days?", "work"),
+        ("¿para qué empresa trabajo ahora?", "work"),
+        ("qual é o meu cargo?", "work"),
+        ("what's my postal address?", "residence"),
+        ("¿en qué barrio de la ciudad vivo?", "residence"),
+        ("em qual bairro eu moro?", "residence"),
+        ("would pancakes be okay for me at brunch?", "food"),
+        ("¿me conviene pedir churros en la merienda?", "food"),
+        ("dá pra comer brigadeiro na festa?", "food"),
+        ("what restaurant did I go to with Tom last week?", None),
+        ("¿qué panadería me enseñó mi tía?", None),
+    ],
+)
+def test_a_question_of_a_kind_is_read_as_one_in_the_ways_people_ask_it(question, kind):
+    """A kind was read from a few phrasings per language ("where do I work", "what city do
+    I live in"): a medicine named instead of the word "medicine", a home asked by its
+    address or its neighbourhood, a dish asked about as "okay for me" were of no kind; a
+    question that recalls an outing is still none."""
+    from vault_memory.recall.kinds import about_food, about_medicine, asked_subject
+
+    read = "food" if about_food(question) else "medicine" if about_medicine(question) else asked_subject(question)
+    assert read == kind
+
+
 def test_como_asks_how_in_portuguese_and_what_to_eat_in_spanish():
     """A question is read in its own language's words: "como" of a Portuguese question
     asks how, and is no question about food."""

@@ -58,7 +58,9 @@ def about_medicine(question: str) -> bool:
     a doctor never give me?"; not "what medication do I take every morning?", answered by
     the medicine itself)."""
     language = detect(question)
-    medicine = _pattern(("medicine_words",), language=language).search(question)
+    medicine = _pattern(("medicine_words",), language=language).search(question) or _pattern(("drugs",)).search(
+        question
+    )
     return bool(medicine and _pattern(("may_i_have",), language=language).search(question))
 
 
@@ -115,7 +117,7 @@ def allergy_is_to_food(folded: str) -> bool:
 def allergy_is_to_other(folded: str) -> bool:
     """What an allergy of the fact (folded, lower case) is to names a medicine or something
     around the user (pollen, latex, bee stings)."""
-    return bool(_pattern(("medicine_words", "other_allergens"), ignore_case=False).search(folded))
+    return bool(_pattern(("medicine_words", "drugs", "other_allergens"), ignore_case=False).search(folded))
 
 
 def allergy_query() -> str:

@@ -156,6 +156,10 @@ class Pack:
     may_i_have: tuple[str, ...] = ()
     recalls_a_habit: tuple[str, ...] = ()
     subject_questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the names of medicines, and what a clinic gives ("ibuprofen", "dipirona", "with
+    #: contrast"): a question that names one is about medicines, an allergy to one is no
+    #: food's; read in every pack, since a medicine's name travels
+    drugs: tuple[str, ...] = ()
     #: what the facts of those kinds say, as words written as people write them (the
     #: keyword questions that find them take both spellings, the rules read accents
     #: folded): an allergy, a diet, the foods a diet most often leaves out; and, as patterns

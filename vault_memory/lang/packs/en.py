@@ -476,12 +476,21 @@ PACK = Pack(
     food_questions=(
         r"eat|eating|ate|food|foods|meal|meals|dinner|lunch|breakfast|snack|snacks|cook|cooking|restaurant|menu",
         r"dish|dishes|diet|recipe|recipes",
+        r"bakery|cafe|café|diner|takeaway|takeout|brunch|supper|buffet|barbecue|bbq|potluck|dinner party",
     ),
     dishes=(
         r"chicken|wings|beef|steaks?|burgers?|hamburgers?|pork|bacon|ham|sausages?|hot\s+dogs?|pizzas?",
         r"pasta|spaghetti|lasagna|sushi|salmon|tuna|shrimps?|prawns?|seafood|lobsters?|crabs?|oysters?|cheese",
         r"yogh?urt|omelett?e|sandwich(?:es)?|toast|cakes?|cookies|ice\s+cream|chocolate|desserts?|salads?|soups?",
         r"curry|tacos?|burritos?|nachos|fries|noodles|ramen|tofu|peanuts?|wine|beer|cocktails?",
+        r"cheeseburgers?|bagels?|lox|lattes?|coffee|milkshakes?|smoothies?|bread|pancakes?|waffles?|kebabs?",
+        r"falafel|hummus|paella|pie|pies|muffins?|croissants?",
+    ),
+    drugs=(
+        r"penicillin|amoxicillin|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine",
+        r"nsaids?|paracetamol|acetaminophen|naproxen|iodine|with contrast|contrast dye",
+        r"advil|motrin|tylenol|aleve|nurofen|panadol|bactrim|antihistamines?|steroids?|cortisone|insulin",
+        r"opioids?|tramadol|diclofenac|metamizole|dipyrone|numb|numbing|sedation|sedatives?",
     ),
     medicine_words=(
         r"medicines?|medications?|meds|drugs?|pills?|antibiotics?|painkillers?|prescriptions?",
@@ -490,6 +499,7 @@ PACK = Pack(
     may_i_have=(
         r"never|not|no|avoid|allergic|allergy|allergies|safe|safely|can i|could i|should i|may i",
         r"ok to|okay to|\w+n[’']t",
+        r"ok|okay|fine for me|a problem|mention|tell them|let them know|warn them",
     ),
     recalls_a_habit=(
         r"(?:do|did|does) (?:i|the user|user) (?:usually |normally |always |often |ever )?"
@@ -497,13 +507,20 @@ PACK = Pack(
         r"(?:my|the user'?s|user'?s) usual",
         r"favou?rites?",
         r"i (?:usually|normally|always) (?:have|eat|drink|order)",
+        r"taught me|did i go|i went|we went|have i been",
     ),
     subject_questions={
         "work": (
             r"do i do for a living|how do i (?:make|earn) (?:a|my) living|where do i work",
             r"what(?: is|['’]s) my (?:job|work|profession|occupation)|what do i do for work",
+            r"where am i working|who do i work for|what company do i work (?:for|at)|line of work",
+            r"my (?:employer|trade|career|profession|occupation)",
         ),
-        "residence": (r"where do i live|what city do i live in|where is my home",),
+        "residence": (
+            r"where do i live|what city do i live in|where is my home",
+            r"my (?:home |postal |street )?address|where(?: is|['’]s) home|where am i living",
+            r"(?:which|what) (?:city|town|state|country|neighbou?rhood|county|province|area) do i live in",
+        ),
     },
     allergy_words=("allergic", "allergy", "allergies"),
     diet_words=tuple("intolerant intolerance celiac coeliac vegetarian vegan pescatarian halal kosher".split()),
@@ -516,8 +533,7 @@ PACK = Pack(
         r"strawberr(?:y|ies)|kiwis?|foods?",
     ),
     other_allergens=(
-        r"penicillin|amoxicillin|sulfa|sulfonamides?|ibuprofen|aspirin|codeine|morphine",
-        r"nsaids?|paracetamol|acetaminophen|naproxen|iodine|contrast|latex|pollen|dust|mites?|bees?|wasps?|stings?",
+        r"contrast|latex|pollen|dust|mites?|bees?|wasps?|stings?",
         r"cats?|dogs?|nickel|mou?ld|grass|hay fever",
     ),
     outdated_mark="older — may be outdated",

@@ -484,29 +484,47 @@ PACK = Pack(
     food_questions=(
         r"comer|como|comida|comidas|cena|cenar|almuerzo|almorzar|desayuno|desayunar|cocinar",
         r"receta|recetas|restaurante|plato|platos|dieta|menú",
+        r"parrilla|panader[ií]a|cafeter[ií]a|merienda|merendar|asado|picada|bufet|buffet",
     ),
     dishes=(
         r"pollo|alitas|carne|bifes?|asado|hamburguesas?|cerdo|jam[oó]n|chorizos?|salchichas?|fideos|ñoquis",
         r"empanadas?|milanesas?|pescado|salm[oó]n|at[uú]n|mariscos|camarones|langostinos|queso|yogur|tortilla",
         r"s[aá]ndwich(?:es)?|tortas?|galletitas|helado|postres?|ensaladas?|sopas?|guiso|locro|papas\s+fritas",
         r"arroz|man[ií]|vino|cerveza|tragos?",
+        r"pan|caf[eé]|cortado|tostadas?|medialunas?|churros?|pozole|mole|tamales?|ceviche|gazpacho|croquetas?",
+        r"paella|facturas|alfajores?|licuados?|batidos?",
+    ),
+    drugs=(
+        r"penicilina|amoxicilina|antibi[oó]ticos?|sulfas?|ibuprofeno|aspirina",
+        r"code[ií]na|morfina|naproxeno|yodo|con contraste|metamizol|dipirona|nolotil|diclofenaco|tramadol",
+        r"antihistam[ií]nicos?|corticoides?|insulina|sedaci[oó]n|sedantes?",
     ),
     medicine_words=(
         r"medicamentos?|medicinas?|remedios?",
         r"pastillas?|antibi[oó]ticos?|analg[eé]sicos?|recet(?:ar|arme|an|e|en)|anestesia|vacunas?",
     ),
-    may_i_have=(r"no|puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?",),
+    may_i_have=(
+        r"no|puedo|podr[ií]a|debo|deber[ií]a|evitar|evito|nunca|seguro|al[eé]rgic[oa]|alergias?",
+        r"est[aá] bien|me conviene|problema|avisar|avisarles|decirles|mencionar",
+    ),
     recalls_a_habit=(
         r"favorit[oa]s?",
         r"(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b",
         r"suelo (?:comer|tomar|cenar|desayunar|almorzar|pedir|cocinar)",
+        r"me enseñ[oó]|fui|fuimos|aprend[ií]",
     ),
     subject_questions={
         "work": (
             r"a qu[eé] me dedico|d[oó]nde trabajo|de qu[eé] trabajo",
             r"cu[aá]l es mi (?:trabajo|profesi[oó]n|ocupaci[oó]n)",
+            r"d[oó]nde (?:curro|laburo|chambeo)|de qu[eé] (?:curro|laburo|chambeo)|(?:en|para) qu[eé] empresa trabajo",
+            r"mi (?:oficio|empleo|chamba|laburo|curro|profesi[oó]n|ocupaci[oó]n)",
         ),
-        "residence": (r"d[oó]nde vivo|en qu[eé] ciudad vivo",),
+        "residence": (
+            r"d[oó]nde vivo|en qu[eé] ciudad vivo",
+            r"mi direcci[oó]n|mi domicilio|d[oó]nde estoy viviendo",
+            r"en qu[eé] (?:ciudad|pueblo|estado|pa[ií]s|barrio|provincia|zona)\b[^?.]{0,40}\bvivo",
+        ),
     },
     allergy_words=("alérgico", "alérgica", "alergia", "alergias"),
     diet_words=tuple(
@@ -521,8 +539,7 @@ PACK = Pack(
         r"frutillas?|fresas?|alimentos?|comidas?",
     ),
     other_allergens=(
-        r"penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina",
-        r"codeina|morfina|naproxeno|yodo|contraste|polen|polvo|acaros|abejas?|avispas?|picaduras?|gatos?|perros?",
+        r"contraste|polen|polvo|acaros|abejas?|avispas?|picaduras?|gatos?|perros?",
         r"niquel|moho|pasto|cesped",
     ),
     outdated_mark="más antiguo — puede estar desactualizado",

@@ -434,6 +434,7 @@ PACK = Pack(
     food_questions=(
         r"comer|comida|comidas|refei[cç][aãõ]o|refei[cç][oõ]es|jantar|janta|almo[cç]o|almo[cç]ar|lanche|lanches",
         r"pequeno-almo[cç]o|caf[eé] da manh[aã]|cozinhar|receitas?|restaurantes?|pratos?|dieta|card[aá]pio|ementa",
+        r"snacks?|padaria|pastelaria|churrascaria|rod[ií]zio|lanchonete|buffet|bufê",
     ),
     dishes=(
         r"frango|asinhas|bifes?|picanha|churrasco|hamb[uú]rguer(?:es)?|porco|presunto|fiambre|lingui[cç]as?|salsichas?",
@@ -441,6 +442,12 @@ PACK = Pack(
         r"omeletes?|sandu[ií]ches?|sandes|tostas?|bolos?|bolachas?|biscoitos?|sorvetes?|gelados?|sobremesas?",
         r"saladas?|sopas?|feijoada|moqueca|coxinhas?|past[eé]is|pastel|francesinha|massas?|macarr[aã]o|amendoins?",
         r"castanhas?|cerveja|caipirinha|vinho|ovos?",
+        r"p[aã]o|caf[eé]|lattes?|cappuccinos?|brigadeiros?|a[cç]a[ií]|tapioca|empadas?|torradas?|vitaminas?",
+    ),
+    drugs=(
+        r"penicilina|amoxicilina|ibuprofeno|aspirina|dipirona|metamizol|code[ií]na|morfina|naproxeno",
+        r"paracetamol|iodo|diclofenaco|tramadol|anti-?histam[ií]nicos?|corticoides?|insulina|com contraste",
+        r"seda[cç][aã]o|sedativos?",
     ),
     medicine_words=(
         r"rem[eé]dios?|medicamentos?|medica[cç][aã]o|medica[cç][oõ]es|comprimidos?|p[ií]lulas?",
@@ -448,21 +455,27 @@ PACK = Pack(
     ),
     may_i_have=(
         r"posso|pode|podem|poderia|podia|devo|deveria|evitar|evito|nunca|n[aã]o|segur[oa]|al[eé]rgic[oa]|alergias?",
+        r"tudo bem|t[aá] bem|d[aá] (?:pra|para)|problema|faz mal|avisar|mencionar",
     ),
     recalls_a_habit=(
         r"favorit[oa]s?|preferid[oa]s?",
         r"(?:comi|almocei|jantei|lanchei|tomei|pedi|cozinhei)\b",
         r"costumo (?:comer|tomar|jantar|almo[cç]ar|lanchar|pedir|cozinhar|beber)",
+        r"me ensinou|fui|fomos|aprendi",
     ),
     subject_questions={
         "work": (
             r"o que (?:eu )?fa[cç]o da vida|o que (?:eu )?fa[cç]o (?:para|pra) viver",
             r"(?:em que|onde|de que|com o que) (?:[eé] que )?(?:eu )?trabalho",
             r"qual (?:[eé] )?(?:a )?minha (?:profiss[aã]o|ocupa[cç][aã]o)|qual (?:[eé] )?o meu (?:trabalho|emprego)",
+            r"ganho a vida|(?:em|para|pra) qu(?:e|al) empresa (?:[eé] que )?(?:eu )?trabalho",
+            r"meu (?:emprego|of[ií]cio|cargo)|minha (?:profiss[aã]o|ocupa[cç][aã]o)",
         ),
         "residence": (
             r"onde (?:[eé] que )?(?:eu )?(?:moro|vivo)|em que cidade (?:[eé] que )?(?:eu )?(?:moro|vivo)",
             r"qual (?:[eé] )?(?:a )?minha (?:cidade|morada)|onde fica (?:a )?minha casa",
+            r"meu endere[cç]o|minha morada|onde (?:eu )?estou morando",
+            r"em qu(?:e|al) (?:cidade|estado|pa[ií]s|bairro|regi[aã]o|zona)\b[^?.]{0,40}\b(?:moro|vivo)",
         ),
     },
     allergy_words=("alérgico", "alérgica", "alergia", "alergias"),
@@ -478,8 +491,7 @@ PACK = Pack(
         r"alimentos?|comidas?",
     ),
     other_allergens=(
-        r"penicilina|amoxicilina|antibioticos?|sulfas?|ibuprofeno|aspirina|dipirona|metamizol|codeina|morfina",
-        r"naproxeno|paracetamol|iodo|contraste|latex|polen|poeira|acaros|abelhas?|vespas?|picadas?|gatos?|caes",
+        r"antibioticos?|sulfas?|contraste|latex|polen|poeira|acaros|abelhas?|vespas?|picadas?|gatos?|caes",
         r"cachorros?|niquel|mofo|bolor|grama|relva",
     ),
     outdated_mark="mais antigo — pode estar desatualizado",
