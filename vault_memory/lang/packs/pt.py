@@ -13,7 +13,10 @@ PACK = Pack(
         meu minha meus minhas teu tua seu sua seus suas nosso nossa nossos nossas dele dela deles delas
         isso isto esse essa aquele aquela muito muita também já ainda até onde quando quem qual quais
         mais mas com sem em ou porque então aqui ali hoje ontem amanhã mês
-        usuário usuária que de se para por como""".split()
+        usuário usuária que de se para por como
+        gente pra pro posso pode podem faço faz fazemos tô tá vou vai quero preciso acho sei
+        trabalho trabalha moro mora moramos mudei mudou virei fiquei ficou comecei comprei troquei deixei parei
+        entrei passei escrevo""".split()
     ),
     marks="ãõçÃÕÇ",
     accents="áéíóúâêôàÁÉÍÓÚÂÊÔÀ",
