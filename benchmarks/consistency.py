@@ -21,7 +21,9 @@ leave as possible conflicts, as ``vmem remember`` does with ``[llm]`` configured
 
 ``--cases`` reads a held-out set of the same shape: a JSON list of objects with ``kind``,
 ``lang``, ``via`` ("remember" or "ingest"), ``old``, ``new``, ``query`` and ``control``
-(true for a pair that can both be true).
+(true for a pair that can both be true), and maybe ``split`` ("tune" or "held": ``--split``
+takes one half). ``data/consistency_pt.json`` is such a set in Portuguese, written by a
+helper who had not seen the rules.
 """
 
 from __future__ import annotations
@@ -543,7 +545,9 @@ def summarize(rows: list[dict]) -> dict:
         part = [r for r in rows if r["control"] == control]
         out[name] = rate(part) | {
             "by_kind": {k: rate([r for r in part if r["kind"] == k]) for k in dict.fromkeys(r["kind"] for r in part)},
-            "by_lang": {lang: rate([r for r in part if r["lang"] == lang]) for lang in ("en", "es")},
+            "by_lang": {
+                lang: rate([r for r in part if r["lang"] == lang]) for lang in dict.fromkeys(r["lang"] for r in part)
+            },
             "by_via": {via: rate([r for r in part if r["via"] == via]) for via in (R, SAID)},
         }
     return out
@@ -554,9 +558,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--cases", type=Path, help="a JSON list of cases (a held-out set) instead of the built-in ones")
     parser.add_argument("--only", help="only the cases of this kind")
+    parser.add_argument("--split", choices=("tune", "held"), help="of a set whose cases are split, only this half")
     parser.add_argument("--llm", help="an OpenAI-compatible endpoint that judges the possible conflicts")
     args = parser.parse_args()
-    cases = [Case(**c) for c in json.loads(args.cases.read_text())] if args.cases else CASES
+    given = json.loads(args.cases.read_text()) if args.cases else None
+    if given is not None and args.split:
+        given = [c for c in given if c.get("split", args.split) == args.split]
+    fields = set(Case.__dataclass_fields__)
+    cases = [Case(**{k: v for k, v in c.items() if k in fields}) for c in given] if given is not None else CASES
     if args.only:
         cases = [c for c in cases if c.kind == args.only]
     started = time.perf_counter()
