@@ -249,6 +249,41 @@ def test_a_portuguese_fact_in_a_conflict_is_marked_in_portuguese():
     assert english.endswith("older — may be outdated)")
 
 
+@pytest.mark.parametrize(
+    ("older", "newer", "question", "current", "gone"),
+    [
+        ("Moro em Coimbra, perto da universidade", "Mudei-me para Braga", "onde é que eu moro?", "Braga", "Coimbra"),
+        ("Sou vegetariana", "Virei vegana", "qual é a minha dieta?", "vegana", "vegetariana"),
+        ("Meu namorado se chama Rui", "Meu namorado se chama Tiago", "como se chama o meu namorado?", "Tiago", "Rui"),
+    ],
+)
+def test_a_portuguese_change_replaces_the_older_fact(tmp_path, older, newer, question, current, gone):
+    """Issue 58: Portuguese was read by no slot rule, so a change left both facts current
+    and the agent read the old one as true; a Portuguese fact is now read through the
+    Spanish rules' forms (``lang.borrowed``)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember(older, now=NOW)
+        mem.remember(newer, now=NOW + DAY)
+        block = mem.recall(question, as_of=NOW + 2 * DAY).block
+    assert current in block and gone not in block.replace(newer, "")
+
+
+def test_two_portuguese_facts_that_may_both_be_true_are_a_conflict_not_a_replacement(tmp_path):
+    """Two sisters' names may be two sisters: both stay, the older marked in Portuguese; the
+    user's mother's city and the user's own are both current."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("Minha irmã se chama Luísa", now=NOW)
+        second = mem.remember("Minha irmã se chama Helena", now=NOW + DAY)
+        mem.remember("Minha mãe mora em Faro", now=NOW)
+        mem.remember("Eu moro em Setúbal", now=NOW + DAY)
+        block = mem.recall("como se chama a minha irmã?", as_of=NOW + 2 * DAY).block
+        homes = mem.recall("onde mora a minha mãe?", as_of=NOW + 2 * DAY).block
+    assert second.conflicts and "Luísa (2026-11-23, high, mais antigo — pode estar desatualizado)" in block
+    assert "Faro" in homes and "desatualizado" not in homes
+
+
 def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_path):
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:

@@ -7,6 +7,7 @@ from another installed one (the ``vault_memory.lang_packs`` entry point). This p
 the ground floor: it imports nothing else of vmem.
 """
 
+from .borrow import borrowed
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
 from .keys import key_concept, key_names, value_wrapping
@@ -21,6 +22,7 @@ from .text import fold_accents, normalize_space, words
 __all__ = [
     "Question",
     "about_the_user",
+    "borrowed",
     "conflict_marks",
     "read_question",
     "ENGLISH",

@@ -135,3 +135,18 @@ def avoided_foods_query() -> str:
     """The keyword question of the foods a diet most often leaves out ("I don't eat pork",
     "No como carne roja" name no diet), each word once."""
     return " ".join(dict.fromkeys(_fragments("avoided_foods")))
+
+
+def compiled() -> list[re.Pattern[str]]:
+    """Every pattern this module builds from the installed packs (the linear-time test
+    reads them all)."""
+    fields = ("food_questions", "dishes", "medicine_words", "may_i_have", "drugs")
+    out = [_pattern((f,), language=code) for f in fields for code in (None, *(p.code for p in all_packs()))]
+    out += [
+        _pattern(("recalls_a_habit",), whole=False, language=code) for code in (None, *(p.code for p in all_packs()))
+    ]
+    out += [_pattern(("not_eating",), ignore_case=False), _pattern(("food_allergens",), ignore_case=False)]
+    out += [_pattern(("medicine_words", "drugs", "other_allergens"), ignore_case=False)]
+    out += [_fact_words("allergy_words"), _fact_words("allergy_words", "diet_words")]
+    out += [asks for code in (None, *(p.code for p in all_packs())) for _, asks in _subject_questions(code)]
+    return out

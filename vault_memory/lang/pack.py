@@ -176,3 +176,10 @@ class Pack:
     #: fact of this language (empty: in English)
     outdated_mark: str = ""
     said_again: str = ""
+    #: a pack whose facts the slot rules (``vault.slots``: what a fact is about, and whether
+    #: a newer one replaces it) read through a close language's forms: ``reads_as`` that
+    #: language's code, and ``borrowed_forms`` the (pattern, that language's form) pairs,
+    #: applied in order to the lower-case text, accents kept ("moro em" → "vivo en", "não"
+    #: → "no", "se chama" → "se llama"); ``lang.borrowed``
+    reads_as: str = ""
+    borrowed_forms: tuple[tuple[str, str], ...] = ()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from ..lang import fold_accents, sentences
+from ..lang import borrowed, fold_accents, sentences
 from .keyvalue import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
@@ -205,13 +205,13 @@ def people_of(text: str) -> frozenset[str]:
     theirs it names ("My son is allergic to peanuts" → {son}; "La esposa del usuario es
     enfermera" → {partner}; "mis hijos" → {child}); empty for one about the user. A fact
     about the user never restates one about their son, whatever words they share."""
-    return _roles(_OWNED, text)
+    return _roles(_OWNED, borrowed(text))
 
 
 def people_asked(question: str) -> frozenset[str]:
     """The roles of the user's own people a question names ("what do my kids like?" →
     {kid}, "¿dónde vive mi hermana?" → {hermana}); not someone else's ("her son")."""
-    return _roles(_OWNED_BY_ASKER, question)
+    return _roles(_OWNED_BY_ASKER, borrowed(question))
 
 
 #: the roles of the user's people (as ``people_of`` reads them), each with its names in
@@ -333,7 +333,7 @@ def subject_key(text: str) -> str | None:
     """The key a fact written without one would be kept under, by what it says (``slot_of``):
     "I live in Leeds" → location, "I am allergic to shellfish" → allergies, "My sister is
     called Ana" → family; None for anything else, and for what it says no longer holds."""
-    if _SUBJECT_HINTS.isdisjoint(re.findall(r"[^\W_]+", fold_accents(text[:300]).casefold())):
+    if _SUBJECT_HINTS.isdisjoint(re.findall(r"[^\W_]+", fold_accents(borrowed(text[:300])).casefold())):
         return None
     slot = slot_of(text)
     if slot is None or slot.negated:
@@ -688,6 +688,7 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     "my phone is a Pixel")."""
     sentence = _first_sentence(text)
     more = sentence != text.strip()
+    sentence = borrowed(sentence)  # Portuguese in the Spanish rules' forms
     if key is None:
         key, sentence = split_key_value(sentence)
     if _PAST.search(sentence.casefold()):
@@ -757,7 +758,7 @@ def stance_of(text: str) -> tuple[str, bool] | None:
     and "We deploy on Fridays" say one thing, the first denying it, so they contradict each
     other. None for a question, a sentence of fewer than two such words (too little to
     tell), or one longer than a fact's (as ``slot_of``)."""
-    sentence = _first_sentence(text)
+    sentence = borrowed(_first_sentence(text))
     if "?" in sentence or len(sentence) > 300:
         return None
     bare, denied = _withdrawn(normal(sentence))

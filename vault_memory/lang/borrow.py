@@ -1,0 +1,38 @@
+"""A fact in a language read through a close one's forms, for the rules written in that
+one: Portuguese facts by the Spanish slot rules ("Minha irmã se chama Ana" → "mi hermana
+se llama ana"). The forms are the pack's data (``Pack.borrowed_forms``); a text in a
+language that borrows none comes back as it was."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .detect import detect
+from .registry import all_packs, pack
+
+
+@functools.cache
+def _forms(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    own = pack(code)
+    if own is None or not own.reads_as:
+        return ()
+    return tuple((re.compile(rf"(?<![^\W_])(?:{pattern})(?![^\W_])"), form) for pattern, form in own.borrowed_forms)
+
+
+def borrowed(text: str) -> str:
+    """``text`` in the forms of the language its pack reads as, lower case; itself when its
+    language borrows none (English, Spanish, or not clear)."""
+    code = detect(text)
+    forms = _forms(code) if code else ()
+    if not forms:
+        return text
+    out = text.casefold()
+    for pattern, form in forms:
+        out = pattern.sub(form, out)
+    return out
+
+
+def compiled() -> list[re.Pattern[str]]:
+    """Every pattern of every pack's borrowed forms (the linear-time test reads them all)."""
+    return [pattern for p in all_packs() for pattern, _ in _forms(p.code)]
