@@ -284,6 +284,46 @@ def test_two_portuguese_facts_that_may_both_be_true_are_a_conflict_not_a_replace
     assert "Faro" in homes and "desatualizado" not in homes
 
 
+@pytest.mark.parametrize(
+    ("older", "newer", "question", "kept"),
+    [
+        ("Moro em Setúbal", "Mudei a capa do telemóvel", "onde é que eu moro?", "Setúbal"),
+        ("A minha tia mora em Évora", "Mudei de Évora para Faro", "onde mora a minha tia?", "Évora"),
+        ("Sou casada com o Tiago", "Estou saindo com as colegas hoje", "com quem sou casada?", "Tiago"),
+        ("Trabalho como dentista", "Trabalho de casa às sextas", "qual é a minha profissão?", "dentista"),
+        ("Trabalho na Siemens, mas moro em Almada", "Trabalho na Bosch", "onde é que eu moro?", "Almada"),
+        ("Moro em Leiria", "Minha irmã: mora em Tomar", "onde é que eu moro?", "Leiria"),
+        ("Moro em Viseu", "Mudei para Coimbra quando tinha 18 anos", "onde é que eu moro?", "Viseu"),
+        ("Moro em Viseu", "Moro em Aveiro também", "onde é que eu moro?", "Viseu"),
+        ("I live in Leeds with my dad", "My sister: lives in York", "where do I live?", "Leeds"),
+        ("Mi madre vive en Cádiz", "Me mudé de Cádiz a Huelva", "¿dónde vive mi madre?", "Cádiz"),
+    ],
+)
+def test_a_fact_that_only_reads_like_a_change_replaces_nothing(tmp_path, older, newer, question, kept):
+    """A false supersession hides a true fact. "Mudar" changes a thing as well as a home,
+    going out with friends is no new partner, working from home is no new job, a second
+    clause after "mas" keeps the first, the past and "também" replace nothing, a key that
+    names the user's sister makes the sentence hers, and a move from a city ends only the
+    user's own home there."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember(older, now=NOW)
+        mem.remember(newer, now=NOW + DAY)
+        block = mem.recall(question, as_of=NOW + 2 * DAY).block
+    assert kept in block.replace(newer, "")
+
+
+def test_a_son_and_a_daughter_are_two_counts_and_a_name_keeps_its_own_words():
+    from vault_memory.lang import detect
+    from vault_memory.vault.slots import people_of, slot_of, stance_of
+
+    son, daughter = slot_of("O usuário tem 1 filho"), slot_of("O usuário tem 1 filha")
+    assert son is not None and daughter is not None and son.subject != daughter.subject
+    assert people_of("O meu voo para São Paulo é amanhã") == frozenset()  # "são" of a saint is no son
+    said = "No tomo paracetamol o ibuprofeno"  # Spanish "o" (or) is no Portuguese article
+    assert detect(said) == "es" and stance_of(said) is not None and stance_of(said)[1]
+
+
 def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_path):
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:

@@ -205,6 +205,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("links", "", fill=fill_tags_again),
     # a note's Obsidian aliases reach it as its name does (``vault.links.aliases_of``)
     Migration("aliases", "", fill=fill_tags_again),
+    # a Portuguese fact read by the slot rules through the Spanish forms (``lang.borrowed``),
+    # and a count of the user's people by their role ("1 son" and "1 daughter" are two
+    # counts): every fact's slot and people tags read again
+    Migration("borrowed forms", "", fill=fill_tags_again),
 )
 
 

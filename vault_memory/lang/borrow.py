@@ -20,17 +20,25 @@ def _forms(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(rf"(?<![^\W_])(?:{pattern})(?![^\W_])"), form) for pattern, form in own.borrowed_forms)
 
 
+#: how much of a text is read in borrowed forms: the slot rules read a fact's first sentence
+#: and opening, never more
+BORROWED_CHARS = 2_000
+
+
 def borrowed(text: str) -> str:
-    """``text`` in the forms of the language its pack reads as, lower case; itself when its
-    language borrows none (English, Spanish, or not clear)."""
+    """``text`` (its first ``BORROWED_CHARS``) in the forms of the language its pack reads
+    as, lower case; itself when its language borrows none (English, Spanish, or not clear).
+    The forms are of lower-case words: a name keeps its own ("São Paulo" is no "são", the
+    town "Mora" no "mora"), bar the text's first word, capitalised as a sentence opens."""
+    text = text[:BORROWED_CHARS]
     code = detect(text)
     forms = _forms(code) if code else ()
     if not forms:
         return text
-    out = text.casefold()
+    out = text[:1].lower() + text[1:] if not text[1:2].isupper() else text  # not an acronym's
     for pattern, form in forms:
         out = pattern.sub(form, out)
-    return out
+    return out.casefold()
 
 
 def compiled() -> list[re.Pattern[str]]:

@@ -562,7 +562,8 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     m = _COUNT.match(rest)
     if m:
         n = _NUMBER_WORDS.get(m.group("n"), m.group("n"))
-        return Slot(f"count:{stem(m.group('x'))}", frozenset({n}), negated)
+        counted = _role(m.group("x")) or stem(m.group("x"))  # "1 son", "1 daughter": two counts, not one
+        return Slot(f"count:{counted}", frozenset({n}), negated)
     if _EVENT.search(rest):
         return None
     return _act(rest, negated)
@@ -660,9 +661,12 @@ _SELF_EN_RX = re.compile(rf"^{_SELF_EN}(?:'m|'s|\s+)(?P<r>.*)$")
 _SELF_ES_RX = re.compile(rf"^(?:{_SELF_ES}\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$")
 _I_AM = re.compile(r"^(?:i'm|i\s+am)\s+")
 #: a second clause in a fact ("…, and works at Siemens"): the fact says more than its slot
+#: a fact that says it adds ("also", "too", "também"): one more value, not a new one
+_ALSO = re.compile(r"\b(?:also|too|as\s+well|tambien|ademas)\b")
 _MORE = re.compile(
     r"(?:[,;]|\b(?:and|but|while|y|pero|mientras))\s+(?:(?:the\s+user|he|she|i|el\s+usuario|la\s+usuaria|also|"
-    r"tambien|ademas)\b|\w+s\s+(?:at|in|as|for|to)\b|(?:vive|trabaja|tiene|es|works|lives|has|is)\b)"
+    r"tambien|ademas)\b|\w+s\s+(?:at|in|as|for|to)\b|"
+    r"(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|works|work|lives|live|has|have|is|am)\b)"
 )
 
 
@@ -695,9 +699,9 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
         return None  # "worked at Google from 2015 to 2018", "trabajó en Accenture": past, never replaced
     said = normal(sentence)
     slot = _keyed_slot(key, said) if key else None
-    if slot is None and said and len(said) <= 300 and "?" not in said:
+    if slot is None and said and len(said) <= 300 and "?" not in said and not (key and _named_people(key)):
         slot = _sentence_slot(said)
-    if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said)):
+    if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said) or _ALSO.search(said)):
         # "lives in Leeds and works at Siemens": a new city must not take the job with it
         return replace(slot, cardinality="unsure")
     return slot
@@ -708,8 +712,16 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
 _KEY_VALUE_WORDS = 5
 
 
+def _named_people(key: str) -> set[str]:
+    """The roles of the user's people a key names ("Minha irmã", "my sister")."""
+    return {role for role in map(_role, re.findall(r"[^\W_]+", normal(borrowed(key)))) if role}
+
+
 def _keyed_slot(key: str, said: str) -> Slot | None:
     from_text = _sentence_slot(said) if said else None
+    named = _named_people(key)
+    if named and from_text is not None and not any(from_text.subject.startswith(role) for role in named):
+        return None  # "my sister: lives in Faro" is where the sister lives, not the user
     if from_text is not None and not from_text.subject.startswith("act:"):
         return from_text  # "sister: The user's sister is called Ana": the sentence says more than its key
     if len(said.split()) > _KEY_VALUE_WORDS:

@@ -736,10 +736,19 @@ class _Batch:
 def _supersede_by_slot(p: _Prepared, d: _Decision, verdicts: list[tuple[Memory, Verdict]]) -> None:
     """The facts of the item's slot it supersedes join ``d.replaced``, replaced by the
     slot's subject unless a key replaced something first."""
-    by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced]
+    whose = people(p.text)
+    by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced and _of_its_people(p, m, whose)]
     if by_slot and p.slot is not None:
         d.why = d.why or p.slot.subject
         d.replaced = [*d.replaced, *by_slot]
+
+
+def _of_its_people(p: _Prepared, old: Memory, whose: frozenset[str]) -> bool:
+    """A fact that ends another of another subject ("moved from Braga to Porto" ends what
+    names Braga) ends only one of the same people: the mother's home in Braga stays."""
+    slot = _slot(old)
+    same_subject = p.slot is not None and slot is not None and slot.subject == p.slot.subject
+    return same_subject or of_the_same_people(whose, people(old.text))
 
 
 def _keep_to_the_same_people(p: _Prepared, settled: dict[str, list[Memory]]) -> None:

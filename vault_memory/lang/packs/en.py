@@ -507,7 +507,7 @@ PACK = Pack(
         r"(?:my|the user'?s|user'?s) usual",
         r"favou?rites?",
         r"i (?:usually|normally|always) (?:have|eat|drink|order)",
-        r"taught me|did i go|i went|we went|have i been",
+        r"taught me|did i go|i went|we went|have i been|was the|were the",
     ),
     subject_questions={
         "work": (

@@ -11,7 +11,8 @@ PACK = Pack(
         tu tus su sus nuestro nuestra nuestros nuestras por para al lo le les nos muy pero como cómo
         dónde donde adónde cuándo cuando quién quien cuál cual porque también hay tengo tenés tiene
         tienen vos usted ustedes yo tú él ella ellos ellas este esta estos estas eso esto ese esa desde
-        hasta sobre entre todo todos más menos hace año años día días mañana tarde noche usuario usuaria""".split()
+        hasta sobre entre todo todos más menos hace año años día días mañana tarde noche usuario usuaria
+        o mas""".split()
     ),
     marks="¿¡ñÑ",
     accents="áéíóúÁÉÍÓÚ",
@@ -511,7 +512,7 @@ PACK = Pack(
         r"favorit[oa]s?",
         r"(?:com[ií]|tom[eé]|cen[eé]|desayun[eé]|almorc[eé]|ped[ií]|cocin[eé])\b",
         r"suelo (?:comer|tomar|cenar|desayunar|almorzar|pedir|cocinar)",
-        r"me enseñ[oó]|fui|fuimos|aprend[ií]",
+        r"me enseñ[oó]|fui|fuimos|fue|fueron|aprend[ií]",
     ),
     subject_questions={
         "work": (
@@ -522,7 +523,7 @@ PACK = Pack(
         ),
         "residence": (
             r"d[oó]nde vivo|en qu[eé] ciudad vivo",
-            r"mi direcci[oó]n|mi domicilio|d[oó]nde estoy viviendo",
+            r"mi direcci[oó]n(?! (?:de )?(?:correo|e-?mail|ip|web))|mi domicilio|d[oó]nde estoy viviendo|vivo d[oó]nde",
             r"en qu[eé] (?:ciudad|pueblo|estado|pa[ií]s|barrio|provincia|zona)\b[^?.]{0,40}\bvivo",
         ),
     },

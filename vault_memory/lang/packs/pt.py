@@ -14,7 +14,7 @@ PACK = Pack(
         isso isto esse essa aquele aquela muito muita também já ainda até onde quando quem qual quais
         mais mas com sem em ou porque então aqui ali hoje ontem amanhã mês
         usuário usuária que de se para por como
-        gente pra pro posso pode podem faço faz fazemos tô tá vou vai quero preciso acho sei
+        pra posso pode podem faço faz fazemos tô tá vou vai quero acho sei
         trabalho trabalha moro mora moramos mudei mudou virei fiquei ficou comecei comprei troquei deixei parei
         entrei passei escrevo""".split()
     ),
@@ -441,11 +441,11 @@ PACK = Pack(
     ),
     dishes=(
         r"frango|asinhas|bifes?|picanha|churrasco|hamb[uú]rguer(?:es)?|porco|presunto|fiambre|lingui[cç]as?|salsichas?",
-        r"chouri[cç]os?|bacalhau|camar[aã]o|camar[oõ]es|frutos do mar|peixes?|salm[aã]o|atum|queijos?|iogurtes?",
+        r"chouri[cç]os?|bacalhau|camar[aã]o|camar[oõ]es|frutos do mar|salm[aã]o|atum|queijos?|iogurtes?",
         r"omeletes?|sandu[ií]ches?|sandes|tostas?|bolos?|bolachas?|biscoitos?|sorvetes?|gelados?|sobremesas?",
-        r"saladas?|sopas?|feijoada|moqueca|coxinhas?|past[eé]is|pastel|francesinha|massas?|macarr[aã]o|amendoins?",
+        r"saladas?|sopas?|feijoada|moqueca|coxinhas?|past[eé]is|pastel|francesinha|macarr[aã]o|amendoins?",
         r"castanhas?|cerveja|caipirinha|vinho|ovos?",
-        r"p[aã]o|caf[eé]|lattes?|cappuccinos?|brigadeiros?|a[cç]a[ií]|tapioca|empadas?|torradas?|vitaminas?",
+        r"caf[eé]|lattes?|cappuccinos?|brigadeiros?|a[cç]a[ií]|tapioca|empadas?|torradas?|vitaminas?",
     ),
     drugs=(
         r"penicilina|amoxicilina|ibuprofeno|aspirina|dipirona|metamizol|code[ií]na|morfina|naproxeno",
@@ -453,18 +453,18 @@ PACK = Pack(
         r"seda[cç][aã]o|sedativos?",
     ),
     medicine_words=(
-        r"rem[eé]dios?|medicamentos?|medica[cç][aã]o|medica[cç][oõ]es|comprimidos?|p[ií]lulas?",
+        r"rem[eé]dios?|medicamentos?|medica[cç][aã]o|medica[cç][oõ]es|p[ií]lulas?",
         r"antibi[oó]ticos?|analg[eé]sicos?|anti-inflamat[oó]rios?|receit(?:ar|arem|am|em)|anestesia|vacinas?",
     ),
     may_i_have=(
-        r"posso|pode|podem|poderia|podia|devo|deveria|evitar|evito|nunca|n[aã]o|segur[oa]|al[eé]rgic[oa]|alergias?",
+        r"posso|podem|poderia|podia|devo|deveria|evitar|evito|nunca|n[aã]o|segur[oa]|al[eé]rgic[oa]|alergias?",
         r"tudo bem|t[aá] bem|d[aá] (?:pra|para)|problema|faz mal|avisar|mencionar",
     ),
     recalls_a_habit=(
         r"favorit[oa]s?|preferid[oa]s?",
         r"(?:comi|almocei|jantei|lanchei|tomei|pedi|cozinhei)\b",
         r"costumo (?:comer|tomar|jantar|almo[cç]ar|lanchar|pedir|cozinhar|beber)",
-        r"me ensinou|fui|fomos|aprendi",
+        r"me ensinou|fui|fomos|foi|foram|aprendi",
     ),
     subject_questions={
         "work": (
@@ -477,7 +477,7 @@ PACK = Pack(
         "residence": (
             r"onde (?:[eé] que )?(?:eu )?(?:moro|vivo)|em que cidade (?:[eé] que )?(?:eu )?(?:moro|vivo)",
             r"qual (?:[eé] )?(?:a )?minha (?:cidade|morada)|onde fica (?:a )?minha casa",
-            r"meu endere[cç]o|minha morada|onde (?:eu )?estou morando",
+            r"meu endere[cç]o(?! (?:de )?(?:e-?mail|ip|web))|minha morada|onde (?:eu )?estou morando|(?:moro|vivo) onde",
             r"em qu(?:e|al) (?:cidade|estado|pa[ií]s|bairro|regi[aã]o|zona)\b[^?.]{0,40}\b(?:moro|vivo)",
         ),
     },
@@ -517,14 +517,18 @@ PACK = Pack(
         (r"(?:o|a) (?:seu|sua)|seu|sua", "su"),
         (r"(?:o|a|os|as) (?:nosso|nossa|nossos|nossas)|nosso|nossa|nossos|nossas", "nuestro"),
         (r"eu", "yo"),
+        (r"mas", "pero"),
         (r"hoje em dia|atualmente", "actualmente"),
         (r"agora", "ahora"),
+        (r"há", "hace"),
+        (r"também", "tambien"),
+        (r"morei|morava|vivi|vivia|trabalhei|trabalhava|estudei|estudava|tinha|tive|estive|estava|fui|foi|era", "fue"),
         (r"ainda", "todavia"),
         (r"(?:no|o) mês passado", "el mes pasado"),
         (r"(?:na|a) semana passada", "la semana pasada"),
         (r"(?:no|o) ano passado", "el ano pasado"),
         (
-            r"(?:passei|passou|passamos|mudei|mudou|mudamos|troquei|trocou|trocamos|migrei|migrou|migramos) de"
+            r"(?:mudei|mudou|mudamos|troquei|trocou|trocamos|migrei|migrou|migramos) de"
             r" ([^.;,!?]{1,60}?) (?:para|pra)(?: (?:o|a|os|as))?",
             r"cambio de \1 a",
         ),
@@ -533,13 +537,20 @@ PACK = Pack(
             r"(?: (?:um|uma|o|a))?",
             r"cambio \1 por",
         ),
-        (r"mudei-me|me mudei|mudamo-nos|nos mudamos|mudamos|mudei", "me mude"),
-        (r"mudou-se|se mudou|mudou", "se mudo"),
+        (r"mudei-me|me mudei|mudamo-nos|nos mudamos|(?:mudei|mudamos)(?= (?:para|pra) (?:o |a )?[A-ZÀ-Ý])", "me mude"),
+        (r"mudou-se|se mudou|mudou(?= (?:para|pra) (?:o |a )?[A-ZÀ-Ý])", "se mudo"),
         (r"(me mude|se mudo) (?:para|pra)(?: (?:o|a|os|as))?", r"\1 a"),
         (r"moro|vivo|moramos|vivemos", "vivo"),
         (r"mora|vive|moram|vivem", "vive"),
         (r"trabalho|trabalhamos", "trabajo"),
         (r"trabalha|trabalham", "trabaja"),
+        (
+            r"(trabajo|trabaja) (?:de|em|a partir de) (?:casa|home office)|(trabajo|trabaja) remotamente",
+            r"\1\2 desde casa",
+        ),
+        (r"(trabajo|trabaja) (?:de|à|a|pela|pelas|durante a) (?:noite|madrugada|manhã|tarde)", r"\1 las noches"),
+        (r"(trabajo|trabaja) (?:aos|nos|ao|no) (?:sábados|domingos|fins? de semana)", r"\1 los fines"),
+        (r"projeto", "proyecto"),
         (r"(vivo|vive|trabajo|trabaja) (?:em|no|na|nos|nas|num|numa)", r"\1 en"),
         (r"(trabajo|trabaja) (?:para|pra)(?: (?:o|a|os|as))?", r"\1 para"),
         (r"chama-se|se chama", "se llama"),
@@ -547,7 +558,7 @@ PACK = Pack(
         (r"(?:sou|estou|é|está) casad([oa]) com", r"esta casad\1 con"),
         (r"casei-me com|casei com|casou-se com|casou com", "se caso con"),
         (
-            r"(?:estou|está|tô|to) (?:a sair|saindo|namorando|a namorar) com|namoro com|namora com|namoro|namora",
+            r"(?:estou|está|tô|to) (?:namorando|a namorar) com|namoro com|namora com|namor(?:o|a) (?=(?:o|a) [A-ZÀ-Ý])",
             "sale con",
         ),
         (r"deixei de|parei de|larguei de", "deje de"),
