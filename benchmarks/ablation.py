@@ -1,5 +1,7 @@
 """What each stage of recall adds: every stage that has a weight turned off in turn (its
-weight 0), measured on LoCoMo dev (both splits), the bilingual set and the consistency set,
+weight 0), measured on LoCoMo dev (both splits), the bilingual set, the consistency set and
+the held half of the user's own words (``language_eval.py --recall``: changes left unmarked,
+relevant facts shown, the answers of a kind shown),
 beside the product. One command regenerates the table in docs/benchmarks.md.
 
     python benchmarks/ablation.py [--keep DIR] [--write] [--only NAME]
@@ -29,6 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bilingual  # noqa: E402
 import consistency  # noqa: E402
+import language_eval  # noqa: E402
 import locomo  # noqa: E402
 
 from vault_memory.recall import engine as engine_module  # noqa: E402
@@ -49,6 +52,12 @@ STAGES: list[tuple[str, str, dict]] = [
     ("asking turns", "turns that only ask lowered", {"asking_weight": 0.0}),
     ("links", "a recalled note brings the notes it links to and from", {"link_weight": 0.0}),
     ("language rule", "each of a bilingual index's models judges the pairs of its language", {"language_aware": False}),
+    ("kinds", "a question about food, medicines, work or home lifts the facts that answer it", {"kinds": False}),
+    (
+        "newer related",
+        "a recalled fact brings the newer one that tells of a change, the older marked",
+        {"newer_related": False},
+    ),
 ]
 
 
@@ -74,16 +83,31 @@ def measure(keep: Path, overrides: dict) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             rows = [consistency.run_case(case, Path(tmp) / f"v{n}") for n, case in enumerate(consistency.CASES)]
         summary = consistency.summarize(rows)
+        own = language_eval.measure_recall("held")
     return {
         "locomo": {name: loco["splits"]["hybrid"][name] for name in locomo.SPLITS},
         "bilingual R@3": bi["R@3"],
         "bilingual indirect R@3": bi_indirect["R@3"],
         "consistency": {part: (summary[part]["passed"], summary[part]["n"]) for part in ("changes", "controls")},
+        "own words": {
+            "changes unmarked": sum(c["old_unmarked"] for c in own["changes"].values()),
+            "relevance shown": sum(c["shown"] for c in own["relevance"].values()),
+            "kind answers shown": sum(c["answer_shown"] for c in own["kinds"].values()),
+        },
     }
 
 
 def _built(keep: Path) -> bool:
     return keep.is_dir() and any(keep.iterdir())
+
+
+def own(r: dict, product: dict) -> str:
+    """The own-words cell: each count, and its change from the product."""
+    cells = []
+    for name, value in r["own words"].items():
+        delta = value - product["own words"][name]
+        cells.append(f"{value}" + (f" ({delta:+d})" if delta else ""))
+    return " / ".join(cells)
 
 
 def table(rows: list[tuple[str, str, dict]]) -> str:
@@ -95,8 +119,9 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
 
     lines = [
         "| stage off | what it does | LoCoMo tune 0–2 R@5 / R@10 | confirm 3–4 R@5 / R@10 | bilingual R@3, indirect R@3 "
-        "| consistency: changes, controls passed |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| consistency: changes, controls passed | own words, held: changes unmarked (of 84), relevance shown (54), "
+        "kind answers shown (45) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, what, r in rows:
         tune, confirm = (r["locomo"][s] for s in locomo.SPLITS)
@@ -110,7 +135,7 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
             f"| {cell(confirm['recall@5'], pconfirm['recall@5'])} / {cell(confirm['recall@10'], pconfirm['recall@10'])} "
             f"| {cell(r['bilingual R@3'], product['bilingual R@3'])}, "
             f"{cell(r['bilingual indirect R@3'], product['bilingual indirect R@3'])} "
-            f"| {consistency} |"
+            f"| {consistency} | {own(r, product)} |"
         )
     return "\n".join(lines)
 

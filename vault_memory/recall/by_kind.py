@@ -32,6 +32,8 @@ def by_kind(
     lifted are relevant to the question (``_relevance``). A fact no leg brought keeps
     ``weakest`` × its likeness to the question, below every candidate's own score: its
     place among its kind is its likeness, not its id."""
+    if not params.kinds:
+        return set()
     whom = whom_asked(question)
     for kind in kinds_of(question):
         facts = {

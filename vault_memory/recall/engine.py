@@ -516,6 +516,7 @@ class Engine:
             self.vault.confirmations,
             self.params.depth,
             parts_of(self.index.embedder),
+            self.params.newer_related,
         )
 
 

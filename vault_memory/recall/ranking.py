@@ -94,6 +94,12 @@ class RankingParams:
     #: (docs/benchmarks.md)
     link_weight: float = 0.5
     link_from: int = 10
+    #: a question of a kind (food, medicines, the user's work or home) lifts the facts that
+    #: answer it whatever their words (``recall.by_kind``; False: off, for the ablation)
+    kinds: bool = True
+    #: a recalled fact brings along the newer fact close to it that tells of a change, and
+    #: is marked or left out (``recall.related``; False: off, for the ablation)
+    newer_related: bool = True
 
 
 def late_interaction(

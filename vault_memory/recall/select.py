@@ -36,6 +36,8 @@ class Weighing:
     confirmations: Any
     depth: int
     parts: Sequence[Part]
+    #: whether a recalled fact brings its newer related fact along (``RankingParams.newer_related``)
+    newer_related: bool = True
 
 
 def select(
@@ -150,7 +152,7 @@ def complete(
         return not exclusion_reason(memory, now, superseded, allowed, w.rules)
 
     hits = with_conflicts(hits, snap, is_current, lambda m: w.confirmations.apply(m, confirmed) if confirmed else m)
-    return with_newer_related(hits, snap, w.parts, is_current)
+    return with_newer_related(hits, snap, w.parts, is_current) if w.newer_related else hits
 
 
 #: how many replacements a superseded match's relevance follows to reach the current memory
