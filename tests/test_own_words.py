@@ -390,6 +390,26 @@ def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_c
 @pytest.mark.parametrize(
     ("said", "values"),
     [
+        ("My accountant is Ms. Rivera and she files in April. please store that somewhere safe", ["Rivera", "April"]),
+        ("our staging box is stg.quillhaven.net. keep that in mind for the deploy questions", ["stg.quillhaven.net"]),
+        ("¿Te podés acordar de que mi gata se llama Mora?", ["Mora"]),
+        ("¿Podrías recordar que mi dentista atiende en la calle Sol 12?", ["Sol 12"]),
+        ("Consegues guardar que o meu irmão vive em Leiria?", ["Leiria"]),
+    ],
+)
+def test_a_request_that_points_back_or_asks_politely_keeps_its_fact(said, values):
+    """ "Save that somewhere" points at what was said before it: "that" is no clause's here,
+    and what follows it ("somewhere safe") is no fact; a request asked as a question after
+    "¿" or with "te podés", "consegues" is a request, not a question."""
+    signals, _ = read_requests(said)
+    written = " ".join(s.text for s in signals)
+    assert all(value in written for value in values), (said, written)
+    assert "somewhere" not in written and "in mind" not in written
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
         ("would you remember that my physiotherapist is called Ines?", ["Ines"]),
         ("my locker at the gym is number 214, please remember that", ["214"]),
         ("save this - the guest wifi is Lantern_Guest", ["Lantern_Guest"]),

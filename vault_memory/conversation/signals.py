@@ -256,7 +256,7 @@ _REQUEST_GLUE = frozenset(
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
 #: how a request is asked as a question, in every pack ("could you remember that …?")
 _POLITE = re.compile(
-    r"^(?:(?:please|pls|por\s+favor|porfa)[\s,]+)?(?:"
+    r"^[¿¡]?(?:(?:please|pls|por\s+favor|porfa)[\s,]+)?(?:"
     + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pack in all_packs() for p in pack.polite_requests)
     + r")\s+(?:(?:please|pls|por\s+favor)\s+)?(?=\S)",
     _I,
@@ -406,10 +406,25 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
         if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
             return " ".join(words[i + 1 :]), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
+            if _a_pronoun(words, i):
+                return None, i  # "save that somewhere": the fact was said before the request
             if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
             return None, i
     return None, i
+
+
+#: the words after a "that" that make it a pronoun, in every pack (``Pack.pronoun_tails``)
+_PRONOUN_TAILS = frozenset(w for p in all_packs() for w in p.pronoun_tails)
+
+
+def _a_pronoun(words: list[str], i: int) -> bool:
+    """Whether the back word ``words[i]`` ("that") points at what was said, not at a clause
+    it opens: it ends the request ("remember that.") or a pronoun's tail follows it ("save
+    that somewhere so…", "commit that to memory")."""
+    if fold_accents(words[i].casefold().rstrip(",.!?")) not in _BACK_WORDS:
+        return False
+    return words[i].endswith((",", ".", "!", "?")) or i + 1 == len(words) or words[i + 1].casefold() in _PRONOUN_TAILS
 
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")
@@ -518,6 +533,9 @@ def _cue_language(word: str) -> str:
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
+    words = match.string[: match.start("x")].split()
+    if words and match.group("x").split() and _a_pronoun([*words, match.group("x").split()[0]], len(words) - 1):
+        return "it points at what was said before it"  # "save that somewhere so…"
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
     if not said:
         return "nothing to keep was said after the request"

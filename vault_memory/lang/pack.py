@@ -33,6 +33,10 @@ class Pack:
     remember_cues: tuple[str, ...] = ()
     #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
     back_refs: frozenset[str] = field(default_factory=frozenset)
+    #: the words that follow a back word used as a pronoun, not as the "that" of a clause:
+    #: "save that *somewhere*", "please commit that *to* memory", "keep it *in* mind" (the
+    #: fact was said before the request)
+    pronoun_tails: frozenset[str] = field(default_factory=frozenset)
     #: how a request is asked as a question ("could you remember that …?", "pode lembrar …?")
     polite_requests: tuple[str, ...] = ()
     #: what opens a request before a colon without a word that asks to keep ("for next

@@ -282,6 +282,10 @@ PACK = Pack(
         "guard",
     ),
     back_refs=frozenset("that this it them these those all".split()),
+    pronoun_tails=frozenset(
+        """somewhere so for about in to into until when please pls plz safe down away too also now forever as
+        because since on up with handy around somewhere, thanks thx""".split()
+    ),
     signal_refusals=(
         ("question", "\\?\\s*$"),
         ("asks-if-remembered", "^(?:do|did|can|could|will|would|don't|won't)\\s+you\\s+(?:still\\s+)?remember\\b"),

@@ -42,7 +42,20 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
-    polite_requests=("puedes", "podes", "podés", "podrías", "podrias", "me puedes", "me podés", "me podrías"),
+    polite_requests=(
+        "puedes",
+        "podes",
+        "podés",
+        "podrías",
+        "podrias",
+        "me puedes",
+        "me podés",
+        "me podrías",
+        "te puedes",
+        "te podés",
+        "te podrías",
+        "te podrias",
+    ),
     about_me=(
         r"qu[eé]\s+(?:sab[eé]s|sabes|recuerdas|record[aá]s)\s+(?:de|sobre)\s+m[ií]",
         r"qu[eé]\s+sab[eé]s\s+de\s+m[ií]",

@@ -40,7 +40,22 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
-    polite_requests=("pode", "poderia", "você pode", "voce pode", "vc pode", "consegue", "dá pra", "da pra"),
+    polite_requests=(
+        "pode",
+        "poderia",
+        "você pode",
+        "voce pode",
+        "vc pode",
+        "consegue",
+        "dá pra",
+        "da pra",
+        "consegues",
+        "podes",
+        "podias",
+        "tu podes",
+        "você consegue",
+        "voce consegue",
+    ),
     about_me=(
         r"o\s+que\s+(?:(?:voc[eê]|tu)\s+)?(?:sabe|sabes|lembra|lembras)\s+(?:sobre|de)\s+mim",
         r"quem\s+(?:sou\s+eu|eu\s+sou)",
