@@ -395,6 +395,7 @@ def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_c
         ("¿Te podés acordar de que mi gata se llama Mora?", ["Mora"]),
         ("¿Podrías recordar que mi dentista atiende en la calle Sol 12?", ["Sol 12"]),
         ("Consegues guardar que o meu irmão vive em Leiria?", ["Leiria"]),
+        ("Our vet is Dr. Ames at Northside Clinic. Remember it please, I never recall the name", ["Dr. Ames"]),
     ],
 )
 def test_a_request_that_points_back_or_asks_politely_keeps_its_fact(said, values):

@@ -404,6 +404,8 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
     for i in range(cue, min(len(words), cue + _CUE_REACH)):
         word = words[i]
         if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
+            if word.endswith(",") and _BACK_WORDS & {w.strip(",.!?").casefold() for w in words[cue + 1 : i + 1]}:
+                return None, i  # "Remember it please, I'm …": it points back; what follows is another clause
             return " ".join(words[i + 1 :]), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
             if _a_pronoun(words, i):
@@ -418,13 +420,30 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
 _PRONOUN_TAILS = frozenset(w for p in all_packs() for w in p.pronoun_tails)
 
 
+def _points_before(request: list[str], rest: list[str]) -> bool:
+    """Whether a request's words (``request``, up to what a table row took as its fact,
+    ``rest``) point back: a back word that is a pronoun ("save that somewhere"), or one a
+    comma ends the request after ("Remember it please, I'm terrible with dates")."""
+    backs = [i for i, w in enumerate(request) if w.strip(",.!?").casefold() in _BACK_WORDS]
+    if not backs or not rest:
+        return False
+    last = backs[-1]
+    return any(w.endswith(",") for w in request[last:]) or (
+        last == len(request) - 1 and _a_pronoun([*request, rest[0]], last)
+    )
+
+
 def _a_pronoun(words: list[str], i: int) -> bool:
     """Whether the back word ``words[i]`` ("that") points at what was said, not at a clause
     it opens: it ends the request ("remember that.") or a pronoun's tail follows it ("save
     that somewhere so…", "commit that to memory")."""
     if fold_accents(words[i].casefold().rstrip(",.!?")) not in _BACK_WORDS:
         return False
-    return words[i].endswith((",", ".", "!", "?")) or i + 1 == len(words) or words[i + 1].casefold() in _PRONOUN_TAILS
+    return (
+        words[i].endswith((",", ".", "!", "?"))
+        or i + 1 == len(words)
+        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS
+    )
 
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")
@@ -533,9 +552,8 @@ def _cue_language(word: str) -> str:
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
-    words = match.string[: match.start("x")].split()
-    if words and match.group("x").split() and _a_pronoun([*words, match.group("x").split()[0]], len(words) - 1):
-        return "it points at what was said before it"  # "save that somewhere so…"
+    if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
+        return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
     if not said:
         return "nothing to keep was said after the request"
