@@ -451,10 +451,13 @@ _RESIDENCE = re.compile(
     r"|vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|se\s+fue\s+a\s+vivir"
     r"|se\s+muda|me\s+mudo)\s+(?:(?:from|de)\s+(?P<from>.+?)\s+)?(?:in|to|en|a|al)\s+(?P<x>.+)$"
 )
+#: work at an employer: a verb of working and its preposition ("works at", "trabaja en"); a
+#: verb with none says how or how much ("works long hours", "trabajo mucho", "trabajo con
+#: Python"), not where, bar joining ("joined Acme", "se unió a")
 _WORK_AT = re.compile(
-    r"^(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+(?:working|a\s+job)|"
-    r"(?:has\s+)?(?:joined|got\s+a\s+job)|trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar|"
-    r"se\s+unio\s+a)\s*(?:at|for|en|para|con)?\s+(?P<x>.+)$"
+    r"^(?:(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+(?:working|a\s+job)|"
+    r"(?:has\s+)?got\s+a\s+job|trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar)"
+    r"\s+(?:at|for|en|para)|(?:has\s+)?joined|se\s+unio\s+a)\s+(?P<x>.+)$"
 )
 _WORK_AS = re.compile(
     r"^(?:works?|is\s+working|now\s+works?|is\s+employed|trabaja|trabajo|ahora\s+trabaja)\s+(?:as|como|de)\s+(?P<x>.+)$"
