@@ -299,6 +299,8 @@ def test_two_portuguese_facts_that_may_both_be_true_are_a_conflict_not_a_replace
         ("Mi madre vive en Cádiz", "Me mudé de Cádiz a Huelva", "¿dónde vive mi madre?", "Cádiz"),
         ("I work at Deloitte", "I work long hours during tax season", "where do I work?", "Deloitte"),
         ("Trabajo en Telefónica", "Trabajo mucho los viernes", "¿dónde trabajo?", "Telefónica"),
+        ("My landlord is Mr. Okoro", "My landlord is pretty relaxed about pets", "who is my landlord?", "Okoro"),
+        ("Mi médica es la Dra. Salas", "Mi médica es muy amable", "¿quién es mi médica?", "Salas"),
     ],
 )
 def test_a_fact_that_only_reads_like_a_change_replaces_nothing(tmp_path, older, newer, question, kept):
@@ -306,7 +308,8 @@ def test_a_fact_that_only_reads_like_a_change_replaces_nothing(tmp_path, older, 
     going out with friends is no new partner, working from home is no new job, a second
     clause after "mas" keeps the first, the past and "também" replace nothing, a key that
     names the user's sister makes the sentence hers, a move from a city ends only the user's
-    own home there, and how much one works names no employer."""
+    own home there, how much one works names no employer, and what describes someone
+    ("pretty relaxed", "muy amable") replaces no name."""
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:
         mem.remember(older, now=NOW)

@@ -704,10 +704,30 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     slot = _keyed_slot(key, said) if key else None
     if slot is None and said and len(said) <= 300 and "?" not in said and not (key and _named_people(key)):
         slot = _sentence_slot(said)
+    if slot is not None and not slot.facet and _HAS_A_FACET.fullmatch(slot.subject):
+        slot = replace(slot, facet=_facet(sentence))  # "is Pedro" names, "is very demanding" describes
     if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said) or _ALSO.search(said)):
         # "lives in Leeds and works at Siemens": a new city must not take the job with it
         return replace(slot, cardinality="unsure")
     return slot
+
+
+#: a subject of something of the user's said to *be* something ("boss", "phone", "fav
+#: colour"): not a relation ("sister/residence"), an act, a count, work or the user's name
+_HAS_A_FACET = re.compile(r"(?!act:|count:|work|name$|residence$|partner$|age$|diet$|birthday$)[^/:]+")
+#: what a fact says its subject is, in the words as written: after the copula
+_COPULA_VALUE = re.compile(r"\b(?:is|are|'s|es|son|é|são)\s+(?P<v>\S.*)$", re.IGNORECASE)
+
+
+def _facet(sentence: str) -> str:
+    """Whether a fact names what its subject is ("My boss is Pedro", "My phone is a Pixel
+    6": a capital or a digit) or describes it ("My boss is very demanding", "my dentist is
+    expensive"): a description replaces no name, nor a name a description. "" when the
+    sentence says neither (a Portuguese fact read in borrowed, lower-case forms)."""
+    value = _COPULA_VALUE.search(sentence)
+    if value is None or sentence.islower():
+        return ""
+    return "named" if re.search(r"[A-ZÀ-Ý0-9]", value.group("v")) else "described"
 
 
 #: a key's value longer than this is a sentence about something, not the key's new value
