@@ -301,6 +301,7 @@ def test_two_portuguese_facts_that_may_both_be_true_are_a_conflict_not_a_replace
         ("Trabajo en Telefónica", "Trabajo mucho los viernes", "¿dónde trabajo?", "Telefónica"),
         ("My landlord is Mr. Okoro", "My landlord is pretty relaxed about pets", "who is my landlord?", "Okoro"),
         ("Mi médica es la Dra. Salas", "Mi médica es muy amable", "¿quién es mi médica?", "Salas"),
+        ("O meu chefe é o Vítor", "O meu chefe é bastante exigente", "quem é o meu chefe?", "Vítor"),
     ],
 )
 def test_a_fact_that_only_reads_like_a_change_replaces_nothing(tmp_path, older, newer, question, kept):

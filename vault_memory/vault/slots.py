@@ -693,7 +693,7 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     then the text, first sentence only, as vmem writes facts ("The user lives in Leeds",
     "El usuario se mudó a Sevilla") or as people type them ("I live in Leeds", "vivo en Lima",
     "my phone is a Pixel")."""
-    sentence = _first_sentence(text)
+    sentence = written = _first_sentence(text)
     more = sentence != text.strip()
     sentence = borrowed(sentence)  # Portuguese in the Spanish rules' forms
     if key is None:
@@ -705,7 +705,7 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     if slot is None and said and len(said) <= 300 and "?" not in said and not (key and _named_people(key)):
         slot = _sentence_slot(said)
     if slot is not None and not slot.facet and _HAS_A_FACET.fullmatch(slot.subject):
-        slot = replace(slot, facet=_facet(sentence))  # "is Pedro" names, "is very demanding" describes
+        slot = replace(slot, facet=_facet(written))  # "is Pedro" names, "is very demanding" describes
     if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said) or _ALSO.search(said)):
         # "lives in Leeds and works at Siemens": a new city must not take the job with it
         return replace(slot, cardinality="unsure")
@@ -716,14 +716,14 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
 #: colour"): not a relation ("sister/residence"), an act, a count, work or the user's name
 _HAS_A_FACET = re.compile(r"(?!act:|count:|work|name$|residence$|partner$|age$|diet$|birthday$)[^/:]+")
 #: what a fact says its subject is, in the words as written: after the copula
-_COPULA_VALUE = re.compile(r"\b(?:is|are|'s|es|son|é|são)\s+(?P<v>\S.*)$", re.IGNORECASE)
+_COPULA_VALUE = re.compile(r"(?<![^\W_])(?:is|are|'s|es|son|é|são)\s+(?P<v>\S.*)$", re.IGNORECASE)
 
 
 def _facet(sentence: str) -> str:
     """Whether a fact names what its subject is ("My boss is Pedro", "My phone is a Pixel
     6": a capital or a digit) or describes it ("My boss is very demanding", "my dentist is
     expensive"): a description replaces no name, nor a name a description. "" when the
-    sentence says neither (a Portuguese fact read in borrowed, lower-case forms)."""
+    sentence cannot tell (written in lower case throughout)."""
     value = _COPULA_VALUE.search(sentence)
     if value is None or sentence.islower():
         return ""
