@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import re
 
-from .detect import detect
 from .pack import Pack
+from .question import read_question
 from .registry import all_packs, pack
 from .text import fold_accents
 
@@ -45,7 +45,7 @@ def about_food(question: str) -> bool:
     not "who taught me to make empanadas?"); not one that recalls what they eat or like
     ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
     answered by that memory itself."""
-    language = detect(question)
+    language = read_question(question).language  # read once a recall, cached
     may_i_have = _pattern(("dishes",)).search(question) and _pattern(  # a dish's name travels: "empanadas", "sushi"
         ("may_i_have",), language=language
     ).search(question)
@@ -57,7 +57,7 @@ def about_medicine(question: str) -> bool:
     """A question about which medicines are safe for the user to take ("which medicine must
     a doctor never give me?"; not "what medication do I take every morning?", answered by
     the medicine itself)."""
-    language = detect(question)
+    language = read_question(question).language  # read once a recall, cached
     medicine = _pattern(("medicine_words",), language=language).search(question) or _pattern(("drugs",)).search(
         question
     )
@@ -77,7 +77,7 @@ def _subject_questions(language: str | None) -> tuple[tuple[str, re.Pattern[str]
 def asked_subject(question: str) -> str | None:
     """The slot subject ("work", "residence") a question about the user's work or home asks
     about, if it is one ("what do I do for a living?", "¿dónde vivo?")."""
-    found = _subject_questions(detect(question))
+    found = _subject_questions(read_question(question).language)
     return next((subject for subject, asks in found if asks.search(question)), None)
 
 
