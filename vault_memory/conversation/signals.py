@@ -404,7 +404,7 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
     for i in range(cue, min(len(words), cue + _CUE_REACH)):
         word = words[i]
         if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
-            if word.endswith(",") and _BACK_WORDS & {w.strip(",.!?").casefold() for w in words[cue + 1 : i + 1]}:
+            if word.endswith(",") and _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
                 return None, i  # "Remember it please, I'm …": it points back; what follows is another clause
             return " ".join(words[i + 1 :]), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
