@@ -701,8 +701,9 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     if _PAST.search(sentence.casefold()):
         return None  # "worked at Google from 2015 to 2018", "trabajó en Accenture": past, never replaced
     said = normal(sentence)
-    slot = _keyed_slot(key, said) if key else None
-    if slot is None and said and len(said) <= 300 and "?" not in said and not (key and _named_people(key)):
+    named = _named_people(key) if key else set()
+    slot = _keyed_slot(key, said, named) if key else None
+    if slot is None and said and len(said) <= 300 and "?" not in said and not named:
         slot = _sentence_slot(said)
     if slot is not None and not slot.facet and _HAS_A_FACET.fullmatch(slot.subject):
         slot = replace(slot, facet=_facet(written))  # "is Pedro" names, "is very demanding" describes
@@ -740,9 +741,9 @@ def _named_people(key: str) -> set[str]:
     return {role for role in map(_role, re.findall(r"[^\W_]+", normal(borrowed(key)))) if role}
 
 
-def _keyed_slot(key: str, said: str) -> Slot | None:
+def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
+    """The slot of a fact said under ``key``; ``named``: the user's people the key names."""
     from_text = _sentence_slot(said) if said else None
-    named = _named_people(key)
     if named and from_text is not None and not any(from_text.subject.startswith(role) for role in named):
         return None  # "my sister: lives in Faro" is where the sister lives, not the user
     if from_text is not None and not from_text.subject.startswith("act:"):
