@@ -319,6 +319,17 @@ def test_a_fact_that_only_reads_like_a_change_replaces_nothing(tmp_path, older, 
     assert kept in block.replace(newer, "")
 
 
+def test_a_text_in_a_language_that_borrows_nothing_comes_back_whole():
+    """Only a Portuguese fact's opening is read in borrowed forms: an English text comes back
+    as it was, however long, so whom it names is read to its end as before."""
+    from vault_memory.lang import borrowed
+    from vault_memory.vault.slots import people_of
+
+    long = "I keep notes about the garden and the roses. " * 60 + "My sister waters them in August."
+    assert borrowed(long) == long
+    assert "sister" in people_of(long)
+
+
 def test_a_son_and_a_daughter_are_two_counts_and_a_name_keeps_its_own_words():
     from vault_memory.lang import detect
     from vault_memory.vault.slots import people_of, slot_of, stance_of

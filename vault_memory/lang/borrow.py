@@ -27,15 +27,16 @@ BORROWED_CHARS = 2_000
 
 def borrowed(text: str) -> str:
     """``text`` (its first ``BORROWED_CHARS``) in the forms of the language its pack reads
-    as, lower case; itself when its language borrows none (English, Spanish, or not clear).
+    as, lower case; itself, whole, when its language borrows none (English, Spanish, or not
+    clear).
     The forms are of lower-case words: a name keeps its own ("São Paulo" is no "são", the
     town "Mora" no "mora"), bar the text's first word, capitalised as a sentence opens."""
-    text = text[:BORROWED_CHARS]
-    code = detect(text)
+    head = text[:BORROWED_CHARS]
+    code = detect(head)
     forms = _forms(code) if code else ()
     if not forms:
-        return text
-    out = text[:1].lower() + text[1:] if not text[1:2].isupper() else text  # not an acronym's
+        return text  # whole and as it was: only what is borrowed is cut to its opening
+    out = head[:1].lower() + head[1:] if not head[1:2].isupper() else head  # not an acronym's
     for pattern, form in forms:
         out = pattern.sub(form, out)
     return out.casefold()
