@@ -20,6 +20,7 @@ per set, language and split, facts written a week apart):
 
 - ``changes``: a fact, then one that replaces it: the new value shown, and the old one
   left out or marked ("older — may be outdated", "newer related memory"); never unmarked;
+  ``wrong_marks``: facts marked by a newer fact that is not their own change;
 - ``both_true``: two related facts both true: the answer shown, neither marked;
 - ``relevance``: a fact and a question that shares no word with it: the fact shown;
 - ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown (and
@@ -192,6 +193,13 @@ def _line_with(block: str, value: str) -> str | None:
     return next((line for line in block.splitlines() if line.startswith("- ") and value in line.casefold()), None)
 
 
+def _wrong_marks(hits, pairs: set[tuple[str, str]]) -> int:
+    """How many facts of a block are marked as changed by a fact that did not change them
+    (the changes vault holds many pairs: a mark that joins two of them is wrong)."""
+    text = {h.memory.id: h.memory.text.strip() for h in hits}
+    return sum(1 for h in hits if h.outdated_by and (h.memory.text.strip(), text.get(h.outdated_by, "")) not in pairs)
+
+
 def _vault(root: Path, facts: list[tuple[str, dt.datetime]]):
     from vault_memory.vault.template import create_vault
 
@@ -218,9 +226,12 @@ def measure_recall(split: str, show: bool = False) -> dict:
         for lang in LANGS:
             rows = [c for c in cases("changes", split) if c["lang"] == lang]
             facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
+            pairs = {(c["old"], c["new"]) for c in rows}
             with _vault(root / f"changes-{lang}", facts) as mem:
                 for c in rows:
-                    block = mem.recall(c["question"]).block
+                    result = mem.recall(c["question"])
+                    block = result.block
+                    changes[lang]["wrong_marks"] += _wrong_marks(result.hits, pairs)
                     new, old = _line_with(block, c["new_value"]), _line_with(block, c["old_value"])
                     counts = changes[lang]
                     counts["n"] += 1
