@@ -639,3 +639,77 @@ def test_a_judge_that_says_one_persons_news_replaces_anothers_is_not_believed(ju
     assert "Lena" in json.dumps(server.requests[-1]["body"])  # the sister's fact was asked about
     assert own.id in outcome.memory.supersession_refs and sister.id not in outcome.memory.supersession_refs
     assert "Lena" in mem.recall("where does my sister live?").block
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("Please note these about me:\n- my landlady is Mrs. Petrova\n- I cycle to work", ["Petrova", "cycle"]),
+        ("Apunta estos datos míos:\n1. mi suegra se llama Rosa\n2. vivo en Valladolid", ["Rosa", "Valladolid"]),
+        (
+            "Grava estas coisas:\n* a minha afilhada chama-se Leonor\n* trabalho às quartas em casa",
+            ["Leonor", "quartas"],
+        ),
+    ],
+)
+def test_a_request_that_announces_a_list_keeps_each_item(said, values):
+    """A request that ends in a colon names what to keep in the list below it."""
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in values), text
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Remember to:\n- book the flights\n- email Paul", "Acordate de:\n- comprar pan\n- llamar a Rosa"],
+)
+def test_a_list_of_things_to_do_is_not_kept(said):
+    assert explicit_signals(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "values", "not_written"),
+    [
+        ("A minha sogra é a D. Amélia. Anota isso para quando falarmos do Natal.", ["Amélia"], "Natal"),
+        ("Mi casera se llama Pilar. Guardá eso para la próxima vez que hablemos.", ["Pilar"], "próxima"),
+        ("O meu médico é o Dr. Seixas. Não te esqueças, pfv.", ["Seixas"], "pfv"),
+        ("Mi sobrina Alba estudia Derecho en Granada. Apúntalo, porfa.", ["Alba", "Granada"], "porfa"),
+        ("Minha cunhada é a Rita. Ela é dentista. Quero que você guarde isso.", ["Rita", "dentista"], "você"),
+        ("Mi abuelo se llama Ramón. Quiero que lo anotes.", ["Ramón"], "Quiero"),
+    ],
+)
+def test_a_request_after_its_fact_with_a_courtesy_or_a_time_keeps_the_fact(said, values, not_written):
+    """What follows "eso"/"isso" or a courtesy ends the request ("para quando…", "por fa"):
+    the fact is what was said before it, never the request's own words."""
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in values) and not_written not in text, text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("rename the helper in api.py, and by the way remember that my standing desk is a Fully Jarvis", "Jarvis"),
+        ("revisa el linter y de paso anota que mi portátil del trabajo es un Dell XPS", "Dell XPS"),
+        ("ajusta o CSS do header e aproveita pra anotar que a minha escola de surf é a Ribeira d'Ilhas", "Ribeira"),
+    ],
+)
+def test_a_request_made_in_an_aside_after_a_task_is_kept(said, value):
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert value in text and "linter" not in text and "CSS" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that our metrics server is grafana.ops.brightwell.io", "grafana.ops.brightwell.io"),
+        ("anota que la réplica de lectura es pg-ro.interna.lat:5433", "pg-ro.interna.lat:5433"),
+        ("lembra que o nosso repositório de infra fica em gitlab.com/caravela/infra", "gitlab.com/caravela/infra"),
+    ],
+)
+def test_a_thing_of_the_users_world_reached_at_an_address_is_kept_despite_its_words_of_code(said, value):
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert value in text, text
+
+
+def test_a_fact_said_before_a_request_with_where_to_keep_it_is_kept():
+    text = " ".join(s.text for s in explicit_signals("mi prima Irene vive en Lugo, tenlo presente siempre"))
+    assert "Irene" in text and "siempre" not in text, text

@@ -109,6 +109,12 @@ _STOP_AT = re.compile(
 )
 
 
+#: what makes a request a to-do ("remember *to*…"), in every pack
+_TODO_WORDS = frozenset(w for p in all_packs() for w in p.todo_words)
+#: what opens an item of a list: a bullet or a number ("- I work at …", "2) my team is …")
+_LIST_ITEM = re.compile(r"^(?:[-*•·+]|\d{1,2}[.)])\s+(?=\S)")
+
+
 def explicit_signals(utterance: str) -> list[Signal]:
     """The facts a user's turn asks to keep, in the order it says them (often none)."""
     return read_requests(utterance)[0]
@@ -136,6 +142,7 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     found: list[Signal] = []
     declined: list[NotKept] = []
     joins: int | None = None  # the request a next sentence may go on about
+    listing = False  # a request that ended in a colon: the items of a list below it are kept
     before_it: list[str] = []  # what was said since the last request, for one that points back
     said = normalize_space(utterance).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -152,8 +159,17 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
         if not sentence or _refused(sentence):
             joins, before_it = None, []
             continue
+        if listing and (item := _LIST_ITEM.match(sentence)) is not None:
+            _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), found, declined)
+            continue
+        listing = False
         before, declined_before = len(found), len(declined)
         _read_clauses(sentence, found, declined)
+        following = all_sentences[n + 1] if n + 1 < len(all_sentences) else ""
+        if _announces_a_list(sentence, declined[declined_before:], following):
+            del declined[declined_before:]  # "Could you store these about me:" and the items below it
+            listing, joins, before_it = True, None, []
+            continue
         back = _points_back(sentence, before_it) if len(found) == before else None
         if back is not None:
             del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
@@ -170,12 +186,24 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     return found, declined
 
 
+def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
+    """Whether a request names what to keep in the list below it: a request not kept (what
+    it named is said below) that ends in a colon, and a list's item follows ("Guarda estos
+    datos sobre mí:\n- trabajo en remoto")."""
+    head = sentence.rstrip()
+    if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None:
+        return False
+    last = head[:-1].split()[-1:]
+    return not (last and last[0].casefold() in _TODO_WORDS)  # "Remember to:" lists things to do
+
+
 def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> None:
     """Each clause of ``sentence`` read for a request: a fact kept, a request declined with
     its reason, or a clause that goes on about the fact just kept ("…my manager is Dana and
-    my skip-level is Raj")."""
+    my skip-level is Raj"); a request made in an aside after a task is read on its own."""
     before = len(found)
-    for clause in _CLAUSES.split(sentence):
+    aside = _aside(sentence)
+    for clause in [*_CLAUSES.split(sentence[:aside] if aside else sentence), *([sentence[aside:]] if aside else [])]:
         clause = clause.strip().rstrip(".!;").strip()
         outcome = _signal(clause)
         if isinstance(outcome, Signal) and outcome not in found:
@@ -184,6 +212,25 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
             declined.append(NotKept(clause, outcome))
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
             found[-1] = _joined(found[-1], clause)
+
+
+#: an aside's words at the end of the task before a request made in it ("…, and btw")
+_ASIDE_END = re.compile(r"(?<![^\s,])(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")$", _I)
+#: how much of the words before a request's word show it is made in an aside
+_ASIDE_REACH = 40
+
+
+def _aside(sentence: str) -> int:
+    """Where a request said in an aside after a task begins ("fix the import error, and btw
+    remember I'm on Python 3.12 at work": at "remember"), or 0: a cue word past the opening
+    of the sentence with a comma or an aside's words just before it."""
+    for n, word in enumerate(re.finditer(r"\S+", sentence)):
+        if n < 2 or not _is_cue(word.group()):
+            continue
+        before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip()
+        if before.endswith(",") or _ASIDE_END.search(before.rstrip(" ,")) is not None:
+            return word.start()
+    return 0
 
 
 def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept]) -> None:
@@ -231,7 +278,8 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
     ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
     attached = fold_accents(words[cue].casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
-    alone = start == 0 and len(words) - cue <= 2  # "Acuérdate, por fa.", "que no se te olvide jaja"
+    # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
+    alone = start == 0 and (len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:")))
     return bool(attached or _BACK_WORDS & {*after, *ahead} or alone)
 
 
@@ -241,16 +289,15 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     said = " ".join(before_request).strip(" ,;:-–—")
     if said and _is_cue(said.split()[0]):
         return None  # "remember that I…": the request comes first
+    if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
+        said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
     kept = (said or " ".join(before_it)).strip()
     # what is kept says something ("🥜 peanut allergy notes" names, it does not say)
     return kept if _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept) else None
 
 
-#: words that open a request said after its fact ("…, please keep that in mind", "y guardalo")
-_REQUEST_GLUE = frozenset(
-    "please pls plz can could would you keep hang on to in commit and so also just por favor porfa pfv y e que "
-    "lo la me te no se".split()
-)
+#: words that open a request said after its fact ("…, please keep that in mind", "y guardalo"), in every pack
+_REQUEST_GLUE = frozenset(w for p in all_packs() for w in p.request_glue)
 
 
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
@@ -392,7 +439,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
     if said is None:
-        return None
+        return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
 
 
@@ -461,26 +508,39 @@ _DO_NEXT = re.compile(
 )
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
-#: "my landlord is Mr. Okonkwo, please remember that": the fact said before its request
-_REQUEST_AFTER = re.compile(r"^(?P<said>.{3,}?)[,;.]\s+(?P<request>\S+(?:\s+\S+){0,3})$")
+#: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo")
+_REQUEST_AFTER = re.compile(r"[,;.]\s+")
+#: how far into what follows the fact a request's word may be ("…, and please do keep that")
+_TRAILING_CUE_REACH = 5
 
 
 def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | None:
     """A fact followed by the request to keep it: "my landlord is Mr. Okonkwo, please
-    remember that (in case…)", "uso Arch Linux, anotalo"."""
-    head, _, _ = clause.partition(" in case ")
-    match = _REQUEST_AFTER.match(head.strip())
-    if match is None:
-        return None
-    request = match.group("request").split()
-    cue = next((i for i, w in enumerate(request) if _is_cue(w)), None)
-    if cue is None or any(not _REFERS_BACK.match(w) for w in request[cue + 1 :]):
-        return None
-    return _kept(match.group("said"), request[cue], "", said_in)
+    remember that (in case…)", "uso Arch Linux, anotalo", "…, tenlo presente siempre",
+    "…, que no se te olvide en próximas sesiones"."""
+    for split in reversed(list(_REQUEST_AFTER.finditer(clause))):
+        said = clause[: split.start()].strip()
+        cue = _trailing_request(clause[split.end() :].split())
+        if cue is not None and len(said) >= 3:
+            return _kept(said, cue, "", said_in)
+    return None
 
 
-#: what may follow a request that points back at the fact before it ("remember that", "anotalo")
-_REFERS_BACK = re.compile(r"^(?:that|this|it|please|pls|thanks|eso|esto|porfa|isso|isto|por\s+favor)[.,!]*$", _I)
+def _trailing_request(words: list[str]) -> str | None:
+    """The word that asks to keep, when ``words`` are a request about what was said before
+    them, else None: its lead ("please", "y que no se te") and the word, then what it keeps
+    pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
+    when to keep it ("in mind", "siempre", "pras próximas conversas")."""
+    plain = [w.strip(",.!?¿¡").casefold() for w in words]
+    cue = next((i for i, w in enumerate(words[:_TRAILING_CUE_REACH]) if _is_cue(w)), None)
+    if cue is None or any(w not in _REQUEST_GLUE | _BACK_WORDS for w in plain[:cue]):
+        return None
+    rest = plain[cue + 1 :]
+    while rest and rest[0] in _BACK_WORDS:
+        rest = rest[1:]
+    if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)):
+        return words[cue]
+    return None
 
 
 def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str:
@@ -511,9 +571,29 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
     about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
         return "a note about the task at hand, with what to do about it"
-    if _DEICTIC.search(said) or _POINTS_AT.search(said) or (_TASK_WORDS.search(said) and not about_user):
+    if (
+        _DEICTIC.search(said)
+        or _POINTS_AT.search(said)
+        or (_TASK_WORDS.search(said) and not _their_world(said, about_user))
+    ):
         return "about the task at hand (code, files, tests), not the user"
     return None
+
+
+#: where a thing of the user's world is reached: a URL, a host of two dots or more, a host
+#: with its port, a domain with a path ("github.com/acme/api"); not a file ("utils.py")
+_AN_ADDRESS = re.compile(
+    r"\bhttps?://\S|(?<![\w.-])(?:[a-z0-9][\w-]*+(?:\.[a-z0-9][\w-]*+){2,}|[a-z0-9][\w.-]*+:\d{2,5}\b|"
+    r"[a-z0-9][\w-]*+\.(?:com|org|net|io|dev|app)/\w)",
+    _I,
+)
+
+
+def _their_world(said: str, about_user: bool) -> bool:
+    """Whether what a request keeps is of the user's world, words of code in it or not: it
+    opens with them or their group, or says what a thing of theirs is and where it is
+    reached ("el servidor de pruebas es qa-01.miempresa.com")."""
+    return about_user or (_SAYS_SOMETHING.search(said) is not None and _AN_ADDRESS.search(said) is not None)
 
 
 def _of_user_or_group(said: str, lang: str) -> bool:
@@ -630,7 +710,8 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
         return "names something without saying anything of it"
     about_user = bool(_USER_SUBJECT[lang].match(said))
     said_as_fact = bool(request.group("that") or request.group("colon"))  # "remember that our CI runs on…"
-    if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and _USER_GROUP.match(said)):
+    their_world = _USER_GROUP.match(said) or _their_world(said, about_user)
+    if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and their_world):
         return "about the task at hand (code, files, tests), not the user"
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
@@ -673,6 +754,8 @@ def _statement(clause: str) -> Signal | None:
             value = _trim(match.group("x"))
             if _TASK_WORDS.search(value) or _DEICTIC.search(value):
                 return None  # "I prefer the second approach", "trabajo en el parser hoy": the task at hand
+            if any(_is_cue(w) for w in value.split()[:_CUE_REACH]):
+                return None  # "I want you to remember that…", "Quero que te lembres disso": a request
             if key in ("name", "nombre"):
                 value = " ".join(value.split()[:4])
             if not value:
@@ -865,7 +948,18 @@ def _subject_key(said: str, lang: str) -> str:
 def _trim(value: str) -> str:
     value = value.strip().strip("\"'“”«»").strip()
     value = _STOP_AT.sub("", value).strip()
+    for _ in range(3):  # "…, please, thanks!"
+        value = _COURTESY_TAIL.sub("", value).strip()
     return value[:_MAX_CHARS].rstrip()
+
+
+#: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack
+_COURTESY_TAIL = re.compile(
+    r"(?:^|[\s,;]++)(?:"
+    + "|".join(re.escape(c).replace(r"\ ", r"\s+") for p in all_packs() for c in p.courtesies)
+    + r")[\s.!,]*+$",
+    _I,
+)
 
 
 def _sentence(text: str) -> str:

@@ -37,6 +37,9 @@ class Pack:
     #: "save that *somewhere*", "please commit that *to* memory", "keep it *in* mind" (the
     #: fact was said before the request)
     pronoun_tails: frozenset[str] = field(default_factory=frozenset)
+    #: the words of a request said after its fact, before its word that asks to keep
+    #: ("…, *please could you* keep that", "*y que no se te* olvide", "*quero que você* lembre")
+    request_glue: frozenset[str] = field(default_factory=frozenset)
     #: how a request is asked as a question ("could you remember that …?", "pode lembrar …?")
     polite_requests: tuple[str, ...] = ()
     #: what opens a request before a colon without a word that asks to keep ("for next
@@ -116,6 +119,16 @@ class Pack:
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)
     that_words: frozenset[str] = field(default_factory=frozenset)
+    #: the word after a request's verb that makes it a to-do ("remember *to* call", "acordate
+    #: *de* cerrar"): a list it announces ("Remember to:") holds things to do, not facts
+    todo_words: frozenset[str] = field(default_factory=frozenset)
+    #: what asks nicely and says nothing ("please", "por fa", "pfv"): a request that keeps
+    #: only these ("Acuérdate, por fa.") keeps what was said before it
+    courtesies: tuple[str, ...] = ()
+    #: what turns a sentence to an aside, as patterns: a request to keep said after a task
+    #: in one sentence ("fix the import, *and btw* remember I'm on Python 3.12", "*y de
+    #: paso* apúntate que…", "*e aproveita pra* guardar que…")
+    asides: tuple[str, ...] = ()
     #: the words a secret is told after, as patterns of words matched ignoring case
     #: ("password", "door code", "contraseña", "senha"); how its value is introduced
     #: ("is", "is now", "es", "é"); the words between that say whose it is ("for my gmail

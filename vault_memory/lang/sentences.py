@@ -3,7 +3,8 @@
 The boundaries come from ``sentencex`` (Wikimedia's segmenter: abbreviations of ~300
 languages, compiled, a microsecond a sentence); a break it makes after an abbreviation of
 any installed pack is joined again (it reads "Av." as an end in Portuguese). A newline
-always ends a sentence: a prompt's lines are its user's sentences.
+always ends a sentence: a prompt's lines are its user's sentences; a list's number ("2.")
+opens the sentence after it, it is not one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sentencex
 
 from .registry import all_packs
 
+#: a list's number, which a segmenter takes for a sentence of its own ("1." before "my cat is Tom")
+_LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)]$")
 #: the last word of a piece before a break, with its full stop
 _LAST_WORD = re.compile(r"(?:^|[\s(«\"'“])([^\s(«\"'“]+)\.\s*$")
 
@@ -34,7 +37,7 @@ def sentences(text: str, lang: str | None = None) -> list[str]:
             piece = piece.strip()
             if not piece:
                 continue
-            if joined and _ends_in_abbreviation(joined[-1]):
+            if joined and (_ends_in_abbreviation(joined[-1]) or _LIST_NUMBER.match(joined[-1])):
                 joined[-1] = f"{joined[-1]} {piece}"
             else:
                 joined.append(piece)

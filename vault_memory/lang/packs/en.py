@@ -38,6 +38,20 @@ PACK = Pack(
     ),  # fmt: skip
     polite_requests=("can you", "could you", "would you", "will you", "can u", "could u", "pls can you"),
     that_words=frozenset({"that"}),
+    todo_words=frozenset({"to"}),
+    courtesies=("please", "pls", "plz", "pleeease", "thanks", "thx", "ty", "thank you", "cheers"),
+    asides=(
+        "and",
+        r"and\s+also",
+        "also",
+        "btw",
+        r"by\s+the\s+way",
+        r"oh\s+and",
+        "plus",
+        r"and\s+btw",
+        r"and\s+by\s+the\s+way",
+        r"while\s+you(?:'re|\s+are)\s+at\s+it",
+    ),
     about_me=(
         r"what\s+(?:do|else\s+do)\s+you\s+(?:know|remember)\s+about\s+me",
         r"tell\s+me\s+(?:about\s+)?(?:myself|about\s+me|what\s+you\s+know)",
@@ -282,6 +296,9 @@ PACK = Pack(
         "guard",
     ),
     back_refs=frozenset("that this it them these those all".split()),
+    request_glue=frozenset(
+        "please pls plz can could would will you keep hang on to in commit and so also just i want id like".split()
+    ),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when please pls plz safe down away too also now forever as
         because since on up with handy around somewhere, thanks thx""".split()

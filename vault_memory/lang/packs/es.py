@@ -26,6 +26,7 @@ PACK = Pack(
         r"recuerd[\w-]*",
         r"record[\w-]*",
         r"acord[\w-]*",
+        r"acuerd[\w-]*",
         r"olvid[\w-]*",
         r"anot[\w-]*",
         r"apunt[\w-]*",
@@ -42,6 +43,21 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
+    todo_words=frozenset({"de"}),
+    courtesies=("por favor", "porfa", "porfi", "porfis", "por fa", "plis", "gracias", "xfa", "x favor"),
+    asides=(
+        "y",
+        r"y\s+(?:ya\s+)?de\s+paso",
+        r"(?:ya\s+)?de\s+paso",
+        r"y\s+ya\s+que\s+est[aá]s",
+        r"ya\s+que\s+est[aá]s",
+        r"ya\s+que\s+estamos",
+        r"por\s+cierto",
+        r"y\s+por\s+cierto",
+        r"adem[aá]s",
+        r"y\s+tambi[eé]n",
+        r"aprovechando",
+    ),
     polite_requests=(
         "puedes",
         "podes",
@@ -317,7 +333,16 @@ PACK = Pack(
         "ajústalo",
         "arréglalo",
     ),
-    back_refs=frozenset("eso esto esa ese ello todo".split()),
+    back_refs=frozenset("eso esto esa ese ello todo lo".split()),
+    request_glue=frozenset(
+        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tenlo tenelo tenga".split()
+    ),
+    # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
+    # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")
+    pronoun_tails=frozenset(
+        """para pa pal por en de del desde hasta cuando porque así asi ya siempre también tambien ahora luego
+        después despues antes mientras con sin sobre bien porfa porfi pls gracias""".split()
+    ),
     signal_refusals=(
         ("question", "^\\s*¿"),
         ("asks-if-remembered", "^(?:te\\s+acord[aá]s|te\\s+acuerdas|record[aá]s|recuerdas)\\b"),

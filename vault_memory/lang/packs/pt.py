@@ -40,6 +40,21 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
+    todo_words=frozenset({"de"}),
+    courtesies=("por favor", "pfv", "pf", "pfvr", "porfa", "obrigado", "obrigada", "brigado", "valeu", "vlw"),
+    asides=(
+        "e",
+        r"e\s+aproveita\s+(?:pra|para)",
+        r"aproveita\s+(?:pra|para)",
+        "aproveitando",
+        r"j[aá]\s+agora",
+        r"e\s+j[aá]\s+agora",
+        r"ali[aá]s",
+        r"e\s+tamb[eé]m",
+        r"de\s+passagem",
+        r"ah\s+e",
+        r"e\s+por\s+falar\s+nisso",
+    ),
     polite_requests=(
         "pode",
         "poderia",
@@ -291,6 +306,15 @@ PACK = Pack(
         "poe",
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo".split()),
+    request_glue=frozenset(
+        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha".split()
+    ),
+    # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
+    # the request ("guarda isso pras próximas conversas", "anota isso aí")
+    pronoun_tails=frozenset(
+        """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando porque assim já ja
+        sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu""".split()
+    ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
         ("reminiscing", "^(?:se\\s+)?(?:lembra|lembras|lembre)(?:-se)?\\s+(?:d[eoa]\\s+)?quando\\b"),
