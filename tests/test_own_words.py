@@ -713,3 +713,13 @@ def test_a_thing_of_the_users_world_reached_at_an_address_is_kept_despite_its_wo
 def test_a_fact_said_before_a_request_with_where_to_keep_it_is_kept():
     text = " ".join(s.text for s in explicit_signals("mi prima Irene vive en Lugo, tenlo presente siempre"))
     assert "Irene" in text and "siempre" not in text, text
+
+
+def test_a_list_after_a_request_keeps_a_bounded_number_of_items_and_names_the_rest_once():
+    """One prompt never fills a vault: a list of thousands of items keeps its first ones,
+    the rest is named once (not once an item, which would flood the hook log)."""
+    said = "Note these about me:\n" + "\n".join(f"- my bike number {n} is in rack {n}" for n in range(3000))
+    said += "\nremember that my barber is Tomasz"
+    signals, not_kept = read_requests(said)
+    assert 1 < len(signals) <= 30 and signals[-1].text.endswith("Tomasz")
+    assert len(not_kept) == 1 and "first" in not_kept[0].reason

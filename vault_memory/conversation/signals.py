@@ -111,6 +111,8 @@ _STOP_AT = re.compile(
 
 #: what makes a request a to-do ("remember *to*…"), in every pack
 _TODO_WORDS = frozenset(w for p in all_packs() for w in p.todo_words)
+#: the most items of one list a request keeps
+_LIST_MOST = 20
 #: what opens an item of a list: a bullet or a number ("- I work at …", "2) my team is …")
 _LIST_ITEM = re.compile(r"^(?:[-*•·+]|\d{1,2}[.)])\s+(?=\S)")
 
@@ -142,7 +144,7 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     found: list[Signal] = []
     declined: list[NotKept] = []
     joins: int | None = None  # the request a next sentence may go on about
-    listing = False  # a request that ended in a colon: the items of a list below it are kept
+    listing = 0  # a request that ended in a colon: the items of a list below it are kept, so many more
     before_it: list[str] = []  # what was said since the last request, for one that points back
     said = normalize_space(utterance).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -160,15 +162,25 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             joins, before_it = None, []
             continue
         if listing and (item := _LIST_ITEM.match(sentence)) is not None:
-            _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), found, declined)
+            if listing == 1:  # a request never writes a vault full: the rest is named once, not kept
+                declined.append(
+                    NotKept(
+                        sentence,
+                        f"a list keeps its first {_LIST_MOST} items; this one and those after it were not kept",
+                    )
+                )
+                listing = -1
+            elif listing > 1:
+                _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), found, declined)
+                listing -= 1
             continue
-        listing = False
+        listing = 0
         before, declined_before = len(found), len(declined)
         _read_clauses(sentence, found, declined)
         following = all_sentences[n + 1] if n + 1 < len(all_sentences) else ""
         if _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
-            listing, joins, before_it = True, None, []
+            listing, joins, before_it = _LIST_MOST + 1, None, []
             continue
         back = _points_back(sentence, before_it) if len(found) == before else None
         if back is not None:
