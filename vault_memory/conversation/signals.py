@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
 from ..vault.person import ES_FIRST_PERSON, es_gender, in_third_person, third_person_en
@@ -141,61 +141,79 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     nurse.") is part of that request: the request is kept whole. A request said after its
     fact ("My landlord is Mr. Patel. Remember it please", "…, guarda isso na memória") keeps
     what was said before it."""
-    found: list[Signal] = []
-    declined: list[NotKept] = []
-    joins: int | None = None  # the request a next sentence may go on about
-    listing = 0  # a request that ended in a colon: the items of a list below it are kept, so many more
-    before_it: list[str] = []  # what was said since the last request, for one that points back
+    reading = _Reading()
     said = normalize_space(utterance).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
     for n, sentence in enumerate(all_sentences := sentences(said, detect(said)) if said else []):
         if deadline is not None and time.monotonic() > deadline:
             rest = " ".join(all_sentences[n:])
-            declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
+            reading.declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
             break
         if len(sentence) > _MAX_SENTENCE:
-            joins, before_it = None, []
+            reading.joins, reading.before_it = None, []
             continue
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
         if not sentence or _refused(sentence):
-            joins, before_it = None, []
-            continue
-        if listing and (item := _LIST_ITEM.match(sentence)) is not None:
-            if listing == 1:  # a request never writes a vault full: the rest is named once, not kept
-                declined.append(
-                    NotKept(
-                        sentence,
-                        f"a list keeps its first {_LIST_MOST} items; this one and those after it were not kept",
-                    )
-                )
-                listing = -1
-            elif listing > 1:
-                _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), found, declined)
-                listing -= 1
-            continue
-        listing = 0
+            reading.joins, reading.before_it = None, []
+        elif not reading.list_item(sentence):
+            reading.read(sentence, opening, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
+    return reading.found, reading.declined
+
+
+@dataclass
+class _Reading:
+    """What the reading of a turn carries from one sentence to the next."""
+
+    found: list[Signal] = field(default_factory=list)
+    declined: list[NotKept] = field(default_factory=list)
+    #: the request a next sentence may go on about
+    joins: int | None = None
+    #: what was said since the last request, for one that points back
+    before_it: list[str] = field(default_factory=list)
+    #: after a request that ended in a colon: how many more items of the list below it are
+    #: kept, plus one (1: the next is named as one too many; -1: the rest are passed over)
+    listing: int = 0
+
+    def list_item(self, sentence: str) -> bool:
+        """Whether ``sentence`` is an item of a list a request announced: kept, or past the
+        most a list keeps (named once: a request never writes a vault full)."""
+        item = _LIST_ITEM.match(sentence) if self.listing else None
+        if item is None:
+            self.listing = 0
+            return False
+        if self.listing == 1:
+            reason = f"a list keeps its first {_LIST_MOST} items; this one and those after it were not kept"
+            self.declined.append(NotKept(sentence, reason))
+            self.listing = -1
+        elif self.listing > 1:
+            _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), self.found, self.declined)
+            self.listing -= 1
+        return True
+
+    def read(self, sentence: str, opening: str, following: str) -> None:
+        """One sentence (``opening``: as said, before its filler and politeness were taken
+        off; ``following``: the sentence after it)."""
+        found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
         _read_clauses(sentence, found, declined)
-        following = all_sentences[n + 1] if n + 1 < len(all_sentences) else ""
         if _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
-            listing, joins, before_it = _LIST_MOST + 1, None, []
-            continue
-        back = _points_back(sentence, before_it) if len(found) == before else None
+            self.listing, self.joins, self.before_it = _LIST_MOST + 1, None, []
+            return
+        back = _points_back(sentence, self.before_it) if len(found) == before else None
         if back is not None:
             del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
             _keep_what_was_said(back, found, declined)
-            joins, before_it = None, []
+            self.joins, self.before_it = None, []
         elif len(found) > before:
-            joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
-            before_it = []
-        elif joins is not None and _goes_on(opening):
-            found[joins] = _joined(found[joins], opening)
+            self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
+            self.before_it = []
+        elif self.joins is not None and _goes_on(opening):
+            found[self.joins] = _joined(found[self.joins], opening)
         else:
-            joins = None
-            before_it = [*before_it, sentence][-_BACK_SENTENCES:]
-    return found, declined
+            self.joins = None
+            self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
 
 
 def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
