@@ -27,7 +27,7 @@ class Candidates:
     judges: dict[str, Part] = field(default_factory=dict)
     #: late interaction's MaxSim per re-scored candidate
     maxsims: dict[str, float] = field(default_factory=dict)
-    #: what a conversation's turn is, where it weighed in (``_weigh_turns``): its speaker,
+    #: what a conversation's turn is, where it weighed in (``stages.turns``): its speaker,
     #: named by the question, or that it only asks
     turns: dict[str, dict[str, object]] = field(default_factory=dict)
     #: the facts that answer the question by its kind (``recall.kinds``): {path: the kind}

@@ -21,14 +21,14 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..errors import EmbedderError, IndexDamaged
+from ..errors import EmbedderError
 from ..index.catalog import Meta
 from ..index.embedder import Part, embed_question, parts_of, token_model
 from ..index.generations import check_compatible
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
-from ..lang import ENGLISH, detect, read_question
+from ..lang import ENGLISH, Question, detect, read_question
 from ..lang import languages as installed_languages
 from ..lifecycle import (
     Timeline,
@@ -37,33 +37,23 @@ from ..lifecycle import (
     timeline,
 )
 from ..vault.memory import Memory
-from .by_kind import by_kind
 from .candidates import Candidates
 from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
 from .languages import abstentions, judged, judges_of, languages_judged, model_judges
-from .linked import follow_links
 from .of_a_time import left_out_of_a_time, of_a_time
 from .ranking import (
     RankingParams,
     fuse,
-    late_interaction,
-    lift_above_the_rest,
     lift_dated,
     lift_sessions,
-    lift_speakers,
-    lower_asking,
     scale_dated,
     spread_to_neighbours,
 )
 from .relevance import relevance_judge
 from .results import Hit, RecallQuery, RecallResult
 from .select import Weighing, complete, select
+from .stages import STAGES, Ranking
 from .told import Told
-from .turns import read_turns
-
-#: the question's word pieces MaxSim reads, at most: every LoCoMo question has fewer (its
-#: longest 126); an 8,000-character query's 2,000 pieces took 4 s
-QUESTION_PIECES = 128
 
 #: vector-only candidates below this cosine similarity are noise, not memories to recall.
 #: Measured (docs/benchmarks.md): on the bilingual set it keeps every answer and 9.7%
@@ -255,9 +245,9 @@ class Engine:
         notes: list[str] | None,
     ) -> list[Hit]:
         """The stages of a ranking, in order: the legs, the candidates they agree on
-        (``_candidates``), late interaction (``_late``), the food rule, then the lifecycle
-        weights and the selection (``_select``) and what joins the hits after it
-        (``_complete``). A question about a time alone skips the legs (``_a_time``); one
+        (``_candidates``), the stages that weigh them (``recall.stages``: late interaction,
+        turns, a time told, links, kinds), then the lifecycle weights and the selection
+        (``select``) and what joins the hits after it (``complete``). A question about a time alone skips the legs (``_a_time``); one
         with a subject and a time is ranked by its subject, and the memories of that time
         lifted (``_time_asked``, ``_lift_of_the_time``)."""
         now = query.as_of or dt.datetime.now().astimezone()
@@ -272,11 +262,12 @@ class Engine:
         asked_in = question.language if self.params.language_aware else None
         models = self._models(snap, asked_in)
         clock = _Clock(timings)
-        found = self._found(snap, query, asked_in, models, when, clock, warnings)
-        with clock("links_ms"):
-            follow_links(snap, found, models, self.params)
-        with clock("kinds_ms"):
-            answering = by_kind(snap, query.text, found, models, asked_in, self.params, self.languages)
+        ranking = self._found(snap, query, question, asked_in, models, when, clock, warnings)
+        for stage in STAGES:
+            if stage.on(self.params):
+                with clock(f"{stage.name}_ms"):
+                    stage.run(ranking)
+        found, answering = ranking.found, ranking.answering
         superseded = snap.superseded_targets()
         relevant = relevance_judge(question, found, answering, parts_of(self.index.embedder))
         confirmed = self.vault.confirmations.latest()  # known true since the file says (the journals)
@@ -290,14 +281,15 @@ class Engine:
         self,
         snap: Snapshot,
         query: RecallQuery,
+        question: Question,
         asked_in: str | None,
         models: tuple[Part, ...],
         when: NamedTime | Told | None,
         clock: _Clock,
         warnings: list[str] | None,
-    ) -> Candidates:
-        """The candidates the legs agree on (``_candidates``), re-scored by late interaction
-        (``_late``), weighed by the turns a question names and lifted to a precise time told."""
+    ) -> Ranking:
+        """The candidates the legs agree on (``_candidates``), as the stages will take them
+        (``recall.stages``), with the question's word pieces when late interaction can run."""
         legs = query.legs if models else tuple(leg for leg in query.legs if leg != "vector")
         pieces_of = token_model(self.index.embedder)[0]
         late = self._late_possible(snap, legs) and any(m.model_id == pieces_of for m in models)
@@ -307,14 +299,11 @@ class Engine:
         with clock("candidates_ms"):
             sessions = snap.session_scores(query.text) if "keyword" in legs and self.params.session_weight > 0 else {}
             found = self._candidates(snap, keyword, vector, asked_in, models, legs, when, sessions)
-        if pieces:  # late interaction: the best candidates re-scored word piece by word piece
-            self._late(snap, pieces[0], found, clock, warnings)
-        with clock("turns_ms"):
-            self._weigh_turns(snap, query.text, found)
-        if isinstance(when, Told) and is_precise(when):
-            lift_above_the_rest(found.fused, found.dated)  # "yesterday": where the user looks
         found.question_vector = asked[0] if asked else None
-        return found
+        return Ranking(
+            snap, query, question, self.params, models, asked_in, when, found,
+            pieces[0] if pieces else None, pieces_of, self.languages, warnings,
+        )  # fmt: skip
 
     def _time_asked(self, query: RecallQuery, times: TimesAsked) -> tuple[RecallQuery, NamedTime | Told | None]:
         """The time a question with a subject names (of its ``times``): a month, year or
@@ -450,18 +439,6 @@ class Engine:
                 dated[path] = said
         return fused if is_precise(when) else scale_dated(fused, dated, self.params.told_weight)
 
-    def _weigh_turns(self, snap: Snapshot, question: str, found: Candidates) -> None:
-        """What a conversation's turn is weighs in (``recall.turns``): the turns of a speaker
-        the question names lifted, a turn that only asks lowered (``found.turns`` says which)."""
-        p = self.params
-        if not found.fused or (p.speaker_weight <= 0 and p.asking_weight <= 0) or not snap.holds_conversations():
-            return
-        texts = {path: m.text for path, m in snap.memories(list(found.fused)).items() if m.conversation}
-        read = read_turns(texts, question, speakers=p.speaker_weight > 0, asking=p.asking_weight > 0)
-        lifted = lift_speakers(found.fused, read.told_by_named, p.speaker_weight, read.teller)
-        found.fused = lower_asking(lifted, read.asking, p.asking_weight)
-        found.turns = read.explain()
-
     def _language_rule(
         self,
         snap: Snapshot,
@@ -480,34 +457,6 @@ class Engine:
         written_in = self.languages(snap, list(found))
         known = [m.languages for m in models]
         return abstentions(asked_in, written_in, dict(keyword), known, legs), judges_of(written_in, models, asked_in)
-
-    def _late(
-        self,
-        snap: Snapshot,
-        query_pieces: np.ndarray,
-        found: Candidates,
-        clock: _Clock,
-        warnings: list[str] | None,
-    ) -> None:
-        """Re-score the best candidates by MaxSim of the question's word pieces against each
-        memory's (``found.maxsims``, ``found.fused``); damaged token rows: without, said."""
-        top = sorted(found.fused, key=lambda path: (-found.fused[path], path))[: self.params.late_depth]
-        if found.abstains is not None:  # the language rule holds here too: no pieces across languages
-            pieces_of, abstains = token_model(self.index.embedder)[0], found.abstains["vector"]
-
-            def comparable(path: str) -> bool:  # a neighbour no model was asked about: its pieces may be
-                judge = found.judges.get(path)
-                return path not in abstains and (judge is None or judge.model_id == pieces_of)
-
-            top = [path for path in top if comparable(path)]
-        with clock("late_ms"):
-            try:
-                found.maxsims = snap.maxsims(query_pieces[:QUESTION_PIECES], top)
-            except IndexDamaged as e:  # damaged token files: rank without them, and say so
-                found.maxsims = {}
-                if warnings is not None:
-                    warnings.append(f"ranked without late interaction: {e}")
-        found.fused = late_interaction(found.fused, found.maxsims, self.params, found.neighbours)
 
     def _weighing(self) -> Weighing:
         return Weighing(
