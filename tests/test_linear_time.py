@@ -144,7 +144,7 @@ def test_a_long_input_is_read_only_as_far_as_a_model_reads_it(empty_vault_dir, m
     bounded number of tokens: what lies beyond changes nothing."""
     from vault_memory.index.embedder import UseEmbedder
     from vault_memory.index.snapshot import Snapshot
-    from vault_memory.recall.engine import QUESTION_PIECES
+    from vault_memory.recall.stages import QUESTION_PIECES
 
     use = UseEmbedder()
     head = "~" * UseEmbedder.MAX_CHARS

@@ -723,3 +723,118 @@ def test_a_list_after_a_request_keeps_a_bounded_number_of_items_and_names_the_re
     signals, not_kept = read_requests(said)
     assert 1 < len(signals) <= 30 and signals[-1].text.endswith("Tomasz")
     assert len(not_kept) == 1 and "first" in not_kept[0].reason
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "note: glpat-AbCdEfGhIjKlMnOpQrStUv",
+        "Keep these about me:\n- hf_QwErTyUiOpAsDfGhJkLzXcVbNm123456",
+        "our router password Zebra77, please keep that in mind",
+        "Apunta estos datos míos:\n- contraseña del portátil Gato2024!",
+        "remember that the grafana link is https://grafana.acme.dev/d/x?api_key=Zq8wLm3nPq",
+    ],
+)
+def test_a_secret_in_a_request_of_any_shape_is_never_written(said):
+    """A key's shape is left as typed (capitalising "glpat-…" hid it from the rules), a
+    password told with no "is" is one, and a token rides in a link's query too."""
+    from vault_memory.vault.secrets import find_secret
+
+    for signal in explicit_signals(said):
+        assert find_secret(signal.text), signal.text  # a write refuses it: its secret is seen
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Changelog:\n- faster startup\n- new icon",
+        "Meeting notes:\n- Priya owns the budget",
+        "Remember to handle these:\n- empty input\n- unicode names",
+        "Ten en cuenta esto para el refactor:\n- usa async\n- devuelve pronto",
+        "Guarda isto:\n- qual é o meu nome",
+        "The bot wrote: Got it, I'll save the following:\n- You live in Oslo\n- Your cat is Mia",
+        "Please store these:\n- ✨\n- xD\n- ok",
+    ],
+)
+def test_a_heading_or_a_list_that_is_no_request_about_the_user_writes_nothing(said):
+    """Only a request at the start of its sentence that points at what follows announces a
+    list, and each item must say something of the user or their world: no heading with a
+    word like "notes", no to-do, no question, no assistant's words, no emoji."""
+    assert explicit_signals(said) == [], said
+
+
+def test_one_prompt_of_many_lists_keeps_at_most_one_lists_worth():
+    said = "".join(
+        "Save these:\n" + "".join(f"- my cousin {i}{j} lives in Rome\n" for j in range(15)) for i in range(30)
+    )
+    assert len(explicit_signals(said)) <= 20
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Water the ferns on Sunday, tenlo presente siempre",
+        "Buy stamps at the post office, keep that in mind from now on",
+        "Hand in the report by noon, guarda isso pra depois",
+    ],
+)
+def test_a_to_do_or_an_instruction_before_a_keep_that_is_not_written(said):
+    assert explicit_signals(said) == [], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Forward this to the team: Hi all, remember that the parking lot is closed",
+        "Translate into Portuguese: Good morning, remember that I miss you",
+    ],
+)
+def test_a_request_inside_quoted_text_after_a_colon_is_not_the_users(said):
+    assert explicit_signals(said) == [], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember that the build in ci/build.py is failing against https://jenkins.acme.dev/job/7",
+        "note that parse_row() is slow on etl.prod.acme.dev",
+    ],
+)
+def test_an_address_does_not_make_a_note_about_the_code_a_fact(said):
+    assert explicit_signals(said) == [], said
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("My cat is called Miso. Remember, thanks 😊", "Miso"),
+        ("A minha gata chama-se Pipoca. Lembra, pfv 🙏", "Pipoca"),
+        ("Mi tía vive en Cádiz — tenlo presente siempre", "Cádiz"),
+        ("My niece is Zoe. Keep that in mind, cheers :)", "Zoe"),
+    ],
+)
+def test_a_courtesy_or_an_emoji_after_a_request_keeps_the_fact_before_it(said, value):
+    texts = [s.text for s in explicit_signals(said)]
+    assert any(value in t for t in texts) and not any(t.strip("😊🙏:) ") == "" for t in texts), texts
+
+
+def test_an_item_that_goes_on_in_a_second_sentence_keeps_the_list_going():
+    said = "Note these about me:\n- I'm diabetic. Type 1\n- I run on Sundays\n- my brother is Ivo. He lives in Split."
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in ("diabetic", "Type 1", "Sundays", "Ivo", "Split")), text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ((", " * 990) + ".\n") * 50,
+        (("remember that my fish is Bubbles" + " ;" * 1000)[:1990] + ".\n") * 50,
+        (("keep in mind" + "," * 2000)[:1990] + ".\n") * 50,
+    ],
+)
+def test_runs_of_commas_and_semicolons_are_read_in_linear_time(said):
+    import time
+
+    started = time.perf_counter()
+    read_requests(said)
+    assert time.perf_counter() - started < 2.0  # 0.1 s here; quadratic, 1-2 s on an idle machine

@@ -156,8 +156,8 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
         if not sentence or _refused(sentence):
             reading.joins, reading.before_it = None, []
-        elif not reading.list_item(sentence):
-            reading.read(sentence, opening, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
+        elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
+            reading.read(sentence, opening, following)
     return reading.found, reading.declined
 
 
@@ -174,12 +174,22 @@ class _Reading:
     #: after a request that ended in a colon: how many more items of the list below it are
     #: kept, plus one (1: the next is named as one too many; -1: the rest are passed over)
     listing: int = 0
+    #: whether a list was announced: one prompt keeps one list (a prompt of many headings,
+    #: each with its list, wrote thousands of facts)
+    listed: bool = False
+    #: whether that list's request said its items are the user's ("these about me")
+    of_the_user: bool = False
 
-    def list_item(self, sentence: str) -> bool:
+    def list_item(self, sentence: str, following: str) -> bool:
         """Whether ``sentence`` is an item of a list a request announced: kept, or past the
-        most a list keeps (named once: a request never writes a vault full)."""
+        most a list keeps (named once: a request never writes a vault full), or what an item
+        goes on to say before the next ("- I'm vegan! No eggs\n- I have a cat")."""
         item = _LIST_ITEM.match(sentence) if self.listing else None
         if item is None:
+            if self.listing and _LIST_ITEM.match(following):
+                if self.joins is not None and self.listing > 0:
+                    self.found[self.joins] = _joined(self.found[self.joins], sentence)
+                return True
             self.listing = 0
             return False
         if self.listing == 1:
@@ -187,7 +197,14 @@ class _Reading:
             self.declined.append(NotKept(sentence, reason))
             self.listing = -1
         elif self.listing > 1:
-            _keep_what_was_said(sentence[item.end() :].rstrip(".!;"), self.found, self.declined)
+            said = sentence[item.end() :].rstrip(".!;")
+            why = _not_an_item(said, self.of_the_user)
+            kept = len(self.found)
+            if why is None:
+                _keep_what_was_said(said, self.found, self.declined)
+            else:
+                self.declined.append(NotKept(said, why))
+            self.joins = kept if len(self.found) > kept else None  # "…\n- My sister is Ana. She is a nurse."
             self.listing -= 1
         return True
 
@@ -197,9 +214,10 @@ class _Reading:
         found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
         _read_clauses(sentence, found, declined)
-        if _announces_a_list(sentence, declined[declined_before:], following):
+        if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
-            self.listing, self.joins, self.before_it = _LIST_MOST + 1, None, []
+            self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
+            self.of_the_user = bool(_SELF_WORDS & {w.strip(",.:!?¿¡").casefold() for w in sentence.split()})
             return
         back = _points_back(sentence, self.before_it) if len(found) == before else None
         if back is not None:
@@ -218,13 +236,28 @@ class _Reading:
 
 def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
     """Whether a request names what to keep in the list below it: a request not kept (what
-    it named is said below) that ends in a colon, and a list's item follows ("Guarda estos
-    datos sobre mí:\n- trabajo en remoto")."""
+    it named is said below) that opens with its word (after "please", "could you"…), points
+    at what follows ("these", "the following", "estos datos") and ends in a colon, and a
+    list's item follows ("Guarda estos datos sobre mí:\n- trabajo en remoto"). "Release
+    notes:", "Remember to do these:" and "I will remember the following:" announce none."""
     head = sentence.rstrip()
     if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None:
         return False
-    last = head[:-1].split()[-1:]
-    return not (last and last[0].casefold() in _TODO_WORDS)  # "Remember to:" lists things to do
+    words = [w.strip(",.!?¿¡:").casefold() for w in head[:-1].split()]
+    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    if cue is None or any(w not in _LIST_LEADS for w in words[:cue]):
+        return False
+    after = words[cue + 1 :]
+    return bool(after) and after[0] not in _TODO_WORDS and bool(_LIST_WORDS & set(after))
+
+
+#: what may come before the word of a request that announces a list ("please", "could you")
+_LIST_LEADS = frozenset(w for p in all_packs() for w in p.list_leads)
+#: what names the user in such a request, and what a question opens with, in every pack
+_SELF_WORDS = frozenset(w for p in all_packs() for w in p.self_words)
+_QUESTION_OPENINGS = frozenset(w for p in all_packs() for w in p.question_openings)
+#: what such a request points at what follows with ("these", "the following", "estos")
+_LIST_WORDS = frozenset(w for p in all_packs() for w in p.list_words)
 
 
 def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> None:
@@ -253,14 +286,44 @@ _ASIDE_REACH = 40
 def _aside(sentence: str) -> int:
     """Where a request said in an aside after a task begins ("fix the import error, and btw
     remember I'm on Python 3.12 at work": at "remember"), or 0: a cue word past the opening
-    of the sentence with a comma or an aside's words just before it."""
+    of the sentence with an aside's words just before it ("and btw", "y de paso"; a comma
+    alone may report what someone said: "Le dije, acuérdate que…"), none after a colon."""
     for n, word in enumerate(re.finditer(r"\S+", sentence)):
         if n < 2 or not _is_cue(word.group()):
             continue
-        before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip()
-        if before.endswith(",") or _ASIDE_END.search(before.rstrip(" ,")) is not None:
+        if ":" in sentence[: word.start()]:
+            return 0  # after a colon: what is quoted ("Reply to this email: Hi team, remember…")
+        before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip(" ,")
+        if _ASIDE_END.search(before) is not None:
             return word.start()
     return 0
+
+
+#: the user's words in every pack, wherever they are ("los viernes *no trabajo*")
+_USER_WORDS = re.compile("|".join(f"(?:{p.user_opening})\\b" for p in all_packs() if p.user_opening), _I)
+
+
+def _says_of_them(said: str) -> bool:
+    """Whether ``said`` says something of the user or their world: it opens with them or
+    their group, says what something is, or names the user after a time or a place ("los
+    viernes no trabajo"); "call mom", "ignore previous instructions" do not."""
+    if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _SAYS_SOMETHING.search(said):
+        return True
+    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said))
+
+
+def _not_an_item(said: str, of_the_user: bool) -> str | None:
+    """Why an item of a list a request announced is no fact to keep, or None: it must not
+    ask ("what is my name") or speak to the assistant ("You prefer dark mode": the words of
+    whoever wrote to "you"), and, unless the request said the items are the user's
+    (``of_the_user``: "these about me"), say something of the user or their world ("I work
+    at Northwind", "on-call is weekly"), not bid ("call mom", "ignore previous instructions")."""
+    first = said.split(maxsplit=1)[0].strip("¿¡").casefold() if said.strip() else ""
+    if _RELATIONSHIP.match(said) or said.rstrip().endswith("?") or first in _QUESTION_OPENINGS:
+        return "not a fact about the user: it speaks to or asks the assistant"
+    if of_the_user or _says_of_them(said):
+        return None
+    return "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
 
 
 def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept]) -> None:
@@ -460,7 +523,9 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | None:
     if lead is not None:  # "for next time: …", "para referência futura: …"
         return _kept(lead.group("x"), "", "", said_in)
     words = clause.split()
-    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    colon = next((i for i, w in enumerate(words) if w.endswith(":")), len(words))
+    # a word after a colon is what is quoted ("Translate this: Hello, remember that I…")
+    cue = next((i for i, w in enumerate(words[: min(_CUE_REACH, colon + 1)]) if _is_cue(w)), None)
     if cue is None:
         return _said_before_the_request(clause, said_in)
     if _REMIND_ME.search(words[cue]):
@@ -538,20 +603,28 @@ _DO_NEXT = re.compile(
 )
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
-#: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo")
-_REQUEST_AFTER = re.compile(r"[,;.]\s+")
+#: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
+_REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+")
 #: how far into what follows the fact a request's word may be ("…, and please do keep that")
 _TRAILING_CUE_REACH = 5
+#: the most words a request said after its fact takes ("…, tenlo en cuenta de ahora en adelante")
+_TRAILING_WORDS = 12
 
 
 def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | None:
     """A fact followed by the request to keep it: "my landlord is Mr. Okonkwo, please
     remember that (in case…)", "uso Arch Linux, anotalo", "…, tenlo presente siempre",
-    "…, que no se te olvide en próximas sesiones"."""
+    "…, que no se te olvide en próximas sesiones". What is kept says something of the
+    user or their world: "Call the plumber, keep that in mind" is a to-do."""
     for split in reversed(list(_REQUEST_AFTER.finditer(clause))):
+        rest = clause[split.end() :].split()
+        if len(rest) > _TRAILING_WORDS:
+            return None  # a request is short; what is longer is no request after its fact
         said = clause[: split.start()].strip()
-        cue = _trailing_request(clause[split.end() :].split())
+        cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
+            if not _says_of_them(said):
+                return "it says nothing of the user or their world (a to-do, an instruction)"
             return _kept(said, cue, "", said_in)
     return None
 
@@ -598,6 +671,8 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
         return "a passing state, not a lasting fact"
     if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
         return "names something without saying anything of it"
+    if said.rstrip(":;,.").casefold() in _TODO_WORDS | _THAT_WORDS | _BACK_WORDS:
+        return "nothing to keep was said after the request"  # "Remember, to:"
     about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
         return "a note about the task at hand, with what to do about it"
@@ -619,11 +694,22 @@ _AN_ADDRESS = re.compile(
 )
 
 
+#: a saying verb just before an address, maybe with one short word between ("is at", "es un")
+_SAYS_BEFORE = re.compile(
+    r"\b(?:" + "|".join(p.saying_verbs for p in all_packs() if p.saying_verbs) + r")(?:\s+\w{1,3})?\s+$", _I
+)
+
+
 def _their_world(said: str, about_user: bool) -> bool:
     """Whether what a request keeps is of the user's world, words of code in it or not: it
     opens with them or their group, or says what a thing of theirs is and where it is
     reached ("el servidor de pruebas es qa-01.miempresa.com")."""
-    return about_user or (_SAYS_SOMETHING.search(said) is not None and _AN_ADDRESS.search(said) is not None)
+    if about_user:
+        return True
+    address = _AN_ADDRESS.search(said)
+    # what it is, then where: "…es qa-01.miempresa.com", "…fica em github.com/…", "…is at
+    # db.example.net:5433"; not "fetch_user() is broken on staging.example.com"
+    return address is not None and _SAYS_BEFORE.search(said[max(0, address.start() - 40) : address.start()]) is not None
 
 
 def _of_user_or_group(said: str, lang: str) -> bool:
@@ -665,8 +751,8 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
         return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
-    if not said:
-        return "nothing to keep was said after the request"
+    if not said or said.rstrip(":;,.").casefold() in _TODO_WORDS | _THAT_WORDS | _BACK_WORDS:
+        return "nothing to keep was said after the request"  # "Remember, to:"
     if PASSING_STATE.search(said):
         return "a passing state, not a lasting fact"
     if _refused(said):
@@ -978,20 +1064,31 @@ def _subject_key(said: str, lang: str) -> str:
 def _trim(value: str) -> str:
     value = value.strip().strip("\"'“”«»").strip()
     value = _STOP_AT.sub("", value).strip()
-    for _ in range(3):  # "…, please, thanks!"
-        value = _COURTESY_TAIL.sub("", value).strip()
-    return value[:_MAX_CHARS].rstrip()
+    for _ in range(3):  # "…, please, thanks! 🙏"
+        head, tail = value[:-_TAIL_READ], value[-_TAIL_READ:]  # what ends it, read in a bounded tail
+        value = head + _COURTESY_TAIL.sub("", _SYMBOLS_TAIL.sub("", tail)).rstrip(" ,;")
+    return value[:_MAX_CHARS].rstrip() if any(ch.isalnum() for ch in value) else ""
 
 
-#: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack
+#: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack:
+#: it opens after a separator or at the start (a run of separators is read once)
 _COURTESY_TAIL = re.compile(
-    r"(?:^|[\s,;]++)(?:"
+    r"(?<![^\s,;])(?:"
     + "|".join(re.escape(c).replace(r"\ ", r"\s+") for p in all_packs() for c in p.courtesies)
     + r")[\s.!,]*+$",
     _I,
 )
+#: how much of a text's end the courtesy and symbol patterns read
+_TAIL_READ = 60
+#: what ends a text and says nothing: pictographs and emoticons ("🙏", ":)", ";-P")
+_SYMBOLS_TAIL = re.compile(
+    r"(?:[\s,;.!]|[:;]-?[()DPp]\B|[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])++$"
+)
 
 
 def _sentence(text: str) -> str:
+    """The text as one sentence, its first word capitalised when it is a plain word: a
+    key's shape ("ghp_…", "sk-…") is left as typed, where the secret rules know it."""
     text = re.sub(r"\s+", " ", text).strip()
-    return text[:1].upper() + text[1:]
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first.isalpha() else text

@@ -129,12 +129,27 @@ class Pack:
     #: in one sentence ("fix the import, *and btw* remember I'm on Python 3.12", "*y de
     #: paso* apúntate que…", "*e aproveita pra* guardar que…")
     asides: tuple[str, ...] = ()
+    #: what may come before the word of a request that announces a list ("please", "could
+    #: you", "por favor", "pode"), and what it points at what follows with ("these", "the
+    #: following", "estos", "o seguinte"): "Could you store these about me:" and its items
+    list_leads: frozenset[str] = field(default_factory=frozenset)
+    list_words: frozenset[str] = field(default_factory=frozenset)
+    #: what names the user in such a request ("these about *me*", "datos *míos*"): its items
+    #: are theirs, however short ("- allergic to penicillin")
+    self_words: frozenset[str] = field(default_factory=frozenset)
+    #: the words a question opens with ("what", "qué", "quem"): a list's item that opens
+    #: with one asks, it tells nothing
+    question_openings: frozenset[str] = field(default_factory=frozenset)
     #: the words a secret is told after, as patterns of words matched ignoring case
     #: ("password", "door code", "contraseña", "senha"); how its value is introduced
     #: ("is", "is now", "es", "é"); the words between that say whose it is ("for my gmail
     #: account", "del banco", "do wi-fi"); and the words an official identifier is told after
     #: ("passport", "DNI", "CPF"): ``vault.secrets``
     secret_words: tuple[str, ...] = ()
+    #: of the secret words, those of a password (not of a code or a token): a value with a
+    #: digit or a sign right after one is one, with no "is" between ("the wifi password
+    #: hunter22, keep that in mind")
+    password_words: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     id_words: tuple[str, ...] = ()

@@ -72,6 +72,15 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "a connection string with a password",
         re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:(?P<value>[^\s@/]{3,})@[^\s/]+"),
     ),
+    ("a Slack webhook", re.compile(r"\bhooks\.slack\.com/(?:services|workflows)/(?P<value>[A-Za-z0-9/_-]{20,})")),
+    # a secret carried in a link's query: "…/d/abc?auth_token=s3cr3tvalue123"
+    (
+        "a token in a link",
+        re.compile(
+            r"[?&#](?i:access_token|auth_token|id_token|token|api_?key|apikey|key|secret|client_secret|password|passwd|pwd|"
+            r"sig|signature|x-amz-signature)=(?P<value>[^&\s#\"'<>]{6,})"
+        ),
+    ),
     ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     # a setting named for a secret: AWS_SECRET_ACCESS_KEY=…, export GH_TOKEN="…"
     (
@@ -293,14 +302,25 @@ def _identifies(value: str) -> bool:
 def _told_value(match: re.Match[str]) -> bool:
     """A value right after a secret word, with no "is" or colon between, is one when it is
     mostly digits, a code, and no year or time ("door code 2580#" is; "PIN changed in 2019",
-    "token zq199x" and "a spiderman pin on your purse. Is Spider-Man…" are not)."""
+    "token zq199x" and "a spiderman pin on your purse. Is Spider-Man…" are not), or when a
+    password's word is told it and it ends the clause ("wifi password hunter22, …")."""
     if match.group("own") is not None:  # "my password's X": X ends what is said ("…'s 12+ characters" does not)
         return re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
     if any(match.group(told) is not None for told in ("link", "said")):
         return True
     value = match.group("value")
     digits = sum(ch.isdigit() for ch in value)
+    ends = value[-1:] in ".,;:!?" or re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
+    if ends and _password_word().match(match.group()):
+        return any(ch.isalpha() for ch in value)  # "the wifi password hunter22, keep that": a password
     return 2 * digits > len(value) and not re.fullmatch(r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value)
+
+
+@cache
+def _password_word() -> re.Pattern[str]:
+    """What opens a secret told by a password's word of any pack (read lower-cased)."""
+    words = sorted({w for p in all_packs() for w in p.password_words}, key=len, reverse=True)
+    return re.compile(r"(?:" + "|".join(words).replace(" ", r"\s+") + r")\b") if words else re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)

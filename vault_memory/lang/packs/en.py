@@ -40,6 +40,12 @@ PACK = Pack(
     that_words=frozenset({"that"}),
     todo_words=frozenset({"to"}),
     courtesies=("please", "pls", "plz", "pleeease", "thanks", "thx", "ty", "thank you", "cheers"),
+    list_leads=frozenset("please pls plz can could would you kindly".split()),
+    list_words=frozenset("these this following below all".split()),
+    self_words=frozenset("me myself mine".split()),
+    question_openings=frozenset(
+        "what who whom whose where when why how which is are do does did can could will would".split()
+    ),
     asides=(
         "and",
         r"and\s+also",
@@ -378,6 +384,7 @@ PACK = Pack(
     deictic_openings=r"this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)",
     for_now=r"for\s+now|today|right\s+now|at\s+the\s+moment",
     pointing_words=r"this|these",
+    password_words=(r"passw(?:ords?|[a-z]{1,4}d)", "passwd", "pw", "pwd", "passphrase"),
     secret_words=(
         "passw(?:ords?|[a-z]{1,4}d)",
         "passwd",

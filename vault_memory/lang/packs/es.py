@@ -45,6 +45,10 @@ PACK = Pack(
     that_words=frozenset({"que", "q"}),
     todo_words=frozenset({"de"}),
     courtesies=("por favor", "porfa", "porfi", "porfis", "por fa", "plis", "gracias", "xfa", "x favor"),
+    list_leads=frozenset("por favor porfa puedes podés podrías podrias me te quiero que".split()),
+    list_words=frozenset("estos estas esto siguiente siguientes todo datos cosas".split()),
+    self_words=frozenset("mí mi míos mías mis".split()),
+    question_openings=frozenset("qué quién quiénes dónde cuándo cómo cuál cuáles cuánto cuántos".split()),
     asides=(
         "y",
         r"y\s+(?:ya\s+)?de\s+paso",
@@ -335,7 +339,7 @@ PACK = Pack(
     ),
     back_refs=frozenset("eso esto esa ese ello todo lo".split()),
     request_glue=frozenset(
-        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tenlo tenelo tenga".split()
+        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tenlo tenelo tenga en".split()
     ),
     # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")
@@ -433,6 +437,7 @@ PACK = Pack(
     ),
     for_now=r"por\s+ahora|hoy|ahora\s+mismo",
     pointing_words=r"esto|estos|estas",
+    password_words=("contraseñas?", "contrasenas?", "clave"),
     secret_words=(
         "contraseñas?",
         "contrasenas?",

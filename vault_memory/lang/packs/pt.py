@@ -42,6 +42,10 @@ PACK = Pack(
     that_words=frozenset({"que", "q"}),
     todo_words=frozenset({"de"}),
     courtesies=("por favor", "pfv", "pf", "pfvr", "porfa", "obrigado", "obrigada", "brigado", "valeu", "vlw"),
+    list_leads=frozenset("por favor pfv pode podes poderia você voce vc me te quero que".split()),
+    list_words=frozenset("estes estas isto seguinte seguintes tudo dados coisas".split()),
+    self_words=frozenset("mim meus minhas".split()),
+    question_openings=frozenset("quê quem onde qual quais quanto quantos".split()),
     asides=(
         "e",
         r"e\s+aproveita\s+(?:pra|para)",
@@ -307,7 +311,7 @@ PACK = Pack(
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo".split()),
     request_glue=frozenset(
-        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha".split()
+        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em".split()
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
@@ -375,17 +379,18 @@ PACK = Pack(
         ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
     ),
     user_opening=(
-        r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|meu|minha|meus|minhas|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
+        r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
         r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
         r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
         r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo)"
     ),
     group_opening=r"n[oó]s|noss[oa]s?|a\s+gente|temos|usamos",
     possessives=r"meu|minha|meus|minhas|noss[oa]s?",
-    saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|gosta|vai|fica",
+    saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|chama-se|gosta|vai|fica",
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
+    password_words=("senhas?", "palavras?-passe"),
     secret_words=(
         "senhas?",
         "palavra-passe",
