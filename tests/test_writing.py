@@ -351,3 +351,111 @@ def test_two_wordings_of_a_fact_in_one_batch_are_one_memory(tmp_path, examples):
         assert (first.status, again.status, other.status) == ("created", "reconfirmed", "created")
         assert again.memory.id == first.memory.id
         assert sorted(m.text for m in mem.list() if "Sundays" in m.text) == [said[0], said[2]]
+
+
+# ---------------------------------------------------------------- the plan, from tables
+
+_WHEN = dt.datetime(2026, 5, 1, 12, tzinfo=dt.UTC)
+
+
+def _fact(id_: str, text: str, key: str | None = None, source: str | None = None):
+    from vault_memory.vault.memory import Memory
+
+    return Memory(id=id_, text=text, type="fact", key=key, source=source)
+
+
+def _item(text: str, key: str | None = None, single: bool = False, inferred: bool = False):
+    from vault_memory.vault.slots import slot_of
+    from vault_memory.writing.plan import Prepared
+    from vault_memory.writing.rules import Remembering
+
+    fields = {"source": "inferred"} if inferred else {}
+    return Prepared(Remembering(text, key=key, fields=fields), key, text, False, 1.0, single, slot_of(text, key))
+
+
+_CITY = _fact("c1", "Lives in Leeds", key="city")
+_STATED = _fact("c2", "Vegetarian", key="diet")
+_SLOT_OLD = _fact("s1", "The user lives in Porto")
+
+
+@pytest.mark.parametrize(
+    ("item", "evidence", "judging", "expected"),
+    [
+        # the same words, known: reconfirmed
+        (_item("Lives in Leeds", key="city", single=True), {"current": [_CITY]}, False, ("Reconfirm", "c1")),
+        # a single-valued key with a new value: its old value replaced, after asking what was known later
+        (_item("Lives in York", key="city", single=True), {"current": [_CITY]}, False, ("Need", "known_after")),
+        (
+            _item("Lives in York", key="city", single=True),
+            {"current": [_CITY], "known_after": frozenset()},
+            False,
+            ("Write", ["c1"], "key"),
+        ),
+        # the old value known true after the new one was said (an old transcript): declined
+        (
+            _item("Lives in York", key="city", single=True),
+            {"current": [_CITY], "known_after": frozenset({"c1"})},
+            False,
+            ("Decline", "c1"),
+        ),
+        # inferred never beats what the user stated
+        (
+            _item("Vegan", key="diet", single=True, inferred=True),
+            {"current": [_STATED], "known_after": frozenset()},
+            False,
+            ("Decline", "c2"),
+        ),
+        # the slot says it again: reconfirmed; it supersedes: replaced by the slot's subject
+        (_item("I live in Porto"), {"current": [], "slot": [(_SLOT_OLD, "same")]}, False, ("Reconfirm", "s1")),
+        (
+            _item("I live in Braga now"),
+            {"current": [], "slot": [(_SLOT_OLD, "supersede")], "known_after": frozenset()},
+            False,
+            ("Write", ["s1"], None),
+        ),
+        # a possible conflict: the judge is asked when there is one, kept as a conflict when not
+        (_item("I live in Braga"), {"current": [], "slot": [(_SLOT_OLD, "conflict")]}, True, ("Need", "settle")),
+        (
+            _item("I live in Braga"),
+            {"current": [], "slot": [(_SLOT_OLD, "conflict")], "restated": None},
+            False,
+            ("Write", [], None),
+        ),
+        # nothing related: a restatement is looked for, then the judged neighbours (with a judge)
+        (_item("The user keeps bees"), {"current": []}, False, ("Need", "restatement")),
+        (_item("The user keeps bees"), {"current": [], "restated": None}, True, ("Need", "neighbours")),
+        (_item("The user keeps bees"), {"current": [], "restated": (_STATED, 0.91)}, False, ("Reconfirm", "c2")),
+        # a judge that says "replaces" of every neighbour settles nothing
+        (
+            _item("The user keeps bees"),
+            {
+                "current": [],
+                "restated": None,
+                "nearby": ([_CITY, _STATED], {"replaces": [_CITY, _STATED], "both": [], "same": [], "unsure": []}),
+            },
+            True,
+            ("Write", [], None),
+        ),
+    ],
+)
+def test_the_plan_of_a_remember_is_decided_from_what_was_fetched(item, evidence, judging, expected):
+    """``plan.decide`` reads nothing: from the item and what the vault holds near it, it
+    says what to do, or what it must see first."""
+    import dataclasses
+
+    from vault_memory.writing.plan import Decline, Evidence, Need, Reconfirm, Write, decide
+
+    ev = Evidence(evidence.get("current", []), evidence.get("slot", []))
+    ev = dataclasses.replace(ev, **{k: v for k, v in evidence.items() if k not in ("current", "slot")})
+    got = decide(item, ev, _WHEN, judging=judging)
+    kind = type(got).__name__
+    assert kind == expected[0], got
+    if isinstance(got, Reconfirm):
+        assert got.memory.id == expected[1]
+    elif isinstance(got, Decline):
+        assert got.kept.id == expected[1] and got.note
+    elif isinstance(got, Need):
+        assert got.what == expected[1]
+    elif isinstance(got, Write):
+        assert [m.id for m in got.decision.replaced] == expected[1]
+        assert expected[2] is None or got.decision.why == expected[2]

@@ -20,7 +20,7 @@ import contextlib
 import datetime as dt
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -31,7 +31,7 @@ from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
-from ..lang import SPANISH, detect, of_the_same_people, people
+from ..lang import SPANISH, detect
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -45,7 +45,6 @@ from ..lifecycle import (
     may_restate,
     persona_overflow,
     reference_time,
-    same_value,
     score_importance,
 )
 from ..recall.languages import judge_of, judged, reads
@@ -54,12 +53,25 @@ from ..vault.keyvalue import split_key_value
 from ..vault.language import unread_note
 from ..vault.memory import SUPERSEDES_DIGEST, Memory
 from ..vault.person import in_third_person
-from ..vault.sameness import key_and_text, normalize_key, normalize_text, same_text_digest
+from ..vault.sameness import key_and_text, normalize_key, same_text_digest
 from ..vault.secrets import without_private
-from ..vault.slots import Slot, Verdict, judge, people_of, slot_of
+from ..vault.slots import Verdict, judge, people_of, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
 from ..vault.values import check_new, first_line, jsonable
 from ..vault.vault import Vault, now_local
+from .plan import (
+    Decision,
+    Decline,
+    Evidence,
+    JudgeAnswer,
+    Need,
+    Plan,
+    Prepared,
+    Reconfirm,
+    Write,
+    decide,
+    slot_of_memory,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -94,9 +106,6 @@ EMBED_AHEAD = 64
 
 Status = Literal["created", "reconfirmed", "superseded", "declined"]
 
-#: what a judge says of each older fact a new one may contradict: the new one makes it no
-#: longer true, both are true, it says the same, or it cannot tell
-JudgeAnswer = Literal["replaces", "both", "same", "unsure"]
 #: settles the pairs the rules cannot (``conversation.llm.pair_judge``: the ``[llm]``
 #: endpoint): (the new fact's text, the older facts) → one answer per older fact
 PairJudge = Callable[[str, list[Memory]], list[JudgeAnswer]]
@@ -239,23 +248,8 @@ def validate(item: Remembering) -> None:
     check_new(item.text, item.type, item.importance, item.key, allow_secret=item.allow_secret)
 
 
-@dataclass
-class _Prepared:
-    """An item with its key settled (given, or read from "key: value" text)."""
-
-    item: Remembering
-    key: str | None
-    text: str
-    key_inferred: bool
-    importance: float
-    single: bool  # the key is single-valued: a new value replaces the old
-    #: what the fact is about (facts only), for the free-text supersession
-    slot: Slot | None = None
-
-    @property
-    def inferred(self) -> bool:
-        """Said by a model (ingestion's LLM), not by the user: it never beats what the user said."""
-        return self.item.fields.get("source") == "inferred"
+#: an item with its key settled (``plan.Prepared``)
+_Prepared = Prepared
 
 
 def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepared:
@@ -319,17 +313,6 @@ def _write_lock(backend: Backend):
 
 
 @dataclass
-class _Decision:
-    """What a new memory does to those the vault holds (``_Batch._known``)."""
-
-    replaced: list[Memory] = field(default_factory=list)
-    conflicts: list[Memory] = field(default_factory=list)
-    compatible: list[Memory] = field(default_factory=list)
-    #: why ``replaced`` are replaced: "key", or the subject of the fact
-    why: str | None = None
-
-
-@dataclass
 class _Batch:
     """What a batch of remembers knows: the index (asked for each item's likes by the
     catalog's indexes, never read whole: a remember at 100,000 memories read all of them,
@@ -355,15 +338,18 @@ class _Batch:
     written_in: dict[str, str | None] = field(default_factory=dict)
 
     def remember(self, p: _Prepared) -> RememberOutcome:
-        """The steps, in order: the same memory already known → reconfirm; a single-valued
-        key (under any of its aliases) stated with the value it has → reconfirm; its old
-        values → supersede them; a restatement by meaning → reconfirm; else a new
-        file. Then the persona cap, and what the caller must be told."""
-        decision = _Decision()
+        """What the vault holds near the item, fetched (``_plan``); what the item does to it,
+        decided (``plan.decide``); then done: a reconfirmation, a refusal or a new file,
+        with the persona cap and what the caller must be told."""
+        planned: Plan = Write(Decision())
         if not p.item.force_new and self.snap is not None:
-            known = self._known(p, decision)
-            if known is not None:
-                return known
+            planned = self._plan(p)
+        when = self.said_when(p)
+        if isinstance(planned, Reconfirm):
+            return _reconfirm(self.backend.vault, planned.memory, planned.similarity, now=when)
+        if isinstance(planned, Decline):
+            return Declined(planned.kept, planned.replaced, warnings=[planned.note])
+        decision = planned.decision
         replaced, conflicts = decision.replaced, decision.conflicts
         outcome = self._write(p, replaced, decision.compatible)
         if isinstance(outcome, Created | Superseded):
@@ -379,76 +365,29 @@ class _Batch:
             with_digest_marker(self.superseded)
         return outcome
 
-    def _known(self, p: _Prepared, d: _Decision) -> RememberOutcome | None:
-        """What the vault already says of the item: the outcome when that settles it (a
-        reconfirmation, or declined: inferred never beats explicit), else None with ``d``
-        saying what the new file replaces, conflicts with or is compatible with, and why."""
-        vault = self.backend.vault
+    def _plan(self, p: _Prepared) -> Plan:
+        """The plan for the item: its neighbours fetched in one pass (the memories of its text
+        or key, the facts of its slot), then what the decision asks to see as it goes (the
+        judge's answers, which were known true later, a restatement, the judged neighbours)."""
         when = self.said_when(p)
-        current = self._current(p)
-        same = _same_text(p, current)
-        if same is not None:
-            return _reconfirm(vault, same, now=when)
-        unchanged = self._by_key(p, current, d)
-        if unchanged is not None:  # "name: Lucas" then "My name is Lucas": one fact, said again
-            return _reconfirm(vault, unchanged, now=when)
-        said_again = self._by_slot(p, d)
-        if said_again is not None:  # "lives in Leeds" then "I live in Leeds"
-            return _reconfirm(vault, said_again, now=when)
-        declined = self._declined(p, d.replaced, when)
-        if declined is not None:
-            return declined
-        restated = self._by_meaning(p, d)
-        if restated is not None:
-            return _reconfirm(vault, *restated, now=when)
-        return None
+        evidence = Evidence(self._current(p), self._slot_verdicts(p))
+        while isinstance(step := decide(p, evidence, when, judging=self.judge is not None), Need):
+            evidence = self._fetched(p, evidence, step, when)
+        return step
 
-    def _by_key(self, p: _Prepared, current: list[Memory], d: _Decision) -> Memory | None:
-        """The current values of a single-valued key (under any of its names): the one the
-        item states again, else None with them in ``d.replaced``, replaced by "key"."""
-        d.replaced = [m for m in current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
-        unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
-        if unchanged:
-            return unchanged[0]
-        d.why = "key" if d.replaced else None
-        return None
-
-    def _by_meaning(self, p: _Prepared, d: _Decision) -> tuple[Memory, float | None] | None:
-        """The memory the item says again in other words, with how alike they are: a
-        restatement (when no key replaced anything), else, when no rule related the item to
-        anything, the neighbour the judge reads as said before."""
-        if not d.replaced:
-            restated = self._restatement(p)
-            if restated is not None:
-                return restated
-        if not (d.replaced or d.conflicts or d.compatible) and self.judge is not None:  # no rule related it
-            same = self._neighbours_judged(p, d)
-            if same is not None:  # the judge read it as said before, in other words
-                return same, None
-        return None
-
-    def _neighbours_judged(self, p: _Prepared, d: _Decision) -> Memory | None:
-        """With a judge (the ``[llm]`` endpoint): the current facts nearest the new one in
-        meaning, that no rule related to it, each judged: those it replaces join
-        ``d.replaced`` ("We packed up and moved to Nantes" after "I'm based in Lyon": no slot
-        reads the first as a home), those both true are ``compatible``; the one it says
-        again is returned. Unsure leaves a pair as it is: a neighbour is no conflict."""
-        if p.item.type != "fact":
-            return None
+    def _fetched(self, p: _Prepared, evidence: Evidence, need: Need, when: dt.datetime) -> Evidence:
+        """``evidence`` with what ``need`` asks for read (the vault, the index, the judge)."""
+        if need.what == "settle":
+            return replace(evidence, settled=self._judged(p, need.memories))
+        if need.what == "known_after":
+            vault = self.backend.vault
+            return replace(
+                evidence, known_after=frozenset(m.id for m in need.memories if _known_true_after(vault, m, when))
+            )
+        if need.what == "restatement":
+            return replace(evidence, restated=self._restatement(p))
         nearby = self._judged_neighbours(p)
-        if not nearby:
-            return None
-        settled = self._judged(p, nearby)
-        if len(nearby) > 1 and any(len(settled[a]) == len(nearby) for a in ("replaces", "same")):
-            return None  # one verdict for every neighbour: a judge that read nothing settles nothing
-        _keep_to_the_same_people(p, settled)
-        if settled["same"]:  # said again is said of the nearest fact, or of none
-            return nearby[0] if nearby[0] in settled["same"] else None
-        if settled["replaces"]:
-            d.why = d.why or "as the LLM judged it"
-        d.replaced = [*d.replaced, *settled["replaces"]]
-        d.compatible = [*d.compatible, *settled["both"]]
-        return None
+        return replace(evidence, nearby=(nearby, self._judged(p, nearby) if nearby else {}))
 
     def _judged_neighbours(self, p: _Prepared) -> list[Memory]:
         """The current facts near enough the new one in meaning to ask the judge about,
@@ -465,45 +404,11 @@ class _Batch:
                 near[memory.id] = memory
         return list(near.values())
 
-    def _declined(self, p: _Prepared, replaced: list[Memory], when: dt.datetime) -> Declined | None:
-        """Not written, with why: a value said before the vault last knew the one it would
-        replace true (an old transcript's), or an inferred value over one the user stated."""
-        later = [m for m in replaced if _known_true_after(self.backend.vault, m, when)]
-        if later:
-            return Declined(later[0], later, warnings=[_said_before_note(p, when, later[0])])
-        stated = [m for m in replaced if m.source != "inferred"] if p.inferred else []
-        if stated:  # inferred never beats explicit
-            return Declined(stated[0], stated, warnings=[_declined_note(p, stated[0])])
-        return None
-
     def said_when(self, p: _Prepared) -> dt.datetime:
         """When the item was said: its turn's time, never after now (a transcript may
         claim any time); now for everything said live."""
         said = p.item.said_at
         return min(said, self.now) if said is not None and said.tzinfo is not None else self.now
-
-    def _by_slot(self, p: _Prepared, d: _Decision) -> Memory | None:
-        """The facts of the item's subject (``vault.slots``): the one it says again (when
-        no key replaced anything), else those it supersedes, and the possible conflicts,
-        settled by the judge where there is one."""
-        verdicts = self._slot_verdicts(p)
-        said_again = [m for m, v in verdicts if v == "same"]
-        if said_again and not d.replaced:
-            return said_again[0]
-        _supersede_by_slot(p, d, verdicts)
-        d.conflicts = [m for m, v in verdicts if v == "conflict" and m not in d.replaced]
-        if d.conflicts and self.judge is not None:
-            self._settle(p, d)
-        return None
-
-    def _settle(self, p: _Prepared, d: _Decision) -> None:
-        """The judge's answer on the possible conflicts: those it replaces join ``replaced``,
-        those both true are ``compatible``, the rest stay conflicts."""
-        settled = self._judged(p, d.conflicts)
-        if settled["replaces"] and p.slot is not None:
-            d.why = d.why or p.slot.subject
-        d.replaced = [*d.replaced, *settled["replaces"]]
-        d.compatible, d.conflicts = [*settled["both"], *settled["same"]], settled["unsure"]
 
     def _judged(self, p: _Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
         """The judge's answer for each possible conflict, "unsure" where it gives none."""
@@ -527,7 +432,7 @@ class _Batch:
         found = {m.id: m for m in self._in_scope(p, [*indexed.values(), *mine])}
         out = []
         for m in sorted(found.values(), key=lambda m: reference_time(m) or self.now):
-            old = _slot(m)
+            old = slot_of_memory(m)
             if old is not None:
                 out.append((m, judge(p.slot, old)))
         return out
@@ -548,7 +453,7 @@ class _Batch:
 
     def _written_tags(self, memory: Memory) -> frozenset[str]:
         if memory.id not in self.slot_tags:
-            slot = _slot(memory)
+            slot = slot_of_memory(memory)
             self.slot_tags[memory.id] = frozenset(slot.tags) if slot is not None else frozenset()
         return self.slot_tags[memory.id]
 
@@ -733,33 +638,6 @@ class _Batch:
         return outcome
 
 
-def _supersede_by_slot(p: _Prepared, d: _Decision, verdicts: list[tuple[Memory, Verdict]]) -> None:
-    """The facts of the item's slot it supersedes join ``d.replaced``, replaced by the
-    slot's subject unless a key replaced something first."""
-    whose = people(p.text)
-    by_slot = [m for m, v in verdicts if v == "supersede" and m not in d.replaced and _of_its_people(p, m, whose)]
-    if by_slot and p.slot is not None:
-        d.why = d.why or p.slot.subject
-        d.replaced = [*d.replaced, *by_slot]
-
-
-def _of_its_people(p: _Prepared, old: Memory, whose: frozenset[str]) -> bool:
-    """A fact that ends another of another subject ("moved from Braga to Porto" ends what
-    names Braga) ends only one of the same people: the mother's home in Braga stays."""
-    slot = _slot(old)
-    same_subject = p.slot is not None and slot is not None and slot.subject == p.slot.subject
-    return same_subject or of_the_same_people(whose, people(old.text))
-
-
-def _keep_to_the_same_people(p: _Prepared, settled: dict[str, list[Memory]]) -> None:
-    """A judged replacement of another person's fact becomes unsure: one person's news
-    replaces nothing of another's."""
-    whose = people(p.text)
-    for other in [m for m in settled["replaces"] if not of_the_same_people(whose, people(m.text))]:
-        settled["replaces"].remove(other)
-        settled["unsure"].append(other)
-
-
 def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
     """What to tell the writer of a memory in a language none of the vault's models reads (a
     Spanish memory in an English-only vault is found by its words alone), or None."""
@@ -801,10 +679,6 @@ def _one_root(a: str, b: str) -> bool:
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
-def _slot(memory: Memory) -> Slot | None:
-    return slot_of(memory.text, memory.key) if memory.type == "fact" else None
-
-
 def _conflict_note(new: Memory, others: list[Memory]) -> str:
     listed = "; ".join(f"{m.id} ({first_line(m.text)!r})" for m in others)
     return (
@@ -813,33 +687,11 @@ def _conflict_note(new: Memory, others: list[Memory]) -> str:
     )
 
 
-def _declined_note(p: _Prepared, kept: Memory) -> str:
-    return (
-        f"an inferred value of {p.key!r} ({p.text!r}) was not written: the user said {kept.text!r} "
-        f"({kept.id}); `vmem correct {kept.id} TEXT` changes it"
-    )
-
-
 def _known_true_after(vault: Vault, memory: Memory, when: dt.datetime) -> bool:
     """Whether the vault has known ``memory`` true since after ``when`` (created, updated
     or confirmed later): a value said at ``when`` is older than it."""
     last = reference_time(vault.confirmations.apply(memory))
     return last is not None and last > when
-
-
-def _said_before_note(p: _Prepared, when: dt.datetime, kept: Memory) -> str:
-    return (
-        f"{p.text!r}, said {when.date().isoformat()}, was not written: {kept.id} ({first_line(kept.text)!r}) "
-        f"has been known true since; `vmem correct {kept.id} TEXT` changes it"
-    )
-
-
-def _same_text(p: _Prepared, current: list[Memory]) -> Memory | None:
-    """A current memory with the same key and text, as a person reads them."""
-    wanted = normalize_text(key_and_text(p.key, p.text))  # "" (emoji only) is never the same as anything
-    if not wanted:
-        return None
-    return next((m for m in current if normalize_text(key_and_text(m.key, m.text)) == wanted), None)
 
 
 def _reconfirm(vault: Vault, memory: Memory, similarity: float | None = None, *, now: dt.datetime) -> Reconfirmed:
