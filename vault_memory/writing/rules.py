@@ -3,7 +3,8 @@ way a careful person would have it.
 
 - ``remember_many`` (one memory or a conversation's): don't repeat what is known (reconfirm it), replace
   what changed (a single-valued key's new value supersedes the old), keep each persona
-  within its cap. Each decision is a named step of ``_remember_one``.
+  within its cap. What the vault holds near each item is fetched here; what the item does
+  to it is decided by ``plan.decide`` (pure); then it is done here, under the lock.
 - ``correct``: a new memory supersedes the head of the named memory's chain.
 - ``confirm``: known true now, in the confirmation journal (never the memory's file).
 - ``collect``: expired memories and persona overflow move to ``archive/``, one commit.
