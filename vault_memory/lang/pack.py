@@ -25,6 +25,10 @@ class Pack:
     mark_weight: int = 2
     accents: str = ""
     abbreviations: frozenset[str] = field(default_factory=frozenset)
+    #: how much a memory matters by what it says, as (importance, phrases) from the most
+    #: important down: a person's details .8 ("name", "sister", "lives in"), what they
+    #: learned or struggle with .7, their likes .6; anything else .4 (``lifecycle.importance``)
+    importance_cues: tuple[tuple[float, tuple[str, ...]], ...] = ()
     continues: frozenset[str] = field(default_factory=frozenset)
     #: the words that ask to keep something, as patterns of one whole word, accents folded
     #: ("remember(?:s|ed|ing)?"; "guard[\w-]*" of "guárdalo", "lembr[\w-]*" of "lembre-se"),

@@ -4,111 +4,35 @@ go over their cap (pure functions)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable
 
+from ..lang import all_packs
 from ..vault.memory import Memory
 from ..vault.sameness import key_and_text, normalize_key, normalize_text
 from .rules import Rules, reference_time
 from .states import memory_state
 
-_IMPORTANCE_CUES: tuple[tuple[float, tuple[str, ...]], ...] = (
-    (
-        0.8,
-        (
-            "name",
-            "nombre",
-            "llamo",
-            "family",
-            "familia",
-            "wife",
-            "husband",
-            "esposa",
-            "esposo",
-            "hijo",
-            "hija",
-            "son",
-            "daughter",
-            "mother",
-            "father",
-            "madre",
-            "padre",
-            "hermano",
-            "hermana",
-            "brother",
-            "sister",
-            "pet",
-            "mascota",
-            "dog",
-            "perro",
-            "cat",
-            "gato",
-            "lives in",
-            "vive en",
-            "vivo en",
-            "birthday",
-            "cumpleanos",
-            "allergic",
-            "alergico",
-            "alergica",
-            "works at",
-            "trabaja en",
-            "trabajo en",
-        ),
-    ),
-    (
-        0.7,
-        (
-            "struggled",
-            "struggles",
-            "difficulty",
-            "hard time",
-            "mistake",
-            "error",
-            "strength",
-            "good at",
-            "strong",
-            "le cuesta",
-            "dificultad",
-            "dificil",
-            "le va bien",
-            "aprendio",
-            "learned",
-            "confuses",
-            "confunde",
-        ),
-    ),
-    (
-        0.6,
-        (
-            "likes",
-            "loves",
-            "enjoys",
-            "interested",
-            "favorite",
-            "favourite",
-            "prefers",
-            "hates",
-            "dislikes",
-            "le gusta",
-            "le encanta",
-            "prefiere",
-            "odia",
-            "favorito",
-            "favorita",
-            "disfruta",
-        ),
-    ),
-)
+
+@functools.cache
+def _importance_cues() -> tuple[tuple[float, frozenset[str]], ...]:
+    """Every pack's cues (``Pack.importance_cues``), by importance from the most down, each
+    phrase as ``normalize_text`` reads it."""
+    by_score: dict[float, set[str]] = {}
+    for pack in all_packs():
+        for score, phrases in pack.importance_cues:
+            by_score.setdefault(score, set()).update(normalize_text(phrase) for phrase in phrases)
+    return tuple((score, frozenset(by_score[score])) for score in sorted(by_score, reverse=True))
 
 
 def score_importance(text: str, key: str | None = None, rules: Rules = Rules()) -> float:
-    """Importance 0–1 from content cues (English and Spanish): personal details 0.8,
-    learning observations 0.7, preferences 0.6, anything else 0.4."""
+    """Importance 0–1 from content cues, in every installed pack's words: personal details
+    0.8, learning observations 0.7, preferences 0.6, anything else 0.4."""
     haystack = " " + normalize_text(key_and_text(key, text)) + " "
     if normalize_key(key) in rules.profile_keys:
         return 0.8
-    for score, cues in _IMPORTANCE_CUES:
-        if any(f" {normalize_text(cue)} " in haystack for cue in cues):
+    for score, cues in _importance_cues():
+        if any(f" {cue} " in haystack for cue in cues):
             return score
     return 0.4
 

@@ -11,6 +11,47 @@ PACK = Pack(
         has had not will would can could should from by about there just so but or am i'm it's don't
         user""".split()
     ),
+    importance_cues=(
+        (
+            0.8,
+            (
+                "name",
+                "family",
+                "wife",
+                "husband",
+                "son",
+                "daughter",
+                "mother",
+                "father",
+                "brother",
+                "sister",
+                "pet",
+                "dog",
+                "cat",
+                "lives in",
+                "birthday",
+                "allergic",
+                "works at",
+            ),
+        ),
+        (
+            0.7,
+            (
+                "struggled",
+                "struggles",
+                "difficulty",
+                "hard time",
+                "mistake",
+                "error",
+                "strength",
+                "good at",
+                "strong",
+                "learned",
+                "confuses",
+            ),
+        ),
+        (0.6, ("likes", "loves", "enjoys", "interested", "favorite", "favourite", "prefers", "hates", "dislikes")),
+    ),
     abbreviations=frozenset(
         """mr mrs ms mx dr prof st jr sr mt ft vs e.g i.e u.s u.k u.s.a a.m p.m approx dept inc ltd co corp
         ave rd blvd gen col lt sgt capt rev hon fig""".split()

@@ -16,6 +16,36 @@ PACK = Pack(
     ),
     marks="¿¡ñÑ",
     accents="áéíóúÁÉÍÓÚ",
+    importance_cues=(
+        (
+            0.8,
+            (
+                "nombre",
+                "llamo",
+                "familia",
+                "esposa",
+                "esposo",
+                "hijo",
+                "hija",
+                "madre",
+                "padre",
+                "hermano",
+                "hermana",
+                "mascota",
+                "perro",
+                "gato",
+                "vive en",
+                "vivo en",
+                "cumpleanos",
+                "alergico",
+                "alergica",
+                "trabaja en",
+                "trabajo en",
+            ),
+        ),
+        (0.7, ("le cuesta", "dificultad", "dificil", "le va bien", "aprendio", "confunde")),
+        (0.6, ("le gusta", "le encanta", "prefiere", "odia", "favorito", "favorita", "disfruta")),
+    ),
     abbreviations=frozenset(
         """sr sra srta sres dr dra lic lcda ing prof profa av avda c ud uds pág núm tel dto depto arq
         gral cnel p.ej e.e.u.u ee.uu""".split()
