@@ -838,3 +838,22 @@ def test_runs_of_commas_and_semicolons_are_read_in_linear_time(said):
     started = time.perf_counter()
     read_requests(said)
     assert time.perf_counter() - started < 2.0  # 0.1 s here; quadratic, 1-2 s on an idle machine
+
+
+@pytest.mark.parametrize(
+    ("text", "importance"),
+    [
+        ("O meu sobrinho chama-se Duarte", 0.8),
+        ("A minha mãe mora em Viseu", 0.8),
+        ("Tenho uma gata preta", 0.8),
+        ("Adoro bacalhau à Brás", 0.6),
+        ("Tenho dificuldade com expressões regulares", 0.7),
+        ("O autocarro passa às oito", 0.4),
+    ],
+)
+def test_a_portuguese_fact_matters_as_much_as_its_english_or_spanish_twin(text, importance):
+    """Importance is read in every pack's words: a Portuguese user's family and likes rank
+    above a passing note, as an English or a Spanish user's do (all were .4 before)."""
+    from vault_memory.lifecycle import score_importance
+
+    assert score_importance(text) == importance
