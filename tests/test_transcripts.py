@@ -475,3 +475,22 @@ def test_a_fence_a_reply_leaves_open_swallows_no_later_turn_of_the_users():
     text = "User: oi\nAssistant: segue o script\n```bash\nls -la\nUser: lembra que o meu portátil é um ThinkPad\nAssistant: ok\n"
     users = [t.content for t in parse(text, "text").turns if t.role == "user"]
     assert users == ["oi", "lembra que o meu portátil é um ThinkPad"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "value", "lang"),
+    [
+        ("trabajo desde Valencia los lunes", "Valencia", "es"),
+        ("a minha bicicleta é uma Brompton", "Brompton", "pt"),
+        ("acordate que mi gata es Luna", "Luna", "es"),
+    ],
+)
+def test_the_hash_shortcut_is_read_in_the_language_it_was_typed(typed, value, lang):
+    """Claude Code's ``#`` shortcut is a request to keep what follows, read by the rules of
+    the language typed ("# trabajo desde Valencia…" was "Remember that trabajo…", an English
+    request around a Spanish fact, written as a note in neither)."""
+    from vault_memory.conversation.signals import read_requests
+    from vault_memory.conversation.transcript import user_words
+
+    signals, _ = read_requests(user_words(f"<user-memory-input>{typed}</user-memory-input>"))
+    assert signals and value in signals[0].text and signals[0].lang == lang, signals

@@ -33,7 +33,8 @@ from typing import Any
 
 from .. import safejson
 from ..errors import InvalidInput, TranscriptError
-from ..lang import all_packs
+from ..lang import ENGLISH, all_packs, fold_accents, pack
+from ..lang import detect as language_of
 from ..vault.fsutil import NotRegular, read_regular
 from ..vault.secrets import without_private
 from ..vault.values import as_datetime
@@ -85,8 +86,14 @@ _REMINDER = re.compile(
 
 #: Claude Code's ``#`` shortcut: what the user typed after ``#``, to be remembered
 _MEMORY_INPUT = re.compile(r"<user-memory-input>(.*?)(?:</user-memory-input>|\Z)", re.S | re.I)
+#: what already asks to keep, in every pack (accents folded): a courtesy, then a word that asks
 _ASKS_TO_REMEMBER = re.compile(
-    r"^\s*(?:please\s+|por\s+favor,?\s+)?(?:remember|note|recuerda|recordá|acordate|acuérdate|anota|anotá)\b", re.I
+    r"^\s*(?:(?:"
+    + "|".join(re.escape(fold_accents(c)).replace(r"\ ", r"\s+") for p in all_packs() for c in p.courtesies)
+    + r")[\s,]+)?(?:"
+    + "|".join(cue for p in all_packs() for cue in p.remember_cues)
+    + r")\b",
+    re.I,
 )
 
 
@@ -100,8 +107,18 @@ def user_words(content: str) -> str:
 
 
 def _as_request(text: str) -> str:
+    """What the user typed after ``#``, as the request to keep it in its own language
+    ("# uso vim" → "Recuerda que uso vim"; English where the language is not clear)."""
     text = text.strip()
-    return text if not text or _ASKS_TO_REMEMBER.match(text) else f"Remember that {text}"
+    if not text or _ASKS_TO_REMEMBER.match(fold_accents(text)):
+        return text
+    said_in = pack(language_of(text) or ENGLISH)
+    asked = said_in.keep_request if said_in is not None and said_in.keep_request else _ENGLISH_REQUEST
+    return f"{asked} {text}"
+
+
+#: the request the ``#`` shortcut is read as where its language has none
+_ENGLISH_REQUEST = next(p.keep_request for p in all_packs() if p.code == ENGLISH)
 
 
 #: the earliest time a turn's timestamp is believed: no transcript is older

@@ -129,6 +129,9 @@ class Pack:
     #: what asks nicely and says nothing ("please", "por fa", "pfv"): a request that keeps
     #: only these ("Acuérdate, por fa.") keeps what was said before it
     courtesies: tuple[str, ...] = ()
+    #: how this language asks to keep what follows ("Remember that", "Recuerda que",
+    #: "Lembra que"): Claude Code's ``#`` shortcut ("# uso vim") is read as that request
+    keep_request: str = ""
     #: what turns a sentence to an aside, as patterns: a request to keep said after a task
     #: in one sentence ("fix the import, *and btw* remember I'm on Python 3.12", "*y de
     #: paso* apúntate que…", "*e aproveita pra* guardar que…")

@@ -81,6 +81,7 @@ PACK = Pack(
     that_words=frozenset({"that"}),
     todo_words=frozenset({"to"}),
     courtesies=("please", "pls", "plz", "pleeease", "thanks", "thx", "ty", "thank you", "cheers"),
+    keep_request="Remember that",
     list_leads=frozenset("please pls plz can could would you kindly".split()),
     list_words=frozenset("these this following below all".split()),
     self_words=frozenset("me myself mine".split()),

@@ -75,6 +75,7 @@ PACK = Pack(
     that_words=frozenset({"que", "q"}),
     todo_words=frozenset({"de"}),
     courtesies=("por favor", "porfa", "porfi", "porfis", "por fa", "plis", "gracias", "xfa", "x favor"),
+    keep_request="Recuerda que",
     list_leads=frozenset("por favor porfa puedes podés podrías podrias me te quiero que".split()),
     list_words=frozenset("estos estas esto siguiente siguientes todo datos cosas".split()),
     self_words=frozenset("mí mi míos mías mis".split()),

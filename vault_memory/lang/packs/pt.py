@@ -100,6 +100,7 @@ PACK = Pack(
     that_words=frozenset({"que", "q"}),
     todo_words=frozenset({"de"}),
     courtesies=("por favor", "pfv", "pf", "pfvr", "porfa", "obrigado", "obrigada", "brigado", "valeu", "vlw"),
+    keep_request="Lembra que",
     list_leads=frozenset("por favor pfv pode podes poderia você voce vc me te quero que".split()),
     list_words=frozenset("estes estas isto seguinte seguintes tudo dados coisas".split()),
     self_words=frozenset("mim meus minhas".split()),
