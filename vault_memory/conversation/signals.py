@@ -360,7 +360,7 @@ def _request_start(words: list[str], cue: int) -> int:
     """Where the request around the cue word ``words[cue]`` opens: its glue and back words
     before the cue ("please keep *that*", "y guardalo") are the request's, not the fact's."""
     start = cue
-    while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_GLUE | _BACK_WORDS:
+    while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_LEAD:
         start -= 1
     return start
 
@@ -391,6 +391,8 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
 
 #: words that open a request said after its fact ("…, please keep that in mind", "y guardalo"), in every pack
 _REQUEST_GLUE = frozenset(w for p in all_packs() for w in p.request_glue)
+#: what may come before a request's word when it is said after its fact: its glue and its back words
+_REQUEST_LEAD = _REQUEST_GLUE | _BACK_WORDS
 
 
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
@@ -636,7 +638,7 @@ def _trailing_request(words: list[str]) -> str | None:
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
     plain = [w.strip(",.!?¿¡").casefold() for w in words]
     cue = next((i for i, w in enumerate(words[:_TRAILING_CUE_REACH]) if _is_cue(w)), None)
-    if cue is None or any(w not in _REQUEST_GLUE | _BACK_WORDS for w in plain[:cue]):
+    if cue is None or any(w not in _REQUEST_LEAD for w in plain[:cue]):
         return None
     rest = plain[cue + 1 :]
     while rest and rest[0] in _BACK_WORDS:
@@ -671,7 +673,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
         return "a passing state, not a lasting fact"
     if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
         return "names something without saying anything of it"
-    if said.rstrip(":;,.").casefold() in _TODO_WORDS | _THAT_WORDS | _BACK_WORDS:
+    if _says_nothing(said):
         return "nothing to keep was said after the request"  # "Remember, to:"
     about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
@@ -723,6 +725,13 @@ _REMIND_ME = re.compile(r"^(?:record|recuerd|acord|lembr)\w*?-?me\b", _I)
 _POINTS_AT = re.compile(r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + r")\b", _I)
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
+#: the words of a request's own that say nothing kept after it ("Remember, to:")
+_REQUEST_WORDS = _TODO_WORDS | _THAT_WORDS | _BACK_WORDS
+
+
+def _says_nothing(said: str) -> bool:
+    """Whether what a request keeps is one of its own words ("to:", "that"), not a fact."""
+    return said.rstrip(":;,.").casefold() in _REQUEST_WORDS
 
 
 #: each pack's words that ask to keep, as one pattern a word is matched whole against; and
@@ -751,7 +760,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
         return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
-    if not said or said.rstrip(":;,.").casefold() in _TODO_WORDS | _THAT_WORDS | _BACK_WORDS:
+    if not said or _says_nothing(said):
         return "nothing to keep was said after the request"  # "Remember, to:"
     if PASSING_STATE.search(said):
         return "a passing state, not a lasting fact"

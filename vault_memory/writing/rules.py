@@ -249,11 +249,7 @@ def validate(item: Remembering) -> None:
     check_new(item.text, item.type, item.importance, item.key, allow_secret=item.allow_secret)
 
 
-#: an item with its key settled (``plan.Prepared``)
-_Prepared = Prepared
-
-
-def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepared:
+def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> Prepared:
     key, text, inferred = item.key, item.text, False
     if key is None:
         key, value = split_key_value(text)
@@ -266,7 +262,7 @@ def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> _Prepare
     importance = item.importance if item.importance is not None else score_importance(text, key, rules)
     single = canonical_key(key) in single_keys if key else False
     slot = slot_of(text, key) if item.type == "fact" else None
-    return _Prepared(item, key, text, inferred, importance, single, slot)
+    return Prepared(item, key, text, inferred, importance, single, slot)
 
 
 # ---------------------------------------------------------------------- remember
@@ -338,7 +334,7 @@ class _Batch:
     #: the language of each text compared (``vault.language``), worked out once a batch
     written_in: dict[str, str | None] = field(default_factory=dict)
 
-    def remember(self, p: _Prepared) -> RememberOutcome:
+    def remember(self, p: Prepared) -> RememberOutcome:
         """What the vault holds near the item, fetched (``_plan``); what the item does to it,
         decided (``plan.decide``); then done: a reconfirmation, a refusal or a new file,
         with the persona cap and what the caller must be told."""
@@ -366,7 +362,7 @@ class _Batch:
             with_digest_marker(self.superseded)
         return outcome
 
-    def _plan(self, p: _Prepared) -> Plan:
+    def _plan(self, p: Prepared) -> Plan:
         """The plan for the item: its neighbours fetched in one pass (the memories of its text
         or key, the facts of its slot), then what the decision asks to see as it goes (the
         judge's answers, which were known true later, a restatement, the judged neighbours)."""
@@ -376,7 +372,7 @@ class _Batch:
             evidence = self._fetched(p, evidence, step, when)
         return step
 
-    def _fetched(self, p: _Prepared, evidence: Evidence, need: Need, when: dt.datetime) -> Evidence:
+    def _fetched(self, p: Prepared, evidence: Evidence, need: Need, when: dt.datetime) -> Evidence:
         """``evidence`` with what ``need`` asks for read (the vault, the index, the judge)."""
         if need.what == "settle":
             return replace(evidence, settled=self._judged(p, need.memories))
@@ -390,7 +386,7 @@ class _Batch:
         nearby = self._judged_neighbours(p)
         return replace(evidence, nearby=(nearby, self._judged(p, nearby) if nearby else {}))
 
-    def _judged_neighbours(self, p: _Prepared) -> list[Memory]:
+    def _judged_neighbours(self, p: Prepared) -> list[Memory]:
         """The current facts near enough the new one in meaning to ask the judge about,
         nearest first and a few at most: each judgement is a call to the endpoint."""
         assert self.snap is not None
@@ -405,13 +401,13 @@ class _Batch:
                 near[memory.id] = memory
         return list(near.values())
 
-    def said_when(self, p: _Prepared) -> dt.datetime:
+    def said_when(self, p: Prepared) -> dt.datetime:
         """When the item was said: its turn's time, never after now (a transcript may
         claim any time); now for everything said live."""
         said = p.item.said_at
         return min(said, self.now) if said is not None and said.tzinfo is not None else self.now
 
-    def _judged(self, p: _Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
+    def _judged(self, p: Prepared, pairs: list[Memory]) -> dict[str, list[Memory]]:
         """The judge's answer for each possible conflict, "unsure" where it gives none."""
         assert self.judge is not None
         answers = list(self.judge(p.text, pairs))
@@ -421,7 +417,7 @@ class _Batch:
             out[answer].append(memory)
         return out
 
-    def _slot_verdicts(self, p: _Prepared) -> list[tuple[Memory, Verdict]]:
+    def _slot_verdicts(self, p: Prepared) -> list[tuple[Memory, Verdict]]:
         """What the new fact does to each current fact of its scope that shares its slot
         (or names what it withdraws), oldest first: found by the catalog's slot tags."""
         if p.slot is None:
@@ -438,7 +434,7 @@ class _Batch:
                 out.append((m, judge(p.slot, old)))
         return out
 
-    def _current(self, p: _Prepared) -> list[Memory]:
+    def _current(self, p: Prepared) -> list[Memory]:
         """The current memories in the item's scope (persona and type) that it may repeat
         or replace: those that say the same, or carry its key under any of its names."""
         assert self.snap is not None
@@ -463,7 +459,7 @@ class _Batch:
             self.digests[memory.id] = same_text_digest(memory.key, memory.text)
         return self.digests[memory.id]
 
-    def _in_scope(self, p: _Prepared, memories: list[Memory]) -> list[Memory]:
+    def _in_scope(self, p: Prepared, memories: list[Memory]) -> list[Memory]:
         """``memories`` in the item's scope (persona and type) that are current."""
         current_filter = RecallFilter(persona=p.item.persona, include_stale=True)
         return [
@@ -474,7 +470,7 @@ class _Batch:
             and not exclusion_reason(m, self.now, self.superseded, current_filter, self.rules)
         ]
 
-    def _restatement(self, p: _Prepared) -> tuple[Memory, float] | None:
+    def _restatement(self, p: Prepared) -> tuple[Memory, float] | None:
         """A current memory that says the same in other words (embedding + term overlap):
         one the index holds, or one this batch wrote (two wordings of a fact in one
         conversation, or in one batch of an export, were both written)."""
@@ -529,7 +525,7 @@ class _Batch:
         assert self.snap is not None
         return indexed and self.snap.may_hold_words(body_terms(new_terms, said))
 
-    def _written_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
+    def _written_nearest(self, p: Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
         """The memories this batch wrote in the item's scope nearest ``vector``: the nearest
         first, then the scope checked on those alone (a batch of 500 facts checked the
         scope of every earlier one for every item)."""
@@ -543,7 +539,7 @@ class _Batch:
         in_scope = {id(m) for m in self._in_scope(p, [m for m, _ in near])}
         return [(m, similarity) for m, similarity in near if id(m) in in_scope]
 
-    def _indexed_nearest(self, p: _Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
+    def _indexed_nearest(self, p: Prepared, vector: np.ndarray, asked_in: str | None) -> list[tuple[Memory, float]]:
         """The indexed memories in the item's scope nearest ``vector``, with their cosines
         (the item is written in ``asked_in``)."""
         assert self.snap is not None
@@ -602,7 +598,7 @@ class _Batch:
         indexed = self.snap.memories_with_ids(sorted(wanted)).values() if self.snap is not None and wanted else []
         return [*indexed, *(m for m in self.written if m.id in wanted)]
 
-    def _write(self, p: _Prepared, replaced: list[Memory], compatible: list[Memory] | None = None) -> RememberOutcome:
+    def _write(self, p: Prepared, replaced: list[Memory], compatible: list[Memory] | None = None) -> RememberOutcome:
         """The new file (a pinned fact's new value stays pinned), or, when another remember
         wrote the same text a moment ago, that memory reconfirmed."""
         item, vault = p.item, self.backend.vault
@@ -648,7 +644,7 @@ def _unread_language(text: str, parts: tuple[Part, ...]) -> str | None:
 
 
 def _new_fields(
-    p: _Prepared, replaced: list[Memory], compatible: list[Memory] | None
+    p: Prepared, replaced: list[Memory], compatible: list[Memory] | None
 ) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
     """What the new file says beside its text: its fields (a new value of a pinned fact,
     the user's name, stays pinned), what it supersedes (by id, or by stem and digest for a
