@@ -55,8 +55,6 @@ STILL_HOLDING_WORDS = {
     "conversation/signals.py": "the explicit-signal tables, task words and third-person conversions",
     "vault/slots.py": "the subjects, kinship and value words of the slots",
     "vault/person.py": "first person to third person, per language",
-    "index/keyword_index.py": "Spanish stop words the English field keeps",
-    "index/checkup.py": "words of the checkup's sample",
 }
 
 

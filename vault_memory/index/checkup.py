@@ -147,7 +147,7 @@ def index_advice(layout: IndexLayout) -> list[str]:
     if meta.get(Meta.KEYWORD_ANALYSIS) != ANALYSIS:
         advice.append(
             "the keyword index was analysed by an earlier vmem: `vmem reindex` also finds English words "
-            'the Spanish stop list held ("my son", "hay fever", "the sea", "a todo list") by their words'
+            'the Spanish stop list held ("my son", "the sea", "the Victorian era") by their words'
         )
     unread = columns - set(keyword_schema().names())
     if unread:

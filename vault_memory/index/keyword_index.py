@@ -19,65 +19,61 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from ..lang import SPANISH, detect
+from ..lang import SPANISH, detect, pack
 from ..vault.links import aliases_of
 from ..vault.memory import Memory
 from ..vault.sameness import SIGNIFICANT_SYMBOLS
 
+#: the languages the index stems (its ``body`` and ``body_es`` fields): their packs give the
+#: words below
+STEMMED = ("en", "es")
+
+
+def _of_stemmed(field: str) -> frozenset[str]:
+    return frozenset(w for code in STEMMED for w in getattr(pack(code), field))
+
+
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
-NEGATIONS = frozenset({"no", "not", "never", "nunca", "sin", "without", "ni", "nor", "jamas", "tampoco"})
-#: rioplatense voseo of the words the Spanish stop list already holds ("tú", "tienes", "eres"
-#: and "has" are stop words, so "vos", "tenés", "sos" and "habés" are too)
-VOSEO_STOP = frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"})
+NEGATIONS = _of_stemmed("negations")
 #: the subject every ingested fact is written with ("The user lives in…", "El usuario
 #: vive en…"): as a term it matched every memory of the vault for "what is the user's name?"
-SUBJECT_STOP = frozenset({"user", "user's", "users", "users'", "usuario", "usuaria", "usuarios", "usuarias"})
-_STOP = (frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | VOSEO_STOP | SUBJECT_STOP) - NEGATIONS
-#: Spanish stop words that are English words a memory is about ("my son", "hay fever", "the
-#: sea", "a todo list", "the Victorian era"): the English field keeps them, but not in a text
+SUBJECT_STOP = _of_stemmed("subject_nouns")
+_STOP = (
+    frozenset(stoplists["en"]) | frozenset(stoplists["es"]) | _of_stemmed("extra_stop_words") | SUBJECT_STOP
+) - NEGATIONS
+#: stop words that are English words a memory is about ("my son", "hay fever", "the sea",
+#: "a todo list", "the Victorian era"): the English field keeps them, but not in a text
 #: written in Spanish, where they are "are", "be", "was", "there is", "all"
 #: (``english_field_text``). The Spanish field drops them, as it always did
-ENGLISH_WORDS_SPANISH_STOPS = frozenset({"son", "sea", "era", "eras", "hay", "todo"})
+ENGLISH_WORDS_SPANISH_STOPS = _of_stemmed("english_homographs")
 _ENGLISH_WORDS_SPANISH_STOPS = re.compile(rf"\b(?:{'|'.join(sorted(ENGLISH_WORDS_SPANISH_STOPS))})\b", re.IGNORECASE)
-#: voseo imperatives with a pronoun attached, which the Snowball stemmer does not take apart
-#: ("acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each becomes its
-#: infinitive, so it stems like the other forms of its verb. A closed list: a rule for
-#: "-ate" would also turn "tomate" into "tomar"
-VOSEO_IMPERATIVES = {
-    "acordate": "acordar",
-    "acordame": "acordar",
-    "fijate": "fijar",
-    "decime": "decir",
-    "decile": "decir",
-    "contame": "contar",
-    "avisame": "avisar",
-    "anotate": "anotar",
-    "anotame": "anotar",
-    "guardame": "guardar",
-    "recordame": "recordar",
-    "mandame": "mandar",
-    "pasame": "pasar",
-    "explicame": "explicar",
-    "ayudame": "ayudar",
-}
-#: words in "-ís" that are not the voseo of an "-ir" verb ("vivís", "decís"); shorter ones
-#: ("país", "anís", "gris") are left by the filter's length bound
-_NOT_VOSEO_IS = frozenset({"parís"})
+#: forms the Snowball stemmer does not take apart (voseo imperatives with a pronoun
+#: attached: "acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each
+#: becomes the form it stems like. A closed list: a rule for "-ate" would also turn
+#: "tomate" into "tomar"
+STEM_AS = {form: base for code in STEMMED for form, base in pack(code).stem_as.items()}
+#: endings that do the same ("vivís" stems like "vivir"; accent folding would hide the
+#: ending), and the words that only look so ("parís"); shorter words ("país", "anís",
+#: "gris") are left by the filter's length bound
+_STEM_ENDINGS = tuple(ending for code in STEMMED for ending in pack(code).stem_endings)
+_NOT_STEM_ENDINGS = _of_stemmed("stem_ending_exceptions")
 _TOKEN = r"\w+(?:[.'’]\w+)*"
 
 
-class VoseoFilter(Filter):
-    """Rioplatense verb forms the Spanish stemmer misses: the imperatives of
-    ``VOSEO_IMPERATIVES``, and the present "-ís" of "-ir" verbs ("vivís" stems like
-    "vivir"; accent folding would hide the ending). Runs before accent folding."""
+class StemAsFilter(Filter):
+    """The forms a stemmer misses, as ``STEM_AS`` and ``_STEM_ENDINGS`` give them (the
+    rioplatense voseo: "acordate", "vivís"). Runs before accent folding."""
 
     def __call__(self, tokens):
         for t in tokens:
             text = t.text
-            if text in VOSEO_IMPERATIVES:
-                t.text = VOSEO_IMPERATIVES[text]
-            elif text.endswith("ís") and len(text) > 4 and text not in _NOT_VOSEO_IS:
-                t.text = text[:-2] + "ir"
+            if text in STEM_AS:
+                t.text = STEM_AS[text]
+            elif len(text) > 4 and text not in _NOT_STEM_ENDINGS:
+                for ending, base in _STEM_ENDINGS:
+                    if text.endswith(ending):
+                        t.text = text[: -len(ending)] + base
+                        break
             yield t
 
 
@@ -102,7 +98,7 @@ def _analyzer(lang: str, stop: frozenset[str]):
         RegexTokenizer(_TOKEN)
         | LengthCap()
         | LowercaseFilter()
-        | VoseoFilter()
+        | StemAsFilter()
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=stop, minsize=1)
         | StemFilter(lang=lang)
@@ -205,7 +201,7 @@ class KeywordIndex:
 
 
 #: words every memory may carry without saying anything new ("The user prefers…")
-SUBJECT_WORDS = frozenset({"user", "usuario", "usuaria", "usuarios"})
+SUBJECT_WORDS = SUBJECT_STOP
 #: a pronoun with its verb, as the analysis leaves it ("i'm", "we'r", "i'v"): says no more
 #: than "I am", whose words are stop words
 _PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what|who)'\w*")
@@ -215,11 +211,9 @@ NEGATED = "not"
 #: a verb with its negation, as the analysis leaves it ("don't", "isn't", "won't"), and
 #: "cannot": each says no more than ``NEGATED`` (the verb is a stop word, as in "do not")
 _CONTRACTED_NEGATION = re.compile(r"\b\w+n't|cannot")
-#: the words that deny, English and Spanish, as the analysis leaves them ("nothing" →
-#: "noth", "jamás" → "jama"; "nada" is a stop word, and "she swims" besides)
-_DENYING = frozenset(
-    {"no", "never", "noth", "nobodi", "none", "neither", "nunca", "jama", "nadi", "ningun", "ninguna", "ni", "tampoco"}
-)
+#: the words that deny, as the analysis leaves them ("nothing" → "noth", "jamás" →
+#: "jama"; "nada" is a stop word, and "she swims" besides)
+_DENYING = frozenset(t.text for word in _of_stemmed("denials") for t in EN(word))
 
 
 def content_terms(text: str) -> frozenset[str]:

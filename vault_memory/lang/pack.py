@@ -222,3 +222,20 @@ class Pack:
     #: → "no", "se chama" → "se llama"); ``lang.borrowed``
     reads_as: str = ""
     borrowed_forms: tuple[tuple[str, str], ...] = ()
+    #: what the keyword index (``index.keyword_index``) needs of the languages it stems:
+    #: the words that deny, never dropped as stop words ("no", "without", "sin"); those of
+    #: them that make a whole statement a denial ("never", "nothing", "nadie"; not "without",
+    #: which says what something lacks); the words every fact is written about ("user",
+    #: "usuario"), which find every memory; the words dropped besides the Snowball stop list
+    #: (the voseo of its stop words: "vos", "sos"); this language's stop words that are
+    #: content words of English ("son", "hay", "todo"); and the forms its stemmer does not
+    #: take apart, each to the form it stems like ("acordate" → "acordar"), with word endings
+    #: that do the same (("ís", "ir"): "vivís" like "vivir") and the words that only look so
+    negations: frozenset[str] = field(default_factory=frozenset)
+    denials: frozenset[str] = field(default_factory=frozenset)
+    subject_nouns: frozenset[str] = field(default_factory=frozenset)
+    extra_stop_words: frozenset[str] = field(default_factory=frozenset)
+    english_homographs: frozenset[str] = field(default_factory=frozenset)
+    stem_as: Mapping[str, str] = field(default_factory=dict)
+    stem_endings: tuple[tuple[str, str], ...] = ()
+    stem_ending_exceptions: frozenset[str] = field(default_factory=frozenset)

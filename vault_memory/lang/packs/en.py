@@ -608,4 +608,7 @@ PACK = Pack(
     ),
     outdated_mark="older — may be outdated",
     said_again="confirmed",
+    negations=frozenset({"no", "not", "never", "without", "nor"}),
+    denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
+    subject_nouns=frozenset({"user", "user's", "users", "users'"}),
 )
