@@ -54,7 +54,6 @@ def test_only_the_catalog_and_the_ingest_ledger_touch_their_connections():
 STILL_HOLDING_WORDS = {
     "conversation/signals.py": "the explicit-signal tables, task words and third-person conversions",
     "vault/slots.py": "the subjects, kinship and value words of the slots",
-    "vault/person.py": "first person to third person, per language",
 }
 
 

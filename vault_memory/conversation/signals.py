@@ -18,8 +18,9 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from ..lang import all_packs, detect, fold_accents, normalize_space, sentences
-from ..vault.person import ES_FIRST_PERSON, es_gender, in_third_person, third_person_en
+from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, sentences
+from ..lang.grammar import en as english_grammar
+from ..lang.grammar import es as spanish_grammar
 from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
@@ -912,7 +913,7 @@ def _directive_en(said: str, words: list[str], rule: str) -> Signal | None:
         return None  # "always the same", "never mind"
     first = words[0].lower()
     if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
-        text = f"From now on, {third_person_en(said)}" if rule == "from-now-on" else third_person_en(said)
+        text = f"From now on, {english_grammar.third_person(said)}" if rule == "from-now-on" else english_grammar.third_person(said)
     elif rule == "always":
         text = f"The user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
     else:
@@ -929,9 +930,9 @@ def _directive_es(said: str, words: list[str], rule: str) -> Signal | None:
         if not said or said.split()[0].lower() in _ES_NOT_IMPERATIVE:
             return None  # "siempre me pasa lo mismo", "nunca es tarde"
     verb, *rest = said.split()
-    person = ES_FIRST_PERSON.get(fold_accents(verb.lower()))
+    person = spanish_grammar.FIRST_PERSON.get(fold_accents(verb.lower()))
     if person:
-        body = es_gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
+        body = spanish_grammar.gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
     else:
         infinitive = _es_infinitive(verb)
         if infinitive is None:

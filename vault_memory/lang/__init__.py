@@ -10,6 +10,7 @@ the ground floor: it imports nothing else of vmem.
 from .borrow import borrowed
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
+from .grammar import in_third_person
 from .keys import key_concept, key_names, value_wrapping
 from .marks import conflict_marks
 from .pack import Pack
@@ -31,6 +32,7 @@ __all__ = [
     "Pack",
     "detect",
     "fold_accents",
+    "in_third_person",
     "key_concept",
     "key_names",
     "languages",

@@ -1,8 +1,8 @@
-"""What a language pack holds: data only, no code of its own."""
+"""What a language pack holds: data, and the few functions of its grammar (``lang.grammar``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -239,3 +239,7 @@ class Pack:
     stem_as: Mapping[str, str] = field(default_factory=dict)
     stem_endings: tuple[tuple[str, str], ...] = ()
     stem_ending_exceptions: frozenset[str] = field(default_factory=frozenset)
+    #: the pack's grammar (``lang.grammar``), the one thing a pack holds that is code: the
+    #: user's own words as a fact about them ("I live in Lima" → "the user lives in Lima");
+    #: None leaves them as said
+    third_person: Callable[[str], str] | None = None

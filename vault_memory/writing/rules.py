@@ -32,7 +32,7 @@ from ..index.chunking import embedding_text
 from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
-from ..lang import SPANISH, detect
+from ..lang import SPANISH, detect, in_third_person
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -53,7 +53,6 @@ from ..vault.ids import new_id
 from ..vault.keyvalue import split_key_value
 from ..vault.language import unread_note
 from ..vault.memory import SUPERSEDES_DIGEST, Memory
-from ..vault.person import in_third_person
 from ..vault.sameness import key_and_text, normalize_key, same_text_digest
 from ..vault.secrets import without_private
 from ..vault.slots import Verdict, judge, people_of, slot_of

@@ -1,5 +1,6 @@
 """English."""
 
+from ..grammar import en as grammar
 from ..pack import Pack
 
 PACK = Pack(
@@ -611,4 +612,5 @@ PACK = Pack(
     negations=frozenset({"no", "not", "never", "without", "nor"}),
     denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
     subject_nouns=frozenset({"user", "user's", "users", "users'"}),
+    third_person=grammar.third_person,
 )

@@ -1,5 +1,6 @@
 """Spanish, of Spain and of the Americas (voseo included)."""
 
+from ..grammar import es as grammar
 from ..pack import Pack
 
 PACK = Pack(
@@ -643,4 +644,5 @@ PACK = Pack(
     },
     stem_endings=(("ís", "ir"),),
     stem_ending_exceptions=frozenset({"parís"}),
+    third_person=grammar.third_person,
 )

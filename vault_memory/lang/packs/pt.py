@@ -1,5 +1,6 @@
 """Portuguese, of Brazil and of Portugal."""
 
+from ..grammar import pt as grammar
 from ..pack import Pack
 
 PACK = Pack(
@@ -732,4 +733,5 @@ PACK = Pack(
         (r"aniversário", "cumpleanos"),
         (r"cor", "color"),
     ),
+    third_person=grammar.third_person,
 )

@@ -1,0 +1,71 @@
+"""English grammar a pack brings (``Pack.third_person``): the user's own words as a fact
+about them, "I live in Lima" → "the user lives in Lima" (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+_EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may", "did", "had", "was", "used"}
+#: verbs whose form does not change with the person: negated modals and the past ("I won't
+#: fly", "I just moved", "I ran a marathon"), which took an "s" ("wons't", "moveds")
+_EN_UNCHANGED = _EN_MODALS | {
+    "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't", "wasn't", "hadn't",
+    "ought", "were", "weren't",
+    "went", "got", "made", "took", "bought", "came", "became", "began", "found", "lost", "sold", "thought",
+    "told", "wrote", "ran", "grew", "knew", "felt", "kept", "paid", "said", "spent", "won", "broke", "drove",
+    "ate", "gave", "fell", "flew", "forgot", "left", "met", "saw", "sent", "built", "taught", "caught", "brought",
+    "heard", "held", "led", "meant", "slept", "stood", "understood", "wore", "swam", "sang", "rode", "chose",
+}  # fmt: skip
+_EN_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": "is", "haven't": "hasn't"}
+#: present verbs ending in "-ed" (the others in "-ed" are past tense)
+_EN_PRESENT_ED = {"embed", "shed", "wed", "shred", "bed"}
+
+
+def _en_third(verb: str) -> str:
+    low = verb.lower()
+    if low in _EN_UNCHANGED:
+        return verb
+    if low.endswith("ed") and low not in _EN_PRESENT_ED and (not low.endswith("eed") or low in ("agreed", "freed")):
+        return verb
+    if low in _EN_IRREGULAR:
+        return _EN_IRREGULAR[low]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+#: adverbs that stand between "I" and its verb ("I always run"): the verb after them is
+#: the one that agrees ("the user always runs", not "the user alwayses run")
+_EN_ADVERBS = (
+    "always|usually|never|often|sometimes|really|rarely|seldom|also|just|still|generally|normally|"
+    "typically|mostly|only|even|actually|definitely|truly|hardly|barely|frequently|occasionally|"
+    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of|no\s+longer|now"
+)
+_EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
+
+
+def third_person(text: str) -> str:
+    """First person to the user in the third person: "my sister" → "the user's sister"."""
+    out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
+    out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
+    out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
+    out = re.sub(r"\bI'd\b", "the user would", out)
+    out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
+    out = re.sub(_EN_SUBJECT + r"(\w+(?:'\w+)?)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
+    subject = re.search(r"\bthe user\b(?!'s)", out, flags=_I)  # once: each "my" looked back over the text
+    out = re.sub(r"\bmy\b", lambda m: _their_after_the_user(subject, m.start()), out, flags=_I)
+    out = re.sub(r"\bmine\b", "the user's", out, flags=_I)
+    out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
+    out = re.sub(r"\bme\b", "the user", out, flags=_I)
+    return out
+
+
+def _their_after_the_user(subject: re.Match[str] | None, at: int) -> str:
+    """ "my" once the user is the subject (``subject``: where "the user" is first) is
+    "their" ("I take my coffee" → "the user takes their coffee", not "the user takes the
+    user's coffee"); before, "the user's"."""
+    return "their" if subject is not None and subject.end() <= at else "the user's"

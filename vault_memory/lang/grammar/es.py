@@ -1,0 +1,161 @@
+"""Spanish grammar a pack brings (``Pack.third_person``): the user's own words as a fact
+about them, "mi hermana" → "la hermana del usuario", "me mudé a Quito" → "el usuario se
+mudó a Quito" (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+from ..text import fold_accents
+
+_I = re.IGNORECASE
+
+FIRST_PERSON = {
+    "soy": "es",
+    "estoy": "está",
+    "tengo": "tiene",
+    "vivo": "vive",
+    "trabajo": "trabaja",
+    "prefiero": "prefiere",
+    "uso": "usa",
+    "quiero": "quiere",
+    "necesito": "necesita",
+    "odio": "odia",
+    "decidi": "decidió",
+    "voy": "va",
+    "hago": "hace",
+    "puedo": "puede",
+    "estudio": "estudia",
+    "juego": "juega",
+    "corro": "corre",
+    "como": "come",
+    "bebo": "bebe",
+    "tomo": "toma",
+    "naci": "nació",
+    "cumplo": "cumple",
+    "escribo": "escribe",
+    "leo": "lee",
+    "programo": "programa",
+    "manejo": "maneja",
+    "hablo": "habla",
+    "entreno": "entrena",
+    "viajo": "viaja",
+    "toco": "toca",
+    "cocino": "cocina",
+    "camino": "camina",
+    "nado": "nada",
+    "duermo": "duerme",
+    "conozco": "conoce",
+    "sigo": "sigue",
+    "deje": "dejó",
+    "empece": "empezó",
+    "volvi": "volvió",
+    "cambie": "cambió",
+    "compre": "compró",
+    "pase": "pasó",
+    "adopte": "adoptó",
+    "termine": "terminó",
+    "me": "se",
+    "mi": "su",
+}
+#: first-person verbs that are nothing else, so they are safe to change mid-sentence
+#: ("el lunes tengo turno" → "el lunes el usuario tiene turno"; not "como", "trabajo")
+_ES_UNAMBIGUOUS = ("tengo", "estoy", "soy", "quiero", "necesito", "voy", "puedo", "prefiero", "vivo", "odio")
+
+
+def third_person(text: str) -> str:
+    """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
+
+    def possessive(m: re.Match[str]) -> str:
+        before, noun, after = m.group(2) or "", m.group(3), m.group(4) or ""
+        plural = m.group(1).lower() == "mis"
+        feminine = noun.lower() in _ES_FEMININE_NOUNS or re.search(r"as?$|ión$|dad$", noun)
+        article = ("las" if plural else "la") if feminine else ("los" if plural else "el")
+        return f"{article} {before}{noun}{after} del usuario"
+
+    out = re.sub(
+        rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?(\w+)(\s+(?:{_ES_AFTER_NOUN}))?\b", possessive, text, flags=_I
+    )
+    out = re.sub(  # "no me gusta el picante" → "al usuario no le gusta el picante"
+        r"^(?:a\s+mí\s+)?(no\s+)?me\s+(gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
+        lambda m: f"al usuario {(m.group(1) or '').lower()}le {m.group(2)}",
+        out,
+        count=1,
+        flags=_I,
+    )
+    out = re.sub(
+        r"\bme\s+(llamo|gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
+        lambda m: "se llama" if m.group(1).lower() == "llamo" else f"le {m.group(1)}",
+        out,
+        flags=_I,
+    )
+    reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
+    if (
+        reflexive and fold_accents(reflexive.group(2).lower()) in _ES_REFLEXIVE
+    ):  # "me mudé a Quito" → "el usuario se mudó a Quito"
+        third = _ES_REFLEXIVE[fold_accents(reflexive.group(2).lower())]
+        out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
+    out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
+        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)",
+        lambda m: _subject(m.group(2), m.group(1) or ""),
+        out,
+        count=1,
+        flags=_I,
+    )
+    out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _subject(m.group(1)), out, flags=_I)
+    out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
+    return gender(out)
+
+
+#: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
+_ES_LEADING = r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a)"
+#: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")
+_ES_REFLEXIVE = {
+    "mude": "mudó",
+    "mudo": "muda",
+    "case": "casó",
+    "separe": "separó",
+    "divorcie": "divorció",
+    "jubile": "jubiló",
+    "fui": "fue",
+    "hice": "hizo",
+    "pase": "pasó",
+    "cambie": "cambió",
+    "compre": "compró",
+    "converti": "convirtió",
+}
+
+#: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
+_ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
+#: words that sit between the possessive and its noun, or after the noun, and move with it:
+#: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
+_ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?"
+_ES_AFTER_NOUN = r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma"
+
+#: endings of a feminine adjective or noun whose masculine differs ("vegetariana",
+#: "casada", "alérgica", "programadora"); "dentista", "atleta", "psiquiatra" are both
+_ES_FEMININE = ("ada", "ida", "ana", "ina", "ena", "ica", "aca", "era", "ora", "osa", "iva", "ola", "ona")
+
+
+def gender(text: str) -> str:
+    """ "el usuario está embarazada" → "la usuaria está embarazada": the subject agrees with
+    what the user said of herself (it read "El usuario es vegetariana")."""
+
+    def agree(m: re.Match[str]) -> str:
+        if not m.group(3).lower().endswith(_ES_FEMININE):
+            return m.group(0)
+        return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
+
+    return re.sub(
+        r"\b([Ee])l usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)",
+        agree,
+        text,
+    )
+
+
+def _subject(word: str, negation: str = "") -> str:
+    """ "tomo" → "el usuario toma"; with ``negation`` ("no "): "el usuario no toma"."""
+    third = FIRST_PERSON.get(fold_accents(word.lower()))
+    if third is None or word.lower() in ("me", "mi"):
+        return f"{negation}{word}"
+    return f"el usuario {negation.lower()}{third}"

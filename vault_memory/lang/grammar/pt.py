@@ -1,0 +1,56 @@
+"""Portuguese grammar a pack brings (``Pack.third_person``): the user's own words as a
+fact about them, "eu moro no Porto" → "o usuário mora no Porto" (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+
+#: Portuguese verbs said in the first person, with their third person; a verb not here in
+#: "-o" is taken as one of "-ar" (the most of them): "moro" → "mora"
+_PT_FIRST_PERSON = {
+    "sou": "é", "estou": "está", "tô": "tá", "tenho": "tem", "vou": "vai", "faço": "faz", "posso": "pode",
+    "quero": "quer", "sei": "sabe", "digo": "diz", "trago": "traz", "vejo": "vê", "leio": "lê", "durmo": "dorme",
+    "prefiro": "prefere", "sigo": "segue", "odeio": "odeia", "bebo": "bebe", "como": "come", "corro": "corre",
+    "escrevo": "escreve", "vivo": "vive", "aprendo": "aprende", "entendo": "entende", "conheço": "conhece",
+    "recebo": "recebe", "vendo": "vende", "dependo": "depende", "sofro": "sofre", "assisto": "assiste",
+    "divido": "divide", "decido": "decide", "abro": "abre", "parto": "parte", "subo": "sobe", "curto": "curte",
+    "preciso": "precisa", "consigo": "consegue", "visto": "veste", "sinto": "sente", "venho": "vem",
+    "ponho": "põe", "dou": "dá", "trabalho": "trabalha", "uso": "usa", "jogo": "joga", "toco": "toca",
+    "falo": "fala", "estudo": "estuda", "gosto": "gosta", "adoro": "adora", "ando": "anda", "treino": "treina",
+    "viajo": "viaja", "cozinho": "cozinha", "programo": "programa", "dirijo": "dirige", "tomo": "toma", "leciono": "leciona", "mexo": "mexe", "atendo": "atende", "moro": "mora",
+    "fui": "foi", "tive": "teve", "fiz": "fez", "estive": "esteve", "pude": "pôde", "vim": "veio",
+    "comecei": "começou", "mudei": "mudou", "troquei": "trocou", "deixei": "deixou", "voltei": "voltou",
+    "passei": "passou", "comprei": "comprou", "casei": "casou", "parei": "parou", "decidi": "decidiu",
+    "vivi": "viveu", "nasci": "nasceu", "cresci": "cresceu", "escolhi": "escolheu", "aprendi": "aprendeu",
+}  # fmt: skip
+_PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
+_PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
+
+
+def third_person(text: str) -> str:
+    """First person to the user in the third person, in Portuguese: "eu moro no Porto" →
+    "o usuário mora no Porto", "minha irmã se chama Ana" → "a irmã do usuário se chama Ana"."""
+    out = _PT_ARTICLE_POSSESSIVE.sub(lambda m: f"{m.group(2)} ", text)  # "o meu carro" → "meu carro"
+
+    def possessive(m: re.Match[str]) -> str:
+        article = _PT_POSSESSIVE[m.group(1).lower()]
+        return f"{article} {m.group(2)} do usuário"
+
+    out = re.sub(r"\b(meu|minha|meus|minhas)\s+([^\W\d_]+)", possessive, out, flags=_I)
+
+    out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)
+
+    def subject(m: re.Match[str]) -> str:
+        """The first verb is the user's when "eu" says it or it is one of the first person."""
+        neg, verb = m.group(1) or "", m.group(2)
+        third = _PT_FIRST_PERSON.get(verb.lower())
+        if third is None and m.group(0).lower().startswith("eu") and verb.lower().endswith("o") and len(verb) > 3:
+            third = verb[:-1] + "a"
+        return f"o usuário {neg}{third}" if third else m.group(0)
+
+    out = re.sub(r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out, count=1, flags=_I)
+    out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
+    return re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I)
