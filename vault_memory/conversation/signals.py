@@ -18,9 +18,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, sentences
-from ..lang.grammar import en as english_grammar
-from ..lang.grammar import es as spanish_grammar
+from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, pack, sentences
 from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
@@ -112,6 +110,9 @@ _STOP_AT = re.compile(
 
 #: what makes a request a to-do ("remember *to*…"), in every pack
 _TODO_WORDS = frozenset(w for p in all_packs() for w in p.todo_words)
+#: what opens an instruction that lasts, in every pack ("always", "nunca", "sempre"):
+#: "remember to always…" is one, not a to-do
+_LASTING = _rx(r"(?:" + "|".join(w for p in all_packs() for w in p.lasting_words) + r")\b")
 #: the most items of one list a request keeps
 _LIST_MOST = 20
 #: what opens an item of a list: a bullet or a number ("- I work at …", "2) my team is …")
@@ -767,8 +768,8 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
         return "a passing state, not a lasting fact"
     if _refused(said):
         return f"not a fact to keep ({refusal(said)})"
-    if match.group("to") and re.match(r"(?:always|never|siempre|nunca|sempre)\b", said, _I):
-        directive = _directive(said, lang, "always" if lang == "en" else "siempre")  # "remember to always…"
+    if match.group("to") and _LASTING.match(said):
+        directive = _directive(said, lang, pack(lang).lasting_rule)  # "remember to always…"
         return directive or "an instruction for the task at hand"
     why = _not_worth_keeping(said, lang, match)
     if why:
@@ -894,60 +895,14 @@ def _statement(clause: str) -> Signal | None:
 
 
 def _directive(said: str, lang: str, rule: str) -> Signal | None:
-    """An instruction that lasts ("from now on…", "always…"), written in its language's
-    words; None when what follows the directive is no instruction."""
-    words = said.split()
-    if not words:
+    """An instruction that lasts ("from now on…", "always…"), written by its language's
+    grammar (``Pack.write_instruction``); None when what follows the directive is no
+    instruction, or the language has no grammar to write one."""
+    found = pack(lang)
+    if not said.split() or found is None or found.write_instruction is None:
         return None
-    if lang == "pt":  # an instruction kept as said, with whom it is for
-        return Signal(_sentence(f"o usuário pede ao assistente: {said}"), "instruction", "preferences", "pt", rule)
-    if lang == "en":
-        return _directive_en(said, words, rule)
-    return _directive_es(said, words, rule)
-
-
-def _directive_en(said: str, words: list[str], rule: str) -> Signal | None:
-    """An English instruction that lasts, as what the user wants the assistant to do (or
-    what the user says of themselves, "I'll…", "my…"); None for "always the same"."""
-    if rule == "always" and len(words) > 1 and words[1].lower() in _EN_NOT_IMPERATIVE:
-        return None  # "always the same", "never mind"
-    first = words[0].lower()
-    if first in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
-        text = f"From now on, {english_grammar.third_person(said)}" if rule == "from-now-on" else english_grammar.third_person(said)
-    elif rule == "always":
-        text = f"The user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
-    else:
-        text = f"From now on, the user wants the assistant to {_user_as_object(said[0].lower() + said[1:])}"
-    return Signal(_sentence(text), "instruction", "preferences", "en", rule)
-
-
-def _directive_es(said: str, words: list[str], rule: str) -> Signal | None:
-    """A Spanish instruction that lasts ("siempre usá tabs", "a partir de ahora respondeme
-    en español"), as what the user asks; None for "siempre me pasa lo mismo"."""
-    lead = ""
-    if rule == "siempre":
-        lead, said = words[0].lower() + " ", " ".join(words[1:])
-        if not said or said.split()[0].lower() in _ES_NOT_IMPERATIVE:
-            return None  # "siempre me pasa lo mismo", "nunca es tarde"
-    verb, *rest = said.split()
-    person = spanish_grammar.FIRST_PERSON.get(fold_accents(verb.lower()))
-    if person:
-        body = spanish_grammar.gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
-    else:
-        infinitive = _es_infinitive(verb)
-        if infinitive is None:
-            body = f"el usuario pide {lead}«{said}»".replace("pide siempre «", "pide siempre: «")
-        else:
-            body = f"el usuario pide {lead}{infinitive} {' '.join(rest)}".strip()
-    text = f"A partir de ahora, {body}" if rule == "a-partir-de-ahora" else body
-    return Signal(_sentence(text), "instruccion", "preferences", "es", rule)
-
-
-def _user_as_object(said: str) -> str:
-    """ "call me cariño" → "call the user cariño": an instruction said to the assistant, in
-    the words the fact is written in."""
-    out = re.sub(r"\b(?:my|mine)\b", "the user's", said, flags=_I)
-    return re.sub(r"\b(?:me|myself)\b", "the user", out, flags=_I)
+    text = found.write_instruction(said, rule)
+    return Signal(_sentence(text), found.instruction_key, "preferences", lang, rule) if text else None
 
 
 def _generic(said: str, lang: str, rule: str) -> Signal:
@@ -956,89 +911,6 @@ def _generic(said: str, lang: str, rule: str) -> Signal:
     text = in_third_person(said, lang)
     key = _subject_key(said, lang)
     return Signal(_sentence(text), key, _domain(said), lang, rule)
-
-
-_EN_NOT_IMPERATIVE = {"mind", "the", "a", "an", "same", "it", "is", "was", "happens", "that", "this"}
-
-
-_ES_NOT_IMPERATIVE = {
-    "me",
-    "te",
-    "se",
-    "le",
-    "lo",
-    "la",
-    "los",
-    "las",
-    "es",
-    "está",
-    "esta",
-    "estoy",
-    "fue",
-    "era",
-    "hay",
-    "que",
-    "el",
-    "un",
-    "una",
-    "mi",
-    "tu",
-    "su",
-    "pasa",
-    "igual",
-    "mismo",
-    "tarde",
-    "nos",
-    "con",
-    "en",
-    "de",
-    "a",
-    "por",
-}
-_ES_IMPERATIVE_INFINITIVE = {
-    "escribe": "escribir",
-    "decide": "decidir",
-    "sube": "subir",
-    "abre": "abrir",
-    "divide": "dividir",
-    "incluye": "incluir",
-    "añade": "añadir",
-    "pide": "pedir",
-    "sigue": "seguir",
-    "repite": "repetir",
-    "di": "decir",
-    "decí": "decir",
-    "haz": "hacer",
-    "pon": "poner",
-    "ten": "tener",
-    "sal": "salir",
-    "ven": "venir",
-    "traduce": "traducir",
-    "resume": "resumir",
-    "corrige": "corregir",
-    "elige": "elegir",
-    "vive": "vivir",
-}
-_ES_CLITIC = {"me": "le", "nos": "les", "lo": "lo", "la": "la", "le": "le"}
-
-
-def _es_infinitive(verb: str) -> str | None:
-    """An imperative (voseo or tú, with "-me"/"-nos" attached) as an infinitive, the
-    form Spanish writes an instruction in: "respondeme" → "responderle", "usá" → "usar"."""
-    word = verb.lower().strip(",.:")
-    clitic = ""
-    for attached in ("nos", "me", "lo", "la"):
-        if len(word) > len(attached) + 2 and word.endswith(attached):
-            word, clitic = word[: -len(attached)], _ES_CLITIC[attached]
-            break
-    if word in _ES_IMPERATIVE_INFINITIVE:
-        return _ES_IMPERATIVE_INFINITIVE[word] + clitic
-    plain = fold_accents(word)
-    if not plain.isalpha() or len(plain) < 2 or plain[-1] not in "aei":
-        return None
-    if plain[-1] == "i" and not word.endswith("í") and not clitic:
-        return None  # "si", "ni": not verbs
-    return plain + "r" + clitic
 
 
 # ---------------------------------------------------------------------------- key, domain

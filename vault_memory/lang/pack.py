@@ -243,3 +243,13 @@ class Pack:
     #: user's own words as a fact about them ("I live in Lima" → "the user lives in Lima");
     #: None leaves them as said
     third_person: Callable[[str], str] | None = None
+    #: and how it writes an instruction that lasts (``signal_directives``), given what was
+    #: said after the directive and the directive's rule ("always use tabs" → "The user
+    #: wants the assistant to use tabs"), or None when it is none ("always the same"); the
+    #: key the instruction is stored under; the words that open an instruction that lasts
+    #: ("always", "nunca", "sempre": "remember to always…" is one, not a to-do) and the rule
+    #: it is then read by
+    write_instruction: Callable[[str, str], str | None] | None = None
+    instruction_key: str = "instruction"
+    lasting_words: tuple[str, ...] = ()
+    lasting_rule: str = ""

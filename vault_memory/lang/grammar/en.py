@@ -69,3 +69,30 @@ def _their_after_the_user(subject: re.Match[str] | None, at: int) -> str:
     "their" ("I take my coffee" → "the user takes their coffee", not "the user takes the
     user's coffee"); before, "the user's"."""
     return "their" if subject is not None and subject.end() <= at else "the user's"
+
+
+#: the words after "always" or "never" that make no instruction ("always the same", "never mind")
+_NOT_IMPERATIVE = {"mind", "the", "a", "an", "same", "it", "is", "was", "happens", "that", "this"}
+
+
+def instruction(said: str, rule: str) -> str | None:
+    """An instruction that lasts, as what the user wants the assistant to do ("always use
+    tabs" → "The user wants the assistant to use tabs"), or what the user says of
+    themselves ("I'll…", "my…"); ``rule``: the pack's directive that read it ("always",
+    "from-now-on"). None for "always the same"."""
+    words = said.split()
+    if rule == "always" and len(words) > 1 and words[1].lower() in _NOT_IMPERATIVE:
+        return None
+    if words[0].lower() in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
+        return f"From now on, {third_person(said)}" if rule == "from-now-on" else third_person(said)
+    asked = _user_as_object(said[0].lower() + said[1:])
+    if rule == "always":
+        return f"The user wants the assistant to {asked}"
+    return f"From now on, the user wants the assistant to {asked}"
+
+
+def _user_as_object(said: str) -> str:
+    """ "call me cariño" → "call the user cariño": an instruction said to the assistant, in
+    the words the fact is written in."""
+    out = re.sub(r"\b(?:my|mine)\b", "the user's", said, flags=_I)
+    return re.sub(r"\b(?:me|myself)\b", "the user", out, flags=_I)

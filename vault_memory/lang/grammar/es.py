@@ -159,3 +159,108 @@ def _subject(word: str, negation: str = "") -> str:
     if third is None or word.lower() in ("me", "mi"):
         return f"{negation}{word}"
     return f"el usuario {negation.lower()}{third}"
+
+
+def instruction(said: str, rule: str) -> str | None:
+    """A Spanish instruction that lasts ("siempre usá tabs", "a partir de ahora respondeme
+    en español"), as what the user asks ("el usuario pide siempre usar tabs"); ``rule``: the
+    pack's directive that read it ("siempre", "a-partir-de-ahora"). None for "siempre me
+    pasa lo mismo"."""
+    words = said.split()
+    lead = ""
+    if rule == "siempre":
+        lead, said = words[0].lower() + " ", " ".join(words[1:])
+        if not said or said.split()[0].lower() in _NOT_IMPERATIVE:
+            return None  # "siempre me pasa lo mismo", "nunca es tarde"
+    verb, *rest = said.split()
+    person = FIRST_PERSON.get(fold_accents(verb.lower()))
+    if person:
+        body = gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
+    else:
+        infinitive = _infinitive(verb)
+        if infinitive is None:
+            body = f"el usuario pide {lead}«{said}»".replace("pide siempre «", "pide siempre: «")
+        else:
+            body = f"el usuario pide {lead}{infinitive} {' '.join(rest)}".strip()
+    return f"A partir de ahora, {body}" if rule == "a-partir-de-ahora" else body
+
+
+#: the words after "siempre" or "nunca" that make no instruction ("siempre me pasa lo mismo")
+_NOT_IMPERATIVE = {
+    "me",
+    "te",
+    "se",
+    "le",
+    "lo",
+    "la",
+    "los",
+    "las",
+    "es",
+    "está",
+    "esta",
+    "estoy",
+    "fue",
+    "era",
+    "hay",
+    "que",
+    "el",
+    "un",
+    "una",
+    "mi",
+    "tu",
+    "su",
+    "pasa",
+    "igual",
+    "mismo",
+    "tarde",
+    "nos",
+    "con",
+    "en",
+    "de",
+    "a",
+    "por",
+}
+_IMPERATIVE_INFINITIVE = {
+    "escribe": "escribir",
+    "decide": "decidir",
+    "sube": "subir",
+    "abre": "abrir",
+    "divide": "dividir",
+    "incluye": "incluir",
+    "añade": "añadir",
+    "pide": "pedir",
+    "sigue": "seguir",
+    "repite": "repetir",
+    "di": "decir",
+    "decí": "decir",
+    "haz": "hacer",
+    "pon": "poner",
+    "ten": "tener",
+    "sal": "salir",
+    "ven": "venir",
+    "traduce": "traducir",
+    "resume": "resumir",
+    "corrige": "corregir",
+    "elige": "elegir",
+    "vive": "vivir",
+}
+_CLITIC = {"me": "le", "nos": "les", "lo": "lo", "la": "la", "le": "le"}
+
+
+def _infinitive(verb: str) -> str | None:
+    """An imperative (voseo or tú, with "-me"/"-nos" attached) as an infinitive, the
+    form Spanish writes an instruction in: "respondeme" → "responderle", "usá" → "usar"."""
+    word = verb.lower().strip(",.:")
+    clitic = ""
+    for attached in ("nos", "me", "lo", "la"):
+        if len(word) > len(attached) + 2 and word.endswith(attached):
+            word, clitic = word[: -len(attached)], _CLITIC[attached]
+            break
+    if word in _IMPERATIVE_INFINITIVE:
+        return _IMPERATIVE_INFINITIVE[word] + clitic
+    plain = fold_accents(word)
+    if not plain.isalpha() or len(plain) < 2 or plain[-1] not in "aei":
+        return None
+    if plain[-1] == "i" and not word.endswith("í") and not clitic:
+        return None  # "si", "ni": not verbs
+    return plain + "r" + clitic

@@ -54,3 +54,9 @@ def third_person(text: str) -> str:
     out = re.sub(r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out, count=1, flags=_I)
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I)
+
+
+def instruction(said: str, rule: str) -> str | None:
+    """A Portuguese instruction that lasts, kept as said with whom it is for ("o usuário
+    pede ao assistente: sempre responde em português"); ``rule`` changes nothing."""
+    return f"o usuário pede ao assistente: {said}"

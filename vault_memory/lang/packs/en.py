@@ -613,4 +613,7 @@ PACK = Pack(
     denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
     subject_nouns=frozenset({"user", "user's", "users", "users'"}),
     third_person=grammar.third_person,
+    write_instruction=grammar.instruction,
+    lasting_words=("always", "never"),
+    lasting_rule="always",
 )

@@ -645,4 +645,8 @@ PACK = Pack(
     stem_endings=(("ís", "ir"),),
     stem_ending_exceptions=frozenset({"parís"}),
     third_person=grammar.third_person,
+    write_instruction=grammar.instruction,
+    lasting_words=("siempre", "nunca"),
+    lasting_rule="siempre",
+    instruction_key="instruccion",
 )

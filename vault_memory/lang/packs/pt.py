@@ -734,4 +734,7 @@ PACK = Pack(
         (r"cor", "color"),
     ),
     third_person=grammar.third_person,
+    write_instruction=grammar.instruction,
+    lasting_words=("sempre",),
+    lasting_rule="sempre",
 )
