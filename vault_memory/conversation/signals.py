@@ -56,12 +56,14 @@ NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 )
 
 #: a clause that is a passing state, not something to keep ("hoy estoy cansado")
-PASSING_STATE = _rx(
-    r"\b(?:hoy|ahora\s+mismo|en\s+este\s+momento|esta\s+(?:mañana|tarde|noche)|today|tonight|right\s+now|"
-    r"at\s+the\s+moment|this\s+(?:morning|afternoon|evening))\b.*\b(?:estoy|me\s+siento|ando|tengo|I'm|I\s+am|I\s+feel)\b"
-    r"|\b(?:estoy|me\s+siento|ando|I'm|I\s+am|I\s+feel)\b.*\b(?:hoy|ahora\s+mismo|en\s+este\s+momento|today|tonight|"
-    r"right\s+now|at\s+the\s+moment)\b"
-)
+PASSING_STATE = _rx("|".join(f"(?:{p})" for pack in all_packs() for p in pack.passing_states) or r"(?!)")
+
+
+def _words_of(field: str, space: str = r"\s+") -> str:
+    r"""An alternation of every pack's ``field``, each word escaped and its spaces any run of
+    spaces (``space``: "por favor" → ``por\s+favor``)."""
+    return "|".join(re.escape(w).replace(r"\ ", space) for p in all_packs() for w in getattr(p, field))
+
 
 #: "remember that X": X is what to keep (and may itself be a statement: "remember that I live in Lima")
 REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
@@ -91,9 +93,7 @@ _FEMININE = {
 _FILLER = _rx(r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")[\s,!:.-]+)+")
 #: "…, and I live in Lima": a new first-person clause after a conjunction
 _CLAUSES = re.compile(
-    r"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:and|but|y|pero|e|mas)\s++"
-    r"(?=(?:I|I'm|my|yo|mi|me|vivo|trabajo|soy|prefiero|eu|meu|minha|moro|sou|prefiro)\b)",
-    _I,
+    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:{_words_of('clause_openings')})\b)", _I
 )
 _MAX_CHARS = 300
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
@@ -102,8 +102,10 @@ _MAX_SENTENCE = 2000
 #: what a terminal paste leaves in a message (colour codes, NUL, backspaces): not words,
 #: and what no memory file can hold; a tab or a newline stays
 _TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTMATTER.pattern}")
+_POSSESSIVE_SPACE = r"\s++"
 _STOP_AT = re.compile(
-    r"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:and|y|but|pero)\s++|,?+\s*+(?<=[\s,])(?:please|por\s++favor|thanks|gracias)\s*+)$",
+    rf"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:{_words_of('clause_joins')})\s++|,?+\s*+(?<=[\s,])"
+    rf"(?:{_words_of('end_courtesies', _POSSESSIVE_SPACE)})\s*+)$",
     _I,
 )
 
@@ -367,12 +369,16 @@ def _request_start(words: list[str], cue: int) -> int:
     return start
 
 
+#: the pronouns a request's verb carries its object in, in every pack ("guárda*lo*")
+_ATTACHED = tuple(w for p in all_packs() for w in p.attached_objects)
+
+
 def _refers_back(words: list[str], cue: int, start: int) -> bool:
     """Whether the cue word ``words[cue]`` asks to keep what was said: it carries its object
     ("guárdalo"), a back word is near it ("remember *that*"), or it is the whole request."""
     after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
     ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
-    attached = fold_accents(words[cue].casefold()).rstrip(",.!?").endswith(("lo", "la", "isso"))
+    attached = fold_accents(words[cue].casefold()).rstrip(",.!?").endswith(_ATTACHED)
     # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
     alone = start == 0 and (len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:")))
     return bool(attached or _BACK_WORDS & {*after, *ahead} or alone)
@@ -400,9 +406,9 @@ _REQUEST_LEAD = _REQUEST_GLUE | _BACK_WORDS
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
 #: how a request is asked as a question, in every pack ("could you remember that …?")
 _POLITE = re.compile(
-    r"^[¿¡]?(?:(?:please|pls|por\s+favor|porfa)[\s,]+)?(?:"
+    rf"^[¿¡]?(?:(?:{_words_of('polite_openers')})[\s,]+)?(?:"
     + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pack in all_packs() for p in pack.polite_requests)
-    + r")\s+(?:(?:please|pls|por\s+favor)\s+)?(?=\S)",
+    + rf")\s+(?:(?:{_words_of('polite_openers')})\s+)?(?=\S)",
     _I,
 )
 
@@ -451,11 +457,7 @@ def _joined(signal: Signal, sentence: str) -> Signal:
 
 #: words that make a fact about the user's relationship with whom they talk to ("you promised
 #: to call me", "our anniversary is in May", "nos conocimos en Rosario"), not about the user
-_RELATIONSHIP = re.compile(
-    r"\b(?:you|your|yours|yourself|we|our|ours|us|t[uú]|tus|vos|usted|te|contigo|nosotros|nosotras|nuestro|nuestra|"
-    r"nuestros|nuestras|nos)\b",
-    _I,
-)
+_RELATIONSHIP = re.compile(r"\b(?:" + "|".join(w for p in all_packs() for w in p.relationship_words) + r")\b", _I)
 #: the rules that give an instruction to the assistant: it is for the persona it was given to
 _DIRECTIVE_RULES = frozenset(rule for _, rule, _ in DIRECTIVES)
 
@@ -785,29 +787,15 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
 #: fix it", "… y arreglalo": the fact ends before it, never mid-clause
 _TASK_TAIL = re.compile(
-    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)|"
-    r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
-    r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)|and\s+\w+\s+(?:it|them|that|this)|"
-    r"y\s+(?:luego|después|despues|arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*|y\s+\w+(?:lo|la|los|las|le|me)|"
-    r"luego|después|despues|load\s+it|we\s+might|e\s+(?:depois|ent[aã]o|agora|arrum|corrij|rod|test|fa[cç]a|adicion|"
-    r"remov|mud|us[ae]|ve[jr]|olh)\w*|em\s+seguida|and\s+now)\b.*$",
-    _I,
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_tails) + r")\b.*$", _I
 )
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user
 _TASK_WORDS = re.compile(
     r"`|\b\w+\(\)|#\d+|(?<![\w.-])[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
-    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|\b(?:line|l[ií]nea)\s+\d+|\b(?:tests?|bugs?|stack\s*trace|"
-    r"traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?|pull\s+request|PRs?|merge|"
-    r"builds?|pipeline|CI|lint(?:er)?|migrations?|schema|query|queries|scripts?|repo(?:sitory)?|directory|folders?|"
-    r"files?|modules?|packages?|dependenc(?:y|ies)|variables?|snippet|output|logs?|diff|patch|the\s+steps|this\s+"
-    r"(?:code|fix|change|approach|one)|pruebas?|archivos?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|"
-    r"dependencias?|salida|parche|cambios?|c[oó]digo|fix(?:es)?|login|page|deploy(?:ment|ed|s)?|release|cache|ticket|sprint|"
-    r"API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?|edge\s+cases?|casos?\s+borde|approach|"
-    r"enfoque|options?|opci[oó]n|answer|respuesta|context|contexto|task|tarea|arguments?|argumentos?|Makefile|"
-    r"Windows\s+path|separators?|merge|conflicts?|parser|behaviou?r|comportamiento|borrador|draft|port|puerto|service|"
-    r"servicio|SELECT|INSERT|UPDATE|DELETE|testes?|arquivos?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|"
-    r"m[oó]dulos?|depend[eê]ncias?|sa[ií]da|c[oó]digo|mudan[cç]as?|linha\s+\d+|changelog|docstrings?)\b|(?:^|\s)\.\w+\b|[{}=;]",
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:"
+    + "|".join(w for p in all_packs() for w in p.task_words)
+    + r")\b",
     _I,
 )
 #: how a fact about the user or their world begins: its subject is them
@@ -822,8 +810,9 @@ _BARE_POSSESSIVE = re.compile(
     r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")(?:\s+[\w'-]+){1,3}$", _I
 )
 _SAYS_SOMETHING = re.compile(r"\b(?:" + "|".join(p.saying_verbs for p in all_packs() if p.saying_verbs) + r")\b", _I)
-#: Spanish infinitives: "acordate de cerrar el archivo" is a to-do, not a fact
-_ES_INFINITIVE = re.compile(r"^\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))$", _I)
+#: an infinitive, in the packs that tell a to-do by one: "acordate de cerrar el archivo" is
+#: a to-do, not a fact
+_INFINITIVE = {p.code: re.compile(rf"^(?:{p.infinitive})$", _I) for p in all_packs() if p.infinitive}
 
 
 def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | None:
@@ -848,10 +837,14 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
 def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
     """ "remember to…", "acordate de cerrar…", "recordá manejar la lista vacía": a to-do."""
     words = said.split()
-    infinitive = bool(words) and _ES_INFINITIVE.match(words[0]) is not None
-    if request.group("to") and (lang == "en" or infinitive):
+    read = _INFINITIVE.get(lang)
+    if read is None:  # "remember to…": the request's own word says it
+        return bool(request.group("to"))
+    infinitive = bool(words) and read.match(words[0]) is not None
+    if request.group("to") and infinitive:
         return True
-    return lang in ("es", "pt") and infinitive and not _USER_SUBJECT[lang].match(said)
+    subject = _USER_SUBJECT.get(lang)
+    return infinitive and not (subject is not None and subject.match(said))
 
 
 def _names_without_saying(said: str, request: re.Match[str]) -> bool:
@@ -915,32 +908,25 @@ def _generic(said: str, lang: str, rule: str) -> Signal:
 
 # ---------------------------------------------------------------------------- key, domain
 
-_DOMAIN_WORDS = (
-    (
-        "health",
-        r"allerg|al[eé]rgi|doctor|m[eé]dic|medicat|medicament|salud|health|diet|dieta|vegan|vegetarian|celiac|cel[ií]ac",
-    ),
-    ("work", r"\bwork|\bjob\b|office|boss|client|colleague|trabaj|oficina|jefe|cliente|compañer|empresa|company"),
-    ("projects", r"project|proyecto|repo\b|repositor|deadline|release|sprint"),
-    ("decisions", r"decid|decisi"),
-    ("preferences", r"prefer|\blike\b|\blove\b|\bhate\b|favou?rite|gusta|encanta|odio|favorit"),
-)
+#: the domains a fact is filed under, in the order they are tried, each with the words of
+#: every pack that file a fact there
+_DOMAIN_WORDS: dict[str, re.Pattern[str]] = {
+    domain: _rx("|".join(w for p in all_packs() for d, w in p.domain_words if d == domain))
+    for domain in dict.fromkeys(d for p in all_packs() for d, _ in p.domain_words)
+}
+_KEY_POSSESSIVE = _rx(rf"\b(?:{_words_of('key_possessives')})\s+(?:(?:{_words_of('key_adjectives')})\s+)?(\w+)")
 
 
 def _domain(text: str) -> str:
-    for domain, pattern in _DOMAIN_WORDS:
-        if re.search(pattern, text, _I):
-            return domain
-    return "personal"
+    return next((domain for domain, pattern in _DOMAIN_WORDS.items() if pattern.search(text)), "personal")
 
 
 def _subject_key(said: str, lang: str) -> str:
-    possessive = re.search(
-        r"\b(?:my|mi|mis|meu|minha|meus|minhas)\s+(?:(?:younger|older|little|big|best|new|old)\s+)?(\w+)", said, _I
-    )
+    possessive = _KEY_POSSESSIVE.search(said)
     if possessive:
         return possessive.group(1).lower()
-    return "note" if lang == "en" else "nota"
+    found = pack(lang)
+    return found.note_key if found is not None else "note"
 
 
 def _trim(value: str) -> str:

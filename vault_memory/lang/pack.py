@@ -253,3 +253,33 @@ class Pack:
     instruction_key: str = "instruction"
     lasting_words: tuple[str, ...] = ()
     lasting_rule: str = ""
+    #: how a request's words are read (``conversation.signals``): a passing state, as
+    #: patterns ("today I'm tired", "hoy estoy cansado"), not kept; the words that join two
+    #: clauses ("and", "pero", "mas") and the openings after which the second clause is a
+    #: fact of the user's own ("…, and I live in Lima"); the courtesies that end a value
+    #: ("…, thanks") and those a request asked as a question opens or goes on with ("please
+    #: could you…", "porfa podés…"); the words of whom the user talks to and of the two of
+    #: them ("you", "our", "nos"): a fact of the relationship, not of the user; what follows
+    #: a fact and goes on with the task ("…, then check it", "y arreglalo"), and the words of
+    #: a task at hand ("tests", "archivos", "linha 12"), as patterns; an infinitive, which
+    #: opens a to-do ("acordate de *cerrar*…"), as a pattern of one whole word (none: a to-do
+    #: is told by ``todo_words`` alone); the pronouns a request's verb carries its object in
+    #: ("guárda*lo*")
+    passing_states: tuple[str, ...] = ()
+    clause_joins: tuple[str, ...] = ()
+    clause_openings: tuple[str, ...] = ()
+    end_courtesies: tuple[str, ...] = ()
+    polite_openers: tuple[str, ...] = ()
+    relationship_words: tuple[str, ...] = ()
+    task_tails: tuple[str, ...] = ()
+    task_words: tuple[str, ...] = ()
+    infinitive: str = ""
+    attached_objects: tuple[str, ...] = ()
+    #: how a fact the rules do not recognise is filed: its domain by its words, as (domain,
+    #: pattern searched for) from the first that matches ("allerg" → health), the
+    #: possessives and the adjectives before the noun it is keyed by ("my *older* sister" →
+    #: sister), and the key of a fact with none ("note", "nota")
+    domain_words: tuple[tuple[str, str], ...] = ()
+    key_possessives: tuple[str, ...] = ()
+    key_adjectives: tuple[str, ...] = ()
+    note_key: str = "note"

@@ -616,4 +616,38 @@ PACK = Pack(
     write_instruction=grammar.instruction,
     lasting_words=("always", "never"),
     lasting_rule="always",
+    passing_states=(
+        r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening))\b.*\b(?:I'm|I\s+am|I\s+feel)\b",
+        r"\b(?:I'm|I\s+am|I\s+feel)\b.*\b(?:today|tonight|right\s+now|at\s+the\s+moment)\b",
+    ),
+    clause_joins=("and", "but"),
+    clause_openings=("I", "I'm", "my"),
+    end_courtesies=("please", "thanks"),
+    polite_openers=("please", "pls"),
+    relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
+    task_tails=(
+        r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
+        r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
+        r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)",
+        r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might|and\s+now",
+    ),
+    task_words=(
+        r"line\s+\d+",
+        r"tests?|bugs?|stack\s*trace|traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?",
+        r"pull\s+request|PRs?|merge|builds?|pipeline|CI|lint(?:er)?|migrations?|schema|query|queries|scripts?",
+        r"repo(?:sitory)?|directory|folders?|files?|modules?|packages?|dependenc(?:y|ies)|variables?|snippet|output|logs?",
+        r"diff|patch|the\s+steps|this\s+(?:code|fix|change|approach|one)|fix(?:es)?|login|page|deploy(?:ment|ed|s)?",
+        r"release|cache|ticket|sprint|API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?",
+        r"edge\s+cases?|approach|options?|answer|context|task|arguments?|Makefile|Windows\s+path|separators?",
+        r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?",
+    ),
+    domain_words=(
+        ("health", r"allerg|doctor|medic|health|diet|vegan|vegetarian|celiac"),
+        ("work", r"\bwork|\bjob\b|office|boss|client|colleague|company"),
+        ("projects", r"project|repo\b|repositor|deadline|release|sprint"),
+        ("decisions", r"decid|decisi"),
+        ("preferences", r"prefer|\blike\b|\blove\b|\bhate\b|favou?rite"),
+    ),
+    key_possessives=("my",),
+    key_adjectives=("younger", "older", "little", "big", "best", "new", "old"),
 )

@@ -737,4 +737,18 @@ PACK = Pack(
     write_instruction=grammar.instruction,
     lasting_words=("sempre",),
     lasting_rule="sempre",
+    clause_joins=("e", "mas"),
+    clause_openings=("eu", "meu", "minha", "moro", "sou", "prefiro"),
+    task_tails=(
+        r"e\s+(?:depois|ent[aã]o|agora|arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",
+        r"em\s+seguida",
+    ),
+    task_words=(
+        r"testes?|arquivos?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
+        r"c[oó]digo|mudan[cç]as?|linha\s+\d+",
+    ),
+    infinitive=r"\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))",
+    attached_objects=("isso",),
+    key_possessives=("meu", "minha", "meus", "minhas"),
+    note_key="nota",
 )
