@@ -950,6 +950,7 @@ _COURTESY_TAIL = re.compile(
 _TAIL_READ = 60
 #: what ends a text and says nothing: pictographs and emoticons ("🙏", ":)", ";-P")
 _SYMBOLS_TAIL = re.compile(
+    r"(?<![\s,;.!\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])"  # a run is read from its start once
     r"(?:[\s,;.!]|[:;]-?[()DPp]\B|[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])++$"
 )
 
