@@ -16,7 +16,7 @@ from conftest import DAY, NOW
 import vault_memory as vmem
 from vault_memory.conversation import ingest
 from vault_memory.conversation.ingestion import remember_said
-from vault_memory.conversation.signals import explicit_signals, read_requests
+from vault_memory.conversation.signals import explicit_signals, fact_persona, read_requests
 from vault_memory.lang import detect, sentences
 from vault_memory.vault.template import create_vault
 
@@ -857,3 +857,33 @@ def test_a_portuguese_fact_matters_as_much_as_its_english_or_spanish_twin(text, 
     from vault_memory.lifecycle import score_importance
 
     assert score_importance(text) == importance
+
+
+@pytest.mark.parametrize(
+    ("said", "persona"),
+    [
+        ("A gente sempre janta fora às sextas", "Iris"),
+        ("Você me prometeu uma receita de bolo", "Iris"),
+        ("Nossas conversas são sempre à noite", "Iris"),
+        ("Eu trabalho como enfermeira em Braga", None),
+    ],
+)
+def test_a_portuguese_fact_about_the_user_and_their_assistant_stays_with_that_persona(said, persona):
+    """What the user and the persona share ("a gente", "você", "nosso") is theirs; what
+    the user says of themself is the user's, whoever listens."""
+    assert fact_persona(said, "Iris") == persona
+
+
+@pytest.mark.parametrize(
+    ("said", "domain"),
+    [
+        ("Lembra que eu tomo remédio para a tireoide todas as manhãs", "health"),
+        ("Lembra que meu escritório novo fica em Pinheiros", "work"),
+        ("Lembra que eu gosto muito de pão de queijo", "preferences"),
+        ("Lembra que em agosto minha irmã se casa", "personal"),
+    ],
+)
+def test_a_portuguese_note_is_filed_under_the_domain_its_words_name(said, domain):
+    """A fact no table reads is filed by its words in every pack: a medicine is health,
+    an office work; a month that holds the letters of a liking ("agosto") is not one."""
+    assert [s.domain for s in read_requests(said)[0]] == [domain]

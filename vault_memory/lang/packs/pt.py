@@ -737,6 +737,23 @@ PACK = Pack(
     write_instruction=grammar.instruction,
     lasting_words=("sempre",),
     lasting_rule="sempre",
+    passing_states=(
+        r"\b(?:hoje|agora\s+mesmo|neste\s+momento|nesse\s+momento|est[ae]\s+(?:manh[aã]|tarde|noite)|hoje\s+[aà]\s+noite)\b"
+        r".*\b(?:estou|t[oô]|me\s+sinto|ando|tenho)\b",
+        r"\b(?:estou|t[oô]|me\s+sinto|ando)\b.*\b(?:hoje|agora\s+mesmo|neste\s+momento|nesse\s+momento)\b",
+    ),
+    end_courtesies=("por favor", "obrigado", "obrigada", "valeu"),
+    polite_openers=("por favor", "pfv"),
+    relationship_words=(
+        "voc[eê]", "vc", "teu", "tua", "teus", "tuas", "te", "contigo", "n[oó]s", "noss[oa]s?", r"a\s+gente",
+    ),
+    domain_words=(
+        ("health", r"al[eé]rgi|m[eé]dic|medicament|rem[eé]dio|sa[uú]de|dieta|vegan|vegetarian|cel[ií]ac"),
+        ("work", r"trabalh|escrit[oó]rio|chefe|client|colega|empresa"),
+        ("projects", r"projeto|reposit[oó]rio"),
+        ("decisions", r"decid|decis[aã]o"),
+        ("preferences", r"prefer|\bgost[aeo]|\badoro\b|\bodeio\b|favorit"),
+    ),
     clause_joins=("e", "mas"),
     clause_openings=("eu", "meu", "minha", "moro", "sou", "prefiro"),
     task_tails=(
