@@ -887,3 +887,21 @@ def test_a_portuguese_note_is_filed_under_the_domain_its_words_name(said, domain
     """A fact no table reads is filed by its words in every pack: a medicine is health,
     an office work; a month that holds the letters of a liking ("agosto") is not one."""
     assert [s.domain for s in read_requests(said)[0]] == [domain]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Lembra que hoje à tarde estou sem paciência nenhuma",
+        "guarda aí que neste momento tô ocupadíssima",
+        "Anota que me sinto meio gripado hoje",
+        "Please remember that I am swamped at the moment",
+        "Apuntá que ahora mismo ando sin batería",
+    ],
+)
+def test_a_passing_state_asked_to_keep_is_refused_out_loud(said):
+    """ "Hoje estou…" is how the user feels now, not who they are: it is not written, and
+    the request is named with its reason (it was dropped without a word)."""
+    found, declined = read_requests(said)[:2]
+    assert found == []
+    assert [d.reason for d in declined] == ["a passing state, not a lasting fact"]

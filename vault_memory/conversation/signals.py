@@ -488,10 +488,15 @@ def _refused(sentence: str) -> bool:
     return refusal(sentence) is not None
 
 
+_PASSING = "a passing state, not a lasting fact"
+
+
 def _signal(clause: str) -> Signal | str | None:
     """The signal a clause gives; for a request to remember that is not kept, the reason."""
-    if not clause or PASSING_STATE.search(clause):
+    if not clause:
         return None
+    if PASSING_STATE.search(clause):  # "remember that today I'm tired": said out loud, not kept
+        return _PASSING if any(pattern.match(clause) for _, _, pattern in REQUESTS) else None
     statement = _statement(clause)
     if statement is not None:
         return statement
@@ -767,7 +772,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     if not said or _says_nothing(said):
         return "nothing to keep was said after the request"  # "Remember, to:"
     if PASSING_STATE.search(said):
-        return "a passing state, not a lasting fact"
+        return _PASSING
     if _refused(said):
         return f"not a fact to keep ({refusal(said)})"
     if match.group("to") and _LASTING.match(said):

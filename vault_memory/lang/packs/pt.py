@@ -745,7 +745,17 @@ PACK = Pack(
     end_courtesies=("por favor", "obrigado", "obrigada", "valeu"),
     polite_openers=("por favor", "pfv"),
     relationship_words=(
-        "voc[eê]", "vc", "teu", "tua", "teus", "tuas", "te", "contigo", "n[oó]s", "noss[oa]s?", r"a\s+gente",
+        "voc[eê]",
+        "vc",
+        "teu",
+        "tua",
+        "teus",
+        "tuas",
+        "te",
+        "contigo",
+        "n[oó]s",
+        "noss[oa]s?",
+        r"a\s+gente",
     ),
     domain_words=(
         ("health", r"al[eé]rgi|m[eé]dic|medicament|rem[eé]dio|sa[uú]de|dieta|vegan|vegetarian|cel[ií]ac"),
