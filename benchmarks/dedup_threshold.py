@@ -19,10 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vault_memory.index.embedder import FastEmbedEmbedder  # noqa: E402
-from vault_memory.lang import detect  # noqa: E402
+from vault_memory.lang import detect, in_third_person  # noqa: E402
 from vault_memory.lifecycle import Rules, is_restatement  # noqa: E402
 from vault_memory.vault.keyvalue import split_key_value  # noqa: E402
-from vault_memory.lang import in_third_person  # noqa: E402
 from vault_memory.writing.rules import saying  # noqa: E402
 
 SAME = [

@@ -776,7 +776,8 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
     if _refused(said):
         return f"not a fact to keep ({refusal(said)})"
     if match.group("to") and _LASTING.match(said):
-        directive = _directive(said, lang, pack(lang).lasting_rule)  # "remember to always…"
+        found = pack(lang)
+        directive = _directive(said, lang, found.lasting_rule if found else "")  # "remember to always…"
         return directive or "an instruction for the task at hand"
     why = _not_worth_keeping(said, lang, match)
     if why:

@@ -19,7 +19,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from ..lang import SPANISH, detect, pack
+from ..lang import SPANISH, all_packs, detect
 from ..vault.links import aliases_of
 from ..vault.memory import Memory
 from ..vault.sameness import SIGNIFICANT_SYMBOLS
@@ -29,8 +29,11 @@ from ..vault.sameness import SIGNIFICANT_SYMBOLS
 STEMMED = ("en", "es")
 
 
+_STEMMED_PACKS = tuple(p for p in all_packs() if p.code in STEMMED)
+
+
 def _of_stemmed(field: str) -> frozenset[str]:
-    return frozenset(w for code in STEMMED for w in getattr(pack(code), field))
+    return frozenset(w for p in _STEMMED_PACKS for w in getattr(p, field))
 
 
 #: negations are never stop words here: "no le gusta" must not match "le gusta"
@@ -51,11 +54,11 @@ _ENGLISH_WORDS_SPANISH_STOPS = re.compile(rf"\b(?:{'|'.join(sorted(ENGLISH_WORDS
 #: attached: "acordate" stems to "acordat", "acordar" and "acordás" to "acord"): each
 #: becomes the form it stems like. A closed list: a rule for "-ate" would also turn
 #: "tomate" into "tomar"
-STEM_AS = {form: base for code in STEMMED for form, base in pack(code).stem_as.items()}
+STEM_AS = {form: base for p in _STEMMED_PACKS for form, base in p.stem_as.items()}
 #: endings that do the same ("vivís" stems like "vivir"; accent folding would hide the
 #: ending), and the words that only look so ("parís"); shorter words ("país", "anís",
 #: "gris") are left by the filter's length bound
-_STEM_ENDINGS = tuple(ending for code in STEMMED for ending in pack(code).stem_endings)
+_STEM_ENDINGS = tuple(ending for p in _STEMMED_PACKS for ending in p.stem_endings)
 _NOT_STEM_ENDINGS = _of_stemmed("stem_ending_exceptions")
 _TOKEN = r"\w+(?:[.'’]\w+)*"
 
