@@ -505,3 +505,14 @@ def test_doctor_and_stats_list_the_open_conflicts(mech_vault):
     assert mem.stats()["conflicts"] == 1
     out = Cli(mech_vault)("doctor")
     assert out.exit_code == 0 and "may contradict" in out.stdout and "vmem conflicts" in out.stdout
+
+
+def test_an_article_is_no_count_so_a_spanish_denial_finds_what_it_denies(mech_vault):
+    """ "una" is an article, not "1": "La cabaña tiene una estufa a leña" and a later "La
+    cabaña ya no tiene la estufa a leña" say one thing, the second denying it, so they are
+    listed as contradicting each other (the count the article made kept them apart)."""
+    mem = vmem.open(mech_vault, use_daemon=False)
+    old = mem.remember("La cabaña tiene una estufa a leña", now=NOW).memory
+    new = mem.remember("La cabaña ya no tiene la estufa a leña", now=NOW + DAY).memory
+    assert [(c.newer.id, c.older.id) for c in mem.conflicts()] == [(new.id, old.id)]
+    mem.close()

@@ -209,6 +209,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # and a count of the user's people by their role ("1 son" and "1 daughter" are two
     # counts): every fact's slot and people tags read again
     Migration("borrowed forms", "", fill=fill_tags_again),
+    # the slot rules' number words come from the packs, and "una" is an article there, not
+    # "1" ("abrí una cuenta" says no count): every fact's stance read again
+    Migration("numbers of the packs", "", fill=fill_tags_again),
 )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from ..lang import borrowed, fold_accents, sentences
+from ..lang import all_packs, borrowed, fold_accents, sentences
 from .keyvalue import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
@@ -96,11 +96,15 @@ _TRAILING_TIME = re.compile(
 #: what a subject's name can start with and still be the same subject
 _ARTICLES = frozenset("a an the of de del la el los las un una".split())
 
+#: the numbers of the packs these rules read (a pack that ``reads_as`` another is read in its
+#: forms) said as one word, up to ten ("two", "dos" → "2"): "a", "un" and "una" are articles
 _NUMBER_WORDS = {
-    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-    "nine": "9", "ten": "10", "uno": "1", "una": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5",
-    "seis": "6", "siete": "7", "ocho": "8", "nueve": "9", "diez": "10",
-}  # fmt: skip
+    word: str(n)
+    for p in all_packs()
+    if not p.reads_as
+    for word, n in p.numbers.items()
+    if n <= 10 and " " not in word and word not in _ARTICLES
+}
 
 _STEM_SUFFIXES = ("ing", "ed", "ar", "er", "ir", "e", "a", "o")
 
