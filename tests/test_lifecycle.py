@@ -162,6 +162,10 @@ def test_a_fact_about_the_user_s_family_never_decays_as_the_family_key_does():
         ("I'm no longer allergic to peanuts", False),
         ("My friend Marta lives in Porto", False),
         ("I have a dog called Toby", False),
+        # an allergy said with its noun, not its adjective, is one too
+        ("I have a bad latex allergy", True),
+        ("Tengo alergia a las picaduras de abeja", True),
+        ("The user has allergies to several antibiotics", True),
     ],
 )
 def test_a_fact_written_without_a_key_is_kept_by_what_it_says(text, lasting):

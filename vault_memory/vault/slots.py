@@ -333,6 +333,10 @@ _SUBJECT_HINTS = frozenset(
 )
 
 
+#: the stems of an allergy's words in the packs these rules read ("allergic", "alergia")
+_ALLERGY_STEMS = frozenset(stem(fold_accents(w)) for p in all_packs() if not p.reads_as for w in p.allergy_words)
+
+
 def subject_key(text: str) -> str | None:
     """The key a fact written without one would be kept under, by what it says (``slot_of``):
     "I live in Leeds" → location, "I am allergic to shellfish" → allergies, "My sister is
@@ -343,7 +347,7 @@ def subject_key(text: str) -> str | None:
     if slot is None or slot.negated:
         return None
     if slot.subject.startswith("act:"):
-        return "allergies" if {"allergic", "alergic"} & set(slot.subject[4:].split()) else None
+        return "allergies" if _ALLERGY_STEMS & set(slot.subject[4:].split()) else None
     whose, _, _ = slot.subject.partition("/")
     if whose in FAMILY and whose != "partner":
         return "family"
