@@ -48,18 +48,10 @@ def test_only_the_catalog_and_the_ingest_ledger_touch_their_connections():
     assert offenders == []
 
 
-#: the modules outside ``lang/`` that still hold words of a language's rules, each to move
-#: into the packs (``vault_memory/lang/packs``) in its own step; a module not listed here
-#: must hold none, and one moved is taken off the list
-STILL_HOLDING_WORDS = {
-    "vault/slots.py": "the subjects, kinship and value words of the slots",
-}
-
-
 def test_words_of_a_language_live_in_its_pack():
     """A rule's words are a pack's data, so a new language is a pack and its examples: no
-    module outside ``lang/`` but those still listed holds a word a non-English pack lists
-    (two or more in its string constants; docstrings and comments aside)."""
+    module outside ``lang/`` holds a word a non-English pack lists (two or more in its string
+    constants; docstrings and comments aside)."""
     from vault_memory.lang import all_packs
 
     english = next(p for p in all_packs() if p.code == "en").function_words
@@ -83,7 +75,4 @@ def test_words_of_a_language_live_in_its_pack():
         }
         if len(said & words) >= 2:
             holding.add(name)
-    assert holding <= set(STILL_HOLDING_WORDS), sorted(holding - set(STILL_HOLDING_WORDS))
-    assert set(STILL_HOLDING_WORDS) <= holding, (
-        f"moved, take off the list: {sorted(set(STILL_HOLDING_WORDS) - holding)}"
-    )
+    assert sorted(holding) == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from .slot_grammar import SlotGrammar
+
 
 @dataclass(frozen=True)
 class Pack:
@@ -283,3 +285,8 @@ class Pack:
     key_possessives: tuple[str, ...] = ()
     key_adjectives: tuple[str, ...] = ()
     note_key: str = "note"
+    #: what the slot rules read in this language (``lang.slot_grammar``; None for a pack
+    #: that ``reads_as`` another), and the words that say what a subject is ("is", "es",
+    #: "é"): "My boss is Pedro" names the boss, "is very demanding" describes them
+    slots: SlotGrammar | None = None
+    copulas: tuple[str, ...] = ()

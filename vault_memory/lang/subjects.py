@@ -63,7 +63,7 @@ WIDER = {
     **dict.fromkeys(("sister", "brother"), "sibling"),
     **dict.fromkeys(("grandmother", "grandfather"), "grandparent"),
     **dict.fromkeys(("grandson", "granddaughter"), "grandchild"),
-    **dict.fromkeys(("dog", "cat", "bird", "fish", "small_pet"), "pet"),
+    **dict.fromkeys(("dog", "cat", "bird", "fish", "horse", "small_pet"), "pet"),
 }
 
 

@@ -23,6 +23,8 @@ from functools import lru_cache
 from typing import Literal
 
 from ..lang import all_packs, borrowed, fold_accents, sentences
+from ..lang.slot_grammar import SlotGrammar
+from ..lang.subjects import WIDER
 from .keyvalue import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
@@ -72,29 +74,32 @@ class Slot:
 
 # ---------------------------------------------------------------------- words
 
+#: the slot grammars of the packs (``lang.slot_grammar``), in the packs' order: a pattern
+#: several of them hold is tried in it; a pack that ``reads_as`` another brings none
+_GRAMMARS: tuple[SlotGrammar, ...] = tuple(p.slots for p in all_packs() if p.slots is not None)
+
+
+def _all(field: str) -> frozenset[str]:
+    """Every grammar's words of ``field``."""
+    return frozenset(w for g in _GRAMMARS for w in getattr(g, field))
+
+
+def _either(field: str) -> str:
+    """Every grammar's pattern of ``field``, as one alternation."""
+    return "|".join(f"(?:{getattr(g, field)})" for g in _GRAMMARS if getattr(g, field))
+
+
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?|[€$£]")
 
-#: words that carry no value ("the", "a", "de", "los"), in both languages; a possessive in
-#: any person ("with my partner" and "with their partner" are one value)
-_STOP = frozenset(
-    "a an the of to in at on for with and or is are was be been being it its this that these those his her "
-    "their my our your mi mis tu tus nuestro nuestra nuestros nuestras "
-    "there here very really quite also just still now currently today these days again anymore any more "
-    "recently lately el la los las un una unos unas de del al en con por para y o e u es son fue ser esta estan "
-    "su sus muy tambien ya ahora actualmente hoy dia dias nuevo nueva otra vez mas".split()
-)
+#: words that carry no value ("the", "a", "de", "los"); a possessive in any person ("with
+#: my partner" and "with their partner" are one value)
+_STOP = _all("stop_words")
 
 #: the words a period of time is said in after a fact ("…last month", "…desde 2020"): not the value
-_TRAILING_TIME = re.compile(
-    r"(?<!\s)\s+(?:(?:since|from|starting|as\s+of|desde|a\s+partir\s+de|hace)\b.*"
-    r"|(?:last|this|next|el|la|este|esta|el\s+pasado)\s+(?:week|month|year|weekend|semana|mes|ano|fin\s+de\s+semana)\b.*"
-    r"|(?:(?:el|la)\s+)?(?:semana|mes|ano)\s+pasad[oa]\b.*"
-    r"|(?:recently|lately|now|again|anymore|any\s+more|these\s+days|nowadays|for\s+good|"
-    r"ahora|de\s+nuevo|otra\s+vez|recientemente|ultimamente|hoy\s+en\s+dia|para\s+siempre)\b.*)$"
-)
+_TRAILING_TIME = re.compile(r"(?<!\s)\s+(?:" + "|".join(t for g in _GRAMMARS for t in g.trailing_times) + r")$")
 
 #: what a subject's name can start with and still be the same subject
-_ARTICLES = frozenset("a an the of de del la el los las un una".split())
+_ARTICLES = _all("articles")
 
 #: the numbers of the packs these rules read (a pack that ``reads_as`` another is read in its
 #: forms) said as one word, up to ten ("two", "dos" → "2"): "a", "un" and "una" are articles
@@ -106,7 +111,7 @@ _NUMBER_WORDS = {
     if n <= 10 and " " not in word and word not in _ARTICLES
 }
 
-_STEM_SUFFIXES = ("ing", "ed", "ar", "er", "ir", "e", "a", "o")
+_STEM_SUFFIXES = tuple(dict.fromkeys(s for g in _GRAMMARS for s in g.stem_suffixes))
 
 
 def stem(word: str) -> str:
@@ -135,72 +140,33 @@ def value_words(text: str) -> frozenset[str]:
 
 # ---------------------------------------------------------------------- who the fact is about
 
-#: names of one role, in both languages, as one subject
-_SYNONYMS = {
-    **dict.fromkeys(
-        "partner boyfriend girlfriend husband wife spouse fiance fiancee pareja novio novia esposo esposa marido".split(),
-        "partner",
-    ),
-    **dict.fromkeys("job occupation profession trabajo ocupacion profesion oficio puesto role".split(), "work/role"),
-    **dict.fromkeys("employer company empleador empresa".split(), "work/employer"),
-    **dict.fromkeys("work".split(), "work"),
-    **dict.fromkeys("name nombre".split(), "name"),
-    **dict.fromkeys("surname apellido last_name".split(), "surname"),
-    **dict.fromkeys("city ciudad location ubicacion home hometown".split(), "residence"),
-    **dict.fromkeys("birthday cumpleanos".split(), "birthday"),
-    **dict.fromkeys("pronouns pronombres".split(), "pronouns"),
-    **dict.fromkeys("age edad".split(), "age"),
-    **dict.fromkeys("diet dieta".split(), "diet"),
-    **dict.fromkeys("mother mom mum madre mama".split(), "mother"),
-    **dict.fromkeys("father dad padre papa".split(), "father"),
-    **dict.fromkeys("colour color".split(), "colour"),
-    **dict.fromkeys("phone telefono celular movil cellphone smartphone".split(), "phone"),
-    **dict.fromkeys("laptop notebook portatil computer computadora ordenador".split(), "computer"),
-    **dict.fromkeys("car coche auto carro".split(), "car"),
-    **dict.fromkeys("favorite favourite favorito favorita preferido preferida".split(), "fav"),
-}
+#: names of one role, in every language, as one subject
+_SYNONYMS = {word: subject for g in _GRAMMARS for word, subject in g.names.items()}
 
 #: roles and things a person can have several of: a new value is a possible conflict, never a replacement
-_SEVERAL = frozenset(
-    "sister brother sibling friend son daughter child kid baby dog cat pet bird fish horse cousin colleague coworker "
-    "neighbour neighbor aunt uncle nephew niece grandchild grandson granddaughter grandmother grandfather grandma "
-    "grandpa hermana hermano amigo amiga hijo hija bebe perro perra gato gata mascota primo prima colega companero "
-    "companera vecino vecina tia tio sobrino sobrina nieto nieta abuela abuelo project proyecto".split()
-)
+_SEVERAL = _all("several_people") | _all("several_things")
 
 #: the people and animals of the user's, one name per role: a fact about one of them is
 #: not about the user ("my son is allergic to peanuts")
-_KIN = (_SEVERAL - {"project", "proyecto"}) | {"partner", "mother", "father", "parent", "grandparent", "family"}
+_KIN = _all("several_people") | {"partner", "mother", "father", "parent", "grandparent", "family"}
 #: the user's family among them: a fact keyed by one of these ("sister: Ana", "hermano:
 #: Tomás", "wife: Robin") is about the user's family, which the lifecycle keeps as it keeps
 #: the profile key "familia" (``lifecycle.rules.is_profile``); a friend, a colleague, a
 #: neighbour or a pet is not family
-FAMILY = _KIN - frozenset(
-    "friend colleague coworker neighbour neighbor amigo amiga colega companero companera vecino vecina "
-    "dog cat pet bird fish horse perro perra gato gata mascota".split()
-)
+FAMILY = _KIN - _all("not_family")
 #: names of several people at once, and the role they are read as: a Spanish masculine
 #: plural names a group ("mis hijos" are the user's children, sons and daughters alike)
-_GROUP_NAMES = {
-    **dict.fromkeys("children hijos ninos nenes".split(), "child"),
-    **dict.fromkeys("grandchildren grandkids nietos".split(), "grandchild"),
-    **dict.fromkeys("parents padres viejos".split(), "parent"),  # "mis viejos": rioplatense
-    **dict.fromkeys("grandparents abuelos".split(), "grandparent"),
-    **dict.fromkeys("siblings hermanos".split(), "sibling"),
-    **dict.fromkeys("familia".split(), "family"),
-}
+_GROUP_NAMES = {word: role for g in _GRAMMARS for word, role in g.group_names.items()}
 _POSSESSED = r"\s+(?=((?:[^\W_]+\s+){0,2}[^\W_]+))"
 #: a possessive and the three words after it, the first of its people named ("my best
 #: friend", "their mother", "mi hermana mayor"; read ahead, so "with my coffee and my son"
 #: reads both); and the Spanish "la hermana del usuario"
 _OWNED = re.compile(
-    rf"\b(?:my|mi|mis|our|their|his|her|su|sus|nuestr[oa]s?|(?:the\s+)?user'?s){_POSSESSED}"
-    r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
+    "|".join([rf"\b(?:{_either('owners')}){_POSSESSED}", *(a for g in _GRAMMARS for a in g.owned_after)])
 )
 #: the same, owned by the one who asks: in a question "her son" is someone else's
 _OWNED_BY_ASKER = re.compile(
-    rf"\b(?:my|mi|mis|our|nuestr[oa]s?|(?:the\s+)?user'?s){_POSSESSED}"
-    r"|\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b"
+    "|".join([rf"\b(?:{_either('own')}){_POSSESSED}", *(a for g in _GRAMMARS for a in g.owned_after)])
 )
 
 
@@ -219,40 +185,11 @@ def people_asked(question: str) -> frozenset[str]:
 
 
 #: the roles of the user's people (as ``people_of`` reads them), each with its names in
-#: both languages and the wider role a fact may name the same one by ("my kid" may
-#: be the son, "mi perro" a pet)
+#: every language, and the wider role a fact may name the same one by ("my kid" may be the
+#: son, "mi perro" a pet: ``lang.subjects.WIDER``)
 _ROLES: dict[str, tuple[str, str | None]] = {
-    "son": ("son hijo", "child"),
-    "daughter": ("daughter hija", "child"),
-    "child": ("child kid baby bebe", None),
-    "brother": ("brother hermano", "sibling"),
-    "sister": ("sister hermana", "sibling"),
-    "sibling": ("sibling", None),
-    "mother": ("mother", "parent"),
-    "father": ("father", "parent"),
-    "parent": ("parent", None),
-    "grandmother": ("grandmother grandma abuela", "grandparent"),
-    "grandfather": ("grandfather grandpa abuelo", "grandparent"),
-    "grandparent": ("grandparent", None),
-    "grandson": ("grandson nieto", "grandchild"),
-    "granddaughter": ("granddaughter nieta", "grandchild"),
-    "grandchild": ("grandchild", None),
-    "partner": ("partner", None),
-    "cousin": ("cousin primo prima", None),
-    "aunt": ("aunt tia", None),
-    "uncle": ("uncle tio", None),
-    "nephew": ("nephew sobrino", None),
-    "niece": ("niece sobrina", None),
-    "family": ("family", None),
-    "friend": ("friend amigo amiga", None),
-    "colleague": ("colleague coworker colega companero companera", None),
-    "neighbour": ("neighbour neighbor vecino vecina", None),
-    "dog": ("dog perro perra", "pet"),
-    "cat": ("cat gato gata", "pet"),
-    "bird": ("bird", "pet"),
-    "fish": ("fish", "pet"),
-    "horse": ("horse", "pet"),
-    "pet": ("pet mascota", None),
+    role: (" ".join(n for g in _GRAMMARS for n in g.roles.get(role, ())), WIDER.get(role))
+    for role in dict.fromkeys(r for g in _GRAMMARS for r in g.roles)
 }
 #: the roles a question about the user's family asks about: not friends, colleagues,
 #: neighbours or pets
@@ -327,9 +264,7 @@ _SUBJECT_HINTS = frozenset(
         *_GROUP_NAMES,
         *(w for w, role in _SYNONYMS.items() if role in FAMILY or role.split("/")[0] in _SUBJECT_KEYS),
     ]
-    + """name named called call llamo llama llaman llamas surname apellido live lives living lived vivo vive vivimos
-    moved move mude mudo mudamos work works working trabajo trabaja trabajamos birthday born cumpleanos naci
-    pronouns pronombres allergic allergy allergies alergico alergica alergia alergias""".split()
+    + sorted(_all("hints"))
 )
 
 
@@ -383,11 +318,6 @@ def _role(word: str) -> str | None:
     return role if role in _KIN else None
 
 
-_SELF_EN = r"(?:the\s+user|user|i)"
-_POSS_EN = r"(?:the\s+user'?s|user'?s|my)"
-_SELF_ES = r"(?:(?:el|la)\s+usuari[oa]|yo)"
-
-
 def _subject_phrase(words: str) -> str:
     """The subject a possessive names, one spelling: "favourite weekend trip" → "fav weekend
     trip", "color favorito" → "fav colour", "boyfriend" → "partner"."""
@@ -408,142 +338,123 @@ def _several(subject: str) -> bool:
     return bool(head) and (head[-1] in _SEVERAL or head[0] in _SEVERAL)
 
 
+#: the subjects in "-s" that name one thing ("pronouns", "series")
+_NOT_PLURAL = {"pronouns"} | _all("unchanging_plurals")
+
+
 def _plural(subject: str) -> bool:
     head = subject.split("/")[0].split()
     last = head[-1] if head else ""
-    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and last not in ("pronouns", "series")
+    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and last not in _NOT_PLURAL
 
 
 # ---------------------------------------------------------------------- saying and withdrawing
 
-_NEGATION_EN = re.compile(
-    r"\b(?:no\s+longer|not\s+any\s*more|doesn'?t|does\s+not|don'?t|do\s+not|hasn'?t|has\s+not|never|not)\b\s*"
+#: each grammar's denials: a stopped act (group 1: what was stopped), a negated copula and
+#: what it says positively, negated modals (``m0``, ``m1``… each with its positive), a
+#: negation and the auxiliaries it leaves ("does"), as compiled patterns
+_STOPPED = tuple(re.compile(g.stopped) for g in _GRAMMARS if g.stopped)
+_NEGATED_COPULA = tuple((re.compile(g.negated_copula), g.copula) for g in _GRAMMARS if g.negated_copula)
+_NEGATED_MODAL = tuple(
+    (
+        re.compile(r"\b(?:" + "|".join(f"(?P<m{i}>{n})" for i, n in enumerate(g.negated_modals)) + r")\b"),
+        tuple(g.negated_modals.values()),
+    )
+    for g in _GRAMMARS
+    if g.negated_modals
 )
-#: "is not", "isn't", "is no longer": the copula stays ("is vegetarian", negated)
-_NEGATED_COPULA_EN = re.compile(r"\b(?:(?:is|are|am|'s)\s+(?:not|no\s+longer|never)|isn'?t|aren'?t)\b")
-#: "can't", "cannot", "won't", "will not": the modal stays ("can drive", negated)
-_NEGATED_MODAL_EN = re.compile(r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not)\b")
-_STOPPED_EN = re.compile(r"\b(?:stopped|quit|gave\s+up|has\s+stopped|has\s+quit|has\s+given\s+up)\s+(\w+?)(?:ing)?\b")
-_NEGATION_ES = re.compile(r"\b(?:ya\s+no|no)\b\s*")
-_STOPPED_ES = re.compile(r"\b(?:dejo|dejaste|deje|ha\s+dejado|he\s+dejado|dejara)\s+de\s+(\w+?)(?:ar|er|ir)\b")
-_ANYMORE = re.compile(r"(?<!\s)\s*+\b(?:anymore|any\s+more|mas|nunca\s+mas|ya)\b")
+_NEGATION = tuple(
+    (re.compile(g.negation), re.compile(g.auxiliaries) if g.auxiliaries else None) for g in _GRAMMARS if g.negation
+)
+_ANYMORE = re.compile(rf"(?<!\s)\s*+\b(?:{_either('anymore')})\b")
 
 
 def _withdrawn(text: str) -> tuple[str, bool]:
     """``text`` with its negation taken out, and whether there was one: "the user no longer
     lives in leeds" → ("the user lives in leeds", True); "dejo de fumar" → "fum", True."""
-    stopped = _STOPPED_EN.search(text) or _STOPPED_ES.search(text)
+    stopped = next(filter(None, (p.search(text) for p in _STOPPED)), None)
     if stopped:
         return text[: stopped.start()] + stopped.group(1) + text[stopped.end() :], True
-    copula = _NEGATED_COPULA_EN.search(text)
-    if copula:
-        return _ANYMORE.sub("", text[: copula.start()] + "is" + text[copula.end() :]).strip(), True
-    modal = _NEGATED_MODAL_EN.search(text)
-    if modal:  # "can't drive at night" denies "can drive at night", not "drives at night"
-        said = "can" if modal.group(0).startswith("can") else "will"
-        return _ANYMORE.sub("", text[: modal.start()] + said + text[modal.end() :]).strip(), True
-    for negation in (_NEGATION_EN, _NEGATION_ES):
+    for pattern, copula in _NEGATED_COPULA:
+        found = pattern.search(text)
+        if found:
+            return _ANYMORE.sub("", text[: found.start()] + copula + text[found.end() :]).strip(), True
+    for pattern, positives in _NEGATED_MODAL:
+        modal = pattern.search(text)
+        if modal:  # "can't drive at night" denies "can drive at night", not "drives at night"
+            said = positives[int(str(modal.lastgroup)[1:])]
+            return _ANYMORE.sub("", text[: modal.start()] + said + text[modal.end() :]).strip(), True
+    for negation, auxiliaries in _NEGATION:
         found = negation.search(text)
         if found:
             rest = text[: found.start()] + text[found.end() :]
-            rest = re.sub(r"\b(does|do|did|has)\s+", "", rest) if negation is _NEGATION_EN else rest
+            rest = auxiliaries.sub("", rest) if auxiliaries is not None else rest
             return _ANYMORE.sub("", rest).strip(), True
     return text, False
 
 
 # ---------------------------------------------------------------------- relations
 
-#: "lives in", "moved to", "vive en", "se mudo a": where someone lives
-_RESIDENCE = re.compile(
-    r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|(?:has\s+|just\s+)?(?:moved|relocated)"
-    r"|vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|se\s+fue\s+a\s+vivir"
-    r"|se\s+muda|me\s+mudo)\s+(?:(?:from|de)\s+(?P<from>.+?)\s+)?(?:in|to|en|a|al)\s+(?P<x>.+)$"
-)
-#: work at an employer: a verb of working and its preposition ("works at", "trabaja en"); a
-#: verb with none says how or how much ("works long hours", "trabajo mucho", "trabajo con
-#: Python"), not where, bar joining ("joined Acme", "se unió a")
-_WORK_AT = re.compile(
-    r"^(?:(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+(?:working|a\s+job)|"
-    r"(?:has\s+)?got\s+a\s+job|trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar)"
-    r"\s+(?:at|for|en|para)|(?:has\s+)?joined|se\s+unio\s+a)\s+(?P<x>.+)$"
-)
-_WORK_AS = re.compile(
-    r"^(?:works?|is\s+working|now\s+works?|is\s+employed|trabaja|trabajo|ahora\s+trabaja)\s+(?:as|como|de)\s+(?P<x>.+)$"
-)
-_CALLED = re.compile(r"^(?:is\s+called|is\s+named|goes\s+by|se\s+llama|me\s+llamo|(?:'s|is)\s+name\s+is)\s+(?P<x>.+)$")
-_AGE = re.compile(
-    r"^(?:is|am|'s|turned|has\s+turned|just\s+turned|tiene|tengo|cumplio|cumpli|acaba\s+de\s+cumplir)\s+(?P<x>\d{1,3})"
-    r"(?:\s+(?:years?\s+old|years|anos))?$"
-)
-_DIETS = {
-    "vegetarian": "vegetarian", "vegetariano": "vegetarian", "vegetariana": "vegetarian",
-    "vegan": "vegan", "vegano": "vegan", "vegana": "vegan",
-    "pescatarian": "pescatarian", "pescetariano": "pescatarian", "pescetariana": "pescatarian",
-    "pescatariano": "pescatarian", "pescatariana": "pescatarian",
-    "omnivore": "omnivore", "omnivoro": "omnivore", "omnivora": "omnivore",
-    "flexitarian": "flexitarian", "flexitariano": "flexitarian", "flexitariana": "flexitarian",
-    "keto": "keto", "carnivore": "carnivore",
+#: each diet by every name a pack gives it ("vegana" → vegan)
+_DIETS = {name: diet for g in _GRAMMARS for name, diet in g.diets.items()}
+#: the numbers a count is said in, beside digits ("two", "dos")
+_COUNTS = "|".join(w for w, n in _NUMBER_WORDS.items() if int(n) >= 2)
+
+
+def _relation(name: str) -> tuple[re.Pattern[str], ...]:
+    """Every grammar's pattern of the relation ``name``, in the packs' order."""
+    return tuple(
+        re.compile(g.relations[name].replace("{diets}", "|".join(_DIETS)).replace("{counts}", _COUNTS))
+        for g in _GRAMMARS
+        if name in g.relations
+    )
+
+
+#: "lives in", "moved to", "vive en", "se mudo a": where someone lives; work at an employer
+#: (a verb of working and its preposition: "works long hours", "trabajo con Python" say how,
+#: not where) or as a role; a name, an age, a diet, a partner, a count, a switch; "is" and
+#: "costs" of something of the user's
+_RELATIONS = {
+    name: _relation(name)
+    for name in (
+        "residence", "work_at", "work_as", "called", "age", "diet", "eats_meat", "partner", "count", "switch",
+        "swapped", "is", "costs",
+    )
 }  # fmt: skip
-_DIET = re.compile(
-    r"^(?:is|am|'s|went|has\s+gone|became|has\s+become|es|soy|se\s+hizo|se\s+volvio|ahora\s+es)\s+(?:a\s+|an\s+)?"
-    rf"(?:(?:strict|strictly|fully|estricto|estricta)\s+)?(?P<x>{'|'.join(_DIETS)})\b.*$"
-)
-_EATS_MEAT = re.compile(
-    r"^(?:eats?|is\s+eating|come|como|ha\s+vuelto\s+a\s+comer|volvio\s+a\s+comer)\s+(?:meat|carne)\b.*$"
-)
-_PARTNER = re.compile(
-    r"^(?:is\s+(?:dating|seeing|married\s+to|engaged\s+to|in\s+a\s+relationship\s+with|with|together\s+with)|"
-    r"(?:got\s+)?married|sale\s+con|esta\s+(?:saliendo|casad[oa]|comprometid[oa]|de\s+novi[oa])\s+con|"
-    r"esta\s+con|se\s+caso\s+con)\s+(?:to\s+)?(?P<x>.+)$"
-)
-_COUNT = re.compile(
-    r"^(?:has|have|owns?|tiene|tengo)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|dos|tres|cuatro|cinco|"
-    r"seis|siete|ocho|nueve|diez)\s+(?P<x>[^\W\d_]+)$"
-)
-_SWITCH = re.compile(
-    r"^(?:(?:has\s+)?(?:switched|changed|moved|migrated|upgraded|went)|cambio|paso|se\s+paso|migro)\s+"
-    r"(?:from|de|del)\s+(?P<from>.+?)\s+(?:to|a|al|por)\s+(?P<x>.+)$"
-)
-_SWAPPED = re.compile(r"^(?:dejo|cambio|reemplazo|replaced|swapped)\s+(?P<from>.+?)\s+(?:por|for|with)\s+(?P<x>.+)$")
-_IS = re.compile(r"^(?:is|are|=|es|son|:)\s+(?P<x>.+)$")
-_COSTS = re.compile(r"^(?:costs?|cuesta|vale|sale)\s+(?P<x>.+)$")
-_LIKE = re.compile(r"\b(?:loves?|enjoys?|adores?|is\s+a\s+fan\s+of|is\s+into|le\s+gusta|le\s+gustan|le\s+encanta|"
-                   r"le\s+encantan|me\s+gusta|me\s+gustan|me\s+encanta|me\s+encantan)\b")  # fmt: skip
+
+
+def _match(relation: str, text: str) -> re.Match[str] | None:
+    """The first grammar's match of ``relation`` at the start of ``text``."""
+    return next(filter(None, (p.match(text) for p in _RELATIONS[relation])), None)
+
+
+_LIKE = re.compile(rf"\b(?:{_either('like')})\b")
 #: verbs whose number is a measure that changes (weighs 70 kg, runs 5 km, pays 900 €)
-_MEASURES = frozenset("weigh pes run corr pay pag earn gan sleep duerm mid walk camin drink beb smok fum".split())
+_MEASURES = _all("measure_stems")
 #: verbs of a past event or a plan: what happened or will happen once is never replaced
-_EVENT = re.compile(
-    r"^(?:went|visited|saw|met|had|did|was|were|got|bought|made|took|will|is\s+going\s+to|plans?|fue|vio|visito|tuvo|"
-    r"hizo|compro|conocio|va\s+a|planea|piensa)\b|\b(?:yesterday|tomorrow|ayer|manana)\b|\b\d{4}\b"
-)
+_EVENT = re.compile(_either("event") + r"|\b\d{4}\b")
 
 #: a fact about a time gone by: "from 2015 to 2018", "in 2012", a Spanish preterite that is
 #: no change of state ("trabajó", "vivió"; "se mudó" and "dejó de" are changes)
-_PAST = re.compile(
-    r"\b(?:from|between|entre|de|in|en|during|durante)\s+(?:\w+\s+)?\d{4}\b|\b\d{4}\s*[-–]\s*\d{4}\b|"
-    r"\b(?:trabajó|vivió|estudió|estuvo|tuvo|salió|jugó|usó|fue|era|trabajaba|vivía|used\s+to|usaba|solía)\b"
-)
+_PAST = re.compile(_either("past") + r"|\b\d{4}\s*[-–]\s*\d{4}\b")
 
-#: the start of a Spanish sentence with no subject: the verb speaks of the user ("vivo en Lima")
-_ES_VERB_FIRST = re.compile(
-    r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
-    r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
-)
+#: the start of a sentence with no subject: the verb speaks of the user ("vivo en Lima")
+_VERB_FIRST = re.compile(_either("verb_first") or r"(?!)")
 
 
 def _clean(value: str) -> str:
     return _TRAILING_TIME.sub("", " " + value).strip()
 
 
-_NOW = re.compile(r"^(?:now|currently|still|actually|ahora|actualmente|todavia|aun|hoy\s+en\s+dia)\s+")
+_NOW = re.compile(rf"^(?:{_either('now')})\s+")
 
 
 #: the subjects read by one pattern each, in the order they are tried: (pattern, subject,
 #: the value a match gives)
-_ONE_PATTERN: tuple[tuple[re.Pattern[str], str, Callable[[re.Match[str]], frozenset[str]]], ...] = (
-    (_CALLED, "name", lambda m: value_words(m.group("x"))),
-    (_AGE, "age", lambda m: frozenset({m.group("x")})),
-    (_DIET, "diet", lambda m: frozenset({_DIETS[m.group("x")]})),
+_ONE_PATTERN: tuple[tuple[str, str, Callable[[re.Match[str]], frozenset[str]]], ...] = (
+    ("called", "name", lambda m: value_words(m.group("x"))),
+    ("age", "age", lambda m: frozenset({m.group("x")})),
+    ("diet", "diet", lambda m: frozenset({_DIETS[m.group("x")]})),
 )
 
 
@@ -554,23 +465,23 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     switched = _switch_slot(rest, negated)
     if switched is not None:
         return switched
-    m = _RESIDENCE.match(rest)
+    m = _match("residence", rest)
     if m:
         withdraws = value_words(m.group("from")) if m.group("from") else frozenset()
         return Slot("residence", value_words(m.group("x")), negated, withdraws=withdraws)
     work = _work_slot(rest, negated)
     if work is not None:
         return work
-    for pattern, subject, value in _ONE_PATTERN:
-        m = pattern.match(rest)
+    for relation, subject, value in _ONE_PATTERN:
+        m = _match(relation, rest)
         if m:
             return Slot(subject, value(m), negated)
-    if _EATS_MEAT.match(rest):
+    if _match("eats_meat", rest):
         return None if negated else Slot("diet", frozenset({"omnivore"}))
-    m = _PARTNER.match(rest)
+    m = _match("partner", rest)
     if m:
         return Slot("partner", value_words(m.group("x")), negated)
-    m = _COUNT.match(rest)
+    m = _match("count", rest)
     if m:
         n = _NUMBER_WORDS.get(m.group("n"), m.group("n"))
         counted = _role(m.group("x")) or stem(m.group("x"))  # "1 son", "1 daughter": two counts, not one
@@ -580,35 +491,36 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     return _act(rest, negated)
 
 
+_MOVE_VERBS = tuple(v for g in _GRAMMARS for v in g.move_verbs)
+
+
 def _switch_slot(rest: str, negated: bool) -> Slot | None:
     """ "switched from X to Y", "swapped X for Y": Y, withdrawing X (a move, when it is
     about where the user lives)."""
     if negated:
         return None
-    for pattern, subject in ((_SWITCH, "switch"), (_SWAPPED, "switch")):
-        m = pattern.match(rest)
+    for relation in ("switch", "swapped"):
+        m = _match(relation, rest)
         if m:
             new, old = value_words(m.group("x")), value_words(m.group("from"))
             if new and old:
-                residence = bool(_RESIDENCE.match(rest)) or rest.startswith(("moved", "se mudo"))
-                return Slot("residence" if residence else subject, new, withdraws=old, cardinality="many")
+                residence = bool(_match("residence", rest)) or rest.startswith(_MOVE_VERBS)
+                return Slot("residence" if residence else "switch", new, withdraws=old, cardinality="many")
     return None
 
 
 #: where one works that is not an employer ("works on the parser", "works from home"),
 #: and when ("works weekends")
-_NOT_AN_EMPLOYER = re.compile(r"^(?:on|en\s+(?:el|la|un|una)\s+proyecto|hard|from\s+home|desde\s+casa)\b")
-_NOT_AN_EMPLOYER_WHEN = re.compile(
-    r"^(?:the|los|las|el|la)?\s*(?:weekends?|fines|sabados|domingos|saturdays|sundays|nights|noches)\b"
-)
+_NOT_AN_EMPLOYER = re.compile(rf"^(?:{_either('not_an_employer')})\b")
+_NOT_AN_EMPLOYER_WHEN = re.compile(rf"^(?:{_either('not_an_employer_when')})\b")
 
 
 def _work_slot(rest: str, negated: bool) -> Slot | None:
     """Work: a role ("works as …") or an employer ("works at …")."""
-    m = _WORK_AS.match(rest)
+    m = _match("work_as", rest)
     if m:
         return Slot("work", value_words(m.group("x")), negated, facet="role")
-    m = _WORK_AT.match(rest)
+    m = _match("work_at", rest)
     if m and not _NOT_AN_EMPLOYER.match(m.group("x")) and not _NOT_AN_EMPLOYER_WHEN.match(m.group("x")):
         return Slot("work", value_words(m.group("x")), negated, facet="employer")
     return None
@@ -616,10 +528,7 @@ def _work_slot(rest: str, negated: bool) -> Slot | None:
 
 #: how often something is done: not part of what is done ("drinks coffee every morning" is
 #: the act a later "no longer drinks coffee" withdraws)
-_OFTEN = frozenset(
-    "every each daily weekly always usually often morning mornings evening evenings night nights cada todos todas "
-    "siempre normalmente manana mananas tarde tardes noche noches".split()
-)
+_OFTEN = _all("often")
 
 
 def _act(rest: str, negated: bool) -> Slot | None:
@@ -643,14 +552,16 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
     if not subject or _plural(subject):
         return None
     several = _several(subject)
-    for pattern, relation in ((_CALLED, "name"), (_RESIDENCE, "residence"), (_WORK_AT, "work"), (_AGE, "age")):
-        m = pattern.match(rest)
+    for pattern, relation in (("called", "name"), ("residence", "residence"), ("work_at", "work"), ("age", "age")):
+        m = _match(pattern, rest)
         if m:
             name = f"{subject}/{relation}" if subject not in ("name", "partner") or relation != "name" else subject
             return Slot(name, value_words(m.group("x")), negated, "unsure" if several else "one")
-    m = _IS.match(rest) or _COSTS.match(rest)
+    m = _match("is", rest)
+    costs = None if m else _match("costs", rest)
+    m = m or costs
     if m:
-        if m.re is _COSTS:
+        if costs is not None:
             subject = f"{subject}/price"
         if subject.startswith("work/"):
             return Slot("work", value_words(m.group("x")), negated, facet=subject.split("/")[1])
@@ -660,25 +571,16 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
     return None
 
 
-_POSSESSIVE_EN = re.compile(
-    rf"^{_POSS_EN}\s+(?P<s>[\w' ]+?)\s+(?P<r>(?:is|are|'s|costs?|lives?|works?|now\s+lives|goes\s+by|moved|"
-    r"(?:has\s+)?(?:moved|relocated|joined)|no\s+longer|isn'?t|doesn'?t|does\s+not|is\s+no\s+longer|=)\b.*)$"
-)
-_POSSESSIVE_ES = re.compile(
-    r"^(?:(?:el|la|los|las)\s+(?P<s1>[\w ]+?)\s+(?:del\s+usuario|de\s+la\s+usuaria)|(?:mi|su)\s+(?P<s2>[\w ]+?))"
-    r"\s+(?P<r>(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
-)
-_SELF_EN_RX = re.compile(rf"^{_SELF_EN}(?:'m|'s|\s+)(?P<r>.*)$")
-_SELF_ES_RX = re.compile(rf"^(?:{_SELF_ES}\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$")
-_I_AM = re.compile(r"^(?:i'm|i\s+am)\s+")
+#: a fact about something of the user's ("my phone is…", "su pareja se llama…"), one about
+#: the user ("the user lives…", "yo vivo…"), and how the first person is said as the
+#: third ("i'm" → "i is"), each grammar's
+_POSSESSED_BY_USER = tuple(re.compile(g.possessed) for g in _GRAMMARS if g.possessed)
+_SELF = tuple(re.compile(g.self_subject) for g in _GRAMMARS if g.self_subject)
+_FIRST_PERSON = tuple((re.compile(g.first_person[0]), g.first_person[1]) for g in _GRAMMARS if g.first_person[0])
 #: a second clause in a fact ("…, and works at Siemens"): the fact says more than its slot
-#: a fact that says it adds ("also", "too", "também"): one more value, not a new one
-_ALSO = re.compile(r"\b(?:also|too|as\s+well|tambien|ademas)\b")
-_MORE = re.compile(
-    r"(?:[,;]|\b(?:and|but|while|y|pero|mientras))\s+(?:(?:the\s+user|he|she|i|el\s+usuario|la\s+usuaria|also|"
-    r"tambien|ademas)\b|\w+s\s+(?:at|in|as|for|to)\b|"
-    r"(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|works|work|lives|live|has|have|is|am)\b)"
-)
+#: a fact that says it adds ("also", "too", "también"): one more value, not a new one
+_ALSO = re.compile(rf"\b(?:{_either('also')})\b")
+_MORE = re.compile(_either("more"))
 
 
 def subject_tag(subject: str) -> str:
@@ -725,7 +627,10 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
 #: colour"): not a relation ("sister/residence"), an act, a count, work or the user's name
 _HAS_A_FACET = re.compile(r"(?!act:|count:|work|name$|residence$|partner$|age$|diet$|birthday$)[^/:]+")
 #: what a fact says its subject is, in the words as written: after the copula
-_COPULA_VALUE = re.compile(r"(?<![^\W_])(?:is|are|'s|es|son|é|são)\s+(?P<v>\S.*)$", re.IGNORECASE)
+_COPULA_VALUE = re.compile(
+    r"(?<![^\W_])(?:" + "|".join(re.escape(c) for p in all_packs() for c in p.copulas) + r")\s+(?P<v>\S.*)$",
+    re.IGNORECASE,
+)
 
 
 def _facet(sentence: str) -> str:
@@ -769,9 +674,10 @@ def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
 
 
 def _sentence_slot(said: str) -> Slot | None:
-    said = _I_AM.sub("i is ", said)
+    for pattern, said_so in _FIRST_PERSON:
+        said = pattern.sub(said_so, said)
     bare, negated = _withdrawn(said)
-    m = _POSSESSIVE_EN.match(bare) or _POSSESSIVE_ES.match(bare)
+    m = next(filter(None, (p.match(bare) for p in _POSSESSED_BY_USER)), None)
     if m:
         groups = m.groupdict()
         subject = _subject_phrase(groups.get("s") or groups.get("s1") or groups.get("s2") or "")
@@ -779,10 +685,10 @@ def _sentence_slot(said: str) -> Slot | None:
         if rest.startswith("'s "):
             rest = "is " + rest[3:]
         return _possessed_slot(subject, rest, negated)
-    m = _SELF_EN_RX.match(bare) or _SELF_ES_RX.match(bare)
+    m = next(filter(None, (p.match(bare) for p in _SELF)), None)
     if m:
         rest = m.group("r").strip()
-    elif _ES_VERB_FIRST.match(_NOW.sub("", bare)):
+    elif _VERB_FIRST.match(_NOW.sub("", bare)):
         rest = bare
     else:
         return None
@@ -815,13 +721,7 @@ def stance_of(text: str) -> tuple[str, bool] | None:
 
 #: stems of when and how often something is done: "plays tennis on Sundays" is still
 #: "plays tennis" for a "no longer plays tennis"
-_WHEN = frozenset(
-    stem(w)
-    for w in "every each daily weekly always usually often morning mornings evening evenings night nights weekend weekends "
-    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday "
-    "sundays cada todos todas siempre normalmente manana mananas tarde tardes noche noches semana semanas lunes martes "
-    "miercoles jueves viernes sabado sabados domingo domingos dia".split()
-)
+_WHEN = frozenset(stem(w) for w in _all("when"))
 
 
 def _same_act_but_when(new: str, old: str) -> bool:

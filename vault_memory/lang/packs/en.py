@@ -2,6 +2,7 @@
 
 from ..grammar import en as grammar
 from ..pack import Pack
+from .en_slots import SLOTS
 
 PACK = Pack(
     code="en",
@@ -650,4 +651,6 @@ PACK = Pack(
     ),
     key_possessives=("my",),
     key_adjectives=("younger", "older", "little", "big", "best", "new", "old"),
+    slots=SLOTS,
+    copulas=("is", "are", "'s"),
 )

@@ -2,6 +2,7 @@
 
 from ..grammar import es as grammar
 from ..pack import Pack
+from .es_slots import SLOTS
 
 PACK = Pack(
     code="es",
@@ -693,4 +694,6 @@ PACK = Pack(
     ),
     key_possessives=("mi", "mis"),
     note_key="nota",
+    slots=SLOTS,
+    copulas=("es", "son"),
 )

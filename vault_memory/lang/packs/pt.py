@@ -778,4 +778,5 @@ PACK = Pack(
     attached_objects=("isso",),
     key_possessives=("meu", "minha", "meus", "minhas"),
     note_key="nota",
+    copulas=("é", "são"),
 )

@@ -1,0 +1,173 @@
+"""English for the slot rules (``lang.slot_grammar``): what a fact is about and whether a
+newer one replaces it."""
+
+from __future__ import annotations
+
+from ..slot_grammar import SlotGrammar
+
+SLOTS = SlotGrammar(
+    stop_words=frozenset(
+        """a an the of to in at on for with and or is are was be been being it its this that these those his her
+        their my our your there here very really quite also just still now currently today these days again anymore
+        any more recently lately""".split()
+    ),
+    articles=frozenset("a an the of".split()),
+    stem_suffixes=("ing", "ed", "er", "e"),
+    names={
+        **dict.fromkeys("partner boyfriend girlfriend husband wife spouse fiance fiancee".split(), "partner"),
+        **dict.fromkeys("job occupation profession role".split(), "work/role"),
+        **dict.fromkeys("employer company".split(), "work/employer"),
+        "work": "work",
+        "name": "name",
+        **dict.fromkeys("surname last_name".split(), "surname"),
+        **dict.fromkeys("city location home hometown".split(), "residence"),
+        "birthday": "birthday",
+        "pronouns": "pronouns",
+        "age": "age",
+        "diet": "diet",
+        **dict.fromkeys("mother mom mum".split(), "mother"),
+        **dict.fromkeys("father dad".split(), "father"),
+        **dict.fromkeys("colour color".split(), "colour"),
+        **dict.fromkeys("phone cellphone smartphone".split(), "phone"),
+        **dict.fromkeys("laptop notebook computer".split(), "computer"),
+        "car": "car",
+        **dict.fromkeys("favorite favourite".split(), "fav"),
+    },
+    several_people=frozenset(
+        """sister brother sibling friend son daughter child kid baby dog cat pet bird fish horse cousin colleague
+        coworker neighbour neighbor aunt uncle nephew niece grandchild grandson granddaughter grandmother grandfather
+        grandma grandpa""".split()
+    ),
+    several_things=frozenset({"project"}),
+    not_family=frozenset("friend colleague coworker neighbour neighbor dog cat pet bird fish horse".split()),
+    group_names={
+        "children": "child",
+        **dict.fromkeys("grandchildren grandkids".split(), "grandchild"),
+        "parents": "parent",
+        "grandparents": "grandparent",
+        "siblings": "sibling",
+    },
+    roles={
+        "son": ("son",),
+        "daughter": ("daughter",),
+        "child": ("child", "kid", "baby"),
+        "brother": ("brother",),
+        "sister": ("sister",),
+        "sibling": ("sibling",),
+        "mother": ("mother",),
+        "father": ("father",),
+        "parent": ("parent",),
+        "grandmother": ("grandmother", "grandma"),
+        "grandfather": ("grandfather", "grandpa"),
+        "grandparent": ("grandparent",),
+        "grandson": ("grandson",),
+        "granddaughter": ("granddaughter",),
+        "grandchild": ("grandchild",),
+        "partner": ("partner",),
+        "cousin": ("cousin",),
+        "aunt": ("aunt",),
+        "uncle": ("uncle",),
+        "nephew": ("nephew",),
+        "niece": ("niece",),
+        "family": ("family",),
+        "friend": ("friend",),
+        "colleague": ("colleague", "coworker"),
+        "neighbour": ("neighbour", "neighbor"),
+        "dog": ("dog",),
+        "cat": ("cat",),
+        "bird": ("bird",),
+        "fish": ("fish",),
+        "horse": ("horse",),
+        "pet": ("pet",),
+    },
+    hints=frozenset(
+        """name named called call surname live lives living lived moved move work works working birthday born
+        pronouns allergic allergy allergies""".split()
+    ),
+    diets={
+        "vegetarian": "vegetarian",
+        "vegan": "vegan",
+        "pescatarian": "pescatarian",
+        "omnivore": "omnivore",
+        "flexitarian": "flexitarian",
+        "keto": "keto",
+        "carnivore": "carnivore",
+    },
+    measure_stems=frozenset("weigh run pay earn sleep walk drink smok".split()),
+    often=frozenset(
+        "every each daily weekly always usually often morning mornings evening evenings night nights".split()
+    ),
+    when=frozenset(
+        """every each daily weekly always usually often morning mornings evening evenings night nights weekend
+        weekends monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday
+        saturdays sunday sundays""".split()
+    ),
+    move_verbs=("moved",),
+    unchanging_plurals=frozenset({"series"}),
+    trailing_times=(
+        r"(?:since|from|starting|as\s+of)\b.*",
+        r"(?:last|this|next)\s+(?:week|month|year|weekend)\b.*",
+        r"(?:recently|lately|now|again|anymore|any\s+more|these\s+days|nowadays|for\s+good)\b.*",
+    ),
+    owners=r"my|our|their|his|her|(?:the\s+)?user'?s",
+    own=r"my|our|(?:the\s+)?user'?s",
+    negation=(
+        r"\b(?:no\s+longer|not\s+any\s*more|doesn'?t|does\s+not|don'?t|do\s+not|hasn'?t|has\s+not|never|not)\b\s*"
+    ),
+    negated_copula=r"\b(?:(?:is|are|am|'s)\s+(?:not|no\s+longer|never)|isn'?t|aren'?t)\b",
+    copula="is",
+    negated_modals={r"can'?t|cannot|can\s+not": "can", r"won'?t|will\s+not": "will"},
+    stopped=r"\b(?:stopped|quit|gave\s+up|has\s+stopped|has\s+quit|has\s+given\s+up)\s+(\w+?)(?:ing)?\b",
+    anymore=r"anymore|any\s+more",
+    auxiliaries=r"\b(does|do|did|has)\s+",
+    relations={
+        "residence": (
+            r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|(?:has\s+|just\s+)?(?:moved|relocated))"
+            r"\s+(?:from\s+(?P<from>.+?)\s+)?(?:in|to)\s+(?P<x>.+)$"
+        ),
+        "work_at": (
+            r"^(?:(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+"
+            r"(?:working|a\s+job)|(?:has\s+)?got\s+a\s+job)\s+(?:at|for)|(?:has\s+)?joined)\s+(?P<x>.+)$"
+        ),
+        "work_as": r"^(?:works?|is\s+working|now\s+works?|is\s+employed)\s+as\s+(?P<x>.+)$",
+        "called": r"^(?:is\s+called|is\s+named|goes\s+by|(?:'s|is)\s+name\s+is)\s+(?P<x>.+)$",
+        "age": r"^(?:is|am|'s|turned|has\s+turned|just\s+turned)\s+(?P<x>\d{1,3})(?:\s+(?:years?\s+old|years))?$",
+        "diet": (
+            r"^(?:is|am|'s|went|has\s+gone|became|has\s+become)\s+(?:a\s+|an\s+)?(?:(?:strict|strictly|fully)\s+)?"
+            r"(?P<x>{diets})\b.*$"
+        ),
+        "eats_meat": r"^(?:eats?|is\s+eating)\s+meat\b.*$",
+        "partner": (
+            r"^(?:is\s+(?:dating|seeing|married\s+to|engaged\s+to|in\s+a\s+relationship\s+with|with|together\s+with)|"
+            r"(?:got\s+)?married)\s+(?:to\s+)?(?P<x>.+)$"
+        ),
+        "count": r"^(?:has|have|owns?)\s+(?P<n>\d+|{counts})\s+(?P<x>[^\W\d_]+)$",
+        "switch": (
+            r"^(?:has\s+)?(?:switched|changed|moved|migrated|upgraded|went)\s+from\s+(?P<from>.+?)\s+to\s+(?P<x>.+)$"
+        ),
+        "swapped": r"^(?:replaced|swapped)\s+(?P<from>.+?)\s+(?:for|with)\s+(?P<x>.+)$",
+        "is": r"^(?:is|are|=|:)\s+(?P<x>.+)$",
+        "costs": r"^costs?\s+(?P<x>.+)$",
+    },
+    like=r"loves?|enjoys?|adores?|is\s+a\s+fan\s+of|is\s+into",
+    event=(
+        r"^(?:went|visited|saw|met|had|did|was|were|got|bought|made|took|will|is\s+going\s+to|plans?)\b"
+        r"|\b(?:yesterday|tomorrow)\b"
+    ),
+    past=r"\b(?:from|between|in|during)\s+(?:\w+\s+)?\d{4}\b|\bused\s+to\b",
+    now=r"now|currently|still|actually",
+    not_an_employer=r"on|hard|from\s+home",
+    not_an_employer_when=r"(?:the)?\s*(?:weekends?|saturdays|sundays|nights)",
+    possessed=(
+        r"^(?:the\s+user'?s|user'?s|my)\s+(?P<s>[\w' ]+?)\s+(?P<r>(?:is|are|'s|costs?|lives?|works?|now\s+lives|"
+        r"goes\s+by|moved|(?:has\s+)?(?:moved|relocated|joined)|no\s+longer|isn'?t|doesn'?t|does\s+not|"
+        r"is\s+no\s+longer|=)\b.*)$"
+    ),
+    self_subject=r"^(?:the\s+user|user|i)(?:'m|'s|\s+)(?P<r>.*)$",
+    first_person=(r"^(?:i'm|i\s+am)\s+", "i is "),
+    also=r"also|too|as\s+well",
+    more=(
+        r"(?:[,;]|\b(?:and|but|while))\s+(?:(?:the\s+user|he|she|i|also)\b|\w+s\s+(?:at|in|as|for|to)\b|"
+        r"(?:works|work|lives|live|has|have|is|am)\b)"
+    ),
+)

@@ -1,0 +1,155 @@
+"""Spanish for the slot rules (``lang.slot_grammar``): what a fact is about and whether a
+newer one replaces it. Portuguese facts are read in these forms (``Pack.reads_as``)."""
+
+from __future__ import annotations
+
+from ..slot_grammar import SlotGrammar
+
+SLOTS = SlotGrammar(
+    stop_words=frozenset(
+        """mi mis tu tus nuestro nuestra nuestros nuestras el la los las un una unos unas de del al en con por para y
+        o e u es son fue ser esta estan su sus muy tambien ya ahora actualmente hoy dia dias nuevo nueva otra vez
+        mas""".split()
+    ),
+    articles=frozenset("de del la el los las un una".split()),
+    stem_suffixes=("ar", "er", "ir", "e", "a", "o"),
+    names={
+        **dict.fromkeys("pareja novio novia esposo esposa marido".split(), "partner"),
+        **dict.fromkeys("trabajo ocupacion profesion oficio puesto".split(), "work/role"),
+        **dict.fromkeys("empleador empresa".split(), "work/employer"),
+        "nombre": "name",
+        "apellido": "surname",
+        **dict.fromkeys("ciudad ubicacion".split(), "residence"),
+        "cumpleanos": "birthday",
+        "pronombres": "pronouns",
+        "edad": "age",
+        "dieta": "diet",
+        **dict.fromkeys("madre mama".split(), "mother"),
+        **dict.fromkeys("padre papa".split(), "father"),
+        "color": "colour",
+        **dict.fromkeys("telefono celular movil".split(), "phone"),
+        **dict.fromkeys("portatil computadora ordenador".split(), "computer"),
+        **dict.fromkeys("coche auto carro".split(), "car"),
+        **dict.fromkeys("favorito favorita preferido preferida".split(), "fav"),
+    },
+    several_people=frozenset(
+        """hermana hermano amigo amiga hijo hija bebe perro perra gato gata mascota primo prima colega companero
+        companera vecino vecina tia tio sobrino sobrina nieto nieta abuela abuelo""".split()
+    ),
+    several_things=frozenset({"proyecto"}),
+    not_family=frozenset("amigo amiga colega companero companera vecino vecina perro perra gato gata mascota".split()),
+    group_names={
+        **dict.fromkeys("hijos ninos nenes".split(), "child"),
+        "nietos": "grandchild",
+        **dict.fromkeys("padres viejos".split(), "parent"),  # "mis viejos": rioplatense
+        "abuelos": "grandparent",
+        "hermanos": "sibling",
+        "familia": "family",
+    },
+    roles={
+        "son": ("hijo",),
+        "daughter": ("hija",),
+        "child": ("bebe",),
+        "brother": ("hermano",),
+        "sister": ("hermana",),
+        "grandmother": ("abuela",),
+        "grandfather": ("abuelo",),
+        "grandson": ("nieto",),
+        "granddaughter": ("nieta",),
+        "cousin": ("primo", "prima"),
+        "aunt": ("tia",),
+        "uncle": ("tio",),
+        "nephew": ("sobrino",),
+        "niece": ("sobrina",),
+        "friend": ("amigo", "amiga"),
+        "colleague": ("colega", "companero", "companera"),
+        "neighbour": ("vecino", "vecina"),
+        "dog": ("perro", "perra"),
+        "cat": ("gato", "gata"),
+        "pet": ("mascota",),
+    },
+    hints=frozenset(
+        """llamo llama llaman llamas apellido vivo vive vivimos mude mudo mudamos trabajo trabaja trabajamos
+        cumpleanos naci pronombres alergico alergica alergia alergias""".split()
+    ),
+    diets={
+        "vegetariano": "vegetarian",
+        "vegetariana": "vegetarian",
+        "vegano": "vegan",
+        "vegana": "vegan",
+        "pescetariano": "pescatarian",
+        "pescetariana": "pescatarian",
+        "pescatariano": "pescatarian",
+        "pescatariana": "pescatarian",
+        "omnivoro": "omnivore",
+        "omnivora": "omnivore",
+        "flexitariano": "flexitarian",
+        "flexitariana": "flexitarian",
+    },
+    measure_stems=frozenset("pes corr pag gan duerm mid camin beb fum".split()),
+    often=frozenset("cada todos todas siempre normalmente manana mananas tarde tardes noche noches".split()),
+    when=frozenset(
+        """cada todos todas siempre normalmente manana mananas tarde tardes noche noches semana semanas lunes martes
+        miercoles jueves viernes sabado sabados domingo domingos dia""".split()
+    ),
+    move_verbs=("se mudo",),
+    trailing_times=(
+        r"(?:desde|a\s+partir\s+de|hace)\b.*",
+        r"(?:el|la|este|esta|el\s+pasado)\s+(?:semana|mes|ano|fin\s+de\s+semana)\b.*",
+        r"(?:(?:el|la)\s+)?(?:semana|mes|ano)\s+pasad[oa]\b.*",
+        r"(?:ahora|de\s+nuevo|otra\s+vez|recientemente|ultimamente|hoy\s+en\s+dia|para\s+siempre)\b.*",
+    ),
+    owners=r"mi|mis|su|sus|nuestr[oa]s?",
+    own=r"mi|mis|nuestr[oa]s?",
+    owned_after=(r"\b(?:el|la|los|las)\s+([^\W_]+)\s+(?:del\s+usuario|de\s+la\s+usuaria)\b",),
+    negation=r"\b(?:ya\s+no|no)\b\s*",
+    stopped=r"\b(?:dejo|dejaste|deje|ha\s+dejado|he\s+dejado|dejara)\s+de\s+(\w+?)(?:ar|er|ir)\b",
+    anymore=r"mas|nunca\s+mas|ya",
+    relations={
+        "residence": (
+            r"^(?:vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|"
+            r"se\s+fue\s+a\s+vivir|se\s+muda|me\s+mudo)\s+(?:de\s+(?P<from>.+?)\s+)?(?:en|a|al)\s+(?P<x>.+)$"
+        ),
+        "work_at": (
+            r"^(?:(?:trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar)\s+(?:en|para)|"
+            r"se\s+unio\s+a)\s+(?P<x>.+)$"
+        ),
+        "work_as": r"^(?:trabaja|trabajo|ahora\s+trabaja)\s+(?:como|de)\s+(?P<x>.+)$",
+        "called": r"^(?:se\s+llama|me\s+llamo)\s+(?P<x>.+)$",
+        "age": r"^(?:tiene|tengo|cumplio|cumpli|acaba\s+de\s+cumplir)\s+(?P<x>\d{1,3})(?:\s+anos)?$",
+        "diet": r"^(?:es|soy|se\s+hizo|se\s+volvio|ahora\s+es)\s+(?:(?:estricto|estricta)\s+)?(?P<x>{diets})\b.*$",
+        "eats_meat": r"^(?:come|como|ha\s+vuelto\s+a\s+comer|volvio\s+a\s+comer)\s+carne\b.*$",
+        "partner": (
+            r"^(?:sale\s+con|esta\s+(?:saliendo|casad[oa]|comprometid[oa]|de\s+novi[oa])\s+con|esta\s+con|"
+            r"se\s+caso\s+con)\s+(?P<x>.+)$"
+        ),
+        "count": r"^(?:tiene|tengo)\s+(?P<n>\d+|{counts})\s+(?P<x>[^\W\d_]+)$",
+        "switch": r"^(?:cambio|paso|se\s+paso|migro)\s+(?:de|del)\s+(?P<from>.+?)\s+(?:a|al|por)\s+(?P<x>.+)$",
+        "swapped": r"^(?:dejo|cambio|reemplazo)\s+(?P<from>.+?)\s+por\s+(?P<x>.+)$",
+        "is": r"^(?:es|son)\s+(?P<x>.+)$",
+        "costs": r"^(?:cuesta|vale|sale)\s+(?P<x>.+)$",
+    },
+    like=r"le\s+gusta|le\s+gustan|le\s+encanta|le\s+encantan|me\s+gusta|me\s+gustan|me\s+encanta|me\s+encantan",
+    event=r"^(?:fue|vio|visito|tuvo|hizo|compro|conocio|va\s+a|planea|piensa)\b|\b(?:ayer|manana)\b",
+    past=(
+        r"\b(?:entre|de|en|durante)\s+(?:\w+\s+)?\d{4}\b|"
+        r"\b(?:trabajó|vivió|estudió|estuvo|tuvo|salió|jugó|usó|fue|era|trabajaba|vivía|usaba|solía)\b"
+    ),
+    verb_first=(
+        r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
+        r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
+    ),
+    now=r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia",
+    not_an_employer=r"en\s+(?:el|la|un|una)\s+proyecto|desde\s+casa",
+    not_an_employer_when=r"(?:los|las|el|la)?\s*(?:fines|sabados|domingos|noches)",
+    possessed=(
+        r"^(?:(?:el|la|los|las)\s+(?P<s1>[\w ]+?)\s+(?:del\s+usuario|de\s+la\s+usuaria)|(?:mi|su)\s+(?P<s2>[\w ]+?))"
+        r"\s+(?P<r>(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
+    ),
+    self_subject=r"^(?:(?:(?:el|la)\s+usuari[oa]|yo)\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$",
+    also=r"tambien|ademas",
+    more=(
+        r"(?:[,;]|\b(?:y|pero|mientras))\s+(?:(?:el\s+usuario|la\s+usuaria|tambien|ademas)\b|"
+        r"(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy)\b)"
+    ),
+)
