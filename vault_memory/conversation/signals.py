@@ -607,7 +607,7 @@ _KEEP_LEAD = re.compile(
 )
 #: what the assistant is told to do next, after a note about the code ("…, agrega una validación")
 _DO_NEXT = re.compile(
-    r"(?:[,;.]|\b(?:and|then|y|e|luego|depois))\s+(?:"
+    rf"(?:[,;.]|\b(?:{_words_of('code_then')}))\s+(?:"
     + "|".join(re.escape(w) for p in all_packs() for w in p.task_imperatives)
     + r")\b",
     _I,
@@ -729,7 +729,7 @@ def _of_user_or_group(said: str, lang: str) -> bool:
 
 
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
-_REMIND_ME = re.compile(r"^(?:record|recuerd|acord|lembr)\w*?-?me\b", _I)
+_REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.remind_stems) + r")\w*?-?me\b", _I)
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
 _POINTS_AT = re.compile(r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + r")\b", _I)
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)

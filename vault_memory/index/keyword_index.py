@@ -207,7 +207,7 @@ class KeywordIndex:
 SUBJECT_WORDS = SUBJECT_STOP
 #: a pronoun with its verb, as the analysis leaves it ("i'm", "we'r", "i'v"): says no more
 #: than "I am", whose words are stop words
-_PRONOUN_AND_VERB = re.compile(r"(?:i|you|we|they|he|she|it|that|there|here|what|who)'\w*")
+_PRONOUN_AND_VERB = re.compile(r"(?:" + "|".join(w for p in _STEMMED_PACKS for w in p.contracted_subjects) + r")'\w*")
 #: the term every negation adds to a text's content words: "We do not deploy" adds nothing
 #: to "We don't deploy", and "We deploy" drops what both deny (``lifecycle.dedup``)
 NEGATED = "not"

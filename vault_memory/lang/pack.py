@@ -162,6 +162,10 @@ class Pack:
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     id_words: tuple[str, ...] = ()
+    #: what may stand between an identifier's word and its number ("number", "número") and
+    #: what introduces the number ("is", "es", "é"), as patterns
+    id_labels: tuple[str, ...] = ()
+    id_links: tuple[str, ...] = ()
     #: what opens with a code (an alarm, a gate, a key box); what it does ("opens",
     #: "desactiva"); the words it does it with ("with", "con", "com"); and how a code is keyed
     #: ("dial", "marca", "digita"): a code told by what it does, with no secret word ("the
@@ -290,3 +294,11 @@ class Pack:
     #: "é"): "My boss is Pedro" names the boss, "is very demanding" describes them
     slots: SlotGrammar | None = None
     copulas: tuple[str, ...] = ()
+    #: how a verb that asks to be reminded opens, when "me" is attached to it ("record",
+    #: "acord", "lembr": "recordame", "lembra-me" ask to be reminded of a to-do, not to keep)
+    remind_stems: tuple[str, ...] = ()
+    #: what names the thing a code is for ("keypad", "pin": "Door keypad: 4471")
+    code_labels: tuple[str, ...] = ()
+    #: the subjects a contraction is made with ("i'm", "we're"): with their verb they say
+    #: no more than the stop words they stand for (``index.keyword_index``)
+    contracted_subjects: tuple[str, ...] = ()

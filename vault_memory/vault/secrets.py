@@ -344,16 +344,17 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         r"|(?P<own>['’]s)\s+|\s+)" + _VALUE  # "my password's hunter2"
     )
     ids = either(lambda p: p.id_words).replace(" ", r"\s+")
+    id_labels, id_links = either(lambda p: p.id_labels), either(lambda p: p.id_links)
     identified = re.compile(
-        rf"\b(?:{ids})\b\.?(?:\s*(?:#|no\.?|n[º°]\.?|number|n[uú]mero))?\s*(?:[:=]|\bis\b|\bes\b|\b[ée]\b)?\s*"
+        rf"\b(?:{ids})\b\.?(?:\s*(?:#|no\.?|n[º°]\.?|{id_labels}))?\s*(?:[:=]|\b(?:{id_links})\b)?\s*"
         # a number, maybe after a few letters (X1234567, AB123456), its groups set apart by
         # dots, dashes, slashes or spaces between digits ("30.123.456"; not "expires 2031")
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
-    things, opens, with_, keys, then, to = (
+    things, opens, with_, keys, then, to, labels = (
         either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
-        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then", "code_to")
+        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then", "code_to", "code_labels")
     )
     gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
     code = rf"(?P<value>[#*]?\d[\d#*-]{{2,11}})(?![\w:.,]\d)(?!\w)(?=\s*(?:$|[.,;:!?)\]]|(?:{then})\b))"
@@ -362,7 +363,7 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         # code that ends its clause: "the garage opens with 4471", "pra abrir a garagem
         # digita 7007 e aperta", "you disarm the alarm with 5566", "Door: 4471"
         rf"\b(?:(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})\b|{gap}{{0,6}}?[,;:]?\s+(?:{keys})\b"
-        rf"|(?:\s+(?:keypad|code|pin))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
+        rf"|(?:\s+(?:{labels}))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
         rf"[,:]?\s*{code}"
     )
     before = re.compile(  # the code, then what it opens: "type 4471 to open the door", "marca 2580 para abrir el portal"

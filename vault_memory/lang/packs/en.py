@@ -653,4 +653,8 @@ PACK = Pack(
     key_adjectives=("younger", "older", "little", "big", "best", "new", "old"),
     slots=SLOTS,
     copulas=("is", "are", "'s"),
+    code_labels=("keypad", "code", "pin"),
+    contracted_subjects=("i", "you", "we", "they", "he", "she", "it", "that", "there", "here", "what", "who"),
+    id_labels=("number",),
+    id_links=("is",),
 )

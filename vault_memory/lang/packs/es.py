@@ -696,4 +696,7 @@ PACK = Pack(
     note_key="nota",
     slots=SLOTS,
     copulas=("es", "son"),
+    remind_stems=("record", "recuerd", "acord"),
+    id_labels=("n[uú]mero",),
+    id_links=("es",),
 )

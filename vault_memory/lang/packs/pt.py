@@ -779,4 +779,7 @@ PACK = Pack(
     key_possessives=("meu", "minha", "meus", "minhas"),
     note_key="nota",
     copulas=("é", "são"),
+    remind_stems=("lembr",),
+    id_labels=("n[uú]mero",),
+    id_links=("[ée]",),
 )
