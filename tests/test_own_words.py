@@ -17,7 +17,7 @@ import vault_memory as vmem
 from vault_memory.conversation import ingest
 from vault_memory.conversation.ingestion import remember_said
 from vault_memory.conversation.signals import explicit_signals, fact_persona, read_requests
-from vault_memory.lang import detect, sentences
+from vault_memory.lang import detect, in_third_person, sentences
 from vault_memory.vault.template import create_vault
 
 
@@ -505,6 +505,9 @@ def test_a_language_pack_from_another_installed_package_is_read(tmp_path, monkey
         assert "fr" in [p.code for p in registry.all_packs()]
         assert detect("je vis avec ma sœur dans une maison pour les vacances") == "fr"
         assert detect("I live with my sister") == "en"
+        # a pack that brings no grammar leaves the user's words as said: English rules
+        # would have made "the user" of the French "me"
+        assert in_third_person("il me faut un café", "fr") == "il me faut un café"
     finally:
         monkeypatch.undo()
         registry.all_packs.cache_clear()
