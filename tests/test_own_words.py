@@ -323,7 +323,7 @@ def test_a_text_in_a_language_that_borrows_nothing_comes_back_whole():
     """Only a Portuguese fact's opening is read in borrowed forms: an English text comes back
     as it was, however long, so whom it names is read to its end as before."""
     from vault_memory.lang import borrowed
-    from vault_memory.vault.slots import people_of
+    from vault_memory.lang.roles import people_of
 
     long = "I keep notes about the garden and the roses. " * 60 + "My sister waters them in August."
     assert borrowed(long) == long
@@ -332,7 +332,8 @@ def test_a_text_in_a_language_that_borrows_nothing_comes_back_whole():
 
 def test_a_son_and_a_daughter_are_two_counts_and_a_name_keeps_its_own_words():
     from vault_memory.lang import detect
-    from vault_memory.vault.slots import people_of, slot_of, stance_of
+    from vault_memory.lang.roles import people_of
+    from vault_memory.vault.slots import slot_of, stance_of
 
     son, daughter = slot_of("O usuário tem 1 filho"), slot_of("O usuário tem 1 filha")
     assert son is not None and daughter is not None and son.subject != daughter.subject

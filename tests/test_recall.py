@@ -1198,8 +1198,9 @@ def test_a_question_about_the_users_people_finds_the_facts_about_them(empty_vaul
 
 
 def test_the_people_a_question_names_and_the_facts_that_answer_it():
+    from vault_memory.lang.roles import people_asked, people_of
     from vault_memory.recall.kinds import people_answering
-    from vault_memory.vault.slots import people_asked, people_of, people_tags
+    from vault_memory.vault.slots import people_tags
 
     for question, asked in (
         ("what do my kids do?", {"kid"}),

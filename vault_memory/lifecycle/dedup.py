@@ -11,7 +11,7 @@ from .rules import Rules
 @dataclass(frozen=True)
 class Said:
     """What a restatement is judged by: a text's content words (``content_terms``) and the
-    people of the user's it is about (``vault.slots.people_of``; empty: the user)."""
+    people of the user's it is about (``lang.roles.people_of``; empty: the user)."""
 
     terms: frozenset[str]
     people: frozenset[str] = frozenset()

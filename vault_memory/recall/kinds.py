@@ -31,9 +31,10 @@ from ..lang.concepts import (
     says_allergy,
     says_diet,
 )
+from ..lang.roles import people_answering, people_asked
 from ..vault.memory import Memory
 from ..vault.sameness import key_and_text
-from ..vault.slots import people_answering, people_asked, people_named, people_tags_of, subject_tag
+from ..vault.slots import people_named, people_tags_of, subject_tag
 
 __all__ = ["KINDS", "Kind", "Search", "about_food", "about_medicine", "asked_subject", "kinds_of"]
 

@@ -16,15 +16,23 @@ can be many (languages, allergies, likes) is only withdrawn by its own negation.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
 from ..lang import all_packs, borrowed, fold_accents, sentences
-from ..lang.slot_grammar import SlotGrammar
-from ..lang.subjects import WIDER
+from ..lang.roles import (
+    FAMILY,
+    GRAMMARS,
+    GROUP_NAMES,
+    SUBJECT_NAMES,
+    either,
+    normal_form,
+    people_of,
+    role_of,
+    words_of,
+)
 from .keyvalue import split_key_value
 
 #: how many values a slot can hold at once: ``one`` (a new value replaces the old), ``unsure``
@@ -74,32 +82,17 @@ class Slot:
 
 # ---------------------------------------------------------------------- words
 
-#: the slot grammars of the packs (``lang.slot_grammar``), in the packs' order: a pattern
-#: several of them hold is tried in it; a pack that ``reads_as`` another brings none
-_GRAMMARS: tuple[SlotGrammar, ...] = tuple(p.slots for p in all_packs() if p.slots is not None)
-
-
-def _all(field: str) -> frozenset[str]:
-    """Every grammar's words of ``field``."""
-    return frozenset(w for g in _GRAMMARS for w in getattr(g, field))
-
-
-def _either(field: str) -> str:
-    """Every grammar's pattern of ``field``, as one alternation."""
-    return "|".join(f"(?:{getattr(g, field)})" for g in _GRAMMARS if getattr(g, field))
-
-
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?|[€$£]")
 
 #: words that carry no value ("the", "a", "de", "los"); a possessive in any person ("with
 #: my partner" and "with their partner" are one value)
-_STOP = _all("stop_words")
+_STOP = words_of("stop_words")
 
 #: the words a period of time is said in after a fact ("…last month", "…desde 2020"): not the value
-_TRAILING_TIME = re.compile(r"(?<!\s)\s+(?:" + "|".join(t for g in _GRAMMARS for t in g.trailing_times) + r")$")
+_TRAILING_TIME = re.compile(r"(?<!\s)\s+(?:" + "|".join(t for g in GRAMMARS for t in g.trailing_times) + r")$")
 
 #: what a subject's name can start with and still be the same subject
-_ARTICLES = _all("articles")
+_ARTICLES = words_of("articles")
 
 #: the numbers of the packs these rules read (a pack that ``reads_as`` another is read in its
 #: forms) said as one word, up to ten ("two", "dos" → "2"): "a", "un" and "una" are articles
@@ -111,7 +104,7 @@ _NUMBER_WORDS = {
     if n <= 10 and " " not in word and word not in _ARTICLES
 }
 
-_STEM_SUFFIXES = tuple(dict.fromkeys(s for g in _GRAMMARS for s in g.stem_suffixes))
+_STEM_SUFFIXES = tuple(dict.fromkeys(s for g in GRAMMARS for s in g.stem_suffixes))
 
 
 def stem(word: str) -> str:
@@ -125,98 +118,17 @@ def stem(word: str) -> str:
     return word
 
 
-def normal(text: str) -> str:
-    """Lower case, Latin accents folded, one apostrophe, single spaces, no closing stop."""
-    folded = fold_accents(unicodedata.normalize("NFKC", text)).casefold().replace("’", "'")
-    return re.sub(r"\s+", " ", folded).strip().rstrip(".!;")
-
-
 def value_words(text: str) -> frozenset[str]:
     """The words of a value that say it: "a Pixel 8" → {pixel, 8}; "dos" → {2}."""
-    cut = _TRAILING_TIME.sub("", " " + normal(text)).strip()
+    cut = _TRAILING_TIME.sub("", " " + normal_form(text)).strip()
     words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(cut)]
     return frozenset(w for w in words if w not in _STOP)
 
 
 # ---------------------------------------------------------------------- who the fact is about
 
-#: names of one role, in every language, as one subject
-_SYNONYMS = {word: subject for g in _GRAMMARS for word, subject in g.names.items()}
-
 #: roles and things a person can have several of: a new value is a possible conflict, never a replacement
-_SEVERAL = _all("several_people") | _all("several_things")
-
-#: the people and animals of the user's, one name per role: a fact about one of them is
-#: not about the user ("my son is allergic to peanuts")
-_KIN = _all("several_people") | {"partner", "mother", "father", "parent", "grandparent", "family"}
-#: the user's family among them: a fact keyed by one of these ("sister: Ana", "hermano:
-#: Tomás", "wife: Robin") is about the user's family, which the lifecycle keeps as it keeps
-#: the profile key "familia" (``lifecycle.rules.is_profile``); a friend, a colleague, a
-#: neighbour or a pet is not family
-FAMILY = _KIN - _all("not_family")
-#: names of several people at once, and the role they are read as: a Spanish masculine
-#: plural names a group ("mis hijos" are the user's children, sons and daughters alike)
-_GROUP_NAMES = {word: role for g in _GRAMMARS for word, role in g.group_names.items()}
-_POSSESSED = r"\s+(?=((?:[^\W_]+\s+){0,2}[^\W_]+))"
-#: a possessive and the three words after it, the first of its people named ("my best
-#: friend", "their mother", "mi hermana mayor"; read ahead, so "with my coffee and my son"
-#: reads both); and the Spanish "la hermana del usuario"
-_OWNED = re.compile(
-    "|".join([rf"\b(?:{_either('owners')}){_POSSESSED}", *(a for g in _GRAMMARS for a in g.owned_after)])
-)
-#: the same, owned by the one who asks: in a question "her son" is someone else's
-_OWNED_BY_ASKER = re.compile(
-    "|".join([rf"\b(?:{_either('own')}){_POSSESSED}", *(a for g in _GRAMMARS for a in g.owned_after)])
-)
-
-
-def people_of(text: str) -> frozenset[str]:
-    """Whose a fact is, when not the user's own: the roles of the people and animals of
-    theirs it names ("My son is allergic to peanuts" → {son}; "La esposa del usuario es
-    enfermera" → {partner}; "mis hijos" → {child}); empty for one about the user. A fact
-    about the user never restates one about their son, whatever words they share."""
-    return _roles(_OWNED, borrowed(text))
-
-
-def people_asked(question: str) -> frozenset[str]:
-    """The roles of the user's own people a question names ("what do my kids like?" →
-    {kid}, "¿dónde vive mi hermana?" → {hermana}); not someone else's ("her son")."""
-    return _roles(_OWNED_BY_ASKER, borrowed(question))
-
-
-#: the roles of the user's people (as ``people_of`` reads them), each with its names in
-#: every language, and the wider role a fact may name the same one by ("my kid" may be the
-#: son, "mi perro" a pet: ``lang.subjects.WIDER``)
-_ROLES: dict[str, tuple[str, str | None]] = {
-    role: (" ".join(n for g in _GRAMMARS for n in g.roles.get(role, ())), WIDER.get(role))
-    for role in dict.fromkeys(r for g in _GRAMMARS for r in g.roles)
-}
-#: the roles a question about the user's family asks about: not friends, colleagues,
-#: neighbours or pets
-_FAMILY = frozenset(
-    role
-    for role, (_, wider) in _ROLES.items()
-    if "pet" not in (role, wider) and role not in ("friend", "colleague", "neighbour")
-)
-_ROLE_OF_NAME = {name: role for role, (names, _) in _ROLES.items() for name in names.split()}
-
-
-def people_answering(asked: frozenset[str]) -> frozenset[str]:
-    """The names of the people whose facts answer a question about ``asked`` (the roles of
-    ``people_asked``): each role in both languages, the wider one that may name
-    the same person, and the narrower ones it covers ("my kids" → son, daughter, hijo…;
-    "my son" → son, hijo, child, kid…; "my family" → every relative)."""
-    roles: set[str] = set()
-    for name in asked:
-        role = _ROLE_OF_NAME.get(name)
-        if role is None:
-            roles.add(name)
-        elif role == "family":
-            roles |= _FAMILY
-        else:
-            wider = _ROLES[role][1]
-            roles |= {role, *([wider] if wider else []), *(r for r, (_, w) in _ROLES.items() if w == role)}
-    return frozenset(name for role in roles for name in (_ROLES[role][0].split() if role in _ROLES else [role]))
+_SEVERAL = words_of("several_people") | words_of("several_things")
 
 
 #: how a people tag begins (``people_tags``)
@@ -232,15 +144,15 @@ def people_named(key: str | None, text: str) -> frozenset[str]:
     """The people of the user's a fact is about, as a question about them reads it: those
     of its first ``PEOPLE_TAG_CHARS`` (``people_of``), and a key that names one
     (``partner: Robin``)."""
-    key_words = re.findall(r"[^\W_]+", normal((key or "")[:PEOPLE_TAG_CHARS]))
-    return people_of(text[:PEOPLE_TAG_CHARS]) | {role for role in map(_role, key_words) if role}
+    key_words = re.findall(r"[^\W_]+", normal_form((key or "")[:PEOPLE_TAG_CHARS]))
+    return people_of(text[:PEOPLE_TAG_CHARS]) | {role for role in map(role_of, key_words) if role}
 
 
 def family_role(key: str | None) -> str | None:
     """The role of the user's family a fact's key names ("sister", "Hermano", "wife" →
     partner, "hijos" → child), or None."""
-    words = re.findall(r"[^\W_]+", normal((key or "")[:100]))
-    return next((role for role in map(_role, words) if role in FAMILY), None)
+    words = re.findall(r"[^\W_]+", normal_form((key or "")[:100]))
+    return next((role for role in map(role_of, words) if role in FAMILY), None)
 
 
 #: the key a fact's subject would be kept under, for one written without a key ("I live in
@@ -261,10 +173,10 @@ _SUBJECT_KEYS = {
 _SUBJECT_HINTS = frozenset(
     [
         *FAMILY,
-        *_GROUP_NAMES,
-        *(w for w, role in _SYNONYMS.items() if role in FAMILY or role.split("/")[0] in _SUBJECT_KEYS),
+        *GROUP_NAMES,
+        *(w for w, role in SUBJECT_NAMES.items() if role in FAMILY or role.split("/")[0] in _SUBJECT_KEYS),
     ]
-    + sorted(_all("hints"))
+    + sorted(words_of("hints"))
 )
 
 
@@ -301,29 +213,12 @@ def people_tags_of(roles: Iterable[str]) -> list[str]:
     return sorted(f"{PEOPLE_TAG}{role}" for role in set(roles))
 
 
-def _roles(owned: re.Pattern[str], text: str) -> frozenset[str]:
-    found = set()
-    for match in owned.finditer(normal(text)):
-        role = next(filter(None, map(_role, (match.group(1) or match.group(2)).split())), None)
-        if role:
-            found.add(role)
-    return frozenset(found)
-
-
-def _role(word: str) -> str | None:
-    """The role of the user's people a word names ("hermanos" → sibling, "wife" → partner,
-    "sons" → son), or None."""
-    role = _GROUP_NAMES.get(word) or _SYNONYMS.get(word, word)
-    role = role if role in _KIN or not role.endswith("s") else _SYNONYMS.get(role[:-1], role[:-1])
-    return role if role in _KIN else None
-
-
 def _subject_phrase(words: str) -> str:
     """The subject a possessive names, one spelling: "favourite weekend trip" → "fav weekend
     trip", "color favorito" → "fav colour", "boyfriend" → "partner"."""
     out: list[str] = []
     for w in re.findall(r"[^\W_]+", words):
-        w = _SYNONYMS.get(w, w)
+        w = SUBJECT_NAMES.get(w, w)
         if w in ("fav",):
             out.insert(0, w)
         elif w not in _ARTICLES:
@@ -339,7 +234,7 @@ def _several(subject: str) -> bool:
 
 
 #: the subjects in "-s" that name one thing ("pronouns", "series")
-_NOT_PLURAL = {"pronouns"} | _all("unchanging_plurals")
+_NOT_PLURAL = {"pronouns"} | words_of("unchanging_plurals")
 
 
 def _plural(subject: str) -> bool:
@@ -353,20 +248,20 @@ def _plural(subject: str) -> bool:
 #: each grammar's denials: a stopped act (group 1: what was stopped), a negated copula and
 #: what it says positively, negated modals (``m0``, ``m1``… each with its positive), a
 #: negation and the auxiliaries it leaves ("does"), as compiled patterns
-_STOPPED = tuple(re.compile(g.stopped) for g in _GRAMMARS if g.stopped)
-_NEGATED_COPULA = tuple((re.compile(g.negated_copula), g.copula) for g in _GRAMMARS if g.negated_copula)
+_STOPPED = tuple(re.compile(g.stopped) for g in GRAMMARS if g.stopped)
+_NEGATED_COPULA = tuple((re.compile(g.negated_copula), g.copula) for g in GRAMMARS if g.negated_copula)
 _NEGATED_MODAL = tuple(
     (
         re.compile(r"\b(?:" + "|".join(f"(?P<m{i}>{n})" for i, n in enumerate(g.negated_modals)) + r")\b"),
         tuple(g.negated_modals.values()),
     )
-    for g in _GRAMMARS
+    for g in GRAMMARS
     if g.negated_modals
 )
 _NEGATION = tuple(
-    (re.compile(g.negation), re.compile(g.auxiliaries) if g.auxiliaries else None) for g in _GRAMMARS if g.negation
+    (re.compile(g.negation), re.compile(g.auxiliaries) if g.auxiliaries else None) for g in GRAMMARS if g.negation
 )
-_ANYMORE = re.compile(rf"(?<!\s)\s*+\b(?:{_either('anymore')})\b")
+_ANYMORE = re.compile(rf"(?<!\s)\s*+\b(?:{either('anymore')})\b")
 
 
 def _withdrawn(text: str) -> tuple[str, bool]:
@@ -396,7 +291,7 @@ def _withdrawn(text: str) -> tuple[str, bool]:
 # ---------------------------------------------------------------------- relations
 
 #: each diet by every name a pack gives it ("vegana" → vegan)
-_DIETS = {name: diet for g in _GRAMMARS for name, diet in g.diets.items()}
+_DIETS = {name: diet for g in GRAMMARS for name, diet in g.diets.items()}
 #: the numbers a count is said in, beside digits ("two", "dos")
 _COUNTS = "|".join(w for w, n in _NUMBER_WORDS.items() if int(n) >= 2)
 
@@ -405,7 +300,7 @@ def _relation(name: str) -> tuple[re.Pattern[str], ...]:
     """Every grammar's pattern of the relation ``name``, in the packs' order."""
     return tuple(
         re.compile(g.relations[name].replace("{diets}", "|".join(_DIETS)).replace("{counts}", _COUNTS))
-        for g in _GRAMMARS
+        for g in GRAMMARS
         if name in g.relations
     )
 
@@ -428,25 +323,25 @@ def _match(relation: str, text: str) -> re.Match[str] | None:
     return next(filter(None, (p.match(text) for p in _RELATIONS[relation])), None)
 
 
-_LIKE = re.compile(rf"\b(?:{_either('like')})\b")
+_LIKE = re.compile(rf"\b(?:{either('like')})\b")
 #: verbs whose number is a measure that changes (weighs 70 kg, runs 5 km, pays 900 €)
-_MEASURES = _all("measure_stems")
+_MEASURES = words_of("measure_stems")
 #: verbs of a past event or a plan: what happened or will happen once is never replaced
-_EVENT = re.compile(_either("event") + r"|\b\d{4}\b")
+_EVENT = re.compile(either("event") + r"|\b\d{4}\b")
 
 #: a fact about a time gone by: "from 2015 to 2018", "in 2012", a Spanish preterite that is
 #: no change of state ("trabajó", "vivió"; "se mudó" and "dejó de" are changes)
-_PAST = re.compile(_either("past") + r"|\b\d{4}\s*[-–]\s*\d{4}\b")
+_PAST = re.compile(either("past") + r"|\b\d{4}\s*[-–]\s*\d{4}\b")
 
 #: the start of a sentence with no subject: the verb speaks of the user ("vivo en Lima")
-_VERB_FIRST = re.compile(_either("verb_first") or r"(?!)")
+_VERB_FIRST = re.compile(either("verb_first") or r"(?!)")
 
 
 def _clean(value: str) -> str:
     return _TRAILING_TIME.sub("", " " + value).strip()
 
 
-_NOW = re.compile(rf"^(?:{_either('now')})\s+")
+_NOW = re.compile(rf"^(?:{either('now')})\s+")
 
 
 #: the subjects read by one pattern each, in the order they are tried: (pattern, subject,
@@ -484,14 +379,14 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     m = _match("count", rest)
     if m:
         n = _NUMBER_WORDS.get(m.group("n"), m.group("n"))
-        counted = _role(m.group("x")) or stem(m.group("x"))  # "1 son", "1 daughter": two counts, not one
+        counted = role_of(m.group("x")) or stem(m.group("x"))  # "1 son", "1 daughter": two counts, not one
         return Slot(f"count:{counted}", frozenset({n}), negated)
     if _EVENT.search(rest):
         return None
     return _act(rest, negated)
 
 
-_MOVE_VERBS = tuple(v for g in _GRAMMARS for v in g.move_verbs)
+_MOVE_VERBS = tuple(v for g in GRAMMARS for v in g.move_verbs)
 
 
 def _switch_slot(rest: str, negated: bool) -> Slot | None:
@@ -511,8 +406,8 @@ def _switch_slot(rest: str, negated: bool) -> Slot | None:
 
 #: where one works that is not an employer ("works on the parser", "works from home"),
 #: and when ("works weekends")
-_NOT_AN_EMPLOYER = re.compile(rf"^(?:{_either('not_an_employer')})\b")
-_NOT_AN_EMPLOYER_WHEN = re.compile(rf"^(?:{_either('not_an_employer_when')})\b")
+_NOT_AN_EMPLOYER = re.compile(rf"^(?:{either('not_an_employer')})\b")
+_NOT_AN_EMPLOYER_WHEN = re.compile(rf"^(?:{either('not_an_employer_when')})\b")
 
 
 def _work_slot(rest: str, negated: bool) -> Slot | None:
@@ -528,7 +423,7 @@ def _work_slot(rest: str, negated: bool) -> Slot | None:
 
 #: how often something is done: not part of what is done ("drinks coffee every morning" is
 #: the act a later "no longer drinks coffee" withdraws)
-_OFTEN = _all("often")
+_OFTEN = words_of("often")
 
 
 def _act(rest: str, negated: bool) -> Slot | None:
@@ -574,13 +469,13 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
 #: a fact about something of the user's ("my phone is…", "su pareja se llama…"), one about
 #: the user ("the user lives…", "yo vivo…"), and how the first person is said as the
 #: third ("i'm" → "i is"), each grammar's
-_POSSESSED_BY_USER = tuple(re.compile(g.possessed) for g in _GRAMMARS if g.possessed)
-_SELF = tuple(re.compile(g.self_subject) for g in _GRAMMARS if g.self_subject)
-_FIRST_PERSON = tuple((re.compile(g.first_person[0]), g.first_person[1]) for g in _GRAMMARS if g.first_person[0])
+_POSSESSED_BY_USER = tuple(re.compile(g.possessed) for g in GRAMMARS if g.possessed)
+_SELF = tuple(re.compile(g.self_subject) for g in GRAMMARS if g.self_subject)
+_FIRST_PERSON = tuple((re.compile(g.first_person[0]), g.first_person[1]) for g in GRAMMARS if g.first_person[0])
 #: a second clause in a fact ("…, and works at Siemens"): the fact says more than its slot
 #: a fact that says it adds ("also", "too", "también"): one more value, not a new one
-_ALSO = re.compile(rf"\b(?:{_either('also')})\b")
-_MORE = re.compile(_either("more"))
+_ALSO = re.compile(rf"\b(?:{either('also')})\b")
+_MORE = re.compile(either("more"))
 
 
 def subject_tag(subject: str) -> str:
@@ -610,7 +505,7 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
         key, sentence = split_key_value(sentence)
     if _PAST.search(sentence.casefold()):
         return None  # "worked at Google from 2015 to 2018", "trabajó en Accenture": past, never replaced
-    said = normal(sentence)
+    said = normal_form(sentence)
     named = _named_people(key) if key else set()
     slot = _keyed_slot(key, said, named) if key else None
     if slot is None and said and len(said) <= 300 and "?" not in said and not named:
@@ -651,7 +546,7 @@ _KEY_VALUE_WORDS = 5
 
 def _named_people(key: str) -> set[str]:
     """The roles of the user's people a key names ("Minha irmã", "my sister")."""
-    return {role for role in map(_role, re.findall(r"[^\W_]+", normal(borrowed(key)))) if role}
+    return {role for role in map(role_of, re.findall(r"[^\W_]+", normal_form(borrowed(key)))) if role}
 
 
 def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
@@ -663,7 +558,7 @@ def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
         return from_text  # "sister: The user's sister is called Ana": the sentence says more than its key
     if len(said.split()) > _KEY_VALUE_WORDS:
         return from_text  # "City: Porto is where my sister lives" is a sentence, not a city
-    subject = _subject_phrase(normal(key).replace("_", " "))
+    subject = _subject_phrase(normal_form(key).replace("_", " "))
     if subject in ("name", "residence", "partner", "birthday", "pronouns", "age", "diet", "surname"):
         return Slot(subject, value_words(said))
     if subject.startswith("work"):  # job, trabajo, employer, empleador: one subject; a job key can name either
@@ -711,7 +606,7 @@ def stance_of(text: str) -> tuple[str, bool] | None:
     sentence = borrowed(_first_sentence(text))
     if "?" in sentence or len(sentence) > 300:
         return None
-    bare, denied = _withdrawn(normal(sentence))
+    bare, denied = _withdrawn(normal_form(sentence))
     words = {stem(w) for w in value_words(bare)}
     return (STANCE + " ".join(sorted(words)), denied) if len(words) >= 2 else None
 
@@ -721,7 +616,7 @@ def stance_of(text: str) -> tuple[str, bool] | None:
 
 #: stems of when and how often something is done: "plays tennis on Sundays" is still
 #: "plays tennis" for a "no longer plays tennis"
-_WHEN = frozenset(stem(w) for w in _all("when"))
+_WHEN = frozenset(stem(w) for w in words_of("when"))
 
 
 def _same_act_but_when(new: str, old: str) -> bool:

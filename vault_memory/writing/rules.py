@@ -33,6 +33,7 @@ from ..index.embedder import Part, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
 from ..lang import SPANISH, detect, in_third_person
+from ..lang.roles import people_of
 from ..lifecycle import (
     COMPATIBLE_KEY,
     RecallFilter,
@@ -55,7 +56,7 @@ from ..vault.language import unread_note
 from ..vault.memory import SUPERSEDES_DIGEST, Memory
 from ..vault.sameness import key_and_text, normalize_key, same_text_digest
 from ..vault.secrets import without_private
-from ..vault.slots import Verdict, judge, people_of, slot_of
+from ..vault.slots import Verdict, judge, slot_of
 from ..vault.supersession import references_to, supersession_chain, with_digest_marker
 from ..vault.values import check_new, first_line, jsonable
 from ..vault.vault import Vault, now_local
