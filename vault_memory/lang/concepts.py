@@ -12,7 +12,6 @@ import functools
 import re
 
 from .pack import Pack
-from .question import read_question
 from .registry import all_packs, pack
 from .text import fold_accents
 
@@ -38,14 +37,14 @@ def _pattern(
     return re.compile(rf"\b(?:{'|'.join(fragments)}){end}", re.IGNORECASE if ignore_case else 0)
 
 
-def about_food(question: str) -> bool:
+def asks_about_food(question: str, language: str | None) -> bool:
     """A question about what the user may eat, which their diet and allergies answer: one
     with a word of meals ("dinner", "restaurant", "comer"), or one that asks whether a
     dish is safe or allowed ("can I order the chicken wings?", "¿puedo pedir milanesa?";
     not "who taught me to make empanadas?"); not one that recalls what they eat or like
     ("what hot drink do I have at breakfast?", "what's my favourite restaurant?"),
-    answered by that memory itself."""
-    language = read_question(question).language  # read once a recall, cached
+    answered by that memory itself. ``language``: the question's (``lang.detect``), whose
+    pack's words are read (None: every pack's)."""
     may_i_have = _pattern(("dishes",)).search(question) and _pattern(  # a dish's name travels: "empanadas", "sushi"
         ("may_i_have",), language=language
     ).search(question)
@@ -53,11 +52,10 @@ def about_food(question: str) -> bool:
     return bool(asks) and not _pattern(("recalls_a_habit",), whole=False, language=language).search(question)
 
 
-def about_medicine(question: str) -> bool:
+def asks_about_medicine(question: str, language: str | None) -> bool:
     """A question about which medicines are safe for the user to take ("which medicine must
     a doctor never give me?"; not "what medication do I take every morning?", answered by
     the medicine itself)."""
-    language = read_question(question).language  # read once a recall, cached
     medicine = _pattern(("medicine_words",), language=language).search(question) or _pattern(("drugs",)).search(
         question
     )
@@ -74,10 +72,10 @@ def _subject_questions(language: str | None) -> tuple[tuple[str, re.Pattern[str]
     )
 
 
-def asked_subject(question: str) -> str | None:
+def subject_asked(question: str, language: str | None) -> str | None:
     """The slot subject ("work", "residence") a question about the user's work or home asks
     about, if it is one ("what do I do for a living?", "¿dónde vivo?")."""
-    found = _subject_questions(read_question(question).language)
+    found = _subject_questions(language)
     return next((subject for subject, asks in found if asks.search(question)), None)
 
 

@@ -12,7 +12,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .concepts import asks_about_food, asks_about_medicine, subject_asked
 from .detect import detect
+from .roles import people_asked
 from .subjects import about_the_user, people
 from .text import fold_accents
 
@@ -33,16 +35,44 @@ class Question:
     people: frozenset[str]
     #: it asks about the user as a whole ("what do you know about me?")
     about_the_user: bool
+    #: the kinds of question it is, which what the user *is* answers (``recall.kinds``):
+    #: about what they may eat, about which medicines they may take, about their work or
+    #: home ("work", "residence", or None), and the roles of their own people it asks about
+    #: (``lang.roles.people_asked``: "what do my kids like?" → {kid}; not "her son")
+    food: bool = False
+    medicine: bool = False
+    subject: str | None = None
+    people_asked: frozenset[str] = frozenset()
 
 
 @functools.lru_cache(maxsize=64)
 def read_question(text: str) -> Question:
     """``text`` read once (and once per process for the same words: a recall asks several
     stages, the daemon the same question again)."""
+    language = detect(text)
     return Question(
         text=text,
         words=frozenset(_WORD.findall(fold_accents(text).casefold())),
-        language=detect(text),
+        language=language,
         people=people(text),
         about_the_user=about_the_user(text),
+        food=asks_about_food(text, language),
+        medicine=asks_about_medicine(text, language),
+        subject=subject_asked(text, language),
+        people_asked=people_asked(text),
     )
+
+
+def about_food(question: str) -> bool:
+    """Whether ``question`` asks what the user may eat (``Question.food``)."""
+    return read_question(question).food
+
+
+def about_medicine(question: str) -> bool:
+    """Whether ``question`` asks which medicines the user may take (``Question.medicine``)."""
+    return read_question(question).medicine
+
+
+def asked_subject(question: str) -> str | None:
+    """The slot subject a question about the user's work or home asks about (``Question.subject``)."""
+    return read_question(question).subject

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..index.embedder import Part
 from ..index.snapshot import Snapshot
+from ..lang import Question
 from ..vault.memory import Memory
 from .candidates import Candidates
 from .kinds import UNFOUND_FACTS, Kind, about_whom_asked, kinds_of, whom_asked
@@ -18,7 +19,7 @@ from .ranking import RankingParams, lift_above_the_rest
 
 def by_kind(
     snap: Snapshot,
-    question: str,
+    question: Question,
     found: Candidates,
     models: Sequence[Part],
     asked_in: str | None,

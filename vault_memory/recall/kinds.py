@@ -18,20 +18,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..lang import fold_accents
+from ..lang import Question, fold_accents
 from ..lang.concepts import (
-    about_food,
-    about_medicine,
     allergy_is_to_food,
     allergy_is_to_other,
     allergy_query,
-    asked_subject,
     avoided_foods_query,
     diet_query,
     says_allergy,
     says_diet,
 )
-from ..lang.roles import people_answering, people_asked
+from ..lang.question import about_food, about_medicine, asked_subject
+from ..lang.roles import people_answering
 from ..vault.memory import Memory
 from ..vault.sameness import key_and_text
 from ..vault.slots import people_named, people_tags_of, subject_tag
@@ -39,10 +37,10 @@ from ..vault.slots import people_named, people_tags_of, subject_tag
 __all__ = ["KINDS", "Kind", "Search", "about_food", "about_medicine", "asked_subject", "kinds_of"]
 
 
-def whom_asked(question: str) -> frozenset[str]:
+def whom_asked(question: Question) -> frozenset[str]:
     """The names of the user's people a question asks about (``people_answering``); empty
     for a question about the user."""
-    return people_answering(people_asked(question))
+    return people_answering(question.people_asked)
 
 
 def about_whom_asked(memory: Memory, whom: frozenset[str]) -> bool:
@@ -99,7 +97,7 @@ class Kind:
     asks about (``whom_asked``)."""
 
     name: str
-    asks: Callable[[str], bool]
+    asks: Callable[[Question], bool]
     searches: tuple[Search, ...] = ()
     tags: tuple[str, ...] = ()
     tags_of: Callable[[frozenset[str]], list[str]] | None = None
@@ -110,15 +108,15 @@ class Kind:
 
 #: every kind, in the order recall lifts their facts
 KINDS = (
-    Kind("food", about_food, (Search(diet_query(), answers_food), Search(avoided_foods_query(), dietary))),
-    Kind("medicine", about_medicine, (Search(allergy_query(), answers_medicine),)),
-    Kind("work", lambda question: asked_subject(question) == "work", tags=(subject_tag("work"),)),
-    Kind("residence", lambda question: asked_subject(question) == "residence", tags=(subject_tag("residence"),)),
+    Kind("food", lambda q: q.food, (Search(diet_query(), answers_food), Search(avoided_foods_query(), dietary))),
+    Kind("medicine", lambda q: q.medicine, (Search(allergy_query(), answers_medicine),)),
+    Kind("work", lambda q: q.subject == "work", tags=(subject_tag("work"),)),
+    Kind("residence", lambda q: q.subject == "residence", tags=(subject_tag("residence"),)),
     # last, so above the others: "can my son eat peanuts?" is answered by the son's allergy first
-    Kind("people", lambda question: bool(people_asked(question)), tags_of=people_tags_of),
+    Kind("people", lambda q: bool(q.people_asked), tags_of=people_tags_of),
 )
 
 
-def kinds_of(question: str) -> list[Kind]:
+def kinds_of(question: Question) -> list[Kind]:
     """The kinds ``question`` is of (most often none)."""
     return [kind for kind in KINDS if kind.asks(question)]

@@ -117,7 +117,7 @@ def links(r: Ranking) -> None:
 
 def kinds(r: Ranking) -> None:
     """The facts that answer a question by its kind, in any words (``recall.by_kind``)."""
-    r.answering = by_kind(r.snap, r.query.text, r.found, r.models, r.asked_in, r.params, r.languages)
+    r.answering = by_kind(r.snap, r.question, r.found, r.models, r.asked_in, r.params, r.languages)
 
 
 #: the stages, in the order they run
