@@ -442,28 +442,33 @@ def _act(rest: str, negated: bool) -> Slot | None:
     return Slot("act:" + " ".join(sorted({*stems, *numbers})), frozenset(), negated, cardinality="many")
 
 
+#: what a fact says of something of the user's, by the relation its pattern reads
+_OF_A_THING = {"called": "name", "residence": "residence", "work_at": "work", "age": "age"}
+
+
+def _first_match(relations: Iterable[str], text: str) -> tuple[str, re.Match[str]] | None:
+    """The first of ``relations`` whose pattern matches at the start of ``text``, and its match."""
+    return next(((r, m) for r in relations if (m := _match(r, text))), None)
+
+
 def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
     """The slot of something of the user's ("the user's phone is…", "su pareja se llama…")."""
     if not subject or _plural(subject):
         return None
-    several = _several(subject)
-    for pattern, relation in (("called", "name"), ("residence", "residence"), ("work_at", "work"), ("age", "age")):
-        m = _match(pattern, rest)
-        if m:
-            name = f"{subject}/{relation}" if subject not in ("name", "partner") or relation != "name" else subject
-            return Slot(name, value_words(m.group("x")), negated, "unsure" if several else "one")
-    m = _match("is", rest)
-    costs = None if m else _match("costs", rest)
-    m = m or costs
-    if m:
-        if costs is not None:
-            subject = f"{subject}/price"
-        if subject.startswith("work/"):
-            return Slot("work", value_words(m.group("x")), negated, facet=subject.split("/")[1])
-        if subject == "name" and several:
-            return None
-        return Slot(subject, value_words(m.group("x")), negated, "unsure" if several else "one")
-    return None
+    cardinality: Cardinality = "unsure" if _several(subject) else "one"
+    found = _first_match(_OF_A_THING, rest)
+    if found:
+        relation, m = _OF_A_THING[found[0]], found[1]
+        name = f"{subject}/{relation}" if subject not in ("name", "partner") or relation != "name" else subject
+        return Slot(name, value_words(m.group("x")), negated, cardinality)
+    found = _first_match(("is", "costs"), rest)
+    if found is None:
+        return None
+    subject = f"{subject}/price" if found[0] == "costs" else subject
+    value = value_words(found[1].group("x"))
+    if subject.startswith("work/"):
+        return Slot("work", value, negated, facet=subject.split("/")[1])
+    return None if subject == "name" and cardinality == "unsure" else Slot(subject, value, negated, cardinality)
 
 
 #: a fact about something of the user's ("my phone is…", "su pareja se llama…"), one about
