@@ -909,3 +909,19 @@ def test_a_passing_state_asked_to_keep_is_refused_out_loud(said):
     found, declined = read_requests(said)[:2]
     assert found == []
     assert [d.reason for d in declined] == ["a passing state, not a lasting fact"]
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("For future reference, I live in Ghent and my band's release party is on May 4", ["Ghent", "May 4"]),
+        ("Keep in mind that my manager is Ines and I own the payments service", ["Ines", "payments service"]),
+        ("Recuerda que vivo en Rosario y mi equipo hace deploy los martes", ["Rosario", "deploy los martes"]),
+    ],
+)
+def test_a_second_clause_of_a_request_about_the_user_is_kept_whatever_words_of_work_it_holds(said, values):
+    """ "…and my teammate owns the billing service": a clause after the request's fact that
+    opens with the user is read as the request's own clause is, so a word that also names
+    code ("service", "release", "deploy") no longer drops it."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert all(v in written for v in values), written

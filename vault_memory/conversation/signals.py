@@ -277,7 +277,7 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
             found.append(outcome)
         elif isinstance(outcome, str):
             declined.append(NotKept(clause, outcome))
-        elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _TASK_WORDS.search(clause):
+        elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
 
 
