@@ -925,3 +925,18 @@ def test_a_second_clause_of_a_request_about_the_user_is_kept_whatever_words_of_w
     code ("service", "release", "deploy") no longer drops it."""
     written = " ".join(s.text for s in read_requests(said)[0])
     assert all(v in written for v in values), written
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Our landlord Mr. Haddad fixes the boiler whenever it breaks. Please remember that.", "Haddad"),
+        ("In my lab we order reagents every Friday. Please keep that in mind.", "every Friday"),
+        ("te aviso: trabajo en el Hospital Italiano. guardalo para cuando te pida turnos", "Hospital Italiano"),
+    ],
+)
+def test_a_request_that_points_back_keeps_a_sentence_of_the_users_world_however_it_opens(said, value):
+    """The sentence before a request that points back ("Please remember that.") is kept when
+    it speaks of the user or their group anywhere ("In my lab we…", "te aviso: trabajo…"),
+    not only when it opens with them: it was dropped without a word."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])

@@ -393,8 +393,11 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
     kept = (said or " ".join(before_it)).strip()
-    # what is kept says something ("🥜 peanut allergy notes" names, it does not say)
-    return kept if _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept) else None
+    # what is kept says something ("🥜 peanut allergy notes" names, it does not say); the
+    # sentences before the request's own may say it of the user or their world anywhere
+    # ("In my monorepo we use pnpm. Please commit that to memory")
+    says = _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept)
+    return kept if says or (not said and (_USER_GROUP.match(kept) or _USER_WORDS.search(kept))) else None
 
 
 #: words that open a request said after its fact ("…, please keep that in mind", "y guardalo"), in every pack
