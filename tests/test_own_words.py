@@ -940,3 +940,19 @@ def test_a_request_that_points_back_keeps_a_sentence_of_the_users_world_however_
     it speaks of the user or their group anywhere ("In my lab we…", "te aviso: trabajo…"),
     not only when it opens with them: it was dropped without a word."""
     assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "not_written"),
+    [
+        ("my daughter's recital is on June 9 🎻 don't forget that lol", "June 9", "lol"),
+        ("mi perro se llama Toby 🐶 que no se te olvide jajaja", "Toby", "jaja"),
+        ("lembra que eu torço pro Bahia kkkk", "Bahia", "kkkk"),
+    ],
+)
+def test_laughter_and_an_emoji_around_a_request_say_nothing(said, value, not_written):
+    """An emoji ends the fact before a request said after it, as a comma does, and a laugh
+    ("lol", "jaja", "kkkk") is no part of the fact: it was written into it, or the request
+    was not read at all."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert value in written and not_written not in written, written

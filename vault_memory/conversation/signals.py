@@ -618,7 +618,10 @@ _DO_NEXT = re.compile(
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
-_REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+")
+#: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
+_REQUEST_AFTER = re.compile(
+    r"[,;.]\s+|\s[-–—]\s+|\s[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s+"
+)
 #: how far into what follows the fact a request's word may be ("…, and please do keep that")
 _TRAILING_CUE_REACH = 5
 #: the most words a request said after its fact takes ("…, tenlo en cuenta de ahora en adelante")
