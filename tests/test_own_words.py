@@ -956,3 +956,17 @@ def test_laughter_and_an_emoji_around_a_request_say_nothing(said, value, not_wri
     was not read at all."""
     written = " ".join(s.text for s in read_requests(said)[0])
     assert value in written and not_written not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "not_written"),
+    [
+        ("Mi hermana vive en Cádiz. Anótalo, que siempre se me olvida.", "Cádiz", "olvida"),
+        ("Trabajo de noche los jueves. Guárdalo, que lo vas a necesitar para los turnos.", "jueves", "necesitar"),
+    ],
+)
+def test_a_request_that_carries_its_object_then_gives_a_reason_keeps_what_was_said_before(said, value, not_written):
+    """ "Anótalo, que…": the request's word carries what it keeps, and the "que" after it
+    gives a reason; the reason was written as the user's fact, and the fact before it lost."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert value in written and not_written not in written, written

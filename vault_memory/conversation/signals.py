@@ -373,12 +373,17 @@ def _request_start(words: list[str], cue: int) -> int:
 _ATTACHED = tuple(w for p in all_packs() for w in p.attached_objects)
 
 
+def _carries_its_object(word: str) -> bool:
+    """Whether a request's word carries what it keeps ("guárdalo", "anótala")."""
+    return fold_accents(word.casefold()).rstrip(",.!?").endswith(_ATTACHED)
+
+
 def _refers_back(words: list[str], cue: int, start: int) -> bool:
     """Whether the cue word ``words[cue]`` asks to keep what was said: it carries its object
     ("guárdalo"), a back word is near it ("remember *that*"), or it is the whole request."""
     after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
     ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
-    attached = fold_accents(words[cue].casefold()).rstrip(",.!?").endswith(_ATTACHED)
+    attached = _carries_its_object(words[cue])
     # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
     alone = start == 0 and (len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:")))
     return bool(attached or _BACK_WORDS & {*after, *ahead} or alone)
@@ -562,6 +567,8 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
         if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
             if word.endswith(",") and _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
                 return None, i  # "Remember it please, I'm …": it points back; what follows is another clause
+            if i == cue and _carries_its_object(word) and fold_accents(words[i + 1].casefold()) in _THAT_WORDS:
+                return None, i  # "Memorízalo, que a veces te pregunto…": a reason, the fact was said before
             return " ".join(words[i + 1 :]), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
             if _a_pronoun(words, i):
