@@ -970,3 +970,17 @@ def test_a_request_that_carries_its_object_then_gives_a_reason_keeps_what_was_sa
     gives a reason; the reason was written as the user's fact, and the fact before it lost."""
     written = " ".join(s.text for s in read_requests(said)[0])
     assert value in written and not_written not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("For upcoming chats: my cat is called Miso", "Miso"),
+        ("Para próximas conversaciones: mi hijo juega al rugby los sábados", "rugby"),
+        ("Pra próximas conversas: minha filha faz balé às quartas", "balé"),
+    ],
+)
+def test_a_lead_that_names_the_sessions_to_come_asks_to_keep_what_follows(said, value):
+    """ "For future sessions:", "Para las próximas sesiones:", "Para as próximas sessões:"
+    ask to keep what follows the colon, as "for next time:" does."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])

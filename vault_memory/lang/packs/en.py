@@ -327,6 +327,7 @@ PACK = Pack(
     keep_leads=(
         r"(?:for )?next time",
         r"for (?:the )?future(?: reference)?",
+        r"for (?:future|later|upcoming|the next|our next) (?:sessions?|conversations?|chats?)",
         r"for later",
         r"for the record",
         r"fyi",

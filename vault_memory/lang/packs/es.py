@@ -348,6 +348,8 @@ PACK = Pack(
         r"para que (?:lo )?sepas",
         r"dato",
         r"a futuro",
+        r"para (?:las )?(?:pr[oó]ximas|futuras) (?:sesiones|conversaciones|charlas)",
+        r"para que lo tengas (?:en cuenta|presente)(?: (?:en el|a) futuro)?",
     ),
     question_tags=("vale", "ok", "sí", "si", "dale", "eh", "porfa", "ya"),
     task_imperatives=(

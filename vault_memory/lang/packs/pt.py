@@ -360,6 +360,7 @@ PACK = Pack(
         r"para refer[eê]ncia futura",
         r"pra constar",
         r"para o futuro",
+        r"p(?:a)?ra (?:as )?(?:pr[oó]ximas|futuras) (?:sess[oõ]es|conversas)",
         r"p(?:a)?ra (?:voc[eê] )?saber",
         r"fica a dica",
         r"daqui pra frente",
