@@ -494,11 +494,15 @@ def test_a_language_pack_from_another_installed_package_is_read(tmp_path, monkey
         "from vault_memory.lang import Pack\n"
         "PACK = Pack(code='fr', name='French', marks='çœ',\n"
         "            function_words=frozenset('le la les des une est je tu nous vous mon ma mes avec pour dans'.split()))\n"
+        "BROKEN = Pack(code='it', name='Italian', function_words=frozenset('il della sono'.split()),\n"
+        "              third_person=lambda text: text.split()[99], write_instruction=lambda said, rule: 1 / 0)\n"
     )
     info = tmp_path / "vmem_french_pack-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: vmem-french-pack\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[vault_memory.lang_packs]\nfr = vmem_french_pack:PACK\n")
+    (info / "entry_points.txt").write_text(
+        "[vault_memory.lang_packs]\nfr = vmem_french_pack:PACK\nit = vmem_french_pack:BROKEN\n"
+    )
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
     registry.all_packs.cache_clear()
     detect_module._voters.cache_clear()
@@ -509,6 +513,9 @@ def test_a_language_pack_from_another_installed_package_is_read(tmp_path, monkey
         # a pack that brings no grammar leaves the user's words as said: English rules
         # would have made "the user" of the French "me"
         assert in_third_person("il me faut un café", "fr") == "il me faut un café"
+        # a pack whose grammar fails is warned of, and the words are kept as said
+        with pytest.warns(UserWarning, match="grammar failed"):
+            assert in_third_person("mi piace il caffè", "it") == "mi piace il caffè"
     finally:
         monkeypatch.undo()
         registry.all_packs.cache_clear()

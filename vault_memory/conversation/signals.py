@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, pack, sentences
+from ..lang.grammar import guarded
 from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
@@ -913,7 +914,7 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
     found = pack(lang)
     if not said.split() or found is None or found.write_instruction is None:
         return None
-    text = found.write_instruction(said, rule)
+    text = guarded(found.write_instruction, found.code, said, rule)
     return Signal(_sentence(text), found.instruction_key, "preferences", lang, rule) if text else None
 
 
