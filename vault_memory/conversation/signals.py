@@ -566,11 +566,7 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
     for i in range(cue, min(len(words), cue + _CUE_REACH)):
         word = words[i]
         if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
-            if word.endswith(",") and _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
-                return None, i  # "Remember it please, I'm …": it points back; what follows is another clause
-            if i == cue and _carries_its_object(word) and fold_accents(words[i + 1].casefold()) in _THAT_WORDS:
-                return None, i  # "Memorízalo, que a veces te pregunto…": a reason, the fact was said before
-            return " ".join(words[i + 1 :]), i
+            return (None if _a_comma_that_points_back(words, cue, i) else " ".join(words[i + 1 :])), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
             if _a_pronoun(words, i):
                 return None, i  # "save that somewhere": the fact was said before the request
@@ -578,6 +574,17 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
                 return " ".join(words[i + 1 :]), i
             return None, i
     return None, i
+
+
+def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
+    """Whether the comma at ``words[i]``, after the request's word ``words[cue]``, ends a
+    request that points back: "Remember it please, I'm …" (what follows is another clause),
+    "Memorízalo, que a veces te pregunto…" (a reason; the fact was said before)."""
+    if not words[i].endswith(","):
+        return False
+    if _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
+        return True
+    return i == cue and _carries_its_object(words[i]) and fold_accents(words[i + 1].casefold()) in _THAT_WORDS
 
 
 #: the words after a "that" that make it a pronoun, in every pack (``Pack.pronoun_tails``)
