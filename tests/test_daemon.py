@@ -605,3 +605,29 @@ def test_a_writer_of_an_earlier_vmem_still_gets_its_nearest_memories(shared_daem
     paths = [path for path, _ in answer["hits"]]
     assert paths and all(isinstance(p, str) and p.endswith(".md") for p in paths)
     assert [round(s, 6) for _, s in answer["hits"]] == sorted((round(s, 6) for _, s in answer["hits"]), reverse=True)
+
+
+def test_a_start_waits_for_a_daemon_that_keeps_reporting_progress_and_gives_up_on_one_that_stalls():
+    """Rebuilding a large vault's index takes longer than a start's timeout, each step of it
+    far less: `vmem daemon start` said the daemon had failed while it went on building
+    (a 10,000-memory vault whose keyword index could not be read). The timeout now counts
+    from the last progress the daemon reported; a daemon that reports nothing new for that
+    long has stalled."""
+    from vault_memory.backend import control
+
+    class Starting:
+        """A daemon's status as a start polls it: a new step every 0.1 s, ready after 1 s."""
+
+        def __init__(self, moving: bool):
+            self.began, self.moving, self.seen = time.monotonic(), moving, None
+
+        def ready(self) -> bool:
+            elapsed = time.monotonic() - self.began
+            if self.moving:
+                self.seen = ("indexing", int(elapsed * 10), 10)
+            return elapsed > 1.0
+
+    moving = Starting(moving=True)
+    assert control._wait_while_it_moves(moving, moving.ready, timeout=0.3)  # type: ignore[arg-type]
+    stalled = Starting(moving=False)
+    assert not control._wait_while_it_moves(stalled, stalled.ready, timeout=0.3)  # type: ignore[arg-type]

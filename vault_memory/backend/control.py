@@ -46,6 +46,30 @@ def is_running(state: StateLayout) -> bool:
     return False
 
 
+def _wait_while_it_moves(watch: _Watch, predicate: Callable[[], bool], timeout: float) -> bool:
+    """``wait_until`` a daemon is ready, the ``timeout`` counted from the last progress it
+    reported: rebuilding 100,000 memories' index takes minutes, each step of it seconds, and a
+    start that gave up while the daemon went on building said it had failed when it had not.
+    A start that reports nothing new for ``timeout`` seconds has stalled; none waits past
+    ``MOST_START_SECONDS``."""
+    stop = time.monotonic() + MOST_START_SECONDS
+    while time.monotonic() < stop:
+        if not wait_until(_ready_or_moved(predicate, watch, watch.seen), min(timeout, stop - time.monotonic())):
+            return False
+        if predicate():
+            return True  # else it moved: the timeout starts again
+    return predicate()
+
+
+def _ready_or_moved(predicate: Callable[[], bool], watch: _Watch, seen: object) -> Callable[[], bool]:
+    """Whether the daemon is ready, or ``watch`` has heard progress other than ``seen``."""
+    return lambda: predicate() or watch.seen != seen
+
+
+#: the longest a start waits for a daemon that keeps reporting progress
+MOST_START_SECONDS = 30 * 60
+
+
 def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.05) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -69,6 +93,8 @@ class _Watch:
         self.client = DaemonClient(state.daemon_socket, timeout=5)
         self.progress = progress
         self.pid: int | None = None
+        #: the last progress the daemon reported: a start that still moves is still starting
+        self.seen: object = None
 
     def ready(self) -> bool:
         try:
@@ -79,9 +105,11 @@ class _Watch:
             return False
         status = answer["status"]
         self.pid = int(status["pid"])
-        if self.progress is not None and status.get("progress"):
-            stage, done, total = status["progress"]
-            self.progress(str(stage), int(done), int(total))
+        if status.get("progress"):
+            self.seen = tuple(status["progress"])
+            if self.progress is not None:
+                stage, done, total = status["progress"]
+                self.progress(str(stage), int(done), int(total))
         return bool(status.get("ready", True))
 
 
@@ -90,7 +118,7 @@ def start(vault_root: Path, state: StateLayout, timeout: float = 60.0, progress:
     (``progress`` hears what it is doing meanwhile)."""
     watch = _Watch(state, progress)
     if is_running(state):  # perhaps still starting: report it once it is ready
-        if wait_until(watch.ready, timeout):
+        if _wait_while_it_moves(watch, watch.ready, timeout):
             return Started(watch.pid or 0, True, state.daemon_log)
         raise DaemonError(
             f"a daemon holds {state.daemon_lock} but was not ready within {timeout:.0f}s; see {state.daemon_log}"
@@ -104,7 +132,7 @@ def start(vault_root: Path, state: StateLayout, timeout: float = 60.0, progress:
             stderr=log,
             start_new_session=True,
         )
-    if not wait_until(lambda: proc.poll() is not None or watch.ready(), timeout):
+    if not _wait_while_it_moves(watch, lambda: proc.poll() is not None or watch.ready(), timeout):
         raise DaemonError(f"the daemon was not ready within {timeout:.0f}s; see {state.daemon_log}")
     # another `start` may have won the race: the daemon that answers is the one to report
     if watch.pid is not None and watch.pid != proc.pid:
