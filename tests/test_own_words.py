@@ -991,3 +991,18 @@ def test_a_lead_that_names_the_sessions_to_come_asks_to_keep_what_follows(said, 
     """ "For future sessions:", "Para las próximas sesiones:", "Para as próximas sessões:"
     ask to keep what follows the colon, as "for next time:" does."""
     assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("Lembra que moro em Faro e tenho dois gatos", "O usuário tem dois gatos", "tenho"),
+        ("Recuerda que soy zurda y uso un teclado partido", "usa un teclado partido", "uso un"),
+    ],
+)
+def test_a_second_clause_of_the_users_is_written_in_the_third_person_too(said, written, not_written):
+    """ "…e tenho dois gatos": a clause the user opens with a verb of their own after a
+    conjunction is a clause of its own, so it is written of the user ("o usuário tem"), not
+    left in the first person inside the first clause's fact."""
+    facts = " ".join(s.text for s in read_requests(said)[0])
+    assert written in facts and not_written not in facts, facts

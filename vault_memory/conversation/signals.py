@@ -92,9 +92,13 @@ _FEMININE = {
 
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
 _FILLER = _rx(r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")[\s,!:.-]+)+")
-#: "…, and I live in Lima": a new first-person clause after a conjunction
+#: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
+#: opens one: "…e trabalho remoto" is read, and written, as "o usuário trabalha remoto")
 _CLAUSES = re.compile(
-    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:{_words_of('clause_openings')})\b)", _I
+    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:{_words_of('clause_openings')}"
+    + "".join(f"|{p.user_opening}" for p in all_packs() if p.user_opening)
+    + r")\b)",
+    _I,
 )
 _MAX_CHARS = 300
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
