@@ -95,8 +95,8 @@ _FILLER = _rx(r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.open
 #: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
 #: opens one: "…e trabalho remoto" is read, and written, as "o usuário trabalha remoto")
 _CLAUSES = re.compile(
-    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:{_words_of('clause_openings')}"
-    + "".join(f"|{p.user_opening}" for p in all_packs() if p.user_opening)
+    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:"
+    + "|".join(p.user_opening for p in all_packs() if p.user_opening)
     + r")\b)",
     _I,
 )

@@ -262,7 +262,7 @@ class Pack:
     #: how a request's words are read (``conversation.signals``): a passing state, as
     #: patterns ("today I'm tired", "hoy estoy cansado"), not kept; the words that join two
     #: clauses ("and", "pero", "mas") and the openings after which the second clause is a
-    #: fact of the user's own ("…, and I live in Lima"); the courtesies that end a value
+    #: fact of the user's own ("…, and I live in Lima": any ``user_opening``); the courtesies that end a value
     #: ("…, thanks") and those a request asked as a question opens or goes on with ("please
     #: could you…", "porfa podés…"); the words of whom the user talks to and of the two of
     #: them ("you", "our", "nos"): a fact of the relationship, not of the user; what follows
@@ -273,7 +273,6 @@ class Pack:
     #: ("guárda*lo*")
     passing_states: tuple[str, ...] = ()
     clause_joins: tuple[str, ...] = ()
-    clause_openings: tuple[str, ...] = ()
     end_courtesies: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()

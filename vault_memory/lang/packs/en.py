@@ -636,7 +636,6 @@ PACK = Pack(
         r"\b(?:I'm|I\s+am|I\s+feel)\b.*\b(?:today|tonight|right\s+now|at\s+the\s+moment)\b",
     ),
     clause_joins=("and", "but"),
-    clause_openings=("I", "I'm", "my"),
     end_courtesies=("please", "thanks"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),

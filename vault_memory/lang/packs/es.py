@@ -671,7 +671,6 @@ PACK = Pack(
         r"\b(?:estoy|me\s+siento|ando)\b.*\b(?:hoy|ahora\s+mismo|en\s+este\s+momento)\b",
     ),
     clause_joins=("y", "pero"),
-    clause_openings=("yo", "mi", "me", "vivo", "trabajo", "soy", "prefiero"),
     end_courtesies=("por favor", "gracias"),
     polite_openers=("por favor", "porfa"),
     relationship_words=(
