@@ -261,8 +261,8 @@ class Pack:
     lasting_rule: str = ""
     #: how a request's words are read (``conversation.signals``): a passing state, as
     #: patterns ("today I'm tired", "hoy estoy cansado"), not kept; the words that join two
-    #: clauses ("and", "pero", "mas") and the openings after which the second clause is a
-    #: fact of the user's own ("…, and I live in Lima": any ``user_opening``); the courtesies that end a value
+    #: clauses ("and", "pero", "mas"; a clause after one that opens as ``user_opening`` says
+    #: is a fact of the user's own: "…, and I live in Lima"); the courtesies that end a value
     #: ("…, thanks") and those a request asked as a question opens or goes on with ("please
     #: could you…", "porfa podés…"); the words of whom the user talks to and of the two of
     #: them ("you", "our", "nos"): a fact of the relationship, not of the user; what follows
