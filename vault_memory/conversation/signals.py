@@ -697,7 +697,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     inner = _statement(said)
     if inner is not None:
         return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
-    return _generic(said, lang if lang in ("en", "es", "pt") else "en", "keep-this")
+    return _generic(said, lang if pack(lang) is not None else "en", "keep-this")
 
 
 def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
