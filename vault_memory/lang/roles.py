@@ -42,7 +42,7 @@ def normal_form(text: str) -> str:
     return re.sub(r"\s+", " ", folded).strip().rstrip(".!;")
 
 
-#: names of one role, in every language, as one subject
+#: each subject by every name a pack gives it, as its one spelling ("novia", "wife" → "partner")
 SUBJECT_NAMES = {word: subject for g in GRAMMARS for word, subject in g.names.items()}
 
 #: the people and animals of the user's, one name per role: a fact about one of them is
