@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from .concepts import asks_about_food, asks_about_medicine, subject_asked
 from .detect import detect
-from .roles import people_asked
 from .subjects import about_the_user, people
 from .text import fold_accents
 
@@ -49,6 +48,8 @@ class Question:
 def read_question(text: str) -> Question:
     """``text`` read once (and once per process for the same words: a recall asks several
     stages, the daemon the same question again)."""
+    from .roles import people_asked  # its patterns are compiled when a question is first read
+
     language = detect(text)
     return Question(
         text=text,
