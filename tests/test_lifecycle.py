@@ -335,3 +335,13 @@ def test_a_hand_written_date_at_the_end_of_time_does_not_take_recall_down(empty_
     assert (
         expires_at(Memory(id="x", text="x", type="episode", created=dt.datetime(9999, 12, 31, tzinfo=dt.UTC))) is None
     )
+
+
+@pytest.mark.parametrize(("text", "key"), [("Braga", "cidade"), ("Matilde", "Nome"), ("ibuprofeno", "alergia")])
+def test_a_profile_key_in_any_language_matters_as_a_profile_key(text, key):
+    """A key a pack names a profile key by ("cidade" is city, "nome" name) is a profile
+    fact for the decay, and for importance too: importance read the list's names alone,
+    so a Portuguese profile key weighed as a passing remark."""
+    fact = mem(key=key, text=text, confidence="high", source="explicit")
+    assert decay_state(fact, at(5000)) == "active"
+    assert score_importance(text, key) == 0.8

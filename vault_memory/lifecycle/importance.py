@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from ..lang import all_packs
 from ..vault.memory import Memory
-from ..vault.sameness import key_and_text, normalize_key, normalize_text
-from .rules import Rules, reference_time
+from ..vault.sameness import key_and_text, normalize_text
+from .rules import Rules, is_profile_key, reference_time
 from .states import memory_state
 
 
@@ -29,7 +29,7 @@ def score_importance(text: str, key: str | None = None, rules: Rules = Rules()) 
     """Importance 0–1 from content cues, in every installed pack's words: personal details
     0.8, learning observations 0.7, preferences 0.6, anything else 0.4."""
     haystack = " " + normalize_text(key_and_text(key, text)) + " "
-    if normalize_key(key) in rules.profile_keys:
+    if is_profile_key(key, rules):
         return 0.8
     for score, cues in _importance_cues():
         if any(f" {cue} " in haystack for cue in cues):

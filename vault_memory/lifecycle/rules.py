@@ -116,10 +116,18 @@ def is_profile(memory: Memory, rules: Rules) -> bool:
     written without a key is kept under the key its words say (``slots.subject_key``: "I
     live in Leeds" is a location, "I am allergic to shellfish" allergies)."""
     key = normalize_key(memory.key) or (normalize_key(subject_key(memory.text)) if memory.type == "fact" else "")
-    profile = _canonical_keys(rules.profile_keys)
-    if key in rules.profile_keys or canonical_key(key) in profile:
+    if is_profile_key(key, rules):
         return True
-    return bool(key) and "family" in profile and family_role(key) is not None
+    return bool(key) and "family" in _canonical_keys(rules.profile_keys) and family_role(key) is not None
+
+
+def is_profile_key(key: str | None, rules: Rules) -> bool:
+    """Whether ``key`` is one of the vault's profile keys, in any language a pack names it in
+    (``nombre`` and ``nome`` are ``name``): the one check of it."""
+    normalized = normalize_key(key)
+    return bool(normalized) and (
+        normalized in rules.profile_keys or canonical_key(normalized) in _canonical_keys(rules.profile_keys)
+    )
 
 
 @functools.lru_cache(maxsize=8)
