@@ -18,7 +18,7 @@ from .question import Question, read_question
 from .registry import all_packs, pack
 from .sentences import sentences
 from .subjects import about_the_user, may_be_about, of_the_same_people, of_the_user, people
-from .text import fold_accents, normalize_space, words
+from .text import fold_accents, normalize_space, not_utf8, words
 
 __all__ = [
     "Question",
@@ -38,6 +38,7 @@ __all__ = [
     "languages",
     "may_be_about",
     "normalize_space",
+    "not_utf8",
     "of_the_same_people",
     "of_the_user",
     "pack",

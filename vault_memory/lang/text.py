@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -37,3 +38,14 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 def words(text: str) -> list[str]:
     """The lower-case words of ``text`` (letters, an inner apostrophe kept), in order."""
     return _WORD.findall(text.lower())
+
+
+def not_utf8(text: str) -> str | None:
+    """Where ``text`` is no UTF-8 text, as a person can find it ("byte 0xff at character
+    16": bytes a shell or a JSON escape passed on as lone surrogates), or None. No rule
+    reads such a text: the sentence splitter and every writer of it fail on it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"byte 0x{os.fsencode(text[e.start])[:1].hex()} at character {e.start}"
+    return None

@@ -4,12 +4,12 @@ heavy imports, below both the engine that fills them and the renderer that print
 from __future__ import annotations
 
 import datetime as dt
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ALL_TYPES, SETTINGS
 from ..errors import InvalidInput
+from ..lang import not_utf8
 from ..lifecycle import RecallFilter
 from ..vault.memory import Memory
 from ..vault.values import jsonable
@@ -53,13 +53,9 @@ class RecallQuery:
         """What no recall can take, refused here, whoever asks (CLI, MCP, the socket)."""
         if not isinstance(self.text, str):
             raise InvalidInput(f"a recall query is text, not {type(self.text).__name__}")
-        try:
-            self.text.encode("utf-8")
-        except UnicodeEncodeError as e:  # bytes a shell passed on that are not UTF-8 ("caf\xe9")
-            byte = os.fsencode(self.text[e.start])[:1].hex()
-            raise InvalidInput(
-                f"the query is not UTF-8 text (byte 0x{byte} at character {e.start}); pass it as UTF-8"
-            ) from None
+        where = not_utf8(self.text)  # bytes a shell passed on that are not UTF-8 ("caf\xe9")
+        if where is not None:
+            raise InvalidInput(f"the query is not UTF-8 text ({where}); pass it as UTF-8")
         if not isinstance(self.k, int) or isinstance(self.k, bool) or not 1 <= self.k <= MAX_K:
             raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, not {self.k!r}")
         if not isinstance(self.budget, int) or isinstance(self.budget, bool) or self.budget < 1:
