@@ -18,7 +18,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, pack, sentences
+from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, not_utf8, pack, sentences
 from ..lang.grammar import guarded
 from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
@@ -151,6 +151,9 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     fact ("My landlord is Mr. Patel. Remember it please", "…, guarda isso na memória") keeps
     what was said before it."""
     reading = _Reading()
+    where = not_utf8(utterance)
+    if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
+        return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = normalize_space(utterance).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
     for n, sentence in enumerate(all_sentences := sentences(said, detect(said)) if said else []):
