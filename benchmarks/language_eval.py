@@ -89,7 +89,7 @@ def measure(split: str, show: bool = False) -> dict:
         counts[lang]["right" if found == lang else "unsure" if found is None else "wrong"] += 1
     out["language"] = {lang: dict(c) for lang, c in sorted(counts.items())}
 
-    for suffix in ("", "_fresh", "_fresh2", "_fresh3", "_fresh4"):
+    for suffix in ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5"):
         if (DATA / f"explicit{suffix}.json").exists():
             out.update(_requests(suffix, split, show))
     out.update(_secrets(split, show))
