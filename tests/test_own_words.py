@@ -1006,3 +1006,81 @@ def test_a_second_clause_of_the_users_is_written_in_the_third_person_too(said, w
     left in the first person inside the first clause's fact."""
     facts = " ".join(s.text for s in read_requests(said)[0])
     assert written in facts and not_written not in facts, facts
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("My cat is named Biscuit, could you save that for me?", "Biscuit"),
+        ("Mi perra se llama Luna y tiene tres años. ¿Me lo puedes guardar?", "Luna"),
+        ("Meu carro é um Fiat Uno prata, você pode guardar isso?", "Fiat Uno"),
+        ("Sorry to bother you, but could you remember that my locker number is 212?", "212"),
+        ("Perdona la molestia, ¿podrías anotar que mi turno empieza a las 7?", "a las 7"),
+        ("Desculpa o incômodo, mas você pode anotar que minha sala é a 304?", "304"),
+        ("¿Me apuntas que mi hijo entra al colegio a las 8?", "a las 8"),
+    ],
+)
+def test_a_request_asked_as_a_question_after_its_fact_or_a_courtesy_is_a_request(said, value):
+    """A request asked at the end of what it keeps ("…, could you save that?"), after a
+    courtesy's clause ("Sorry to bother you, but could you…?") or by its own word ("¿Me
+    apuntas que…?") is a request, not a question: each was refused as a question, without a
+    word."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "not_written"),
+    [
+        ("I rewrote the cache layer. Could you store those changes?", "cache layer"),
+        ("Reescribí el parser. Guarda ese archivo, porfa.", "parser"),
+        ("Refatorei o login. Salva esse arquivo.", "login"),
+        ("Te acordás de lo que te dije del deploy?", "deploy"),
+    ],
+)
+def test_a_request_about_a_thing_of_the_task_keeps_nothing_said_before_it(said, not_written):
+    """ "store those changes", "guarda ese archivo" name a thing of the task: the back word is
+    its determiner, not a pronoun pointing at what was said, so the sentence before it is no
+    fact of the user's (it was written: "The user rewrotes the cache layer")."""
+    assert not any(not_written in s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Tené presente de acá en adelante, por las dudas, que mi contadora es la Lic. Ferraro.",
+        "Please, for all the chats to come, jot my cousin Idris as the contact for the cabin",
+    ],
+)
+def test_a_request_no_rule_reads_is_named_not_dropped(said):
+    """A sentence that opens with a request and names the user, but that no rule reads, is
+    named as not kept with why: it was dropped without a word."""
+    found, not_kept = read_requests(said)
+    assert found or any("asks to remember" in n.reason for n in not_kept), (found, not_kept)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'll always remember the summer my brother taught me to swim.",
+        "De chico anotaba todos los goles de mi equipo en un cuaderno.",
+        "Eu lembro de quando a minha avó fazia pão de queijo.",
+        "Yeah, I do remember those dance classes, they were my favourite.",
+    ],
+)
+def test_a_story_of_keeping_is_neither_kept_nor_named(said):
+    """A word of keeping inside a story ("I'll always remember…", "Eu lembro de quando…")
+    asks nothing: nothing is kept, and no request is named in the log."""
+    assert read_requests(said) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("I'm running my first marathon this year, don't forget", "this year"),
+        ("Eu me formo nesse ano em enfermagem, não esquece", "enfermagem"),
+    ],
+)
+def test_a_time_said_with_a_pointing_word_is_no_thing_of_the_task(said, value):
+    """ "this year", "nesse ano" name a time, not a thing of the task ("fix this"): the fact
+    that holds one was refused as about the task at hand."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])

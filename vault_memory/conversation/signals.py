@@ -170,7 +170,7 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             reading.joins, reading.before_it = None, []
         elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
             reading.read(sentence, opening, following)
-    return reading.found, reading.declined
+    return reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
 
 
 @dataclass
@@ -191,6 +191,9 @@ class _Reading:
     listed: bool = False
     #: whether that list's request said its items are the user's ("these about me")
     of_the_user: bool = False
+    #: sentences that ask to keep something of the user's that no rule read: named at the
+    #: end as not kept, unless a request after them points back at them and keeps them
+    unclear: list[str] = field(default_factory=list)
 
     def list_item(self, sentence: str, following: str) -> bool:
         """Whether ``sentence`` is an item of a list a request announced: kept, or past the
@@ -234,6 +237,7 @@ class _Reading:
         back = _points_back(sentence, self.before_it) if len(found) == before else None
         if back is not None:
             del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
+            self.unclear = [s for s in self.unclear if s not in self.before_it]
             _keep_what_was_said(back, found, declined)
             self.joins, self.before_it = None, []
         elif len(found) > before:
@@ -244,6 +248,43 @@ class _Reading:
         else:
             self.joins = None
             self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
+            if len(declined) == declined_before and _asks_to_keep(sentence):
+                self.unclear.append(sentence)
+
+
+#: why a request no rule read is not kept
+_UNCLEAR = "it asks to remember, but no fact of the user's could be read from it (try 'remember that …')"
+
+
+def _asks_to_keep(sentence: str) -> bool:
+    """Whether a sentence no rule read still asks to keep something of the user's: it opens
+    with a request (a word that asks to keep, after nothing but a request's glue: "Ten
+    presente…", "can you store…") or ends with one ("…, grava os dois"), and names the user
+    or their group ("for future reference my project is called Lighthouse"). It is named,
+    not kept: no rule can tell which of its words are the fact. A word of keeping inside a
+    story ("I'll always remember our trip", "my mind") asks nothing."""
+    words = sentence.rstrip(".!?").split()
+    opening = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    # "I remember when…", "Eu anoto tudo": the user tells of their own keeping, asks nothing
+    asks = (
+        opening is not None
+        and _request_start(words, opening) == 0
+        and not any(map(_USER_WORDS.fullmatch, words[:opening]))
+    )
+    return (asks or _ends_in_a_request(sentence)) and _names_the_user(sentence)
+
+
+def _ends_in_a_request(said: str) -> bool:
+    """Whether ``said`` ends in a request to keep what it says before ("…, no lo olvides
+    porque…", "…, grava os dois")."""
+    return any(_trailing_request(said[split.end() :].split()) is not None for split in _REQUEST_AFTER.finditer(said))
+
+
+def _names_the_user(said: str) -> bool:
+    """Whether ``said`` names the user or their group, at the start or as a word anywhere."""
+    if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said):
+        return True
+    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<!\w)\w", said))
 
 
 def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
@@ -308,7 +349,20 @@ def _aside(sentence: str) -> int:
         before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip(" ,")
         if _ASIDE_END.search(before) is not None:
             return word.start()
+        # "…but anyway could you remember that I…"
+        asked = _POLITE_END.search(sentence, max(0, word.start() - _ASIDE_REACH), word.start())
+        if asked is not None:
+            return asked.start()
     return 0
+
+
+#: a request's asking just before its word ("…, can you", "…, ¿puedes"), in every pack
+_POLITE_END = re.compile(
+    r"(?<=[\s,;])¿?(?:"
+    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pk in all_packs() for p in pk.polite_requests)
+    + r")\s+$",
+    _I,
+)
 
 
 #: the user's words in every pack, wherever they are ("los viernes *no trabajo*")
@@ -388,13 +442,16 @@ def _carries_its_object(word: str) -> bool:
 
 def _refers_back(words: list[str], cue: int, start: int) -> bool:
     """Whether the cue word ``words[cue]`` asks to keep what was said: it carries its object
-    ("guárdalo"), a back word is near it ("remember *that*"), or it is the whole request."""
-    after = [w.strip(",.!?¿¡").casefold() for w in words[cue + 1 : cue + 4]]
-    ahead = [w.strip(",.!?¿¡").casefold() for w in words[max(0, cue - 2) : cue]]
-    attached = _carries_its_object(words[cue])
+    ("guárdalo"), a back word stands in the request's own words before it ("*lo* puedes
+    tener en cuenta") or as a pronoun just after it ("remember *that*", "commit *that* to
+    memory"; not "save *that file*"), or it is the whole request."""
+    ahead = {w.strip(",.!?¿¡").casefold() for w in words[min(start, max(0, cue - 2)) : cue]}
+    after = any(_a_pronoun(words, i) for i in range(cue + 1, min(len(words), cue + 4)))
+    # "guárdalo", "tenlo presente"; a bare "la" is an article as often ("cerré la cuenta")
+    attached = any(_carries_its_object(w) and w.casefold() not in _ATTACHED for w in words[start : cue + 1])
     # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
     alone = start == 0 and (len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:")))
-    return bool(attached or _BACK_WORDS & {*after, *ahead} or alone)
+    return bool(attached or _BACK_WORDS & ahead or after or alone)
 
 
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
@@ -422,7 +479,7 @@ _REQUEST_LEAD = _REQUEST_GLUE | _BACK_WORDS
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
 #: how a request is asked as a question, in every pack ("could you remember that …?")
 _POLITE = re.compile(
-    rf"^[¿¡]?(?:(?:{_words_of('polite_openers')})[\s,]+)?(?:"
+    rf"(?:^|(?<=[,;]\s)(?:(?:{_words_of('clause_joins')})\s+)?)[¿¡]?(?:(?:{_words_of('polite_openers')})[\s,]+)?(?:"
     + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pack in all_packs() for p in pack.polite_requests)
     + rf")\s+(?:(?:{_words_of('polite_openers')})\s+)?(?=\S)",
     _I,
@@ -431,13 +488,49 @@ _POLITE = re.compile(
 
 def _asked_politely(sentence: str) -> str:
     """ "Could you remember that I'm allergic to sulfa drugs?" is a request, not a question:
-    the request as said, without its asking and its question mark; else ``sentence``."""
-    match = _POLITE.match(sentence)
-    if match is None or not sentence.rstrip().endswith("?"):
+    the request as said, without its asking and its question mark; so is a request asked at
+    the end of what it keeps ("…, can you store that about me?", "¿Lo puedes anotar?"),
+    without its question mark; else ``sentence``."""
+    if not sentence.rstrip().endswith("?"):
         return sentence
-    rest = sentence[match.end() :].rstrip().rstrip("?").strip()
-    words = rest.split()
-    return rest if any(_is_cue(w) for w in words[:3]) else sentence
+    # at its start or after a courtesy's clause ("If it's not too much trouble, could you…")
+    for match in _POLITE.finditer(sentence, 0, _ASIDE_REACH * 2):
+        rest = sentence[match.end() :].rstrip().rstrip("?").strip()
+        words = rest.split()
+        cue = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+        if cue is not None:
+            # what it keeps is said after it, or before it: "My cat is Biscuit, could you save that?"
+            return (
+                rest if match.start() == 0 or not _refers_back(words, cue, 0) else f"{sentence[: match.start()]}{rest}"
+            )
+    plain = sentence.rstrip().rstrip("?").lstrip("¿").strip()
+    words = plain.split()
+    opening = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+    # asked by its own word, after its glue: "¿Me anotás que mis mellizos…?" ("Remember that
+    # epic block…?", "Lembra do que eu falei…?" ask whether the assistant remembers)
+    if opening and _request_start(words, opening) == 0:
+        said, that = _said_after(words, opening)
+        if said and fold_accents(words[that].casefold()) in _THAT_WORDS:
+            return plain
+    for cue, word in enumerate(words):
+        if _is_cue(word):
+            start = _request_start(words, cue)
+            asked = _POLITE_ASKED.search(" ".join(w.strip(",.!?¿¡") for w in words[start:cue]))
+            if asked and _refers_back(words, cue, start):
+                return plain
+    return sentence
+
+
+#: how a request is asked, anywhere in its own words ("can you", "puedes", "pode")
+_POLITE_ASKED = re.compile(
+    r"(?<!\S)(?:"
+    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pk in all_packs() for p in pk.polite_requests)
+    + r")(?!\S)",
+    _I,
+)
+_POLITE_WORDS = frozenset(w for p in all_packs() for phrase in p.polite_requests for w in phrase.split()) - frozenset(
+    w for p in all_packs() for w in p.self_words
+)
 
 
 #: a question tag at the end of a sentence that asks nothing ("…, ok?", "…, ¿vale?", "…, né?")
@@ -607,7 +700,7 @@ def _points_before(request: list[str], rest: list[str]) -> bool:
         return False
     last = backs[-1]
     return any(w.endswith(",") for w in request[last:]) or (
-        last == len(request) - 1 and _a_pronoun([*request, rest[0]], last)
+        last == len(request) - 1 and _a_pronoun([*request, *rest[:3]], last)
     )
 
 
@@ -620,8 +713,13 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
-        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS
+        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
+        or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
     )
+
+
+#: the nouns a back word points at what was said with, in every pack ("save that info")
+_BACK_NOUNS = frozenset(w for p in all_packs() for w in p.back_nouns)
 
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")
@@ -759,7 +857,15 @@ def _of_user_or_group(said: str, lang: str) -> bool:
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
 _REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.remind_stems) + r")\w*?-?me\b", _I)
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
-_POINTS_AT = re.compile(r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + r")\b", _I)
+#: a word that points at a thing of the task ("fix *this*"), not at a time ("this year", "essa semana")
+_POINTS_AT = re.compile(
+    r"\b(?:"
+    + "|".join(p.pointing_words for p in all_packs() if p.pointing_words)
+    + r")\b(?!\s+(?:"
+    + "|".join(re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months))
+    + r")\b)",
+    _I,
+)
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
 #: the words of a request's own that say nothing kept after it ("Remember, to:")
@@ -908,8 +1014,8 @@ def _statement(clause: str) -> Signal | None:
             value = _trim(match.group("x"))
             if _TASK_WORDS.search(value) or _DEICTIC.search(value):
                 return None  # "I prefer the second approach", "trabajo en el parser hoy": the task at hand
-            if any(_is_cue(w) for w in value.split()[:_CUE_REACH]):
-                return None  # "I want you to remember that…", "Quero que te lembres disso": a request
+            if any(_is_cue(w) for w in value.split()[:_CUE_REACH]) or _ends_in_a_request(value):
+                return None  # "I want you to remember that…", "…, no lo olvides": a request, read as one
             if key in ("name", "nombre"):
                 value = " ".join(value.split()[:4])
             if not value:

@@ -43,6 +43,9 @@ class Pack:
     #: "save that *somewhere*", "please commit that *to* memory", "keep it *in* mind" (the
     #: fact was said before the request)
     pronoun_tails: frozenset[str] = field(default_factory=frozenset)
+    #: the nouns a back word points at what was said with ("save *that info*", "guarda *ese
+    #: dato*"): not "save that file", which names a thing of the task
+    back_nouns: frozenset[str] = field(default_factory=frozenset)
     #: the words of a request said after its fact, before its word that asks to keep
     #: ("…, *please could you* keep that", "*y que no se te* olvide", "*quero que você* lembre")
     request_glue: frozenset[str] = field(default_factory=frozenset)

@@ -361,10 +361,11 @@ PACK = Pack(
     ),
     back_refs=frozenset("that this it them these those all".split()),
     request_glue=frozenset(
-        "please pls plz can could would will you keep hang on to in commit and so also just i want id like".split()
+        "please pls plz can could would will you keep hang on to in commit and so also just i want id like don't dont never".split()
     ),
+    back_nouns=frozenset("info information detail details fact facts bit one ones stuff".split()),
     pronoun_tails=frozenset(
-        """somewhere so for about in to into until when please pls plz safe down away too also now forever as
+        """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
         because since on up with handy around somewhere, thanks thx""".split()
     ),
     signal_refusals=(

@@ -95,7 +95,7 @@ PACK = Pack(
         r"saber[\w-]*",
         r"frente[\w-]*",
         r"futuro[\w-]*",
-        r"conta[\w-]*",
+        r"conta",
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
@@ -391,8 +391,9 @@ PACK = Pack(
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
+    back_nouns=frozenset("dado dados info informação informacao informações detalhe detalhes".split()),
     pronoun_tails=frozenset(
-        """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando porque assim já ja
+        """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu""".split()
     ),
     signal_refusals=(
