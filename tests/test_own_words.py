@@ -92,6 +92,23 @@ def test_a_request_not_kept_is_named_with_its_reason(said):
     assert signals == [] and not_kept and all(n.reason for n in not_kept)
 
 
+def test_a_message_of_many_requests_not_kept_names_a_few_and_counts_the_rest(tmp_path):
+    """A message of a thousand to-dos names the first few with why and counts the others in
+    one line, in the ingest report and in the prompt's warnings (it wrote a line for each
+    to the hook's log)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    said = " ".join(f"Acordate de revisar el ticket {n}." for n in range(1000))
+    transcript = tmp_path / "chat.jsonl"
+    transcript.write_text(json.dumps({"role": "user", "content": said}) + "\n")
+    with vmem.open(vault, use_daemon=False) as mem:
+        report = ingest(mem, transcript)
+        assert 2 <= len(report.notes) <= 7 and any("995 more" in n for n in report.notes), report.notes
+        before = len(mem.vault.warnings)
+        assert remember_said(mem, said) == []
+        added = mem.vault.warnings[before:]
+        assert 2 <= len(added) <= 7 and any("995 more" in w for w in added), added
+
+
 def test_a_request_not_kept_is_named_in_the_ingest_report_and_in_the_prompts_warnings(tmp_path):
     vault = create_vault(tmp_path / "vault", with_examples=False)
     transcript = tmp_path / "chat.jsonl"

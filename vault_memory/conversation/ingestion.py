@@ -32,7 +32,7 @@ from ..vault.secrets import masked, names_a_secret
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
-from .signals import fact_persona, not_kept_note, read_requests
+from .signals import fact_persona, not_kept_notes, read_requests
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ def remember_said(
     text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
     signals, declined = read_requests(text, seconds)
     if not signals:  # the common case costs one pass of the patterns
-        mem.vault.warnings += [not_kept_note(d) for d in declined]
+        mem.vault.warnings += not_kept_notes(declined)
         return []
     session = session or "prompt"
     with Ledgers(mem.root) as ledgers:
@@ -545,7 +545,7 @@ def _explicit_items(
         if turn.role != "user" or turn.digest in ledger.explicit:  # only the user's words, once
             continue
         signals, declined = read_requests(turn.content, seconds)
-        notes += [not_kept_note(d) for d in declined]
+        notes += not_kept_notes(declined)
         for signal in signals:
             items.append(
                 Remembering(

@@ -139,6 +139,20 @@ def not_kept_note(not_kept: NotKept) -> str:
     return f"not remembered: {masked(said)[:80]!r} ({not_kept.reason})"
 
 
+#: the most requests not kept one message names; the rest are counted in one more line (a
+#: message of 5,000 to-dos wrote 5,000 lines to the hook's log)
+_MOST_NOTES = 5
+
+
+def not_kept_notes(not_kept: list[NotKept]) -> list[str]:
+    """How a report or a log names the requests of one message that are not kept: each of
+    the first few, then how many more."""
+    notes = [not_kept_note(n) for n in not_kept[:_MOST_NOTES]]
+    if len(not_kept) > _MOST_NOTES:
+        notes.append(f"not remembered: {len(not_kept) - _MOST_NOTES} more requests of the same message")
+    return notes
+
+
 def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Signal], list[NotKept]]:
     """The facts a user's turn asks to keep, and the requests to remember it makes that are
     not kept, each with its reason ("remember to run the linter": a to-do for the task).
