@@ -68,8 +68,14 @@ def claude_code(event, args):
         prompt = event.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return 0
+        said = prompt[:2000]
+        # a lone surrogate of a JSON escape is no text: recalled without it, said as it came
+        # (the daemon names a request in it as not read rather than write it altered)
+        query = said.encode("utf-8", "replace").decode("utf-8")
+        if query != said:
+            _log(vault, f"{name}: the prompt holds characters that are not UTF-8 text; recalled without them")
         # "remember that…" in the prompt is written by the daemon before it recalls
-        return _context(name, _recall(vault, prompt[:2000], budget, args, session, said=prompt[:2000]))
+        return _context(name, _recall(vault, query, budget, args, session, said=said))
     if name == "SessionStart":
         if not _ask(vault, {"op": "ping"}, 0.5):
             _start_daemon(vault, args, wait=True)

@@ -180,16 +180,18 @@ def test_the_prompt_hook_reads_and_writes_json_as_json_does_without_loading_it(s
     assert fast.strip() == json.dumps({"hookSpecificOutput": out})  # byte for byte what json.dumps writes
 
 
-def test_a_prompt_that_is_no_utf8_text_is_refused_out_loud_and_the_session_goes_on(served_vault, tmp_path):
+def test_a_prompt_that_is_no_utf8_text_is_recalled_without_it_and_its_request_named(served_vault, tmp_path):
     """A prompt whose JSON holds a lone surrogate ("\\udcff", bytes a terminal passed on)
-    made the request reader raise inside the daemon. Its request is now named as not read,
-    the recall refuses the query with where it is not UTF-8, and the hook fails open; the
-    next prompt is answered."""
+    made the request reader raise inside the daemon, then the recall refused it and the
+    agent got no memory for that prompt. The recall now runs without the character (the
+    hook logs it), and the request in it is named as not read, not written altered."""
     args, env = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM], clean_env(tmp_path)
     prompt = "remember that my nickname is \udcffLu. what should I avoid eating?"
     done = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=prompt), env)
-    assert done.returncode == 0 and done.stdout == "", done.stderr
-    assert "not UTF-8 text (byte 0xff at character 29)" in hook_log(tmp_path, served_vault)
+    assert done.returncode == 0, done.stderr
+    assert "peanut" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "not UTF-8 text; recalled without them" in hook_log(tmp_path, served_vault)
+    assert not any("Lu" in p.read_text() for p in served_vault.rglob("*.md") if "nickname" in p.read_text())
     daemon_log = (served_vault / ".vmem" / "daemon.log").read_text()
     assert "not read: the text is not UTF-8 (byte 0xff at character 29)" in daemon_log
     after = run_hook(args, event("UserPromptSubmit", tmp_path, prompt="what should I avoid eating?"), env)
