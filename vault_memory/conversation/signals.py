@@ -507,32 +507,51 @@ def _asked_politely(sentence: str) -> str:
     without its question mark; else ``sentence``."""
     if not sentence.rstrip().endswith("?"):
         return sentence
-    # at its start or after a courtesy's clause ("If it's not too much trouble, could you…")
+    asked = _asked_with_courtesy(sentence)
+    if asked is not None:
+        return asked
+    plain = sentence.rstrip().rstrip("?").lstrip("¿").strip()
+    words = plain.split()
+    return plain if _asked_by_its_word(words) or _asked_of_what_was_said(words) else sentence
+
+
+def _asked_with_courtesy(sentence: str) -> str | None:
+    """A request asked with a courtesy ("could you", "¿podrías") at its start or after a
+    clause ("If it's not too much trouble, could you…"), without its asking; None when none.
+    What it keeps is said after it, or before it ("My cat is Biscuit, could you save that?")."""
     for match in _POLITE.finditer(sentence, 0, _ASIDE_REACH * 2):
         rest = sentence[match.end() :].rstrip().rstrip("?").strip()
         words = rest.split()
         cue = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
-        if cue is not None:
-            # what it keeps is said after it, or before it: "My cat is Biscuit, could you save that?"
-            return (
-                rest if match.start() == 0 or not _refers_back(words, cue, 0) else f"{sentence[: match.start()]}{rest}"
-            )
-    plain = sentence.rstrip().rstrip("?").lstrip("¿").strip()
-    words = plain.split()
+        if cue is None:
+            continue
+        if match.start() == 0 or not _refers_back(words, cue, 0):
+            return rest
+        return f"{sentence[: match.start()]}{rest}"
+    return None
+
+
+def _asked_by_its_word(words: list[str]) -> bool:
+    """Whether a question asks by its request's own word after its glue, with a "that":
+    "¿Me anotás que mis mellizos…?" ("Remember that epic block…?", "Lembra do que eu
+    falei…?" ask whether the assistant remembers)."""
     opening = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
-    # asked by its own word, after its glue: "¿Me anotás que mis mellizos…?" ("Remember that
-    # epic block…?", "Lembra do que eu falei…?" ask whether the assistant remembers)
-    if opening and _request_start(words, opening) == 0:
-        said, that = _said_after(words, opening)
-        if said and fold_accents(words[that].casefold()) in _THAT_WORDS:
-            return plain
+    if not opening or _request_start(words, opening) != 0:
+        return False
+    said, that = _said_after(words, opening)
+    return bool(said) and fold_accents(words[that].casefold()) in _THAT_WORDS
+
+
+def _asked_of_what_was_said(words: list[str]) -> bool:
+    """Whether a question asks, with a courtesy in its request's words, to keep what was
+    said before ("…, ¿lo puedes tener en cuenta?", "Can you note that?")."""
     for cue, word in enumerate(words):
         if _is_cue(word):
             start = _request_start(words, cue)
             asked = _POLITE_ASKED.search(" ".join(w.strip(",.!?¿¡") for w in words[start:cue]))
             if asked and _refers_back(words, cue, start):
-                return plain
-    return sentence
+                return True
+    return False
 
 
 #: how a request is asked, anywhere in its own words ("can you", "puedes", "pode")
