@@ -35,7 +35,13 @@ BOUNDED = {
     "vault_memory.index.keyword_index._SYMBOLIC": "reads one word of at most MAX_SYMBOLIC_WORD (64) characters",
 }
 #: functions that compile their patterns from the installed packs at first use: their patterns too
-BUILT = ("vault_memory.vault.secrets._told", "vault_memory.lang.concepts.compiled", "vault_memory.lang.borrow.compiled")
+BUILT = (
+    "vault_memory.vault.secrets._told",
+    "vault_memory.lang.concepts.compiled",
+    "vault_memory.lang.borrow.compiled",
+    "vault_memory.lang.times._patterns",
+    "vault_memory.lang.times._day",
+)
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 
 

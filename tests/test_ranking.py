@@ -128,9 +128,13 @@ def test_a_time_named_relative_to_today_is_left_out_of_the_words_and_weighs_by_h
     "recently" or "last year" a hint (× 2: first among those about as relevant)."""
     import datetime as dt
 
+    from vault_memory.lang import read_question
     from vault_memory.recall.dates import is_precise, without_time
     from vault_memory.recall.ranking import scale_dated
-    from vault_memory.recall.told import asked_time
+    from vault_memory.recall.told import asked_time as asked_in
+
+    def asked_time(question, today):
+        return asked_in(read_question(question).times, today)
 
     today = dt.date(2026, 11, 27)
     question = "what did we decide about the database yesterday?"

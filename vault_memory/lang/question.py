@@ -11,57 +11,87 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .concepts import asks_about_food, asks_about_medicine, subject_asked
 from .detect import detect
 from .subjects import about_the_user, people
 from .text import fold_accents
 
+if TYPE_CHECKING:
+    from .times import TimesSaid
+
 _WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
 class Question:
-    """What a question says, as the rules read it."""
+    """What a question says, as the rules read it: each reading made when a stage first
+    asks for it, and once (a question's time and its subject are read from different
+    texts: the time from the question as asked, the rest from what is left once a time
+    relative to today is taken out, ``recall.dates.without_time``)."""
 
     #: as asked
     text: str
-    #: its words, accents folded and case folded ("Qué" → "que")
-    words: frozenset[str]
-    #: the language it is in (``detect``), or None where unsure
-    language: str | None
-    #: the roles of the user's people it names (``people``: "my sister" → {sister})
-    people: frozenset[str]
-    #: it asks about the user as a whole ("what do you know about me?")
-    about_the_user: bool
-    #: the kinds of question it is, which what the user *is* answers (``recall.kinds``):
-    #: about what they may eat, about which medicines they may take, about their work or
-    #: home ("work", "residence", or None), and the roles of their own people it asks about
-    #: (``lang.roles.people_asked``: "what do my kids like?" → {kid}; not "her son")
-    food: bool = False
-    medicine: bool = False
-    subject: str | None = None
-    people_asked: frozenset[str] = frozenset()
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """Its words, accents folded and case folded ("Qué" → "que")."""
+        return frozenset(_WORD.findall(fold_accents(self.text).casefold()))
+
+    @functools.cached_property
+    def language(self) -> str | None:
+        """The language it is in (``detect``), or None where unsure."""
+        return detect(self.text)
+
+    @functools.cached_property
+    def people(self) -> frozenset[str]:
+        """The roles of the user's people it names (``people``: "my sister" → {sister})."""
+        return people(self.text)
+
+    @functools.cached_property
+    def about_the_user(self) -> bool:
+        """Whether it asks about the user as a whole ("what do you know about me?")."""
+        return about_the_user(self.text)
+
+    # the kinds of question it is, which what the user *is* answers (``recall.kinds``)
+
+    @functools.cached_property
+    def food(self) -> bool:
+        """Whether it asks what the user may eat."""
+        return asks_about_food(self.text, self.language)
+
+    @functools.cached_property
+    def medicine(self) -> bool:
+        """Whether it asks which medicines the user may take."""
+        return asks_about_medicine(self.text, self.language)
+
+    @functools.cached_property
+    def subject(self) -> str | None:
+        """The user's work or home, when it asks about one ("work", "residence"), else None."""
+        return subject_asked(self.text, self.language)
+
+    @functools.cached_property
+    def people_asked(self) -> frozenset[str]:
+        """The roles of the user's own people it asks about (``lang.roles.people_asked``:
+        "what do my kids like?" → {kid}; not "her son")."""
+        from .roles import people_asked  # its patterns are compiled when a question is first read
+
+        return people_asked(self.text)
+
+    @functools.cached_property
+    def times(self) -> TimesSaid:
+        """The times it says, without a calendar (``lang.times``); days in ``recall.dates``."""
+        from .times import times_said
+
+        return times_said(self.text)
 
 
 @functools.lru_cache(maxsize=64)
 def read_question(text: str) -> Question:
-    """``text`` read once (and once per process for the same words: a recall asks several
-    stages, the daemon the same question again)."""
-    from .roles import people_asked  # its patterns are compiled when a question is first read
-
-    language = detect(text)
-    return Question(
-        text=text,
-        words=frozenset(_WORD.findall(fold_accents(text).casefold())),
-        language=language,
-        people=people(text),
-        about_the_user=about_the_user(text),
-        food=asks_about_food(text, language),
-        medicine=asks_about_medicine(text, language),
-        subject=subject_asked(text, language),
-        people_asked=people_asked(text),
-    )
+    """``text`` as a question, each reading of it made once (and once per process for the
+    same words: a recall asks several stages, the daemon the same question again)."""
+    return Question(text)
 
 
 def about_food(question: str) -> bool:

@@ -38,7 +38,7 @@ from ..lifecycle import (
 )
 from ..vault.memory import Memory
 from .candidates import Candidates
-from .dates import NamedTime, TimesAsked, is_precise, of_the_time, times_asked, without_time
+from .dates import NamedTime, TimesAsked, holds, is_precise, of_the_time, times_asked, without_time
 from .languages import abstentions, judged, judges_of, languages_judged, model_judges
 from .of_a_time import left_out_of_a_time, of_a_time
 from .ranking import (
@@ -254,7 +254,9 @@ class Engine:
         if now.tzinfo is None:
             now = now.astimezone()
         check_compatible(snap.meta, self.index.embedder.model_id)  # refuse a stale index, even keyword-only
-        times = times_asked(query.text, now.date())
+        # the question's times are read from it as asked; the rest from its subject (the
+        # same reading when it names no time relative to today)
+        times = times_asked(read_question(query.text).times, now.date())
         if times.about is not None:  # "what did I do yesterday?": no words to rank by, the time is the subject
             return self._a_time(snap, query, times.about, now, notes)
         query, when = self._time_asked(query, times)
@@ -432,7 +434,7 @@ class Engine:
         with why; a loose time's ("recently") have their score × (1 + ``told_weight``), a
         precise one's go above the rest after late interaction (``_rank``)."""
         if isinstance(when, NamedTime):
-            held = {p for p, m in memories.items() if m is not None and when.holds(m.written_at)}
+            held = {p for p, m in memories.items() if m is not None and holds(when, m.written_at)}
             return lift_dated(fused, held, self.params.date_weight)
         for path, memory in memories.items():
             if memory is not None and (said := of_the_time(when, memory.written_at, memory.text)):
