@@ -954,6 +954,7 @@ def test_a_question_naming_both_speakers_is_about_the_one_it_names_first(empty_v
 
 
 def test_who_told_a_turn_is_read_from_its_opening():
+    from vault_memory.lang import read_question as q
     from vault_memory.recall.ranking import lift_speakers
     from vault_memory.recall.turns import named, read_turns, speaker, teller
 
@@ -964,23 +965,23 @@ def test_who_told_a_turn_is_read_from_its_opening():
     assert speaker("I said: no") is None
     assert speaker("Melanie painted a lake") is None
     assert speaker("Melanie:no space") is None
-    assert named("¿Qué pintó Álvaro?", {"álvaro", "ana"}) == ["álvaro"]
-    assert named("What did Caroline's sister say?", {"caroline"}) == ["caroline"]
-    assert named("What did Jon say about Gina's store? And Jon?", {"gina", "jon", "tim"}) == ["jon", "gina"]
+    assert named(q("¿Qué pintó Álvaro?"), {"álvaro", "ana"}) == ["álvaro"]
+    assert named(q("What did Caroline's sister say?"), {"caroline"}) == ["caroline"]
+    assert named(q("What did Jon say about Gina's store? And Jon?"), {"gina", "jon", "tim"}) == ["jon", "gina"]
     fused = {"m": 1.0, "c": 0.8, "fact": 0.5}
     assert lift_speakers(fused, {"c": "caroline"}, 0.25, "caroline") == {"m": 1.0, "c": 1.05, "fact": 0.5}
     assert lift_speakers(fused, {"c": "caroline", "m": "melanie"}, 0.2, "melanie") == {"m": 1.2, "c": 0.9, "fact": 0.5}
     assert lift_speakers(fused, {}, 0.25) == fused
     read = read_turns(
         {"m": "Melanie: Caroline, what pets do you have?", "c": "Caroline: Oscar, my guinea pig."},
-        "What pets does Caroline have?",
+        q("What pets does Caroline have?"),
     )
     assert read.told_by_named == {"c": "caroline"} and read.asking == {"m"} and read.teller == "caroline"
-    both = read_turns({"j": "Jon: Nice spot!", "g": "Gina: I found a spot."}, "What did Jon say about Gina's spot?")
+    both = read_turns({"j": "Jon: Nice spot!", "g": "Gina: I found a spot."}, q("What did Jon say about Gina's spot?"))
     assert both.told_by_named == {"j": "jon", "g": "gina"} and both.teller == "jon"
-    assert teller("Did Jon and Gina both dance?", ["jon", "gina"]) is None
-    assert teller("¿Adónde viajaron Ana y Tomás?", ["ana", "tomás"]) is None
-    assert teller("What did Tomás tell Ana?", ["tomás", "ana"]) == "tomás"
+    assert teller(q("Did Jon and Gina both dance?"), ["jon", "gina"]) is None
+    assert teller(q("¿Adónde viajaron Ana y Tomás?"), ["ana", "tomás"]) is None
+    assert teller(q("What did Tomás tell Ana?"), ["tomás", "ana"]) == "tomás"
     assert read.explain() == {"c": {"told_by_named": "caroline"}, "m": {"only_asks": True}}
 
 

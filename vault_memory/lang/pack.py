@@ -276,6 +276,8 @@ class Pack:
     #: ("guárda*lo*")
     passing_states: tuple[str, ...] = ()
     clause_joins: tuple[str, ...] = ()
+    #: the words that join two names into one subject ("Jon and Gina", "Ana y Tomás")
+    and_words: tuple[str, ...] = ()
     end_courtesies: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .concepts import asks_about_food, asks_about_medicine, subject_asked
 from .detect import detect
+from .registry import all_packs
 from .subjects import about_the_user, people
 from .text import fold_accents
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from .times import TimesSaid
 
 _WORD = re.compile(r"[^\W_]+")
+_TOKEN = re.compile(r"\w+")
+#: what joins two names into one subject, in every pack, and "&"
+_AND = "|".join([*dict.fromkeys(re.escape(w) for p in all_packs() for w in p.and_words), "&"])
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,20 @@ class Question:
     def words(self) -> frozenset[str]:
         """Its words, accents folded and case folded ("Qué" → "que")."""
         return frozenset(_WORD.findall(fold_accents(self.text).casefold()))
+
+    @functools.cached_property
+    def tokens(self) -> tuple[str, ...]:
+        """Its words as said, case folded, in order ("Did Jon…" → "did", "jon"…): names
+        are matched on these, accents and all."""
+        return tuple(word.casefold() for word in _TOKEN.findall(self.text))
+
+    def names_together(self, first: str, second: str) -> bool:
+        """Whether it names ``first`` and ``second`` joined, as one subject ("did Jon and
+        Gina both…", "Ana y Tomás")."""
+        return (
+            re.search(rf"\b{re.escape(first)}\s+(?:{_AND})\s+{re.escape(second)}\b", self.text, re.IGNORECASE)
+            is not None
+        )
 
     @functools.cached_property
     def language(self) -> str | None:

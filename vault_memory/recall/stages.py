@@ -97,7 +97,7 @@ def turns(r: Ranking) -> None:
     if not found.fused or not snap.holds_conversations():
         return
     texts = {path: m.text for path, m in snap.memories(list(found.fused)).items() if m.conversation}
-    read = read_turns(texts, r.query.text, speakers=p.speaker_weight > 0, asking=p.asking_weight > 0)
+    read = read_turns(texts, r.question, speakers=p.speaker_weight > 0, asking=p.asking_weight > 0)
     lifted = lift_speakers(found.fused, read.told_by_named, p.speaker_weight, read.teller)
     found.fused = lower_asking(lifted, read.asking, p.asking_weight)
     found.turns = read.explain()

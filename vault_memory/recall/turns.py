@@ -27,9 +27,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..lang import Question
+
 #: an optional "[when]" and then one to three words before a colon, at the start of a turn
 _OPENING = re.compile(r"(?:\[[^\]\n]{0,80}\]\s*)?((?<![\w'’.-])\w[\w'’.-]*(?: \w[\w'’.-]*){0,2}):\s")
-_WORD = re.compile(r"\w+")
 #: a sentence that ends in a full stop (not an ellipsis)
 _TOLD = re.compile(r"[^.]\.(?:\s|$)")
 
@@ -46,10 +47,10 @@ def speaker(text: str) -> str | None:
     return words[0].casefold()
 
 
-def named(question: str, speakers: set[str]) -> list[str]:
+def named(question: Question, speakers: set[str]) -> list[str]:
     """The ``speakers`` (casefolded first names) that ``question`` names, as whole words, in
     the order it first names them."""
-    words = [word.casefold() for word in _WORD.findall(question)]
+    words = list(question.tokens)
     return sorted(speakers.intersection(words), key=words.index)
 
 
@@ -78,7 +79,7 @@ class TurnsRead:
         return out
 
 
-def read_turns(texts: Mapping[str, str], question: str, speakers: bool = True, asking: bool = True) -> TurnsRead:
+def read_turns(texts: Mapping[str, str], question: Question, speakers: bool = True, asking: bool = True) -> TurnsRead:
     """The turns of ``texts`` ({path: a conversation turn's text}) told by a speaker
     ``question`` names (when ``speakers``) and those that only ask (when ``asking``)."""
     told: dict[str, str] = {}
@@ -91,12 +92,10 @@ def read_turns(texts: Mapping[str, str], question: str, speakers: bool = True, a
     return TurnsRead(told, asks, teller(question, asked))
 
 
-def teller(question: str, asked: list[str]) -> str | None:
+def teller(question: Question, asked: list[str]) -> str | None:
     """The speaker a question is about, of those it names (``asked``, in order): the one it
     names first, unless it names the first two together ("did Jon and Gina both…", "Ana y
     Tomás"), as one subject."""
-    if len(asked) > 1 and re.search(
-        rf"\b{re.escape(asked[0])}\s+(?:and|y|e|&)\s+{re.escape(asked[1])}\b", question, re.IGNORECASE
-    ):
+    if len(asked) > 1 and question.names_together(asked[0], asked[1]):
         return None
     return asked[0] if asked else None

@@ -637,6 +637,7 @@ PACK = Pack(
         r"\b(?:I'm|I\s+am|I\s+feel)\b.*\b(?:today|tonight|right\s+now|at\s+the\s+moment)\b",
     ),
     clause_joins=("and", "but"),
+    and_words=("and",),
     end_courtesies=("please", "thanks"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),

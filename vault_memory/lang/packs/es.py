@@ -672,6 +672,7 @@ PACK = Pack(
         r"\b(?:estoy|me\s+siento|ando)\b.*\b(?:hoy|ahora\s+mismo|en\s+este\s+momento)\b",
     ),
     clause_joins=("y", "pero"),
+    and_words=("y", "e"),
     end_courtesies=("por favor", "gracias"),
     polite_openers=("por favor", "porfa"),
     relationship_words=(

@@ -782,6 +782,7 @@ PACK = Pack(
         ("preferences", r"prefer|\bgost[aeo]|\badoro\b|\bodeio\b|favorit"),
     ),
     clause_joins=("e", "mas"),
+    and_words=("e",),
     task_tails=(
         r"e\s+(?:depois|ent[aã]o|agora|arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",
         r"em\s+seguida",
