@@ -1101,3 +1101,18 @@ def test_a_time_said_with_a_pointing_word_is_no_thing_of_the_task(said, value):
     """ "this year", "nesse ano" name a time, not a thing of the task ("fix this"): the fact
     that holds one was refused as about the task at hand."""
     assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize("half", ["\ud83d", "\ud800", "\udbff", "\udc00"])
+def test_half_of_a_surrogate_pair_is_named_not_raised(half):
+    """A JSON escape cut in the middle of an emoji leaves half of a surrogate pair in a
+    prompt; naming where the text is no UTF-8 raised on it (only the halves that stand for
+    a shell's bytes could be named), so the prompt's request and its recall failed."""
+    from vault_memory.errors import InvalidInput
+    from vault_memory.recall.query import RecallQuery
+
+    said = f"lembra que minha gata se chama {half}Nina"
+    found, not_kept = read_requests(said)
+    assert found == [] and "not UTF-8" in not_kept[0].reason and "at character 31" in not_kept[0].reason
+    with pytest.raises(InvalidInput, match="not UTF-8"):
+        RecallQuery(said)

@@ -47,5 +47,9 @@ def not_utf8(text: str) -> str | None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as e:
-        return f"byte 0x{os.fsencode(text[e.start])[:1].hex()} at character {e.start}"
+        char = text[e.start]
+        try:  # bytes a shell passed on (U+DC80–U+DCFF): the byte they stand for
+            return f"byte 0x{os.fsencode(char)[:1].hex()} at character {e.start}"
+        except UnicodeEncodeError:  # half of a pair a JSON escape cut ("\ud83d")
+            return f"U+{ord(char):04X} (half of a surrogate pair) at character {e.start}"
     return None
