@@ -1116,3 +1116,59 @@ def test_half_of_a_surrogate_pair_is_named_not_raised(half):
     assert found == [] and "not UTF-8" in not_kept[0].reason and "at character 31" in not_kept[0].reason
     with pytest.raises(InvalidInput, match="not UTF-8"):
         RecallQuery(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "```python\n# remember that my cat is called Luna\nprint(1)\n```",
+        "// acordate que mi perro se llama Toby\nconst x = 1;",
+        "> Lembra que a minha esposa é a Carla\n(encaminhado de um e-mail)",
+        'Meu gerente disse "lembra que eu aprovo os deploys"',
+        "The ticket says “please remember that my account is locked”",
+    ],
+)
+def test_a_request_in_code_or_in_someone_elses_quoted_words_is_not_the_users(said):
+    """A request inside a block of code, a comment, a quoted mail or someone's quoted words
+    was written as the user's fact ("O usuário aprova os deploys")."""
+    assert read_requests(said)[0] == []
+
+
+def test_the_users_own_words_around_code_and_quotes_are_still_read():
+    said = '```\nx = 1  # remember that my cat is Luna\n```\nRemember that my son goes by "Benji" at school'
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert "Benji" in written and "Luna" not in written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Remember that she prefers tea in the mornings",
+        "Acordate que ellos viven en Rosario",
+        "Anota que ele torce pro Grêmio",
+    ],
+)
+def test_a_fact_about_someone_unnamed_is_named_not_kept(said):
+    """A fact about "she", "ellos", "ele" with nobody named says nothing later: it was
+    kept as "She prefers tea in the mornings"."""
+    found, not_kept = read_requests(said)
+    assert found == [] and any("whom it is about" in n.reason for n in not_kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Remember that my locker is number 14. Never mind, scratch that.", False),
+        ("Grava que o meu carro é um Onix. Deixa pra lá.", False),
+        ("Anotá que mi turno es de noche. No, olvidalo.", False),
+        ("Remember that my locker is number 14. Never forget it!", True),
+        ("Grava que o meu carro é um Onix. Não esquece isso!", True),
+    ],
+)
+def test_a_request_taken_back_in_the_next_sentence_is_not_kept(said, kept):
+    """ "Never mind, scratch that" takes back the request just before it: its fact was
+    written anyway. "Never forget it" asks again, and keeps it."""
+    found, not_kept = read_requests(said)
+    assert bool(found) == kept, (found, not_kept)
+    if not kept:
+        assert any("taken back" in n.reason for n in not_kept)

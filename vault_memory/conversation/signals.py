@@ -168,7 +168,7 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = normalize_space(utterance).strip()
+    said = normalize_space(_not_said(utterance)).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
     for n, sentence in enumerate(all_sentences := sentences(said, detect(said)) if said else []):
         if deadline is not None and time.monotonic() > deadline:
@@ -180,11 +180,42 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             continue
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
+        if reading.takes_back(sentence):
+            continue
         if not sentence or _refused(sentence):
             reading.joins, reading.before_it = None, []
         elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
             reading.read(sentence, opening, following)
     return reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
+
+
+#: what in a message is not the user's own words, though it is in their message: a block
+#: of code, a line of code's comment or of a quoted mail ("// remember that…", "> Remember
+#: that my wife…"), and a request in quotes, which someone else made ('My boss said
+#: "remember that I approve the PRs"', 'git commit -m "remember that…"')
+_CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*+\n.*?(?:^[ \t]*\1[^\n]*+$|\Z)", re.MULTILINE | re.DOTALL)
+_NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
+_QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
+
+
+def _not_said(text: str) -> str:
+    """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
+    a quoted request): each becomes a line break, so what is around it stays apart."""
+    text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text)) if "\n" in text or "```" in text else text
+    return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
+
+
+def _quotes_a_request(quoted: str) -> bool:
+    """Whether a quoted span opens with a request's word (after its courtesy and glue)."""
+    words = quoted[1:-1].split()
+    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    return cue is not None and _request_start(words, cue) == 0
+
+
+#: a sentence that takes back what the message asked just before it, in every pack
+_RETRACTION = re.compile(
+    r"^(?:" + "|".join(p.retractions for p in all_packs() if p.retractions) + r")[\s,.!]*(?:$|\W)", _I
+)
 
 
 @dataclass
@@ -205,6 +236,9 @@ class _Reading:
     listed: bool = False
     #: whether that list's request said its items are the user's ("these about me")
     of_the_user: bool = False
+    #: where the facts of the sentence just read begin in ``found`` (a next sentence may
+    #: take them back: "Actually no, forget it"), or None when it kept none
+    last_kept: int | None = None
     #: sentences that ask to keep something of the user's that no rule read: named at the
     #: end as not kept, unless a request after them points back at them and keeps them
     unclear: list[str] = field(default_factory=list)
@@ -237,11 +271,23 @@ class _Reading:
             self.listing -= 1
         return True
 
+    def takes_back(self, sentence: str) -> bool:
+        """Whether ``sentence`` takes back the facts the sentence before it kept ("Remember
+        that my dog is Rex. Actually no, forget it"): they are named as not kept."""
+        if self.last_kept is None or not _RETRACTION.match(sentence):
+            return False
+        taken = self.found[self.last_kept :]
+        del self.found[self.last_kept :]
+        self.declined += [NotKept(s.text, "taken back by the user in the same message") for s in taken]
+        self.last_kept, self.joins, self.before_it = None, None, []
+        return True
+
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
         found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
+        self.last_kept = None
         _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
@@ -264,6 +310,7 @@ class _Reading:
             self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
             if len(declined) == declined_before and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
+        self.last_kept = before if len(found) > before else None
 
 
 #: why a request no rule read is not kept
@@ -839,6 +886,8 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
     fact of the user: a passing state, a bare name, the task at hand; else None."""
     if PASSING_STATE.search(said) or _refused(said):
         return "a passing state, not a lasting fact"
+    if _OTHERS.match(said):
+        return _UNNAMED
     if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
         return "names something without saying anything of it"
     if _says_nothing(said):
@@ -853,6 +902,12 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
     ):
         return "about the task at hand (code, files, tests), not the user"
     return None
+
+
+#: a fact about someone the message does not name ("his name is Bob", "ella vive en Lima"),
+#: in every pack: kept alone, it would not say whom it is about
+_OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I)
+_UNNAMED = "it does not say whom it is about (he, she, they: name them)"
 
 
 #: where a thing of the user's world is reached: a URL, a host of two dots or more, a host
@@ -995,6 +1050,8 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
     remember my favourite tea" (nothing said of it), "anotá el error y arreglalo" are not."""
     if _a_todo(said, lang, request):
         return "a to-do for the task at hand, not a fact"
+    if _OTHERS.match(said):
+        return _UNNAMED
     if _names_without_saying(said, request):
         return "names something without saying anything of it"
     about_user = bool(_USER_SUBJECT[lang].match(said))

@@ -108,6 +108,12 @@ class Pack:
     #: and what points at what is on the screen anywhere ("this", "esto", "isso")
     user_opening: str = ""
     group_opening: str = ""
+    #: how a fact about someone the text does not name opens ("he", "their", "ella"): kept
+    #: alone, it would not say whom it is about
+    others_opening: str = ""
+    #: a sentence that takes back what the message asked before it ("actually no, forget
+    #: it", "olvidalo", "deixa pra lá"), as a pattern of its whole opening
+    retractions: str = ""
     possessives: str = ""
     saying_verbs: str = ""
     deictic_openings: str = ""
