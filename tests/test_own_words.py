@@ -1172,3 +1172,46 @@ def test_a_request_taken_back_in_the_next_sentence_is_not_kept(said, kept):
     assert bool(found) == kept, (found, not_kept)
     if not kept:
         assert any("taken back" in n.reason for n in not_kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("could you remember that my bike is a Brompton", "Brompton"),
+        ("Você poderia anotar que meu time é o Santos?", "Santos"),
+        ("Meu filho se chama Theo, anota isso?", "Theo"),
+        ("Mi sobrina se llama Olivia. ¿Lo guardás?", "Olivia"),
+        ("This year I started learning the cello, please remember that", "cello"),
+    ],
+)
+def test_more_shapes_of_asking_are_requests(said, value):
+    """ "could you remember that…" with no question mark was refused as asking whether the
+    assistant remembers; "você poderia…?", a question that ends in "anota isso?" or is all
+    "¿Lo guardás?", and a fact that opens with "this year" were dropped without a word."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Lembra do que eu te falei ontem?",
+        "Note that my favourite band is",
+        "I rewrote it, could you save that?",
+        "Can you remember my cat's name?",
+    ],
+)
+def test_what_says_no_fact_is_not_written(said):
+    """A question about what was said, a fact cut off before its value ("my favourite band
+    is"), one that points at the task ("I rewrote it") and a name asked for ("my cat's name":
+    its "'s" is no "is") write nothing; "The user's favourite band is" was written."""
+    assert read_requests(said)[0] == []
+
+
+def test_a_request_said_twice_is_kept_once_and_not_named():
+    found, not_kept = read_requests("Note that my bike is a Brompton. Note that my bike is a Brompton.")
+    assert [s.text for s in found] == ["The user's bike is a Brompton"] and not_kept == []
+
+
+def test_a_bare_carriage_return_ends_a_line():
+    found, _ = read_requests("remember that my bike is a Brompton\rremember that my cat is Luna")
+    assert [s.text for s in found] == ["The user's bike is a Brompton", "The user's cat is Luna"]

@@ -201,6 +201,7 @@ _QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+
 def _not_said(text: str) -> str:
     """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
     a quoted request): each becomes a line break, so what is around it stays apart."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
     text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text)) if "\n" in text or "```" in text else text
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
@@ -288,7 +289,7 @@ class _Reading:
         found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
         self.last_kept = None
-        _read_clauses(sentence, found, declined)
+        repeated = _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
@@ -308,7 +309,7 @@ class _Reading:
         else:
             self.joins = None
             self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
-            if len(declined) == declined_before and _asks_to_keep(sentence):
+            if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
         self.last_kept = before if len(found) > before else None
 
@@ -338,7 +339,14 @@ def _asks_to_keep(sentence: str) -> bool:
 def _ends_in_a_request(said: str) -> bool:
     """Whether ``said`` ends in a request to keep what it says before ("…, no lo olvides
     porque…", "…, grava os dois")."""
-    return any(_trailing_request(said[split.end() :].split()) is not None for split in _REQUEST_AFTER.finditer(said))
+    tail = max(0, len(said) - _TRAILING_CHARS)  # a request said after its fact is short
+    return any(
+        _trailing_request(said[split.end() :].split()) is not None for split in _REQUEST_AFTER.finditer(said, tail)
+    )
+
+
+#: how far from its end a request said after its fact may begin
+_TRAILING_CHARS = 160
 
 
 def _names_the_user(said: str) -> bool:
@@ -374,21 +382,25 @@ _QUESTION_OPENINGS = frozenset(w for p in all_packs() for w in p.question_openin
 _LIST_WORDS = frozenset(w for p in all_packs() for w in p.list_words)
 
 
-def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> None:
+def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> bool:
     """Each clause of ``sentence`` read for a request: a fact kept, a request declined with
     its reason, or a clause that goes on about the fact just kept ("…my manager is Dana and
-    my skip-level is Raj"); a request made in an aside after a task is read on its own."""
-    before = len(found)
+    my skip-level is Raj"); a request made in an aside after a task is read on its own.
+    Whether a clause asked again for a fact already kept."""
+    before, repeated = len(found), False
     aside = _aside(sentence)
     for clause in [*_CLAUSES.split(sentence[:aside] if aside else sentence), *([sentence[aside:]] if aside else [])]:
         clause = clause.strip().rstrip(".!;").strip()
         outcome = _signal(clause)
-        if isinstance(outcome, Signal) and outcome not in found:
+        if isinstance(outcome, Signal) and outcome in found:
+            repeated = True  # "Remember that my dog is Rex. Remember that my dog is Rex."
+        elif isinstance(outcome, Signal):
             found.append(outcome)
         elif isinstance(outcome, str):
             declined.append(NotKept(clause, outcome))
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
+    return repeated
 
 
 #: an aside's words at the end of the task before a request made in it ("…, and btw")
@@ -487,7 +499,7 @@ def _request_start(words: list[str], cue: int) -> int:
     """Where the request around the cue word ``words[cue]`` opens: its glue and back words
     before the cue ("please keep *that*", "y guardalo") are the request's, not the fact's."""
     start = cue
-    while start > 0 and words[start - 1].strip(",.!?").casefold() in _REQUEST_LEAD:
+    while start > 0 and words[start - 1].strip(",.!?¿¡").casefold() in _REQUEST_LEAD:
         start -= 1
     return start
 
@@ -554,12 +566,28 @@ def _asked_politely(sentence: str) -> str:
     without its question mark; else ``sentence``."""
     if not sentence.rstrip().endswith("?"):
         return sentence
-    asked = _asked_with_courtesy(sentence)
-    if asked is not None:
-        return asked
+    courteous = _asked_with_courtesy(sentence)
+    if courteous is not None:
+        return courteous
     plain = sentence.rstrip().rstrip("?").lstrip("¿").strip()
     words = plain.split()
-    return plain if _asked_by_its_word(words) or _asked_of_what_was_said(words) else sentence
+    # or by a request at its end that keeps what it says before ("…, anota isso?")
+    asked = (
+        _asked_by_its_word(words)
+        or _asked_of_what_was_said(words)
+        or _ends_in_a_request(plain)
+        or _asks_back_alone(words)
+    )
+    return plain if asked else sentence
+
+
+def _asks_back_alone(words: list[str]) -> bool:
+    """Whether a question is all a request to keep what was said before it: "¿Lo anotás?",
+    "Guardas isso?" ("Lembra do que eu falei?" asks whether the assistant remembers)."""
+    cue = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+    if cue is None or _request_start(words, cue) != 0 or _trailing_request(words) is None:
+        return False
+    return _refers_back(words, cue, 0)
 
 
 def _asked_with_courtesy(sentence: str) -> str | None:
@@ -888,7 +916,11 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
         return "a passing state, not a lasting fact"
     if _OTHERS.match(said):
         return _UNNAMED
-    if _BARE_POSSESSIVE.match(said) and not _SAYS_SOMETHING.search(said):
+    if _unsaid(said):
+        return "nothing to keep was said after the request"
+    if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
+        return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
+    if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
         return "names something without saying anything of it"
     if _says_nothing(said):
         return "nothing to keep was said after the request"  # "Remember, to:"
@@ -908,6 +940,28 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
 #: in every pack: kept alone, it would not say whom it is about
 _OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I)
 _UNNAMED = "it does not say whom it is about (he, she, they: name them)"
+#: the most words of a fact that stops where its value should be said: "my name is", "mi
+#: perro se llama" ("I take the train to work" ends in a saying verb, and says it)
+_SHORT = 4
+
+
+def _unsaid(said: str) -> bool:
+    """Whether a fact stops where its value should be said ("my name is", "lembra que meu")."""
+    return len(said.split()) <= _SHORT and _UNSAID_END.match(said) is not None
+
+
+#: a fact that stops where its value should be said: a possessive alone, or with what it
+#: names and a saying verb ("my favourite band is", "mi perro se llama"; not "I cycle to work")
+_UNSAID_END = re.compile(
+    r"^(?:"
+    + "|".join(
+        rf"(?:{p.possessives})(?:(?:\s+\S+){{1,2}}\s+(?:{p.saying_verbs}))?"
+        for p in all_packs()
+        if p.possessives and p.saying_verbs
+    )
+    + r")$",
+    _I,
+)
 
 
 #: where a thing of the user's world is reached: a URL, a host of two dots or more, a host
@@ -945,14 +999,13 @@ def _of_user_or_group(said: str, lang: str) -> bool:
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
 _REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.remind_stems) + r")\w*?-?me\b", _I)
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
+#: what follows a pointing word that makes it a time ("this *year*", "essa *semana*")
+_NOT_A_TIME = (
+    r"(?!\s+(?:" + "|".join(re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months)) + r")\b)"
+)
 #: a word that points at a thing of the task ("fix *this*"), not at a time ("this year", "essa semana")
 _POINTS_AT = re.compile(
-    r"\b(?:"
-    + "|".join(p.pointing_words for p in all_packs() if p.pointing_words)
-    + r")\b(?!\s+(?:"
-    + "|".join(re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months))
-    + r")\b)",
-    _I,
+    r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + rf")\b{_NOT_A_TIME}", _I
 )
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
@@ -1052,6 +1105,8 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
         return "a to-do for the task at hand, not a fact"
     if _OTHERS.match(said):
         return _UNNAMED
+    if _unsaid(said):
+        return "nothing to keep was said after the request"  # "remember that my name is"
     if _names_without_saying(said, request):
         return "names something without saying anything of it"
     about_user = bool(_USER_SUBJECT[lang].match(said))
@@ -1077,10 +1132,18 @@ def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
     return infinitive and not (subject is not None and subject.match(said))
 
 
+def _says_of_it(named: str) -> bool:
+    """Whether a thing of the user's named (``named``: "my garden faces north") has
+    something said of it: a saying verb, not a possessive's "'s" ("my dog's name")."""
+    return _SAYS_SOMETHING.search(re.sub(r"(?<=\w)['’]s\b", "", named)) is not None
+
+
 def _names_without_saying(said: str, request: re.Match[str]) -> bool:
     """ "remember my favourite tea": a thing of the user's named, nothing said of it ("my
     garden faces north" says something)."""
-    if request.group("that") or not _BARE_POSSESSIVE.match(said) or _SAYS_SOMETHING.search(said):
+    if request.group("that") or not _BARE_POSSESSIVE.match(said):
+        return False
+    if _says_of_it(said):
         return False
     return not any(w.endswith("s") for w in said.split()[2:])
 
@@ -1090,7 +1153,7 @@ def _names_without_saying(said: str, request: re.Match[str]) -> bool:
 _DEICTIC = re.compile(
     r"^(?:"
     + "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
-    + r")\b|\b(?:"
+    + rf")\b{_NOT_A_TIME}|\b(?:"
     + "|".join(p.for_now for p in all_packs() if p.for_now)
     + r")\b",
     _I,

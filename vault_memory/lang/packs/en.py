@@ -370,7 +370,7 @@ PACK = Pack(
     ),
     signal_refusals=(
         ("question", "\\?\\s*$"),
-        ("asks-if-remembered", "^(?:do|did|can|could|will|would|don't|won't)\\s+you\\s+(?:still\\s+)?remember\\b"),
+        ("asks-if-remembered", "^(?:do|did|don't)\\s+you\\s+(?:still\\s+)?remember\\b"),
         ("reminiscing", "^(?:(?:hey|oh|ha|haha|lol)[\\s,!]+)?remember\\s+(?:when|the\\s+time|how\\s+we)\\b"),
         ("not-remembering", "\\bI\\s+(?:don't|do\\s+not|can't|cannot|couldn't|didn't)\\s+(?:remember|recall)\\b"),
         (

@@ -149,6 +149,10 @@ PACK = Pack(
         "tu podes",
         "você consegue",
         "voce consegue",
+        "você poderia",
+        "voce poderia",
+        "vc poderia",
+        "tu poderias",
     ),
     about_me=(
         r"o\s+que\s+(?:(?:voc[eê]|tu)\s+)?(?:sabe|sabes|lembra|lembras)\s+(?:sobre|de)\s+mim",
