@@ -1215,3 +1215,19 @@ def test_a_request_said_twice_is_kept_once_and_not_named():
 def test_a_bare_carriage_return_ends_a_line():
     found, _ = read_requests("remember that my bike is a Brompton\rremember that my cat is Luna")
     assert [s.text for s in found] == ["The user's bike is a Brompton", "The user's cat is Luna"]
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("Lembra que no ano passado troquei de carro", "o usuário trocou de carro", "troquei"),
+        ("Anota aí: eu me formei em Direito em 2019", "o usuário se formou em Direito", "formei"),
+        ("Guarda isso: em 2021 fiquei noiva do Rui", "o usuário ficou noiva", "fiquei"),
+        ("Lembra que o meu filho joga hóquei no Benfica", "hóquei", "hócou"),
+    ],
+)
+def test_the_portuguese_past_of_the_user_is_written_in_the_third_person(said, written, not_written):
+    """ "troquei", "me formei" (a verb in "-ar" in the past, where a verb opens its clause)
+    were left in the first person inside the fact; a noun in "-ei" ("hóquei") is no verb."""
+    text = " ".join(s.text for s in read_requests(said)[0]).casefold()
+    assert written.casefold() in text and not_written not in text, text

@@ -30,10 +30,41 @@ _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 
 
+#: the first person of the past of a verb in "-ar" ("adotei", "me mudei"), where a verb
+#: opens the clause: at its start, after "eu", "me", "e", "já", "não", a time ("nesse ano",
+#: "em 2020") or a comma ("joga hóquei" is a noun); a word of two letters or more before
+#: "-ei" ("sei", "dei", "lei" are shorter), spelt as its third person is ("fiquei" →
+#: "ficou", "cheguei" → "chegou", "comecei" → "começou")
+_PT_PAST = re.compile(r"\b(?:eu\s+)?(me\s+)?([^\W\d_]{2,}?)(qu|gu|c)?ei\b", _I)
+_PT_PAST_SPELLING = {"qu": "c", "gu": "g", "c": "ç"}
+#: the words after which a verb opens its clause
+_PT_BEFORE_VERB = frozenset(
+    "eu me e já ja não nao também tambem nunca ainda ontem hoje depois então entao ano mês mes semana passado passada".split()
+)
+
+
+def _opens_its_clause(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    if not before or before[-1] in ",;:(":
+        return True
+    last = before.split()[-1].casefold()
+    return last in _PT_BEFORE_VERB or (last.isdigit() and len(last) >= 2)
+
+
+def _past(m: re.Match[str]) -> str:
+    if not _opens_its_clause(m.string, m.start()):
+        return m.group(0)  # "joga hóquei": a noun
+    reflexive = "se " if m.group(1) else ""
+    stem = m.group(2).lower() + _PT_PAST_SPELLING.get((m.group(3) or "").lower(), "")
+    return f"o usuário {reflexive}{stem}ou"
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person, in Portuguese: "eu moro no Porto" →
-    "o usuário mora no Porto", "minha irmã se chama Ana" → "a irmã do usuário se chama Ana"."""
+    "o usuário mora no Porto", "minha irmã se chama Ana" → "a irmã do usuário se chama Ana",
+    "nesse ano me mudei pra Lisboa" → "nesse ano o usuário se mudou pra Lisboa"."""
     out = _PT_ARTICLE_POSSESSIVE.sub(lambda m: f"{m.group(2)} ", text)  # "o meu carro" → "meu carro"
+    out = _PT_PAST.sub(_past, out)
 
     def possessive(m: re.Match[str]) -> str:
         article = _PT_POSSESSIVE[m.group(1).lower()]

@@ -465,7 +465,7 @@ PACK = Pack(
         r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
         r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
         r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
-        r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo)"
+        r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo|\b[^\W\d_]{2,}?ei)"
     ),
     group_opening=r"n[oó]s|noss[oa]s?|a\s+gente|temos|usamos",
     possessives=r"meu|minha|meus|minhas|noss[oa]s?",
