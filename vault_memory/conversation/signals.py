@@ -283,6 +283,18 @@ class _Reading:
         self.last_kept, self.joins, self.before_it = None, None, []
         return True
 
+    def keeps_what_was_said(self, sentence: str, declined_before: int) -> bool:
+        """Whether ``sentence`` is a request that points back at what was said, kept (or
+        declined with why): "My landlord is Mr. Patel. Remember it please"."""
+        back = _points_back(sentence, self.before_it)
+        if back is None:
+            return False
+        del self.declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
+        self.unclear = [s for s in self.unclear if s not in self.before_it]
+        _keep_what_was_said(back, self.found, self.declined)
+        self.joins, self.before_it = None, []
+        return True
+
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
@@ -295,15 +307,11 @@ class _Reading:
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
             self.of_the_user = bool(_SELF_WORDS & {w.strip(",.:!?¿¡").casefold() for w in sentence.split()})
             return
-        back = _points_back(sentence, self.before_it) if len(found) == before else None
-        if back is not None:
-            del declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
-            self.unclear = [s for s in self.unclear if s not in self.before_it]
-            _keep_what_was_said(back, found, declined)
-            self.joins, self.before_it = None, []
-        elif len(found) > before:
+        if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             self.before_it = []
+        elif self.keeps_what_was_said(sentence, declined_before):
+            pass  # what was said before it is kept, or named with why
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
@@ -914,16 +922,9 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
     fact of the user: a passing state, a bare name, the task at hand; else None."""
     if PASSING_STATE.search(said) or _refused(said):
         return "a passing state, not a lasting fact"
-    if _OTHERS.match(said):
-        return _UNNAMED
-    if _unsaid(said):
-        return "nothing to keep was said after the request"
-    if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
-        return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
-    if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
-        return "names something without saying anything of it"
-    if _says_nothing(said):
-        return "nothing to keep was said after the request"  # "Remember, to:"
+    why = _says_no_fact(said)
+    if why is not None:
+        return why
     about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
         return "a note about the task at hand, with what to do about it"
@@ -933,6 +934,22 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
         or (_TASK_WORDS.search(said) and not _their_world(said, about_user))
     ):
         return "about the task at hand (code, files, tests), not the user"
+    return None
+
+
+def _says_no_fact(said: str) -> str | None:
+    """Why what a request keeps says no fact, whoever it is of: about someone unnamed ("his
+    name is Bob"), cut off before its value ("my name is"), pointing at what it does not
+    name ("I refactored it"), naming a thing with nothing said of it ("my favourite tea"),
+    or nothing at all ("Remember, to:"); else None."""
+    if _OTHERS.match(said):
+        return _UNNAMED
+    if _unsaid(said) or _says_nothing(said):
+        return "nothing to keep was said after the request"
+    if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
+        return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
+    if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
+        return "names something without saying anything of it"
     return None
 
 
