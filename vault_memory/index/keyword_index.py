@@ -9,6 +9,7 @@ matches add a boost so an exact name or category ranks first.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -252,9 +253,12 @@ _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGN
 MAX_SYMBOLIC_WORD = 64
 
 
-def query_terms(text: str) -> list[tuple[str, str, float]]:
+@functools.lru_cache(maxsize=256)
+def query_terms(text: str) -> tuple[tuple[str, str, float], ...]:
     """(field, analysed term, weight) of every clause a question turns into: each term
-    over the weighted fields, OR-ed (scored by ``keyword_search``)."""
+    over the weighted fields, OR-ed (scored by ``keyword_search``). Analysed once per
+    process for the same text: a recall asks it of the question twice (its memories, its
+    sessions) and of each kind's fixed keyword question."""
     clauses = []
     fields = (("body", EN, english_field_text(text)), ("body_es", ES, text), ("key", PLAIN, text))
     for field, analyzer, read in fields:
@@ -266,7 +270,7 @@ def query_terms(text: str) -> list[tuple[str, str, float]]:
                 clauses.append((field, term, KeywordIndex.FIELD_WEIGHTS[field]))
     for token in PLAIN(text):
         clauses.append(("tags", token.text, KeywordIndex.FIELD_WEIGHTS["tags"]))
-    return clauses
+    return tuple(clauses)
 
 
 def query_for(text: str):
