@@ -76,3 +76,45 @@ def test_words_of_a_language_live_in_its_pack():
         if len(said & words) >= 2:
             holding.add(name)
     assert sorted(holding) == []
+
+
+def test_a_recall_reads_its_question_once(tmp_path, monkeypatch):
+    """Issue 60: each reading of the question (its language, its folded words, its people,
+    its kinds, its times) is made once a recall: the times from the question as asked, the
+    rest from its subject, once a time relative to today is taken out. The recall's stages
+    each tokenised it again, and accent folding alone ran three times."""
+    import collections
+    import functools
+
+    import vault_memory as vmem
+    import vault_memory.lang.question as question
+    import vault_memory.lang.times as times
+    from vault_memory.vault.template import create_vault
+
+    asked = "what should I avoid eating yesterday?"
+    read: collections.Counter = collections.Counter()
+
+    def counted(module, name):
+        reading = getattr(module, name)
+
+        @functools.wraps(reading)
+        def counting(text, *args, **kwargs):
+            if isinstance(text, str) and text.startswith("what should I avoid eating"):
+                read[(name, text)] += 1
+            return reading(text, *args, **kwargs)
+
+        monkeypatch.setattr(module, name, counting)
+
+    readings = ("detect", "people", "about_the_user", "asks_about_food", "asks_about_medicine", "subject_asked")
+    for name in (*readings, "fold_accents"):
+        counted(question, name)
+    for name in ("relative_times", "named_time", "time_words"):
+        counted(times, name)
+    question.read_question.cache_clear()
+    with vmem.open(create_vault(tmp_path / "vault"), use_daemon=False) as mem:
+        assert "peanut" in mem.recall(asked).block
+    subject = "what should I avoid eating  ?"
+    assert dict(read) == {
+        **{(name, subject): 1 for name in (*readings, "fold_accents")},
+        **{(name, asked): 1 for name in ("relative_times", "named_time", "time_words")},
+    }
