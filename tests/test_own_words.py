@@ -1231,3 +1231,33 @@ def test_the_portuguese_past_of_the_user_is_written_in_the_third_person(said, wr
     were left in the first person inside the fact; a noun in "-ei" ("hóquei") is no verb."""
     text = " ".join(s.text for s in read_requests(said)[0]).casefold()
     assert written.casefold() in text and not_written not in text, text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Remember that I sold my old flat and now I rent in Gracia", "Gracia"),
+        ("Anotá que dejé la facultad y ahora trabajo en una panadería", "panadería"),
+        ("Lembra que larguei o emprego e agora sou freelancer de design", "freelancer"),
+    ],
+)
+def test_and_now_the_user_goes_on_is_no_task(said, value):
+    """ "…and now I rent in Gracia": "and now" opens a task only when the assistant is told
+    to do something; followed by the user, it goes on with the fact, which was cut there."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("Lembra que me separei e agora moro sozinho em Braga", "o usuário mora sozinho", "moro"),
+        ("Anota aí: durmo pouco porque tenho dois filhos pequenos", "o usuário tem dois filhos", "tenho"),
+        ("Guarda isso: o Vasco diz que é preciso renovar o passaporte", "é preciso", "o usuário precisa"),
+    ],
+)
+def test_a_portuguese_first_person_verb_mid_sentence_is_written_in_the_third_person(said, written, not_written):
+    """ "moro", "tenho", "sou" are only verbs of the first person: after the start of a fact
+    too, they are the user's ("…e agora moro sozinho" was written as said); "é preciso" is
+    no "I need"."""
+    text = " ".join(s.text for s in read_requests(said)[0]).casefold()
+    assert written.casefold() in text and not_written not in text, text

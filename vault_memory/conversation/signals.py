@@ -1085,7 +1085,13 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
 #: fix it", "… y arreglalo": the fact ends before it, never mid-clause
 _TASK_TAIL = re.compile(
-    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_tails) + r")\b.*$", _I
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:"
+    + "|".join(t for p in all_packs() for t in p.task_tails)
+    # "…e agora moro em Cedofeita", "…and now I work remotely": the user goes on, no task
+    + r")\b(?!\s+(?:"
+    + "|".join(p.user_opening for p in all_packs() if p.user_opening)
+    + r")\b).*$",
+    _I,
 )
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user

@@ -26,6 +26,9 @@ _PT_FIRST_PERSON = {
     "passei": "passou", "comprei": "comprou", "casei": "casou", "parei": "parou", "decidi": "decidiu",
     "vivi": "viveu", "nasci": "nasceu", "cresci": "cresceu", "escolhi": "escolheu", "aprendi": "aprendeu",
 }  # fmt: skip
+#: first-person verbs that are nothing else, so they are safe to change mid-sentence
+#: ("…e agora moro em…"; not "trabalho", "uso", "gosto", "vivo", "preciso": nouns or adjectives too)
+_PT_UNAMBIGUOUS = ("tenho", "estou", "sou", "quero", "vou", "posso", "prefiro", "moro", "odeio", "adoro")
 _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 
@@ -83,6 +86,12 @@ def third_person(text: str) -> str:
         return f"o usuário {neg}{third}" if third else m.group(0)
 
     out = re.sub(r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out, count=1, flags=_I)
+    out = re.sub(  # "…e agora moro em Cedofeita" → "…e agora o usuário mora em Cedofeita"
+        rf"(?<=\s)(?:eu\s+)?({'|'.join(_PT_UNAMBIGUOUS)})\b",
+        lambda m: f"o usuário {_PT_FIRST_PERSON[m.group(1).lower()]}",
+        out,
+        flags=_I,
+    )
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I)
 
