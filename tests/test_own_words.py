@@ -1261,3 +1261,22 @@ def test_a_portuguese_first_person_verb_mid_sentence_is_written_in_the_third_per
     no "I need"."""
     text = " ".join(s.text for s in read_requests(said)[0]).casefold()
     assert written.casefold() in text and not_written not in text, text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Please note that I'm allergic to shellfish. My dermatologist, Dr. Osei, confirmed it in May.", "Osei"),
+        ("Anotá que tengo celiaquía. Mi médica, la Dra. Paz, me lo diagnosticó en 2019.", "2019"),
+        ("Anota que tenho asma. Meu pneumologista, o Dr. Reis, acompanha isso desde 2020.", "Reis"),
+    ],
+)
+def test_a_sentence_of_the_users_that_points_back_at_the_fact_goes_on_with_it(said, value):
+    """ "My dermatologist, Dr. Osei, confirmed it": after a request, a sentence the user
+    opens that points back at what was kept goes on with it; it was dropped without a word."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+def test_a_sentence_of_the_users_about_the_task_after_a_request_is_not_joined():
+    written = " ".join(s.text for s in read_requests("Remember that I'm vegan. I pushed the fix to the branch.")[0])
+    assert "vegan" in written and "branch" not in written

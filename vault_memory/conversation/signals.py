@@ -669,9 +669,20 @@ _CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
 
 def _goes_on(sentence: str) -> bool:
     """Whether a sentence after a request goes on about what it named ("She is a nurse.",
-    "Ele atende às terças."): it opens with a pack's ``continues`` word and speaks of no task."""
+    "Ele atende às terças."): it opens with a pack's ``continues`` word, or with the user
+    and points back at what was kept ("My GP, Dr. Lind, told me to keep *it* handy"), and
+    speaks of no task."""
     first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
-    return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
+    if _TASK_WORDS.search(sentence) or _DEICTIC.search(sentence):
+        return False
+    if first in _CONTINUES:
+        return True
+    words = {w.strip(",.!?;:").casefold() for w in sentence.split()[1:]}
+    return bool(_ANY_USER_SUBJECT.match(sentence) and words & _BACK_PRONOUNS)
+
+
+#: the back words that stand for what was said, as pronouns ("it", "that", "isso")
+_BACK_PRONOUNS = _BACK_WORDS - {"all", "todo", "tudo", "these", "those", "them"}
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:
