@@ -1280,3 +1280,19 @@ def test_a_sentence_of_the_users_that_points_back_at_the_fact_goes_on_with_it(sa
 def test_a_sentence_of_the_users_about_the_task_after_a_request_is_not_joined():
     written = " ".join(s.text for s in read_requests("Remember that I'm vegan. I pushed the fix to the branch.")[0])
     assert "vegan" in written and "branch" not in written
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("My neighbour is Mrs. Adeyemi. Please remember that she feeds our cat in August.", ("Adeyemi", "August")),
+        ("Mi cuñado se llama Iván. Anotá que él es alérgico al látex.", ("Iván", "látex")),
+        ("A minha sogra chama-se Graça. Lembra que ela não come glúten.", ("Graça", "glúten")),
+    ],
+)
+def test_a_fact_about_she_or_he_is_kept_with_the_sentence_that_names_them(said, values):
+    """ "Remember that she feeds our cat" after a sentence that names her is kept with that
+    sentence, which says whom it is about (alone, it was named as about someone unnamed;
+    before that, written as "She feeds our cat", whoever she was)."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert all(v in written for v in values), written

@@ -295,6 +295,22 @@ class _Reading:
         self.joins, self.before_it = None, []
         return True
 
+    def names_whom(self, declined_before: int) -> bool:
+        """Whether a request this sentence made about "he", "ella", "ele" is about someone
+        the sentence before it named ("My brother is Tom. Remember that he is allergic to
+        nuts."): kept with that sentence, which says whom it is about."""
+        unnamed = [n for n in self.declined[declined_before:] if n.reason == _UNNAMED]
+        if not unnamed or not self.before_it or not _names_the_user(self.before_it[-1]):
+            return False
+        said = _fact_of(unnamed[0].sentence)
+        if said is None:
+            return False
+        self.declined.remove(unnamed[0])
+        before = self.before_it[-1].rstrip(" .!;")
+        _keep_what_was_said(f"{before}. {said[:1].upper()}{said[1:]}", self.found, self.declined)
+        self.joins, self.before_it = None, []
+        return True
+
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
@@ -310,7 +326,7 @@ class _Reading:
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             self.before_it = []
-        elif self.keeps_what_was_said(sentence, declined_before):
+        elif self.keeps_what_was_said(sentence, declined_before) or self.names_whom(declined_before):
             pass  # what was said before it is kept, or named with why
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
@@ -962,6 +978,17 @@ def _says_no_fact(said: str) -> str | None:
     if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
         return "names something without saying anything of it"
     return None
+
+
+def _fact_of(request: str) -> str | None:
+    """What a request keeps, after its word and its "that" ("Remember that he is…" → "he
+    is…"), or None when it says none."""
+    words = request.split()
+    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    if cue is None:
+        return None
+    said, _ = _said_after(words, cue)
+    return said.strip() or None if said else None
 
 
 #: a fact about someone the message does not name ("his name is Bob", "ella vive en Lima"),
