@@ -694,11 +694,7 @@ def _goes_on(sentence: str) -> bool:
     if first in _CONTINUES:
         return True
     words = {w.strip(",.!?;:").casefold() for w in sentence.split()[1:]}
-    return bool(_ANY_USER_SUBJECT.match(sentence) and words & _BACK_PRONOUNS)
-
-
-#: the back words that stand for what was said, as pronouns ("it", "that", "isso")
-_BACK_PRONOUNS = _BACK_WORDS - {"all", "todo", "tudo", "these", "those", "them"}
+    return bool(_ANY_USER_SUBJECT.match(sentence) and words & _BACK_WORDS)
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:
