@@ -1234,47 +1234,19 @@ def test_the_portuguese_past_of_the_user_is_written_in_the_third_person(said, wr
 
 
 @pytest.mark.parametrize(
-    ("said", "value"),
-    [
-        ("Remember that I sold my old flat and now I rent in Gracia", "Gracia"),
-        ("Anotá que dejé la facultad y ahora trabajo en una panadería", "panadería"),
-        ("Lembra que larguei o emprego e agora sou freelancer de design", "freelancer"),
-    ],
-)
-def test_and_now_the_user_goes_on_is_no_task(said, value):
-    """ "…and now I rent in Gracia": "and now" opens a task only when the assistant is told
-    to do something; followed by the user, it goes on with the fact, which was cut there."""
-    assert value in " ".join(s.text for s in read_requests(said)[0])
-
-
-@pytest.mark.parametrize(
     ("said", "written", "not_written"),
     [
-        ("Lembra que me separei e agora moro sozinho em Braga", "o usuário mora sozinho", "moro"),
+        ("Lembra que me separei e moro sozinho em Braga desde março", "o usuário mora sozinho", "moro"),
         ("Anota aí: durmo pouco porque tenho dois filhos pequenos", "o usuário tem dois filhos", "tenho"),
         ("Guarda isso: o Vasco diz que é preciso renovar o passaporte", "é preciso", "o usuário precisa"),
     ],
 )
 def test_a_portuguese_first_person_verb_mid_sentence_is_written_in_the_third_person(said, written, not_written):
     """ "moro", "tenho", "sou" are only verbs of the first person: after the start of a fact
-    too, they are the user's ("…e agora moro sozinho" was written as said); "é preciso" is
-    no "I need"."""
+    too, they are the user's ("…e moro sozinho" was written as said); "é preciso" is no "I
+    need"."""
     text = " ".join(s.text for s in read_requests(said)[0]).casefold()
     assert written.casefold() in text and not_written not in text, text
-
-
-@pytest.mark.parametrize(
-    ("said", "value"),
-    [
-        ("Please note that I'm allergic to shellfish. My dermatologist, Dr. Osei, confirmed it in May.", "Osei"),
-        ("Anotá que tengo celiaquía. Mi médica, la Dra. Paz, me lo diagnosticó en 2019.", "2019"),
-        ("Anota que tenho asma. Meu pneumologista, o Dr. Reis, acompanha isso desde 2020.", "Reis"),
-    ],
-)
-def test_a_sentence_of_the_users_that_points_back_at_the_fact_goes_on_with_it(said, value):
-    """ "My dermatologist, Dr. Osei, confirmed it": after a request, a sentence the user
-    opens that points back at what was kept goes on with it; it was dropped without a word."""
-    assert value in " ".join(s.text for s in read_requests(said)[0])
 
 
 def test_a_sentence_of_the_users_about_the_task_after_a_request_is_not_joined():
@@ -1283,16 +1255,35 @@ def test_a_sentence_of_the_users_about_the_task_after_a_request_is_not_joined():
 
 
 @pytest.mark.parametrize(
-    ("said", "values"),
+    ("said", "kept"),
     [
-        ("My neighbour is Mrs. Adeyemi. Please remember that she feeds our cat in August.", ("Adeyemi", "August")),
-        ("Mi cuñado se llama Iván. Anotá que él es alérgico al látex.", ("Iván", "látex")),
-        ("A minha sogra chama-se Graça. Lembra que ela não come glúten.", ("Graça", "glúten")),
+        ("Anotá que soy celíaco. Mejor no pongas harina en la receta.", True),
+        ("Remember that I'm left-handed. Never mind the typo above, carry on.", True),
+        ("Lembra que sou vegano. Esquece o erro de antes, já passou.", True),
+        ("Remember that my locker is 14. Wait, delete that.", False),
+        ("Guardá que mi perro es Toby. Bórralo.", False),
+        ("Anota que meu carro é um Onix. Apaga isso.", False),
     ],
 )
-def test_a_fact_about_she_or_he_is_kept_with_the_sentence_that_names_them(said, values):
-    """ "Remember that she feeds our cat" after a sentence that names her is kept with that
-    sentence, which says whom it is about (alone, it was named as about someone unnamed;
-    before that, written as "She feeds our cat", whoever she was)."""
-    written = " ".join(s.text for s in read_requests(said)[0])
-    assert all(v in written for v in values), written
+def test_only_a_sentence_that_is_all_a_retraction_takes_a_request_back(said, kept):
+    """ "Mejor no pongas harina…" opens like "mejor no" but asks for something else: the
+    fact before it was dropped as taken back. "Wait, delete that", "Bórralo", "Apaga isso"
+    take it back and were not read."""
+    assert bool(read_requests(said)[0]) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("```\nls -la\n``` Remember that my shell is fish.", "fish"),
+        ('Remember that my band is called "Don\'t Forget the Lyrics".', "Lyrics"),
+    ],
+)
+def test_what_follows_a_closing_fence_and_a_quoted_name_are_the_users(said, value):
+    """A request on the line of a closing fence was taken for code, and a quoted name that
+    opens with a word of keeping for someone else's request: both were dropped."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
+def test_a_one_line_quote_of_a_mail_is_not_the_users_request():
+    assert read_requests("> Please remember that my flight lands at 9")[0] == []

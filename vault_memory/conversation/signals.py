@@ -193,7 +193,7 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
 #: of code, a line of code's comment or of a quoted mail ("// remember that…", "> Remember
 #: that my wife…"), and a request in quotes, which someone else made ('My boss said
 #: "remember that I approve the PRs"', 'git commit -m "remember that…"')
-_CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*+\n.*?(?:^[ \t]*\1[^\n]*+$|\Z)", re.MULTILINE | re.DOTALL)
+_CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*+\n.*?(?:^[ \t]*\1|\Z)", re.MULTILINE | re.DOTALL)
 _NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
 _QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
 
@@ -202,7 +202,7 @@ def _not_said(text: str) -> str:
     """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
     a quoted request): each becomes a line break, so what is around it stays apart."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
-    text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text)) if "\n" in text or "```" in text else text
+    text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
 
@@ -210,12 +210,13 @@ def _quotes_a_request(quoted: str) -> bool:
     """Whether a quoted span opens with a request's word (after its courtesy and glue)."""
     words = quoted[1:-1].split()
     cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
-    return cue is not None and _request_start(words, cue) == 0
+    # "remember that I…" is one; a name in quotes is not ("Remember Me Ltd")
+    return cue is not None and _request_start(words, cue) == 0 and _said_after(words, cue)[0] is not None
 
 
 #: a sentence that takes back what the message asked just before it, in every pack
 _RETRACTION = re.compile(
-    r"^(?:" + "|".join(p.retractions for p in all_packs() if p.retractions) + r")[\s,.!]*(?:$|\W)", _I
+    r"^(?:(?:" + "|".join(p.retractions for p in all_packs() if p.retractions) + r")[\s,.!]*)+$", _I
 )
 
 
@@ -295,22 +296,6 @@ class _Reading:
         self.joins, self.before_it = None, []
         return True
 
-    def names_whom(self, declined_before: int) -> bool:
-        """Whether a request this sentence made about "he", "ella", "ele" is about someone
-        the sentence before it named ("My brother is Tom. Remember that he is allergic to
-        nuts."): kept with that sentence, which says whom it is about."""
-        unnamed = [n for n in self.declined[declined_before:] if n.reason == _UNNAMED]
-        if not unnamed or not self.before_it or not _names_the_user(self.before_it[-1]):
-            return False
-        said = _fact_of(unnamed[0].sentence)
-        if said is None:
-            return False
-        self.declined.remove(unnamed[0])
-        before = self.before_it[-1].rstrip(" .!;")
-        _keep_what_was_said(f"{before}. {said[:1].upper()}{said[1:]}", self.found, self.declined)
-        self.joins, self.before_it = None, []
-        return True
-
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
@@ -326,7 +311,7 @@ class _Reading:
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             self.before_it = []
-        elif self.keeps_what_was_said(sentence, declined_before) or self.names_whom(declined_before):
+        elif self.keeps_what_was_said(sentence, declined_before):
             pass  # what was said before it is kept, or named with why
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
@@ -685,16 +670,9 @@ _CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
 
 def _goes_on(sentence: str) -> bool:
     """Whether a sentence after a request goes on about what it named ("She is a nurse.",
-    "Ele atende às terças."): it opens with a pack's ``continues`` word, or with the user
-    and points back at what was kept ("My GP, Dr. Lind, told me to keep *it* handy"), and
-    speaks of no task."""
+    "Ele atende às terças."): it opens with a pack's ``continues`` word and speaks of no task."""
     first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
-    if _TASK_WORDS.search(sentence) or _DEICTIC.search(sentence):
-        return False
-    if first in _CONTINUES:
-        return True
-    words = {w.strip(",.!?;:").casefold() for w in sentence.split()[1:]}
-    return bool(_ANY_USER_SUBJECT.match(sentence) and words & _BACK_WORDS)
+    return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:
@@ -976,17 +954,6 @@ def _says_no_fact(said: str) -> str | None:
     return None
 
 
-def _fact_of(request: str) -> str | None:
-    """What a request keeps, after its word and its "that" ("Remember that he is…" → "he
-    is…"), or None when it says none."""
-    words = request.split()
-    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
-    if cue is None:
-        return None
-    said, _ = _said_after(words, cue)
-    return said.strip() or None if said else None
-
-
 #: a fact about someone the message does not name ("his name is Bob", "ella vive en Lima"),
 #: in every pack: kept alone, it would not say whom it is about
 _OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I)
@@ -1119,13 +1086,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
 #: fix it", "… y arreglalo": the fact ends before it, never mid-clause
 _TASK_TAIL = re.compile(
-    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:"
-    + "|".join(t for p in all_packs() for t in p.task_tails)
-    # "…e agora moro em Cedofeita", "…and now I work remotely": the user goes on, no task
-    + r")\b(?!\s+(?:"
-    + "|".join(p.user_opening for p in all_packs() if p.user_opening)
-    + r")\b).*$",
-    _I,
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_tails) + r")\b.*$", _I
 )
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user

@@ -437,7 +437,7 @@ PACK = Pack(
         ),
     ),
     others_opening=r"(?:he|she|they|his|her|their|him|them|he's|she's|they're|they've)",
-    retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it)|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that))\b",
+    retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it|what\s+i\s+(?:just\s+)?said)|delete\s+that|on\s+second\s+thought(?:,?\s+don't)?|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that))\b",
     user_opening=r"(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)",
     group_opening=r"we|we're|our",
     possessives=r"my|our",

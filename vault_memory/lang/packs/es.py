@@ -473,7 +473,7 @@ PACK = Pack(
         ),
     ),
     others_opening=r"(?:él|ella|ellos|ellas)",
-    retractions=r"(?:(?:en\s+realidad|mejor|espera|ah)[\s,!.]+|no[,!.]\s*)*(?:olv[ií]dalo|olv[ií]date|no\s+importa|mejor\s+no|ignor[aá]\s+eso|bor?r[aá]\s+eso|no\s+lo\s+(?:guardes|anotes|recuerdes))\b",
+    retractions=r"(?:(?:en\s+realidad|mejor|espera|ah)[\s,!.]+|no[,!.]\s*)*(?:olv[ií]dalo|olvida\s+eso|b[oó]rralo|pens[aá]ndolo\s+bien,?\s+no\s+lo\s+guardes|olv[ií]date|no\s+importa|mejor\s+no|ignor[aá]\s+eso|bor?r[aá]\s+eso|no\s+lo\s+(?:guardes|anotes|recuerdes))\b",
     user_opening=(
         r"(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
         r"la\s+usuaria|soy|estoy|tengo|vivo|trabajo|prefiero|uso|odio|quiero|necesito|juego|corro|bebo|tomo|"

@@ -460,7 +460,7 @@ PACK = Pack(
         ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
     ),
     others_opening=r"(?:ele|ela|eles|elas|dele|dela|deles|delas)",
-    retractions=r"(?:(?:na\s+verdade|espera|ah)[\s,!.]+|(?:não|nao)[,!.]\s*)*(?:esquece(?:\s+isso)?|deixa\s+(?:pra|para)\s+l[aá]|ignora\s+isso|n[aã]o\s+(?:guarda|grava|anota)\s+isso)\b",
+    retractions=r"(?:(?:na\s+verdade|espera|ah)[\s,!.]+|(?:não|nao)[,!.]\s*)*(?:esquece(?:\s+isso)?|apaga\s+isso|melhor\s+n[aã]o|deixa\s+quieto|pensando\s+bem,?\s+n[aã]o\s+(?:salva|guarda)\s+isso|deixa\s+(?:pra|para)\s+l[aá]|ignora\s+isso|n[aã]o\s+(?:guarda|grava|anota)\s+isso)\b",
     user_opening=(
         r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
         r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
