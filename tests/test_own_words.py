@@ -1287,3 +1287,17 @@ def test_what_follows_a_closing_fence_and_a_quoted_name_are_the_users(said, valu
 
 def test_a_one_line_quote_of_a_mail_is_not_the_users_request():
     assert read_requests("> Please remember that my flight lands at 9")[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ('Remember that my band is called "Me and My Monkey".', '"Me and My Monkey"'),
+        ('Anotá que mi perra se llama "Mi Reina".', '"Mi Reina"'),
+        ('Lembra que o meu apelido no trabalho é "Eu Sei".', '"Eu Sei"'),
+    ],
+)
+def test_a_name_in_quotes_is_kept_as_typed(said, written):
+    """A name in quotes is not rewritten in the third person ("Me and My Monkey" became "the
+    user and the user's Monkey"), and keeps its closing quote (it was cut off)."""
+    assert written in " ".join(s.text for s in read_requests(said)[0])

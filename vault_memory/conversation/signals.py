@@ -398,7 +398,7 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     Whether a clause asked again for a fact already kept."""
     before, repeated = len(found), False
     aside = _aside(sentence)
-    for clause in [*_CLAUSES.split(sentence[:aside] if aside else sentence), *([sentence[aside:]] if aside else [])]:
+    for clause in [*_clauses(sentence[:aside] if aside else sentence), *([sentence[aside:]] if aside else [])]:
         clause = clause.strip().rstrip(".!;").strip()
         outcome = _signal(clause)
         if isinstance(outcome, Signal) and outcome in found:
@@ -410,6 +410,18 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
     return repeated
+
+
+def _clauses(sentence: str) -> list[str]:
+    """``sentence`` split where the user opens a clause of their own (``_CLAUSES``), never
+    inside quotes ('my band is called "Me and My Monkey"' is one clause)."""
+    quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in '"“«') else []
+    out, start = [], 0
+    for join in _CLAUSES.finditer(sentence):
+        if not any(a < join.start() < b for a, b in quoted):
+            out.append(sentence[start : join.start()])
+            start = join.end()
+    return [*out, sentence[start:]]
 
 
 #: an aside's words at the end of the task before a request made in it ("…, and btw")
@@ -1241,12 +1253,27 @@ def _subject_key(said: str, lang: str) -> str:
 
 
 def _trim(value: str) -> str:
-    value = value.strip().strip("\"'“”«»").strip()
+    value = _unwrapped(value.strip())
     value = _STOP_AT.sub("", value).strip()
     for _ in range(3):  # "…, please, thanks! 🙏"
         head, tail = value[:-_TAIL_READ], value[-_TAIL_READ:]  # what ends it, read in a bounded tail
         value = head + _COURTESY_TAIL.sub("", _SYMBOLS_TAIL.sub("", tail)).rstrip(" ,;")
     return value[:_MAX_CHARS].rstrip() if any(ch.isalnum() for ch in value) else ""
+
+
+#: the quotes that may wrap all a request keeps: (opening, closing)
+_WRAPS = (('"', '"'), ("'", "'"), ("“", "”"), ("«", "»"))
+
+
+def _unwrapped(value: str) -> str:
+    """``value`` without the quotes around all of it ("remember: 'I love tea'"); a quote
+    that only opens or closes a name in it stays ('my nickname is "Bubbles"')."""
+    for opening, closing in _WRAPS:
+        if len(value) > 1 and value.startswith(opening) and value.endswith(closing):
+            inner = value[1:-1]
+            if opening not in inner and closing not in inner:
+                return inner.strip()
+    return value
 
 
 #: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack:
