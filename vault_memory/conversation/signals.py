@@ -452,9 +452,7 @@ def _aside(sentence: str) -> int:
 
 #: a request's asking just before its word ("…, can you", "…, ¿puedes"), in every pack
 _POLITE_END = re.compile(
-    r"(?<=[\s,;])¿?(?:"
-    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pk in all_packs() for p in pk.polite_requests)
-    + r")\s+$",
+    r"(?<=[\s,;])¿?(?:" + _words_of("polite_requests") + r")\s+$",
     _I,
 )
 
@@ -574,7 +572,7 @@ _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}
 #: how a request is asked as a question, in every pack ("could you remember that …?")
 _POLITE = re.compile(
     rf"(?:^|(?<=[,;]\s)(?:(?:{_words_of('clause_joins')})\s+)?)[¿¡]?(?:(?:{_words_of('polite_openers')})[\s,]+)?(?:"
-    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pack in all_packs() for p in pack.polite_requests)
+    + _words_of("polite_requests")
     + rf")\s+(?:(?:{_words_of('polite_openers')})\s+)?(?=\S)",
     _I,
 )
@@ -652,13 +650,8 @@ def _asked_of_what_was_said(words: list[str]) -> bool:
 
 #: how a request is asked, anywhere in its own words ("can you", "puedes", "pode")
 _POLITE_ASKED = re.compile(
-    r"(?<!\S)(?:"
-    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for pk in all_packs() for p in pk.polite_requests)
-    + r")(?!\S)",
+    r"(?<!\S)(?:" + _words_of("polite_requests") + r")(?!\S)",
     _I,
-)
-_POLITE_WORDS = frozenset(w for p in all_packs() for phrase in p.polite_requests for w in phrase.split()) - frozenset(
-    w for p in all_packs() for w in p.self_words
 )
 
 
@@ -955,9 +948,10 @@ def _says_no_fact(said: str) -> str | None:
     name is Bob"), cut off before its value ("my name is"), pointing at what it does not
     name ("I refactored it"), naming a thing with nothing said of it ("my favourite tea"),
     or nothing at all ("Remember, to:"); else None."""
-    if _OTHERS.match(said):
-        return _UNNAMED
-    if _unsaid(said) or _says_nothing(said):
+    unfinished = _unfinished(said)
+    if unfinished is not None:
+        return unfinished
+    if _says_nothing(said):
         return "nothing to keep was said after the request"
     if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
         return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
@@ -973,6 +967,16 @@ _UNNAMED = "it does not say whom it is about (he, she, they: name them)"
 #: the most words of a fact that stops where its value should be said: "my name is", "mi
 #: perro se llama" ("I take the train to work" ends in a saying verb, and says it)
 _SHORT = 4
+
+
+def _unfinished(said: str) -> str | None:
+    """Why a fact cannot stand alone: it is about someone unnamed ("his name is Bob") or
+    stops where its value should be said ("my name is"); else None."""
+    if _OTHERS.match(said):
+        return _UNNAMED
+    if _unsaid(said):
+        return "nothing to keep was said after the request"
+    return None
 
 
 def _unsaid(said: str) -> bool:
@@ -1133,10 +1137,9 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
     remember my favourite tea" (nothing said of it), "anotá el error y arreglalo" are not."""
     if _a_todo(said, lang, request):
         return "a to-do for the task at hand, not a fact"
-    if _OTHERS.match(said):
-        return _UNNAMED
-    if _unsaid(said):
-        return "nothing to keep was said after the request"  # "remember that my name is"
+    unfinished = _unfinished(said)
+    if unfinished is not None:
+        return unfinished  # "remember that his name is Bob", "remember that my name is"
     if _names_without_saying(said, request):
         return "names something without saying anything of it"
     about_user = bool(_USER_SUBJECT[lang].match(said))
@@ -1279,9 +1282,7 @@ def _unwrapped(value: str) -> str:
 #: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack:
 #: it opens after a separator or at the start (a run of separators is read once)
 _COURTESY_TAIL = re.compile(
-    r"(?<![^\s,;])(?:"
-    + "|".join(re.escape(c).replace(r"\ ", r"\s+") for p in all_packs() for c in p.courtesies)
-    + r")[\s.!,]*+$",
+    r"(?<![^\s,;])(?:" + _words_of("courtesies") + r")[\s.!,]*+$",
     _I,
 )
 #: how much of a text's end the courtesy and symbol patterns read
