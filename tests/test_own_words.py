@@ -1301,3 +1301,24 @@ def test_a_name_in_quotes_is_kept_as_typed(said, written):
     """A name in quotes is not rewritten in the third person ("Me and My Monkey" became "the
     user and the user's Monkey"), and keeps its closing quote (it was cut off)."""
     assert written in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("Lembra que na minha rua tem feira aos sábados", "na rua do usuário tem feira aos sábados"),
+        ("Anota: o apelido do meu sogro é Tonho", "O apelido do sogro do usuário é Tonho"),
+        ("lembra que em meu bairro a coleta de lixo é às terças", "no bairro do usuário a coleta de lixo é às terças"),
+        ("Guarda isso: pelas minhas contas o aluguel sobe em março", "pelas contas do usuário o aluguel sobe em março"),
+    ],
+)
+def test_a_portuguese_possessive_after_a_preposition_takes_one_article(said, written):
+    """ "no meu bairro" was written "no o bairro do usuário": the preposition holds the
+    article already (or takes it in: "em meu" → "no")."""
+    [signal] = explicit_signals(said)
+    assert written.casefold() in signal.text.casefold()
+    assert not any(
+        f" {p} {a} " in f" {signal.text.casefold()} "
+        for p in ("no", "na", "do", "pelas", "em")
+        for a in ("o", "a", "as")
+    )

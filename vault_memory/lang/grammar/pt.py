@@ -31,6 +31,16 @@ _PT_FIRST_PERSON = {
 _PT_UNAMBIGUOUS = ("tenho", "estou", "sou", "quero", "vou", "posso", "prefiro", "moro", "odeio", "adoro")
 _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
+#: a preposition before a possessive takes its article ("em meu carro" → "no carro do
+#: usuário"); one that holds it already ("no", "da", "pelas") keeps it, so no second comes
+_PT_CONTRACTED = {
+    "em": {"o": "no", "a": "na", "os": "nos", "as": "nas"},
+    "de": {"o": "do", "a": "da", "os": "dos", "as": "das"},
+    "por": {"o": "pelo", "a": "pela", "os": "pelos", "as": "pelas"},
+}
+_PT_HOLDS_ARTICLE = frozenset(
+    "no na nos nas do da dos das pelo pela pelos pelas ao à aos às num numa nuns numas dum duma".split()
+)
 
 
 #: the first person of the past of a verb in "-ar" ("adotei", "me mudei"), where a verb
@@ -69,10 +79,18 @@ def third_person(text: str) -> str:
     out = _PT_ARTICLE_POSSESSIVE.sub(lambda m: f"{m.group(2)} ", text)  # "o meu carro" → "meu carro"
     out = _PT_PAST.sub(_past, out)
 
-    def possessive(m: re.Match[str]) -> str:
-        article = _PT_POSSESSIVE[m.group(1).lower()]
-        return f"{article} {m.group(2)} do usuário"
+    def contracted(m: re.Match[str]) -> str:  # "em meu trabalho" → "no meu trabalho"
+        preposition = _PT_CONTRACTED[m.group(1).casefold()][_PT_POSSESSIVE[m.group(2).lower()]]
+        return f"{preposition.capitalize() if m.group(1)[0].isupper() else preposition} {m.group(2)}"
 
+    def possessive(m: re.Match[str]) -> str:
+        head = m.string[: m.start()]
+        before = head.rsplit(None, 1)[-1] if head[-1:].isspace() and head.strip() else ""
+        if before.casefold() in _PT_HOLDS_ARTICLE:  # "no meu trabalho" → "no trabalho do usuário"
+            return f"{m.group(2)} do usuário"
+        return f"{_PT_POSSESSIVE[m.group(1).lower()]} {m.group(2)} do usuário"
+
+    out = re.sub(r"\b(em|de|por)\s+(meu|minha|meus|minhas)\b", contracted, out, flags=_I)
     out = re.sub(r"\b(meu|minha|meus|minhas)\s+([^\W\d_]+)", possessive, out, flags=_I)
 
     out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)
