@@ -562,9 +562,11 @@ class BilingualEmbedder:
         Part(BUNDLED_DIM, BUNDLED_DIM + UseEmbedder.DIM, None, 0.5**0.5, UseEmbedder.model_id),
     )
 
-    def __init__(self, cache_dir: Path | None = None):
+    def __init__(self, cache_dir: Path | None = None, multilingual: UseEmbedder | None = None):
         self.english = FastEmbedEmbedder(BUNDLED, cache_dir)
-        self.multilingual = UseEmbedder(cache_dir=cache_dir)
+        #: the process's multilingual model when given (``embedder_from_config``): the request
+        #: judge reads with it too (``lang.judge``), and it is 84 MB loaded
+        self.multilingual = multilingual or UseEmbedder(cache_dir=cache_dir)
         self.dim: int | None = BUNDLED_DIM + UseEmbedder.DIM
         self.languages: frozenset[str] | None = None  # some part judges every pair
         #: the multilingual vectors of texts embedded to be written, by text, until the sync
@@ -639,15 +641,22 @@ def embedder_from_config(model: str, cache_dir: str | Path | None = None) -> Emb
     asks for the same model and cache folder: a second ``VaultMemory``, another vault, the
     daemon's hosted façade. Loading the bundled model costs 0.5–0.65 s; it is paid once."""
     folder = Path(cache_dir).expanduser() if cache_dir else None
-    key = (model, str(folder or ""))
     with _LOADED_LOCK:
-        if key not in _LOADED:
-            if model == HASH:
-                _LOADED[key] = HashEmbedder()
-            elif model == USE_MULTILINGUAL:
-                _LOADED[key] = UseEmbedder(cache_dir=folder)
-            elif model == BILINGUAL:
-                _LOADED[key] = BilingualEmbedder(folder)
-            else:
-                _LOADED[key] = FastEmbedEmbedder(model, folder)
-        return _LOADED[key]
+        return _loaded(model, folder)
+
+
+def _loaded(model: str, folder: Path | None) -> Embedder:
+    """``embedder_from_config``'s, made at the first ask (the caller holds ``_LOADED_LOCK``)."""
+    key = (model, str(folder or ""))
+    if key not in _LOADED:
+        if model == HASH:
+            _LOADED[key] = HashEmbedder()
+        elif model == USE_MULTILINGUAL:
+            _LOADED[key] = UseEmbedder(cache_dir=folder)
+        elif model == BILINGUAL:
+            multilingual = _loaded(USE_MULTILINGUAL, folder)
+            assert isinstance(multilingual, UseEmbedder)
+            _LOADED[key] = BilingualEmbedder(folder, multilingual)
+        else:
+            _LOADED[key] = FastEmbedEmbedder(model, folder)
+    return _LOADED[key]
