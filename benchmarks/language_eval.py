@@ -7,7 +7,8 @@ what the offline reading does with them:
 
 - ``language``: every text of every set, read by ``lang.detect`` (right, unsure, wrong);
 - ``explicit``: a prompt that asks to remember something about the user is kept whole
-  (every value it names is in the facts written);
+  (every value it names is in the facts written); requests are read as the prompt hook and
+  ``ingest`` read them, with the request judge (``lang.judge``; ``--rules-only``: without);
 - ``coding``: an instruction about the task at hand is written as a fact (should not be);
 - ``declined``: of the explicit requests not kept, how many are named with a reason;
 - ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
@@ -45,7 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import vault_memory as vmem  # noqa: E402
-from vault_memory.conversation.signals import read_requests  # noqa: E402
+from vault_memory.conversation.request_judge import request_judge  # noqa: E402
+from vault_memory.conversation.signals import Judge, read_requests  # noqa: E402
 from vault_memory.lang import detect  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "language_eval"
@@ -80,7 +82,10 @@ def rate(hits: int, n: int) -> dict:
     return {"n": n, "hits": hits, "rate": round(hits / n, 3) if n else None}
 
 
-def measure(split: str, show: bool = False) -> dict:
+def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
+    """The offline reading's rates on ``split``; ``rules_only``: requests read without the
+    request judge (``lang.judge``), as before it."""
+    judge = None if rules_only else request_judge()
     out: dict = {"split": split}
     counts: dict = collections.defaultdict(collections.Counter)
     for text, lang in texts(split):
@@ -91,7 +96,7 @@ def measure(split: str, show: bool = False) -> dict:
 
     for suffix in ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5"):
         if (DATA / f"explicit{suffix}.json").exists():
-            out.update(_requests(suffix, split, show))
+            out.update(_requests(suffix, split, show, judge))
     out.update(_secrets(split, show))
     out.update(_kinds(split, show))
     return out
@@ -144,14 +149,14 @@ def _secrets(split: str, show: bool) -> dict:
     return out
 
 
-def _requests(suffix: str, split: str, show: bool) -> dict:
+def _requests(suffix: str, split: str, show: bool, judge: Judge | None) -> dict:
     """Explicit requests kept whole, those not kept named with a reason, and coding
     instructions written as facts, on ``explicit{suffix}`` and ``coding{suffix}``."""
     out: dict = {}
     kept: dict = collections.defaultdict(lambda: [0, 0])
     declined: dict = collections.defaultdict(lambda: [0, 0])
     for case in cases(f"explicit{suffix}", split):
-        signals, refused = read_requests(case["prompt"])
+        signals, refused = read_requests(case["prompt"], judge=judge)
         written = " ".join(s.text for s in signals).casefold()
         whole = all(k.casefold() in written for k in case["keep"])
         kept[case["lang"]][0] += whole
@@ -163,7 +168,7 @@ def _requests(suffix: str, split: str, show: bool) -> dict:
                 print(f"NOT KEPT [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]} {refused}")
     coding: dict = collections.defaultdict(lambda: [0, 0])
     for case in cases(f"coding{suffix}", split):
-        signals, _ = read_requests(case["prompt"])
+        signals, _ = read_requests(case["prompt"], judge=judge)
         coding[case["lang"]][0] += bool(signals)
         coding[case["lang"]][1] += 1
         if show and signals:
@@ -308,8 +313,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show", action="store_true", help="print each case the reading gets wrong")
     parser.add_argument("--recall", action="store_true", help="also measure recall on real vaults (a minute or two)")
+    parser.add_argument("--rules-only", action="store_true", help="read requests without the request judge")
     args = parser.parse_args()
-    result = measure(args.split, args.show)
+    result = measure(args.split, args.show, args.rules_only)
     if args.recall:
         result["recall"] = measure_recall(args.split, args.show)
     if args.json:

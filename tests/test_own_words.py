@@ -1322,3 +1322,53 @@ def test_a_portuguese_possessive_after_a_preposition_takes_one_article(said, wri
         for p in ("no", "na", "do", "pelas", "em")
         for a in ("o", "a", "as")
     )
+
+
+def test_the_request_judge_reads_the_message_and_settles_what_words_of_code_left_in_doubt(tmp_path):
+    """With the bundled multilingual model: a request about the user's workplace that the
+    rules refused for its words of code ("deploy") is kept, and an
+    instruction for the code at hand that the rules kept is refused, named with why."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    judge = request_judge(tmp_path / "models")
+    world = "acordate que en mi laburo el deploy a producción lo aprueba siempre la jefa de guardia"
+    task = "remember that we have to rename the helper before this branch gets merged"
+    for said in (world, task):
+        assert read_requests(said)[0] != read_requests(said, judge=judge)[0]
+    kept, _ = read_requests(world, judge=judge)
+    assert [s.lang for s in kept] == ["es"] and "laburo del usuario" in kept[0].text
+    assert read_requests(task)[0], "the rules alone keep it"
+    written, declined = read_requests(task, judge=judge)
+    assert written == [] and "task at hand" in declined[0].reason
+
+
+def test_a_prompt_of_the_task_asked_as_a_request_writes_nothing_through_the_hook(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        outcomes = remember_said(mem, "lembra que a gente precisa atualizar o changelog antes de subir essa versão")
+        warnings = list(mem.vault.warnings)
+        listed = mem.list().memories
+    assert outcomes == [] and listed == []
+    assert any("task at hand" in w for w in warnings)
+
+
+def test_a_request_made_in_passing_in_a_task_is_kept_when_the_judge_reads_it_as_the_users_world(tmp_path):
+    """A request whose word opens a clause mid-sentence, after a colon, is read by no rule
+    alone (as a rule it kept instructions too); the judge reads the message as a request of
+    the user's world, and what follows the request is kept."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "Antes de mirar los tests: recuerda que mi portátil del trabajo es un ThinkPad T14 con Fedora 40. Bueno, sigamos."
+    assert read_requests(said)[0] == []
+    [kept], _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert "ThinkPad T14 con Fedora 40" in kept.text and kept.lang == "es"
+
+
+def test_a_fact_of_the_user_about_how_they_write_code_is_never_refused_by_the_judge(tmp_path):
+    """The judge reads "I always use double quotes in JavaScript" as code (under its refusal
+    threshold), but a fact whose subject is the user is theirs."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "remember that I always use double quotes in JavaScript"
+    kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [s.text for s in kept] == ["The user always uses double quotes in JavaScript"] and declined == []

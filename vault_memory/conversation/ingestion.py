@@ -32,7 +32,8 @@ from ..vault.secrets import masked, names_a_secret
 from .ledger import Ledger, Ledgers
 from .llm import FROM_CONFIG, ChatClient, Extraction, extract, pair_judge, resolve_chat, summary_text
 from .queue import PendingEntry, PendingQueue
-from .signals import fact_persona, not_kept_notes, read_requests
+from .request_judge import request_judge
+from .signals import Judge, fact_persona, not_kept_notes, read_requests
 from .transcript import LineProblem, Transcript, Turn, parse, parse_all, source_text, user_words
 
 if TYPE_CHECKING:
@@ -140,7 +141,9 @@ def _ingest(
         ledger = ledgers.get(transcript.session)
         report = _report(transcript, ledger, dry_run=True)
         report.llm = "skipped (dry run)" if chat else "off"
-        for item in _explicit_items(transcript.turns, ledger, transcript.session, persona, report.notes):
+        for item in _explicit_items(
+            transcript.turns, ledger, transcript.session, persona, report.notes, _judge_of(mem)
+        ):
             report.signals += 1
             refused = _refused(item, "would not write")  # what the run would refuse, the dry run says it would
             if refused is not None:
@@ -230,7 +233,7 @@ def remember_said(
     the session's transcript later reads it as already done. [] when it asks nothing.
     ``seconds`` bounds each reading of the message (``signals.read_requests``)."""
     text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
-    signals, declined = read_requests(text, seconds)
+    signals, declined = read_requests(text, seconds, _judge_of(mem))
     if not signals:  # the common case costs one pass of the patterns
         mem.vault.warnings += not_kept_notes(declined)
         return []
@@ -256,7 +259,7 @@ def _remember_said(
     from ..writing.rules import validate
 
     items = []
-    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, seconds):
+    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, _judge_of(mem), seconds):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written
@@ -286,7 +289,7 @@ def process(
     ledger = ledgers.get(entry.session)
     transcript = Transcript(entry.turns, "queued", entry.session)
     report = _report(transcript, ledger)
-    explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes)
+    explicit = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes, _judge_of(mem))
     report.signals = len(explicit)
     # what the user said is on disk before any LLM call can stall or fail
     _write(mem, explicit, report, ledger, now)
@@ -396,7 +399,7 @@ def _ingest_batch(
     queued = list(zip([*entries, *batched], [*waiting, *fresh], strict=True))
     groups = []
     for entry, (_, ledger, report) in queued:
-        items = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes)
+        items = _explicit_items(entry.turns, ledger, entry.session, entry.persona, report.notes, _judge_of(mem))
         report.signals = len(items)
         groups.append((items, report, ledger))
     _write_groups(mem, groups, now)
@@ -534,8 +537,19 @@ def _llm_items(
     return items
 
 
+def _judge_of(mem: VaultMemory) -> Judge:
+    """The request judge, with the model's copy where the vault's config keeps models."""
+    return request_judge(mem.config["embedding"]["cache_dir"] or None)
+
+
 def _explicit_items(
-    turns: list[Turn], ledger: Ledger, session: str, persona: str | None, notes: list[str], seconds: float | None = None
+    turns: list[Turn],
+    ledger: Ledger,
+    session: str,
+    persona: str | None,
+    notes: list[str],
+    judge: Judge,
+    seconds: float | None = None,
 ) -> list[Remembering]:
     """What the user's turns ask to keep; each request not kept is named in ``notes``, with why."""
     from ..writing.rules import Remembering
@@ -544,7 +558,7 @@ def _explicit_items(
     for turn in turns:
         if turn.role != "user" or turn.digest in ledger.explicit:  # only the user's words, once
             continue
-        signals, declined = read_requests(turn.content, seconds)
+        signals, declined = read_requests(turn.content, seconds, judge)
         notes += not_kept_notes(declined)
         for signal in signals:
             items.append(

@@ -16,9 +16,21 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..lang import all_packs, detect, fold_accents, in_third_person, normalize_space, not_utf8, pack, sentences
+from ..lang import (
+    all_packs,
+    detect,
+    fold_accents,
+    in_third_person,
+    normalize_space,
+    not_utf8,
+    of_the_user,
+    pack,
+    sentences,
+)
+from ..lang import judge as meaning
 from ..lang.grammar import guarded
 from ..vault.secrets import masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
@@ -41,7 +53,33 @@ class NotKept:
 
     sentence: str
     reason: str
+    #: what it would keep, when the rules refused it by its words of the task alone (files,
+    #: code, "deploy"): a judge of the message's meaning may keep it (``read_requests``)
+    would_keep: Signal | None = field(default=None, compare=False)
 
+
+@dataclass(frozen=True)
+class _ByItsWords:
+    """A refusal by words of the task alone: what the request keeps may still be of the
+    user's world ("remember our branch names are feature/JIRA-…")."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Doubt:
+    """A request refused by its words of the task alone, and what it would keep."""
+
+    reason: str
+    kept: Signal
+
+
+#: reads a message: the probability that it asks to keep something of the user's world
+#: rather than give an instruction for the task at hand (``lang.judge``)
+Judge = Callable[[str], float]
+#: why a request the rules kept is not, when the judge reads its message as the task's
+_BY_MEANING = "an instruction for the task at hand, by what the message says (not the user's world)"
+_TASK = "about the task at hand (code, files, tests), not the user"
 
 _I = re.IGNORECASE
 
@@ -153,7 +191,9 @@ def not_kept_notes(not_kept: list[NotKept]) -> list[str]:
     return notes
 
 
-def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Signal], list[NotKept]]:
+def read_requests(
+    utterance: str, seconds: float | None = None, judge: Judge | None = None
+) -> tuple[list[Signal], list[NotKept]]:
     """The facts a user's turn asks to keep, and the requests to remember it makes that are
     not kept, each with its reason ("remember to run the linter": a to-do for the task).
     Read for ``seconds`` at most, when given: what is left is named as not read (no text
@@ -163,7 +203,11 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
     sentence that goes on about what a request named ("my wife's name is Ana. She is a
     nurse.") is part of that request: the request is kept whole. A request said after its
     fact ("My landlord is Mr. Patel. Remember it please", "…, guarda isso na memória") keeps
-    what was said before it."""
+    what was said before it.
+
+    ``judge``, when given, reads the message's meaning where the rules are in doubt: what
+    they refused by words of the task alone, what they kept, and a request said in passing
+    that no rule reads (``_judged``, ``_asked_in_passing``)."""
     reading = _Reading()
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
@@ -186,7 +230,95 @@ def read_requests(utterance: str, seconds: float | None = None) -> tuple[list[Si
             reading.joins, reading.before_it = None, []
         elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
             reading.read(sentence, opening, following)
-    return reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
+    found, unclear = reading.found, reading.unclear
+    passing = [] if judge is None or found or _past(deadline) else _said_in_passing(all_sentences, deadline)
+    if judge is None or not (passing or any(map(_asked, found)) or any(n.would_keep for n in reading.declined)):
+        return found, reading.declined + [NotKept(s, _UNCLEAR) for s in unclear]
+    world = judge(said)
+    if world >= meaning.KEEP:  # a request of the user's world, said where no rule reads one
+        for sentence, signal in passing:
+            if signal not in found:
+                found.append(signal)
+                unclear = [s for s in unclear if s not in sentence]
+    return _judged(found, reading.declined + [NotKept(s, _UNCLEAR) for s in unclear], world)
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
+def _said_in_passing(all_sentences: list[str], deadline: float | None) -> list[tuple[str, Signal]]:
+    """Each sentence that makes a request in passing (``_asked_in_passing``), with what it
+    keeps; read until ``deadline``."""
+    out = []
+    for sentence in all_sentences:
+        if _past(deadline):
+            break
+        asks = len(sentence) <= _MAX_SENTENCE and _ANY_CUE.search(sentence)
+        signal = _asked_in_passing(normalize_space(sentence)) if asks else None
+        if signal is not None:
+            out.append((sentence, signal))
+    return out
+
+
+def _asked_in_passing(sentence: str) -> Signal | None:
+    """A request made in passing, where no rule reads one: its word opens a clause anywhere
+    in the sentence ("Before we go on with the Dockerfile — please remember my VPS is at
+    Hetzner…", "…: guarda que mi VPS está en OVH"), and what follows it says something of
+    the user or their group. Read only when the judge reads the message as a request of the
+    user's world: as a rule alone, an aside after a dash kept one request more on a tune half
+    and one fewer on its held half."""
+    words = sentence.rstrip(".!?").split()
+    said_in = detect(sentence)
+    for cue in (i for i, word in enumerate(words) if _is_cue(word) and _is_cue_in(word, said_in)):
+        start = _request_start(words, cue)
+        if start > 0 and not _opens_a_clause(words[start - 1]):
+            continue  # "write a thank-you note to my neighbour": a noun
+        said, _ = _said_after(words, cue)
+        said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said if said is not None else " ".join(words[cue + 1 :]))))
+        said = said.strip()
+        if not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
+            continue  # "worth remembering, it'll help when I ask…": no fact of the user's
+        if PASSING_STATE.search(said) or _refused(said) or _says_no_fact(said) is not None:
+            continue
+        lang = detect(said) or detect(sentence) or "en"
+        return _as_said(said, lang if pack(lang) is not None else "en", "keep-this")
+    return None
+
+
+def _opens_a_clause(word: str) -> bool:
+    """Whether a clause opens after ``word``: a dash, a colon, a comma, "and"."""
+    return word in _DASHES or word[-1] in ",;:" or word.casefold() in _CLAUSE_JOINS
+
+
+def _asked(signal: Signal) -> bool:
+    """Whether ``signal`` was kept because the user asked ("remember that…"), not said."""
+    return signal.rule.split("+")[0] in _REQUEST_RULES | {"keep-that"}
+
+
+def _judged(found: list[Signal], declined: list[NotKept], world: float) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` and ``declined`` once the judge read the message as of the user's world with
+    probability ``world``: when it is sure of it (``lang.judge.KEEP``), what the rules
+    refused by words of the task alone is kept; when sure of the opposite
+    (``lang.judge.REFUSE``), what a request kept is refused, unless it is of the user ("I
+    indent with two spaces" reads as code). Between, the rules stand."""
+    if world < meaning.REFUSE:  # a fact whose subject is the user is theirs, whatever its words
+        refused = [s for s in found if _asked(s) and not of_the_user(s.text)]
+        return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
+    if world >= meaning.KEEP:
+        kept = list(found)
+        for would in (n.would_keep for n in declined if n.would_keep is not None):
+            if not any(_alike(would.text, k.text) for k in kept):  # one request read twice, kept once
+                kept.append(would)
+        return kept, [n for n in declined if n.would_keep is None]
+    return found, declined
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether one fact's text holds the other's ("Pra próxima: a equipe…" and "Fica sabendo
+    pra próxima: a equipe…" are one request read by two rules)."""
+    a, b = a.casefold().rstrip("."), b.casefold().rstrip(".")
+    return a in b or b in a
 
 
 #: what in a message is not the user's own words, though it is in their message: a block
@@ -407,6 +539,8 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
             found.append(outcome)
         elif isinstance(outcome, str):
             declined.append(NotKept(clause, outcome))
+        elif isinstance(outcome, _Doubt):
+            declined.append(NotKept(clause, outcome.reason, outcome.kept))
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
     return repeated
@@ -489,6 +623,15 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept])
     kept = _kept(back, "", "", detect(back))
     if isinstance(kept, Signal):
         found.append(Signal(kept.text, kept.key, kept.domain, kept.lang, "keep-that"))
+    elif isinstance(kept, _Doubt):
+        found_then = kept.kept
+        declined.append(
+            NotKept(
+                back,
+                kept.reason,
+                Signal(found_then.text, found_then.key, found_then.domain, found_then.lang, "keep-that"),
+            )
+        )
     else:
         declined.append(NotKept(back, kept))
 
@@ -722,7 +865,7 @@ def _refused(sentence: str) -> bool:
 _PASSING = "a passing state, not a lasting fact"
 
 
-def _signal(clause: str) -> Signal | str | None:
+def _signal(clause: str) -> Signal | str | _Doubt | None:
     """The signal a clause gives; for a request to remember that is not kept, the reason."""
     if not clause:
         return None
@@ -732,7 +875,7 @@ def _signal(clause: str) -> Signal | str | None:
     if statement is not None:
         return statement
     said_in = detect(clause)  # "anota que…" is a request in Spanish and in Portuguese: its own first
-    table: Signal | str | None = None
+    table: Signal | str | _Doubt | None = None
     for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
         match = pattern.match(clause)
         if match:
@@ -755,7 +898,7 @@ def _signal(clause: str) -> Signal | str | None:
 _CUE_REACH = 8
 
 
-def _cued(clause: str, said_in: str | None) -> Signal | str | None:
+def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     """A request no table row reads, by what every such request has: a word that asks to
     keep ("save", "guárdalo", "registra", "lembre") in its opening, then a colon or a "that"
     after which the fact is said: "Save this for future sessions: we deploy on Wednesdays",
@@ -859,6 +1002,8 @@ _DO_NEXT = re.compile(
 )
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
+#: the words that join two clauses, in every pack ("and", "y", "e")
+_CLAUSE_JOINS = frozenset(w for p in all_packs() for w in p.clause_joins)
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
 #: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
 _REQUEST_AFTER = re.compile(
@@ -870,7 +1015,7 @@ _TRAILING_CUE_REACH = 5
 _TRAILING_WORDS = 12
 
 
-def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | None:
+def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     """A fact followed by the request to keep it: "my landlord is Mr. Okonkwo, please
     remember that (in case…)", "uso Arch Linux, anotalo", "…, tenlo presente siempre",
     "…, que no se te olvide en próximas sesiones". What is kept says something of the
@@ -882,9 +1027,12 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         said = clause[: split.start()].strip()
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
+            kept = _kept(said, cue, "", said_in)
             if not _says_of_them(said):
-                return "it says nothing of the user or their world (a to-do, an instruction)"
-            return _kept(said, cue, "", said_in)
+                reason = "it says nothing of the user or their world (a to-do, an instruction)"
+                would = kept if isinstance(kept, Signal) else kept.kept if isinstance(kept, _Doubt) else None
+                return reason if would is None else _Doubt(reason, would)
+            return kept
     return None
 
 
@@ -905,25 +1053,30 @@ def _trailing_request(words: list[str]) -> str | None:
     return None
 
 
-def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str:
+def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str | _Doubt:
     """What a request read by its cue keeps (``said``), or why not."""
     if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
-        return "about the task at hand (code, files, tests), not the user"
+        return _TASK
     lang = said_in or _cue_language(cue_word)
     whole = said.strip()
     said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
     if not said:
         return "nothing to keep was said after the request"
     why_not = _why_not_kept(said, whole, lang)
-    if why_not is not None:
-        return why_not
+    if isinstance(why_not, _ByItsWords):
+        return _Doubt(why_not.reason, _as_said(said, lang if pack(lang) is not None else "en", "keep-this"))
+    return why_not or _as_said(said, lang if pack(lang) is not None else "en", "keep-this")
+
+
+def _as_said(said: str, lang: str, rule: str) -> Signal:
+    """The fact a request keeps: a known statement's, else ``said`` in the third person."""
     inner = _statement(said)
     if inner is not None:
-        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"keep-this+{inner.rule}")
-    return _generic(said, lang if pack(lang) is not None else "en", "keep-this")
+        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
+    return _generic(said, lang, rule)
 
 
-def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
+def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
     fact of the user: a passing state, a bare name, the task at hand; else None."""
     if PASSING_STATE.search(said) or _refused(said):
@@ -934,12 +1087,10 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | None:
     about_user = _of_user_or_group(said, lang)
     if _DO_NEXT.search(whole) and not about_user:
         return "a note about the task at hand, with what to do about it"
-    if (
-        _DEICTIC.search(said)
-        or _POINTS_AT.search(said)
-        or (_TASK_WORDS.search(said) and not _their_world(said, about_user))
-    ):
-        return "about the task at hand (code, files, tests), not the user"
+    if _DEICTIC.search(said) or _POINTS_AT.search(said):
+        return _TASK  # "this", "here": what it is about is not said
+    if _TASK_WORDS.search(said) and not _their_world(said, about_user):
+        return _ByItsWords(_TASK) if not _CODE_MARKS.search(said) else _TASK
     return None
 
 
@@ -1067,12 +1218,19 @@ def _is_cue(word: str) -> bool:
     return _ANY_CUE.fullmatch(_cue_form(word)) is not None
 
 
+def _is_cue_in(word: str, lang: str | None) -> bool:
+    """Whether ``word`` asks to keep in ``lang`` (any language when it is not known):
+    "another" is no Spanish "anotá" in an English sentence."""
+    folded = _cue_form(word)
+    return any(pattern.fullmatch(folded) for pattern, code in _CUE_WORDS if lang in (code, None))
+
+
 def _cue_language(word: str) -> str:
     folded = _cue_form(word)
     return next((code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)), "en")
 
 
-def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
+def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Doubt:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
@@ -1089,14 +1247,11 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str:
         directive = _directive(said, lang, found.lasting_rule if found else "")  # "remember to always…"
         return directive or "an instruction for the task at hand"
     why = _not_worth_keeping(said, lang, match)
-    if why:
+    if isinstance(why, str):
         return why
     if _DO_NEXT.search(match.group("x")) and not _of_user_or_group(said, lang):
-        return "a note about the task at hand, with what to do about it"
-    inner = _statement(said)
-    if inner is not None:
-        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
-    return _generic(said, lang, rule)
+        return "a note about the task at hand, with what to do about it" if why is None else why.reason
+    return _as_said(said, lang, rule) if why is None else _Doubt(why.reason, _as_said(said, lang, rule))
 
 
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
@@ -1113,6 +1268,9 @@ _TASK_WORDS = re.compile(
     + r")\b",
     _I,
 )
+#: what only code is written with ("x = 1;", "{…}", "run()"): no judge of meaning keeps it
+#: ("contraseña = limonada_22" is a secret's line as much as a config's)
+_CODE_MARKS = re.compile(r"[{}=;]|\b\w+\(\)")
 #: how a fact about the user or their world begins: its subject is them
 _USER_SUBJECT = {pack.code: re.compile(rf"^(?:{pack.user_opening})\b", _I) for pack in all_packs() if pack.user_opening}
 #: the opening of a fact about the user in any pack ("…and my skip-level is Raj")
@@ -1130,7 +1288,7 @@ _SAYS_SOMETHING = re.compile(r"\b(?:" + "|".join(p.saying_verbs for p in all_pac
 _INFINITIVE = {p.code: re.compile(rf"^(?:{p.infinitive})$", _I) for p in all_packs() if p.infinitive}
 
 
-def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | None:
+def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _ByItsWords | None:
     """Why what a request asks to remember is not a lasting fact about the user or their
     world but the task at hand, or None when it is one: "remember to close the handle",
     "note the failing test in tests/test_api.py", "save this file as config.yaml", "please
@@ -1146,7 +1304,7 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | No
     said_as_fact = bool(request.group("that") or request.group("colon"))  # "remember that our CI runs on…"
     their_world = _USER_GROUP.match(said) or _their_world(said, about_user)
     if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and their_world):
-        return "about the task at hand (code, files, tests), not the user"
+        return _ByItsWords(_TASK) if not _CODE_MARKS.search(said) else _TASK
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
     return "not a fact about the user or their world"

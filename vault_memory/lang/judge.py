@@ -1,0 +1,54 @@
+"""Whether a request to remember is about the user's world or about the task at hand, read
+by its meaning: a logistic regression on the multilingual model's vector of the message.
+
+The request rules read words: files, code, "deploy", "esto" say the task. On requests and
+instructions written by people who never saw them, those words refused a third of what was
+asked to be kept ("remember our branch names are feature/JIRA-…", "guarda que la base de
+analítica es un ClickHouse") and wrote some instructions ("tené en cuenta que esto corre en
+node 16"). The judge settles only those two doubts: a request the rules refused for its
+task words is kept when the judge is sure it is of the user's world (``KEEP``), and one
+they kept is refused when it is sure it is the task (``REFUSE``). Trained and measured by
+``benchmarks/request_judge.py`` (the thresholds there, chosen on the sets it was trained
+on, each left out in turn); the weights are data, beside this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+#: the fitted judge: the model whose vectors it reads, its weights and bias
+WEIGHTS = Path(__file__).with_name("request_judge.json")
+#: the model it reads (``index.embedder.UseEmbedder``: sixteen languages in one space)
+MODEL = "use-multilingual-v3"
+#: at or above this, a request refused for its task words is kept, and one said in passing
+#: where no rule reads it is read (``signals._asked_in_passing``); below ``REFUSE``, a
+#: request the rules kept is refused. Chosen on what the reading does, each generation of
+#: sets left out of the judge's training in turn (the held half left out of all): the rules
+#: alone kept 376 of 427 requests whole and wrote 11 of 393 instructions; with the judge at
+#: these two, 376 and 3 (the best of a grid of 25 by requests kept less twice the
+#: instructions written, and the fewest written among its ties). A fact whose subject is the
+#: user is never refused ("I indent with two spaces" reads as code)
+KEEP = 0.9
+REFUSE = 0.15
+
+
+@functools.cache
+def _fitted() -> tuple[tuple[float, ...], float]:
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    if data.get("model") != MODEL:
+        raise ValueError(f"{WEIGHTS.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
+    return tuple(float(w) for w in data["weights"]), float(data["bias"])
+
+
+def of_their_world(vector: Sequence[float]) -> float:
+    """The probability that the message of ``vector`` (its unit ``MODEL`` vector) asks to
+    keep something of the user's world rather than an instruction for the task at hand."""
+    weights, bias = _fitted()
+    if len(vector) != len(weights):
+        raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
+    z = bias + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
