@@ -1372,3 +1372,35 @@ def test_a_fact_of_the_user_about_how_they_write_code_is_never_refused_by_the_ju
     said = "remember that I always use double quotes in JavaScript"
     kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
     assert [s.text for s in kept] == ["The user always uses double quotes in JavaScript"] and declined == []
+
+
+@pytest.mark.parametrize(
+    ("text", "roles"),
+    [
+        ("I co-host a podcast called The Cousins Club.", set()),  # a name's word is no role
+        ("El usuario bebe mate todas las tardes", set()),  # "bebe" drinks: a baby only when owned
+        ("O usuário mora num país frio", set()),  # "país", folded "pais": parents only when owned
+        ("La cuenta vieja del banco se cerró", set()),
+        ("Mi vieja cocina los domingos", {"mother"}),
+        ("Os pais do usuário moram em Braga", {"parent"}),
+        ("My Aunt Rosa sends a card every year", {"aunt"}),
+    ],
+)
+def test_whose_a_fact_is_is_not_read_from_a_name_nor_from_a_word_that_is_a_role_only_when_owned(text, roles):
+    from vault_memory.lang import people
+
+    assert set(people(text)) == roles
+
+
+def test_a_newer_pet_replaces_an_older_one_named_by_a_narrower_word(tmp_path):
+    """ "a budgie" names a bird and a pet, "an iguana" names no kind the packs know: both are
+    the user's pet, and the newer one is the change of the older."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("My pet is a budgie called Kiwi.", now=NOW - 20 * DAY, force_new=True)
+        mem.remember("These days my pet is an iguana named Rocco.", now=NOW - 2 * DAY, force_new=True)
+        block = mem.recall("what pet do I have?").block
+    lines = [line for line in block.splitlines() if line.startswith("- ")]
+    assert any("Rocco" in line for line in lines)
+    kiwi = [line for line in lines if "Kiwi" in line]
+    assert not kiwi or "may be outdated" in kiwi[0], block

@@ -133,6 +133,12 @@ class Pack:
     #: the user's people and animals by the words of this language, each as a role that
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)
+    #: the words of ``kin`` that name one of the user's people only when owned, for they are
+    #: other words too ("vieja": old, "bebe": drinks, "nan", "país" folded): after one of
+    #: ``kin_owners`` ("mi vieja") or before one of ``kin_owned_by`` ("la mamá del usuario")
+    kin_owned: frozenset[str] = field(default_factory=frozenset)
+    kin_owners: frozenset[str] = field(default_factory=frozenset)
+    kin_owned_by: tuple[str, ...] = ()
     that_words: frozenset[str] = field(default_factory=frozenset)
     #: the word after a request's verb that makes it a to-do ("remember *to* call", "acordate
     #: *de* cerrar"): a list it announces ("Remember to:") holds things to do, not facts

@@ -6,7 +6,7 @@ import functools
 import re
 
 from .registry import all_packs
-from .text import fold_accents, words
+from .text import fold_accents
 
 
 @functools.cache
@@ -41,17 +41,58 @@ def _kin() -> dict[str, str]:
     return {fold_accents(word).casefold(): role for p in all_packs() for word, role in p.kin.items()}
 
 
+@functools.cache
+def _owning() -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, ...], ...]]:
+    """The words of kin that are a role only when owned, their owners, and what owns them
+    after them (``Pack.kin_owned``), as ``people`` reads words."""
+    packs = all_packs()
+
+    def read(word: str) -> str:
+        return fold_accents(word).casefold().removesuffix("'s")
+
+    owned = frozenset(read(w) for p in packs for w in p.kin_owned)
+    owners = frozenset(read(w) for p in packs for w in p.kin_owners)
+    after = tuple(tuple(read(w) for w in phrase.split()) for p in packs for phrase in p.kin_owned_by)
+    return owned, owners, after
+
+
 #: how much of a fact says whose it is: its opening
 PEOPLE_CHARS = 120
+#: a word as ``people`` reads it, its case kept (a name's words are capitalized)
+_CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
 def people(text: str) -> frozenset[str]:
     """The roles of the user's people and animals a fact names in its opening, whatever the
     language ("My wife traded in her car" → {partner}, "Meu irmão se mudou" → {brother});
-    empty for a fact about the user alone."""
+    empty for a fact about the user alone. A role's word inside a name is no role ("a band
+    called The Loud Neighbours"), nor is a word that is one only when owned and is not ("la
+    cuenta vieja"; "mi vieja" is the mother)."""
     kin = _kin()
-    found = [w.removesuffix("'s") for w in words(fold_accents(text[:PEOPLE_CHARS]).replace("’", "'"))]
-    return frozenset(kin[w] for w in found if w in kin)
+    owned, owners, owned_by = _owning()
+    opening = fold_accents(text[:PEOPLE_CHARS]).replace("’", "'")
+    cased = [(m.group(), m.start()) for m in _CASED_WORD.finditer(opening)]
+    found = [w.casefold().removesuffix("'s") for w, _ in cased]
+    roles = set()
+    for i, word in enumerate(found):
+        if word not in kin or _in_a_name(cased, i, opening):
+            continue
+        if word in owned and not (
+            (i > 0 and found[i - 1] in owners) or any(tuple(found[i + 1 : i + 1 + len(o)]) == o for o in owned_by)
+        ):
+            continue
+        roles.add(kin[word])
+    return frozenset(roles)
+
+
+def _in_a_name(cased: list[tuple[str, int]], i: int, text: str) -> bool:
+    """Whether the word ``cased[i]`` is capitalized after another capitalized word that
+    does not open a sentence: a name's ("The Loud Neighbours", "Los Vecinos Ruidosos"),
+    not "Aunt May" nor "My Mom"."""
+    if i == 0 or not cased[i][0][:1].isupper() or not cased[i - 1][0][:1].isupper():
+        return False
+    before = text[: cased[i - 1][1]].rstrip()
+    return bool(before) and before[-1] not in ".!?:;\n"
 
 
 #: the role that covers a narrower one, whatever the language: a question about the user's

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..index.embedder import Part
 from ..index.snapshot import Snapshot
-from ..lang import detect, people, says_change, says_contrast
+from ..lang import detect, of_the_same_people, people, says_change, says_contrast
 from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
 from .languages import judge_of, pair_cosine
@@ -173,8 +173,9 @@ def _change_candidates(
 def _may_change(memory: Memory, other: Memory) -> bool:
     """Whether ``other``, by what it is and says, may be a change of ``memory``: a fact of
     the same persona said after it, in words of change and not of contrast, about the same
-    people ("My wife traded in her car" is not of "My car is a Civic"), not one of several
-    held at once."""
+    people ("My wife traded in her car" is not of "My car is a Civic"; "My pet these days is
+    a bearded dragon" is of "My pet is a hamster", ``lang.of_the_same_people``), not one of
+    several held at once."""
     return (
         other.type == "fact"
         and other.id != memory.id
@@ -182,7 +183,7 @@ def _may_change(memory: Memory, other: Memory) -> bool:
         and said_order(other)[0] > said_order(memory)[0]
         and says_change(other.text)
         and not says_contrast(other.text)
-        and people(other.text) == people(memory.text)
+        and of_the_same_people(people(other.text), people(memory.text))
         and not _several_at_once(memory, other)
     )
 

@@ -306,6 +306,9 @@ PACK = Pack(
         "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "
         "para".split()
     ),
+    kin_owned=frozenset("vieja viejos papa mama bebe nena nene".split()),
+    kin_owners=frozenset("mi mis tu tus su sus nuestro nuestra nuestros nuestras".split()),
+    kin_owned_by=("del usuario", "de la usuaria"),
     kin={
         **dict.fromkeys("pareja novio novia esposo esposa marido".split(), "partner"),
         **dict.fromkeys("madre mamá mama mami vieja".split(), "mother"),

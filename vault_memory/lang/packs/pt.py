@@ -325,6 +325,9 @@ PACK = Pack(
         "usuario usuaria usuarios chama chamo meu minha sou mora moro vive vivo em no na do da de se me trabalha trabalho "
         "como para".split()
     ),
+    kin_owned=frozenset("bebe mulher pais cobra".split()),
+    kin_owners=frozenset("meu minha meus minhas nosso nossa nossos nossas seu sua seus suas".split()),
+    kin_owned_by=("do usuario", "da usuaria"),
     kin={
         **dict.fromkeys("parceiro parceira namorado namorada marido esposa esposo mulher".split(), "partner"),
         **dict.fromkeys("mãe mae mamãe".split(), "mother"),
