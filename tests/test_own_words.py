@@ -1352,16 +1352,33 @@ def test_a_prompt_of_the_task_asked_as_a_request_writes_nothing_through_the_hook
     assert any("task at hand" in w for w in warnings)
 
 
-def test_a_request_made_in_passing_in_a_task_is_kept_when_the_judge_reads_it_as_the_users_world(tmp_path):
-    """A request whose word opens a clause mid-sentence, after a colon, is read by no rule
-    alone (as a rule it kept instructions too); the judge reads the message as a request of
-    the user's world, and what follows the request is kept."""
+def test_the_judge_leaves_a_message_longer_than_it_reads_to_the_rules(tmp_path):
+    """The judge's model reads 2,000 characters: a request after a long story would be
+    judged by the story, so past that the rules stand."""
     from vault_memory.conversation.request_judge import request_judge
 
-    said = "Antes de mirar los tests: recuerda que mi portátil del trabajo es un ThinkPad T14 con Fedora 40. Bueno, sigamos."
-    assert read_requests(said)[0] == []
-    [kept], _ = read_requests(said, judge=request_judge(tmp_path / "models"))
-    assert "ThinkPad T14 con Fedora 40" in kept.text and kept.lang == "es"
+    story = "We spent the weekend hiking near the lake and the weather was lovely. " * 40
+    said = story + "Anyway, remember that we must rename the helper module before this branch is merged."
+    assert read_requests(said, judge=request_judge(tmp_path / "models")) == read_requests(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "anota a senha do meu roteador: Jabuti#4471",
+        "save my locker combination: 27-04-19",
+        "recuerda el código de la alarma de casa: 90210",
+    ],
+)
+def test_a_secret_said_after_a_colon_is_not_kept_though_its_word_is_left_behind(said, tmp_path):
+    """The fact kept after the colon ("Jabuti#4471") no longer says it is a password, and
+    the write's check of the fact saw none: the request's sentence is checked, with the
+    judge too (which may keep what words of the task refused)."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    for judge in (None, request_judge(tmp_path / "models")):
+        kept, declined = read_requests(said, judge=judge)
+        assert kept == [] and declined and all(n.would_keep is None for n in declined)
 
 
 def test_a_fact_of_the_user_about_how_they_write_code_is_never_refused_by_the_judge(tmp_path):

@@ -32,7 +32,7 @@ from ..lang import (
 )
 from ..lang import judge as meaning
 from ..lang.grammar import guarded
-from ..vault.secrets import masked, names_a_secret
+from ..vault.secrets import find_secret, find_secrets, masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
 
@@ -205,9 +205,9 @@ def read_requests(
     fact ("My landlord is Mr. Patel. Remember it please", "…, guarda isso na memória") keeps
     what was said before it.
 
-    ``judge``, when given, reads the message's meaning where the rules are in doubt: what
-    they refused by words of the task alone, what they kept, and a request said in passing
-    that no rule reads (``_judged``, ``_asked_in_passing``)."""
+    ``judge``, when given, reads the meaning of a message it can read whole where the rules
+    are in doubt: what they refused by words of the task alone, and what they kept
+    (``_judged``)."""
     reading = _Reading()
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
@@ -226,69 +226,29 @@ def read_requests(
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
         if reading.takes_back(sentence):
             continue
+        kept, named = len(reading.found), len(reading.declined)
         if not sentence or _refused(sentence):
             reading.joins, reading.before_it = None, []
         elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
             reading.read(sentence, opening, following)
-    found, unclear = reading.found, reading.unclear
-    passing = [] if judge is None or found or _past(deadline) else _said_in_passing(all_sentences, deadline)
-    if judge is None or not (passing or any(map(_asked, found)) or any(n.would_keep for n in reading.declined)):
-        return found, reading.declined + [NotKept(s, _UNCLEAR) for s in unclear]
-    world = judge(said)
-    if world >= meaning.KEEP:  # a request of the user's world, said where no rule reads one
-        for sentence, signal in passing:
-            if signal not in found:
-                found.append(signal)
-                unclear = [s for s in unclear if s not in sentence]
-    return _judged(found, reading.declined + [NotKept(s, _UNCLEAR) for s in unclear], world)
+        reading.no_secret(kept, named, opening)
+    found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
+    if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
+        return found, declined
+    if any(map(_asked, found)) or any(n.would_keep for n in declined):
+        return _judged(found, declined, judge(said))
+    return found, declined
 
 
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline
+#: the longest message the judge reads whole (its model reads 2,000 characters,
+#: ``index.embedder.UseEmbedder``): past it, a request at the end would be judged by a
+#: story before it, and the rules stand
+_JUDGED_CHARS = 2_000
 
 
-def _said_in_passing(all_sentences: list[str], deadline: float | None) -> list[tuple[str, Signal]]:
-    """Each sentence that makes a request in passing (``_asked_in_passing``), with what it
-    keeps; read until ``deadline``."""
-    out = []
-    for sentence in all_sentences:
-        if _past(deadline):
-            break
-        asks = len(sentence) <= _MAX_SENTENCE and _ANY_CUE.search(sentence)
-        signal = _asked_in_passing(normalize_space(sentence)) if asks else None
-        if signal is not None:
-            out.append((sentence, signal))
-    return out
-
-
-def _asked_in_passing(sentence: str) -> Signal | None:
-    """A request made in passing, where no rule reads one: its word opens a clause anywhere
-    in the sentence ("Before we go on with the Dockerfile — please remember my VPS is at
-    Hetzner…", "…: guarda que mi VPS está en OVH"), and what follows it says something of
-    the user or their group. Read only when the judge reads the message as a request of the
-    user's world: as a rule alone, an aside after a dash kept one request more on a tune half
-    and one fewer on its held half."""
-    words = sentence.rstrip(".!?").split()
-    said_in = detect(sentence)
-    for cue in (i for i, word in enumerate(words) if _is_cue(word) and _is_cue_in(word, said_in)):
-        start = _request_start(words, cue)
-        if start > 0 and not _opens_a_clause(words[start - 1]):
-            continue  # "write a thank-you note to my neighbour": a noun
-        said, _ = _said_after(words, cue)
-        said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said if said is not None else " ".join(words[cue + 1 :]))))
-        said = said.strip()
-        if not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
-            continue  # "worth remembering, it'll help when I ask…": no fact of the user's
-        if PASSING_STATE.search(said) or _refused(said) or _says_no_fact(said) is not None:
-            continue
-        lang = detect(said) or detect(sentence) or "en"
-        return _as_said(said, lang if pack(lang) is not None else "en", "keep-this")
-    return None
-
-
-def _opens_a_clause(word: str) -> bool:
-    """Whether a clause opens after ``word``: a dash, a colon, a comma, "and"."""
-    return word in _DASHES or word[-1] in ",;:" or word.casefold() in _CLAUSE_JOINS
+def _holds(fact: Signal, secrets: list[str]) -> bool:
+    """Whether ``fact`` holds one of ``secrets``, or a secret of its own."""
+    return any(v in fact.text for v in secrets) or find_secret(fact.text) is not None
 
 
 def _asked(signal: Signal) -> bool:
@@ -404,6 +364,29 @@ class _Reading:
             self.joins = kept if len(self.found) > kept else None  # "…\n- My sister is Ana. She is a nurse."
             self.listing -= 1
         return True
+
+    def no_secret(self, kept: int, named: int, said: str) -> None:
+        """What the sentence ``said`` kept (``found`` past ``kept``) that holds a secret of it
+        its write cannot see is not kept: "guarda a senha do email: Flamengo@81" kept
+        "Flamengo@81", in which the write's check finds no password (one it finds, it refuses
+        and names with its turn). Its other facts are; what a request in doubt would keep
+        (``declined`` past ``named``) is never kept if it holds a secret at all."""
+        doubts = [n for n in self.declined[named:] if n.would_keep is not None]
+        secrets = find_secrets(said) if len(self.found) > kept or doubts else []
+        if not secrets:
+            return
+        values = [said[s.start : s.end] for s in secrets]
+        hidden = [f for f in self.found[kept:] if any(v in f.text for v in values) and find_secret(f.text) is None]
+        self.declined[named:] = [
+            NotKept(n.sentence, n.reason)
+            if n in doubts and n.would_keep is not None and _holds(n.would_keep, values)
+            else n
+            for n in self.declined[named:]
+        ]
+        if hidden:
+            self.found[kept:] = [f for f in self.found[kept:] if f not in hidden]
+            self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
+            self.joins = self.last_kept = None
 
     def takes_back(self, sentence: str) -> bool:
         """Whether ``sentence`` takes back the facts the sentence before it kept ("Remember
@@ -1002,8 +985,6 @@ _DO_NEXT = re.compile(
 )
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
-#: the words that join two clauses, in every pack ("and", "y", "e")
-_CLAUSE_JOINS = frozenset(w for p in all_packs() for w in p.clause_joins)
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
 #: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
 _REQUEST_AFTER = re.compile(
@@ -1027,12 +1008,9 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         said = clause[: split.start()].strip()
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
-            kept = _kept(said, cue, "", said_in)
             if not _says_of_them(said):
-                reason = "it says nothing of the user or their world (a to-do, an instruction)"
-                would = kept if isinstance(kept, Signal) else kept.kept if isinstance(kept, _Doubt) else None
-                return reason if would is None else _Doubt(reason, would)
-            return kept
+                return "it says nothing of the user or their world (a to-do, an instruction)"
+            return _kept(said, cue, "", said_in)
     return None
 
 
@@ -1216,13 +1194,6 @@ def _cue_form(word: str) -> str:
 
 def _is_cue(word: str) -> bool:
     return _ANY_CUE.fullmatch(_cue_form(word)) is not None
-
-
-def _is_cue_in(word: str, lang: str | None) -> bool:
-    """Whether ``word`` asks to keep in ``lang`` (any language when it is not known):
-    "another" is no Spanish "anotá" in an English sentence."""
-    folded = _cue_form(word)
-    return any(pattern.fullmatch(folded) for pattern, code in _CUE_WORDS if lang in (code, None))
 
 
 def _cue_language(word: str) -> str:

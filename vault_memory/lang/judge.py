@@ -2,12 +2,13 @@
 by its meaning: a logistic regression on the multilingual model's vector of the message.
 
 The request rules read words: files, code, "deploy", "esto" say the task. On requests and
-instructions written by people who never saw them, those words refused a third of what was
-asked to be kept ("remember our branch names are feature/JIRA-…", "guarda que la base de
-analítica es un ClickHouse") and wrote some instructions ("tené en cuenta que esto corre en
-node 16"). The judge settles only those two doubts: a request the rules refused for its
+instructions written by people who never saw them, those words refused requests about the
+user's world ("remember our branch names are feature/JIRA-…") and wrote instructions
+("tené en cuenta que esto corre en node 16"). The judge settles only those two doubts: a request the rules refused for its
 task words is kept when the judge is sure it is of the user's world (``KEEP``), and one
-they kept is refused when it is sure it is the task (``REFUSE``). Trained and measured by
+they kept is refused when it is sure it is the task (``REFUSE``). It reads nothing else: a
+message with no request, a refusal for any other reason, a message longer than its model
+reads (``conversation.signals``). Trained and measured by
 ``benchmarks/request_judge.py`` (the thresholds there, chosen on the sets it was trained
 on, each left out in turn); the weights are data, beside this module.
 """
@@ -24,12 +25,11 @@ from pathlib import Path
 WEIGHTS = Path(__file__).with_name("request_judge.json")
 #: the model it reads (``index.embedder.UseEmbedder``: sixteen languages in one space)
 MODEL = "use-multilingual-v3"
-#: at or above this, a request refused for its task words is kept, and one said in passing
-#: where no rule reads it is read (``signals._asked_in_passing``); below ``REFUSE``, a
+#: at or above this, a request refused for its task words is kept; below ``REFUSE``, a
 #: request the rules kept is refused. Chosen on what the reading does, each generation of
 #: sets left out of the judge's training in turn (the held half left out of all): the rules
 #: alone kept 376 of 427 requests whole and wrote 11 of 393 instructions; with the judge at
-#: these two, 376 and 3 (the best of a grid of 25 by requests kept less twice the
+#: these two, 372 and 3 (the best of a grid of 25 by requests kept less twice the
 #: instructions written, and the fewest written among its ties). A fact whose subject is the
 #: user is never refused ("I indent with two spaces" reads as code)
 KEEP = 0.9
