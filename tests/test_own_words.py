@@ -1421,3 +1421,19 @@ def test_a_newer_pet_replaces_an_older_one_named_by_a_narrower_word(tmp_path):
     assert any("Rocco" in line for line in lines)
     kiwi = [line for line in lines if "Kiwi" in line]
     assert not kiwi or "may be outdated" in kiwi[0], block
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Quick list: 1) remember that my gym is Iron Temple 2) rename the css class", "Iron Temple"),
+        ("tres cosas: 1. acordate que mi dentista es la Dra. Paz 2. subí el fix 3. cerrá el PR", "Dra. Paz"),
+        ("preciso de duas coisas 1) lembra que meu time joga às quartas 2) revisa o merge", "quartas"),
+    ],
+)
+def test_a_request_in_a_list_typed_on_one_line_is_read_as_an_item(said, value):
+    """A list typed on one line was one sentence: the request in it was dropped without a
+    word, or kept with the next item's number and task glued to it ("…às quartas 2) revisa
+    o merge"); typed one item a line, it was kept alone."""
+    [kept], _ = read_requests(said)
+    assert kept.text.endswith(value)
