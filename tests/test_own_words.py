@@ -1437,3 +1437,26 @@ def test_a_request_in_a_list_typed_on_one_line_is_read_as_an_item(said, value):
     o merge"); typed one item a line, it was kept alone."""
     [kept], _ = read_requests(said)
     assert kept.text.endswith(value)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could you proofread my note to the landlord:\nDear Mr. Haas, please remember that my rent is paid on the 5th.",
+        "translate into german: remember that I live in Leeds and I work at the BBC",
+        "summarize this thread:\n\nHi all,\nPlease remember that the office moves to Dock Street in May.",
+        "traduce al inglés: recuerda que vivo en Cádiz y trabajo en una bodega",
+        "resumime este hilo:\n\nHola a todos,\nRecuerden que la oficina se muda a la calle Mayor en mayo.",
+        "resume esse texto pra mim:\n\nPessoal, lembrem que eu saio de férias na sexta e o Caio me cobre.",
+    ],
+)
+def test_a_text_the_user_asks_to_work_on_is_not_their_request(said):
+    """What follows "translate to French:", "resumime este mail:" is someone's text to work
+    on: a request or a statement in it ("remember that…", "I work at…") is not the user's,
+    and was kept as theirs."""
+    assert read_requests(said)[0] == []
+
+
+def test_a_request_that_names_a_text_verb_is_still_a_request():
+    [kept], _ = read_requests("Remember that I proofread legal contracts for a living: mostly leases")
+    assert "proofreads legal contracts" in kept.text

@@ -290,10 +290,23 @@ _NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
 _QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
 
 
+#: a message that opens by asking to work on a text that follows a colon ("translate to
+#: French:", "can you summarize this email:", "resumime este mail:", "corrige a gramática:")
+_PASSED_ON = re.compile(
+    rf"^[\s¿¡]*(?:(?:{_words_of('polite_openers')}|{_words_of('polite_requests')})[\s,]+){{0,2}}"
+    rf"(?:{'|'.join(w for p in all_packs() for w in p.passing_on)})\b[^:\n]{{0,80}}:",
+    _I,
+)
+
+
 def _not_said(text: str) -> str:
     """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
-    a quoted request): each becomes a line break, so what is around it stays apart."""
+    a quoted request, the text a message asks to work on, ``_PASSED_ON``): each becomes a
+    line break, so what is around it stays apart."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
+    passed_on = _PASSED_ON.match(text)
+    if passed_on is not None:  # "translate to French: Remember that my sister lives in Paris"
+        return text[: passed_on.end()]
     text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
