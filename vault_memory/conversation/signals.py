@@ -214,24 +214,13 @@ def read_requests(
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = normalize_space(_inline_list(_not_said(utterance))).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
-    for n, sentence in enumerate(all_sentences := sentences(said, detect(said)) if said else []):
+    all_sentences = sentences(said, detect(said)) if said else []
+    for n, sentence in enumerate(all_sentences):
         if deadline is not None and time.monotonic() > deadline:
             rest = " ".join(all_sentences[n:])
             reading.declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
             break
-        if len(sentence) > _MAX_SENTENCE:
-            reading.joins, reading.before_it = None, []
-            continue
-        opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
-        sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
-        if reading.takes_back(sentence):
-            continue
-        kept, named = len(reading.found), len(reading.declined)
-        if not sentence or _refused(sentence):
-            reading.joins, reading.before_it = None, []
-        elif not reading.list_item(sentence, following := all_sentences[n + 1] if n + 1 < len(all_sentences) else ""):
-            reading.read(sentence, opening, following)
-        reading.no_secret(kept, named, opening)
+        reading.sentence(sentence, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
@@ -246,9 +235,13 @@ def read_requests(
 _JUDGED_CHARS = 2_000
 
 
-def _holds(fact: Signal, secrets: list[str]) -> bool:
-    """Whether ``fact`` holds one of ``secrets``, or a secret of its own."""
-    return any(v in fact.text for v in secrets) or find_secret(fact.text) is not None
+def _no_secret_kept(not_kept: NotKept, secrets: list[str]) -> NotKept:
+    """``not_kept``, with nothing it would keep if that holds one of ``secrets`` or a secret
+    of its own: a request in doubt is never the judge's to keep then."""
+    would = not_kept.would_keep
+    if would is None or not (any(v in would.text for v in secrets) or find_secret(would.text) is not None):
+        return not_kept
+    return NotKept(not_kept.sentence, not_kept.reason)
 
 
 def _asked(signal: Signal) -> bool:
@@ -266,12 +259,17 @@ def _judged(found: list[Signal], declined: list[NotKept], world: float) -> tuple
         refused = [s for s in found if _asked(s) and not of_the_user(s.text)]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
-        kept = list(found)
-        for would in (n.would_keep for n in declined if n.would_keep is not None):
-            if not any(_alike(would.text, k.text) for k in kept):  # one request read twice, kept once
-                kept.append(would)
-        return kept, [n for n in declined if n.would_keep is None]
+        return _with_doubts_kept(found, declined), [n for n in declined if n.would_keep is None]
     return found, declined
+
+
+def _with_doubts_kept(found: list[Signal], declined: list[NotKept]) -> list[Signal]:
+    """``found`` and what the requests ``declined`` in doubt would keep, each request once."""
+    kept = list(found)
+    for would in (n.would_keep for n in declined if n.would_keep is not None):
+        if not any(_alike(would.text, k.text) for k in kept):  # one request read twice, kept once
+            kept.append(would)
+    return kept
 
 
 def _alike(a: str, b: str) -> bool:
@@ -416,22 +414,33 @@ class _Reading:
         "Flamengo@81", in which the write's check finds no password (one it finds, it refuses
         and names with its turn). Its other facts are; what a request in doubt would keep
         (``declined`` past ``named``) is never kept if it holds a secret at all."""
-        doubts = [n for n in self.declined[named:] if n.would_keep is not None]
+        doubts = any(n.would_keep is not None for n in self.declined[named:])
         secrets = find_secrets(said) if len(self.found) > kept or doubts else []
         if not secrets:
             return
         values = [said[s.start : s.end] for s in secrets]
         hidden = [f for f in self.found[kept:] if any(v in f.text for v in values) and find_secret(f.text) is None]
-        self.declined[named:] = [
-            NotKept(n.sentence, n.reason)
-            if n in doubts and n.would_keep is not None and _holds(n.would_keep, values)
-            else n
-            for n in self.declined[named:]
-        ]
+        self.declined[named:] = [_no_secret_kept(n, values) for n in self.declined[named:]]
         if hidden:
             self.found[kept:] = [f for f in self.found[kept:] if f not in hidden]
             self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
             self.joins = self.last_kept = None
+
+    def sentence(self, sentence: str, following: str) -> None:
+        """One sentence of the message (``following``: the one after it), read for requests."""
+        if len(sentence) > _MAX_SENTENCE:
+            self.joins, self.before_it = None, []
+            return
+        opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
+        sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
+        if self.takes_back(sentence):
+            return
+        kept, named = len(self.found), len(self.declined)
+        if not sentence or _refused(sentence):
+            self.joins, self.before_it = None, []
+        elif not self.list_item(sentence, following):
+            self.read(sentence, opening, following)
+        self.no_secret(kept, named, opening)
 
     def takes_back(self, sentence: str) -> bool:
         """Whether ``sentence`` takes back the facts the sentence before it kept ("Remember
