@@ -212,7 +212,7 @@ def read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = normalize_space(_inline_list(_not_said(utterance))).strip()
+    said = normalize_space(_not_said(utterance)).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
     all_sentences = sentences(said, detect(said)) if said else []
     for n, sentence in enumerate(all_sentences):
@@ -288,57 +288,12 @@ _NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
 _QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
 
 
-#: a message that opens by asking to work on a text that follows a colon ("translate to
-#: French:", "can you summarize this email:", "resumime este mail:", "corrige a gramática:")
-_PASSED_ON = re.compile(
-    rf"^[\s¿¡]*(?:(?:{_words_of('polite_openers')}|{_words_of('polite_requests')})[\s,]+){{0,2}}"
-    rf"(?:{'|'.join(w for p in all_packs() for w in p.passing_on)})\b[^:\n]{{0,80}}:",
-    _I,
-)
-
-
 def _not_said(text: str) -> str:
     """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
-    a quoted request, the text a message asks to work on, ``_PASSED_ON``): each becomes a
-    line break, so what is around it stays apart."""
+    a quoted request): each becomes a line break, so what is around it stays apart."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
-    passed_on = _PASSED_ON.match(text)
-    if passed_on is not None:  # "translate to French: Remember that my sister lives in Paris"
-        return text[: passed_on.end()]
     text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
-
-
-#: a number that opens an item of a list typed on one line ("Two things: 1) … 2) …")
-_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)][ \t]+(?=\S)")
-
-
-def _inline_list(text: str) -> str:
-    """``text`` with each list typed on one line ("Two things: 1) remember my sister lives in
-    Porto 2) fix the test") one item a line, as a list is typed on many: its numbers 1, 2, …
-    in order on one line, the first at the line's start or after a colon when they end in a
-    full stop ("…the ticket 1. Acordate de…" ends a sentence)."""
-    if ")" not in text and "." not in text:
-        return text
-    lines = []
-    for line in text.split("\n"):
-        marks = list(_INLINE_ITEM.finditer(line))
-        if not _a_list(line, marks):
-            lines.append(line)
-            continue
-        cuts = [m.start() for m in marks]
-        lines += [
-            piece.strip() for piece in (line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])) if piece.strip()
-        ]
-    return "\n".join(lines)
-
-
-def _a_list(line: str, marks: list[re.Match[str]]) -> bool:
-    """Whether the numbers ``marks`` found in ``line`` number the items of one list."""
-    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
-        return False
-    first = marks[0]
-    return line[first.end(1)] == ")" or line[: first.start()].rstrip()[-1:] in ("", ":")
 
 
 def _quotes_a_request(quoted: str) -> bool:

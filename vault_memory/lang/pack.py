@@ -292,10 +292,6 @@ class Pack:
     and_words: tuple[str, ...] = ()
     end_courtesies: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
-    #: what asks to work on a text that follows ("translate to French:", "resumime este
-    #: mail:", "corrige a gramática:"), as patterns: what follows its colon is someone's
-    #: text, not the user's words, and no request in it is theirs
-    passing_on: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()
     task_words: tuple[str, ...] = ()

@@ -769,16 +769,6 @@ PACK = Pack(
         r"\b(?:estou|t[oô]|me\s+sinto|ando)\b.*\b(?:hoje|agora\s+mesmo|neste\s+momento|nesse\s+momento)\b",
     ),
     end_courtesies=("por favor", "obrigado", "obrigada", "valeu"),
-    passing_on=(
-        r"traduz\w*",
-        r"resum[ae]\w*",
-        r"reescrev\w*",
-        r"corrij\w*",
-        r"corrige\w*",
-        r"revis[ae]\w*",
-        r"respond\w*",
-        r"passa\s+pr[oa]\s+\w+",
-    ),
     polite_openers=("por favor", "pfv"),
     relationship_words=(
         "voc[eê]",
