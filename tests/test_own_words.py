@@ -1401,6 +1401,13 @@ def test_a_fact_of_the_user_about_how_they_write_code_is_never_refused_by_the_ju
         ("Mi vieja cocina los domingos", {"mother"}),
         ("Os pais do usuário moram em Braga", {"parent"}),
         ("My Aunt Rosa sends a card every year", {"aunt"}),
+        # from a second attacker's pass on the first version of this rule (other words):
+        ("On Saturday Dad turns 70", {"father"}),  # a capitalized word before a role is no name
+        ("I phoned Grandma after lunch", {"grandmother"}),
+        ("Mi adorada mama trabaja en Quito", {"mother"}),  # an owner a few words before
+        ("Nan bakes bread on Sundays", {"grandmother"}),  # capitalized as a name is
+        ("Papá y mamá llegan el lunes", {"father", "mother"}),  # accented: roles as they are
+        ("O bebê da usuária nasceu ontem", {"child"}),
     ],
 )
 def test_whose_a_fact_is_is_not_read_from_a_name_nor_from_a_word_that_is_a_role_only_when_owned(text, roles):

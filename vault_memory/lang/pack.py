@@ -133,12 +133,17 @@ class Pack:
     #: the user's people and animals by the words of this language, each as a role that
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)
-    #: the words of ``kin`` that name one of the user's people only when owned, for they are
-    #: other words too ("vieja": old, "bebe": drinks, "nan", "país" folded): after one of
-    #: ``kin_owners`` ("mi vieja") or before one of ``kin_owned_by`` ("la mamá del usuario")
+    #: the words of ``kin``, as written (accents kept), that name one of the user's people
+    #: only when owned, for they are other words too ("vieja": old, "bebe": drinks, "país":
+    #: country, "nan"): a few words after one of ``kin_owners`` ("mi vieja", "mi querida
+    #: mama") or before one of ``kin_owned_by`` ("la mama del usuario"), or capitalized as a
+    #: name is ("Nan is 90"); "mamá", "bebé" are roles as they are
     kin_owned: frozenset[str] = field(default_factory=frozenset)
     kin_owners: frozenset[str] = field(default_factory=frozenset)
     kin_owned_by: tuple[str, ...] = ()
+    #: the words a name follows ("a band *called* The Loud Neighbours", "se *llama*"): a
+    #: role's word among the name's capitalized words after the first is no role
+    naming_words: frozenset[str] = field(default_factory=frozenset)
     that_words: frozenset[str] = field(default_factory=frozenset)
     #: the word after a request's verb that makes it a to-do ("remember *to* call", "acordate
     #: *de* cerrar"): a list it announces ("Remember to:") holds things to do, not facts

@@ -42,24 +42,28 @@ def _kin() -> dict[str, str]:
 
 
 @functools.cache
-def _owning() -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, ...], ...]]:
-    """The words of kin that are a role only when owned, their owners, and what owns them
-    after them (``Pack.kin_owned``), as ``people`` reads words."""
+def _owning() -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, ...], ...], frozenset[str]]:
+    """The words of kin that are a role only when owned (as written, accents kept), their
+    owners, what owns them after them (folded, as ``people`` reads words) and the words a
+    name follows (``Pack.kin_owned``, ``Pack.naming_words``)."""
     packs = all_packs()
 
     def read(word: str) -> str:
         return fold_accents(word).casefold().removesuffix("'s")
 
-    owned = frozenset(read(w) for p in packs for w in p.kin_owned)
+    owned = frozenset(w.casefold() for p in packs for w in p.kin_owned)
     owners = frozenset(read(w) for p in packs for w in p.kin_owners)
     after = tuple(tuple(read(w) for w in phrase.split()) for p in packs for phrase in p.kin_owned_by)
-    return owned, owners, after
+    naming = frozenset(read(w) for p in packs for w in p.naming_words)
+    return owned, owners, after, naming
 
 
 #: how much of a fact says whose it is: its opening
 PEOPLE_CHARS = 120
-#: a word as ``people`` reads it, its case kept (a name's words are capitalized)
+#: a word as ``people`` reads it, its case and accents kept (a name's words are capitalized)
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+#: how many words may come between an owner and what it owns ("my little sis", "mi querida mama")
+_OWNER_REACH = 3
 
 
 def people(text: str) -> frozenset[str]:
@@ -69,30 +73,38 @@ def people(text: str) -> frozenset[str]:
     called The Loud Neighbours"), nor is a word that is one only when owned and is not ("la
     cuenta vieja"; "mi vieja" is the mother)."""
     kin = _kin()
-    owned, owners, owned_by = _owning()
-    opening = fold_accents(text[:PEOPLE_CHARS]).replace("’", "'")
-    cased = [(m.group(), m.start()) for m in _CASED_WORD.finditer(opening)]
-    found = [w.casefold().removesuffix("'s") for w, _ in cased]
+    owned, owners, owned_by, naming = _owning()
+    cased = [(m.group(), m.start()) for m in _CASED_WORD.finditer(text[:PEOPLE_CHARS].replace("’", "'"))]
+    found = [fold_accents(w).casefold().removesuffix("'s") for w, _ in cased]
     roles = set()
     for i, word in enumerate(found):
-        if word not in kin or _in_a_name(cased, i, opening):
+        if word not in kin or _in_a_name(cased, found, i, naming):
             continue
-        if word in owned and not (
-            (i > 0 and found[i - 1] in owners) or any(tuple(found[i + 1 : i + 1 + len(o)]) == o for o in owned_by)
+        as_written = cased[i][0]
+        if (
+            as_written.casefold().removesuffix("'s") in owned
+            and not (
+                as_written[:1].isupper()
+                and not as_written.isupper()  # "Nan is 90", "Mama cooks": named as a name is
+                or any(w in owners for w in found[max(0, i - _OWNER_REACH) : i])
+                or any(tuple(found[i + 1 : i + 1 + len(o)]) == o for o in owned_by)
+            )
         ):
             continue
         roles.add(kin[word])
     return frozenset(roles)
 
 
-def _in_a_name(cased: list[tuple[str, int]], i: int, text: str) -> bool:
-    """Whether the word ``cased[i]`` is capitalized after another capitalized word that
-    does not open a sentence: a name's ("The Loud Neighbours", "Los Vecinos Ruidosos"),
-    not "Aunt May" nor "My Mom"."""
-    if i == 0 or not cased[i][0][:1].isupper() or not cased[i - 1][0][:1].isupper():
-        return False
-    before = text[: cased[i - 1][1]].rstrip()
-    return bool(before) and before[-1] not in ".!?:;\n"
+def _in_a_name(cased: list[tuple[str, int]], found: list[str], i: int, naming: frozenset[str]) -> bool:
+    """Whether the word ``cased[i]`` is in a name after its first word: the words from a
+    naming word ("called", "se llama") to it all capitalized ("a band called The Loud
+    Neighbours", "una banda que se llama Los Vecinos Ruidosos"; not "I called Mom")."""
+    for start in range(i - 2, max(-1, i - 6), -1):
+        if found[start] in naming:
+            return all(w[:1].isupper() for w, _ in cased[start + 1 : i + 1])
+        if not cased[start][0][:1].isupper():
+            return False
+    return False
 
 
 #: the role that covers a narrower one, whatever the language: a question about the user's

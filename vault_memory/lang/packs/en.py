@@ -290,7 +290,8 @@ PACK = Pack(
     value_wrapping=frozenset(
         "the user user's users s is are am was my i i'm called named name lives live in at from works work as for".split()
     ),
-    kin_owned=frozenset("nan folks baby fish snake bro sis".split()),
+    kin_owned=frozenset("nan folks".split()),
+    naming_words=frozenset("called named".split()),
     kin_owners=frozenset("my our user's users' your his her their".split()),
     kin={
         **dict.fromkeys("partner boyfriend girlfriend husband wife spouse fiance fiancee".split(), "partner"),

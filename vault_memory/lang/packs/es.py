@@ -307,6 +307,7 @@ PACK = Pack(
         "para".split()
     ),
     kin_owned=frozenset("vieja viejos papa mama bebe nena nene".split()),
+    naming_words=frozenset("llama llaman llamado llamada llamados llamadas".split()),
     kin_owners=frozenset("mi mis tu tus su sus nuestro nuestra nuestros nuestras".split()),
     kin_owned_by=("del usuario", "de la usuaria"),
     kin={

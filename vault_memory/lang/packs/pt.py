@@ -325,7 +325,8 @@ PACK = Pack(
         "usuario usuaria usuarios chama chamo meu minha sou mora moro vive vivo em no na do da de se me trabalha trabalho "
         "como para".split()
     ),
-    kin_owned=frozenset("bebe mulher pais cobra".split()),
+    kin_owned=frozenset("bebe mulher país cobra".split()),
+    naming_words=frozenset("chama chamam chamado chamada chamados chamadas".split()),
     kin_owners=frozenset("meu minha meus minhas nosso nossa nossos nossas seu sua seus suas".split()),
     kin_owned_by=("do usuario", "da usuaria"),
     kin={
