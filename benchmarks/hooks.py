@@ -3,10 +3,13 @@ script, one round trip to the vault's daemon, the JSON answer) against the floor
 `python -c "import json, socket"`, and a daemon-answered `vmem recall` process for
 reference. Interleaved runs, medians and ratios from one run.
 
-    python benchmarks/hooks.py [--runs 31] [--json] [--vault PATH]
+    python benchmarks/hooks.py [--runs 31] [--json] [--vault PATH] [--varied]
 
 A prompt without a signal (only a recall) and one with "remember that…" (the daemon writes
-the memory, then recalls).
+the memory, then recalls). By default every run asks the same question, as the figures in
+docs/benchmarks.md were measured; ``--varied`` asks a different one each run (``QUESTIONS``),
+as an agent's prompts do: nothing a question leaves behind (its keyword analysis is cached
+per text) helps the next.
 
 Uses the template vault and the real bundled model (in the daemon).
 """
@@ -46,6 +49,42 @@ def timed(command: list[str], stdin: str = "") -> float:
     return took
 
 
+#: what ``--varied`` asks, one a run: questions an agent's user asks, of many kinds and words
+QUESTIONS = (
+    "what should I avoid eating?",
+    "where does my sister live?",
+    "what is my manager's name?",
+    "which editor do I use?",
+    "when is my dentist appointment?",
+    "what car do I drive?",
+    "how do I get to work?",
+    "what language do we write the backend in?",
+    "who is my landlord?",
+    "what time is standup?",
+    "which bank do I use?",
+    "what is the wifi at home called?",
+    "what's my dog's name?",
+    "where did I go on holiday last year?",
+    "what medication do I take?",
+    "which database runs the payments service?",
+    "when is my mother's birthday?",
+    "what do I do on weekends?",
+    "what is my partner's job?",
+    "which CI system do we use?",
+    "what gym do I go to?",
+    "how many kids do I have?",
+    "what music do I like?",
+    "where do I work from?",
+    "what is my phone?",
+    "which team am I on?",
+    "what did I do yesterday?",
+    "where is the staging server?",
+    "what is my favourite restaurant?",
+    "which languages do I speak?",
+    "what are my hobbies?",
+)
+
+
 def hook_event(cwd: str, prompt: str) -> str:
     # no session id: every run gets the whole block, as a first prompt does
     return json.dumps({"transcript_path": "", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": prompt})
@@ -61,7 +100,14 @@ def main() -> None:
         help="an existing vault (e.g. 10,000 memories kept by scale.py --keep); the runs with a "
         "signal write their memories into it",
     )
+    parser.add_argument("--varied", action="store_true", help="ask a different question each run (QUESTIONS)")
     args = parser.parse_args()
+
+    def question(n: int, offset: int = 0) -> str:
+        """The question of run ``n``; ``offset``: another command of the same run asks
+        another (the hook's question, asked first, would have its analysis cached)."""
+        return QUESTIONS[(n + offset) % len(QUESTIONS)] if args.varied else QUESTIONS[0]
+
     with tempfile.TemporaryDirectory() as tmp:
         vault = args.vault or create_vault(Path(tmp) / "vault")
         subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True)
@@ -69,14 +115,17 @@ def main() -> None:
         try:
             commands = {
                 "floor": lambda n: ([sys.executable, "-c", "import json, socket"], ""),
-                "prompt_hook": lambda n: (hook, hook_event(tmp, "what should I avoid eating?")),
+                "prompt_hook": lambda n: (hook, hook_event(tmp, question(n))),
                 # "remember that…": written by the daemon before it recalls (a new memory each run:
                 # a message already read is skipped, as in a session)
                 "prompt_hook_with_signal": lambda n: (
                     hook,
                     hook_event(tmp, f"Remember that my locker {n} code is {uuid.uuid4().hex[:8]}"),
                 ),
-                "vmem_recall": lambda n: ([VMEM, "recall", "what should I avoid eating?", "--vault", str(vault)], ""),
+                "vmem_recall": lambda n: (
+                    [VMEM, "recall", question(n, len(QUESTIONS) // 2), "--vault", str(vault)],
+                    "",
+                ),
             }
             for name, make in commands.items():  # warm the OS caches
                 timed(*make(-1 - len(name)))
@@ -102,6 +151,7 @@ def main() -> None:
         f"({out['prompt_hook_over_floor']}x); with a signal to write {medians['prompt_hook_with_signal']} ms "
         f"({out['prompt_hook_with_signal_over_floor']}x); daemon-answered `vmem recall` {medians['vmem_recall']} ms "
         f"({out['vmem_recall_over_floor']}x); medians of {args.runs} interleaved runs"
+        + (f", a different question each run (of {len(QUESTIONS)})" if args.varied else ", one question")
     )
 
 
