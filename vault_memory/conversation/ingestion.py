@@ -233,13 +233,14 @@ def remember_said(
     the session's transcript later reads it as already done. [] when it asks nothing.
     ``seconds`` bounds each reading of the message (``signals.read_requests``)."""
     text = user_words(text)  # the IDE's selection and the harness's reminders are not the user's
-    signals, declined = read_requests(text, seconds, _judge_of(mem))
+    judge = _judge_of(mem)
+    signals, declined = read_requests(text, seconds, judge)
     if not signals:  # the common case costs one pass of the patterns
         mem.vault.warnings += not_kept_notes(declined)
         return []
     session = session or "prompt"
     with Ledgers(mem.root) as ledgers:
-        outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session), seconds)
+        outcomes = _remember_said(mem, text, session, persona, now, ledgers.get(session), judge, seconds)
     mem.vault.warnings += ledgers.notes
     return outcomes
 
@@ -251,6 +252,7 @@ def _remember_said(
     persona: str | None,
     now: dt.datetime | None,
     ledger: Ledger,
+    judge: Judge,
     seconds: float | None = None,
 ) -> list[RememberOutcome]:
     turn = Turn("user", text, 1)
@@ -259,7 +261,7 @@ def _remember_said(
     from ..writing.rules import validate
 
     items = []
-    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, _judge_of(mem), seconds):
+    for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, judge, seconds):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written

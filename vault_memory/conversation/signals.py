@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..lang import (
     all_packs,
@@ -614,16 +614,9 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept])
     """What a request that points back named, kept (or declined with its reason)."""
     kept = _kept(back, "", "", detect(back))
     if isinstance(kept, Signal):
-        found.append(Signal(kept.text, kept.key, kept.domain, kept.lang, "keep-that"))
+        found.append(replace(kept, rule="keep-that"))
     elif isinstance(kept, _Doubt):
-        found_then = kept.kept
-        declined.append(
-            NotKept(
-                back,
-                kept.reason,
-                Signal(found_then.text, found_then.key, found_then.domain, found_then.lang, "keep-that"),
-            )
-        )
+        declined.append(NotKept(back, kept.reason, replace(kept.kept, rule="keep-that")))
     else:
         declined.append(NotKept(back, kept))
 
@@ -1050,9 +1043,10 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if not said:
         return "nothing to keep was said after the request"
     why_not = _why_not_kept(said, whole, lang)
+    written_in = lang if pack(lang) is not None else "en"
     if isinstance(why_not, _ByItsWords):
-        return _Doubt(why_not.reason, _as_said(said, lang if pack(lang) is not None else "en", "keep-this"))
-    return why_not or _as_said(said, lang if pack(lang) is not None else "en", "keep-this")
+        return _Doubt(why_not.reason, _as_said(said, written_in, "keep-this"))
+    return why_not or _as_said(said, written_in, "keep-this")
 
 
 def _as_said(said: str, lang: str, rule: str) -> Signal:
@@ -1077,7 +1071,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     if _DEICTIC.search(said) or _POINTS_AT.search(said):
         return _TASK  # "this", "here": what it is about is not said
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
-        return _ByItsWords(_TASK) if not _CODE_MARKS.search(said) else _TASK
+        return _task_refusal(said)
     return None
 
 
@@ -1251,6 +1245,14 @@ _TASK_WORDS = re.compile(
 #: what only code is written with ("x = 1;", "{…}", "run()"): no judge of meaning keeps it
 #: ("contraseña = limonada_22" is a secret's line as much as a config's)
 _CODE_MARKS = re.compile(r"[{}=;]|\b\w+\(\)")
+
+
+def _task_refusal(said: str) -> str | _ByItsWords:
+    """Why ``said``, which names things of the task, is not kept: by those words alone (a
+    judge of the message's meaning may keep it), unless it is written as only code is."""
+    return _TASK if _CODE_MARKS.search(said) else _ByItsWords(_TASK)
+
+
 #: how a fact about the user or their world begins: its subject is them
 _USER_SUBJECT = {pack.code: re.compile(rf"^(?:{pack.user_opening})\b", _I) for pack in all_packs() if pack.user_opening}
 #: the opening of a fact about the user in any pack ("…and my skip-level is Raj")
@@ -1284,7 +1286,7 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
     said_as_fact = bool(request.group("that") or request.group("colon"))  # "remember that our CI runs on…"
     their_world = _USER_GROUP.match(said) or _their_world(said, about_user)
     if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and their_world):
-        return _ByItsWords(_TASK) if not _CODE_MARKS.search(said) else _TASK
+        return _task_refusal(said)
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
     return "not a fact about the user or their world"
