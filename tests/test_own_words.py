@@ -1304,6 +1304,41 @@ def test_a_name_in_quotes_is_kept_as_typed(said, written):
 
 
 @pytest.mark.parametrize(
+    "said",
+    [
+        "anota esto — mi gato se llama Simón y es naranja",
+        "Please remember: our plumber is Mr. Ortiz — cheers!",
+        "Note this: my locker number is 214: thanks a lot!",
+    ],
+)
+def test_a_pause_at_the_edge_of_a_request_is_no_part_of_its_fact(said):
+    """A dash or a colon the request left before or after the fact was written into it
+    ("— el proyecto del usuario…", "…is Dr. Park —")."""
+    [signal] = explicit_signals(said)
+    assert signal.text[:1] not in "—–-:;," and signal.text[-1:] not in "—–-:;,", signal.text
+
+
+@pytest.mark.parametrize(
+    ("said", "typed"),
+    [
+        ("remember that my recovery email is tom.me@mailbox.org", "tom.me@mailbox.org"),
+        ("note that my scripts live in ~/me/bin on the laptop", "~/me/bin"),
+        (
+            "please remember my status page is https://me.statuspage.io/my-services",
+            "https://me.statuspage.io/my-services",
+        ),
+        ("from now on, copy me on mails to ops@i.example.net", "ops@i.example.net"),
+        ("recordá que mi backup va a D:\\copias\\mi\\fotos", "D:\\copias\\mi\\fotos"),
+    ],
+)
+def test_an_address_a_path_or_a_handle_is_kept_as_typed(said, typed):
+    """What the user typed as an address is not words of theirs to put in the third person:
+    "me" in an email's domain became "the user" ("…@proton.the user")."""
+    [signal] = explicit_signals(said)
+    assert typed in signal.text
+
+
+@pytest.mark.parametrize(
     ("said", "written"),
     [
         ("Lembra que na minha rua tem feira aos sábados", "na rua do usuário tem feira aos sábados"),

@@ -31,7 +31,7 @@ from ..lang import (
     sentences,
 )
 from ..lang import judge as meaning
-from ..lang.grammar import guarded
+from ..lang.grammar import as_typed_kept, guarded
 from ..vault.secrets import find_secret, find_secrets, masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
@@ -1360,7 +1360,8 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
     found = pack(lang)
     if not said.split() or found is None or found.write_instruction is None:
         return None
-    text = guarded(found.write_instruction, found.code, said, rule)
+    grammar, code = found.write_instruction, found.code
+    text = as_typed_kept(lambda held: guarded(grammar, code, held, rule), said)
     return Signal(_sentence(text), found.instruction_key, "preferences", lang, rule) if text else None
 
 
@@ -1434,9 +1435,18 @@ _SYMBOLS_TAIL = re.compile(
 )
 
 
+#: a dash, colon, semicolon or comma at a text's start, a dash only apart from the words
+#: ("-5 °C" and "e-mail" are words); read after spaces are one. Its end is read as the start
+#: of the text turned round (a pattern anchored at the end is tried from every place: slow)
+_EDGE_PAUSE = re.compile(r"^(?:[—–-] |[:;,] ?)+")
+
+
 def _sentence(text: str) -> str:
     """The text as one sentence, its first word capitalised when it is a plain word: a
-    key's shape ("ghp_…", "sk-…") is left as typed, where the secret rules know it."""
-    text = re.sub(r"\s+", " ", text).strip()
+    key's shape ("ghp_…", "sk-…") is left as typed, where the secret rules know it. A pause
+    the request left at an edge ("guarda esto — mi…", "…is Dr. Park: thanks") is no part
+    of the fact."""
+    text = _EDGE_PAUSE.sub("", re.sub(r"\s+", " ", text).strip())
+    text = _EDGE_PAUSE.sub("", text[::-1])[::-1]
     first = text.split(" ", 1)[0]
     return text[:1].upper() + text[1:] if first.isalpha() else text

@@ -20,16 +20,26 @@ def in_third_person(text: str, lang: str | None) -> str:
     found = pack(lang or "en")
     if found is None or found.third_person is None:
         return text
+    grammar, code = found.third_person, found.code
+    said = as_typed_kept(lambda held: guarded(grammar, code, held), text)
+    return said if isinstance(said, str) else text
+
+
+def as_typed_kept(rewrite: Callable[[str], str | None], text: str) -> str | None:
+    """``rewrite(text)`` with what the user typed as it is held aside, so no grammar reads it
+    as words: a name in quotes ("Me and You", "Meu Bem") and an address, a path or a handle
+    ("me" in "jen.side@proton.me" or "/home/me/notes" is not the user)."""
     quoted: list[str] = []
 
-    def aside(m: re.Match[str]) -> str:  # a name in quotes is as typed: "Me and You", "Meu Bem"
+    def aside(m: re.Match[str]) -> str:
         quoted.append(m.group())
         return chr(_HELD + len(quoted) - 1)
 
     held = _QUOTED.sub(aside, text) if len(_QUOTED.findall(text)) < _MOST_QUOTED else text
-    said = guarded(found.third_person, found.code, held)
+    held = _WORD_RUN.sub(lambda m: aside(m) if len(quoted) < _MOST_QUOTED and _is_typed(m.group()) else m.group(), held)
+    said = rewrite(held)
     if not isinstance(said, str):
-        return text
+        return None
     return re.sub(f"[{chr(_HELD)}-{chr(_HELD + _MOST_QUOTED)}]", lambda m: quoted[ord(m.group()) - _HELD], said)
 
 
@@ -38,6 +48,17 @@ def in_third_person(text: str, lang: str | None) -> str:
 _QUOTED = re.compile(r'"[^"\n]{1,200}+"|“[^”\n]{1,200}+”|«[^»\n]{1,200}+»')
 _HELD = 0xE000
 _MOST_QUOTED = 64
+#: a run of text between spaces, and what makes one an address, a path or a handle, never
+#: words (each run read once: linear in the text)
+_WORD_RUN = re.compile(r"\S+")
+_TYPED = re.compile(r"@|://|\w\.\w|^[~.]?/\w|\w\\\w")
+
+
+def _is_typed(run: str) -> bool:
+    """Whether a run between spaces is an address, a path or a handle: an "@", a "://", a
+    dot between letters ("proton.me", not "me."), a path's first "/" or a backslash between
+    names. "dad/my" is two words."""
+    return _TYPED.search(run) is not None
 
 
 def guarded(function: Callable[..., str | None], code: str, *args: str) -> str | None:
