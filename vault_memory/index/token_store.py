@@ -333,14 +333,25 @@ class TokenReader:
 
     def vectors(self, first: int, count: int) -> np.ndarray:
         """Float32 rows ``first``… ``first + count``."""
-        if count <= 0:
+        return self.gathered([(first, count)])
+
+    def gathered(self, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Float32 rows of each (first row, rows) of ``spans``, one after the other, decoded
+        at once (each row is decoded alone, so the numbers are those of ``vectors``): a
+        decode a memory cost about 1 ms of numpy calls for the 30 a recall reads."""
+        spans = [(first, count) for first, count in spans if count > 0]
+        total = sum(count for _, count in spans)
+        if not total:
             return np.zeros((0, self.dim), np.float32)
-        if not self._fds or first < 0 or first + count > self.rows:
-            raise IndexDamaged(f"{self.path}: rows {first}..{first + count} are not in it: `vmem sync` rebuilds it")
-        blobs = [os.pread(fd, count * width, first * width) for fd, width in zip(self._fds, self._widths, strict=True)]
-        if any(len(blob) != count * width for blob, width in zip(blobs, self._widths, strict=True)):
-            raise IndexDamaged(f"{self.path} was cut short while in use: `vmem sync` rebuilds it")
-        return self.codec.decode(blobs, count)
+        if not self._fds or any(first < 0 or first + count > self.rows for first, count in spans):
+            raise IndexDamaged(f"{self.path}: rows asked are not in it: `vmem sync` rebuilds it")
+        blobs = []
+        for fd, width in zip(self._fds, self._widths, strict=True):
+            parts = [os.pread(fd, count * width, first * width) for first, count in spans]
+            if any(len(part) != count * width for part, (_, count) in zip(parts, spans, strict=True)):
+                raise IndexDamaged(f"{self.path} was cut short while in use: `vmem sync` rebuilds it")
+            blobs.append(b"".join(parts))
+        return self.codec.decode(blobs, total)
 
     def maxsims(self, query: np.ndarray, spans: Mapping[str, Sequence[tuple[int, int]]]) -> dict[str, float]:
         """``maxsim(query, pieces)`` of every memory in ``spans`` (its (first row, rows) of
@@ -357,11 +368,7 @@ class TokenReader:
         buffer = getattr(self._scratch, "buffer", None)
         if buffer is None or len(buffer) < total:
             buffer = self._scratch.buffer = np.empty((max(total, 4096), self.dim), np.float32)
-        at = 0
-        for _, spans_of, _ in kept:
-            for first, count in spans_of:
-                buffer[at : at + count] = self.vectors(first, count)
-                at += count
+        buffer[:total] = self.gathered([span for _, spans_of, _ in kept for span in spans_of])
         similarity = np.empty((len(query), total), np.float32)
         step = max(16, PRODUCT_SIZE // (len(query) * self.dim))
         for at in range(0, total, step):

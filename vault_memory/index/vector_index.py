@@ -132,10 +132,11 @@ class VectorIndex:
         # depend on which index found them, nor on near misses of a graph's walk
         asked = min(live, max(2 * k, k + 10))
         self.index.set_ef(max(EF_SEARCH, asked * 2))
-        within = {} if only is None else {"filter": only.__contains__, "num_threads": 1}
+        # one thread: for one question hnswlib's default (all cores) starts threads that find nothing more
+        within = {} if only is None else {"filter": only.__contains__}
         while True:
             try:
-                labels, _ = self.index.knn_query(vector.reshape(1, -1), k=asked, **within)
+                labels, _ = self.index.knn_query(vector.reshape(1, -1), k=asked, num_threads=1, **within)
                 break
             except RuntimeError:  # fewer reachable than asked (a small graph with deletions): fewer
                 if asked == 1:

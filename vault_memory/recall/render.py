@@ -41,8 +41,8 @@ def estimate_tokens(text: str) -> int:
     prose, so a block measured with this never overruns its budget in practice."""
     if not text:
         return 0
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
-    return math.ceil(ascii_chars / 3) + (len(text) - ascii_chars)
+    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))  # C speed: each line of a
+    return math.ceil(ascii_chars / 3) + (len(text) - ascii_chars)  # block is measured several times
 
 
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -89,6 +89,8 @@ def defang(text: str) -> str:
     HTML escapes included) becomes ``‹``; everything else stays as written."""
     if not text:
         return text
+    if text.isascii():  # its own skeleton, read in C: almost every memory
+        return _FENCE.sub(lambda m: "‹" + m.group(0)[len(m.group(1)) :], text) if _FENCE.search(text) else text
     seen, origin = _skeleton(text)
     out = list(text)
     for m in _FENCE.finditer(seen):
