@@ -64,6 +64,61 @@ def test_a_request_is_kept_whole_with_the_sentences_that_go_on_about_it():
 
 
 @pytest.mark.parametrize(
+    ("said", "first", "then"),
+    [
+        ("my gym locker is 112 and my bike lock code is on a sticky note, remember that", "112", "sticky note"),
+        ("My partner is Lou and my best friend is Sam, keep both in mind", "Lou", "Sam"),
+        ("Mi sobrina es Vera y mi sobrino es Iker, guardá las dos cosas", "Vera", "Iker"),
+        ("minha sogra é a Dona Cida e meu sogro é o Seu Zé, anota ambos", "Cida", "Zé"),
+    ],
+)
+def test_a_request_after_two_facts_of_one_sentence_keeps_both(said, first, then):
+    """ "X and Y, remember that" kept Y alone (the request was read with its own clause),
+    and "both", "os dois" pointed at nothing."""
+    kept = " ".join(s.text for s in explicit_signals(said))
+    assert first in kept and then in kept
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "then"),
+    [
+        (
+            "Keep in mind I wear hearing aids. My audiologist, Ms. Farrow, adjusts them twice a year.",
+            "hearing aids",
+            "Farrow",
+        ),
+        (
+            "Anotá que tomo metformina. Mi endocrinóloga, la Dra. Quiroga, me la subió en abril.",
+            "metformina",
+            "Quiroga",
+        ),
+        (
+            "Guarda que faço fisioterapia no joelho. Meu fisioterapeuta, o Dr. Paiva, atende às quintas.",
+            "joelho",
+            "Paiva",
+        ),
+    ],
+)
+def test_a_sentence_about_the_users_world_after_a_request_goes_on_with_it(said, first, then):
+    """A request followed by a sentence that opens with the user's own ("My psychiatrist,
+    Dr. Okafor, might change the dose") kept the first sentence alone."""
+    [signal] = explicit_signals(said)
+    assert first in signal.text and then in signal.text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Remember that I'm left-handed. My build is broken again, can you fix the tests?",
+        "Remember that I'm left-handed. My keyboard is new, which layout should I pick?",
+    ],
+)
+def test_a_task_or_a_question_after_a_request_is_not_part_of_it(said):
+    [signal] = explicit_signals(said)
+    assert signal.text.rstrip(".") == "The user is left-handed"
+
+
+@pytest.mark.parametrize(
     ("said", "value"),
     [
         ("remember that our staging database runs on Neon", "Neon"),

@@ -522,9 +522,16 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     Whether a clause asked again for a fact already kept."""
     before, repeated = len(found), False
     aside = _aside(sentence)
-    for clause in [*_clauses(sentence[:aside] if aside else sentence), *([sentence[aside:]] if aside else [])]:
-        clause = clause.strip().rstrip(".!;").strip()
+    spans = [*_clause_spans(sentence[:aside] if aside else sentence), *([(aside, len(sentence))] if aside else [])]
+    silent: int | None = None  # where the clauses that said nothing of a request began
+    for start, end in spans:
+        clause = sentence[start:end].strip().rstrip(".!;").strip()
         outcome = _signal(clause)
+        if silent is not None and isinstance(outcome, Signal) and outcome.rule == "keep-this":
+            # "my dog is Toby and my cat is Luna, remember that": both, not the last clause alone
+            whole = _signal(sentence[silent:end].strip().rstrip(".!;").strip())
+            outcome = whole if isinstance(whole, Signal) else outcome
+        silent = (start if silent is None else silent) if outcome is None else None
         if isinstance(outcome, Signal) and outcome in found:
             repeated = True  # "Remember that my dog is Rex. Remember that my dog is Rex."
         elif isinstance(outcome, Signal):
@@ -538,16 +545,17 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     return repeated
 
 
-def _clauses(sentence: str) -> list[str]:
-    """``sentence`` split where the user opens a clause of their own (``_CLAUSES``), never
-    inside quotes ('my band is called "Me and My Monkey"' is one clause)."""
+def _clause_spans(sentence: str) -> list[tuple[int, int]]:
+    """Where each clause of ``sentence`` is, (start, end): split where the user opens a
+    clause of their own (``_CLAUSES``), never inside quotes ('my band is called "Me and My
+    Monkey"' is one clause)."""
     quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in '"“«') else []
     out, start = [], 0
     for join in _CLAUSES.finditer(sentence):
         if not any(a < join.start() < b for a, b in quoted):
-            out.append(sentence[start : join.start()])
+            out.append((start, join.start()))
             start = join.end()
-    return [*out, sentence[start:]]
+    return [*out, (start, len(sentence))]
 
 
 #: an aside's words at the end of the task before a request made in it ("…, and btw")
@@ -801,11 +809,21 @@ def _without_question_tag(sentence: str) -> str:
 _CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
 
 
+#: a sentence that opens with the user's possessive ("My GP, Dr. Lindqvist, …", "Meu
+#: cardiologista…")
+_OPENS_WITH_THEIRS = re.compile(r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\s", _I)
+
+
 def _goes_on(sentence: str) -> bool:
     """Whether a sentence after a request goes on about what it named ("She is a nurse.",
-    "Ele atende às terças."): it opens with a pack's ``continues`` word and speaks of no task."""
+    "Ele atende às terças.", "My psychiatrist, Dr. Okafor, might change the dose."): it
+    opens with a pack's ``continues`` word or the user's possessive, says (asks nothing)
+    and speaks of no task."""
     first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
-    return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
+    opens = first in _CONTINUES or (
+        _OPENS_WITH_THEIRS.match(sentence) is not None and not sentence.rstrip().endswith("?")
+    )
+    return opens and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:

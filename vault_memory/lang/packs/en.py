@@ -362,11 +362,11 @@ PACK = Pack(
         "wrap",
         "guard",
     ),
-    back_refs=frozenset("that this it them these those all".split()),
+    back_refs=frozenset("that this it them these those all both".split()),
     request_glue=frozenset(
         "please pls plz can could would will you keep hang on to in commit and so also just i want id like don't dont never".split()
     ),
-    back_nouns=frozenset("info information detail details fact facts bit one ones stuff".split()),
+    back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
         because since on up with handy around somewhere, thanks thx""".split()

@@ -390,13 +390,13 @@ PACK = Pack(
         "ajústalo",
         "arréglalo",
     ),
-    back_refs=frozenset("eso esto esa ese ello todo lo".split()),
+    back_refs=frozenset("eso esto esa ese ello todo lo ambos ambas dos".split()),
     request_glue=frozenset(
         "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en".split()
     ),
     # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")
-    back_nouns=frozenset("dato datos info información informacion detalle detalles".split()),
+    back_nouns=frozenset("dato datos info información informacion detalle detalles cosa cosas".split()),
     pronoun_tails=frozenset(
         """para pa pal por en de del desde hasta cuando si porque así asi ya siempre también tambien ahora luego
         después despues antes mientras con sin sobre bien porfa porfi pls gracias""".split()

@@ -393,13 +393,13 @@ PACK = Pack(
         "põe",
         "poe",
     ),
-    back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo".split()),
+    back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo ambos ambas dois duas".split()),
     request_glue=frozenset(
         "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em".split()
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
-    back_nouns=frozenset("dado dados info informação informacao informações detalhe detalhes".split()),
+    back_nouns=frozenset("dado dados info informação informacao informações detalhe detalhes coisa coisas".split()),
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu""".split()
