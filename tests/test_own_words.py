@@ -64,6 +64,44 @@ def test_a_request_is_kept_whole_with_the_sentences_that_go_on_about_it():
 
 
 @pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Save this please. My brother-in-law Kofi is allergic to shellfish.", "Kofi"),
+        ("can you note this? 🙌 my Wi-Fi at the cabin is called PineHollow", "PineHollow"),
+        ("Anotá esto. Mi cuñada Rocío trabaja en el hospital Italiano.", "Rocío"),
+        ("Guarda isso: \nMinha afilhada Bia nasceu em 2019.", "Bia"),
+    ],
+)
+def test_a_request_that_opens_the_message_keeps_the_sentence_after_it(said, value):
+    """ "Save this. <the fact>" kept nothing ("nothing to keep was said after the request"):
+    what a request points at when nothing was said before it is what is said next."""
+    [signal] = explicit_signals(said)
+    assert value in signal.text and not signal.text.startswith(("🙌", "🙂"))
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Mi tía Elvira vive en Tandil, no se te vaya a olvidar.", "Tandil"),
+        ("Meu padrinho Jorge mora em Niterói, não vá esquecer.", "Niterói"),
+        ("Lembra disso: tenho intolerâncias, p. ex. lactose e frutose.", "frutose"),
+    ],
+)
+def test_a_request_in_other_forms_of_its_verb_and_an_abbreviation_mid_sentence(said, value):
+    """ "no se te vaya a olvidar" was read as no request, and "p. ex." ended a sentence."""
+    [signal] = explicit_signals(said)
+    assert value in signal.text
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Save this. Then rename the helper in utils.py to parse_rows.", "Remember this."],
+)
+def test_a_request_that_opens_the_message_keeps_no_task_after_it(said):
+    assert explicit_signals(said) == []
+
+
+@pytest.mark.parametrize(
     ("said", "first", "then"),
     [
         ("my gym locker is 112 and my bike lock code is on a sticky note, remember that", "112", "sticky note"),

@@ -334,6 +334,9 @@ class _Reading:
     #: sentences that ask to keep something of the user's that no rule read: named at the
     #: end as not kept, unless a request after them points back at them and keeps them
     unclear: list[str] = field(default_factory=list)
+    #: a request that opened the message pointing at nothing said yet ("Save this."): the
+    #: next sentence is what it keeps
+    ahead: bool = False
 
     def list_item(self, sentence: str, following: str) -> bool:
         """Whether ``sentence`` is an item of a list a request announced: kept, or past the
@@ -426,6 +429,12 @@ class _Reading:
         found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
         self.last_kept = None
+        if self.ahead:  # "Save this. My grandma Rosa turns 90 on August 3rd."
+            self.ahead = False
+            _keep_what_was_said(_EMOJI_OPENING.sub("", sentence), found, declined)  # "…esto? 🙂 mi proyecto…"
+            self.joins = len(found) - 1 if len(found) > before else None
+            self.last_kept = before if len(found) > before else None
+            return
         repeated = _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
@@ -437,6 +446,9 @@ class _Reading:
             self.before_it = []
         elif self.keeps_what_was_said(sentence, declined_before):
             pass  # what was said before it is kept, or named with why
+        elif not found and not self.before_it and _points_ahead(sentence, following):
+            del declined[declined_before:]  # "nothing to keep was said after the request": it is said next
+            self.ahead, self.joins = True, None
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
@@ -1007,11 +1019,13 @@ _DO_NEXT = re.compile(
 _DASHES = frozenset({"-", "–", "—", "--"})
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
 #: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
-_REQUEST_AFTER = re.compile(
-    r"[,;.]\s+|\s[-–—]\s+|\s[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s+"
-)
-#: how far into what follows the fact a request's word may be ("…, and please do keep that")
-_TRAILING_CUE_REACH = 5
+_EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
+_REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")
+#: the emoji a sentence opens with, that the one before it ended on ("…esto? 🙂 mi proyecto")
+_EMOJI_OPENING = re.compile(r"^(?:" + _EMOJI + r"\s*)+")
+#: how far into what follows the fact a request's word may be ("…, and please do keep that", "…, y que no
+#: se te vaya a olvidar"): every word before it is a request's glue
+_TRAILING_CUE_REACH = 7
 #: the most words a request said after its fact takes ("…, tenlo en cuenta de ahora en adelante")
 _TRAILING_WORDS = 12
 
@@ -1034,12 +1048,25 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
     return None
 
 
+def _points_ahead(sentence: str, following: str) -> bool:
+    """Whether ``sentence`` is a request that says nothing but what it points at ("Save
+    this.", "Anotá esto, porfa", "¿me lo guardas?"): said first, it keeps what is said next
+    (``following``). "Acordate de revisar el ticket" says what it asks; "Ten en cuenta esto
+    para el refactor:" is about the task, and a list after a colon is the list's to read."""
+    words = sentence.rstrip(".!?").split()
+    if not following or _TASK_WORDS.search(sentence) or _LIST_ITEM.match(following) or _trailing_request(words) is None:
+        return False
+    cue = next(i for i, w in enumerate(words) if _is_cue(w))
+    after = words[cue + 1].strip(",.:!?¿¡").casefold() if cue + 1 < len(words) else ""
+    return after in _BACK_WORDS or _carries_its_object(words[cue]) or any(_carries_its_object(w) for w in words[:cue])
+
+
 def _trailing_request(words: list[str]) -> str | None:
     """The word that asks to keep, when ``words`` are a request about what was said before
     them, else None: its lead ("please", "y que no se te") and the word, then what it keeps
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
-    plain = [w.strip(",.!?¿¡").casefold() for w in words]
+    plain = [w.strip(",.:!?¿¡").casefold() for w in words]
     cue = next((i for i, w in enumerate(words[:_TRAILING_CUE_REACH]) if _is_cue(w)), None)
     if cue is None or any(w not in _REQUEST_LEAD for w in plain[:cue]):
         return None

@@ -392,7 +392,7 @@ PACK = Pack(
     ),
     back_refs=frozenset("eso esto esa ese ello todo lo ambos ambas dos".split()),
     request_glue=frozenset(
-        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en".split()
+        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a".split()
     ),
     # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")

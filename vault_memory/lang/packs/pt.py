@@ -79,7 +79,7 @@ PACK = Pack(
             ),
         ),
     ),
-    abbreviations=frozenset("sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto d".split()),
+    abbreviations=frozenset("sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto d p p.ex".split()),
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     remember_cues=(
         r"lembr[\w-]*",
@@ -395,7 +395,7 @@ PACK = Pack(
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo ambos ambas dois duas".split()),
     request_glue=frozenset(
-        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em".split()
+        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai".split()
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
