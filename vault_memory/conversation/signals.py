@@ -431,7 +431,12 @@ class _Reading:
         self.last_kept = None
         if self.ahead:  # "Save this. My grandma Rosa turns 90 on August 3rd."
             self.ahead = False
-            _keep_what_was_said(_EMOJI_OPENING.sub("", sentence), found, declined)  # "…esto? 🙂 mi proyecto…"
+            said = _EMOJI_OPENING.sub("", sentence)  # "…esto? 🙂 mi proyecto…"
+            # what follows says something of the user or their group: not "Good morning", "I think."
+            if len(said.split()) < 3 or not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
+                declined.append(NotKept(sentence, "it does not say what it keeps of the user (try 'remember that …')"))
+                return
+            _keep_what_was_said(said, found, declined)
             self.joins = len(found) - 1 if len(found) > before else None
             self.last_kept = before if len(found) > before else None
             return
@@ -539,7 +544,12 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     for start, end in spans:
         clause = sentence[start:end].strip().rstrip(".!;").strip()
         outcome = _signal(clause)
-        if silent is not None and isinstance(outcome, Signal) and outcome.rule == "keep-this":
+        if (
+            silent is not None
+            and isinstance(outcome, Signal)
+            and outcome.rule == "keep-this"
+            and _theirs(sentence[silent:start])
+        ):
             # "my dog is Toby and my cat is Luna, remember that": both, not the last clause alone
             whole = _signal(sentence[silent:end].strip().rstrip(".!;").strip())
             outcome = whole if isinstance(whole, Signal) else outcome
@@ -555,6 +565,13 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
     return repeated
+
+
+def _theirs(clauses: str) -> bool:
+    """Whether the clauses a request after them keeps open with the user or their group
+    ("my dog is Toby and …", not "you said Java is better and …")."""
+    said = clauses.strip()
+    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
 
 
 def _clause_spans(sentence: str) -> list[tuple[int, int]]:
@@ -821,21 +838,14 @@ def _without_question_tag(sentence: str) -> str:
 _CONTINUES = frozenset(word for pack in all_packs() for word in pack.continues)
 
 
-#: a sentence that opens with the user's possessive ("My GP, Dr. Lindqvist, …", "Meu
-#: cardiologista…")
-_OPENS_WITH_THEIRS = re.compile(r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\s", _I)
-
-
 def _goes_on(sentence: str) -> bool:
     """Whether a sentence after a request goes on about what it named ("She is a nurse.",
-    "Ele atende às terças.", "My psychiatrist, Dr. Okafor, might change the dose."): it
-    opens with a pack's ``continues`` word or the user's possessive, says (asks nothing)
-    and speaks of no task."""
+    "Ele atende às terças."): it opens with a pack's ``continues`` word and speaks of no task.
+    One that opens with the user's own ("My psychiatrist may change the dose") was read so,
+    and measured: an attacker's 54 probes found 28 it wrote ("My bad, I meant Rust", "My code
+    needs reformatting", "Mi culpa, no la tuya")."""
     first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
-    opens = first in _CONTINUES or (
-        _OPENS_WITH_THEIRS.match(sentence) is not None and not sentence.rstrip().endswith("?")
-    )
-    return opens and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
+    return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:
@@ -1480,18 +1490,21 @@ _SYMBOLS_TAIL = re.compile(
 )
 
 
-#: a dash, colon, semicolon or comma at a text's start, a dash only apart from the words
-#: ("-5 °C" and "e-mail" are words); read after spaces are one. Its end is read as the start
-#: of the text turned round (a pattern anchored at the end is tried from every place: slow)
-_EDGE_PAUSE = re.compile(r"^(?:[—–-] |[:;,] ?)+")
+#: a dash, colon, semicolon or comma apart from the words at a text's start ("-5 °C",
+#: ":wq", "C:" are words); read after spaces are one. Its end is read as the start of the
+#: text turned round (a pattern anchored at the end is tried from every place: slow), where
+#: a comma or semicolon glued to the last word is a pause too, and a hyphen a word's ("bullet
+#: style is -")
+_EDGE_PAUSE = re.compile(r"^(?:[—–-] |[:;,] )+")
+_EDGE_PAUSE_END = re.compile(r"^(?:[,;]|[—–:] )+")
 
 
 def _sentence(text: str) -> str:
     """The text as one sentence, its first word capitalised when it is a plain word: a
     key's shape ("ghp_…", "sk-…") is left as typed, where the secret rules know it. A pause
-    the request left at an edge ("guarda esto — mi…", "…is Dr. Park: thanks") is no part
+    the request left at an edge ("guarda esto — mi…", "…is Dr. Park — thanks") is no part
     of the fact."""
     text = _EDGE_PAUSE.sub("", re.sub(r"\s+", " ", text).strip())
-    text = _EDGE_PAUSE.sub("", text[::-1])[::-1]
+    text = _EDGE_PAUSE_END.sub("", text[::-1])[::-1].rstrip()
     first = text.split(" ", 1)[0]
     return text[:1].upper() + text[1:] if first.isalpha() else text

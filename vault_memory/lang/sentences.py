@@ -32,16 +32,20 @@ def sentences(text: str, lang: str | None = None) -> list[str]:
     text's language when known (English rules otherwise)."""
     out: list[str] = []
     for line in text.splitlines():
-        joined: list[str] = []
+        joined: list[str] = []  # each as said, its spaces kept: a join adds none ("3.º andar")
         for piece in sentencex.segment(lang or "en", line):
-            piece = piece.strip()
-            if not piece:
+            if not piece.strip():
+                if joined:
+                    joined[-1] += piece
                 continue
-            if joined and (_ends_in_abbreviation(joined[-1]) or _LIST_NUMBER.match(joined[-1])):
-                joined[-1] = f"{joined[-1]} {piece}"
+            last = joined[-1].strip() if joined else ""
+            # no space before it: no sentence begins there ("3.º andar", a segmenter's break)
+            glued = bool(joined) and not joined[-1][-1:].isspace()
+            if joined and (glued or _ends_in_abbreviation(last) or _LIST_NUMBER.match(last)):
+                joined[-1] += piece if glued or joined[-1][-1:].isspace() else f" {piece}"
             else:
                 joined.append(piece)
-        out += joined
+        out += [sentence.strip() for sentence in joined]
     return out
 
 
