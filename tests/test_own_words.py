@@ -1413,6 +1413,7 @@ def test_a_pause_at_the_edge_of_a_request_is_no_part_of_its_fact(said):
     [
         ("remember that my recovery email is tom.me@mailbox.org", "tom.me@mailbox.org"),
         ("note that my scripts live in ~/me/bin on the laptop", "~/me/bin"),
+        ("remember that my datasets sit in ../my-data/raw", "../my-data/raw"),
         (
             "please remember my status page is https://me.statuspage.io/my-services",
             "https://me.statuspage.io/my-services",

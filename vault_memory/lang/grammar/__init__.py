@@ -51,13 +51,13 @@ _MOST_QUOTED = 64
 #: a run of text between spaces, and what makes one an address, a path or a handle, never
 #: words (each run read once: linear in the text)
 _WORD_RUN = re.compile(r"\S+")
-_TYPED = re.compile(r"@|://|\w\.\w|^[~.]?/\w|\w\\\w")
+_TYPED = re.compile(r"@|://|\w\.\w|^(?:~|\.\.?)?/\w|\w\\\w")
 
 
 def _is_typed(run: str) -> bool:
     """Whether a run between spaces is an address, a path or a handle: an "@", a "://", a
-    dot between letters ("proton.me", not "me."), a path's first "/" or a backslash between
-    names. "dad/my" is two words."""
+    dot between letters ("proton.me", not "me."), a path's first "/" ("/", "~/", "./",
+    "../") or a backslash between names. "dad/my" is two words."""
     return _TYPED.search(run) is not None
 
 
