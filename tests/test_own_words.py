@@ -138,6 +138,37 @@ def test_a_request_after_two_facts_of_one_sentence_keeps_both(said, first, then)
 
 
 @pytest.mark.parametrize(
+    ("said", "whole"),
+    [
+        ("acuérdate de que mi abuela vive en Jaén y habla con acento andaluz", "habla con acento andaluz"),
+        ("no olvides que mi perra sale a correr conmigo y suele ladrar a las bicis", "suele ladrar"),
+        ("recuerda que mi cuñado vive en Vigo y usa silla de ruedas", "usa silla de ruedas"),
+        ("lembra que o meu avô mora em Braga e usa aparelho auditivo", "usa aparelho auditivo"),
+        ("remember that my neighbour lives downstairs and runs a bakery", "runs a bakery"),
+    ],
+)
+def test_a_fact_of_someone_of_theirs_keeps_its_second_clause(said, whole):
+    """ "y habla quechua", "y cumple años el 22", "e usa óculos" were cut as a task said
+    after the fact (a task's verb, or a pronoun's letters at a word's end)."""
+    [signal] = explicit_signals(said)
+    assert whole in signal.text
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("recuerda que uso Fish como shell y ahora corrige el script de arranque", "El usuario usa Fish como shell"),
+        ("remember that I'm on Fedora and fix the failing build", "The user is on Fedora"),
+        ("lembra que uso Bun e roda os testes de novo", "O usuário usa Bun"),
+        ("recuerda que mi jefa es Olga y revisa el PR de ayer", "La jefa del usuario es Olga"),
+    ],
+)
+def test_a_task_said_after_the_users_fact_is_still_cut(said, fact):
+    [signal] = explicit_signals(said)
+    assert signal.text.rstrip(".") == fact
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "Remember that I'm left-handed. My build is broken again, can you fix the tests?",

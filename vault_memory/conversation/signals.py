@@ -1094,7 +1094,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         return _TASK
     lang = said_in or _cue_language(cue_word)
     whole = said.strip()
-    said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", said))).strip()
+    said = _FILLER.sub("", _trim(_without_task_tail(said))).strip()
     if not said:
         return "nothing to keep was said after the request"
     why_not = _why_not_kept(said, whole, lang)
@@ -1264,7 +1264,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     else why it is not kept."""
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
         return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
-    said = _FILLER.sub("", _trim(_TASK_TAIL.sub("", match.group("x")))).strip()
+    said = _FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip()
     if not said or _says_nothing(said):
         return "nothing to keep was said after the request"  # "Remember, to:"
     if PASSING_STATE.search(said):
@@ -1285,9 +1285,35 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
 
 #: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
 #: fix it", "… y arreglalo": the fact ends before it, never mid-clause
-_TASK_TAIL = re.compile(
+_TASK_TAIL_ALWAYS = re.compile(
     r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_tails) + r")\b.*$", _I
 )
+#: a task said after a fact by its verb alone ("…, and fix the failing test"): a task only
+#: when a word of the task follows (``Pack.task_verb_tails``)
+_TASK_VERB_TAIL = re.compile(
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_verb_tails) + r")\b.*$", _I
+)
+
+
+#: a fact about someone or something of the user's, by its opening ("my dad…", "a minha mãe…")
+_OF_THEIRS = re.compile(
+    r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\s", _I
+)
+
+
+def _without_task_tail(said: str) -> str:
+    """``said`` without a task said after its fact ("I use pnpm, and now fix the test"). A
+    clause that opens with a task's verb is the task when it names a part of the task, or
+    when the fact is the user's own in the first person ("uso pnpm y prueba de nuevo": the
+    verb cannot go on with "uso"); after a fact of someone of theirs it goes on with it ("mi
+    hermana vive en Lima y usa lentes", "my dad lives in Hull and runs marathons")."""
+    said = _TASK_TAIL_ALWAYS.sub("", said)
+    tail = _TASK_VERB_TAIL.search(said)
+    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group())):
+        return said
+    return said[: tail.start()]
+
+
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user
 _TASK_WORDS = re.compile(

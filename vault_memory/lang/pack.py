@@ -299,6 +299,10 @@ class Pack:
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()
+    #: what opens a task said after a fact by its verb alone ("and fix…", "y usa…", "e muda…"):
+    #: a task only when a word of the task follows (``task_words``), for the same verb says
+    #: a fact of someone else ("mi hermana vive en Lima y usa lentes")
+    task_verb_tails: tuple[str, ...] = ()
     task_words: tuple[str, ...] = ()
     infinitive: str = ""
     attached_objects: tuple[str, ...] = ()

@@ -648,9 +648,11 @@ PACK = Pack(
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
+        r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might|and\s+now",
+    ),
+    task_verb_tails=(
         r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
         r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)",
-        r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might|and\s+now",
     ),
     task_words=(
         r"line\s+\d+",

@@ -697,9 +697,12 @@ PACK = Pack(
         "nos",
     ),
     task_tails=(
-        r"y\s+(?:luego|después|despues|arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*",
-        r"y\s+\w+(?:lo|la|los|las|le|me)|luego|después|despues",
+        r"y\s+(?:luego|después|despues|ahora)\b",
+        # a task's verb with its pronoun, stressed where it is written so ("y arréglalo", "y cámbiale"):
+        # "y cumple años", "y habla quechua", "y suele ir" end in the same letters and say a fact
+        r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|después|despues",
     ),
+    task_verb_tails=(r"y\s+(?:arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*",),
     task_words=(
         r"l[ií]nea\s+\d+",
         r"pruebas?|archivos?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",

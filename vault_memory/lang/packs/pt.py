@@ -794,9 +794,10 @@ PACK = Pack(
     clause_joins=("e", "mas"),
     and_words=("e",),
     task_tails=(
-        r"e\s+(?:depois|ent[aã]o|agora|arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",
+        r"e\s+(?:depois|ent[aã]o|agora)\b",
         r"em\s+seguida",
     ),
+    task_verb_tails=(r"e\s+(?:arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",),
     task_words=(
         r"testes?|arquivos?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
         r"c[oó]digo|mudan[cç]as?|linha\s+\d+",
