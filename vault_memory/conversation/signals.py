@@ -423,6 +423,29 @@ class _Reading:
         self.joins, self.before_it = None, []
         return True
 
+    def keeps_what_follows(self, sentence: str, following: str, declined_before: int) -> bool:
+        """Whether ``sentence`` opens the message as a request that points at what follows
+        ("Save this."): its "nothing to keep was said after the request" is taken back, and
+        the next sentence is read as what it keeps (``kept_ahead``)."""
+        if self.found or self.before_it or not _points_ahead(sentence, following):
+            return False
+        del self.declined[declined_before:]
+        self.ahead, self.joins = True, None
+        return True
+
+    def kept_ahead(self, sentence: str) -> None:
+        """The sentence after a request that pointed at it ("Save this."), kept when it says
+        something of the user or their group (not "Good morning", "I think."), else named."""
+        self.ahead = False
+        before = len(self.found)
+        said = _EMOJI_OPENING.sub("", sentence)  # "…esto? 🙂 mi proyecto…"
+        if len(said.split()) < 3 or not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
+            self.declined.append(NotKept(sentence, "it does not say what it keeps of the user (try 'remember that …')"))
+            return
+        _keep_what_was_said(said, self.found, self.declined)
+        kept = len(self.found) > before
+        self.joins, self.last_kept = (len(self.found) - 1, before) if kept else (None, None)
+
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
@@ -430,15 +453,7 @@ class _Reading:
         before, declined_before = len(found), len(declined)
         self.last_kept = None
         if self.ahead:  # "Save this. My grandma Rosa turns 90 on August 3rd."
-            self.ahead = False
-            said = _EMOJI_OPENING.sub("", sentence)  # "…esto? 🙂 mi proyecto…"
-            # what follows says something of the user or their group: not "Good morning", "I think."
-            if len(said.split()) < 3 or not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
-                declined.append(NotKept(sentence, "it does not say what it keeps of the user (try 'remember that …')"))
-                return
-            _keep_what_was_said(said, found, declined)
-            self.joins = len(found) - 1 if len(found) > before else None
-            self.last_kept = before if len(found) > before else None
+            self.kept_ahead(sentence)
             return
         repeated = _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
@@ -449,11 +464,10 @@ class _Reading:
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             self.before_it = []
-        elif self.keeps_what_was_said(sentence, declined_before):
-            pass  # what was said before it is kept, or named with why
-        elif not found and not self.before_it and _points_ahead(sentence, following):
-            del declined[declined_before:]  # "nothing to keep was said after the request": it is said next
-            self.ahead, self.joins = True, None
+        elif self.keeps_what_was_said(sentence, declined_before) or self.keeps_what_follows(
+            sentence, following, declined_before
+        ):
+            pass  # what was said before it is kept, or named with why; or what follows will be
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
@@ -543,16 +557,7 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     silent: int | None = None  # where the clauses that said nothing of a request began
     for start, end in spans:
         clause = sentence[start:end].strip().rstrip(".!;").strip()
-        outcome = _signal(clause)
-        if (
-            silent is not None
-            and isinstance(outcome, Signal)
-            and outcome.rule == "keep-this"
-            and _theirs(sentence[silent:start])
-        ):
-            # "my dog is Toby and my cat is Luna, remember that": both, not the last clause alone
-            whole = _signal(sentence[silent:end].strip().rstrip(".!;").strip())
-            outcome = whole if isinstance(whole, Signal) else outcome
+        outcome = _with_the_clauses_before(_signal(clause), sentence, silent, start, end)
         silent = (start if silent is None else silent) if outcome is None else None
         if isinstance(outcome, Signal) and outcome in found:
             repeated = True  # "Remember that my dog is Rex. Remember that my dog is Rex."
@@ -565,6 +570,20 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
             found[-1] = _joined(found[-1], clause)
     return repeated
+
+
+def _with_the_clauses_before(
+    outcome: Signal | str | _Doubt | None, sentence: str, silent: int | None, start: int, end: int
+) -> Signal | str | _Doubt | None:
+    """A request that points back at what was said, read with the clauses before it that
+    said nothing of a request (from ``silent``) when they open with the user ("my dog is
+    Toby and my cat is Luna, remember that": both, not the last clause alone)."""
+    if silent is None or not isinstance(outcome, Signal) or outcome.rule != "keep-this":
+        return outcome
+    if not _theirs(sentence[silent:start]):
+        return outcome
+    whole = _signal(sentence[silent:end].strip().rstrip(".!;").strip())
+    return whole if isinstance(whole, Signal) else outcome
 
 
 def _theirs(clauses: str) -> bool:
