@@ -84,6 +84,32 @@ def test_a_request_is_kept_whole_with_the_sentences_that_go_on_about_it():
 
 
 @pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("Facts to remember about me:\n- I'm left-handed\n- my cat is called Miso", ("left-handed", "Miso")),
+        ("Datos que quiero que guardes:\n- vivo en Rosario\n- mi perro se llama Pancho", ("Rosario", "Pancho")),
+        ("Coisas pra você anotar:\n- moro em Olinda\n- meu time é o Sport", ("Olinda", "Sport")),
+    ],
+)
+def test_a_heading_that_names_its_items_then_asks_keeps_the_list(said, values):
+    """ "Things to remember about me:" and its list kept nothing ("nothing to keep was said
+    after the request"): a list's heading may name what it holds before it asks."""
+    kept = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in kept for v in values), kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Things to remember when writing tests:\n- mock the db\n- use fixtures",
+        "Stuff to remember to do:\n- call the plumber\n- renew the domain",
+    ],
+)
+def test_a_heading_of_a_task_or_a_to_do_list_keeps_nothing(said):
+    assert explicit_signals(said) == []
+
+
+@pytest.mark.parametrize(
     ("said", "value"),
     [
         ("Save this please. My brother-in-law Kofi is allergic to shellfish.", "Kofi"),

@@ -524,16 +524,22 @@ def _announces_a_list(sentence: str, declined: list[NotKept], following: str) ->
     """Whether a request names what to keep in the list below it: a request not kept (what
     it named is said below) that opens with its word (after "please", "could you"…), points
     at what follows ("these", "the following", "estos datos") and ends in a colon, and a
-    list's item follows ("Guarda estos datos sobre mí:\n- trabajo en remoto"). "Release
-    notes:", "Remember to do these:" and "I will remember the following:" announce none."""
+    list's item follows ("Guarda estos datos sobre mí:\n- trabajo en remoto"); or a heading
+    that names what it keeps first, then asks ("Things to remember about me:", "Cosas que
+    quiero que recuerdes:"). "Release notes:", "Remember to do these:", "Things to remember
+    to do:" and "I will remember the following:" announce none."""
     head = sentence.rstrip()
-    if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None:
+    if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None or _TASK_WORDS.search(head):
         return False
     words = [w.strip(",.!?¿¡:").casefold() for w in head[:-1].split()]
     cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
-    if cue is None or any(w not in _LIST_LEADS for w in words[:cue]):
+    if cue is None:
         return False
     after = words[cue + 1 :]
+    if words[0] in _BACK_NOUNS:  # the heading names its items: what follows the ask says whose
+        return not after or after[0] not in _TODO_WORDS
+    if any(w not in _LIST_LEADS for w in words[:cue]):
+        return False
     return bool(after) and after[0] not in _TODO_WORDS and bool(_LIST_WORDS & set(after))
 
 
