@@ -439,7 +439,7 @@ class _Reading:
         self.ahead = False
         before = len(self.found)
         said = _EMOJI_OPENING.sub("", sentence)  # "…esto? 🙂 mi proyecto…"
-        if len(said.split()) < 3 or not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)):
+        if len(said.split()) < 3 or not _theirs(said):
             self.declined.append(NotKept(sentence, "it does not say what it keeps of the user (try 'remember that …')"))
             return
         _keep_what_was_said(said, self.found, self.declined)
@@ -593,8 +593,8 @@ def _with_the_clauses_before(
 
 
 def _theirs(clauses: str) -> bool:
-    """Whether the clauses a request after them keeps open with the user or their group
-    ("my dog is Toby and …", not "you said Java is better and …")."""
+    """Whether what a request keeps opens with the user or their group ("my dog is Toby and
+    …", not "you said Java is better and …", nor "Good morning" after "Save this.")."""
     said = clauses.strip()
     return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
 
@@ -1089,9 +1089,12 @@ def _points_ahead(sentence: str, following: str) -> bool:
     (``following``). "Acordate de revisar el ticket" says what it asks; "Ten en cuenta esto
     para el refactor:" is about the task, and a list after a colon is the list's to read."""
     words = sentence.rstrip(".!?").split()
-    if not following or _TASK_WORDS.search(sentence) or _LIST_ITEM.match(following) or _trailing_request(words) is None:
+    if not following or _TASK_WORDS.search(sentence) or _LIST_ITEM.match(following):
         return False
-    cue = next(i for i, w in enumerate(words) if _is_cue(w))
+    cue_word = _trailing_request(words)
+    if cue_word is None:
+        return False
+    cue = words.index(cue_word)
     after = words[cue + 1].strip(",.:!?¿¡").casefold() if cue + 1 < len(words) else ""
     return after in _BACK_WORDS or _carries_its_object(words[cue]) or any(_carries_its_object(w) for w in words[:cue])
 

@@ -39,10 +39,11 @@ def sentences(text: str, lang: str | None = None) -> list[str]:
                     joined[-1] += piece
                 continue
             last = joined[-1].strip() if joined else ""
-            # no space before it: no sentence begins there ("3.º andar", a segmenter's break)
+            # no space before it: no sentence begins there ("3.º andar", a segmenter's break);
+            # the segmenter's pieces keep their spaces, so a piece joined again is added as is
             glued = bool(joined) and not joined[-1][-1:].isspace()
             if joined and (glued or _ends_in_abbreviation(last) or _LIST_NUMBER.match(last)):
-                joined[-1] += piece if glued or joined[-1][-1:].isspace() else f" {piece}"
+                joined[-1] += piece
             else:
                 joined.append(piece)
         out += [sentence.strip() for sentence in joined]

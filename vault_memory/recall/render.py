@@ -90,7 +90,7 @@ def defang(text: str) -> str:
     if not text:
         return text
     if text.isascii():  # its own skeleton, read in C: almost every memory
-        return _FENCE.sub(lambda m: "‹" + m.group(0)[len(m.group(1)) :], text) if _FENCE.search(text) else text
+        return _FENCE.sub(lambda m: "‹" + m.group(0)[len(m.group(1)) :], text)
     seen, origin = _skeleton(text)
     out = list(text)
     for m in _FENCE.finditer(seen):
