@@ -1611,3 +1611,39 @@ def test_a_newer_pet_replaces_an_older_one_named_by_a_narrower_word(tmp_path):
     assert any("Rocco" in line for line in lines)
     kiwi = [line for line in lines if "Kiwi" in line]
     assert not kiwi or "may be outdated" in kiwi[0], block
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "note that my locksmith is Mr. Abara, and where can I buy a standing desk?",
+            "The user's locksmith is Mr. Abara",
+        ),
+        ("keep in mind that our office wifi is Gekko-5G, btw what's a good VPN?", "Our office wifi is Gekko-5G"),
+        ("don't forget that I'm diabetic, and could you suggest a dessert?", "The user is diabetic"),
+        ("apunta que mi fisio se llama Irene, y ¿qué hora es en Tokio?", "El fisio del usuario se llama Irene"),
+        ("ten en cuenta que vivo en Rosario y cuánto tarda un envío a Córdoba?", "El usuario vive en Rosario"),
+        (
+            "grava aí que a minha dentista é a Dra. Lúcia, e quanto custa um implante?",
+            "A dentista do usuário é a Dra. Lúcia",
+        ),
+    ],
+)
+def test_a_request_and_a_question_in_one_sentence_keep_the_request_alone(said, kept):
+    """The question mark at the end is the question's, not the request's: the fact is kept,
+    and the question is not written into it (in the real client, "remember that …, and what
+    …?" wrote nothing and said nothing)."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "do you remember that my bike is a Brompton, or where did I leave it?",
+        "Can you remember what my cat's called, and who my vet is?",
+    ],
+)
+def test_a_question_about_what_the_assistant_remembers_keeps_nothing_though_it_goes_on(said):
+    assert read_requests(said)[0] == []

@@ -214,7 +214,9 @@ def read_requests(
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = normalize_space(_not_said(utterance)).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
-    all_sentences = sentences(said, detect(said)) if said else []
+    all_sentences = [
+        part for s in (sentences(said, detect(said)) if said else []) for part in _apart_from_its_question(s)
+    ]
     for n, sentence in enumerate(all_sentences):
         if deadline is not None and time.monotonic() > deadline:
             rest = " ".join(all_sentences[n:])
@@ -227,6 +229,39 @@ def read_requests(
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
     return found, declined
+
+
+#: where a question begins inside a sentence that ends in "?": after a comma or a join (and
+#: an aside: "and also", "y de paso"), at a "¿", a word that asks or a request's asking
+#: ("…, and how do I rebase?", "… y ¿cómo…?", "…, can you fix the test?"), in every pack
+_QUESTION_AFTER = _rx(
+    r"(?:,\s*+(?:(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")\s*+,?\s*+)?"
+    r"|(?<!\s)\s++(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")\s*+,?\s*+|(?<!\s)\s++(?=¿))"
+    rf"(?=¿|(?:{_words_of('interrogatives')}|{_words_of('polite_requests')})"
+    r"(?![\w'’]))"
+)
+
+
+def _apart_from_its_question(sentence: str) -> list[str]:
+    """A request and a question asked in one sentence, read apart: "remember that my gym is
+    Ironworks, and how do I rebase?" was refused whole as a question (its mark ends the
+    sentence), and "can you save that my gym is Ironworks and also what time is it?" kept
+    the question in the fact. Split only where what comes before the question is a request
+    kept on its own; else the sentence as it was."""
+    if not sentence.rstrip().endswith("?") or len(sentence) > _MAX_SENTENCE:
+        return [sentence]
+    for split in _QUESTION_AFTER.finditer(sentence):
+        head = sentence[: split.start()].rstrip(" ,")
+        if head and _kept_alone(head):
+            return [head, sentence[split.end() :]]
+    return [sentence]
+
+
+def _kept_alone(sentence: str) -> bool:
+    """Whether ``sentence``, read as a message of its own, keeps a fact."""
+    reading = _Reading()
+    reading.sentence(sentence, "")
+    return bool(reading.found)
 
 
 #: the longest message the judge reads whole (its model reads 2,000 characters,

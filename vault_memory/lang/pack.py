@@ -169,6 +169,10 @@ class Pack:
     #: the words a question opens with ("what", "qué", "quem"): a list's item that opens
     #: with one asks, it tells nothing
     question_openings: frozenset[str] = field(default_factory=frozenset)
+    #: the words that ask, as typed, with or without their accents ("how", "cómo", "como",
+    #: "o que"): after a comma or a join in a sentence that ends in "?", the question
+    #: begins there ("remember that my gym is Ironworks, and how do I rebase?")
+    interrogatives: tuple[str, ...] = ()
     #: the words a secret is told after, as patterns of words matched ignoring case
     #: ("password", "door code", "contraseña", "senha"); how its value is introduced
     #: ("is", "is now", "es", "é"); the words between that say whose it is ("for my gmail

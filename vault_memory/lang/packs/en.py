@@ -100,6 +100,21 @@ PACK = Pack(
     list_leads=frozenset("please pls plz can could would you kindly".split()),
     list_words=frozenset("these this following below all".split()),
     self_words=frozenset("me myself mine".split()),
+    interrogatives=(
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "why",
+        "how",
+        "which",
+        "what's",
+        "how's",
+        "where's",
+        "who's",
+    ),
     question_openings=frozenset(
         "what who whom whose where when why how which is are do does did can could will would".split()
     ),
