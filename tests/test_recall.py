@@ -724,6 +724,29 @@ def test_a_question_about_a_time_is_answered_by_the_memories_of_that_time(empty_
     assert result.notes == ["no memory was written on or tells of last week = week of 2026-10-19"]
 
 
+def test_a_question_about_a_time_finds_what_was_told_of_it_days_later(empty_vault_dir, backend_for):
+    """ "What did I do three days ago?" found only memories written that day (a day either
+    side): one written today that tells of then ("three days ago I…", "la semana pasada…",
+    "na semana passada…") was not read, and the note said no memory tells of it."""
+    v = Vault(empty_vault_dir)
+    asked = dt.datetime(2026, 11, 27, 20, tzinfo=dt.UTC)
+
+    def said(text: str) -> str:
+        return v.add(text, now=asked.replace(hour=10), type="episode").id
+
+    fence = said("three days ago I repainted the garden fence")
+    choir = said("la semana pasada empecé clases de canto")
+    piano = said("na semana passada afinei o piano da minha avó")
+    backend = backend_for(empty_vault_dir)
+    assert recall_ids(backend, "what did I do three days ago?", as_of=asked) == [fence]
+    assert set(recall_ids(backend, "¿qué hice la semana pasada?", as_of=asked)) == {choir, piano}
+    assert set(recall_ids(backend, "o que eu fiz na semana passada?", as_of=asked)) == {choir, piano}
+    physio = v.add("amanhã tenho fisioterapia às 8", now=asked - dt.timedelta(days=1)).id
+    backend = backend_for(empty_vault_dir)  # "what do I have today?" in Portuguese asks of a time alone
+    assert physio in recall_ids(backend, "o que eu tenho hoje?", as_of=asked)  # with what was written today
+    assert recall_ids(backend, "e pra amanhã, o que eu tenho?", as_of=asked - dt.timedelta(days=1)) == [physio]
+
+
 def test_a_question_about_a_month_is_answered_from_each_of_its_weeks(empty_vault_dir, backend_for):
     """ "What did I do in October?" was answered by October's newest memories: a busy last
     week filled the block, and the month's first three weeks were not in it. A month is

@@ -16,6 +16,9 @@ from .told import Told
 #: a question about a time also finds the memories that tell of it from up to this many
 #: days before ("next month", said on the last day of the one before)
 TELLS_AHEAD_DAYS = 31
+#: and from up to this many days after ("anteontem fui ao cinema", "last week I started
+#: physio", "el mes pasado…" said on the last day of the month after)
+TELLS_AFTER_DAYS = 62
 
 
 #: the newest memories of that span read for it, at most: a year of a busy vault is more
@@ -45,8 +48,9 @@ def left_out_of_a_time(about: Told, reasons: Counter[str | None], found: int) ->
 def of_a_time(snap: Snapshot, about: Told, depth: int) -> Candidates:
     """The memories of the days a question about a time asks about (``dates.about_a_time``):
     those written then, newest first, taken in turn from each part of a long span
-    (``dates.parts_of_span``: October's weeks, a year's months), then those that tell of them
-    ("I have the dentist tomorrow", written the day before); at most ``depth``. Each
+    (``dates.parts_of_span``: October's weeks, a year's months), then those that tell of them,
+    written after ("anteayer fui al teatro", written two days later) or before ("I have the
+    dentist tomorrow", written the day before); at most ``depth``. Each
     candidate's score steps down from 1 to 0.5 by its place, so the lifecycle weighs
     them as it weighs ranked ones."""
     parts = parts_of_span(about)
@@ -58,9 +62,11 @@ def of_a_time(snap: Snapshot, about: Told, depth: int) -> Candidates:
         wider = (first - day if first == about.first else first, last + day if last == about.last else last)
         each.append(_dated(snap, about, *wider, share, why))
     order = [path for turn in zip_longest(*each) for path in turn if path is not None][:depth]
-    if all(len(found) < share for found in each):  # the span read whole: what was written before and tells of it
+    if all(len(found) < share for found in each):  # the span read whole: what tells of it, written after or before
+        after = about.last + dt.timedelta(days=TELLS_AFTER_DAYS)
+        order += _dated(snap, about, about.last + 2 * day, after, depth - len(order), why)
         ahead = about.first - dt.timedelta(days=TELLS_AHEAD_DAYS + 1)
-        order += _dated(snap, about, ahead, about.first - dt.timedelta(days=1), depth - len(order), why)
+        order += _dated(snap, about, ahead, about.first - 2 * day, depth - len(order), why)
     step = 0.5 / max(len(order), 1)
     fused = {path: 1.0 - step * place for place, path in enumerate(order)}
     return Candidates([], [], {}, {}, None, fused, {}, dated={path: why[path] for path in order})

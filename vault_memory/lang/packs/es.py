@@ -252,7 +252,7 @@ PACK = Pack(
         """
         que qu hice hicimos hiciste hizo hicieron hacer hago hacemos paso pasa ocurrio
         hable hablamos hablaste dije dijiste dijimos trabaje trabajamos yo nosotros me nos mi mis
-        tu vos te de del en el la los las un una y o con sobre lo algo todo hay hubo tengo tenemos tuve
+        tu vos te de del en el la los las un una y o con sobre para lo algo todo hay hubo tengo tenemos tuve
         tuvimos planes agenda durante
         """.split()
     ),

@@ -268,7 +268,7 @@ PACK = Pack(
         """
         que o a os as eu nós nos me meu minha meus minhas fiz fizemos fez fizeram fazer faço fazemos
         aconteceu acontece passou falei falamos disse dissemos trabalhei trabalhamos de do da dos das em no na
-        um uma e ou com sobre algo tudo tem teve tive tivemos planos agenda durante foi fui
+        um uma e ou com sobre para pra algo tudo tem temos tenho teve tive tivemos planos agenda durante foi fui
         """.split()
     ),
     parts_of_day=("noite", "manhã", "tarde", "hoje à noite"),
