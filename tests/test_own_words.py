@@ -516,6 +516,45 @@ def test_what_vmem_knows_about_the_user_is_their_facts_whatever_their_words(tmp_
             assert all(word in block for word in ("cilantro", "Emeka", "terças")), (question, block)
 
 
+def test_what_vmem_knows_about_the_user_comes_before_the_notes_of_their_work(tmp_path):
+    """In a vault lived in, the user's notes of their work ("the payments queue drains at
+    midnight") filled the profile, and who the user is (where they grew up, what they are
+    allergic to, what they are called) was left out: the user's own come first, whatever
+    their words, the subject left out included."""
+    theirs = [
+        "grew up near Cork, moved to Lyon in 2019",
+        "folks at the climbing gym call me Dee",
+        "latex gives me hives",
+        "estoy aprendiendo a tocar el chelo",
+        "moro com duas amigas num apê em Pinheiros",
+        "working as a sound engineer for a podcast studio",
+    ]
+    notes = [
+        "the payments queue drains at midnight",
+        "the nightly export writes to bucket exports-eu",
+        "la réplica de lectura se reinicia los domingos",
+        "o pipeline de dados roda às 3h",
+        "staging certs expire every 90 days",
+        "the design review doc lives in the team drive",
+        "el linter corre en cada push",
+        "a fila de e-mails usa RabbitMQ",
+        "release notes go out on the first monday",
+        "the on-call rotation is weekly",
+    ]
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        for text in [*notes[:5], *theirs, *notes[5:]]:
+            mem.remember(text, force_new=True)
+        for question in (
+            "what have you saved about me?",
+            "o que você já aprendeu sobre mim?",
+            "contame qué guardaste de mí",
+        ):
+            block = mem.recall(question).block
+            lines = [line for line in block.splitlines() if line.startswith("- ")]
+            assert all(any(t in line for line in lines[: len(theirs)]) for t in theirs), (question, block)
+
+
 def _written_days_apart(tmp_path, facts: list[str]):
     import datetime as dt
 

@@ -17,7 +17,7 @@ from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import about_the_user, may_be_about, of_the_same_people, of_the_user, people
+from .subjects import about_the_user, may_be_about, of_the_same_people, of_the_user, people, tells_of_the_user
 from .text import fold_accents, normalize_space, not_utf8, words
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "not_utf8",
     "of_the_same_people",
     "of_the_user",
+    "tells_of_the_user",
     "pack",
     "people",
     "says_change",

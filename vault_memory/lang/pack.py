@@ -107,6 +107,12 @@ class Pack:
     #: ("is", "tiene", "mora"), what points at the screen or at now ("this one", "por ahora"),
     #: and what points at what is on the screen anywhere ("this", "esto", "isso")
     user_opening: str = ""
+    #: how a note about the user opens with its subject left out, as a pattern ("born in
+    #: Montevideo", "been living in Valencia since 2021", "training for the Berlin
+    #: marathon"): a profile reads it as the user's, before notes about things ("the
+    #: billing service runs on…"); where the verb says its person ("soy", "tenho"),
+    #: ``user_opening`` already does
+    elided_user_opening: str = ""
     group_opening: str = ""
     #: how a fact about someone the text does not name opens ("he", "their", "ella"): kept
     #: alone, it would not say whom it is about

@@ -22,6 +22,31 @@ def of_the_user(text: str) -> bool:
 
 
 @functools.cache
+def _telling() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """How a fact opens when it is the user's (every pack's ``user_opening`` and
+    ``elided_user_opening``), and the user's own words anywhere in it (``user_subjects``)."""
+    packs = all_packs()
+    openings = [p.user_opening for p in packs if p.user_opening]
+    openings += [p.elided_user_opening for p in packs if p.elided_user_opening]
+    words = sorted({s for p in packs for s in p.user_subjects}, key=len, reverse=True)
+    return (
+        re.compile(rf"^(?:{'|'.join(openings) or '(?!)'})(?![^\W_])", re.IGNORECASE),
+        # a word on its own, not a piece of a typed name ("ci-cache-eu", "me.example.com")
+        re.compile(rf"(?<![\w./@-])(?:{'|'.join(re.escape(w) for w in words)})(?![\w./@-])", re.IGNORECASE),
+    )
+
+
+def tells_of_the_user(text: str) -> bool:
+    """Whether a fact tells of the user, not only of a thing of their work: it opens with
+    them ("soy vegetariana", "tenho uma gata"), with their subject left out ("born in
+    Montevideo"), or names them anywhere ("shellfish makes my throat close up", "folks
+    call me Jules"); "the billing service runs on port 8443" does not."""
+    said = text.lstrip(" \t\"'“«-*")
+    opening, anywhere = _telling()
+    return of_the_user(said) or bool(opening.match(said)) or bool(anywhere.search(said))
+
+
+@functools.cache
 def _about_me() -> re.Pattern[str]:
     """Every pack's questions about the user as a whole, after any of its openers."""
     packs = all_packs()

@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Iterator
 
 from ..index.snapshot import Snapshot
-from ..lang import of_the_user
+from ..lang import of_the_user, tells_of_the_user
 from ..lifecycle import Rules, exclusion_reason, key_forms
 from ..vault.memory import Memory
 from ..vault.slots import subject_tag
@@ -26,7 +26,9 @@ def profile_hits(
     """The current profile facts, most important first: pinned, under a profile key, or
     about what the user is (name, city, work…); found by the catalog's indexes. Room
     left goes to the user's other facts, whatever they say ("The user is lactose
-    intolerant", "my standup is at 9:30"), the most important first."""
+    intolerant", "my standup is at 9:30", "born in Montevideo"), the most important first,
+    then to the other facts the user wrote ("the billing service runs on port 8443": in a
+    vault of project notes, they had filled the profile)."""
     keys = frozenset(form for key in rules.profile_keys for form in key_forms(key))
     found = snap.memories_like(None, keys) | snap.memories_tagged([subject_tag(s) for s in PROFILE_SUBJECTS])
     found |= snap.memories(snap.pinned_paths())
@@ -34,8 +36,10 @@ def profile_hits(
 
     def in_turn() -> Iterator[Memory]:  # the user's other facts read only when the profile leaves room
         yield from (m for m in profile if m.type == "fact")
-        others = snap.facts_by_importance(PROFILE_READ * k).values()
-        yield from (m for m in others if of_the_user(m.text) or m.source in ("user", "explicit"))
+        others = [m for m in snap.facts_by_importance(PROFILE_READ * k).values()]
+        theirs = [m for m in others if tells_of_the_user(m.text)]  # "born in Montevideo" before "the CI cache…"
+        yield from theirs
+        yield from (m for m in others if m not in theirs and (of_the_user(m.text) or m.source in ("user", "explicit")))
 
     def current(memory: Memory) -> bool:
         return memory.id not in seen and not exclusion_reason(memory, now, superseded, allowed, rules)

@@ -137,7 +137,10 @@ def complete(
     pinned memories, and each hit's possible conflict."""
     allowed = query.filter
     if read_question(query.text).about_the_user:  # "what do you know about me?": who the user is first
-        hits = profile_hits(snap, w.rules, now, superseded, allowed, seen, query.k) + hits
+        profile = profile_hits(snap, w.rules, now, superseded, allowed, set(), query.k)
+        first = {h.memory.id for h in profile}  # a ranked fact of the profile takes its place in it
+        hits = profile + [h for h in hits if h.memory.id not in first]
+        seen |= first
     if query.include_pinned:
         for _path, memory in sorted(snap.memories(snap.pinned_paths()).items()):
             memory = w.confirmations.apply(memory, confirmed) if confirmed else memory

@@ -137,6 +137,9 @@ PACK = Pack(
         r"what\s+have\s+you\s+learn(?:ed|t)\s+about\s+me",
         r"describe\s+me",
         r"my\s+profile",
+        # any asking of what is kept about the user: "tell me everything you remember about me",
+        # "what info have you got about me"
+        r"(?:[\w']+[\s,]+){0,6}?(?:know|remember|recall|have|got|stored|saved|kept|learned|learnt|say|tell)\s+(?:\w+\s+){0,2}?about\s+(?:me|myself)",
     ),
     openers=(
         "hi",
@@ -457,6 +460,12 @@ PACK = Pack(
     others_opening=r"(?:he|she|they|his|her|their|him|them|he's|she's|they're|they've)",
     retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it|what\s+i\s+(?:just\s+)?said)|delete\s+that|on\s+second\s+thought(?:,?\s+don't)?|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that))\b",
     user_opening=r"(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)",
+    # a participle or a gerund, then a preposition or an article: "born in", "coding for a
+    # fintech", "allergic to"; not "staging DB gets wiped" (a noun after it)
+    elided_user_opening=(
+        r"(?:been\s+)?(?:[a-z]+(?:ing|ed)|been|born|grew|allergic|based|married|vegan|vegetarian|left-handed|right-handed)"
+        r"\s+(?:in|at|for|to|on|with|from|as|since|out|of|by|about|into|up|near|a|an|the|my|our)\b"
+    ),
     group_opening=r"we|we're|our",
     possessives=r"my|our",
     saying_verbs=r"is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs",

@@ -151,6 +151,8 @@ PACK = Pack(
         r"h[aá]blame\s+de\s+m[ií]",
         r"contame\s+(?:qu[eé]\s+sab[eé]s\s+)?de\s+m[ií]",
         r"mi\s+perfil",
+        # cualquier forma de pedir lo que se guarda del usuario: "decime todo lo que recordás de mí"
+        r"(?:\w+[\s,]+){0,6}?(?:sab[eé]s|sabe|recuerd[aá]s|recuerda|record[aá]s|ten[eé]s|tienes|tiene|guardaste|anotaste|aprendiste|conoc[eé]s|conoces)\s+(?:\w+\s+){0,2}?(?:de|sobre|acerca\s+de)\s+m[ií]",
     ),
     openers=(
         "hola",

@@ -175,6 +175,8 @@ PACK = Pack(
         r"(?:me\s+)?fal[ae]\s+(?:sobre|de)\s+mim",
         r"(?:me\s+)?conta\s+(?:o\s+que\s+(?:voc[eê]\s+)?sabe\s+)?(?:sobre|de)\s+mim",
         r"meu\s+perfil",
+        # qualquer forma de pedir o que se guarda do usuário: "me fala o que lembra de mim"
+        r"(?:\w+[\s,]+){0,6}?(?:sabe|sabes|lembra|lembras|tem|tens|guardou|anotou|aprendeu|conhece|conheces)\s+(?:\w+\s+){0,2}?(?:de|sobre|a\s+respeito\s+de)\s+mim",
     ),
     openers=(
         "oi",
