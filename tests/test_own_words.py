@@ -1686,3 +1686,87 @@ def test_a_request_and_a_question_in_one_sentence_keep_the_request_alone(said, k
 )
 def test_a_question_about_what_the_assistant_remembers_keeps_nothing_though_it_goes_on(said):
     assert read_requests(said)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remmeber that my locker code at the pool is in my notes app", None),  # a pointer, not a secret: kept
+        ("rmember that my sister-in-law is called Odile", "The user's sister-in-law is called Odile"),
+        ("remebmer my fav bakery is Poilâne", "The user's fav bakery is Poilâne"),
+        ("recuedra que mi cuñado trabaja en Vigo", "El cuñado del usuario trabaja en Vigo"),
+        ("lenbra que a minha sogra mora em Braga", "A sogra do usuário mora em Braga"),
+    ],
+)
+def test_a_request_word_typed_with_a_slip_is_read_as_the_request(said, kept):
+    """ "rememebr that…" kept nothing and said nothing: a word one slip from a request's
+    word (or two letters short of it), that no cue reads, is that word."""
+    found, _ = read_requests(said)
+    if kept is None:
+        assert found, said
+    else:
+        assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "renumber the steps in CONTRIBUTING.md",
+        "the member list lives in members.csv, update it",
+        "Rembrandt painted the Night Watch",
+        "can you memoize the parser so it stops recomputing?",
+    ],
+)
+def test_a_word_near_a_request_word_is_not_read_as_one(said):
+    found, declined = read_requests(said)
+    assert found == [] and declined == []
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("i teach yoga on weekends", "the user teaches yoga on weekends"),
+        ("my knee is bad so i skip running", "the user's knee is bad so the user skips running"),
+        ("for i in range(3) is how the loop starts", "for i in range(3) is how the loop starts"),
+    ],
+)
+def test_a_pronoun_typed_in_lower_case_is_the_user(said, written):
+    assert in_third_person(said, "en") == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("meu endereço antigo era na Rua do Ouro", "o endereço antigo do usuário era na Rua do Ouro"),
+        ("minha filha mais nova estuda piano", "a filha mais nova do usuário estuda piano"),
+    ],
+)
+def test_a_portuguese_adjective_after_its_noun_moves_with_it(said, written):
+    assert in_third_person(said, "pt") == written
+
+
+def test_a_short_item_of_a_list_is_read_in_the_language_of_the_message():
+    """ "- odeio coentro" alone is too short to tell its language: it was kept in the first
+    person, as English would leave it; the message's language reads it."""
+    found, _ = read_requests("Coisas pra lembrar sobre mim:\n- uso óculos\n- adoro jiló\n- tenho três sobrinhas")
+    assert [s.text for s in found] == ["O usuário usa óculos", "O usuário adora jiló", "O usuário tem três sobrinhas"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("che, recordame que mi cuñada se llama Inés", "La cuñada del usuario se llama Inés"),
+        ("lembra-me que a minha vizinha se chama Zélia", "A vizinha do usuário se chama Zélia"),
+        ("recuérdame que devuelva el libro a la biblioteca", None),
+        ("recordame que pase por la farmacia", None),
+    ],
+)
+def test_remind_me_keeps_what_it_says_of_the_user_and_names_a_to_do(said, kept):
+    """ "recordame que mi suegra se llama…" is a fact of the user asked to be kept (it was
+    refused as a reminder), "recuérdame que compre…" a to-do (it was written as a fact,
+    in the past: "el usuario compró…")."""
+    found, declined = read_requests(said)
+    if kept is None:
+        assert found == [] and [n.reason for n in declined] == ["a reminder for later, not a fact"]
+    else:
+        assert [s.text for s in found] == [kept]

@@ -29,6 +29,7 @@ from ..lang import (
     of_the_user,
     pack,
     sentences,
+    told_alike,
 )
 from ..lang import judge as meaning
 from ..lang.grammar import as_typed_kept, guarded
@@ -214,8 +215,11 @@ def read_requests(
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = normalize_space(_not_said(utterance)).strip()
     deadline = None if seconds is None else time.monotonic() + seconds
+    reading.language = detect(said) if said else None
     all_sentences = [
-        part for s in (sentences(said, detect(said)) if said else []) for part in _apart_from_its_question(s)
+        part
+        for s in (sentences(said, reading.language) if said else [])
+        for part in _apart_from_its_question(_typos_mended(s))
     ]
     for n, sentence in enumerate(all_sentences):
         if deadline is not None and time.monotonic() > deadline:
@@ -262,6 +266,62 @@ def _kept_alone(sentence: str) -> bool:
     reading = _Reading()
     reading.sentence(sentence, "")
     return bool(reading.found)
+
+
+#: the words a request is asked with, spelt right, by their first letter (``Pack.request_verbs``)
+_REQUEST_VERBS: dict[str, tuple[str, ...]] = {
+    first: tuple(sorted({v for p in all_packs() for v in p.request_verbs if fold_accents(v)[0] == first}))
+    for first in {fold_accents(v)[0] for p in all_packs() for v in p.request_verbs}
+}
+#: a word that may be one of them mistyped: letters (and a hyphen), five or more
+_MAYBE_MISTYPED = re.compile(r"(?<![\w@./-])[^\W\d_][\w-]{4,13}(?![\w@./-])")
+
+
+def _typos_mended(sentence: str) -> str:
+    """``sentence`` with a request's word typed close to how it is spelt read as it is
+    ("rememebr that my daughter's school is…", "rember my dog's name is…", "lemrba que…"):
+    they were dropped without a word. A word is mended when no cue reads it, it opens with
+    the same letter as a request's word and is that word with one letter wrong, missing,
+    added or two swapped, or with two letters missing ("rember"); a name (capitalized but
+    first) is left as it is. "member", "renumber", "reminder" are none."""
+
+    def mended(m: re.Match[str]) -> str:
+        word = m.group()
+        if m.start() and word[0].isupper():
+            return word
+        folded = fold_accents(word.casefold())
+        verbs = _REQUEST_VERBS.get(folded[0], ())
+        if not verbs or _ANY_CUE.fullmatch(folded):
+            return word
+        for verb in verbs:
+            if _close(folded, fold_accents(verb)):
+                return verb.capitalize() if word[0].isupper() else verb
+        return word
+
+    return _MAYBE_MISTYPED.sub(mended, sentence) if len(sentence) <= _MAX_SENTENCE else sentence
+
+
+def _close(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with one edit (a letter wrong, missing or added, or two
+    swapped), or with two letters missing; the same word is not."""
+    if typed == word or abs(len(typed) - len(word)) > 2 or len(word) < 6:
+        return False
+    if len(typed) == len(word) - 2:
+        it = iter(word)
+        return all(c in it for c in typed)  # a subsequence: letters only dropped
+    return _one_edit(typed, word)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one edit (optimal string alignment distance 1)."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
+    return a[i:] == b[i + 1 :] if len(a) < len(b) else a[i + 1 :] == b[i:]
 
 
 #: the longest message the judge reads whole (its model reads 2,000 characters,
@@ -372,6 +432,8 @@ class _Reading:
     #: a request that opened the message pointing at nothing said yet ("Save this."): the
     #: next sentence is what it keeps
     ahead: bool = False
+    #: the message's language, for a sentence too short to tell its own ("- odeio coentro")
+    language: str | None = None
 
     def list_item(self, sentence: str, following: str) -> bool:
         """Whether ``sentence`` is an item of a list a request announced: kept, or past the
@@ -394,7 +456,7 @@ class _Reading:
             why = _not_an_item(said, self.of_the_user)
             kept = len(self.found)
             if why is None:
-                _keep_what_was_said(said, self.found, self.declined)
+                _keep_what_was_said(said, self.found, self.declined, self.language)
             else:
                 self.declined.append(NotKept(said, why))
             self.joins = kept if len(self.found) > kept else None  # "…\n- My sister is Ana. She is a nurse."
@@ -454,7 +516,7 @@ class _Reading:
             return False
         del self.declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
         self.unclear = [s for s in self.unclear if s not in self.before_it]
-        _keep_what_was_said(back, self.found, self.declined)
+        _keep_what_was_said(back, self.found, self.declined, self.language)
         self.joins, self.before_it = None, []
         return True
 
@@ -477,7 +539,7 @@ class _Reading:
         if len(said.split()) < 3 or not _theirs(said):
             self.declined.append(NotKept(sentence, "it does not say what it keeps of the user (try 'remember that …')"))
             return
-        _keep_what_was_said(said, self.found, self.declined)
+        _keep_what_was_said(said, self.found, self.declined, self.language)
         kept = len(self.found) > before
         self.joins, self.last_kept = (len(self.found) - 1, before) if kept else (None, None)
 
@@ -707,9 +769,14 @@ def _not_an_item(said: str, of_the_user: bool) -> str | None:
     return "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
 
 
-def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept]) -> None:
-    """What a request that points back named, kept (or declined with its reason)."""
-    kept = _kept(back, "", "", detect(back))
+def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept], language: str | None = None) -> None:
+    """What a request that points back named, kept (or declined with its reason); read in
+    its own language, or in ``language`` (the message's) when it is too short to tell
+    ("- uso óculos" alone reads as Spanish, "- odeio coentro" as none)."""
+    own = detect(back)
+    if own is None or (len(back.split()) <= _SHORT_WORDS and language in told_alike(own)):
+        own = language
+    kept = _kept(back, "", "", own)
     if isinstance(kept, Signal):
         found.append(replace(kept, rule="keep-that"))
     elif isinstance(kept, _Doubt):
@@ -718,6 +785,9 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept])
         declined.append(NotKept(back, kept))
 
 
+#: a sentence this many words long or shorter is read in its message's language when that
+#: is a language its own words are often taken for (``lang.told_alike``)
+_SHORT_WORDS = 4
 #: how many sentences before it a request that points back may keep
 _BACK_SENTENCES = 2
 #: what a request points back with ("remember *that*", "guárdalo", "guarda *isso*"), in every pack
@@ -971,6 +1041,8 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
             match = pattern.match(clause)
             if match:
                 return _directive(_trim(match.group("x")), lang, rule)
+    if isinstance(table, Signal) and _reminds(clause, match.group("x") if match else ""):
+        return _REMINDER  # "recuérdame que compre pan" had written "El usuario compró pan"
     if isinstance(table, Signal) and ":" not in " ".join(clause.split()[:_CUE_REACH]):
         return table
     # a request the table declined, or one that says what to keep after a colon ("Save
@@ -981,6 +1053,21 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
 
 #: the words of a request's opening before what to keep is said (``_cued``)
 _CUE_REACH = 8
+_REMINDER = "a reminder for later, not a fact"
+
+
+def _reminds(clause: str, said: str) -> bool:
+    """Whether ``clause`` asks to be reminded of a to-do ("recuérdame que compre pan",
+    "lembra-me de ligar ao banco"), not to keep what it says of the user ("recordame que
+    mi suegra se llama Elena", "remind me that my passport expires in May": facts)."""
+    words = clause.split()
+    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    return cue is not None and bool(_REMIND_ME.search(fold_accents(words[cue]))) and not _of_the_user_first(said)
+
+
+def _of_the_user_first(said: str) -> bool:
+    """Whether what a request keeps opens with the user, their group or something of theirs."""
+    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
 
 
 def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
@@ -998,9 +1085,9 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     cue = next((i for i, w in enumerate(words[: min(_CUE_REACH, colon + 1)]) if _is_cue(w)), None)
     if cue is None:
         return _said_before_the_request(clause, said_in)
-    if _REMIND_ME.search(words[cue]):
-        return "a reminder for later, not a fact"
     said, i = _said_after(words, cue)
+    if _REMIND_ME.search(fold_accents(words[cue])) and (said is None or not _of_the_user_first(said)):
+        return _REMINDER
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
     if said is None:

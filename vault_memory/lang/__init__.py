@@ -9,7 +9,7 @@ the ground floor: it imports nothing else of vmem.
 
 from .borrow import borrowed
 from .cues import says_change, says_contrast
-from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages
+from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages, told_alike
 from .grammar import in_third_person
 from .keys import key_concept, key_names, value_wrapping
 from .marks import conflict_marks
@@ -31,6 +31,7 @@ __all__ = [
     "SPANISH",
     "Pack",
     "detect",
+    "told_alike",
     "fold_accents",
     "in_third_person",
     "key_concept",

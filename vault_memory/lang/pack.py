@@ -37,6 +37,12 @@ class Pack:
     #: and the words after which what to keep is said ("that", "que"): "Save this for future
     #: sessions: …", "Quero que você lembre que …"
     remember_cues: tuple[str, ...] = ()
+    #: the languages a short text of this one is often told as ("uso óculos" reads as
+    #: Spanish): a few words said among others of this language are read in it
+    told_as: frozenset[str] = field(default_factory=frozenset)
+    #: the words a request is asked with, as spelt right: a word typed close to one of them
+    #: and that no cue reads ("rememebr", "rember", "lemrba") is read as it
+    request_verbs: tuple[str, ...] = ()
     #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
     back_refs: frozenset[str] = field(default_factory=frozenset)
     #: the words that follow a back word used as a pronoun, not as the "that" of a clause:

@@ -48,8 +48,14 @@ _EN_ADVERBS = (
 _EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
 
 
+#: "i" typed in lower case where a clause opens: the pronoun ("i use a dvorak layout", "…,
+#: and i'm vegan"); not "for i in range" (a loop's "i" opens no clause)
+_LOWER_I = re.compile(r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))i(?=['’]\w|\s+\w)")
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
+    text = _LOWER_I.sub("I", text)
     out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
     out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
     out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)

@@ -30,6 +30,12 @@ _PT_FIRST_PERSON = {
 #: ("…e agora moro em…"; not "trabalho", "uso", "gosto", "vivo", "preciso": nouns or adjectives too)
 _PT_UNAMBIGUOUS = ("tenho", "estou", "sou", "quero", "vou", "posso", "prefiro", "moro", "odeio", "adoro")
 _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
+#: words after the noun that move with it: "meu número novo" → "o número novo do usuário"
+#: (not "o número do usuário novo"), "minha irmã mais velha" → "a irmã mais velha do usuário"
+_PT_AFTER_NOUN = (
+    r"favorit[oa]s?|preferid[oa]s?|(?:mais\s+)?nov[oa]s?|(?:mais\s+)?velh[oa]s?|atua(?:l|is)|"
+    r"antig[oa]s?|anterior(?:es)?|principa(?:l|is)|caçula|do\s+meio"
+)
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 #: a preposition before a possessive takes its article ("em meu carro" → "no carro do
 #: usuário"); one that holds it already ("no", "da", "pelas") keeps it, so no second comes
@@ -86,12 +92,15 @@ def third_person(text: str) -> str:
     def possessive(m: re.Match[str]) -> str:
         head = m.string[: m.start()]
         before = head.rsplit(None, 1)[-1] if head[-1:].isspace() and head.strip() else ""
+        noun = m.group(2) + (m.group(3) or "")
         if before.casefold() in _PT_HOLDS_ARTICLE:  # "no meu trabalho" → "no trabalho do usuário"
-            return f"{m.group(2)} do usuário"
-        return f"{_PT_POSSESSIVE[m.group(1).lower()]} {m.group(2)} do usuário"
+            return f"{noun} do usuário"
+        return f"{_PT_POSSESSIVE[m.group(1).lower()]} {noun} do usuário"
 
     out = re.sub(r"\b(em|de|por)\s+(meu|minha|meus|minhas)\b", contracted, out, flags=_I)
-    out = re.sub(r"\b(meu|minha|meus|minhas)\s+([^\W\d_]+)", possessive, out, flags=_I)
+    out = re.sub(
+        rf"\b(meu|minha|meus|minhas)\s+([^\W\d_]+)(\s+(?:{_PT_AFTER_NOUN})(?![^\W\d_]))?", possessive, out, flags=_I
+    )
 
     out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)
 

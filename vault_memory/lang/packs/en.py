@@ -59,6 +59,7 @@ PACK = Pack(
         ave rd blvd gen col lt sgt capt rev hon fig""".split()
     ),
     continues=frozenset("she he it they her his its their also both".split()),
+    request_verbs=("remember",),  # not "memorize": "memoize" is a word of code
     remember_cues=(
         r"remember(?:s|ed|ing)?",
         r"forget(?:ting)?",

@@ -54,6 +54,8 @@ PACK = Pack(
     ),
     #: a sentence that goes on about what the last named, its subject unsaid ("Es arquitecta.")
     continues=frozenset("ella él ellos ellas su sus también además ambos ambas es está trabaja vive tiene".split()),
+    told_as=frozenset({"pt"}),
+    request_verbs=("recuerda", "recordá", "recordar", "acordate", "acuérdate", "acordarte", "apúntate", "anótate"),
     remember_cues=(
         r"recuerd[\w-]*",
         r"record[\w-]*",

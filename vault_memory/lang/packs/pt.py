@@ -81,6 +81,8 @@ PACK = Pack(
     ),
     abbreviations=frozenset("sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto d p p.ex".split()),
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
+    told_as=frozenset({"es"}),
+    request_verbs=("lembra", "lembre", "lembrar", "lembre-se"),
     remember_cues=(
         r"lembr[\w-]*",
         r"esquec[\w-]*",
