@@ -1770,3 +1770,28 @@ def test_remind_me_keeps_what_it_says_of_the_user_and_names_a_to_do(said, kept):
         assert found == [] and [n.reason for n in declined] == ["a reminder for later, not a fact"]
     else:
         assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember: vegan since I was a kid", None),
+        ("remember: raised in Porto by my grandparents", "The user was raised in Porto by their grandparents"),
+        ("keep in mind: studying for the bar exam until July", "The user is studying for the bar exam until July"),
+        ("note that: been renting in Leith since 2022", "The user has been renting in Leith since 2022"),
+    ],
+)
+def test_a_note_with_its_subject_left_out_is_written_of_the_user(said, kept):
+    """ "remember: allergic to tree nuts" was written "Allergic to tree nuts": whose it is
+    was lost in the block."""
+    found, _ = read_requests(said)
+    assert len(found) == 1 and found[0].text.startswith("The user"), found
+    if kept is not None:
+        assert found[0].text == kept
+
+
+@pytest.mark.parametrize(
+    "said", ["Spring in Lisbon is lovely", "Meeting at noon with the vendor", "staging DB gets wiped nightly"]
+)
+def test_a_note_that_opens_with_a_thing_keeps_its_subject(said):
+    assert in_third_person(said, "en") == said

@@ -48,6 +48,35 @@ _EN_ADVERBS = (
 _EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
 
 
+#: how a note about the user opens with its subject left out, by what the subject needs:
+#: "is" ("allergic to", "based in", "training for"), "was" ("born in"), "has" ("been
+#: living in"), or nothing (a past: "grew up in", "moved to"); then a preposition or an
+#: article ("Spring in Lisbon", "staging DB gets wiped" open with none of these words)
+_ELIDED_IS = (
+    "allergic|intolerant|based|married|engaged|divorced|retired|vegan|vegetarian|pescatarian|celiac|coeliac|"
+    "diabetic|left-handed|right-handed|colou?rblind|interested|located|obsessed|addicted|training|working|living|"
+    "studying|learning|coding|renting|commuting|freelancing|volunteering|saving|planning"
+)
+_ELIDED_WAS = "born|raised"
+_ELIDED_PAST = "grew|moved|lived|worked|studied|started|joined|switched|quit|adopted|bought|got"
+_ELIDED_AFTER = r"in|at|for|to|on|with|from|as|since|out|of|by|about|into|up|near|a|an|the|my|our"
+#: the whole opening, as ``Pack.elided_user_opening``
+ELIDED_OPENING = rf"(?:been\s+(?:[a-z]+ing\s+)?|(?:{_ELIDED_IS}|{_ELIDED_WAS}|{_ELIDED_PAST})\s+)(?:{_ELIDED_AFTER})\b"
+_ELIDED = re.compile(rf"^(?:{ELIDED_OPENING})", _I)
+
+
+def _subject_said(text: str) -> str:
+    """``text`` with the user said where a note left its subject out: "allergic to tree
+    nuts" → "the user is allergic to tree nuts", "born in Cork" → "the user was born in
+    Cork", "moved to Lyon in 2019" → "the user moved to Lyon in 2019"."""
+    if _ELIDED.match(text) is None:
+        return text
+    first = text.split(None, 1)[0].lower()
+    verb = "has " if first == "been" else "was " if re.fullmatch(_ELIDED_WAS, first) else ""
+    verb = verb or ("is " if re.fullmatch(_ELIDED_IS, first) else "")
+    return f"the user {verb}{text[0].lower()}{text[1:]}"
+
+
 #: "i" typed in lower case where a clause opens: the pronoun ("i use a dvorak layout", "…,
 #: and i'm vegan"); not "for i in range" (a loop's "i" opens no clause)
 _LOWER_I = re.compile(r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))i(?=['’]\w|\s+\w)")
@@ -55,7 +84,7 @@ _LOWER_I = re.compile(r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\
 
 def third_person(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
-    text = _LOWER_I.sub("I", text)
+    text = _subject_said(_LOWER_I.sub("I", text))
     out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
     out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
     out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)

@@ -461,12 +461,7 @@ PACK = Pack(
     others_opening=r"(?:he|she|they|his|her|their|him|them|he's|she's|they're|they've)",
     retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it|what\s+i\s+(?:just\s+)?said)|delete\s+that|on\s+second\s+thought(?:,?\s+don't)?|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that))\b",
     user_opening=r"(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)",
-    # a participle or a gerund, then a preposition or an article: "born in", "coding for a
-    # fintech", "allergic to"; not "staging DB gets wiped" (a noun after it)
-    elided_user_opening=(
-        r"(?:been\s+)?(?:[a-z]+(?:ing|ed)|been|born|grew|allergic|based|married|vegan|vegetarian|left-handed|right-handed)"
-        r"\s+(?:in|at|for|to|on|with|from|as|since|out|of|by|about|into|up|near|a|an|the|my|our)\b"
-    ),
+    elided_user_opening=grammar.ELIDED_OPENING,
     group_opening=r"we|we're|our",
     possessives=r"my|our",
     saying_verbs=r"is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs",
