@@ -14,6 +14,7 @@ checked against the refusals first, then the tables in that order. Pure function
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -238,23 +239,29 @@ def read_requests(
 #: where a question begins inside a sentence that ends in "?": after a comma or a join (and
 #: an aside: "and also", "y de paso"), at a "¿", a word that asks or a request's asking
 #: ("…, and how do I rebase?", "… y ¿cómo…?", "…, can you fix the test?"), in every pack
-_QUESTION_AFTER = _rx(
+_ASKED_AFTER = (
     r"(?:,\s*+(?:(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")\s*+,?\s*+)?"
     r"|(?<!\s)\s++(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")\s*+,?\s*+|(?<!\s)\s++(?=¿))"
-    rf"(?=¿|(?:{_words_of('interrogatives')}|{_words_of('polite_requests')})"
-    r"(?![\w'’]))"
 )
+_QUESTION_AFTER = _rx(
+    _ASKED_AFTER + rf"(?=¿|(?:{_words_of('interrogatives')}|{_words_of('polite_requests')})" + r"(?![\w'’]))"
+)
+#: the same for a sentence with no question mark: only where the assistant is asked to do
+#: something ("…, and can you write a poem about her")
+_REQUEST_OF_THE_ASSISTANT = _rx(_ASKED_AFTER + rf"(?=(?:{_words_of('polite_requests')})" + r"(?![\w'’]))")
 
 
 def _apart_from_its_question(sentence: str) -> list[str]:
     """A request and a question asked in one sentence, read apart: "remember that my gym is
     Ironworks, and how do I rebase?" was refused whole as a question (its mark ends the
     sentence), and "can you save that my gym is Ironworks and also what time is it?" kept
-    the question in the fact. Split only where what comes before the question is a request
-    kept on its own; else the sentence as it was."""
-    if not sentence.rstrip().endswith("?") or len(sentence) > _MAX_SENTENCE:
+    the question in the fact; so did a request of the assistant with no question mark
+    ("…, and can you write a poem about her"). Split only where what comes before the
+    question is a request kept on its own; else the sentence as it was."""
+    if len(sentence) > _MAX_SENTENCE:
         return [sentence]
-    for split in _QUESTION_AFTER.finditer(sentence):
+    asked = _QUESTION_AFTER if sentence.rstrip().endswith("?") else _REQUEST_OF_THE_ASSISTANT
+    for split in asked.finditer(sentence):
         head = sentence[: split.start()].rstrip(" ,")
         if head and _kept_alone(head):
             return [head, sentence[split.end() :]]
@@ -289,6 +296,8 @@ def _typos_mended(sentence: str) -> str:
         word = m.group()
         if m.start() and word[0].isupper():
             return word
+        if not _glue_after().match(sentence, m.end()):  # "Rember told me…": a name, not a request
+            return word
         folded = fold_accents(word.casefold())
         verbs = _REQUEST_VERBS.get(folded[0], ())
         if not verbs or _ANY_CUE.fullmatch(folded):
@@ -299,6 +308,19 @@ def _typos_mended(sentence: str) -> str:
         return word
 
     return _MAYBE_MISTYPED.sub(mended, sentence) if len(sentence) <= _MAX_SENTENCE else sentence
+
+
+@functools.cache
+def _glue_after() -> re.Pattern[str]:
+    """What follows a request's word: the end, a mark, a "that", a pointer, or the user."""
+    return re.compile(
+        r"\s*+(?:$|[,:;.!?—–-]|(?:"
+        + "|".join(re.escape(w) for w in sorted(_THAT_WORDS | _BACK_WORDS | _TODO_WORDS | _SELF_WORDS))
+        + "|"
+        + "|".join(p.user_opening for p in all_packs() if p.user_opening)
+        + r")(?![^\W_]))",
+        _I,
+    )
 
 
 def _close(typed: str, word: str) -> bool:
@@ -1066,8 +1088,15 @@ def _reminds(clause: str, said: str) -> bool:
 
 
 def _of_the_user_first(said: str) -> bool:
-    """Whether what a request keeps opens with the user, their group or something of theirs."""
-    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
+    """Whether what a request to be reminded keeps is a fact: it opens with the user, their
+    group or something of theirs, and is no to-do ("tengo que…", "preciso…": ``obligations``)
+    nor a thing of the task ("mi script tiene que correr los tests")."""
+    theirs = _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)
+    return bool(theirs) and not _OBLIGATION.search(said) and not _TASK_WORDS.search(said)
+
+
+#: what makes a request to be reminded a to-do, in every pack
+_OBLIGATION = re.compile(r"\b(?:" + ("|".join(o for p in all_packs() for o in p.obligations) or "(?!)") + r")\b", _I)
 
 
 def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:

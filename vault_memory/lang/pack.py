@@ -338,6 +338,9 @@ class Pack:
     #: how a verb that asks to be reminded opens, when "me" is attached to it ("record",
     #: "acord", "lembr": "recordame", "lembra-me" ask to be reminded of a to-do, not to keep)
     remind_stems: tuple[str, ...] = ()
+    #: what makes what follows such a verb a to-do though it opens with the user ("tengo que",
+    #: "preciso", "I need to"): "recuérdame que tengo que sacar la basura" asks to be reminded
+    obligations: tuple[str, ...] = ()
     #: what names the thing a code is for ("keypad", "pin": "Door keypad: 4471")
     code_labels: tuple[str, ...] = ()
     #: the subjects a contraction is made with ("i'm", "we're"): with their verb they say

@@ -12,7 +12,7 @@ _EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may",
 #: fly", "I just moved", "I ran a marathon"), which took an "s" ("wons't", "moveds")
 _EN_UNCHANGED = _EN_MODALS | {
     "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't", "wasn't", "hadn't",
-    "ought", "were", "weren't",
+    "ought", "are", "were", "weren't",
     "went", "got", "made", "took", "bought", "came", "became", "began", "found", "lost", "sold", "thought",
     "told", "wrote", "ran", "grew", "knew", "felt", "kept", "paid", "said", "spent", "won", "broke", "drove",
     "ate", "gave", "fell", "flew", "forgot", "left", "met", "saw", "sent", "built", "taught", "caught", "brought",
@@ -79,7 +79,10 @@ def _subject_said(text: str) -> str:
 
 #: "i" typed in lower case where a clause opens: the pronoun ("i use a dvorak layout", "…,
 #: and i'm vegan"); not "for i in range" (a loop's "i" opens no clause)
-_LOWER_I = re.compile(r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))i(?=['’]\w|\s+\w)")
+_LOWER_I = re.compile(
+    r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))i"
+    r"(?=['’]\w|\s+(?!(?:is|was|has|does|=)\b)\w)"  # "i is the imaginary unit" is no pronoun
+)
 
 
 def third_person(text: str) -> str:

@@ -748,6 +748,15 @@ PACK = Pack(
     slots=SLOTS,
     copulas=("es", "son"),
     remind_stems=("record", "recuerd", "acord"),
+    obligations=(
+        r"tengo\s+(?:que|de)",
+        r"tenemos\s+que",
+        r"necesito",
+        r"necesitamos",
+        r"debo",
+        r"hay\s+que",
+        r"me\s+toca",
+    ),
     id_labels=("n[uú]mero",),
     id_links=("es",),
 )

@@ -827,6 +827,15 @@ PACK = Pack(
     note_key="nota",
     copulas=("é", "são"),
     remind_stems=("lembr",),
+    obligations=(
+        r"tenho\s+(?:que|de)",
+        r"temos\s+(?:que|de)",
+        r"preciso",
+        r"precisamos",
+        r"devo",
+        r"tem\s+que",
+        r"tenho\s+(?:que|de)",
+    ),
     id_labels=("n[uú]mero",),
     id_links=("[ée]",),
 )
