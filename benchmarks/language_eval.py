@@ -24,6 +24,8 @@ per set, language and split, facts written a week apart):
   ``wrong_marks``: facts marked by a newer fact that is not their own change;
 - ``both_true``: two related facts both true: the answer shown, neither marked;
 - ``relevance``: a fact and a question that shares no word with it: the fact shown;
+- ``relevance_cross``: the same with the question in another language than the fact (per
+  direction, fact > question), and questions none of those facts answers (``lines``);
 - ``unanswerable``: a question nothing in a vault of 40 facts answers: nothing shown (and
   ``lines``: how many unrelated facts were shown in all);
 - ``kinds``: a question of a kind (food, medicine, the user's work or home) and the fact
@@ -288,6 +290,24 @@ def measure_recall(split: str, show: bool = False) -> dict:
                         kinds[lang]["none_pulled"] += bool(pulled)
                         if show and pulled:
                             print(f"KIND PULLED [{c['id']}] {c['question']!r}: {pulled}")
+        cross: dict = collections.defaultdict(collections.Counter)
+        data = json.loads((DATA / "relevance_cross.json").read_text(encoding="utf-8"))
+        with _vault(root / "relevance-cross", [(c["fact"], before) for c in data["cases"]]) as mem:
+            for c in data["cases"]:
+                if split != "all" and c["split"] != split:
+                    continue
+                shown = _line_with(mem.recall(c["question"]).block, c["fact"][:40]) is not None
+                cross[f"{c['fact_lang']}>{c['q_lang']}"]["n"] += 1
+                cross[f"{c['fact_lang']}>{c['q_lang']}"]["shown"] += shown
+                if show and not shown:
+                    print(f"NOT FOUND ACROSS [{c['id']}] {c['fact']!r} for {c['question']!r}")
+            for c in data["unanswerable"]:
+                if split != "all" and c["split"] != split:
+                    continue
+                hits = [h for h in mem.recall(c["question"]).hits if not h.pinned_only]
+                cross["unanswerable"]["n"] += 1
+                cross["unanswerable"]["quiet"] += not hits
+                cross["unanswerable"]["lines"] += len(hits)
         data = json.loads((DATA / "unanswerable.json").read_text(encoding="utf-8"))
         with _vault(root / "unanswerable", [(f["text"], before) for f in data["vault"]]) as mem:
             for c in data["cases"]:
@@ -303,6 +323,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
     out.update({name: {"all": dict(c)} for name, c in both.items()})
     out["relevance"] = {lang: dict(c) for lang, c in found.items()}
     out["unanswerable"] = {lang: dict(c) for lang, c in quiet.items()}
+    out["relevance_cross"] = {name: dict(c) for name, c in sorted(cross.items())}
     out["kinds"] = {lang: dict(c) for lang, c in kinds.items()}
     return out
 
