@@ -1803,3 +1803,22 @@ def test_a_note_with_its_subject_left_out_is_written_of_the_user(said, kept):
 )
 def test_a_note_that_opens_with_a_thing_keeps_its_subject(said):
     assert in_third_person(said, "en") == said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember that Priya and I are co-authors", "Priya and the user are co-authors"),
+        ("remember that my flatmate and I share a car", "The user's flatmate and the user share a car"),
+        (
+            "acordate que mi viejo y yo jugamos al ajedrez los viernes",
+            "El viejo del usuario y el usuario juegan al ajedrez los viernes",
+        ),
+        ("lembra que a minha prima e eu temos uma loja online", "A prima do usuário e o usuário têm uma loja online"),
+    ],
+)
+def test_someone_and_the_user_are_one_subject(said, kept):
+    """ "Mike and I are cofounders" was cut at "and I" into "Mike" and "The user ares
+    cofounders": one subject of two, its verb theirs."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

@@ -725,10 +725,33 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in '"“«') else []
     out, start = [], 0
     for join in _CLAUSES.finditer(sentence):
-        if not any(a < join.start() < b for a, b in quoted):
+        if not any(a < join.start() < b for a, b in quoted) and not _one_subject(sentence[start : join.start()]):
             out.append((start, join.start()))
             start = join.end()
     return [*out, (start, len(sentence))]
+
+
+#: the possessives of every pack ("my", "mi", "minha"), opening a subject
+_POSSESSIVE_OPENING = re.compile(
+    r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\b", _I
+)  # an article before it ("a minha prima")
+
+
+def _one_subject(before: str) -> bool:
+    """Whether what comes before "and I" is the first half of one subject: a few words
+    after the request's "that", saying nothing, that are not the user ("Mike and I are
+    cofounders", "my wife and I live in Cork": one clause; it was written "Mike. The user
+    ares cofounders"); "I'm vegan and I have two cats" is two clauses."""
+    words = before.split()
+    cut = max((i for i, w in enumerate(words) if w.casefold() in _THAT_WORDS or w.endswith(":")), default=-1)
+    subject = words[cut + 1 :]
+    if not subject or len(subject) > 3 or _SAYS_SOMETHING.search(" ".join(subject)):
+        return False
+    rests = [" ".join(subject[i:]) for i in range(1, len(subject))]
+    if any(_ANY_USER_SUBJECT.match(rest) and not _POSSESSIVE_OPENING.match(rest) for rest in rests):
+        return False  # "soy daltónico y uso…": the user's verb in it, two clauses
+    said = " ".join(subject)
+    return bool(_POSSESSIVE_OPENING.match(said)) or not _ANY_USER_SUBJECT.match(said)
 
 
 #: an aside's words at the end of the task before a request made in it ("…, and btw")

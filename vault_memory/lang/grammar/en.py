@@ -85,9 +85,16 @@ _LOWER_I = re.compile(
 )
 
 
+#: "X and I" opening a text, X a few words not "I": one subject of two
+_ONE_SUBJECT = re.compile(r"^(?!I\b)((?:[^\s,;.]+\s+){1,3}?(?:and|or))\s+I\b(?!['’])(?!\s+(?:am|was)\b)")
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
     text = _subject_said(_LOWER_I.sub("I", text))
+    # "my wife and I live in Cork": one subject of two, its verb as said ("the user lives" was
+    # the verb of the user alone)
+    text = _ONE_SUBJECT.sub(r"\1 the user", text)
     out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
     out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
     out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)

@@ -63,8 +63,28 @@ FIRST_PERSON = {
 _ES_UNAMBIGUOUS = ("tengo", "estoy", "soy", "quiero", "necesito", "voy", "puedo", "prefiero", "vivo", "odio")
 
 
+#: the first person plural's third ("mi mujer y yo vivimos" → "…y el usuario viven"): the
+#: irregular ones, and the endings of the rest
+_ES_WE = {"somos": "son", "tenemos": "tienen", "queremos": "quieren", "podemos": "pueden", "vamos": "van",
+          "estamos": "están", "preferimos": "prefieren", "jugamos": "juegan", "volvemos": "vuelven",
+          "hicimos": "hicieron", "fuimos": "fueron", "tuvimos": "tuvieron", "estuvimos": "estuvieron"}  # fmt: skip
+#: "X y yo", a few words opening the text, then the verb of both
+_ES_ONE_SUBJECT = re.compile(r"^(?!yo\b)((?:[^\s,;.:]+\s+){1,3}?(?:y|o|e))\s+yo\s+(\w+)", _I)
+
+
+def _we_to_they(verb: str) -> str:
+    low = verb.lower()
+    if low in _ES_WE:
+        return _ES_WE[low]
+    for ending, their in (("amos", "an"), ("emos", "en"), ("imos", "en")):
+        if low.endswith(ending):
+            return verb[: -len(ending)] + their
+    return verb
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
+    text = _ES_ONE_SUBJECT.sub(lambda m: f"{m.group(1)} el usuario {_we_to_they(m.group(2))}", text)
 
     def possessive(m: re.Match[str]) -> str:
         before, noun, after = m.group(2) or "", m.group(3), m.group(4) or ""

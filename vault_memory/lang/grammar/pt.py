@@ -78,10 +78,29 @@ def _past(m: re.Match[str]) -> str:
     return f"o usuário {reflexive}{stem}ou"
 
 
+#: the first person plural's third ("a Ana e eu somos sócias" → "…e o usuário são sócias"):
+#: the irregular ones, and the endings of the rest
+_PT_WE = {"somos": "são", "temos": "têm", "vamos": "vão", "estamos": "estão", "fomos": "foram",
+          "tivemos": "tiveram", "fizemos": "fizeram", "podemos": "podem", "queremos": "querem"}  # fmt: skip
+#: "X e eu", a few words opening the text, then the verb of both
+_PT_ONE_SUBJECT = re.compile(r"^(?!eu\b)((?:[^\s,;.:]+\s+){1,3}?(?:e|ou))\s+eu\s+(\w+)", _I)
+
+
+def _we_to_they(verb: str) -> str:
+    low = verb.lower()
+    if low in _PT_WE:
+        return _PT_WE[low]
+    for ending, their in (("amos", "am"), ("emos", "em"), ("imos", "em")):
+        if low.endswith(ending):
+            return verb[: -len(ending)] + their
+    return verb
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person, in Portuguese: "eu moro no Porto" →
     "o usuário mora no Porto", "minha irmã se chama Ana" → "a irmã do usuário se chama Ana",
     "nesse ano me mudei pra Lisboa" → "nesse ano o usuário se mudou pra Lisboa"."""
+    text = _PT_ONE_SUBJECT.sub(lambda m: f"{m.group(1)} o usuário {_we_to_they(m.group(2))}", text)
     out = _PT_ARTICLE_POSSESSIVE.sub(lambda m: f"{m.group(2)} ", text)  # "o meu carro" → "meu carro"
     out = _PT_PAST.sub(_past, out)
 
