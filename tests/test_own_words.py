@@ -1822,3 +1822,28 @@ def test_someone_and_the_user_are_one_subject(said, kept):
     cofounders": one subject of two, its verb theirs."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question", "old_name", "new_name"),
+    [
+        ("Coach Rivera is my daughter's swim coach.", "Coach Delgado is my daughter's swim coach.",
+         "who coaches my daughter in swimming?", "Rivera", "Delgado"),
+        ("Marta es mi fisio.", "Lucía es mi fisio.", "¿quién es mi fisio?", "Marta", "Lucía"),
+        ("O Tiago é o meu contabilista.", "O Duarte é o meu contabilista.", "quem é o meu contabilista?", "Tiago", "Duarte"),
+    ],
+)  # fmt: skip
+def test_a_name_said_first_is_replaced_by_a_newer_name_of_the_same_role(
+    tmp_path, older, newer, question, old_name, new_name
+):
+    """ "Prof. Lin is my thesis advisor", then "Prof. Wu is my thesis advisor": both were
+    shown unmarked (no rule read a name said before what it is of the user's)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember(older, now=NOW - 20 * DAY, force_new=True)
+        mem.remember(newer, now=NOW - 2 * DAY, force_new=True)
+        block = mem.recall(question).block
+    lines = [line for line in block.splitlines() if line.startswith("- ")]
+    assert any(new_name in line for line in lines), block
+    stale = [line for line in lines if old_name in line]
+    assert not stale or any(m in stale[0] for m in ("outdated", "desactualizado", "desatualizado")), block
