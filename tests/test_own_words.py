@@ -1847,3 +1847,32 @@ def test_a_name_said_first_is_replaced_by_a_newer_name_of_the_same_role(
     assert any(new_name in line for line in lines), block
     stale = [line for line in lines if old_name in line]
     assert not stale or any(m in stale[0] for m in ("outdated", "desactualizado", "desatualizado")), block
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question", "old_value", "new_value"),
+    [
+        ("The build box runs Go 1.21.4", "The build box runs Go 1.22.1", "which Go does the build box run?", "1.21.4", "1.22.1"),
+        ("La reunión de equipo es a las 9:15", "La reunión de equipo es a las 10:40", "¿a qué hora es la reunión de equipo?", "9:15", "10:40"),
+    ],
+)  # fmt: skip
+def test_the_same_words_with_a_new_value_mark_the_older(tmp_path, older, newer, question, old_value, new_value):
+    """ "the staging host runs node v18.19.1", then "… v20.11.0": both shown, unmarked (a
+    newer fact replaced an older one only in words of change)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember(older, now=NOW - 20 * DAY, force_new=True)
+        mem.remember(newer, now=NOW - 2 * DAY, force_new=True)
+        block = mem.recall(question).block
+    lines = [line for line in block.splitlines() if line.startswith("- ")]
+    assert any(new_value in line for line in lines), block
+    stale = [line for line in lines if old_value in line]
+    assert not stale or any(m in stale[0] for m in ("outdated", "desactualizado")), block
+
+
+def test_the_same_words_with_other_things_are_no_change():
+    from vault_memory.vault.sameness import differ_in_values_only
+
+    assert not differ_in_values_only("I have 2 cats", "I have 2 dogs")
+    assert not differ_in_values_only("Room 12", "Room 14")
+    assert differ_in_values_only("I have 2 cats", "I have 3 cats")
