@@ -18,7 +18,6 @@ alike (``benchmarks/language_eval.py --recall``, docs/benchmarks.md).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,12 +26,8 @@ from ..index.snapshot import Snapshot
 from ..lang import detect, of_the_same_people, people, says_change, says_contrast
 from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
-from ..vault.sameness import differ_in_values_only
 from .languages import judge_of, pair_cosine
 from .query import Hit
-
-#: a value written with digits, which a newer fact in the same words may change
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -72,8 +67,8 @@ def with_newer_related(
         for h in hits
         if h.memory.type == "fact" and h.memory.path is not None and not h.outdated_by and not h.conflicts_with
     ][: params.facts]
-    if not looked or not parts or not (snap.holds_changes() or any(_DIGIT.search(h.memory.text) for h in looked)):
-        return hits  # no fact tells of a change, and none has a value a newer one may change
+    if not looked or not parts or not snap.holds_changes():
+        return hits
     newer_of = _changes_of(looked, snap, parts, is_current, params)
     if not newer_of:
         return hits
@@ -177,8 +172,7 @@ def _change_candidates(
 
 def _may_change(memory: Memory, other: Memory) -> bool:
     """Whether ``other``, by what it is and says, may be a change of ``memory``: a fact of
-    the same persona said after it, in words of change (or in the same words with a new
-    value: "runs node v18.19.1", then "runs node v20.11.0") and not of contrast, about the same
+    the same persona said after it, in words of change and not of contrast, about the same
     people ("My wife traded in her car" is not of "My car is a Civic"; "My pet these days is
     a bearded dragon" is of "My pet is a hamster", ``lang.of_the_same_people``), not one of
     several held at once."""
@@ -187,7 +181,7 @@ def _may_change(memory: Memory, other: Memory) -> bool:
         and other.id != memory.id
         and other.persona == memory.persona
         and said_order(other)[0] > said_order(memory)[0]
-        and (says_change(other.text) or differ_in_values_only(memory.text, other.text))
+        and says_change(other.text)
         and not says_contrast(other.text)
         and of_the_same_people(people(other.text), people(memory.text))
         and not _several_at_once(memory, other)

@@ -97,22 +97,3 @@ def same_text_digest(key: str | None, text: str) -> str | None:
     text that normalises to nothing (it is the same as nothing)."""
     normalized = normalize_text(key_and_text(key, text))
     return hashlib.blake2b(normalized.encode(), digest_size=12).hexdigest() if normalized else None
-
-
-#: a value written with digits ("18.19.1", "v20", "9:30", "3,5", "2nd"), one word of
-#: ``normalize_text``'s (its dots and colons taken apart, so one number may be several)
-_VALUE = re.compile(r"^[a-z]?\d+[a-z]{0,2}$")
-
-
-def differ_in_values_only(older: str, newer: str) -> bool:
-    """Whether two texts say the same words but for values written with digits, one of
-    them at least changed: "the staging host runs node v18.19.1" and "… v20.11.0", "standup
-    is at 9:30" and "… at 10:15" (a later one of these is the earlier with a new value);
-    three words or more besides the values ("Room 12", "Room 14" say too little)."""
-    a, b = normalize_text(older).split(), normalize_text(newer).split()
-    words_a = [w for w in a if not _VALUE.match(w)]
-    words_b = [w for w in b if not _VALUE.match(w)]
-    if words_a != words_b or len(words_a) < 3:
-        return False
-    values_a, values_b = [w for w in a if _VALUE.match(w)], [w for w in b if _VALUE.match(w)]
-    return bool(values_a) and bool(values_b) and values_a != values_b

@@ -495,38 +495,6 @@ def _first_sentence(text: str) -> str:
     return found[0] if found else ""
 
 
-#: a name, as typed: capitalized words, an abbreviation's dot kept ("Mrs. Patel", "Dr. J. Smith")
-_NAME_WORD = r"[A-ZÀ-Ý][\w'’-]*\.?"
-#: "Mrs. Patel is my kid's teacher", "Ana es mi jefa", "O Rui é o meu chefe": a name said
-#: first, then what of the user's it is, in every pack's copulas and possessives
-_NAMED_FIRST = re.compile(
-    rf"^(?P<name>(?:[A-Za-zÀ-ÿ]{{1,3}}\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s+"
-    r"(?P<copula>" + "|".join(re.escape(c) for p in all_packs() for c in p.copulas) + r")\s+"
-    r"(?P<own>(?:[a-z]{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r"))\s+"
-    r"(?P<what>[^,;:]+?)\s*[.!]?$"
-)
-#: what opens a sentence and names no one ("He is my brother", "Esto es mi casa")
-_NO_NAME = re.compile(
-    r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")$", re.IGNORECASE
-)
-_FUNCTION_WORDS = frozenset(w for p in all_packs() for w in p.function_words)
-
-
-def _named_first(sentence: str) -> str:
-    """``sentence`` with a name said first put after what of the user's it is: "Prof. Lin
-    is my thesis advisor" is read as "my thesis advisor is Prof. Lin", so a later "Prof. Wu
-    is my thesis advisor" replaces it (no rule read the first way: both stayed, unmarked)."""
-    m = _NAMED_FIRST.match(sentence)
-    if m is None:
-        return sentence
-    words = m.group("name").split()
-    article = len(words) > 1 and len(words[0]) <= 3 and words[0].casefold() in _FUNCTION_WORDS  # "O Rui", "The Beatles"
-    first = words[1] if article else words[0]
-    if first.casefold().strip(".") in _FUNCTION_WORDS or _NO_NAME.match(first):
-        return sentence  # "He is my brother", "This is my car", "It is my turn"
-    return f"{m.group('own')} {m.group('what')} {m.group('copula')} {m.group('name')}"
-
-
 @lru_cache(maxsize=8192)  # pure, and asked again for the same facts by every write of a batch
 def slot_of(text: str, key: str | None = None) -> Slot | None:
     """The slot of a fact, or None when no rule reads it (then nothing replaces it).
@@ -535,9 +503,8 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
     then the text, first sentence only, as vmem writes facts ("The user lives in Leeds",
     "El usuario se mudó a Sevilla") or as people type them ("I live in Leeds", "vivo en Lima",
     "my phone is a Pixel")."""
-    sentence = _first_sentence(text)
+    sentence = written = _first_sentence(text)
     more = sentence != text.strip()
-    sentence = written = _named_first(sentence)
     sentence = borrowed(sentence)  # Portuguese in the Spanish rules' forms
     if key is None:
         key, sentence = split_key_value(sentence)
