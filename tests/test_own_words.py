@@ -1822,3 +1822,22 @@ def test_someone_and_the_user_are_one_subject(said, kept):
     cofounders": one subject of two, its verb theirs."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+def test_a_word_of_kin_in_another_language_is_no_kin():
+    """ "¿quiénes son mis hermanas?" named the user's son ("son" is English kin): the facts
+    about the sister were held back as about someone else, and the block was empty."""
+    from vault_memory.lang import people
+
+    assert people("Los turnos de guardia son los viernes") == frozenset()
+    assert people("la lavadora nueva es una Brother") == frozenset()
+    assert people("My son plays the oboe") == frozenset({"son"})
+
+
+def test_a_spanish_question_with_son_finds_the_fact_it_asks_for(tmp_path):
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("Mi abuela se llama Carmen", force_new=True)
+        mem.remember("Uso Neovim para programar", force_new=True)
+        block = mem.recall("¿cuáles son los nombres de mis abuelas?").block
+    assert "Carmen" in block, block

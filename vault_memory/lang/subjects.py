@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .detect import detect, told_alike
 from .registry import all_packs
 from .text import fold_accents
 
@@ -67,6 +68,20 @@ def _kin() -> dict[str, str]:
 
 
 @functools.cache
+def _kin_of(languages: frozenset[str]) -> dict[str, str]:
+    """The kinship words of the packs of ``languages``."""
+    return {fold_accents(w).casefold(): role for p in all_packs() if p.code in languages for w, role in p.kin.items()}
+
+
+def _kin_read_in(text: str) -> dict[str, str]:
+    """The kinship words ``text`` is read with: its language's and those told alike
+    (Spanish and Portuguese), or every pack's when its language is not clear ("¿quiénes son
+    mis hermanas?": "son" is a verb there, no son)."""
+    language = detect(text)
+    return _kin() if language is None else _kin_of(told_alike(language))
+
+
+@functools.cache
 def _owning() -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, ...], ...], frozenset[str]]:
     """The words of kin that are a role only when owned (as written, accents kept), their
     owners, what owns them after them (folded, as ``people`` reads words) and the words a
@@ -97,7 +112,7 @@ def people(text: str) -> frozenset[str]:
     empty for a fact about the user alone. A role's word inside a name is no role ("a band
     called The Loud Neighbours"), nor is a word that is one only when owned and is not ("la
     cuenta vieja"; "mi vieja" is the mother)."""
-    kin = _kin()
+    kin = _kin_read_in(text[:PEOPLE_CHARS])
     owned, owners, owned_by, naming = _owning()
     cased = [(m.group(), m.start()) for m in _CASED_WORD.finditer(text[:PEOPLE_CHARS].replace("’", "'"))]
     found = [fold_accents(w).casefold().removesuffix("'s") for w, _ in cased]
