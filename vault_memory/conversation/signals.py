@@ -215,19 +215,8 @@ def read_requests(
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = normalize_space(_not_said(utterance)).strip()
-    deadline = None if seconds is None else time.monotonic() + seconds
     reading.language = detect(said) if said else None
-    all_sentences = [
-        part
-        for s in (sentences(said, reading.language) if said else [])
-        for part in _apart_from_its_question(_typos_mended(s))
-    ]
-    for n, sentence in enumerate(all_sentences):
-        if deadline is not None and time.monotonic() > deadline:
-            rest = " ".join(all_sentences[n:])
-            reading.declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
-            break
-        reading.sentence(sentence, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
+    _read_all(reading, _sentences_of(said, reading.language), seconds)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
@@ -344,6 +333,25 @@ def _one_edit(a: str, b: str) -> bool:
     if len(a) == len(b):
         return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
     return a[i:] == b[i + 1 :] if len(a) < len(b) else a[i + 1 :] == b[i:]
+
+
+def _sentences_of(said: str, language: str | None) -> list[str]:
+    """The sentences of a message as the reader takes them: a request's word with a slip
+    mended, a request and a question in one sentence apart."""
+    if not said:
+        return []
+    return [part for s in sentences(said, language) for part in _apart_from_its_question(_typos_mended(s))]
+
+
+def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None) -> None:
+    """Each sentence read in turn, for ``seconds`` at most: what is left is named as not read."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for n, sentence in enumerate(all_sentences):
+        if deadline is not None and time.monotonic() > deadline:
+            rest = " ".join(all_sentences[n:])
+            reading.declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
+            return
+        reading.sentence(sentence, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
 
 
 #: the longest message the judge reads whole (its model reads 2,000 characters,
@@ -1075,25 +1083,32 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
     if statement is not None:
         return statement
     said_in = detect(clause)  # "anota que…" is a request in Spanish and in Portuguese: its own first
-    table: Signal | str | _Doubt | None = None
-    for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
-        match = pattern.match(clause)
-        if match:
-            table = _requested(match, lang, rule)
-            break
-    else:
-        for lang, rule, pattern in DIRECTIVES:
-            match = pattern.match(clause)
-            if match:
-                return _directive(_trim(match.group("x")), lang, rule)
-    if isinstance(table, Signal) and _reminds(clause, match.group("x") if match else ""):
-        return _REMINDER  # "recuérdame que compre pan" had written "El usuario compró pan"
+    table, lasting = _by_the_tables(clause, said_in)
+    if lasting:
+        return table
     if isinstance(table, Signal) and ":" not in " ".join(clause.split()[:_CUE_REACH]):
         return table
     # a request the table declined, or one that says what to keep after a colon ("Save
     # this for future sessions: …"): read by what every request has
     cued = _cued(clause, said_in)
     return cued if isinstance(cued, Signal) or table is None else table
+
+
+def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Doubt | None, bool]:
+    """What the request tables read in ``clause`` (its own language's rows first), and
+    whether it is a lasting instruction the directives read (then it is final). A request
+    to be reminded of a to-do is named as one ("recuérdame que compre pan" had been
+    written "El usuario compró pan")."""
+    for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
+        match = pattern.match(clause)
+        if match:
+            read = _requested(match, lang, rule)
+            return (_REMINDER if isinstance(read, Signal) and _reminds(clause, match.group("x")) else read), False
+    for lang, rule, pattern in DIRECTIVES:
+        match = pattern.match(clause)
+        if match:
+            return _directive(_trim(match.group("x")), lang, rule), True
+    return None, False
 
 
 #: the words of a request's opening before what to keep is said (``_cued``)

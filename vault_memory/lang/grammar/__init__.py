@@ -70,3 +70,16 @@ def guarded(function: Callable[..., str | None], code: str, *args: str) -> str |
     except Exception as exc:  # a plugin's bug, whatever it is
         warnings.warn(f"language pack {code!r}: its grammar failed ({type(exc).__name__}: {exc})", stacklevel=2)
         return None
+
+
+def we_to_they(verb: str, irregular: dict[str, str], endings: tuple[tuple[str, str], ...]) -> str:
+    """A verb of the first person plural in the third ("vivimos" → "viven", "somos" →
+    "são"): ``irregular`` first, then the first of ``endings`` (ending, its third) it has;
+    as it is when none."""
+    low = verb.lower()
+    if low in irregular:
+        return irregular[low]
+    for ending, their in endings:
+        if low.endswith(ending):
+            return verb[: -len(ending)] + their
+    return verb

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..text import fold_accents
+from . import we_to_they
 
 _I = re.IGNORECASE
 
@@ -73,13 +74,7 @@ _ES_ONE_SUBJECT = re.compile(r"^(?!yo\b)((?:[^\s,;.:]+\s+){1,3}?(?:y|o|e))\s+yo\
 
 
 def _we_to_they(verb: str) -> str:
-    low = verb.lower()
-    if low in _ES_WE:
-        return _ES_WE[low]
-    for ending, their in (("amos", "an"), ("emos", "en"), ("imos", "en")):
-        if low.endswith(ending):
-            return verb[: -len(ending)] + their
-    return verb
+    return we_to_they(verb, _ES_WE, (("amos", "an"), ("emos", "en"), ("imos", "en")))
 
 
 def third_person(text: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from . import we_to_they
+
 _I = re.IGNORECASE
 
 
@@ -87,13 +89,7 @@ _PT_ONE_SUBJECT = re.compile(r"^(?!eu\b)((?:[^\s,;.:]+\s+){1,3}?(?:e|ou))\s+eu\s
 
 
 def _we_to_they(verb: str) -> str:
-    low = verb.lower()
-    if low in _PT_WE:
-        return _PT_WE[low]
-    for ending, their in (("amos", "am"), ("emos", "em"), ("imos", "em")):
-        if low.endswith(ending):
-            return verb[: -len(ending)] + their
-    return verb
+    return we_to_they(verb, _PT_WE, (("amos", "am"), ("emos", "em"), ("imos", "em")))
 
 
 def third_person(text: str) -> str:
