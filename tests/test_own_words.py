@@ -1841,3 +1841,18 @@ def test_a_spanish_question_with_son_finds_the_fact_it_asks_for(tmp_path):
         mem.remember("Uso Neovim para programar", force_new=True)
         block = mem.recall("¿cuáles son los nombres de mis abuelas?").block
     assert "Carmen" in block, block
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("one more thing — my landlord's name is Mr. Obi, keep that in mind", "The user's landlord's name is Mr. Obi"),
+        ("otra cosa: mi vecina se llama Rosa, apúntalo", "La vecina del usuario se llama Rosa"),
+        ("já agora: o meu afilhado faz anos a 3 de março, guarda isso", "O afilhado do usuário faz anos a 3 de março"),
+    ],
+)
+def test_a_lead_before_a_dash_or_a_colon_is_no_part_of_the_fact(said, kept):
+    """ "Quick one: my partner Siobhan is a nurse…" was written "Quick one: the user's
+    partner…": the lead went into the fact."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

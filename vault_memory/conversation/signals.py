@@ -822,6 +822,24 @@ def _not_an_item(said: str, of_the_user: bool) -> str | None:
     return "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
 
 
+#: a few words and a dash or a colon before what the user says of themselves ("quick thing —
+#: my daughter Priya starts…", "ah, e outra coisa: a minha sogra…"): a lead, not the fact
+_LEAD = re.compile(r"^(?:[^\s—–:]+\s+){0,3}?[^\s—–:]+\s*(?:[—–]|:|\s-)\s+")
+
+
+def _without_lead(said: str) -> str:
+    """``said`` without a lead of a few words before a dash or a colon, when what follows
+    opens with the user or their group; else as it was."""
+    lead = _LEAD.match(said)
+    if lead is None or not _of_the_user_first_words(said[lead.end() :]):
+        return said
+    return said[lead.end() :]
+
+
+def _of_the_user_first_words(said: str) -> bool:
+    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
+
+
 def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept], language: str | None = None) -> None:
     """What a request that points back named, kept (or declined with its reason); read in
     its own language, or in ``language`` (the message's) when it is too short to tell
@@ -1311,7 +1329,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         return _TASK
     lang = said_in or _cue_language(cue_word)
     whole = said.strip()
-    said = _FILLER.sub("", _trim(_without_task_tail(said))).strip()
+    said = _without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip())
     if not said:
         return "nothing to keep was said after the request"
     why_not = _why_not_kept(said, whole, lang)
