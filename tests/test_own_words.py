@@ -1856,3 +1856,22 @@ def test_a_lead_before_a_dash_or_a_colon_is_no_part_of_the_fact(said, kept):
     partner…": the lead went into the fact."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My nephew Tariq is allergic to kiwi. Worth remembering!", "The user's nephew Tariq is allergic to kiwi"),
+        ("A minha madrinha mora em Tavira. Vale lembrar.", "A madrinha do usuário mora em Tavira"),
+    ],
+)
+def test_a_request_that_is_its_whole_sentence_keeps_the_one_before(said, kept):
+    """ "Worth remembering.", "Vale lembrar." after a fact asked to keep it, and kept nothing;
+    "Hard to remember." and "Catch you later!" ask nothing."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize("said", ["My locker code is 4471. Hard to remember.", "Good luck with the move! Talk later!"])
+def test_a_remark_with_a_word_of_keeping_keeps_nothing(said):
+    assert read_requests(said)[0] == []

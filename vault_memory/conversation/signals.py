@@ -908,8 +908,36 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     # "guárdalo", "tenlo presente"; a bare "la" is an article as often ("cerré la cuenta")
     attached = any(_carries_its_object(w) and w.casefold() not in _ATTACHED for w in words[start : cue + 1])
     # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
-    alone = start == 0 and (len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:")))
+    alone = (start == 0 or (_asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue]))) and (
+        len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:"))
+    )
     return bool(attached or _BACK_WORDS & ahead or after or alone)
+
+
+#: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
+#: of them asks by itself; "later", "memory", "mind" ask only with a request's glue
+_ASKING_STEMS = tuple(sorted({fold_accents(v.casefold())[:5] for p in all_packs() for v in p.request_verbs}))
+
+
+def _asks_by_its_verb(word: str) -> bool:
+    return _cue_form(word).startswith(_ASKING_STEMS)
+
+
+def _a_word_of_the_request(lead: list[str]) -> bool:
+    """Whether the one or two words before a request's word that is all its sentence say
+    nothing of their own ("*Worth* remembering.", "*Vale* lembrar.", "*Para* recordar."):
+    the request is still the whole sentence. "I'll remember", "my notes" say something, and
+    "Hard *to* remember" judges, it asks nothing."""
+    said = " ".join(lead)
+    return (
+        0 < len(lead) <= 2
+        and not any(map(_is_cue, lead))
+        and not any(
+            w.strip(",.!?¿¡").casefold() in _TODO_WORDS for w in lead
+        )  # "Hard to remember.", "Fácil de olvidar."
+        and not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _USER_WORDS.search(said))
+        and not (_SAYS_SOMETHING.search(said) or _TASK_WORDS.search(said))
+    )
 
 
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
