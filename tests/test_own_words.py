@@ -1875,3 +1875,10 @@ def test_a_request_that_is_its_whole_sentence_keeps_the_one_before(said, kept):
 @pytest.mark.parametrize("said", ["My locker code is 4471. Hard to remember.", "Good luck with the move! Talk later!"])
 def test_a_remark_with_a_word_of_keeping_keeps_nothing(said):
     assert read_requests(said)[0] == []
+
+
+def test_a_lead_before_a_fact_that_a_request_points_back_at_is_left_out():
+    """ "hey quick thing — my daughter Priya starts at … , can you remember that" was named
+    as unreadable: the lead hid that the fact opens with the user."""
+    found, _ = read_requests("small update — my godmother Helen lives in Bath, could you remember that")
+    assert [s.text for s in found] == ["The user's godmother Helen lives in Bath"]

@@ -943,7 +943,7 @@ def _a_word_of_the_request(lead: list[str]) -> bool:
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     """What a request that points back keeps: the words before it, else the sentences
     before its own; None when the request comes first or what is kept says nothing."""
-    said = " ".join(before_request).strip(" ,;:-–—")
+    said = _without_lead(" ".join(before_request).strip(" ,;:-–—"))
     if said and _is_cue(said.split()[0]):
         return None  # "remember that I…": the request comes first
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
