@@ -1882,3 +1882,20 @@ def test_a_lead_before_a_fact_that_a_request_points_back_at_is_left_out():
     as unreadable: the lead hid that the fact opens with the user."""
     found, _ = read_requests("small update — my godmother Helen lives in Bath, could you remember that")
     assert [s.text for s in found] == ["The user's godmother Helen lives in Bath"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "My cousin Dara runs a bakery in Galway. Please keep that in your memory.",
+            "The user's cousin Dara runs a bakery in Galway",
+        ),
+        ("my gym locker is number 48. stick that in ur memory", "The user's gym locker is number 48"),
+    ],
+)
+def test_a_request_to_keep_that_in_your_memory_points_back(said, kept):
+    """ "Please keep that in your memory." kept nothing: "your" stood between the request's
+    "that" and its word, "memory"."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

@@ -383,7 +383,7 @@ PACK = Pack(
     ),
     back_refs=frozenset("that this it them these those all both".split()),
     request_glue=frozenset(
-        "please pls plz can could would will you keep hang on to in commit and so also just i want id like don't dont never".split()
+        "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never".split()
     ),
     back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
