@@ -424,7 +424,7 @@ def _not_said(text: str) -> str:
 def _quotes_a_request(quoted: str) -> bool:
     """Whether a quoted span opens with a request's word (after its courtesy and glue)."""
     words = quoted[1:-1].split()
-    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    cue = _first_cue(words, _CUE_REACH)
     # "remember that I…" is one; a name in quotes is not ("Remember Me Ltd")
     return cue is not None and _request_start(words, cue) == 0 and _said_after(words, cue)[0] is not None
 
@@ -617,7 +617,7 @@ def _asks_to_keep(sentence: str) -> bool:
     not kept: no rule can tell which of its words are the fact. A word of keeping inside a
     story ("I'll always remember our trip", "my mind") asks nothing."""
     words = sentence.rstrip(".!?").split()
-    opening = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    opening = _first_cue(words, _CUE_REACH)
     # "I remember when…", "Eu anoto tudo": the user tells of their own keeping, asks nothing
     asks = (
         opening is not None
@@ -659,7 +659,7 @@ def _announces_a_list(sentence: str, declined: list[NotKept], following: str) ->
     if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None or _TASK_WORDS.search(head):
         return False
     words = [w.strip(",.!?¿¡:").casefold() for w in head[:-1].split()]
-    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    cue = _first_cue(words, _CUE_REACH)
     if cue is None:
         return False
     after = words[cue + 1 :]
@@ -739,10 +739,10 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     return [*out, (start, len(sentence))]
 
 
-#: the possessives of every pack ("my", "mi", "minha"), opening a subject
-_POSSESSIVE_OPENING = re.compile(
-    r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\b", _I
-)  # an article before it ("a minha prima")
+#: the possessives of every pack ("my", "mi", "minha") opening a text, an article before
+#: them or not ("a minha prima")
+_POSSESSIVE_FIRST = r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + ")"
+_POSSESSIVE_OPENING = re.compile(_POSSESSIVE_FIRST + r"\b", _I)
 
 
 def _one_subject(before: str) -> bool:
@@ -831,13 +831,9 @@ def _without_lead(said: str) -> str:
     """``said`` without a lead of a few words before a dash or a colon, when what follows
     opens with the user or their group; else as it was."""
     lead = _LEAD.match(said)
-    if lead is None or not _of_the_user_first_words(said[lead.end() :]):
+    if lead is None or not _theirs(said[lead.end() :]):
         return said
     return said[lead.end() :]
-
-
-def _of_the_user_first_words(said: str) -> bool:
-    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
 
 
 def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept], language: str | None = None) -> None:
@@ -997,7 +993,7 @@ def _asked_politely(sentence: str) -> str:
 def _asks_back_alone(words: list[str]) -> bool:
     """Whether a question is all a request to keep what was said before it: "¿Lo anotás?",
     "Guardas isso?" ("Lembra do que eu falei?" asks whether the assistant remembers)."""
-    cue = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+    cue = _first_cue(words, 3)
     if cue is None or _request_start(words, cue) != 0 or _trailing_request(words) is None:
         return False
     return _refers_back(words, cue, 0)
@@ -1010,7 +1006,7 @@ def _asked_with_courtesy(sentence: str) -> str | None:
     for match in _POLITE.finditer(sentence, 0, _ASIDE_REACH * 2):
         rest = sentence[match.end() :].rstrip().rstrip("?").strip()
         words = rest.split()
-        cue = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+        cue = _first_cue(words, 3)
         if cue is None:
             continue
         if match.start() == 0 or not _refers_back(words, cue, 0):
@@ -1023,7 +1019,7 @@ def _asked_by_its_word(words: list[str]) -> bool:
     """Whether a question asks by its request's own word after its glue, with a "that":
     "¿Me anotás que mis mellizos…?" ("Remember that epic block…?", "Lembra do que eu
     falei…?" ask whether the assistant remembers)."""
-    opening = next((i for i, w in enumerate(words[:3]) if _is_cue(w)), None)
+    opening = _first_cue(words, 3)
     if not opening or _request_start(words, opening) != 0:
         return False
     said, that = _said_after(words, opening)
@@ -1167,7 +1163,7 @@ def _reminds(clause: str, said: str) -> bool:
     "lembra-me de ligar ao banco"), not to keep what it says of the user ("recordame que
     mi suegra se llama Elena", "remind me that my passport expires in May": facts)."""
     words = clause.split()
-    cue = next((i for i, w in enumerate(words[:_CUE_REACH]) if _is_cue(w)), None)
+    cue = _first_cue(words, _CUE_REACH)
     return cue is not None and bool(_REMIND_ME.search(fold_accents(words[cue]))) and not _of_the_user_first(said)
 
 
@@ -1175,8 +1171,7 @@ def _of_the_user_first(said: str) -> bool:
     """Whether what a request to be reminded keeps is a fact: it opens with the user, their
     group or something of theirs, and is no to-do ("tengo que…", "preciso…": ``obligations``)
     nor a thing of the task ("mi script tiene que correr los tests")."""
-    theirs = _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said)
-    return bool(theirs) and not _OBLIGATION.search(said) and not _TASK_WORDS.search(said)
+    return _theirs(said) and not _OBLIGATION.search(said) and not _TASK_WORDS.search(said)
 
 
 #: what makes a request to be reminded a to-do, in every pack
@@ -1195,7 +1190,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     words = clause.split()
     colon = next((i for i, w in enumerate(words) if w.endswith(":")), len(words))
     # a word after a colon is what is quoted ("Translate this: Hello, remember that I…")
-    cue = next((i for i, w in enumerate(words[: min(_CUE_REACH, colon + 1)]) if _is_cue(w)), None)
+    cue = _first_cue(words, min(_CUE_REACH, colon + 1))
     if cue is None:
         return _said_before_the_request(clause, said_in)
     said, i = _said_after(words, cue)
@@ -1340,7 +1335,7 @@ def _trailing_request(words: list[str]) -> str | None:
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
-    cue = next((i for i, w in enumerate(words[:_TRAILING_CUE_REACH]) if _is_cue(w)), None)
+    cue = _first_cue(words, _TRAILING_CUE_REACH)
     if cue is None or any(w not in _REQUEST_LEAD for w in plain[:cue]):
         return None
     rest = plain[cue + 1 :]
@@ -1517,6 +1512,11 @@ def _is_cue(word: str) -> bool:
     return _ANY_CUE.fullmatch(_cue_form(word)) is not None
 
 
+def _first_cue(words: list[str], reach: int) -> int | None:
+    """Where the first word that asks to keep is among the first ``reach`` of ``words``."""
+    return next((i for i, w in enumerate(words[:reach]) if _is_cue(w)), None)
+
+
 def _cue_language(word: str) -> str:
     folded = _cue_form(word)
     return next((code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)), "en")
@@ -1559,9 +1559,7 @@ _TASK_VERB_TAIL = re.compile(
 
 
 #: a fact about someone or something of the user's, by its opening ("my dad…", "a minha mãe…")
-_OF_THEIRS = re.compile(
-    r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\s", _I
-)
+_OF_THEIRS = re.compile(_POSSESSIVE_FIRST + r"\s", _I)
 
 
 def _without_task_tail(said: str) -> str:

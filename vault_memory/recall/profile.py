@@ -36,10 +36,12 @@ def profile_hits(
 
     def in_turn() -> Iterator[Memory]:  # the user's other facts read only when the profile leaves room
         yield from (m for m in profile if m.type == "fact")
-        others = [m for m in snap.facts_by_importance(PROFILE_READ * k).values()]
-        theirs = [m for m in others if tells_of_the_user(m.text)]  # "born in Montevideo" before "the CI cache…"
-        yield from theirs
-        yield from (m for m in others if m not in theirs and (of_the_user(m.text) or m.source in ("user", "explicit")))
+        others = list(snap.facts_by_importance(PROFILE_READ * k).values())
+        theirs = {m.id for m in others if tells_of_the_user(m.text)}  # "born in Montevideo" before "the CI cache…"
+        yield from (m for m in others if m.id in theirs)
+        yield from (
+            m for m in others if m.id not in theirs and (of_the_user(m.text) or m.source in ("user", "explicit"))
+        )
 
     def current(memory: Memory) -> bool:
         return memory.id not in seen and not exclusion_reason(memory, now, superseded, allowed, rules)
