@@ -87,18 +87,14 @@ def languages() -> tuple[str, ...]:
     return tuple(p.code for p in all_packs())
 
 
-__all__ = ["ENGLISH", "PORTUGUESE", "SPANISH", "detect", "languages"]
-
-
+@functools.cache
 def told_alike(language: str | None) -> frozenset[str]:
     """The languages whose short texts are often told as ``language``, itself included
     (``Pack.told_as``, both ways): "uso óculos", said among Portuguese, is Portuguese."""
     if language is None:
         return frozenset()
-    return frozenset({language}) | {
-        p.code for p in all_packs() if language in p.told_as or p.code in _told_as(language)
-    }
+    own = next((p.told_as for p in all_packs() if p.code == language), frozenset())
+    return frozenset({language, *own, *(p.code for p in all_packs() if language in p.told_as)})
 
 
-def _told_as(language: str) -> frozenset[str]:
-    return next((p.told_as for p in all_packs() if p.code == language), frozenset())
+__all__ = ["ENGLISH", "PORTUGUESE", "SPANISH", "detect", "languages", "told_alike"]
