@@ -1899,3 +1899,53 @@ def test_a_request_to_keep_that_in_your_memory_points_back(said, kept):
     "that" and its word, "memory"."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("please file away that my cousin Obi lives in Enugu", "The user's cousin Obi lives in Enugu"),
+        ("My bike is a Brompton. Retain that for later, thanks", "The user's bike is a Brompton"),
+        ("bookmark this: our boiler was serviced in March", "Our boiler was serviced in March"),
+        ("add to what you know: my podcast is called Slow Roast", "The user's podcast is called Slow Roast"),
+        ("remind yourself: my niece Ada turns 6 in May", "The user's niece Ada turns 6 in May"),
+        ("My aunt Bisi is a midwife. Make a note.", "The user's aunt Bisi is a midwife"),
+        ("My aunt Bisi is a midwife, make a mental note.", "The user's aunt Bisi is a midwife"),
+        ("My aunt Bisi is a midwife, please update your memory", "The user's aunt Bisi is a midwife"),
+    ],
+)
+def test_a_request_in_other_words_of_keeping_is_kept(said, kept):
+    """ "file that away", "dont lose this:", "Add to what you know about me:", "remind
+    yourself next time:", "make a note." asked to keep what they named, and nothing was
+    written nor named."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember that im a night owl", "The user is a night owl"),
+        ("note that ive got two cats, fyi", "The user has got two cats"),
+        ("remember: I'm left-handed btw", "The user is left-handed"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_the_user(said, kept):
+    """ "im lactose intolerant" was written "Im lactose intolerant fyi": the user unnamed,
+    the aside kept."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "It can be hard to get the hang of it, hang in there.",
+        "Don't let anything hold you back!",
+        "file the bug and remember to add a test for it",
+        "I just need to know what you think about my essay",
+    ],
+)
+def test_words_near_keeping_keep_nothing(said):
+    found, _ = read_requests(said)
+    assert found == []

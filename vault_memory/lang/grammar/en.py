@@ -85,13 +85,20 @@ _LOWER_I = re.compile(
 )
 
 
+#: "im", "ive" typed without their apostrophe where a clause opens ("im vegan", "…, and ive
+#: got two cats"): "I'm", "I've"; no English word is spelt so
+_BARE_CONTRACTION = re.compile(
+    r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))[iI](m|ve)(?=\s+\w)"
+)
+
+
 #: "X and I" opening a text, X a few words not "I": one subject of two
 _ONE_SUBJECT = re.compile(r"^(?!I\b)((?:[^\s,;.]+\s+){1,3}?(?:and|or))\s+I\b(?!['’])(?!\s+(?:am|was)\b)")
 
 
 def third_person(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
-    text = _subject_said(_LOWER_I.sub("I", text))
+    text = _subject_said(_LOWER_I.sub("I", _BARE_CONTRACTION.sub(r"I'\1", text)))
     # "my wife and I live in Cork": one subject of two, its verb as said ("the user lives" was
     # the verb of the user alone)
     text = _ONE_SUBJECT.sub(r"\1 the user", text)

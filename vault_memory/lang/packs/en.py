@@ -79,6 +79,10 @@ PACK = Pack(
         r"log(?:ged)?",
         r"memo",
         r"track",
+        r"retain(?:ed)?",
+        r"file[ds]?",
+        r"stash",
+        r"bookmark",
     ),  # fmt: skip
     polite_requests=("can you", "could you", "would you", "will you", "can u", "could u", "pls can you"),
     that_words=frozenset({"that"}),
@@ -96,6 +100,9 @@ PACK = Pack(
         "haha",
         "hahaha",
         "lol",
+        "fyi",
+        "btw",
+        "fwiw",
     ),
     keep_request="Remember that",
     list_leads=frozenset("please pls plz can could would you kindly".split()),
@@ -357,6 +364,9 @@ PACK = Pack(
         r"note to self",
         r"just so you know",
         r"for your info(?:rmation)?",
+        r"for your (?:notes|records|memory)",
+        r"add (?:this |these |that )?to (?:what you know(?: about me)?|your (?:notes|memory|memories|records))",
+        r"remind yourself(?: next time| later| for next time)?",
     ),
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
     task_imperatives=(
@@ -383,12 +393,12 @@ PACK = Pack(
     ),
     back_refs=frozenset("that this it them these those all both".split()),
     request_glue=frozenset(
-        "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never".split()
+        "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never make a mental take update add put".split()
     ),
     back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
-        because since on up with handy around somewhere, thanks thx""".split()
+        because since on up with handy around somewhere, thanks thx going""".split()
     ),
     signal_refusals=(
         ("question", "\\?\\s*$"),
