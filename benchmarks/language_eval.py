@@ -13,6 +13,8 @@ what the offline reading does with them:
 - ``declined``: of the explicit requests not kept, how many are named with a reason;
 - ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
   ("my password manager is 1Password") is not;
+- ``remembering``: a story of remembering or forgetting is not written (``statements_right``)
+  and a request beside such words keeps its fact (``requests_right``);
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none).
 
@@ -99,9 +101,37 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     for suffix in ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5", "_fresh6", "_fresh7", "_fresh8"):
         if (DATA / f"explicit{suffix}.json").exists():
             out.update(_requests(suffix, split, show, judge))
+    out.update(_remembering(show, judge))
     out.update(_secrets(split, show))
     out.update(_kinds(split, show))
     return out
+
+
+#: the words of a request's "keep" values that the third person rewrites ("my", "soy")
+_FIRST_PERSON = set("my i'm i is she's he's i've mi mis soy meu minha eu sou a o que me name de la el".split())
+
+
+def _remembering(show: bool, judge: Judge | None) -> dict:
+    """Someone telling what they remember or forgot is not written ("Recuerdo que mi abuela
+    cocinaba…"), and a request beside such words still keeps its fact (its content words,
+    as the third person rewrites the first), on ``remembering.json`` (no split)."""
+    import re
+
+    table: dict = collections.defaultdict(collections.Counter)
+    for case in json.loads((DATA / "remembering.json").read_text(encoding="utf-8"))["cases"]:
+        signals, _ = read_requests(case["text"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        if case["label"] == "statement":
+            right = not signals
+        else:
+            words = [w for k in case["keep"] for w in re.findall(r"[\w']+", k.casefold())]
+            right = bool(signals) and all(w in written for w in words if w not in _FIRST_PERSON and len(w) > 2)
+        counts = table[case["lang"]]
+        counts[f"{case['label']}s"] += 1
+        counts[f"{case['label']}s_right"] += right
+        if show and not right:
+            print(f"REMEMBERING [{case['id']}] {case['text']!r} -> {[s.text for s in signals]}")
+    return {"remembering": {lang: dict(c) for lang, c in sorted(table.items())}}
 
 
 def _kind_read(question: str) -> str:
@@ -349,6 +379,14 @@ def main() -> None:
         )
     for name in [k for k in result if k.startswith(("explicit_", "coding_", "secrets_", "kind_"))]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
+    print(
+        "remembering: "
+        + "; ".join(
+            f"{lang} statements not written {c['statements_right']}/{c['statements']}, "
+            f"requests kept {c['requests_right']}/{c['requests']}"
+            for lang, c in result["remembering"].items()
+        )
+    )
     for name, table in result.get("recall", {}).items():
         print(
             name

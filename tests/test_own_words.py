@@ -1949,3 +1949,35 @@ def test_a_contraction_typed_without_its_apostrophe_is_the_user(said, kept):
 def test_words_near_keeping_keep_nothing(said):
     found, _ = read_requests(said)
     assert found == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Last night I remembered that my uncle Femi used to fix radios.",
+        "honestly we still remember that week in Lisbon",
+        "My brother forgot that our cousin lives in Accra.",
+        "Todavía recuerdo que mi tío tocaba el acordeón.",
+        "Ayer me acordé de que mi prima vive en Rosario.",
+        "Hoje lembrei que o meu padrinho tinha um barco.",
+        "A minha avó esqueceu que o meu irmão mora em Faro.",
+    ],
+)
+def test_a_story_of_remembering_is_no_request(said):
+    """ "Recuerdo que mi abuelo vivía en Cádiz" was written as a fact the user asked to keep:
+    someone telling what they remember or forgot asks nothing."""
+    found, _ = read_requests(said)
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember that my uncle Femi can't remember faces", "The user's uncle Femi can't remember faces"),
+        ("Acordate que mi prima vive en Rosario.", "La prima del usuario vive en Rosario"),
+        ("Lembra que o meu padrinho mora em Faro.", "O padrinho do usuário mora em Faro"),
+    ],
+)
+def test_a_request_beside_a_story_of_remembering_is_still_kept(said, kept):
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

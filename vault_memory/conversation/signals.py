@@ -1373,8 +1373,13 @@ def _as_said(said: str, lang: str, rule: str) -> Signal:
 def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
     fact of the user: a passing state, a bare name, the task at hand; else None."""
-    if PASSING_STATE.search(said) or _refused(said):
-        return "a passing state, not a lasting fact"
+    refused = refusal(said)
+    # what a request keeps may tell of remembering ("remember that my dad forgets names"),
+    # unless that is all it says ("…, keep that in mind, I always forget lol")
+    if refused == "tells-of-remembering" and _only_remembering(said):
+        return "it tells of remembering; it says nothing to keep"
+    if PASSING_STATE.search(said) or refused not in (None, "tells-of-remembering"):
+        return _PASSING
     why = _says_no_fact(said)
     if why is not None:
         return why
@@ -1386,6 +1391,20 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
     return None
+
+
+#: how someone tells of remembering, in every pack (the ``tells-of-remembering`` refusals)
+_REMEMBERING = tuple(pattern for _, rule, pattern in NOT_SIGNALS if rule == "tells-of-remembering")
+
+
+def _only_remembering(said: str) -> bool:
+    """Whether ``said`` tells of someone's remembering and little else: "I'll never forget",
+    "i always forget lol", "I remember it" (two words more at most)."""
+    for pattern in _REMEMBERING:
+        told = pattern.match(said.strip())
+        if told is not None and len(said.strip()[told.end() :].split()) <= 2:
+            return True
+    return False
 
 
 def _says_no_fact(said: str) -> str | None:

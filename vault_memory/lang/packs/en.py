@@ -410,6 +410,16 @@ PACK = Pack(
             "\\b(?:don't|do\\s+not|never|no\\s+need\\s+to)\\s+(?:remember|note|save|store|write\\s+down|memori[sz]e|keep)\\b",
         ),
         ("forget-request", "^(?:please\\s+)?forget\\b"),
+        # someone tells that they remember or forgot: a story, not a request ("I remember that my
+        # grandpa had a farm", "yesterday she remembered…", "I'll remember that"); a word or two
+        # may lead it, not a request's own ("please", "note")
+        (
+            "tells-of-remembering",
+            "^(?:(?!(?:please|pls|plz|remember|note|keep|save|store|don't|dont|do|can|could|would|will)\\b)[\\w']+,?\\s+){0,2}?"
+            "(?:i|we|he|she|they|(?:my|our|his|her|their)\\s+\\w+)(?:'ll|'d|'ve)?"
+            "(?:\\s+(?:still|always|never|also|just|suddenly|finally|then|really|vaguely|clearly|even|do|did|does|can|could|will|would|won't|have|had|just))*"
+            "\\s+(?:remember(?:s|ed)?|recall(?:s|ed)?|forgot|forgets?|forgotten)\\b",
+        ),
     ),
     signal_requests=(
         (

@@ -436,6 +436,18 @@ PACK = Pack(
         ),
         ("not-remembering", "\\bno\\s+(?:me\\s+acuerdo|recuerdo|lo\\s+recuerdo)\\b"),
         ("forget-request", "^(?:por\\s+favor,?\\s+)?(?:olvid[aá]te|olvidate|olvida|olvidá)\\b"),
+        # alguien cuenta que recuerda u olvidó: un relato, no un pedido ("Recuerdo que mi abuela
+        # cocinaba", "anoche me acordé de…", "mi hermana recuerda que…"); "recuerda" sin sujeto
+        # es el imperativo
+        (
+            "tells-of-remembering",
+            "^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no)\\b)[\\w']+,?\\s+){0,2}?"
+            "(?:(?:yo|nosotros|nosotras)\\s+)?(?:(?:siempre|todavía|aún|ya|justo|nunca)\\s+)*"
+            "(?:recuerdo|recordé|recordaba|recordamos|recordó|olvidé|olvidaba|olvidamos|olvidó"
+            "|(?:me|nos|se)\\s+(?:acuerdo|acordé|acordaba|acordamos|acordó|olvidé|olvidaba|olvidó))\\b"
+            "|^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no)\\b)[\\w']+,?\\s+){0,2}?(?:él|ella|ellos|ellas|(?:mi|mis|su|sus|nuestro|nuestra)\\s+\\w+)\\s+"
+            "(?:(?:siempre|todavía|aún|ya|nunca|no)\\s+)*(?:se\\s+)?(?:recuerda|recuerdan|acuerda|acuerdan|olvida|olvidan)\\b",
+        ),
     ),
     signal_requests=(
         (

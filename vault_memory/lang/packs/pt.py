@@ -432,6 +432,17 @@ PACK = Pack(
         ),
         ("not-remembering", "\\b(?:eu\\s+)?n[aã]o\\s+(?:me\\s+)?lembro\\b"),
         ("forget-request", "^(?:por\\s+favor,?\\s+)?(?:esque[cç]a|esquece)\\b"),
+        # alguém conta que lembra ou esqueceu: um relato, não um pedido ("Lembrei que a minha tia
+        # mora em Braga", "eu lembro que…", "a minha mãe lembrou-se…"); "lembra" sem sujeito é o
+        # imperativo
+        (
+            "tells-of-remembering",
+            "^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não)\\b)[\\w']+,?\\s+){0,2}?"
+            "(?:(?:eu|nós)\\s+)?(?:(?:sempre|ainda|já|agora|nunca)\\s+)*(?:(?:me|se|nos)\\s+)?"
+            "(?:lembro|lembrei|lembrava|lembramos|recordo|recordei|esqueci|esquecia|esquecemos)\\b"
+            "|^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não)\\b)[\\w']+,?\\s+){0,2}?(?:ele|ela|eles|elas|a\\s+gente|(?:[oa]\\s+)?(?:meu|minha|meus|minhas|nosso|nossa)\\s+\\w+)\\s+"
+            "(?:(?:sempre|ainda|já|nunca|não)\\s+)*(?:se\\s+)?(?:lembra|lembrou|lembrava|recorda|recordou|esquece|esqueceu)\\b",
+        ),
     ),
     signal_requests=(
         (
