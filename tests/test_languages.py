@@ -42,6 +42,25 @@ def test_the_language_of_a_text_or_none_when_unsure(text, lang):
     assert detect(text) == lang
 
 
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("A madrinha se chama Rosa", "pt"),
+        ("Uso a senha de sempre para o banco", "pt"),
+        ("lembra-te de que o Rui joga golfe", "pt"),
+        ("O velho ninho fica no telhado", "pt"),
+        ("the penthouse on Fifth", "en"),
+        ("a trip to New Delhi", "en"),
+        ("El sobrino de Rui vive en Lima", "es"),
+    ],
+)
+def test_how_only_portuguese_spells_tells_it_from_spanish(text, lang):
+    """ "A gatinha se chama Pipoca" was read as Spanish (its words are Spanish's too):
+    "nh" and "lh" between vowels and a pronoun hyphened to its verb are Portuguese's alone;
+    beside no word of Portuguese they say nothing ("the greenhouse roof")."""
+    assert detect(text) == lang
+
+
 def test_every_memory_of_the_bilingual_set_is_told_apart():
     data = json.loads(BILINGUAL.read_text())
     assert {mid: detect(text) for mid, text in data["memories"].items()} == {mid: mid[:2] for mid in data["memories"]}

@@ -6,7 +6,8 @@ only embedding model cannot judge a Spanish pair at all. A guess that is unsure 
 ``None``, and ``None`` changes nothing, so an unusual text is ranked as before.
 
 Each pack votes with its frequent function words that are rare in the others ("the",
-"what" / "el", "qué"), plus the characters only it writes (¿ ¡ ñ) and its accents. The
+"what" / "el", "qué"), plus the characters only it writes (¿ ¡ ñ), its accents and how only
+it spells ("minha", "lembre-se"). The
 most votes win; a tie is not known. It runs on every memory indexed and every question,
 in microseconds and with no model to load.
 """
@@ -25,9 +26,16 @@ PORTUGUESE = "pt"
 
 
 #: a pack's vote (``_voters``): its code, its words, its own words, its marks, their
-#: weight, its own accents, its shared accents
+#: weight, its own accents, its shared accents, its own spellings
 _Voter = tuple[
-    str, frozenset[str], frozenset[str], re.Pattern[str] | None, int, re.Pattern[str] | None, re.Pattern[str] | None
+    str,
+    frozenset[str],
+    frozenset[str],
+    re.Pattern[str] | None,
+    int,
+    re.Pattern[str] | None,
+    re.Pattern[str] | None,
+    re.Pattern[str] | None,
 ]
 
 
@@ -45,8 +53,9 @@ def _voters() -> tuple[_Voter, ...]:
     for p in all_packs():
         own_accents = "".join(ch for ch in p.accents if ch not in earlier_accents)
         shared_accents = "".join(ch for ch in p.accents if ch in earlier_accents)
+        spellings = re.compile(p.spellings, re.IGNORECASE) if p.spellings else None
         voters.append((p.code, p.function_words, p.function_words - earlier_words, chars(p.marks), p.mark_weight,
-                       chars(own_accents), chars(shared_accents)))  # fmt: skip
+                       chars(own_accents), chars(shared_accents), spellings))  # fmt: skip
         earlier_words |= p.function_words
         earlier_accents |= set(p.accents)
     return tuple(voters)
@@ -74,10 +83,12 @@ def detect(text: str) -> str | None:
 def _votes(voter: _Voter, text: str, found: list[str]) -> int:
     """How many votes one pack gives ``text`` (its ``found`` words): its own evidence, and
     the words and accents it shares with an earlier pack only beside some of its own."""
-    _, function_words, own_words, marks, weight, own_accents, shared_accents = voter
+    _, function_words, own_words, marks, weight, own_accents, shared_accents, spellings = voter
     own = sum(1 for w in found if w in own_words)
     own += weight * bool(marks and marks.search(text)) + bool(own_accents and own_accents.search(text))
     shared = sum(1 for w in found if w in function_words and w not in own_words)
+    # a spelling votes beside a word of the pack: "the greenhouse roof" spells "nh" too
+    own += bool(spellings and (own or shared) and spellings.search(text))
     shared += bool(shared_accents and shared_accents.search(text))
     return own + shared if own or own_words == function_words else 0
 

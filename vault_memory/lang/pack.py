@@ -25,6 +25,10 @@ class Pack:
     function_words: frozenset[str]
     marks: str = ""
     mark_weight: int = 2
+    #: how only this language spells, as a pattern: one vote for it where a text spells so
+    #: (Portuguese "nh" and "lh" between vowels inside a word, a pronoun hyphened to its
+    #: verb: "minha", "trabalho", "lembre-se"; "A gatinha se chama Pipoca" was Spanish)
+    spellings: str = ""
     accents: str = ""
     abbreviations: frozenset[str] = field(default_factory=frozenset)
     #: how much a memory matters by what it says, as (importance, phrases) from the most

@@ -20,6 +20,9 @@ PACK = Pack(
         entrei passei escrevo""".split()
     ),
     marks="ãõçÃÕÇ",
+    # "nh", "lh" after a vowel that does not open its word ("unhappy", "inhale" do) and before
+    # one; a clitic pronoun hyphened to its verb ("lembre-se", "lembra-te", "chama-se")
+    spellings=r"(?<=\w[aeiouáéíóúâêô])[nl]h[aeiouáéíóúâêôãõ]|(?<=\w)-(?:se|me|te|lhes?|nos|vos)\b",
     accents="áéíóúâêôàÁÉÍÓÚÂÊÔÀ",
     importance_cues=(
         (
