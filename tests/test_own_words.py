@@ -1981,3 +1981,71 @@ def test_a_story_of_remembering_is_no_request(said):
 def test_a_request_beside_a_story_of_remembering_is_still_kept(said, kept):
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "O meu cunhado é o Vasco e mora em Évora. Anota aí, se faz favor.",
+            "O cunhado do usuário é o Vasco e mora em Évora",
+        ),
+        ("tenho uma bicicleta Brompton. guarda pra quando eu pedir rotas", "O usuário tem uma bicicleta Brompton"),
+        ("Mi suegra vive en Cuenca. Apúntalo ahí, porfa", "La suegra del usuario vive en Cuenca"),
+        (
+            "Mi vecino Ramiro es fontanero. Tenlo en cuenta cuando te pregunte que arreglar primero.",
+            "El vecino del usuario Ramiro es fontanero",
+        ),
+        (
+            "My cousin Ife is a pharmacist. Make a note for when I ask about medicines.",
+            "The user's cousin Ife is a pharmacist",
+        ),
+        ("tengo una gata, Mora. recordalo porfa y ahora decime qué es un closure", "El usuario tiene una gata, Mora"),
+    ],
+)
+def test_a_request_that_says_what_it_is_for_keeps_what_was_said_before(said, kept):
+    """ "anota pra quando eu pedir ajuda com eles", "guarda aí 🚴", "Tenlo presente cuando te
+    diga que estoy cansado" kept nothing, or the words of what the request was for ("El
+    usuario está cansado")."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I use a Moleskine for notes, save that for later", "The user uses a Moleskine for notes"),
+        ("uso Notion para notas, guárdalo para después", "El usuario usa Notion para notas"),
+        ("antes que me esqueça, anota que o meu voo é dia 12", "O voo do usuário é dia 12"),
+        ("so I don't forget: my bike lock code is 4417, remember that", "The user's bike lock code is 4417"),
+    ],
+)
+def test_a_word_of_keeping_said_before_the_request_is_no_request(said, kept):
+    """ "uso o Obsidian pra notas, guarda…" wrote the request ("Guarda pras próximas
+    sugestões"); "before I forget, note that…" was read as a story of forgetting."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("im vegetarian, remember that", "The user is vegetarian"),
+        ("ive lived in Kumasi since 2019. note that pls", "The user has lived in Kumasi since 2019"),
+        (
+            "Lembro que já te disse isto, mas guarda que o meu sogro se chama Abel.",
+            "O sogro do usuário se chama Abel",
+        ),
+        ("I recall telling you before, but please remember my nephew is Kofi", "The user's nephew is Kofi"),
+    ],
+)
+def test_a_request_after_a_story_of_remembering_or_a_contraction_typed_short_is_kept(said, kept):
+    """ "im lactose intolerant, remember that" was refused as saying nothing of the user;
+    "Eu lembro que…, mas lembre que minha filha se chama Beatriz" was read as a story alone."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+def test_a_story_of_remembering_is_kept_when_a_request_points_back_at_it():
+    found, _ = read_requests("I remember my aunt sang in a choir. Please remember that.")
+    assert [s.text for s in found] == ["The user remembers their aunt sang in a choir"]

@@ -214,7 +214,7 @@ def read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = normalize_space(_not_said(utterance)).strip()
+    said = _as_written(normalize_space(_not_said(utterance)).strip())
     reading.language = detect(said) if said else None
     _read_all(reading, _sentences_of(said, reading.language), seconds)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
@@ -223,6 +223,14 @@ def read_requests(
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
     return found, declined
+
+
+def _as_written(said: str) -> str:
+    """``said`` with what each pack reads as written ("im" → "I'm": ``Pack.as_written``)."""
+    for p in all_packs():
+        if p.as_written is not None:
+            said = p.as_written(said)
+    return said
 
 
 #: where a question begins inside a sentence that ends in "?": after a comma or a join (and
@@ -521,7 +529,10 @@ class _Reading:
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
-        if not sentence or _refused(sentence):
+        refused = refusal(sentence) if sentence else None
+        if refused == "tells-of-remembering":  # a story, which a request after it may keep
+            self.joins, self.before_it = None, [*self.before_it, sentence][-_BACK_SENTENCES:]
+        elif not sentence or refused is not None:
             self.joins, self.before_it = None, []
         elif not self.list_item(sentence, following):
             self.read(sentence, opening, following)
@@ -903,11 +914,42 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     after = any(_a_pronoun(words, i) for i in range(cue + 1, min(len(words), cue + 4)))
     # "guárdalo", "tenlo presente"; a bare "la" is an article as often ("cerré la cuenta")
     attached = any(_carries_its_object(w) and w.casefold() not in _ATTACHED for w in words[start : cue + 1])
-    # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says nothing)
+    # the whole request: "que no se te olvide jaja", "Acuérdate, por fa." (a courtesy says
+    # nothing, nor what it is for: "anota aí pra quando eu pedir ajuda")
     alone = (start == 0 or (_asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue]))) and (
-        len(words) - cue <= 2 or not _trim(" ".join(words[cue + 1 :]).lstrip(",;:"))
+        len(words) - cue <= 2 or _says_only_what_for(words[cue + 1 :])
     )
     return bool(attached or _BACK_WORDS & ahead or after or alone)
+
+
+#: the words said with a request's verb that say nothing ("anota *aí*"), and what opens what a
+#: request is for ("pra quando…", "for when…"), in every pack
+_REQUEST_FILLERS = frozenset(w for p in all_packs() for w in p.request_fillers)
+_FOR_WHAT = re.compile(
+    r"(?:" + ("|".join(r for p in all_packs() for r in (*p.request_purposes, *p.request_when)) or "(?!)") + ")", _I
+)
+_WHEN_CLAUSE = re.compile(r"(?:" + ("|".join(r for p in all_packs() for r in p.request_when) or "(?!)") + ")", _I)
+
+
+def _says_only_what_for(rest: list[str]) -> bool:
+    """Whether what follows a request's word says nothing of its own: courtesies, a word said
+    with the verb, or what the request is for ("guarda aí 🚴", "anota pra quando eu pedir
+    ajuda com eles", "tenlo presente cuando te diga…")."""
+    said = _trim(" ".join(_past_fillers(rest)).lstrip(",;:"))
+    return not said or _FOR_WHAT.match(said) is not None
+
+
+def _past_fillers(rest: list[str]) -> list[str]:
+    """``rest`` from its first word that is neither a word said with a request's verb nor a
+    courtesy ("aí", "porfa", "pls")."""
+    i = 0
+    while i < len(rest) and fold_accents(rest[i].casefold().strip(",.!?;:")) in _REQUEST_FILLERS | _COURTESY_WORDS:
+        i += 1
+    return rest[i:]
+
+
+#: the courtesies of one word, in every pack (accents folded)
+_COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.courtesies if " " not in c)
 
 
 #: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
@@ -1103,8 +1145,23 @@ def fact_persona(text: str, persona: str | None, rule: str = "") -> str | None:
 def refusal(sentence: str) -> str | None:
     """The ``NOT_SIGNALS`` rule that refuses ``sentence``, if one does (for tests and --json)."""
     for _, rule, pattern in NOT_SIGNALS:
-        if pattern.search(sentence.strip()):
+        if pattern.search(sentence.strip()) and not (rule == "tells-of-remembering" and _asked_after_a_story(sentence)):
             return rule
+    return None
+
+
+#: where a clause opens after a story of remembering: a comma, a semicolon or a join
+_CLAUSE_OPENS = _rx(rf"[,;]\s*+(?:(?:{_words_of('clause_joins')})\s++)?|\s(?:{_words_of('clause_joins')})\s++")
+
+
+def _asked_after_a_story(sentence: str) -> str | None:
+    """The first clause after a story of remembering that opens with a request, or None:
+    "I remember you said so, but please remember my name is Dev", "Eu lembro que já falamos
+    disso, mas lembre que minha filha se chama Bia"."""
+    for clause in _CLAUSE_OPENS.split(sentence.strip())[1:]:
+        words = _past_fillers(clause.split())
+        if words and _is_cue(words[0]):
+            return clause.strip()
     return None
 
 
@@ -1119,6 +1176,9 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
     """The signal a clause gives; for a request to remember that is not kept, the reason."""
     if not clause:
         return None
+    asked = _asked_after_a_story(clause) if any(p.match(clause.strip()) for p in _REMEMBERING) else None
+    if asked is not None:  # "I remember you said so, but please remember my name is Dev"
+        return _signal(asked)
     if PASSING_STATE.search(clause):  # "remember that today I'm tired": said out loud, not kept
         return _PASSING if any(pattern.match(clause) for _, _, pattern in REQUESTS) else None
     statement = _statement(clause)
@@ -1194,6 +1254,12 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if cue is None:
         return _said_before_the_request(clause, said_in)
     said, i = _said_after(words, cue)
+    if said and _is_cue(said.split()[0]):
+        # a word of keeping said as a noun, then the request: what was said before it ("uso o
+        # Obsidian pra notas, guarda isso"), else what the request says ("antes que eu esqueça,
+        # anota que…")
+        before = _said_before_the_request(clause, said_in)
+        return before if before is not None else _cued(said, said_in)
     if _REMIND_ME.search(fold_accents(words[cue])) and (said is None or not _of_the_user_first(said)):
         return _REMINDER
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
@@ -1215,6 +1281,8 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
             if _a_pronoun(words, i):
                 return None, i  # "save that somewhere": the fact was said before the request
+            if _WHEN_CLAUSE.match(" ".join(_past_fillers(words[cue + 1 : i]))):
+                return None, i  # "tenlo presente cuando te diga que…": the "que" of what it is for
             if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
             return None, i
@@ -1352,7 +1420,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         return _TASK
     lang = said_in or _cue_language(cue_word)
     whole = said.strip()
-    said = _without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip())
+    said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
     if not said:
         return "nothing to keep was said after the request"
     why_not = _why_not_kept(said, whole, lang)
@@ -1360,6 +1428,15 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if isinstance(why_not, _ByItsWords):
         return _Doubt(why_not.reason, _as_said(said, written_in, "keep-this"))
     return why_not or _as_said(said, written_in, "keep-this")
+
+
+def _without_trailing_request(said: str) -> str:
+    """``said`` without a request said again at its end, after a comma or a dash ("before i
+    forget: my locker is 212, remember that" keeps "my locker is 212")."""
+    marks = list(_REQUEST_AFTER.finditer(said))
+    if marks and _trailing_request(said[marks[-1].end() :].split()) is not None:
+        return said[: marks[-1].start()].rstrip()
+    return said
 
 
 def _as_said(said: str, lang: str, rule: str) -> Signal:

@@ -56,6 +56,17 @@ class Pack:
     #: the nouns a back word points at what was said with ("save *that info*", "guarda *ese
     #: dato*"): not "save that file", which names a thing of the task
     back_nouns: frozenset[str] = field(default_factory=frozenset)
+    #: what a request said after its fact may end with that says neither what it keeps nor
+    #: anything else: a word said with the verb ("anota *aí*", "guarda *lá*"), and, as
+    #: patterns, what opens what the request is for ("anota *pra quando* eu pedir…", "tenlo
+    #: presente *cuando* te diga…", "make a note *for when* I ask…"): the request keeps what
+    #: was said before it
+    request_fillers: frozenset[str] = field(default_factory=frozenset)
+    request_purposes: tuple[str, ...] = ()
+    #: of those, the clauses of when ("cuando te diga…", "when I ask you…"): a "que" or a
+    #: "that" after one is the clause's ("tenlo presente cuando te diga que estoy cansado"),
+    #: not the fact's, as it is after a time ("remember for next time that…")
+    request_when: tuple[str, ...] = ()
     #: the words of a request said after its fact, before its word that asks to keep
     #: ("…, *please could you* keep that", "*y que no se te* olvide", "*quero que você* lembre")
     request_glue: frozenset[str] = field(default_factory=frozenset)
@@ -289,6 +300,9 @@ class Pack:
     #: user's own words as a fact about them ("I live in Lima" → "the user lives in Lima");
     #: None leaves them as said
     third_person: Callable[[str], str] | None = None
+    #: and the words people type short as they are written ("im vegan" → "I'm vegan"), read
+    #: before any rule; None reads them as typed
+    as_written: Callable[[str], str] | None = None
     #: and how it writes an instruction that lasts (``signal_directives``), given what was
     #: said after the directive and the directive's rule ("always use tabs" → "The user
     #: wants the assistant to use tabs"), or None when it is none ("always the same"); the

@@ -96,9 +96,15 @@ _BARE_CONTRACTION = re.compile(
 _ONE_SUBJECT = re.compile(r"^(?!I\b)((?:[^\s,;.]+\s+){1,3}?(?:and|or))\s+I\b(?!['’])(?!\s+(?:am|was)\b)")
 
 
+def as_written(text: str) -> str:
+    """``text`` with "im" and "ive" typed without their apostrophe where a clause opens as
+    "I'm", "I've" ("im lactose intolerant, remember that"; "im.show()" opens no clause)."""
+    return _BARE_CONTRACTION.sub(r"I'\1", text)
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person: "my sister" → "the user's sister"."""
-    text = _subject_said(_LOWER_I.sub("I", _BARE_CONTRACTION.sub(r"I'\1", text)))
+    text = _subject_said(_LOWER_I.sub("I", as_written(text)))
     # "my wife and I live in Cork": one subject of two, its verb as said ("the user lives" was
     # the verb of the user alone)
     text = _ONE_SUBJECT.sub(r"\1 the user", text)

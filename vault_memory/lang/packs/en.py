@@ -392,6 +392,17 @@ PACK = Pack(
         "guard",
     ),
     back_refs=frozenset("that this it them these those all both".split()),
+    request_purposes=(
+        r"for\s+(?:when|whenever|later|next\s+time|the\s+future|future)\b",
+        r"in\s+case\b",
+        r"so\s+(?:that\s+)?(?:you|u)\b",
+        r"next\s+time\b",
+        r"going\s+forward\b",
+    ),
+    request_when=(
+        r"when(?:ever)?\s+(?:i|we)\b",
+        r"for\s+when(?:ever)?\b",
+    ),
     request_glue=frozenset(
         "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never make a mental take update add put".split()
     ),
@@ -412,10 +423,11 @@ PACK = Pack(
         ("forget-request", "^(?:please\\s+)?forget\\b"),
         # someone tells that they remember or forgot: a story, not a request ("I remember that my
         # grandpa had a farm", "yesterday she remembered…", "I'll remember that"); a word or two
-        # may lead it, not a request's own ("please", "note")
+        # may lead it, not a request's own ("please", "note") nor a clause's ("before I forget,
+        # note that…", "so I don't forget")
         (
             "tells-of-remembering",
-            "^(?:(?!(?:please|pls|plz|remember|note|keep|save|store|don't|dont|do|can|could|would|will)\\b)[\\w']+,?\\s+){0,2}?"
+            "^(?:(?!(?:please|pls|plz|remember|note|keep|save|store|don't|dont|do|can|could|would|will|before|so|in|lest|because|since|until|or)\\b)[\\w']+,?\\s+){0,2}?"
             "(?:i|we|he|she|they|(?:my|our|his|her|their)\\s+\\w+)(?:'ll|'d|'ve)?"
             "(?:\\s+(?:still|always|never|also|just|suddenly|finally|then|really|vaguely|clearly|even|do|did|does|can|could|will|would|won't|have|had|just))*"
             "\\s+(?:remember(?:s|ed)?|recall(?:s|ed)?|forgot|forgets?|forgotten)\\b",
@@ -674,6 +686,7 @@ PACK = Pack(
     denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
     subject_nouns=frozenset({"user", "user's", "users", "users'"}),
     third_person=grammar.third_person,
+    as_written=grammar.as_written,
     write_instruction=grammar.instruction,
     lasting_words=("always", "never"),
     lasting_rule="always",

@@ -416,6 +416,18 @@ PACK = Pack(
         "arréglalo",
     ),
     back_refs=frozenset("eso esto esa ese ello todo lo ambos ambas dos".split()),
+    request_fillers=frozenset({"ahí", "ahi"}),
+    request_purposes=(
+        r"(?:para|pa)\s+(?:cuando|la\s+pr[oó]xima|las\s+pr[oó]ximas|el\s+futuro|futur[oa]s?|despu[eé]s|m[aá]s\s+adelante|que)\b",
+        r"por\s+si\b",
+        r"en\s+caso\b",
+        r"y\s+(?:luego|despu[eé]s|ahora)\b",
+        r"de\s+ahora\s+en\s+adelante\b",
+    ),
+    request_when=(
+        r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
+        r"(?:para|pa)\s+cuando\b",
+    ),
     request_glue=frozenset(
         "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a".split()
     ),
@@ -441,11 +453,11 @@ PACK = Pack(
         # es el imperativo
         (
             "tells-of-remembering",
-            "^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no)\\b)[\\w']+,?\\s+){0,2}?"
+            "^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no|antes|para|pa|que|si)\\b)[\\w']+,?\\s+){0,2}?"
             "(?:(?:yo|nosotros|nosotras)\\s+)?(?:(?:siempre|todavía|aún|ya|justo|nunca)\\s+)*"
             "(?:recuerdo|recordé|recordaba|recordamos|recordó|olvidé|olvidaba|olvidamos|olvidó"
             "|(?:me|nos|se)\\s+(?:acuerdo|acordé|acordaba|acordamos|acordó|olvidé|olvidaba|olvidó))\\b"
-            "|^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no)\\b)[\\w']+,?\\s+){0,2}?(?:él|ella|ellos|ellas|(?:mi|mis|su|sus|nuestro|nuestra)\\s+\\w+)\\s+"
+            "|^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no|antes|para|pa|que|si)\\b)[\\w']+,?\\s+){0,2}?(?:él|ella|ellos|ellas|(?:mi|mis|su|sus|nuestro|nuestra)\\s+\\w+)\\s+"
             "(?:(?:siempre|todavía|aún|ya|nunca|no)\\s+)*(?:se\\s+)?(?:recuerda|recuerdan|acuerda|acuerdan|olvida|olvidan)\\b",
         ),
     ),

@@ -111,6 +111,9 @@ PACK = Pack(
         "pf",
         "pfvr",
         "porfa",
+        "se faz favor",
+        "faz favor",
+        "por gentileza",
         "obrigado",
         "obrigada",
         "brigado",
@@ -416,6 +419,18 @@ PACK = Pack(
         "poe",
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo ambos ambas dois duas".split()),
+    request_fillers=frozenset({"aí", "ai", "lá"}),
+    request_purposes=(
+        r"(?:pra|para)\s+(?:quando|a\s+pr[oó]xima|as\s+pr[oó]ximas|o\s+futuro|futur[oa]s?|depois|mais\s+tarde|que)\b",
+        r"pr[ao]s\s+pr[oó]xim[oa]s\b",
+        r"caso\b",
+        r"e\s+(?:depois|agora|j[aá])\b",
+        r"daqui\s+(?:pra|para)\s+frente\b",
+    ),
+    request_when=(
+        r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
+        r"(?:pra|para)\s+quando\b",
+    ),
     request_glue=frozenset(
         "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai".split()
     ),
@@ -440,10 +455,10 @@ PACK = Pack(
         # imperativo
         (
             "tells-of-remembering",
-            "^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não)\\b)[\\w']+,?\\s+){0,2}?"
+            "^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não|antes|pra|para|que|caso|se)\\b)[\\w']+,?\\s+){0,2}?"
             "(?:(?:eu|nós)\\s+)?(?:(?:sempre|ainda|já|agora|nunca)\\s+)*(?:(?:me|se|nos)\\s+)?"
             "(?:lembro|lembrei|lembrava|lembramos|recordo|recordei|esqueci|esquecia|esquecemos)\\b"
-            "|^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não)\\b)[\\w']+,?\\s+){0,2}?(?:ele|ela|eles|elas|a\\s+gente|(?:[oa]\\s+)?(?:meu|minha|meus|minhas|nosso|nossa)\\s+\\w+)\\s+"
+            "|^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não|antes|pra|para|que|caso|se)\\b)[\\w']+,?\\s+){0,2}?(?:ele|ela|eles|elas|a\\s+gente|(?:[oa]\\s+)?(?:meu|minha|meus|minhas|nosso|nossa)\\s+\\w+)\\s+"
             "(?:(?:sempre|ainda|já|nunca|não)\\s+)*(?:se\\s+)?(?:lembra|lembrou|lembrava|recorda|recordou|esquece|esqueceu)\\b",
         ),
     ),
