@@ -2049,3 +2049,19 @@ def test_a_request_after_a_story_of_remembering_or_a_contraction_typed_short_is_
 def test_a_story_of_remembering_is_kept_when_a_request_points_back_at_it():
     found, _ = read_requests("I remember my aunt sang in a choir. Please remember that.")
     assert [s.text for s in found] == ["The user remembers their aunt sang in a choir"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "we save that spreadsheet every night",
+        "they store that backup offsite for a month",
+        "Our backup job says we retain that folder for a year.",
+        "Ellos guardan que la caja fuerte está en el sótano, según la película.",
+    ],
+)
+def test_a_word_of_keeping_said_of_someone_is_no_request(said):
+    """ "we retain that data for 90 days" wrote "Data for 90 days": a verb of keeping with a
+    subject before it tells what someone does; it asks nothing."""
+    found, _ = read_requests(said)
+    assert found == []

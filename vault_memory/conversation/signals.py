@@ -948,6 +948,8 @@ def _past_fillers(rest: list[str]) -> list[str]:
     return rest[i:]
 
 
+#: the subjects that make a word of keeping a statement, in every pack (accents folded)
+_STATEMENT_SUBJECTS = frozenset(fold_accents(w) for p in all_packs() for w in p.statement_subjects)
 #: the courtesies of one word, in every pack (accents folded)
 _COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.courtesies if " " not in c)
 
@@ -1251,6 +1253,11 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     colon = next((i for i, w in enumerate(words) if w.endswith(":")), len(words))
     # a word after a colon is what is quoted ("Translate this: Hello, remember that I…")
     cue = _first_cue(words, min(_CUE_REACH, colon + 1))
+    if cue is not None and cue > 0 and _cue_form(words[cue - 1]) in _STATEMENT_SUBJECTS:
+        # "we save that data for 90 days": said of someone, not asked; a request may follow
+        # ("antes que eu esqueça, anota que…")
+        rest = " ".join(words[cue + 1 :]).lstrip(",;: ")
+        return _cued(rest, said_in) if rest else None
     if cue is None:
         return _said_before_the_request(clause, said_in)
     said, i = _said_after(words, cue)

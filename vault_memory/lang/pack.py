@@ -62,6 +62,9 @@ class Pack:
     #: presente *cuando* te diga…", "make a note *for when* I ask…"): the request keeps what
     #: was said before it
     request_fillers: frozenset[str] = field(default_factory=frozenset)
+    #: the subjects that make a word of keeping a verb said of someone, not a request
+    #: ("*we* save that data for 90 days", "*they* file that paperwork in April")
+    statement_subjects: frozenset[str] = field(default_factory=frozenset)
     request_purposes: tuple[str, ...] = ()
     #: of those, the clauses of when ("cuando te diga…", "when I ask you…"): a "que" or a
     #: "that" after one is the clause's ("tenlo presente cuando te diga que estoy cansado"),

@@ -365,7 +365,7 @@ PACK = Pack(
         r"just so you know",
         r"for your info(?:rmation)?",
         r"for your (?:notes|records|memory)",
-        r"add (?:this |these |that )?to (?:what you know(?: about me)?|your (?:notes|memory|memories|records))",
+        r"add (?:this |these |that )?to (?:what (?:you|u) know(?: about me)?|(?:your|ur) (?:notes|memory|memories|records))",
         r"remind yourself(?: next time| later| for next time)?",
     ),
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
@@ -403,6 +403,7 @@ PACK = Pack(
         r"when(?:ever)?\s+(?:i|we)\b",
         r"for\s+when(?:ever)?\b",
     ),
+    statement_subjects=frozenset("i we he she they it people everyone nobody".split()),
     request_glue=frozenset(
         "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never make a mental take update add put".split()
     ),

@@ -428,6 +428,7 @@ PACK = Pack(
         r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
         r"(?:para|pa)\s+cuando\b",
     ),
+    statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
     request_glue=frozenset(
         "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a".split()
     ),

@@ -431,6 +431,7 @@ PACK = Pack(
         r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
         r"(?:pra|para)\s+quando\b",
     ),
+    statement_subjects=frozenset("eu nós ele ela eles elas".split()),
     request_glue=frozenset(
         "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai".split()
     ),
