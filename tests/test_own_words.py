@@ -2065,3 +2065,29 @@ def test_a_word_of_keeping_said_of_someone_is_no_request(said):
     subject before it tells what someone does; it asks nothing."""
     found, _ = read_requests(said)
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("apunta:\n- veterinaria: Dra. Sanz\n- perro: Lolo", ["veterinaria: Dra. Sanz", "perro: Lolo"]),
+        (
+            "acordate de estos datos:\n- mi hermana vive en Salta\n- mi cuñado es Beto",
+            ["La hermana del usuario vive en Salta", "El cuñado del usuario es Beto"],
+        ),
+        (
+            "Sobre mim, anota isso:\n- trabalho de noite\n- moro em Setúbal",
+            ["O usuário trabalha de noite", "O usuário mora em Setúbal"],
+        ),
+    ],
+)
+def test_a_request_that_announces_a_list_keeps_its_items(said, kept):
+    """ "Por favor, memoriza:\\n- cão: Bolota…", "acuérdate de estas dos cosas:\\n• …", "Sobre
+    mim, guarda isso:\\n- …" kept none of their items."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == kept
+
+
+def test_a_list_of_a_tasks_steps_under_a_request_keeps_nothing():
+    found, _ = read_requests("Remember:\n- TODO: email Sam\n- step 2: deploy to staging")
+    assert found == []

@@ -678,7 +678,11 @@ def _announces_a_list(sentence: str, declined: list[NotKept], following: str) ->
         return not after or after[0] not in _TODO_WORDS
     if any(w not in _LIST_LEADS for w in words[:cue]):
         return False
-    return bool(after) and after[0] not in _TODO_WORDS and bool(_LIST_WORDS & set(after))
+    if not after:  # "memoriza:", "Save:" and the list below it
+        return True
+    # "Remember to do these:" is none; "acuérdate de estas dos cosas:" is one
+    todo = after[0] in _TODO_WORDS and not (len(after) > 1 and after[1] in _LIST_WORDS)
+    return not todo and bool(_LIST_WORDS & set(after))
 
 
 #: what may come before the word of a request that announces a list ("please", "could you")
@@ -828,9 +832,28 @@ def _not_an_item(said: str, of_the_user: bool) -> str | None:
     first = said.split(maxsplit=1)[0].strip("¿¡").casefold() if said.strip() else ""
     if _RELATIONSHIP.match(said) or said.rstrip().endswith("?") or first in _QUESTION_OPENINGS:
         return "not a fact about the user: it speaks to or asks the assistant"
-    if of_the_user or _says_of_them(said):
+    if of_the_user or _says_of_them(said) or _labelled(said):
         return None
     return "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
+
+
+#: an item that names a thing and gives its value ("cão: Bolota", "hostname: jabuticaba")
+_LABELLED = re.compile(r"^(?P<label>[^\W\d_][^\s:]*(?:\s[^\s:]+){0,2}):\s+\S")
+
+
+def _labelled(said: str) -> bool:
+    """Whether a list's item names one of the user's things and its value ("vet: Dr. Nuno",
+    "provedor: Contabo"), not a step of a task ("TODO: run the tests", "Nota: rodar o
+    lint")."""
+    found = _LABELLED.match(said)
+    if found is None or _TASK_WORDS.search(said):
+        return False
+    label = [fold_accents(w.casefold()) for w in found.group("label").split()]
+    return not any(map(_is_cue, label)) and not _TASK_LABELS & set(label) and not any(w.isdigit() for w in label)
+
+
+#: the labels of a task's items, in every pack (accents folded)
+_TASK_LABELS = frozenset(fold_accents(w) for p in all_packs() for w in p.task_labels)
 
 
 #: a few words and a dash or a colon before what the user says of themselves ("quick thing —

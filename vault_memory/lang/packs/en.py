@@ -105,8 +105,8 @@ PACK = Pack(
         "fwiw",
     ),
     keep_request="Remember that",
-    list_leads=frozenset("please pls plz can could would you kindly".split()),
-    list_words=frozenset("these this following below all".split()),
+    list_leads=frozenset("please pls plz can could would you kindly about me".split()),
+    list_words=frozenset("these this those following below all things info details".split()),
     self_words=frozenset("me myself mine".split()),
     interrogatives=(
         "what",
@@ -404,6 +404,7 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     statement_subjects=frozenset("i we he she they it people everyone nobody".split()),
+    task_labels=frozenset("todo to-do fixme step note nb tip hint warning ps reminder task".split()),
     request_glue=frozenset(
         "please pls plz can could would will you your ur keep hang on to in commit and so also just i want id like don't dont never make a mental take update add put".split()
     ),

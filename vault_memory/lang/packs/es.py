@@ -94,8 +94,8 @@ PACK = Pack(
         "jsjs",
     ),
     keep_request="Recuerda que",
-    list_leads=frozenset("por favor porfa puedes podés podrías podrias me te quiero que".split()),
-    list_words=frozenset("estos estas esto siguiente siguientes todo datos cosas".split()),
+    list_leads=frozenset("por favor porfa puedes podés podrías podrias me te quiero que sobre acerca de mí mi".split()),
+    list_words=frozenset("estos estas esto esos esas eso siguiente siguientes todo datos cosas info infos".split()),
     self_words=frozenset("mí mi míos mías mis".split()),
     interrogatives=(
         "qué",
@@ -429,6 +429,7 @@ PACK = Pack(
         r"(?:para|pa)\s+cuando\b",
     ),
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
+    task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),
     request_glue=frozenset(
         "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a".split()
     ),

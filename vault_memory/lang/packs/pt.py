@@ -125,8 +125,10 @@ PACK = Pack(
         "haha",
     ),
     keep_request="Lembra que",
-    list_leads=frozenset("por favor pfv pode podes poderia você voce vc me te quero que".split()),
-    list_words=frozenset("estes estas isto seguinte seguintes tudo dados coisas".split()),
+    list_leads=frozenset("por favor pfv pode podes poderia você voce vc me te quero que sobre mim".split()),
+    list_words=frozenset(
+        "estes estas isto esses essas isso seguinte seguintes tudo dados coisas info infos informações".split()
+    ),
     self_words=frozenset("mim meus minhas".split()),
     interrogatives=(
         "o que",
@@ -432,6 +434,7 @@ PACK = Pack(
         r"(?:pra|para)\s+quando\b",
     ),
     statement_subjects=frozenset("eu nós ele ela eles elas".split()),
+    task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
     request_glue=frozenset(
         "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai".split()
     ),
