@@ -2091,3 +2091,24 @@ def test_a_request_that_announces_a_list_keeps_its_items(said, kept):
 def test_a_list_of_a_tasks_steps_under_a_request_keeps_nothing():
     found, _ = read_requests("Remember:\n- TODO: email Sam\n- step 2: deploy to staging")
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Would it be possible to note that I coach under-10s football?", "The user coaches under-10s football"),
+        ("¿Te importaría apuntar que soy zurdo?", "El usuario es zurdo"),
+        ("tu consegues guardar que eu sou canhoto?", "O usuário é canhoto"),
+    ],
+)
+def test_a_request_asked_in_words_of_asking_no_pack_lists_is_kept(said, kept):
+    """ "vc consegue lembrar que eu tomo…?", "¿Serías tan amable de registrar que soy…?",
+    "Could you please make sure you remember that…?" kept nothing."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+def test_a_question_whether_someone_remembers_is_still_no_request():
+    for said in ("Do you remember that my sister lives in Leeds?", "¿Te acuerdas de que mi hermana vive en Lugo?"):
+        found, _ = read_requests(said)
+        assert found == [], said

@@ -1053,8 +1053,21 @@ def _asked_politely(sentence: str) -> str:
         or _asked_of_what_was_said(words)
         or _ends_in_a_request(plain)
         or _asks_back_alone(words)
+        or _asked_in_other_words(words)
     )
     return plain if asked else sentence
+
+
+def _asked_in_other_words(words: list[str]) -> bool:
+    """Whether a question asks, in words of asking no pack lists, to keep what it says of
+    the user after a "that": "Would it be possible to note that I…?", "¿Serías tan amable de
+    anotar que soy…?", "vc consegue lembrar que eu…?". Not "I noted that my…?" (said of
+    someone) nor "Do you remember that…?" (refused before: it asks whether one remembers)."""
+    cue = _first_cue(words, _CUE_REACH)
+    if not cue or _cue_form(words[cue - 1]) in _STATEMENT_SUBJECTS:
+        return False
+    said, that = _said_after(words, cue)
+    return said is not None and fold_accents(words[that].casefold()) in _THAT_WORDS and _theirs(said)
 
 
 def _asks_back_alone(words: list[str]) -> bool:

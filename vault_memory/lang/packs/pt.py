@@ -400,7 +400,7 @@ PACK = Pack(
         r"fica a dica",
         r"daqui pra frente",
     ),
-    question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser"),
+    question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser", "sim", "combinado"),
     task_imperatives=(
         "trata",
         "ajusta",
