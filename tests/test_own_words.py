@@ -2112,3 +2112,36 @@ def test_a_question_whether_someone_remembers_is_still_no_request():
     for said in ("Do you remember that my sister lives in Leeds?", "¿Te acuerdas de que mi hermana vive en Lugo?"):
         found, _ = read_requests(said)
         assert found == [], said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("my cousin Femi is a pilot. hold on to that, thanks", "The user's cousin Femi is a pilot"),
+        ("don't lose this: my locker code is 1188", "The user's locker code is 1188"),
+        ("🚲 my bike is a Brompton — don't let me forget!", "The user's bike is a Brompton"),
+        ("mi madrina se llama Pilar, no me dejes olvidarlo", "La madrina del usuario se llama Pilar"),
+        ("a minha afilhada faz anos a 4 de maio, não me deixes esquecer", "A afilhada do usuário faz anos a 4 de maio"),
+        ("for future reference my car is a 2015 Yaris", "The user's car is a 2015 Yaris"),
+        ("para el futuro mi cuñada vive en Teruel", "La cuñada del usuario vive en Teruel"),
+        ("so you don't ask me again: my shoe size is 45", "The user's shoe size is 45"),
+    ],
+)
+def test_a_request_in_an_idiom_or_a_lead_with_no_colon_is_kept(said, kept):
+    """ "hang on to that pls", "dont lose this:", "don't let me forget!!", "for future
+    reference my project is…" kept nothing."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hold on to that thought, I need to check the logs",
+        "Hang on to your seat, the demo is wild",
+        "for later we should refactor this",
+    ],
+)
+def test_an_idiom_near_keeping_keeps_nothing(said):
+    found, _ = read_requests(said)
+    assert found == []

@@ -226,11 +226,20 @@ def read_requests(
 
 
 def _as_written(said: str) -> str:
-    """``said`` with what each pack reads as written ("im" → "I'm": ``Pack.as_written``)."""
+    """``said`` with what each pack reads as written ("im" → "I'm": ``Pack.as_written``) and
+    its idioms of asking as the request they ask ("hang on to that" → "remember that")."""
     for p in all_packs():
         if p.as_written is not None:
             said = p.as_written(said)
+    for pattern, request in _IDIOMS:
+        said = pattern.sub(request, said)
     return said
+
+
+#: each pack's idioms of asking (``Pack.request_idioms``), compiled
+_IDIOMS = tuple(
+    (re.compile(pattern, re.I | re.M), request) for p in all_packs() for pattern, request in p.request_idioms
+)
 
 
 #: where a question begins inside a sentence that ends in "?": after a comma or a join (and
@@ -1006,7 +1015,7 @@ def _a_word_of_the_request(lead: list[str]) -> bool:
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     """What a request that points back keeps: the words before it, else the sentences
     before its own; None when the request comes first or what is kept says nothing."""
-    said = _without_lead(" ".join(before_request).strip(" ,;:-–—"))
+    said = _without_lead(_EMOJI_OPENING.sub("", " ".join(before_request)).strip(" ,;:-–—"))
     if said and _is_cue(said.split()[0]):
         return None  # "remember that I…": the request comes first
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
@@ -1380,9 +1389,22 @@ _BACK_NOUNS = frozenset(w for p in all_packs() for w in p.back_nouns)
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")
 _THAT_REACH = 4
-#: a request's lead-in before a colon, in every pack ("for next time:", "pra constar:")
+#: a request's lead-in before a colon, in every pack ("for next time:", "pra constar:"), or
+#: before what the user says of themselves or their group ("for future reference my …")
 _KEEP_LEAD = re.compile(
-    r"^(?:" + "|".join(lead for p in all_packs() for lead in p.keep_leads) + r")\s*(?:[:\-–—]|,)\s*(?P<x>\S.*)$", _I
+    r"^(?:(?:"
+    + "|".join(lead for p in all_packs() for lead in p.keep_leads)
+    + r")\s*(?:[:\-–—]|,)\s*|(?:"
+    + "|".join(lead for p in all_packs() for lead in p.future_leads)
+    + r")\s+(?=(?:"
+    + "|".join(
+        [
+            *(p.user_opening for p in all_packs() if p.user_opening),
+            *(p.group_opening for p in all_packs() if p.group_opening),
+        ]
+    )
+    + r")\b))(?P<x>\S.*)$",
+    _I,
 )
 #: what the assistant is told to do next, after a note about the code ("…, agrega una validación")
 _DO_NEXT = re.compile(
@@ -1878,7 +1900,7 @@ def _subject_key(said: str, lang: str) -> str:
 
 
 def _trim(value: str) -> str:
-    value = _unwrapped(value.strip())
+    value = _unwrapped(_EMOJI_OPENING.sub("", value.strip()))  # "🎂 my son turns 7…"
     value = _STOP_AT.sub("", value).strip()
     for _ in range(3):  # "…, please, thanks! 🙏"
         head, tail = value[:-_TAIL_READ], value[-_TAIL_READ:]  # what ends it, read in a bounded tail

@@ -62,6 +62,10 @@ class Pack:
     #: presente *cuando* te diga…", "make a note *for when* I ask…"): the request keeps what
     #: was said before it
     request_fillers: frozenset[str] = field(default_factory=frozenset)
+    #: the idioms a request is asked with that hold no word of keeping, as (pattern, the
+    #: request they ask): "hang on to that" → "remember that", "don't let me forget!" →
+    #: "remember that!"; each reads only where what it asks to keep is pointed at
+    request_idioms: tuple[tuple[str, str], ...] = ()
     #: the subjects that make a word of keeping a verb said of someone, not a request
     #: ("*we* save that data for 90 days", "*they* file that paperwork in April")
     statement_subjects: frozenset[str] = field(default_factory=frozenset)
@@ -81,6 +85,10 @@ class Pack:
     #: what opens a request before a colon without a word that asks to keep ("for next
     #: time:", "para la próxima:", "para referência futura:"), as patterns
     keep_leads: tuple[str, ...] = ()
+    #: of those, the ones that name what is kept for, which may run straight into what the
+    #: user says of themselves ("for future reference my project is…"); "for the record I
+    #: never said that" keeps nothing
+    future_leads: tuple[str, ...] = ()
     #: what ends a sentence without making it a question ("…, ok?", "…, ¿vale?", "…, né?")
     question_tags: tuple[str, ...] = ()
     #: what the assistant is told to do next about the code ("fix it", "agrega una

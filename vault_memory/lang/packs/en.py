@@ -365,8 +365,16 @@ PACK = Pack(
         r"just so you know",
         r"for your info(?:rmation)?",
         r"for your (?:notes|records|memory)",
+        r"for context(?: going forward)?",
+        r"(?:so )?(?:you|u) (?:don'?t|do not|won'?t) (?:ask|forget)(?: (?:me )?(?:again|later))?",
+        r"worth (?:knowing|noting)",
         r"add (?:this |these |that )?to (?:what (?:you|u) know(?: about me)?|(?:your|ur) (?:notes|memory|memories|records))",
         r"remind yourself(?: next time| later| for next time)?",
+    ),
+    future_leads=(
+        r"(?:fyi,? )?for (?:future reference|the future|future|later|next time)",
+        r"for context(?: going forward)?",
+        r"going forward",
     ),
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
     task_imperatives=(
@@ -402,6 +410,17 @@ PACK = Pack(
     request_when=(
         r"when(?:ever)?\s+(?:i|we)\b",
         r"for\s+when(?:ever)?\b",
+    ),
+    request_idioms=(
+        (
+            r"\b(?:hang|hold)\s+on\s*to\s+(?=(?:that|this|it|these|those|them)(?:\s*+(?:$|[,.!;:—–-])|\s+(?:pls|please|plz|for|too)\b))",
+            "remember ",
+        ),
+        (
+            r"\b(?:don'?t|do\s+not)\s+lose\s+(?=(?:that|this|it|these|those|them)(?:\s*+(?:$|[,.!;:—–-])|\s+(?:pls|please|plz|for|too)\b))",
+            "remember ",
+        ),
+        (r"\b(?:don'?t|do\s+not)\s+let\s+me\s+forget(?=[\W_]*$)", "remember that"),
     ),
     statement_subjects=frozenset("i we he she they it people everyone nobody".split()),
     task_labels=frozenset("todo to-do fixme step note nb tip hint warning ps reminder task".split()),

@@ -380,6 +380,12 @@ PACK = Pack(
         r"para (?:las )?(?:pr[oó]ximas|futuras) (?:sesiones|conversaciones|charlas)",
         r"para que lo tengas (?:en cuenta|presente)(?: (?:en el|a) futuro)?",
     ),
+    future_leads=(
+        r"para (?:el )?futuro",
+        r"para (?:futuras referencias|referencia futura)",
+        r"para (?:la|las) pr[oó]xim[ao]s?(?: vez| veces| sesiones| conversaciones)?",
+        r"de (?:cara al futuro|ahora en adelante)",
+    ),
     question_tags=("vale", "ok", "sí", "si", "dale", "eh", "porfa", "ya"),
     task_imperatives=(
         "agrega",
@@ -427,6 +433,10 @@ PACK = Pack(
     request_when=(
         r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
         r"(?:para|pa)\s+cuando\b",
+    ),
+    request_idioms=(
+        (r"\bno\s+me\s+dejes\s+olvidar(?:lo)?(?=[\W_]*$)", "recuérdalo"),
+        (r"\bno\s+(?:lo|la)\s+pierdas\s+de\s+vista(?=[\W_]*$)", "recuérdalo"),
     ),
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
     task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),

@@ -400,6 +400,12 @@ PACK = Pack(
         r"fica a dica",
         r"daqui pra frente",
     ),
+    future_leads=(
+        r"(?:pra|para) (?:o )?futuro",
+        r"(?:pra|para) refer[eê]ncia futura",
+        r"(?:pra|para) (?:a|as) pr[oó]xim[ao]s?(?: vez| vezes| sess[oõ]es| conversas)?",
+        r"daqui (?:pra|para) frente",
+    ),
     question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser", "sim", "combinado"),
     task_imperatives=(
         "trata",
@@ -432,6 +438,10 @@ PACK = Pack(
     request_when=(
         r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
         r"(?:pra|para)\s+quando\b",
+    ),
+    request_idioms=(
+        (r"\bnão\s+(?:me\s+)?deix(?:a|e|es)\s+(?:eu\s+)?esquecer(?=[\W_]*$)", "lembra disso"),
+        (r"\bnão\s+perc?[ae]\s+(?=(?:isso|isto)\b)", "guarda "),
     ),
     statement_subjects=frozenset("eu nós ele ela eles elas".split()),
     task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
