@@ -2145,3 +2145,18 @@ def test_a_request_in_an_idiom_or_a_lead_with_no_colon_is_kept(said, kept):
 def test_an_idiom_near_keeping_keeps_nothing(said):
     found, _ = read_requests(said)
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My brother — please remember this — is a firefighter in Cork.", "The user's brother is a firefighter in Cork"),
+        ("Mi abuela (apúntalo) cumple 90 en marzo.", "La abuela del usuario cumple 90 en marzo"),
+        ("O meu padrinho - guarda isso - mora em Braga.", "O padrinho do usuário mora em Braga"),
+    ],
+)
+def test_a_request_said_as_an_aside_keeps_the_sentence_around_it(said, kept):
+    """ "I'm on the payments team at Ravelin — please remember this — reporting to Marcus
+    Obi." kept nothing; "Mi hermana — apúntalo — vive en Oporto." kept "Vive en Oporto"."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..lang import (
+    ENGLISH,
     all_packs,
     detect,
     fold_accents,
@@ -602,6 +603,10 @@ class _Reading:
         if self.ahead:  # "Save this. My grandma Rosa turns 90 on August 3rd."
             self.kept_ahead(sentence)
             return
+        told = _without_request_aside(sentence)
+        if told is not None:  # "Mi hermana — apúntalo — vive en Oporto.": asked as "Recuerda que…" is
+            asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
+            sentence = f"{asking.keep_request} {told}" if asking is not None else told
         repeated = _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
@@ -627,6 +632,21 @@ class _Reading:
 
 #: why a request no rule read is not kept
 _UNCLEAR = "it asks to remember, but no fact of the user's could be read from it (try 'remember that …')"
+
+
+#: an aside inside a sentence: between dashes, or in brackets
+_ASIDE = re.compile(r"\s+(?:[—–]|-{1,2})\s+([^—–()\n]{1,60}?)\s+(?:[—–]|-{1,2})\s+|\s*\(([^()\n]{1,60})\)")
+
+
+def _without_request_aside(sentence: str) -> str | None:
+    """``sentence`` without the request said as an aside inside it, when one is ("I'm on
+    the payments team — please remember this — reporting to Marcus", "Mi hermana (anótalo)
+    vive en Oporto"): what is left is what it asks to keep. None when no aside asks."""
+    for aside in _ASIDE.finditer(sentence):
+        words = (aside.group(1) or aside.group(2)).strip(" !.").split()
+        if words and _trailing_request(words) is not None:
+            return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
+    return None
 
 
 def _asks_to_keep(sentence: str) -> bool:
