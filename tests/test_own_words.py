@@ -2150,7 +2150,10 @@ def test_an_idiom_near_keeping_keeps_nothing(said):
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("My brother — please remember this — is a firefighter in Cork.", "The user's brother is a firefighter in Cork"),
+        (
+            "My brother — please remember this — is a firefighter in Cork.",
+            "The user's brother is a firefighter in Cork",
+        ),
         ("Mi abuela (apúntalo) cumple 90 en marzo.", "La abuela del usuario cumple 90 en marzo"),
         ("O meu padrinho - guarda isso - mora em Braga.", "O padrinho do usuário mora em Braga"),
     ],
@@ -2160,3 +2163,45 @@ def test_a_request_said_as_an_aside_keeps_the_sentence_around_it(said, kept):
     Obi." kept nothing; "Mi hermana — apúntalo — vive en Oporto." kept "Vive en Oporto"."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "tu consegues lembrar o que eu disse sobre o jantar?",
+        "I usually save that sort of thing in Notion",
+        "Lembrete: marcar o dentista, anota aí",
+        "Recordatorio: pagar el seguro del coche, apúntalo",
+        "Reminder: call the bank, keep that in mind",
+    ],
+)
+def test_a_question_a_habit_or_a_to_do_under_its_label_is_no_request(said):
+    """ "vc consegue lembrar o que eu te falei ontem?" wrote "O usuário te falei ontem"; "I
+    always save that kind of stuff in Obsidian" wrote "Kind of stuff in Obsidian";
+    "Lembrete: pagar a conta de luz, anota aí" wrote the to-do."""
+    found, _ = read_requests(said)
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Mis primos guardan mi coche en su casa; recuérdalo",
+            "Los primos del usuario guardan el coche del usuario en su casa",
+        ),
+        ("I'm a night owl — worth remembering when I ask for a schedule.", "The user is a night owl"),
+        ("no pierdas esto: mi grupo sanguíneo es 0+", "El grupo del usuario sanguíneo es 0+"),
+        ("pra você não me perguntar outra vez: eu tenho dois filhos", "O usuário tem dois filhos"),
+        ("Me llamo Irene. Guárdalo, porfa.", "El usuario se llama Irene"),
+    ],
+)
+def test_a_request_after_a_statement_of_someone_or_in_words_of_its_language_is_kept(said, kept):
+    found, refused = read_requests(said)
+    assert [s.text for s in found] == [kept]
+    assert refused == []
+
+
+def test_a_list_under_a_request_that_names_the_user_keeps_its_items():
+    found, _ = read_requests("Anota lo siguiente sobre mí:\n- dentista: Dr. Vidal\n- seguro: Adeslas")
+    assert [s.text.casefold() for s in found] == ["dentista: dr. vidal", "seguro: adeslas"]

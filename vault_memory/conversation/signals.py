@@ -599,7 +599,7 @@ class _Reading:
         off; ``following``: the sentence after it)."""
         found, declined = self.found, self.declined
         before, declined_before = len(found), len(declined)
-        self.last_kept = None
+        kept_just_before, self.last_kept = self.last_kept is not None, None
         if self.ahead:  # "Save this. My grandma Rosa turns 90 on August 3rd."
             self.kept_ahead(sentence)
             return
@@ -620,6 +620,8 @@ class _Reading:
             sentence, following, declined_before
         ):
             pass  # what was said before it is kept, or named with why; or what follows will be
+        elif kept_just_before and _trailing_request(sentence.rstrip(".!?").split()) is not None:
+            del declined[declined_before:]  # "Me llamo Jorge. Guarda eso, porfa.": kept already
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
@@ -702,7 +704,7 @@ def _announces_a_list(sentence: str, declined: list[NotKept], following: str) ->
     cue = _first_cue(words, _CUE_REACH)
     if cue is None:
         return False
-    after = words[cue + 1 :]
+    after = _past_fillers(words[cue + 1 :])  # "grava aí:"
     if words[0] in _BACK_NOUNS:  # the heading names its items: what follows the ask says whose
         return not after or after[0] not in _TODO_WORDS
     if any(w not in _LIST_LEADS for w in words[:cue]):
@@ -881,6 +883,12 @@ def _labelled(said: str) -> bool:
     return not any(map(_is_cue, label)) and not _TASK_LABELS & set(label) and not any(w.isdigit() for w in label)
 
 
+#: a task's label opening what is said ("Lembrete: …", "TODO - …"), in every pack
+_TASK_LABEL_OPENING = _rx(
+    r"^\W*(?:"
+    + ("|".join(re.escape(w) for p in all_packs() for w in p.task_labels) or "(?!)")
+    + r")\b[^:—–-]{0,12}[:—–-]"
+)
 #: the labels of a task's items, in every pack (accents folded)
 _TASK_LABELS = frozenset(fold_accents(w) for p in all_packs() for w in p.task_labels)
 
@@ -976,7 +984,7 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
 
 #: the words said with a request's verb that say nothing ("anota *aí*"), and what opens what a
 #: request is for ("pra quando…", "for when…"), in every pack
-_REQUEST_FILLERS = frozenset(w for p in all_packs() for w in p.request_fillers)
+_REQUEST_FILLERS = frozenset(fold_accents(w) for p in all_packs() for w in p.request_fillers)
 _FOR_WHAT = re.compile(
     r"(?:" + ("|".join(r for p in all_packs() for r in (*p.request_purposes, *p.request_when)) or "(?!)") + ")", _I
 )
@@ -998,6 +1006,25 @@ def _past_fillers(rest: list[str]) -> list[str]:
     while i < len(rest) and fold_accents(rest[i].casefold().strip(",.!?;:")) in _REQUEST_FILLERS | _COURTESY_WORDS:
         i += 1
     return rest[i:]
+
+
+def _said_of_someone(words: list[str], cue: int) -> bool:
+    """Whether the word of keeping ``words[cue]`` is a verb said of someone: a subject just
+    before it, or before one word more ("we save that data", "I always save that kind of
+    stuff"), or a form only a statement takes ("guardan", "anotei": ``Pack.statement_endings``)."""
+    before = [_cue_form(w) for w in words[max(0, cue - 2) : cue]]
+    if before and before[-1] in _STATEMENT_SUBJECTS:
+        return True
+    if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD | _THAT_WORDS:
+        return True
+    folded = _cue_form(words[cue])
+    return any(
+        folded.endswith(ends) for pattern, code in _CUE_WORDS if pattern.fullmatch(folded) for ends in _ENDINGS[code]
+    )
+
+
+#: each pack's statement endings (``Pack.statement_endings``), by its code
+_ENDINGS = {p.code: p.statement_endings for p in all_packs()}
 
 
 #: the subjects that make a word of keeping a statement, in every pack (accents folded)
@@ -1041,6 +1068,8 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
     kept = (said or " ".join(before_it)).strip()
+    if said and _TASK_LABEL_OPENING.match(" ".join(before_request)) and not _says_of_them(said):
+        return None  # "Lembrete: pagar a conta de luz, anota aí": a to-do under its label
     # what is kept says something ("🥜 peanut allergy notes" names, it does not say); the
     # sentences before the request's own may say it of the user or their world anywhere
     # ("In my monorepo we use pnpm. Please commit that to memory")
@@ -1093,10 +1122,13 @@ def _asked_in_other_words(words: list[str]) -> bool:
     anotar que soy…?", "vc consegue lembrar que eu…?". Not "I noted that my…?" (said of
     someone) nor "Do you remember that…?" (refused before: it asks whether one remembers)."""
     cue = _first_cue(words, _CUE_REACH)
-    if not cue or _cue_form(words[cue - 1]) in _STATEMENT_SUBJECTS:
+    if not cue or _said_of_someone(words, cue):
         return False
     said, that = _said_after(words, cue)
-    return said is not None and fold_accents(words[that].casefold()) in _THAT_WORDS and _theirs(said)
+    # the "that" right after the word, or after a "de" ("tomar nota de que"): not the
+    # "what" of "lembrar o que eu te falei"
+    close = that == cue + 1 or (that == cue + 2 and _cue_form(words[cue + 1]) in _TODO_WORDS)
+    return said is not None and close and fold_accents(words[that].casefold()) in _THAT_WORDS and _theirs(said)
 
 
 def _asks_back_alone(words: list[str]) -> bool:
@@ -1313,19 +1345,29 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     named Waffles". A to-do ("remember to…") has no colon or "that", and is not one."""
     lead = _KEEP_LEAD.match(clause)
     if lead is not None:  # "for next time: …", "para referência futura: …"
-        return _kept(lead.group("x"), "", "", said_in)
+        kept = _kept(lead.group("x"), "", "", said_in)
+        if isinstance(kept, Signal) and not _says_of_them(lead.group("x")):
+            if not any(p.match(lead.group("x")) for _, _, p in DIRECTIVES):
+                return _NOTHING_OF_THEM  # "Note to self: buy batteries"
+        return kept
     words = clause.split()
     colon = next((i for i, w in enumerate(words) if w.endswith(":")), len(words))
     # a word after a colon is what is quoted ("Translate this: Hello, remember that I…")
     cue = _first_cue(words, min(_CUE_REACH, colon + 1))
-    if cue is not None and cue > 0 and _cue_form(words[cue - 1]) in _STATEMENT_SUBJECTS:
-        # "we save that data for 90 days": said of someone, not asked; a request may follow
-        # ("antes que eu esqueça, anota que…")
+    if cue is not None and _said_of_someone(words, cue):
+        # "we save that data for 90 days", "Mis vecinos guardan mi coche…": said of someone,
+        # not asked; a request may follow, of all said before it ("…; recuérdalo") or of
+        # what it says ("antes que eu esqueça, anota que…")
+        before = _said_before_the_request(clause, said_in)
+        if before is not None:
+            return before
         rest = " ".join(words[cue + 1 :]).lstrip(",;: ")
         return _cued(rest, said_in) if rest else None
     if cue is None:
         return _said_before_the_request(clause, said_in)
     said, i = _said_after(words, cue)
+    if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
+        return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
     if said and _is_cue(said.split()[0]):
         # a word of keeping said as a noun, then the request: what was said before it ("uso o
         # Obsidian pra notas, guarda isso"), else what the request says ("antes que eu esqueça,
@@ -1416,14 +1458,14 @@ _KEEP_LEAD = re.compile(
     + "|".join(lead for p in all_packs() for lead in p.keep_leads)
     + r")\s*(?:[:\-–—]|,)\s*|(?:"
     + "|".join(lead for p in all_packs() for lead in p.future_leads)
-    + r")\s+(?=(?:"
+    + r")(?:\s*(?:[:\-–—]|,)\s*|\s+(?=(?:"
     + "|".join(
         [
             *(p.user_opening for p in all_packs() if p.user_opening),
             *(p.group_opening for p in all_packs() if p.group_opening),
         ]
     )
-    + r")\b))(?P<x>\S.*)$",
+    + r")\b)))(?P<x>\S.*)$",
     _I,
 )
 #: what the assistant is told to do next, after a note about the code ("…, agrega una validación")
@@ -1448,6 +1490,9 @@ _TRAILING_CUE_REACH = 7
 _TRAILING_WORDS = 12
 
 
+_NOTHING_OF_THEM = "it says nothing of the user or their world (a to-do, an instruction)"
+
+
 def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     """A fact followed by the request to keep it: "my landlord is Mr. Okonkwo, please
     remember that (in case…)", "uso Arch Linux, anotalo", "…, tenlo presente siempre",
@@ -1460,8 +1505,8 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         said = clause[: split.start()].strip()
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
-            if not _says_of_them(said):
-                return "it says nothing of the user or their world (a to-do, an instruction)"
+            if not _says_of_them(_without_lead(said)):  # "Lembrete: pagar a conta de luz, anota aí"
+                return _NOTHING_OF_THEM
             return _kept(said, cue, "", said_in)
     return None
 
@@ -1489,13 +1534,17 @@ def _trailing_request(words: list[str]) -> str | None:
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
     cue = _first_cue(words, _TRAILING_CUE_REACH)
-    if cue is None or any(w not in _REQUEST_LEAD for w in plain[:cue]):
+    if cue is None:
+        return None
+    if any(w not in _REQUEST_LEAD for w in plain[:cue]) and not (
+        _asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue])  # "— worth remembering when…"
+    ):
         return None
     rest = plain[cue + 1 :]
     while rest and rest[0] in _BACK_WORDS:
         rest = rest[1:]
-    if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)):
-        return words[cue]
+    if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)) or _says_only_what_for(rest):
+        return words[cue]  # "…, please remember that", "— worth remembering when I ask about…"
     return None
 
 
@@ -1600,7 +1649,7 @@ def _unfinished(said: str) -> str | None:
     stops where its value should be said ("my name is"); else None."""
     if _OTHERS.match(said):
         return _UNNAMED
-    if _unsaid(said):
+    if _unsaid(said) or said.rstrip().endswith(":"):  # "sobre mí:": what it keeps is below
         return "nothing to keep was said after the request"
     return None
 

@@ -69,6 +69,9 @@ class Pack:
     #: the subjects that make a word of keeping a verb said of someone, not a request
     #: ("*we* save that data for 90 days", "*they* file that paperwork in April")
     statement_subjects: frozenset[str] = field(default_factory=frozenset)
+    #: the endings a word of keeping takes only when said of someone, never when asked
+    #: ("guard*an*", "anot*ei*", "salv*amos*"), accents folded
+    statement_endings: tuple[str, ...] = ()
     #: the labels of a task's item, not of one of the user's things ("TODO: call mom", "paso
     #: 1: instalar"): a list's "label: value" item under such a label says nothing of the user
     task_labels: frozenset[str] = field(default_factory=frozenset)

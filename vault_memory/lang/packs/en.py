@@ -103,6 +103,8 @@ PACK = Pack(
         "fyi",
         "btw",
         "fwiw",
+        "just so you know",
+        "just so you have it",
     ),
     keep_request="Remember that",
     list_leads=frozenset("please pls plz can could would you kindly about me".split()),
@@ -736,7 +738,7 @@ PACK = Pack(
         r"diff|patch|the\s+steps|this\s+(?:code|fix|change|approach|one)|fix(?:es)?|login|page|deploy(?:ment|ed|s)?",
         r"release|cache|ticket|sprint|API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?",
         r"edge\s+cases?|approach|options?|answer|context|task|arguments?|Makefile|Windows\s+path|separators?",
-        r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?",
+        r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?|README",
     ),
     domain_words=(
         ("health", r"allerg|doctor|medic|health|diet|vegan|vegetarian|celiac"),

@@ -92,6 +92,8 @@ PACK = Pack(
         "jajaja",
         "jeje",
         "jsjs",
+        "para que lo sepas",
+        "pa que sepas",
     ),
     keep_request="Recuerda que",
     list_leads=frozenset("por favor porfa puedes podés podrías podrias me te quiero que sobre acerca de mí mi".split()),
@@ -158,6 +160,7 @@ PACK = Pack(
     ),
     openers=(
         "hola",
+        "buenas",
         "bueno",
         "che",
         "ah",
@@ -381,6 +384,7 @@ PACK = Pack(
         r"para que lo tengas (?:en cuenta|presente)(?: (?:en el|a) futuro)?",
     ),
     future_leads=(
+        r"(?:para|pa) que no (?:me )?(?:lo )?vuelvas a preguntar(?:lo)?",
         r"para (?:el )?futuro",
         r"para (?:futuras referencias|referencia futura)",
         r"para (?:la|las) pr[oó]xim[ao]s?(?: vez| veces| sesiones| conversaciones)?",
@@ -437,7 +441,10 @@ PACK = Pack(
     request_idioms=(
         (r"\bno\s+me\s+dejes\s+olvidar(?:lo)?(?=[\W_]*$)", "recuérdalo"),
         (r"\bno\s+(?:lo|la)\s+pierdas\s+de\s+vista(?=[\W_]*$)", "recuérdalo"),
+        (r"\bno\s+pierdas\s+(?=(?:esto|eso)\b)", "guarda "),
+        (r"\bqu[eé]date\s+con\s+(?=(?:esto|eso)\b)", "guarda "),
     ),
+    statement_endings=("an", "aron", "amos", "aba", "aban", "abamos", "aste"),
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
     task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),
     request_glue=frozenset(

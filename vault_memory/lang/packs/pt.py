@@ -111,6 +111,9 @@ PACK = Pack(
         "pf",
         "pfvr",
         "porfa",
+        "só pra você saber",
+        "só pra saberes",
+        "só para saberes",
         "se faz favor",
         "faz favor",
         "por gentileza",
@@ -401,6 +404,7 @@ PACK = Pack(
         r"daqui pra frente",
     ),
     future_leads=(
+        r"(?:pra|para) (?:você |tu )?n[aã]o (?:me )?(?:voltar(?:es)? a perguntar|perguntar(?:es)? (?:de novo|outra vez))",
         r"(?:pra|para) (?:o )?futuro",
         r"(?:pra|para) refer[eê]ncia futura",
         r"(?:pra|para) (?:a|as) pr[oó]xim[ao]s?(?: vez| vezes| sess[oõ]es| conversas)?",
@@ -441,8 +445,10 @@ PACK = Pack(
     ),
     request_idioms=(
         (r"\bnão\s+(?:me\s+)?deix(?:a|e|es)\s+(?:eu\s+)?esquecer(?=[\W_]*$)", "lembra disso"),
-        (r"\bnão\s+perc?[ae]\s+(?=(?:isso|isto)\b)", "guarda "),
+        (r"\bnão\s+(?:perd|perc)[ae]s?\s+(?=(?:isso|isto)\b)", "guarda "),
+        (r"\bfica\s+com\s+(?=(?:isso|isto)\b)", "guarda "),
     ),
+    statement_endings=("am", "aram", "amos", "ava", "avam", "avamos", "ei", "ou", "aste"),
     statement_subjects=frozenset("eu nós ele ela eles elas".split()),
     task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
     request_glue=frozenset(
