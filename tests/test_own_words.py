@@ -2205,3 +2205,15 @@ def test_a_request_after_a_statement_of_someone_or_in_words_of_its_language_is_k
 def test_a_list_under_a_request_that_names_the_user_keeps_its_items():
     found, _ = read_requests("Anota lo siguiente sobre mí:\n- dentista: Dr. Vidal\n- seguro: Adeslas")
     assert [s.text.casefold() for s in found] == ["dentista: dr. vidal", "seguro: adeslas"]
+
+
+def test_a_role_a_person_has_several_of_is_not_replaced_on_write(tmp_path):
+    """ "My roommate is Alice", then "My roommate is Beth", superseded Alice on write: a
+    role no pack said comes in several was read as one. Both are kept, the older marked."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("My flatmate is Kwame", now=NOW - 4 * DAY)
+        written = mem.remember("My flatmate is Tobi", now=NOW)
+        block = mem.recall("who are my flatmates?").block
+    assert not written.memory.supersedes
+    assert "Kwame" in block and "Tobi" in block, block

@@ -36,10 +36,12 @@ SLOTS = SlotGrammar(
     several_people=frozenset(
         """sister brother sibling friend son daughter child kid baby dog cat pet bird fish horse cousin colleague
         coworker neighbour neighbor aunt uncle nephew niece grandchild grandson granddaughter grandmother grandfather
-        grandma grandpa""".split()
+        grandma grandpa roommate flatmate housemate classmate teammate bandmate""".split()
     ),
     several_things=frozenset({"project"}),
-    not_family=frozenset("friend colleague coworker neighbour neighbor dog cat pet bird fish horse".split()),
+    not_family=frozenset(
+        "friend colleague coworker neighbour neighbor dog cat pet bird fish horse roommate flatmate housemate classmate teammate bandmate".split()
+    ),
     group_names={
         "children": "child",
         **dict.fromkeys("grandchildren grandkids".split(), "grandchild"),
