@@ -2217,3 +2217,13 @@ def test_a_role_a_person_has_several_of_is_not_replaced_on_write(tmp_path):
         block = mem.recall("who are my flatmates?").block
     assert not written.memory.supersedes
     assert "Kwame" in block and "Tobi" in block, block
+
+
+@pytest.mark.parametrize(
+    "said", ["Usa sempre aspas duplas neste ficheiro, guarda isso", "recuerda que este fichero usa tabulaciones"]
+)
+def test_a_file_in_the_words_of_portugal_and_spain_is_the_task(said):
+    """ "Usa sempre aspas simples neste ficheiro, guarda lá isso…" was written: "ficheiro"
+    and "fichero" name a file as "arquivo" and "archivo" do."""
+    found, refused = read_requests(said)
+    assert found == [] and refused, (found, refused)

@@ -773,7 +773,7 @@ PACK = Pack(
     task_verb_tails=(r"y\s+(?:arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*",),
     task_words=(
         r"l[ií]nea\s+\d+",
-        r"pruebas?|archivos?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",
+        r"pruebas?|archivos?|ficheros?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",
         r"cambios?|c[oó]digo|casos?\s+borde|enfoque|opci[oó]n|respuesta|contexto|tarea|argumentos?|comportamiento",
         r"borrador|puerto|servicio",
     ),

@@ -867,7 +867,7 @@ PACK = Pack(
     ),
     task_verb_tails=(r"e\s+(?:arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",),
     task_words=(
-        r"testes?|arquivos?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
+        r"testes?|arquivos?|ficheiros?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
         r"c[oó]digo|mudan[cç]as?|linha\s+\d+",
     ),
     infinitive=r"\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))",
