@@ -2191,7 +2191,7 @@ def test_a_question_a_habit_or_a_to_do_under_its_label_is_no_request(said):
             "Los primos del usuario guardan el coche del usuario en su casa",
         ),
         ("I'm a night owl — worth remembering when I ask for a schedule.", "The user is a night owl"),
-        ("no pierdas esto: mi grupo sanguíneo es 0+", "El grupo del usuario sanguíneo es 0+"),
+        ("no pierdas esto: mi grupo sanguíneo es 0+", "El grupo sanguíneo del usuario es 0+"),
         ("pra você não me perguntar outra vez: eu tenho dois filhos", "O usuário tem dois filhos"),
         ("Me llamo Irene. Guárdalo, porfa.", "El usuario se llama Irene"),
     ],
@@ -2227,3 +2227,18 @@ def test_a_file_in_the_words_of_portugal_and_spain_is_the_task(said):
     and "fichero" name a file as "arquivo" and "archivo" do."""
     found, refused = read_requests(said)
     assert found == [] and refused, (found, refused)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("recuerda que mi número de socio es 1042", "El número de socio del usuario es 1042"),
+        ("lembra que o meu clube de futebol é o Vitória", "O clube de futebol do usuário é o Vitória"),
+        ("anota que mi profe de inglés se llama Ruth", "El profe de inglés del usuario se llama Ruth"),
+    ],
+)
+def test_a_thing_named_with_de_keeps_its_name_whole(said, kept):
+    """ "mi médica de cabecera es…" was written "La médica del usuario de cabecera es…": the
+    user's was put inside the name of the thing."""
+    found, _ = read_requests(said)
+    assert [s.text for s in found] == [kept]

@@ -145,7 +145,12 @@ _ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gen
 #: words that sit between the possessive and its noun, or after the noun, and move with it:
 #: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
 _ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?"
-_ES_AFTER_NOUN = r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma"
+_ES_AFTER_NOUN = (
+    r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma|sangu[ií]ne[oa]|"
+    # "mi talla de camisa es la M" → "la talla de camisa del usuario es la M": a bare noun after
+    # "de" and before the verb names the thing ("el número de pie", "el aniversario de boda")
+    r"de\s+(?!(?:la|el|los|las|mi|mis|tu|tus|su|sus|un|una)\s)[a-záéíóúñ]+(?=\s+(?:es|son|est[áa]n?|era|fue|se|queda|vence|cuesta|tiene)\s)"
+)
 
 #: endings of a feminine adjective or noun whose masculine differs ("vegetariana",
 #: "casada", "alérgica", "programadora"); "dentista", "atleta", "psiquiatra" are both

@@ -36,7 +36,10 @@ _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
 #: (not "o número do usuário novo"), "minha irmã mais velha" → "a irmã mais velha do usuário"
 _PT_AFTER_NOUN = (
     r"favorit[oa]s?|preferid[oa]s?|(?:mais\s+)?nov[oa]s?|(?:mais\s+)?velh[oa]s?|atua(?:l|is)|"
-    r"antig[oa]s?|anterior(?:es)?|principa(?:l|is)|caçula|do\s+meio"
+    r"antig[oa]s?|anterior(?:es)?|principa(?:l|is)|caçula|do\s+meio|sangu[íi]ne[oa]|"
+    # "o meu email de trabalho é…" → "o email de trabalho do usuário é…": a bare noun after "de"
+    # and before the verb names the thing
+    r"de\s+(?!(?:[oa]s?|meu|minha|meus|minhas|um|uma)\s)[a-záéíóúâêôãõç]+(?=\s+(?:é|são|está|estão|era|foi|fica|vence|custa|tem)\s)"
 )
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 #: a preposition before a possessive takes its article ("em meu carro" → "no carro do
