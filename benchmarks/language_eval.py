@@ -98,7 +98,18 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
         counts[lang]["right" if found == lang else "unsure" if found is None else "wrong"] += 1
     out["language"] = {lang: dict(c) for lang, c in sorted(counts.items())}
 
-    for suffix in ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5", "_fresh6", "_fresh7", "_fresh8"):
+    for suffix in (
+        "",
+        "_fresh",
+        "_fresh2",
+        "_fresh3",
+        "_fresh4",
+        "_fresh5",
+        "_fresh6",
+        "_fresh7",
+        "_fresh8",
+        "_fresh9",
+    ):
         if (DATA / f"explicit{suffix}.json").exists():
             out.update(_requests(suffix, split, show, judge))
     out.update(_remembering(show, judge))
