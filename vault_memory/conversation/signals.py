@@ -637,7 +637,9 @@ _UNCLEAR = "it asks to remember, but no fact of the user's could be read from it
 
 
 #: an aside inside a sentence: between dashes, or in brackets
-_ASIDE = re.compile(r"\s+(?:[—–]|-{1,2})\s+([^—–()\n]{1,60}?)\s+(?:[—–]|-{1,2})\s+|\s*\(([^()\n]{1,60})\)")
+_ASIDE = re.compile(
+    r"(?<!\s)\s++(?:[—–]|-{1,2})\s++([^—–()\n]{1,60}?)(?<!\s)\s++(?:[—–]|-{1,2})\s++|(?<!\s)\s*+\(([^()\n]{1,60})\)"
+)  # each whitespace run read once, from its first character (a run of spaces made it quadratic)
 
 
 def _without_request_aside(sentence: str) -> str | None:
