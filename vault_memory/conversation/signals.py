@@ -606,7 +606,7 @@ class _Reading:
         told = _without_request_aside(sentence)
         if told is not None:  # "Mi hermana — apúntalo — vive en Oporto.": asked as "Recuerda que…" is
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
-            sentence = f"{asking.keep_request} {told}" if asking is not None else told
+            sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
@@ -1005,7 +1005,7 @@ def _past_fillers(rest: list[str]) -> list[str]:
     """``rest`` from its first word that is neither a word said with a request's verb nor a
     courtesy ("aí", "porfa", "pls")."""
     i = 0
-    while i < len(rest) and fold_accents(rest[i].casefold().strip(",.!?;:")) in _REQUEST_FILLERS | _COURTESY_WORDS:
+    while i < len(rest) and fold_accents(rest[i].casefold().strip(",.!?;:")) in _SAYS_NOTHING:
         i += 1
     return rest[i:]
 
@@ -1017,7 +1017,7 @@ def _said_of_someone(words: list[str], cue: int) -> bool:
     before = [_cue_form(w) for w in words[max(0, cue - 2) : cue]]
     if before and before[-1] in _STATEMENT_SUBJECTS:
         return True
-    if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD | _THAT_WORDS:
+    if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD_OR_THAT:
         return True
     folded = _cue_form(words[cue])
     return any(
@@ -1033,6 +1033,8 @@ _ENDINGS = {p.code: p.statement_endings for p in all_packs()}
 _STATEMENT_SUBJECTS = frozenset(fold_accents(w) for p in all_packs() for w in p.statement_subjects)
 #: the courtesies of one word, in every pack (accents folded)
 _COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.courtesies if " " not in c)
+#: what a request may say after its word that says nothing: a word said with it, a courtesy
+_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS
 
 
 #: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
@@ -1360,11 +1362,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         # "we save that data for 90 days", "Mis vecinos guardan mi coche…": said of someone,
         # not asked; a request may follow, of all said before it ("…; recuérdalo") or of
         # what it says ("antes que eu esqueça, anota que…")
-        before = _said_before_the_request(clause, said_in)
-        if before is not None:
-            return before
-        rest = " ".join(words[cue + 1 :]).lstrip(",;: ")
-        return _cued(rest, said_in) if rest else None
+        return _asked_further_on(clause, " ".join(words[cue + 1 :]).lstrip(",;: "), said_in)
     if cue is None:
         return _said_before_the_request(clause, said_in)
     said, i = _said_after(words, cue)
@@ -1374,8 +1372,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         # a word of keeping said as a noun, then the request: what was said before it ("uso o
         # Obsidian pra notas, guarda isso"), else what the request says ("antes que eu esqueça,
         # anota que…")
-        before = _said_before_the_request(clause, said_in)
-        return before if before is not None else _cued(said, said_in)
+        return _asked_further_on(clause, said, said_in)
     if _REMIND_ME.search(fold_accents(words[cue])) and (said is None or not _of_the_user_first(said)):
         return _REMINDER
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
@@ -1383,6 +1380,16 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if said is None:
         return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
+
+
+def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | str | _Doubt | None:
+    """What a clause whose first word of keeping asks nothing keeps by a request further on:
+    all said before that request ("Mis vecinos guardan mi coche…; recuérdalo"), else what
+    ``rest`` (the clause after the word) asks ("antes que eu esqueça, anota que…")."""
+    before = _said_before_the_request(clause, said_in)
+    if before is not None:
+        return before
+    return _cued(rest, said_in) if rest else None
 
 
 def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
@@ -1720,6 +1727,8 @@ _POINTS_AT = re.compile(
 )
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
 _THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
+#: what may stand between a subject and a word of keeping that asks ("I'd like you to keep…")
+_REQUEST_LEAD_OR_THAT = _REQUEST_LEAD | _THAT_WORDS
 #: the words of a request's own that say nothing kept after it ("Remember, to:")
 _REQUEST_WORDS = _TODO_WORDS | _THAT_WORDS | _BACK_WORDS
 
