@@ -134,7 +134,10 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None, sha
     for warning in warnings[:5] if isinstance(warnings, list) else []:
         _log(vault, f"recall: {_printable(str(warning))[:500]}")
     block = answer.get("stdout")
-    return _fenced(block[:-1] if isinstance(block, str) and block.endswith("\n") else block, vault)
+    block = _fenced(block[:-1] if isinstance(block, str) and block.endswith("\n") else block, vault)
+    # what became of the prompt's "remember that…" (written, known, or not kept and why)
+    saved = _noticed(answer.get("saved"), vault) if said else ""
+    return "\n".join(part for part in (block, saved) if part)
 
 
 def _printable(text):
@@ -160,6 +163,22 @@ def _fenced(block, vault):
 
 #: the block's fence, as ``recall.render`` writes it
 OPEN, CLOSE = '<memory source="vmem">', "</memory>"
+
+
+def _noticed(notice, vault):
+    """The daemon's notice of what it did with the prompt's request to remember, only when
+    it is one whole fence of its own with nothing outside it and no block inside it."""
+    if not isinstance(notice, str) or not notice:
+        return ""
+    one = notice.startswith(SAVED_OPEN) and notice.endswith(SAVED_CLOSE) and notice.count(SAVED_CLOSE) == 1
+    if not one or notice.count(SAVED_OPEN) != 1 or "<memory" in notice or "</memory" in notice:
+        _log(vault, "the daemon's notice of what it remembered is not one fenced notice; not passed on")
+        return ""
+    return "".join(c for c in notice if c == "\n" or not _control(c))
+
+
+#: the notice's fence, as ``conversation.notice`` writes it
+SAVED_OPEN, SAVED_CLOSE = "<vmem-saved>", "</vmem-saved>"
 
 
 def _ask(vault, request, timeout):

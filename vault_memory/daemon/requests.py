@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..backend.protocol import MAX_EMBED_TEXTS, WRONG_VAULT, Op, query_from_wire, result_from_wire, result_to_wire
 from ..conversation import remember_said
+from ..conversation.notice import said_notice
 from ..errors import VaultError
 from ..index.plan import SyncReport
 from ..recall.results import FORMATS
-from ..writing.rules import Created, Superseded
+from ..writing.rules import Created, RememberOutcome, Superseded
 
 if TYPE_CHECKING:
     from .server import Daemon
@@ -103,7 +104,10 @@ class Requests:
         """A recall, after writing what the prompt asked to remember (``said``); only what a
         session was not shown yet (``session``); in the shape the caller asks (``render``)."""
         said_notes: list[str] = []
-        written = self.remember_said(request, said_notes)
+        outcomes = self.remember_said(request, said_notes)
+        written = [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
+        # what became of the prompt's request, for the agent (the hook puts it beside the block)
+        saved = {"saved": notice} if (notice := said_notice(outcomes, said_notes)) else {}
         wire = dict(request["query"])
         if "block_budget" in request:  # the hook as installed before the budget joined the query
             wire["budget"] = request["block_budget"]
@@ -119,13 +123,13 @@ class Requests:
                 result = self.daemon.sessions.deliver(session, result, index=request.get("format") == "index")
         if request.get("render") == "block" or "block_budget" in request:
             # a hook installed before it asked for the rendered answer below (``protocol``)
-            return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings}
+            return {"ok": True, "block": result.block, "hits": len(result.hits), "warnings": result.warnings, **saved}
         if request.get("render") == "cli":  # `vmem recall`'s fast path prints exactly this, the hook injects it
             fmt = request.get("format") if request.get("format") in FORMATS else "block"
             seen = result_from_wire(result_to_wire(result), result.query, result.took_ms)  # as a client sees it
             out, errors = seen.output(str(fmt), bool(request.get("explain")))
-            return {"ok": True, "stdout": out, "stderr": errors}
-        return {"ok": True, "result": result_to_wire(result)}
+            return {"ok": True, "stdout": out, "stderr": errors, **saved}
+        return {"ok": True, "result": result_to_wire(result), **saved}
 
     def _nearest(self, op: Op, request: dict[str, Any]) -> dict[str, Any]:
         """The most similar memories, with the warm model: what a writer of an earlier vmem
@@ -152,13 +156,13 @@ class Requests:
             return {"ok": True, "report": (self.daemon.flush_pending() or SyncReport()).to_dict()}
         return {"ok": True, "report": self.daemon.mem.backend.sync(full=op is Op.REINDEX).to_dict()}
 
-    def remember_said(self, request: dict[str, Any], notes: list[str] | None = None) -> list[Any]:
+    def remember_said(self, request: dict[str, Any], notes: list[str] | None = None) -> list[RememberOutcome]:
         """The prompt hook's "remember that…": the explicit signals of what the user just said
         (``said``), written through the write rules before the recall that follows, so that
         recall and every later one see them. A write that fails is logged; the recall goes on
         (SessionEnd's ingest reads the same message again). What the message asked to keep
         and was not kept, with why, goes to ``notes`` (the recall's warnings: the hook logs
-        them)."""
+        them). Every outcome is returned: written, or found known already."""
         said = request.get("said")
         if not isinstance(said, str) or not said.strip() or len(said) > MAX_SAID_CHARS:
             return []
@@ -178,4 +182,4 @@ class Requests:
             notes += said_notes
         for outcome in outcomes:
             log.info("remembered from a prompt: %s %s", outcome.status, outcome.memory.id)
-        return [o.memory for o in outcomes if isinstance(o, (Created, Superseded))]
+        return outcomes

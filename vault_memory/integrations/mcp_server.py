@@ -216,7 +216,9 @@ def _writing(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded:
         "it is reconfirmed instead of duplicated; a new value of a single-valued key (name, city, job) replaces "
         "the old one. Use 'key: value' text or the key argument for profile facts. The answer lists the facts "
         "already known that are nearest to it ('related'): if the new fact replaces one of them in words vmem "
-        "could not read as a change, `correct` that one with the new text instead.",
+        "could not read as a change, `correct` that one with the new text instead. When the user's prompt asks to "
+        "remember something, vmem's prompt hook may have written it already: a <vmem-saved> notice beside the "
+        "prompt says what it wrote and what it did not keep; call this for what it did not.",
     )
     def remember(
         text: Annotated[str, Field(description="What to remember, in the third person ('The user prefers tea').")],
