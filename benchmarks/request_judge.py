@@ -39,7 +39,7 @@ from vault_memory.lang import judge  # noqa: E402
 DATA = ROOT / "benchmarks" / "data" / "language_eval"
 #: each generation of sets, written by a helper who saw the rules of its time and no case of
 #: the others
-GENERATIONS = ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5")
+GENERATIONS = ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5", "_fresh6", "_fresh7", "_fresh8")
 L2 = (1e-4, 3e-4, 1e-3, 3e-3)
 #: the thresholds tried (``lang.judge.KEEP``, ``REFUSE``); 2 and -1: never
 KEEPS = (0.6, 0.7, 0.8, 0.9, 2.0)

@@ -27,13 +27,14 @@ WEIGHTS = Path(__file__).with_name("request_judge.json")
 MODEL = "use-multilingual-v3"
 #: at or above this, a request refused for its task words is kept; below ``REFUSE``, a
 #: request the rules kept is refused. Chosen on what the reading does, each generation of
-#: sets left out of the judge's training in turn (the held half left out of all): the rules
-#: alone kept 376 of 427 requests whole and wrote 11 of 393 instructions; with the judge at
-#: these two, 372 and 3 (the best of a grid of 25 by requests kept less twice the
-#: instructions written, and the fewest written among its ties). A fact whose subject is the
-#: user is never refused ("I indent with two spaces" reads as code)
-KEEP = 0.9
-REFUSE = 0.15
+#: sets left out of the judge's training in turn (the held half left out of all): over the
+#: nine generations read, the rules alone kept 629 of 697 requests whole and wrote 16 of 501
+#: instructions; with the judge at these two, 635 and 4 (the best of a grid of 25 by
+#: requests kept less twice the instructions written). At .9 and .15, fitted on the first
+#: six generations, they were 372 of 427 and 3 of 393. A fact whose subject is the user is
+#: never refused ("I indent with two spaces" reads as code)
+KEEP = 0.7
+REFUSE = 0.2
 
 
 @functools.cache
