@@ -2242,3 +2242,39 @@ def test_a_thing_named_with_de_keeps_its_name_whole(said, kept):
     user's was put inside the name of the thing."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("My brother-in-law is called Dmitri and he lives in Tallinn. Remember for the holiday cards.", ["Dmitri"]),
+        ("My nephew Kofi started at Leeds Uni in September. Please remember for birthday planning.", ["Kofi"]),
+        ("Mi perra se llama Kira y tiene epilepsia. Acuérdate para las recomendaciones.", ["Kira", "epilepsia"]),
+        ("My twins are Ada and Ben, both seven. Remember both names.", ["Ada", "Ben"]),
+        ("Mi jefa nueva es Rocío Almagro. Anota su nombre completo, porfa.", ["Rocío Almagro"]),
+        ("Meu gato se chama Biscoito e tem 3 anos. Lembra dele junto com a Nina.", ["Biscoito"]),
+    ],
+)
+def test_a_bare_request_after_its_fact_keeps_the_fact(said, values):
+    """ "…. pls remember for recipe stuff", "Please remember both names." were refused as
+    saying nothing of the user: a request that opens with its word and names nothing to keep
+    after it keeps what was said before it, as "remember that" after a fact does."""
+    found, refused = read_requests(said)
+    written = " ".join(s.text for s in found)
+    assert found and all(v in written for v in values), (found, refused)
+    assert refused == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The build is slow today. Remember to clear the cache first.",
+        "Mañana tengo dentista. Recuérdame llamar para confirmar.",
+        "A pipeline falhou outra vez. Lembra de rodar os testes antes.",
+    ],
+)
+def test_a_to_do_after_a_sentence_keeps_neither(said):
+    """A to-do or a reminder after a sentence is refused as before; the sentence before it
+    is not kept for it."""
+    found, _ = read_requests(said)
+    assert found == [], found

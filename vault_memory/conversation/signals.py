@@ -571,6 +571,29 @@ class _Reading:
         self.joins, self.before_it = None, []
         return True
 
+    def keeps_what_was_said_before_a_bare_request(self, sentence: str, declined_before: int) -> bool:
+        """Whether ``sentence`` is a request that opens with its word and names nothing to keep
+        after it ("pls remember for recipe stuff", "guarda pras próximas sugestões", "remember
+        both names", "Anótate mis horarios, porfa"), said after what it asks to keep: the
+        sentences before it are kept (or named with why), as a request that points back at
+        them with "that" keeps them. Its own words were refused as saying nothing of the user;
+        a to-do, a reminder or a secret is refused as before."""
+        refused = self.declined[declined_before:]
+        if not self.before_it or not refused or any(n.reason not in _SAYS_NOTHING_KEPT for n in refused):
+            return False
+        words = sentence.rstrip(".!?").split()
+        cue = _first_cue(words, _CUE_REACH)
+        if cue is None or _request_start(words, cue) != 0:
+            return False
+        back = _pointed_at([], self.before_it)
+        if back is None:
+            return False
+        del self.declined[declined_before:]
+        self.unclear = [s for s in self.unclear if s not in self.before_it]
+        _keep_what_was_said(back, self.found, self.declined, self.language)
+        self.joins, self.before_it = None, []
+        return True
+
     def keeps_what_follows(self, sentence: str, following: str, declined_before: int) -> bool:
         """Whether ``sentence`` opens the message as a request that points at what follows
         ("Save this."): its "nothing to keep was said after the request" is taken back, and
@@ -622,6 +645,8 @@ class _Reading:
             pass  # what was said before it is kept, or named with why; or what follows will be
         elif kept_just_before and _trailing_request(sentence.rstrip(".!?").split()) is not None:
             del declined[declined_before:]  # "Me llamo Jorge. Guarda eso, porfa.": kept already
+        elif self.keeps_what_was_said_before_a_bare_request(sentence, declined_before):
+            pass  # "I'm vegetarian (eggs ok). pls remember for recipe stuff": the fact before it
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
@@ -631,6 +656,16 @@ class _Reading:
                 self.unclear.append(sentence)
         self.last_kept = before if len(found) > before else None
 
+
+#: why a request's own words are refused when they name nothing to keep: said after what it
+#: asks to keep ("…. pls remember for recipe stuff"), the request keeps that
+_SAYS_NOTHING_KEPT = frozenset(
+    {
+        "nothing to keep was said after the request",
+        "not a fact about the user or their world",
+        "it does not say whom it is about (he, she, they: name them)",
+    }
+)
 
 #: why a request no rule read is not kept
 _UNCLEAR = "it asks to remember, but no fact of the user's could be read from it (try 'remember that …')"
