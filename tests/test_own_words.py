@@ -2278,3 +2278,34 @@ def test_a_to_do_after_a_sentence_keeps_neither(said):
     is not kept for it."""
     found, _ = read_requests(said)
     assert found == [], found
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("my dentist moved to 14 Elm Street, update what you know about me", ["14 Elm Street"]),
+        ("I switched banks, it's Starling now. Update your notes on me.", ["Starling"]),
+        ("Mi gimnasio ahora es el de Chamberí, actualízalo porfa", ["Chamberí"]),
+        ("Ya no trabajo en Indra, ahora estoy en Sngular. Actualiza eso.", ["Sngular"]),
+        ("Mudei de emprego, agora estou na Totvs. Atualiza isso.", ["Totvs"]),
+    ],
+)
+def test_a_correction_asked_to_be_updated_keeps_the_new_fact(said, values):
+    """ "…, se mudó a Bilbao en enero. Actualiza eso porfa." and "pls update whatever u have
+    on me" were read as asking nothing: a correction is asked to be kept as an update."""
+    found, _ = read_requests(said)
+    written = " ".join(s.text for s in found)
+    assert found and all(v in written for v in values), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the endpoint changed to /v2/orders, update it in the client",
+        "el README está viejo, actualízalo",
+        "O schema mudou. Atualiza isso no modelo.",
+    ],
+)
+def test_an_update_of_the_task_is_no_request(said):
+    found, _ = read_requests(said)
+    assert found == [], found

@@ -423,6 +423,12 @@ PACK = Pack(
             "remember ",
         ),
         (r"\b(?:don'?t|do\s+not)\s+let\s+me\s+forget(?=[\W_]*$)", "remember that"),
+        # a correction's request: "…, pls update whatever u have on me", "update your notes about me"
+        (
+            r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\s+me\b"
+            r"|\bupdate\s+(?:your|ur)\s+(?:notes|memory|memories)(?:\s+(?:on|about)\s+me)?\b",
+            "remember that",
+        ),
     ),
     statement_subjects=frozenset("i we he she they it people everyone nobody".split()),
     task_labels=frozenset("todo to-do fixme step note nb tip hint warning ps reminder task".split()),

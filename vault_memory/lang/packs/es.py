@@ -443,6 +443,12 @@ PACK = Pack(
         (r"\bno\s+(?:lo|la)\s+pierdas\s+de\s+vista(?=[\W_]*$)", "recuérdalo"),
         (r"\bno\s+pierdas\s+(?=(?:esto|eso)\b)", "guarda "),
         (r"\bqu[eé]date\s+con\s+(?=(?:esto|eso)\b)", "guarda "),
+        # a correction's request after what changed: "…, actualiza eso porfa", "actualizalo"
+        (
+            r"\bactualiz[aá](?:lo|la)?(?=\s+(?:eso|esto)\b|\s*+(?:,?\s*+(?:porfa|por\s+favor|pf|pls))?[\W_]*$)",
+            "recuerda",
+        ),
+        (r"\bactual[ií]zalo(?=[\W_]*$|\s+(?:porfa|por\s+favor)\b)", "recuérdalo"),
     ),
     statement_endings=("an", "aron", "amos", "aba", "aban", "abamos", "aste"),
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),

@@ -447,6 +447,8 @@ PACK = Pack(
         (r"\bnão\s+(?:me\s+)?deix(?:a|e|es)\s+(?:eu\s+)?esquecer(?=[\W_]*$)", "lembra disso"),
         (r"\bnão\s+(?:perd|perc)[ae]s?\s+(?=(?:isso|isto)\b)", "guarda "),
         (r"\bfica\s+com\s+(?=(?:isso|isto)\b)", "guarda "),
+        # a correction's request after what changed: "…. Atualiza aí.", "atualiza isso pfv"
+        (r"\batualiz[ae](?=\s+(?:isso|isto|a[ií])\b|\s*+(?:,?\s*+(?:pfv|por\s+favor|pf))?[\W_]*$)", "anota"),
     ),
     statement_endings=("am", "aram", "amos", "ava", "avam", "avamos", "ei", "ou", "aste"),
     statement_subjects=frozenset("eu nós ele ela eles elas".split()),
