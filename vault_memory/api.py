@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .backend import Backend, DaemonGone, choose
 from .config import Config, StateLayout, locate_vault
-from .errors import IndexLocked, InvalidInput, StorageError
+from .errors import IndexLocked, InvalidInput, StorageError, VaultError
 
 T = TypeVar("T")
+#: how many known facts nearest to a remembered one are named (``VaultMemory.nearest_known``)
+NEAREST_KNOWN = 3
 
 if TYPE_CHECKING:
     from .backend import Where
@@ -388,6 +390,24 @@ class VaultMemory:
             include_pinned=include_pinned,
         )
         return self._on_backend(lambda backend: backend.recall(q))
+
+    def nearest_known(self, written: str, text: str, k: int = NEAREST_KNOWN) -> builtins.list[dict[str, Any]]:
+        """The facts already known nearest to one just remembered (``written``: its id;
+        ``text``: what was remembered), each ``{id, text, date, changed_by_new}``, those
+        recall reads as changed by it first: what a calling agent may know it replaced where
+        the offline reading could not tell (``recall.related``). [] when recall cannot run."""
+        try:
+            hits = self.recall(text, k=k + 1, types=["fact"], include_pinned=False).hits
+            # a fact recall already reads as changed by the new one is left out of its block: named here first
+            changed = [i for h in hits if h.memory.id == written for i in h.explain.get("changes", [])]
+            memories = [self.show(i) for i in changed] + [h.memory for h in hits if h.memory.id != written]
+        except VaultError:
+            return []
+        out: dict[str, dict[str, Any]] = {}
+        for m in memories:
+            date = m.written_at.date().isoformat() if m.written_at else None
+            out.setdefault(m.id, {"id": m.id, "text": m.shared_text, "date": date, "changed_by_new": m.id in changed})
+        return builtins.list(out.values())[:k]
 
     @_disk
     def show(self, ref: str, *, prefix: bool = False) -> Memory:

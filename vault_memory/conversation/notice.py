@@ -18,7 +18,7 @@ from ..writing.rules import RememberOutcome
 #: the notice's fence, as the hook checks it (``hooks/vmem_hook_core.py``)
 OPEN, CLOSE = "<vmem-saved>", "</vmem-saved>"
 #: the most lines a notice holds: a message of many requests is named, not repeated whole
-MOST_LINES = 8
+MOST_LINES = 16
 #: the longest a line quotes of a fact or a note
 LINE_CHARS = 300
 
@@ -33,10 +33,18 @@ _TAG = re.compile(r"<(?=/?\s*(?:vmem-saved|memory)\b)", re.I)
 
 
 def said_notice(outcomes: Sequence[RememberOutcome], notes: Sequence[str]) -> str:
-    """The notice for one prompt: each memory written or found known, then each note of
-    what was not kept and why (``signals.not_kept_notes``, the write's refusals); "" when
-    the prompt asked nothing."""
-    lines = [f"- {_SAID[o.status]}: {_one_line(o.memory.text)}" for o in outcomes if o.status in _SAID]
+    """The notice for one prompt: each memory written or found known, with what it replaced
+    and what it may contradict that the rules could not settle (``vmem conflicts``); then
+    each note of what was not kept and why (``signals.not_kept_notes``, the write's
+    refusals). "" when the prompt asked nothing."""
+    lines: list[str] = []
+    for o in outcomes:
+        if o.status not in _SAID:
+            continue
+        lines.append(f"- {_SAID[o.status]}: {_one_line(o.memory.text)}")
+        if o.status == "superseded":
+            lines += [f"  it replaces: {_one_line(m.text)}" for m in o.previous[:2]]
+        lines += [f"  the vault also says, not settled which is current: {_one_line(m.text)}" for m in o.conflicts[:2]]
     lines += [f"- {_one_line(note)}" for note in notes]
     if not lines:
         return ""

@@ -58,9 +58,6 @@ SEARCH_BUDGET = 400
 #: ids one `get` may ask for
 GET_MAX = 20
 
-#: the known facts nearest to a remembered one that `remember` names (``related``)
-RELATED_SHOWN = 3
-
 
 def build_server(mem: VaultMemory) -> Any:
     from mcp.server.mcpserver import MCPServer
@@ -235,23 +232,7 @@ def _writing(server: Any, mem: VaultMemory, reading: Any, writing: Any, guarded:
         tags: Annotated[list[str] | None, Field(description="Free labels to filter `list` by.")] = None,
     ) -> dict[str, Any]:
         outcome = guarded(mem.remember)(text, key=key, type=type, domain=domain, confidence=confidence, tags=tags or [])
-        return neutral({**outcome.to_dict(), "related": _related(outcome.memory.id, text)})
-
-    def _related(written: str, text: str) -> list[dict[str, Any]]:
-        """The facts already known nearest to what was just remembered: what a calling agent
-        may know replaced, where the offline reading could not tell (``recall.related``)."""
-        try:
-            hits = mem.recall(text, k=RELATED_SHOWN + 1, types=["fact"], include_pinned=False).hits
-            # a fact recall already reads as changed by the new one is left out of its block: named here first
-            changed = [i for h in hits if h.memory.id == written for i in h.explain.get("changes", [])]
-            memories = [mem.show(i) for i in changed] + [h.memory for h in hits if h.memory.id != written]
-        except VaultError:
-            return []
-        out: dict[str, dict[str, Any]] = {}
-        for m in memories:
-            date = m.written_at.date().isoformat() if m.written_at else None
-            out.setdefault(m.id, {"id": m.id, "text": m.shared_text, "date": date, "changed_by_new": m.id in changed})
-        return list(out.values())[:RELATED_SHOWN]
+        return neutral({**outcome.to_dict(), "related": mem.nearest_known(outcome.memory.id, text)})
 
     @server.tool(
         title="Correct a memory",
