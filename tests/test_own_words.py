@@ -2309,3 +2309,28 @@ def test_a_correction_asked_to_be_updated_keeps_the_new_fact(said, values):
 def test_an_update_of_the_task_is_no_request(said):
     found, _ = read_requests(said)
     assert found == [], found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "acuérdate de que trabajo de martes a sábado",
+        "recuerda que trabajo de 7 a 3 en la clínica",
+        "ten en cuenta que trabajo de madrugada",
+        "lembra que trabalho de terça a sábado",
+        "anota que trabalho das 14 às 22",
+    ],
+)
+def test_when_someone_works_is_no_trade_and_replaces_none(said, tmp_path):
+    """ "trabajo de 8 a 5" was read as the trade "8 a 5" (the job's slot, "trabaja como 8 a
+    5"), so it replaced the user's trade on write: a "de" that says when is no trade."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        trade = mem.remember(
+            "Trabajo como fisioterapeuta" if detect(said) == "es" else "Trabalho como fisioterapeuta", now=NOW - 3 * DAY
+        )
+        remember_said(mem, said, now=NOW)
+        current = {m.id for m in mem.list().memories if not m.supersedes} - {trade.memory.id}
+        assert not any(trade.memory.id in (m.supersedes or []) for m in mem.list().memories)
+        written = [m.text for m in mem.list().memories if m.id in current]
+    assert written and "como" not in " ".join(written), written

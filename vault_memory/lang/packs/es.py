@@ -2,7 +2,7 @@
 
 from ..grammar import es as grammar
 from ..pack import Pack
-from .es_slots import SLOTS
+from .es_slots import NOT_WHEN, SLOTS
 
 PACK = Pack(
     code="es",
@@ -511,7 +511,8 @@ PACK = Pack(
         ("vivo-en", "^(?:yo\\s+)?vivo\\s+en\\s+(?P<x>.+)$", "ciudad", "personal", "El usuario vive en {x}", None),
         (
             "trabajo-como",
-            "^(?:yo\\s+)?trabajo\\s+(?:como|de)\\s+(?P<x>.+)$",
+            # "de" names a trade, not when: "trabajo de enfermera", not "de 8 a 5", "de lunes a viernes", "de noche"
+            rf"^(?:yo\s+)?trabajo\s+(?:como|de{NOT_WHEN})\s+(?P<x>.+)$",
             "trabajo",
             "work",
             "El usuario trabaja como {x}",

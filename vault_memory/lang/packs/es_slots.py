@@ -5,6 +5,15 @@ from __future__ import annotations
 
 from ..slot_grammar import SlotGrammar
 
+#: after "trabajo de", what says when one works, not the trade ("de 8 a 5", "de lunes a
+#: viernes", "de noche", "de casa"), as read with accents folded and as typed: the trade is
+#: "trabajo de enfermera". Portuguese is read in these forms too (``lang.borrowed``: "trabalho
+#: das 9 às 18" → "trabaja de las 9 às 18"), so its weekdays are here as well
+NOT_WHEN = (
+    r"(?!\s+(?:\d|(?:las?|los?)\s+\d|(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?|noche|d[ií]a"
+    r"|tarde|ma[ñn]ana|madrugada|turno|guardia|casa|remoto|segunda|ter[cç]a|quarta|quinta|sexta)\b))"
+)
+
 SLOTS = SlotGrammar(
     stop_words=frozenset(
         """mi mis tu tus nuestro nuestra nuestros nuestras el la los las un una unos unas de del al en con por para y
@@ -114,7 +123,7 @@ SLOTS = SlotGrammar(
             r"^(?:(?:trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar)\s+(?:en|para)|"
             r"se\s+unio\s+a)\s+(?P<x>.+)$"
         ),
-        "work_as": r"^(?:trabaja|trabajo|ahora\s+trabaja)\s+(?:como|de)\s+(?P<x>.+)$",
+        "work_as": rf"^(?:trabaja|trabajo|ahora\s+trabaja)\s+(?:como|de{NOT_WHEN})\s+(?P<x>.+)$",
         "called": r"^(?:se\s+llama|me\s+llamo)\s+(?P<x>.+)$",
         "age": r"^(?:tiene|tengo|cumplio|cumpli|acaba\s+de\s+cumplir)\s+(?P<x>\d{1,3})(?:\s+anos)?$",
         "diet": r"^(?:es|soy|se\s+hizo|se\s+volvio|ahora\s+es)\s+(?:(?:estricto|estricta)\s+)?(?P<x>{diets})\b.*$",
