@@ -2334,3 +2334,30 @@ def test_when_someone_works_is_no_trade_and_replaces_none(said, tmp_path):
         assert not any(trade.memory.id in (m.supersedes or []) for m in mem.list().memories)
         written = [m.text for m in mem.list().memories if m.id in current]
     assert written and "como" not in " ".join(written), written
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "replaces"),
+    [
+        ("I live in Porto", "remember that I live in a studio above a bakery", False),
+        ("Vivo en Sevilla", "recuerda que vivo en una casa con jardín", False),
+        ("Moro em Braga", "lembra que moro numa casa de madeira", False),
+        ("I live in Porto", "remember that I live in a studio in Bristol now", True),
+        ("My dentist is Dr. Farouk", "remember that my dentist is on holiday until June", False),
+        ("My car is a Polo", "remember that my car is at the mechanic's until Friday", False),
+        ("I work at Red Hat", "remember that nowadays I work at Canonical", True),
+        ("Trabajo en Cabify", "recuerda que actualmente trabajo en Glovo", True),
+        ("Moro em Braga", "lembra que hoje em dia moro em Évora", True),
+    ],
+)
+def test_what_a_home_or_a_state_is_replaces_no_value_and_a_time_said_first_hides_none(before, said, replaces, tmp_path):
+    """ "I live in a flat with two cats" replaced "I live in Lyon", "my manager is on leave
+    until May" replaced "My manager is Priya" (what the home is, where or how someone is, is
+    no new value); and a fact that opened with its time ("Now the user lives in Nantes",
+    "Ahora el usuario vive en Vigo") had no subject read, so it replaced nothing."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember(before, now=NOW - 3 * DAY)
+        outcomes = remember_said(mem, said, now=NOW)
+    assert outcomes, said
+    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes

@@ -306,6 +306,10 @@ class Pack:
     #: take apart, each to the form it stems like ("acordate" → "acordar"), with word endings
     #: that do the same (("ís", "ir"): "vivís" like "vivir") and the words that only look so
     negations: frozenset[str] = field(default_factory=frozenset)
+    #: the words that open where or how a thing is, after a copula, not what it is ("my
+    #: manager is *on* leave", "mi coche está *en* el taller", "é *de* Braga"): such a fact
+    #: describes its subject and replaces no name (``vault.slots``)
+    state_openings: frozenset[str] = field(default_factory=frozenset)
     denials: frozenset[str] = field(default_factory=frozenset)
     subject_nouns: frozenset[str] = field(default_factory=frozenset)
     extra_stop_words: frozenset[str] = field(default_factory=frozenset)

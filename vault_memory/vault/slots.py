@@ -342,6 +342,9 @@ def _clean(value: str) -> str:
 
 
 _NOW = re.compile(rf"^(?:{either('now')})\s+")
+#: the same, opening a fact before its subject ("Now the user lives in Nantes", "Ahora el
+#: usuario vive en Vigo", "These days the user works at Shopify"): no slot was read
+_LEADING_NOW = re.compile(rf"^(?:{either('now')})\s*,?\s+")
 
 
 #: the subjects read by one pattern each, in the order they are tried: (pattern, subject,
@@ -541,7 +544,15 @@ def _facet(sentence: str) -> str:
     value = _COPULA_VALUE.search(sentence)
     if value is None or sentence.islower():
         return ""
+    first = value.group("v").split(maxsplit=1)[0].casefold()
+    if first in _STATE_OPENINGS:  # "My manager is on leave until May": where or how it is, not who
+        return "described"
     return "named" if re.search(r"[A-ZÀ-Ý0-9]", value.group("v")) else "described"
+
+
+#: the words that open where or how a thing is, not what it is ("is *on* leave", "é *de*
+#: Braga"), in every pack (``Pack.state_openings``)
+_STATE_OPENINGS = frozenset(w for p in all_packs() for w in p.state_openings)
 
 
 #: a key's value longer than this is a sentence about something, not the key's new value
@@ -576,7 +587,7 @@ def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
 def _sentence_slot(said: str) -> Slot | None:
     for pattern, said_so in _FIRST_PERSON:
         said = pattern.sub(said_so, said)
-    bare, negated = _withdrawn(said)
+    bare, negated = _withdrawn(_LEADING_NOW.sub("", said))
     m = next(filter(None, (p.match(bare) for p in _POSSESSED_BY_USER)), None)
     if m:
         groups = m.groupdict()

@@ -125,7 +125,8 @@ SLOTS = SlotGrammar(
     relations={
         "residence": (
             r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|(?:has\s+|just\s+)?(?:moved|relocated))"
-            r"\s+(?:from\s+(?P<from>.+?)\s+)?(?:in|to)\s+(?P<x>.+)$"
+            # "lives in a flat with two cats" says what the home is, not where: no place after it
+            r"\s+(?:from\s+(?P<from>.+?)\s+)?(?:in|to)\s+(?!(?:a|an)\s+(?!.*\s(?:in|to)\s))(?P<x>.+)$"
         ),
         "work_at": (
             r"^(?:(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+"
@@ -157,7 +158,7 @@ SLOTS = SlotGrammar(
         r"|\b(?:yesterday|tomorrow)\b"
     ),
     past=r"\b(?:from|between|in|during)\s+(?:\w+\s+)?\d{4}\b|\bused\s+to\b",
-    now=r"now|currently|still|actually",
+    now=r"now|currently|still|actually|these\s+days|nowadays|lately",
     not_an_employer=r"on|hard|from\s+home",
     not_an_employer_when=r"(?:the)?\s*(?:weekends?|saturdays|sundays|nights)",
     possessed=(

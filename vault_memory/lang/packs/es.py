@@ -720,6 +720,7 @@ PACK = Pack(
     outdated_mark="más antiguo — puede estar desactualizado",
     said_again="confirmado",
     negations=frozenset({"no", "nunca", "sin", "ni", "jamas", "tampoco"}),
+    state_openings=frozenset("en con sin fuera desde hasta de".split()),
     denials=frozenset({"nunca", "jamás", "nadie", "ningún", "ninguna", "ni", "tampoco"}),
     subject_nouns=frozenset({"usuario", "usuaria", "usuarios", "usuarias"}),
     extra_stop_words=frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"}),

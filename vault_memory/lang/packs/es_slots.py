@@ -117,7 +117,9 @@ SLOTS = SlotGrammar(
     relations={
         "residence": (
             r"^(?:vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|"
-            r"se\s+fue\s+a\s+vivir|se\s+muda|me\s+mudo)\s+(?:de\s+(?P<from>.+?)\s+)?(?:en|a|al)\s+(?P<x>.+)$"
+            # "vive en un cuarto piso" says what the home is, not where: no place after it
+            r"se\s+fue\s+a\s+vivir|se\s+muda|me\s+mudo)\s+(?:de\s+(?P<from>.+?)\s+)?(?:en|a|al)\s+"
+            r"(?!(?:un|una)\s+(?!.*\s(?:en|a)\s))(?P<x>.+)$"
         ),
         "work_at": (
             r"^(?:(?:trabaja|trabajo|ahora\s+trabaja|empezo\s+a\s+trabajar|entro\s+a\s+trabajar)\s+(?:en|para)|"
@@ -148,7 +150,7 @@ SLOTS = SlotGrammar(
         r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
         r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
     ),
-    now=r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia",
+    now=r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad",
     not_an_employer=r"en\s+(?:el|la|un|una)\s+proyecto|desde\s+casa",
     not_an_employer_when=r"(?:los|las|el|la)?\s*(?:fines|sabados|domingos|noches)",
     possessed=(

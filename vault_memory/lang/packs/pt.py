@@ -356,6 +356,7 @@ PACK = Pack(
         "como para".split()
     ),
     kin_owned=frozenset("bebe mulher país cobra".split()),
+    state_openings=frozenset("em no na com sem fora desde até de".split()),
     naming_words=frozenset("chama chamam chamado chamada chamados chamadas".split()),
     kin_owners=frozenset("meu minha meus minhas nosso nossa nossos nossas seu sua seus suas".split()),
     kin_owned_by=("do usuario", "da usuaria"),
@@ -752,7 +753,8 @@ PACK = Pack(
         (r"(trabajo|trabaja) (?:de|à|a|pela|pelas|durante a) (?:noite|madrugada|manhã|tarde)", r"\1 las noches"),
         (r"(trabajo|trabaja) (?:aos|nos|ao|no) (?:sábados|domingos|fins? de semana)", r"\1 los fines"),
         (r"projeto", "proyecto"),
-        (r"(vivo|vive|trabajo|trabaja) (?:em|no|na|nos|nas|num|numa)", r"\1 en"),
+        (r"(vivo|vive|trabajo|trabaja) (?:num|numa)", r"\1 en un"),  # "mora num 3.º andar": a home, not where
+        (r"(vivo|vive|trabajo|trabaja) (?:em|no|na|nos|nas)", r"\1 en"),
         (r"(trabajo|trabaja) (?:para|pra)(?: (?:o|a|os|as))?", r"\1 para"),
         (r"chama-se|se chama", "se llama"),
         (r"chamo-me|me chamo", "me llamo"),
