@@ -2271,6 +2271,8 @@ def test_a_bare_request_after_its_fact_keeps_the_fact(said, values):
         "The build is slow today. Remember to clear the cache first.",
         "Mañana tengo dentista. Recuérdame llamar para confirmar.",
         "A pipeline falhou outra vez. Lembra de rodar os testes antes.",
+        "Mi hermano se casa el sábado. Recuérdame comprarle algo.",
+        "Mi jefa vuelve el lunes. Recuérdame escribirle.",
     ],
 )
 def test_a_to_do_after_a_sentence_keeps_neither(said):
@@ -2361,3 +2363,19 @@ def test_what_a_home_or_a_state_is_replaces_no_value_and_a_time_said_first_hides
         outcomes = remember_said(mem, said, now=NOW)
     assert outcomes, said
     assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that now my sister lives in Bergen", "Bergen"),
+        ("please remember that now I'm on the platform team", "platform team"),
+        ("remember that now we order from Rosie's on Fridays", "Rosie's"),
+    ],
+)
+def test_that_before_a_time_and_the_users_clause_opens_the_fact(said, value):
+    """ "remember that now I live in Nantes" was read as "remember that" pointing back at
+    nothing said before: "that" with a time after it is a pronoun only when no clause of
+    the user's follows."""
+    found, _ = read_requests(said)
+    assert any(value in s.text for s in found), found

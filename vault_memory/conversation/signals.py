@@ -35,6 +35,7 @@ from ..lang import (
 )
 from ..lang import judge as meaning
 from ..lang.grammar import as_typed_kept, guarded
+from ..lang.roles import either
 from ..vault.secrets import find_secret, find_secrets, masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 
@@ -583,8 +584,8 @@ class _Reading:
             return False
         words = sentence.rstrip(".!?").split()
         cue = _first_cue(words, _CUE_REACH)
-        if cue is None or _request_start(words, cue) != 0:
-            return False
+        if cue is None or _request_start(words, cue) != 0 or _REMIND_ME.search(fold_accents(words[cue])):
+            return False  # "…el viernes. Recuérdame llamarla.": a to-do, whatever was said before
         back = _pointed_at([], self.before_it)
         if back is None:
             return False
@@ -1016,6 +1017,8 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     alone = (start == 0 or (_asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue]))) and (
         len(words) - cue <= 2 or _says_only_what_for(words[cue + 1 :])
     )
+    if alone and _REMIND_ME.search(fold_accents(words[cue])) and _trim(" ".join(words[cue + 1 :])):
+        alone = False  # "Recuérdame llamarla": what to do, not what was said ("Recuérdamelo" carries it)
     return bool(attached or _BACK_WORDS & ahead or after or alone)
 
 
@@ -1481,6 +1484,8 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     that somewhere so…", "commit that to memory")."""
     if fold_accents(words[i].casefold().rstrip(",.!?")) not in _BACK_WORDS:
         return False
+    if i + 2 < len(words) and _NOW_WORD.fullmatch(words[i + 1]) and _theirs(" ".join(words[i + 2 :])):
+        return False  # "remember that now I live in Nantes": a time, then the user's clause it opens
     return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
@@ -1488,6 +1493,9 @@ def _a_pronoun(words: list[str], i: int) -> bool:
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
     )
 
+
+#: a word that says now, as the slot rules read it ("now", "currently", "ahora")
+_NOW_WORD = re.compile(rf"(?:{either('now')})", _I)
 
 #: the nouns a back word points at what was said with, in every pack ("save that info")
 _BACK_NOUNS = frozenset(w for p in all_packs() for w in p.back_nouns)
