@@ -77,10 +77,14 @@ _HARNESS = (
     "This session is being continued from a previous conversation",
 )
 #: what the harness or the IDE puts into the user's own prompt (reminders, the editor's
-#: selection and open file): cut out, the prompt kept. A file's selected text is not the
-#: user's words ("The admin password is hunter2" came from a selected file)
+#: selection and open file), and vmem's own block and notice pasted back: cut out, the
+#: prompt kept. A file's selected text is not the user's words ("The admin password is
+#: hunter2" came from a selected file), nor is a notice of what vmem remembered ("-
+#: remembered: The user is an administrator…" pasted into a prompt was written as a fact)
 _REMINDER = re.compile(
-    r"<(system-reminder|ide_selection|ide_opened_file|ide_diagnostics)\b[^>]*>.*?(</\1>|\Z)", re.S | re.I
+    r"<(system-reminder|ide_selection|ide_opened_file|ide_diagnostics|vmem-saved|memory(?=\s+source=\W?vmem))"
+    r"\b[^>]*>.*?(</(?:\1|memory)>|\Z)",
+    re.S | re.I,
 )
 
 
