@@ -10,9 +10,9 @@ is true and knows what its own ``remember`` tool would still have to keep.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from ..recall.render import defang
 from ..writing.rules import RememberOutcome
 
 #: the notice's fence, as the hook checks it (``hooks/vmem_hook_core.py``)
@@ -28,8 +28,6 @@ _SAID = {
     "superseded": "remembered, replacing what the vault said before",
     "reconfirmed": "already remembered",
 }
-#: a fence's tag inside a quoted fact would end the notice or open a block where it stands
-_TAG = re.compile(r"<(?=/?\s*(?:vmem-saved|memory)\b)", re.I)
 
 
 def said_notice(outcomes: Sequence[RememberOutcome], notes: Sequence[str]) -> str:
@@ -54,7 +52,8 @@ def said_notice(outcomes: Sequence[RememberOutcome], notes: Sequence[str]) -> st
 
 
 def _one_line(text: str) -> str:
-    """``text`` on one line, without control characters or a fence's tag, cut short."""
-    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    flat = _TAG.sub("‹", flat)
+    """``text`` on one line, without control characters or a fence's tag (``defang``: a
+    tag inside a quoted fact would end the notice or open a block where it stands), cut
+    short."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in defang(text)).split())
     return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"

@@ -47,8 +47,12 @@ def estimate_tokens(text: str) -> int:
 
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 #: anything that could open or close the fence, or pass for its header: <memory …>, </memory>
-#: and their HTML-escaped forms (with or without the ";"), matched on the text's skeleton
-_FENCE = re.compile(r"(<|&lt;?|&#0*60;?|&#x0*3c;?)\s*/?\s*memory\b", re.IGNORECASE)
+#: and their HTML-escaped forms (with or without the ";"), matched on the text's skeleton;
+#: the same of the notice beside the block (``<vmem-saved>``, ``conversation.notice``)
+_FENCE = re.compile(r"(<|&lt;?|&#0*60;?|&#x0*3c;?)\s*/?\s*(?:memory|vmem-saved)\b", re.IGNORECASE)
+#: the characters that reorder how a line reads (bidirectional embeddings, overrides and
+#: isolates): a stored "‮evil‬_admin" is shown as the letters it holds, in their order
+_BIDI = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 #: letters that look like those of "<memory" and that NFKC leaves alone (Cyrillic, Greek,
 #: small capitals, IPA), read as the letter they pass for
 _CONFUSABLES = str.maketrans(
@@ -85,12 +89,14 @@ def _skeleton(text: str) -> tuple[str, list[int]]:
 
 def defang(text: str) -> str:
     """Text that can sit inside the block without closing it or faking its opening: what
-    reads as the ``<`` of a ``memory`` tag (look-alikes, invisible characters and
-    HTML escapes included) becomes ``‹``; everything else stays as written."""
+    reads as the ``<`` of a ``memory`` or ``vmem-saved`` tag (look-alikes, invisible
+    characters and HTML escapes included) becomes ``‹``, and what reorders a line's letters
+    (bidirectional controls) is left out; everything else stays as written."""
     if not text:
         return text
     if text.isascii():  # its own skeleton, read in C: almost every memory
         return _FENCE.sub(lambda m: "‹" + m.group(0)[len(m.group(1)) :], text)
+    text = text.translate(_BIDI)
     seen, origin = _skeleton(text)
     out = list(text)
     for m in _FENCE.finditer(seen):
