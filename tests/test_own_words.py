@@ -2287,6 +2287,7 @@ def test_a_to_do_after_a_sentence_keeps_neither(said):
     [
         ("my dentist moved to 14 Elm Street, update what you know about me", ["14 Elm Street"]),
         ("I switched banks, it's Starling now. Update your notes on me.", ["Starling"]),
+        ("My dentist retired, the new one is Dr. Amadi. Please update my memory.", ["Dr. Amadi"]),
         ("Mi gimnasio ahora es el de Chamberí, actualízalo porfa", ["Chamberí"]),
         ("Ya no trabajo en Indra, ahora estoy en Sngular. Actualiza eso.", ["Sngular"]),
         ("Mudei de emprego, agora estou na Totvs. Atualiza isso.", ["Totvs"]),
@@ -2304,6 +2305,7 @@ def test_a_correction_asked_to_be_updated_keeps_the_new_fact(said, values):
     "said",
     [
         "the endpoint changed to /v2/orders, update it in the client",
+        "I renamed the handler to on_submit. Update it.",
         "el README está viejo, actualízalo",
         "O schema mudou. Atualiza isso no modelo.",
     ],

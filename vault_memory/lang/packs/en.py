@@ -423,10 +423,11 @@ PACK = Pack(
             "remember ",
         ),
         (r"\b(?:don'?t|do\s+not)\s+let\s+me\s+forget(?=[\W_]*$)", "remember that"),
-        # a correction's request: "…, pls update whatever u have on me", "update your notes about me"
+        # a correction's request: "…, pls update whatever u have on me", "update your notes about me",
+        # "please update my memory" (a bare "update it" ends as many tasks: "I renamed the function. Update it.")
         (
             r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\s+me\b"
-            r"|\bupdate\s+(?:your|ur)\s+(?:notes|memory|memories)(?:\s+(?:on|about)\s+me)?\b",
+            r"|\bupdate\s+(?:your|ur|my)\s+(?:notes|memory|memories|profile)(?:\s+(?:on|about)\s+me)?\b",
             "remember that",
         ),
     ),
