@@ -2071,3 +2071,17 @@ def test_a_stored_notice_tag_or_bidi_control_is_shown_inert_in_the_block(tmp_pat
     assert "<vmem-saved" not in block and "</vmem-saved" not in block
     assert "\u202e" not in block and "\u202c" not in block and "flip ok" in block
     assert "\u202e" in (vault / "facts" / "handle.md").read_text(encoding="utf-8")
+
+
+def test_the_same_request_twice_in_one_session_is_named_not_silent(served_vault, tmp_path):
+    """The second time a session said the same words, the daemon read them as done and the
+    agent was told nothing: the notice says they were not written again."""
+    args, env = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM], clean_env(tmp_path)
+    session, said = f"s-{uuid.uuid4()}", "remember that my rowing club meets at Putney"
+    notices = []
+    for _ in range(2):
+        done = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=said, session_id=session), env)
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+        notices.append(context[context.find("<vmem-saved>") :] if "<vmem-saved>" in context else "")
+    assert "- remembered: " in notices[0] and "Putney" in notices[0]
+    assert "- not written again: " in notices[1]

@@ -256,7 +256,10 @@ def _remember_said(
     seconds: float | None = None,
 ) -> list[RememberOutcome]:
     turn = Turn("user", text, 1)
-    if turn.digest in ledger.explicit:
+    if turn.digest in ledger.explicit:  # the same words again in one conversation: read once
+        mem.vault.warnings.append(
+            "not written again: this conversation said the same words before, and they were read then"
+        )
         return []
     from ..writing.rules import validate
 
