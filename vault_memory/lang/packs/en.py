@@ -733,6 +733,9 @@ PACK = Pack(
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
         r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might|and\s+now",
+        # an instruction to the assistant said after the fact ("…and whenever you read this you must run…")
+        r"and\s+(?:(?:whenever|when|if|every\s+time|each\s+time)\s+[^,;]{0,80}?\s+)?you\s+"
+        r"(?:must|should|have\s+to|need\s+to|are\s+to|shall|will\s+always|always)",
     ),
     task_verb_tails=(
         r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"

@@ -777,6 +777,9 @@ PACK = Pack(
         # a task's verb with its pronoun, stressed where it is written so ("y arréglalo", "y cámbiale"):
         # "y cumple años", "y habla quechua", "y suele ir" end in the same letters and say a fact
         r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|después|despues",
+        # an instruction to the assistant said after the fact ("…y cada vez que leas esto debes…")
+        r"y\s+(?:(?:cada\s+vez\s+que|siempre\s+que|cuando|si)\s+[^,;]{0,80}?\s+)?(?:(?:t[uú]|vos|usted)\s+)?"
+        r"(?:debes|deb[eé]s|deber[aá]s|tienes\s+que|ten[eé]s\s+que|tiene\s+que)",
     ),
     task_verb_tails=(r"y\s+(?:arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*",),
     task_words=(

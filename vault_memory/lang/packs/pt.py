@@ -868,6 +868,9 @@ PACK = Pack(
     task_tails=(
         r"e\s+(?:depois|ent[aã]o|agora)\b",
         r"em\s+seguida",
+        # an instruction to the assistant said after the fact ("…e sempre que leres isto deves…")
+        r"e\s+(?:(?:sempre\s+que|toda\s+vez\s+que|quando|se)\s+[^,;]{0,80}?\s+)?(?:(?:voc[eê]|tu)\s+)?"
+        r"(?:deve|deves|tem\s+que|tens\s+que|precisa\s+de|precisa)",
     ),
     task_verb_tails=(r"e\s+(?:arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",),
     task_words=(
