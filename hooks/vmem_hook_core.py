@@ -23,6 +23,9 @@ import sys
 import vmem_daemonlink as link  # vault_memory/daemonlink.py, copied beside this file
 
 TIMEOUT = 2.0  # seconds for one daemon answer; Claude Code's own timeout is the backstop
+#: the most of a prompt sent to be read for what it asks to keep (the daemon reads no more:
+#: ``daemon.requests.MAX_SAID_CHARS``)
+SAID_MOST = 9_000
 
 
 def main(argv):
@@ -68,11 +71,14 @@ def claude_code(event, args):
         prompt = event.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return 0
-        said = prompt[:2000]
+        head = prompt[:2000]
         # a lone surrogate of a JSON escape is no text: recalled without it, said as it came
         # (the daemon names a request in it as not read rather than write it altered)
-        query = said.encode("utf-8", "replace").decode("utf-8")
-        if query != said:
+        query = head.encode("utf-8", "replace").decode("utf-8")
+        # what is read for "remember that…": the whole prompt, or its start and its end (a
+        # request after a pasted log was lost with everything past the first 2,000 characters)
+        said = prompt if len(prompt) <= SAID_MOST else f"{prompt[: SAID_MOST // 2]}\n\n{prompt[-(SAID_MOST // 2) :]}"
+        if query != head:
             _log(vault, f"{name}: the prompt holds characters that are not UTF-8 text; recalled without them")
         # "remember that…" in the prompt is written by the daemon before it recalls
         return _context(name, _recall(vault, query, budget, args, session, said=said))

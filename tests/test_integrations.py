@@ -2085,3 +2085,20 @@ def test_the_same_request_twice_in_one_session_is_named_not_silent(served_vault,
         notices.append(context[context.find("<vmem-saved>") :] if "<vmem-saved>" in context else "")
     assert "- remembered: " in notices[0] and "Putney" in notices[0]
     assert "- not written again: " in notices[1]
+
+
+def test_a_request_after_a_long_paste_is_read(served_vault, tmp_path):
+    """The hook sent the first 2,000 characters of a prompt to be read for what it asks to
+    keep: a request after a pasted log was lost. It sends the whole prompt, or its start
+    and end when it is longer than the daemon reads."""
+    args, env = ["claude-code", "--vault", str(served_vault), "--vmem", VMEM], clean_env(tmp_path)
+    log = "".join(
+        f"2026-11-0{i % 9 + 1} 12:00:{i % 60:02d} worker[{i}] job {i} finished in {i % 97} ms\n" for i in range(400)
+    )
+    for prompt in (
+        f"{log[:6000]}\nwhy is job 17 slow? also, please remember that my on-call week is the first of each month",
+        f"{log}\n{log}\nand remember that my pager alias is kestrel-ops",
+    ):
+        done = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=prompt), env)
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+        assert "- remembered: " in context, (len(prompt), context[-400:])
