@@ -2417,3 +2417,23 @@ def test_an_instruction_to_the_assistant_after_a_fact_is_not_kept_with_it(said, 
     fact is no part of it, and would be read in every later session as the user's."""
     found, _ = read_requests(said)
     assert [s.text for s in found] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        ("My dentist is Dr. Okafor", "recuerda que mi dentista ahora es la Dra. Fuentes"),
+        ("Mi abogado es el Sr. Gil", "recuerda que mi abogada es la Sra. Ruiz"),
+        ("O meu senhorio é o Sr. Almeida", "remember that my landlord is now Mrs. Duarte"),
+        ("Mi jefa es Lucía", "lembra que o meu chefe agora é o Bruno"),
+    ],
+)
+def test_one_of_the_users_people_said_in_another_language_or_gender_replaces_the_other(before, said, tmp_path):
+    """ "My dentist is Dr. Okafor" and a later "Mi dentista es el Dr. Fuentes" were both
+    current and shown unmarked (two subjects, one per language), as were "mi abogado" and
+    "mi abogada": the user's dentist, landlord, boss, lawyer are one subject by one name."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember(before, now=NOW - 3 * DAY)
+        outcomes = remember_said(mem, said, now=NOW)
+    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes), outcomes

@@ -212,6 +212,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # the slot rules' number words come from the packs, and "una" is an article there, not
     # "1" ("abrí una cuenta" says no count): every fact's stance read again
     Migration("numbers of the packs", "", fill=fill_tags_again),
+    # the user's people and things of one of each by one name in every language and gender
+    # ("Mi dentista", "My dentist"; "mi abogado", "mi abogada"), a schedule that is no trade
+    # ("trabajo de 8 a 5"), a home's description that is no residence ("vivo en un cuarto
+    # piso"), where or how someone is that names no one ("is on leave"), and a fact that
+    # opens with its time ("Now the user lives in…"): every fact's slot read again
+    Migration("subjects in every language", "", fill=fill_tags_again),
 )
 
 

@@ -119,8 +119,9 @@ def stem(word: str) -> str:
 
 
 def value_words(text: str) -> frozenset[str]:
-    """The words of a value that say it: "a Pixel 8" → {pixel, 8}; "dos" → {2}."""
-    cut = _TRAILING_TIME.sub("", " " + normal_form(text)).strip()
+    """The words of a value that say it: "a Pixel 8" → {pixel, 8}; "dos" → {2}; a word of now
+    that opens it is no time said after it ("is now Mrs. Duarte" was read as no value)."""
+    cut = _TRAILING_TIME.sub("", " " + _LEADING_NOW.sub("", normal_form(text))).strip()
     words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(cut)]
     return frozenset(w for w in words if w not in _STOP)
 
@@ -458,6 +459,7 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
     """The slot of something of the user's ("the user's phone is…", "su pareja se llama…")."""
     if not subject or _plural(subject):
         return None
+    rest = _NOW.sub("", rest)  # "el jefe del usuario ahora es Bruno", as "the user's boss is now Bruno"
     cardinality: Cardinality = "unsure" if _several(subject) else "one"
     found = _first_match(_OF_A_THING, rest)
     if found:

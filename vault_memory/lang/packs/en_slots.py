@@ -32,6 +32,12 @@ SLOTS = SlotGrammar(
         **dict.fromkeys("laptop notebook computer".split(), "computer"),
         "car": "car",
         **dict.fromkeys("favorite favourite".split(), "fav"),
+        # the people and things of the user's one of each, by the names the other packs give them
+        **dict.fromkeys("landlord landlady".split(), "landlord"),
+        **dict.fromkeys("lawyer attorney".split(), "lawyer"),
+        **dict.fromkeys("vet veterinarian".split(), "vet"),
+        **dict.fromkeys("email e-mail".split(), "email"),
+        **dict.fromkeys("bike bicycle".split(), "bike"),
     },
     several_people=frozenset(
         """sister brother sibling friend son daughter child kid baby dog cat pet bird fish horse cousin colleague

@@ -14,6 +14,9 @@ NOT_WHEN = (
     r"|tarde|ma[ñn]ana|madrugada|turno|guardia|casa|remoto|segunda|ter[cç]a|quarta|quinta|sexta)\b))"
 )
 
+#: what says now, before or after the verb ("ahora vive", "el jefe ahora es…")
+NOW = r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad"
+
 SLOTS = SlotGrammar(
     stop_words=frozenset(
         """mi mis tu tus nuestro nuestra nuestros nuestras el la los las un una unos unas de del al en con por para y
@@ -40,6 +43,21 @@ SLOTS = SlotGrammar(
         **dict.fromkeys("portatil computadora ordenador".split(), "computer"),
         **dict.fromkeys("coche auto carro".split(), "car"),
         **dict.fromkeys("favorito favorita preferido preferida".split(), "fav"),
+        # the people and things of the user's one of each, by one name whatever the language
+        # or the gender they are said in ("Mi dentista…" and "My dentist…" are one subject;
+        # Portuguese reads through these forms: "senhorio", "advogada", "contabilista")
+        "dentista": "dentist",
+        **dict.fromkeys("casero casera arrendador arrendadora senhorio senhoria".split(), "landlord"),
+        **dict.fromkeys("jefe jefa chefe".split(), "boss"),
+        **dict.fromkeys("gestor gestora".split(), "manager"),
+        **dict.fromkeys("abogado abogada advogado advogada".split(), "lawyer"),
+        **dict.fromkeys("contador contadora contable contabilista".split(), "accountant"),
+        **dict.fromkeys("veterinario veterinaria".split(), "vet"),
+        "terapeuta": "therapist",
+        "gimnasio": "gym",
+        "banco": "bank",
+        **dict.fromkeys("correo email e-mail".split(), "email"),
+        **dict.fromkeys("bici bicicleta".split(), "bike"),
     },
     several_people=frozenset(
         """hermana hermano amigo amiga hijo hija bebe perro perra gato gata mascota primo prima colega companero
@@ -150,12 +168,13 @@ SLOTS = SlotGrammar(
         r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
         r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
     ),
-    now=r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad",
+    now=NOW,
     not_an_employer=r"en\s+(?:el|la|un|una)\s+proyecto|desde\s+casa",
     not_an_employer_when=r"(?:los|las|el|la)?\s*(?:fines|sabados|domingos|noches)",
     possessed=(
         r"^(?:(?:el|la|los|las)\s+(?P<s1>[\w ]+?)\s+(?:del\s+usuario|de\s+la\s+usuaria)|(?:mi|su)\s+(?P<s2>[\w ]+?))"
-        r"\s+(?P<r>(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
+        # "el jefe del usuario ahora es Bruno": a word of now before the verb is read with it
+        rf"\s+(?P<r>(?:(?:{NOW})\s+)?(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
     ),
     self_subject=r"^(?:(?:(?:el|la)\s+usuari[oa]|yo)\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$",
     also=r"tambien|ademas",
