@@ -62,17 +62,49 @@ def with_newer_related(
 ) -> list[Hit]:
     """``hits`` with each recalled fact that a newer, related fact says has changed marked
     ``outdated_by`` it, the newer placed just before (brought along when not recalled)."""
+    if not parts or not snap.holds_changes():
+        return hits
+    hits = _without_the_closest_outdated(hits, snap, parts, is_current, params)
     looked = [
         h
         for h in hits
         if h.memory.type == "fact" and h.memory.path is not None and not h.outdated_by and not h.conflicts_with
     ][: params.facts]
-    if not looked or not parts or not snap.holds_changes():
+    if not looked:
         return hits
     newer_of = _changes_of(looked, snap, parts, is_current, params)
     if not newer_of:
         return hits
     return _placed(hits, newer_of, _companions(hits, newer_of, params), params)
+
+
+def _without_the_closest_outdated(
+    hits: list[Hit], snap: Snapshot, parts: Sequence[Part], is_current: Callable[[Memory], bool], params: RelatedParams
+) -> list[Hit]:
+    """``hits`` without the older facts a conflict marked outdated by a newer one that is
+    also the change this stage reads of them, very close in meaning (``leave_out_cosine``):
+    "Meu banco é o Itaú" under "meu banco agora é o Inter…" is left out, as when no rule
+    read the pair as one subject; a conflict the words alone read stays marked."""
+    marked = {
+        h.memory.id: h.outdated_by
+        for h in hits
+        if h.outdated_by and h.memory.type == "fact" and h.memory.path is not None
+    }
+    if not marked:
+        return hits
+    closed = [h for h in hits if h.memory.id in marked][: params.facts]
+    changed = _changes_of(closed, snap, parts, is_current, params)
+    gone = {
+        older
+        for older, (closeness, newer) in changed.items()
+        if closeness >= params.leave_out_cosine and newer.id == marked[older]
+    }
+    if not gone:
+        return hits
+    for hit in hits:
+        if hit.memory.id in {marked[older] for older in gone}:
+            hit.explain["changes"] = [*hit.explain.get("changes", []), *(o for o in gone if marked[o] == hit.memory.id)]
+    return [h for h in hits if h.memory.id not in gone]
 
 
 def _changes_of(
