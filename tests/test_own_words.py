@@ -2352,6 +2352,10 @@ def test_when_someone_works_is_no_trade_and_replaces_none(said, tmp_path):
         ("I work at Red Hat", "remember that nowadays I work at Canonical", True),
         ("Trabajo en Cabify", "recuerda que actualmente trabajo en Glovo", True),
         ("Moro em Braga", "lembra que hoje em dia moro em Évora", True),
+        ("My physio is Dr. Brandt", "remember that my physio is closed on Fridays", False),
+        ("My bike is a Brompton", "remember my bike is locked at bay 12 of the station", False),
+        ("Moro em Braga", "lembra que moro num prédio no quinto andar", False),
+        ("My landlord is Mr. Ames", "remember that my landlord is now a company called Northwind Homes", True),
     ],
 )
 def test_what_a_home_or_a_state_is_replaces_no_value_and_a_time_said_first_hides_none(before, said, replaces, tmp_path):

@@ -215,8 +215,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # the user's people and things of one of each by one name in every language and gender
     # ("Mi dentista", "My dentist"; "mi abogado", "mi abogada"), a schedule that is no trade
     # ("trabajo de 8 a 5"), a home's description that is no residence ("vivo en un cuarto
-    # piso"), where or how someone is that names no one ("is on leave"), and a fact that
-    # opens with its time ("Now the user lives in…"): every fact's slot read again
+    # piso"), where or how someone is that names no one ("is on leave", "is closed on
+    # Mondays"), and a fact that opens with its time ("Now the user lives in…"): every fact's
+    # slot read again
     Migration("subjects in every language", "", fill=fill_tags_again),
 )
 

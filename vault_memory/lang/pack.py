@@ -310,6 +310,9 @@ class Pack:
     #: manager is *on* leave", "mi coche está *en* el taller", "é *de* Braga"): such a fact
     #: describes its subject and replaces no name (``vault.slots``)
     state_openings: frozenset[str] = field(default_factory=frozenset)
+    #: the articles a name may follow after a copula ("is *a* Pixel 6", "es *el* Dr. Ruiz", "é
+    #: *um* iPhone"): what a thing is named is read from the word after them
+    value_articles: frozenset[str] = field(default_factory=frozenset)
     denials: frozenset[str] = field(default_factory=frozenset)
     subject_nouns: frozenset[str] = field(default_factory=frozenset)
     extra_stop_words: frozenset[str] = field(default_factory=frozenset)

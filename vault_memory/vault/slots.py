@@ -346,6 +346,7 @@ _NOW = re.compile(rf"^(?:{either('now')})\s+")
 #: the same, opening a fact before its subject ("Now the user lives in Nantes", "Ahora el
 #: usuario vive en Vigo", "These days the user works at Shopify"): no slot was read
 _LEADING_NOW = re.compile(rf"^(?:{either('now')})\s*,?\s+")
+_LEADING_NOW_AS_WRITTEN = re.compile(_LEADING_NOW.pattern, re.IGNORECASE)  # "is now Tom Becker"
 
 
 #: the subjects read by one pattern each, in the order they are tried: (pattern, subject,
@@ -522,10 +523,24 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
         slot = _sentence_slot(said)
     if slot is not None and not slot.facet and _HAS_A_FACET.fullmatch(slot.subject):
         slot = replace(slot, facet=_facet(written))  # "is Pedro" names, "is very demanding" describes
+    if slot is not None and slot.subject == "residence" and _A_HOME.search(said) and not _names_a_place(written):
+        return None  # "moro num apartamento no décimo andar": what the home is, and no place named
     if slot is not None and slot.cardinality == "one" and (more or _MORE.search(said) or _ALSO.search(said)):
         # "lives in Leeds and works at Siemens": a new city must not take the job with it
         return replace(slot, cardinality="unsure")
     return slot
+
+
+#: a home said with its article where a place would be ("lives in *a* flat", "vive en *un*
+#: piso", Portuguese "num" read as "en un"), each grammar's residence prepositions and articles
+_A_HOME = re.compile(r"\b(?:in|to|en|a|al)\s+(?:a|an|un|una)\s")
+
+
+def _names_a_place(written: str) -> bool:
+    """Whether a fact as written names a place after its first word (a capital: "a small flat
+    in Leeds", "un piso en Sevilla"); one written in lower case throughout is read as naming one."""
+    rest = written.split()[1:]
+    return written.islower() or any(w[:1].isupper() for w in rest)
 
 
 #: a subject of something of the user's said to *be* something ("boss", "phone", "fav
@@ -546,15 +561,28 @@ def _facet(sentence: str) -> str:
     value = _COPULA_VALUE.search(sentence)
     if value is None or sentence.islower():
         return ""
-    first = value.group("v").split(maxsplit=1)[0].casefold()
-    if first in _STATE_OPENINGS:  # "My manager is on leave until May": where or how it is, not who
+    words = _LEADING_NOW_AS_WRITTEN.sub("", value.group("v")).split() or value.group("v").split()
+    while len(words) > 1 and words[0].casefold() in _VALUE_ARTICLES:  # "a Pixel 6", "el Dr. Ruiz"
+        words = words[1:]
+    if words[0].casefold() in _STATE_OPENINGS:  # "My manager is on leave until May": where or how it is, not who
         return "described"
-    return "named" if re.search(r"[A-ZÀ-Ý0-9]", value.group("v")) else "described"
+    # a name is what the value opens with ("Pedro", "Dr. Okafor", "iPhone 15"), what a naming
+    # word says ("a company called Greystar") or what an apposition does ("una inmobiliaria,
+    # Foncasa"); "closed on Mondays", "parked on level 3" describe, whatever comes later
+    if re.search(r"[A-ZÀ-Ý0-9]", words[0]) or any(
+        (w.casefold() in _NAMING or w.endswith(",")) and re.search(r"[A-ZÀ-Ý0-9]", n[:1])
+        for w, n in zip(words, words[1:])
+    ):
+        return "named"
+    return "described"
 
 
 #: the words that open where or how a thing is, not what it is ("is *on* leave", "é *de*
 #: Braga"), in every pack (``Pack.state_openings``)
 _STATE_OPENINGS = frozenset(w for p in all_packs() for w in p.state_openings)
+#: the articles a name may follow, and the words that say what something is called, in every pack
+_VALUE_ARTICLES = frozenset(w for p in all_packs() for w in p.value_articles)
+_NAMING = frozenset(w for p in all_packs() for w in p.naming_words)
 
 
 #: a key's value longer than this is a sentence about something, not the key's new value

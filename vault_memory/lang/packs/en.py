@@ -714,6 +714,7 @@ PACK = Pack(
     said_again="confirmed",
     negations=frozenset({"no", "not", "never", "without", "nor"}),
     state_openings=frozenset("on in at off away out under until from".split()),
+    value_articles=frozenset("a an the".split()),
     denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
     subject_nouns=frozenset({"user", "user's", "users", "users'"}),
     third_person=grammar.third_person,

@@ -721,6 +721,7 @@ PACK = Pack(
     said_again="confirmado",
     negations=frozenset({"no", "nunca", "sin", "ni", "jamas", "tampoco"}),
     state_openings=frozenset("en con sin fuera desde hasta de".split()),
+    value_articles=frozenset("un una el la los las".split()),
     denials=frozenset({"nunca", "jamás", "nadie", "ningún", "ninguna", "ni", "tampoco"}),
     subject_nouns=frozenset({"usuario", "usuaria", "usuarios", "usuarias"}),
     extra_stop_words=frozenset({"vos", "sos", "tenes", "tene", "habes", "estes"}),

@@ -357,6 +357,7 @@ PACK = Pack(
     ),
     kin_owned=frozenset("bebe mulher país cobra".split()),
     state_openings=frozenset("em no na com sem fora desde até de".split()),
+    value_articles=frozenset("um uma o a os as".split()),
     naming_words=frozenset("chama chamam chamado chamada chamados chamadas".split()),
     kin_owners=frozenset("meu minha meus minhas nosso nossa nossos nossas seu sua seus suas".split()),
     kin_owned_by=("do usuario", "da usuaria"),
