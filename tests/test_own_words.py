@@ -2430,6 +2430,9 @@ def test_an_instruction_to_the_assistant_after_a_fact_is_not_kept_with_it(said, 
         ("Mi abogado es el Sr. Gil", "recuerda que mi abogada es la Sra. Ruiz"),
         ("O meu senhorio é o Sr. Almeida", "remember that my landlord is now Mrs. Duarte"),
         ("Mi jefa es Lucía", "lembra que o meu chefe agora é o Bruno"),
+        ("My accountant is Mr. Hale", "remember that my new accountant is Ms. Oduya"),
+        ("Mi veterinaria es la Dra. Gil", "recuerda que mi nuevo veterinario es el Dr. Ruiz"),
+        ("O meu dentista é o Dr. Reis", "lembra que a minha nova dentista é a Dra. Paiva"),
     ],
 )
 def test_one_of_the_users_people_said_in_another_language_or_gender_replaces_the_other(before, said, tmp_path):

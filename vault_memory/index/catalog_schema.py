@@ -213,7 +213,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # "1" ("abrí una cuenta" says no count): every fact's stance read again
     Migration("numbers of the packs", "", fill=fill_tags_again),
     # the user's people and things of one of each by one name in every language and gender
-    # ("Mi dentista", "My dentist"; "mi abogado", "mi abogada"), a schedule that is no trade
+    # ("Mi dentista", "My dentist"; "mi abogado", "mi abogada"; "my *new* dentist"), a schedule that is no trade
     # ("trabajo de 8 a 5"), a home's description that is no residence ("vivo en un cuarto
     # piso"), where or how someone is that names no one ("is on leave", "is closed on
     # Mondays"), and a fact that opens with its time ("Now the user lives in…"): every fact's

@@ -49,6 +49,9 @@ class SlotGrammar:
 
     stop_words: frozenset[str] = field(default_factory=frozenset)
     articles: frozenset[str] = field(default_factory=frozenset)
+    #: what says a subject's value is new ("my *new* dentist", "mi email *nuevo*"): the same
+    #: subject, its new value
+    new_words: frozenset[str] = field(default_factory=frozenset)
     stem_suffixes: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     several_people: frozenset[str] = field(default_factory=frozenset)

@@ -214,6 +214,9 @@ def people_tags_of(roles: Iterable[str]) -> list[str]:
     return sorted(f"{PEOPLE_TAG}{role}" for role in set(roles))
 
 
+_NEW_WORDS = frozenset(w for g in GRAMMARS for w in g.new_words)
+
+
 def _subject_phrase(words: str) -> str:
     """The subject a possessive names, one spelling: "favourite weekend trip" → "fav weekend
     trip", "color favorito" → "fav colour", "boyfriend" → "partner"."""
@@ -222,7 +225,7 @@ def _subject_phrase(words: str) -> str:
         w = SUBJECT_NAMES.get(w, w)
         if w in ("fav",):
             out.insert(0, w)
-        elif w not in _ARTICLES:
+        elif w not in _ARTICLES and w not in _NEW_WORDS:  # "my new dentist" is my dentist, now another
             out.append(w)
     if len(out) > 1 and out[-1] in ("name", "residence") and out[0] != "fav":
         return " ".join(out[:-1]) + "/" + out[-1]

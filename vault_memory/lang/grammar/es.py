@@ -144,7 +144,7 @@ _ES_REFLEXIVE = {
 _ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
 #: words that sit between the possessive and its noun, or after the noun, and move with it:
 #: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
-_ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?"
+_ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?|nuev[oa]s?"  # "mi nuevo veterinario"
 _ES_AFTER_NOUN = (
     r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma|sangu[ií]ne[oa]|"
     # "mi talla de camisa es la M" → "la talla de camisa del usuario es la M": a bare noun after

@@ -41,6 +41,8 @@ _PT_AFTER_NOUN = (
     # and before the verb names the thing
     r"de\s+(?!(?:[oa]s?|meu|minha|meus|minhas|um|uma)\s)[a-záéíóúâêôãõç]+(?=\s+(?:é|são|está|estão|era|foi|fica|vence|custa|tem)\s)"
 )
+#: words before the noun that move with it: "minha nova dentista" → "a nova dentista do usuário"
+_PT_BEFORE_NOUN = r"nov[oa]s?|melhor(?:es)?|primeir[oa]s?|únic[oa]s?"
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 #: a preposition before a possessive takes its article ("em meu carro" → "no carro do
 #: usuário"); one that holds it already ("no", "da", "pelas") keeps it, so no second comes
@@ -117,7 +119,10 @@ def third_person(text: str) -> str:
 
     out = re.sub(r"\b(em|de|por)\s+(meu|minha|meus|minhas)\b", contracted, out, flags=_I)
     out = re.sub(
-        rf"\b(meu|minha|meus|minhas)\s+([^\W\d_]+)(\s+(?:{_PT_AFTER_NOUN})(?![^\W\d_]))?", possessive, out, flags=_I
+        rf"\b(meu|minha|meus|minhas)\s+((?:(?:{_PT_BEFORE_NOUN})\s+)?[^\W\d_]+)(\s+(?:{_PT_AFTER_NOUN})(?![^\W\d_]))?",
+        possessive,
+        out,
+        flags=_I,
     )
 
     out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)

@@ -12,6 +12,7 @@ SLOTS = SlotGrammar(
         any more recently lately""".split()
     ),
     articles=frozenset("a an the of".split()),
+    new_words=frozenset({"new"}),
     stem_suffixes=("ing", "ed", "er", "e"),
     names={
         **dict.fromkeys("partner boyfriend girlfriend husband wife spouse fiance fiancee".split(), "partner"),

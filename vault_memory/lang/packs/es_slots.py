@@ -24,6 +24,8 @@ SLOTS = SlotGrammar(
         mas""".split()
     ),
     articles=frozenset("de del la el los las un una".split()),
+    # Portuguese is read in these forms: "novo", "nova" as written
+    new_words=frozenset("nuevo nueva nuevos nuevas novo nova novos novas".split()),
     stem_suffixes=("ar", "er", "ir", "e", "a", "o"),
     names={
         **dict.fromkeys("pareja novio novia esposo esposa marido".split(), "partner"),

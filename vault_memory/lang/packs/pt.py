@@ -707,7 +707,11 @@ PACK = Pack(
     #: their articles (before "não" becomes "no"), the verbs of a home, work, a name, age, a
     #: partner, a switch, and the people's names; applied in order
     borrowed_forms=(
-        (r"(?:o|a|os|as) ([^\W\d_]+) (?:do usuário|do utilizador|da usuária|da utilizadora)", r"la \1 del usuario"),
+        # "a irmã do usuário", "a nova dentista do usuário": one or two words before whose they are
+        (
+            r"(?:o|a|os|as) ([^\W\d_]+(?: [^\W\d_]+)?) (?:do usuário|do utilizador|da usuária|da utilizadora)",
+            r"la \1 del usuario",
+        ),
         (r"do usuário|do utilizador", "del usuario"),
         (r"da usuária|da utilizadora", "de la usuaria"),
         (r"ao usuário|ao utilizador", "al usuario"),
