@@ -2433,6 +2433,8 @@ def test_an_instruction_to_the_assistant_after_a_fact_is_not_kept_with_it(said, 
         ("My accountant is Mr. Hale", "remember that my new accountant is Ms. Oduya"),
         ("Mi veterinaria es la Dra. Gil", "recuerda que mi nuevo veterinario es el Dr. Ruiz"),
         ("O meu dentista é o Dr. Reis", "lembra que a minha nova dentista é a Dra. Paiva"),
+        ("Meu médico é o Dr. Teles", "remember that my GP is Dr. Okonkwo now"),
+        ("Mi médico es el Dr. Soler", "recuerda que mi médica es la Dra. Prat"),
     ],
 )
 def test_one_of_the_users_people_said_in_another_language_or_gender_replaces_the_other(before, said, tmp_path):

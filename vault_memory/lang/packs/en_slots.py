@@ -35,6 +35,7 @@ SLOTS = SlotGrammar(
         **dict.fromkeys("favorite favourite".split(), "fav"),
         # the people and things of the user's one of each, by the names the other packs give them
         **dict.fromkeys("landlord landlady".split(), "landlord"),
+        **dict.fromkeys("doctor gp physician".split(), "doctor"),
         **dict.fromkeys("lawyer attorney".split(), "lawyer"),
         **dict.fromkeys("vet veterinarian".split(), "vet"),
         **dict.fromkeys("email e-mail".split(), "email"),

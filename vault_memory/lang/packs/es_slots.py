@@ -49,6 +49,7 @@ SLOTS = SlotGrammar(
         # or the gender they are said in ("Mi dentista…" and "My dentist…" are one subject;
         # Portuguese reads through these forms: "senhorio", "advogada", "contabilista")
         "dentista": "dentist",
+        **dict.fromkeys("medico medica".split(), "doctor"),
         **dict.fromkeys("casero casera arrendador arrendadora senhorio senhoria".split(), "landlord"),
         **dict.fromkeys("jefe jefa chefe".split(), "boss"),
         **dict.fromkeys("gestor gestora".split(), "manager"),
