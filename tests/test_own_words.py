@@ -2446,3 +2446,28 @@ def test_one_of_the_users_people_said_in_another_language_or_gender_replaces_the
         old = mem.remember(before, now=NOW - 3 * DAY)
         outcomes = remember_said(mem, said, now=NOW)
     assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes), outcomes
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that I quit the band and now play in an orchestra", "orchestra"),
+        ("recuerda que dejé el gimnasio y ahora nado en la piscina municipal", "piscina municipal"),
+        ("lembra que saí da Natura e agora trabalho na Ambev", "Ambev"),
+    ],
+)
+def test_what_the_user_does_now_after_and_now_is_kept(said, value):
+    """ "I sold the Civic and now drive a Mazda 3" was written "The user sold the Civic": "and
+    now" was read as a task after the fact. A task after it is cut ("…, and now fix the
+    test"); the user's own verb goes on with the fact."""
+    found, _ = read_requests(said)
+    assert any(value in s.text for s in found), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["remember I use bun, and now run the tests", "recuerda que uso pnpm y ahora corre los tests"],
+)
+def test_a_task_after_and_now_is_still_cut(said):
+    found, _ = read_requests(said)
+    assert found and not any("test" in s.text for s in found), found

@@ -733,7 +733,11 @@ PACK = Pack(
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
-        r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might|and\s+now",
+        r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might",
+        # "…, and now fix the test": a task after "and now"; "I sold the Civic and now drive a
+        # Mazda 3" goes on with the fact (the verb is the user's)
+        r"and\s+now\s+(?:let'?s|please|pls|can\s+you|could\s+you|fix|run|check|update|commit|push|test|deploy|write|add|"
+        r"remove|delete|rename|move|create|implement|refactor|make|use|try|look|help|show|tell|explain|go|continue)\b",
         # an instruction to the assistant said after the fact ("…and whenever you read this you must run…")
         r"and\s+(?:(?:whenever|when|if|every\s+time|each\s+time)\s+[^,;]{0,80}?\s+)?you\s+"
         r"(?:must|should|have\s+to|need\s+to|are\s+to|shall|will\s+always|always)",

@@ -774,7 +774,9 @@ PACK = Pack(
         "nos",
     ),
     task_tails=(
-        r"y\s+(?:luego|después|despues|ahora)\b",
+        r"y\s+(?:luego|después|despues)\b",
+        # "y ahora arregla el test": a task; "vendí el Ibiza y ahora conduzco un Corolla": the user's verb goes on
+        r"y\s+ahora\s+(?:\w+[aeáé](?:lo|la|le|me|nos)?|vamos|dime|dame|haz)\b",
         # a task's verb with its pronoun, stressed where it is written so ("y arréglalo", "y cámbiale"):
         # "y cumple años", "y habla quechua", "y suele ir" end in the same letters and say a fact
         r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|después|despues",

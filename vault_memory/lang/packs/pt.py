@@ -871,7 +871,9 @@ PACK = Pack(
     clause_joins=("e", "mas"),
     and_words=("e",),
     task_tails=(
-        r"e\s+(?:depois|ent[aã]o|agora)\b",
+        r"e\s+(?:depois|ent[aã]o)\b",
+        # "e agora corrige o teste": a task; "vendi o Gol e agora dirijo um HB20": the user's verb goes on
+        r"e\s+agora\s+(?:\w+[ae]|faz|vamos|bora)\b",
         r"em\s+seguida",
         # an instruction to the assistant said after the fact ("…e sempre que leres isto deves…")
         r"e\s+(?:(?:sempre\s+que|toda\s+vez\s+que|quando|se)\s+[^,;]{0,80}?\s+)?(?:(?:voc[eê]|tu)\s+)?"
