@@ -566,11 +566,16 @@ class _Reading:
         back = _points_back(sentence, self.before_it)
         if back is None:
             return False
-        del self.declined[declined_before:]  # "Acuérdate, por fa.": nothing after it, what was before
+        self.keep_back(back, declined_before)  # "Acuérdate, por fa.": nothing after it, what was before
+        return True
+
+    def keep_back(self, back: str, declined_before: int) -> None:
+        """What a request pointing back at what was said keeps (``back``), kept or named with
+        why, in place of what its own words were refused for."""
+        del self.declined[declined_before:]
         self.unclear = [s for s in self.unclear if s not in self.before_it]
         _keep_what_was_said(back, self.found, self.declined, self.language)
         self.joins, self.before_it = None, []
-        return True
 
     def keeps_what_was_said_before_a_bare_request(self, sentence: str, declined_before: int) -> bool:
         """Whether ``sentence`` is a request that opens with its word and names nothing to keep
@@ -584,15 +589,12 @@ class _Reading:
             return False
         words = sentence.rstrip(".!?").split()
         cue = _first_cue(words, _CUE_REACH)
-        if cue is None or _request_start(words, cue) != 0 or _REMIND_ME.search(fold_accents(words[cue])):
+        if cue is None or _request_start(words, cue) != 0 or _reminds_by_its_word(words[cue]):
             return False  # "…el viernes. Recuérdame llamarla.": a to-do, whatever was said before
         back = _pointed_at([], self.before_it)
         if back is None:
             return False
-        del self.declined[declined_before:]
-        self.unclear = [s for s in self.unclear if s not in self.before_it]
-        _keep_what_was_said(back, self.found, self.declined, self.language)
-        self.joins, self.before_it = None, []
+        self.keep_back(back, declined_before)
         return True
 
     def keeps_what_follows(self, sentence: str, following: str, declined_before: int) -> bool:
@@ -657,16 +659,6 @@ class _Reading:
                 self.unclear.append(sentence)
         self.last_kept = before if len(found) > before else None
 
-
-#: why a request's own words are refused when they name nothing to keep: said after what it
-#: asks to keep ("…. pls remember for recipe stuff"), the request keeps that
-_SAYS_NOTHING_KEPT = frozenset(
-    {
-        "nothing to keep was said after the request",
-        "not a fact about the user or their world",
-        "it does not say whom it is about (he, she, they: name them)",
-    }
-)
 
 #: why a request no rule read is not kept
 _UNCLEAR = "it asks to remember, but no fact of the user's could be read from it (try 'remember that …')"
@@ -1017,7 +1009,7 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     alone = (start == 0 or (_asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue]))) and (
         len(words) - cue <= 2 or _says_only_what_for(words[cue + 1 :])
     )
-    if alone and _REMIND_ME.search(fold_accents(words[cue])) and _trim(" ".join(words[cue + 1 :])):
+    if alone and _reminds_by_its_word(words[cue]) and _trim(" ".join(words[cue + 1 :])):
         alone = False  # "Recuérdame llamarla": what to do, not what was said ("Recuérdamelo" carries it)
     return bool(attached or _BACK_WORDS & ahead or after or alone)
 
@@ -1365,7 +1357,7 @@ def _reminds(clause: str, said: str) -> bool:
     mi suegra se llama Elena", "remind me that my passport expires in May": facts)."""
     words = clause.split()
     cue = _first_cue(words, _CUE_REACH)
-    return cue is not None and bool(_REMIND_ME.search(fold_accents(words[cue]))) and not _of_the_user_first(said)
+    return cue is not None and _reminds_by_its_word(words[cue]) and not _of_the_user_first(said)
 
 
 def _of_the_user_first(said: str) -> bool:
@@ -1411,7 +1403,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         # Obsidian pra notas, guarda isso"), else what the request says ("antes que eu esqueça,
         # anota que…")
         return _asked_further_on(clause, said, said_in)
-    if _REMIND_ME.search(fold_accents(words[cue])) and (said is None or not _of_the_user_first(said)):
+    if _reminds_by_its_word(words[cue]) and (said is None or not _of_the_user_first(said)):
         return _REMINDER
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
@@ -1608,7 +1600,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     whole = said.strip()
     said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
     if not said:
-        return "nothing to keep was said after the request"
+        return _NOTHING_AFTER
     why_not = _why_not_kept(said, whole, lang)
     written_in = lang if pack(lang) is not None else "en"
     if isinstance(why_not, _ByItsWords):
@@ -1679,7 +1671,7 @@ def _says_no_fact(said: str) -> str | None:
     if unfinished is not None:
         return unfinished
     if _says_nothing(said):
-        return "nothing to keep was said after the request"
+        return _NOTHING_AFTER
     if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
         return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
     if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
@@ -1691,6 +1683,12 @@ def _says_no_fact(said: str) -> str | None:
 #: in every pack: kept alone, it would not say whom it is about
 _OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I)
 _UNNAMED = "it does not say whom it is about (he, she, they: name them)"
+#: why a request is not kept when nothing follows its word, or what follows says nothing of the user
+_NOTHING_AFTER = "nothing to keep was said after the request"
+_NOT_A_FACT = "not a fact about the user or their world"
+#: why a request's own words are refused when they name nothing to keep: said after what it
+#: asks to keep ("…. pls remember for recipe stuff"), the request keeps that
+_SAYS_NOTHING_KEPT = frozenset({_NOTHING_AFTER, _NOT_A_FACT, _UNNAMED})
 #: the most words of a fact that stops where its value should be said: "my name is", "mi
 #: perro se llama" ("I take the train to work" ends in a saying verb, and says it)
 _SHORT = 4
@@ -1702,7 +1700,7 @@ def _unfinished(said: str) -> str | None:
     if _OTHERS.match(said):
         return _UNNAMED
     if _unsaid(said) or said.rstrip().endswith(":"):  # "sobre mí:": what it keeps is below
-        return "nothing to keep was said after the request"
+        return _NOTHING_AFTER
     return None
 
 
@@ -1759,6 +1757,13 @@ def _of_user_or_group(said: str, lang: str) -> bool:
 
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
 _REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.remind_stems) + r")\w*?-?me\b", _I)
+
+
+def _reminds_by_its_word(word: str) -> bool:
+    """Whether a request's word asks to be reminded ("recuérdame", "lembra-me", "remind me")."""
+    return _REMIND_ME.search(fold_accents(word)) is not None
+
+
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
 #: what follows a pointing word that makes it a time ("this *year*", "essa *semana*")
 _NOT_A_TIME = (
@@ -1813,7 +1818,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
         return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
     said = _FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip()
     if not said or _says_nothing(said):
-        return "nothing to keep was said after the request"  # "Remember, to:"
+        return _NOTHING_AFTER  # "Remember, to:"
     if PASSING_STATE.search(said):
         return _PASSING
     if _refused(said):
@@ -1915,7 +1920,7 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
         return _task_refusal(said)
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
-    return "not a fact about the user or their world"
+    return _NOT_A_FACT
 
 
 def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
