@@ -52,6 +52,10 @@ class SlotGrammar:
     #: what says a subject's value is new ("my *new* dentist", "mi email *nuevo*"): the same
     #: subject, its new value
     new_words: frozenset[str] = field(default_factory=frozenset)
+    #: the prepositions a residence's place follows and the indefinite articles: "lives *in a*
+    #: flat" says what the home is, not where (``vault.slots``)
+    residence_prepositions: frozenset[str] = field(default_factory=frozenset)
+    indefinite_articles: frozenset[str] = field(default_factory=frozenset)
     stem_suffixes: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     several_people: frozenset[str] = field(default_factory=frozenset)

@@ -101,9 +101,12 @@ def _without_the_closest_outdated(
     }
     if not gone:
         return hits
+    olders_of: dict[str, list[str]] = {}  # each newer's older facts left out, named under its ``changes``
+    for older in gone:
+        olders_of.setdefault(marked[older], []).append(older)
     for hit in hits:
-        if hit.memory.id in {marked[older] for older in gone}:
-            hit.explain["changes"] = [*hit.explain.get("changes", []), *(o for o in gone if marked[o] == hit.memory.id)]
+        if hit.memory.id in olders_of:
+            hit.explain["changes"] = [*hit.explain.get("changes", []), *olders_of[hit.memory.id]]
     return [h for h in hits if h.memory.id not in gone]
 
 

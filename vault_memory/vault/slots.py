@@ -536,7 +536,13 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
 
 #: a home said with its article where a place would be ("lives in *a* flat", "vive en *un*
 #: piso", Portuguese "num" read as "en un"), each grammar's residence prepositions and articles
-_A_HOME = re.compile(r"\b(?:in|to|en|a|al)\s+(?:a|an|un|una)\s")
+_A_HOME = re.compile(
+    r"\b(?:"
+    + "|".join(sorted({w for g in GRAMMARS for w in g.residence_prepositions}))
+    + r")\s+(?:"
+    + "|".join(sorted({w for g in GRAMMARS for w in g.indefinite_articles}))
+    + r")\s"
+)
 
 
 def _names_a_place(written: str) -> bool:

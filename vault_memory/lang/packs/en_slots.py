@@ -13,6 +13,8 @@ SLOTS = SlotGrammar(
     ),
     articles=frozenset("a an the of".split()),
     new_words=frozenset({"new"}),
+    residence_prepositions=frozenset({"in", "to"}),
+    indefinite_articles=frozenset({"a", "an"}),
     stem_suffixes=("ing", "ed", "er", "e"),
     names={
         **dict.fromkeys("partner boyfriend girlfriend husband wife spouse fiance fiancee".split(), "partner"),

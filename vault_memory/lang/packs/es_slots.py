@@ -26,6 +26,8 @@ SLOTS = SlotGrammar(
     articles=frozenset("de del la el los las un una".split()),
     # Portuguese is read in these forms: "novo", "nova" as written
     new_words=frozenset("nuevo nueva nuevos nuevas novo nova novos novas".split()),
+    residence_prepositions=frozenset({"en", "a", "al"}),
+    indefinite_articles=frozenset({"un", "una"}),
     stem_suffixes=("ar", "er", "ir", "e", "a", "o"),
     names={
         **dict.fromkeys("pareja novio novia esposo esposa marido".split(), "partner"),
