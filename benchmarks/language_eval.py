@@ -13,6 +13,9 @@ what the offline reading does with them:
 - ``declined``: of the explicit requests not kept, how many are named with a reason;
 - ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
   ("my password manager is 1Password") is not;
+- ``beside``: a courtesy's word that is a request's value is kept ("my signature says
+  Cheers"), one said beside a fact is not written into it, and the harmless facts said in
+  one request with a secret are written without it (``courtesies``, ``secrets_beside``);
 - ``remembering``: a story of remembering or forgetting is not written (``statements_right``)
   and a request beside such words keeps its fact (``requests_right``);
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
@@ -43,6 +46,7 @@ import argparse
 import collections
 import datetime as dt
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -120,6 +124,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
             out.update(_requests(suffix, split, show and suffix not in UNSEEN, judge))
     out.update(_remembering(show, judge))
     out.update(_secrets(split, show))
+    out.update(_beside(split, show, judge))
     out.update(_kinds(split, show))
     return out
 
@@ -191,6 +196,41 @@ def _secrets(split: str, show: bool) -> dict:
         table[name][case["lang"]][1] += 1
         if show and (found is None) == (case["label"] == "secret"):
             print(f"SECRET {'MISSED' if found is None else 'FALSE ALARM'} [{case['id']}] {case['text']!r} {found}")
+    out = {}
+    for name, counts in table.items():
+        out[name] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
+        out[name]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
+    return out
+
+
+def _beside(split: str, show: bool, judge: Judge | None) -> dict:
+    """What a request keeps beside what it must not: a courtesy's word that is its value
+    kept (``courtesy_value_kept``), a courtesy said beside a fact left out of it
+    (``courtesy_left_out``), the harmless facts said with a secret written with the secret
+    in none of them (``beside_secret_kept``; ``secret_written``: facts the write would take
+    that hold the secret). What is written is what the write takes: a fact with a secret the
+    write sees is refused."""
+    from vault_memory.vault.secrets import find_secret
+
+    def has(text: str, word: str) -> bool:
+        return re.search(r"(?<!\w)" + re.escape(word.casefold()) + r"(?!\w)", text.casefold()) is not None
+
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for name in ("courtesies", "secrets_beside"):
+        for case in cases(name, split):
+            signals, _ = read_requests(case["prompt"], judge=judge)
+            written = " || ".join(s.text for s in signals if find_secret(s.text) is None)
+            right = all(has(written, k) for k in case["must_keep"])
+            right = right and not any(has(written, d) for d in case.get("must_drop", []))
+            leaked = bool(case.get("secret")) and case["secret"].casefold() in written.casefold()
+            row = {"value": "courtesy_value_kept", "courtesy": "courtesy_left_out"}.get(case.get("kind", ""))
+            table[row or "beside_secret_kept"][case["lang"]][0] += right and not leaked
+            table[row or "beside_secret_kept"][case["lang"]][1] += 1
+            if row is None:
+                table["secret_written"][case["lang"]][0] += leaked
+                table["secret_written"][case["lang"]][1] += 1
+            if show and (leaked or not right):
+                print(f"BESIDE [{case['id']}] {case['prompt']!r} -> {written!r}")
     out = {}
     for name, counts in table.items():
         out[name] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
@@ -394,7 +434,11 @@ def main() -> None:
         print(
             f"language {lang}: {c.get('right', 0)}/{c['n']} right, {c.get('unsure', 0)} unsure, {c.get('wrong', 0)} wrong"
         )
-    for name in [k for k in result if k.startswith(("explicit_", "coding_", "secrets_", "kind_"))]:
+    for name in [
+        k
+        for k in result
+        if k.startswith(("explicit_", "coding_", "secrets_", "kind_", "courtesy_", "beside_", "secret_written"))
+    ]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
     print(
         "remembering: "

@@ -2471,3 +2471,69 @@ def test_what_the_user_does_now_after_and_now_is_kept(said, value):
 def test_a_task_after_and_now_is_still_cut(said):
     found, _ = read_requests(said)
     assert found and not any("test" in s.text for s in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "secret"),
+    [
+        ("remember my locker is number 12 and the padlock code is 3381", "locker is number 12", "3381"),
+        ("please remember: my gym is FitOne, pin is 7720", "gym is FitOne", "7720"),
+        ("guarda que mi portero se llama Ramón y la clave de la puerta es 4490", "Ramón", "4490"),
+        ("anota que a senha da garagem é 5129 e o síndico é o Sr. Paulo", "Paulo", "5129"),
+    ],
+)
+def test_a_secret_beside_a_fact_in_one_request_takes_only_its_own_clause(said, kept, secret, tmp_path):
+    """The write refuses a fact that holds a secret whole: said in one request with the
+    secret ("…and the PIN is…"), the user's other fact was lost with it. The clause with
+    the secret is named as not kept; the others are written, and no file holds the secret."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        outcomes = remember_said(mem, said, now=NOW)
+        written = [o.memory.text for o in outcomes if o.memory is not None]
+        warnings = list(mem.vault.warnings)
+    assert any(kept in text for text in written), (written, warnings)
+    assert not any(secret in p.read_text(encoding="utf-8") for p in vault.rglob("*.md"))
+    assert any("never kept" in w or "secret" in w or "password" in w for w in warnings), warnings
+
+
+def test_what_is_left_beside_a_secret_is_not_kept_when_it_says_nothing_of_its_own():
+    """What a secret's clause leaves behind ("it changes monthly") says nothing of its own:
+    it is not written alone; the fact stays whole, and the write refuses it, as before."""
+    kept, _ = read_requests("remember my alarm code is 6620, it changes monthly")
+    assert [s.text for s in kept] == ["The user's alarm code is 6620, it changes monthly"]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that the note on my fridge says Thanks", "Thanks"),
+        ("remember my band's last song was called please", "please"),
+        ("i never say cheers, remember i sign off with ciao thanks", "ciao"),
+        ("recuerda que el saludo de mi abuelo siempre fue gracias", "gracias"),
+        ("recuerda que mi loro dice Porfa", "Porfa"),
+        ("lembra que meu sobrinho termina as cartas com beijos", "beijos"),
+        ("lembra que o papagaio da minha tia diz Valeu", "Valeu"),
+    ],
+)
+def test_a_courtesys_word_that_is_the_value_is_kept(said, value):
+    """A word people also say as a courtesy ends a request as its value when a verb of
+    being, saying or naming, or a preposition, comes straight before it, or it is written
+    with a capital after a word in lower case: "my signature says Cheers" was written
+    "The user's signature says"."""
+    kept, _ = read_requests(said)
+    assert any(s.text.rstrip(" .!").endswith(value) for s in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("said", "courtesy"),
+    [
+        ("remember my yoga class is on Wednesdays thank u", "thank u"),
+        ("guarda que mi médico es el Dr. Ibáñez, un abrazo", "abrazo"),
+        ("recuerda que prefiero el té verde jajajaja", "jaja"),
+        ("lembra que meu dentista é a Dra. Lúcia, bjs", "bjs"),
+        ("lembra que eu corro às terças kkkkkkk", "kkk"),
+    ],
+)
+def test_a_courtesy_said_beside_a_fact_is_not_written_into_it(said, courtesy):
+    kept, _ = read_requests(said)
+    assert kept and all(courtesy not in s.text.lower() for s in kept), kept

@@ -379,6 +379,39 @@ def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None
 _JUDGED_CHARS = 2_000
 
 
+#: where a clause of a kept fact ends: a sentence's end, a comma or semicolon, a clause's join
+_CLAUSE_END = re.compile(rf"[.;!?]\s++|,\s*+|\s++(?:{_words_of('clause_joins')})\s++", _I)
+
+
+def _without_secret_clauses(text: str) -> str | None:
+    """``text`` without the clauses that hold a secret, when some clause holds none: "The
+    user's bank is Monzo and the PIN is 4821" keeps "The user's bank is Monzo" (the write
+    refuses a fact with a secret whole, and took the bank with it); None when no clause
+    holds a secret, or every one does. A clause runs from one ``_CLAUSE_END`` to the next;
+    clauses next to each other stay as typed ("Marks and Spencer"), runs apart are sentences."""
+    secrets = find_secrets(text)
+    if not secrets:
+        return None
+    starts, stops = [0], []
+    for end in _CLAUSE_END.finditer(text):
+        stops.append(end.start())
+        starts.append(end.end())
+    stops.append(len(text))
+    runs: list[list[int]] = []  # [start, stop] of each run of clauses that hold no secret
+    for start, stop in zip(starts, stops, strict=True):
+        if any(s.start < stop and start < s.end for s in secrets):
+            runs.append([])
+        elif runs and runs[-1]:
+            runs[-1][1] = stop
+        else:
+            runs.append([start, stop])
+    said = [text[run[0] : run[1]].strip() for run in runs if run and run[1] > run[0]]
+    if not said or not any(not run for run in runs) or not all(map(_says_a_value, said)):
+        return None  # "…es el 67011422W, lo pide la gestoría": what is left says nothing of its own
+    rest = ". ".join(_sentence(part) for part in said)
+    return rest if find_secret(rest) is None and any(ch.isalpha() for ch in rest) else None
+
+
 def _no_secret_kept(not_kept: NotKept, secrets: list[str]) -> NotKept:
     """``not_kept``, with nothing it would keep if that holds one of ``secrets`` or a secret
     of its own: a request in doubt is never the judge's to keep then."""
@@ -529,6 +562,10 @@ class _Reading:
             self.found[kept:] = [f for f in self.found[kept:] if f not in hidden]
             self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
             self.joins = self.last_kept = None
+        cut = [(f, _without_secret_clauses(f.text)) for f in self.found[kept:]]
+        if any(rest is not None for _, rest in cut):  # the write refuses a fact whole: its other clauses are kept
+            self.found[kept:] = [replace(f, text=rest) if rest else f for f, rest in cut]
+            self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
 
     def sentence(self, sentence: str, following: str) -> None:
         """One sentence of the message (``following``: the one after it), read for requests."""
@@ -2029,11 +2066,49 @@ def _subject_key(said: str, lang: str) -> str:
 
 def _trim(value: str) -> str:
     value = _unwrapped(_EMOJI_OPENING.sub("", value.strip()))  # "🎂 my son turns 7…"
+    head, tail = value[:-_TAIL_READ], _SYMBOLS_TAIL.sub("", value[-_TAIL_READ:])
+    courtesy = _COURTESY_TAIL.search(tail)
+    if courtesy is not None and _is_the_value(head + tail[: courtesy.start()], tail[courtesy.start() :]):
+        return (head + tail).rstrip(" ,;.!")[:_MAX_CHARS].rstrip()  # "my sign-off is cheers"
     value = _STOP_AT.sub("", value).strip()
     for _ in range(3):  # "…, please, thanks! 🙏"
         head, tail = value[:-_TAIL_READ], value[-_TAIL_READ:]  # what ends it, read in a bounded tail
         value = head + _COURTESY_TAIL.sub("", _SYMBOLS_TAIL.sub("", tail)).rstrip(" ,;")
     return value[:_MAX_CHARS].rstrip() if any(ch.isalnum() for ch in value) else ""
+
+
+#: a word after which a fact says its value: a verb of being or saying, a naming word
+_ASKS_A_VALUE = re.compile(
+    r"(?:"
+    + "|".join(
+        [
+            *(p.saying_verbs for p in all_packs() if p.saying_verbs),
+            *(_words_of(words) for words in ("naming_words", "value_leads", "clause_joins", "and_words")),
+        ]
+    )
+    + r")",
+    _I,
+)
+
+
+def _says_a_value(clause: str) -> bool:
+    """Whether a clause says a value with a verb of being or naming ("wifi is HomeNet")."""
+    return any(_ASKS_A_VALUE.fullmatch(word) for word in clause.split())
+
+
+def _is_the_value(before: str, courtesy: str) -> bool:
+    """Whether the courtesy that ends a request is its value, not said beside it: said
+    straight after a verb of being or naming ("my sign-off is cheers", "la perra se llama
+    Gracias"), or capitalised straight after a word in lower case ("my signature says
+    Cheers"); a comma or a full stop before it, or a value before it ("…on Elm St thanks"),
+    make it a courtesy."""
+    if not before or not before[-1].isspace():
+        return False
+    words = before.split()
+    if not words:
+        return False
+    last = words[-1]
+    return _ASKS_A_VALUE.fullmatch(last) is not None or (courtesy[:1].isupper() and last.islower())
 
 
 #: the quotes that may wrap all a request keeps: (opening, closing)
@@ -2054,9 +2129,13 @@ def _unwrapped(value: str) -> str:
 #: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack:
 #: it opens after a separator or at the start (a run of separators is read once)
 _COURTESY_TAIL = re.compile(
-    r"(?<![^\s,;])(?:" + _words_of("courtesies") + r")[\s.!,]*+$",
+    r"(?<![^\s,;])(?:"
+    + "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") + f"(?:{re.escape(w[-2:])})*+" for p in all_packs() for w in p.courtesies
+    )
+    + r")[\s.!,]*+$",
     _I,
-)
+)  # a courtesy with its last two letters said again ("jajajaja", "kkkkkkk", "hahahaha") is the same courtesy
 #: how much of a text's end the courtesy and symbol patterns read
 _TAIL_READ = 60
 #: what ends a text and says nothing: pictographs and emoticons ("🙏", ":)", ";-P")

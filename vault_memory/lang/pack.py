@@ -354,6 +354,11 @@ class Pack:
     #: the words that join two names into one subject ("Jon and Gina", "Ana y Tomás")
     and_words: tuple[str, ...] = ()
     end_courtesies: tuple[str, ...] = ()
+    #: the words after which a fact says its value even when it is a courtesy's word: a verb
+    #: a text's words are told by, a past of being, a negation, a preposition of manner ("my
+    #: signature *says* Cheers", "su primera palabra *fue* porfa", "i type haha, *never* lol",
+    #: "termina toda mensagem *com* bjs")
+    value_leads: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()

@@ -105,6 +105,8 @@ PACK = Pack(
         "fwiw",
         "just so you know",
         "just so you have it",
+        "thank u",
+        "thanks a lot",
     ),
     keep_request="Remember that",
     list_leads=frozenset("please pls plz can could would you kindly about me".split()),
@@ -729,6 +731,7 @@ PACK = Pack(
     clause_joins=("and", "but"),
     and_words=("and",),
     end_courtesies=("please", "thanks"),
+    value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
     task_tails=(
