@@ -305,3 +305,33 @@ def test_a_private_tag_written_with_spaces_is_cut_out_too(cli, vault_dir):
     assert done.exit_code == 0, done.stderr
     written = (vault_dir / json.loads(done.stdout)["path"]).read_text()
     assert "mirror" in written and "33-12" not in written and "PRIVATE" not in written
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my gmail password 887421",  # a password's word told digits alone ends its clause
+        "la contraseña del router 559013, por si acaso",
+        "a senha 440021 é do computador do escritório",
+        "the combination lock on my gym bag is 3307",  # a thing only a code opens, said to be a number
+        "la cerradura de la bodega es 8812.",
+        "o cofre do quarto do hotel é 1940, anota",
+    ],
+)
+def test_a_code_told_without_its_usual_words_is_a_secret(text):
+    assert find_secret(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my password 2019 was too short",  # a year
+        "the safe is 100 years old",
+        "my bike lock is a Kryptonite",
+        "the lock on the shed is 30 cm long",
+        "el candado es de latón",
+        "o cofre é 40 cm de largura",
+    ],
+)
+def test_a_lock_or_a_password_word_beside_a_number_that_is_no_code_is_no_secret(text):
+    assert find_secret(text) is None

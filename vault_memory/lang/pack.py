@@ -238,6 +238,8 @@ class Pack:
     #: "desactiva"); the words it does it with ("with", "con", "com"); and how a code is keyed
     #: ("dial", "marca", "digita"): a code told by what it does, with no secret word ("the
     #: garage opens with 4471", "pra abrir a garagem digita 7007")
+    #: the things only a code opens (a padlock, a safe): one said to be a number is told its code
+    code_locks: tuple[str, ...] = ()
     code_things: tuple[str, ...] = ()
     code_opens: tuple[str, ...] = ()
     code_with: tuple[str, ...] = ()

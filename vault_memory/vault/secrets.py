@@ -311,9 +311,10 @@ def _told_value(match: re.Match[str]) -> bool:
     value = match.group("value")
     digits = sum(ch.isdigit() for ch in value)
     ends = value[-1:] in ".,;:!?" or re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
-    if ends and _password_word().match(match.group()):
-        return any(ch.isalpha() for ch in value)  # "the wifi password hunter22, keep that": a password
-    return 2 * digits > len(value) and not re.fullmatch(r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value)
+    code = 2 * digits > len(value) and not re.fullmatch(r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value)
+    if ends and _password_word().match(match.group()):  # "the wifi password hunter22, keep that", "mi clave 6621"
+        return code or any(ch.isalpha() for ch in value)
+    return code
 
 
 @cache
@@ -352,9 +353,18 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
     alone = re.compile(rf"\b(?:{words}|{ids})\b")
-    things, opens, with_, keys, then, to, labels = (
+    things, opens, with_, keys, then, to, labels, locks = (
         either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
-        for f in ("code_things", "code_opens", "code_with", "code_keyed", "code_then", "code_to", "code_labels")
+        for f in (
+            "code_things",
+            "code_opens",
+            "code_with",
+            "code_keyed",
+            "code_then",
+            "code_to",
+            "code_labels",
+            "code_locks",
+        )
     )
     gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
     code = rf"(?P<value>[#*]?\d[\d#*-]{{2,11}})(?![\w:.,]\d)(?!\w)(?=\s*(?:$|[.,;:!?)\]]|(?:{then})\b))"
@@ -366,10 +376,13 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         rf"|(?:\s+(?:{labels}))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
         rf"[,:]?\s*{code}"
     )
+    locked = re.compile(  # a thing only a code opens, said to be a number: "o cadeado do armário é 3019"
+        rf"\b(?:{locks})\b{gap}{{0,4}}?\s+(?:{links})\s+{code}"
+    )
     before = re.compile(  # the code, then what it opens: "type 4471 to open the door", "marca 2580 para abrir el portal"
         rf"\b(?:{keys})\s+(?P<value>[#*]?\d[\d#*-]{{2,11}})(?=\s+(?:{to})\s+(?:{opens})\b{gap}{{0,2}}?\s+(?:{things})\b)"
     )
-    return told, identified, alone, (keyed, before)
+    return told, identified, alone, (keyed, before, locked)
 
 
 @cache

@@ -584,6 +584,7 @@ PACK = Pack(
         "driver\\W?s licen[cs]e(?: number)?",
         "id (?:number|card number)",
     ),
+    code_locks=("padlock", "(?:bike |combination |door )?lock", "safe", "keypad", "lock ?box", "key (?:box|safe)"),
     code_things=(
         "alarm",
         "(?:front |back |garage |building )?door",

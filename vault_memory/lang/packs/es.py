@@ -606,6 +606,7 @@ PACK = Pack(
         "n[uú]mero de la seguridad social",
         "nss",
     ),
+    code_locks=("candado", "cerradura", "caja fuerte", "caja de (?:llaves|seguridad)"),
     code_things=(
         "alarma",
         "puerta",

@@ -588,6 +588,7 @@ PACK = Pack(
         "nis",
         "pis",
     ),
+    code_locks=("cadeado", "fechadura", "cofre", "caixa de chaves"),
     code_things=(
         "alarme",
         "porta",
