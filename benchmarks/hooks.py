@@ -3,6 +3,11 @@ script, one round trip to the vault's daemon, the JSON answer) against the floor
 `python -c "import json, socket"`, and a daemon-answered `vmem recall` process for
 reference. Interleaved runs, medians and ratios from one run.
 
+The hook runs as vmem installs it: ``python -S`` (``integrations.hookfiles.PYTHON_FLAGS``:
+no site module, whose reading of every installed package's ``.pth`` files is half of a
+bare start in a full environment). Its ratio is given against both floors: a bare start as
+users start Python (``floor``), and one without the site module (``floor_without_site``).
+
     python benchmarks/hooks.py [--runs 31] [--json] [--vault PATH] [--varied]
 
 A prompt without a signal (only a recall) and one with "remember that…" (the daemon writes
@@ -30,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vault_memory.integrations.hookfiles import PYTHON_FLAGS  # noqa: E402
 from vault_memory.vault.template import create_vault  # noqa: E402
 
 VMEM = str(Path(sys.executable).with_name("vmem"))
@@ -111,10 +117,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         vault = args.vault or create_vault(Path(tmp) / "vault")
         subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True)
-        hook = [sys.executable, str(HOOK), "claude-code", "--vault", str(vault)]
+        hook = [sys.executable, *PYTHON_FLAGS, str(HOOK), "claude-code", "--vault", str(vault)]
         try:
             commands = {
                 "floor": lambda n: ([sys.executable, "-c", "import json, socket"], ""),
+                "floor_without_site": lambda n: ([sys.executable, "-S", "-c", "import json, socket"], ""),
                 "prompt_hook": lambda n: (hook, hook_event(tmp, question(n))),
                 # "remember that…": written by the daemon before it recalls (a new memory each run:
                 # a message already read is skipped, as in a session)
@@ -140,6 +147,7 @@ def main() -> None:
         "runs": args.runs,
         "median_ms": medians,
         "prompt_hook_over_floor": round(medians["prompt_hook"] / medians["floor"], 2),
+        "prompt_hook_over_floor_without_site": round(medians["prompt_hook"] / medians["floor_without_site"], 2),
         "prompt_hook_with_signal_over_floor": round(medians["prompt_hook_with_signal"] / medians["floor"], 2),
         "vmem_recall_over_floor": round(medians["vmem_recall"] / medians["floor"], 2),
     }
@@ -147,8 +155,9 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     print(
-        f"bare python {medians['floor']} ms; prompt hook {medians['prompt_hook']} ms "
-        f"({out['prompt_hook_over_floor']}x); with a signal to write {medians['prompt_hook_with_signal']} ms "
+        f"bare python {medians['floor']} ms (without its site module {medians['floor_without_site']} ms); "
+        f"prompt hook {medians['prompt_hook']} ms ({out['prompt_hook_over_floor']}x; "
+        f"{out['prompt_hook_over_floor_without_site']}x the start without site); with a signal to write {medians['prompt_hook_with_signal']} ms "
         f"({out['prompt_hook_with_signal_over_floor']}x); daemon-answered `vmem recall` {medians['vmem_recall']} ms "
         f"({out['vmem_recall_over_floor']}x); medians of {args.runs} interleaved runs"
         + (f", a different question each run (of {len(QUESTIONS)})" if args.varied else ", one question")

@@ -23,6 +23,7 @@ from conftest import VMEM, answer_every_connection, wait, write
 
 import vault_memory as vmem
 from vault_memory.integrations import claude_code
+from vault_memory.integrations.hookfiles import PYTHON_FLAGS
 from vault_memory.vault.template import create_vault
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +52,12 @@ def served_vault(tmp_path_factory):
 
 def run_hook(args: list[str], stdin: str, env: dict[str, str], script: Path = HOOK) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(script), *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, *PYTHON_FLAGS, str(script), *args],  # as installed: without the site module
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
 
 
@@ -784,8 +790,8 @@ def test_the_marketplace_and_plugin_manifests_follow_claude_codes_plugin_referen
     for groups in plugin["hooks"].values():
         [hook] = [h for g in groups for h in g["hooks"]]
         assert hook["type"] == "command" and claude_code.is_ours(hook)
-        script = shlex.split(plugin_command(hook["command"]))[1]
-        assert Path(script).is_file() and Path(script).resolve() == HOOK.resolve()
+        python, *flags, script, _ = shlex.split(plugin_command(hook["command"]))
+        assert Path(script).is_file() and Path(script).resolve() == HOOK.resolve() and flags == list(PYTHON_FLAGS)
     assert plugin["mcpServers"]["vmem"] == {"command": "vmem", "args": ["mcp"]}
 
 
@@ -2102,3 +2108,23 @@ def test_a_request_after_a_long_paste_is_read(served_vault, tmp_path):
         done = run_hook(args, event("UserPromptSubmit", tmp_path, prompt=prompt), env)
         context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
         assert "- remembered: " in context, (len(prompt), context[-400:])
+
+
+def test_an_install_of_an_older_vmem_is_replaced_by_one_that_starts_python_without_its_site(served_vault, tmp_path):
+    """The hook script imports only the standard library, and a Python's site module reads
+    every installed package's ``.pth`` files before the script's first line (half of a bare
+    start here): the installed command runs ``python -S``. An entry an older vmem wrote
+    (without the flag) is still vmem's: installing again replaces it, not adds a second."""
+    project = tmp_path / "project"
+    env = clean_env(tmp_path)
+    hooks = project / ".claude" / "hooks"
+    old = shlex.join([sys.executable, str(hooks / "vmem_hook.py"), "claude-code", "--vault", str(served_vault)])
+    write(
+        project / ".claude" / "settings.json",
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": old}]}]}}),
+    )
+    settings = install_claude_code(project, served_vault, env)
+    commands = [h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]]
+    assert old not in commands and all(shlex.split(c)[1:2] == list(PYTHON_FLAGS) for c in commands)
+    done = run_prompt_hook(settings, project, env, "what should I avoid eating?")
+    assert done.returncode == 0 and "peanut" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..vault.fsutil import atomic_write
-from .hookfiles import SCRIPT_NAME, copy_script, python_executable, remove_script, vmem_executable
+from .hookfiles import SCRIPT_NAME, copy_script, python_command, remove_script, vmem_executable
 from .settingsfile import backups_of, read_object, write_object
 
 #: event → seconds Claude Code waits before giving up on the hook (the hook fails open anyway)
@@ -96,7 +96,7 @@ def settings_path(project: Path | None, user_home: Path | None = None, local: bo
 
 
 def command_for(script: Path, vault: Path | None) -> str:
-    parts = [python_executable(), str(script), "claude-code", "--vmem", vmem_executable()]
+    parts = [*python_command(), str(script), "claude-code", "--vmem", vmem_executable()]
     if vault is not None:
         parts += ["--vault", str(vault)]
     return shlex.join(parts)
@@ -229,14 +229,15 @@ def _still_used(folder: Path) -> bool:
 
 def is_ours(hook: Any, folder: Path | None = None) -> bool:
     """A hook entry vmem wrote: its command runs ``<folder>/hooks/vmem_hook.py claude-code``
-    (the script ``install`` copied there), exactly; a user's own ``my_vmem_hook.py`` is not."""
+    (the script ``install`` copied there; ``-S`` before it or not, as older installs wrote
+    it), exactly; a user's own ``my_vmem_hook.py`` is not."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return False
     try:
         parts = shlex.split(hook["command"])
     except ValueError:
         return False
-    scripts = [Path(p) for p in parts[:2] if p.endswith(".py")]
+    scripts = [Path(p) for p in parts[:3] if p.endswith(".py")]  # after the interpreter and its flags
     if not scripts or scripts[0].name != SCRIPT_NAME or "claude-code" not in parts:
         return False
     return folder is None or scripts[0].parent == folder / "hooks"

@@ -71,3 +71,15 @@ def vmem_executable() -> str:
 def python_executable() -> str:
     """Any Python 3 runs the script; this one is known to exist now."""
     return sys.executable or shutil.which("python3") or "python3"
+
+
+#: how the script is started: without the site module (``-S``). The script imports only the
+#: standard library, and a Python's site reads every ``.pth`` file of every installed package
+#: before the first line runs: half of a bare start's 35 ms in vmem's own environment, paid
+#: by every prompt (docs/benchmarks.md, "The prompt hook without the site module")
+PYTHON_FLAGS = ("-S",)
+
+
+def python_command() -> list[str]:
+    """The interpreter and its flags that run the hook script."""
+    return [python_executable(), *PYTHON_FLAGS]

@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 from ..vault.fsutil import atomic_write
-from .hookfiles import HOOK_FILES, MARK, copy_script, python_executable, remove_script
+from .hookfiles import HOOK_FILES, MARK, copy_script, python_command, remove_script
 
 COMMAND_NAME = "vmem-hook"
 
@@ -22,7 +22,7 @@ def install(folder: Path, vault: Path | None) -> Path:
     """``folder/vmem-hook``: a two-line wrapper around the hook script copied beside it."""
     folder.mkdir(parents=True, exist_ok=True)
     script = copy_script(folder / ".vmem-hook.d")
-    command = [python_executable(), str(script), "shell", *(["--vault", str(vault)] if vault is not None else [])]
+    command = [*python_command(), str(script), "shell", *(["--vault", str(vault)] if vault is not None else [])]
     wrapper = folder / COMMAND_NAME
     atomic_write(  # every path quoted for the shell: a folder named `$(…)` stays a name
         wrapper,
