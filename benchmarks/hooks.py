@@ -127,7 +127,7 @@ def main() -> None:
                 # a message already read is skipped, as in a session)
                 "prompt_hook_with_signal": lambda n: (
                     hook,
-                    hook_event(tmp, f"Remember that my locker {n} code is {uuid.uuid4().hex[:8]}"),
+                    hook_event(tmp, f"Remember that my reading group {n} meets at the {uuid.uuid4().hex[:8]} cafe"),
                 ),
                 "vmem_recall": lambda n: (
                     [VMEM, "recall", question(n, len(QUESTIONS) // 2), "--vault", str(vault)],

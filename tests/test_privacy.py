@@ -316,6 +316,7 @@ def test_a_private_tag_written_with_spaces_is_cut_out_too(cli, vault_dir):
         "the combination lock on my gym bag is 3307",  # a thing only a code opens, said to be a number
         "la cerradura de la bodega es 8812.",
         "o cofre do quarto do hotel é 1940, anota",
+        "the storage unit gate 4 code is 7c2e91",  # a number naming which gate is no part of the word
     ],
 )
 def test_a_code_told_without_its_usual_words_is_a_secret(text):

@@ -543,7 +543,7 @@ PACK = Pack(
         "passphrase",
         "pass ?phrase",
         "pin(?: (?:code|number))?",
-        "(?:door|gate|alarm|lock|lock\\s?box|key\\s?safe|key\\s?box|garage|access|entry|building|safe|security|locker|padlock|keypad|buzzer|unlock)(?: [a-z]+)? ?code",
+        "(?:door|gate|alarm|lock|lock\\s?box|key\\s?safe|key\\s?box|garage|access|entry|building|safe|security|locker|padlock|keypad|buzzer|unlock)(?: [a-z0-9]+)? ?code",
         "code (?:for|to|of) (?:the |my |our )?(?:front |back |side )?(?:door|gate|garage|alarm|safe|lock\\s?box|key\\s?safe|locker|building|keypad)",
         "safe combination",
         "combination",
