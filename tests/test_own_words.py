@@ -2537,3 +2537,25 @@ def test_a_courtesys_word_that_is_the_value_is_kept(said, value):
 def test_a_courtesy_said_beside_a_fact_is_not_written_into_it(said, courtesy):
     kept, _ = read_requests(said)
     assert kept and all(courtesy not in s.text.lower() for s in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "replaces"),
+    [
+        ("My accountant is Mrs. Haldane", "remember that my accountant is Brazilian", False),
+        ("My piano teacher is Ilona", "remember my piano teacher is Hungarian, from Szeged", False),
+        ("My GP is Dr. Mensah", "remember that my GP is Sri Lankan-British", False),
+        ("My mentor is Rafael", "remember my mentor is Catholic, so no meetings on Sunday mornings", False),
+        ("My piano teacher is Ilona", "remember that my piano teacher is now Mr. Adeyemi", True),
+    ],
+)
+def test_who_someone_is_by_a_word_written_with_a_capital_replaces_no_name(before, said, replaces, tmp_path):
+    """English writes nationalities and faiths with a capital, and a capital after "is" was
+    read as a name: "my landlord is Indian" replaced "My landlord is Mr. Okafor", hiding
+    the name from recall. Such a word describes the person (``Pack.proper_adjectives``)."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember(before, now=NOW - 3 * DAY)
+        outcomes = remember_said(mem, said, now=NOW)
+    assert outcomes, said
+    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes

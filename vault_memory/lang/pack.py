@@ -312,6 +312,10 @@ class Pack:
     #: manager is *on* leave", "mi coche está *en* el taller", "é *de* Braga"): such a fact
     #: describes its subject and replaces no name (``vault.slots``)
     state_openings: frozenset[str] = field(default_factory=frozenset)
+    #: the adjectives the language writes with a capital (nationalities, peoples, faiths:
+    #: "Indian", "Korean-American", "Catholic"), lower-cased: after a copula they describe
+    #: someone, and name no one ("my landlord is Indian" replaces no "Mr. Okafor")
+    proper_adjectives: frozenset[str] = field(default_factory=frozenset)
     #: the articles a name may follow after a copula ("is *a* Pixel 6", "es *el* Dr. Ruiz", "é
     #: *um* iPhone"): what a thing is named is read from the word after them
     value_articles: frozenset[str] = field(default_factory=frozenset)

@@ -575,6 +575,8 @@ def _facet(sentence: str) -> str:
         words = words[1:]
     if words[0].casefold() in _STATE_OPENINGS:  # "My manager is on leave until May": where or how it is, not who
         return "described"
+    if _proper_adjective(words):  # "My landlord is Indian", "…is Korean-American": who they are, not their name
+        return "described"
     # a name is what the value opens with ("Pedro", "Dr. Okafor", "iPhone 15"), what a naming
     # word says ("a company called Greystar") or what an apposition does ("una inmobiliaria,
     # Foncasa"); "closed on Mondays", "parked on level 3" describe, whatever comes later
@@ -586,6 +588,20 @@ def _facet(sentence: str) -> str:
     return "described"
 
 
+def _proper_adjective(words: list[str]) -> bool:
+    """Whether a value opens with an adjective written with a capital (``Pack.
+    proper_adjectives``: "Indian", "South African", "Korean-American", "Catholic"), each
+    part of a hyphenated one too."""
+    opening = [w.strip(".,;:!?").casefold() for w in words[:2]]
+    return any(
+        all(part in _PROPER_ADJECTIVES for part in said.split("-"))
+        for said in (opening[0], " ".join(opening))  # "Korean-American", "Sri Lankan-British"
+        if said
+    )
+
+
+#: the adjectives written with a capital, in every pack, lower-cased
+_PROPER_ADJECTIVES = frozenset(w for p in all_packs() for w in p.proper_adjectives)
 #: the words that open where or how a thing is, not what it is ("is *on* leave", "é *de*
 #: Braga"), in every pack (``Pack.state_openings``)
 _STATE_OPENINGS = frozenset(w for p in all_packs() for w in p.state_openings)

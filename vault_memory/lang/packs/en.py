@@ -717,6 +717,50 @@ PACK = Pack(
     said_again="confirmed",
     negations=frozenset({"no", "not", "never", "without", "nor"}),
     state_openings=frozenset("on in at off away out under until from".split()),
+    proper_adjectives=frozenset(
+        """
+        aboriginal afghan african albanian algerian american amish andorran anglican anglo angolan antiguan
+        arab arabic argentine argentinian armenian asian australian austrian azerbaijani bahamian bahraini
+        balkan bangladeshi baptist barbadian basque belarusian belgian belizean bengali beninese berber
+        bhutanese bolivian bosnian botswanan brazilian british bruneian buddhist bulgarian burkinabe
+        burmese burundian cambodian cameroonian canadian cantonese caribbean catalan catholic chadian
+        cherokee chilean chinese colombian comorian congolese croatian cuban cypriot czech danish
+        djiboutian dominican dutch ecuadorian egyptian emirati english equatoguinean eritrean estonian
+        ethiopian european evangelical fijian filipina filipino finnish flemish french gabonese galician
+        gambian georgian german ghanaian greek grenadian guatemalan guinean gujarati guyanese haitian hausa
+        hawaiian hindu hispanic hokkien honduran hungarian icelandic igbo indian indonesian inuit iranian
+        iraqi irish israeli italian ivorian jain jamaican japanese jewish jordanian kazakh kazakhstani
+        kenyan korean kurdish kuwaiti kyrgyz lao laotian latina latino latinx latvian lebanese liberian
+        libyan lithuanian lutheran luxembourgish macedonian malagasy malawian malaysian maldivian malian
+        maltese maori mauritanian mauritian mediterranean methodist mexican middle-eastern moldovan
+        monegasque mongolian montenegrin mormon moroccan mozambican muslim namibian navajo nepalese nepali
+        nicaraguan nigerian nigerien nordic norwegian omani pakistani palestinian panamanian paraguayan
+        pashtun persian peruvian polish polynesian portuguese presbyterian protestant punjabi qatari quaker
+        romani romanian russian rwandan salvadoran sami samoan saudi scandinavian scottish senegalese
+        serbian shinto sikh sindhi singaporean slavic slovak slovakian slovenian somali spanish sudanese
+        surinamese swazi swedish swiss syrian taiwanese tajik tamil tanzanian taoist thai tibetan togolese
+        tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan uyghur uzbek venezuelan
+        vietnamese welsh xhosa yemeni yoruba zambian zimbabwean zoroastrian zulu
+        """.split()
+        + [
+            "african american",
+            "central african",
+            "costa rican",
+            "east timorese",
+            "el salvadoran",
+            "latin american",
+            "native american",
+            "new zealander",
+            "north korean",
+            "papua new guinean",
+            "puerto rican",
+            "saudi arabian",
+            "sierra leonean",
+            "south african",
+            "south korean",
+            "sri lankan",
+        ]
+    ),
     value_articles=frozenset("a an the".split()),
     denials=frozenset({"no", "never", "nothing", "nobody", "none", "neither"}),
     subject_nouns=frozenset({"user", "user's", "users", "users'"}),
