@@ -2559,3 +2559,20 @@ def test_who_someone_is_by_a_word_written_with_a_capital_replaces_no_name(before
         outcomes = remember_said(mem, said, now=NOW)
     assert outcomes, said
     assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that my brother's flat is in Ghent — any idea how long the train takes from Brussels?", "Ghent"),
+        ("please remember I'm vegetarian - got a quick dinner idea?", "vegetarian"),
+        ("recuerda que mi padre vive en Gijón – ¿sabes si hay vuelos directos?", "Gijón"),
+        ("lembra que minha avó mora em Viseu — dá pra ir de comboio?", "Viseu"),
+    ],
+)
+def test_a_request_then_a_question_after_a_dash_keeps_the_request(said, value):
+    """A question after a dash made the sentence a question ("remember that my sister
+    lives in Leeds — do you know any good restaurants there?"): the request was dropped
+    without a word. What comes before the dash is read as a request of its own."""
+    kept, _ = read_requests(said)
+    assert any(value in s.text for s in kept), kept

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from ..lang import (
@@ -268,12 +268,29 @@ def _apart_from_its_question(sentence: str) -> list[str]:
     question is a request kept on its own; else the sentence as it was."""
     if len(sentence) > _MAX_SENTENCE:
         return [sentence]
-    asked = _QUESTION_AFTER if sentence.rstrip().endswith("?") else _REQUEST_OF_THE_ASSISTANT
+    question = sentence.rstrip().endswith("?")
+    asked = _QUESTION_AFTER if question else _REQUEST_OF_THE_ASSISTANT
     for split in asked.finditer(sentence):
         head = sentence[: split.start()].rstrip(" ,")
         if head and _kept_alone(head):
             return [head, sentence[split.end() :]]
+    dash = _last(_SPACED_DASH.finditer(sentence)) if question else None
+    if dash is not None:  # "remember that my sister lives in Leeds — do you know any good restaurants there?"
+        head = sentence[: dash.start()].rstrip(" ,")
+        if head and _kept_alone(head):
+            return [head, sentence[dash.end() :]]
     return [sentence]
+
+
+#: a dash with a space on each side, where a question may follow a request whatever word it opens with
+_SPACED_DASH = re.compile(r"(?<!\s)\s++(?:[—–]|-{1,2})\s++")
+
+
+def _last(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    last = None
+    for last in matches:  # noqa: B007
+        pass
+    return last
 
 
 def _kept_alone(sentence: str) -> bool:
