@@ -124,6 +124,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
             out.update(_requests(suffix, split, show and suffix not in UNSEEN, judge))
     out.update(_remembering(show, judge))
     out.update(_secrets(split, show))
+    out.update(_secrets(split, show, "secrets_fresh"))
     out.update(_beside(split, show, judge))
     out.update(_kinds(split, show))
     return out
@@ -183,23 +184,24 @@ def _kinds(split: str, show: bool) -> dict:
     return {"kind_read": out}
 
 
-def _secrets(split: str, show: bool) -> dict:
-    """Secrets refused and look-alikes refused (false alarms), per language."""
+def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
+    """Secrets refused and look-alikes refused (false alarms), per language, of the set
+    ``name`` (``secrets``; ``secrets_fresh``, written later by another helper)."""
     from vault_memory.vault.secrets import find_secret
 
-    table: dict = {"secrets_refused": collections.defaultdict(lambda: [0, 0]), "secrets_false_alarm": None}
-    table["secrets_false_alarm"] = collections.defaultdict(lambda: [0, 0])
-    for case in cases("secrets", split):
+    refused, alarm = f"{name}_refused", f"{name}_false_alarm"
+    table: dict = {refused: collections.defaultdict(lambda: [0, 0]), alarm: collections.defaultdict(lambda: [0, 0])}
+    for case in cases(name, split):
         found = find_secret(case["text"])
-        name = "secrets_refused" if case["label"] == "secret" else "secrets_false_alarm"
-        table[name][case["lang"]][0] += found is not None
-        table[name][case["lang"]][1] += 1
+        row = refused if case["label"] == "secret" else alarm
+        table[row][case["lang"]][0] += found is not None
+        table[row][case["lang"]][1] += 1
         if show and (found is None) == (case["label"] == "secret"):
             print(f"SECRET {'MISSED' if found is None else 'FALSE ALARM'} [{case['id']}] {case['text']!r} {found}")
     out = {}
-    for name, counts in table.items():
-        out[name] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
-        out[name]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
+    for row, counts in table.items():
+        out[row] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
+        out[row]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
     return out
 
 

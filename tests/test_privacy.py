@@ -317,6 +317,14 @@ def test_a_private_tag_written_with_spaces_is_cut_out_too(cli, vault_dir):
         "la cerradura de la bodega es 8812.",
         "o cofre do quarto do hotel é 1940, anota",
         "the storage unit gate 4 code is 7c2e91",  # a number naming which gate is no part of the word
+        "shed padlock by the fence = 7 1 9 3",  # a code told by what it opens, after a few words, said in ones
+        "portão da garagem do prédio → 5-5-0-2, depois aperta o botão",
+        "keybox next to the bins, code “2264” (don't tell the neighbours)",
+        "security question for the pension site: favourite teacher → Mrs Doyle",
+        "frase de recuperación del monedero: lemon crane bottle exile dwarf rhythm sorry wagon shine elbow cargo pulse",
+        "netflix: sam.r@fastmail.com / Biscuits#44",
+        "alerts go to https://discord.com/api/webhooks/1122334455667788990/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIj",
+        "mi CURP es HEMA850312HJCRRN04",
     ],
 )
 def test_a_code_told_without_its_usual_words_is_a_secret(text):
@@ -332,6 +340,11 @@ def test_a_code_told_without_its_usual_words_is_a_secret(text):
         "the lock on the shed is 30 cm long",
         "el candado es de latón",
         "o cofre é 40 cm de largura",
+        "my ski pass: €320 for the season",  # a price is no secret
+        "refund for order #4000000000000010 is on its way",  # an order's number, though it passes Luhn
+        "DATABASE_URL=mysql://<user>:<password>@localhost/app",  # a placeholder
+        "write to help@acme.io / 24h line",
+        "the bike shed: 3 racks, by the gate",
     ],
 )
 def test_a_lock_or_a_password_word_beside_a_number_that_is_no_code_is_no_secret(text):

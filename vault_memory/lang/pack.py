@@ -229,6 +229,10 @@ class Pack:
     password_words: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
+    #: the words of secrets whose value is words, not a code (a security question's answer,
+    #: a wallet's seed phrase): what a colon or an arrow after them says is the secret,
+    #: whatever it holds ("pregunta secreta del banco: … → Firulais")
+    answered_secrets: tuple[str, ...] = ()
     id_words: tuple[str, ...] = ()
     #: what may stand between an identifier's word and its number ("number", "número") and
     #: what introduces the number ("is", "es", "é"), as patterns

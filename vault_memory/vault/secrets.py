@@ -70,9 +70,19 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # scheme://user:password@host: a database or broker URL with its password in it
     (
         "a connection string with a password",
-        re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:(?P<value>[^\s@/]{3,})@[^\s/]+"),
+        re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:(?P<value>(?![<{\[$])[^\s@/]{3,})@[^\s/]+"),
     ),
     ("a Slack webhook", re.compile(r"\bhooks\.slack\.com/(?:services|workflows)/(?P<value>[A-Za-z0-9/_-]{20,})")),
+    ("a Discord webhook", re.compile(r"\bdiscord(?:app)?\.com/api/webhooks/\d+/(?P<value>[A-Za-z0-9_-]{30,})")),
+    # a login written as its address and its password: "mark.t@outlook.com / Summer2024!",
+    # "ana@x.pt:Verao#24"; the password holds a letter, and a digit or a sign
+    (
+        "a login and its password",
+        re.compile(
+            r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|:|\|)\s*"
+            r"(?P<value>(?=[^\s@/|]*[^\W\d_])(?=[^\s@/|]*[\d!#$%&*+=?^~])[^\s@/|<>{}]{6,64})(?![^\s.,;!?)])"
+        ),
+    ),
     # a secret carried in a link's query: "…/d/abc?auth_token=s3cr3tvalue123"
     (
         "a token in a link",
@@ -93,9 +103,9 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 #: a payment card number: 13 to 19 digits from 2-6 (the networks' first digits), in groups
-#: or not, standing alone (not inside a URL, a file name or an id; a full stop after it ends
-#: its sentence); it must pass the Luhn check
-_CARD = re.compile(r"(?<![\w./:=-])[2-6](?:[ -]?\d){12,18}(?![\w/-]|[.,]\d)")
+#: or not, standing alone (not inside a URL, a file name or an id, nor after a "#": an order's
+#: number; a full stop after it ends its sentence); it must pass the Luhn check
+_CARD = re.compile(r"(?<![\w./:=#-])[2-6](?:[ -]?\d){12,18}(?![\w/-]|[.,]\d)")
 #: numbers whose check digits say what they are, each with its check (``python-stdnum``)
 _CHECKED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("an IBAN", re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b"), "iban"),
@@ -103,6 +113,7 @@ _CHECKED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("a national id (DNI)", re.compile(r"(?<![\w-])\d{8}-?[A-Za-z](?![\w-])"), "es.dni"),
     ("a national id (NIE)", re.compile(r"(?<![\w-])[XYZxyz]-?\d{7}-?[A-Za-z](?![\w-])"), "es.nie"),
     ("a social security number", re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])"), "us.ssn"),
+    ("a national id (CURP)", re.compile(r"\b[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d\b"), "mx.curp"),
 )
 #: what a secret word's value holds: a digit, or a sign inside it ("perro.123", "Tr0ub4dor&3";
 #: not "secret." at a sentence's end)
@@ -270,11 +281,12 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
 def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     """The secrets told after their word (a password, an identity number) or by what they
     open (a door code): read ignoring case, and only where such a word or a digit is."""
-    told, identified, alone, keyed = _told()
+    told, identified, alone, keyed, answered = _told()
     read, caseless = _caseless(text)
     if caseless(alone).search(read):  # no secret word, nothing told after one
         yield from (("a password or a code", m) for m in caseless(told).finditer(read) if _told_value(m))
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
+        yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
 
@@ -306,15 +318,21 @@ def _told_value(match: re.Match[str]) -> bool:
     password's word is told it and it ends the clause ("wifi password hunter22, …")."""
     if match.group("own") is not None:  # "my password's X": X ends what is said ("…'s 12+ characters" does not)
         return re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
+    value = match.group("value")
+    if _PRICE.fullmatch(value.rstrip(".,;:!?")):  # "my bus pass: £45 a month": what it costs
+        return False
     if any(match.group(told) is not None for told in ("link", "said")):
         return True
-    value = match.group("value")
     digits = sum(ch.isdigit() for ch in value)
     ends = value[-1:] in ".,;:!?" or re.match(r"\s*(?:$|[.,;:!?)\]])", match.string[match.end() :]) is not None
     code = 2 * digits > len(value) and not re.fullmatch(r"(?:19|20)\d\d[.,;:!?]?|\d{1,2}[:.]\d\d[.,;:!?]?", value)
     if ends and _password_word().match(match.group()):  # "the wifi password hunter22, keep that", "mi clave 6621"
         return code or any(ch.isalpha() for ch in value)
     return code
+
+
+#: an amount of money, which no secret is
+_PRICE = re.compile(r"[£$€¥]\s?\d[\d,.]*|\d[\d,.]*\s?[£$€¥]|R\$\s?\d[\d,.]*")
 
 
 @cache
@@ -325,9 +343,10 @@ def _password_word() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
-def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re.Pattern[str], ...]]:
+def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re.Pattern[str], ...], re.Pattern[str]]:
     """The patterns of a secret told after its word, of every installed pack: (a password
-    or a code, an identity number, a secret word alone, a code told by what it opens)."""
+    or a code, an identity number, a secret word alone, a code told by what it opens, a
+    secret whose value is words)."""
     packs = all_packs()
 
     def either(words: Callable[..., tuple[str, ...]]) -> str:
@@ -352,7 +371,11 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         # dots, dashes, slashes or spaces between digits ("30.123.456"; not "expires 2031")
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
-    alone = re.compile(rf"\b(?:{words}|{ids})\b")
+    said_in_words = either(lambda p: p.answered_secrets).replace(" ", r"\s+")
+    alone = re.compile(rf"\b(?:{words}|{ids}|{said_in_words})\b")
+    answered = re.compile(  # "security q's for the bank: first pet = Biscuit", "frase semilla (…):\n tribe amateur …"
+        rf"\b(?:{said_in_words})\b[^\n:=→]{{0,60}}?\s*(?:[:=→]|->)\s*(?P<value>[^\s.;][^\n.;]{{1,400}})"
+    )
     things, opens, with_, keys, then, to, labels, locks = (
         either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
         for f in (
@@ -367,13 +390,19 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         )
     )
     gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
-    code = rf"(?P<value>[#*]?\d[\d#*-]{{2,11}})(?![\w:.,]\d)(?!\w)(?=\s*(?:$|[.,;:!?)\]]|(?:{then})\b))"
+    # a code: digits, maybe said in ones or twos ("6 2 0 4", "4-4-0-9", "12-38-04"), a # or a *
+    # before or after it, in quotes ("«3115»"); it ends its clause
+    code = (
+        r"[«\"“'‘]?(?P<value>[#*]?\d(?:[ -]?[\d#*]){2,11})[»\"”'’]?(?![\w:.,]\d)(?!\w)"
+        rf"(?=\s*(?:$|[.,;:!?()\]]|(?:{then})\b))"
+    )
     keyed = re.compile(
         # what opens with it, then what it does and with what, or how it is keyed, then a
         # code that ends its clause: "the garage opens with 4471", "pra abrir a garagem
         # digita 7007 e aperta", "you disarm the alarm with 5566", "Door: 4471"
         rf"\b(?:(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})\b|{gap}{{0,6}}?[,;:]?\s+(?:{keys})\b"
-        rf"|(?:\s+(?:{labels}))?\s*[:=])|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
+        rf"|{gap}{{0,5}}?(?:[,;]?\s+(?:{labels}))?\s*(?:[:=→]|->|=>)|{gap}{{0,5}}?[,;]?\s+(?:{labels}))"
+        rf"|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
         rf"[,:]?\s*{code}"
     )
     locked = re.compile(  # a thing only a code opens, said to be a number: "o cadeado do armário é 3019"
@@ -382,7 +411,7 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
     before = re.compile(  # the code, then what it opens: "type 4471 to open the door", "marca 2580 para abrir el portal"
         rf"\b(?:{keys})\s+(?P<value>[#*]?\d[\d#*-]{{2,11}})(?=\s+(?:{to})\s+(?:{opens})\b{gap}{{0,2}}?\s+(?:{things})\b)"
     )
-    return told, identified, alone, (keyed, before, locked)
+    return told, identified, alone, (keyed, before, locked), answered
 
 
 @cache

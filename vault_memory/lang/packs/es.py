@@ -591,6 +591,14 @@ PACK = Pack(
         "usuario y contraseña",
     ),
     secret_links=("es(?: ahora)?", "era", "ahora es", "son", "quedó en", "cambió a", "=", "queda"),
+    answered_secrets=(
+        "preguntas? (?:secretas?|de seguridad)",
+        "respuestas? (?:secretas?|de seguridad)",
+        "frase semilla",
+        "palabras semilla",
+        "palabras de recuperaci[oó]n",
+        "frase de recuperaci[oó]n",
+    ),
     secret_whose=("de", "del", "para", "en", "de la", "de mi", "a", "al"),
     id_words=(
         "dni",
@@ -608,6 +616,7 @@ PACK = Pack(
     ),
     code_locks=("candado", "cerradura", "caja fuerte", "caja de (?:llaves|seguridad)"),
     code_things=(
+        "cajet[ií]n",
         "alarma",
         "puerta",
         "portal",
@@ -635,6 +644,7 @@ PACK = Pack(
         "con",
         "usando",
     ),
+    code_labels=("código", "codigo", "clave", "pin", "teclado", "combinación", "combinacion"),
     code_then=("y", "e", "luego", "o", "después", "despues"),
     code_to=("para",),
     code_keyed=(

@@ -574,6 +574,14 @@ PACK = Pack(
         "chave(?: de api| de acesso| secreta)?",
     ),
     secret_links=("[eé](?: agora)?", "agora [eé]", "era", "s[aã]o", "ficou", "mudou para", "passou a ser", "="),
+    answered_secrets=(
+        "perguntas? (?:secretas?|de seguran[cç]a)",
+        "respostas? (?:secretas?|de seguran[cç]a)",
+        "frase semente",
+        "palavras semente",
+        "palavras de recupera[cç][aã]o",
+        "frase de recupera[cç][aã]o",
+    ),
     secret_whose=("do", "da", "de", "para", "no", "na", "dos", "das", "do meu", "da minha"),
     id_words=(
         "cpf",
@@ -590,6 +598,7 @@ PACK = Pack(
     ),
     code_locks=("cadeado", "fechadura", "cofre", "caixa de chaves"),
     code_things=(
+        "cacifo",
         "alarme",
         "porta",
         "port[aã]o",
@@ -617,6 +626,7 @@ PACK = Pack(
         "com",
         "usando",
     ),
+    code_labels=("código", "codigo", "senha", "pin", "teclado", "combinação", "combinacao"),
     code_then=("e", "depois", "ou", "aí", "ai"),
     code_to=("para", "pra"),
     code_keyed=(
