@@ -2576,3 +2576,24 @@ def test_a_request_then_a_question_after_a_dash_keeps_the_request(said, value):
     without a word. What comes before the dash is read as a request of its own."""
     kept, _ = read_requests(said)
     assert any(value in s.text for s in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "replaces"),
+    [
+        ("My girlfriend is called Priya", "remember that my girlfriend's name is Meera", True),
+        ("La pareja del usuario se llama Rocío", "recuerda que el nombre de mi pareja es Elena", True),
+        ("O meu marido chama-se Rui", "lembra que o nome do meu marido é Tiago", True),
+        ("My niece is called Clara", "remember that my nephew's name is Tom", False),
+    ],
+)
+def test_a_name_told_of_its_owner_is_that_owners_name(before, said, replaces, tmp_path):
+    """ "My partner's name is Jordan" (and "el nombre de mi novia es…", "o nome da minha
+    namorada é…") had no subject read, so it replaced no "My partner is Alex" and both were
+    current, unmarked: it is what "my partner is called Jordan" says."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember(before, now=NOW - 3 * DAY)
+        outcomes = remember_said(mem, said, now=NOW)
+    assert outcomes, said
+    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes

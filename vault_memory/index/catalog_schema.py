@@ -219,6 +219,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Mondays"), and a fact that opens with its time ("Now the user lives in…"): every fact's
     # slot read again
     Migration("subjects in every language", "", fill=fill_tags_again),
+    # a name told of its owner ("my partner's name is Jordan", "o nome da minha namorada é
+    # Carla") is the subject a naming word says ("my partner is called…"), and who someone is
+    # in a word English writes with a capital ("my landlord is Indian") names no one: every
+    # fact's slot read again
+    Migration("names told of their owner", "", fill=fill_tags_again),
 )
 
 

@@ -92,5 +92,9 @@ class SlotGrammar:
     possessed: str = ""
     self_subject: str = ""
     first_person: tuple[str, str] = ("", "")
+    #: a name told of its owner, and how the grammar says it with a naming word: "my dog's
+    #: name is rex", "el nombre de mi perro es rex" → "my dog is called rex", "mi perro se
+    #: llama rex" (each a pattern on the normal form and its replacement)
+    named_as: tuple[tuple[str, str], ...] = ()
     also: str = ""
     more: str = ""

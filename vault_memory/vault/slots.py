@@ -486,6 +486,8 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
 _POSSESSED_BY_USER = tuple(re.compile(g.possessed) for g in GRAMMARS if g.possessed)
 _SELF = tuple(re.compile(g.self_subject) for g in GRAMMARS if g.self_subject)
 _FIRST_PERSON = tuple((re.compile(g.first_person[0]), g.first_person[1]) for g in GRAMMARS if g.first_person[0])
+#: a name told of its owner, said with a naming word ("my dog's name is rex" → "my dog is called rex")
+_NAMED_AS = tuple((re.compile(pattern), said) for g in GRAMMARS for pattern, said in g.named_as)
 #: a second clause in a fact ("…, and works at Siemens"): the fact says more than its slot
 #: a fact that says it adds ("also", "too", "también"): one more value, not a new one
 _ALSO = re.compile(rf"\b(?:{either('also')})\b")
@@ -640,7 +642,7 @@ def _keyed_slot(key: str, said: str, named: set[str]) -> Slot | None:
 
 
 def _sentence_slot(said: str) -> Slot | None:
-    for pattern, said_so in _FIRST_PERSON:
+    for pattern, said_so in (*_FIRST_PERSON, *_NAMED_AS):
         said = pattern.sub(said_so, said)
     bare, negated = _withdrawn(_LEADING_NOW.sub("", said))
     m = next(filter(None, (p.match(bare) for p in _POSSESSED_BY_USER)), None)

@@ -178,6 +178,13 @@ SLOTS = SlotGrammar(
     ),
     self_subject=r"^(?:the\s+user|user|i)(?:'m|'s|\s+)(?P<r>.*)$",
     first_person=(r"^(?:i'm|i\s+am)\s+", "i is "),
+    named_as=(
+        (
+            r"^(?P<o>(?:my|our|the user's|the user s) (?:[^\W_]+ ){0,2}?[^\W_]+)'s (?:first )?name is ",
+            r"\g<o> is called ",
+        ),
+        (r"^the (?:first )?name of (?P<o>(?:my|our|the user's) (?:[^\W_]+ ){0,2}?[^\W_]+) is ", r"\g<o> is called "),
+    ),
     also=r"also|too|as\s+well",
     more=(
         r"(?:[,;]|\b(?:and|but|while))\s+(?:(?:the\s+user|he|she|i|also)\b|\w+s\s+(?:at|in|as|for|to)\b|"

@@ -176,6 +176,15 @@ SLOTS = SlotGrammar(
     now=NOW,
     not_an_employer=r"en\s+(?:el|la|un|una)\s+proyecto|desde\s+casa",
     not_an_employer_when=r"(?:los|las|el|la)?\s*(?:fines|sabados|domingos|noches)",
+    named_as=(
+        # "de la mi": a Portuguese "da minha" read in Spanish forms (``Pack.borrowed_forms``)
+        (
+            r"^el nombre (?:de la |del |de )(?P<o>(?:mi|mis|nuestro|nuestra|su) (?:[^\W_]+ ){0,3}?[^\W_]+) es ",
+            r"\g<o> se llama ",
+        ),
+        (r"^el nombre del (?P<o>(?:[^\W_]+ ){0,3}?[^\W_]+) es ", r"el \g<o> se llama "),
+        (r"^el nombre de la (?P<o>(?:[^\W_]+ ){0,3}?[^\W_]+) es ", r"la \g<o> se llama "),
+    ),
     possessed=(
         r"^(?:(?:el|la|los|las)\s+(?P<s1>[\w ]+?)\s+(?:del\s+usuario|de\s+la\s+usuaria)|(?:mi|su)\s+(?P<s2>[\w ]+?))"
         # "el jefe del usuario ahora es Bruno": a word of now before the verb is read with it
