@@ -2597,3 +2597,44 @@ def test_a_name_told_of_its_owner_is_that_owners_name(before, said, replaces, tm
         outcomes = remember_said(mem, said, now=NOW)
     assert outcomes, said
     assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("pls remember im vegan since january", "vegan"),  # "im" after a request, not only opening a clause
+        ("keep in mind ive got a standing desk at home", "standing desk"),
+        ("add to what you know about me that I'm colour-blind", "colour-blind"),  # adding to what it knows
+        ("añade a mi perfil que hablo euskera", "euskera"),
+        ("atualiza o que sabes sobre mim: agora trabalho na Farfetch", "Farfetch"),
+        ("quick thing before the deploy: note that my partner is called Sam", "Sam"),  # a lead before the request
+        ("Guárdame esto, por favor: mi talla de zapato es 42", "42"),  # its courtesy before the colon
+        ("remember I'm left-handed and use a trackball", "trackball"),  # the user's verb after "and"
+    ],
+)
+def test_requests_in_more_of_the_shapes_people_type(said, value):
+    """Requests dropped without a word on a fresh set nobody tuned on (the tenth): "im" typed
+    after a request, a request to add to the user's profile or what the assistant knows, a
+    few words of lead-in before a colon or a dash, a request whose courtesy sits before its
+    colon, and a verb of the user's after "and" in English (whose first person is the
+    imperative's form: "I'm left-handed and use a split keyboard" lost its second clause)."""
+    kept, _ = read_requests(said)
+    assert any(value in s.text for s in kept), kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "next step: save the file, run prettier and show me the diff",
+        "Próximo passo: salva o ficheiro e corre os testes",
+        "remember I use yarn, and run the linter before each commit",
+    ],
+)
+def test_a_task_after_a_lead_or_after_and_is_still_no_fact(said):
+    kept, _ = read_requests(said)
+    assert all("prettier" not in s.text and "testes" not in s.text and "linter" not in s.text for s in kept), kept
+
+
+def test_a_portuguese_past_with_its_pronoun_after_it_is_told_in_the_third_person():
+    kept, _ = read_requests("lembra que mudei-me para Coimbra em março")
+    assert [s.text for s in kept] == ["O usuário mudou-se para Coimbra em março"]

@@ -591,6 +591,11 @@ class _Reading:
             return
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
+        lead = _LEAD_OF_A_REQUEST.match(sentence)
+        if lead is not None and not _theirs(lead.group("lead")) and _opens_with_a_request(sentence[lead.end() :]):
+            sentence = sentence[
+                lead.end() :
+            ]  # "una cosita antes del merge: anotá que…"; not "I'm on X — remember this —…"
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
@@ -688,6 +693,12 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
+        said_nothing = len(found) == before and all(n.reason in _SAYS_NOTHING_KEPT for n in declined[declined_before:])
+        lead = _LEAD_OF_A_REQUEST.match(sentence) if said_nothing else None
+        if lead is not None and _points_ahead(sentence[: lead.end("lead")], sentence[lead.end() :]):
+            del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
+            self.kept_ahead(sentence[lead.end() :])
+            return
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
@@ -712,6 +723,24 @@ class _Reading:
             if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
         self.last_kept = before if len(found) > before else None
+
+
+#: a few words before a colon or a spaced dash, and what follows: a request's lead ("una
+#: cosita antes del merge: anotá que…", "Before we go on — could you note that…") or a
+#: request that points at what follows ("Memoriza esto, por favor: …")
+_LEAD_OF_A_REQUEST = re.compile(r"^(?P<lead>(?:[^\s:—–]+\s+){0,9}?[^\s:—–]+)\s*(?::|\s[—–]|\s--?)\s+(?=\S)")
+
+
+def _opens_with_a_request(said: str) -> bool:
+    """Whether ``said`` opens with a request that keeps something read alone, its word
+    followed by what a request's word is ("anotá *que* mi gato…", "please remember *my*…";
+    not "salva o arquivo, roda o prettier…", a task)."""
+    spans = [m.span() for m in re.finditer(r"\S+", said)]
+    words = [said[a:b] for a, b in spans]
+    cue = _first_cue(words, _CUE_REACH)  # after its lead alone ("could you make a note that…")
+    if cue is None or _request_start(words, cue) != 0 or not _glue_after().match(said, spans[cue][1]):
+        return False
+    return _kept_alone(said)
 
 
 #: why a request no rule read is not kept
@@ -1909,13 +1938,22 @@ def _without_task_tail(said: str) -> str:
     """``said`` without a task said after its fact ("I use pnpm, and now fix the test"). A
     clause that opens with a task's verb is the task when it names a part of the task, or
     when the fact is the user's own in the first person ("uso pnpm y prueba de nuevo": the
-    verb cannot go on with "uso"); after a fact of someone of theirs it goes on with it ("mi
-    hermana vive en Lima y usa lentes", "my dad lives in Hull and runs marathons")."""
+    verb cannot go on with "uso"); after a fact of someone of theirs, or of the user in a
+    language whose first person is the imperative's form, it goes on with it ("mi hermana
+    vive en Lima y usa lentes", "my dad lives in Hull and runs marathons", "I'm left-handed
+    and use a split keyboard")."""
     said = _TASK_TAIL_ALWAYS.sub("", said)
     tail = _TASK_VERB_TAIL.search(said)
-    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group())):
+    goes_on = _OF_THEIRS.match(said) or _BARE_VERB_SUBJECT.match(said)  # "I'm left-handed and use a split keyboard"
+    if tail is None or (goes_on and not _TASK_WORDS.search(tail.group())):
         return said
     return said[: tail.start()]
+
+
+#: a clause of the user's whose verb has the imperative's form (``Pack.bare_verb_subjects``)
+_BARE_VERB_SUBJECT = re.compile(
+    r"^(?:" + ("|".join(re.escape(w) for p in all_packs() for w in p.bare_verb_subjects) or "(?!)") + r")(?=\s)", _I
+)
 
 
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request

@@ -85,11 +85,9 @@ _LOWER_I = re.compile(
 )
 
 
-#: "im", "ive" typed without their apostrophe where a clause opens ("im vegan", "…, and ive
+#: "im", "ive" typed without their apostrophe, wherever a word follows ("im vegan", "…, and ive
 #: got two cats"): "I'm", "I've"; no English word is spelt so
-_BARE_CONTRACTION = re.compile(
-    r"(?:^|(?<=[,;:.!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))[iI](m|ve)(?=\s+\w)"
-)
+_BARE_CONTRACTION = re.compile(r"(?<![^\s,;:.!?])[iI](m|ve)(?=\s+\w)")
 
 
 #: "X and I" opening a text, X a few words not "I": one subject of two
@@ -97,8 +95,9 @@ _ONE_SUBJECT = re.compile(r"^(?!I\b)((?:[^\s,;.]+\s+){1,3}?(?:and|or))\s+I\b(?![
 
 
 def as_written(text: str) -> str:
-    """``text`` with "im" and "ive" typed without their apostrophe where a clause opens as
-    "I'm", "I've" ("im lactose intolerant, remember that"; "im.show()" opens no clause)."""
+    """``text`` with "im" and "ive" typed without their apostrophe as "I'm", "I've", wherever
+    a word follows ("im lactose intolerant, remember that", "pls remember im allergic to…";
+    "im.show()" and "IM me" are none): neither is an English word."""
     return _BARE_CONTRACTION.sub(r"I'\1", text)
 
 

@@ -56,12 +56,12 @@ _PT_HOLDS_ARTICLE = frozenset(
 )
 
 
-#: the first person of the past of a verb in "-ar" ("adotei", "me mudei"), where a verb
+#: the first person of the past of a verb in "-ar" ("adotei", "me mudei", "mudei-me"), where a verb
 #: opens the clause: at its start, after "eu", "me", "e", "já", "não", a time ("nesse ano",
 #: "em 2020") or a comma ("joga hóquei" is a noun); a word of two letters or more before
 #: "-ei" ("sei", "dei", "lei" are shorter), spelt as its third person is ("fiquei" →
 #: "ficou", "cheguei" → "chegou", "comecei" → "começou")
-_PT_PAST = re.compile(r"\b(?:eu\s+)?(me\s+)?([^\W\d_]{2,}?)(qu|gu|c)?ei\b", _I)
+_PT_PAST = re.compile(r"\b(?:eu\s+)?(me\s+)?([^\W\d_]{2,}?)(qu|gu|c)?ei(-me)?\b", _I)
 _PT_PAST_SPELLING = {"qu": "c", "gu": "g", "c": "ç"}
 #: the words after which a verb opens its clause
 _PT_BEFORE_VERB = frozenset(
@@ -82,7 +82,7 @@ def _past(m: re.Match[str]) -> str:
         return m.group(0)  # "joga hóquei": a noun
     reflexive = "se " if m.group(1) else ""
     stem = m.group(2).lower() + _PT_PAST_SPELLING.get((m.group(3) or "").lower(), "")
-    return f"o usuário {reflexive}{stem}ou"
+    return f"o usuário {reflexive}{stem}ou{'-se' if m.group(4) else ''}"  # "mudei-me" → "mudou-se"
 
 
 #: the first person plural's third ("a Ana e eu somos sócias" → "…e o usuário são sócias"):

@@ -416,6 +416,11 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     request_idioms=(
+        # a request to add to what the assistant knows of the user: "add to my profile:", "put this in your notes about me"
+        (
+            r"\b(?:add|put|save)\s+(?:this\s+|these\s+|that\s+)?(?:to|in|into|on)\s+(?:my\s+profile|your\s+(?:notes|memory)(?:\s+(?:on|about)\s+me)?|what\s+(?:you|u)\s+know\s+about\s+me)\b",
+            "remember",
+        ),
         (
             r"\b(?:hang|hold)\s+on\s*to\s+(?=(?:that|this|it|these|those|them)(?:\s*+(?:$|[,.!;:—–-])|\s+(?:pls|please|plz|for|too)\b))",
             "remember ",
@@ -788,6 +793,7 @@ PACK = Pack(
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
+    bare_verb_subjects=("i", "i'm", "i've", "we", "we're", "we've"),
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
         r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might",

@@ -446,6 +446,15 @@ PACK = Pack(
         r"(?:para|pa)\s+cuando\b",
     ),
     request_idioms=(
+        # añadir a lo que sabe del usuario: "agrega a mi perfil que…", "actualiza lo que sabes de mí:"
+        (
+            r"\b(?:agreg[aá]|añad[eí]|a[ñn]ade|pon[eé]?|met[eé]|guard[aá])\s+(?:esto\s+|eso\s+)?(?:a|en)\s+(?:mi\s+perfil|lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií])\b",
+            "recuerda",
+        ),
+        (
+            r"\b(?:actualiz[aá]|c[aá]mbia(?:lo)?)\s+(?:en\s+)?lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií]\b",
+            "recuerda",
+        ),
         (r"\bno\s+me\s+dejes\s+olvidar(?:lo)?(?=[\W_]*$)", "recuérdalo"),
         (r"\bno\s+(?:lo|la)\s+pierdas\s+de\s+vista(?=[\W_]*$)", "recuérdalo"),
         (r"\bno\s+pierdas\s+(?=(?:esto|eso)\b)", "guarda "),

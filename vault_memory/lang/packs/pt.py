@@ -455,6 +455,12 @@ PACK = Pack(
         r"(?:pra|para)\s+quando\b",
     ),
     request_idioms=(
+        # acrescentar ao que sabe do usuário: "adiciona no meu perfil:", "atualiza o que sabes sobre mim:"
+        (
+            r"\b(?:adiciona|acrescenta|coloca|p[õo]e|bota)\s+(?:isso\s+|isto\s+)?(?:a|ao|no|em|na)\s+(?:meu\s+perfil|o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim)\b",
+            "anota",
+        ),
+        (r"\batualiza\s+o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim\b", "anota"),
         (r"\bnão\s+(?:me\s+)?deix(?:a|e|es)\s+(?:eu\s+)?esquecer(?=[\W_]*$)", "lembra disso"),
         (r"\bnão\s+(?:perd|perc)[ae]s?\s+(?=(?:isso|isto)\b)", "guarda "),
         (r"\bfica\s+com\s+(?=(?:isso|isto)\b)", "guarda "),
