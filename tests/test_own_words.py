@@ -2638,3 +2638,30 @@ def test_a_task_after_a_lead_or_after_and_is_still_no_fact(said):
 def test_a_portuguese_past_with_its_pronoun_after_it_is_told_in_the_third_person():
     kept, _ = read_requests("lembra que mudei-me para Coimbra em março")
     assert [s.text for s in kept] == ["O usuário mudou-se para Coimbra em março"]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        (
+            "My grandad lives with us now. He is hard of hearing, so keep that in mind when I ask for gift ideas.",
+            "hard of hearing",
+        ),
+        ("Mi suegra viene los domingos. Ella es celíaca, tenlo en cuenta porfa.", "celíaca"),
+        ("my dentist is Dr. Varga and my GP is Dr. Holm, remember those (just the names)", "Dr. Holm"),
+        ("Small correction — my son's school is Greenfield Primary, not Greenwood.", "Greenfield"),
+        ("Novidade: comecei a trabalhar na Stone como designer", "Stone"),
+    ],
+)
+def test_a_fact_told_of_someone_named_before_a_remark_after_a_request_and_a_correction_are_kept(said, value):
+    """A pronoun that opens what a request points back at names the person of the sentence
+    before ("My mom is moving in. She uses a wheelchair, so keep that in mind" was refused as
+    saying nothing of the user); a remark in brackets after "remember those" is no part of
+    the fact; a correction or an update told as its label is a request to keep it."""
+    kept, _ = read_requests(said)
+    assert any(value in s.text for s in kept), kept
+
+
+def test_a_status_update_of_the_task_under_the_same_label_is_no_fact():
+    kept, _ = read_requests("Update: the staging deploy is green again")
+    assert kept == []

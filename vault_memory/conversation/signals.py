@@ -591,6 +591,9 @@ class _Reading:
             return
         opening = _TERMINAL_NOISE.sub(" ", sentence).strip()
         sentence = _asked_politely(_without_question_tag(_FILLER.sub("", opening).strip()))
+        aside = _ASIDE_AFTER_A_REQUEST.search(sentence)
+        if aside is not None and _ends_pointing_back(sentence[: aside.start()]):
+            sentence = sentence[: aside.start()]  # "…, remember those (no account numbers obv)"
         lead = _LEAD_OF_A_REQUEST.match(sentence)
         if lead is not None and not _theirs(lead.group("lead")) and _opens_with_a_request(sentence[lead.end() :]):
             sentence = sentence[
@@ -729,6 +732,17 @@ class _Reading:
 #: cosita antes del merge: anotá que…", "Before we go on — could you note that…") or a
 #: request that points at what follows ("Memoriza esto, por favor: …")
 _LEAD_OF_A_REQUEST = re.compile(r"^(?P<lead>(?:[^\s:—–]+\s+){0,9}?[^\s:—–]+)\s*(?::|\s[—–]|\s--?)\s+(?=\S)")
+
+
+#: a remark in brackets that ends a sentence
+_ASIDE_AFTER_A_REQUEST = re.compile(r"\s*\([^()]{1,80}\)[\s.!]*$")
+
+
+def _ends_pointing_back(said: str) -> bool:
+    """Whether ``said`` ends with a request's word and what it points back at ("…, remember
+    those", "…, guarda isso"): a remark in brackets after it is none of the fact."""
+    words = said.rstrip(" .!,").split()[-4:]
+    return len(words) >= 2 and words[-1].strip(",.!").casefold() in _BACK_WORDS and _first_cue(words, 4) is not None
 
 
 def _opens_with_a_request(said: str) -> bool:
@@ -1184,6 +1198,8 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
         return None  # "remember that I…": the request comes first
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
+    if said and before_it and _OTHERS.match(said):  # "My mom is moving in. She uses a wheelchair, so keep that in mind"
+        said = f"{before_it[-1].rstrip()} {said}"
     kept = (said or " ".join(before_it)).strip()
     if said and _TASK_LABEL_OPENING.match(" ".join(before_request)) and not _says_of_them(said):
         return None  # "Lembrete: pagar a conta de luz, anota aí": a to-do under its label

@@ -416,6 +416,11 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     request_idioms=(
+        # a correction or an update of what the user told before, as its label: "Correction to what I told you — my…", "Update: I…"
+        (
+            r"^(?:(?:a\s+|quick\s+|small\s+|one\s+)?(?:correction|update)(?:\s+(?:to|on)\s+what\s+i\s+(?:told|said|gave)\s+you[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:i|i'm|i've|my|we|our)\b)",
+            "remember that ",
+        ),
         # a request to add to what the assistant knows of the user: "add to my profile:", "put this in your notes about me"
         (
             r"\b(?:add|put|save)\s+(?:this\s+|these\s+|that\s+)?(?:to|in|into|on)\s+(?:my\s+profile|your\s+(?:notes|memory)(?:\s+(?:on|about)\s+me)?|what\s+(?:you|u)\s+know\s+about\s+me)\b",

@@ -446,6 +446,11 @@ PACK = Pack(
         r"(?:para|pa)\s+cuando\b",
     ),
     request_idioms=(
+        # una corrección o una novedad de lo que contó el usuario, como su rótulo: "Corrección: mi…"
+        (
+            r"^(?:(?:una\s+)?(?:correcci[oó]n|actualizaci[oó]n|novedad)(?:\s+(?:a|de)\s+lo\s+que\s+te\s+(?:dije|cont[eé])[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:yo|mi|mis|me|nuestr[oa]s?|ya|ahora)\b)",
+            "recuerda que ",
+        ),
         # añadir a lo que sabe del usuario: "agrega a mi perfil que…", "actualiza lo que sabes de mí:"
         (
             r"\b(?:agreg[aá]|añad[eí]|a[ñn]ade|pon[eé]?|met[eé]|guard[aá])\s+(?:esto\s+|eso\s+)?(?:a|en)\s+(?:mi\s+perfil|lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií])\b",

@@ -455,6 +455,11 @@ PACK = Pack(
         r"(?:pra|para)\s+quando\b",
     ),
     request_idioms=(
+        # uma correção ou novidade do que o usuário contou, como rótulo: "Atualização: troquei…"
+        (
+            r"^(?:(?:uma\s+)?(?:corre[cç][aã]o|atualiza[cç][aã]o|novidade)(?:\s+(?:a|ao|do)\s+que\s+te\s+(?:disse|contei)[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:eu|meu|minha|meus|minhas|me|nosso|nossa|j[aá]|agora|troquei|mudei|comecei|passei|deixei)\b)",
+            "lembra que ",
+        ),
         # acrescentar ao que sabe do usuário: "adiciona no meu perfil:", "atualiza o que sabes sobre mim:"
         (
             r"\b(?:adiciona|acrescenta|coloca|p[õo]e|bota)\s+(?:isso\s+|isto\s+)?(?:a|ao|no|em|na)\s+(?:meu\s+perfil|o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim)\b",
