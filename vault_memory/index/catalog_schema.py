@@ -224,6 +224,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     # in a word English writes with a capital ("my landlord is Indian") names no one: every
     # fact's slot read again
     Migration("names told of their owner", "", fill=fill_tags_again),
+    # where the user lives and works in more of the words people use ("I'm based in Lyon", "we
+    # packed up and moved to Nantes", "desde junio alquilamos un depa en…", "just signed with
+    # Hooli", "empecé en Globant"), and what one joins that is no employer ("joined a choir"):
+    # every fact's slot read again
+    Migration("homes and employers in more words", "", fill=fill_tags_again),
 )
 
 

@@ -91,6 +91,9 @@ class SlotGrammar:
     not_an_employer_when: str = ""
     possessed: str = ""
     self_subject: str = ""
+    #: the user with those they live with as the subject ("we", "my wife and I", "vivimos"):
+    #: read for where the user lives alone (group ``r``)
+    household: str = ""
     first_person: tuple[str, str] = ("", "")
     #: a name told of its owner, and how the grammar says it with a naming word: "my dog's
     #: name is rex", "el nombre de mi perro es rex" → "my dog is called rex", "mi perro se

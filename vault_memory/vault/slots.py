@@ -316,7 +316,7 @@ def _relation(name: str) -> tuple[re.Pattern[str], ...]:
 _RELATIONS = {
     name: _relation(name)
     for name in (
-        "residence", "work_at", "work_as", "called", "age", "diet", "eats_meat", "partner", "count", "switch",
+        "residence", "work_at", "joined", "work_as", "called", "age", "diet", "eats_meat", "partner", "count", "switch",
         "swapped", "is", "costs",
     )
 }  # fmt: skip
@@ -394,6 +394,16 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     return _act(rest, negated)
 
 
+def _household_slot(rest: str, negated: bool) -> Slot | None:
+    """Where the user lives, said of their household ("we moved to Nantes", "vivimos en
+    Vigo"): the user's residence; nothing else a household does is the user's alone."""
+    m = _match("residence", _NOW.sub("", rest))
+    if m is None:
+        return None
+    withdraws = value_words(m.group("from")) if m.group("from") else frozenset()
+    return Slot("residence", value_words(m.group("x")), negated, withdraws=withdraws)
+
+
 _MOVE_VERBS = tuple(v for g in GRAMMARS for v in g.move_verbs)
 
 
@@ -426,7 +436,14 @@ def _work_slot(rest: str, negated: bool) -> Slot | None:
     m = _match("work_at", rest)
     if m and not _NOT_AN_EMPLOYER.match(m.group("x")) and not _NOT_AN_EMPLOYER_WHEN.match(m.group("x")):
         return Slot("work", value_words(m.group("x")), negated, facet="employer")
+    m = _match("joined", rest)
+    if m and not _SOME.match(m.group("x")):  # "joined a choir", "entrei para um grupo de samba": no employer
+        return Slot("work", value_words(m.group("x")), negated, facet="employer")
     return None
+
+
+#: an indefinite article opening a value, in every grammar: what it names is one of many
+_SOME = re.compile(rf"^(?:{'|'.join(sorted(words_of('indefinite_articles')))})\s")
 
 
 #: how often something is done: not part of what is done ("drinks coffee every morning" is
@@ -485,6 +502,7 @@ def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
 #: third ("i'm" → "i is"), each grammar's
 _POSSESSED_BY_USER = tuple(re.compile(g.possessed) for g in GRAMMARS if g.possessed)
 _SELF = tuple(re.compile(g.self_subject) for g in GRAMMARS if g.self_subject)
+_HOUSEHOLD = tuple(re.compile(g.household) for g in GRAMMARS if g.household)
 _FIRST_PERSON = tuple((re.compile(g.first_person[0]), g.first_person[1]) for g in GRAMMARS if g.first_person[0])
 #: a name told of its owner, said with a naming word ("my dog's name is rex" → "my dog is called rex")
 _NAMED_AS = tuple((re.compile(pattern), said) for g in GRAMMARS for pattern, said in g.named_as)
@@ -645,6 +663,9 @@ def _sentence_slot(said: str) -> Slot | None:
     for pattern, said_so in (*_FIRST_PERSON, *_NAMED_AS):
         said = pattern.sub(said_so, said)
     bare, negated = _withdrawn(_LEADING_NOW.sub("", said))
+    home = next(filter(None, (p.match(bare) for p in _HOUSEHOLD)), None)
+    if home is not None and (where := _household_slot(home.group("r").strip(), negated)) is not None:
+        return where  # "we moved to Nantes", "my husband and I relocated to Graz"
     m = next(filter(None, (p.match(bare) for p in _POSSESSED_BY_USER)), None)
     if m:
         groups = m.groupdict()
