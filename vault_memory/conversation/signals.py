@@ -596,9 +596,9 @@ class _Reading:
             sentence = sentence[: aside.start()]  # "…, remember those (no account numbers obv)"
         lead = _LEAD_OF_A_REQUEST.match(sentence)
         if lead is not None and not _theirs(lead.group("lead")) and _opens_with_a_request(sentence[lead.end() :]):
-            sentence = sentence[
-                lead.end() :
-            ]  # "una cosita antes del merge: anotá que…"; not "I'm on X — remember this —…"
+            # "una cosita antes del merge: anotá que…", "Before we go on — could you note that…?";
+            # not "I'm on X — remember this — …"
+            sentence = _asked_politely(_without_question_tag(sentence[lead.end() :]))
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
