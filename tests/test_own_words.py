@@ -2608,7 +2608,7 @@ def test_a_name_told_of_its_owner_is_that_owners_name(before, said, replaces, tm
         ("añade a mi perfil que hablo euskera", "euskera"),
         ("atualiza o que sabes sobre mim: agora trabalho na Farfetch", "Farfetch"),
         ("quick thing before the deploy: note that my partner is called Sam", "Sam"),  # a lead before the request
-        ("one more thing before the tests — could you note that my sister is a vet?", "vet"),  # asked as a question
+        ("one more thing before the tests — could you make a note that my sister is a vet?", "vet"),  # asked as a question
         ("Guárdame esto, por favor: mi talla de zapato es 42", "42"),  # its courtesy before the colon
         ("remember I'm left-handed and use a trackball", "trackball"),  # the user's verb after "and"
     ],
