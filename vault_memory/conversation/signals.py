@@ -423,7 +423,7 @@ def _without_secret_clauses(text: str) -> str | None:
         else:
             runs.append([start, stop])
     said = [text[run[0] : run[1]].strip() for run in runs if run and run[1] > run[0]]
-    if not said or not any(not run for run in runs) or not all(map(_says_a_value, said)):
+    if not said or not any(not run for run in runs) or not all(map(_stands_alone, said)):
         return None  # "…es el 67011422W, lo pide la gestoría": what is left says nothing of its own
     rest = ". ".join(_sentence(part) for part in said)
     return rest if find_secret(rest) is None and any(ch.isalpha() for ch in rest) else None
@@ -594,11 +594,6 @@ class _Reading:
         aside = _ASIDE_AFTER_A_REQUEST.search(sentence)
         if aside is not None and _ends_pointing_back(sentence[: aside.start()]):
             sentence = sentence[: aside.start()]  # "…, remember those (no account numbers obv)"
-        lead = _LEAD_OF_A_REQUEST.match(sentence)
-        if lead is not None and not _theirs(lead.group("lead")) and _opens_with_a_request(sentence[lead.end() :]):
-            # "una cosita antes del merge: anotá que…", "Before we go on — could you note that…?";
-            # not "I'm on X — remember this — …"
-            sentence = _asked_politely(_without_question_tag(sentence[lead.end() :]))
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
@@ -728,9 +723,10 @@ class _Reading:
         self.last_kept = before if len(found) > before else None
 
 
-#: a few words before a colon or a spaced dash, and what follows: a request's lead ("una
-#: cosita antes del merge: anotá que…", "Before we go on — could you note that…") or a
-#: request that points at what follows ("Memoriza esto, por favor: …")
+#: a few words before a colon or a spaced dash, and what follows: a request that points at
+#: what follows its colon ("Memoriza esto, por favor: …"), read when nothing else kept it. A
+#: lead-in before a request is not taken off: it may say whose the words are or what they are
+#: for ("Sam wrote —", "For the test fixture:", "Hypothetically:")
 _LEAD_OF_A_REQUEST = re.compile(r"^(?P<lead>(?:[^\s:—–]+\s+){0,9}?[^\s:—–]+)\s*(?::|\s[—–]|\s--?)\s+(?=\S)")
 
 
@@ -743,18 +739,6 @@ def _ends_pointing_back(said: str) -> bool:
     those", "…, guarda isso"): a remark in brackets after it is none of the fact."""
     words = said.rstrip(" .!,").split()[-4:]
     return len(words) >= 2 and words[-1].strip(",.!").casefold() in _BACK_WORDS and _first_cue(words, 4) is not None
-
-
-def _opens_with_a_request(said: str) -> bool:
-    """Whether ``said`` opens with a request that keeps something read alone, its word
-    followed by what a request's word is ("anotá *que* mi gato…", "please remember *my*…";
-    not "salva o arquivo, roda o prettier…", a task)."""
-    spans = [m.span() for m in re.finditer(r"\S+", said)]
-    words = [said[a:b] for a, b in spans]
-    cue = _first_cue(words, _CUE_REACH)  # after its lead alone ("could you make a note that…")
-    if cue is None or _request_start(words, cue) != 0 or not _glue_after().match(said, spans[cue][1]):
-        return False
-    return _kept_alone(said)
 
 
 #: why a request no rule read is not kept
@@ -1954,22 +1938,15 @@ def _without_task_tail(said: str) -> str:
     """``said`` without a task said after its fact ("I use pnpm, and now fix the test"). A
     clause that opens with a task's verb is the task when it names a part of the task, or
     when the fact is the user's own in the first person ("uso pnpm y prueba de nuevo": the
-    verb cannot go on with "uso"); after a fact of someone of theirs, or of the user in a
-    language whose first person is the imperative's form, it goes on with it ("mi hermana
-    vive en Lima y usa lentes", "my dad lives in Hull and runs marathons", "I'm left-handed
-    and use a split keyboard")."""
+    verb cannot go on with "uso"); after a fact of someone of theirs it goes on with it ("mi
+    hermana vive en Lima y usa lentes", "my dad lives in Hull and runs marathons"). After the
+    user's own English "I …" it is cut too: "I'm left-handed and use a split keyboard" and
+    "I'm on call and restart the worker if it crashes" read alike."""
     said = _TASK_TAIL_ALWAYS.sub("", said)
     tail = _TASK_VERB_TAIL.search(said)
-    goes_on = _OF_THEIRS.match(said) or _BARE_VERB_SUBJECT.match(said)  # "I'm left-handed and use a split keyboard"
-    if tail is None or (goes_on and not _TASK_WORDS.search(tail.group())):
+    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group())):
         return said
     return said[: tail.start()]
-
-
-#: a clause of the user's whose verb has the imperative's form (``Pack.bare_verb_subjects``)
-_BARE_VERB_SUBJECT = re.compile(
-    r"^(?:" + ("|".join(re.escape(w) for p in all_packs() for w in p.bare_verb_subjects) or "(?!)") + r")(?=\s)", _I
-)
 
 
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
@@ -2143,8 +2120,11 @@ def _trim(value: str) -> str:
         return (head + tail).rstrip(" ,;.!")[:_MAX_CHARS].rstrip()  # "my sign-off is cheers"
     value = _STOP_AT.sub("", value).strip()
     for _ in range(3):  # "…, please, thanks! 🙏"
-        head, tail = value[:-_TAIL_READ], value[-_TAIL_READ:]  # what ends it, read in a bounded tail
-        value = head + _COURTESY_TAIL.sub("", _SYMBOLS_TAIL.sub("", tail)).rstrip(" ,;")
+        head, tail = value[:-_TAIL_READ], _SYMBOLS_TAIL.sub("", value[-_TAIL_READ:])  # its end, read in a bounded tail
+        courtesy = _COURTESY_TAIL.search(tail)
+        if courtesy is not None and _is_the_value(head + tail[: courtesy.start()], tail[courtesy.start() :]):
+            return (head + tail).rstrip(" ,;.!")[:_MAX_CHARS].rstrip()  # "my bar is called Cheers, thanks"
+        value = head + (tail[: courtesy.start()] if courtesy else tail).rstrip(" ,;")
     return value[:_MAX_CHARS].rstrip() if any(ch.isalnum() for ch in value) else ""
 
 
@@ -2162,24 +2142,41 @@ _ASKS_A_VALUE = re.compile(
 )
 
 
-def _says_a_value(clause: str) -> bool:
-    """Whether a clause says a value with a verb of being or naming ("wifi is HomeNet")."""
-    return any(_ASKS_A_VALUE.fullmatch(word) for word in clause.split())
+def _stands_alone(clause: str) -> bool:
+    """Whether a clause left beside a secret's says a value of its own with a verb of being
+    or naming ("wifi is HomeNet"): not one that points at the secret ("the other one is…",
+    "it is changed every 90 days", "is also my door code"), nor one that holds a code itself
+    ("my new one is 4821", "el de mi mujer es 7392": three digits or more in a row)."""
+    words = clause.split()
+    if not words or _POINTS_AT_ANOTHER.match(clause) or _ASKS_A_VALUE.fullmatch(words[0]) or _CODE_SHAPE.search(clause):
+        return False
+    return any(_ASKS_A_VALUE.fullmatch(word) for word in words)
+
+
+#: what opens a clause that points at something said beside it ("it", "the other one", "el de…")
+_POINTS_AT_ANOTHER = re.compile(
+    r"^(?:"
+    + "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
+    + r"|"
+    + "|".join(p.others_opening for p in all_packs() if p.others_opening)
+    + r")\b",
+    _I,
+)
+#: a code's shape: three digits or more in a row
+_CODE_SHAPE = re.compile(r"\d{3,}")
 
 
 def _is_the_value(before: str, courtesy: str) -> bool:
     """Whether the courtesy that ends a request is its value, not said beside it: said
-    straight after a verb of being or naming ("my sign-off is cheers", "la perra se llama
-    Gracias"), or capitalised straight after a word in lower case ("my signature says
-    Cheers"); a comma or a full stop before it, or a value before it ("…on Elm St thanks"),
-    make it a courtesy."""
+    straight after a verb of being, saying or naming ("my sign-off is cheers", "la perra se
+    llama Gracias", "my signature says Cheers"); a comma or a full stop before it, or a value
+    before it ("…on Elm St thanks", "I'm vegan Thanks"), make it a courtesy."""
     if not before or not before[-1].isspace():
         return False
     words = before.split()
     if not words:
         return False
-    last = words[-1]
-    return _ASKS_A_VALUE.fullmatch(last) is not None or (courtesy[:1].isupper() and last.islower())
+    return _ASKS_A_VALUE.fullmatch(words[-1]) is not None
 
 
 #: the quotes that may wrap all a request keeps: (opening, closing)

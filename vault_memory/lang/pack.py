@@ -372,10 +372,6 @@ class Pack:
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()
-    #: the subjects of the first person where its verb has the imperative's form ("I *use*
-    #: a split keyboard", "*use* tabs"): a verb after "and" goes on with the user's clause
-    #: unless it names a part of the task (English; Spanish "uso pnpm y prueba…" cannot)
-    bare_verb_subjects: tuple[str, ...] = ()
     #: what opens a task said after a fact by its verb alone ("and fix…", "y usa…", "e muda…"):
     #: a task only when a word of the task follows (``task_words``), for the same verb says
     #: a fact of someone else ("mi hermana vive en Lima y usa lentes")

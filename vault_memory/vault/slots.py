@@ -437,13 +437,19 @@ def _work_slot(rest: str, negated: bool) -> Slot | None:
     if m and not _NOT_AN_EMPLOYER.match(m.group("x")) and not _NOT_AN_EMPLOYER_WHEN.match(m.group("x")):
         return Slot("work", value_words(m.group("x")), negated, facet="employer")
     m = _match("joined", rest)
-    if m and not _SOME.match(m.group("x")):  # "joined a choir", "entrei para um grupo de samba": no employer
-        return Slot("work", value_words(m.group("x")), negated, facet="employer")
+    joined = m and (m.groupdict().get("x") or m.groupdict().get("with"))
+    if joined and not _SOME.match(
+        joined
+    ):  # "joined the gym", "joined a choir", "joined Acme's hiking club": no employer
+        return Slot("work", value_words(joined), negated, facet="employer")
     return None
 
 
-#: an indefinite article opening a value, in every grammar: what it names is one of many
-_SOME = re.compile(rf"^(?:{'|'.join(sorted(words_of('indefinite_articles')))})\s")
+#: what opens something joined that is no employer, in every grammar: an article (a named
+#: employer has none: "joined Initech"), or a name's possessive ("Acme's hiking club")
+_SOME = re.compile(
+    rf"^(?:(?:{'|'.join(sorted(words_of('indefinite_articles') | words_of('articles')))})\s|[^\W_]+'s\s)"
+)
 
 
 #: how often something is done: not part of what is done ("drinks coffee every morning" is
@@ -573,8 +579,9 @@ def _names_a_place(written: str) -> bool:
 
 
 #: a subject of something of the user's said to *be* something ("boss", "phone", "fav
-#: colour"): not a relation ("sister/residence"), an act, a count, work or the user's name
-_HAS_A_FACET = re.compile(r"(?!act:|count:|work|name$|residence$|partner$|age$|diet$|birthday$)[^/:]+")
+#: colour", "partner": "my partner is a nurse" names no one): not a relation
+#: ("sister/residence"), an act, a count, work or the user's name
+_HAS_A_FACET = re.compile(r"(?!act:|count:|work|name$|residence$|age$|diet$|birthday$)[^/:]+")
 #: what a fact says its subject is, in the words as written: after the copula
 _COPULA_VALUE = re.compile(
     r"(?<![^\W_])(?:" + "|".join(re.escape(c) for p in all_packs() for c in p.copulas) + r")\s+(?P<v>\S.*)$",

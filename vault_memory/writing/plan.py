@@ -12,6 +12,7 @@ its rules are tested from tables (``tests/test_writing.py``).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -19,7 +20,7 @@ from ..lang import of_the_same_people, people
 from ..lifecycle import canonical_key, same_value
 from ..vault.memory import Memory
 from ..vault.sameness import key_and_text, normalize_text
-from ..vault.slots import Slot, Verdict, slot_of
+from ..vault.slots import Slot, Verdict, judge, slot_of
 from ..vault.values import first_line
 
 if TYPE_CHECKING:
@@ -145,7 +146,11 @@ def _known(p: Prepared, ev: Evidence, d: Decision) -> Plan | None:
     same = same_text(p, ev.current)
     if same is not None:
         return Reconfirm(same)
-    d.replaced = [m for m in ev.current if canonical_key(m.key) == canonical_key(p.key)] if p.single else []
+    d.replaced = (
+        [m for m in ev.current if canonical_key(m.key) == canonical_key(p.key) and _key_replaces(p, m)]
+        if p.single
+        else []
+    )
     unchanged = [m for m in d.replaced if same_value(m.text, p.text, p.key)]
     if unchanged:  # "name: Lucas" then "My name is Lucas": one fact, said again
         return Reconfirm(unchanged[0])
@@ -156,6 +161,22 @@ def _known(p: Prepared, ev: Evidence, d: Decision) -> Plan | None:
     _supersede_by_slot(p, d, ev.slot)
     d.conflicts = [m for m, v in ev.slot if v == "conflict" and m not in d.replaced]
     return None
+
+
+def _key_replaces(p: Prepared, old: Memory) -> bool:
+    """Whether a new value of a single-valued key replaces ``old``: not when the slot rules
+    read the two as about different things ("my partner's mom's name is Rosa", "my partner is
+    a nurse" beside "my partner is Alex": the reader keyed all three "partner")."""
+    if people(p.text) != people(old.text) or _OF_ONE_OF_THEIRS.search(p.text):
+        return False  # "my partner's mom's name…", "…partner's ex's name…": about someone of theirs
+    if p.slot is None:
+        return True
+    said = slot_of(old.text, old.key)
+    return said is None or judge(p.slot, said) != "compatible"
+
+
+#: a possessive of a possessive ("the user's partner's ex's name"): the fact is of the last one
+_OF_ONE_OF_THEIRS = re.compile(r"['’]s\s+[^\W\d_]+['’]s\s")
 
 
 def _conflicts_judged(p: Prepared, ev: Evidence, d: Decision, judging: bool) -> Need | None:

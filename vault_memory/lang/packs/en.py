@@ -416,9 +416,10 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     request_idioms=(
-        # a correction or an update of what the user told before, as its label: "Correction to what I told you — my…", "Update: I…"
+        # a correction of what the user told before, as its label: "Correction to what I told you — my…" (a bare
+        # "Update:" or "Correction:" is as often the task's: "Update: I fixed the flaky test")
         (
-            r"^(?:(?:a\s+|quick\s+|small\s+|one\s+)?(?:correction|update)(?:\s+(?:to|on)\s+what\s+i\s+(?:told|said|gave)\s+you[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:i|i'm|i've|my|we|our)\b)",
+            r"^(?:(?:a\s+|quick\s+|small\s+|one\s+)?(?:correction|update)\s+(?:to|on)\s+what\s+i\s+(?:told|said|gave)(?:\s+you)?[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+(?=(?:i|i'm|i've|my|we|our)\b)",
             "remember that ",
         ),
         # a request to add to what the assistant knows of the user: "add to my profile:", "put this in your notes about me"
@@ -798,7 +799,6 @@ PACK = Pack(
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
-    bare_verb_subjects=("i", "i'm", "i've", "we", "we're", "we've"),
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
         r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might",

@@ -135,10 +135,9 @@ SLOTS = SlotGrammar(
     relations={
         "residence": (
             r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|"
-            # "is based in Lyon", "packed up and moved to Nantes", "has been renting a place in Halifax"
-            r"(?:is|are|(?:has|have)\s+been)\s+based|(?:packed\s+up\s+and\s+)?(?:has\s+|just\s+)?(?:moved|relocated)|"
-            r"(?:(?:is|are|(?:has|have)\s+)?been\s+|is\s+|are\s+)?rent(?:s|ing)?\s+(?:a|an)\s+"
-            r"(?:place|flat|apartment|house|room|studio))"
+            # "is based in Lyon", "packed up and moved to Nantes" (not "based in the London office")
+            r"(?:is|are|(?:has|have)\s+been)\s+based(?=\s+in\s+(?!(?:the|a|an)\s))|"
+            r"(?:packed\s+up\s+and\s+)?(?:has\s+|just\s+)?(?:moved|relocated))"
             # "lives in a flat with two cats" says what the home is, not where: no place after it
             r"\s+(?:from\s+(?P<from>.+?)\s+)?(?:in|to)\s+(?!(?:a|an)\s+(?!.*\s(?:in|to)\s))(?P<x>.+)$"
         ),
@@ -146,8 +145,11 @@ SLOTS = SlotGrammar(
             r"^(?:(?:works?|is\s+working|'s\s+working|am\s+working|now\s+works?|(?:has\s+)?(?:started|begun)\s+"
             r"(?:working|a\s+job)|(?:has\s+)?got\s+a\s+job)\s+(?:at|for))\s+(?P<x>.+)$"
         ),
-        # an employer one has just joined ("signed with Hooli"), not a group ("joined a choir": ``slots``)
-        "joined": r"^(?:has\s+|have\s+|'ve\s+|just\s+)*(?:joined|signed\s+with|started\s+at)\s+(?P<x>.+)$",
+        # an employer one has just joined ("joined Initech", "signed with Hooli as a staff engineer"),
+        # not a group, a call, a contract ("joined the gym", "joined a choir": ``slots``)
+        "joined": (
+            r"^(?:has\s+|have\s+|'ve\s+|just\s+)*(?:joined\s+(?P<x>.+)|signed\s+with\s+(?P<with>.+?)\s+as\s+(?:a|an)\s+.+)$"
+        ),
         "work_as": r"^(?:works?|is\s+working|now\s+works?|is\s+employed)\s+as\s+(?P<x>.+)$",
         "called": r"^(?:is\s+called|is\s+named|goes\s+by|(?:'s|is)\s+name\s+is)\s+(?P<x>.+)$",
         "age": r"^(?:is|am|'s|turned|has\s+turned|just\s+turned)\s+(?P<x>\d{1,3})(?:\s+(?:years?\s+old|years))?$",
@@ -183,10 +185,14 @@ SLOTS = SlotGrammar(
         r"is\s+no\s+longer|=)\b.*)$"
     ),
     self_subject=r"^(?:the\s+user|user|i)(?:'m|'s|\s+)(?P<r>.*)$",
-    household=r"^(?:we|we've|we're|we\s+have|we\s+are|my\s+(?:wife|husband|partner|family)\s+and\s+i)\s+(?P<r>.*)$",
+    # where the user lives said of their household: its verb of living alone ("we live in Vigo";
+    # "we moved to…" is as often an office, a tool or a meeting: not read)
+    household=(
+        r"^(?:we|my\s+(?:wife|husband|partner|family)\s+and\s+i)\s+(?P<r>(?:live|have\s+lived|now\s+live)\s+in\s+.*)$"
+    ),
     # a fact that leaves its subject out opens with its verb ("just signed with Hooli", "moved
     # to Lyon in 2019"): the user's, read only for what such a verb says
-    verb_first=r"^(?:just\s+)?(?:signed\s+with|joined|moved\s+to|relocated\s+to|started\s+(?:working\s+)?at)\b",
+    verb_first=r"^(?:just\s+)?(?:signed\s+with|moved\s+to|relocated\s+to|started\s+working\s+at)\b",
     first_person=(r"^(?:i'm|i\s+am)\s+", "i is "),
     named_as=(
         (

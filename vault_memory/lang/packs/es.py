@@ -446,9 +446,9 @@ PACK = Pack(
         r"(?:para|pa)\s+cuando\b",
     ),
     request_idioms=(
-        # una corrección o una novedad de lo que contó el usuario, como su rótulo: "Corrección: mi…"
+        # una corrección de lo que contó el usuario, como su rótulo: "Corrección a lo que te dije: …"
         (
-            r"^(?:(?:una\s+)?(?:correcci[oó]n|actualizaci[oó]n|novedad)(?:\s+(?:a|de)\s+lo\s+que\s+te\s+(?:dije|cont[eé])[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:yo|mi|mis|me|nuestr[oa]s?|ya|ahora)\b)",
+            r"^(?:(?:una\s+)?(?:correcci[oó]n|actualizaci[oó]n)\s+(?:a|de)\s+lo\s+que\s+te\s+(?:dije|cont[eé])[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+",
             "recuerda que ",
         ),
         # añadir a lo que sabe del usuario: "agrega a mi perfil que…", "actualiza lo que sabes de mí:"

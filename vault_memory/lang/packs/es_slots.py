@@ -140,9 +140,8 @@ SLOTS = SlotGrammar(
     relations={
         "residence": (
             r"^(?:vive|vivo|reside|resido|ahora\s+vive|se\s+mudo|me\s+mude|se\s+ha\s+mudado|me\s+he\s+mudado|"
-            # the household: "vivimos en", "nos mudamos a", "alquilamos un depa en" (``household``)
-            r"vivimos|nos\s+mudamos|nos\s+hemos\s+mudado|(?:alquilamos|alquila|alquilo)\s+(?:un|una)\s+"
-            r"(?:depa|departamento|piso|casa|apartamento|estudio)|"
+            # the household's own verb of living (``household``): "vivimos en Vigo"
+            r"vivimos|"
             # "vive en un cuarto piso" says what the home is, not where: no place after it
             r"se\s+fue\s+a\s+vivir|se\s+muda|me\s+mudo)\s+(?:de\s+(?P<from>.+?)\s+)?(?:en|a|al|para)\s+"
             r"(?!(?:un|una)\s+(?!.*\s(?:en|a)\s))(?P<x>.+)$"
@@ -152,8 +151,6 @@ SLOTS = SlotGrammar(
             r"entre\s+a\s+trabajar)\s+(?:en|para)|"
             r"se\s+unio\s+a)\s+(?P<x>.+)$"
         ),
-        # an employer one has just joined ("empecé en Globant"), not a group ("entré en un coro": ``slots``)
-        "joined": r"^(?:empezo|empece|entro|entre)\s+(?:en|a)\s+(?P<x>.+)$",
         "work_as": rf"^(?:trabaja|trabajo|ahora\s+trabaja)\s+(?:como|de{NOT_WHEN})\s+(?P<x>.+)$",
         "called": r"^(?:se\s+llama|me\s+llamo)\s+(?P<x>.+)$",
         "age": r"^(?:tiene|tengo|cumplio|cumpli|acaba\s+de\s+cumplir)\s+(?P<x>\d{1,3})(?:\s+anos)?$",
@@ -177,7 +174,6 @@ SLOTS = SlotGrammar(
     ),
     verb_first=(
         r"^(?:vive|vivo|trabaja|trabajo|tiene|tengo|es|soy|se\s+mudo|me\s+mude|ya\s+no|dejo|deje|come|como|sale|"
-        r"empece|empezo|entre|entro|"
         r"esta|estoy|cambio|paso|le\s+gusta|me\s+gusta|le\s+encanta|me\s+encanta|usa|uso)\b"
     ),
     now=NOW,
@@ -198,11 +194,10 @@ SLOTS = SlotGrammar(
         rf"\s+(?P<r>(?:(?:{NOW})\s+)?(?:es|son|se\s+llama|vive|trabaja|tiene|cuesta|vale|se\s+mudo|ya\s+no|no)\b.*)$"
     ),
     self_subject=r"^(?:(?:(?:el|la)\s+usuari[oa]|yo)\s+|(?:al|a\s+la)\s+usuari[oa]\s+)(?P<r>.*)$",
-    # the household, after a time it opens with ("Desde junio alquilamos un depa en…")
+    # the household's own verb of living ("vivimos en Vigo", "a gente mora em…" in Spanish forms)
     household=(
-        r"^(?:desde\s+(?:hace\s+)?(?:[^\W\d_]+|\d+)(?:\s+(?:[^\W\d_]+|\d+))?,?\s+)?"
-        r"(?:(?:nosotros|nosotras|mi\s+(?:mujer|esposa|marido|esposo|pareja|familia)\s+y\s+yo)\s+)?"
-        r"(?P<r>(?:vivimos|nos\s+mudamos|nos\s+hemos\s+mudado|alquilamos)\b.*)$"
+        r"^(?:(?:nosotros|nosotras|mi\s+(?:mujer|esposa|marido|esposo|pareja|familia)\s+y\s+yo)\s+)?"
+        r"(?P<r>vivimos\s+en\s+.*)$"
     ),
     also=r"tambien|ademas",
     more=(

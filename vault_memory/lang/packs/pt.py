@@ -455,9 +455,9 @@ PACK = Pack(
         r"(?:pra|para)\s+quando\b",
     ),
     request_idioms=(
-        # uma correção ou novidade do que o usuário contou, como rótulo: "Atualização: troquei…"
+        # uma correção do que o usuário contou, como rótulo: "Correção ao que te disse: …"
         (
-            r"^(?:(?:uma\s+)?(?:corre[cç][aã]o|atualiza[cç][aã]o|novidade)(?:\s+(?:a|ao|do)\s+que\s+te\s+(?:disse|contei)[^:—–\n]{0,40}?)?)\s*(?::|\s[—–-])\s+(?=(?:eu|meu|minha|meus|minhas|me|nosso|nossa|j[aá]|agora|troquei|mudei|comecei|passei|deixei)\b)",
+            r"^(?:(?:uma\s+)?(?:corre[cç][aã]o|atualiza[cç][aã]o)\s+(?:a|ao|do)\s+que\s+te\s+(?:disse|contei)[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+",
             "lembra que ",
         ),
         # acrescentar ao que sabe do usuário: "adiciona no meu perfil:", "atualiza o que sabes sobre mim:"
