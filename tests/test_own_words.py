@@ -2670,6 +2670,7 @@ _MARKS = ("outdated", "desactualizado", "desatualizado", "newer related", "más 
     [
         ("I'm based in Leipzig.", "My husband and I live in Graz now", "where do I live?", "Graz", "Leipzig"),
         ("I'm based in Ghent.", "I'm based in Bruges these days", "where do I live?", "Bruges", "Ghent"),
+        ("I'm based in Hull.", "We packed up and moved to Bath in October", "where do I live?", "Bath", "Hull"),
         (
             "I work at Contoso.",
             "Just signed with Fabrikam as a product designer",

@@ -137,7 +137,7 @@ SLOTS = SlotGrammar(
             r"^(?:lives?|is\s+living|'s\s+living|am\s+living|resides?|now\s+lives?|"
             # "is based in Lyon", "packed up and moved to Nantes" (not "based in the London office")
             r"(?:is|are|(?:has|have)\s+been)\s+based(?=\s+in\s+(?!(?:the|a|an)\s))|"
-            r"(?:packed\s+up\s+and\s+)?(?:has\s+|just\s+)?(?:moved|relocated))"
+            r"(?:packed\s+up\s+and\s+)?(?:has\s+|have\s+|just\s+)?(?:moved(?:\s+house)?|relocated))"
             # "lives in a flat with two cats" says what the home is, not where: no place after it
             r"\s+(?:from\s+(?P<from>.+?)\s+)?(?:in|to)\s+(?!(?:a|an)\s+(?!.*\s(?:in|to)\s))(?P<x>.+)$"
         ),
@@ -188,7 +188,9 @@ SLOTS = SlotGrammar(
     # where the user lives said of their household: its verb of living alone ("we live in Vigo";
     # "we moved to…" is as often an office, a tool or a meeting: not read)
     household=(
-        r"^(?:we|my\s+(?:wife|husband|partner|family)\s+and\s+i)\s+(?P<r>(?:live|have\s+lived|now\s+live)\s+in\s+.*)$"
+        r"^(?:we|we've|my\s+(?:wife|husband|partner|family)\s+and\s+i)\s+"
+        # its verb of living, or a move that can only be a home's ("packed up and moved", "moved house")
+        r"(?P<r>(?:(?:live|have\s+lived|now\s+live)\s+in|(?:packed\s+up\s+and\s+)moved\s+to|(?:have\s+)?moved\s+house\s+to)\s+.*)$"
     ),
     # a fact that leaves its subject out opens with its verb ("just signed with Hooli", "moved
     # to Lyon in 2019"): the user's, read only for what such a verb says
