@@ -2765,3 +2765,19 @@ def test_a_clause_left_beside_a_secret_that_holds_a_code_of_its_own_is_not_kept(
 def test_a_capitalised_courtesy_after_a_fact_is_still_a_courtesy():
     kept, _ = read_requests("remember that I'm gluten-free Cheers")
     assert [s.text for s in kept] == ["The user is gluten-free"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Nadia texted — remember that I'm allergic to kiwi",
+        "Jorge escribió — recuerda que trabajo en Inditex",
+        "A Inês respondeu — lembra que eu moro em Braga",
+    ],
+)
+def test_someone_elses_words_before_a_request_are_not_the_users(said):
+    """ "Sam wrote — remember that I moved to Oslo" was written as the user's move: the
+    request and its "I" are Sam's. A verb saying whose words follow, its subject not the
+    user, makes them someone else's (``Pack.attributions``); the request is named, not kept."""
+    kept, not_kept = read_requests(said)
+    assert kept == [] and any("someone else" in n.reason for n in not_kept), (kept, not_kept)

@@ -1136,6 +1136,23 @@ def _said_of_someone(words: list[str], cue: int) -> bool:
     )
 
 
+_SOMEONE_ELSES = "someone else's words, not the user's"
+#: the verbs that say whose words follow, in every pack (``Pack.attributions``)
+_ATTRIBUTIONS = frozenset(fold_accents(w) for p in all_packs() for w in p.attributions)
+
+
+def _quoted(before: list[str]) -> bool:
+    """Whether the words before a request's word say someone else said it: a verb that says
+    whose words follow, with a subject that is not the user ("Sam wrote —", "Pedro dice:";
+    not "as I said,", "I wrote:")."""
+    plain = [fold_accents(w.strip(",.:;!?—–-\"'").casefold()) for w in before]
+    return any(word in _ATTRIBUTIONS and i > 0 and plain[i - 1] not in _THE_USER_SAYING for i, word in enumerate(plain))
+
+
+#: the user's own words, in every pack (``Pack.user_subjects``): "I said…" is theirs
+_THE_USER_SAYING = frozenset(fold_accents(w) for p in all_packs() for w in p.user_subjects)
+
+
 #: each pack's statement endings (``Pack.statement_endings``), by its code
 _ENDINGS = {p.code: p.statement_endings for p in all_packs()}
 
@@ -1471,6 +1488,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     colon = next((i for i, w in enumerate(words) if w.endswith(":")), len(words))
     # a word after a colon is what is quoted ("Translate this: Hello, remember that I…")
     cue = _first_cue(words, min(_CUE_REACH, colon + 1))
+    if cue is not None and _quoted(words[:cue]):
+        return _SOMEONE_ELSES  # "Sam wrote — remember that I moved to Oslo": Sam's words
     if cue is not None and _said_of_someone(words, cue):
         # "we save that data for 90 days", "Mis vecinos guardan mi coche…": said of someone,
         # not asked; a request may follow, of all said before it ("…; recuérdalo") or of

@@ -369,6 +369,9 @@ class Pack:
     #: signature *says* Cheers", "su primera palabra *fue* porfa", "i type haha, *never* lol",
     #: "termina toda mensagem *com* bjs")
     value_leads: tuple[str, ...] = ()
+    #: the verbs that say whose words follow when someone else said them ("Sam *wrote* —
+    #: remember that I moved to Oslo": Sam's words, not the user's)
+    attributions: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()

@@ -885,6 +885,7 @@ PACK = Pack(
         r"\b(?:estou|t[oô]|me\s+sinto|ando)\b.*\b(?:hoje|agora\s+mesmo|neste\s+momento|nesse\s+momento)\b",
     ),
     end_courtesies=("por favor", "obrigado", "obrigada", "valeu"),
+    attributions=("disse", "diz", "escreveu", "escreve", "perguntou", "respondeu", "falou", "mandou"),
     value_leads=("diz", "dizia", "foi", "era", "nunca", "não", "com"),
     polite_openers=("por favor", "pfv"),
     relationship_words=(
