@@ -2546,6 +2546,8 @@ def test_a_courtesy_said_beside_a_fact_is_not_written_into_it(said, courtesy):
         ("My piano teacher is Ilona", "remember my piano teacher is Hungarian, from Szeged", False),
         ("My GP is Dr. Mensah", "remember that my GP is Sri Lankan-British", False),
         ("My mentor is Rafael", "remember my mentor is Catholic, so no meetings on Sunday mornings", False),
+        ("My plumber is Mr. Hale", "remember my plumber is Aussie-born", False),
+        ("Mi casera es Rosa", "recuerda que mi casera es Evangélica", False),
         ("My piano teacher is Ilona", "remember that my piano teacher is now Mr. Adeyemi", True),
     ],
 )

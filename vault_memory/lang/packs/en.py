@@ -739,6 +739,7 @@ PACK = Pack(
     state_openings=frozenset("on in at off away out under until from".split()),
     proper_adjectives=frozenset(
         """
+        aussie kiwi brit orthodox pentecostal adventist episcopalian unitarian mennonite rastafarian born raised
         aboriginal afghan african albanian algerian american amish andorran anglican anglo angolan antiguan
         arab arabic argentine argentinian armenian asian australian austrian azerbaijani bahamian bahraini
         balkan bangladeshi baptist barbadian basque belarusian belgian belizean bengali beninese berber

@@ -752,6 +752,10 @@ PACK = Pack(
     outdated_mark="más antiguo — puede estar desactualizado",
     said_again="confirmado",
     negations=frozenset({"no", "nunca", "sin", "ni", "jamas", "tampoco"}),
+    # faiths, which a person may write with a capital ("mi jefe es Católico"): they describe
+    proper_adjectives=frozenset(
+        "católico católica catolico catolica evangélico evangélica evangelico evangelica protestante judío judía judio judia musulmán musulmana musulman budista ortodoxo ortodoxa mormón mormona".split()
+    ),
     state_openings=frozenset("en con sin fuera desde hasta de".split()),
     value_articles=frozenset("un una el la los las".split()),
     denials=frozenset({"nunca", "jamás", "nadie", "ningún", "ninguna", "ni", "tampoco"}),

@@ -365,6 +365,10 @@ PACK = Pack(
         "como para".split()
     ),
     kin_owned=frozenset("bebe mulher país cobra".split()),
+    # faiths, which a person may write with a capital ("mi jefe es Católico"): they describe
+    proper_adjectives=frozenset(
+        "católico católica catolico catolica evangélico evangélica evangelico evangelica protestante judeu judia muçulmano muçulmana budista ortodoxo ortodoxa espírita espirita mórmon".split()
+    ),
     state_openings=frozenset("em no na com sem fora desde até de".split()),
     value_articles=frozenset("um uma o a os as".split()),
     naming_words=frozenset("chama chamam chamado chamada chamados chamadas".split()),
