@@ -2783,3 +2783,19 @@ def test_someone_elses_words_before_a_request_are_not_the_users(said):
     user, makes them someone else's (``Pack.attributions``); the request is named, not kept."""
     kept, not_kept = read_requests(said)
     assert kept == [] and any("someone else" in n.reason for n in not_kept), (kept, not_kept)
+
+
+def test_an_order_after_a_fact_of_someone_of_theirs_is_cut_where_the_verb_shows_it():
+    """ "remember my boss is Pedro and make the header sticky" wrote the order into the fact:
+    after a fact of someone of the user's, a verb after "and" goes on with them ("my dad lives
+    in Hull and runs marathons"), but an English verb without its third person's "-s" is an
+    order (``Pack.third_person_ending``)."""
+    kept, _ = read_requests("remember my landlady is Mrs. Cole and add a dark mode toggle")
+    assert [s.text for s in kept] == ["The user's landlady is Mrs. Cole"]
+    kept, _ = read_requests("remember my uncle lives in Cork and breeds ponies")
+    assert [s.text for s in kept] == ["The user's uncle lives in Cork and breeds ponies"]
+
+
+def test_a_request_pointing_at_what_follows_its_colon_with_a_courtesy_before_it():
+    kept, _ = read_requests("Anota esto, por favor: mi gata se llama Lola")
+    assert [s.text for s in kept] == ["La gata del usuario se llama Lola"]

@@ -691,7 +691,9 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
-        said_nothing = len(found) == before and all(n.reason in _SAYS_NOTHING_KEPT for n in declined[declined_before:])
+        said_nothing = len(found) == before and all(
+            n.reason in _SAYS_NOTHING_KEPT or n.reason == _POINTS_BEFORE for n in declined[declined_before:]
+        )  # "Memoriza esto, por favor: …": its "esto" read as pointing back, though a colon follows
         lead = _LEAD_OF_A_REQUEST.match(sentence) if said_nothing else None
         if lead is not None and _points_ahead(sentence[: lead.end("lead")], sentence[lead.end() :]):
             del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
@@ -1787,6 +1789,7 @@ _OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if
 _UNNAMED = "it does not say whom it is about (he, she, they: name them)"
 #: why a request is not kept when nothing follows its word, or what follows says nothing of the user
 _NOTHING_AFTER = "nothing to keep was said after the request"
+_POINTS_BEFORE = "it points at what was said before it"
 _NOT_A_FACT = "not a fact about the user or their world"
 #: why a request's own words are refused when they name nothing to keep: said after what it
 #: asks to keep ("…. pls remember for recipe stuff"), the request keeps that
@@ -1917,7 +1920,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
-        return "it points at what was said before it"  # "save that somewhere so…", "Remember it please, I'm…"
+        return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
     said = _FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip()
     if not said or _says_nothing(said):
         return _NOTHING_AFTER  # "Remember, to:"
@@ -1963,9 +1966,24 @@ def _without_task_tail(said: str) -> str:
     "I'm on call and restart the worker if it crashes" read alike."""
     said = _TASK_TAIL_ALWAYS.sub("", said)
     tail = _TASK_VERB_TAIL.search(said)
-    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group())):
+    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group()) and _agrees(tail.group())):
         return said
     return said[: tail.start()]
+
+
+def _agrees(tail: str) -> bool:
+    """Whether the verb after "and" in a fact of someone of the user's goes on with them: in
+    a language whose third person marks its verb (``Pack.third_person_ending``: English
+    "-s"), "my dad lives in Hull and runs marathons" does, "my boss is Pedro and make the
+    header sticky" is an order; elsewhere it is read as going on."""
+    words = tail.split()
+    verb = next((w for w in words if w.casefold() not in _TAIL_JOINS), "")
+    endings = [p.third_person_ending for p in all_packs() if p.third_person_ending and p.code == detect(tail)]
+    return not endings or any(verb.casefold().endswith(e) for e in endings)
+
+
+#: the words that join a verb to the fact before it ("and", "y", "e", "then"), in every pack
+_TAIL_JOINS = frozenset(w for p in all_packs() for w in (*p.clause_joins, *p.and_words))
 
 
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request

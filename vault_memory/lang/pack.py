@@ -375,6 +375,9 @@ class Pack:
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
     task_tails: tuple[str, ...] = ()
+    #: the ending the language's third person singular puts on its verb ("runs"), when it has
+    #: one: a verb without it after a fact of someone's is an order ("… and make the header sticky")
+    third_person_ending: str = ""
     #: what opens a task said after a fact by its verb alone ("and fix…", "y usa…", "e muda…"):
     #: a task only when a word of the task follows (``task_words``), for the same verb says
     #: a fact of someone else ("mi hermana vive en Lima y usa lentes")

@@ -814,6 +814,7 @@ PACK = Pack(
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
+    third_person_ending="s",
     task_tails=(
         r"and\s+then|then|after\s+that|so\s+(?:add|do|fix|make|handle|update|change|use|run)",
         r"and\s+\w+\s+(?:it|them|that|this)|load\s+it|we\s+might",
