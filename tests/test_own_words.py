@@ -566,6 +566,17 @@ def _written_days_apart(tmp_path, facts: list[str]):
     return mem
 
 
+def _replaced(tmp_path, before: str, said: str) -> bool:
+    """Whether the fact ``said`` asks to keep (through the prompt hook's reading) replaces
+    ``before``, written three days earlier in a vault of its own."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember(before, now=NOW - 3 * DAY)
+        outcomes = remember_said(mem, said, now=NOW)
+    assert outcomes, said
+    return any(old.memory.id in [p.id for p in o.previous] for o in outcomes)
+
+
 def _line(block: str, word: str) -> str | None:
     return next((line for line in block.splitlines() if word in line), None)
 
@@ -2363,12 +2374,7 @@ def test_what_a_home_or_a_state_is_replaces_no_value_and_a_time_said_first_hides
     until May" replaced "My manager is Priya" (what the home is, where or how someone is, is
     no new value); and a fact that opened with its time ("Now the user lives in Nantes",
     "Ahora el usuario vive en Vigo") had no subject read, so it replaced nothing."""
-    vault = create_vault(tmp_path / "vault", with_examples=False)
-    with vmem.open(vault, use_daemon=False) as mem:
-        old = mem.remember(before, now=NOW - 3 * DAY)
-        outcomes = remember_said(mem, said, now=NOW)
-    assert outcomes, said
-    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+    assert _replaced(tmp_path, before, said) == replaces
 
 
 @pytest.mark.parametrize(
@@ -2555,12 +2561,7 @@ def test_who_someone_is_by_a_word_written_with_a_capital_replaces_no_name(before
     """English writes nationalities and faiths with a capital, and a capital after "is" was
     read as a name: "my landlord is Indian" replaced "My landlord is Mr. Okafor", hiding
     the name from recall. Such a word describes the person (``Pack.proper_adjectives``)."""
-    vault = create_vault(tmp_path / "vault", with_examples=False)
-    with vmem.open(vault, use_daemon=False) as mem:
-        old = mem.remember(before, now=NOW - 3 * DAY)
-        outcomes = remember_said(mem, said, now=NOW)
-    assert outcomes, said
-    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+    assert _replaced(tmp_path, before, said) == replaces
 
 
 @pytest.mark.parametrize(
@@ -2593,12 +2594,7 @@ def test_a_name_told_of_its_owner_is_that_owners_name(before, said, replaces, tm
     """ "My partner's name is Jordan" (and "el nombre de mi novia es…", "o nome da minha
     namorada é…") had no subject read, so it replaced no "My partner is Alex" and both were
     current, unmarked: it is what "my partner is called Jordan" says."""
-    vault = create_vault(tmp_path / "vault", with_examples=False)
-    with vmem.open(vault, use_daemon=False) as mem:
-        old = mem.remember(before, now=NOW - 3 * DAY)
-        outcomes = remember_said(mem, said, now=NOW)
-    assert outcomes, said
-    assert any(old.memory.id in [p.id for p in o.previous] for o in outcomes) == replaces, outcomes
+    assert _replaced(tmp_path, before, said) == replaces
 
 
 @pytest.mark.parametrize(
@@ -2728,11 +2724,7 @@ def test_what_is_no_home_employer_or_partner_replaces_none(before, said, tmp_pat
     holiday rental, a day at another office, a gym joined, a start time, a contract signed,
     a partner's sister or trade or faith had replaced the user's home, employer or partner
     (a false supersession hides a true fact: worse than a change missed)."""
-    vault = create_vault(tmp_path / "vault", with_examples=False)
-    with vmem.open(vault, use_daemon=False) as mem:
-        old = mem.remember(before, now=NOW - 3 * DAY)
-        outcomes = remember_said(mem, said, now=NOW)
-    assert not any(old.memory.id in [p.id for p in o.previous] for o in outcomes), outcomes
+    assert _replaced(tmp_path, before, said) is False
 
 
 @pytest.mark.parametrize(

@@ -2074,14 +2074,12 @@ def _names_without_saying(said: str, request: re.Match[str]) -> bool:
     return not any(w.endswith("s") for w in said.split()[2:])
 
 
+#: what opens a value or a clause that points at something else ("this one", "la otra"), in every pack
+_DEICTIC_OPENINGS = "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
 #: a value that points at what is on the screen ("I prefer this one", "the second approach",
 #: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
 _DEICTIC = re.compile(
-    r"^(?:"
-    + "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
-    + rf")\b{_NOT_A_TIME}|\b(?:"
-    + "|".join(p.for_now for p in all_packs() if p.for_now)
-    + r")\b",
+    rf"^(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}|\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b",
     _I,
 )
 
@@ -2192,12 +2190,7 @@ def _stands_alone(clause: str) -> bool:
 
 #: what opens a clause that points at something said beside it ("it", "the other one", "el de…")
 _POINTS_AT_ANOTHER = re.compile(
-    r"^(?:"
-    + "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
-    + r"|"
-    + "|".join(p.others_opening for p in all_packs() if p.others_opening)
-    + r")\b",
-    _I,
+    rf"^(?:{_DEICTIC_OPENINGS}|" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I
 )
 #: a code's shape: three digits or more in a row
 _CODE_SHAPE = re.compile(r"\d{3,}")
