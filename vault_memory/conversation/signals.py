@@ -397,7 +397,7 @@ _JUDGED_CHARS = 2_000
 
 
 #: where a clause of a kept fact ends: a sentence's end, a comma or semicolon, a clause's join
-_CLAUSE_END = re.compile(rf"[.;!?]\s++|,\s*+|\s++(?:{_words_of('clause_joins')})\s++", _I)
+_CLAUSE_END = re.compile(rf"[.;!?]\s++|,\s*+|(?<!\s)\s++(?:{_words_of('clause_joins')})\s++", _I)
 
 
 def _without_secret_clauses(text: str) -> str | None:
@@ -733,7 +733,7 @@ _LEAD_OF_A_REQUEST = re.compile(r"^(?P<lead>(?:[^\s:—–]+\s+){0,9}?[^\s:—�
 
 
 #: a remark in brackets that ends a sentence
-_ASIDE_AFTER_A_REQUEST = re.compile(r"\s*\([^()]{1,80}\)[\s.!]*$")
+_ASIDE_AFTER_A_REQUEST = re.compile(r"(?<!\s)\s*+\([^()]{1,80}\)[\s.!]*+$")  # a space run read from its start once
 
 
 def _ends_pointing_back(said: str) -> bool:

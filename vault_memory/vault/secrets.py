@@ -331,8 +331,8 @@ def _told_value(match: re.Match[str]) -> bool:
     return code
 
 
-#: an amount of money, which no secret is
-_PRICE = re.compile(r"[£$€¥]\s?\d[\d,.]*|\d[\d,.]*\s?[£$€¥]|R\$\s?\d[\d,.]*")
+#: an amount of money, which no secret is (the whole value: anchored, so a long number is read once)
+_PRICE = re.compile(r"\A(?:[£$€¥]\s?\d[\d,.]*+|(?<![\d,.])\d[\d,.]*+\s?[£$€¥]|R\$\s?\d[\d,.]*+)\Z")
 
 
 @cache
