@@ -1976,14 +1976,17 @@ def _agrees(tail: str) -> bool:
     a language whose third person marks its verb (``Pack.third_person_ending``: English
     "-s"), "my dad lives in Hull and runs marathons" does, "my boss is Pedro and make the
     header sticky" is an order; elsewhere it is read as going on."""
-    words = tail.split()
-    verb = next((w for w in words if w.casefold() not in _TAIL_JOINS), "")
-    endings = [p.third_person_ending for p in all_packs() if p.third_person_ending and p.code == detect(tail)]
-    return not endings or any(verb.casefold().endswith(e) for e in endings)
+    ending = _THIRD_PERSON_ENDINGS.get(detect(tail) or "")
+    if ending is None:
+        return True
+    verb = next((w for w in tail.split() if w.casefold() not in _TAIL_JOINS), "")
+    return verb.casefold().endswith(ending)
 
 
 #: the words that join a verb to the fact before it ("and", "y", "e", "then"), in every pack
 _TAIL_JOINS = frozenset(w for p in all_packs() for w in (*p.clause_joins, *p.and_words))
+#: the ending each language's third person puts on its verb, where it has one (``Pack.third_person_ending``)
+_THIRD_PERSON_ENDINGS = {p.code: p.third_person_ending for p in all_packs() if p.third_person_ending}
 
 
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request

@@ -214,7 +214,7 @@ def people_tags_of(roles: Iterable[str]) -> list[str]:
     return sorted(f"{PEOPLE_TAG}{role}" for role in set(roles))
 
 
-_NEW_WORDS = frozenset(w for g in GRAMMARS for w in g.new_words)
+_NEW_WORDS = words_of("new_words")
 
 
 def _subject_phrase(words: str) -> str:
@@ -368,10 +368,9 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     switched = _switch_slot(rest, negated)
     if switched is not None:
         return switched
-    m = _match("residence", rest)
-    if m:
-        withdraws = value_words(m.group("from")) if m.group("from") else frozenset()
-        return Slot("residence", value_words(m.group("x")), negated, withdraws=withdraws)
+    residence = _residence_slot(rest, negated)
+    if residence is not None:
+        return residence
     work = _work_slot(rest, negated)
     if work is not None:
         return work
@@ -394,9 +393,10 @@ def _self_slot(rest: str, negated: bool) -> Slot | None:
     return _act(rest, negated)
 
 
-def _household_slot(rest: str, negated: bool) -> Slot | None:
-    """Where the user lives, said of their household ("we moved to Nantes", "vivimos en
-    Vigo"): the user's residence; nothing else a household does is the user's alone."""
+def _residence_slot(rest: str, negated: bool) -> Slot | None:
+    """Where the user lives, when ``rest`` (what follows the subject) says it: said of the
+    user ("lives in Leeds", "moved from Lyon to Nantes") or of their household ("we live in
+    Nantes", "vivimos en Vigo": ``SlotGrammar.household``, read for this alone)."""
     m = _match("residence", _NOW.sub("", rest))
     if m is None:
         return None
@@ -437,12 +437,11 @@ def _work_slot(rest: str, negated: bool) -> Slot | None:
     if m and not _NOT_AN_EMPLOYER.match(m.group("x")) and not _NOT_AN_EMPLOYER_WHEN.match(m.group("x")):
         return Slot("work", value_words(m.group("x")), negated, facet="employer")
     m = _match("joined", rest)
-    joined = m and (m.groupdict().get("x") or m.groupdict().get("with"))
-    if joined and not _SOME.match(
-        joined
-    ):  # "joined the gym", "joined a choir", "joined Acme's hiking club": no employer
-        return Slot("work", value_words(joined), negated, facet="employer")
-    return None
+    found = m.groupdict() if m else {}  # "joined X", "signed with X as a …"
+    joined = found.get("x") or found.get("with")
+    if not joined or _SOME.match(joined):  # "joined the gym", "joined a choir", "joined Acme's hiking club"
+        return None
+    return Slot("work", value_words(joined), negated, facet="employer")
 
 
 #: what opens something joined that is no employer, in every grammar: an article (a named
@@ -563,11 +562,8 @@ def slot_of(text: str, key: str | None = None) -> Slot | None:
 #: a home said with its article where a place would be ("lives in *a* flat", "vive en *un*
 #: piso", Portuguese "num" read as "en un"), each grammar's residence prepositions and articles
 _A_HOME = re.compile(
-    r"\b(?:"
-    + "|".join(sorted({w for g in GRAMMARS for w in g.residence_prepositions}))
-    + r")\s+(?:"
-    + "|".join(sorted({w for g in GRAMMARS for w in g.indefinite_articles}))
-    + r")\s"
+    rf"\b(?:{'|'.join(sorted(words_of('residence_prepositions')))})\s+"
+    rf"(?:{'|'.join(sorted(words_of('indefinite_articles')))})\s"
 )
 
 
@@ -671,8 +667,8 @@ def _sentence_slot(said: str) -> Slot | None:
         said = pattern.sub(said_so, said)
     bare, negated = _withdrawn(_LEADING_NOW.sub("", said))
     home = next(filter(None, (p.match(bare) for p in _HOUSEHOLD)), None)
-    if home is not None and (where := _household_slot(home.group("r").strip(), negated)) is not None:
-        return where  # "we moved to Nantes", "my husband and I relocated to Graz"
+    if home is not None and (where := _residence_slot(home.group("r").strip(), negated)) is not None:
+        return where  # "we live in Nantes", "we packed up and moved to Nantes", "my husband and I live in Graz"
     m = next(filter(None, (p.match(bare) for p in _POSSESSED_BY_USER)), None)
     if m:
         groups = m.groupdict()
