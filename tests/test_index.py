@@ -12,6 +12,7 @@ from conftest import Cli, write
 import vault_memory as vmem
 from vault_memory import IndexStale
 from vault_memory.config import StateLayout
+from vault_memory.index import ann
 from vault_memory.index.catalog import Catalog, Meta
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.vector_index import DELTA_MAX, VectorIndex, Vectors
@@ -1163,3 +1164,28 @@ def test_an_index_analysed_before_english_words_were_kept_says_a_reindex_finds_t
     assert [h.memory.id for h in mem.recall("who is my son?", include_pinned=False).hits] == ["a"]
     mem.reindex()
     assert not any("analysed by an earlier vmem" in note for note in mem.doctor().notes)
+
+
+def test_a_read_graph_scores_from_its_file_as_from_the_graph_and_a_changed_one_from_the_graph(tmp_path):
+    """A reader's graph is scored from the file it was loaded from (its vectors in place, not
+    a Python list per vector): the same candidates and cosines, deleted labels and labels it
+    never held left out; once the graph changes, the file is no longer its truth."""
+    pytest.importorskip("hnswlib")
+    dim, n = 16, 4200  # past the exact search's bound: a graph
+    rows = unit(n, dim, seed=3) * np.linspace(0.5, 2.0, n, dtype=np.float32)[:, None]  # any length
+    vi = VectorIndex.create(tmp_path / "v.hnsw", dim, capacity=n)
+    vi.add(list(range(n)), rows)
+    vi.delete([5, 6, 7])
+    vi.save()
+    again = VectorIndex.load(tmp_path / "v.hnsw", dim)
+    assert not isinstance(again.index, ann.Exact)
+    query = unit(1, dim, seed=4)[0]
+    asked = [3, 5, 9, 10**6, 40, 4199, 6]
+    scored = dict(again.rescored(asked, query, k=10))
+    expected = {label: float(rows[label] @ query / np.linalg.norm(rows[label])) for label in (3, 9, 40, 4199)}
+    assert set(scored) == set(expected)
+    assert all(abs(scored[label] - expected[label]) < 1e-6 for label in expected)
+    assert again._file_rows not in (None, False)  # read in place
+    changed = unit(1, dim, seed=5)
+    again.add([9], changed)  # the graph now differs from its file
+    assert abs(dict(again.rescored([9], query, k=1))[9] - float(changed[0] @ query)) < 1e-6

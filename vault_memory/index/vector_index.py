@@ -53,6 +53,11 @@ def _room(vectors: int) -> int:
     return max(2 * vectors, 1024)
 
 
+def _unit(rows: Any) -> np.ndarray:
+    out = np.asarray(rows, np.float64)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+
 class VectorIndex:
     def __init__(self, path: Path, dim: int):
         self.path = path
@@ -61,6 +66,10 @@ class VectorIndex:
         self.index: Any = None
         #: slots marked deleted and free for reuse (hnswlib does not report this number)
         self.deleted = 0
+        #: the file's vectors read in place (``ann.FileRows``): None until first asked, False
+        #: where they are not this index's (not an hnswlib file, or the index changed since)
+        self._file_rows: ann.FileRows | None | bool = None
+        self._rows_checked = False
 
     @classmethod
     def create(cls, path: Path, dim: int, capacity: int = 1024) -> VectorIndex:
@@ -95,6 +104,7 @@ class VectorIndex:
         """Add vectors, filling deleted slots first and growing (doubling) only when needed."""
         if not labels:
             return
+        self._file_rows = False
         reused = min(self.deleted, len(labels))
         needed = self.index.get_current_count() + len(labels) - reused
         if needed > self.index.get_max_elements():
@@ -111,6 +121,7 @@ class VectorIndex:
             self.index, self.deleted = grown, 0
 
     def delete(self, labels: list[int]) -> None:
+        self._file_rows = False
         for label in labels:
             try:
                 self.index.mark_deleted(label)
@@ -153,14 +164,7 @@ class VectorIndex:
         """The best ``k`` of ``labels`` held in the file, as (label, cosine of its stored
         vector with ``vector``), in float64 and ties by label: the same numbers and order
         whichever index (hnswlib's builds, the exact one) holds the same vectors."""
-        try:
-            items = self.index.get_items(labels)
-        except RuntimeError:  # some are not in this file (in the delta, or deleted): one by one
-            held = []
-            for label in labels:
-                with contextlib.suppress(RuntimeError):
-                    held.append((label, self.index.get_items([label])[0]))
-            labels, items = [label for label, _ in held], [row for _, row in held]
+        labels, items = self.items(labels)
         if not labels:
             return []
         rows = np.asarray(items, dtype=np.float64)
@@ -172,6 +176,47 @@ class VectorIndex:
         scores = (rows * (query / (np.linalg.norm(query) or 1.0))).sum(axis=1)
         order = np.lexsort((np.asarray(labels), -scores))[:k]
         return [(labels[i], float(scores[i])) for i in order]
+
+    def items(self, labels: list[int]) -> tuple[list[int], Any]:
+        """(the ``labels`` this index holds live, in their order; their vectors as stored),
+        read in place from the file the index was loaded from where they are the same."""
+        rows = self._rows_in_file(labels)
+        if rows is not None:
+            return rows.rows(labels)
+        try:
+            return labels, self.index.get_items(labels)
+        except RuntimeError:  # some are not in this file (in the delta, or deleted): one by one
+            held = []
+            for label in labels:
+                with contextlib.suppress(RuntimeError):
+                    held.append((label, self.index.get_items([label])[0]))
+            return [label for label, _ in held], [row for _, row in held]
+
+    def _rows_in_file(self, labels: list[int]) -> ann.FileRows | None:
+        """The file's rows, once checked against the graph on the first labels it holds: an
+        index rebuilt from another build's file, or changed since, answers from the graph."""
+        if self._file_rows is False:
+            return None
+        if self._file_rows is None:
+            opened = None if isinstance(self.index, ann.Exact) else ann.FileRows.open(self.path, self.dim)
+            self._file_rows = opened if opened is not None else False
+            self._rows_checked = False
+        rows = self._file_rows
+        if not isinstance(rows, ann.FileRows):
+            return None
+        if not self._rows_checked:
+            held, found = rows.rows(labels)
+            if not held:
+                return None  # checked on a later question
+            try:  # the same directions: Chroma's build hands back each vector at the length it was added
+                same = np.allclose(_unit(found), _unit(self.index.get_items(held)), rtol=0, atol=1e-6)
+            except RuntimeError:  # the file holds what the graph does not
+                same = False
+            if not same:
+                self._file_rows = False
+                return None
+            self._rows_checked = True
+        return rows
 
     def save(self, path: Path | None = None) -> None:
         """Write to a temp file beside the target, then ``os.replace``."""
@@ -466,10 +511,10 @@ class Vectors:
                 continue
             if label in gone or self.base is None:
                 continue
-            try:
-                head = np.asarray(self.base.index.get_items([label])[0], np.float32)
-            except RuntimeError:  # not in the file
+            held, items = self.base.items([label])
+            if not held:  # not in the file
                 continue
+            head = np.array(items[0], np.float32)
             head /= float(np.linalg.norm(head)) or 1.0
             if self.split is None:
                 out[label] = head
