@@ -22,11 +22,12 @@ from conftest import VMEM, Cli, RunningDaemon, proved, raw_connect, use_hash_emb
 import vault_memory as vmem
 from vault_memory.backend.client import DaemonClient
 from vault_memory.backend.control import is_running
-from vault_memory.backend.protocol import Op
+from vault_memory.backend.protocol import Op, query_to_wire
 from vault_memory.config import StateLayout
 from vault_memory.errors import EmbedderError
 from vault_memory.index.generations import IndexLayout
 from vault_memory.index.snapshot import Snapshot
+from vault_memory.recall.results import RecallQuery
 from vault_memory.vault.template import create_vault
 
 PEANUTS = "2026-10-02-allergy-peanuts-4be810"
@@ -631,3 +632,36 @@ def test_a_start_waits_for_a_daemon_that_keeps_reporting_progress_and_gives_up_o
     assert control._wait_while_it_moves(moving, moving.ready, timeout=0.3)  # type: ignore[arg-type]
     stalled = Starting(moving=False)
     assert not control._wait_while_it_moves(stalled, stalled.ready, timeout=0.3)  # type: ignore[arg-type]
+
+
+def test_a_change_said_after_a_recall_is_read_by_the_daemons_next_recall(empty_vault_dir):
+    """What the daemon worked out of an older fact for one recall (no newer fact changed it)
+    is not what it answers after a newer fact arrives: the change is read on the next one."""
+    import datetime as dt
+
+    now = dt.datetime.now().astimezone()
+    question = "where are the build artifacts stored?"
+    daemon = RunningDaemon(empty_vault_dir).start()
+    try:
+        with vmem.open(empty_vault_dir) as mem:
+            mem.remember(
+                "Our build artifacts are stored on Backblaze.", now=now - dt.timedelta(days=30), force_new=True
+            )
+            mem.remember(
+                "I switched my phone plan to Mint Mobile now.", now=now - dt.timedelta(days=20), force_new=True
+            )
+            assert any("Backblaze" in t for t in daemon.texts(question))
+            said = "We migrated the build artifacts to Cloudflare R2 now."
+            mem.remember(said, now=now - dt.timedelta(days=1), force_new=True)
+
+        def hits() -> list[dict]:
+            return daemon.client.request(Op.RECALL, query=query_to_wire(RecallQuery(question)))["result"]["hits"]
+
+        def read_as_changed() -> bool:
+            older = [h for h in hits() if "Backblaze" in h["memory"]["text"]]
+            newer = [h for h in hits() if "Cloudflare" in h["memory"]["text"]]
+            return bool(newer) and (not older or bool(older[0].get("outdated_by")))
+
+        assert wait(read_as_changed), [(h["memory"]["text"], h.get("outdated_by")) for h in hits()]
+    finally:
+        daemon.stop()

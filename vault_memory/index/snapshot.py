@@ -68,6 +68,9 @@ class Snapshot:
         self._conversations: bool | None = None
         self._holds_links: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
+        #: what a recall stage worked out from this snapshot alone, by the stage's name, for
+        #: the next recall on it (the daemon's recalls share one snapshot between syncs)
+        self.worked_out: dict[str, dict] = {}
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
         self.damage: str | None = None

@@ -174,18 +174,32 @@ def _closest_change(
     params: RelatedParams,
 ) -> tuple[float, Memory] | None:
     """The fact said after ``memory`` (on a later day or hour, not only a later id), the
-    closest to it of those related to it that tell of a change: among its neighbours by the
-    model that reads ``memory``'s language alone (at 10,000 memories a search of the joined
-    vector scored every multilingual row, 6 ms; one restricted to the facts that tell of a
-    change read 1,900 stored vectors, 40 ms)."""
+    closest to it of those related to it that tell of a change and are current."""
+    found = [
+        (cosine, other) for cosine, other in _changes_near(memory, vector, snap, parts, params) if is_current(other)
+    ]
+    return max(found, key=lambda pair: pair[0]) if found else None
+
+
+def _changes_near(
+    memory: Memory, vector, snap: Snapshot, parts: Sequence[Part], params: RelatedParams
+) -> list[tuple[float, Memory]]:
+    """[(cosine, fact)] of the facts said after ``memory`` that may be its change, among its
+    neighbours by the model that reads ``memory``'s language alone (at 10,000 memories a
+    search of the joined vector scored every multilingual row, 6 ms; one restricted to the
+    facts that tell of a change read 1,900 stored vectors, 40 ms). No query changes it
+    (which of them are current is asked per recall), so it is worked out once a snapshot:
+    a fact the daemon's recalls bring up again costs a lookup."""
+    known = snap.worked_out.setdefault("changes_near", {})
+    own_path = memory.path.as_posix() if memory.path is not None else ""
+    key = (memory.id, own_path, params)
+    if key in known:
+        return known[key]
     language = detect(memory.text)
     judge = judge_of(parts, language, language)
-    own_path = memory.path.as_posix() if memory.path is not None else ""
     near = [path for path, _ in snap.vector_hits(vector, params.neighbours, part=judge) if path != own_path]
-    if not near:
-        return None
-    read = snap.memories(near)
-    candidates = _change_candidates(memory, near, read, is_current)
+    read = snap.memories(near) if near else {}
+    candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
     vectors = snap.vectors_of(candidates) if candidates else {}
     found: list[tuple[float, Memory]] = []
     for path in (path for path in candidates if path in vectors):
@@ -193,16 +207,8 @@ def _closest_change(
         cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
         if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
             found.append((cosine, other))
-    return max(found, key=lambda pair: pair[0]) if found else None
-
-
-def _change_candidates(
-    memory: Memory, near: list[str], read: dict[str, Memory], is_current: Callable[[Memory], bool]
-) -> list[str]:
-    """The paths of ``memory``'s neighbours (``near``, read as ``read``) that may be a change
-    of it (``_may_change``) and are current: the few whose vectors are worth reading."""
-    candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
-    return [path for path in candidates if is_current(read[path])]
+    known[key] = found
+    return found
 
 
 def _may_change(memory: Memory, other: Memory) -> bool:
