@@ -89,6 +89,9 @@ def texts(split: str) -> list[tuple[str, str]]:
 #: the request sets whose misses nobody has read: measured, never printed by ``--show``
 #: (a set read to mend the rules is no longer a measure of words nobody tuned on)
 UNSEEN = ("_fresh9", "_fresh11")
+#: sets split in halves: ``--show`` prints the misses of the tune half only, the held half is
+#: measured and never read
+HALVED = ("_fresh12",)
 
 
 def rate(hits: int, n: int) -> dict:
@@ -120,9 +123,11 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
         "_fresh9",
         "_fresh10",
         "_fresh11",
+        "_fresh12",
     ):
         if (DATA / f"explicit{suffix}.json").exists():
-            out.update(_requests(suffix, split, show and suffix not in UNSEEN, judge))
+            readable = suffix not in UNSEEN and (suffix not in HALVED or split == "tune")
+            out.update(_requests(suffix, split, show and readable, judge))
     out.update(_remembering(show, judge))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
