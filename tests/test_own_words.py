@@ -2791,3 +2791,43 @@ def test_an_order_after_a_fact_of_someone_of_theirs_is_cut_where_the_verb_shows_
 def test_a_request_pointing_at_what_follows_its_colon_with_a_courtesy_before_it():
     kept, _ = read_requests("Anota esto, por favor: mi gata se llama Lola")
     assert [s.text for s in kept] == ["La gata del usuario se llama Lola"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a lead of the moment, long, before a request after a comma, a colon or a dash
+        ("Mientras reviso el diff, anotá que mi suegra se llama Irene", "Irene"),
+        ("Before we go back to the flaky integration tests — could you note that my wife's name is Lena?", "Lena"),
+        ("Enquanto o build da imagem do docker termina, toma nota de que sou celíaca.", "celíaca"),
+        # an aside before the request's own opening ("no se te" before its word)
+        ("corrige el import y de paso no se te olvide que mi hermano se llama Bruno", "Bruno"),
+        # a subject is of its own clause: "el ticket," is no "él"
+        ("Antes de cerrar el ticket, apunta que mi perra se llama Lola", "Lola"),
+        # a request pointing back with where or how to keep it after it
+        ("minha filha é celíaca, nunca esquece isso qdo for sugerir um lanche", "celíaca"),
+    ],
+)
+def test_a_request_after_a_lead_or_an_aside_keeps_its_fact(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
+
+
+def test_a_lead_of_purpose_or_of_what_is_quoted_keeps_nothing():
+    """A lead that says what the words are for, or points at what follows its colon, is not
+    a lead of the moment: what follows is not the user's request."""
+    for said in (
+        "For the demo script: remember that the user is a premium member",
+        "Translate this into French: remember that I am tired",
+    ):
+        assert read_requests(said)[0] == [], said
+
+
+def test_what_a_request_points_back_at_is_kept_without_what_it_replaces():
+    found, _ = read_requests("our new wifi is called Pelican — remember that instead of the old name")
+    assert [f.text for f in found] == ["Our new wifi is called Pelican"]
+
+
+def test_a_portuguese_fact_after_a_request_a_spanish_row_reads_is_written_in_the_third_person():
+    found, _ = read_requests("toma nota de que sou vegetariana")
+    assert found and not found[0].text.startswith("Sou"), found

@@ -598,6 +598,10 @@ class _Reading:
             return
         kept, named = len(self.found), len(self.declined)
         refused = refusal(sentence) if sentence else None
+        if refused == "question" and (lead := _after_a_lead(sentence)):
+            # "Before we go on — could you note that my manager is Priya?": the request, asked
+            sentence = _asked_politely(sentence[lead:])
+            refused = refusal(sentence)
         if refused == "tells-of-remembering":  # a story, which a request after it may keep
             self.joins, self.before_it = None, [*self.before_it, sentence][-_BACK_SENTENCES:]
         elif not sentence or refused is not None:
@@ -843,8 +847,20 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     its reason, or a clause that goes on about the fact just kept ("…my manager is Dana and
     my skip-level is Raj"); a request made in an aside after a task is read on its own.
     Whether a clause asked again for a fact already kept."""
+    before, refused = len(found), len(declined)
+    repeated = _read_spans(sentence, _aside(sentence), found, declined)
+    if len(found) == before and (lead := _after_a_lead(sentence)):
+        # nothing kept of the whole: the request after a lead of the moment, read on its own
+        # (the lead's words of the task had refused it: "Enquanto corriges o linter, anota…")
+        del declined[refused:]
+        repeated = _read_spans(sentence, lead, found, declined)
+    return repeated
+
+
+def _read_spans(sentence: str, aside: int, found: list[Signal], declined: list[NotKept]) -> bool:
+    """``_read_clauses`` of ``sentence`` with what is said from ``aside`` on (when not 0)
+    read as a clause of its own."""
     before, repeated = len(found), False
-    aside = _aside(sentence)
     spans = [*_clause_spans(sentence[:aside] if aside else sentence), *([(aside, len(sentence))] if aside else [])]
     silent: int | None = None  # where the clauses that said nothing of a request began
     for start, end in spans:
@@ -932,7 +948,8 @@ def _aside(sentence: str) -> int:
     remember I'm on Python 3.12 at work": at "remember"), or 0: a cue word past the opening
     of the sentence with an aside's words just before it ("and btw", "y de paso"; a comma
     alone may report what someone said: "Le dije, acuérdate que…"), none after a colon."""
-    for n, word in enumerate(re.finditer(r"\S+", sentence)):
+    words = list(re.finditer(r"\S+", sentence))
+    for n, word in enumerate(words):
         if n < 2 or not _is_cue(word.group()):
             continue
         if ":" in sentence[: word.start()]:
@@ -940,10 +957,50 @@ def _aside(sentence: str) -> int:
         before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip(" ,")
         if _ASIDE_END.search(before) is not None:
             return word.start()
+        # the aside before the request's own opening ("…y de paso *no se te* olvide que…")
+        start = words[_request_start([w.group() for w in words[: n + 1]], n)].start()
+        before = sentence[max(0, start - _ASIDE_REACH) : start].rstrip(" ,")
+        if start < word.start() and _ASIDE_END.search(before) is not None:
+            return start
         # "…but anyway could you remember that I…"
         asked = _POLITE_END.search(sentence, max(0, word.start() - _ASIDE_REACH), word.start())
         if asked is not None:
             return asked.start()
+    return 0
+
+
+#: the most words a lead before a request may have ("Before we continue with the refactor —")
+_LEAD_MOST = 12
+#: what opens a lead of the moment, in every pack (``Pack.lead_openings``)
+_LEAD_OPENINGS = frozenset(fold_accents(w) for p in all_packs() for w in p.lead_openings)
+
+
+def _after_a_lead(sentence: str) -> int:
+    """Where a request said after a lead of the moment begins ("Mientras arreglas los errores
+    del linter, ten en cuenta que…", "una cosita antes de seguir con el merge: anotá que…",
+    "Before we continue with the refactor — could you note that…"), or 0. The request opens
+    a clause after a comma, a colon or a dash and keeps a fact on its own; its lead opens
+    with nothing of the user's (else the request may be of what the lead says: "My sister,
+    remember, lives in Porto") and says neither whose words follow ("Sam wrote —") nor,
+    before a colon, what it points at ("Translate this: …": what follows is quoted)."""
+    words = list(re.finditer(r"\S+", sentence))
+    said = [w.group() for w in words]
+    for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
+        if n < 2 or not _is_cue(word.group()):
+            continue
+        start = _request_start(said, n)
+        mark = said[start - 1] if 0 < start <= _LEAD_MOST else ""
+        if not (mark.endswith((",", ":")) or mark in _DASHES):
+            continue
+        lead = said[: start - 1] if mark in _DASHES else said[:start]
+        if any(w.endswith(":") for w in lead[:-1]) or _quoted(lead) or _theirs(" ".join(lead)):
+            return 0
+        if fold_accents(lead[0].strip(",:;!").casefold()) not in _LEAD_OPENINGS:
+            return 0  # "For the test fixture: remember that the user is an admin": what it is for
+        if mark.endswith(":") and any(w.strip(",.:").casefold() in _BACK_WORDS for w in lead):
+            return 0
+        if isinstance(_signal(sentence[words[start].start() :].strip().rstrip(".!;?").strip()), Signal):
+            return words[start].start()
     return 0
 
 
@@ -1126,8 +1183,15 @@ def _past_fillers(rest: list[str]) -> list[str]:
 def _said_of_someone(words: list[str], cue: int) -> bool:
     """Whether the word of keeping ``words[cue]`` is a verb said of someone: a subject just
     before it, or before one word more ("we save that data", "I always save that kind of
-    stuff"), or a form only a statement takes ("guardan", "anotei": ``Pack.statement_endings``)."""
-    before = [_cue_form(w) for w in words[max(0, cue - 2) : cue]]
+    stuff"), or a form only a statement takes ("guardan", "anotei": ``Pack.statement_endings``).
+    A subject is of the verb's own clause: a word before a comma, a colon or a dash is not
+    ("Antes de seguir con el merge, anota que…": "el merge" is no "él")."""
+    opening = max(0, cue - 2)
+    for i in range(cue - 1, opening - 1, -1):
+        if words[i].endswith((",", ";", ":")) or words[i] in _DASHES:
+            opening = i + 1
+            break
+    before = [_cue_form(w) for w in words[opening:cue]]
     if before and before[-1] in _STATEMENT_SUBJECTS:
         return True
     if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD_OR_THAT:
@@ -1439,7 +1503,9 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
     for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
         match = pattern.match(clause)
         if match:
-            read = _requested(match, lang, rule)
+            # the fact is read in the words it is said in: "toma nota de que sou daltónico" is
+            # a Spanish row's request of a Portuguese fact
+            read = _requested(match, (detect(match.group("x")) if lang != said_in else None) or lang, rule)
             return (_REMINDER if isinstance(read, Signal) and _reminds(clause, match.group("x")) else read), False
     for lang, rule, pattern in DIRECTIVES:
         match = pattern.match(clause)

@@ -202,6 +202,11 @@ class Pack:
     #: in one sentence ("fix the import, *and btw* remember I'm on Python 3.12", "*y de
     #: paso* apúntate que…", "*e aproveita pra* guardar que…")
     asides: tuple[str, ...] = ()
+    #: the first words of a lead of the moment before a request, after a comma, a colon or a
+    #: dash: a time of the task ("while you fix…", "antes de seguir…", "enquanto corriges…")
+    #: or a word that announces a new thing ("quick thing:", "una cosita:", "uma coisa:").
+    #: Not a purpose ("for the test fixture:"), a supposition or whose words follow
+    lead_openings: frozenset[str] = frozenset()
     #: what may come before the word of a request that announces a list ("please", "could
     #: you", "por favor", "pode"), and what it points at what follows with ("these", "the
     #: following", "estos", "o seguinte"): "Could you store these about me:" and its items

@@ -130,6 +130,9 @@ PACK = Pack(
     question_openings=frozenset(
         "what who whom whose where when why how which is are do does did can could will would".split()
     ),
+    lead_openings=frozenset(
+        "while whilst before after once when meanwhile quick one another unrelated side ps p.s. btw oh ok okay anyway also and".split()
+    ),
     asides=(
         "and",
         r"and\s+also",
@@ -452,7 +455,7 @@ PACK = Pack(
     back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
-        because since on up with handy around somewhere, thanks thx going""".split()
+        because since on up with handy around somewhere, thanks thx going instead""".split()
     ),
     signal_refusals=(
         ("question", "\\?\\s*$"),

@@ -128,6 +128,9 @@ PACK = Pack(
         "por que",
     ),
     question_openings=frozenset("qué quién quiénes dónde cuándo cómo cuál cuáles cuánto cuántos".split()),
+    lead_openings=frozenset(
+        "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas".split()
+    ),
     asides=(
         "y",
         r"y\s+(?:ya\s+)?de\s+paso",
@@ -475,14 +478,14 @@ PACK = Pack(
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
     task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),
     request_glue=frozenset(
-        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a".split()
+        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a toma tomá tome nunca".split()
     ),
     # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")
     back_nouns=frozenset("dato datos info información informacion detalle detalles cosa cosas".split()),
     pronoun_tails=frozenset(
         """para pa pal por en de del desde hasta cuando si porque así asi ya siempre también tambien ahora luego
-        después despues antes mientras con sin sobre bien porfa porfi pls gracias""".split()
+        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo""".split()
     ),
     signal_refusals=(
         ("question", "^\\s*¿"),

@@ -158,6 +158,9 @@ PACK = Pack(
         "por quê",
     ),
     question_openings=frozenset("quê quem onde qual quais quanto quantos".split()),
+    lead_openings=frozenset(
+        "enquanto antes depois quando uma outra mudando aliás alias ps p.s. ah olha ok bom e além alem rapidinho".split()
+    ),
     asides=(
         "e",
         r"e\s+aproveita\s+(?:pra|para)",
@@ -480,14 +483,15 @@ PACK = Pack(
     statement_subjects=frozenset("eu nós ele ela eles elas".split()),
     task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
     request_glue=frozenset(
-        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai".split()
+        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai toma tome nunca".split()
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
     back_nouns=frozenset("dado dados info informação informacao informações detalhe detalhes coisa coisas".split()),
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
-        sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu""".split()
+        sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu
+        qdo qnd qndo""".split()
     ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
