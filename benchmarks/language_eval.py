@@ -128,6 +128,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
         if (DATA / f"explicit{suffix}.json").exists():
             readable = suffix not in UNSEEN and (suffix not in HALVED or split == "tune")
             out.update(_requests(suffix, split, show and readable, judge))
+    out.update(_coding_only("coding_hard13", split, show, judge))
     out.update(_remembering(show, judge))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
@@ -274,6 +275,23 @@ def _requests(suffix: str, split: str, show: bool, judge: Judge | None) -> dict:
         out[name + suffix] = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
         out[name + suffix]["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
     return out
+
+
+def _coding_only(name: str, split: str, show: bool, judge: Judge | None) -> dict:
+    """Instructions for the task at hand written as facts, on a set of instructions alone
+    (``coding_hard13``: written hard, "my branch", a reviewer's name, a fact of the code)."""
+    if not (DATA / f"{name}.json").exists():
+        return {}
+    written: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases(name, split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written[case["lang"]][0] += bool(signals)
+        written[case["lang"]][1] += 1
+        if show and signals and case.get("split") == "tune":
+            print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
+    out = {lang: rate(*written[lang]) for lang in LANGS if written[lang][1]}
+    out["all"] = rate(sum(v[0] for v in written.values()), sum(v[1] for v in written.values()))
+    return {f"{name}_written": out}
 
 
 #: the sets of two facts both true: the second about another thing, and the second about

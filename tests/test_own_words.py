@@ -1565,7 +1565,7 @@ def test_the_request_judge_reads_the_message_and_settles_what_words_of_code_left
 
     judge = request_judge(tmp_path / "models")
     world = "acordate que en mi laburo el deploy a producción lo aprueba siempre la jefa de guardia"
-    task = "remember that we have to rename the helper before this branch gets merged"
+    task = "remember that we have to rename the helper before the release branch gets merged"
     for said in (world, task):
         assert read_requests(said)[0] != read_requests(said, judge=judge)[0]
     kept, _ = read_requests(world, judge=judge)
@@ -2826,6 +2826,35 @@ def test_a_lead_of_purpose_or_of_what_is_quoted_keeps_nothing():
 def test_what_a_request_points_back_at_is_kept_without_what_it_replaces():
     found, _ = read_requests("our new wifi is called Pelican — remember that instead of the old name")
     assert [f.text for f in found] == ["Our new wifi is called Pelican"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember my branch is fix/login-redirect, push there",
+        "lembra que o meu fork é gitlab.com/ana/app, abre o PR a partir dele",
+        "remember I always squash commits on this repo",
+        "ten presente que en este PR mis tests usan un reloj falso",
+    ],
+)
+def test_a_note_about_the_work_at_hand_is_named_not_written(said):
+    """A thing of the user's that names the task, with what to do about it, or a fact about
+    the work the message points at, is the task's: named as not kept, never written."""
+    found, declined = read_requests(said)
+    assert found == [] and declined, (found, declined)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember I'm colorblind, so don't use only colours", "colorblind"),
+        ("remember my daughter is allergic to sesame, check the labels", "sesame"),
+        ("remember that our CI runs on Woodpecker", "Woodpecker"),
+    ],
+)
+def test_the_users_own_facts_with_what_to_do_about_them_stay_theirs(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
 
 
 def test_a_portuguese_fact_after_a_request_a_spanish_row_reads_is_written_in_the_third_person():

@@ -220,11 +220,39 @@ def read_requests(
     reading.language = detect(said) if said else None
     _read_all(reading, _sentences_of(said, reading.language), seconds)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
+    found, declined = _of_the_work_at_hand(found, declined, said)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
     return found, declined
+
+
+#: a thing of the task pointed at as the one at hand ("on *this repo*", "en *este PR*",
+#: "para *este cambio*"), in every pack (``Pack.demonstratives``, ``Pack.task_words``)
+_THIS_WORK = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for p in all_packs() for w in p.demonstratives)
+    + r")\s+(?:\w+\s+)?(?:"
+    + "|".join(w for p in all_packs() for w in p.task_words)
+    + r")\b",
+    _I,
+)
+_AT_HAND = "about the work at hand (a thing of the task it points at), not the user's world"
+
+
+def _of_the_work_at_hand(found: list[Signal], declined: list[NotKept], said: str) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` less the facts a message asks to keep about the work at hand: a fact that
+    names a thing of the task, in a message that points at one as the one at hand ("i always
+    run make lint before committing on this repo, do the same", "para este cambio ten en
+    cuenta que siempre hago rebase"). Each is named in doubt: a judge of the message's
+    meaning may keep it (``_judged``), as one refused by its words of the task alone."""
+    if not found or _THIS_WORK.search(said) is None:
+        return found, declined
+    doubted = [f for f in found if _asked(f) and _TASK_WORDS.search(f.text)]
+    if not doubted:
+        return found, declined
+    return [f for f in found if f not in doubted], declined + [NotKept(f.text, _AT_HAND, f) for f in doubted]
 
 
 def _as_written(said: str) -> str:
@@ -1689,6 +1717,37 @@ _DO_NEXT = re.compile(
     + r")\b",
     _I,
 )
+#: an order about the work after a note about the code, and what it is about ("…, push
+#: there", "…, sube ahí los cambios", "…, no corras el seed", "…, não roda o seed")
+_ORDER = re.compile(
+    r"(?:[,;.]|\s[—–])\s+(?:(?:so|then|entonces|así\s+que|asi\s+que|então|entao)\s+)?(?:(?:"
+    + "|".join(w for p in all_packs() for w in p.prohibitions)
+    + r")\s+)?(?:"
+    + "|".join(re.escape(w) for p in all_packs() for w in p.task_orders)
+    + r")\b(?P<rest>[^,;.]*)",
+    _I,
+)
+_THERE = re.compile(r"\b(?:" + "|".join(re.escape(w) for p in all_packs() for w in p.there_words) + r")\b", _I)
+
+
+def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
+    """Whether a request's fact comes with what the assistant is to do about it (``whole``:
+    the words after the request) and is the task's: a note of someone's or something's
+    ("our API returns 404…, handle it"), or of a thing of the user's that names the task,
+    ordered about ("my branch is feat/billing, push there", "o meu .env aponta pro banco de
+    dev, não roda o seed"). A fact of the user themselves stays theirs ("I'm colorblind, so
+    don't use only colours"), as does a thing of theirs that names nothing of the task ("my
+    daughter is allergic to nuts, check the labels")."""
+    if _DO_NEXT.search(whole) and not about_user:
+        return True
+    if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
+        return False
+    order = _ORDER.search(whole)
+    return bool(_DO_NEXT.search(whole)) or (
+        order is not None and bool(_TASK_WORDS.search(order.group("rest")) or _THERE.search(order.group("rest")))
+    )
+
+
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
 _DASHES = frozenset({"-", "–", "—", "--"})
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
@@ -1809,7 +1868,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     if why is not None:
         return why
     about_user = _of_user_or_group(said, lang)
-    if _DO_NEXT.search(whole) and not about_user:
+    if _what_to_do_with_it(said, whole, about_user):
         return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said):
         return _TASK  # "this", "here": what it is about is not said
@@ -2001,7 +2060,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     why = _not_worth_keeping(said, lang, match)
     if isinstance(why, str):
         return why
-    if _DO_NEXT.search(match.group("x")) and not _of_user_or_group(said, lang):
+    if _what_to_do_with_it(said, match.group("x"), _of_user_or_group(said, lang)):
         return "a note about the task at hand, with what to do about it" if why is None else why.reason
     return _as_said(said, lang, rule) if why is None else _Doubt(why.reason, _as_said(said, lang, rule))
 

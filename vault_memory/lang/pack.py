@@ -97,6 +97,18 @@ class Pack:
     #: what the assistant is told to do next about the code ("fix it", "agrega una
     #: validación", "trata isso"): a note about the code followed by one is the task
     task_imperatives: tuple[str, ...] = ()
+    #: the verbs of a workflow that order the assistant after a note about the code ("…,
+    #: push there", "…, sube ahí los cambios", "…, não roda o seed"), in any form they take;
+    #: several are also a third person ("corre Debian 12", "roda Unraid"), so one orders only
+    #: when a thing of the task or a place ("there", "ahí", "lá") follows it
+    task_orders: tuple[str, ...] = ()
+    #: what may open such an order as a prohibition ("don't", "no", "não")
+    prohibitions: tuple[str, ...] = ()
+    #: the words of a place pointed at ("there", "ahí", "lá"): where the work goes
+    there_words: tuple[str, ...] = ()
+    #: the determiners that point at a thing at hand ("this", "este", "nesse"): before a
+    #: thing of the task ("on *this* repo", "en *este* PR") they name the work at hand
+    demonstratives: tuple[str, ...] = ()
     #: how a fact about the user opens ("the user's", "i", "my"; "el usuario", "mi"): what
     #: a question about the user as a whole is answered with, whatever the rest says
     user_subjects: frozenset[str] = field(default_factory=frozenset)

@@ -384,6 +384,10 @@ PACK = Pack(
         r"going forward",
     ),
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
+    task_orders=tuple("push pull rebase merge open run deploy commit squash revert".split()),
+    prohibitions=(r"don'?t", r"do\s+not", "never"),
+    there_words=("there", "here"),
+    demonstratives=("this", "these"),
     task_imperatives=(
         "fix",
         "handle",

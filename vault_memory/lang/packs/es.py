@@ -401,6 +401,13 @@ PACK = Pack(
         r"de (?:cara al futuro|ahora en adelante)",
     ),
     question_tags=("vale", "ok", "sí", "si", "dale", "eh", "porfa", "ya"),
+    task_orders=tuple(
+        """sube subí subas abre abrí abras corre corré corras ejecuta ejecutá ejecutes despliega desplegá despliegues
+        mergea mergees rebasea pushea pushees haz hagas toques uses borres""".split()
+    ),
+    prohibitions=("no", "nunca"),
+    there_words=("ahí", "ahi", "allí", "alli", "allá", "alla", "acá", "aca", "aquí", "aqui"),
+    demonstratives=tuple("este esta estos estas ese esa esos esas".split()),
     task_imperatives=(
         "agrega",
         "agregá",

@@ -429,6 +429,15 @@ PACK = Pack(
         r"daqui (?:pra|para) frente",
     ),
     question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser", "sim", "combinado"),
+    task_orders=tuple(
+        """sobe suba abre abra roda rode executa execute manda mande mergeia commita faz faça faca mexe mexa
+        usa use apaga apague""".split()
+    ),
+    prohibitions=("não", "nao", "nunca"),
+    there_words=("lá", "ali", "aí", "aqui", "cá"),
+    demonstratives=tuple(
+        "este esta estes estas esse essa esses essas neste nesta nesse nessa deste desta desse dessa".split()
+    ),
     task_imperatives=(
         "trata",
         "ajusta",
