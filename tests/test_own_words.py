@@ -2860,3 +2860,32 @@ def test_the_users_own_facts_with_what_to_do_about_them_stay_theirs(said, kept):
 def test_a_portuguese_fact_after_a_request_a_spanish_row_reads_is_written_in_the_third_person():
     found, _ = read_requests("toma nota de que sou vegetariana")
     assert found and not found[0].text.startswith("Sou"), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a lead is one clause: a supposition or someone's words before the request is no lead
+        "While the build runs, if we ever adopt a cat, remember that its name will be Miso",
+        "antes del deploy, imaginemos que soy vegano: recuerda que no como carne",
+        "enquanto o CI corre, o meu chefe disse: lembra que o meu aniversário é em maio",
+        # after a lead that names the task, only a fact of the user's is theirs
+        "Before the release: keep in mind that the cache is read-only",
+    ],
+)
+def test_what_follows_a_lead_that_is_no_moment_or_names_the_task_is_not_the_users(said):
+    assert read_requests(said)[0] == [], said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Before the release: keep in mind that I'm off on Friday", "off on Friday"),
+        ("Antes do merge: anota que a minha mãe se chama Rosa", "Rosa"),
+        # a request that points back, and when to keep it in mind: "que" of when, not of a fact
+        ("detesto quiabo, lembra disso sempre que for sugerir receita", "quiabo"),
+    ],
+)
+def test_the_users_fact_after_a_lead_of_the_task_or_before_a_request_of_when_is_kept(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found) and all(f.text[:3].casefold() != "sug" for f in found), found

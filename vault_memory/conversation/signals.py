@@ -1021,15 +1021,29 @@ def _after_a_lead(sentence: str) -> int:
         if not (mark.endswith((",", ":")) or mark in _DASHES):
             continue
         lead = said[: start - 1] if mark in _DASHES else said[:start]
-        if any(w.endswith(":") for w in lead[:-1]) or _quoted(lead) or _theirs(" ".join(lead)):
+        if any(w.endswith((",", ":", ";")) or w in _DASHES for w in lead[:-1]):
+            return 0  # a lead is one clause: "While the tests run, if I ever get a dog, remember…"
+        if _quoted(lead) or _theirs(" ".join(lead)):
             return 0
         if fold_accents(lead[0].strip(",:;!").casefold()) not in _LEAD_OPENINGS:
             return 0  # "For the test fixture: remember that the user is an admin": what it is for
         if mark.endswith(":") and any(w.strip(",.:").casefold() in _BACK_WORDS for w in lead):
             return 0
-        if isinstance(_signal(sentence[words[start].start() :].strip().rstrip(".!;?").strip()), Signal):
-            return words[start].start()
+        kept = _signal(sentence[words[start].start() :].strip().rstrip(".!;?").strip())
+        if not isinstance(kept, Signal):
+            continue
+        if _TASK_WORDS.search(" ".join(lead)) and not (
+            _NAMES_THE_USER.search(kept.text) or _USER_GROUP.match(kept.text)
+        ):
+            return 0  # after a lead of the task, only a fact of the user's: "Before the merge: keep in mind the DB is…"
+        return words[start].start()
     return 0
+
+
+#: the words a fact is written about, in every pack ("user", "usuario": ``Pack.subject_nouns``)
+_NAMES_THE_USER = re.compile(
+    r"\b(?:" + "|".join(re.escape(w) for p in all_packs() for w in p.subject_nouns) + r")\b", _I
+)
 
 
 #: a request's asking just before its word ("…, can you", "…, ¿puedes"), in every pack
@@ -1634,6 +1648,9 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
                 return None, i  # "save that somewhere": the fact was said before the request
             if _WHEN_CLAUSE.match(" ".join(_past_fillers(words[cue + 1 : i]))):
                 return None, i  # "tenlo presente cuando te diga que…": the "que" of what it is for
+            between = [w for w in words[cue + 1 : i] if fold_accents(w.casefold().strip(",.")) not in _BACK_WORDS]
+            if len(between) < i - cue - 1 and _WHEN_CLAUSE.match(" ".join([*_past_fillers(between), word])):
+                return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
             if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
             return None, i
@@ -1826,6 +1843,11 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
         return _TASK
     lang = said_in or _cue_language(cue_word)
+    if lang not in _cue_languages(cue_word) and _cue_languages(cue_word):
+        # what the whole was read as, no language of the request's word says ("odeio coentro,
+        # lembra disso sempre que sugerir comida" votes Spanish): the fact's own words, else
+        # the request's
+        lang = detect(said) or _cue_languages(cue_word)[0]
     whole = said.strip()
     said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
     if not said:
@@ -2034,6 +2056,12 @@ def _is_cue(word: str) -> bool:
 def _first_cue(words: list[str], reach: int) -> int | None:
     """Where the first word that asks to keep is among the first ``reach`` of ``words``."""
     return next((i for i, w in enumerate(words[:reach]) if _is_cue(w)), None)
+
+
+def _cue_languages(word: str) -> list[str]:
+    """The languages whose words of keeping ``word`` is one of."""
+    folded = _cue_form(word)
+    return [code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)]
 
 
 def _cue_language(word: str) -> str:

@@ -454,6 +454,7 @@ PACK = Pack(
     request_when=(
         r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
         r"(?:para|pa)\s+cuando\b",
+        r"(?:siempre|cada\s+vez)\s+q(?:ue)?\b",
     ),
     request_idioms=(
         # una corrección de lo que contó el usuario, como su rótulo: "Corrección a lo que te dije: …"

@@ -435,6 +435,7 @@ PACK = Pack(
     ),
     prohibitions=("não", "nao", "nunca"),
     there_words=("lá", "ali", "aí", "aqui", "cá"),
+    subject_nouns=frozenset("usuário usuária usuários usuárias".split()),
     demonstratives=tuple(
         "este esta estes estas esse essa esses essas neste nesta nesse nessa deste desta desse dessa".split()
     ),
@@ -469,6 +470,7 @@ PACK = Pack(
     request_when=(
         r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
         r"(?:pra|para)\s+quando\b",
+        r"(?:sempre|toda\s+vez|cada\s+vez)\s+q(?:ue)?\b",
     ),
     request_idioms=(
         # uma correção do que o usuário contou, como rótulo: "Correção ao que te disse: …"
