@@ -1737,7 +1737,9 @@ _DO_NEXT = re.compile(
 #: an order about the work after a note about the code, and what it is about ("…, push
 #: there", "…, sube ahí los cambios", "…, no corras el seed", "…, não roda o seed")
 _ORDER = re.compile(
-    r"(?:[,;.]|\s[—–])\s+(?:(?:so|then|entonces|así\s+que|asi\s+que|então|entao)\s+)?(?:(?:"
+    r"(?:[,;.]|\s[—–])\s+(?:(?:"
+    + "|".join(w for p in all_packs() for w in p.consequences)
+    + r")\s+)?(?:(?:"
     + "|".join(w for p in all_packs() for w in p.prohibitions)
     + r")\s+)?(?:"
     + "|".join(re.escape(w) for p in all_packs() for w in p.task_orders)

@@ -104,6 +104,9 @@ class Pack:
     task_orders: tuple[str, ...] = ()
     #: what may open such an order as a prohibition ("don't", "no", "não")
     prohibitions: tuple[str, ...] = ()
+    #: what joins an order to the note before it as its consequence ("so", "así que", "então"),
+    #: as patterns
+    consequences: tuple[str, ...] = ()
     #: the words of a place pointed at ("there", "ahí", "lá"): where the work goes
     there_words: tuple[str, ...] = ()
     #: the determiners that point at a thing at hand ("this", "este", "nesse"): before a

@@ -386,6 +386,7 @@ PACK = Pack(
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
     task_orders=tuple("push pull rebase merge open run deploy commit squash revert".split()),
     prohibitions=(r"don'?t", r"do\s+not", "never"),
+    consequences=("so", "then"),
     there_words=("there", "here"),
     demonstratives=("this", "these"),
     task_imperatives=(

@@ -406,6 +406,7 @@ PACK = Pack(
         mergea mergees rebasea pushea pushees haz hagas toques uses borres""".split()
     ),
     prohibitions=("no", "nunca"),
+    consequences=("entonces", r"as[ií]\s+que", "luego"),
     there_words=("ahí", "ahi", "allí", "alli", "allá", "alla", "acá", "aca", "aquí", "aqui"),
     demonstratives=tuple("este esta estos estas ese esa esos esas".split()),
     task_imperatives=(

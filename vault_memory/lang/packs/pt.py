@@ -434,6 +434,7 @@ PACK = Pack(
         usa use apaga apague""".split()
     ),
     prohibitions=("não", "nao", "nunca"),
+    consequences=("então", "entao", r"por\s+isso"),
     there_words=("lá", "ali", "aí", "aqui", "cá"),
     subject_nouns=frozenset("usuário usuária usuários usuárias".split()),
     demonstratives=tuple(
