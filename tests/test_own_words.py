@@ -2889,3 +2889,19 @@ def test_what_follows_a_lead_that_is_no_moment_or_names_the_task_is_not_the_user
 def test_the_users_fact_after_a_lead_of_the_task_or_before_a_request_of_when_is_kept(said, kept):
     found, _ = read_requests(said)
     assert any(kept in f.text for f in found) and all(f.text[:3].casefold() != "sug" for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_kept"),
+    [
+        # "that" opens the user's clause after a phrase of time or place, not a pronoun
+        ("remember that on weekends I coach my son's football team", "football team", None),
+        ("don't forget that at my parents' place we sleep in the attic", "attic", None),
+        # a "that" before what the request is for points back at the fact said before it
+        ("I have asthma, please remember that when I ask about running plans", "asthma", "running plans"),
+    ],
+)
+def test_that_after_a_request_opens_the_users_clause_after_a_phrase_of_time_or_place(said, kept, not_kept):
+    found, _ = read_requests(said)
+    written = " ".join(f.text for f in found)
+    assert kept in written and (not_kept is None or not_kept not in written), found

@@ -1693,12 +1693,36 @@ def _a_pronoun(words: list[str], i: int) -> bool:
         return False
     if i + 2 < len(words) and _NOW_WORD.fullmatch(words[i + 1]) and _theirs(" ".join(words[i + 2 :])):
         return False  # "remember that now I live in Nantes": a time, then the user's clause it opens
+    if _opens_a_clause_after_a_phrase(words, i):
+        return False  # "remember that on Mondays I have therapy": a time or a place, then the clause
     return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
         or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
     )
+
+
+#: the most words of a time or a place between a "that" and the user's clause it opens
+_PHRASE_MOST = 4
+
+
+def _opens_a_clause_after_a_phrase(words: list[str], i: int) -> bool:
+    """Whether the "that" at ``words[i]`` opens the user's clause after a short phrase of time
+    or place ("remember that *on Mondays* I have therapy", "…that *at the office* I'm called
+    Liz"): the phrase opens with a word a pronoun's tail does ("on", "at", "in") and names
+    something after it, holds no other such word and no mark ("save that somewhere so I
+    can…", "remember that for later, I'm…" point back), says no what for ("…that when I ask",
+    "…that in case I need it"), and the user or their group follows it."""
+    if i + 3 >= len(words) or words[i + 1].casefold() not in _PRONOUN_TAILS or _says_only_what_for(words[i + 1 :]):
+        return False  # "…that when I ask", "…that in case I need it": what the request is for
+    for j in range(i + 3, min(i + 2 + _PHRASE_MOST, len(words))):
+        word = words[j - 1]
+        if word.endswith((",", ".", ";", ":", "!", "?")) or (j - 1 > i + 1 and word.casefold() in _PRONOUN_TAILS):
+            return False
+        if _theirs(" ".join(words[j:])):
+            return True
+    return False
 
 
 #: a word that says now, as the slot rules read it ("now", "currently", "ahora")
