@@ -2905,3 +2905,20 @@ def test_that_after_a_request_opens_the_users_clause_after_a_phrase_of_time_or_p
     found, _ = read_requests(said)
     written = " ".join(f.text for f in found)
     assert kept in written and (not_kept is None or not_kept not in written), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "update the README and by the way, do you remember that my cat is called Pixel?",
+        "termina el merge y de paso, ¿te acordás que mi gata se llama Nube?",
+        "atualiza o README e aliás, você lembra que a minha gata se chama Nuvem?",
+    ],
+)
+def test_a_question_whether_the_assistant_remembers_after_an_aside_keeps_nothing(said):
+    assert read_requests(said)[0] == []
+
+
+def test_a_request_after_the_same_aside_is_kept():
+    found, _ = read_requests("update the README and by the way remember that my cat is called Pixel")
+    assert any("Pixel" in f.text for f in found)

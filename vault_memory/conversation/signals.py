@@ -971,6 +971,22 @@ _ASIDE_END = re.compile(r"(?<![^\s,])(?:" + "|".join(a for p in all_packs() for 
 _ASIDE_REACH = 40
 
 
+#: "do you remember…", "¿te acordás…", "você lembra…": a question whether the assistant
+#: remembers, in every pack (its ``signal_refusals`` row "asks-if-remembered")
+_ASKS_IF_REMEMBERED = tuple(pattern for _, rule, pattern in NOT_SIGNALS if rule == "asks-if-remembered")
+
+
+def _asks_if_remembered(words: list[str], cue: int) -> bool:
+    """Whether the few words before a request's word ``words[cue]`` make it a question
+    whether the assistant remembers ("fix it and btw, do you remember that my husband is…?"
+    had been kept as asked)."""
+    return any(
+        pattern.match(" ".join(words[cue - k :]).lstrip("¿¡"))
+        for k in range(1, min(3, cue) + 1)
+        for pattern in _ASKS_IF_REMEMBERED
+    )
+
+
 def _aside(sentence: str) -> int:
     """Where a request said in an aside after a task begins ("fix the import error, and btw
     remember I'm on Python 3.12 at work": at "remember"), or 0: a cue word past the opening
@@ -982,6 +998,8 @@ def _aside(sentence: str) -> int:
             continue
         if ":" in sentence[: word.start()]:
             return 0  # after a colon: what is quoted ("Reply to this email: Hi team, remember…")
+        if _asks_if_remembered([w.group() for w in words], n):
+            return 0  # "…and btw, do you remember that…?": asked, not a request
         before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip(" ,")
         if _ASIDE_END.search(before) is not None:
             return word.start()
@@ -1600,6 +1618,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     cue = _first_cue(words, min(_CUE_REACH, colon + 1))
     if cue is not None and _quoted(words[:cue]):
         return _SOMEONE_ELSES  # "Sam wrote — remember that I moved to Oslo": Sam's words
+    if cue is not None and _asks_if_remembered(words, cue):
+        return None  # "fix it and btw, do you remember that my husband is Rodrigo?"
     if cue is not None and _said_of_someone(words, cue):
         # "we save that data for 90 days", "Mis vecinos guardan mi coche…": said of someone,
         # not asked; a request may follow, of all said before it ("…; recuérdalo") or of
