@@ -2922,3 +2922,11 @@ def test_a_question_whether_the_assistant_remembers_after_an_aside_keeps_nothing
 def test_a_request_after_the_same_aside_is_kept():
     found, _ = read_requests("update the README and by the way remember that my cat is called Pixel")
     assert any("Pixel" in f.text for f in found)
+
+
+def test_a_long_lead_of_the_moment_still_leads_to_its_request():
+    said = (
+        "While you're rebasing the three feature branches onto the new main and fixing whatever "
+        "conflicts come up in the migrations folder, please note that I'm left-handed"
+    )
+    assert any("left-handed" in f.text for f in read_requests(said)[0])

@@ -1016,7 +1016,7 @@ def _aside(sentence: str) -> int:
 
 
 #: the most words a lead before a request may have ("Before we continue with the refactor —")
-_LEAD_MOST = 12
+_LEAD_MOST = 24
 #: what opens a lead of the moment, in every pack (``Pack.lead_openings``)
 _LEAD_OPENINGS = frozenset(fold_accents(w) for p in all_packs() for w in p.lead_openings)
 
