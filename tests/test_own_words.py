@@ -2930,3 +2930,21 @@ def test_a_long_lead_of_the_moment_still_leads_to_its_request():
         "conflicts come up in the migrations folder, please note that I'm left-handed"
     )
     assert any("left-handed" in f.text for f in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("we finally moved! the new flat is at 9 Quay Street, Galway — remember that", "9 Quay Street"),
+        ("nos cambiamos de auto. el nuevo es un Renault Kangoo gris, acordate de eso", "Renault Kangoo"),
+    ],
+)
+def test_a_fact_pointing_at_what_the_user_just_said_of_their_own_is_theirs(said, kept):
+    """ "the new flat is…" says not whose it is; after "we finally moved!" it is the user's."""
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
+
+
+def test_a_fact_pointing_at_the_task_just_named_is_not_kept():
+    found, declined = read_requests("I refactored the parser. The new module is called lexer2, remember that")
+    assert found == [] and declined

@@ -84,6 +84,9 @@ Judge = Callable[[str], float]
 #: why a request the rules kept is not, when the judge reads its message as the task's
 _BY_MEANING = "an instruction for the task at hand, by what the message says (not the user's world)"
 _TASK = "about the task at hand (code, files, tests), not the user"
+#: why a fact that only points at what it is about is not kept ("this is broken", "the new
+#: one is…"): nothing in it says whose it is
+_POINTED = "it points at what it is about (this, the new …) and does not say whose it is"
 
 _I = re.IGNORECASE
 
@@ -638,6 +641,27 @@ class _Reading:
             self.read(sentence, opening, following)
         self.no_secret(kept, named, opening)
 
+    def of_what_they_said_before(self, sentence: str, declined_before: int) -> bool:
+        """Whether ``sentence``, a request whose fact only pointed at what it is about ("the
+        new address is …, remember that"), is of what the user said just before it of their
+        own ("we moved! the new address is 42 Larkspur Lane — remember that", "mudámos de
+        casa! a nova morada é…"): read as one with it, and kept. Not after a sentence of the
+        task ("I fixed the bug. The new endpoint is /v2/users, remember that")."""
+        said = self.before_it[-1].rstrip(" .!") if self.before_it else ""
+        if not said or not any(n.reason == _POINTED for n in self.declined[declined_before:]):
+            return False
+        if not _theirs(said) or _TASK_WORDS.search(said):
+            return False
+        kept: list[Signal] = []
+        pointed = sentence[:1].lower() + sentence[1:] if _DEICTIC.match(sentence) else sentence
+        _read_clauses(f"{said}, {pointed}", kept, [])
+        if not kept:
+            return False
+        del self.declined[declined_before:]
+        self.found += kept
+        self.joins, self.before_it, self.last_kept = None, [], len(self.found) - len(kept)
+        return True
+
     def takes_back(self, sentence: str) -> bool:
         """Whether ``sentence`` takes back the facts the sentence before it kept ("Remember
         that my dog is Rex. Actually no, forget it"): they are named as not kept."""
@@ -723,6 +747,8 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
+        if len(found) == before and self.of_what_they_said_before(sentence, declined_before):
+            return
         said_nothing = len(found) == before and all(
             n.reason in _SAYS_NOTHING_KEPT or n.reason == _POINTS_BEFORE for n in declined[declined_before:]
         )  # "Memoriza esto, por favor: …": its "esto" read as pointing back, though a colon follows
@@ -1939,7 +1965,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     if _what_to_do_with_it(said, whole, about_user):
         return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said):
-        return _TASK  # "this", "here": what it is about is not said
+        return _POINTED  # "this", "here", "the new one": what it is about is not said
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
     return None
