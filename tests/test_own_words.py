@@ -2948,3 +2948,8 @@ def test_a_fact_pointing_at_what_the_user_just_said_of_their_own_is_theirs(said,
 def test_a_fact_pointing_at_the_task_just_named_is_not_kept():
     found, declined = read_requests("I refactored the parser. The new module is called lexer2, remember that")
     assert found == [] and declined
+
+
+def test_a_spanish_request_pointing_back_then_saying_when_keeps_the_fact_before_it():
+    found, _ = read_requests("odio el apio, acuérdate de eso siempre que me sugieras recetas")
+    assert [f.text for f in found] == ["El usuario odia el apio"], found

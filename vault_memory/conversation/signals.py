@@ -1695,7 +1695,9 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
             if _WHEN_CLAUSE.match(" ".join(_past_fillers(words[cue + 1 : i]))):
                 return None, i  # "tenlo presente cuando te diga que…": the "que" of what it is for
             between = [w for w in words[cue + 1 : i] if fold_accents(w.casefold().strip(",.")) not in _BACK_WORDS]
-            if len(between) < i - cue - 1 and _WHEN_CLAUSE.match(" ".join([*_past_fillers(between), word])):
+            told = " ".join([*_past_fillers(between), word])
+            when = _WHEN_CLAUSE.search(told) if len(between) < i - cue - 1 else None
+            if when is not None and when.end() == len(told):
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
             if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
