@@ -2953,3 +2953,17 @@ def test_a_fact_pointing_at_the_task_just_named_is_not_kept():
 def test_a_spanish_request_pointing_back_then_saying_when_keeps_the_fact_before_it():
     found, _ = read_requests("odio el apio, acuérdate de eso siempre que me sugieras recetas")
     assert [f.text for f in found] == ["El usuario odia el apio"], found
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        # a time said before the verb: after it, "trabajo" is a verb, not the noun
+        ("los jueves trabajo desde la biblioteca", "es", "los jueves el usuario trabaja desde la biblioteca"),
+        ("por las noches no como carbohidratos", "es", "por las noches el usuario no come carbohidratos"),
+        # "eu" mid-sentence takes its verb along
+        ("aos domingos eu cozinho para a família", "pt", "aos domingos o usuário cozinha para a família"),
+    ],
+)
+def test_a_time_said_before_the_users_verb_keeps_the_verb_in_the_third_person(said, lang, written):
+    assert in_third_person(said, lang) == written

@@ -4,6 +4,7 @@ mudó a Quito" (pure functions)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..text import fold_accents
@@ -117,6 +118,7 @@ def third_person(text: str) -> str:
         count=1,
         flags=_I,
     )
+    out = _after_a_time(out)
     out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _subject(m.group(1)), out, flags=_I)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return gender(out)
@@ -171,6 +173,33 @@ def gender(text: str) -> str:
         agree,
         text,
     )
+
+
+#: what a time said before the verb opens with ("los viernes", "de lunes a viernes", "en
+#: verano", "por las mañanas", "cada martes"): the days come from the pack, these are the rest
+_ES_TIMES = r"mañanas|tardes|noches|madrugadas|fines\s+de\s+semana|finde|verano|invierno|primavera|otoño|semanas?"
+_ES_TIME_LEADS = r"(?:los|las|el|la|cada|todos\s+los|todas\s+las|por\s+las|por\s+la|en|de|entre\s+semana)"
+
+
+@functools.cache
+def _time_opening() -> re.Pattern[str]:
+    from ..registry import pack  # the pack that brings this grammar, read once it is registered
+
+    days = sorted(pack("es").weekdays, key=len, reverse=True) if pack("es") else []
+    time = rf"(?:{'|'.join(map(re.escape, days))}|{_ES_TIMES})"
+    return re.compile(
+        rf"^((?:{_ES_TIME_LEADS}\s+)?{time}(?:\s+(?:a|y)\s+(?:{_ES_TIME_LEADS}\s+)?{time})?,?\s+)(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)\b",
+        _I,
+    )
+
+
+def _after_a_time(text: str) -> str:
+    """A first-person verb after a time said before it: "los viernes trabajo desde casa" →
+    "los viernes el usuario trabaja desde casa" (after a time, "trabajo" is a verb)."""
+    m = _time_opening().match(text)
+    if m is None or fold_accents(m.group(3).lower()) not in FIRST_PERSON or m.group(3).lower() in ("me", "mi"):
+        return text
+    return f"{m.group(1)}{_subject(m.group(3), m.group(2) or '')}{text[m.end() :]}"
 
 
 def _subject(word: str, negation: str = "") -> str:

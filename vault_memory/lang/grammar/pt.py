@@ -142,8 +142,21 @@ def third_person(text: str) -> str:
         out,
         flags=_I,
     )
+    out = re.sub(  # "às sextas eu trabalho de casa" → "às sextas o usuário trabalha de casa"
+        r"(?<=\s)eu\s+((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
+    )
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I)
+
+
+def _said_by_eu(m: re.Match[str]) -> str:
+    """ "eu" and the verb after it, mid-sentence, in the third person: the verb of the first
+    person (a known one, or one in "-o"), else "o usuário" before it as it was."""
+    neg, verb = m.group(1) or "", m.group(2)
+    third = _PT_FIRST_PERSON.get(verb.lower())
+    if third is None and verb.lower().endswith("o") and len(verb) > 3:
+        third = verb[:-1] + "a"
+    return f"o usuário {neg}{third or verb}"
 
 
 def instruction(said: str, rule: str) -> str | None:
