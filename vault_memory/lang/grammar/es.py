@@ -185,7 +185,8 @@ _ES_TIME_LEADS = r"(?:los|las|el|la|cada|todos\s+los|todas\s+las|por\s+las|por\s
 def _time_opening() -> re.Pattern[str]:
     from ..registry import pack  # the pack that brings this grammar, read once it is registered
 
-    days = sorted(pack("es").weekdays, key=len, reverse=True) if pack("es") else []
+    spanish = pack("es")
+    days = sorted(spanish.weekdays, key=len, reverse=True) if spanish is not None else []
     time = rf"(?:{'|'.join(map(re.escape, days))}|{_ES_TIMES})"
     return re.compile(
         rf"^((?:{_ES_TIME_LEADS}\s+)?{time}(?:\s+(?:a|y)\s+(?:{_ES_TIME_LEADS}\s+)?{time})?,?\s+)(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)\b",
