@@ -2967,3 +2967,16 @@ def test_a_spanish_request_pointing_back_then_saying_when_keeps_the_fact_before_
 )
 def test_a_time_said_before_the_users_verb_keeps_the_verb_in_the_third_person(said, lang, written):
     assert in_third_person(said, lang) == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("On Tuesdays, remember that I pick up my niece from school", "On Tuesdays the user picks up"),
+        ("Los sábados, acordate que juego al pádel con Nico", "Los sábados el usuario juega al pádel"),
+        ("Às quintas, anota que eu treino no parque", "Às quintas o usuário treina no parque"),
+    ],
+)
+def test_a_day_said_before_a_request_stays_with_the_fact(said, written):
+    found, _ = read_requests(said)
+    assert any(f.text.startswith(written) for f in found), found

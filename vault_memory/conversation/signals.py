@@ -1667,7 +1667,33 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
     if said is None:
         return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
+    days = _a_time_before(words, cue)
+    if days and _theirs(said):  # "Los viernes, recuerda que trabajo desde casa": the days are the fact's
+        said = f"{days} {said}"
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
+
+
+#: the days of the week and the months of every pack, as a time said before a request names
+#: them ("On Fridays,", "Los viernes,", "Às sextas,", "In August,")
+_DAYS_AND_MONTHS = frozenset(
+    fold_accents(w).casefold() for p in all_packs() for w in (*p.weekdays, *p.months) if isinstance(w, str)
+)
+#: the most words such a time may have ("de lunes a viernes,")
+_TIME_LEAD_MOST = 5
+
+
+def _a_time_before(words: list[str], cue: int) -> str | None:
+    """The time said before a request and a comma, when it names a day or a month and
+    nothing else of the sentence comes before it ("On Fridays, remember that I work from
+    home": the fact is of Fridays), else None."""
+    start = _request_start(words, cue)
+    if not 0 < start <= _TIME_LEAD_MOST or not words[start - 1].endswith(","):
+        return None
+    lead = words[:start]
+    named = [fold_accents(w.strip(",").casefold()) for w in lead]
+    if not any(w in _DAYS_AND_MONTHS or (w.endswith("s") and w[:-1] in _DAYS_AND_MONTHS) for w in named):
+        return None
+    return " ".join(lead).rstrip(",")
 
 
 def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | str | _Doubt | None:

@@ -187,7 +187,7 @@ def _time_opening() -> re.Pattern[str]:
 
     spanish = pack("es")
     days = sorted(spanish.weekdays, key=len, reverse=True) if spanish is not None else []
-    time = rf"(?:{'|'.join(map(re.escape, days))}|{_ES_TIMES})"
+    time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES})"  # "los sábados", "los domingos"
     return re.compile(
         rf"^((?:{_ES_TIME_LEADS}\s+)?{time}(?:\s+(?:a|y)\s+(?:{_ES_TIME_LEADS}\s+)?{time})?,?\s+)(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)\b",
         _I,
