@@ -234,9 +234,7 @@ def read_requests(
 #: a thing of the task pointed at as the one at hand ("on *this repo*", "en *este PR*",
 #: "para *este cambio*"), in every pack (``Pack.demonstratives``, ``Pack.task_words``)
 _THIS_WORK = re.compile(
-    r"\b(?:"
-    + "|".join(re.escape(w) for p in all_packs() for w in p.demonstratives)
-    + r")\s+(?:\w+\s+)?(?:"
+    rf"\b(?:{_words_of('demonstratives')})\s+(?:\w+\s+)?(?:"
     + "|".join(w for p in all_packs() for w in p.task_words)
     + r")\b",
     _I,
@@ -1840,11 +1838,11 @@ _ORDER = re.compile(
     + r")\s+)?(?:(?:"
     + "|".join(w for p in all_packs() for w in p.prohibitions)
     + r")\s+)?(?:"
-    + "|".join(re.escape(w) for p in all_packs() for w in p.task_orders)
+    + _words_of("task_orders")
     + r")\b(?P<rest>[^,;.]*)",
     _I,
 )
-_THERE = re.compile(r"\b(?:" + "|".join(re.escape(w) for p in all_packs() for w in p.there_words) + r")\b", _I)
+_THERE = re.compile(rf"\b(?:{_words_of('there_words')})\b", _I)
 
 
 def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
