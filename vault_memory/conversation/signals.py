@@ -1853,12 +1853,13 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
     dev, não roda o seed"). A fact of the user themselves stays theirs ("I'm colorblind, so
     don't use only colours"), as does a thing of theirs that names nothing of the task ("my
     daughter is allergic to nuts, check the labels")."""
-    if _DO_NEXT.search(whole) and not about_user:
+    told_next = _DO_NEXT.search(whole) is not None
+    if told_next and not about_user:
         return True
     if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
         return False
     order = _ORDER.search(whole)
-    return bool(_DO_NEXT.search(whole)) or (
+    return told_next or (
         order is not None and bool(_TASK_WORDS.search(order.group("rest")) or _THERE.search(order.group("rest")))
     )
 
@@ -1940,12 +1941,13 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     """What a request read by its cue keeps (``said``), or why not."""
     if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
         return _TASK
-    lang = said_in or _cue_language(cue_word)
-    if lang not in _cue_languages(cue_word) and _cue_languages(cue_word):
+    of_the_request = _cue_languages(cue_word)
+    lang = said_in or next(iter(of_the_request), "en")
+    if of_the_request and lang not in of_the_request:
         # what the whole was read as, no language of the request's word says ("odeio coentro,
         # lembra disso sempre que sugerir comida" votes Spanish): the fact's own words, else
         # the request's
-        lang = detect(said) or _cue_languages(cue_word)[0]
+        lang = detect(said) or of_the_request[0]
     whole = said.strip()
     said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
     if not said:
@@ -2163,8 +2165,7 @@ def _cue_languages(word: str) -> list[str]:
 
 
 def _cue_language(word: str) -> str:
-    folded = _cue_form(word)
-    return next((code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)), "en")
+    return next(iter(_cue_languages(word)), "en")
 
 
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Doubt:

@@ -54,6 +54,7 @@ def _room(vectors: int) -> int:
 
 
 def _unit(rows: Any) -> np.ndarray:
+    """``rows`` as float64 vectors of unit length."""
     out = np.asarray(rows, np.float64)
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
@@ -167,9 +168,7 @@ class VectorIndex:
         labels, items = self.items(labels)
         if not labels:
             return []
-        rows = np.asarray(items, dtype=np.float64)
-        # of unit length again: Chroma's build gives back the vectors as they were added
-        rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+        rows = _unit(items)  # of unit length again: Chroma's build gives back the vectors as they were added
         query = vector.astype(np.float64).ravel()
         # row by row (not a matrix product, whose sums are ordered by the batch's shape): a
         # vector's score does not depend on which others were scored with it

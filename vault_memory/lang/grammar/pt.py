@@ -130,9 +130,7 @@ def third_person(text: str) -> str:
     def subject(m: re.Match[str]) -> str:
         """The first verb is the user's when "eu" says it or it is one of the first person."""
         neg, verb = m.group(1) or "", m.group(2)
-        third = _PT_FIRST_PERSON.get(verb.lower())
-        if third is None and m.group(0).lower().startswith("eu") and verb.lower().endswith("o") and len(verb) > 3:
-            third = verb[:-1] + "a"
+        third = _in_third(verb, m.group(0).lower().startswith("eu"))
         return f"o usuário {neg}{third}" if third else m.group(0)
 
     out = re.sub(r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out, count=1, flags=_I)
@@ -153,10 +151,16 @@ def _said_by_eu(m: re.Match[str]) -> str:
     """ "eu" and the verb after it, mid-sentence, in the third person: the verb of the first
     person (a known one, or one in "-o"), else "o usuário" before it as it was."""
     neg, verb = m.group(1) or "", m.group(2)
+    return f"o usuário {neg}{_in_third(verb, True) or verb}"
+
+
+def _in_third(verb: str, said_with_eu: bool) -> str | None:
+    """A verb of the first person in the third: a known one, or, after "eu", one in "-o"
+    ("trabalho" → "trabalha"); None for a word that is neither."""
     third = _PT_FIRST_PERSON.get(verb.lower())
-    if third is None and verb.lower().endswith("o") and len(verb) > 3:
+    if third is None and said_with_eu and verb.lower().endswith("o") and len(verb) > 3:
         third = verb[:-1] + "a"
-    return f"o usuário {neg}{third or verb}"
+    return third
 
 
 def instruction(said: str, rule: str) -> str | None:
