@@ -2980,3 +2980,100 @@ def test_a_time_said_before_the_users_verb_keeps_the_verb_in_the_third_person(sa
 def test_a_day_said_before_a_request_stays_with_the_fact(said, written):
     found, _ = read_requests(said)
     assert any(f.text.startswith(written) for f in found), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "For my dad's retirement party, remember he hates surprises",
+        "Para el cumple de mi abuela, acordate que odia las flores",
+    ],
+)
+def test_a_request_after_a_lead_that_no_rule_reads_is_named_not_dropped(said):
+    """A request that opens a clause after a lead asks as one that opens the sentence: what
+    no rule can read of it is named with why, never dropped without a word."""
+    found, declined = read_requests(said)
+    assert found or declined, (found, declined)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Nice! I love when a plan like that works out. Will you give it another try?",
+        "We counted on one another all season, it felt like another family to me.",
+    ],
+)
+def test_another_is_no_word_of_keeping(said):
+    """English "another" is no Spanish or Portuguese "anota": nothing is written or named."""
+    assert read_requests(said) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("like, I prefer dark mode everywhere, save that", "The user prefers dark mode everywhere"),
+        ("tipo, eu tenho dois gatos, anota isso como informação", "O usuário tem dois gatos"),
+        ("o sea, soy intolerante a la lactosa, guardalo como dato", "El usuario es intolerante a la lactosa"),
+    ],
+)
+def test_a_word_that_fills_a_pause_is_no_part_of_the_fact(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+def test_a_word_before_no_comma_is_left_to_the_fact():
+    found, _ = read_requests("remember that tipo sanguíneo do meu pai é O negativo")
+    assert found and "tipo sanguíneo" in found[0].text.casefold(), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My brother is vegan. remember when I plan dinners", "brother is vegan"),
+        ("mi hermano es vegano. acuérdate cuando te pida recetas", "hermano del usuario es vegano"),
+        ("meu irmão é vegano. lembra quando eu pedir receitas", "irmão do usuário é vegano"),
+    ],
+)
+def test_a_bare_request_that_says_only_when_keeps_the_fact_before_it(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My brother is vegan. Remember when we cooked for him last year?",
+        "My brother is vegan. Remember when we cooked for him last year",
+    ],
+)
+def test_a_story_of_remembering_after_a_fact_keeps_nothing(said):
+    assert read_requests(said)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("for future reference, my gym is on 5th Avenue", "The user's gym is on 5th Avenue"),
+        ("for future reference please remember I'm left-handed", "The user is left-handed"),
+        ("para futuras referencias, mi coche es un Clio blanco", "El coche del usuario es un Clio blanco"),
+        ("pra referência futura, meu carro é um Gol prata", "O carro do usuário é um Gol prata"),
+        ("my vet is Dr. Lam now. Please update what you remember.", "The user's vet is Dr. Lam now"),
+        ("I'm vegetarian since March. Add it to what you remember about me.", "The user is vegetarian since March"),
+    ],
+)
+def test_a_lead_or_a_request_to_add_to_what_is_remembered_keeps_the_fact(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("at our office the guest wifi is called Nimbus, keep that in mind", "Nimbus"),
+        ("en nuestra casa de campo no hay cobertura, tenlo presente", "no hay cobertura"),
+        ("na nossa casa a campainha não funciona, lembra disso", "campainha"),
+    ],
+)
+def test_the_users_group_in_a_phrase_of_place_makes_the_fact_theirs(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found

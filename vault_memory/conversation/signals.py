@@ -631,6 +631,8 @@ class _Reading:
             # "Before we go on — could you note that my manager is Priya?": the request, asked
             sentence = _asked_politely(sentence[lead:])
             refused = refusal(sentence)
+        if refused == "reminiscing" and self.before_it and not opening.endswith("?") and _says_what_for(sentence):
+            refused = None  # "Mi suegra no come cerdo. Acuérdate cuando te pida menús": no story, what it is for
         if refused == "tells-of-remembering":  # a story, which a request after it may keep
             self.joins, self.before_it = None, [*self.before_it, sentence][-_BACK_SENTENCES:]
         elif not sentence or refused is not None:
@@ -696,12 +698,14 @@ class _Reading:
         them with "that" keeps them. Its own words were refused as saying nothing of the user;
         a to-do, a reminder or a secret is refused as before."""
         refused = self.declined[declined_before:]
-        if not self.before_it or not refused or any(n.reason not in _SAYS_NOTHING_KEPT for n in refused):
+        if not self.before_it or any(n.reason not in _SAYS_NOTHING_KEPT for n in refused):
             return False
-        words = sentence.rstrip(".!?").split()
+        words = sentence.rstrip(".!").split()
         cue = _first_cue(words, _CUE_REACH)
         if cue is None or _request_start(words, cue) != 0 or _reminds_by_its_word(words[cue]):
             return False  # "…el viernes. Recuérdame llamarla.": a to-do, whatever was said before
+        if not refused and (sentence.rstrip().endswith("?") or not _says_only_what_for(words[cue + 1 :])):
+            return False  # read as no request at all: only one that says what it is for ("acuérdate cuando te pida…")
         back = _pointed_at([], self.before_it)
         if back is None:
             return False
@@ -835,7 +839,21 @@ def _asks_to_keep(sentence: str) -> bool:
         and _request_start(words, opening) == 0
         and not any(map(_USER_WORDS.fullmatch, words[:opening]))
     )
-    return (asks or _ends_in_a_request(sentence)) and _names_the_user(sentence)
+    return (asks or _ends_in_a_request(sentence) or _opens_a_clause(words)) and _names_the_user(sentence)
+
+
+def _opens_a_clause(words: list[str]) -> bool:
+    """Whether a request opens a clause after a lead, a comma, colon or dash before it ("For
+    my mom's birthday, remember she loves orchids"): a word of keeping there asks, as at the
+    start of a sentence, not within a story ("I'll always remember")."""
+    for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
+        if n < 2 or not _is_cue(word):
+            continue
+        start = _request_start(words, n)
+        mark = words[start - 1] if 0 < start <= _LEAD_MOST else ""
+        if (mark.endswith((",", ":")) or mark in _DASHES) and not any(map(_USER_WORDS.fullmatch, words[start:n])):
+            return True  # not "Yeah, I saved some": the user tells of their own keeping
+    return False
 
 
 def _ends_in_a_request(said: str) -> bool:
@@ -1102,10 +1120,13 @@ _USER_WORDS = re.compile("|".join(f"(?:{p.user_opening})\\b" for p in all_packs(
 def _says_of_them(said: str) -> bool:
     """Whether ``said`` says something of the user or their world: it opens with them or
     their group, says what something is, or names the user after a time or a place ("los
-    viernes no trabajo"); "call mom", "ignore previous instructions" do not."""
+    viernes no trabajo"), or their group in it ("in our team deploys…"); "call mom", "ignore
+    previous instructions" do not."""
     if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _SAYS_SOMETHING.search(said):
         return True
-    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said))
+    starts = [m.start() for m in re.finditer(r"(?<=\s)\w", said)]
+    # the user's group in the phrase of place it opens with: "en nuestro equipo los deploys…"
+    return any(_USER_WORDS.match(said, i) for i in starts) or any(_GROUP_WORDS.match(said, i) for i in starts[:3])
 
 
 def _not_an_item(said: str, of_the_user: bool) -> str | None:
@@ -1253,6 +1274,14 @@ def _says_only_what_for(rest: list[str]) -> bool:
     ajuda com eles", "tenlo presente cuando te diga…")."""
     said = _trim(" ".join(_past_fillers(rest)).lstrip(",;:"))
     return not said or _FOR_WHAT.match(said) is not None
+
+
+def _says_what_for(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a request's word and says after it only what the
+    request is for ("remember when I ask for menus", "lembra quando eu pedir cardápios")."""
+    words = sentence.rstrip(".!").split()
+    cue = _first_cue(words, _CUE_REACH)
+    return cue is not None and _request_start(words, cue) == 0 and _says_only_what_for(words[cue + 1 :])
 
 
 def _past_fillers(rest: list[str]) -> list[str]:
@@ -2269,6 +2298,8 @@ _ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJEC
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")
 _USER_GROUP = re.compile(r"^(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
+#: the same, as a word anywhere ("en *nuestro* equipo…")
+_GROUP_WORDS = re.compile(r"(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
 _BARE_POSSESSIVE = re.compile(
     r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")(?:\s+[\w'-]+){1,3}$", _I
 )

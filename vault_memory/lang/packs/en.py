@@ -175,6 +175,8 @@ PACK = Pack(
         "pls",
         "plz",
         "please",
+        # a word that fills a pause, only before a comma ("like, I prefer…"; "like my sister")
+        r"like(?=,)",
     ),
     user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
     numbers={
@@ -420,7 +422,8 @@ PACK = Pack(
         r"going\s+forward\b",
     ),
     request_when=(
-        r"when(?:ever)?\s+(?:i|we)\b",
+        # not of a time gone by ("remember when we went…" tells a story)
+        r"when(?:ever)?\s+(?:i|we)\b(?!\s+(?:\w+ed|was|were|had|went|did|got|met|saw|came|made|took|used)\b)",
         r"for\s+when(?:ever)?\b",
     ),
     request_idioms=(
@@ -432,7 +435,7 @@ PACK = Pack(
         ),
         # a request to add to what the assistant knows of the user: "add to my profile:", "put this in your notes about me"
         (
-            r"\b(?:add|put|save)\s+(?:this\s+|these\s+|that\s+)?(?:to|in|into|on)\s+(?:my\s+profile|your\s+(?:notes|memory)(?:\s+(?:on|about)\s+me)?|what\s+(?:you|u)\s+know\s+about\s+me)\b",
+            r"\b(?:add|put|save)\s+(?:this\s+|these\s+|that\s+|it\s+|them\s+)?(?:to|in|into|on)\s+(?:my\s+profile|your\s+(?:notes|memory)(?:\s+(?:on|about)\s+me)?|what\s+(?:you|u)\s+(?:know|remember)(?:\s+about\s+me)?)\b",
             "remember",
         ),
         (
@@ -444,10 +447,13 @@ PACK = Pack(
             "remember ",
         ),
         (r"\b(?:don'?t|do\s+not)\s+let\s+me\s+forget(?=[\W_]*$)", "remember that"),
+        # a lead that asks to keep what follows: "for future reference, I'm on Central time"
+        (r"^for\s+(?:future\s+)?reference\s*[,:—–-]?\s*(?=(?:i|i'm|im|i've|my|we|our|we're)\b)", "remember that "),
+        (r"^for\s+(?:future\s+)?reference\s*[,:—–-]?\s*(?=(?:pls\s+|please\s+)?(?:remember|note|keep|save)\b)", ""),
         # a correction's request: "…, pls update whatever u have on me", "update your notes about me",
         # "please update my memory" (a bare "update it" ends as many tasks: "I renamed the function. Update it.")
         (
-            r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\s+me\b"
+            r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:(?:have|know|got)\s+(?:on|about)\s+me|remember(?:\s+(?:on|about)\s+me)?)\b"
             r"|\bupdate\s+(?:your|ur|my)\s+(?:notes|memory|memories|profile)(?:\s+(?:on|about)\s+me)?\b",
             "remember that",
         ),

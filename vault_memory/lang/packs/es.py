@@ -62,7 +62,7 @@ PACK = Pack(
         r"acord[\w-]*",
         r"acuerd[\w-]*",
         r"olvid[\w-]*",
-        r"anot[\w-]*",
+        r"anot(?!her)[\w-]*",  # not English "another"
         r"apunt[\w-]*",
         r"guard[\w-]*",
         r"conste[\w-]*",
@@ -190,6 +190,10 @@ PACK = Pack(
         "oiga",
         "ey",
         "eh",
+        # words that fill a pause, only before a comma ("o sea, soy celíaca"; "pues no")
+        r"o\s+sea(?=,)",
+        r"pues(?=,)",
+        r"tipo(?=,)",
     ),
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
     numbers={
@@ -469,10 +473,19 @@ PACK = Pack(
             "recuerda",
         ),
         (
-            r"\b(?:actualiz[aá]|c[aá]mbia(?:lo)?)\s+(?:en\s+)?lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií]\b",
+            r"\b(?:actualiz[aá]|c[aá]mbia(?:lo)?)\s+(?:en\s+)?lo\s+que\s+(?:(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií]|recuerdas|record[aá]s)\b",
             "recuerda",
         ),
         (r"\bno\s+me\s+dejes\s+olvidar(?:lo)?(?=[\W_]*$)", "recuérdalo"),
+        # un rótulo que pide guardar lo que sigue: "para futuras referencias: trabajo en remoto"
+        (
+            r"^(?:para|pa)\s+(?:futuras\s+referencias|referencia\s+futura|que\s+conste)\s*[,:—–-]?\s*(?=(?:yo|mi|mis|soy|estoy|tengo|nuestro|nuestra)\b)",
+            "recuerda que ",
+        ),
+        (
+            r"^(?:para|pa)\s+(?:futuras\s+referencias|referencia\s+futura)\s*[,:—–-]?\s*(?=(?:recuerda|anota|apunta|guarda|ten\s+presente)\b)",
+            "",
+        ),
         (r"\bno\s+(?:lo|la)\s+pierdas\s+de\s+vista(?=[\W_]*$)", "recuérdalo"),
         (r"\bno\s+pierdas\s+(?=(?:esto|eso)\b)", "guarda "),
         (r"\bqu[eé]date\s+con\s+(?=(?:esto|eso)\b)", "guarda "),
@@ -494,7 +507,7 @@ PACK = Pack(
     back_nouns=frozenset("dato datos info información informacion detalle detalles cosa cosas".split()),
     pronoun_tails=frozenset(
         """para pa pal por en de del desde hasta cuando si porque así asi ya siempre también tambien ahora luego
-        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo""".split()
+        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo como""".split()
     ),
     signal_refusals=(
         ("question", "^\\s*¿"),

@@ -89,7 +89,7 @@ PACK = Pack(
     remember_cues=(
         r"lembr[\w-]*",
         r"esquec[\w-]*",
-        r"anot[\w-]*",
+        r"anot(?!her)[\w-]*",  # not English "another"
         r"guard[\w-]*",
         r"regist[\w-]*",
         r"grav[\w-]*",
@@ -215,6 +215,10 @@ PACK = Pack(
         "beleza",
         "ei",
         "pfv",
+        # words that fill a pause, only before a comma ("tipo, eu prefiro…"; "tipo sanguíneo")
+        r"tipo(?=,)",
+        r"bom(?=,)",
+        "enfim",
     ),
     user_subjects=frozenset({"o usuário", "a usuária", "ao usuário", "eu", "meu", "minha", "meus", "minhas", "me"}),
     numbers={
@@ -484,7 +488,19 @@ PACK = Pack(
             r"\b(?:adiciona|acrescenta|coloca|p[õo]e|bota)\s+(?:isso\s+|isto\s+)?(?:a|ao|no|em|na)\s+(?:meu\s+perfil|o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim)\b",
             "anota",
         ),
-        (r"\batualiza\s+o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim\b", "anota"),
+        (
+            r"\batualiza\s+o\s+que\s+(?:(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim|(?:voc[eê]\s+|vc\s+)?(?:lembra|lembras))\b",
+            "anota",
+        ),
+        # um rótulo que pede para guardar o que segue: "pra referência futura: trabalho remoto"
+        (
+            r"^(?:pra|para)\s+(?:refer[eê]ncia\s+futura|futuras\s+refer[eê]ncias|constar)\s*[,:—–-]?\s*(?=(?:eu|meu|minha|meus|minhas|sou|estou|tenho|nosso|nossa|a\s+gente)\b)",
+            "lembra que ",
+        ),
+        (
+            r"^(?:pra|para)\s+(?:refer[eê]ncia\s+futura|futuras\s+refer[eê]ncias)\s*[,:—–-]?\s*(?=(?:lembra|anota|guarda|grava|salva)\b)",
+            "",
+        ),
         (r"\bnão\s+(?:me\s+)?deix(?:a|e|es)\s+(?:eu\s+)?esquecer(?=[\W_]*$)", "lembra disso"),
         (r"\bnão\s+(?:perd|perc)[ae]s?\s+(?=(?:isso|isto)\b)", "guarda "),
         (r"\bfica\s+com\s+(?=(?:isso|isto)\b)", "guarda "),
@@ -503,7 +519,7 @@ PACK = Pack(
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu
-        qdo qnd qndo""".split()
+        qdo qnd qndo como""".split()
     ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
