@@ -297,3 +297,26 @@ def test_an_index_written_before_the_stem_filter_was_renamed_opens_as_it_is():
 
     found = pickle.Unpickler(io.BytesIO(b"")).find_class("vault_memory.index.keyword_index", "VoseoFilter")
     assert [t.text for t in (RegexTokenizer() | found())("contame vivís")] == ["contar", "vivir"]
+
+
+def test_a_portuguese_question_asks_without_its_function_words():
+    """The index stems English and Spanish: a Portuguese question's "tem", "minha", "você"
+    are no stop words of those fields, and a match on them was read as evidence that a fact
+    answers ("quantos anos tem…" brought "O meu carro tem seguro…")."""
+    from vault_memory.index.keyword_index import query_terms
+
+    terms = {term for _field, term, _weight in query_terms("em que bairro mora a minha tia? você tem isso?")}
+    assert not terms & {"tem", "minha", "voce", "você", "isso"}
+    assert any(t.startswith("bairr") for t in terms) and "tia" in terms
+
+
+def test_a_portuguese_fact_that_shares_only_a_function_word_is_not_recalled(tmp_path):
+    import vault_memory as vmem
+    from vault_memory.vault.template import create_vault
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        mem.remember("Meu sobrinho tem uma bicicleta vermelha.")
+        mem.remember("A minha cunhada trabalha num hospital em Coimbra.")
+        shown = [h.memory.text for h in mem.recall("qual é o nome do meu dentista? tem consulta marcada?").hits]
+    assert not any("bicicleta" in t for t in shown), shown

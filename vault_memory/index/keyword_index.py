@@ -20,7 +20,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import Or, Term
 from whoosh.support.charset import accent_map
 
-from ..lang import SPANISH, all_packs, detect
+from ..lang import PORTUGUESE, SPANISH, all_packs, detect, fold_accents
 from ..vault.links import aliases_of
 from ..vault.memory import Memory
 from ..vault.sameness import SIGNIFICANT_SYMBOLS
@@ -253,6 +253,28 @@ _SYMBOLIC = re.compile(rf"[^\s{re.escape(SIGNIFICANT_SYMBOLS)}]*[{re.escape(SIGN
 MAX_SYMBOLIC_WORD = 64
 
 
+#: the function words of a language the index does not stem, accents folded: a question in
+#: it asks without them ("quantos anos tem a minha irmã?" matched "O meu carro *tem* seguro",
+#: and a shared word is evidence of relevance, ``recall.relevance``)
+_UNSTEMMED_STOP = {
+    PORTUGUESE: frozenset(fold_accents(w) for w in stoplists["pt"])
+    - frozenset(stoplists["en"])
+    - frozenset(stoplists["es"])
+}
+
+
+def _asked_without_stop_words(text: str) -> str:
+    """``text`` without the function words of its language when the index does not stem it
+    (its own stop words are not the English or Spanish fields' )."""
+    stop = _UNSTEMMED_STOP.get(detect(text) or "")
+    if not stop:
+        return text
+    return _TOKEN_RE.sub(lambda m: " " if fold_accents(m.group().casefold()) in stop else m.group(), text)
+
+
+_TOKEN_RE = re.compile(_TOKEN)
+
+
 @functools.lru_cache(maxsize=256)
 def query_terms(text: str) -> tuple[tuple[str, str, float], ...]:
     """(field, analysed term, weight) of every clause a question turns into: each term
@@ -260,6 +282,7 @@ def query_terms(text: str) -> tuple[tuple[str, str, float], ...]:
     process for the same text: a recall asks it of the question twice (its memories, its
     sessions) and of each kind's fixed keyword question."""
     clauses = []
+    text = _asked_without_stop_words(text)
     fields = (("body", EN, english_field_text(text)), ("body_es", ES, text), ("key", PLAIN, text))
     for field, analyzer, read in fields:
         seen = set()
