@@ -3077,3 +3077,115 @@ def test_a_lead_or_a_request_to_add_to_what_is_remembered_keeps_the_fact(said, k
 def test_the_users_group_in_a_phrase_of_place_makes_the_fact_theirs(said, kept):
     found, _ = read_requests(said)
     assert any(kept in f.text for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "In my grandma's village, remember there's no pharmacy",
+            "In the user's grandma's village there's no pharmacy",
+        ),
+        (
+            "En la casa de mi hermano, recuerda que el perro muerde",
+            "En la casa del hermano del usuario el perro muerde",
+        ),
+        ("No sítio dos meus avós, lembra que não tem sinal", "No sítio dos avós do usuário não tem sinal"),
+        (
+            "For my nephew's graduation, remember he wants a watch",
+            "For the user's nephew's graduation he wants a watch",
+        ),
+    ],
+)
+def test_a_place_or_occasion_said_before_a_request_stays_with_its_fact(said, kept):
+    """A lead of place or occasion says what the fact is of: "no hay wifi" alone is false of
+    every other house, and "he wants a watch" names no one without it."""
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "In this repo, remember that the tests are slow",
+        "Sobre mim, guarda isso: uso Arch Linux",
+        "At my parents' place there's no wifi, remember that so you don't suggest films",
+    ],
+)
+def test_a_lead_of_the_task_about_the_user_or_pointed_back_at_is_no_place(said):
+    found, _ = read_requests(said)
+    assert not any(f.text.startswith(("In this repo", "Sobre mim")) or " that so " in f.text for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Anota de ahora en adelante que mi dentista es la Dra. Paz", "La dentista del usuario es la Dra. Paz"),
+        ("Guarda para as próximas conversas que o meu gato se chama Tufo", "O gato do usuário se chama Tufo"),
+    ],
+)
+def test_a_that_after_a_phrase_of_when_the_request_is_for_opens_the_fact(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+def test_a_that_of_when_after_next_time_is_not_the_facts():
+    found, _ = read_requests("anota para la próxima vez que te pida vinos que prefiero el tinto")
+    assert not any(f.text.startswith("Te pida") for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("For the record, note that my shoe size is 44", "The user's shoe size is 44"),
+        ("fyi, remember that my blood type is A+", "The user's blood type is A+"),
+    ],
+)
+def test_a_request_after_a_lead_that_asks_itself_is_read_as_the_request(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize("said", ["guarda silencio, que estoy pensando", "guarda la compostura, que ya llegamos"])
+def test_a_word_of_keeping_with_its_own_object_before_a_comma_keeps_nothing_after_it(said):
+    assert read_requests(said)[0] == []
+
+
+def test_an_early_comma_after_a_request_and_a_courtesy_still_opens_the_fact():
+    found, _ = read_requests("toma nota porfa, mi número de pie es 42")
+    assert [f.text for f in found] == ["El número de pie del usuario es 42"], found
+
+
+def test_a_word_joined_by_a_hyphen_is_no_opener():
+    found, _ = read_requests("Well-rested is how I work best, remember that")
+    assert [f.text for f in found] == ["Well-rested is how the user works best"], found
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        ("hoje trabalho no turno da noite", "pt", "hoje o usuário trabalha no turno da noite"),
+        ("Como tengo gatos, no uso perfume", "es", "Como el usuario tiene gatos, el usuario no usa perfume"),
+        ("soy alérgica al látex, no uso guantes de látex", "es", "la usuaria es alérgica al látex, la usuaria no usa"),
+        ("el coche de mi cuñado es rojo", "es", "el coche del cuñado del usuario es rojo"),
+        ("la moto de mi tío es una Ducati", "es", "la moto del tío del usuario es una Ducati"),
+    ],
+)
+def test_the_users_clauses_after_a_time_a_since_or_a_comma_are_in_the_third_person(said, lang, written):
+    assert in_third_person(said, lang).startswith(written)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Moro em Braga agora. acrescenta isso ao que você sabe de mim", "Braga"),
+        ("Ahora trabajo en Quito. agrégalo a lo que sabes de mí", "Quito"),
+    ],
+)
+def test_a_request_to_add_a_fact_to_what_is_known_of_the_user_keeps_it(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
+
+
+def test_the_users_own_act_of_saving_is_no_request():
+    assert read_requests("Beleza, vou guardar o recibo depois")[0] == []

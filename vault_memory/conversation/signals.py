@@ -136,7 +136,10 @@ _FEMININE = {
 }
 
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
-_FILLER = _rx(r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")[\s,!:.-]+)+")
+#: (a word joined by a hyphen is no opener: "Well-done steak is what I order")
+_FILLER = _rx(
+    r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")(?:[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
+)
 #: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
 #: opens one: "…e trabalho remoto" is read, and written, as "o usuário trabalha remoto")
 _CLAUSES = re.compile(
@@ -1615,6 +1618,10 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
     written "El usuario compró pan")."""
     for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
         match = pattern.match(clause)
+        if match and _first_cue(match.group("x").split(), 1) is not None and match.group("x") != clause:
+            asked = _signal(match.group("x"))  # "For the record, remember that…": the request it leads to
+            if isinstance(asked, Signal):
+                return asked, False
         if match:
             # the fact is read in the words it is said in: "toma nota de que sou daltónico" is
             # a Spanish row's request of a Portuguese fact
@@ -1659,6 +1666,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     "Quiero que recuerdes que trabajo en Rappi", "Remember for next time that my dog is
     named Waffles". A to-do ("remember to…") has no colon or "that", and is not one."""
     lead = _KEEP_LEAD.match(clause)
+    if lead is not None and _first_cue(lead.group("x").split(), 1) is not None:
+        return _signal(lead.group("x"))  # "For the record, remember that my passport…": the request after it
     if lead is not None:  # "for next time: …", "para referência futura: …"
         kept = _kept(lead.group("x"), "", "", said_in)
         if isinstance(kept, Signal) and not _says_of_them(lead.group("x")):
@@ -1692,11 +1701,16 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         return _REMINDER
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
+    elif said is None and _says_more_than_a_back_word(words[cue + 1 :]) and _a_place_before(words, cue):
+        i, said = cue, " ".join(words[cue + 1 :])  # "At my parents' place, remember there's no wifi"
     if said is None:
         return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
     days = _a_time_before(words, cue)
     if days and _theirs(said):  # "Los viernes, recuerda que trabajo desde casa": the days are the fact's
         said = f"{days} {said}"
+    place = _a_place_before(words, cue) if not days else None
+    if place:
+        said = f"{place} {said}"  # "En casa de mis suegros, recuerda que no hay wifi": of that house
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
 
 
@@ -1723,6 +1737,37 @@ def _a_time_before(words: list[str], cue: int) -> str | None:
     return " ".join(lead).rstrip(",")
 
 
+def _says_more_than_a_back_word(rest: list[str]) -> bool:
+    """Whether what follows a request's word says something of its own: two words or more,
+    not opening with what it points back with ("remember that so…", "guarda isso aí")."""
+    if not rest or rest[0].strip(",.!?").casefold() in _BACK_WORDS:
+        return False  # "…, remember that so you don't…": it points back
+    return len(rest) >= 2
+
+
+#: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``)
+_PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
+#: the most words such a lead may have ("For my sister's wedding in June,")
+_PLACE_LEAD_MOST = 6
+
+
+def _a_place_before(words: list[str], cue: int) -> str | None:
+    """The place or occasion said before a request and a comma, when nothing else of the
+    sentence comes before it ("At my parents' place, remember there's no wifi", "Para la boda
+    de mi prima, recuerda que…"): the fact is of it, else None. Not a lead of the task ("In
+    this repo, remember…"), nor one that quotes."""
+    start = _request_start(words, cue)
+    if not 1 < start <= _PLACE_LEAD_MOST or not words[start - 1].endswith(","):
+        return None
+    lead = words[:start]
+    if fold_accents(lead[0].casefold()) not in _PLACE_LEADS or any(w.endswith((",", ":", ";")) for w in lead[:-1]):
+        return None
+    if all(w.strip(",").casefold() in _SELF_WORDS for w in lead[1:]):
+        return None  # "Sobre mim, guarda isso:": about the user, what follows says it
+    said = " ".join(lead).rstrip(",")
+    return None if _TASK_WORDS.search(said) or _quoted(lead) else said
+
+
 def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | str | _Doubt | None:
     """What a clause whose first word of keeping asks nothing keeps by a request further on:
     all said before that request ("Mis vecinos guardan mi coche…; recuérdalo"), else what
@@ -1740,7 +1785,7 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
     i = cue
     for i in range(cue, min(len(words), cue + _CUE_REACH)):
         word = words[i]
-        if word in _DASHES or word.endswith(":") or (word.endswith(",") and i - cue < 3 and i + 1 < len(words)):
+        if word in _DASHES or word.endswith(":") or (word.endswith(",") and _asks_up_to(words, cue, i)):
             return (None if _a_comma_that_points_back(words, cue, i) else " ".join(words[i + 1 :])), i
         if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
             if _a_pronoun(words, i):
@@ -1752,10 +1797,27 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
             when = _WHEN_CLAUSE.search(told) if len(between) < i - cue - 1 else None
             if when is not None and when.end() == len(told):
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
-            if i - cue <= _THAT_REACH and not any(w.endswith(",") for w in words[cue:i]):
+            near = i - cue <= _THAT_REACH or (
+                _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None
+                and not any(fold_accents(w.casefold()) in _THAT_WORDS for w in words[i + 1 :])
+            )  # not "para la próxima vez que te pregunte por vinos, que…": that "que" is of when
+            if near and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
             return None, i
     return None, i
+
+
+def _asks_up_to(words: list[str], cue: int, i: int) -> bool:
+    """Whether an early comma at ``words[i]`` ends a request's words ("Remember, …", "anota
+    porfa, …", "note this, …"): what is said between says nothing of its own ("guarda
+    silencio, que estoy pensando" keeps quiet, no fact)."""
+    if not (i - cue < 3 and i + 1 < len(words)):
+        return False
+    between = [fold_accents(w.strip(",.!?").casefold()) for w in words[cue + 1 : i + 1]]
+    after = [fold_accents(w.strip(",.!?").casefold()) for w in words[i + 1 :]]
+    return all(w in _BACK_WORDS or w in _SAYS_NOTHING or w in _REQUEST_LEAD for w in between) or all(
+        w in _SAYS_NOTHING for w in after
+    )  # "Anótate mis horarios, porfa": a courtesy after it
 
 
 def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
@@ -1835,6 +1897,9 @@ _BACK_NOUNS = frozenset(w for p in all_packs() for w in p.back_nouns)
 
 #: how far after its word a request's "that" may be ("Remember for next time that …")
 _THAT_REACH = 4
+#: or further, after a phrase of when it is for ("Registrá para las próximas sesiones que…",
+#: "Ten presente de ahora en adelante que…"), in every pack (``Pack.future_leads``)
+_FOR_LATER = re.compile("|".join(lead for p in all_packs() for lead in p.future_leads), _I)
 #: a request's lead-in before a colon, in every pack ("for next time:", "pra constar:"), or
 #: before what the user says of themselves or their group ("for future reference my …")
 _KEEP_LEAD = re.compile(

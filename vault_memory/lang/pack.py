@@ -222,6 +222,10 @@ class Pack:
     #: or a word that announces a new thing ("quick thing:", "una cosita:", "uma coisa:").
     #: Not a purpose ("for the test fixture:"), a supposition or whose words follow
     lead_openings: frozenset[str] = frozenset()
+    #: the words that open a lead of place or occasion before a request and a comma, which
+    #: the fact is of ("*At* my parents' place, remember there's no wifi", "*Para* la boda de
+    #: mi prima, recuerda que…", "*Na* academia, lembra que…"): kept with the fact
+    place_leads: frozenset[str] = frozenset()
     #: what may come before the word of a request that announces a list ("please", "could
     #: you", "por favor", "pode"), and what it points at what follows with ("these", "the
     #: following", "estos", "o seguinte"): "Could you store these about me:" and its items

@@ -92,6 +92,8 @@ def third_person(text: str) -> str:
     out = re.sub(
         rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?(\w+)(\s+(?:{_ES_AFTER_NOUN}))?\b", possessive, text, flags=_I
     )
+    # "de mi hermano" → "del hermano del usuario", "a mi jefe" → "al jefe del usuario"
+    out = re.sub(r"\b([Dd]e|[Aa]) el\b(?=\s+(?:\w+\s+){1,3}?del usuario\b)", lambda m: m.group(1) + "l", out)
     out = re.sub(  # "no me gusta el picante" → "al usuario no le gusta el picante"
         r"^(?:a\s+mí\s+)?(no\s+)?me\s+(gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
         lambda m: f"al usuario {(m.group(1) or '').lower()}le {m.group(2)}",
@@ -112,11 +114,14 @@ def third_person(text: str) -> str:
         third = _ES_REFLEXIVE[fold_accents(reflexive.group(2).lower())]
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
     out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
-        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)",
+        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER})\b)",
         lambda m: _subject(m.group(2), m.group(1) or ""),
         out,
         count=1,
         flags=_I,
+    )  # not "Como soy vegetariano": a verb after it makes "como" the "since" of its clause
+    out = re.sub(  # "…, no como carne": "no" and a verb of the first person open the user's clause
+        rf"(?<=,\s)no\s+({_ES_VERB_AFTER})\b", lambda m: _subject(m.group(1), "no "), out, flags=_I
     )
     out = _after_a_time(out)
     out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _subject(m.group(1)), out, flags=_I)
@@ -124,6 +129,8 @@ def third_person(text: str) -> str:
     return gender(out)
 
 
+#: the first-person verbs that say a clause is the user's when they follow its opening word
+_ES_VERB_AFTER = "|".join(v for v in FIRST_PERSON if v not in ("me", "mi"))
 #: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
 _ES_LEADING = r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a)"
 #: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")
@@ -143,7 +150,8 @@ _ES_REFLEXIVE = {
 }
 
 #: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
-_ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre"}
+_ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre",
+                      "moto", "foto", "mano", "bici", "radio", "tele", "suegra", "jefa"}  # fmt: skip
 #: words that sit between the possessive and its noun, or after the noun, and move with it:
 #: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
 _ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?|nuev[oa]s?"  # "mi nuevo veterinario"
@@ -168,11 +176,15 @@ def gender(text: str) -> str:
             return m.group(0)
         return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
 
-    return re.sub(
+    agreed = re.sub(
         r"\b([Ee])l usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)",
         agree,
         text,
     )
+    if agreed == text:
+        return text
+    # one user, one gender: "la usuaria es celíaca, el usuario no come gluten" → "…, la usuaria no come gluten"
+    return re.sub(r"\b([Ee])l usuario\b", lambda m: f"{'L' if m.group(1) == 'E' else 'l'}a usuaria", agreed)
 
 
 #: what a time said before the verb opens with ("los viernes", "de lunes a viernes", "en

@@ -69,6 +69,10 @@ _PT_BEFORE_VERB = frozenset(
 )
 
 
+#: a word of time a sentence may open with before the user's verb
+_PT_TIME_FIRST = r"agora|hoje|atualmente|ontem|sempre|nunca|tamb[eé]m|depois|ent[aã]o"
+
+
 def _opens_its_clause(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     if not before or before[-1] in ",;:(":
@@ -133,7 +137,12 @@ def third_person(text: str) -> str:
         third = _in_third(verb, m.group(0).lower().startswith("eu"))
         return f"o usuário {neg}{third}" if third else m.group(0)
 
-    out = re.sub(r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out, count=1, flags=_I)
+    # a time said first is of the verb after it: "agora trabalho no Itaú" → "agora o usuário trabalha no Itaú"
+    opening = re.match(rf"^(?:{_PT_TIME_FIRST})\s+(?=\S)", out, flags=_I)
+    at = opening.end() if opening else 0
+    out = out[:at] + re.sub(
+        r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out[at:], count=1, flags=_I
+    )
     out = re.sub(  # "…e agora moro em Cedofeita" → "…e agora o usuário mora em Cedofeita"
         rf"(?<=\s)(?:eu\s+)?({'|'.join(_PT_UNAMBIGUOUS)})\b",
         lambda m: f"o usuário {_PT_FIRST_PERSON[m.group(1).lower()]}",

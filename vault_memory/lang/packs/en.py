@@ -133,6 +133,7 @@ PACK = Pack(
     lead_openings=frozenset(
         "while whilst before after once when meanwhile quick one another unrelated side ps p.s. btw oh ok okay anyway also and".split()
     ),
+    place_leads=frozenset("at in on for during inside about regarding".split()),
     asides=(
         "and",
         r"and\s+also",

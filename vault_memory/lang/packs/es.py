@@ -131,6 +131,7 @@ PACK = Pack(
     lead_openings=frozenset(
         "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas".split()
     ),
+    place_leads=frozenset("en a para durante sobre acerca respecto".split()),
     asides=(
         "y",
         r"y\s+(?:ya\s+)?de\s+paso",
@@ -469,7 +470,7 @@ PACK = Pack(
         ),
         # añadir a lo que sabe del usuario: "agrega a mi perfil que…", "actualiza lo que sabes de mí:"
         (
-            r"\b(?:agreg[aá]|añad[eí]|a[ñn]ade|pon[eé]?|met[eé]|guard[aá])\s+(?:esto\s+|eso\s+)?(?:a|en)\s+(?:mi\s+perfil|lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií])\b",
+            r"\b(?:agr[eé]g[aá]|a[ñn][aá]d[eí]|pon[eé]?|p[oó]n|met[eé]|guard[aá])(?:lo|la|los|las)?\s+(?:esto\s+|eso\s+)?(?:a|en)\s+(?:mi\s+perfil|lo\s+que\s+(?:sabes|sab[eé]s|tienes|ten[eé]s|recuerdas|record[aá]s)\s+(?:de|sobre)\s+m[ií])\b",
             "recuerda",
         ),
         (
@@ -497,7 +498,8 @@ PACK = Pack(
         (r"\bactual[ií]zalo(?=[\W_]*$|\s+(?:porfa|por\s+favor)\b)", "recuérdalo"),
     ),
     statement_endings=("an", "aron", "amos", "aba", "aban", "abamos", "aste"),
-    statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas".split()),
+    # and the first person's auxiliaries: "voy guardando los tickets" tells of the user's own act
+    statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas voy vamos estoy".split()),
     task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),
     request_glue=frozenset(
         "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a toma tomá tome nunca".split()

@@ -161,6 +161,7 @@ PACK = Pack(
     lead_openings=frozenset(
         "enquanto antes depois quando uma outra mudando aliás alias ps p.s. ah olha ok bom e além alem rapidinho".split()
     ),
+    place_leads=frozenset("em no na nos nas num numa para pra durante sobre quanto".split()),
     asides=(
         "e",
         r"e\s+aproveita\s+(?:pra|para)",
@@ -485,7 +486,7 @@ PACK = Pack(
         ),
         # acrescentar ao que sabe do usuário: "adiciona no meu perfil:", "atualiza o que sabes sobre mim:"
         (
-            r"\b(?:adiciona|acrescenta|coloca|p[õo]e|bota)\s+(?:isso\s+|isto\s+)?(?:a|ao|no|em|na)\s+(?:meu\s+perfil|o\s+que\s+(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim)\b",
+            r"\b(?:adiciona|acrescenta|coloca|p[õo]e|bota)\s+(?:isso\s+|isto\s+)?(?:a|ao|no|em|na)\s+(?:meu\s+perfil|(?:o\s+)?que\s+(?:voc[eê]\s+|vc\s+|tu\s+)?(?:sabes|sabe|lembras|lembra|tens|tem|guardas|guarda)\s+(?:de|sobre)\s+mim)\b",
             "anota",
         ),
         (
@@ -508,7 +509,8 @@ PACK = Pack(
         (r"\batualiz[ae](?=\s+(?:isso|isto|a[ií])\b|\s*+(?:,?\s*+(?:pfv|por\s+favor|pf))?[\W_]*$)", "anota"),
     ),
     statement_endings=("am", "aram", "amos", "ava", "avam", "avamos", "ei", "ou", "aste"),
-    statement_subjects=frozenset("eu nós ele ela eles elas".split()),
+    # and the first person's auxiliaries: "vou salvar o link depois" tells of the user's own act
+    statement_subjects=frozenset("eu nós ele ela eles elas vou vamos estou".split()),
     task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
     request_glue=frozenset(
         "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai toma tome nunca".split()
