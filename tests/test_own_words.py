@@ -3189,3 +3189,29 @@ def test_a_request_to_add_a_fact_to_what_is_known_of_the_user_keeps_it(said, kep
 
 def test_the_users_own_act_of_saving_is_no_request():
     assert read_requests("Beleza, vou guardar o recibo depois")[0] == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "other", "answer"),
+    [
+        ("who is my physiotherapist?", "My dentist is Dr. Ito on Harbour Road.", "My physio is Sanjay at Core Clinic."),
+        ("¿quién es mi abogada?", "Mi contadora es Marisa Gil.", "Mi abogada es Irene Soto."),
+        ("quem é o meu veterinário?", "O meu mecânico é o seu Jorge da oficina.", "O meu veterinário é o Dr. Paulo."),
+    ],
+)
+def test_a_fact_about_another_who_serves_the_user_does_not_answer(tmp_path, asked, other, answer):
+    """The people who serve the user are told apart as their family is: "who is my
+    physiotherapist?" is not answered by the dentist, however close the two read."""
+    with vmem.open(create_vault(tmp_path / "v", with_examples=False), use_daemon=False) as mem:
+        mem.remember(other)
+        shown = [h.memory.text for h in mem.recall(asked).hits]
+        assert other not in shown, shown
+        mem.remember(answer)
+        assert answer in [h.memory.text for h in mem.recall(asked).hits]
+
+
+def test_the_users_own_work_is_no_one_who_serves_them(tmp_path):
+    from vault_memory.lang import served_by
+
+    assert served_by("I'm a dentist in Leeds") == frozenset() and served_by("Sou professora de inglês") == frozenset()
+    assert served_by("my family doctor is Dr. Ray") == {"doctor"} and served_by("mi jefa es Carmen") == {"boss"}

@@ -17,7 +17,15 @@ from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
 from .sentences import sentences
-from .subjects import about_the_user, may_be_about, of_the_same_people, of_the_user, people, tells_of_the_user
+from .subjects import (
+    about_the_user,
+    may_be_about,
+    of_the_same_people,
+    of_the_user,
+    people,
+    served_by,
+    tells_of_the_user,
+)
 from .text import fold_accents, normalize_space, not_utf8, words
 
 __all__ = [
@@ -45,6 +53,7 @@ __all__ = [
     "tells_of_the_user",
     "pack",
     "people",
+    "served_by",
     "says_change",
     "says_contrast",
     "all_packs",

@@ -192,6 +192,11 @@ class Pack:
     #: the user's people and animals by the words of this language, each as a role that
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)
+    #: the people who serve the user, by the words of this language, each as a role ("mi
+    #: dentista", "my landlord", "o meu chefe" → "dentist", "landlord", "boss"): read only
+    #: when owned, and only to tell whom a question asks about from whom a fact names
+    #: (``lang.served_by``); a fact about one is still the user's own
+    serving: Mapping[str, str] = field(default_factory=dict)
     #: the words of ``kin``, as written (accents kept), that name one of the user's people
     #: only when owned, for they are other words too ("vieja": old, "bebe": drinks, "país":
     #: country, "nan"): a few words after one of ``kin_owners`` ("mi vieja", "mi querida

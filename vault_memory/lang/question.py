@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .concepts import asks_about_food, asks_about_medicine, subject_asked
 from .detect import detect
 from .registry import all_packs
-from .subjects import about_the_user, people
+from .subjects import about_the_user, people, served_by
 from .text import fold_accents
 
 if TYPE_CHECKING:
@@ -66,6 +66,11 @@ class Question:
     def people(self) -> frozenset[str]:
         """The roles of the user's people it names (``people``: "my sister" → {sister})."""
         return people(self.text)
+
+    @functools.cached_property
+    def served_by(self) -> frozenset[str]:
+        """The roles of the people who serve the user it names (``served_by``: "my dentist")."""
+        return served_by(self.text)
 
     @functools.cached_property
     def about_the_user(self) -> bool:

@@ -135,6 +135,30 @@ def people(text: str) -> frozenset[str]:
     return frozenset(roles)
 
 
+def served_by(text: str) -> frozenset[str]:
+    """The roles of the people who serve the user that a fact or a question names in its
+    opening, owned ("my dentist", "mi jefa", "o meu senhorio" → dentist, boss, landlord):
+    "who is my dermatologist?" is not answered by "My dentist is Dr. Nolan". "I'm a
+    dentist" names none (``Pack.serving``)."""
+    serving = _serving()
+    owners = _owning()[1]
+    found = [fold_accents(m.group()).casefold().removesuffix("'s") for m in _CASED_WORD.finditer(text[:PEOPLE_CHARS])]
+    return frozenset(
+        serving[word]
+        for i, word in enumerate(found)
+        if word in serving and any(w in owners for w in found[max(0, i - _SERVED_REACH) : i])
+    )
+
+
+#: how many words may come between an owner and whom it owns ("my family doctor", "o meu novo chefe")
+_SERVED_REACH = 2
+
+
+@functools.cache
+def _serving() -> dict[str, str]:
+    return {fold_accents(word).casefold(): role for p in all_packs() for word, role in p.serving.items()}
+
+
 def _in_a_name(cased: list[tuple[str, int]], found: list[str], i: int, naming: frozenset[str]) -> bool:
     """Whether the word ``cased[i]`` is in a name after its first word: the words from a
     naming word ("called", "se llama") to it all capitalized ("a band called The Loud
@@ -157,6 +181,11 @@ WIDER = {
     **dict.fromkeys(("grandmother", "grandfather"), "grandparent"),
     **dict.fromkeys(("grandson", "granddaughter"), "grandchild"),
     **dict.fromkeys(("dog", "cat", "bird", "fish", "horse", "small_pet"), "pet"),
+    # a specialist is a doctor: "who is my doctor?" may be answered by "my cardiologist is…"
+    **dict.fromkeys(
+        ("dentist", "dermatologist", "cardiologist", "gynecologist", "pediatrician", "psychiatrist", "eye_doctor"),
+        "doctor",
+    ),
 }
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from ..index.embedder import BUNDLED_MODEL_ID, Part
-from ..lang import Question, may_be_about, people
+from ..lang import Question, may_be_about, people, served_by
 from ..lifecycle import key_forms
 from ..vault.memory import Memory
 from .candidates import Candidates
@@ -98,10 +98,13 @@ def relevance_judge(
     floors = {part.model_id: fact_floor(part.model_id) for part in parts}
     floor = floors[parts[0].model_id]  # where no model judged the pair
     asked = question.words
-    whom = question.people  # "what is my brother's name?": a fact about the dog shares "name", not the brother
+    # "what is my brother's name?": a fact about the dog shares "name", not the brother; "who
+    # is my dermatologist?": "My dentist is Dr. Nolan" is close, and of someone else
+    whom = question.people | question.served_by
 
     def relevant(path: str, memory: Memory) -> bool:
-        if whom and memory.type == "fact" and (of_whom := people(memory.text)) and not may_be_about(whom, of_whom):
+        of_whom = (people(memory.text) | served_by(memory.text)) if whom and memory.type == "fact" else frozenset()
+        if of_whom and not may_be_about(whom, of_whom):
             return profile  # a fact about someone else answers nothing asked of this one, however close
         shares_word = path in found.kw_score or names_key(asked, memory)
         judge = found.judges.get(path)
