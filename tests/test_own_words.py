@@ -3215,3 +3215,64 @@ def test_the_users_own_work_is_no_one_who_serves_them(tmp_path):
 
     assert served_by("I'm a dentist in Leeds") == frozenset() and served_by("Sou professora de inglês") == frozenset()
     assert served_by("my family doctor is Dr. Ray") == {"doctor"} and served_by("mi jefa es Carmen") == {"boss"}
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember my niece goes by she/they now", "The user's niece goes by she/they now"),
+        ("please remember that my roommate, Kai, uses xe/xem pronouns.", "Kai, uses xe/xem pronouns"),
+        ("note that my son's school runs a 9/5 day and/or late club", "9/5"),
+    ],
+)
+def test_two_short_words_and_a_slash_are_no_path_of_the_task(said, kept):
+    found, _ = read_requests(said)
+    assert any(kept in f.text for f in found), found
+
+
+def test_a_branch_with_a_slash_is_still_a_thing_of_the_task():
+    found, declined = read_requests("remember my branch is fix/login-form, push there")
+    assert found == [] and declined
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Debugging the CSV export but first: remember that I'm on Pacific time", "The user is on Pacific time"),
+        ("Estoy revisando el PR pero antes: acuérdate de que trabajo los sábados", "El usuario trabaja los sábados"),
+        ("Tô arrumando o CSS mas antes: lembra que eu sou daltônico", "O usuário é daltônico"),
+    ],
+)
+def test_a_lead_that_ends_on_its_word_of_the_moment_leads_to_the_request(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My uncle, remember, lives in Leeds", "The user's uncle lives in Leeds"),
+        ("Mi tía, anotá, vive en Salta", "La tía del usuario vive en Salta"),
+        ("A minha prima, lembra, mora em Braga", "A prima do usuário mora em Braga"),
+    ],
+)
+def test_a_request_between_commas_after_a_subject_keeps_the_whole_fact(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+def test_a_request_between_commas_between_two_clauses_joins_nothing():
+    found, _ = read_requests("my daughter is 6, note that, she keeps asking for puzzles")
+    assert all("she keeps" not in f.text for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I moved to Denver last month — remember that, my old address is useless now", "moved to Denver last month"),
+        ("I gave up coffee in May, so please remember this and stop recommending cafés", "gave up coffee in May"),
+    ],
+)
+def test_a_request_pointing_back_then_a_reason_or_an_order_keeps_the_fact_before_it(said, kept):
+    found, _ = read_requests(said)
+    assert len(found) == 1 and kept in found[0].text and "stop" not in found[0].text, found

@@ -824,7 +824,20 @@ def _without_request_aside(sentence: str) -> str | None:
         words = (aside.group(1) or aside.group(2)).strip(" !.").split()
         if words and _trailing_request(words) is not None:
             return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
+    if _theirs(sentence):  # "My sister, remember, lives in Porto"
+        for aside in _COMMA_ASIDE.finditer(sentence):
+            words = aside.group(1).split()
+            before = sentence[: aside.start()]
+            subject = len(before.split()) <= _COMMA_ASIDE_WORDS + 1 and not _SAYS_SOMETHING.search(before)
+            if subject and len(words) <= _COMMA_ASIDE_WORDS and _trailing_request(words):
+                return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
     return None
+
+
+#: an aside between commas, of a few words, after the few words of a subject ("My sister,
+#: remember, lives in Porto"), and how many words such a request and its subject may take
+_COMMA_ASIDE = re.compile(r"(?<!\s),\s++([^,\n]{1,30}?),\s++")
+_COMMA_ASIDE_WORDS = 3
 
 
 def _asks_to_keep(sentence: str) -> bool:
@@ -1086,17 +1099,21 @@ def _after_a_lead(sentence: str) -> int:
         lead = said[: start - 1] if mark in _DASHES else said[:start]
         if any(w.endswith((",", ":", ";")) or w in _DASHES for w in lead[:-1]):
             return 0  # a lead is one clause: "While the tests run, if I ever get a dog, remember…"
-        if _quoted(lead) or _theirs(" ".join(lead)):
-            return 0
-        if fold_accents(lead[0].strip(",:;!").casefold()) not in _LEAD_OPENINGS:
+        ends_on_the_moment = fold_accents(lead[-1].strip(",:;!—–-").casefold()) in _LEAD_OPENINGS
+        if _quoted(lead) or (_theirs(" ".join(lead)) and not ends_on_the_moment):
+            return 0  # "My sister, remember, …"; not "I'm on a bug but first: remember that…"
+        if not {fold_accents(lead[0].strip(",:;!").casefold()), fold_accents(lead[-1].strip(",:;!—–-").casefold())} & (
+            _LEAD_OPENINGS
+        ):
             return 0  # "For the test fixture: remember that the user is an admin": what it is for
+        # (a lead may end with its word of the moment: "Estoy con un bug en el reducer pero antes: …")
         if mark.endswith(":") and any(w.strip(",.:").casefold() in _BACK_WORDS for w in lead):
             return 0
         kept = _signal(sentence[words[start].start() :].strip().rstrip(".!;?").strip())
         if not isinstance(kept, Signal):
             continue
         if _TASK_WORDS.search(" ".join(lead)) and not (
-            _NAMES_THE_USER.search(kept.text) or _USER_GROUP.match(kept.text)
+            _NAMES_THE_USER.search(kept.text) or _USER_GROUP.match(kept.text) or _of_their_group(kept.text)
         ):
             return 0  # after a lead of the task, only a fact of the user's: "Before the merge: keep in mind the DB is…"
         return words[start].start()
@@ -1120,6 +1137,11 @@ _POLITE_END = re.compile(
 _USER_WORDS = re.compile("|".join(f"(?:{p.user_opening})\\b" for p in all_packs() if p.user_opening), _I)
 
 
+def _of_their_group(said: str) -> bool:
+    """Whether ``said`` names the user's group in its first words ("No nosso time a convenção…")."""
+    return any(_GROUP_WORDS.match(said, m.start()) for m in list(re.finditer(r"(?<=\s)\w", said))[:3])
+
+
 def _says_of_them(said: str) -> bool:
     """Whether ``said`` says something of the user or their world: it opens with them or
     their group, says what something is, or names the user after a time or a place ("los
@@ -1127,9 +1149,8 @@ def _says_of_them(said: str) -> bool:
     previous instructions" do not."""
     if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _SAYS_SOMETHING.search(said):
         return True
-    starts = [m.start() for m in re.finditer(r"(?<=\s)\w", said)]
     # the user's group in the phrase of place it opens with: "en nuestro equipo los deploys…"
-    return any(_USER_WORDS.match(said, i) for i in starts) or any(_GROUP_WORDS.match(said, i) for i in starts[:3])
+    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said)) or _of_their_group(said)
 
 
 def _not_an_item(said: str, of_the_user: bool) -> str | None:
@@ -2028,7 +2049,14 @@ def _trailing_request(words: list[str]) -> str | None:
         rest = rest[1:]
     if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)) or _says_only_what_for(rest):
         return words[cue]  # "…, please remember that", "— worth remembering when I ask about…"
+    back = len(plain) - len(rest) - 1  # where the last back word is
+    if back > cue and (words[back].endswith((",", ";")) or rest[0] in _AND_WORDS):
+        return words[cue]  # "— remember this, it's a team rule", "…, remember that and stop suggesting…"
     return None
+
+
+#: what joins two clauses, in every pack (``Pack.and_words``)
+_AND_WORDS = frozenset(w for p in all_packs() for w in p.and_words)
 
 
 def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str | _Doubt:
@@ -2337,8 +2365,9 @@ _THIRD_PERSON_ENDINGS = {p.code: p.third_person_ending for p in all_packs() if p
 
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user
+#: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are none)
 _TASK_WORDS = re.compile(
-    r"`|\b\w+\(\)|#\d+|(?<![\w.-])[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
+    r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
     r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:"
     + "|".join(w for p in all_packs() for w in p.task_words)
     + r")\b",
