@@ -3276,3 +3276,15 @@ def test_a_request_between_commas_between_two_clauses_joins_nothing():
 def test_a_request_pointing_back_then_a_reason_or_an_order_keeps_the_fact_before_it(said, kept):
     found, _ = read_requests(said)
     assert len(found) == 1 and kept in found[0].text and "stop" not in found[0].text, found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("ok one last thing before the deploy: remember that my standup is at 9:15", "The user's standup is at 9:15"),
+        ("última coisa antes do merge: lembra que eu sou canhoto", "O usuário é canhoto"),
+    ],
+)
+def test_a_last_thing_after_an_opener_leads_to_its_request(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found

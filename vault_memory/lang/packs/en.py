@@ -131,7 +131,7 @@ PACK = Pack(
         "what who whom whose where when why how which is are do does did can could will would".split()
     ),
     lead_openings=frozenset(
-        "while whilst before after once when meanwhile quick one another unrelated side ps p.s. btw oh ok okay anyway also and first".split()
+        "while whilst before after once when meanwhile quick one another unrelated side ps p.s. btw oh ok okay anyway also and first last final".split()
     ),
     place_leads=frozenset("at in on for during inside about regarding".split()),
     asides=(

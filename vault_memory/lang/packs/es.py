@@ -129,7 +129,7 @@ PACK = Pack(
     ),
     question_openings=frozenset("qué quién quiénes dónde cuándo cómo cuál cuáles cuánto cuántos".split()),
     lead_openings=frozenset(
-        "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas".split()
+        "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas última ultima".split()
     ),
     place_leads=frozenset("en a para durante sobre acerca respecto".split()),
     asides=(

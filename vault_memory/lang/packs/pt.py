@@ -159,7 +159,7 @@ PACK = Pack(
     ),
     question_openings=frozenset("quê quem onde qual quais quanto quantos".split()),
     lead_openings=frozenset(
-        "enquanto antes depois quando uma outra mudando aliás alias ps p.s. ah olha ok bom e além alem rapidinho".split()
+        "enquanto antes depois quando uma outra mudando aliás alias ps p.s. ah olha ok bom e além alem rapidinho última ultima".split()
     ),
     place_leads=frozenset("em no na nos nas num numa para pra durante sobre quanto".split()),
     asides=(
