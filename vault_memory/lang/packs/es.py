@@ -131,7 +131,7 @@ PACK = Pack(
     lead_openings=frozenset(
         "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas última ultima".split()
     ),
-    place_leads=frozenset("en a para durante sobre acerca respecto".split()),
+    place_leads=frozenset("en para durante sobre acerca respecto".split()),
     asides=(
         "y",
         r"y\s+(?:ya\s+)?de\s+paso",
