@@ -3288,3 +3288,28 @@ def test_a_request_pointing_back_then_a_reason_or_an_order_keeps_the_fact_before
 def test_a_last_thing_after_an_opener_leads_to_its_request(said, kept):
     found, _ = read_requests(said)
     assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("my brother-in-law Raj fixes our bikes, just remember he's the guy for that", "Raj fixes"),
+        ("mi vecina Lola riega mis plantas cuando viajo, acuérdate que ella tiene la llave", "ella tiene la llave"),
+    ],
+)
+def test_a_request_no_rule_reads_is_kept_as_said_when_the_judge_is_sure(tmp_path, said, kept):
+    """What no rule can read of a request is named; when the judge of the message's meaning
+    is sure it is of the user's world, it is kept as said, less the request's own words."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said)[0] == [] and read_requests(said)[1]  # named without a judge
+    found, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert len(found) == 1 and kept in found[0].text and "remember" not in found[0].text.casefold(), found
+
+
+def test_an_unread_instruction_of_the_task_stays_named_with_the_judge(tmp_path):
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "I'm on the release branch today, so remember not to force-push anything"
+    found, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert found == [] and declined

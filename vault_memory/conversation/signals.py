@@ -225,7 +225,7 @@ def read_requests(
     said = _as_written(normalize_space(_not_said(utterance)).strip())
     reading.language = detect(said) if said else None
     _read_all(reading, _sentences_of(said, reading.language), seconds)
-    found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR) for s in reading.unclear]
+    found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     found, declined = _of_the_work_at_hand(found, declined, said)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
@@ -485,7 +485,9 @@ def _judged(found: list[Signal], declined: list[NotKept], world: float) -> tuple
         refused = [s for s in found if _asked(s) and not of_the_user(s.text)]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
-        return _with_doubts_kept(found, declined), [n for n in declined if n.would_keep is None]
+        sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
+        doubts = [n for n in declined if n.would_keep is not None and (sure or n.reason != _UNCLEAR)]
+        return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
 
 
@@ -804,6 +806,23 @@ def _ends_pointing_back(said: str) -> bool:
     those", "…, guarda isso"): a remark in brackets after it is none of the fact."""
     words = said.rstrip(" .!,").split()[-4:]
     return len(words) >= 2 and words[-1].strip(",.!").casefold() in _BACK_WORDS and _first_cue(words, 4) is not None
+
+
+def _unread(sentence: str) -> Signal | None:
+    """What a request no rule read would keep (``_UNCLEAR``): the sentence without the
+    request's own words ("my neighbor Gary waters my plants when I travel, just remember
+    he's the one to ask" → "…, he's the one to ask"), when what is left is a fact of the
+    user's. Kept only when a judge of the message's meaning is sure (``read_requests``)."""
+    words = sentence.rstrip(".!").split()
+    cue = _first_cue(words, _LEAD_MOST + _CUE_REACH)
+    if cue is None:
+        return None
+    start, end = _request_start(words, cue), cue + 1
+    while end < len(words) and fold_accents(words[end].strip(",:").casefold()) in _THAT_WORDS | _BACK_WORDS:
+        end += 1
+    rest = " ".join([*words[:start], *words[end:]]).strip(" ,;:—–-")
+    kept = _kept(rest, words[cue], "", detect(rest)) if len(rest.split()) >= _SHORT else None
+    return replace(kept, rule="unread") if isinstance(kept, Signal) else None
 
 
 #: why a request no rule read is not kept

@@ -35,6 +35,9 @@ MODEL = "use-multilingual-v3"
 #: never refused ("I indent with two spaces" reads as code)
 KEEP = 0.7
 REFUSE = 0.2
+#: at or above this, a request no rule could read is kept as said, less its own words
+#: (``conversation.signals._unread``): nothing of it was read, so the judge alone decides
+KEEP_UNREAD = 0.9
 
 
 @functools.cache
