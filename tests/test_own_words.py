@@ -3313,3 +3313,74 @@ def test_an_unread_instruction_of_the_task_stays_named_with_the_judge(tmp_path):
     said = "I'm on the release branch today, so remember not to force-push anything"
     found, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
     assert found == [] and declined
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm lactose intolerant, remember that and skip the cheese boards", "The user is lactose intolerant"),
+        ("minha mãe é diabética, guarda isso e me lembra de comprar adoçante", "A mãe do usuário é diabética"),
+    ],
+)
+def test_a_that_before_and_points_back_and_the_order_after_it_is_not_the_fact(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("When I stay at my in-laws', remember that they have no dishwasher", "When the user stays at"),
+        ("Cuando voy a la oficina, recuerda que no tengo monitor", "el usuario no tiene monitor"),
+        (
+            "For my daughter's recital next Saturday, remember that I need two tickets",
+            "For the user's daughter's recital",
+        ),
+    ],
+)
+def test_a_condition_or_a_long_occasion_of_the_users_stays_with_the_fact(said, kept):
+    found, _ = read_requests(said)
+    assert len(found) == 1 and kept in found[0].text, found
+
+
+def test_a_condition_that_names_no_one_of_the_users_is_no_part_of_the_fact():
+    found, _ = read_requests("When you refactor the parser, remember that I'm on Pacific time")
+    assert [f.text for f in found] == ["The user is on Pacific time"], found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "En el viaje a Cádiz, recuerdo que perdimos el tren",
+        "Na festa da firma, lembro que choveu a noite toda",
+    ],
+)
+def test_a_story_of_remembering_after_a_lead_keeps_nothing(tmp_path, said):
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge(tmp_path / "models"))[0] == []
+
+
+def test_what_someone_else_told_the_user_to_remember_is_theirs():
+    found, declined = read_requests("My landlord told me to remember that the boiler gets serviced in May.")
+    assert found == [] and declined and "someone else" in declined[0].reason
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        ("terça eu não estou em casa", "pt", "terça o usuário não está em casa"),
+        ("de manhã eu saio cedo", "pt", "de manhã o usuário sai cedo"),
+        ("los martes no tengo clase", "es", "los martes el usuario no tiene clase"),
+    ],
+)
+def test_a_negated_verb_of_the_user_mid_sentence_is_written_once(said, lang, written):
+    assert in_third_person(said, lang) == written
+
+
+def test_an_unread_request_after_a_lead_and_a_colon_keeps_the_fact_alone(tmp_path):
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "Bueno, una cosita más: acuérdate de que mi perra se llama Kira"
+    found, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [f.text for f in found] == ["La perra del usuario se llama Kira"], found

@@ -818,9 +818,12 @@ def _unread(sentence: str) -> Signal | None:
     if cue is None:
         return None
     start, end = _request_start(words, cue), cue + 1
-    while end < len(words) and fold_accents(words[end].strip(",:").casefold()) in _THAT_WORDS | _BACK_WORDS:
+    while (
+        end < len(words) and fold_accents(words[end].strip(",:").casefold()) in _THAT_WORDS | _BACK_WORDS | _TODO_WORDS
+    ):
         end += 1
-    rest = " ".join([*words[:start], *words[end:]]).strip(" ,;:—–-")
+    before = [] if start and words[start - 1].endswith(":") else words[:start]  # a lead before a colon is none of it
+    rest = " ".join([*before, *words[end:]]).strip(" ,;:—–-")
     kept = _kept(rest, words[cue], "", detect(rest)) if len(rest.split()) >= _SHORT else None
     return replace(kept, rule="unread") if isinstance(kept, Signal) else None
 
@@ -887,7 +890,8 @@ def _opens_a_clause(words: list[str]) -> bool:
         start = _request_start(words, n)
         mark = words[start - 1] if 0 < start <= _LEAD_MOST else ""
         if (mark.endswith((",", ":")) or mark in _DASHES) and not any(map(_USER_WORDS.fullmatch, words[start:n])):
-            return True  # not "Yeah, I saved some": the user tells of their own keeping
+            # not "Yeah, I saved some", "En la boda, recuerdo que…": the user tells of their own keeping
+            return not any(p.match(" ".join(words[start:])) for p in _REMEMBERING)
     return False
 
 
@@ -968,8 +972,9 @@ def _read_spans(sentence: str, aside: int, found: list[Signal], declined: list[N
     before, repeated = len(found), False
     spans = [*_clause_spans(sentence[:aside] if aside else sentence), *([(aside, len(sentence))] if aside else [])]
     silent: int | None = None  # where the clauses that said nothing of a request began
+    last = ""  # the clause before
     for start, end in spans:
-        clause = sentence[start:end].strip().rstrip(".!;").strip()
+        clause, last = sentence[start:end].strip().rstrip(".!;").strip(), sentence[:start]
         outcome = _with_the_clauses_before(_signal(clause), sentence, silent, start, end)
         silent = (start if silent is None else silent) if outcome is None else None
         if isinstance(outcome, Signal) and outcome in found:
@@ -980,9 +985,16 @@ def _read_spans(sentence: str, aside: int, found: list[Signal], declined: list[N
             declined.append(NotKept(clause, outcome))
         elif isinstance(outcome, _Doubt):
             declined.append(NotKept(clause, outcome.reason, outcome.kept))
-        elif len(found) > before and _ANY_USER_SUBJECT.match(clause):
-            found[-1] = _joined(found[-1], clause)
+        elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _ends_pointing_back(_joins_cut(last)):
+            found[-1] = _joined(found[-1], clause)  # not after "…, guarda isso": the request ended the fact
     return repeated
+
+
+def _joins_cut(said: str) -> str:
+    """``said`` without the word that joins it to what follows ("…, guarda isso e" → "…,
+    guarda isso")."""
+    words = said.rstrip().split()
+    return " ".join(words[:-1] if words and words[-1].casefold() in _AND_WORDS else words)
 
 
 def _with_the_clauses_before(
@@ -1729,6 +1741,9 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         return _asked_further_on(clause, " ".join(words[cue + 1 :]).lstrip(",;: "), said_in)
     if cue is None:
         return _said_before_the_request(clause, said_in)
+    start = _request_start(words, cue)
+    if start > 0 and any(p.match(" ".join(words[start:])) for p in _REMEMBERING):
+        return None  # "En la boda de mi hermana, recuerdo que llovió": a story, after its lead
     said, i = _said_after(words, cue)
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
         return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
@@ -1787,8 +1802,11 @@ def _says_more_than_a_back_word(rest: list[str]) -> bool:
 
 #: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``)
 _PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
-#: the most words such a lead may have ("For my sister's wedding in June,")
-_PLACE_LEAD_MOST = 6
+#: the words that open a condition of the user's before a request, in every pack ("When I
+#: visit my grandmother, remember…", ``Pack.condition_leads``)
+_CONDITION_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.condition_leads)
+#: the most words such a lead may have ("For my kid's school play on Thursday,")
+_PLACE_LEAD_MOST = 8
 
 
 def _a_place_before(words: list[str], cue: int) -> str | None:
@@ -1800,8 +1818,11 @@ def _a_place_before(words: list[str], cue: int) -> str | None:
     if not 1 < start <= _PLACE_LEAD_MOST or not words[start - 1].endswith(","):
         return None
     lead = words[:start]
-    if fold_accents(lead[0].casefold()) not in _PLACE_LEADS or any(w.endswith((",", ":", ";")) for w in lead[:-1]):
+    opening = fold_accents(lead[0].casefold())
+    if any(w.endswith((",", ":", ";")) for w in lead[:-1]):
         return None
+    if opening not in _PLACE_LEADS and not (opening in _CONDITION_LEADS and _names_the_user(" ".join(lead))):
+        return None  # a condition of the user's is the fact's: "Cuando visito a mis padres, recuerda que…"
     if all(w.strip(",").casefold() in _SELF_WORDS for w in lead[1:]):
         return None  # "Sobre mim, guarda isso:": about the user, what follows says it
     said = " ".join(lead).rstrip(",")

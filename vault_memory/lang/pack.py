@@ -231,6 +231,10 @@ class Pack:
     #: the fact is of ("*At* my parents' place, remember there's no wifi", "*Para* la boda de
     #: mi prima, recuerda que…", "*Na* academia, lembra que…"): kept with the fact
     place_leads: frozenset[str] = frozenset()
+    #: the words that open a condition of the user's before a request and a comma ("*When* I
+    #: visit my grandmother, remember…", "*Cuando* visito a mis padres, recuerda que…"):
+    #: kept with the fact when the condition names the user
+    condition_leads: frozenset[str] = frozenset()
     #: what may come before the word of a request that announces a list ("please", "could
     #: you", "por favor", "pode"), and what it points at what follows with ("these", "the
     #: following", "estos", "o seguinte"): "Could you store these about me:" and its items

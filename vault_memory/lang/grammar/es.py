@@ -124,7 +124,12 @@ def third_person(text: str) -> str:
         rf"(?<=,\s)no\s+({_ES_VERB_AFTER})\b", lambda m: _subject(m.group(1), "no "), out, flags=_I
     )
     out = _after_a_time(out)
-    out = re.sub(rf"(?<=\s)(?:yo\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b", lambda m: _subject(m.group(1)), out, flags=_I)
+    out = re.sub(  # "…, no tengo portátil" → "…, el usuario no tiene portátil", not "no el usuario tiene"
+        rf"(?<=\s)(?:yo\s+)?((?:ya\s+|todav[ií]a\s+)?no\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b",
+        lambda m: _subject(m.group(2), (m.group(1) or "").lower()),
+        out,
+        flags=_I,
+    )
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return gender(out)
 

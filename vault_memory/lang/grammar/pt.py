@@ -22,7 +22,7 @@ _PT_FIRST_PERSON = {
     "preciso": "precisa", "consigo": "consegue", "visto": "veste", "sinto": "sente", "venho": "vem",
     "ponho": "põe", "dou": "dá", "trabalho": "trabalha", "uso": "usa", "jogo": "joga", "toco": "toca",
     "falo": "fala", "estudo": "estuda", "gosto": "gosta", "adoro": "adora", "ando": "anda", "treino": "treina",
-    "viajo": "viaja", "cozinho": "cozinha", "programo": "programa", "dirijo": "dirige", "tomo": "toma", "leciono": "leciona", "mexo": "mexe", "atendo": "atende", "moro": "mora",
+    "viajo": "viaja", "cozinho": "cozinha", "programo": "programa", "dirijo": "dirige", "tomo": "toma", "leciono": "leciona", "mexo": "mexe", "atendo": "atende", "moro": "mora", "saio": "sai", "caio": "cai",
     "fui": "foi", "tive": "teve", "fiz": "fez", "estive": "esteve", "pude": "pôde", "vim": "veio",
     "comecei": "começou", "mudei": "mudou", "troquei": "trocou", "deixei": "deixou", "voltei": "voltou",
     "passei": "passou", "comprei": "comprou", "casei": "casou", "parei": "parou", "decidi": "decidiu",
@@ -144,11 +144,11 @@ def third_person(text: str) -> str:
         r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out[at:], count=1, flags=_I
     )
     out = re.sub(  # "…e agora moro em Cedofeita" → "…e agora o usuário mora em Cedofeita"
-        rf"(?<=\s)(?:eu\s+)?({'|'.join(_PT_UNAMBIGUOUS)})\b",
-        lambda m: f"o usuário {_PT_FIRST_PERSON[m.group(1).lower()]}",
+        rf"(?<=\s)(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?({'|'.join(_PT_UNAMBIGUOUS)})\b",
+        lambda m: f"o usuário {m.group(1) or ''}{_PT_FIRST_PERSON[m.group(2).lower()]}",
         out,
         flags=_I,
-    )
+    )  # "eu não estou" → "o usuário não está", not "…não o usuário está"
     out = re.sub(  # "às sextas eu trabalho de casa" → "às sextas o usuário trabalha de casa"
         r"(?<=\s)eu\s+((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
     )

@@ -134,6 +134,7 @@ PACK = Pack(
         "while whilst before after once when meanwhile quick one another unrelated side ps p.s. btw oh ok okay anyway also and first last final".split()
     ),
     place_leads=frozenset("at in on for during inside about regarding".split()),
+    condition_leads=frozenset("when whenever if".split()),
     asides=(
         "and",
         r"and\s+also",
@@ -490,7 +491,7 @@ PACK = Pack(
     back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
-        because since on up with handy around somewhere, thanks thx going instead""".split()
+        because since on up with handy around somewhere, thanks thx going instead and but or""".split()
     ),
     signal_refusals=(
         ("question", "\\?\\s*$"),
@@ -848,6 +849,10 @@ PACK = Pack(
         "posted",
         "emailed",
         "tweeted",
+        "told",
+        "tells",
+        "reminded",
+        "warned",
     ),
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),

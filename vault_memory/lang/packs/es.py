@@ -132,6 +132,7 @@ PACK = Pack(
         "mientras antes después despues cuando una otra cambiando aparte pd p.d. ah oye ok vale bueno y además ademas última ultima".split()
     ),
     place_leads=frozenset("en para durante sobre acerca respecto".split()),
+    condition_leads=frozenset("cuando si".split()),
     asides=(
         "y",
         r"y\s+(?:ya\s+)?de\s+paso",
@@ -532,7 +533,7 @@ PACK = Pack(
     back_nouns=frozenset("dato datos info información informacion detalle detalles cosa cosas".split()),
     pronoun_tails=frozenset(
         """para pa pal por en de del desde hasta cuando si porque así asi ya siempre también tambien ahora luego
-        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo como""".split()
+        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo como y pero""".split()
     ),
     signal_refusals=(
         ("question", "^\\s*¿"),
@@ -856,6 +857,10 @@ PACK = Pack(
         "contestó",
         "contesto",
         "puso",
+        "decía",
+        "decia",
+        "pidió",
+        "pidio",
     ),
     value_leads=("dice", "decía", "decia", "pone", "fue", "nunca", "no", "jamás", "con"),
     polite_openers=("por favor", "porfa"),

@@ -162,6 +162,7 @@ PACK = Pack(
         "enquanto antes depois quando uma outra mudando aliás alias ps p.s. ah olha ok bom e além alem rapidinho última ultima".split()
     ),
     place_leads=frozenset("em no na nos nas num numa para pra durante sobre quanto".split()),
+    condition_leads=frozenset("quando se".split()),
     asides=(
         "e",
         r"e\s+aproveita\s+(?:pra|para)",
@@ -544,7 +545,7 @@ PACK = Pack(
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu
-        qdo qnd qndo como""".split()
+        qdo qnd qndo como e mas""".split()
     ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
@@ -946,7 +947,7 @@ PACK = Pack(
         r"\b(?:estou|t[oô]|me\s+sinto|ando)\b.*\b(?:hoje|agora\s+mesmo|neste\s+momento|nesse\s+momento)\b",
     ),
     end_courtesies=("por favor", "obrigado", "obrigada", "valeu"),
-    attributions=("disse", "diz", "escreveu", "escreve", "perguntou", "respondeu", "falou", "mandou"),
+    attributions=("disse", "diz", "dizia", "escreveu", "escreve", "perguntou", "respondeu", "falou", "mandou", "pediu"),
     value_leads=("diz", "dizia", "foi", "era", "nunca", "não", "com"),
     polite_openers=("por favor", "pfv"),
     relationship_words=(
