@@ -3384,3 +3384,17 @@ def test_an_unread_request_after_a_lead_and_a_colon_keeps_the_fact_alone(tmp_pat
     said = "Bueno, una cosita más: acuérdate de que mi perra se llama Kira"
     found, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
     assert [f.text for f in found] == ["La perra del usuario se llama Kira"], found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Mexendo no componente de login mas antes: anota que no nosso time o commit é sempre em inglês",
+        "Refactoring the router but first: note that on our team every commit gets a ticket id",
+    ],
+)
+def test_a_request_that_names_the_users_group_only_in_its_middle_is_named_when_not_kept(said):
+    """A request whose fact the task's words leave in doubt is named with why, also when the
+    user is named only by their group's possessive inside it ("no nosso time")."""
+    found, declined = read_requests(said)
+    assert found or declined, (found, declined)

@@ -912,7 +912,8 @@ def _names_the_user(said: str) -> bool:
     """Whether ``said`` names the user or their group, at the start or as a word anywhere."""
     if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said):
         return True
-    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<!\w)\w", said))
+    starts = [m.start() for m in re.finditer(r"(?<!\w)\w", said)]
+    return any(_USER_WORDS.match(said, i) or _POSSESSIVE_WORDS.match(said, i) for i in starts)
 
 
 def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
@@ -2432,6 +2433,8 @@ _ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJEC
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")
 _USER_GROUP = re.compile(r"^(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
+#: a possessive of the user's or their group's, as a word anywhere ("…que no *nosso* time…")
+_POSSESSIVE_WORDS = re.compile(r"(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\b", _I)
 #: the same, as a word anywhere ("en *nuestro* equipo…")
 _GROUP_WORDS = re.compile(r"(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
 _BARE_POSSESSIVE = re.compile(
