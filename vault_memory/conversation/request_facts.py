@@ -1,0 +1,857 @@
+"""What a request to remember keeps, or why not: the fact it names read as the user's (or
+their group's, or of their world), cut of what is not the fact (a lead, a courtesy, the
+request said after it, an order for the task), written in the third person with a key and
+a domain (``Signal``); else the reason it is not kept (a to-do, the task at hand, a secret,
+nothing of the user's). The request tables' rows and statements are read here too
+(``refusal``, ``_statement``). Pure functions over the packs' words; where a request *is*
+in a message, and what it points at, is ``signals``'.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lang import (
+    all_packs,
+    detect,
+    fold_accents,
+    in_third_person,
+    pack,
+)
+
+
+@dataclass(frozen=True)
+class Signal:
+    text: str  # third person: "The user's sister is called Ana"
+    key: str
+    domain: str
+    lang: str  # "en" | "es"
+    #: which table row fired, for --json and for tuning the table
+    rule: str
+
+
+@dataclass(frozen=True)
+class _ByItsWords:
+    """A refusal by words of the task alone: what the request keeps may still be of the
+    user's world ("remember our branch names are feature/JIRA-…")."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Doubt:
+    """A request refused by its words of the task alone, and what it would keep."""
+
+    reason: str
+    kept: Signal
+
+
+_TASK = "about the task at hand (code, files, tests), not the user"
+
+
+#: why a fact that only points at what it is about is not kept ("this is broken", "the new
+#: one is…"): nothing in it says whose it is
+_POINTED = "it points at what it is about (this, the new …) and does not say whose it is"
+
+
+_I = re.IGNORECASE
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _I)
+
+
+#: (language, rule name, pattern): a sentence any of these match is not a signal (each
+#: pack's ``signal_refusals``)
+NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_refusals
+)
+
+
+#: a clause that is a passing state, not something to keep ("hoy estoy cansado")
+PASSING_STATE = _rx("|".join(f"(?:{p})" for pack in all_packs() for p in pack.passing_states) or r"(?!)")
+
+
+def _words_of(field: str, space: str = r"\s+") -> str:
+    r"""An alternation of every pack's ``field``, each word escaped and its spaces any run of
+    spaces (``space``: "por favor" → ``por\s+favor``)."""
+    return "|".join(re.escape(w).replace(r"\ ", space) for p in all_packs() for w in getattr(p, field))
+
+
+#: (lang, rule, pattern, key, domain, template): facts about the user, said outright
+STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = tuple(
+    (pack.code, rule, _rx(pattern), key, domain, template)
+    for pack in all_packs()
+    for rule, pattern, key, domain, template, _ in pack.signal_statements
+)
+
+
+#: rule → how the fact opens when the user speaks of herself in the feminine ("La usuaria es alérgica")
+_FEMININE = {
+    rule: (template.split(" {x}")[0], feminine)
+    for pack in all_packs()
+    for rule, _, _, _, template, feminine in pack.signal_statements
+    if feminine
+}
+
+
+#: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
+#: (a word joined by a hyphen is no opener: "Well-done steak is what I order")
+_FILLER = _rx(
+    r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")(?:[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
+)
+
+
+_MAX_CHARS = 300
+
+
+_POSSESSIVE_SPACE = r"\s++"
+
+
+_STOP_AT = re.compile(
+    rf"(?<!\s)\s*+(?:[.;!]\s*+|(?<=\s)(?:{_words_of('clause_joins')})\s++|,?+\s*+(?<=[\s,])"
+    rf"(?:{_words_of('end_courtesies', _POSSESSIVE_SPACE)})\s*+)$",
+    _I,
+)
+
+
+#: what makes a request a to-do ("remember *to*…"), in every pack
+_TODO_WORDS = frozenset(w for p in all_packs() for w in p.todo_words)
+
+
+def _ends_in_a_request(said: str) -> bool:
+    """Whether ``said`` ends in a request to keep what it says before ("…, no lo olvides
+    porque…", "…, grava os dois")."""
+    tail = max(0, len(said) - _TRAILING_CHARS)  # a request said after its fact is short
+    return any(
+        _trailing_request(said[split.end() :].split()) is not None for split in _REQUEST_AFTER.finditer(said, tail)
+    )
+
+
+#: how far from its end a request said after its fact may begin
+_TRAILING_CHARS = 160
+
+
+def _theirs(clauses: str) -> bool:
+    """Whether what a request keeps opens with the user or their group ("my dog is Toby and
+    …", not "you said Java is better and …", nor "Good morning" after "Save this.")."""
+    said = clauses.strip()
+    return bool(_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said))
+
+
+#: the possessives of every pack ("my", "mi", "minha") opening a text, an article before
+#: them or not ("a minha prima")
+_POSSESSIVE_FIRST = r"^(?:\w{1,3}\s+)?(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + ")"
+
+
+#: the user's words in every pack, wherever they are ("los viernes *no trabajo*")
+_USER_WORDS = re.compile("|".join(f"(?:{p.user_opening})\\b" for p in all_packs() if p.user_opening), _I)
+
+
+#: a few words and a dash or a colon before what the user says of themselves ("quick thing —
+#: my daughter Priya starts…", "ah, e outra coisa: a minha sogra…"): a lead, not the fact
+_LEAD = re.compile(r"^(?:[^\s—–:]+\s+){0,3}?[^\s—–:]+\s*(?:[—–]|:|\s-)\s+")
+
+
+def _without_lead(said: str) -> str:
+    """``said`` without a lead of a few words before a dash or a colon, when what follows
+    opens with the user or their group; else as it was."""
+    lead = _LEAD.match(said)
+    if lead is None or not _theirs(said[lead.end() :]):
+        return said
+    return said[lead.end() :]
+
+
+#: what a request points back with ("remember *that*", "guárdalo", "guarda *isso*"), in every pack
+_BACK_WORDS = frozenset(w for p in all_packs() for w in p.back_refs)
+
+
+#: the words said with a request's verb that say nothing ("anota *aí*"), and what opens what a
+#: request is for ("pra quando…", "for when…"), in every pack
+_REQUEST_FILLERS = frozenset(fold_accents(w) for p in all_packs() for w in p.request_fillers)
+
+
+_FOR_WHAT = re.compile(
+    r"(?:" + ("|".join(r for p in all_packs() for r in (*p.request_purposes, *p.request_when)) or "(?!)") + ")", _I
+)
+
+
+def _says_only_what_for(rest: list[str]) -> bool:
+    """Whether what follows a request's word says nothing of its own: courtesies, a word said
+    with the verb, or what the request is for ("guarda aí 🚴", "anota pra quando eu pedir
+    ajuda com eles", "tenlo presente cuando te diga…")."""
+    said = _trim(" ".join(_past_fillers(rest)).lstrip(",;:"))
+    return not said or _FOR_WHAT.match(said) is not None
+
+
+def _past_fillers(rest: list[str]) -> list[str]:
+    """``rest`` from its first word that is neither a word said with a request's verb nor a
+    courtesy ("aí", "porfa", "pls")."""
+    i = 0
+    while i < len(rest) and fold_accents(rest[i].casefold().strip(",.!?;:")) in _SAYS_NOTHING:
+        i += 1
+    return rest[i:]
+
+
+#: the courtesies of one word, in every pack (accents folded)
+_COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.courtesies if " " not in c)
+
+
+#: what a request may say after its word that says nothing: a word said with it, a courtesy
+_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS
+
+
+#: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
+#: of them asks by itself; "later", "memory", "mind" ask only with a request's glue
+_ASKING_STEMS = tuple(sorted({fold_accents(v.casefold())[:5] for p in all_packs() for v in p.request_verbs}))
+
+
+def _asks_by_its_verb(word: str) -> bool:
+    return _cue_form(word).startswith(_ASKING_STEMS)
+
+
+def _a_word_of_the_request(lead: list[str]) -> bool:
+    """Whether the one or two words before a request's word that is all its sentence say
+    nothing of their own ("*Worth* remembering.", "*Vale* lembrar.", "*Para* recordar."):
+    the request is still the whole sentence. "I'll remember", "my notes" say something, and
+    "Hard *to* remember" judges, it asks nothing."""
+    said = " ".join(lead)
+    return (
+        0 < len(lead) <= 2
+        and not any(map(_is_cue, lead))
+        and not any(
+            w.strip(",.!?¿¡").casefold() in _TODO_WORDS for w in lead
+        )  # "Hard to remember.", "Fácil de olvidar."
+        and not (_ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _USER_WORDS.search(said))
+        and not (_SAYS_SOMETHING.search(said) or _TASK_WORDS.search(said))
+    )
+
+
+#: words that open a request said after its fact ("…, please keep that in mind", "y guardalo"), in every pack
+_REQUEST_GLUE = frozenset(w for p in all_packs() for w in p.request_glue)
+
+
+#: what may come before a request's word when it is said after its fact: its glue and its back words
+_REQUEST_LEAD = _REQUEST_GLUE | _BACK_WORDS
+
+
+def refusal(sentence: str) -> str | None:
+    """The ``NOT_SIGNALS`` rule that refuses ``sentence``, if one does (for tests and --json)."""
+    for _, rule, pattern in NOT_SIGNALS:
+        if pattern.search(sentence.strip()) and not (rule == "tells-of-remembering" and _asked_after_a_story(sentence)):
+            return rule
+    return None
+
+
+#: where a clause opens after a story of remembering: a comma, a semicolon or a join
+_CLAUSE_OPENS = _rx(rf"[,;]\s*+(?:(?:{_words_of('clause_joins')})\s++)?|\s(?:{_words_of('clause_joins')})\s++")
+
+
+def _asked_after_a_story(sentence: str) -> str | None:
+    """The first clause after a story of remembering that opens with a request, or None:
+    "I remember you said so, but please remember my name is Dev", "Eu lembro que já falamos
+    disso, mas lembre que minha filha se chama Bia"."""
+    for clause in _CLAUSE_OPENS.split(sentence.strip())[1:]:
+        words = _past_fillers(clause.split())
+        if words and _is_cue(words[0]):
+            return clause.strip()
+    return None
+
+
+_PASSING = "a passing state, not a lasting fact"
+
+
+#: the words of a request's opening before what to keep is said (``_cued``)
+_CUE_REACH = 8
+
+
+#: the words after a "that" that make it a pronoun, in every pack (``Pack.pronoun_tails``)
+_PRONOUN_TAILS = frozenset(w for p in all_packs() for w in p.pronoun_tails)
+
+
+#: what the assistant is told to do next, after a note about the code ("…, agrega una validación")
+_DO_NEXT = re.compile(
+    rf"(?:[,;.]|\b(?:{_words_of('code_then')}))\s+(?:"
+    + "|".join(re.escape(w) for p in all_packs() for w in p.task_imperatives)
+    + r")\b",
+    _I,
+)
+
+
+#: an order about the work after a note about the code, and what it is about ("…, push
+#: there", "…, sube ahí los cambios", "…, no corras el seed", "…, não roda o seed")
+_ORDER = re.compile(
+    r"(?:[,;.]|\s[—–])\s+(?:(?:"
+    + "|".join(w for p in all_packs() for w in p.consequences)
+    + r")\s+)?(?:(?:"
+    + "|".join(w for p in all_packs() for w in p.prohibitions)
+    + r")\s+)?(?:"
+    + _words_of("task_orders")
+    + r")\b(?P<rest>[^,;.]*)",
+    _I,
+)
+
+
+_THERE = re.compile(rf"\b(?:{_words_of('there_words')})\b", _I)
+
+
+def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
+    """Whether a request's fact comes with what the assistant is to do about it (``whole``:
+    the words after the request) and is the task's: a note of someone's or something's
+    ("our API returns 404…, handle it"), or of a thing of the user's that names the task,
+    ordered about ("my branch is feat/billing, push there", "o meu .env aponta pro banco de
+    dev, não roda o seed"). A fact of the user themselves stays theirs ("I'm colorblind, so
+    don't use only colours"), as does a thing of theirs that names nothing of the task ("my
+    daughter is allergic to nuts, check the labels")."""
+    told_next = _DO_NEXT.search(whole) is not None
+    if told_next and not about_user:
+        return True
+    if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
+        return False
+    order = _ORDER.search(whole)
+    return told_next or (
+        order is not None and bool(_TASK_WORDS.search(order.group("rest")) or _THERE.search(order.group("rest")))
+    )
+
+
+#: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
+#: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
+_EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
+
+
+_REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")
+
+
+#: the emoji a sentence opens with, that the one before it ended on ("…esto? 🙂 mi proyecto")
+_EMOJI_OPENING = re.compile(r"^(?:" + _EMOJI + r"\s*)+")
+
+
+#: how far into what follows the fact a request's word may be ("…, and please do keep that", "…, y que no
+#: se te vaya a olvidar"): every word before it is a request's glue
+_TRAILING_CUE_REACH = 7
+
+
+def _trailing_request(words: list[str]) -> str | None:
+    """The word that asks to keep, when ``words`` are a request about what was said before
+    them, else None: its lead ("please", "y que no se te") and the word, then what it keeps
+    pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
+    when to keep it ("in mind", "siempre", "pras próximas conversas")."""
+    plain = [w.strip(",.:!?¿¡").casefold() for w in words]
+    cue = _first_cue(words, _TRAILING_CUE_REACH)
+    if cue is None:
+        return None
+    if any(w not in _REQUEST_LEAD for w in plain[:cue]) and not (
+        _asks_by_its_verb(words[cue]) and _a_word_of_the_request(words[:cue])  # "— worth remembering when…"
+    ):
+        return None
+    rest = plain[cue + 1 :]
+    while rest and rest[0] in _BACK_WORDS:
+        rest = rest[1:]
+    if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)) or _says_only_what_for(rest):
+        return words[cue]  # "…, please remember that", "— worth remembering when I ask about…"
+    back = len(plain) - len(rest) - 1  # where the last back word is
+    if back > cue and (words[back].endswith((",", ";")) or rest[0] in _AND_WORDS):
+        return words[cue]  # "— remember this, it's a team rule", "…, remember that and stop suggesting…"
+    return None
+
+
+#: what joins two clauses, in every pack (``Pack.and_words``)
+_AND_WORDS = frozenset(w for p in all_packs() for w in p.and_words)
+
+
+def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal | str | _Doubt:
+    """What a request read by its cue keeps (``said``), or why not."""
+    if _TASK_WORDS.search(between):  # "anotá los tests que fallan": a relative "que"
+        return _TASK
+    of_the_request = _cue_languages(cue_word)
+    lang = said_in or next(iter(of_the_request), "en")
+    if of_the_request and lang not in of_the_request:
+        # what the whole was read as, no language of the request's word says ("odeio coentro,
+        # lembra disso sempre que sugerir comida" votes Spanish): the fact's own words, else
+        # the request's
+        lang = detect(said) or of_the_request[0]
+    whole = said.strip()
+    said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
+    if not said:
+        return _NOTHING_AFTER
+    why_not = _why_not_kept(said, whole, lang)
+    written_in = lang if pack(lang) is not None else "en"
+    if isinstance(why_not, _ByItsWords):
+        return _Doubt(why_not.reason, _as_said(said, written_in, "keep-this"))
+    return why_not or _as_said(said, written_in, "keep-this")
+
+
+def _without_trailing_request(said: str) -> str:
+    """``said`` without a request said again at its end, after a comma or a dash ("before i
+    forget: my locker is 212, remember that" keeps "my locker is 212")."""
+    marks = list(_REQUEST_AFTER.finditer(said))
+    if marks and _trailing_request(said[marks[-1].end() :].split()) is not None:
+        return said[: marks[-1].start()].rstrip()
+    return said
+
+
+def _as_said(said: str, lang: str, rule: str) -> Signal:
+    """The fact a request keeps: a known statement's, else ``said`` in the third person."""
+    inner = _statement(said)
+    if inner is not None:
+        return Signal(inner.text, inner.key, inner.domain, inner.lang, f"{rule}+{inner.rule}")
+    return _generic(said, lang, rule)
+
+
+def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
+    """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
+    fact of the user: a passing state, a bare name, the task at hand; else None."""
+    refused = refusal(said)
+    # what a request keeps may tell of remembering ("remember that my dad forgets names"),
+    # unless that is all it says ("…, keep that in mind, I always forget lol")
+    if refused == "tells-of-remembering" and _only_remembering(said):
+        return "it tells of remembering; it says nothing to keep"
+    if PASSING_STATE.search(said) or refused not in (None, "tells-of-remembering"):
+        return _PASSING
+    why = _says_no_fact(said)
+    if why is not None:
+        return why
+    about_user = _of_user_or_group(said, lang)
+    if _what_to_do_with_it(said, whole, about_user):
+        return "a note about the task at hand, with what to do about it"
+    if _DEICTIC.search(said) or _POINTS_AT.search(said):
+        return _POINTED  # "this", "here", "the new one": what it is about is not said
+    if _TASK_WORDS.search(said) and not _their_world(said, about_user):
+        return _task_refusal(said)
+    return None
+
+
+#: how someone tells of remembering, in every pack (the ``tells-of-remembering`` refusals)
+_REMEMBERING = tuple(pattern for _, rule, pattern in NOT_SIGNALS if rule == "tells-of-remembering")
+
+
+def _only_remembering(said: str) -> bool:
+    """Whether ``said`` tells of someone's remembering and little else: "I'll never forget",
+    "i always forget lol", "I remember it" (two words more at most)."""
+    for pattern in _REMEMBERING:
+        told = pattern.match(said.strip())
+        if told is not None and len(said.strip()[told.end() :].split()) <= 2:
+            return True
+    return False
+
+
+def _says_no_fact(said: str) -> str | None:
+    """Why what a request keeps says no fact, whoever it is of: about someone unnamed ("his
+    name is Bob"), cut off before its value ("my name is"), pointing at what it does not
+    name ("I refactored it"), naming a thing with nothing said of it ("my favourite tea"),
+    or nothing at all ("Remember, to:"); else None."""
+    unfinished = _unfinished(said)
+    if unfinished is not None:
+        return unfinished
+    if _says_nothing(said):
+        return _NOTHING_AFTER
+    if len(said.split()) <= _SHORT and said.split()[-1].strip(".,!?").casefold() in _BACK_WORDS:
+        return "it points at something it does not name (it, this, that)"  # "I refactored it, can you save that?"
+    if _BARE_POSSESSIVE.match(said) and not _says_of_it(said):
+        return "names something without saying anything of it"
+    return None
+
+
+#: a fact about someone the message does not name ("his name is Bob", "ella vive en Lima"),
+#: in every pack: kept alone, it would not say whom it is about
+_OTHERS = re.compile(r"^(?:" + "|".join(p.others_opening for p in all_packs() if p.others_opening) + r")\b", _I)
+
+
+_UNNAMED = "it does not say whom it is about (he, she, they: name them)"
+
+
+#: why a request is not kept when nothing follows its word, or what follows says nothing of the user
+_NOTHING_AFTER = "nothing to keep was said after the request"
+
+
+#: the most words of a fact that stops where its value should be said: "my name is", "mi
+#: perro se llama" ("I take the train to work" ends in a saying verb, and says it)
+_SHORT = 4
+
+
+def _unfinished(said: str) -> str | None:
+    """Why a fact cannot stand alone: it is about someone unnamed ("his name is Bob") or
+    stops where its value should be said ("my name is"); else None."""
+    if _OTHERS.match(said):
+        return _UNNAMED
+    if _unsaid(said) or said.rstrip().endswith(":"):  # "sobre mí:": what it keeps is below
+        return _NOTHING_AFTER
+    return None
+
+
+def _unsaid(said: str) -> bool:
+    """Whether a fact stops where its value should be said ("my name is", "lembra que meu")."""
+    return len(said.split()) <= _SHORT and _UNSAID_END.match(said) is not None
+
+
+#: a fact that stops where its value should be said: a possessive alone, or with what it
+#: names and a saying verb ("my favourite band is", "mi perro se llama"; not "I cycle to work")
+_UNSAID_END = re.compile(
+    r"^(?:"
+    + "|".join(
+        rf"(?:{p.possessives})(?:(?:\s+\S+){{1,2}}\s+(?:{p.saying_verbs}))?"
+        for p in all_packs()
+        if p.possessives and p.saying_verbs
+    )
+    + r")$",
+    _I,
+)
+
+
+#: where a thing of the user's world is reached: a URL, a host of two dots or more, a host
+#: with its port, a domain with a path ("github.com/acme/api"); not a file ("utils.py")
+_AN_ADDRESS = re.compile(
+    r"\bhttps?://\S|(?<![\w.-])(?:[a-z0-9][\w-]*+(?:\.[a-z0-9][\w-]*+){2,}|[a-z0-9][\w.-]*+:\d{2,5}\b|"
+    r"[a-z0-9][\w-]*+\.(?:com|org|net|io|dev|app)/\w)",
+    _I,
+)
+
+
+#: a saying verb just before an address, maybe with one short word between ("is at", "es un")
+_SAYS_BEFORE = re.compile(
+    r"\b(?:" + "|".join(p.saying_verbs for p in all_packs() if p.saying_verbs) + r")(?:\s+\w{1,3})?\s+$", _I
+)
+
+
+def _their_world(said: str, about_user: bool) -> bool:
+    """Whether what a request keeps is of the user's world, words of code in it or not: it
+    opens with them or their group, or says what a thing of theirs is and where it is
+    reached ("el servidor de pruebas es qa-01.miempresa.com")."""
+    if about_user:
+        return True
+    address = _AN_ADDRESS.search(said)
+    # what it is, then where: "…es qa-01.miempresa.com", "…fica em github.com/…", "…is at
+    # db.example.net:5433"; not "fetch_user() is broken on staging.example.com"
+    return address is not None and _SAYS_BEFORE.search(said[max(0, address.start() - 40) : address.start()]) is not None
+
+
+def _of_user_or_group(said: str, lang: str) -> bool:
+    """Whether what a request keeps opens with the user or their group ("I…", "our CI…")."""
+    return bool(_USER_SUBJECT.get(lang, _USER_SUBJECT["en"]).match(said) or _USER_GROUP.match(said))
+
+
+#: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
+#: what follows a pointing word that makes it a time ("this *year*", "essa *semana*")
+_NOT_A_TIME = (
+    r"(?!\s+(?:" + "|".join(re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months)) + r")\b)"
+)
+
+
+#: a word that points at a thing of the task ("fix *this*"), not at a time ("this year", "essa semana")
+_POINTS_AT = re.compile(
+    r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + rf")\b{_NOT_A_TIME}", _I
+)
+
+
+_CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
+
+
+_THAT_WORDS = frozenset(word for pack in all_packs() for word in pack.that_words)
+
+
+#: the words of a request's own that say nothing kept after it ("Remember, to:")
+_REQUEST_WORDS = _TODO_WORDS | _THAT_WORDS | _BACK_WORDS
+
+
+def _says_nothing(said: str) -> bool:
+    """Whether what a request keeps is one of its own words ("to:", "that"), not a fact."""
+    return said.rstrip(":;,.").casefold() in _REQUEST_WORDS
+
+
+#: each pack's words that ask to keep, as one pattern a word is matched whole against; and
+#: all of them as one, what every word of a prompt is matched against (one pattern a cue was
+#: 2.6 ms a 1 KB prompt on the hook's path)
+_CUE_WORDS = tuple((re.compile(rf"(?:{cue})", _I), code) for cue, code in _CUES)
+
+
+_ANY_CUE = re.compile("|".join(f"(?:{cue})" for cue, _ in _CUES) or "(?!)", _I)
+
+
+def _cue_form(word: str) -> str:
+    return fold_accents(word.casefold()).strip(",.!:;\"'()¿¡?")
+
+
+def _is_cue(word: str) -> bool:
+    return _ANY_CUE.fullmatch(_cue_form(word)) is not None
+
+
+def _first_cue(words: list[str], reach: int) -> int | None:
+    """Where the first word that asks to keep is among the first ``reach`` of ``words``."""
+    return next((i for i, w in enumerate(words[:reach]) if _is_cue(w)), None)
+
+
+def _cue_languages(word: str) -> list[str]:
+    """The languages whose words of keeping ``word`` is one of."""
+    folded = _cue_form(word)
+    return [code for pattern, code in _CUE_WORDS if pattern.fullmatch(folded)]
+
+
+#: what follows a fact in a prompt that goes on with the task: "…, then check it", "… and
+#: fix it", "… y arreglalo": the fact ends before it, never mid-clause
+_TASK_TAIL_ALWAYS = re.compile(
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_tails) + r")\b.*$", _I
+)
+
+
+#: a task said after a fact by its verb alone ("…, and fix the failing test"): a task only
+#: when a word of the task follows (``Pack.task_verb_tails``)
+_TASK_VERB_TAIL = re.compile(
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + "|".join(t for p in all_packs() for t in p.task_verb_tails) + r")\b.*$", _I
+)
+
+
+#: a fact about someone or something of the user's, by its opening ("my dad…", "a minha mãe…")
+_OF_THEIRS = re.compile(_POSSESSIVE_FIRST + r"\s", _I)
+
+
+def _without_task_tail(said: str) -> str:
+    """``said`` without a task said after its fact ("I use pnpm, and now fix the test"). A
+    clause that opens with a task's verb is the task when it names a part of the task, or
+    when the fact is the user's own in the first person ("uso pnpm y prueba de nuevo": the
+    verb cannot go on with "uso"); after a fact of someone of theirs it goes on with it ("mi
+    hermana vive en Lima y usa lentes", "my dad lives in Hull and runs marathons"). After the
+    user's own English "I …" it is cut too: "I'm left-handed and use a split keyboard" and
+    "I'm on call and restart the worker if it crashes" read alike."""
+    said = _TASK_TAIL_ALWAYS.sub("", said)
+    tail = _TASK_VERB_TAIL.search(said)
+    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group()) and _agrees(tail.group())):
+        return said
+    return said[: tail.start()]
+
+
+def _agrees(tail: str) -> bool:
+    """Whether the verb after "and" in a fact of someone of the user's goes on with them: in
+    a language whose third person marks its verb (``Pack.third_person_ending``: English
+    "-s"), "my dad lives in Hull and runs marathons" does, "my boss is Pedro and make the
+    header sticky" is an order; elsewhere it is read as going on."""
+    ending = _THIRD_PERSON_ENDINGS.get(detect(tail) or "")
+    if ending is None:
+        return True
+    verb = next((w for w in tail.split() if w.casefold() not in _TAIL_JOINS), "")
+    return verb.casefold().endswith(ending)
+
+
+#: the words that join a verb to the fact before it ("and", "y", "e", "then"), in every pack
+_TAIL_JOINS = frozenset(w for p in all_packs() for w in (*p.clause_joins, *p.and_words))
+
+
+#: the ending each language's third person puts on its verb, where it has one (``Pack.third_person_ending``)
+_THIRD_PERSON_ENDINGS = {p.code: p.third_person_ending for p in all_packs() if p.third_person_ending}
+
+
+#: the words of a task at hand (files, tests, code, commands) in both languages: a request
+#: to remember one of these is an instruction about the work, not a fact about the user
+#: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are none)
+_TASK_WORDS = re.compile(
+    r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:"
+    + "|".join(w for p in all_packs() for w in p.task_words)
+    + r")\b",
+    _I,
+)
+
+
+#: what only code is written with ("x = 1;", "{…}", "run()"): no judge of meaning keeps it
+#: ("contraseña = limonada_22" is a secret's line as much as a config's)
+_CODE_MARKS = re.compile(r"[{}=;]|\b\w+\(\)")
+
+
+def _task_refusal(said: str) -> str | _ByItsWords:
+    """Why ``said``, which names things of the task, is not kept: by those words alone (a
+    judge of the message's meaning may keep it), unless it is written as only code is."""
+    return _TASK if _CODE_MARKS.search(said) else _ByItsWords(_TASK)
+
+
+#: how a fact about the user or their world begins: its subject is them
+_USER_SUBJECT = {pack.code: re.compile(rf"^(?:{pack.user_opening})\b", _I) for pack in all_packs() if pack.user_opening}
+
+
+#: the opening of a fact about the user in any pack ("…and my skip-level is Raj")
+_ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJECT.values()), _I)
+
+
+#: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
+#: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
+#: unless it speaks of the task ("we are on the feature branch")
+_USER_GROUP = re.compile(r"^(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
+
+
+_BARE_POSSESSIVE = re.compile(
+    r"^(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")(?:\s+[\w'-]+){1,3}$", _I
+)
+
+
+_SAYS_SOMETHING = re.compile(r"\b(?:" + "|".join(p.saying_verbs for p in all_packs() if p.saying_verbs) + r")\b", _I)
+
+
+def _says_of_it(named: str) -> bool:
+    """Whether a thing of the user's named (``named``: "my garden faces north") has
+    something said of it: a saying verb, not a possessive's "'s" ("my dog's name")."""
+    return _SAYS_SOMETHING.search(re.sub(r"(?<=\w)['’]s\b", "", named)) is not None
+
+
+#: what opens a value or a clause that points at something else ("this one", "la otra"), in every pack
+_DEICTIC_OPENINGS = "|".join(p.deictic_openings for p in all_packs() if p.deictic_openings)
+
+
+#: a value that points at what is on the screen ("I prefer this one", "the second approach",
+#: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
+_DEICTIC = re.compile(
+    rf"^(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}|\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b",
+    _I,
+)
+
+
+def _statement(clause: str) -> Signal | None:
+    for lang, rule, pattern, key, domain, template in STATEMENTS:
+        match = pattern.match(clause)
+        if match:
+            value = _trim(match.group("x"))
+            if _TASK_WORDS.search(value) or _DEICTIC.search(value):
+                return None  # "I prefer the second approach", "trabajo en el parser hoy": the task at hand
+            if any(_is_cue(w) for w in value.split()[:_CUE_REACH]) or _ends_in_a_request(value):
+                return None  # "I want you to remember that…", "…, no lo olvides": a request, read as one
+            if key in ("name", "nombre"):
+                value = " ".join(value.split()[:4])
+            if not value:
+                return None
+            text = template.format(x=value)
+            if rule in _FEMININE and (match.groupdict().get("g") or "").lower() == "a":
+                text = text.replace(*_FEMININE[rule])
+            return Signal(_sentence(text), key, domain, lang, rule)
+    return None
+
+
+def _generic(said: str, lang: str, rule: str) -> Signal:
+    """ "Remember that X" where X is no known statement: X in the third person, keyed by
+    what it is about ("my sister is called Ana": sister)."""
+    text = in_third_person(said, lang)
+    key = _subject_key(said, lang)
+    return Signal(_sentence(text), key, _domain(said), lang, rule)
+
+
+#: the domains a fact is filed under, in the order they are tried, each with the words of
+#: every pack that file a fact there
+_DOMAIN_WORDS: dict[str, re.Pattern[str]] = {
+    domain: _rx("|".join(w for p in all_packs() for d, w in p.domain_words if d == domain))
+    for domain in dict.fromkeys(d for p in all_packs() for d, _ in p.domain_words)
+}
+
+
+_KEY_POSSESSIVE = _rx(rf"\b(?:{_words_of('key_possessives')})\s+(?:(?:{_words_of('key_adjectives')})\s+)?(\w+)")
+
+
+def _domain(text: str) -> str:
+    return next((domain for domain, pattern in _DOMAIN_WORDS.items() if pattern.search(text)), "personal")
+
+
+def _subject_key(said: str, lang: str) -> str:
+    possessive = _KEY_POSSESSIVE.search(said)
+    if possessive:
+        return possessive.group(1).lower()
+    found = pack(lang)
+    return found.note_key if found is not None else "note"
+
+
+def _trim(value: str) -> str:
+    value = _unwrapped(_EMOJI_OPENING.sub("", value.strip()))  # "🎂 my son turns 7…"
+    head, tail = value[:-_TAIL_READ], _SYMBOLS_TAIL.sub("", value[-_TAIL_READ:])
+    courtesy = _COURTESY_TAIL.search(tail)
+    if courtesy is not None and _is_the_value(head + tail[: courtesy.start()], tail[courtesy.start() :]):
+        return (head + tail).rstrip(" ,;.!")[:_MAX_CHARS].rstrip()  # "my sign-off is cheers"
+    value = _STOP_AT.sub("", value).strip()
+    for _ in range(3):  # "…, please, thanks! 🙏"
+        head, tail = value[:-_TAIL_READ], _SYMBOLS_TAIL.sub("", value[-_TAIL_READ:])  # its end, read in a bounded tail
+        courtesy = _COURTESY_TAIL.search(tail)
+        if courtesy is not None and _is_the_value(head + tail[: courtesy.start()], tail[courtesy.start() :]):
+            return (head + tail).rstrip(" ,;.!")[:_MAX_CHARS].rstrip()  # "my bar is called Cheers, thanks"
+        value = head + (tail[: courtesy.start()] if courtesy else tail).rstrip(" ,;")
+    return value[:_MAX_CHARS].rstrip() if any(ch.isalnum() for ch in value) else ""
+
+
+#: a word after which a fact says its value: a verb of being or saying, a naming word
+_ASKS_A_VALUE = re.compile(
+    r"(?:"
+    + "|".join(
+        [
+            *(p.saying_verbs for p in all_packs() if p.saying_verbs),
+            *(_words_of(words) for words in ("naming_words", "value_leads", "clause_joins", "and_words")),
+        ]
+    )
+    + r")",
+    _I,
+)
+
+
+def _is_the_value(before: str, courtesy: str) -> bool:
+    """Whether the courtesy that ends a request is its value, not said beside it: said
+    straight after a verb of being, saying or naming ("my sign-off is cheers", "la perra se
+    llama Gracias", "my signature says Cheers"); a comma or a full stop before it, or a value
+    before it ("…on Elm St thanks", "I'm vegan Thanks"), make it a courtesy."""
+    if not before or not before[-1].isspace():
+        return False
+    words = before.split()
+    if not words:
+        return False
+    return _ASKS_A_VALUE.fullmatch(words[-1]) is not None
+
+
+#: the quotes that may wrap all a request keeps: (opening, closing)
+_WRAPS = (('"', '"'), ("'", "'"), ("“", "”"), ("«", "»"))
+
+
+def _unwrapped(value: str) -> str:
+    """``value`` without the quotes around all of it ("remember: 'I love tea'"); a quote
+    that only opens or closes a name in it stays ('my nickname is "Bubbles"')."""
+    for opening, closing in _WRAPS:
+        if len(value) > 1 and value.startswith(opening) and value.endswith(closing):
+            inner = value[1:-1]
+            if opening not in inner and closing not in inner:
+                return inner.strip()
+    return value
+
+
+#: a courtesy that ends what a request keeps, or is all of it ("por fa"), in every pack:
+#: it opens after a separator or at the start (a run of separators is read once)
+_COURTESY_TAIL = re.compile(
+    r"(?<![^\s,;])(?:"
+    + "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") + f"(?:{re.escape(w[-2:])})*+" for p in all_packs() for w in p.courtesies
+    )
+    + r")[\s.!,]*+$",
+    _I,
+)  # a courtesy with its last two letters said again ("jajajaja", "kkkkkkk", "hahahaha") is the same courtesy
+
+
+#: how much of a text's end the courtesy and symbol patterns read
+_TAIL_READ = 60
+
+
+#: what ends a text and says nothing: pictographs and emoticons ("🙏", ":)", ";-P")
+_SYMBOLS_TAIL = re.compile(
+    r"(?<![\s,;.!\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])"  # a run is read from its start once
+    r"(?:[\s,;.!]|[:;]-?[()DPp]\B|[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])++$"
+)
+
+
+#: a dash, colon, semicolon or comma apart from the words at a text's start ("-5 °C",
+#: ":wq", "C:" are words); read after spaces are one. Its end is read as the start of the
+#: text turned round (a pattern anchored at the end is tried from every place: slow), where
+#: a comma or semicolon glued to the last word is a pause too, and a hyphen a word's ("bullet
+#: style is -")
+_EDGE_PAUSE = re.compile(r"^(?:[—–-] |[:;,] )+")
+
+
+_EDGE_PAUSE_END = re.compile(r"^(?:[,;]|[—–:] )+")
+
+
+def _sentence(text: str) -> str:
+    """The text as one sentence, its first word capitalised when it is a plain word: a
+    key's shape ("ghp_…", "sk-…") is left as typed, where the secret rules know it. A pause
+    the request left at an edge ("guarda esto — mi…", "…is Dr. Park — thanks") is no part
+    of the fact."""
+    text = _EDGE_PAUSE.sub("", re.sub(r"\s+", " ", text).strip())
+    text = _EDGE_PAUSE_END.sub("", text[::-1])[::-1].rstrip()
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first.isalpha() else text
