@@ -10,7 +10,7 @@ in a message, and what it points at, is ``signals``'.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..lang import (
     all_packs,
@@ -29,6 +29,18 @@ class Signal:
     lang: str  # "en" | "es"
     #: which table row fired, for --json and for tuning the table
     rule: str
+
+
+@dataclass(frozen=True)
+class NotKept:
+    """A sentence that asked to remember something and is not kept, and why: the ingest
+    report and the hook's log name it, so no request is dropped without a word."""
+
+    sentence: str
+    reason: str
+    #: what it would keep, when the rules refused it by its words of the task alone (files,
+    #: code, "deploy"): a judge of the message's meaning may keep it (``read_requests``)
+    would_keep: Signal | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ signals; neither is anything the assistant says (the caller passes user turns on
 The tables are the packs': ``REQUESTS`` (remember that…) and ``DIRECTIVES`` (from now on…,
 always…) here, ``STATEMENTS`` (my name is…, vivo en…) and ``NOT_SIGNALS`` with what a
 request keeps and why not (``request_facts``). A sentence is checked against the refusals
-first, then the tables in that order. This module reads where a request is in a message
-and what it points at; pure functions only.
+first, then the tables in that order. Where a request is in a sentence and what it points
+at is ``request_shapes``'; this module reads a message as a whole. Pure functions only.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from ..lang import (
 )
 from ..lang import judge as meaning
 from ..lang.grammar import as_typed_kept, guarded
-from ..lang.roles import either
 from ..vault.secrets import find_secret, find_secrets, masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 from .request_facts import (
@@ -48,7 +47,6 @@ from .request_facts import (
     _BACK_WORDS,
     _BARE_POSSESSIVE,
     _CUE_REACH,
-    _CUE_WORDS,
     _DEICTIC,
     _DEICTIC_OPENINGS,
     _EMOJI_OPENING,
@@ -59,14 +57,9 @@ from .request_facts import (
     _OTHERS,
     _PASSING,
     _POINTED,
-    _POSSESSIVE_FIRST,
-    _PRONOUN_TAILS,
     _REMEMBERING,
     _REQUEST_AFTER,
-    _REQUEST_LEAD,
-    _SAYS_NOTHING,
     _SAYS_SOMETHING,
-    _SHORT,
     _TASK_WORDS,
     _THAT_WORDS,
     _TODO_WORDS,
@@ -74,8 +67,8 @@ from .request_facts import (
     _USER_GROUP,
     _USER_SUBJECT,
     _USER_WORDS,
-    NOT_SIGNALS,
     PASSING_STATE,
+    NotKept,
     Signal,
     _a_word_of_the_request,
     _as_said,
@@ -90,7 +83,6 @@ from .request_facts import (
     _is_cue,
     _kept,
     _of_user_or_group,
-    _past_fillers,
     _rx,
     _says_nothing,
     _says_of_it,
@@ -109,19 +101,32 @@ from .request_facts import (
     _words_of,
     refusal,
 )
-
-
-@dataclass(frozen=True)
-class NotKept:
-    """A sentence that asked to remember something and is not kept, and why: the ingest
-    report and the hook's log name it, so no request is dropped without a word."""
-
-    sentence: str
-    reason: str
-    #: what it would keep, when the rules refused it by its words of the task alone (files,
-    #: code, "deploy"): a judge of the message's meaning may keep it (``read_requests``)
-    would_keep: Signal | None = field(default=None, compare=False)
-
+from .request_shapes import (
+    _ASIDE_REACH,
+    _ATTACHED,
+    _DASHES,
+    _LEAD_MOST,
+    _LIST_ITEM,
+    _QUOTED,
+    _SELF_WORDS,
+    _a_place_before,
+    _a_pronoun,
+    _a_time_before,
+    _announces_a_list,
+    _aside,
+    _asks_if_remembered,
+    _asks_to_keep,
+    _carries_its_object,
+    _clause_spans,
+    _points_ahead,
+    _points_before,
+    _quoted,
+    _request_start,
+    _said_after,
+    _said_of_someone,
+    _unread,
+    _without_request_aside,
+)
 
 #: reads a message: the probability that it asks to keep something of the user's world
 #: rather than give an instruction for the task at hand (``lang.judge``)
@@ -141,14 +146,6 @@ DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 )
 
 
-#: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
-#: opens one: "…e trabalho remoto" is read, and written, as "o usuário trabalha remoto")
-_CLAUSES = re.compile(
-    rf"(?<!\s)\s*+(?:,\s*+|(?<=\s))(?:{_words_of('clause_joins')})\s++(?=(?:"
-    + "|".join(p.user_opening for p in all_packs() if p.user_opening)
-    + r")\b)",
-    _I,
-)
 #: a "sentence" longer than this is pasted material (a log, a file), not a fact said: no
 #: pattern runs over it (over a 20 MB paste they took 10 s)
 _MAX_SENTENCE = 2000
@@ -162,8 +159,6 @@ _TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTM
 _LASTING = _rx(r"(?:" + "|".join(w for p in all_packs() for w in p.lasting_words) + r")\b")
 #: the most items of one list a request keeps
 _LIST_MOST = 20
-#: what opens an item of a list: a bullet or a number ("- I work at …", "2) my team is …")
-_LIST_ITEM = re.compile(r"^(?:[-*•·+]|\d{1,2}[.)])\s+(?=\S)")
 
 
 def explicit_signals(utterance: str) -> list[Signal]:
@@ -505,7 +500,6 @@ def _alike(a: str, b: str) -> bool:
 #: "remember that I approve the PRs"', 'git commit -m "remember that…"')
 _CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*+\n.*?(?:^[ \t]*\1|\Z)", re.MULTILINE | re.DOTALL)
 _NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
-_QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
 
 
 def _not_said(text: str) -> str:
@@ -800,135 +794,11 @@ def _ends_pointing_back(said: str) -> bool:
     return len(words) >= 2 and words[-1].strip(",.!").casefold() in _BACK_WORDS and _first_cue(words, 4) is not None
 
 
-def _unread(sentence: str) -> Signal | None:
-    """What a request no rule read would keep (``_UNCLEAR``): the sentence without the
-    request's own words ("my neighbor Gary waters my plants when I travel, just remember
-    he's the one to ask" → "…, he's the one to ask"), when what is left is a fact of the
-    user's. Kept only when a judge of the message's meaning is sure (``read_requests``)."""
-    words = sentence.rstrip(".!").split()
-    cue = _first_cue(words, _LEAD_MOST + _CUE_REACH)
-    if cue is None:
-        return None
-    start, end = _request_start(words, cue), cue + 1
-    while (
-        end < len(words) and fold_accents(words[end].strip(",:").casefold()) in _THAT_WORDS | _BACK_WORDS | _TODO_WORDS
-    ):
-        end += 1
-    before = [] if start and words[start - 1].endswith(":") else words[:start]  # a lead before a colon is none of it
-    rest = " ".join([*before, *words[end:]]).strip(" ,;:—–-")
-    kept = _kept(rest, words[cue], "", detect(rest)) if len(rest.split()) >= _SHORT else None
-    return replace(kept, rule="unread") if isinstance(kept, Signal) else None
-
-
 #: why a request no rule read is not kept
 _UNCLEAR = "it asks to remember, but no fact of the user's could be read from it (try 'remember that …')"
 
 
-#: an aside inside a sentence: between dashes, or in brackets
-_ASIDE = re.compile(
-    r"(?<!\s)\s++(?:[—–]|-{1,2})\s++([^—–()\n]{1,60}?)(?<!\s)\s++(?:[—–]|-{1,2})\s++|(?<!\s)\s*+\(([^()\n]{1,60})\)"
-)  # each whitespace run read once, from its first character (a run of spaces made it quadratic)
-
-
-def _without_request_aside(sentence: str) -> str | None:
-    """``sentence`` without the request said as an aside inside it, when one is ("I'm on
-    the payments team — please remember this — reporting to Marcus", "Mi hermana (anótalo)
-    vive en Oporto"): what is left is what it asks to keep. None when no aside asks."""
-    for aside in _ASIDE.finditer(sentence):
-        words = (aside.group(1) or aside.group(2)).strip(" !.").split()
-        if words and _trailing_request(words) is not None:
-            return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
-    if _theirs(sentence):  # "My sister, remember, lives in Porto"
-        for aside in _COMMA_ASIDE.finditer(sentence):
-            words = aside.group(1).split()
-            before = sentence[: aside.start()]
-            subject = len(before.split()) <= _COMMA_ASIDE_WORDS + 1 and not _SAYS_SOMETHING.search(before)
-            if subject and len(words) <= _COMMA_ASIDE_WORDS and _trailing_request(words):
-                return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
-    return None
-
-
-#: an aside between commas, of a few words, after the few words of a subject ("My sister,
-#: remember, lives in Porto"), and how many words such a request and its subject may take
-_COMMA_ASIDE = re.compile(r"(?<!\s),\s++([^,\n]{1,30}?),\s++")
-_COMMA_ASIDE_WORDS = 3
-
-
-def _asks_to_keep(sentence: str) -> bool:
-    """Whether a sentence no rule read still asks to keep something of the user's: it opens
-    with a request (a word that asks to keep, after nothing but a request's glue: "Ten
-    presente…", "can you store…") or ends with one ("…, grava os dois"), and names the user
-    or their group ("for future reference my project is called Lighthouse"). It is named,
-    not kept: no rule can tell which of its words are the fact. A word of keeping inside a
-    story ("I'll always remember our trip", "my mind") asks nothing."""
-    words = sentence.rstrip(".!?").split()
-    opening = _first_cue(words, _CUE_REACH)
-    # "I remember when…", "Eu anoto tudo": the user tells of their own keeping, asks nothing
-    asks = (
-        opening is not None
-        and _request_start(words, opening) == 0
-        and not any(map(_USER_WORDS.fullmatch, words[:opening]))
-    )
-    return (asks or _ends_in_a_request(sentence) or _opens_a_clause(words)) and _names_the_user(sentence)
-
-
-def _opens_a_clause(words: list[str]) -> bool:
-    """Whether a request opens a clause after a lead, a comma, colon or dash before it ("For
-    my mom's birthday, remember she loves orchids"): a word of keeping there asks, as at the
-    start of a sentence, not within a story ("I'll always remember")."""
-    for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
-        if n < 2 or not _is_cue(word):
-            continue
-        start = _request_start(words, n)
-        mark = words[start - 1] if 0 < start <= _LEAD_MOST else ""
-        if (mark.endswith((",", ":")) or mark in _DASHES) and not any(map(_USER_WORDS.fullmatch, words[start:n])):
-            # not "Yeah, I saved some", "En la boda, recuerdo que…": the user tells of their own keeping
-            return not any(p.match(" ".join(words[start:])) for p in _REMEMBERING)
-    return False
-
-
-def _names_the_user(said: str) -> bool:
-    """Whether ``said`` names the user or their group, at the start or as a word anywhere."""
-    if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said):
-        return True
-    starts = [m.start() for m in re.finditer(r"(?<!\w)\w", said)]
-    return any(_USER_WORDS.match(said, i) or _POSSESSIVE_WORDS.match(said, i) for i in starts)
-
-
-def _announces_a_list(sentence: str, declined: list[NotKept], following: str) -> bool:
-    """Whether a request names what to keep in the list below it: a request not kept (what
-    it named is said below) that opens with its word (after "please", "could you"…), points
-    at what follows ("these", "the following", "estos datos") and ends in a colon, and a
-    list's item follows ("Guarda estos datos sobre mí:\n- trabajo en remoto"); or a heading
-    that names what it keeps first, then asks ("Things to remember about me:", "Cosas que
-    quiero que recuerdes:"). "Release notes:", "Remember to do these:", "Things to remember
-    to do:" and "I will remember the following:" announce none."""
-    head = sentence.rstrip()
-    if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None or _TASK_WORDS.search(head):
-        return False
-    words = [w.strip(",.!?¿¡:").casefold() for w in head[:-1].split()]
-    cue = _first_cue(words, _CUE_REACH)
-    if cue is None:
-        return False
-    after = _past_fillers(words[cue + 1 :])  # "grava aí:"
-    if words[0] in _BACK_NOUNS:  # the heading names its items: what follows the ask says whose
-        return not after or after[0] not in _TODO_WORDS
-    if any(w not in _LIST_LEADS for w in words[:cue]):
-        return False
-    if not after:  # "memoriza:", "Save:" and the list below it
-        return True
-    # "Remember to do these:" is none; "acuérdate de estas dos cosas:" is one
-    todo = after[0] in _TODO_WORDS and not (len(after) > 1 and after[1] in _LIST_WORDS)
-    return not todo and bool(_LIST_WORDS & set(after))
-
-
-#: what may come before the word of a request that announces a list ("please", "could you")
-_LIST_LEADS = frozenset(w for p in all_packs() for w in p.list_leads)
-#: what names the user in such a request, and what a question opens with, in every pack
-_SELF_WORDS = frozenset(w for p in all_packs() for w in p.self_words)
 _QUESTION_OPENINGS = frozenset(w for p in all_packs() for w in p.question_openings)
-#: what such a request points at what follows with ("these", "the following", "estos")
-_LIST_WORDS = frozenset(w for p in all_packs() for w in p.list_words)
 
 
 def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -> bool:
@@ -991,91 +861,6 @@ def _with_the_clauses_before(
     return whole if isinstance(whole, Signal) else outcome
 
 
-def _clause_spans(sentence: str) -> list[tuple[int, int]]:
-    """Where each clause of ``sentence`` is, (start, end): split where the user opens a
-    clause of their own (``_CLAUSES``), never inside quotes ('my band is called "Me and My
-    Monkey"' is one clause)."""
-    quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in '"“«') else []
-    out, start = [], 0
-    for join in _CLAUSES.finditer(sentence):
-        if not any(a < join.start() < b for a, b in quoted) and not _one_subject(sentence[start : join.start()]):
-            out.append((start, join.start()))
-            start = join.end()
-    return [*out, (start, len(sentence))]
-
-
-_POSSESSIVE_OPENING = re.compile(_POSSESSIVE_FIRST + r"\b", _I)
-
-
-def _one_subject(before: str) -> bool:
-    """Whether what comes before "and I" is the first half of one subject: a few words
-    after the request's "that", saying nothing, that are not the user ("Mike and I are
-    cofounders", "my wife and I live in Cork": one clause; it was written "Mike. The user
-    ares cofounders"); "I'm vegan and I have two cats" is two clauses."""
-    words = before.split()
-    cut = max((i for i, w in enumerate(words) if w.casefold() in _THAT_WORDS or w.endswith(":")), default=-1)
-    subject = words[cut + 1 :]
-    if not subject or len(subject) > 3 or _SAYS_SOMETHING.search(" ".join(subject)):
-        return False
-    rests = [" ".join(subject[i:]) for i in range(1, len(subject))]
-    if any(_ANY_USER_SUBJECT.match(rest) and not _POSSESSIVE_OPENING.match(rest) for rest in rests):
-        return False  # "soy daltónico y uso…": the user's verb in it, two clauses
-    said = " ".join(subject)
-    return bool(_POSSESSIVE_OPENING.match(said)) or not _ANY_USER_SUBJECT.match(said)
-
-
-#: an aside's words at the end of the task before a request made in it ("…, and btw")
-_ASIDE_END = re.compile(r"(?<![^\s,])(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")$", _I)
-#: how much of the words before a request's word show it is made in an aside
-_ASIDE_REACH = 40
-
-
-#: "do you remember…", "¿te acordás…", "você lembra…": a question whether the assistant
-#: remembers, in every pack (its ``signal_refusals`` row "asks-if-remembered")
-_ASKS_IF_REMEMBERED = tuple(pattern for _, rule, pattern in NOT_SIGNALS if rule == "asks-if-remembered")
-
-
-def _asks_if_remembered(words: list[str], cue: int) -> bool:
-    """Whether the few words before a request's word ``words[cue]`` make it a question
-    whether the assistant remembers ("fix it and btw, do you remember that my husband is…?"
-    had been kept as asked)."""
-    return any(
-        pattern.match(" ".join(words[cue - k :]).lstrip("¿¡"))
-        for k in range(1, min(3, cue) + 1)
-        for pattern in _ASKS_IF_REMEMBERED
-    )
-
-
-def _aside(sentence: str) -> int:
-    """Where a request said in an aside after a task begins ("fix the import error, and btw
-    remember I'm on Python 3.12 at work": at "remember"), or 0: a cue word past the opening
-    of the sentence with an aside's words just before it ("and btw", "y de paso"; a comma
-    alone may report what someone said: "Le dije, acuérdate que…"), none after a colon."""
-    words = list(re.finditer(r"\S+", sentence))
-    for n, word in enumerate(words):
-        if n < 2 or not _is_cue(word.group()):
-            continue
-        if ":" in sentence[: word.start()]:
-            return 0  # after a colon: what is quoted ("Reply to this email: Hi team, remember…")
-        if _asks_if_remembered([w.group() for w in words], n):
-            return 0  # "…and btw, do you remember that…?": asked, not a request
-        before = sentence[max(0, word.start() - _ASIDE_REACH) : word.start()].rstrip(" ,")
-        if _ASIDE_END.search(before) is not None:
-            return word.start()
-        # the aside before the request's own opening ("…y de paso *no se te* olvide que…")
-        start = words[_request_start([w.group() for w in words[: n + 1]], n)].start()
-        before = sentence[max(0, start - _ASIDE_REACH) : start].rstrip(" ,")
-        if start < word.start() and _ASIDE_END.search(before) is not None:
-            return start
-        # "…but anyway could you remember that I…"
-        asked = _POLITE_END.search(sentence, max(0, word.start() - _ASIDE_REACH), word.start())
-        if asked is not None:
-            return asked.start()
-    return 0
-
-
-#: the most words a lead before a request may have ("Before we continue with the refactor —")
-_LEAD_MOST = 24
 #: what opens a lead of the moment, in every pack (``Pack.lead_openings``)
 _LEAD_OPENINGS = frozenset(fold_accents(w) for p in all_packs() for w in p.lead_openings)
 
@@ -1124,13 +909,6 @@ def _after_a_lead(sentence: str) -> int:
 #: the words a fact is written about, in every pack ("user", "usuario": ``Pack.subject_nouns``)
 _NAMES_THE_USER = re.compile(
     r"\b(?:" + "|".join(re.escape(w) for p in all_packs() for w in p.subject_nouns) + r")\b", _I
-)
-
-
-#: a request's asking just before its word ("…, can you", "…, ¿puedes"), in every pack
-_POLITE_END = re.compile(
-    r"(?<=[\s,;])¿?(?:" + _words_of("polite_requests") + r")\s+$",
-    _I,
 )
 
 
@@ -1227,24 +1005,6 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
     return None
 
 
-def _request_start(words: list[str], cue: int) -> int:
-    """Where the request around the cue word ``words[cue]`` opens: its glue and back words
-    before the cue ("please keep *that*", "y guardalo") are the request's, not the fact's."""
-    start = cue
-    while start > 0 and words[start - 1].strip(",.!?¿¡").casefold() in _REQUEST_LEAD:
-        start -= 1
-    return start
-
-
-#: the pronouns a request's verb carries its object in, in every pack ("guárda*lo*")
-_ATTACHED = tuple(w for p in all_packs() for w in p.attached_objects)
-
-
-def _carries_its_object(word: str) -> bool:
-    """Whether a request's word carries what it keeps ("guárdalo", "anótala")."""
-    return fold_accents(word.casefold()).rstrip(",.!?").endswith(_ATTACHED)
-
-
 def _refers_back(words: list[str], cue: int, start: int) -> bool:
     """Whether the cue word ``words[cue]`` asks to keep what was said: it carries its object
     ("guárdalo"), a back word stands in the request's own words before it ("*lo* puedes
@@ -1264,9 +1024,6 @@ def _refers_back(words: list[str], cue: int, start: int) -> bool:
     return bool(attached or _BACK_WORDS & ahead or after or alone)
 
 
-_WHEN_CLAUSE = re.compile(r"(?:" + ("|".join(r for p in all_packs() for r in p.request_when) or "(?!)") + ")", _I)
-
-
 def _says_what_for(sentence: str) -> bool:
     """Whether ``sentence`` opens with a request's word and says after it only what the
     request is for ("remember when I ask for menus", "lembra quando eu pedir cardápios")."""
@@ -1275,51 +1032,7 @@ def _says_what_for(sentence: str) -> bool:
     return cue is not None and _request_start(words, cue) == 0 and _says_only_what_for(words[cue + 1 :])
 
 
-def _said_of_someone(words: list[str], cue: int) -> bool:
-    """Whether the word of keeping ``words[cue]`` is a verb said of someone: a subject just
-    before it, or before one word more ("we save that data", "I always save that kind of
-    stuff"), or a form only a statement takes ("guardan", "anotei": ``Pack.statement_endings``).
-    A subject is of the verb's own clause: a word before a comma, a colon or a dash is not
-    ("Antes de seguir con el merge, anota que…": "el merge" is no "él")."""
-    opening = max(0, cue - 2)
-    for i in range(cue - 1, opening - 1, -1):
-        if words[i].endswith((",", ";", ":")) or words[i] in _DASHES:
-            opening = i + 1
-            break
-    before = [_cue_form(w) for w in words[opening:cue]]
-    if before and before[-1] in _STATEMENT_SUBJECTS:
-        return True
-    if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD_OR_THAT:
-        return True
-    folded = _cue_form(words[cue])
-    return any(
-        folded.endswith(ends) for pattern, code in _CUE_WORDS if pattern.fullmatch(folded) for ends in _ENDINGS[code]
-    )
-
-
 _SOMEONE_ELSES = "someone else's words, not the user's"
-#: the verbs that say whose words follow, in every pack (``Pack.attributions``)
-_ATTRIBUTIONS = frozenset(fold_accents(w) for p in all_packs() for w in p.attributions)
-
-
-def _quoted(before: list[str]) -> bool:
-    """Whether the words before a request's word say someone else said it: a verb that says
-    whose words follow, with a subject that is not the user ("Sam wrote —", "Pedro dice:";
-    not "as I said,", "I wrote:")."""
-    plain = [fold_accents(w.strip(",.:;!?—–-\"'").casefold()) for w in before]
-    return any(word in _ATTRIBUTIONS and i > 0 and plain[i - 1] not in _THE_USER_SAYING for i, word in enumerate(plain))
-
-
-#: the user's own words, in every pack (``Pack.user_subjects``): "I said…" is theirs
-_THE_USER_SAYING = frozenset(fold_accents(w) for p in all_packs() for w in p.user_subjects)
-
-
-#: each pack's statement endings (``Pack.statement_endings``), by its code
-_ENDINGS = {p.code: p.statement_endings for p in all_packs()}
-
-
-#: the subjects that make a word of keeping a statement, in every pack (accents folded)
-_STATEMENT_SUBJECTS = frozenset(fold_accents(w) for p in all_packs() for w in p.statement_subjects)
 
 
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
@@ -1632,64 +1345,12 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
 
 
-#: the days of the week and the months of every pack, as a time said before a request names
-#: them ("On Fridays,", "Los viernes,", "Às sextas,", "In August,")
-_DAYS_AND_MONTHS = frozenset(
-    fold_accents(w).casefold() for p in all_packs() for w in (*p.weekdays, *p.months) if isinstance(w, str)
-)
-#: the most words such a time may have ("de lunes a viernes,")
-_TIME_LEAD_MOST = 5
-
-
-def _a_time_before(words: list[str], cue: int) -> str | None:
-    """The time said before a request and a comma, when it names a day or a month and
-    nothing else of the sentence comes before it ("On Fridays, remember that I work from
-    home": the fact is of Fridays), else None."""
-    start = _request_start(words, cue)
-    if not 0 < start <= _TIME_LEAD_MOST or not words[start - 1].endswith(","):
-        return None
-    lead = words[:start]
-    named = [fold_accents(w.strip(",").casefold()) for w in lead]
-    if not any(w in _DAYS_AND_MONTHS or (w.endswith("s") and w[:-1] in _DAYS_AND_MONTHS) for w in named):
-        return None
-    return " ".join(lead).rstrip(",")
-
-
 def _says_more_than_a_back_word(rest: list[str]) -> bool:
     """Whether what follows a request's word says something of its own: two words or more,
     not opening with what it points back with ("remember that so…", "guarda isso aí")."""
     if not rest or rest[0].strip(",.!?").casefold() in _BACK_WORDS:
         return False  # "…, remember that so you don't…": it points back
     return len(rest) >= 2
-
-
-#: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``)
-_PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
-#: the words that open a condition of the user's before a request, in every pack ("When I
-#: visit my grandmother, remember…", ``Pack.condition_leads``)
-_CONDITION_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.condition_leads)
-#: the most words such a lead may have ("For my kid's school play on Thursday,")
-_PLACE_LEAD_MOST = 8
-
-
-def _a_place_before(words: list[str], cue: int) -> str | None:
-    """The place or occasion said before a request and a comma, when nothing else of the
-    sentence comes before it ("At my parents' place, remember there's no wifi", "Para la boda
-    de mi prima, recuerda que…"): the fact is of it, else None. Not a lead of the task ("In
-    this repo, remember…"), nor one that quotes."""
-    start = _request_start(words, cue)
-    if not 1 < start <= _PLACE_LEAD_MOST or not words[start - 1].endswith(","):
-        return None
-    lead = words[:start]
-    opening = fold_accents(lead[0].casefold())
-    if any(w.endswith((",", ":", ";")) for w in lead[:-1]):
-        return None
-    if opening not in _PLACE_LEADS and not (opening in _CONDITION_LEADS and _names_the_user(" ".join(lead))):
-        return None  # a condition of the user's is the fact's: "Cuando visito a mis padres, recuerda que…"
-    if all(w.strip(",").casefold() in _SELF_WORDS for w in lead[1:]):
-        return None  # "Sobre mim, guarda isso:": about the user, what follows says it
-    said = " ".join(lead).rstrip(",")
-    return None if _TASK_WORDS.search(said) or _quoted(lead) else said
 
 
 def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | str | _Doubt | None:
@@ -1702,124 +1363,6 @@ def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | s
     return _cued(rest, said_in) if rest else None
 
 
-def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
-    """What a request keeps after its word ``words[cue]``: what follows a colon, a dash or an
-    early comma, or a "that" close to it (not the "que" of "…de poner el await, que si
-    no…"), and the place of that mark; (None, where the look stopped) when there is none."""
-    i = cue
-    for i in range(cue, min(len(words), cue + _CUE_REACH)):
-        word = words[i]
-        if word in _DASHES or word.endswith(":") or (word.endswith(",") and _asks_up_to(words, cue, i)):
-            return (None if _a_comma_that_points_back(words, cue, i) else " ".join(words[i + 1 :])), i
-        if i > cue and fold_accents(word.casefold()) in _THAT_WORDS:
-            if _a_pronoun(words, i):
-                return None, i  # "save that somewhere": the fact was said before the request
-            if _WHEN_CLAUSE.match(" ".join(_past_fillers(words[cue + 1 : i]))):
-                return None, i  # "tenlo presente cuando te diga que…": the "que" of what it is for
-            between = [w for w in words[cue + 1 : i] if fold_accents(w.casefold().strip(",.")) not in _BACK_WORDS]
-            told = " ".join([*_past_fillers(between), word])
-            when = _WHEN_CLAUSE.search(told) if len(between) < i - cue - 1 else None
-            if when is not None and when.end() == len(told):
-                return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
-            near = i - cue <= _THAT_REACH or (
-                _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None
-                and not any(fold_accents(w.casefold()) in _THAT_WORDS for w in words[i + 1 :])
-            )  # not "para la próxima vez que te pregunte por vinos, que…": that "que" is of when
-            if near and not any(w.endswith(",") for w in words[cue:i]):
-                return " ".join(words[i + 1 :]), i
-            return None, i
-    return None, i
-
-
-def _asks_up_to(words: list[str], cue: int, i: int) -> bool:
-    """Whether an early comma at ``words[i]`` ends a request's words ("Remember, …", "anota
-    porfa, …", "note this, …"): what is said between says nothing of its own ("guarda
-    silencio, que estoy pensando" keeps quiet, no fact)."""
-    if not (i - cue < 3 and i + 1 < len(words)):
-        return False
-    between = [fold_accents(w.strip(",.!?").casefold()) for w in words[cue + 1 : i + 1]]
-    after = [fold_accents(w.strip(",.!?").casefold()) for w in words[i + 1 :]]
-    return all(w in _BACK_WORDS or w in _SAYS_NOTHING or w in _REQUEST_LEAD for w in between) or all(
-        w in _SAYS_NOTHING for w in after
-    )  # "Anótate mis horarios, porfa": a courtesy after it
-
-
-def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
-    """Whether the comma at ``words[i]``, after the request's word ``words[cue]``, ends a
-    request that points back: "Remember it please, I'm …" (what follows is another clause),
-    "Memorízalo, que a veces te pregunto…" (a reason; the fact was said before)."""
-    if not words[i].endswith(","):
-        return False
-    if _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
-        return True
-    return i == cue and _carries_its_object(words[i]) and fold_accents(words[i + 1].casefold()) in _THAT_WORDS
-
-
-def _points_before(request: list[str], rest: list[str]) -> bool:
-    """Whether a request's words (``request``, up to what a table row took as its fact,
-    ``rest``) point back: a back word that is a pronoun ("save that somewhere"), or one a
-    comma ends the request after ("Remember it please, I'm terrible with dates")."""
-    backs = [i for i, w in enumerate(request) if w.strip(",.!?").casefold() in _BACK_WORDS]
-    if not backs or not rest:
-        return False
-    last = backs[-1]
-    return any(w.endswith(",") for w in request[last:]) or (
-        last == len(request) - 1 and _a_pronoun([*request, *rest[:3]], last)
-    )
-
-
-def _a_pronoun(words: list[str], i: int) -> bool:
-    """Whether the back word ``words[i]`` ("that") points at what was said, not at a clause
-    it opens: it ends the request ("remember that.") or a pronoun's tail follows it ("save
-    that somewhere so…", "commit that to memory")."""
-    if fold_accents(words[i].casefold().rstrip(",.!?")) not in _BACK_WORDS:
-        return False
-    if i + 2 < len(words) and _NOW_WORD.fullmatch(words[i + 1]) and _theirs(" ".join(words[i + 2 :])):
-        return False  # "remember that now I live in Nantes": a time, then the user's clause it opens
-    if _opens_a_clause_after_a_phrase(words, i):
-        return False  # "remember that on Mondays I have therapy": a time or a place, then the clause
-    return (
-        words[i].endswith((",", ".", "!", "?"))
-        or i + 1 == len(words)
-        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
-        or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
-    )
-
-
-#: the most words of a time or a place between a "that" and the user's clause it opens
-_PHRASE_MOST = 4
-
-
-def _opens_a_clause_after_a_phrase(words: list[str], i: int) -> bool:
-    """Whether the "that" at ``words[i]`` opens the user's clause after a short phrase of time
-    or place ("remember that *on Mondays* I have therapy", "…that *at the office* I'm called
-    Liz"): the phrase opens with a word a pronoun's tail does ("on", "at", "in") and names
-    something after it, holds no other such word and no mark ("save that somewhere so I
-    can…", "remember that for later, I'm…" point back), says no what for ("…that when I ask",
-    "…that in case I need it"), and the user or their group follows it."""
-    if i + 3 >= len(words) or words[i + 1].casefold() not in _PRONOUN_TAILS or _says_only_what_for(words[i + 1 :]):
-        return False  # "…that when I ask", "…that in case I need it": what the request is for
-    for j in range(i + 3, min(i + 2 + _PHRASE_MOST, len(words))):
-        word = words[j - 1]
-        if word.endswith((",", ".", ";", ":", "!", "?")) or (j - 1 > i + 1 and word.casefold() in _PRONOUN_TAILS):
-            return False
-        if _theirs(" ".join(words[j:])):
-            return True
-    return False
-
-
-#: a word that says now, as the slot rules read it ("now", "currently", "ahora")
-_NOW_WORD = re.compile(rf"(?:{either('now')})", _I)
-
-#: the nouns a back word points at what was said with, in every pack ("save that info")
-_BACK_NOUNS = frozenset(w for p in all_packs() for w in p.back_nouns)
-
-
-#: how far after its word a request's "that" may be ("Remember for next time that …")
-_THAT_REACH = 4
-#: or further, after a phrase of when it is for ("Registrá para las próximas sesiones que…",
-#: "Ten presente de ahora en adelante que…"), in every pack (``Pack.future_leads``)
-_FOR_LATER = re.compile("|".join(lead for p in all_packs() for lead in p.future_leads), _I)
 #: a request's lead-in before a colon, in every pack ("for next time:", "pra constar:"), or
 #: before what the user says of themselves or their group ("for future reference my …")
 _KEEP_LEAD = re.compile(
@@ -1839,8 +1382,6 @@ _KEEP_LEAD = re.compile(
 )
 
 
-#: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")
-_DASHES = frozenset({"-", "–", "—", "--"})
 #: the most words a request said after its fact takes ("…, tenlo en cuenta de ahora en adelante")
 _TRAILING_WORDS = 12
 
@@ -1866,22 +1407,6 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
     return None
 
 
-def _points_ahead(sentence: str, following: str) -> bool:
-    """Whether ``sentence`` is a request that says nothing but what it points at ("Save
-    this.", "Anotá esto, porfa", "¿me lo guardas?"): said first, it keeps what is said next
-    (``following``). "Acordate de revisar el ticket" says what it asks; "Ten en cuenta esto
-    para el refactor:" is about the task, and a list after a colon is the list's to read."""
-    words = sentence.rstrip(".!?").split()
-    if not following or _TASK_WORDS.search(sentence) or _LIST_ITEM.match(following):
-        return False
-    cue_word = _trailing_request(words)
-    if cue_word is None:
-        return False
-    cue = words.index(cue_word)
-    after = words[cue + 1].strip(",.:!?¿¡").casefold() if cue + 1 < len(words) else ""
-    return after in _BACK_WORDS or _carries_its_object(words[cue]) or any(_carries_its_object(w) for w in words[:cue])
-
-
 _POINTS_BEFORE = "it points at what was said before it"
 _NOT_A_FACT = "not a fact about the user or their world"
 #: why a request's own words are refused when they name nothing to keep: said after what it
@@ -1896,10 +1421,6 @@ _REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.rem
 def _reminds_by_its_word(word: str) -> bool:
     """Whether a request's word asks to be reminded ("recuérdame", "lembra-me", "remind me")."""
     return _REMIND_ME.search(fold_accents(word)) is not None
-
-
-#: what may stand between a subject and a word of keeping that asks ("I'd like you to keep…")
-_REQUEST_LEAD_OR_THAT = _REQUEST_LEAD | _THAT_WORDS
 
 
 def _cue_language(word: str) -> str:
@@ -1930,8 +1451,6 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     return _as_said(said, lang, rule) if why is None else _Doubt(why.reason, _as_said(said, lang, rule))
 
 
-#: a possessive of the user's or their group's, as a word anywhere ("…que no *nosso* time…")
-_POSSESSIVE_WORDS = re.compile(r"(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\b", _I)
 #: the same, as a word anywhere ("en *nuestro* equipo…")
 _GROUP_WORDS = re.compile(r"(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
 #: an infinitive, in the packs that tell a to-do by one: "acordate de cerrar el archivo" is
