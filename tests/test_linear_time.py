@@ -47,10 +47,13 @@ SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     found: dict[str, re.Pattern[str]] = {}
+    seen: set[int] = set()  # a pattern one module imports from another is read once, by the first name met
 
     def collect(obj: object, name: str, depth: int = 0) -> None:
         if isinstance(obj, re.Pattern):
-            found.setdefault(name, obj)
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                found.setdefault(name, obj)
         elif isinstance(obj, tuple | list) and depth < 3:
             for i, item in enumerate(obj):
                 collect(item, f"{name}[{i}]", depth + 1)
