@@ -3398,3 +3398,23 @@ def test_a_request_that_names_the_users_group_only_in_its_middle_is_named_when_n
     user is named only by their group's possessive inside it ("no nosso time")."""
     found, declined = read_requests(said)
     assert found or declined, (found, declined)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("make sure you know that my locker at the pool is number 214", "The user's locker at the pool is number 214"),
+        ("please tuck this away: I'm allergic to latex", "The user is allergic to latex"),
+        ("Que no se te escape: mi tío Andrés vive en Cádiz", "El tío del usuario Andrés vive en Cádiz"),
+        ("não deixa passar: meu aniversário é 3 de maio", "O aniversário do usuário é 3 de maio"),
+        ("actualiza mis datos: ahora trabajo en Rosario", "El usuario ahora trabaja en Rosario"),
+    ],
+)
+def test_a_request_asked_in_less_common_words_keeps_what_follows(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+def test_what_someone_told_the_user_to_keep_is_no_request_of_theirs():
+    found, _ = read_requests("My blood type is A+, remember that. My physio told me to write it down somewhere.")
+    assert [f.text for f in found] == ["The user's blood type is A+"], found

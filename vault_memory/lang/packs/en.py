@@ -452,6 +452,30 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     request_idioms=(
+        # asking in other words than the common verbs: "write this down:", "tuck this away", "don't
+        # lose this one", "keep this in your back pocket", "make sure you know that…", "update my info:"
+        # (not after "to": "my GP told me to keep it handy" asks nothing of the assistant)
+        (r"(?<!\bto\s)\b(?:write|take|jot|put|note)\s+(?:this|that|it|these|those)\s+down\b", "remember this"),
+        (r"(?<!\bto\s)\b(?:tuck|file|squirrel|stash|put|store)\s+(?:this|that|it|these)\s+away\b", "remember this"),
+        (
+            r"\b(?:don'?t|do\s+not|never)\s+(?:lose|drop|misplace)\s+(?:this|that|it|these)(?:\s+one)?\b",
+            "remember this",
+        ),
+        (
+            r"(?<!\bto\s)\bkeep\s+(?:this|that|it|these)\s+(?:in\s+your\s+back\s+pocket|handy|on\s+file|on\s+record|for\s+later|in\s+your\s+head)\b",
+            "remember this",
+        ),
+        (r"\bmake\s+sure\s+(?:you|u)\s+(?:know|remember|have\s+(?:this|that|it))\b", "remember"),
+        (r"\bupdate\s+(?:my|the)\s+(?:info|information|data|details|profile|records?|file)\b", "remember"),
+        (
+            r"\b(?:carry|bring|take)\s+(?:this|that|it)\s+(?:into|to|forward\s+to|over\s+to)\s+(?:every|all|any|future|later|next)\s+(?:convo|conversation|chat|session)s?\b",
+            "remember this",
+        ),
+        (r"\bconsider\s+(?:this|that|it)\s+(?:permanent|settled|canon|a\s+standing)\b", "remember this"),
+        (
+            r"(?<!\bto\s)\bput\s+(?:this|that|it)\s+(?:on\s+(?:record|file)|in\s+(?:my\s+(?:file|profile)|your\s+(?:notes|records)))\b",
+            "remember this",
+        ),
         # a correction of what the user told before, as its label: "Correction to what I told you — my…" (a bare
         # "Update:" or "Correction:" is as often the task's: "Update: I fixed the flaky test")
         (

@@ -487,6 +487,16 @@ PACK = Pack(
         r"(?:siempre|cada\s+vez)\s+q(?:ue)?\b",
     ),
     request_idioms=(
+        # pedir que guarde en otras palabras: "que no se te pase:", "métetelo en la cabeza", "actualiza
+        # mis datos:", "déjalo asentado", "quédate con este dato", "pa que lo tengas fichado"
+        (r"\bque\s+no\s+se\s+te\s+(?:pase|escape|vaya)\b", "recuerda esto"),
+        (r"\bm[eé]te(?:te)?(?:lo|la|los|las)?\s+en\s+la\s+(?:cabeza|memoria|sesera)\b", "recuerda esto"),
+        (r"\bactualiza\s+(?:mis|los)\s+(?:datos|info|informaci[oó]n|ficha|perfil)\b", "recuerda"),
+        (r"\bd[eé]ja(?:lo|la|los|las)\s+(?:asentado|registrado|anotado|escrito|grabado)s?\b", "recuerda esto"),
+        (r"\bqu[eé]date\s+con\s+(?:este|ese|esto|eso)(?:\s+dato)?\b", "recuerda esto"),
+        (r"\b(?:pa|para)\s+que\s+lo\s+tengas\s+(?:fichado|anotado|apuntado|registrado)\b", "recuerda esto"),
+        (r"\b(?:no\s+pierdas|no\s+te\s+pierdas)\s+(?:este|ese)\s+dato\b", "recuerda esto"),
+        (r"\bpon(?:lo|la|e)?\s+en\s+mi\s+(?:ficha|perfil|expediente)\b", "recuerda"),
         # una corrección de lo que contó el usuario, como su rótulo: "Corrección a lo que te dije: …"
         (
             r"^(?:(?:una\s+)?(?:correcci[oó]n|actualizaci[oó]n)\s+(?:a|de)\s+lo\s+que\s+te\s+(?:dije|cont[eé])[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+",

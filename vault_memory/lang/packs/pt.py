@@ -503,6 +503,21 @@ PACK = Pack(
         r"(?:sempre|toda\s+vez|cada\s+vez)\s+q(?:ue)?\b",
     ),
     request_idioms=(
+        # pedir que guarde com outras palavras: "fixa isso aí:", "atualiza meus dados:", "põe na minha
+        # ficha que…", "não deixa passar", "grava isso na cabeça", "vou te passar uma coisa importante:"
+        (r"\bfixa\s+(?:isso|isto|essa|esta)(?:\s+a[ií])?\b", "guarda isso"),
+        (
+            r"\batualiza\s+(?:meus|os\s+meus|minhas|as\s+minhas)\s+(?:dados|info|informa[cç][oõ]es|cadastro|perfil|ficha)\b",
+            "lembra",
+        ),
+        (r"\b(?:p[õo]e|coloca|bota)(?:-?(?:o|a))?\s+n[ao]\s+(?:minha|meu)\s+(?:ficha|perfil|cadastro)\b", "lembra"),
+        (r"\bn[aã]o\s+deix[ae]\s+(?:isso\s+|isto\s+)?passar\b", "lembra disso"),
+        (r"\bgrava\s+(?:isso\s+|isto\s+)?na\s+(?:cabe[cç]a|mem[oó]ria|mente)\b", "guarda isso"),
+        (
+            r"\b(?:pra|para)\s+(?:voc[eê]|vc|ti)\s+ter\s+(?:registrado|anotado|guardado|na\s+mem[oó]ria)\b",
+            "guarda isso",
+        ),
+        (r"\bvou\s+te\s+passar\s+uma\s+(?:coisa|info|informa[cç][aã]o)\b", "guarda isso, uma coisa"),
         # uma correção do que o usuário contou, como rótulo: "Correção ao que te disse: …"
         (
             r"^(?:(?:uma\s+)?(?:corre[cç][aã]o|atualiza[cç][aã]o)\s+(?:a|ao|do)\s+que\s+te\s+(?:disse|contei)[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+",
