@@ -3418,3 +3418,35 @@ def test_a_request_asked_in_less_common_words_keeps_what_follows(said, kept):
 def test_what_someone_told_the_user_to_keep_is_no_request_of_theirs():
     found, _ = read_requests("My blood type is A+, remember that. My physio told me to write it down somewhere.")
     assert [f.text for f in found] == ["The user's blood type is A+"], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "save this pls, my gym locker code changed to the blue one",
+            "The user's gym locker code changed to the blue one",
+        ),
+        ("guarda esto, mi perro se llama Rocco", "El perro del usuario se llama Rocco"),
+    ],
+)
+def test_a_request_pointing_with_this_before_a_comma_points_ahead_when_nothing_came_before(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found
+
+
+def test_a_request_pointing_back_after_a_fact_still_points_back():
+    found, _ = read_requests("My locker is 214. Remember it please, I'm terrible with numbers")
+    assert [f.text for f in found] == ["The user's locker is 214"], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("anotá y no te olvides, mi hermana se llama Sol", "La hermana del usuario se llama Sol"),
+        ("write it down and don't forget, my shoe size is 44", "The user's shoe size is 44"),
+    ],
+)
+def test_two_requests_joined_before_a_comma_open_the_fact_after_it(said, kept):
+    found, _ = read_requests(said)
+    assert [f.text for f in found] == [kept], found

@@ -18,6 +18,7 @@ from ..lang import (
 )
 from ..lang.roles import either
 from .request_facts import (
+    _AND_WORDS,
     _ANY_USER_SUBJECT,
     _BACK_WORDS,
     _CUE_REACH,
@@ -454,9 +455,15 @@ def _asks_up_to(words: list[str], cue: int, i: int) -> bool:
     """Whether an early comma at ``words[i]`` ends a request's words ("Remember, …", "anota
     porfa, …", "note this, …"): what is said between says nothing of its own ("guarda
     silencio, que estoy pensando" keeps quiet, no fact)."""
-    if not (i - cue < 3 and i + 1 < len(words)):
+    if i + 1 >= len(words):
         return False
     between = [fold_accents(w.strip(",.!?").casefold()) for w in words[cue + 1 : i + 1]]
+    if i - cue >= 3:  # "tomá nota y no te olvides, mi depto…": two requests joined, then the fact
+        joined = any(w in _AND_WORDS for w in between) and any(map(_is_cue, words[cue + 1 : i + 1]))
+        return joined and all(
+            w in _BACK_WORDS or w in _SAYS_NOTHING or w in _REQUEST_LEAD or w in _AND_WORDS or _is_cue(w)
+            for w in between
+        )
     after = [fold_accents(w.strip(",.!?").casefold()) for w in words[i + 1 :]]
     return all(w in _BACK_WORDS or w in _SAYS_NOTHING or w in _REQUEST_LEAD for w in between) or all(
         w in _SAYS_NOTHING for w in after

@@ -750,6 +750,12 @@ class _Reading:
             del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
             self.kept_ahead(sentence[lead.end() :])
             return
+        pointed_back = said_nothing and any(n.reason == _POINTS_BEFORE for n in declined[declined_before:])
+        ahead = _REQUEST_BY_A_COMMA.match(sentence) if pointed_back and not self.found else None
+        if ahead is not None and _pointed_at([], self.before_it) is None and _theirs(sentence[ahead.end() :]):
+            del declined[declined_before:]  # "recuerda esto porfa, mi novia es vegana": nothing before it to point at
+            self.kept_ahead(sentence[ahead.end() :])
+            return
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
@@ -776,6 +782,9 @@ class _Reading:
         self.last_kept = before if len(found) > before else None
 
 
+#: a request's first few words and a comma ("note this and don't forget, my locker is 214"):
+#: what follows is what it points at when nothing before it was said
+_REQUEST_BY_A_COMMA = re.compile(r"^(?:[^\s,:—–]+\s+){0,5}?[^\s,:—–]+,\s+(?=\S)")
 #: a few words before a colon or a spaced dash, and what follows: a request that points at
 #: what follows its colon ("Memoriza esto, por favor: …"), read when nothing else kept it. A
 #: lead-in before a request is not taken off: it may say whose the words are or what they are

@@ -905,7 +905,7 @@ PACK = Pack(
         r"diff|patch|the\s+steps|this\s+(?:code|fix|change|approach|one)|fix(?:es)?|login|page|deploy(?:ment|ed|s)?",
         r"release|cache|ticket|sprint|API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?",
         r"edge\s+cases?|approach|options?|answer|context|task|arguments?|Makefile|Windows\s+path|separators?",
-        r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?|README",
+        r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?|README|refactor(?:ing|ed|s)?",
     ),
     domain_words=(
         ("health", r"allerg|doctor|medic|health|diet|vegan|vegetarian|celiac"),

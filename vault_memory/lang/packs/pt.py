@@ -999,7 +999,7 @@ PACK = Pack(
     task_verb_tails=(r"e\s+(?:arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",),
     task_words=(
         r"testes?|arquivos?|ficheiros?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
-        r"c[oó]digo|mudan[cç]as?|linha\s+\d+",
+        r"c[oó]digo|mudan[cç]as?|linha\s+\d+|refatora[cç][aã]o|refator(?:ar|ando)?",
     ),
     infinitive=r"\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))",
     attached_objects=("isso",),
