@@ -76,7 +76,6 @@ from .request_facts import (
     _asks_by_its_verb,
     _ByItsWords,
     _cue_form,
-    _cue_languages,
     _Doubt,
     _ends_in_a_request,
     _first_cue,
@@ -1432,10 +1431,6 @@ def _reminds_by_its_word(word: str) -> bool:
     return _REMIND_ME.search(fold_accents(word)) is not None
 
 
-def _cue_language(word: str) -> str:
-    return next(iter(_cue_languages(word)), "en")
-
-
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Doubt:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
@@ -1460,7 +1455,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     return _as_said(said, lang, rule) if why is None else _Doubt(why.reason, _as_said(said, lang, rule))
 
 
-#: the same, as a word anywhere ("en *nuestro* equipo…")
+#: the user's group (``request_facts._USER_GROUP``), as a word anywhere ("en *nuestro* equipo…")
 _GROUP_WORDS = re.compile(r"(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
 #: an infinitive, in the packs that tell a to-do by one: "acordate de cerrar el archivo" is
 #: a to-do, not a fact
