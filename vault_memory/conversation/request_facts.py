@@ -85,6 +85,11 @@ NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 PASSING_STATE = _rx("|".join(f"(?:{p})" for pack in all_packs() for p in pack.passing_states) or r"(?!)")
 
 
+def _either_of(field: str) -> str:
+    """An alternation of every pack's ``field``, each a pattern as the pack writes it."""
+    return "|".join(w for p in all_packs() for w in getattr(p, field))
+
+
 def _words_of(field: str, space: str = r"\s+") -> str:
     r"""An alternation of every pack's ``field``, each word escaped and its spaces any run of
     spaces (``space``: "por favor" → ``por\s+favor``)."""
@@ -295,9 +300,9 @@ _DO_NEXT = re.compile(
 #: there", "…, sube ahí los cambios", "…, no corras el seed", "…, não roda o seed")
 _ORDER = re.compile(
     r"(?:[,;.]|\s[—–])\s+(?:(?:"
-    + "|".join(w for p in all_packs() for w in p.consequences)
+    + _either_of("consequences")
     + r")\s+)?(?:(?:"
-    + "|".join(w for p in all_packs() for w in p.prohibitions)
+    + _either_of("prohibitions")
     + r")\s+)?(?:"
     + _words_of("task_orders")
     + r")\b(?P<rest>[^,;.]*)",
@@ -657,9 +662,7 @@ _THIRD_PERSON_ENDINGS = {p.code: p.third_person_ending for p in all_packs() if p
 #: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are none)
 _TASK_WORDS = re.compile(
     r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
-    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:"
-    + "|".join(w for p in all_packs() for w in p.task_words)
-    + r")\b",
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:" + _either_of("task_words") + r")\b",
     _I,
 )
 

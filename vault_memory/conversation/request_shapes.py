@@ -9,6 +9,7 @@ as a whole ``signals``'.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 from ..lang import (
@@ -40,6 +41,7 @@ from .request_facts import (
     NotKept,
     Signal,
     _cue_form,
+    _either_of,
     _ends_in_a_request,
     _first_cue,
     _is_cue,
@@ -139,16 +141,25 @@ def _asks_to_keep(sentence: str) -> bool:
     return (asks or _ends_in_a_request(sentence) or _opens_a_clause(words)) and _names_the_user(sentence)
 
 
-def _opens_a_clause(words: list[str]) -> bool:
-    """Whether a request opens a clause after a lead, a comma, colon or dash before it ("For
-    my mom's birthday, remember she loves orchids"): a word of keeping there asks, as at the
-    start of a sentence, not within a story ("I'll always remember")."""
+def _requests_after_a_lead(words: list[str]) -> Iterator[tuple[int, int]]:
+    """(its word, where it opens) of each request among a sentence's first words that opens a
+    clause after a lead: its glue and its word of keeping, after a comma, a colon or a dash
+    ("For my dad's party, remember…", "Antes de seguir con el merge: anota que…")."""
     for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
         if n < 2 or not _is_cue(word):
             continue
         start = _request_start(words, n)
         mark = words[start - 1] if 0 < start <= _LEAD_MOST else ""
-        if (mark.endswith((",", ":")) or mark in _DASHES) and not any(map(_USER_WORDS.fullmatch, words[start:n])):
+        if mark.endswith((",", ":")) or mark in _DASHES:
+            yield n, start
+
+
+def _opens_a_clause(words: list[str]) -> bool:
+    """Whether a request opens a clause after a lead, a comma, colon or dash before it ("For
+    my mom's birthday, remember she loves orchids"): a word of keeping there asks, as at the
+    start of a sentence, not within a story ("I'll always remember")."""
+    for n, start in _requests_after_a_lead(words):
+        if not any(map(_USER_WORDS.fullmatch, words[start:n])):
             # not "Yeah, I saved some", "En la boda, recuerdo que…": the user tells of their own keeping
             return not any(p.match(" ".join(words[start:])) for p in _REMEMBERING)
     return False
@@ -548,7 +559,7 @@ _THAT_REACH = 4
 
 #: or further, after a phrase of when it is for ("Registrá para las próximas sesiones que…",
 #: "Ten presente de ahora en adelante que…"), in every pack (``Pack.future_leads``)
-_FOR_LATER = re.compile("|".join(lead for p in all_packs() for lead in p.future_leads), _I)
+_FOR_LATER = re.compile(_either_of("future_leads"), _I)
 
 
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")

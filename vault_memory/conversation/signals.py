@@ -17,6 +17,7 @@ at is ``request_shapes``'; this module reads a message as a whole. Pure function
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -77,6 +78,7 @@ from .request_facts import (
     _ByItsWords,
     _cue_form,
     _Doubt,
+    _either_of,
     _ends_in_a_request,
     _first_cue,
     _is_cue,
@@ -104,7 +106,6 @@ from .request_shapes import (
     _ASIDE_REACH,
     _ATTACHED,
     _DASHES,
-    _LEAD_MOST,
     _LIST_ITEM,
     _QUOTED,
     _SELF_WORDS,
@@ -121,6 +122,7 @@ from .request_shapes import (
     _points_before,
     _quoted,
     _request_start,
+    _requests_after_a_lead,
     _said_after,
     _said_of_someone,
     _unread,
@@ -155,7 +157,7 @@ _TERMINAL_NOISE = re.compile(rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|{NOT_IN_FRONTM
 
 #: what opens an instruction that lasts, in every pack ("always", "nunca", "sempre"):
 #: "remember to always…" is one, not a to-do
-_LASTING = _rx(r"(?:" + "|".join(w for p in all_packs() for w in p.lasting_words) + r")\b")
+_LASTING = _rx(r"(?:" + _either_of("lasting_words") + r")\b")
 #: the most items of one list a request keeps
 _LIST_MOST = 20
 
@@ -223,9 +225,7 @@ def read_requests(
 #: a thing of the task pointed at as the one at hand ("on *this repo*", "en *este PR*",
 #: "para *este cambio*"), in every pack (``Pack.demonstratives``, ``Pack.task_words``)
 _THIS_WORK = re.compile(
-    rf"\b(?:{_words_of('demonstratives')})\s+(?:\w+\s+)?(?:"
-    + "|".join(w for p in all_packs() for w in p.task_words)
-    + r")\b",
+    rf"\b(?:{_words_of('demonstratives')})\s+(?:\w+\s+)?(?:" + _either_of("task_words") + r")\b",
     _I,
 )
 _AT_HAND = "about the work at hand (a thing of the task it points at), not the user's world"
@@ -883,22 +883,15 @@ def _after_a_lead(sentence: str) -> int:
     before a colon, what it points at ("Translate this: …": what follows is quoted)."""
     words = list(re.finditer(r"\S+", sentence))
     said = [w.group() for w in words]
-    for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
-        if n < 2 or not _is_cue(word.group()):
-            continue
-        start = _request_start(said, n)
-        mark = said[start - 1] if 0 < start <= _LEAD_MOST else ""
-        if not (mark.endswith((",", ":")) or mark in _DASHES):
-            continue
+    for _, start in _requests_after_a_lead(said):
+        mark = said[start - 1]
         lead = said[: start - 1] if mark in _DASHES else said[:start]
         if any(w.endswith((",", ":", ";")) or w in _DASHES for w in lead[:-1]):
             return 0  # a lead is one clause: "While the tests run, if I ever get a dog, remember…"
         ends_on_the_moment = fold_accents(lead[-1].strip(",:;!—–-").casefold()) in _LEAD_OPENINGS
         if _quoted(lead) or (_theirs(" ".join(lead)) and not ends_on_the_moment):
             return 0  # "My sister, remember, …"; not "I'm on a bug but first: remember that…"
-        if not {fold_accents(lead[0].strip(",:;!").casefold()), fold_accents(lead[-1].strip(",:;!—–-").casefold())} & (
-            _LEAD_OPENINGS
-        ):
+        if not (ends_on_the_moment or fold_accents(lead[0].strip(",:;!").casefold()) in _LEAD_OPENINGS):
             return 0  # "For the test fixture: remember that the user is an admin": what it is for
         # (a lead may end with its word of the moment: "Estoy con un bug en el reducer pero antes: …")
         if mark.endswith(":") and any(w.strip(",.:").casefold() in _BACK_WORDS for w in lead):
@@ -922,7 +915,7 @@ _NAMES_THE_USER = re.compile(
 
 def _of_their_group(said: str) -> bool:
     """Whether ``said`` names the user's group in its first words ("No nosso time a convenção…")."""
-    return any(_GROUP_WORDS.match(said, m.start()) for m in list(re.finditer(r"(?<=\s)\w", said))[:3])
+    return any(_GROUP_WORDS.match(said, m.start()) for m in itertools.islice(re.finditer(r"(?<=\s)\w", said), 3))
 
 
 def _says_of_them(said: str) -> bool:
@@ -1202,7 +1195,7 @@ def _joined(signal: Signal, sentence: str) -> Signal:
 
 #: words that make a fact about the user's relationship with whom they talk to ("you promised
 #: to call me", "our anniversary is in May", "nos conocimos en Rosario"), not about the user
-_RELATIONSHIP = re.compile(r"\b(?:" + "|".join(w for p in all_packs() for w in p.relationship_words) + r")\b", _I)
+_RELATIONSHIP = re.compile(r"\b(?:" + _either_of("relationship_words") + r")\b", _I)
 #: the rules that give an instruction to the assistant: it is for the persona it was given to
 _DIRECTIVE_RULES = frozenset(rule for _, rule, _ in DIRECTIVES)
 
@@ -1338,17 +1331,17 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         return _asked_further_on(clause, said, said_in)
     if _reminds_by_its_word(words[cue]) and (said is None or not _of_the_user_first(said)):
         return _REMINDER
+    place = _a_place_before(words, cue)  # "En casa de mis suegros, recuerda que…": the fact is of it
     if said is None and cue + 1 < len(words) and _ANY_USER_SUBJECT.match(" ".join(words[cue + 1 :])):
         i, said = cue, " ".join(words[cue + 1 :])  # "keep in mind i prefer tabs"
-    elif said is None and _says_more_than_a_back_word(words[cue + 1 :]) and _a_place_before(words, cue):
+    elif said is None and _says_more_than_a_back_word(words[cue + 1 :]) and place:
         i, said = cue, " ".join(words[cue + 1 :])  # "At my parents' place, remember there's no wifi"
     if said is None:
         return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
     days = _a_time_before(words, cue)
     if days and _theirs(said):  # "Los viernes, recuerda que trabajo desde casa": the days are the fact's
         said = f"{days} {said}"
-    place = _a_place_before(words, cue) if not days else None
-    if place:
+    if place and not days:
         said = f"{place} {said}"  # "En casa de mis suegros, recuerda que no hay wifi": of that house
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
 
@@ -1375,9 +1368,9 @@ def _asked_further_on(clause: str, rest: str, said_in: str | None) -> Signal | s
 #: before what the user says of themselves or their group ("for future reference my …")
 _KEEP_LEAD = re.compile(
     r"^(?:(?:"
-    + "|".join(lead for p in all_packs() for lead in p.keep_leads)
+    + _either_of("keep_leads")
     + r")\s*(?:[:\-–—]|,)\s*|(?:"
-    + "|".join(lead for p in all_packs() for lead in p.future_leads)
+    + _either_of("future_leads")
     + r")(?:\s*(?:[:\-–—]|,)\s*|\s+(?=(?:"
     + "|".join(
         [
@@ -1423,7 +1416,7 @@ _SAYS_NOTHING_KEPT = frozenset({_NOTHING_AFTER, _NOT_A_FACT, _UNNAMED})
 
 
 #: "recordame", "recuérdame", "lembra-me": remind me (of a to-do), not keep this
-_REMIND_ME = re.compile(r"^(?:" + "|".join(w for p in all_packs() for w in p.remind_stems) + r")\w*?-?me\b", _I)
+_REMIND_ME = re.compile(r"^(?:" + _either_of("remind_stems") + r")\w*?-?me\b", _I)
 
 
 def _reminds_by_its_word(word: str) -> bool:
