@@ -848,6 +848,25 @@ def test_product_codes_keep_a_piece_in_48_bytes_close_to_itself(tmp_path):
     assert max(scores, key=scores.get) == "0"
 
 
+def test_product_codes_decode_each_row_as_its_centroids_put_to_unit_length():
+    """A row decoded from its codes is its groups' centroids side by side, of unit length,
+    whatever rows are decoded with it (a recall decodes 50 memories' rows at once; the
+    length is read from the centroids' own, not worked out from the row)."""
+    from vault_memory.index.embedder import BUNDLED_MODEL_ID
+    from vault_memory.index.token_store import codec_for
+
+    codec = codec_for(BUNDLED_MODEL_ID, 384)
+    groups = len(codec.centroids)
+    codes = np.random.default_rng(7).integers(0, 256, (300, groups), dtype=np.uint8)
+    together = codec.decode([codes.tobytes()], len(codes))
+    reference = np.concatenate([codec.centroids[g, codes[:, g]] for g in range(groups)], axis=1)
+    reference /= np.linalg.norm(reference, axis=1, keepdims=True)
+    assert together.shape == (300, 384) and together.dtype == np.float32
+    assert np.allclose(together, reference, atol=1e-6)
+    for i in (0, 137, 299):
+        assert np.array_equal(codec.decode([codes[i].tobytes()], 1)[0], together[i])
+
+
 def test_an_index_names_how_it_stores_token_vectors_and_one_from_before_still_reads(empty_vault_dir, monkeypatch):
     """A generation records its codec (``tokens_codec``); one built before there was a
     choice holds int8 rows and no record of it: it is read as int8, a sync appends int8
