@@ -60,6 +60,19 @@ def prompts() -> list[tuple[str, int, str, bool]]:
     return out
 
 
+def write_fitted(path: Path, w: np.ndarray, b: float, l2: float, trained_on: int) -> None:
+    """A fitted logistic regression on the multilingual model's vectors, as ``lang.judge`` reads it."""
+    fitted = {
+        "model": UseEmbedder.model_id,
+        "l2": l2,
+        "trained_on": trained_on,
+        "bias": round(b, 6),
+        "weights": [round(float(v), 6) for v in w],
+    }
+    path.write_text(json.dumps(fitted) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     """Logistic regression by full-batch gradient descent: the same numbers on every run."""
     w, b = np.zeros(x.shape[1]), 0.0
@@ -161,20 +174,7 @@ def main() -> None:
         kept, written = kept_and_written(held_rows, judged, keep)
         print(f"held half: {name}: {kept}/{n_req} kept whole, {written}/{len(held_rows) - n_req} instructions written")
     if args.write:
-        judge.WEIGHTS.write_text(
-            json.dumps(
-                {
-                    "model": UseEmbedder.model_id,
-                    "l2": l2,
-                    "trained_on": len(y_tr),
-                    "bias": round(b, 6),
-                    "weights": [round(float(v), 6) for v in w],
-                }
-            )
-            + "\n",
-            encoding="utf-8",
-        )
-        print(f"wrote {judge.WEIGHTS.relative_to(ROOT)}")
+        write_fitted(judge.WEIGHTS, w, b, l2, len(y_tr))
 
 
 if __name__ == "__main__":

@@ -1585,6 +1585,108 @@ def test_the_request_judge_reads_the_message_and_settles_what_words_of_code_left
     assert written == [] and "task at hand" in declined[0].reason
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "So you never have to ask me again: my cousin Aurelio runs a bakery in Bilbao",
+        "Add this to what you carry about me between sessions: my cousin Aurelio runs a bakery in Bilbao",
+    ],
+)
+def test_a_request_in_words_no_rule_reads_is_kept_when_its_lead_announces_the_fact(said, tmp_path):
+    """No pack holds these words of asking: the rules alone read nothing (and said nothing).
+    The judge of asking reads the lead before the colon as asking to keep what follows, and
+    the message as of the user's world: the fact is kept, in the third person."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said) == ([], [])
+    kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [(s.text, s.rule) for s in kept] == [
+        ("The user's cousin Aurelio runs a bakery in Bilbao", "asked-by-meaning")
+    ]
+    assert declined == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my cousin Aurelio runs a bakery in Bilbao, hold that for the future",  # a tail
+        "Quero que isso fique contigo: minha prima Joana é veterinária em Recife",  # a lead, less sure
+        "So you never have to ask me again: my wifi password is Jabuti#4471",  # a secret
+    ],
+)
+def test_a_request_in_words_no_rule_reads_is_named_when_the_judge_is_less_sure(said, tmp_path):
+    """What the judge of asking reads as a request it is not sure enough to keep (a tail,
+    which may point at anything; a lead under ``ASKS_KEEP``; a secret) is named, so the
+    agent is told and its own remember tool can keep it: it is no longer dropped without
+    a word."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said) == ([], [])
+    kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert kept == [] and [n.sentence for n in declined] == [said]
+    assert "never kept" in declined[0].reason or "may ask to keep" in declined[0].reason
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I finally finished the marathon in under four hours. Look at this!",
+        "For the rest of this session: the parser tests live in tests/unit and take a minute",
+        "Para esta sesión: los tests del parser están en tests/unit",
+    ],
+)
+def test_a_pointing_tail_or_a_lead_of_the_task_is_never_kept_by_the_judge_of_asking(said, tmp_path):
+    """ "Look at this!" after a sentence may read as asking, but a tail is never kept; an
+    instruction of the task after a lead that asks is of the task (the judge of the
+    message's world refuses it)."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert kept == []
+
+
+def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_names_the_rest(tmp_path):
+    """Through the hook's path (``remember_said``, a real vault, the bundled models): the
+    fact a sure lead announces is written; a tail the judge is less sure of writes nothing
+    and is named in the hook's notes, so the agent is told."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        written = remember_said(mem, "So you never have to ask me again: my cousin Aurelio runs a bakery in Bilbao")
+        named = remember_said(mem, "my cousin Ximena teaches salsa in Cali, hold that for the future")
+        warnings = list(mem.vault.warnings)
+    assert [(o.status, o.memory.text) for o in written] == [
+        ("created", "The user's cousin Aurelio runs a bakery in Bilbao")
+    ]
+    assert named == [] and any("Ximena" in w and "does not read" in w for w in warnings)
+
+
+def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
+    """The judge of asking reads only a short lead or tail beside a rest that tells of the
+    user: a prompt of the task, a question, a fact said alone never reach the model."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    real = request_judge(tmp_path / "models")
+    asked: list[object] = []
+
+    class Counting:
+        def __call__(self, message: str) -> float:
+            asked.append(message)
+            return real(message)
+
+        def asks(self, clauses):
+            asked.append(clauses)
+            return real.asks(clauses)
+
+    for said in (
+        "fix the failing test in parser.py, it breaks on empty input",
+        "what's the weather like in Lisbon tomorrow?",
+        "My sister lives in Porto.",
+        "refactor the loader: split it in two functions",
+    ):
+        assert read_requests(said, judge=Counting()) == ([], [])
+    assert asked == []
+
+
 def test_a_prompt_of_the_task_asked_as_a_request_writes_nothing_through_the_hook(tmp_path):
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:

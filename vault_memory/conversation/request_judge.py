@@ -1,10 +1,12 @@
 """The request judge (``lang.judge``) with the model it reads: the multilingual model this
 process shares (a bilingual vault's own half), loaded the first time a message needs it.
-Most messages ask nothing to keep and never load it."""
+Most messages ask nothing to keep and never load it: a message no rule read a request in
+is read only when a short clause of it may ask and the rest tells of the user."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..index.embedder import USE_MULTILINGUAL, UseEmbedder, embedder_from_config
@@ -14,14 +16,26 @@ from .signals import Judge
 assert meaning.MODEL == UseEmbedder.model_id, "the judge reads the vectors it was fitted on"
 
 
+class _Judge:
+    """``signals.Judge`` on the multilingual model: what a message is about, and whether a
+    clause of it asks to keep the rest."""
+
+    def __init__(self, cache_dir: str | Path | None):
+        self.cache_dir = cache_dir
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019 - a judge lives as long as its vault's process
+    def __call__(self, message: str) -> float:
+        return meaning.of_their_world(self._vectors((message,))[0])
+
+    def asks(self, clauses: Sequence[str]) -> list[float]:
+        return [meaning.asks_to_keep(v) for v in self._vectors(tuple(clauses))] if clauses else []
+
+    def _vectors(self, texts: Sequence[str]):
+        return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))
+
+
 def request_judge(cache_dir: str | Path | None = None) -> Judge:
     """How ``signals.read_requests`` asks what a message is about (``cache_dir``: where the
     model's loaded copy is kept, ``[embedding] cache_dir``). A message read twice (the prompt
     hook reads it, then writes what it asked) is embedded once."""
-
-    @functools.lru_cache(maxsize=4)
-    def judged(message: str) -> float:
-        vector = embedder_from_config(USE_MULTILINGUAL, cache_dir).embed([message])[0]
-        return meaning.of_their_world(vector)
-
-    return judged
+    return _Judge(cache_dir)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import NamedTuple
 
 from ..lang import (
     all_packs,
@@ -69,6 +70,45 @@ _LIST_ITEM = re.compile(r"^(?:[-*•·+]|\d{1,2}[.)])\s+(?=\S)")
 
 
 _QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
+
+
+#: where a clause of a message ends: a colon, a question mark, a comma, a semicolon, a
+#: sentence's end, or a dash between spaces (each read once, from its first character)
+_CLAUSE_END = re.compile(r"[:?;,.!]++(?=\s)|(?<=\s)(?:[—–]|-{1,2})(?=\s)")
+#: a lead or tail that may ask to keep the rest: at most this many words ("can this stick
+#: across our chats?", "tenlos a mano para otras veces"), read this far into the message
+_ASKING_MOST = 12
+_ASKING_REACH = 120
+#: what the rest must hold to be a fact the lead or tail may ask to keep: this many words
+_REST_LEAST = 3
+
+
+class MayAsk(NamedTuple):
+    """A short lead or tail of a message that may ask to keep the rest of it."""
+
+    clause: str
+    rest: str
+    #: a lead that announces what follows (before a colon or a dash: "Para la próxima vez
+    #: que hablemos: …"), the surest shape; a tail after a sentence ("… Look at this!")
+    #: may point at anything
+    announces: bool
+
+
+def may_ask(said: str) -> list[MayAsk]:
+    """Each lead of ``said`` before a mark near its start ("Para la próxima vez que
+    hablemos: …") and tail after one near its end ("…, tenlos a mano para otras veces")
+    that is short and may be what asks to keep the rest. Shapes only, no words: whether a
+    clause asks is the judge's to say (``lang.judge``)."""
+    out = []
+    for mark in _CLAUSE_END.finditer(said, 0, min(len(said), _ASKING_REACH)):
+        lead, rest = said[: mark.start()].strip(), said[mark.end() :].strip()
+        if 0 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
+            out.append(MayAsk(lead, rest, mark.group()[0] in ":—–-"))
+    for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
+        rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
+        if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
+            out.append(MayAsk(tail, rest, False))
+    return out
 
 
 def _unread(sentence: str) -> Signal | None:

@@ -20,8 +20,9 @@ import functools
 import itertools
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from ..lang import (
     ENGLISH,
@@ -34,6 +35,7 @@ from ..lang import (
     of_the_user,
     pack,
     sentences,
+    tells_of_the_user,
     told_alike,
 )
 from ..lang import judge as meaning
@@ -127,11 +129,23 @@ from .request_shapes import (
     _said_of_someone,
     _unread,
     _without_request_aside,
+    may_ask,
 )
 
-#: reads a message: the probability that it asks to keep something of the user's world
-#: rather than give an instruction for the task at hand (``lang.judge``)
-Judge = Callable[[str], float]
+
+class Judge(Protocol):
+    """Reads a message by its meaning (``lang.judge``)."""
+
+    def __call__(self, message: str) -> float:
+        """The probability that ``message`` asks to keep something of the user's world
+        rather than give an instruction for the task at hand."""
+        ...
+
+    def asks(self, clauses: Sequence[str]) -> list[float]:
+        """Each clause's probability that it asks to keep what the rest of its message says."""
+        ...
+
+
 #: why a request the rules kept is not, when the judge reads its message as the task's
 _BY_MEANING = "an instruction for the task at hand, by what the message says (not the user's world)"
 
@@ -219,7 +233,43 @@ def read_requests(
         return found, declined
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
+    if not found and not declined:
+        return _asked_in_words_unread(said, judge)
     return found, declined
+
+
+#: why a message the judge read as asking, in words no rule reads, is not kept
+_ASKED_UNREAD = "it may ask to keep this, in words vmem does not read: not kept (the agent's remember tool can keep it)"
+
+
+def _asked_in_words_unread(said: str, judge: Judge) -> tuple[list[Signal], list[NotKept]]:
+    """A message no rule read a request in, read by its meaning: when a short lead or tail
+    of it asks to keep what the rest tells of the user ("can this stick across our chats?
+    I'm training for…", "…, tenlos a mano para otras veces"; ``request_shapes.may_ask``),
+    by the judge of asking at ``ASKS_NAME`` and of the user's world at ``KEEP``, it is named
+    as a request not kept, so the agent knows. What the rest tells is kept only when the
+    judge is surer (``ASKS_KEEP``, ``KEEP_UNREAD``) of a lead that announces it ("Para la
+    próxima vez que hablemos: vivo en Valparaíso"): a tail such as "Look at this!" asks
+    nothing of what came before. A message of no such shape loads no model."""
+    parts = [part for part in may_ask(said) if tells_of_the_user(part.rest)]
+    if not parts:
+        return [], []
+    asks = judge.asks([part.clause for part in parts])
+    best = max(range(len(parts)), key=asks.__getitem__)
+    if asks[best] < meaning.ASKS_NAME:
+        return [], []
+    world = judge(said)
+    if world < meaning.KEEP:
+        return [], []
+    secrets = find_secrets(said)
+    if secrets:  # nothing of it was read: none of it is kept
+        return [], [NotKept(said, f"it holds {secrets[0].kind}, which is never kept")]
+    sure = [part for part, p in zip(parts, asks, strict=True) if p >= meaning.ASKS_KEEP and part.announces]
+    if sure and world >= meaning.KEEP_UNREAD:
+        kept = _kept(sure[0].rest, "", "", detect(sure[0].rest))
+        if isinstance(kept, Signal):
+            return [replace(kept, rule="asked-by-meaning")], []
+    return [], [NotKept(said, _ASKED_UNREAD)]
 
 
 #: a thing of the task pointed at as the one at hand ("on *this repo*", "en *este PR*",

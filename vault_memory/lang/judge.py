@@ -1,5 +1,7 @@
 """Whether a request to remember is about the user's world or about the task at hand, read
 by its meaning: a logistic regression on the multilingual model's vector of the message.
+And whether a clause asks to keep what the rest of a message says at all (``asks_to_keep``),
+for a message where no rule read a request.
 
 The request rules read words: files, code, "deploy", "esto" say the task. On requests and
 instructions written by people who never saw them, those words refused requests about the
@@ -39,19 +41,42 @@ REFUSE = 0.2
 #: (``conversation.signals._unread``): nothing of it was read, so the judge alone decides
 KEEP_UNREAD = 0.9
 
+#: the fitted judge of asking: does a clause, alone, ask to keep what a message tells
+#: ("para que lo tengas", "can this stick across our chats?", "só pra constar daqui em
+#: diante")? Trained by ``benchmarks/asking_judge.py`` on clauses a helper wrote and the
+#: leads and tails of the requests the sets hold, against look-alikes and conversation
+ASKING_WEIGHTS = Path(__file__).with_name("asking_judge.json")
+#: a message no rule read a request in, whose clause asks at or above this (and the
+#: message is of the user's world at ``KEEP``), is named as a request not kept: the agent
+#: is told, and its own remember tool can keep it. At or above ``ASKS_KEEP`` (and of the
+#: user's world at ``KEEP_UNREAD``) what the rest tells is kept. Chosen on the tune halves
+#: and LoCoMo's conversations 0-2 (``benchmarks/asking_judge.py``)
+ASKS_NAME = 0.7
+ASKS_KEEP = 0.8
+
 
 @functools.cache
-def _fitted() -> tuple[tuple[float, ...], float]:
-    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+def _fitted(path: Path = WEIGHTS) -> tuple[tuple[float, ...], float]:
+    data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("model") != MODEL:
-        raise ValueError(f"{WEIGHTS.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
+        raise ValueError(f"{path.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
     return tuple(float(w) for w in data["weights"]), float(data["bias"])
 
 
 def of_their_world(vector: Sequence[float]) -> float:
     """The probability that the message of ``vector`` (its unit ``MODEL`` vector) asks to
     keep something of the user's world rather than an instruction for the task at hand."""
-    weights, bias = _fitted()
+    return _probability(vector, WEIGHTS)
+
+
+def asks_to_keep(vector: Sequence[float]) -> float:
+    """The probability that the clause of ``vector`` (its unit ``MODEL`` vector) asks the
+    agent to keep what the rest of its message says."""
+    return _probability(vector, ASKING_WEIGHTS)
+
+
+def _probability(vector: Sequence[float], path: Path) -> float:
+    weights, bias = _fitted(path)
     if len(vector) != len(weights):
         raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
     z = bias + sum(w * float(v) for w, v in zip(weights, vector, strict=True))

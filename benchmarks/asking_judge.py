@@ -1,0 +1,170 @@
+"""The judge of asking: does a short clause, alone, ask the agent to keep what the rest of
+a message says ("can this stick across our chats?", "para que lo tengas", "só pra constar
+daqui em diante")?
+
+A message where no rule reads a request may still ask, in words no pack holds: the sets
+written by helpers who never saw the rules hold such requests, and they were dropped without
+a word. ``request_shapes.may_ask`` cuts a message into a short lead or tail and the rest;
+this fits a logistic regression on the multilingual model's vector of the clause:
+
+- asking: the clauses a helper wrote as training data (``data/language_eval/asking_train.json``,
+  written without seeing any rule or set), and the leads and tails of the requests and
+  instructions of the sets read before (no held half, no unseen set, not the seventeenth),
+  when they hold none of the values the request keeps and no digit;
+- not asking: the helper's look-alikes (to-dos, orders of the task, stories of remembering,
+  questions, chat, plain facts) and the leads and tails of LoCoMo's conversations 0-2, at a
+  third of the weight (chat, 1,178 clauses).
+
+It then reads every message of the sets through ``read_requests`` with the fitted judge
+and prints, per group, how many messages no rule read a request in are kept or named:
+requests of the tune halves and LoCoMo's conversations 0-2 (what the thresholds
+``lang.judge.ASKS_NAME`` and ``ASKS_KEEP`` were chosen on), then the held halves, the
+unseen sets and LoCoMo's conversations 3-4 (only measured).
+
+    python benchmarks/asking_judge.py [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from request_judge import write_fitted  # noqa: E402  (beside this script)
+
+from vault_memory.conversation.request_judge import request_judge  # noqa: E402
+from vault_memory.conversation.request_shapes import may_ask  # noqa: E402
+from vault_memory.conversation.signals import read_requests  # noqa: E402
+from vault_memory.index.embedder import UseEmbedder  # noqa: E402
+from vault_memory.lang import judge  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "language_eval"
+LOCOMO = ROOT.parent / "shared" / "bench" / "locomo-dev.json"
+#: the sets nobody read since they were written, and the one whose tune half chose the thresholds
+UNSEEN = ("_fresh9", "_fresh11")
+CHOSEN_ON = "_fresh17"
+#: sets split in halves, and the first and fifth generations' held halves
+HALVED = ("", "_fresh5", "_fresh12", "_fresh14", "_fresh15", "_fresh16", "_fresh17")
+GENERATIONS = ("", *(f"_fresh{n}" if n > 1 else "_fresh" for n in range(1, 18) if n != 13))
+L2 = 1e-3
+#: LoCoMo's clauses weigh this much each: many, and chat rather than requests
+CHAT_WEIGHT = 0.3
+
+
+def cases() -> list[dict]:
+    """Every request and instruction of the sets, with where it may be read."""
+    out = []
+    for generation in GENERATIONS:
+        for name, kind in (("explicit", "request"), ("coding", "instruction")):
+            path = DATA / f"{name}{generation}.json"
+            if not path.exists():
+                continue
+            for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+                held = case.get("split") == "held" and generation in HALVED
+                group = (
+                    "unseen" if generation in UNSEEN else "held" if held else "tune"
+                )  # a tune half, or a set read before
+                out.append({**case, "kind": kind, "generation": generation or "first", "group": group})
+    return out
+
+
+def locomo_turns() -> list[tuple[int, str]]:
+    """(conversation, text) of every turn of LoCoMo's dev half."""
+    out = []
+    for n, conversation in enumerate(json.loads(LOCOMO.read_text(encoding="utf-8"))):
+        for key, turns in conversation["conversation"].items():
+            if key.startswith("session_") and isinstance(turns, list):
+                out += [(n, turn["text"]) for turn in turns]
+    return out
+
+
+def leads_and_tails(text: str) -> list[str]:
+    """The first lead and the last tail ``may_ask`` finds in ``text``."""
+    parts = may_ask(text.strip())
+    leads = [part.clause for part in parts if text.strip().startswith(part.clause)]
+    tails = [part.clause for part in parts if not text.strip().startswith(part.clause)]
+    return leads[:1] + tails[-1:]
+
+
+def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by full-batch gradient descent: the same numbers on every run."""
+    w, b = np.zeros(x.shape[1]), 0.0
+    weight = weight / weight.mean()
+    for _ in range(800):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        g = (p - y) * weight
+        w -= 0.5 * (x.T @ g / len(y) + L2 * w)
+        b -= 0.5 * float(g.mean())
+    return w, b
+
+
+def training(rows: list[dict], chat: list[tuple[int, str]]) -> tuple[list[str], list[int], list[float]]:
+    written = json.loads((DATA / "asking_train.json").read_text(encoding="utf-8"))
+    asking = [c for clauses in written["asking"].values() for c in clauses]
+    other = [c for clauses in written["other"].values() for c in clauses]
+    mined = []
+    for case in rows:
+        if case["group"] != "tune" or case["generation"] == CHOSEN_ON:
+            continue
+        values = [v.casefold() for v in case.get("keep", [])]
+        mined += [
+            c
+            for c in leads_and_tails(case["prompt"])
+            if not any(v in c.casefold() for v in values) and not any(ch.isdigit() for ch in c)
+        ]
+    mined = list(dict.fromkeys(mined))
+    talk = list(dict.fromkeys(c for n, text in chat if n < 3 for c in leads_and_tails(text)))
+    print(
+        f"asking: {len(asking)} written, {len(mined)} leads and tails of requests; not: {len(other)} written, {len(talk)} of LoCoMo 0-2"
+    )
+    texts = asking + mined + other + talk
+    labels = [1] * (len(asking) + len(mined)) + [0] * (len(other) + len(talk))
+    weights = [1.0] * (len(asking) + len(mined) + len(other)) + [CHAT_WEIGHT] * len(talk)
+    return texts, labels, weights
+
+
+def measure(rows: list[dict], chat: list[tuple[int, str]]) -> None:
+    """What ``read_requests`` with the judge does with the messages no rule reads a request in."""
+    judged = request_judge()
+    counts: dict = collections.defaultdict(collections.Counter)
+    messages = [
+        (f"{c['group']} {c['kind']}s" + (" (17th)" if c["generation"] == CHOSEN_ON else ""), c["prompt"]) for c in rows
+    ]
+    messages += [("tune LoCoMo 0-2" if n < 3 else "held LoCoMo 3-4", text) for n, text in chat]
+    for group, text in messages:
+        found, declined = read_requests(text)
+        if found or declined:
+            continue
+        found, declined = read_requests(text, judge=judged)
+        counts[group]["no rule read"] += 1
+        counts[group]["kept"] += bool(found)
+        counts[group]["named"] += bool(declined) and not found
+    for group in sorted(counts):
+        c = counts[group]
+        print(f"  {group:28s} no rule read {c['no rule read']:5d}: kept {c['kept']:3d}, named {c['named']:3d}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the fitted judge into the package")
+    args = parser.parse_args()
+    rows, chat = cases(), locomo_turns()
+    texts, labels, weights = training(rows, chat)
+    x = UseEmbedder().embed(texts).astype(np.float64)
+    w, b = fit(x, np.array(labels, dtype=float), np.array(weights))
+    if args.write:
+        write_fitted(judge.ASKING_WEIGHTS, w, b, L2, len(texts))
+        judge._fitted.cache_clear()
+    print(f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept):")
+    measure(rows, chat)
+
+
+if __name__ == "__main__":
+    main()
