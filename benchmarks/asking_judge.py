@@ -130,22 +130,61 @@ def training(rows: list[dict], chat: list[tuple[int, str]]) -> tuple[list[str], 
     return texts, labels, weights
 
 
-def measure(rows: list[dict], chat: list[tuple[int, str]]) -> None:
-    """What ``read_requests`` with the judge does with the messages no rule reads a request in."""
-    judged = request_judge()
-    counts: dict = collections.defaultdict(collections.Counter)
+#: the thresholds tried (``lang.judge.ASKS_NAME``, ``ASKS_KEEP``), on the tune groups only
+NAMES = (0.5, 0.6, 0.7, 0.8)
+KEEPS = (0.6, 0.7, 0.8)
+#: the most LoCoMo 0-2 turns (chat) that may be named: one in 200
+CHAT_NAMED = 1 / 200
+
+
+def unread(rows: list[dict], chat: list[tuple[int, str]], tune: bool) -> list[tuple[str, str]]:
+    """(group, message) of the messages no rule reads a request in: the tune groups, or all."""
     messages = [
         (f"{c['group']} {c['kind']}s" + (" (17th)" if c["generation"] == CHOSEN_ON else ""), c["prompt"]) for c in rows
     ]
     messages += [("tune LoCoMo 0-2" if n < 3 else "held LoCoMo 3-4", text) for n, text in chat]
+    return [(g, text) for g, text in messages if (g.startswith("tune") or not tune) and read_requests(text) == ([], [])]
+
+
+def measure(messages: list[tuple[str, str]]) -> dict:
+    """What ``read_requests`` with the judge does with ``messages``, by group."""
+    judged = request_judge()
+    counts: dict = collections.defaultdict(collections.Counter)
     for group, text in messages:
-        found, declined = read_requests(text)
-        if found or declined:
-            continue
         found, declined = read_requests(text, judge=judged)
         counts[group]["no rule read"] += 1
         counts[group]["kept"] += bool(found)
         counts[group]["named"] += bool(declined) and not found
+    return counts
+
+
+def choose(messages: list[tuple[str, str]]) -> None:
+    """``ASKS_NAME`` and ``ASKS_KEEP`` by the tune groups: the most requests kept or named
+    (a keep counts twice), with nothing kept of an instruction or of chat and at most
+    ``CHAT_NAMED`` of LoCoMo 0-2's turns named."""
+    best = None
+    for name in NAMES:
+        for keep in (k for k in KEEPS if k >= name):
+            judge.ASKS_NAME, judge.ASKS_KEEP = name, keep
+            counts = measure(messages)
+            requests = [c for g, c in counts.items() if "requests" in g]
+            others = [c for g, c in counts.items() if "requests" not in g]
+            chat = counts["tune LoCoMo 0-2"]
+            score = sum(2 * c["kept"] + c["named"] for c in requests)
+            fair = not any(c["kept"] for c in others) and chat["named"] <= CHAT_NAMED * chat["no rule read"]
+            print(
+                f"  name at {name}, keep at {keep}: requests kept {sum(c['kept'] for c in requests)}, named "
+                f"{sum(c['named'] for c in requests)}; chat named {chat['named']}/{chat['no rule read']}"
+                + ("" if fair else " (not allowed)")
+            )
+            if fair and (best is None or score > best[0]):
+                best = (score, name, keep)
+    assert best is not None
+    judge.ASKS_NAME, judge.ASKS_KEEP = best[1], best[2]
+    print(f"chosen: name at {judge.ASKS_NAME}, keep at {judge.ASKS_KEEP} (lang/judge.py holds them)")
+
+
+def show(counts: dict) -> None:
     for group in sorted(counts):
         c = counts[group]
         print(f"  {group:28s} no rule read {c['no rule read']:5d}: kept {c['kept']:3d}, named {c['named']:3d}")
@@ -162,8 +201,10 @@ def main() -> None:
     if args.write:
         write_fitted(judge.ASKING_WEIGHTS, w, b, L2, len(texts))
         judge._fitted.cache_clear()
-    print(f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept):")
-    measure(rows, chat)
+    print("thresholds, on the tune groups:")
+    choose(unread(rows, chat, tune=True))
+    print(f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept), every group:")
+    show(measure(unread(rows, chat, tune=False)))
 
 
 if __name__ == "__main__":

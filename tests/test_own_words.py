@@ -1586,37 +1586,46 @@ def test_the_request_judge_reads_the_message_and_settles_what_words_of_code_left
 
 
 @pytest.mark.parametrize(
-    "said",
+    ("said", "fact"),
     [
-        "So you never have to ask me again: my cousin Aurelio runs a bakery in Bilbao",
-        "Add this to what you carry about me between sessions: my cousin Aurelio runs a bakery in Bilbao",
+        (
+            "So you never have to ask me again: my cousin Aurelio runs a bakery in Bilbao",
+            "The user's cousin Aurelio runs a bakery in Bilbao",
+        ),
+        (
+            "Add this to what you carry about me between sessions: my cousin Aurelio runs a bakery in Bilbao",
+            "The user's cousin Aurelio runs a bakery in Bilbao",
+        ),
+        (
+            "Pra próxima vez que a gente conversar: minha prima Joana é veterinária em Recife",
+            "A prima do usuário Joana é veterinária em Recife",
+        ),
     ],
 )
-def test_a_request_in_words_no_rule_reads_is_kept_when_its_lead_announces_the_fact(said, tmp_path):
+def test_a_request_in_words_no_rule_reads_is_kept_when_its_lead_announces_the_fact(said, fact, tmp_path):
     """No pack holds these words of asking: the rules alone read nothing (and said nothing).
     The judge of asking reads the lead before the colon as asking to keep what follows, and
-    the message as of the user's world: the fact is kept, in the third person."""
+    the message as of the user's world: what follows is read as a request, and kept in the
+    third person."""
     from vault_memory.conversation.request_judge import request_judge
 
     assert read_requests(said) == ([], [])
     kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
-    assert [(s.text, s.rule) for s in kept] == [
-        ("The user's cousin Aurelio runs a bakery in Bilbao", "asked-by-meaning")
-    ]
-    assert declined == []
+    assert [s.text for s in kept] == [fact] and declined == []
+    assert all(s.rule.startswith("asked-by-meaning+") for s in kept)
 
 
 @pytest.mark.parametrize(
     "said",
     [
         "my cousin Aurelio runs a bakery in Bilbao, hold that for the future",  # a tail
-        "Quero que isso fique contigo: minha prima Joana é veterinária em Recife",  # a lead, less sure
+        "minha prima Joana é veterinária em Recife, leva isso pras próximas conversas",  # a tail
         "So you never have to ask me again: my wifi password is Jabuti#4471",  # a secret
     ],
 )
 def test_a_request_in_words_no_rule_reads_is_named_when_the_judge_is_less_sure(said, tmp_path):
-    """What the judge of asking reads as a request it is not sure enough to keep (a tail,
-    which may point at anything; a lead under ``ASKS_KEEP``; a secret) is named, so the
+    """What the judge of asking reads as a request it does not keep (a tail, which may point
+    at anything; a message holding a secret) is named, so the
     agent is told and its own remember tool can keep it: it is no longer dropped without
     a word."""
     from vault_memory.conversation.request_judge import request_judge
@@ -1633,12 +1642,13 @@ def test_a_request_in_words_no_rule_reads_is_named_when_the_judge_is_less_sure(s
         "I finally finished the marathon in under four hours. Look at this!",
         "For the rest of this session: the parser tests live in tests/unit and take a minute",
         "Para esta sesión: los tests del parser están en tests/unit",
+        "Guest: Add this to what you carry about me between sessions: I'm allergic to latex.\nMe: what do I answer?",
     ],
 )
 def test_a_pointing_tail_or_a_lead_of_the_task_is_never_kept_by_the_judge_of_asking(said, tmp_path):
     """ "Look at this!" after a sentence may read as asking, but a tail is never kept; an
     instruction of the task after a lead that asks is of the task (the judge of the
-    message's world refuses it)."""
+    message's world refuses it); a lead after a label ("Guest: …") is someone else's."""
     from vault_memory.conversation.request_judge import request_judge
 
     kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
@@ -1658,6 +1668,28 @@ def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_nam
         ("created", "The user's cousin Aurelio runs a bakery in Bilbao")
     ]
     assert named == [] and any("Ximena" in w and "does not read" in w for w in warnings)
+
+
+def test_what_a_lead_announces_is_read_as_a_request_sentence_by_sentence(tmp_path):
+    """The rest after a lead the judge is sure of is read as the plainest request of its
+    language would ask it: its first sentence is the fact, a task asked after it is not
+    ("Also, could you rename…"); its clauses are the user's each ("…e uso…"); a rest that
+    asks a question keeps nothing and names nothing."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    judge = request_judge(tmp_path / "models")
+    kept, _ = read_requests(
+        "So you never have to ask me again: I live in Tallinn. Also, could you rename the helper in utils.py?",
+        judge=judge,
+    )
+    assert [s.text for s in kept] == ["The user lives in Tallinn"]
+    kept, _ = read_requests("Pra próxima vez que a gente conversar: sou vegana e corro maratonas.", judge=judge)
+    assert len(kept) == 1 and "vegana" in kept[0].text and kept[0].text.endswith("O usuário corre maratonas")
+    for said in (
+        "Add this to what you carry about me between sessions: which gym do I go to?",
+        "So you never have to ask me again: I live in Tallinn, right?",
+    ):
+        assert read_requests(said, judge=judge) == ([], [])
 
 
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):

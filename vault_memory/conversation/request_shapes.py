@@ -78,6 +78,8 @@ _CLAUSE_END = re.compile(r"[:?;,.!]++(?=\s)|(?<=\s)(?:[—–]|-{1,2})(?=\s)")
 #: a lead or tail that may ask to keep the rest: at most this many words ("can this stick
 #: across our chats?", "tenlos a mano para otras veces"), read this far into the message
 _ASKING_MOST = 12
+#: a colon before a space, or a new line: what a lead does not reach past
+_LABEL = re.compile(r":\s|\n")
 _ASKING_REACH = 120
 #: what the rest must hold to be a fact the lead or tail may ask to keep: this many words
 _REST_LEAST = 3
@@ -97,16 +99,19 @@ class MayAsk(NamedTuple):
 def may_ask(said: str) -> list[MayAsk]:
     """Each lead of ``said`` before a mark near its start ("Para la próxima vez que
     hablemos: …") and tail after one near its end ("…, tenlos a mano para otras veces")
-    that is short and may be what asks to keep the rest. Shapes only, no words: whether a
+    that is short and may be what asks to keep the rest; a lead goes no further than its
+    first colon or line (past it, the words are a label's: "Cliente: …"). Shapes only, no words: whether a
     clause asks is the judge's to say (``lang.judge``)."""
     out = []
     for mark in _CLAUSE_END.finditer(said, 0, min(len(said), _ASKING_REACH)):
         lead, rest = said[: mark.start()].strip(), said[mark.end() :].strip()
+        if _LABEL.search(lead):  # "Cliente: Para la próxima…: …": a label's words, someone else's
+            break
         if 0 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
             out.append(MayAsk(lead, rest, mark.group()[0] in ":—–-"))
     for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
-        if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
+        if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
             out.append(MayAsk(tail, rest, False))
     return out
 

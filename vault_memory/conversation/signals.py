@@ -220,55 +220,76 @@ def read_requests(
     ``judge``, when given, reads the meaning of a message it can read whole where the rules
     are in doubt: what they refused by words of the task alone, and what they kept
     (``_judged``)."""
-    reading = _Reading()
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = _as_written(normalize_space(_not_said(utterance)).strip())
-    reading.language = detect(said) if said else None
-    _read_all(reading, _sentences_of(said, reading.language), seconds)
-    found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
-    found, declined = _of_the_work_at_hand(found, declined, said)
+    found, declined = _read_by_rules(said, seconds)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
     if not found and not declined:
-        return _asked_in_words_unread(said, judge)
+        return _asked_in_words_unread(said, judge, seconds)
     return found, declined
+
+
+def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
+    """What the rules read of ``said`` (a message as written, its idioms of asking read as
+    the requests they ask): its facts, and its requests not kept with why."""
+    reading = _Reading()
+    reading.language = detect(said) if said else None
+    _read_all(reading, _sentences_of(said, reading.language), seconds)
+    found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
+    return _of_the_work_at_hand(found, declined, said)
 
 
 #: why a message the judge read as asking, in words no rule reads, is not kept
 _ASKED_UNREAD = "it may ask to keep this, in words vmem does not read: not kept (the agent's remember tool can keep it)"
 
 
-def _asked_in_words_unread(said: str, judge: Judge) -> tuple[list[Signal], list[NotKept]]:
+#: where a sentence ends, as far as its last mark says: a question's is "?"
+_SENTENCE_MARK = re.compile(r"[.!?]++(?=\s|$)")
+
+
+def _asks_first(said: str) -> bool:
+    """Whether the first sentence of ``said`` is a question ("…: what's my wife's name?"):
+    what a lead asks to keep is never a question."""
+    mark = _SENTENCE_MARK.search(said)
+    return mark is not None and "?" in mark.group()
+
+
+def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
     """A message no rule read a request in, read by its meaning: when a short lead or tail
     of it asks to keep what the rest tells of the user ("can this stick across our chats?
     I'm training for…", "…, tenlos a mano para otras veces"; ``request_shapes.may_ask``),
     by the judge of asking at ``ASKS_NAME`` and of the user's world at ``KEEP``, it is named
-    as a request not kept, so the agent knows. What the rest tells is kept only when the
-    judge is surer (``ASKS_KEEP``, ``KEEP_UNREAD``) of a lead that announces it ("Para la
-    próxima vez que hablemos: vivo en Valparaíso"): a tail such as "Look at this!" asks
-    nothing of what came before. A message of no such shape loads no model."""
-    parts = [part for part in may_ask(said) if tells_of_the_user(part.rest)]
+    as a request not kept, so the agent knows. When the judge is surer (``ASKS_KEEP``,
+    ``KEEP_UNREAD``) of a lead that announces the rest ("Para la próxima vez que hablemos:
+    vivo en Valparaíso"), the rest is read by the rules as the plainest request of its
+    language would ask it (``Pack.plain_request``: "recuerda esto: vivo en Valparaíso"), so
+    what they keep of a request, its clauses, its sentences and its refusals, they keep of
+    this one. A tail such as "Look at this!" asks nothing of what came before; a rest that
+    asks a question keeps nothing; a message of no such shape loads no model."""
+    parts = [p for p in may_ask(said) if not _asks_first(p.rest) and tells_of_the_user(p.rest)]
     if not parts:
         return [], []
     asks = judge.asks([part.clause for part in parts])
-    best = max(range(len(parts)), key=asks.__getitem__)
-    if asks[best] < meaning.ASKS_NAME:
+    if max(asks) < meaning.ASKS_NAME:
         return [], []
     world = judge(said)
     if world < meaning.KEEP:
         return [], []
     secrets = find_secrets(said)
-    if secrets:  # nothing of it was read: none of it is kept
+    if secrets:  # the judge alone read it: none of it is kept
         return [], [NotKept(said, f"it holds {secrets[0].kind}, which is never kept")]
     sure = [part for part, p in zip(parts, asks, strict=True) if p >= meaning.ASKS_KEEP and part.announces]
-    if sure and world >= meaning.KEEP_UNREAD:
-        kept = _kept(sure[0].rest, "", "", detect(sure[0].rest))
-        if isinstance(kept, Signal):
-            return [replace(kept, rule="asked-by-meaning")], []
+    language = (pack(detect(sure[0].rest) or ENGLISH) or pack(ENGLISH)) if sure else None
+    request = language.plain_request if language is not None else ""
+    if sure and request and world >= meaning.KEEP_UNREAD:
+        found, declined = _read_by_rules(f"{request}: {sure[0].rest}", seconds)
+        if found:
+            return [replace(f, rule=f"asked-by-meaning+{f.rule}") for f in found], declined
     return [], [NotKept(said, _ASKED_UNREAD)]
 
 

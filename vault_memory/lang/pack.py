@@ -66,6 +66,9 @@ class Pack:
     #: request they ask): "hang on to that" → "remember that", "don't let me forget!" →
     #: "remember that!"; each reads only where what it asks to keep is pointed at
     request_idioms: tuple[tuple[str, str], ...] = ()
+    #: the plainest way the language asks to keep what follows a colon ("remember this"):
+    #: what a lead the judge of asking is sure of stands for (``conversation.signals``)
+    plain_request: str = ""
     #: the subjects that make a word of keeping a verb said of someone, not a request
     #: ("*we* save that data for 90 days", "*they* file that paperwork in April")
     statement_subjects: frozenset[str] = field(default_factory=frozenset)

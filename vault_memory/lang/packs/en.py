@@ -451,6 +451,7 @@ PACK = Pack(
         r"when(?:ever)?\s+(?:i|we)\b(?!\s+(?:\w+ed|was|were|had|went|did|got|met|saw|came|made|took|used)\b)",
         r"for\s+when(?:ever)?\b",
     ),
+    plain_request="remember this",
     request_idioms=(
         # asking in other words than the common verbs: "write this down:", "tuck this away", "don't
         # lose this one", "keep this in your back pocket", "make sure you know that…", "update my info:"

@@ -486,6 +486,7 @@ PACK = Pack(
         r"(?:para|pa)\s+cuando\b",
         r"(?:siempre|cada\s+vez)\s+q(?:ue)?\b",
     ),
+    plain_request="recuerda esto",
     request_idioms=(
         # pedir que guarde en otras palabras: "que no se te pase:", "métetelo en la cabeza", "actualiza
         # mis datos:", "déjalo asentado", "quédate con este dato", "pa que lo tengas fichado"

@@ -502,6 +502,7 @@ PACK = Pack(
         r"(?:pra|para)\s+quando\b",
         r"(?:sempre|toda\s+vez|cada\s+vez)\s+q(?:ue)?\b",
     ),
+    plain_request="anota isso",
     request_idioms=(
         # pedir que guarde com outras palavras: "fixa isso aí:", "atualiza meus dados:", "põe na minha
         # ficha que…", "não deixa passar", "grava isso na cabeça", "vou te passar uma coisa importante:"
