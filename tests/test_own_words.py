@@ -1692,6 +1692,19 @@ def test_what_a_lead_announces_is_read_as_a_request_sentence_by_sentence(tmp_pat
         assert read_requests(said, judge=judge) == ([], [])
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("my accountant is Mrs. Haddad remember that", "The user's accountant is Mrs. Haddad"),
+        ("mi fisio es el Dr. Campos apúntalo", "El fisio del usuario es el Dr. Campos"),
+    ],
+)
+def test_a_request_after_a_name_with_a_title_keeps_the_name(said, fact):
+    """A request said after its fact with no comma, right after a titled name: the title's
+    full stop is no place where the request begins (it had kept "…is Mrs")."""
+    assert [s.text for s in read_requests(said)[0]] == [fact]
+
+
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
     """The judge of asking reads only a short lead or tail beside a rest that tells of the
     user: a prompt of the task, a question, a fact said alone never reach the model."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..lang import (
     all_packs,
     detect,
+    ends_in_abbreviation,
     fold_accents,
     in_third_person,
     pack,
@@ -141,9 +142,7 @@ def _ends_in_a_request(said: str) -> bool:
     """Whether ``said`` ends in a request to keep what it says before ("…, no lo olvides
     porque…", "…, grava os dois")."""
     tail = max(0, len(said) - _TRAILING_CHARS)  # a request said after its fact is short
-    return any(
-        _trailing_request(said[split.end() :].split()) is not None for split in _REQUEST_AFTER.finditer(said, tail)
-    )
+    return any(_trailing_request(said[split.end() :].split()) is not None for split in _marks_after(said, tail))
 
 
 #: how far from its end a request said after its fact may begin
@@ -340,6 +339,17 @@ _EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3f
 _REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")
 
 
+def _marks_after(said: str, start: int = 0) -> list[re.Match[str]]:
+    """Where a request said after its fact may begin in ``said`` (``_REQUEST_AFTER``), not
+    at the full stop of an abbreviation: "my dentist is Dr. Alves remember that" had kept
+    "The user's dentist is Dr"."""
+    return [
+        m
+        for m in _REQUEST_AFTER.finditer(said, start)
+        if not (m.group().startswith(".") and ends_in_abbreviation(said[: m.start() + 1]))
+    ]
+
+
 #: the emoji a sentence opens with, that the one before it ended on ("…esto? 🙂 mi proyecto")
 _EMOJI_OPENING = re.compile(r"^(?:" + _EMOJI + r"\s*)+")
 
@@ -402,7 +412,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
 def _without_trailing_request(said: str) -> str:
     """``said`` without a request said again at its end, after a comma or a dash ("before i
     forget: my locker is 212, remember that" keeps "my locker is 212")."""
-    marks = list(_REQUEST_AFTER.finditer(said))
+    marks = _marks_after(said)
     if marks and _trailing_request(said[marks[-1].end() :].split()) is not None:
         return said[: marks[-1].start()].rstrip()
     return said

@@ -61,7 +61,6 @@ from .request_facts import (
     _PASSING,
     _POINTED,
     _REMEMBERING,
-    _REQUEST_AFTER,
     _SAYS_SOMETHING,
     _TASK_WORDS,
     _THAT_WORDS,
@@ -85,6 +84,7 @@ from .request_facts import (
     _first_cue,
     _is_cue,
     _kept,
+    _marks_after,
     _of_user_or_group,
     _rx,
     _says_nothing,
@@ -1466,7 +1466,7 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
     remember that (in case…)", "uso Arch Linux, anotalo", "…, tenlo presente siempre",
     "…, que no se te olvide en próximas sesiones". What is kept says something of the
     user or their world: "Call the plumber, keep that in mind" is a to-do."""
-    for split in reversed(list(_REQUEST_AFTER.finditer(clause))):
+    for split in reversed(_marks_after(clause)):
         rest = clause[split.end() :].split()
         if len(rest) > _TRAILING_WORDS:
             return None  # a request is short; what is longer is no request after its fact

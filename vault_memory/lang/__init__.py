@@ -16,7 +16,7 @@ from .marks import conflict_marks
 from .pack import Pack
 from .question import Question, read_question
 from .registry import all_packs, pack
-from .sentences import sentences
+from .sentences import ends_in_abbreviation, sentences
 from .subjects import (
     about_the_user,
     may_be_about,
@@ -57,6 +57,7 @@ __all__ = [
     "says_change",
     "says_contrast",
     "all_packs",
+    "ends_in_abbreviation",
     "sentences",
     "value_wrapping",
     "words",

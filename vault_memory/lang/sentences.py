@@ -42,7 +42,7 @@ def sentences(text: str, lang: str | None = None) -> list[str]:
             # no space before it: no sentence begins there ("3.º andar", a segmenter's break);
             # the segmenter's pieces keep their spaces, so a piece joined again is added as is
             glued = bool(joined) and not joined[-1][-1:].isspace()
-            if joined and (glued or _ends_in_abbreviation(last) or _LIST_NUMBER.match(last)):
+            if joined and (glued or ends_in_abbreviation(last) or _LIST_NUMBER.match(last)):
                 joined[-1] += piece
             else:
                 joined.append(piece)
@@ -50,6 +50,8 @@ def sentences(text: str, lang: str | None = None) -> list[str]:
     return out
 
 
-def _ends_in_abbreviation(piece: str) -> bool:
+def ends_in_abbreviation(piece: str) -> bool:
+    """Whether ``piece`` ends with an abbreviation and its full stop ("…is Dr.", "Mr."): no
+    sentence or clause ends there."""
     match = _LAST_WORD.search(piece)
     return match is not None and match.group(1).casefold() in _abbreviations()
