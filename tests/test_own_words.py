@@ -1705,6 +1705,24 @@ def test_a_request_after_a_name_with_a_title_keeps_the_name(said, fact):
     assert [s.text for s in read_requests(said)[0]] == [fact]
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I prefer tea with oat milk, carry that with you from now on", "The user prefers tea with oat milk"),
+        ("Vivo en Rosario, que te quede para las próximas charlas", "El usuario vive en Rosario"),
+        ("I live in Lisbon, near the river", "The user lives in Lisbon, near the river"),  # no tail that asks
+    ],
+)
+def test_a_tail_that_asks_in_words_no_rule_reads_is_no_part_of_the_fact_it_follows(said, fact, tmp_path):
+    """A fact the rules read as said ("I prefer…", "Vivo en…") had kept the words after it
+    that ask to keep it ("…, carry that with you from now on"): the judge of asking reads
+    the tail as asking, and it is cut; a tail that asks nothing stays the fact's."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [s.text for s in kept] == [fact]
+
+
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
     """The judge of asking reads only a short lead or tail beside a rest that tells of the
     user: a prompt of the task, a question, a fact said alone never reach the model."""

@@ -94,6 +94,8 @@ class MayAsk(NamedTuple):
     #: que hablemos: …"), the surest shape; a tail after a sentence ("… Look at this!")
     #: may point at anything
     announces: bool
+    #: a tail: said after the rest ("…, hold that for the future")
+    tail: bool = False
 
 
 def may_ask(said: str) -> list[MayAsk]:
@@ -112,7 +114,7 @@ def may_ask(said: str) -> list[MayAsk]:
     for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
-            out.append(MayAsk(tail, rest, False))
+            out.append(MayAsk(tail, rest, False, tail=True))
     return out
 
 

@@ -231,7 +231,33 @@ def read_requests(
         return _judged(found, declined, judge(said))
     if not found and not declined:
         return _asked_in_words_unread(said, judge, seconds)
+    if found and not declined:
+        return _without_asking_tail(said, found, judge), declined
     return found, declined
+
+
+def _without_asking_tail(said: str, found: list[Signal], judge: Judge) -> list[Signal]:
+    """``found``, the facts a message tells without asking (a statement the rules read: "I
+    prefer window seats on flights, …"), less a tail that asks to keep them in words no
+    rule reads ("…, hold that for the future"), when the judge of asking reads it so
+    (``ASKS_NAME``): it had been written as part of the fact. What is left was asked."""
+    tails = [p.clause for p in may_ask(said) if p.tail and tells_of_the_user(p.rest)]
+    ends = [(f, t) for f in found for t in tails if _ends_with(f.text, t)]
+    if not ends:
+        return found
+    asks = judge.asks([t for _, t in ends])
+    cut = {f: t for (f, t), p in zip(ends, asks, strict=True) if p >= meaning.ASKS_NAME}
+    return [_cut_tail(f, cut[f]) if f in cut else f for f in found]
+
+
+def _ends_with(fact: str, tail: str) -> bool:
+    return fact.rstrip(" .!").casefold().endswith(tail.rstrip(" .!").casefold())
+
+
+def _cut_tail(fact: Signal, tail: str) -> Signal:
+    text = fact.text.rstrip(" .!")
+    kept = text[: len(text) - len(tail.rstrip(" .!"))].rstrip(" ,;—–-")
+    return replace(fact, text=kept, rule=f"asked-by-meaning+{fact.rule}")
 
 
 def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
