@@ -1429,7 +1429,7 @@ def test_a_bare_carriage_return_ends_a_line():
     [
         ("Lembra que no ano passado troquei de carro", "o usuário trocou de carro", "troquei"),
         ("Anota aí: eu me formei em Direito em 2019", "o usuário se formou em Direito", "formei"),
-        ("Guarda isso: em 2021 fiquei noiva do Rui", "o usuário ficou noiva", "fiquei"),
+        ("Guarda isso: em 2021 fiquei noiva do Rui", "a usuária ficou noiva", "fiquei"),
         ("Lembra que o meu filho joga hóquei no Benfica", "hóquei", "hócou"),
     ],
 )
@@ -1684,7 +1684,7 @@ def test_what_a_lead_announces_is_read_as_a_request_sentence_by_sentence(tmp_pat
     )
     assert [s.text for s in kept] == ["The user lives in Tallinn"]
     kept, _ = read_requests("Pra próxima vez que a gente conversar: sou vegana e corro maratonas.", judge=judge)
-    assert len(kept) == 1 and "vegana" in kept[0].text and kept[0].text.endswith("O usuário corre maratonas")
+    assert [s.text for s in kept] == ["A usuária é vegana. A usuária corre maratonas"]
     for said in (
         "Add this to what you carry about me between sessions: which gym do I go to?",
         "So you never have to ask me again: I live in Tallinn, right?",
@@ -1721,6 +1721,31 @@ def test_a_tail_that_asks_in_words_no_rule_reads_is_no_part_of_the_fact_it_follo
 
     kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
     assert [s.text for s in kept] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        (
+            "lembra que sou aposentada e meu filho mora em Braga",
+            "A usuária é aposentada. O filho da usuária mora em Braga",
+        ),
+        (
+            "recuerda que soy jubilada y mi hijo vive en Burgos",
+            "La usuaria es jubilada. El hijo de la usuaria vive en Burgos",
+        ),
+        (
+            "lembra que sou aposentado e meu filho mora em Braga",
+            "O usuário é aposentado. O filho do usuário mora em Braga",
+        ),
+        ("lembra que não sou nada fã de coentro", "O usuário não é nada fã de coentro"),
+    ],
+)
+def test_a_woman_is_one_woman_through_every_clause_of_her_fact(said, fact):
+    """What the user says of herself ("sou aposentada") names her in every clause of the
+    fact, in Portuguese as in Spanish: it had been "O usuário é aposentada" and "el hijo del
+    usuario" after "la usuaria"; a man, or a word of no gender ("nada"), stays as was."""
+    assert [s.text for s in read_requests(said)[0]] == [fact]
 
 
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):

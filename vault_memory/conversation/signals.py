@@ -29,6 +29,7 @@ from ..lang import (
     all_packs,
     detect,
     fold_accents,
+    in_one_gender,
     in_third_person,
     normalize_space,
     not_utf8,
@@ -1287,7 +1288,8 @@ def _goes_on(sentence: str) -> bool:
 def _joined(signal: Signal, sentence: str) -> Signal:
     """A request with the sentence that goes on about it, in the fact's own person."""
     more = _sentence(in_third_person(sentence.rstrip(".!;").strip(), signal.lang))
-    return Signal(f"{signal.text.rstrip('.')}. {more}", signal.key, signal.domain, signal.lang, f"{signal.rule}+more")
+    text = in_one_gender(f"{signal.text.rstrip('.')}. {more}", signal.lang)
+    return Signal(text, signal.key, signal.domain, signal.lang, f"{signal.rule}+more")
 
 
 #: words that make a fact about the user's relationship with whom they talk to ("you promised

@@ -10,7 +10,7 @@ the ground floor: it imports nothing else of vmem.
 from .borrow import borrowed
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages, told_alike
-from .grammar import in_third_person
+from .grammar import in_one_gender, in_third_person
 from .keys import key_concept, key_names, value_wrapping
 from .marks import conflict_marks
 from .pack import Pack
@@ -41,6 +41,7 @@ __all__ = [
     "detect",
     "told_alike",
     "fold_accents",
+    "in_one_gender",
     "in_third_person",
     "key_concept",
     "key_names",

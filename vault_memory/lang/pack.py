@@ -370,6 +370,9 @@ class Pack:
     #: user's own words as a fact about them ("I live in Lima" → "the user lives in Lima");
     #: None leaves them as said
     third_person: Callable[[str], str] | None = None
+    #: a fact about the user in one gender: once it says she is a woman ("la usuaria es
+    #: vegana"), every mention of the user in it is hers (a fact of two clauses, each read alone)
+    one_gender: Callable[[str], str] | None = None
     #: and the words people type short as they are written ("im vegan" → "I'm vegan"), read
     #: before any rule; None reads them as typed
     as_written: Callable[[str], str] | None = None

@@ -25,6 +25,13 @@ def in_third_person(text: str, lang: str | None) -> str:
     return said if isinstance(said, str) else text
 
 
+def in_one_gender(text: str, lang: str | None) -> str:
+    """``text``, a fact about the user in ``lang``, with every mention of the user in the
+    gender one of them has ("La usuaria es vegana. El usuario corre…" → "…La usuaria corre…")."""
+    found = pack(lang or "en")
+    return found.one_gender(text) if found is not None and found.one_gender is not None else text
+
+
 def as_typed_kept(rewrite: Callable[[str], str | None], text: str) -> str | None:
     """``rewrite(text)`` with what the user typed as it is held aside, so no grammar reads it
     as words: a name in quotes ("Me and You", "Meu Bem") and an address, a path or a handle

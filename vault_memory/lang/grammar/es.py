@@ -186,10 +186,16 @@ def gender(text: str) -> str:
         agree,
         text,
     )
-    if agreed == text:
+    if re.search(r"\b[Ll]a usuaria\b", agreed) is None:
         return text
     # one user, one gender: "la usuaria es celíaca, el usuario no come gluten" → "…, la usuaria no come gluten"
-    return re.sub(r"\b([Ee])l usuario\b", lambda m: f"{'L' if m.group(1) == 'E' else 'l'}a usuaria", agreed)
+    her = {"el": "la", "del": "de la", "al": "a la"}
+
+    def hers(m: re.Match[str]) -> str:
+        said = her[m.group(1).lower()]
+        return f"{said[0].upper() + said[1:] if m.group(1)[0].isupper() else said} usuaria"
+
+    return re.sub(r"\b(el|del|al) usuario\b", hers, agreed, flags=re.IGNORECASE)
 
 
 #: what a time said before the verb opens with ("los viernes", "de lunes a viernes", "en

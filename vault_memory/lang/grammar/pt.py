@@ -153,7 +153,42 @@ def third_person(text: str) -> str:
         r"(?<=\s)eu\s+((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
     )
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
-    return re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I)
+    return gender(re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I))
+
+
+#: endings of a feminine adjective or noun whose masculine differs ("vegana", "casada",
+#: "grávida", "celíaca", "professora", "solteira"); "dentista", "atleta" are both
+_PT_FEMININE = ("ada", "ida", "ana", "ina", "ica", "aca", "eira", "ora", "osa", "iva", "ona", "ela")
+#: words of those endings that say nothing of the user's gender ("o usuário não é nada disso")
+_PT_NO_GENDER = frozenset({"nada", "toda", "cada", "ainda", "fora", "agora", "embora", "vida"})
+#: what "o usuário" is after a preposition, for a woman ("do usuário" → "da usuária")
+_PT_HER = {"o": "a", "do": "da", "no": "na", "pelo": "pela", "ao": "à"}
+
+
+def gender(text: str) -> str:
+    """ "o usuário é vegana" → "a usuária é vegana": the subject agrees with what the user
+    said of herself, and so does every other mention of her in the fact ("a irmã da
+    usuária")."""
+
+    def agree(m: re.Match[str]) -> str:
+        word = m.group(3).lower()
+        if not word.endswith(_PT_FEMININE) or word in _PT_NO_GENDER:
+            return m.group(0)
+        return f"{'A' if m.group(1) == 'O' else 'a'} usuária {m.group(2)} {m.group(3)}"
+
+    agreed = re.sub(
+        r"\b([Oo]) usuário ((?:(?:j[aá]\s+n[aã]o|n[aã]o|agora|ainda|j[aá])\s+)?(?:é|está|era|estava|foi|continua|segue|ficou)) (\w+)",
+        agree,
+        text,
+    )
+    if re.search(r"\b(?:[AaÀà]|[DdNn]a|[Pp]ela) usuária\b", agreed) is None:
+        return text
+
+    def her(m: re.Match[str]) -> str:  # one user, one gender
+        said = _PT_HER[m.group(1).lower()]
+        return f"{said.capitalize() if m.group(1)[0].isupper() else said} usuária"
+
+    return re.sub(r"\b(o|do|no|pelo|ao) usuário\b", her, agreed, flags=_I)
 
 
 def _said_by_eu(m: re.Match[str]) -> str:

@@ -844,6 +844,7 @@ PACK = Pack(
     stem_endings=(("ís", "ir"),),
     stem_ending_exceptions=frozenset({"parís"}),
     third_person=grammar.third_person,
+    one_gender=grammar.gender,
     write_instruction=grammar.instruction,
     lasting_words=("siempre", "nunca"),
     lasting_rule="siempre",

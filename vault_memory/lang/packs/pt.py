@@ -954,6 +954,7 @@ PACK = Pack(
         (r"cor", "color"),
     ),
     third_person=grammar.third_person,
+    one_gender=grammar.gender,
     write_instruction=grammar.instruction,
     lasting_words=("sempre",),
     lasting_rule="sempre",
