@@ -272,7 +272,9 @@ def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list
 
 
 #: why a message the judge read as asking, in words no rule reads, is not kept
-_ASKED_UNREAD = "it may ask to keep this, in words vmem does not read: not kept (the agent's remember tool can keep it)"
+_ASKED_UNREAD = (
+    "it may ask to keep this in words vmem does not read, so it is not kept; the agent's remember tool can keep it"
+)
 
 
 #: where a sentence ends, as far as its last mark says: a question's is "?"
