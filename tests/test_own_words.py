@@ -1748,6 +1748,24 @@ def test_a_woman_is_one_woman_through_every_clause_of_her_fact(said, fact):
     assert [s.text for s in read_requests(said)[0]] == [fact]
 
 
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        (
+            "For future chats:\n- I'm left-handed\n- I live in Braga",
+            ["The user is left-handed", "The user lives in Braga"],
+        ),
+        ("Para o futuro:\n- sou canhoto\n- moro em Braga", ["O usuário é canhoto", "O usuário mora em Braga"]),
+    ],
+)
+def test_a_lead_that_asks_with_nothing_after_it_keeps_the_list_below_it(said, facts):
+    """A lead read as asking ("For future chats:", "Para o futuro:") with nothing after its
+    colon announces the list on the lines below: each item is kept (it had been named,
+    "nothing to keep was said after the request")."""
+    kept, declined = read_requests(said)
+    assert [s.text for s in kept] == facts and declined == []
+
+
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
     """The judge of asking reads only a short lead or tail beside a rest that tells of the
     user: a prompt of the task, a question, a fact said alone never reach the model."""

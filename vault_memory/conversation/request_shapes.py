@@ -26,6 +26,7 @@ from .request_facts import (
     _CUE_REACH,
     _CUE_WORDS,
     _I,
+    _NOTHING_AFTER,
     _POSSESSIVE_FIRST,
     _PRONOUN_TAILS,
     _REMEMBERING,
@@ -231,6 +232,10 @@ def _announces_a_list(sentence: str, declined: list[NotKept], following: str) ->
     head = sentence.rstrip()
     if not head.endswith(":") or not declined or _LIST_ITEM.match(following) is None or _TASK_WORDS.search(head):
         return False
+    if all(
+        n.reason == _NOTHING_AFTER for n in declined
+    ):  # "For future reference:", read as asking with nothing after it
+        return True
     words = [w.strip(",.!?¿¡:").casefold() for w in head[:-1].split()]
     cue = _first_cue(words, _CUE_REACH)
     if cue is None:
