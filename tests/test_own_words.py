@@ -1766,6 +1766,26 @@ def test_a_lead_that_asks_with_nothing_after_it_keeps_the_list_below_it(said, fa
     assert [s.text for s in kept] == facts and declined == []
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        (
+            "Trabajo de noche en un hospital. Tenlo presente para las próximas veces que te toque armar mi agenda.",
+            "El usuario trabaja de noche en un hospital",
+        ),
+        (
+            "Registrá para las próximas sesiones que trabajo en remoto",
+            "El usuario trabaja en remoto",
+        ),  # a "que" of the fact
+    ],
+)
+def test_a_que_of_when_that_asks_the_assistant_is_not_the_fact(said, fact):
+    """After a phrase of when a request is for, a "que" whose clause names the assistant
+    ("…las próximas veces que te toque armar mi agenda") is of when: the request points
+    back at what was said before it. It had kept "Te toque armar la agenda del usuario"."""
+    assert [s.text for s in read_requests(said)[0]] == [fact]
+
+
 def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
     """The judge of asking reads only a short lead or tail beside a rest that tells of the
     user: a prompt of the task, a question, a fact said alone never reach the model."""

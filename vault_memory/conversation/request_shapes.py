@@ -507,7 +507,9 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
             near = i - cue <= _THAT_REACH or (
                 _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None
                 and not any(fold_accents(w.casefold()) in _THAT_WORDS for w in words[i + 1 :])
-            )  # not "para la próxima vez que te pregunte por vinos, que…": that "que" is of when
+                and not _ADDRESSEE & {w.casefold().strip(",.") for w in words[i + 1 : i + 1 + _ADDRESSEE_REACH]}
+            )  # not "para la próxima vez que te pregunte por vinos, que…", nor "…las próximas veces
+            # que te pida ejercicios": that "que" is of when, the assistant is asked
             if near and not any(w.endswith(",") for w in words[cue:i]):
                 return " ".join(words[i + 1 :]), i
             return None, i
@@ -612,6 +614,10 @@ _THAT_REACH = 4
 #: or further, after a phrase of when it is for ("Registrá para las próximas sesiones que…",
 #: "Ten presente de ahora en adelante que…"), in every pack (``Pack.future_leads``)
 _FOR_LATER = re.compile(_either_of("future_leads"), _I)
+#: the words naming the assistant in every pack, and how close after a "que" of when they
+#: say the clause is of when ("que yo te pida…")
+_ADDRESSEE = frozenset(w for p in all_packs() for w in p.addressee)
+_ADDRESSEE_REACH = 3
 
 
 #: a dash between a request and what it keeps, as a colon ("memorize this - home wifi is …")

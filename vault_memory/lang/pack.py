@@ -413,6 +413,10 @@ class Pack:
     attributions: tuple[str, ...] = ()
     polite_openers: tuple[str, ...] = ()
     relationship_words: tuple[str, ...] = ()
+    #: the words that name the one spoken to, the assistant ("you", "te", "você"): a clause
+    #: after a phrase of when that holds one is of when ("…para las próximas veces que *te*
+    #: pida ejercicios"), not the fact a request keeps
+    addressee: frozenset[str] = field(default_factory=frozenset)
     task_tails: tuple[str, ...] = ()
     #: the ending the language's third person singular puts on its verb ("runs"), when it has
     #: one: a verb without it after a fact of someone's is an order ("… and make the header sticky")

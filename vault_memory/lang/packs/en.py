@@ -881,6 +881,7 @@ PACK = Pack(
     ),
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
+    addressee=frozenset("you your yours".split()),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
     third_person_ending="s",
     task_tails=(

@@ -876,6 +876,7 @@ PACK = Pack(
     ),
     value_leads=("dice", "decía", "decia", "pone", "fue", "nunca", "no", "jamás", "con"),
     polite_openers=("por favor", "porfa"),
+    addressee=frozenset("te tú tu vos usted ti contigo".split()),
     relationship_words=(
         "t[uú]",
         "tus",

@@ -967,6 +967,7 @@ PACK = Pack(
     attributions=("disse", "diz", "dizia", "escreveu", "escreve", "perguntou", "respondeu", "falou", "mandou", "pediu"),
     value_leads=("diz", "dizia", "foi", "era", "nunca", "não", "com"),
     polite_openers=("por favor", "pfv"),
+    addressee=frozenset("você vc te tu contigo teu tua".split()),
     relationship_words=(
         "voc[eê]",
         "vc",
