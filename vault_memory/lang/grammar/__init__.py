@@ -32,6 +32,39 @@ def in_one_gender(text: str, lang: str | None) -> str:
     return found.one_gender(text) if found is not None and found.one_gender is not None else text
 
 
+def in_her_gender(
+    text: str,
+    said_of: re.Pattern[str],
+    feminine: tuple[str, ...],
+    her: dict[str, str],
+    user: tuple[str, str],
+    no_gender: frozenset[str] = frozenset(),
+) -> str:
+    """One woman through a fact, in a language whose words for the user have a gender: the
+    user's noun after its article agrees with a feminine word she says of herself after a
+    copula (``said_of``: groups article, copula, word; a word of a ``feminine`` ending, not
+    one of ``no_gender``), and once the fact names her so, every mention of the user is
+    hers (``her``: each article or contraction before the user's noun, and its feminine;
+    ``user``: the noun, masculine and feminine)."""
+    he, she = user
+
+    def hers(article: str) -> str:
+        said = her[article.lower()]
+        return said[0].upper() + said[1:] if article[0].isupper() else said
+
+    def agree(m: re.Match[str]) -> str:
+        word = m.group(3).lower()
+        if not word.endswith(feminine) or word in no_gender:
+            return m.group(0)
+        return f"{hers(m.group(1))} {she} {m.group(2)} {m.group(3)}"
+
+    agreed = said_of.sub(agree, text)
+    if re.search(rf"\b{she}\b", agreed) is None:
+        return text
+    mention = re.compile(rf"\b({'|'.join(map(re.escape, her))}) {he}\b", re.IGNORECASE)
+    return mention.sub(lambda m: f"{hers(m.group(1))} {she}", agreed)
+
+
 def as_typed_kept(rewrite: Callable[[str], str | None], text: str) -> str | None:
     """``rewrite(text)`` with what the user typed as it is held aside, so no grammar reads it
     as words: a name in quotes ("Me and You", "Meu Bem") and an address, a path or a handle

@@ -8,7 +8,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import we_to_they
+from . import in_her_gender, we_to_they
 
 _I = re.IGNORECASE
 
@@ -172,30 +172,20 @@ _ES_AFTER_NOUN = (
 _ES_FEMININE = ("ada", "ida", "ana", "ina", "ena", "ica", "aca", "era", "ora", "osa", "iva", "ola", "ona")
 
 
+#: the user said to be something after a copula, read for the gender of what she is
+_ES_SAID_OF = re.compile(
+    r"\b([Ee]l) usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)"
+)
+#: what "el usuario" is after a preposition, for a woman ("del usuario" → "de la usuaria")
+_ES_HER = {"el": "la", "del": "de la", "al": "a la"}
+
+
 def gender(text: str) -> str:
     """ "el usuario está embarazada" → "la usuaria está embarazada": the subject agrees with
-    what the user said of herself (it read "El usuario es vegetariana")."""
-
-    def agree(m: re.Match[str]) -> str:
-        if not m.group(3).lower().endswith(_ES_FEMININE):
-            return m.group(0)
-        return f"{'L' if m.group(1) == 'E' else 'l'}a usuaria {m.group(2)} {m.group(3)}"
-
-    agreed = re.sub(
-        r"\b([Ee])l usuario ((?:(?:ya\s+no|no|ahora|todavía|ya)\s+)?(?:es|está|era|estaba|fue|sigue)) (\w+)",
-        agree,
-        text,
-    )
-    if re.search(r"\b[Ll]a usuaria\b", agreed) is None:
-        return text
-    # one user, one gender: "la usuaria es celíaca, el usuario no come gluten" → "…, la usuaria no come gluten"
-    her = {"el": "la", "del": "de la", "al": "a la"}
-
-    def hers(m: re.Match[str]) -> str:
-        said = her[m.group(1).lower()]
-        return f"{said[0].upper() + said[1:] if m.group(1)[0].isupper() else said} usuaria"
-
-    return re.sub(r"\b(el|del|al) usuario\b", hers, agreed, flags=re.IGNORECASE)
+    what the user said of herself (it read "El usuario es vegetariana"), and so does every
+    other mention of her ("la usuaria es celíaca, el usuario no come gluten" → "…, la
+    usuaria no come gluten")."""
+    return in_her_gender(text, _ES_SAID_OF, _ES_FEMININE, _ES_HER, ("usuario", "usuaria"))
 
 
 #: what a time said before the verb opens with ("los viernes", "de lunes a viernes", "en

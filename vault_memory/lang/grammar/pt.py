@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from . import we_to_they
+from . import in_her_gender, we_to_they
 
 _I = re.IGNORECASE
 
@@ -165,30 +165,17 @@ _PT_NO_GENDER = frozenset({"nada", "toda", "cada", "ainda", "fora", "agora", "em
 _PT_HER = {"o": "a", "do": "da", "no": "na", "pelo": "pela", "ao": "à"}
 
 
+#: the user said to be something after a copula, read for the gender of what she is
+_PT_SAID_OF = re.compile(
+    r"\b([Oo]) usuário ((?:(?:j[aá]\s+n[aã]o|n[aã]o|agora|ainda|j[aá])\s+)?(?:é|está|era|estava|foi|continua|segue|ficou)) (\w+)"
+)
+
+
 def gender(text: str) -> str:
     """ "o usuário é vegana" → "a usuária é vegana": the subject agrees with what the user
     said of herself, and so does every other mention of her in the fact ("a irmã da
     usuária")."""
-
-    def agree(m: re.Match[str]) -> str:
-        word = m.group(3).lower()
-        if not word.endswith(_PT_FEMININE) or word in _PT_NO_GENDER:
-            return m.group(0)
-        return f"{'A' if m.group(1) == 'O' else 'a'} usuária {m.group(2)} {m.group(3)}"
-
-    agreed = re.sub(
-        r"\b([Oo]) usuário ((?:(?:j[aá]\s+n[aã]o|n[aã]o|agora|ainda|j[aá])\s+)?(?:é|está|era|estava|foi|continua|segue|ficou)) (\w+)",
-        agree,
-        text,
-    )
-    if re.search(r"\b(?:[AaÀà]|[DdNn]a|[Pp]ela) usuária\b", agreed) is None:
-        return text
-
-    def her(m: re.Match[str]) -> str:  # one user, one gender
-        said = _PT_HER[m.group(1).lower()]
-        return f"{said.capitalize() if m.group(1)[0].isupper() else said} usuária"
-
-    return re.sub(r"\b(o|do|no|pelo|ao) usuário\b", her, agreed, flags=_I)
+    return in_her_gender(text, _PT_SAID_OF, _PT_FEMININE, _PT_HER, ("usuário", "usuária"), _PT_NO_GENDER)
 
 
 def _said_by_eu(m: re.Match[str]) -> str:
