@@ -22,9 +22,13 @@ class _Judge:
 
     def __init__(self, cache_dir: str | Path | None):
         self.cache_dir = cache_dir
+        #: a message read twice (the prompt hook reads it, then writes what it asked) is embedded once
+        self._world = functools.lru_cache(maxsize=4)(self._world_of)
 
-    @functools.lru_cache(maxsize=4)  # noqa: B019 - a judge lives as long as its vault's process
     def __call__(self, message: str) -> float:
+        return self._world(message)
+
+    def _world_of(self, message: str) -> float:
         return meaning.of_their_world(self._vectors((message,))[0])
 
     def asks(self, clauses: Sequence[str]) -> list[float]:

@@ -288,6 +288,11 @@ def _asks_first(said: str) -> bool:
     return mark is not None and "?" in mark.group()
 
 
+def _secret_not_kept(said: str, kind: str) -> NotKept:
+    """``said`` named as not kept for the secret of ``kind`` it holds."""
+    return NotKept(said, f"it holds {kind}, which is never kept")
+
+
 def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
     """A message no rule read a request in, read by its meaning: when a short lead or tail
     of it asks to keep what the rest tells of the user ("can this stick across our chats?
@@ -311,7 +316,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         return [], []
     secrets = find_secrets(said)
     if secrets:  # the judge alone read it: none of it is kept
-        return [], [NotKept(said, f"it holds {secrets[0].kind}, which is never kept")]
+        return [], [_secret_not_kept(said, secrets[0].kind)]
     sure = [part for part, p in zip(parts, asks, strict=True) if p >= meaning.ASKS_KEEP and part.announces]
     language = (pack(detect(sure[0].rest) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
@@ -696,12 +701,12 @@ class _Reading:
         self.declined[named:] = [_no_secret_kept(n, values) for n in self.declined[named:]]
         if hidden:
             self.found[kept:] = [f for f in self.found[kept:] if f not in hidden]
-            self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
+            self.declined.append(_secret_not_kept(said, secrets[0].kind))
             self.joins = self.last_kept = None
         cut = [(f, _without_secret_clauses(f.text)) for f in self.found[kept:]]
         if any(rest is not None for _, rest in cut):  # the write refuses a fact whole: its other clauses are kept
             self.found[kept:] = [replace(f, text=rest) if rest else f for f, rest in cut]
-            self.declined.append(NotKept(said, f"it holds {secrets[0].kind}, which is never kept"))
+            self.declined.append(_secret_not_kept(said, secrets[0].kind))
 
     def sentence(self, sentence: str, following: str) -> None:
         """One sentence of the message (``following``: the one after it), read for requests."""
