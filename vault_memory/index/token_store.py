@@ -113,12 +113,13 @@ class ProductCodes:
         groups, per_group, width = self.centroids.shape
         self.dim = groups * width
         self.files = (("tokens.pq", groups),)
-        self._half_norms = 0.5 * (self.centroids**2).sum(axis=2)  # (groups, centroids)
+        squares = (self.centroids**2).sum(axis=2)  # (groups, centroids): each one's squared length
+        self._half_norms = 0.5 * squares
         # decoding reads one table by one index a byte (``decode``): the centroids one after
         # the other, each group's first at ``_offsets``, and each one's squared length
         self._table = np.ascontiguousarray(self.centroids.reshape(groups * per_group, width))
         self._offsets = np.arange(groups, dtype=np.intp) * per_group
-        self._squares = (self.centroids**2).sum(axis=2).reshape(-1)
+        self._squares = squares.reshape(-1)
 
     @classmethod
     def shipped(cls, book: Codebook, dim: int) -> ProductCodes:
