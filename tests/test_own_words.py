@@ -1043,6 +1043,25 @@ def test_a_courtesy_or_an_emoji_after_a_request_keeps_the_fact_before_it(said, v
     assert any(value in t for t in texts) and not any(t.strip("😊🙏:) ") == "" for t in texts), texts
 
 
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("my neighbour Bruno walks my dog on Fridays keep that in mind okay", "Bruno"),
+        ("I sleep with earplugs, note that alright", "earplugs"),
+        ("mi suegro se llama Anselmo recuérdalo vale", "Anselmo"),
+        ("mi gimnasio está en Chamberí anota eso ya", "Chamberí"),
+        ("o meu vizinho se chama Joaquim lembra disso blz", "Joaquim"),
+        ("tenho consulta toda terça no Dr. Leite guarda isso combinado", "Leite"),
+    ],
+)
+def test_a_tag_after_a_request_without_a_question_mark_keeps_the_fact_before_it(said, value):
+    """A tag ("ok", "vale", "beleza") said after a request with no question mark asks
+    nothing: it had been kept as the fact ("Ok") or the message dropped without a word."""
+    texts = [s.text for s in explicit_signals(said)]
+    assert any(value in t for t in texts), texts
+    assert not any(len(t.split()) < 2 for t in texts), texts
+
+
 def test_an_item_that_goes_on_in_a_second_sentence_keeps_the_list_going():
     said = "Note these about me:\n- I'm diabetic. Type 1\n- I run on Sundays\n- my brother is Ivo. He lives in Split."
     text = " ".join(s.text for s in explicit_signals(said))

@@ -214,8 +214,13 @@ def _past_fillers(rest: list[str]) -> list[str]:
 _COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.courtesies if " " not in c)
 
 
-#: what a request may say after its word that says nothing: a word said with it, a courtesy
-_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS
+#: the question tags of one word, in every pack (accents folded): said after a request
+#: without a question mark, they ask nothing ("…don't forget that ok", "…lembra disso beleza")
+_TAG_WORDS = frozenset(fold_accents(t) for p in all_packs() for t in p.question_tags if " " not in t)
+
+
+#: what a request may say after its word that says nothing: a word said with it, a courtesy, a tag
+_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS | _TAG_WORDS
 
 
 #: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
@@ -400,13 +405,18 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         lang = detect(said) or of_the_request[0]
     whole = said.strip()
     said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
-    if not said:
+    if not said or _only_a_tag(said):  # "…remember that ok": the request points back
         return _NOTHING_AFTER
     why_not = _why_not_kept(said, whole, lang)
     written_in = lang if pack(lang) is not None else "en"
     if isinstance(why_not, _ByItsWords):
         return _Doubt(why_not.reason, _as_said(said, written_in, "keep-this"))
     return why_not or _as_said(said, written_in, "keep-this")
+
+
+def _only_a_tag(said: str) -> bool:
+    """Whether all ``said`` says is a question tag ("ok", "vale", "beleza"), a question mark or not."""
+    return fold_accents(said.strip(" ,.!?¿¡").casefold()) in _TAG_WORDS
 
 
 def _without_trailing_request(said: str) -> str:

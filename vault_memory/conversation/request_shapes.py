@@ -48,6 +48,7 @@ from .request_facts import (
     _first_cue,
     _is_cue,
     _kept,
+    _only_a_tag,
     _past_fillers,
     _says_only_what_for,
     _theirs,
@@ -574,6 +575,7 @@ def _a_pronoun(words: list[str], i: int) -> bool:
         or i + 1 == len(words)
         or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
+        or _only_a_tag(" ".join(words[i + 1 :]))  # "…don't forget that ok": a tag asks nothing
     )
 
 
