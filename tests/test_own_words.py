@@ -1062,6 +1062,19 @@ def test_a_tag_after_a_request_without_a_question_mark_keeps_the_fact_before_it(
     assert not any(len(t.split()) < 2 for t in texts), texts
 
 
+@pytest.mark.parametrize(
+    ("said", "kept", "courtesy"),
+    [
+        ("remember: I bike to work and I swim on Sundays haha", "swim", "haha"),
+        ("anota: mi jefe es Ramiro y mi equipo es de seis jajaja", "seis", "jaja"),
+        ("lembra: sou canhoto e jogo xadrez rsrs", "xadrez", "rsrs"),
+    ],
+)
+def test_a_courtesy_that_ends_a_fact_s_second_clause_is_not_written(said, kept, courtesy):
+    texts = " ".join(s.text for s in explicit_signals(said))
+    assert kept in texts and courtesy not in texts.casefold(), texts
+
+
 def test_an_item_that_goes_on_in_a_second_sentence_keeps_the_list_going():
     said = "Note these about me:\n- I'm diabetic. Type 1\n- I run on Sundays\n- my brother is Ivo. He lives in Split."
     text = " ".join(s.text for s in explicit_signals(said))

@@ -949,7 +949,9 @@ def _read_spans(sentence: str, aside: int, found: list[Signal], declined: list[N
         elif isinstance(outcome, _Doubt):
             declined.append(NotKept(clause, outcome.reason, outcome.kept))
         elif len(found) > before and _ANY_USER_SUBJECT.match(clause) and not _ends_pointing_back(_joins_cut(last)):
-            found[-1] = _joined(found[-1], clause)  # not after "…, guarda isso": the request ended the fact
+            # not after "…, guarda isso": the request ended the fact; a courtesy that ends the
+            # clause is none of it ("…y uso zsh jaja")
+            found[-1] = _joined(found[-1], _trim(clause) or clause)
     return repeated
 
 
