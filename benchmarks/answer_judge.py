@@ -36,6 +36,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from request_judge import fit_weighted  # noqa: E402  (beside this script)
+
 from vault_memory.index.embedder import BilingualEmbedder, Part  # noqa: E402
 from vault_memory.lang import detect  # noqa: E402
 from vault_memory.recall.languages import judge_of  # noqa: E402
@@ -97,17 +99,9 @@ def features(q: np.ndarray, f: np.ndarray, basis: np.ndarray | None) -> np.ndarr
 
 
 def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
-    """Weighted logistic regression by full-batch gradient descent on standardised features:
-    the same numbers on every run."""
+    """``fit_weighted`` on standardised features (the products' scales differ by far)."""
     scale = x.std(axis=0) + 1e-9
-    x = x / scale
-    w, b = np.zeros(x.shape[1]), 0.0
-    weight = weight / weight.mean()
-    for _ in range(1500):
-        p = 1 / (1 + np.exp(-(x @ w + b)))
-        g = (p - y) * weight
-        w -= 0.5 * (x.T @ g / len(y) + L2 * w)
-        b -= 0.5 * float(g.mean())
+    w, b = fit_weighted(x / scale, y, weight, L2, 1500)
     return w / scale, b
 
 

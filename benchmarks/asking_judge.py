@@ -37,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from request_judge import write_fitted  # noqa: E402  (beside this script)
+from request_judge import fit_weighted, write_fitted  # noqa: E402  (beside this script)
 
 from vault_memory.conversation.request_judge import request_judge  # noqa: E402
 from vault_memory.conversation.request_shapes import may_ask  # noqa: E402
@@ -94,15 +94,7 @@ def leads_and_tails(text: str) -> list[str]:
 
 
 def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
-    """Weighted logistic regression by full-batch gradient descent: the same numbers on every run."""
-    w, b = np.zeros(x.shape[1]), 0.0
-    weight = weight / weight.mean()
-    for _ in range(800):
-        p = 1 / (1 + np.exp(-(x @ w + b)))
-        g = (p - y) * weight
-        w -= 0.5 * (x.T @ g / len(y) + L2 * w)
-        b -= 0.5 * float(g.mean())
-    return w, b
+    return fit_weighted(x, y, weight, L2, 800)
 
 
 def training(rows: list[dict], chat: list[tuple[int, str]]) -> tuple[list[str], list[int], list[float]]:

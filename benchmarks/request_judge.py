@@ -60,6 +60,19 @@ def prompts() -> list[tuple[str, int, str, bool]]:
     return out
 
 
+def fit_weighted(x: np.ndarray, y: np.ndarray, weight: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by full-batch gradient descent (each row weighs
+    ``weight``, scaled to a mean of one): the same numbers on every run."""
+    w, b = np.zeros(x.shape[1]), 0.0
+    weight = weight / weight.mean()
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        g = (p - y) * weight
+        w -= 0.5 * (x.T @ g / len(y) + l2 * w)
+        b -= 0.5 * float(g.mean())
+    return w, b
+
+
 def write_fitted(path: Path, w: np.ndarray, b: float, l2: float, trained_on: int) -> None:
     """A fitted logistic regression on the multilingual model's vectors, as ``lang.judge`` reads it."""
     fitted = {
