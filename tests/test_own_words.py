@@ -3037,14 +3037,21 @@ def test_a_capitalised_courtesy_after_a_fact_is_still_a_courtesy():
         "Nadia texted — remember that I'm allergic to kiwi",
         "Jorge escribió — recuerda que trabajo en Inditex",
         "A Inês respondeu — lembra que eu moro em Braga",
+        "Grandpa said: remember that I served on a submarine",
+        "Mi compañera escribió: anota que soy celíaca",
+        "O Tiago perguntou: lembra que eu torço pro Vasco?",
     ],
 )
 def test_someone_elses_words_before_a_request_are_not_the_users(said):
     """ "Sam wrote — remember that I moved to Oslo" was written as the user's move: the
     request and its "I" are Sam's. A verb saying whose words follow, its subject not the
-    user, makes them someone else's (``Pack.attributions``); the request is named, not kept."""
+    user, makes them someone else's (``Pack.attributions``); the request is named, not kept.
+    After a colon too: "Sam wrote: remember that…" had been kept by the judge of the world."""
+    from vault_memory.conversation.request_judge import request_judge
+
     kept, not_kept = read_requests(said)
     assert kept == [] and any("someone else" in n.reason for n in not_kept), (kept, not_kept)
+    assert read_requests(said, judge=request_judge())[0] == []
 
 
 def test_an_order_after_a_fact_of_someone_of_theirs_is_cut_where_the_verb_shows_it():

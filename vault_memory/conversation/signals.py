@@ -1417,6 +1417,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     cue = _first_cue(words, min(_CUE_REACH, colon + 1))
     if cue is not None and _quoted(words[:cue]):
         return _SOMEONE_ELSES  # "Sam wrote — remember that I moved to Oslo": Sam's words
+    if cue is None and _quoted(words[: colon + 1]) and _first_cue(words[colon + 1 :], _CUE_REACH) is not None:
+        return _SOMEONE_ELSES  # "Sam wrote: remember that…": the request the colon opens is Sam's too
     if cue is not None and _asks_if_remembered(words, cue):
         return None  # "fix it and btw, do you remember that my husband is Rodrigo?"
     if cue is not None and _said_of_someone(words, cue):
