@@ -1063,6 +1063,41 @@ def test_a_tag_after_a_request_without_a_question_mark_keeps_the_fact_before_it(
 
 
 @pytest.mark.parametrize(
+    ("said", "value", "asked_with"),
+    [
+        ("my son's violin teacher is Mr. Ortega pls remember", "Ortega", "remember"),
+        ("nuestro perro duerme en el sofá apunta eso", "sofá", "apunta"),
+        ("a nossa cadela se chama Pipoca guarda isso", "Pipoca", "guarda"),
+    ],
+)
+def test_a_request_after_its_fact_with_no_comma_is_kept_or_named(said, value, asked_with):
+    """A request at a sentence's end with no comma or dash before it, after a fact no rule
+    read as the user's, had been dropped without a word: it is named, or kept without the
+    request's words when the judge of the message's world is sure."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said) != ([], []), said
+    kept, declined = read_requests(said, judge=request_judge())
+    texts = [s.text for s in kept]
+    assert any(value in t for t in texts) or declined, (texts, declined)
+    assert not any(asked_with in t.casefold() for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the concert in Lisbon was magic, something I will always remember",
+        "aquel verano en Cádiz fue mágico, algo que yo nunca olvidaré",
+        "aquele verão em Ubatuba foi mágico e eu nunca vou esquecer",
+    ],
+)
+def test_remembering_told_at_a_sentences_end_is_no_request(said):
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge())[0] == []
+
+
+@pytest.mark.parametrize(
     ("said", "kept", "courtesy"),
     [
         ("remember: I bike to work and I swim on Sundays haha", "swim", "haha"),

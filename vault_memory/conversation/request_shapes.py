@@ -42,6 +42,7 @@ from .request_facts import (
     NOT_SIGNALS,
     NotKept,
     Signal,
+    _asks_by_its_verb,
     _cue_form,
     _either_of,
     _ends_in_a_request,
@@ -126,6 +127,11 @@ def _unread(sentence: str) -> Signal | None:
     he's the one to ask" → "…, he's the one to ask"), when what is left is a fact of the
     user's. Kept only when a judge of the message's meaning is sure (``read_requests``)."""
     words = sentence.rstrip(".!").split()
+    unmarked = _unmarked_request(words)
+    if unmarked is not None:  # "my landlord is Mrs. Haddad please remember": the words before it
+        rest = " ".join(words[:unmarked])
+        kept = _kept(rest, words[unmarked], "", detect(rest)) if len(rest.split()) >= _SHORT else None
+        return replace(kept, rule="unread") if isinstance(kept, Signal) else None
     cue = _first_cue(words, _LEAD_MOST + _CUE_REACH)
     if cue is None:
         return None
@@ -187,7 +193,41 @@ def _asks_to_keep(sentence: str) -> bool:
         and _request_start(words, opening) == 0
         and not any(map(_USER_WORDS.fullmatch, words[:opening]))
     )
-    return (asks or _ends_in_a_request(sentence) or _opens_a_clause(words)) and _names_the_user(sentence)
+    ends = _ends_in_a_request(sentence) or _unmarked_request(words) is not None
+    return (asks or ends or _opens_a_clause(words)) and _names_the_user(sentence)
+
+
+#: the most words of a request said after its fact with no mark between them
+_UNMARKED_MOST = 6
+#: how far before such a word of keeping a subject makes it a statement ("I will always remember")
+_SUBJECT_REACH = 3
+
+
+def _unmarked_request(words: list[str]) -> int | None:
+    """Where a request about what the sentence says before it begins, said at its end with no
+    comma or dash between ("el gimnasio me queda en Chamberí anota eso", "my landlord is Mrs.
+    Haddad please remember"), or None: what the rules could not read of such a sentence is
+    named, or kept less the request (``_unread``), not dropped without a word. A word of
+    keeping with a subject just before it tells of remembering ("…, one I'll always
+    remember"); after a mark, the rules that read marks have spoken."""
+    for cue in range(max(3, len(words) - _UNMARKED_MOST), len(words)):
+        if not (_is_cue(words[cue]) and _asks_by_its_verb(words[cue])) or _trailing_request(words[cue:]) is None:
+            continue
+        if any(_a_subject(w) for w in words[max(0, cue - _SUBJECT_REACH) : cue]):
+            return None
+        start = cue  # and the request's lead just before its word ("please remember")
+        while start > 3 and fold_accents(words[start - 1].casefold().strip(",.!?¿¡")) in _REQUEST_LEAD:
+            start -= 1
+        marked = words[start - 1].endswith((",", ";", ":")) or words[start - 1] in _DASHES
+        return None if marked else start
+    return None
+
+
+def _a_subject(word: str) -> bool:
+    """Whether ``word`` may be the subject of a verb after it: a pronoun that is no article
+    when its accent is folded ("él" is "el") or the user's own opening ("I'll", "we")."""
+    plain = word.strip(",.!?¿¡")
+    return fold_accents(plain.casefold()) in _SUBJECTS_NOT_ARTICLES or _USER_WORDS.fullmatch(plain) is not None
 
 
 def _requests_after_a_lead(words: list[str]) -> Iterator[tuple[int, int]]:
@@ -426,6 +466,8 @@ _ENDINGS = {p.code: p.statement_endings for p in all_packs()}
 
 #: the subjects that make a word of keeping a statement, in every pack (accents folded)
 _STATEMENT_SUBJECTS = frozenset(fold_accents(w) for p in all_packs() for w in p.statement_subjects)
+#: of those, the ones no pack also writes as an article ("el", folded from "él", is one)
+_SUBJECTS_NOT_ARTICLES = _STATEMENT_SUBJECTS - {fold_accents(a) for p in all_packs() for a in p.value_articles}
 
 
 #: the days of the week and the months of every pack, as a time said before a request names
