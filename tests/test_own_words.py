@@ -1098,6 +1098,22 @@ def test_remembering_told_at_a_sentences_end_is_no_request(said):
 
 
 @pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("please remember\nmy bike is a Brompton", "Brompton"),
+        ("apunta:\nmi talla de camisa es M", "talla"),
+        ("anota\no meu grupo de escalada treina no Ginásio Vertical", "Vertical"),
+    ],
+)
+def test_a_request_alone_on_its_line_keeps_the_fact_on_the_next(said, value):
+    """A word that asks by itself, alone on the first line, points at the next: it had been
+    dropped without a word, or named as saying nothing after it. Asked as a question
+    ("Remember?") it may ask whether, and keeps nothing."""
+    assert any(value in s.text for s in explicit_signals(said)), said
+    assert explicit_signals("Remember?\nI told you my bike is a Brompton") == []
+
+
+@pytest.mark.parametrize(
     ("said", "kept", "courtesy"),
     [
         ("remember: I bike to work and I swim on Sundays haha", "swim", "haha"),

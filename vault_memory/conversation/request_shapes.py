@@ -668,11 +668,12 @@ _ADDRESSEE_REACH = 3
 _DASHES = frozenset({"-", "–", "—", "--"})
 
 
-def _points_ahead(sentence: str, following: str) -> bool:
+def _points_ahead(sentence: str, following: str, asked: bool = False) -> bool:
     """Whether ``sentence`` is a request that says nothing but what it points at ("Save
     this.", "Anotá esto, porfa", "¿me lo guardas?"): said first, it keeps what is said next
     (``following``). "Acordate de revisar el ticket" says what it asks; "Ten en cuenta esto
-    para el refactor:" is about the task, and a list after a colon is the list's to read."""
+    para el refactor:" is about the task, and a list after a colon is the list's to read.
+    ``asked``: the sentence was said as a question ("Remember?" may ask whether)."""
     words = sentence.rstrip(".!?").split()
     if not following or _TASK_WORDS.search(sentence) or _LIST_ITEM.match(following):
         return False
@@ -681,7 +682,14 @@ def _points_ahead(sentence: str, following: str) -> bool:
         return False
     cue = words.index(cue_word)
     after = words[cue + 1].strip(",.:!?¿¡").casefold() if cue + 1 < len(words) else ""
-    return after in _BACK_WORDS or _carries_its_object(words[cue]) or any(_carries_its_object(w) for w in words[:cue])
+    # "remember:" or "lembra" on a line of its own, the fact on the next: its verb asks alone
+    alone = cue + 1 == len(words) and _asks_by_its_verb(words[cue]) and not (asked or sentence.rstrip().endswith("?"))
+    return (
+        alone
+        or after in _BACK_WORDS
+        or _carries_its_object(words[cue])
+        or any(_carries_its_object(w) for w in words[:cue])
+    )
 
 
 #: what may stand between a subject and a word of keeping that asks ("I'd like you to keep…")

@@ -807,11 +807,11 @@ class _Reading:
         self.keep_back(back, declined_before)
         return True
 
-    def keeps_what_follows(self, sentence: str, following: str, declined_before: int) -> bool:
+    def keeps_what_follows(self, sentence: str, following: str, declined_before: int, asked: bool = False) -> bool:
         """Whether ``sentence`` opens the message as a request that points at what follows
         ("Save this."): its "nothing to keep was said after the request" is taken back, and
         the next sentence is read as what it keeps (``kept_ahead``)."""
-        if self.found or self.before_it or not _points_ahead(sentence, following):
+        if self.found or self.before_it or not _points_ahead(sentence, following, asked):
             return False
         del self.declined[declined_before:]
         self.ahead, self.joins = True, None
@@ -869,7 +869,7 @@ class _Reading:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             self.before_it = []
         elif self.keeps_what_was_said(sentence, declined_before) or self.keeps_what_follows(
-            sentence, following, declined_before
+            sentence, following, declined_before, opening.rstrip().endswith("?")
         ):
             pass  # what was said before it is kept, or named with why; or what follows will be
         elif kept_just_before and _trailing_request(sentence.rstrip(".!?").split()) is not None:
