@@ -1114,6 +1114,22 @@ def test_a_request_alone_on_its_line_keeps_the_fact_on_the_next(said, value):
 
 
 @pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("my wife Aiko is a pharmacist, and remember, she works nights", ("pharmacist", "nights")),
+        ("mi abuela vive en Lugo, y acuérdate, tiene 91 años", ("Lugo", "91")),
+        ("o meu irmão mora em Faro, e anota, ele é surdo", ("Faro", "surdo")),
+    ],
+)
+def test_a_request_between_commas_after_a_fact_keeps_both_sides(said, values):
+    """ "…is allergic to milk, and remember, he is 4": the request set off by commas is an
+    aside of the whole. Only what followed it had been kept ("Tiene 91 años", of no one), or
+    nothing, and the fact before it lost."""
+    text = " ".join(s.text for s in explicit_signals(said))
+    assert all(v in text for v in values), text
+
+
+@pytest.mark.parametrize(
     ("said", "kept", "courtesy"),
     [
         ("remember: I bike to work and I swim on Sundays haha", "swim", "haha"),

@@ -164,9 +164,13 @@ def _without_request_aside(sentence: str) -> str | None:
         for aside in _COMMA_ASIDE.finditer(sentence):
             words = aside.group(1).split()
             before = sentence[: aside.start()]
-            subject = len(before.split()) <= _COMMA_ASIDE_WORDS + 1 and not _SAYS_SOMETHING.search(before)
-            if subject and len(words) <= _COMMA_ASIDE_WORDS and _trailing_request(words):
-                return f"{sentence[: aside.start()]} {sentence[aside.end() :]}".strip()
+            said = _SAYS_SOMETHING.search(before) is not None
+            subject = len(before.split()) <= _COMMA_ASIDE_WORDS + 1 and not said
+            # after a fact, a bare request is of the whole ("…a la leche, y recuerda, tiene 4
+            # años"); one that points back ("…is 6, note that, she…") keeps what came before
+            bare = said and not any(fold_accents(w.casefold()) in _BACK_WORDS for w in words)
+            if (subject or bare) and len(words) <= _COMMA_ASIDE_WORDS and _trailing_request(words):
+                return f"{before}{' ' if subject else ', '}{sentence[aside.end() :]}".strip()
     return None
 
 
