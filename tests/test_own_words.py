@@ -1068,6 +1068,9 @@ def test_a_tag_after_a_request_without_a_question_mark_keeps_the_fact_before_it(
         ("my son's violin teacher is Mr. Ortega pls remember", "Ortega", "remember"),
         ("nuestro perro duerme en el sofá apunta eso", "sofá", "apunta"),
         ("a nossa cadela se chama Pipoca guarda isso", "Pipoca", "guarda"),
+        ("my locker at the climbing gym is number 58 don't forget", "58", "forget"),
+        ("mi médico de cabecera es el Dr. Ibarra no lo olvides", "Ibarra", "olvid"),
+        ("o apelido da minha avó é Dona Cotinha não esquece", "Cotinha", "esque"),
     ],
 )
 def test_a_request_after_its_fact_with_no_comma_is_kept_or_named(said, value, asked_with):

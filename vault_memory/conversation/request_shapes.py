@@ -203,6 +203,8 @@ def _asks_to_keep(sentence: str) -> bool:
 
 #: the most words of a request said after its fact with no mark between them
 _UNMARKED_MOST = 6
+#: a word that forbids, in every pack ("don't", "no", "não"): before a word of forgetting it asks
+_PROHIBITION = re.compile(_either_of("prohibitions"), _I)
 #: how far before such a word of keeping a subject makes it a statement ("I will always remember")
 _SUBJECT_REACH = 3
 
@@ -215,7 +217,9 @@ def _unmarked_request(words: list[str]) -> int | None:
     keeping with a subject just before it tells of remembering ("…, one I'll always
     remember"); after a mark, the rules that read marks have spoken."""
     for cue in range(max(3, len(words) - _UNMARKED_MOST), len(words)):
-        if not (_is_cue(words[cue]) and _asks_by_its_verb(words[cue])) or _trailing_request(words[cue:]) is None:
+        forbidden = any(_PROHIBITION.fullmatch(w) for w in words[max(0, cue - 2) : cue])  # "no te olvides"
+        asks = _asks_by_its_verb(words[cue]) or forbidden
+        if not (_is_cue(words[cue]) and asks) or _trailing_request(words[cue:]) is None:
             continue
         if any(_a_subject(w) for w in words[max(0, cue - _SUBJECT_REACH) : cue]):
             return None
