@@ -1133,6 +1133,22 @@ def test_a_request_between_commas_after_a_fact_keeps_both_sides(said, values):
 
 
 @pytest.mark.parametrize(
+    "said",
+    [
+        "nunca vou deixar de torcer pelo Grêmio",
+        "nunca mais vou comer naquele restaurante",
+        "nunca olvido un cumpleaños",
+        "nunca olvidaré la cara de mi abuelo",
+    ],
+)
+def test_never_said_of_oneself_is_no_lasting_instruction(said):
+    """ "nunca vou…" (Portuguese) had been read by the Spanish directive "nunca …" and
+    written "El usuario pide nunca «vou…»"; "nunca olvido…", "nunca olvidaré…" tell of the
+    user's own forgetting, as "olvidé" does."""
+    assert read_requests(said) == ([], []), read_requests(said)
+
+
+@pytest.mark.parametrize(
     ("said", "kept", "courtesy"),
     [
         ("remember: I bike to work and I swim on Sundays haha", "swim", "haha"),

@@ -1366,9 +1366,10 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
             # a Spanish row's request of a Portuguese fact
             read = _requested(match, (detect(match.group("x")) if lang != said_in else None) or lang, rule)
             return (_REMINDER if isinstance(read, Signal) and _reminds(clause, match.group("x")) else read), False
+    written_in = detect(clause) if any(p.match(clause) for _, _, p in DIRECTIVES) else None
     for lang, rule, pattern in DIRECTIVES:
         match = pattern.match(clause)
-        if match:
+        if match and written_in in (None, lang):  # "nunca vou esquecer…" is no Spanish "nunca uses…"
             return _directive(_trim(match.group("x")), lang, rule), True
     return None, False
 
