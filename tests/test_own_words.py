@@ -1106,6 +1106,8 @@ def test_remembering_told_at_a_sentences_end_is_no_request(said):
         ("please remember\nmy bike is a Brompton", "Brompton"),
         ("apunta:\nmi talla de camisa es M", "talla"),
         ("anota\no meu grupo de escalada treina no Ginásio Vertical", "Vertical"),
+        ("don't forget\nmy sister's name is Oona", "Oona"),
+        ("não esqueça\no meu tipo sanguíneo é O positivo", "positivo"),
     ],
 )
 def test_a_request_alone_on_its_line_keeps_the_fact_on_the_next(said, value):

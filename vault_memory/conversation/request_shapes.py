@@ -217,9 +217,7 @@ def _unmarked_request(words: list[str]) -> int | None:
     keeping with a subject just before it tells of remembering ("…, one I'll always
     remember"); after a mark, the rules that read marks have spoken."""
     for cue in range(max(3, len(words) - _UNMARKED_MOST), len(words)):
-        forbidden = any(_PROHIBITION.fullmatch(w) for w in words[max(0, cue - 2) : cue])  # "no te olvides"
-        asks = _asks_by_its_verb(words[cue]) or forbidden
-        if not (_is_cue(words[cue]) and asks) or _trailing_request(words[cue:]) is None:
+        if not (_is_cue(words[cue]) and _asks_alone(words, cue)) or _trailing_request(words[cue:]) is None:
             continue
         if any(_a_subject(w) for w in words[max(0, cue - _SUBJECT_REACH) : cue]):
             return None
@@ -229,6 +227,13 @@ def _unmarked_request(words: list[str]) -> int | None:
         marked = words[start - 1].endswith((",", ";", ":")) or words[start - 1] in _DASHES
         return None if marked else start
     return None
+
+
+def _asks_alone(words: list[str], cue: int) -> bool:
+    """Whether the word of keeping ``words[cue]`` asks with nothing after it: a verb that asks
+    by itself ("remember", "anota"), or one of forgetting after a word that forbids ("no te
+    olvides", "don't forget", "não esquece")."""
+    return _asks_by_its_verb(words[cue]) or any(_PROHIBITION.fullmatch(w) for w in words[max(0, cue - 2) : cue])
 
 
 def _a_subject(word: str) -> bool:
@@ -691,7 +696,7 @@ def _points_ahead(sentence: str, following: str, asked: bool = False) -> bool:
     cue = words.index(cue_word)
     after = words[cue + 1].strip(",.:!?¿¡").casefold() if cue + 1 < len(words) else ""
     # "remember:" or "lembra" on a line of its own, the fact on the next: its verb asks alone
-    alone = cue + 1 == len(words) and _asks_by_its_verb(words[cue]) and not (asked or sentence.rstrip().endswith("?"))
+    alone = cue + 1 == len(words) and _asks_alone(words, cue) and not (asked or sentence.rstrip().endswith("?"))
     return (
         alone
         or after in _BACK_WORDS
