@@ -201,9 +201,11 @@ def test_stale_pid_file_does_not_block_and_one_daemon_per_vault(vault_dir):
 
 def test_recall_through_the_socket_equals_in_process(model_daemon, model_vault_dir):
     cli = Cli(model_vault_dir)
+    # recency decays with the clock: both paths judge at one moment, or seconds apart round differently
+    at = ("--as-of", "2026-11-20T09:00:00+00:00")
     for query in ("what should I avoid eating?", "where does the user work?", "Lisbon trip"):
-        daemon_answer = json.loads(cli("recall", query, "--json", "--explain").stdout)
-        local_answer = json.loads(cli("recall", query, "--json", "--explain", "--no-daemon").stdout)
+        daemon_answer = json.loads(cli("recall", query, *at, "--json", "--explain").stdout)
+        local_answer = json.loads(cli("recall", query, *at, "--json", "--explain", "--no-daemon").stdout)
         assert (daemon_answer["answered_by"], local_answer["answered_by"]) == ("daemon", "in-process")
         assert 0 < daemon_answer["server_ms"] <= daemon_answer["took_ms"] and "server_ms" not in local_answer
         for answer in (daemon_answer, local_answer):  # where the time went, on either path
@@ -213,7 +215,7 @@ def test_recall_through_the_socket_equals_in_process(model_daemon, model_vault_d
             assert all(t[stage] >= 0 for stage in stages) and t["rank_ms"] >= sum(t[s] for s in stages), t
         via_daemon, in_process = daemon_answer["results"], local_answer["results"]
         assert [(r["id"], r["score"]) for r in via_daemon] == [(r["id"], r["score"]) for r in in_process]
-        assert cli("recall", query).stdout == cli("recall", query, "--no-daemon").stdout
+        assert cli("recall", query, *at).stdout == cli("recall", query, *at, "--no-daemon").stdout
 
 
 def test_the_daemon_reads_its_generations_token_vectors_into_the_page_cache(model_daemon, model_vault_dir):
