@@ -144,7 +144,9 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
 
 
 #: the words of a request's "keep" values that the third person rewrites ("my", "soy")
-_FIRST_PERSON = set("my i'm i is she's he's i've mi mis soy meu minha eu sou a o que me name de la el".split())
+_FIRST_PERSON = set(
+    "my i'm i is she's he's i've mi mis soy meu minha eu sou a o que me name de la el tengo tenho prefiro faço".split()
+)
 
 
 def _remembering(show: bool, judge: Judge | None) -> dict:
@@ -153,6 +155,8 @@ def _remembering(show: bool, judge: Judge | None) -> dict:
     as the third person rewrites the first), on ``remembering.json`` (no split)."""
     import re
 
+    from whoosh.lang import stemmer_for_language
+
     table: dict = collections.defaultdict(collections.Counter)
     for case in json.loads((DATA / "remembering.json").read_text(encoding="utf-8"))["cases"]:
         signals, _ = read_requests(case["text"], judge=judge)
@@ -160,8 +164,11 @@ def _remembering(show: bool, judge: Judge | None) -> dict:
         if case["label"] == "statement":
             right = not signals
         else:
+            stem = stemmer_for_language(case["lang"])  # "trabajo" is written "trabaja": one stem
+            said = {stem(w) for w in re.findall(r"[\w']+", written)}
             words = [w for k in case["keep"] for w in re.findall(r"[\w']+", k.casefold())]
-            right = bool(signals) and all(w in written for w in words if w not in _FIRST_PERSON and len(w) > 2)
+            kept = [w in written or stem(w) in said for w in words if w not in _FIRST_PERSON and len(w) > 2]
+            right = bool(signals) and all(kept)
         counts = table[case["lang"]]
         counts[f"{case['label']}s"] += 1
         counts[f"{case['label']}s_right"] += right
