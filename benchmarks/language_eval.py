@@ -18,6 +18,8 @@ what the offline reading does with them:
   one request with a secret are written without it (``courtesies``, ``secrets_beside``);
 - ``remembering``: a story of remembering or forgetting is not written (``statements_right``)
   and a request beside such words keeps its fact (``requests_right``);
+- ``joined_verbs``: a fact said in the first person written in the third, the verbs of
+  its joined clauses too ("…y corro los jueves" → "…y el usuario corre los jueves");
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none).
 
@@ -136,6 +138,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
             out.update(_requests(suffix, split, show and readable, judge))
     out.update(_coding_only("coding_hard13", split, show, judge))
     out.update(_remembering(show, judge))
+    out.update(_joined_verbs(split, show))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
     out.update(_beside(split, show, judge))
@@ -175,6 +178,37 @@ def _remembering(show: bool, judge: Judge | None) -> dict:
         if show and not right:
             print(f"REMEMBERING [{case['id']}] {case['text']!r} -> {[s.text for s in signals]}")
     return {"remembering": {lang: dict(c) for lang, c in sorted(table.items())}}
+
+
+def _joined_verbs(split: str, show: bool) -> dict:
+    """A fact the user says in the first person, written in the third: every verb of the
+    user's, the first clause's and those of the clauses joined to it ("juego al pádel y corro
+    los jueves" → "…juega… y… corre…"), in its third person, and the words that only look
+    like one ("pan y queso", "el trabajo") as said (``joined_verbs.json``, a helper's who saw
+    no rule; ``lang.in_third_person``)."""
+    from vault_memory.lang import in_third_person
+
+    def count(text: str, word: str) -> int:
+        return len(re.findall(r"(?<!\w)" + re.escape(word.casefold()) + r"(?!\w)", text.casefold()))
+
+    table: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("joined_verbs", split):
+        written = in_third_person(case["said"], case["lang"])
+        kept = collections.Counter(w.casefold() for w in case["keep"])
+        right = all(count(written, third) >= 1 for _, third in case["verbs"])
+        right = right and all(
+            count(written, first) <= kept[first.casefold()]
+            for first, third in case["verbs"]
+            if first.casefold() != third.casefold()
+        )
+        right = right and all(count(written, word) >= n for word, n in kept.items())
+        table[case["lang"]][0] += right
+        table[case["lang"]][1] += 1
+        if show and not right:
+            print(f"JOINED [{case['id']}] {case['said']!r} -> {written!r} (verbs {case['verbs']}, keep {case['keep']})")
+    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    return {"joined_verbs": out}
 
 
 def _kind_read(question: str) -> str:
@@ -476,7 +510,9 @@ def main() -> None:
     for name in [
         k
         for k in result
-        if k.startswith(("explicit_", "coding_", "secrets_", "kind_", "courtesy_", "beside_", "secret_written"))
+        if k.startswith(
+            ("explicit_", "coding_", "secrets_", "kind_", "courtesy_", "beside_", "secret_written", "joined_")
+        )
     ]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
     print(
