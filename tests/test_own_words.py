@@ -1353,6 +1353,43 @@ def test_a_second_clause_of_the_users_is_written_in_the_third_person_too(said, w
 
 
 @pytest.mark.parametrize(
+    ("said", "lang", "written", "not_written"),
+    [
+        # a verb no table names, found by its infinitive's class: "remar" (-a), "correr" (-e)
+        ("escalo los sábados y remo los domingos en el río", "es", "el usuario rema los domingos", "remo"),
+        ("no tengo coche, pero alquilo uno cada verano", "es", "el usuario alquila uno", "alquilo"),
+        ("nado na piscina do clube e corro no parque aos domingos", "pt", "o usuário corre no parque", "corro"),
+        ("durmo pouco e sinto falta de café à tarde", "pt", "o usuário sente falta", "sinto"),
+        ("I bake bread on weekends and teach piano after work", "en", "teaches piano", "teach piano"),
+        ("I volunteer at a shelter, foster kittens and never eat meat", "en", "never eats meat", "never eat "),
+    ],
+)
+def test_a_verb_of_the_user_after_a_join_is_written_in_the_third_person(said, lang, written, not_written):
+    """ "…y remo los domingos": a clause joined to the user's with its subject left out is the
+    user's too, whatever its verb: a fact must not read "el usuario escala… y remo…"."""
+    out = in_third_person(said, lang)
+    assert written in out and not_written not in out, out
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "kept"),
+    [
+        ("vivo en un edificio viejo, piso 4, puerta B", "es", "piso 4"),  # a floor, not "pisar"
+        ("me gusta el vino y queso de cabra", "es", "y queso"),
+        ("compro pão e leite todo dia", "pt", "e leite"),
+        ("I want to learn Rust and build games", "en", "and build games"),  # "to" governs both
+        ("I can swim and ride a horse", "en", "and ride a horse"),
+        ("I love reading and travel", "en", "and travel"),  # a noun at the end
+    ],
+)
+def test_what_only_looks_like_a_verb_after_a_join_stays_as_said(said, lang, kept):
+    """A noun after a join ("piso 4", "queso"), a verb a modal or "to" governs, and a word
+    that ends the sentence stay as they were said."""
+    out = in_third_person(said, lang)
+    assert kept in out, out
+
+
+@pytest.mark.parametrize(
     ("said", "value"),
     [
         ("My cat is named Biscuit, could you save that for me?", "Biscuit"),

@@ -118,7 +118,74 @@ def third_person(text: str) -> str:
     out = re.sub(r"\bmine\b", "the user's", out, flags=_I)
     out = re.sub(r"\bmyself\b", "themselves", out, flags=_I)
     out = re.sub(r"\bme\b", "the user", out, flags=_I)
-    return out
+    return _joined_clauses(out)
+
+
+#: the verbs a fact says most, as said after "I": a clause joined to the user's that opens
+#: with one is the user's too ("the user plays padel and runs on Thursdays"); words that are
+#: as often nouns ("park", "paint", "ski") are left out: "I like tea and paint" has none
+_EN_VERBS = frozenset(
+    """
+    practice practise ship stretch volunteer babysit bartend cater clean commute
+    accept act add admire adopt advise agree allow answer apply argue arrive ask attend avoid bake
+    believe belong bet bike borrow bring brush build buy call camp care carry catch change chat check
+    choose clean climb coach code collect come commute compete complain cook count cover crave create
+    cry cut cycle dance deal decide deliver design develop die dig dine dislike dive do draw dream dress
+    drink drive drop earn eat edit email enjoy escape exercise expect explain fear feed feel fight fill
+    find finish fix fly fold follow forget get give go grab grow guess hang hate have hear help hike
+    hire hold hope host hunt hurt identify ignore import improve include intend invest iron jog join
+    joke jump keep kick kill kiss knit know lead learn leave lend let lift like listen live lose love
+    maintain make manage measure meet mentor miss mix move nap need obey offer open organize own pass
+    pay perform pick plan play pray prefer prepare promote protect publish pull push put quit reach read
+    realize receive recommend recycle refuse relax remember rent repair repeat reply research return
+    ride rise run sail save say search see sell send serve sew shave shop shower sing sit skate sketch
+    sleep smoke snore solve speak spend stand start stay stop study surf swim take talk teach tell thank
+    think throw train translate travel try tutor understand use visit vote wait wake walk want wash
+    watch wear win wish work worry write
+    """.split()
+)
+#: a clause joined to the user's, its subject left out: a join, the adverbs, the verb, and a
+#: word after it ("…and run on Thursdays"; not "…and travel." at the end, likely a noun)
+_EN_JOINED = re.compile(
+    rf"(,\s*(?:and\s+|but\s+)?|\s(?:and|but)\s+)((?:(?:{_EN_ADVERBS}|then)\s+)*)(don't|do\s+not|[a-z]+)\b(?=\s+[^\W_])"
+)
+
+
+#: what makes the verb after a join go on unconjugated: "to" ("wants to learn Rust and build
+#: games"), a modal ("can swim and ride"), "does not"
+_EN_BARE_BEFORE = frozenset(
+    {"not", "doesn't", "can't", "cannot", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't"} | _EN_MODALS
+)
+
+
+def _goes_on_unconjugated(before: str) -> bool:
+    """Whether the clause that ends ``before`` holds what a verb after a join shares with it
+    unconjugated ("to", a modal, "does not")."""
+    words = re.split(r",|\b(?:and|but)\b", before)[-1].lower().split()
+    if any(a == "to" and b in _EN_VERBS for a, b in zip(words, words[1:])):  # not "moved to Lyon"
+        return True
+    return any(word in _EN_BARE_BEFORE for word in words)
+
+
+def _joined_clauses(text: str) -> str:
+    """The verbs of the clauses joined to the user's, in its person: "the user plays padel
+    and run on Thursdays" → "…and runs on Thursdays". Only after the user is the subject, and
+    only a verb that is one (``_EN_VERBS``), never a noun after "and"."""
+    subject = re.search(r"\bthe user\b(?!'s)", text)
+    if subject is None:
+        return text
+
+    def joined(m: re.Match[str]) -> str:
+        word = m.group(3)
+        if word.startswith("do"):
+            if word == "do":  # "and do the dishes"
+                return f"{m.group(1)}{m.group(2)}does"
+            return f"{m.group(1)}{m.group(2)}does not"
+        if word not in _EN_VERBS | {"am"} or _goes_on_unconjugated(m.string[: m.start()]):
+            return m.group(0)
+        return f"{m.group(1)}{m.group(2)}{_en_third(word)}"
+
+    return text[: subject.end()] + _EN_JOINED.sub(joined, text[subject.end() :])
 
 
 def _their_after_the_user(subject: re.Match[str] | None, at: int) -> str:

@@ -108,10 +108,11 @@ def third_person(text: str) -> str:
         flags=_I,
     )
     reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
-    if (
-        reflexive and fold_accents(reflexive.group(2).lower()) in _ES_REFLEXIVE
-    ):  # "me mudé a Quito" → "el usuario se mudó a Quito"
-        third = _ES_REFLEXIVE[fold_accents(reflexive.group(2).lower())]
+    # "me mudé a Quito" → "el usuario se mudó a Quito", "me ducho de noche" → "el usuario se ducha…"
+    third = reflexive and (
+        _ES_REFLEXIVE.get(fold_accents(reflexive.group(2).lower())) or present_third(reflexive.group(2))
+    )
+    if reflexive and third:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
     out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
         rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER})\b)",
@@ -130,6 +131,7 @@ def third_person(text: str) -> str:
         out,
         flags=_I,
     )
+    out = _joined_clauses(out)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return gender(out)
 
@@ -218,10 +220,136 @@ def _after_a_time(text: str) -> str:
 
 def _subject(word: str, negation: str = "") -> str:
     """ "tomo" → "el usuario toma"; with ``negation`` ("no "): "el usuario no toma"."""
-    third = FIRST_PERSON.get(fold_accents(word.lower()))
-    if third is None or word.lower() in ("me", "mi"):
+    if word.lower() in ("me", "mi"):
+        return f"{negation}{word}"
+    third = FIRST_PERSON.get(fold_accents(word.lower())) or present_third(word)
+    if third is None:
         return f"{negation}{word}"
     return f"el usuario {negation.lower()}{third}"
+
+
+#: the infinitives of the verbs a fact says most, to tell a verb of the first person said
+#: after a join from a noun and to know its third ("y corro los jueves" → "y el usuario corre
+#: los jueves": "correr"); its class gives the ending, its first person the stem
+_ES_VERBS = frozenset(
+    fold_accents(verb)
+    for verb in """
+    abandonar abrazar abrir laburar merendar sonreír aburrir acabar aceptar acompañar aconsejar acordar acostar acostumbrar
+    actualizar administrar admirar adoptar adorar afeitar agarrar agradecer aguantar ahorrar almorzar
+    alquilar amar andar apagar aparcar aplicar apoyar aprender aprobar aprovechar apuntar arreglar
+    asistir atender aterrizar avisar ayudar añadir bailar bajar barrer bañar beber besar borrar bucear
+    buscar caber caer calentar cambiar caminar cancelar cansar cantar cargar casar celebrar cenar cerrar
+    charlar chatear chequear cobrar cocinar coger colaborar coleccionar colgar comenzar comer compartir
+    competir comprar comprender conducir conectar confiar conocer conseguir conservar construir
+    consultar consumir contar contestar contratar controlar convivir copiar corregir correr cortar coser
+    crear crecer creer criar cruzar cubrir cuidar cumplir curar dar deber decidir decir dedicar defender
+    dejar depender desarrollar desayunar descansar descargar describir descubrir desear despertar
+    destacar detestar dibujar dirigir diseñar disfrutar disponer distinguir divertir dividir doblar
+    doler dormir duchar echar editar educar ejercer elegir empezar emplear empujar encantar encender
+    encontrar enfadar enseñar entender entrar entregar entrenar enviar equivocar escalar escoger
+    escribir escuchar esperar esquiar estar estudiar evitar existir explicar expresar extrañar fabricar
+    faltar fijar firmar formar fregar freír fumar funcionar ganar gastar gestionar gobernar grabar
+    gritar guardar gustar haber habitar hablar hacer heredar hornear huir imprimir incluir instalar
+    intentar interesar invertir invitar ir jugar lavar leer levantar limpiar llamar llegar llenar llevar
+    llorar llover lograr luchar mandar manejar mantener maquillar medir mejorar mentir merecer meter
+    mirar montar morir mostrar mover mudar nacer nadar navegar necesitar negociar nevar obedecer
+    observar obtener ocupar odiar ofrecer oler olvidar operar opinar ordenar organizar oír pagar parar
+    parecer participar partir pasar pasear patinar pedir pegar peinar pelear pensar perder perdonar
+    permitir pertenecer pesar pescar pintar planchar planear plantar poder poner practicar preferir
+    preguntar preocupar preparar presentar prestar probar producir programar prohibir prometer proteger
+    publicar quedar quejar querer quitar realizar recibir reciclar recoger recomendar reconocer recordar
+    recorrer reducir regalar regar regresar remar reparar repartir repasar repetir reservar resolver
+    respetar respirar responder revisar rezar reír robar rodar romper saber sacar salir saltar saludar
+    secar seguir sembrar sentar sentir separar ser servir soler soltar sonar soñar subir sufrir sugerir
+    sumar suspender tardar tejer temer tender tener terminar tirar tocar tomar trabajar traducir traer
+    tratar usar utilizar vender venir ver vestir viajar vigilar visitar vivir volar volver votar
+    """.split()
+)
+#: what may stand between a join and the user's verb besides ``_ES_LEADING``, and stays
+_ES_JOINED_LEADING = rf"(?:{_ES_LEADING}|a\s+veces|casi\s+siempre|luego|despu[eé]s|normalmente|solo|sólo|encima)"
+#: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
+_ES_JOINED = re.compile(
+    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|:\s*|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    _I,
+)
+
+
+def _joined_clauses(text: str) -> str:
+    """A verb of the first person that opens a clause joined to another ("el usuario juega al
+    pádel y corro los jueves", "…, nunca bebo café"), with the user said again: "…y el usuario
+    corre los jueves". A word that is no verb of the user ("pan y queso", "y trabajo" at the
+    end) stays; so does one before a verb ("y como soy vegano": "since")."""
+
+    def joined(m: re.Match[str]) -> str:
+        word, reflexive = m.group(4), bool(m.group(3))
+        after = m.string[m.end() :]
+        if word.lower() == "como" and re.match(rf"\s+(?:{_ES_VERB_AFTER}|(?:el|la)\s+usuari[oa])\b", after, _I):
+            return m.group(0)  # "y como soy celíaco" (read before as "…el usuario es…"): "since"
+        third = _REFLEXIVE_PRESENT.get(fold_accents(word.lower())) if reflexive else None
+        third = third or present_third(word)
+        if third is None:
+            return m.group(0)
+        leading = (m.group(2) or "").lower()
+        return f"{m.group(1)}el usuario {leading}{'se ' if reflexive else ''}{third}"
+
+    return _ES_JOINED.sub(joined, text)
+
+
+#: the first persons of the present whose third is no ending's change ("tengo" → "tiene")
+_ES_IRREGULAR_PRESENT = {
+    "tengo": "tiene", "vengo": "viene", "hago": "hace", "pongo": "pone", "salgo": "sale", "digo": "dice",
+    "traigo": "trae", "oigo": "oye", "caigo": "cae", "valgo": "vale", "quepo": "cabe", "sé": "sabe",
+    "doy": "da", "voy": "va", "soy": "es", "estoy": "está", "veo": "ve", "huelo": "huele", "rio": "ríe", "he": "ha",
+    "frio": "fríe", "conduzco": "conduce", "traduzco": "traduce", "produzco": "produce", "reduzco": "reduce",
+}  # fmt: skip
+#: reflexive first persons of the present, for their third when "me" says them ("me levanto")
+_REFLEXIVE_PRESENT: dict[str, str] = {}
+
+
+def present_third(word: str) -> str | None:
+    """The third person of a first person of the present ("corro" → "corre", "pienso" →
+    "piensa", "conozco" → "conoce", "elijo" → "elige", "sigo" → "sigue"), or None for a
+    word that is none of a known verb's: its stem as said, the ending of its infinitive's
+    class, found by undoing the stem's changes (ie → e, ue → o or u, i → e) and the
+    spelling's (zc → c, j → g, g → gu)."""
+    low = word.lower()
+    folded = fold_accents(low)
+    if low in _ES_IRREGULAR_PRESENT or (folded in _ES_IRREGULAR_PRESENT and folded != "se"):
+        return _ES_IRREGULAR_PRESENT.get(low) or _ES_IRREGULAR_PRESENT[folded]
+    if not low.endswith("o") or len(low) < 4:
+        return None
+    stem = low[:-1]
+    for said, spelt in ((stem, stem), *_ES_SPELLING(stem)):
+        for root in _undone(fold_accents(spelt)):
+            for ending in ("ar", "er", "ir"):
+                if root + ending in _ES_VERBS:
+                    return said + ("a" if ending == "ar" else "e")
+    return None
+
+
+def _ES_SPELLING(stem: str) -> list[tuple[str, str]]:
+    """(the third's stem, the infinitive's) where the first person spells its stem apart."""
+    out = []
+    if stem.endswith("zc"):
+        out.append((stem[:-2] + "c", stem[:-2] + "c"))
+    if stem.endswith("j"):
+        out.append((stem[:-1] + "g", stem[:-1] + "g"))
+    if stem.endswith("g"):
+        out.append((stem + "u", stem + "u"))
+    if stem.endswith("y"):
+        out.append((stem, stem[:-1]))
+    return out
+
+
+def _undone(stem: str) -> list[str]:
+    """``stem`` and the stems it is of before a change of its last vowel (ie → e, ue → o, ue
+    → u, i → e): "piens" → "pens", "vuelv" → "volv", "jueg" → "jug", "pid" → "ped"."""
+    out = [stem]
+    for changed, plain in (("ie", "e"), ("ue", "o"), ("ue", "u"), ("i", "e")):
+        at = stem.rfind(changed)
+        if at > 0:
+            out.append(stem[:at] + plain + stem[at + len(changed) :])
+    return out
 
 
 def instruction(said: str, rule: str) -> str | None:

@@ -3,8 +3,10 @@ fact about them, "eu moro no Porto" → "o usuário mora no Porto" (pure functio
 
 from __future__ import annotations
 
+import functools
 import re
 
+from ..text import fold_accents
 from . import in_her_gender, we_to_they
 
 _I = re.IGNORECASE
@@ -130,6 +132,13 @@ def third_person(text: str) -> str:
     )
 
     out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)
+    out = re.sub(  # "eu me deito cedo" → "o usuário se deita cedo"
+        r"^(?:eu\s+)?me\s+([^\W\d_]{3,})\b",
+        lambda m: f"o usuário se {third}" if (third := present_third(m.group(1))) else m.group(0),
+        out,
+        count=1,
+        flags=_I,
+    )
 
     def subject(m: re.Match[str]) -> str:
         """The first verb is the user's when "eu" says it or it is one of the first person."""
@@ -152,6 +161,7 @@ def third_person(text: str) -> str:
     out = re.sub(  # "às sextas eu trabalho de casa" → "às sextas o usuário trabalha de casa"
         r"(?<=\s)eu\s+((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
     )
+    out = _joined_clauses(out)
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return gender(re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I))
 
@@ -188,10 +198,124 @@ def _said_by_eu(m: re.Match[str]) -> str:
 def _in_third(verb: str, said_with_eu: bool) -> str | None:
     """A verb of the first person in the third: a known one, or, after "eu", one in "-o"
     ("trabalho" → "trabalha"); None for a word that is neither."""
-    third = _PT_FIRST_PERSON.get(verb.lower())
+    third = _PT_FIRST_PERSON.get(verb.lower()) or present_third(verb)
     if third is None and said_with_eu and verb.lower().endswith("o") and len(verb) > 3:
         third = verb[:-1] + "a"
     return third
+
+
+#: the infinitives of the verbs a fact says most, to tell a verb of the first person said
+#: after a join from a noun and to know its third ("e torço pro Corinthians" → "e o usuário
+#: torce pro Corinthians": "torcer")
+_PT_VERBS = frozenset(
+    """
+    divertir abraçar abrir acabar aceitar acompanhar aconselhar acordar acreditar adorar adotar agradecer ajudar
+    alimentar almoçar alugar amar andar apagar aparecer aplicar apoiar aprender aproveitar arrumar
+    assistir atender atualizar avisar bater beber beijar brincar buscar caber cair caminhar cancelar
+    cansar cantar carregar casar celebrar chamar chegar chorar chover cobrir colaborar colecionar
+    colocar comer começar compartilhar competir comprar compreender conduzir conectar confiar conhecer
+    conseguir conservar construir consultar consumir contar continuar contratar controlar conversar
+    convidar copiar correr corrigir cortar costurar cozinhar coçar crescer criar cuidar cumprir curtir
+    dançar dar decidir deitar deixar depender descansar descobrir desejar desenhar desenvolver desligar
+    despertar detestar dever digitar dirigir discutir dividir dormir editar educar ensinar entender
+    entrar entregar enviar errar escalar escolher escrever escutar esperar esquecer estar estudar evitar
+    existir explicar falar faltar fazer fechar ficar fugir fumar funcionar ganhar gastar gerenciar
+    gostar gravar guardar imprimir incluir instalar investir ir jantar jogar lavar lembrar ler levantar
+    levar ligar limpar lutar mandar manter medir melhorar mentir merecer mexer montar morar morrer
+    mostrar mudar nadar nascer navegar necessitar odiar oferecer olhar organizar ouvir pagar parar
+    parecer participar partir passar passear patinar pedir pegar pensar perder perguntar permitir
+    pertencer pescar pintar planejar plantar poder praticar precisar preferir preparar pretender
+    procurar produzir programar proibir prometer proteger publicar puxar pôr querer receber reciclar
+    recomendar reconhecer reduzir regar remar repetir resolver respeitar respirar responder reunir
+    revisar rezar rir saber sair saltar sentar sentir ser servir sofrer subir sugerir surfar telefonar
+    temer ter terminar tirar tocar tomar torcer tossir trabalhar traduzir trazer treinar trocar usar
+    utilizar vender ver vestir viajar vir visitar viver voar voltar votar
+    """.split()
+)
+#: what may stand between a join and the user's verb, and stays after the subject
+_PT_LEADING = (
+    r"(?:j[aá]\s+n[aã]o|ainda\s+n[aã]o|n[aã]o|j[aá]|agora|hoje|depois|tamb[eé]m|nunca|sempre|ainda|[aà]s\s+vezes|"
+    r"quase\s+sempre|normalmente|s[oó])"
+)
+#: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
+_PT_JOINED = re.compile(
+    rf"(,\s*(?:e\s+|mas\s+)?|:\s*|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    _I,
+)
+#: the first persons of the present whose third is no ending's change ("faço" → "faz")
+_PT_IRREGULAR_PRESENT = {
+    "perco": "perde", "peço": "pede", "meço": "mede", "ouço": "ouve", "fujo": "foge", "subo": "sobe",
+    "cubro": "cobre", "tusso": "tosse", "construo": "constrói", "destruo": "destrói", "ponho": "põe",
+    "leio": "lê", "creio": "crê", "vejo": "vê", "rio": "ri", "caibo": "cabe", "valho": "vale", "sei": "sabe",
+}  # fmt: skip
+
+
+def _joined_clauses(text: str) -> str:
+    """A verb of the first person that opens a clause joined to another ("o usuário joga
+    futsal e torço pro Corinthians", "…, nunca bebo café"), with the user said again: "…e o
+    usuário torce pro Corinthians". A word that is no verb of the user ("café e pão", "e
+    trabalho" at the end) stays; so does one before "o usuário" ("e como sou vegano": "as")."""
+
+    def joined(m: re.Match[str]) -> str:
+        word, reflexive = m.group(4), bool(m.group(3))
+        if re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", m.string[m.end() :], _I):
+            return m.group(0)
+        third = present_third(word)
+        if third is None:
+            return m.group(0)
+        leading = (m.group(2) or "").lower()
+        return f"{m.group(1)}o usuário {leading}{'se ' if reflexive else ''}{third}"
+
+    return _PT_JOINED.sub(joined, text)
+
+
+def present_third(word: str) -> str | None:
+    """The third person of a first person of the present ("torço" → "torce", "durmo" →
+    "dorme", "sinto" → "sente", "sigo" → "segue", "odeio" → "odeia"), or None for a word
+    that is none of a known verb's: a verb in "-ar" keeps the first person's stem, one in
+    "-er" or "-ir" takes its infinitive's (found by undoing ç → c, j → g, g → gu, i → e,
+    u → o)."""
+    low = word.lower()
+    known = _PT_FIRST_PERSON.get(low) or _PT_IRREGULAR_PRESENT.get(low) or _PT_TYPED_PLAIN().get(low)
+    if known is not None:
+        return known
+    if not low.endswith("o") or len(low) < 4:
+        return None
+    stem = low[:-1]
+    if stem + "ar" in _PT_VERBS:
+        return stem + "a"
+    for spelt in _pt_spellings(stem):
+        for ending in ("er", "ir"):
+            if spelt + ending in _PT_VERBS:
+                return spelt + "e"
+    return None
+
+
+@functools.cache
+def _PT_TYPED_PLAIN() -> dict[str, str]:
+    """The known first persons as typed without their cedilla or accent ("faco", "conheco")."""
+    known = {**_PT_FIRST_PERSON, **_PT_IRREGULAR_PRESENT}
+    return {fold_accents(first): third for first, third in known.items() if fold_accents(first) != first}
+
+
+def _pt_spellings(stem: str) -> list[str]:
+    """The infinitive's stems a first person's ``stem`` may be of ("torç" → "torc", "sig" →
+    "segu", "durm" → "dorm", "sint" → "sent")."""
+    spelt = [stem]
+    if stem.endswith("ç"):
+        spelt.append(stem[:-1] + "c")
+    if stem.endswith("j"):
+        spelt.append(stem[:-1] + "g")
+    if stem.endswith("g"):
+        spelt.append(stem + "u")
+    out = []
+    for s in spelt:
+        out.append(s)
+        for changed, plain in (("i", "e"), ("u", "o")):
+            at = s.rfind(changed, 0, len(s) - 1 if s.endswith("u") else len(s))
+            if at > 0:
+                out.append(s[:at] + plain + s[at + 1 :])
+    return out
 
 
 def instruction(said: str, rule: str) -> str | None:
