@@ -1361,7 +1361,7 @@ def test_a_second_clause_of_the_users_is_written_in_the_third_person_too(said, w
         ("nado na piscina do clube e corro no parque aos domingos", "pt", "o usuário corre no parque", "corro"),
         ("durmo pouco e sinto falta de café à tarde", "pt", "o usuário sente falta", "sinto"),
         ("I bake bread on weekends and teach piano after work", "en", "teaches piano", "teach piano"),
-        ("I volunteer at a shelter, foster kittens and never eat meat", "en", "never eats meat", "never eat "),
+        ("I volunteer at a shelter, walk the dogs there and never eat meat", "en", "never eats meat", "never eat "),
     ],
 )
 def test_a_verb_of_the_user_after_a_join_is_written_in_the_third_person(said, lang, written, not_written):
@@ -1380,6 +1380,9 @@ def test_a_verb_of_the_user_after_a_join_is_written_in_the_third_person(said, la
         ("I want to learn Rust and build games", "en", "and build games"),  # "to" governs both
         ("I can swim and ride a horse", "en", "and ride a horse"),
         ("I love reading and travel", "en", "and travel"),  # a noun at the end
+        ("mi domicilio está en Toledo, Camino Real 12", "es", "Camino Real 12"),  # a name
+        ("mis aficiones: lectura, dibujo, juego de rol", "es", "dibujo, juego de rol"),  # a list's items
+        ("I run a café: coffee, cake and live jazz", "en", "and live jazz"),
     ],
 )
 def test_what_only_looks_like_a_verb_after_a_join_stays_as_said(said, lang, kept):

@@ -123,3 +123,26 @@ def we_to_they(verb: str, irregular: dict[str, str], endings: tuple[tuple[str, s
         if low.endswith(ending):
             return verb[: -len(ending)] + their
     return verb
+
+
+#: what ends a list's item or a clause before a join
+_SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
+
+
+def a_list_item(before: str, a_verb: Callable[[str], object] = lambda word: None) -> bool:
+    """Whether the words just before a join are an item of a list, two words or fewer since
+    the last comma or join ("baile, canto, juego de mesa", "drinks, food and live music"):
+    what follows is the next item, not a clause with a verb of the user's. Two words that
+    open with a verb (``a_verb``: its third, or None) are a clause ("…, duermo poco y pido…");
+    one word alone is an item whatever it is ("baile, canto, juego de mesa")."""
+    words = _SEGMENT_END.split(before)[-1].split()
+    return len(words) <= 1 or (len(words) == 2 and not a_verb(words[0]))
+
+
+#: a word an item of a list is followed by: a comma or a join ("estudio y deporte")
+_ITEM_AFTER = re.compile(r"\s*(?:,|\s(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
+
+
+def an_item_before(after: str) -> bool:
+    """Whether what follows a word (``after``) makes it an item of a list, not a clause's verb."""
+    return _ITEM_AFTER.match(after) is not None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from . import a_list_item, an_item_before
+
 _I = re.IGNORECASE
 
 _EN_MODALS = {"can", "could", "will", "would", "should", "must", "might", "may", "did", "had", "was", "used"}
@@ -181,7 +183,14 @@ def _joined_clauses(text: str) -> str:
             if word == "do":  # "and do the dishes"
                 return f"{m.group(1)}{m.group(2)}does"
             return f"{m.group(1)}{m.group(2)}does not"
-        if word not in _EN_VERBS | {"am"} or _goes_on_unconjugated(m.string[: m.start()]):
+        before = text[: subject.end()] + m.string[: m.start()]
+        if (
+            word not in _EN_VERBS | {"am"}
+            or _goes_on_unconjugated(before)
+            or a_list_item(before, _EN_VERBS.__contains__)
+        ):
+            return m.group(0)
+        if an_item_before(m.string[m.end() :]):
             return m.group(0)
         return f"{m.group(1)}{m.group(2)}{_en_third(word)}"
 

@@ -8,7 +8,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, we_to_they
+from . import a_list_item, an_item_before, in_her_gender, we_to_they
 
 _I = re.IGNORECASE
 
@@ -269,7 +269,7 @@ _ES_VERBS = frozenset(
 _ES_JOINED_LEADING = rf"(?:{_ES_LEADING}|a\s+veces|casi\s+siempre|luego|despu[eé]s|normalmente|solo|sólo|encima)"
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _ES_JOINED = re.compile(
-    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|:\s*|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
     _I,
 )
 
@@ -282,6 +282,12 @@ def _joined_clauses(text: str) -> str:
 
     def joined(m: re.Match[str]) -> str:
         word, reflexive = m.group(4), bool(m.group(3))
+        if (
+            word[0].isupper()
+            or a_list_item(m.string[: m.start()], present_third)
+            or an_item_before(m.string[m.end() :])
+        ):  # a name ("Paseo de Gracia"), an item
+            return m.group(0)
         after = m.string[m.end() :]
         if word.lower() == "como" and re.match(rf"\s+(?:{_ES_VERB_AFTER}|(?:el|la)\s+usuari[oa])\b", after, _I):
             return m.group(0)  # "y como soy celíaco" (read before as "…el usuario es…"): "since"

@@ -7,7 +7,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, we_to_they
+from . import a_list_item, an_item_before, in_her_gender, we_to_they
 
 _I = re.IGNORECASE
 
@@ -239,7 +239,7 @@ _PT_LEADING = (
 )
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _PT_JOINED = re.compile(
-    rf"(,\s*(?:e\s+|mas\s+)?|:\s*|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    rf"(,\s*(?:e\s+|mas\s+)?|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
     _I,
 )
 #: the first persons of the present whose third is no ending's change ("faço" → "faz")
@@ -258,6 +258,12 @@ def _joined_clauses(text: str) -> str:
 
     def joined(m: re.Match[str]) -> str:
         word, reflexive = m.group(4), bool(m.group(3))
+        if (
+            word[0].isupper()
+            or a_list_item(m.string[: m.start()], present_third)
+            or an_item_before(m.string[m.end() :])
+        ):  # a name ("Paseo de Gracia"), an item
+            return m.group(0)
         if re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", m.string[m.end() :], _I):
             return m.group(0)
         third = present_third(word)
