@@ -140,7 +140,7 @@ def a_list_item(before: str, a_verb: Callable[[str], object] = lambda word: None
 
 
 #: a word an item of a list is followed by: a comma or a join ("estudio y deporte")
-_ITEM_AFTER = re.compile(r"\s*(?:,|\s(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
+_ITEM_AFTER = re.compile(r"\s*+(?:,|(?<=\s)(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
 
 
 def an_item_before(after: str) -> bool:
