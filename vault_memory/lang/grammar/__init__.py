@@ -146,3 +146,30 @@ _ITEM_AFTER = re.compile(r"\s*+(?:,|(?<=\s)(?:and|or|y|e|o|ou)\b)", re.IGNORECAS
 def an_item_before(after: str) -> bool:
     """Whether what follows a word (``after``) makes it an item of a list, not a clause's verb."""
     return _ITEM_AFTER.match(after) is not None
+
+
+def said_again(
+    text: str,
+    joined: re.Pattern[str],
+    third_of: Callable[[str], str | None],
+    user: str,
+    reflexive: str,
+    stays: Callable[[str, str], bool],
+) -> str:
+    """``text`` with each verb of the first person that opens a clause joined to another
+    (``joined``: groups the join, the words before the verb, a reflexive pronoun, the verb)
+    in the third (``third_of``), the user said again before it (``user``; ``reflexive``: the
+    third's pronoun): "…y corro los jueves" → "…y el usuario corre los jueves". A name, a
+    list's item, a word no verb's, and one ``stays(word, what follows)`` keeps, stay as said."""
+
+    def again(m: re.Match[str]) -> str:
+        word, after = m.group(4), m.string[m.end() :]
+        if word[0].isupper() or a_list_item(m.string[: m.start()], third_of) or an_item_before(after):
+            return m.group(0)  # a name ("Paseo de Gracia"), an item ("baile, canto, juego de mesa")
+        third = None if stays(word, after) else third_of(word)
+        if third is None:
+            return m.group(0)
+        pronoun = f"{reflexive} " if m.group(3) else ""
+        return f"{m.group(1)}{user} {(m.group(2) or '').lower()}{pronoun}{third}"
+
+    return joined.sub(again, text)

@@ -8,7 +8,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import a_list_item, an_item_before, in_her_gender, we_to_they
+from . import in_her_gender, said_again, we_to_they
 
 _I = re.IGNORECASE
 
@@ -277,28 +277,15 @@ _ES_JOINED = re.compile(
 def _joined_clauses(text: str) -> str:
     """A verb of the first person that opens a clause joined to another ("el usuario juega al
     pádel y corro los jueves", "…, nunca bebo café"), with the user said again: "…y el usuario
-    corre los jueves". A word that is no verb of the user ("pan y queso", "y trabajo" at the
-    end) stays; so does one before a verb ("y como soy vegano": "since")."""
+    corre los jueves" (``said_again``). "Como" before a verb stays ("y como soy vegano": "since")."""
 
-    def joined(m: re.Match[str]) -> str:
-        word, reflexive = m.group(4), bool(m.group(3))
-        if (
-            word[0].isupper()
-            or a_list_item(m.string[: m.start()], present_third)
-            or an_item_before(m.string[m.end() :])
-        ):  # a name ("Paseo de Gracia"), an item
-            return m.group(0)
-        after = m.string[m.end() :]
-        if word.lower() == "como" and re.match(rf"\s+(?:{_ES_VERB_AFTER}|(?:el|la)\s+usuari[oa])\b", after, _I):
-            return m.group(0)  # "y como soy celíaco" (read before as "…el usuario es…"): "since"
-        third = _REFLEXIVE_PRESENT.get(fold_accents(word.lower())) if reflexive else None
-        third = third or present_third(word)
-        if third is None:
-            return m.group(0)
-        leading = (m.group(2) or "").lower()
-        return f"{m.group(1)}el usuario {leading}{'se ' if reflexive else ''}{third}"
+    def since(word: str, after: str) -> bool:  # "y como soy celíaco" (read before as "…el usuario es…")
+        return (
+            word.lower() == "como"
+            and re.match(rf"\s+(?:{_ES_VERB_AFTER}|(?:el|la)\s+usuari[oa])\b", after, _I) is not None
+        )
 
-    return _ES_JOINED.sub(joined, text)
+    return said_again(text, _ES_JOINED, present_third, "el usuario", "se", since)
 
 
 #: the first persons of the present whose third is no ending's change ("tengo" → "tiene")
@@ -308,8 +295,6 @@ _ES_IRREGULAR_PRESENT = {
     "doy": "da", "voy": "va", "soy": "es", "estoy": "está", "veo": "ve", "huelo": "huele", "rio": "ríe", "he": "ha",
     "frio": "fríe", "conduzco": "conduce", "traduzco": "traduce", "produzco": "produce", "reduzco": "reduce",
 }  # fmt: skip
-#: reflexive first persons of the present, for their third when "me" says them ("me levanto")
-_REFLEXIVE_PRESENT: dict[str, str] = {}
 
 
 def present_third(word: str) -> str | None:

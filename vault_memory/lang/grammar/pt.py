@@ -7,7 +7,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import a_list_item, an_item_before, in_her_gender, we_to_they
+from . import in_her_gender, said_again, we_to_they
 
 _I = re.IGNORECASE
 
@@ -253,26 +253,13 @@ _PT_IRREGULAR_PRESENT = {
 def _joined_clauses(text: str) -> str:
     """A verb of the first person that opens a clause joined to another ("o usuário joga
     futsal e torço pro Corinthians", "…, nunca bebo café"), with the user said again: "…e o
-    usuário torce pro Corinthians". A word that is no verb of the user ("café e pão", "e
-    trabalho" at the end) stays; so does one before "o usuário" ("e como sou vegano": "as")."""
+    usuário torce pro Corinthians" (``said_again``). A word before "o usuário" or a verb of
+    being stays ("e como sou vegano": "as")."""
 
-    def joined(m: re.Match[str]) -> str:
-        word, reflexive = m.group(4), bool(m.group(3))
-        if (
-            word[0].isupper()
-            or a_list_item(m.string[: m.start()], present_third)
-            or an_item_before(m.string[m.end() :])
-        ):  # a name ("Paseo de Gracia"), an item
-            return m.group(0)
-        if re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", m.string[m.end() :], _I):
-            return m.group(0)
-        third = present_third(word)
-        if third is None:
-            return m.group(0)
-        leading = (m.group(2) or "").lower()
-        return f"{m.group(1)}o usuário {leading}{'se ' if reflexive else ''}{third}"
+    def before_a_verb(word: str, after: str) -> bool:
+        return re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", after, _I) is not None
 
-    return _PT_JOINED.sub(joined, text)
+    return said_again(text, _PT_JOINED, present_third, "o usuário", "se", before_a_verb)
 
 
 def present_third(word: str) -> str | None:
