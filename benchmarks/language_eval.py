@@ -20,6 +20,9 @@ what the offline reading does with them:
   and a request beside such words keeps its fact (``requests_right``);
 - ``joined_verbs``: a fact said in the first person written in the third, the verbs of
   its joined clauses too ("…y corro los jueves" → "…y el usuario corre los jueves");
+- ``possessive``: a noun the user says is theirs written as theirs with its whole phrase
+  ("mi seguro médico es…" → "el seguro médico del usuario es…", not "el seguro del usuario
+  médico"), and one said alone with what is said of it after ("mi hermano vive…");
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none).
 
@@ -139,6 +142,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_coding_only("coding_hard13", split, show, judge))
     out.update(_remembering(show, judge))
     out.update(_joined_verbs(split, show))
+    out.update(_possessive(split, show))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
     out.update(_beside(split, show, judge))
@@ -209,6 +213,29 @@ def _joined_verbs(split: str, show: bool) -> dict:
     out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
     out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
     return {"joined_verbs": out}
+
+
+def _possessive(split: str, show: bool) -> dict:
+    """The user's noun and its whole phrase as theirs, "del usuario" / "do usuário" after its
+    adjectives and a complement that names it, before what is said of it (``possessive.json``,
+    a helper's who saw no rule: each case's ``expect`` must be in what is written, compared
+    without case; ``lang.in_third_person``). A fact of "nuestro"/"nosso" is not counted: it is
+    of the user and others, kept as said in every language ("Our CI runs on Jenkins")."""
+    from vault_memory.lang import in_third_person
+
+    table: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("possessive", split):
+        if re.search(r"\b(?:nuestr|noss)[oa]s?\b", case["text"], re.IGNORECASE):
+            continue  # "nuestro", "nosso": the user's and others', kept as said, as English keeps "our"
+        written = in_third_person(case["text"], case["lang"])
+        right = case["expect"].casefold() in written.casefold()
+        table[case["lang"]][0] += right
+        table[case["lang"]][1] += 1
+        if show and not right:
+            print(f"POSSESSIVE [{case['id']}] {case['text']!r} -> {written!r} (expect {case['expect']!r})")
+    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    return {"possessive": out}
 
 
 def _kind_read(question: str) -> str:
@@ -511,7 +538,17 @@ def main() -> None:
         k
         for k in result
         if k.startswith(
-            ("explicit_", "coding_", "secrets_", "kind_", "courtesy_", "beside_", "secret_written", "joined_")
+            (
+                "explicit_",
+                "coding_",
+                "secrets_",
+                "kind_",
+                "courtesy_",
+                "beside_",
+                "secret_written",
+                "joined_",
+                "possessive",
+            )
         )
     ]:
         print(name + ": " + ", ".join(f"{k} {v['hits']}/{v['n']}" for k, v in result[name].items()))
