@@ -1393,6 +1393,54 @@ def test_what_only_looks_like_a_verb_after_a_join_stays_as_said(said, lang, kept
 
 
 @pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        # adjectives after the noun, whatever they are ("impermeable", "privada", "azul")
+        ("Mi abrigo impermeable es de Decathlon", "es", "el abrigo impermeable del usuario es de"),
+        ("Mi cuenta bancaria nueva está en el BBVA", "es", "la cuenta bancaria nueva del usuario está"),
+        ("Mis zapatillas rojas son Nike", "es", "las zapatillas rojas del usuario son"),
+        ("Mi nube privada corre en Hetzner", "es", "la nube privada del usuario corre"),  # the adjective tells "la"
+        ("De mi cuaderno rojo no queda nada", "es", "Del cuaderno rojo del usuario no queda"),
+        ("Meu casaco impermeável é da Decathlon", "pt", "o casaco impermeável do usuário é"),
+        ("Meus tênis brancos são da Nike", "pt", "os tênis brancos do usuário são"),
+        # a complement that names the thing, whatever verb follows
+        ("Mi bici de montaña se rompió", "es", "la bici de montaña del usuario se rompió"),
+        ("Minha bicicleta de estrada quebrou", "pt", "a bicicleta de estrada do usuário quebrou"),
+        # a word with a hyphen is one word
+        ("Meu check-in digital vence amanhã", "pt", "o check-in digital do usuário vence amanhã"),
+    ],
+)
+def test_a_possessed_noun_is_the_users_with_its_whole_phrase(said, lang, written):
+    """ "mi seguro médico" was written "el seguro del usuario médico", "meu e-mail pessoal" as
+    "o e do usuário-mail pessoal": the user's noun is theirs with its adjectives and the
+    complement that names it, "del usuario" / "do usuário" before what is said of it."""
+    out = in_third_person(said, lang)
+    assert written in out, out
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        ("mi gata maúlla mucho", "es", "la gata del usuario maúlla mucho"),  # a verb no list holds
+        ("Mi sobrina pinta cuadros", "es", "la sobrina del usuario pinta cuadros"),
+        ("mi hermano de repente se fue a Chile", "es", "el hermano del usuario de repente se fue"),
+        ("Mi tío Julián vive en Vigo", "es", "el tío del usuario Julián vive"),  # a name
+        ("Minha sobrinha pinta quadros", "pt", "a sobrinha do usuário pinta quadros"),
+        ("meu tio de repente se mudou", "pt", "o tio do usuário de repente se mudou"),
+        ("meu primo Rui mora em Braga", "pt", "o primo do usuário Rui mora"),
+        ("Mi tostadora chisporrotea.", "es", "la tostadora del usuario chisporrotea."),  # at the end
+        ("Minha geladeira zumbe sempre", "pt", "a geladeira do usuário zumbe sempre"),  # before an adverb
+        ("Minha avó reformou-se", "pt", "a avó do usuário reformou-se"),  # a pronoun after a hyphen
+        ("mi abuelo de noche ronca", "es", "el abuelo del usuario de noche ronca"),
+    ],
+)
+def test_what_follows_a_possessed_noun_and_is_said_of_it_stays_after_the_user(said, lang, written):
+    """A verb, an adverb of "de", a name after the user's noun are no part of its phrase."""
+    out = in_third_person(said, lang)
+    assert written in out, out
+
+
+@pytest.mark.parametrize(
     ("said", "value"),
     [
         ("My cat is named Biscuit, could you save that for me?", "Biscuit"),

@@ -8,7 +8,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, said_again, we_to_they
+from . import PHRASE_WORD, Modifiers, in_her_gender, modifiers_after, said_again, we_to_they
 
 _I = re.IGNORECASE
 
@@ -78,22 +78,47 @@ def _we_to_they(verb: str) -> str:
     return we_to_they(verb, _ES_WE, (("amos", "an"), ("emos", "en"), ("imos", "en")))
 
 
+def _possessives(text: str) -> str:
+    """Each "mi"/"mis" and its noun's phrase as the user's: "mi seguro médico es…" → "el seguro
+    médico del usuario es…", "mi número de teléfono nuevo" → "el número de teléfono nuevo del
+    usuario"; the noun's article from its number and its gender as its ending tells it."""
+    out: list[str] = []
+    last = 0
+    for m in _ES_POSSESSIVE.finditer(text):
+        before, noun = m.group(2) or "", m.group(3)
+        plural = m.group(1).lower() == "mis"
+        gender = _noun_gender(noun, plural)
+        read = modifiers_after(text[m.end() :], plural, gender, _ES_MODIFIERS)
+        feminine = gender if gender is not None else bool(read.feminine)  # "mi serie favorita"
+        article = ("las" if plural else "la") if feminine else ("los" if plural else "el")
+        phrase = m.end() + read.length
+        head = text[last : m.start()]
+        contracted = re.search(r"\b([Dd]e|[Aa])\s+$", head) if article == "el" else None
+        if contracted:  # "de mi hermano" → "del hermano del usuario", "a mi jefe" → "al jefe del usuario"
+            head, article = head[: contracted.start()], contracted.group(1) + "l"
+        out += [head, f"{article} {before}{noun}{text[m.end() : phrase]} del usuario"]
+        last = phrase
+    return "".join(out) + text[last:]
+
+
+def _noun_gender(noun: str, plural: bool) -> bool | None:
+    """Whether a noun is feminine (True) or masculine (False) as its ending or the list of
+    feminine nouns in "-o" and "-e" tells, or None ("serie", "red", "coche": its adjective
+    may tell, else masculine)."""
+    low = noun.lower()
+    stem = low[:-1] if plural and low.endswith("s") else low
+    if low in _ES_MASCULINE_NOUNS or stem in _ES_MASCULINE_NOUNS:
+        return False
+    if low in _ES_FEMININE_NOUNS or stem in _ES_FEMININE_NOUNS or re.search(r"as?$|ión$|dad$", low):
+        return True
+    return False if stem.endswith("o") else None
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person: "mi hermana" → "la hermana del usuario"."""
     text = _ES_ONE_SUBJECT.sub(lambda m: f"{m.group(1)} el usuario {_we_to_they(m.group(2))}", text)
 
-    def possessive(m: re.Match[str]) -> str:
-        before, noun, after = m.group(2) or "", m.group(3), m.group(4) or ""
-        plural = m.group(1).lower() == "mis"
-        feminine = noun.lower() in _ES_FEMININE_NOUNS or re.search(r"as?$|ión$|dad$", noun)
-        article = ("las" if plural else "la") if feminine else ("los" if plural else "el")
-        return f"{article} {before}{noun}{after} del usuario"
-
-    out = re.sub(
-        rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?(\w+)(\s+(?:{_ES_AFTER_NOUN}))?\b", possessive, text, flags=_I
-    )
-    # "de mi hermano" → "del hermano del usuario", "a mi jefe" → "al jefe del usuario"
-    out = re.sub(r"\b([Dd]e|[Aa]) el\b(?=\s+(?:\w+\s+){1,3}?del usuario\b)", lambda m: m.group(1) + "l", out)
+    out = _possessives(text)
     out = re.sub(  # "no me gusta el picante" → "al usuario no le gusta el picante"
         r"^(?:a\s+mí\s+)?(no\s+)?me\s+(gusta|gustan|encanta|encantan|interesa|interesan|cae|caen)\b",
         lambda m: f"al usuario {(m.group(1) or '').lower()}le {m.group(2)}",
@@ -158,15 +183,83 @@ _ES_REFLEXIVE = {
 
 #: feminine nouns that do not end in -a ("la madre del usuario", not "el madre")
 _ES_FEMININE_NOUNS = {"madre", "mamá", "mujer", "llave", "clase", "calle", "gente", "leche", "piel", "noche", "sangre",
-                      "moto", "foto", "mano", "bici", "radio", "tele", "suegra", "jefa"}  # fmt: skip
-#: words that sit between the possessive and its noun, or after the noun, and move with it:
-#: "mi mejor amigo" → "el mejor amigo del usuario", "mi color favorito" → "el color favorito del usuario"
+                      "moto", "foto", "mano", "bici", "radio", "tele", "suegra", "jefa", "voz", "red", "luz", "paz",
+                      "vez", "nariz", "sal", "miel", "ley", "flor", "crisis", "tesis", "costumbre", "frase", "parte",
+                      "suerte", "muerte", "fuente", "mente", "torre", "nube", "serie", "tarde", "carne", "nieve",
+                      "imagen", "razón", "sed", "hambre", "fe", "cárcel", "col", "catedral", "señal"}  # fmt: skip
+#: masculine nouns that end in -a ("el problema del usuario", not "la problema")
+_ES_MASCULINE_NOUNS = {"día", "dia", "mapa", "problema", "sistema", "tema", "idioma", "programa", "clima", "planeta",
+                       "sofá", "sofa", "esquema", "drama", "poema", "dilema", "lema", "aroma", "pijama", "papá",
+                       "papa", "tranvía", "diploma", "síntoma", "panorama", "telegrama", "crucigrama"}  # fmt: skip
+#: words that sit between the possessive and its noun and move with it: "mi mejor amigo" →
+#: "el mejor amigo del usuario" (what follows the noun is read by ``_ES_MODIFIERS``)
 _ES_BEFORE_NOUN = r"mejor(?:es)?|primer[oa]?|únic[oa]s?|antigu[oa]s?|nuev[oa]s?"  # "mi nuevo veterinario"
-_ES_AFTER_NOUN = (
-    r"favorit[oa]s?|preferid[oa]s?|mayor(?:es)?|menor(?:es)?|nuev[oa]s?|actual(?:es)?|del\s+alma|sangu[ií]ne[oa]|"
-    # "mi talla de camisa es la M" → "la talla de camisa del usuario es la M": a bare noun after
-    # "de" and before the verb names the thing ("el número de pie", "el aniversario de boda")
-    r"de\s+(?!(?:la|el|los|las|mi|mis|tu|tus|su|sus|un|una)\s)[a-záéíóúñ]+(?=\s+(?:es|son|est[áa]n?|era|fue|se|queda|vence|cuesta|tiene)\s)"
+
+_ES_POSSESSIVE = re.compile(rf"\b(mis?)\s+((?:{_ES_BEFORE_NOUN})\s+)?({PHRASE_WORD})(?![\w-])", _I)
+
+
+def _third_form(word: str) -> bool:
+    """Whether ``word`` is a form of the third person of a known verb (``_ES_VERBS``): the
+    present, the past, the imperfect, the future or the conditional ("vive", "duerme",
+    "trabajaba", "cambió", "vivirá"), or one of the irregular ones ("es", "fue", "tuvo")."""
+    low = word.lower()
+    folded = fold_accents(low)
+    if folded in _ES_IRREGULAR_THIRD:
+        return True
+    for ending, classes in _ES_THIRD_ENDINGS:
+        if not folded.endswith(ending) or (ending == "o" and not low.endswith("ó")):
+            continue
+        stem = folded[: -len(ending)]
+        roots = [*_undone(stem), *([stem[:-1]] if stem.endswith("y") else [])]  # "construye"
+        if len(stem) >= 2 and any(root + c in _ES_VERBS for root in roots for c in classes):
+            return True
+    return False
+
+
+#: the endings of a verb's third person, folded, with the classes of infinitive each is of
+_ES_THIRD_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("aron", ("ar",)), ("ieron", ("er", "ir")), ("aban", ("ar",)), ("aba", ("ar",)), ("arian", ("ar",)),
+    ("aria", ("ar",)), ("aran", ("ar",)), ("ara", ("ar",)), ("erian", ("er",)), ("eria", ("er",)),
+    ("eran", ("er",)), ("era", ("er",)), ("irian", ("ir",)), ("iria", ("ir",)), ("iran", ("ir",)),
+    ("ira", ("ir",)), ("ian", ("er", "ir")), ("ia", ("er", "ir")), ("io", ("er", "ir")), ("o", ("ar",)),
+    ("an", ("ar",)), ("en", ("er", "ir")), ("a", ("ar",)), ("e", ("er", "ir")),
+)  # fmt: skip
+#: third persons no ending tells, folded
+_ES_IRREGULAR_THIRD = frozenset(
+    """es son esta estan era eran fue fueron ha han hay habia va van iba iban tuvo hizo pudo quiso dijo vino
+    puso supo vio dio trajo sera seran seria serian tendra hara podra dira vendra saldra pondra habra estuvo
+    hubo anduvo da dan ve ven""".split()
+)
+#: what may follow a noun inside its phrase ("el seguro médico del usuario", not "el seguro del
+#: usuario médico"), and what closes it (``grammar.modifiers_after``)
+_ES_CLOSERS = frozenset(
+    """se me te le les lo los la las nos no ya también tambien tampoco siempre nunca jamás todavía todavia
+    aún aun solo sólo casi que q quien cuando donde y e o u pero ni ahora hoy ayer antes después despues
+    ahí allí aquí acá allá tb mañana diariamente""".split()
+)
+#: what stands before a verb and never after one: what closes a phrase after a word that may be a verb
+_ES_BEFORE_A_VERB = frozenset("se me te le les lo los la las nos no".split())
+_ES_MODIFIERS = Modifiers(
+    verb=_third_form,
+    closers=_ES_CLOSERS,
+    before_a_verb=_ES_BEFORE_A_VERB,
+    complements=frozenset({"de", "del"}),
+    articles=frozenset({"la", "las", "los"}),
+    idioms=frozenset(
+        """repente nuevo verdad hecho pronto golpe vez veras niño niña pequeño pequeña joven chico chica momento
+        noche tarde mañana madrugada día súbito costumbre acuerdo prisa lejos cerca""".split()
+    ),
+    degree=frozenset({"más", "mas", "menos", "muy", "tan"}),
+    never=_ES_CLOSERS
+    | frozenset(
+        """el un una unos unas mi mis tu tus su sus nuestro nuestra nuestros nuestras a al de del en con para
+        pa por desde hasta sin sobre entre hacia según segun tras más mas menos muy tan bien mal mucho mucha
+        muchos muchas poco poca bastante demasiado todo toda todos todas otro otra este esta ese esa aquel
+        aquella yo él ella usted vos""".split()
+    ),
+    verb_like=("a", "e", "á", "é", "í"),
+    verb_endings=("ó", "ió", "aron", "ieron", "aban", "aba"),
+    invariable=("ista",),
 )
 
 #: endings of a feminine adjective or noun whose masculine differs ("vegetariana",

@@ -7,7 +7,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, said_again, we_to_they
+from . import PHRASE_WORD, Modifiers, in_her_gender, modifiers_after, said_again, we_to_they
 
 _I = re.IGNORECASE
 
@@ -34,17 +34,11 @@ _PT_FIRST_PERSON = {
 #: ("…e agora moro em…"; not "trabalho", "uso", "gosto", "vivo", "preciso": nouns or adjectives too)
 _PT_UNAMBIGUOUS = ("tenho", "estou", "sou", "quero", "vou", "posso", "prefiro", "moro", "odeio", "adoro")
 _PT_POSSESSIVE = {"meu": "o", "minha": "a", "meus": "os", "minhas": "as"}
-#: words after the noun that move with it: "meu número novo" → "o número novo do usuário"
-#: (not "o número do usuário novo"), "minha irmã mais velha" → "a irmã mais velha do usuário"
-_PT_AFTER_NOUN = (
-    r"favorit[oa]s?|preferid[oa]s?|(?:mais\s+)?nov[oa]s?|(?:mais\s+)?velh[oa]s?|atua(?:l|is)|"
-    r"antig[oa]s?|anterior(?:es)?|principa(?:l|is)|caçula|do\s+meio|sangu[íi]ne[oa]|"
-    # "o meu email de trabalho é…" → "o email de trabalho do usuário é…": a bare noun after "de"
-    # and before the verb names the thing
-    r"de\s+(?!(?:[oa]s?|meu|minha|meus|minhas|um|uma)\s)[a-záéíóúâêôãõç]+(?=\s+(?:é|são|está|estão|era|foi|fica|vence|custa|tem)\s)"
-)
 #: words before the noun that move with it: "minha nova dentista" → "a nova dentista do usuário"
 _PT_BEFORE_NOUN = r"nov[oa]s?|melhor(?:es)?|primeir[oa]s?|únic[oa]s?"
+_PT_POSSESSIVE_NOUN = re.compile(
+    rf"\b(meu|minha|meus|minhas)\s+((?:(?:{_PT_BEFORE_NOUN})\s+)?{PHRASE_WORD})(?![\w-])", _I
+)
 _PT_ARTICLE_POSSESSIVE = re.compile(r"\b([oa]s?)\s+(meu|minha|meus|minhas)\s+", _I)
 #: a preposition before a possessive takes its article ("em meu carro" → "no carro do
 #: usuário"); one that holds it already ("no", "da", "pelas") keeps it, so no second comes
@@ -103,6 +97,24 @@ def _we_to_they(verb: str) -> str:
     return we_to_they(verb, _PT_WE, (("amos", "am"), ("emos", "em"), ("imos", "em")))
 
 
+def _possessives(text: str) -> str:
+    """Each "meu"/"minha" and its noun's phrase as the user's: "meu e-mail pessoal é…" → "o
+    e-mail pessoal do usuário é…", "meu plano de saúde" → "o plano de saúde do usuário"; after
+    a preposition that holds its article ("no meu trabalho") no second one comes."""
+    out: list[str] = []
+    last = 0
+    for m in _PT_POSSESSIVE_NOUN.finditer(text):
+        head = text[: m.start()]
+        before = head.rsplit(None, 1)[-1] if head[-1:].isspace() and head.strip() else ""
+        article = _PT_POSSESSIVE[m.group(1).lower()]
+        plural, feminine = article.endswith("s"), article.startswith("a")
+        phrase = m.end() + modifiers_after(text[m.end() :], plural, feminine, _PT_MODIFIERS).length
+        said = f"{m.group(2)}{text[m.end() : phrase]} do usuário"
+        out += [text[last : m.start()], said if before.casefold() in _PT_HOLDS_ARTICLE else f"{article} {said}"]
+        last = phrase
+    return "".join(out) + text[last:]
+
+
 def third_person(text: str) -> str:
     """First person to the user in the third person, in Portuguese: "eu moro no Porto" →
     "o usuário mora no Porto", "minha irmã se chama Ana" → "a irmã do usuário se chama Ana",
@@ -115,21 +127,8 @@ def third_person(text: str) -> str:
         preposition = _PT_CONTRACTED[m.group(1).casefold()][_PT_POSSESSIVE[m.group(2).lower()]]
         return f"{preposition.capitalize() if m.group(1)[0].isupper() else preposition} {m.group(2)}"
 
-    def possessive(m: re.Match[str]) -> str:
-        head = m.string[: m.start()]
-        before = head.rsplit(None, 1)[-1] if head[-1:].isspace() and head.strip() else ""
-        noun = m.group(2) + (m.group(3) or "")
-        if before.casefold() in _PT_HOLDS_ARTICLE:  # "no meu trabalho" → "no trabalho do usuário"
-            return f"{noun} do usuário"
-        return f"{_PT_POSSESSIVE[m.group(1).lower()]} {noun} do usuário"
-
     out = re.sub(r"\b(em|de|por)\s+(meu|minha|meus|minhas)\b", contracted, out, flags=_I)
-    out = re.sub(
-        rf"\b(meu|minha|meus|minhas)\s+((?:(?:{_PT_BEFORE_NOUN})\s+)?[^\W\d_]+)(\s+(?:{_PT_AFTER_NOUN})(?![^\W\d_]))?",
-        possessive,
-        out,
-        flags=_I,
-    )
+    out = _possessives(out)
 
     out = re.sub(r"^(?:eu\s+)?me\s+chamo\b", "o usuário se chama", out, flags=_I)
     out = re.sub(  # "eu me deito cedo" → "o usuário se deita cedo"
@@ -289,6 +288,78 @@ def _PT_TYPED_PLAIN() -> dict[str, str]:
     """The known first persons as typed without their cedilla or accent ("faco", "conheco")."""
     known = {**_PT_FIRST_PERSON, **_PT_IRREGULAR_PRESENT}
     return {fold_accents(first): third for first, third in known.items() if fold_accents(first) != first}
+
+
+def _third_form(word: str) -> bool:
+    """Whether ``word`` is a form of the third person of a known verb (``_PT_VERBS``): the
+    present, the past, the imperfect, the future or the conditional ("mora", "dorme",
+    "morava", "mudou", "vendeu", "morará"), with a pronoun after a hyphen ("chama-se"), or
+    one of the irregular ones ("é", "foi", "tem")."""
+    low = word.lower().split("-", 1)[0] if word.lower().endswith(_PT_HYPHEN_CLITICS) else word.lower()
+    if low in _PT_IRREGULAR_THIRD:
+        return True
+    folded = fold_accents(low)
+    for ending, classes in _PT_THIRD_ENDINGS:
+        if not folded.endswith(ending) or len(folded) - len(ending) < 2:
+            continue
+        stem = folded[: -len(ending)]
+        roots = [stem, *([stem[:at] + "u" + stem[at + 1 :]] if (at := stem.rfind("o")) > 0 else [])]  # "sobe"
+        if any(root + c in _PT_FOLDED_VERBS() for root in roots for c in classes):
+            return True
+    return False
+
+
+@functools.cache
+def _PT_FOLDED_VERBS() -> frozenset[str]:
+    return frozenset(fold_accents(verb) for verb in _PT_VERBS)
+
+
+_PT_HYPHEN_CLITICS = ("-se", "-me", "-lhe", "-lhes", "-nos", "-o", "-a", "-os", "-as")
+#: the endings of a verb's third person, folded, with the classes of infinitive each is of
+_PT_THIRD_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("aram", ("ar",)), ("eram", ("er",)), ("iram", ("ir",)), ("avam", ("ar",)), ("ava", ("ar",)),
+    ("ariam", ("ar",)), ("aria", ("ar",)), ("arao", ("ar",)), ("ara", ("ar",)), ("eriam", ("er",)),
+    ("eria", ("er",)), ("erao", ("er",)), ("era", ("er",)), ("iriam", ("ir",)), ("iria", ("ir",)),
+    ("irao", ("ir",)), ("ira", ("ir",)), ("iam", ("er", "ir")), ("ia", ("er", "ir")), ("ou", ("ar",)),
+    ("eu", ("er",)), ("iu", ("ir",)), ("am", ("ar",)), ("em", ("er", "ir")), ("a", ("ar",)), ("e", ("er", "ir")),
+)  # fmt: skip
+#: third persons no ending tells, as written and as typed without accents where no other word is so spelt
+_PT_IRREGULAR_THIRD = frozenset(
+    """é são sao era eram foi foram está estão estao esteve tem têm teve vai vão vao ia iam faz fazem fez
+    fizeram pode pôde podem quer querem quis diz dizem disse vem vêm veio põe poe pôs sabe soube vê veem viu
+    dá dão deu traz trouxe há houve havia será sera serão seria terá fará poderá dirá virá""".split()
+)
+#: what may follow a noun inside its phrase ("o e-mail pessoal do usuário", not "o e-mail do
+#: usuário pessoal"), and what closes it (``grammar.modifiers_after``)
+_PT_CLOSERS = frozenset(
+    """se me te lhe lhes nos não nao já ja também tambem tb nunca jamais sempre ainda só so quase que q quem
+    quando onde e ou mas nem agora hoje ontem amanhã antes depois aí ai ali aqui lá diariamente""".split()
+)
+#: what stands before a verb and never after one: what closes a phrase after a word that may be a verb
+_PT_BEFORE_A_VERB = frozenset("se me te lhe lhes nos não nao".split())
+_PT_MODIFIERS = Modifiers(
+    verb=_third_form,
+    closers=_PT_CLOSERS,
+    before_a_verb=_PT_BEFORE_A_VERB,
+    complements=frozenset({"de", "do", "da", "dos", "das"}),
+    articles=frozenset(),
+    idioms=frozenset(
+        """repente novo fato facto vez verdade criança pequeno pequena jovem momento noite tarde manhã madrugada
+        dia súbito costume acordo pressa longe perto""".split()
+    ),
+    degree=frozenset({"mais", "menos", "muito", "muita", "tão", "bem"}),
+    never=_PT_CLOSERS
+    | frozenset(
+        """o a os as um uma uns umas meu minha meus minhas teu tua seu sua seus suas nosso nossa nossos nossas
+        ao aos à às em no na nos nas num numa com para pra pro por pelo pela pelos pelas desde até sem sobre entre
+        de do da dos das mais menos muito muita muitos muitas tão bem mal pouco pouca bastante demais todo
+        toda todos todas outro outra este esta esse essa aquele aquela eu ele ela você voce""".split()
+    ),
+    verb_like=("a", "e", "á", "é", "ê", "m", "u", "i"),
+    verb_endings=("ou", "iu", "aram", "eram", "iram", "avam"),
+    invariable=("ista", "caçula"),
+    enclitics=("-se", "-me", "-lhe", "-lhes", "-nos", "-o", "-a", "-os", "-as"),
+)
 
 
 def _pt_spellings(stem: str) -> list[str]:
