@@ -12,7 +12,8 @@ what the offline reading does with them:
 - ``coding``: an instruction about the task at hand is written as a fact (should not be);
 - ``declined``: of the explicit requests not kept, how many are named with a reason;
 - ``secrets``: a text holding a secret is refused (``vault.secrets``), and a look-alike
-  ("my password manager is 1Password") is not;
+  ("my password manager is 1Password") is not (three sets: ``secrets``, ``secrets_fresh``,
+  ``secrets_typed``);
 - ``beside``: a courtesy's word that is a request's value is kept ("my signature says
   Cheers"), one said beside a fact is not written into it, and the harmless facts said in
   one request with a secret are written without it (``courtesies``, ``secrets_beside``);
@@ -145,6 +146,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_possessive(split, show))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
+    out.update(_secrets(split, show, "secrets_typed"))
     out.update(_beside(split, show, judge))
     out.update(_kinds(split, show))
     return out
@@ -267,7 +269,8 @@ def _kinds(split: str, show: bool) -> dict:
 
 def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
     """Secrets refused and look-alikes refused (false alarms), per language, of the set
-    ``name`` (``secrets``; ``secrets_fresh``, written later by another helper)."""
+    ``name`` (``secrets``; ``secrets_fresh`` and ``secrets_typed``, written later by other
+    helpers: the last of secrets as people type them, slang and asides included)."""
     from vault_memory.vault.secrets import find_secret
 
     refused, alarm = f"{name}_refused", f"{name}_false_alarm"
