@@ -37,6 +37,7 @@ BOUNDED = {
 #: functions that compile their patterns from the installed packs at first use: their patterns too
 BUILT = (
     "vault_memory.vault.secrets._told",
+    "vault_memory.vault.secrets._names",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",

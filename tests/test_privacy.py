@@ -349,3 +349,45 @@ def test_a_code_told_without_its_usual_words_is_a_secret(text):
 )
 def test_a_lock_or_a_password_word_beside_a_number_that_is_no_code_is_no_secret(text):
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a value shaped like a secret a few words from what names it, whatever joins them
+        "the pw for my old steam account was gamer4life99",
+        "mi pass del gimnasio es pesas2023, apúntalo",
+        "a senha que eu uso no portal da escola, anota: escola2021",
+        "verification code from the airline: 771 620",
+        "el código que me llegó por correo es 845 112",
+        "o otp do banco chegou agora, 66 30 91",
+        "9920 is the pin of my old phone",  # the value before its name, across a link
+        "la contra del portátil del curro es Curro&Casa",  # a sign inside, no digit
+        "card 4000 1234 5678 9011, the one that got declined",  # a card's number that fails Luhn
+    ],
+)
+def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
+    with pytest.raises(SecretRefused):
+        mem.remember(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my zip code is 94110",
+        "el código postal de mi casa es 46001",
+        "o código do produto é XB-4410",
+        "the password policy at work asks for 14 characters",
+        "mi tarjeta del gimnasio es la 5521",  # a card's name, and no card's number
+        "I keep every password in Bitwarden since 2021",
+        "the token endpoint answers 403 for the staging client",  # a number before a name, no link
+        "a minha chave pública do GitHub termina em AB12CD",
+        "set the env var GITHUB_TOKEN_NAME before the build",
+        "the room key is 305B, at the front desk",  # a short label, no secret
+        "our season pass covers 2025-2026",  # a span of years
+        "the integration test reads token ab12c from the fixture",  # a token's value is long
+    ],
+)
+def test_a_name_of_a_secret_beside_a_number_that_is_none_is_written(mem, text):
+    mem.remember(text)
+    assert list(mem.root.glob("facts/*.md"))

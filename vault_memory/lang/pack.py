@@ -284,6 +284,32 @@ class Pack:
     code_opens: tuple[str, ...] = ()
     code_with: tuple[str, ...] = ()
     code_keyed: tuple[str, ...] = ()
+    #: the words that name a secret however it is told (a password's slang, a one-time code,
+    #: a PIN, a card's check code, a national id), as patterns matched ignoring case: a value
+    #: shaped like a secret (digits, or letters with digits or signs) within a few words of
+    #: one, in its sentence, is one, whatever words join them ("la contra del insta es
+    #: ig_pau.2003", "482913 is the code they texted"); and the words that make a code no
+    #: secret when they qualify it ("zip code", "código postal", "error code"): ``vault.secrets``
+    secret_names: tuple[str, ...] = ()
+    #: of the names, those that name an open thing as often ("code", "key", "token"): one a
+    #: word of ``open_codes`` qualifies names no secret ("the senha do banco" still does)
+    code_names: tuple[str, ...] = ()
+    open_codes: tuple[str, ...] = ()
+    #: the words that make any secret's name name another thing ("password manager", "pin
+    #: pad", "clave pública", "gestor de contraseñas")
+    open_things: tuple[str, ...] = ()
+    #: the names of a key or a token, whose value is long (twelve characters or more):
+    #: "token zq199x" in a note names a test's word, "sk-pt-9JkL2mQ8xR" a key
+    token_names: tuple[str, ...] = ()
+    #: the words after which a run is where a secret is, not its value ("stored in
+    #: 1Password", "guardada en Bitwarden")
+    secret_places: frozenset[str] = field(default_factory=frozenset)
+    #: of the names, those of a payment card: near one, only a card's number is its secret
+    #: (twelve digits or more: "card number ends in 4411" tells none)
+    card_names: tuple[str, ...] = ()
+    #: what a number near a secret's name may count, so it is no value ("12 characters", "8
+    #: dígitos", "3600 segundos"), besides the units of time (``units``)
+    counted: frozenset[str] = field(default_factory=frozenset)
     #: the words a next clause opens with ("and", "then"; "y", "luego"; "e", "depois"): a
     #: code is told when its number ends the clause ("digita 7007 e aperta a chave"), not
     #: when a word of what it counts follows ("abre con 300 plazas")

@@ -276,6 +276,170 @@ def _matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         yield from ((kind, m) for m in pattern.finditer(text))
     yield from _told_matches(text)
     yield from _checked_matches(text)
+    yield from (("a password or a code", m) for m in _named_values(text))
+
+
+#: how far a value may stand from the word that names a secret, in characters of its
+#: sentence: after it ("la contra del insta es ig_pau.2003") and before it, across a link
+#: ("8821 es el pin", "sunrise99 is the wifi pw")
+_NAMED_AFTER, _NAMED_BEFORE = 60, 24
+#: a run that may be a secret's value: digits said in groups ("204 881", "8 2 4 1 9 0",
+#: "1-9-8-4"), or a word of no spaces (its signs at either end are not part of it)
+_VALUE_RUN = re.compile(
+    r"(?<![\w@/.#*-])(?P<value>[#*]?\d{1,4}(?:[ -]\d{1,4}){1,5}[#*]?)(?![\w@/-]|[.,]\d)"
+    r"|(?<![^\s\"'`“‘«(\[:])(?<![\w>]:)(?P<word>[^\s\"'`“”‘’«»()\[\]<>,;]*[^\s\"'`“”‘’«»()\[\]<>,;.:!?])"
+)
+#: where a sentence ends between a secret's name and a value (a full stop before a space)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+#: a year, a time or a date said with its signs, or a version ("17.2", "3.11.7"), a span of
+#: years ("2024-2025"): no secret's value
+_WHEN = re.compile(
+    r"\d{1,2}(?:\.\d{1,2}){1,2}|(?:19|20)\d\d(?:[-/](?:19|20)?\d\d)?|\d{1,2}[:h]\d{2}h?s?|\d{1,2}/(?:\d{1,2}(?:/\d{2,4})?|\d{4})|\d{4}-\d{1,2}-\d{1,2}"
+)
+
+
+def _named_values(text: str) -> Iterator[re.Match[str]]:
+    """The values shaped like a secret (``_shaped``) within a few words of a word that names
+    one (a pack's ``secret_names``), in the same sentence, after it or across a link before
+    it: what is told is told whatever joins them ("the pw for the shared drive is now
+    teamrocket7", "o código dela é 80808"). A code no word of an open code qualifies ("zip
+    code 10001", "código postal 28013"); near a card's name, only a card's number."""
+    read, caseless = _caseless(text)
+    names, cards, tokens, codes, opened, other, links, counted, places = _names()
+    if not any(ch.isdigit() for ch in read) and not _SIGNED.search(read):
+        return
+    card_spans = {m.span() for m in caseless(cards).finditer(read)}
+    token_spans = {m.span() for m in caseless(tokens).finditer(read)}
+    open_ones = {m.span() for m in caseless(codes).finditer(read) if caseless(opened).search(_around(read, m))}
+    spans = [
+        m.span()
+        for m in caseless(names).finditer(read)
+        if m.span() not in open_ones and not caseless(other).search(_around(read, m))
+    ]
+    if not spans:
+        return
+    starts = [start for start, _ in spans]
+    told: set[tuple[int, int]] = set()  # the names whose value after them was found: one each
+    for m in _VALUE_RUN.finditer(text):
+        value = m.group("value") or m.group("word")
+        start, end = m.span("value") if m.group("value") else m.span("word")
+        if not _shaped(value) or _counts(read, end, counted) or _inside(start, end, spans):
+            continue
+        if read[max(0, start - 12) : start].split()[-1:] in ([w] for w in places):
+            continue  # where the secret is kept, not what it is: "stored in 1Password"
+        at = bisect.bisect_right(starts, start)
+        kinds = (card_spans, token_spans)
+        # the names said before the value, nearest first (a card's name names no PIN: "pin for
+        # the atm card … 5566"), then the one after it, only across a link ("8821 es el pin")
+        named = [
+            name
+            for name in reversed(spans[max(0, at - 3) : at])
+            if name not in told
+            and start - name[1] <= _NAMED_AFTER
+            and not _SENTENCE_END.search(read, name[1], start)
+            and _fits(name, value, *kinds)
+        ]
+        after = spans[at] if at < len(spans) else None
+        if not named and after and after[0] - end <= _NAMED_BEFORE and caseless(links).match(read, end, after[0]):
+            named = [after] if _fits(after, value, *kinds) else []
+        if named:
+            told.add(named[0])
+            yield _WHOLE.match(text, start, end)  # type: ignore[misc]  # a match of the value alone
+
+
+#: the value of a match (``_value_span``), whatever run found it
+_WHOLE = re.compile(r"(?P<value>.+)", re.S)
+
+
+def _fits(name: tuple[int, int], value: str, cards: set[tuple[int, int]], tokens: set[tuple[int, int]]) -> bool:
+    """Whether the name at ``name`` names such a value: a card's, only a card's number (twelve
+    digits or more); a token's or a key's, only a long run (twelve characters or more)."""
+    if name in cards and sum(ch.isdigit() for ch in value) < 12:
+        return False
+    return name not in tokens or len(value) >= 12
+
+
+#: a sign inside a word: a value with no digit may still be a password ("tequila&limon"; not
+#: "validar_cpf", a name in code)
+_SIGNED = re.compile(r"\w[&!#$%*+=?^~|]+\w")
+#: a number with a fraction or a magnitude ("40.4168", "100k", "397g"): a measure, no code
+_AMOUNT = re.compile(
+    r"(?<![\d.,])(?:-?\d{1,3}(?:[.,]\d{1,2}|[.,]\d{4,}+)|\d++(?:[.,]\d++)?(?:k|m|g|kg|mg|ml|gb|mb|kb|tb))", re.I
+)
+#: a setting's name ("STRIPE_TEST_KEY"): what holds a secret, not one
+_SETTING_NAME = re.compile(r"(?<![A-Z0-9_])[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)+")
+
+
+def _shaped(value: str) -> bool:
+    """Whether a run is shaped like a secret's value: three digits or more, letters with a
+    digit, or letters with a sign inside (not an address, a path, an amount, a year, a time
+    or a date)."""
+    if "@" in value or "://" in value or value[:1] in "/~" or _PRICE.fullmatch(value) or value.endswith("%"):
+        return False
+    if _WHEN.fullmatch(value.strip("#*")) or _SETTING_NAME.fullmatch(value) or _AMOUNT.fullmatch(value):
+        return False
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    if letters and len(value) <= 4:  # a queue's ticket, a room, a seat: "A152", "305B"
+        return False
+    if digits >= 3:
+        return True
+    if digits and letters >= 2 and len(value) >= 5:
+        return True
+    return letters >= 3 and len(value) >= 6 and _SIGNED.search(value) is not None
+
+
+def _counts(read: str, end: int, counted: frozenset[str]) -> bool:
+    """Whether the word after a number says what it counts ("12 characters", "3600 segundos")."""
+    after = read[end : end + 24].split(None, 1)
+    return bool(after) and after[0].strip(".,;:!?") in counted
+
+
+def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a value is (part of) a word that names a secret ("2fa", "otp")."""
+    at = bisect.bisect_right(spans, (start, float("inf")))
+    return bool(at) and spans[at - 1][1] > start or any(s < end and start < e for s, e in spans[at : at + 1])
+
+
+def _around(read: str, name: re.Match[str]) -> str:
+    """The three words before a secret's name and the three after it: where a word that makes
+    its code an open one stands ("zip code", "código postal", "código do banco")."""
+    before = read[max(0, name.start() - 40) : name.start()].split()[-3:]
+    after = read[name.end() : name.end() + 40].split()[:3]
+    return " ".join([*before, "·", *after])
+
+
+@cache
+def _names() -> tuple[
+    re.Pattern[str],
+    re.Pattern[str],
+    re.Pattern[str],
+    re.Pattern[str],
+    re.Pattern[str],
+    re.Pattern[str],
+    re.Pattern[str],
+    frozenset[str],
+    frozenset[str],
+]:
+    """The words that name a secret (a card's, a token's and an open thing's among them, and
+    apart), the words that make a code an open one and any name another thing's, what links a
+    value to the name after it, what a number may count, and the words after which a run is
+    where a secret is kept, of every installed pack (read lower-cased)."""
+    packs = all_packs()
+
+    def words(field: Callable[..., tuple[str, ...]]) -> re.Pattern[str]:
+        found = sorted({w for p in packs for w in field(p)}, key=len, reverse=True)
+        return re.compile(r"(?<![\w-])(?:" + "|".join(found) + r")(?![\w-])") if found else re.compile(r"(?!)")
+
+    cards, tokens = words(lambda p: p.card_names), words(lambda p: p.token_names)
+    names = re.compile(f"{cards.pattern}|{tokens.pattern}|{words(lambda p: p.secret_names).pattern}")
+    said = sorted({w for p in packs for w in p.secret_links}, key=len, reverse=True)
+    # between a value and the name after it, a link and a few words: "8821 es el pin", "x is the wifi pw"
+    links = re.compile(r"(?<!\s)\s++(?:" + "|".join(said).replace(" ", r"\s+") + r")\b[^\d.!?;\n]{0,16}\Z")
+    counted = frozenset(w for p in packs for w in (*p.counted, *p.units))
+    opened, other = words(lambda p: p.open_codes), words(lambda p: p.open_things)
+    places = frozenset(w for p in packs for w in p.secret_places)
+    return names, cards, tokens, words(lambda p: p.code_names), opened, other, links, counted, places
 
 
 def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
