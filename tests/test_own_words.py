@@ -1362,6 +1362,10 @@ def test_a_second_clause_of_the_users_is_written_in_the_third_person_too(said, w
         ("durmo pouco e sinto falta de café à tarde", "pt", "o usuário sente falta", "sinto"),
         ("I bake bread on weekends and teach piano after work", "en", "teaches piano", "teach piano"),
         ("I volunteer at a shelter, walk the dogs there and never eat meat", "en", "never eats meat", "never eat "),
+        # an adverb before the last word says it is a verb, not a noun ("…and travel")
+        ("I swim at dawn and seldom sleep", "en", "seldom sleeps", "seldom sleep "),
+        ("Estudio de noche y rara vez duermo", "es", "el usuario rara vez duerme", "duermo"),
+        ("Moro sozinho e quase nunca janto", "pt", "o usuário quase nunca janta", "janto"),
     ],
 )
 def test_a_verb_of_the_user_after_a_join_is_written_in_the_third_person(said, lang, written, not_written):

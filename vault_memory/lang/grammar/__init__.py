@@ -126,6 +126,9 @@ def we_to_they(verb: str, irregular: dict[str, str], endings: tuple[tuple[str, s
     return verb
 
 
+#: what follows a word that ends its clause: a sign, or the text's end
+CLAUSE_END = re.compile(r"\s*+(?:[.!?;]|$)")
+
 #: what ends a list's item or a clause before a join
 _SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
 
@@ -167,6 +170,8 @@ def said_again(
         word, after = m.group(4), m.string[m.end() :]
         if word[0].isupper() or a_list_item(m.string[: m.start()], third_of) or an_item_before(after):
             return m.group(0)  # a name ("Paseo de Gracia"), an item ("baile, canto, juego de mesa")
+        if not m.group(2) and CLAUSE_END.match(after):
+            return m.group(0)  # a word that ends what is said is as often a noun, unless an adverb stands before
         third = None if stays(word, after) else third_of(word)
         if third is None:
             return m.group(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from . import a_list_item, an_item_before
+from . import CLAUSE_END, a_list_item, an_item_before
 
 _I = re.IGNORECASE
 
@@ -147,9 +147,11 @@ _EN_VERBS = frozenset(
     """.split()
 )
 #: a clause joined to the user's, its subject left out: a join, the adverbs, the verb, and a
-#: word after it ("…and run on Thursdays"; not "…and travel." at the end, likely a noun)
+#: word after it ("…and run on Thursdays"; not "…and travel." at the end, likely a noun,
+#: unless an adverb says it is a verb: "…and rarely cook")
 _EN_JOINED = re.compile(
-    rf"(,\s*(?:and\s+|but\s+)?|\s(?:and|but)\s+)((?:(?:{_EN_ADVERBS}|then)\s+)*)(don't|do\s+not|[a-z]+)\b(?=\s+[^\W_])"
+    rf"(,\s*(?:and\s+|but\s+)?|\s(?:and|but)\s+)((?:(?:{_EN_ADVERBS}|then)\s+)*)(don't|do\s+not|[a-z]+)\b"
+    r"(?=\s+[^\W_]|\s*+(?:[.!?;]|$))"
 )
 
 
@@ -190,7 +192,7 @@ def _joined_clauses(text: str) -> str:
             or a_list_item(before, _EN_VERBS.__contains__)
         ):
             return m.group(0)
-        if an_item_before(m.string[m.end() :]):
+        if an_item_before(m.string[m.end() :]) or (not m.group(2) and CLAUSE_END.match(m.string, m.end())):
             return m.group(0)
         return f"{m.group(1)}{m.group(2)}{_en_third(word)}"
 

@@ -359,10 +359,13 @@ _ES_VERBS = frozenset(
     """.split()
 )
 #: what may stand between a join and the user's verb besides ``_ES_LEADING``, and stays
-_ES_JOINED_LEADING = rf"(?:{_ES_LEADING}|a\s+veces|casi\s+siempre|luego|despu[eé]s|normalmente|solo|sólo|encima)"
+_ES_JOINED_LEADING = (
+    rf"(?:{_ES_LEADING}|a\s+veces|casi\s+siempre|casi\s+nunca|rara\s+vez|raramente|a\s+menudo|luego|despu[eé]s|"
+    r"normalmente|solo|sólo|encima)"
+)
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _ES_JOINED = re.compile(
-    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
     _I,
 )
 

@@ -234,11 +234,11 @@ _PT_VERBS = frozenset(
 #: what may stand between a join and the user's verb, and stays after the subject
 _PT_LEADING = (
     r"(?:j[aá]\s+n[aã]o|ainda\s+n[aã]o|n[aã]o|j[aá]|agora|hoje|depois|tamb[eé]m|nunca|sempre|ainda|[aà]s\s+vezes|"
-    r"quase\s+sempre|normalmente|s[oó])"
+    r"quase\s+sempre|quase\s+nunca|raramente|frequentemente|normalmente|s[oó])"
 )
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _PT_JOINED = re.compile(
-    rf"(,\s*(?:e\s+|mas\s+)?|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_])",
+    rf"(,\s*(?:e\s+|mas\s+)?|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
     _I,
 )
 #: the first persons of the present whose third is no ending's change ("faço" → "faz")
