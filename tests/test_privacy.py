@@ -384,6 +384,7 @@ def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
         "a minha chave pública do GitHub termina em AB12CD",
         "set the env var GITHUB_TOKEN_NAME before the build",
         "the room key is 305B, at the front desk",  # a short label, no secret
+        "na fila do hospital a minha senha é C207",  # a queue's ticket
         "our season pass covers 2025-2026",  # a span of years
         "the integration test reads token ab12c from the fixture",  # a token's value is long
     ],

@@ -362,6 +362,8 @@ def _fits(name: tuple[int, int], value: str, cards: set[tuple[int, int]], tokens
 #: a sign inside a word: a value with no digit may still be a password ("tequila&limon"; not
 #: "validar_cpf", a name in code)
 _SIGNED = re.compile(r"\w[&!#$%*+=?^~|]+\w")
+#: a label of four characters or less, letters and digits: a queue's ticket, a room, a seat
+_LABEL = re.compile(r"[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z]")
 #: a number with a fraction or a magnitude ("40.4168", "100k", "397g"): a measure, no code
 _AMOUNT = re.compile(
     r"(?<![\d.,])(?:-?\d{1,3}(?:[.,]\d{1,2}|[.,]\d{4,}+)|\d++(?:[.,]\d++)?(?:k|m|g|kg|mg|ml|gb|mb|kb|tb))", re.I
@@ -380,7 +382,7 @@ def _shaped(value: str) -> bool:
         return False
     digits = sum(ch.isdigit() for ch in value)
     letters = sum(ch.isalpha() for ch in value)
-    if letters and len(value) <= 4:  # a queue's ticket, a room, a seat: "A152", "305B"
+    if _LABEL.fullmatch(value):  # a queue's ticket, a room, a seat: "A152", "305B"
         return False
     if digits >= 3:
         return True
@@ -448,7 +450,11 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     told, identified, alone, keyed, answered = _told()
     read, caseless = _caseless(text)
     if caseless(alone).search(read):  # no secret word, nothing told after one
-        yield from (("a password or a code", m) for m in caseless(told).finditer(read) if _told_value(m))
+        yield from (
+            ("a password or a code", m)
+            for m in caseless(told).finditer(read)
+            if _told_value(m) and not _a_label(text, m)
+        )
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
         yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
     if any(ch.isdigit() for ch in read):
@@ -465,6 +471,13 @@ def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         for m in pattern.finditer(text):
             if _checker(check)(m.group()):
                 yield kind, m
+
+
+def _a_label(text: str, match: re.Match[str]) -> bool:
+    """Whether a value told after a secret's word is, as typed, a label ("a senha no
+    atendimento é A152": a queue's ticket; "Tk9" is no label)."""
+    start, end = match.span("value")
+    return _LABEL.fullmatch(text[start:end].rstrip(".,;:!?")) is not None
 
 
 def _identifies(value: str) -> bool:
