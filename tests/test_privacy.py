@@ -364,6 +364,8 @@ def test_a_lock_or_a_password_word_beside_a_number_that_is_no_code_is_no_secret(
         "9920 is the pin of my old phone",  # the value before its name, across a link
         "la contra del portátil del curro es Curro&Casa",  # a sign inside, no digit
         "card 4000 1234 5678 9011, the one that got declined",  # a card's number that fails Luhn
+        "what was the garage code? 5120",  # the value answers the name's own question
+        "qual era a senha?? Hq!2209, a da vpn",
     ],
 )
 def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
@@ -386,6 +388,7 @@ def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
         "the room key is 305B, at the front desk",  # a short label, no secret
         "na fila do hospital a minha senha é C207",  # a queue's ticket
         "our season pass covers 2025-2026",  # a span of years
+        "what's my passcode? no idea, it was set in 2019",
         "the integration test reads token ab12c from the fixture",  # a token's value is long
     ],
 )

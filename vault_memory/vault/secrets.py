@@ -291,6 +291,17 @@ _VALUE_RUN = re.compile(
 )
 #: where a sentence ends between a secret's name and a value (a full stop before a space)
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+#: the marks a name is asked with, right after it ("the code? 4471", "o pin?? 3030")
+_ASKED = re.compile(r"[ \t]*[?!]+")
+
+
+def _past_its_question(read: str, at: int) -> int:
+    """Where what follows a secret's name begins, past the marks it is asked with: "what's my
+    pin? 4471" tells the pin in the answer after its own question."""
+    m = _ASKED.match(read, at)
+    return m.end() if m else at
+
+
 #: a year, a time or a date said with its signs, or a version ("17.2", "3.11.7"), a span of
 #: years ("2024-2025"): no secret's value
 _WHEN = re.compile(
@@ -336,7 +347,7 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
             for name in reversed(spans[max(0, at - 3) : at])
             if name not in told
             and start - name[1] <= _NAMED_AFTER
-            and not _SENTENCE_END.search(read, name[1], start)
+            and not _SENTENCE_END.search(read, _past_its_question(read, name[1]), start)
             and _fits(name, value, *kinds)
         ]
         after = spans[at] if at < len(spans) else None
