@@ -366,6 +366,10 @@ def test_a_lock_or_a_password_word_beside_a_number_that_is_no_code_is_no_secret(
         "card 4000 1234 5678 9011, the one that got declined",  # a card's number that fails Luhn
         "what was the garage code? 5120",  # the value answers the name's own question
         "qual era a senha?? Hq!2209, a da vpn",
+        "the back keypad is 5591* now",
+        "o cofre do escritório ficou com 7720",
+        "the pin of the new sim ended up in 6620",  # a number after "in" is no place
+        "my secret answer is Rover1987",
     ],
 )
 def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
@@ -389,6 +393,7 @@ def test_a_secret_named_in_any_words_near_its_value_is_refused(mem, text):
         "na fila do hospital a minha senha é C207",  # a queue's ticket
         "our season pass covers 2025-2026",  # a span of years
         "what's my passcode? no idea, it was set in 2019",
+        "I keep the pin in Bitwarden2",  # where it is kept
         "the integration test reads token ab12c from the fixture",  # a token's value is long
     ],
 )

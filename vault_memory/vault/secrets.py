@@ -336,8 +336,8 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
         start, end = m.span("value") if m.group("value") else m.span("word")
         if not _shaped(value) or _counts(read, end, counted) or _inside(start, end, spans):
             continue
-        if read[max(0, start - 12) : start].split()[-1:] in ([w] for w in places):
-            continue  # where the secret is kept, not what it is: "stored in 1Password"
+        if _letters_in(value) and read[max(0, start - 12) : start].split()[-1:] in ([w] for w in places):
+            continue  # where the secret is kept, not what it is: "stored in 1Password" ("quedó en 3344" is one)
         at = bisect.bisect_right(starts, start)
         kinds = (card_spans, token_spans)
         # the names said before the value, nearest first (a card's name names no PIN: "pin for
@@ -389,7 +389,7 @@ def _shaped(value: str) -> bool:
     or a date)."""
     if "@" in value or "://" in value or value[:1] in "/~" or _PRICE.fullmatch(value) or value.endswith("%"):
         return False
-    if _WHEN.fullmatch(value.strip("#*")) or _SETTING_NAME.fullmatch(value) or _AMOUNT.fullmatch(value):
+    if _WHEN.fullmatch(value) or _SETTING_NAME.fullmatch(value) or _AMOUNT.fullmatch(value):  # "2022#" is keyed
         return False
     digits = sum(ch.isdigit() for ch in value)
     letters = sum(ch.isalpha() for ch in value)
@@ -412,6 +412,10 @@ def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     """Whether a value is (part of) a word that names a secret ("2fa", "otp")."""
     at = bisect.bisect_right(spans, (start, float("inf")))
     return bool(at) and spans[at - 1][1] > start or any(s < end and start < e for s, e in spans[at : at + 1])
+
+
+def _letters_in(value: str) -> bool:
+    return any(ch.isalpha() for ch in value)
 
 
 def _around(read: str, name: re.Match[str]) -> str:

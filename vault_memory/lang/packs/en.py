@@ -612,6 +612,9 @@ PACK = Pack(
     token_names=("token", r"(?:api|secret|access|private|license|licence|product|stripe|openai|aws)\s+key"),
     secret_places=frozenset("in on under from into inside via".split()),
     secret_names=(
+        r"(?:security|secret)\s+answer",
+        r"social\s+security(?:\s+number)?",
+        "keypad",
         r"passw(?:ords?|[a-z]{1,4}d)",
         "passwd",
         "pw",

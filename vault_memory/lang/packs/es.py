@@ -656,6 +656,11 @@ PACK = Pack(
     token_names=("token",),
     secret_places=frozenset("en de del desde dentro".split()),
     secret_names=(
+        r"respuestas?\s+secretas?",
+        r"respuestas?\s+de\s+seguridad",
+        r"seguridad\s+social",
+        r"seguro\s+social",
+        r"caja\s+fuerte",
         "contraseñas?",
         "contrasenas?",
         "contra",

@@ -652,6 +652,10 @@ PACK = Pack(
     token_names=("token", r"chave\s+(?:d[ae]\s+)?(?:api|acesso|secreta|privada)"),
     secret_places=frozenset("em no na de do da dentro".split()),
     secret_names=(
+        r"respostas?\s+secretas?",
+        r"respostas?\s+de\s+seguran[cç]a",
+        r"seguran[cç]a\s+social",
+        "cofre",
         "senhas?",
         "palavras?-passe",
         "pass",
