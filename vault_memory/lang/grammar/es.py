@@ -8,7 +8,8 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import PHRASE_WORD, Modifiers, in_her_gender, modifiers_after, said_again, we_to_they
+from . import in_her_gender, said_again, we_to_they
+from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
 
@@ -231,7 +232,7 @@ _ES_IRREGULAR_THIRD = frozenset(
     hubo anduvo da dan ve ven""".split()
 )
 #: what may follow a noun inside its phrase ("el seguro médico del usuario", not "el seguro del
-#: usuario médico"), and what closes it (``grammar.modifiers_after``)
+#: usuario médico"), and what closes it (``grammar.phrase``)
 _ES_CLOSERS = frozenset(
     """se me te le les lo los la las nos no ya también tambien tampoco siempre nunca jamás todavía todavia
     aún aun solo sólo casi que q quien cuando donde y e o u pero ni ahora hoy ayer antes después despues

@@ -7,7 +7,8 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import PHRASE_WORD, Modifiers, in_her_gender, modifiers_after, said_again, we_to_they
+from . import in_her_gender, said_again, we_to_they
+from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
 
@@ -330,7 +331,7 @@ _PT_IRREGULAR_THIRD = frozenset(
     dá dão deu traz trouxe há houve havia será sera serão seria terá fará poderá dirá virá""".split()
 )
 #: what may follow a noun inside its phrase ("o e-mail pessoal do usuário", not "o e-mail do
-#: usuário pessoal"), and what closes it (``grammar.modifiers_after``)
+#: usuário pessoal"), and what closes it (``grammar.phrase``)
 _PT_CLOSERS = frozenset(
     """se me te lhe lhes nos não nao já ja também tambem tb nunca jamais sempre ainda só so quase que q quem
     quando onde e ou mas nem agora hoje ontem amanhã antes depois aí ai ali aqui lá diariamente""".split()
