@@ -147,6 +147,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
     out.update(_secrets(split, show, "secrets_typed"))
+    out.update(_secrets(split, show, "secrets_after"))  # all held: measured, never read
     out.update(_beside(split, show, judge))
     out.update(_kinds(split, show))
     return out
@@ -270,7 +271,9 @@ def _kinds(split: str, show: bool) -> dict:
 def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
     """Secrets refused and look-alikes refused (false alarms), per language, of the set
     ``name`` (``secrets``; ``secrets_fresh`` and ``secrets_typed``, written later by other
-    helpers: the last of secrets as people type them, slang and asides included)."""
+    helpers: ``secrets_typed`` of secrets as people type them, slang and asides included;
+    ``secrets_after``, all held, written after the rule that reads a secret named in any
+    words near its value)."""
     from vault_memory.vault.secrets import find_secret
 
     refused, alarm = f"{name}_refused", f"{name}_false_alarm"
