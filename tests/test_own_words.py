@@ -3907,3 +3907,36 @@ def test_a_request_pointing_back_after_a_fact_still_points_back():
 def test_two_requests_joined_before_a_comma_open_the_fact_after_it(said, kept):
     found, _ = read_requests(said)
     assert [f.text for f in found] == [kept], found
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        (
+            "acordate que mi auto es gris y que mi hija se llama Sol",
+            "El auto del usuario es gris y la hija del usuario se llama Sol",
+        ),
+        (
+            "remember that my dentist is Dr. Lee and that my insurance is Aetna",
+            "The user's dentist is Dr. Lee and the user's insurance is Aetna",
+        ),
+        (
+            "lembra que meu chefe é o Paulo e que minha sala é a 12",
+            "O chefe do usuário é o Paulo e a sala do usuário é a 12",
+        ),
+        # the pronoun "that" stays: it is no second request's
+        (
+            "remember that I lost my keys twice and that annoyed me",
+            "The user lost their keys twice and that annoyed the user",
+        ),
+    ],
+)
+def test_a_that_said_again_after_a_join_is_no_part_of_the_fact(said, written):
+    """ "recuerda que A y que B" asks to keep A and B: the second "que" was written into the fact
+    ("…es azul y que el perro del usuario…"), and opened it alone when A held a secret."""
+    assert [f.text for f in read_requests(said)[0]] == [written]
+
+
+def test_what_is_left_of_a_fact_beside_a_secret_opens_with_no_that():
+    found, _ = read_requests("lembra que a senha do banco é Xk29!pQ e que minha vizinha se chama Rita")
+    assert [f.text for f in found] == ["A vizinha do usuário se chama Rita"], found

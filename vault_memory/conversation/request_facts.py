@@ -758,10 +758,18 @@ def _statement(clause: str) -> Signal | None:
     return None
 
 
+#: a "that" said again after a clause's join, before who the next clause is of: "recuerda
+#: que mi casa es azul y *que* mi perro se llama Toby" asks to keep two facts, not a "que"
+_THAT_AGAIN = _rx(
+    rf"(?<=\s)((?:{_words_of('clause_joins')})\s+)(?:{_words_of('that_words')})\s+"
+    rf"(?=(?:{_words_of('user_subjects')})\b)"
+)
+
+
 def _generic(said: str, lang: str, rule: str) -> Signal:
     """ "Remember that X" where X is no known statement: X in the third person, keyed by
     what it is about ("my sister is called Ana": sister)."""
-    text = in_third_person(said, lang)
+    text = in_third_person(_THAT_AGAIN.sub(r"\1", said), lang)
     key = _subject_key(said, lang)
     return Signal(_sentence(text), key, _domain(said), lang, rule)
 

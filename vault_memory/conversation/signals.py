@@ -523,6 +523,11 @@ _JUDGED_CHARS = 2_000
 _CLAUSE_END = re.compile(rf"[.;!?]\s++|,\s*+|(?<!\s)\s++(?:{_words_of('clause_joins')})\s++", _I)
 
 
+#: a "that" that opens what is left of a fact when a clause before it held a secret ("…y que
+#: mi perro se llama Toby"): the request's, no part of the fact
+_THAT_FIRST = re.compile(rf"^(?:{_words_of('that_words')})\s+", _I)
+
+
 def _without_secret_clauses(text: str) -> str | None:
     """``text`` without the clauses that hold a secret, when some clause holds none: "The
     user's bank is Monzo and the PIN is 4821" keeps "The user's bank is Monzo" (the write
@@ -548,7 +553,7 @@ def _without_secret_clauses(text: str) -> str | None:
     said = [text[run[0] : run[1]].strip() for run in runs if run and run[1] > run[0]]
     if not said or not any(not run for run in runs) or not all(map(_stands_alone, said)):
         return None  # "…es el 67011422W, lo pide la gestoría": what is left says nothing of its own
-    rest = ". ".join(_sentence(part) for part in said)
+    rest = ". ".join(_sentence(_THAT_FIRST.sub("", part)) for part in said)
     return rest if find_secret(rest) is None and any(ch.isalpha() for ch in rest) else None
 
 
