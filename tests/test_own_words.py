@@ -3940,3 +3940,19 @@ def test_a_that_said_again_after_a_join_is_no_part_of_the_fact(said, written):
 def test_what_is_left_of_a_fact_beside_a_secret_opens_with_no_that():
     found, _ = read_requests("lembra que a senha do banco é Xk29!pQ e que minha vizinha se chama Rita")
     assert [f.text for f in found] == ["A vizinha do usuário se chama Rita"], found
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "named"),
+    [
+        ("guarda que mi gimnasio es Basic-Fit y que el pin del casillero es 7391", "Basic-Fit", "7391"),
+        ("remember my dentist is Dr. Okoye and the door code at her office is 4417", "Okoye", "4417"),
+    ],
+)
+def test_a_request_kept_but_its_secret_names_the_secrets_clause_alone(said, kept, named):
+    """The part of a request that was kept is not named as not kept: the agent was told the
+    whole request was refused ("not remembered: 'recuerda que mi seguro médico es Sanitas y
+    que la contra…'") when only the clause with the secret was."""
+    found, declined = read_requests(said)
+    assert [kept in f.text for f in found] == [True], found
+    assert len(declined) == 1 and named in declined[0].sentence and kept not in declined[0].sentence, declined

@@ -557,6 +557,24 @@ def _without_secret_clauses(text: str) -> str | None:
     return rest if find_secret(rest) is None and any(ch.isalpha() for ch in rest) else None
 
 
+def _secret_clauses(text: str) -> str:
+    """The clauses of ``text`` that hold a secret (``_CLAUSE_END`` apart), as said: what a
+    request whose other clauses were kept names as not kept ("…y que la contra del wifi es
+    girasol2020", not the whole request, the kept part with it)."""
+    secrets = find_secrets(text)
+    starts, stops = [0], []
+    for end in _CLAUSE_END.finditer(text):
+        stops.append(end.start())
+        starts.append(end.end())
+    stops.append(len(text))
+    held = [
+        text[start:stop].strip()
+        for start, stop in zip(starts, stops, strict=True)
+        if any(s.start < stop and start < s.end for s in secrets)
+    ]
+    return " … ".join(part for part in held if part)
+
+
 def _no_secret_kept(not_kept: NotKept, secrets: list[str]) -> NotKept:
     """``not_kept``, with nothing it would keep if that holds one of ``secrets`` or a secret
     of its own: a request in doubt is never the judge's to keep then."""
@@ -711,7 +729,7 @@ class _Reading:
         cut = [(f, _without_secret_clauses(f.text)) for f in self.found[kept:]]
         if any(rest is not None for _, rest in cut):  # the write refuses a fact whole: its other clauses are kept
             self.found[kept:] = [replace(f, text=rest) if rest else f for f, rest in cut]
-            self.declined.append(_secret_not_kept(said, secrets[0].kind))
+            self.declined.append(_secret_not_kept(_secret_clauses(said) or said, secrets[0].kind))
 
     def sentence(self, sentence: str, following: str) -> None:
         """One sentence of the message (``following``: the one after it), read for requests."""
