@@ -12,6 +12,7 @@ apart on a loaded machine too.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 import re
@@ -61,6 +62,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         elif isinstance(obj, dict) and depth < 3:
             for key, item in obj.items():
                 collect(item, f"{name}[{key!r}]", depth + 1)
+        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type) and depth < 3:
+            for each in dataclasses.fields(obj):
+                collect(getattr(obj, each.name), f"{name}.{each.name}", depth + 1)
 
     for info in pkgutil.walk_packages(vault_memory.__path__, "vault_memory."):
         if info.name.endswith("__main__") or ".model" in info.name:

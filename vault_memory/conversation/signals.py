@@ -528,6 +528,17 @@ _CLAUSE_END = re.compile(rf"[.;!?]\s++|,\s*+|(?<!\s)\s++(?:{_words_of('clause_jo
 _THAT_FIRST = re.compile(rf"^(?:{_words_of('that_words')})\s+", _I)
 
 
+def _fact_clauses(text: str) -> list[tuple[int, int]]:
+    """(start, stop) of each clause of a kept fact, from one ``_CLAUSE_END`` to the next
+    (``request_shapes._clause_spans`` splits a request where the user opens a clause)."""
+    starts, stops = [0], []
+    for end in _CLAUSE_END.finditer(text):
+        stops.append(end.start())
+        starts.append(end.end())
+    stops.append(len(text))
+    return list(zip(starts, stops, strict=True))
+
+
 def _without_secret_clauses(text: str) -> str | None:
     """``text`` without the clauses that hold a secret, when some clause holds none: "The
     user's bank is Monzo and the PIN is 4821" keeps "The user's bank is Monzo" (the write
@@ -537,13 +548,8 @@ def _without_secret_clauses(text: str) -> str | None:
     secrets = find_secrets(text)
     if not secrets:
         return None
-    starts, stops = [0], []
-    for end in _CLAUSE_END.finditer(text):
-        stops.append(end.start())
-        starts.append(end.end())
-    stops.append(len(text))
     runs: list[list[int]] = []  # [start, stop] of each run of clauses that hold no secret
-    for start, stop in zip(starts, stops, strict=True):
+    for start, stop in _fact_clauses(text):
         if any(s.start < stop and start < s.end for s in secrets):
             runs.append([])
         elif runs and runs[-1]:
@@ -562,14 +568,9 @@ def _secret_clauses(text: str) -> str:
     request whose other clauses were kept names as not kept ("…y que la contra del wifi es
     girasol2020", not the whole request, the kept part with it)."""
     secrets = find_secrets(text)
-    starts, stops = [0], []
-    for end in _CLAUSE_END.finditer(text):
-        stops.append(end.start())
-        starts.append(end.end())
-    stops.append(len(text))
     held = [
         text[start:stop].strip()
-        for start, stop in zip(starts, stops, strict=True)
+        for start, stop in _fact_clauses(text)
         if any(s.start < stop and start < s.end for s in secrets)
     ]
     return " … ".join(part for part in held if part)

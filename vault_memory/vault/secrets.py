@@ -316,16 +316,20 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
     teamrocket7", "o código dela é 80808"). A code no word of an open code qualifies ("zip
     code 10001", "código postal 28013"); near a card's name, only a card's number."""
     read, caseless = _caseless(text)
-    names, cards, tokens, codes, opened, other, links, counted, places = _names()
+    said = _names()
     if not any(ch.isdigit() for ch in read) and not _SIGNED.search(read):
         return
-    card_spans = {m.span() for m in caseless(cards).finditer(read)}
-    token_spans = {m.span() for m in caseless(tokens).finditer(read)}
-    open_ones = {m.span() for m in caseless(codes).finditer(read) if caseless(opened).search(_around(read, m))}
+    kinds = (
+        {m.span() for m in caseless(said.cards).finditer(read)},
+        {m.span() for m in caseless(said.tokens).finditer(read)},
+    )
+    open_ones = {
+        m.span() for m in caseless(said.codes).finditer(read) if caseless(said.open_codes).search(_around(read, m))
+    }
     spans = [
         m.span()
-        for m in caseless(names).finditer(read)
-        if m.span() not in open_ones and not caseless(other).search(_around(read, m))
+        for m in caseless(said.names).finditer(read)
+        if m.span() not in open_ones and not caseless(said.open_things).search(_around(read, m))
     ]
     if not spans:
         return
@@ -334,12 +338,13 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
     for m in _VALUE_RUN.finditer(text):
         value = m.group("value") or m.group("word")
         start, end = m.span("value") if m.group("value") else m.span("word")
-        if not _shaped(value) or _counts(read, end, counted) or _inside(start, end, spans):
+        if not _shaped(value) or _counts(read, end, said.counted) or _inside(start, end, spans):
             continue
-        if _letters_in(value) and read[max(0, start - 12) : start].split()[-1:] in ([w] for w in places):
+        if any(ch.isalpha() for ch in value) and read[max(0, start - 12) : start].split()[-1:] in (
+            [w] for w in said.places
+        ):
             continue  # where the secret is kept, not what it is: "stored in 1Password" ("quedó en 3344" is one)
         at = bisect.bisect_right(starts, start)
-        kinds = (card_spans, token_spans)
         # the names said before the value, nearest first (a card's name names no PIN: "pin for
         # the atm card … 5566"), then the one after it, only across a link ("8821 es el pin")
         named = [
@@ -351,7 +356,7 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
             and _fits(name, value, *kinds)
         ]
         after = spans[at] if at < len(spans) else None
-        if not named and after and after[0] - end <= _NAMED_BEFORE and caseless(links).match(read, end, after[0]):
+        if not named and after and after[0] - end <= _NAMED_BEFORE and caseless(said.links).match(read, end, after[0]):
             named = [after] if _fits(after, value, *kinds) else []
         if named:
             told.add(named[0])
@@ -414,10 +419,6 @@ def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return bool(at) and spans[at - 1][1] > start or any(s < end and start < e for s, e in spans[at : at + 1])
 
 
-def _letters_in(value: str) -> bool:
-    return any(ch.isalpha() for ch in value)
-
-
 def _around(read: str, name: re.Match[str]) -> str:
     """The three words before a secret's name and the three after it: where a word that makes
     its code an open one stands ("zip code", "código postal", "código do banco")."""
@@ -426,22 +427,31 @@ def _around(read: str, name: re.Match[str]) -> str:
     return " ".join([*before, "·", *after])
 
 
+@dataclass(frozen=True)
+class _Names:
+    """The words that name a secret, of every installed pack, each read lower-cased
+    (``Pack.secret_names`` and the fields beside it)."""
+
+    #: every name: a card's, a token's, the rest
+    names: re.Pattern[str]
+    #: a card's names (only a card's number is theirs) and a token's (only a long run)
+    cards: re.Pattern[str]
+    tokens: re.Pattern[str]
+    #: the names of what is as often open ("code", "token") and the words that open them
+    codes: re.Pattern[str]
+    open_codes: re.Pattern[str]
+    #: the words that make any name another thing's ("password manager")
+    open_things: re.Pattern[str]
+    #: what links a value to the name after it ("8821 es el pin")
+    links: re.Pattern[str]
+    #: what a number near a name may count ("12 characters"), and where a secret is kept
+    counted: frozenset[str]
+    places: frozenset[str]
+
+
 @cache
-def _names() -> tuple[
-    re.Pattern[str],
-    re.Pattern[str],
-    re.Pattern[str],
-    re.Pattern[str],
-    re.Pattern[str],
-    re.Pattern[str],
-    re.Pattern[str],
-    frozenset[str],
-    frozenset[str],
-]:
-    """The words that name a secret (a card's, a token's and an open thing's among them, and
-    apart), the words that make a code an open one and any name another thing's, what links a
-    value to the name after it, what a number may count, and the words after which a run is
-    where a secret is kept, of every installed pack (read lower-cased)."""
+def _names() -> _Names:
+    """The words that name a secret, and those that read around them, of every installed pack."""
     packs = all_packs()
 
     def words(field: Callable[..., tuple[str, ...]]) -> re.Pattern[str]:
@@ -449,14 +459,19 @@ def _names() -> tuple[
         return re.compile(r"(?<![\w-])(?:" + "|".join(found) + r")(?![\w-])") if found else re.compile(r"(?!)")
 
     cards, tokens = words(lambda p: p.card_names), words(lambda p: p.token_names)
-    names = re.compile(f"{cards.pattern}|{tokens.pattern}|{words(lambda p: p.secret_names).pattern}")
     said = sorted({w for p in packs for w in p.secret_links}, key=len, reverse=True)
-    # between a value and the name after it, a link and a few words: "8821 es el pin", "x is the wifi pw"
-    links = re.compile(r"(?<!\s)\s++(?:" + "|".join(said).replace(" ", r"\s+") + r")\b[^\d.!?;\n]{0,16}\Z")
-    counted = frozenset(w for p in packs for w in (*p.counted, *p.units))
-    opened, other = words(lambda p: p.open_codes), words(lambda p: p.open_things)
-    places = frozenset(w for p in packs for w in p.secret_places)
-    return names, cards, tokens, words(lambda p: p.code_names), opened, other, links, counted, places
+    return _Names(
+        names=re.compile(f"{cards.pattern}|{tokens.pattern}|{words(lambda p: p.secret_names).pattern}"),
+        cards=cards,
+        tokens=tokens,
+        codes=words(lambda p: p.code_names),
+        open_codes=words(lambda p: p.open_codes),
+        open_things=words(lambda p: p.open_things),
+        # between a value and the name after it, a link and a few words: "8821 es el pin", "x is the wifi pw"
+        links=re.compile(r"(?<!\s)\s++(?:" + "|".join(said).replace(" ", r"\s+") + r")\b[^\d.!?;\n]{0,16}\Z"),
+        counted=frozenset(w for p in packs for w in (*p.counted, *p.units)),
+        places=frozenset(w for p in packs for w in p.secret_places),
+    )
 
 
 def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:

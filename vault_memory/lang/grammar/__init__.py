@@ -125,6 +125,25 @@ def we_to_they(verb: str, irregular: dict[str, str], endings: tuple[tuple[str, s
     return verb
 
 
+def of_a_known_verb(
+    folded: str,
+    endings: tuple[tuple[str, tuple[str, ...]], ...],
+    roots_of: Callable[[str], list[str]],
+    verbs: frozenset[str],
+) -> bool:
+    """Whether a word (``folded``: lower-cased, accents folded) is a form of a verb of
+    ``verbs`` by one of ``endings`` (each with the classes of infinitive it is of, "-ar",
+    "-er"): its stem, or one ``roots_of`` gives it (a stem's change undone), and a class's
+    ending make a known infinitive ("duerme" → "dorm" + "ir")."""
+    for ending, classes in endings:
+        if not folded.endswith(ending) or len(folded) - len(ending) < 2:
+            continue
+        stem = folded[: -len(ending)]
+        if any(root + c in verbs for root in roots_of(stem) for c in classes):
+            return True
+    return False
+
+
 #: what follows a word that ends its clause: a sign, or the text's end
 CLAUSE_END = re.compile(r"\s*+(?:[.!?;]|$)")
 

@@ -8,7 +8,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, said_again, we_to_they
+from . import in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -207,14 +207,14 @@ def _third_form(word: str) -> bool:
     folded = fold_accents(low)
     if folded in _ES_IRREGULAR_THIRD:
         return True
-    for ending, classes in _ES_THIRD_ENDINGS:
-        if not folded.endswith(ending) or (ending == "o" and not low.endswith("ó")):
-            continue
-        stem = folded[: -len(ending)]
-        roots = [*_undone(stem), *([stem[:-1]] if stem.endswith("y") else [])]  # "construye"
-        if len(stem) >= 2 and any(root + c in _ES_VERBS for root in roots for c in classes):
-            return True
-    return False
+    endings = _ES_THIRD_ENDINGS if low.endswith("ó") else _ES_THIRD_ENDINGS_NO_PAST  # "cambió"; not "médico"
+    return of_a_known_verb(folded, endings, _es_roots, _ES_VERBS)
+
+
+def _es_roots(stem: str) -> list[str]:
+    """The infinitive's stems a third person's ``stem`` may be of ("duerm" → "dorm",
+    "construy" → "constru")."""
+    return [*_undone(stem), *([stem[:-1]] if stem.endswith("y") else [])]
 
 
 #: the endings of a verb's third person, folded, with the classes of infinitive each is of
@@ -225,6 +225,8 @@ _ES_THIRD_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ira", ("ir",)), ("ian", ("er", "ir")), ("ia", ("er", "ir")), ("io", ("er", "ir")), ("o", ("ar",)),
     ("an", ("ar",)), ("en", ("er", "ir")), ("a", ("ar",)), ("e", ("er", "ir")),
 )  # fmt: skip
+#: the same but the past's "-ó", read only where its accent is typed ("médico" is no "medicar")
+_ES_THIRD_ENDINGS_NO_PAST = tuple((ending, classes) for ending, classes in _ES_THIRD_ENDINGS if ending != "o")
 #: third persons no ending tells, folded
 _ES_IRREGULAR_THIRD = frozenset(
     """es son esta estan era eran fue fueron ha han hay habia va van iba iban tuvo hizo pudo quiso dijo vino

@@ -7,7 +7,7 @@ import functools
 import re
 
 from ..text import fold_accents
-from . import in_her_gender, said_again, we_to_they
+from . import in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -299,15 +299,12 @@ def _third_form(word: str) -> bool:
     low = word.lower().split("-", 1)[0] if word.lower().endswith(_PT_HYPHEN_CLITICS) else word.lower()
     if low in _PT_IRREGULAR_THIRD:
         return True
-    folded = fold_accents(low)
-    for ending, classes in _PT_THIRD_ENDINGS:
-        if not folded.endswith(ending) or len(folded) - len(ending) < 2:
-            continue
-        stem = folded[: -len(ending)]
-        roots = [stem, *([stem[:at] + "u" + stem[at + 1 :]] if (at := stem.rfind("o")) > 0 else [])]  # "sobe"
-        if any(root + c in _PT_FOLDED_VERBS() for root in roots for c in classes):
-            return True
-    return False
+    return of_a_known_verb(fold_accents(low), _PT_THIRD_ENDINGS, _pt_roots, _PT_FOLDED_VERBS())
+
+
+def _pt_roots(stem: str) -> list[str]:
+    """The infinitive's stems a third person's ``stem`` may be of ("sob" → "sub")."""
+    return [stem, *([stem[:at] + "u" + stem[at + 1 :]] if (at := stem.rfind("o")) > 0 else [])]
 
 
 @functools.cache
