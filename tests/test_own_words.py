@@ -1867,6 +1867,44 @@ def test_a_pointing_tail_or_a_lead_of_the_task_is_never_kept_by_the_judge_of_ask
     assert kept == []
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'd love for you to always be aware that my partner is vegan", "partner is vegan"),
+        ("I'd like you to hold on for good to the fact that my son is dyslexic", "son is dyslexic"),
+        ("quiero que lo tengas claro de ahora en adelante que mi hija se llama Irene", "se llama Irene"),
+        ("quero que fique sabendo de uma vez por todas que minha esposa é enfermeira", "é enfermeira"),
+    ],
+)
+def test_a_request_that_ends_in_a_that_word_keeps_what_follows_it(said, fact, tmp_path):
+    """No mark ends these leads: their "that" / "que" does, and what follows it is what
+    they ask to keep. The judge of asking reads the lead up to its that-word (with its words,
+    not only the model's vector) as asking; the rules alone read nothing in them."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said) == ([], [])
+    kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [s for s in kept if fact in s.text] and declined == [], (kept, declined)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the annoying part is that my commute takes an hour each way",
+        "I just realized that my passport expires in March",
+        "lo curioso es que mi vecino también se llama Luis",
+        "o engraçado é que minha mãe nasceu no mesmo dia que eu",
+        "acontece que meu carro quebrou de novo na estrada",
+    ],
+)
+def test_a_lead_that_ends_in_a_that_word_and_asks_nothing_keeps_nothing(said, tmp_path):
+    """A story, an opinion or a realisation ends its opening in "that" / "que" as often as
+    a request does: nothing of it is kept, nor named as a request."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge(tmp_path / "models")) == ([], [])
+
+
 def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_names_the_rest(tmp_path):
     """Through the hook's path (``remember_said``, a real vault, the bundled models): the
     fact a sure lead announces is written; a tail the judge is less sure of writes nothing

@@ -32,7 +32,8 @@ class _Judge:
         return meaning.of_their_world(self._vectors((message,))[0])
 
     def asks(self, clauses: Sequence[str]) -> list[float]:
-        return [meaning.asks_to_keep(v) for v in self._vectors(tuple(clauses))] if clauses else []
+        vectors = self._vectors(tuple(clauses)) if clauses else []
+        return [meaning.asks_to_keep(v, c) for v, c in zip(vectors, clauses, strict=True)]
 
     def _vectors(self, texts: Sequence[str]):
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))

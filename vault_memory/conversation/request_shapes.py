@@ -88,6 +88,11 @@ _ASKING_REACH = 120
 _REST_LEAST = 3
 
 
+#: a lead's last word before what it says: "that", "que" ("I want you to always know *that* …",
+#: "grava aí *que* …"); the judge reads the lead with it
+_THAT_LEAD = re.compile(rf"(?<=\s)(?:{_words_of('that_words')})(?=\s)", _I)
+
+
 class MayAsk(NamedTuple):
     """A short lead or tail of a message that may ask to keep the rest of it."""
 
@@ -114,6 +119,12 @@ def may_ask(said: str) -> list[MayAsk]:
             break
         if 0 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
             out.append(MayAsk(lead, rest, mark.group()[0] in ":—–-"))
+    for that in _THAT_LEAD.finditer(said, 0, min(len(said), _ASKING_REACH)):
+        lead, rest = said[: that.end()].strip(), said[that.end() :].strip()
+        if _LABEL.search(lead):
+            break
+        if 1 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
+            out.append(MayAsk(lead, rest, True))  # "quero que saibas sempre que …": the rest is what it asks
     for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:

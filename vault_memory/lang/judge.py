@@ -23,6 +23,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from .text import fold_accents, words
+
 #: the fitted judge: the model whose vectors it reads, its weights and bias
 WEIGHTS = Path(__file__).with_name("request_judge.json")
 #: the model it reads (``index.embedder.UseEmbedder``: sixteen languages in one space)
@@ -43,8 +45,10 @@ KEEP_UNREAD = 0.9
 
 #: the fitted judge of asking: does a clause, alone, ask to keep what a message tells
 #: ("para que lo tengas", "can this stick across our chats?", "só pra constar daqui em
-#: diante")? Trained by ``benchmarks/asking_judge.py`` on clauses a helper wrote and the
-#: leads and tails of the requests the sets hold, against look-alikes and conversation
+#: diante", "quero que fique sabendo que")? Trained by ``benchmarks/asking_judge.py`` on
+#: clauses three helpers wrote and the leads and tails of the requests the sets hold,
+#: against look-alikes ("lo peor es que", "I heard that") and conversation; it weighs the
+#: clause's words and pairs (``grams``) beside the model's vector
 ASKING_WEIGHTS = Path(__file__).with_name("asking_judge.json")
 #: a message no rule read a request in, whose clause asks at or above this (and the
 #: message is of the user's world at ``KEEP``), is named as a request not kept: the agent
@@ -52,9 +56,9 @@ ASKING_WEIGHTS = Path(__file__).with_name("asking_judge.json")
 #: user's world at ``KEEP_UNREAD``), a lead that announces the rest has it read as a
 #: request. Chosen by ``benchmarks/asking_judge.py`` on the tune groups: the most requests
 #: kept or named, nothing kept of an instruction or of LoCoMo 0-2's chat, and at most one
-#: of its turns in 200 named (at .6, 24 of 1,421 were)
-ASKS_NAME = 0.7
-ASKS_KEEP = 0.7
+#: of its turns in 200 named (5 of 1,421 are; at .5, 9)
+ASKS_NAME = 0.6
+ASKS_KEEP = 0.6
 
 
 @functools.cache
@@ -71,15 +75,30 @@ def of_their_world(vector: Sequence[float]) -> float:
     return _probability(vector, WEIGHTS)
 
 
-def asks_to_keep(vector: Sequence[float]) -> float:
-    """The probability that the clause of ``vector`` (its unit ``MODEL`` vector) asks the
-    agent to keep what the rest of its message says."""
-    return _probability(vector, ASKING_WEIGHTS)
+def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
+    """The probability that ``clause`` (``vector``: its unit ``MODEL`` vector) asks the
+    agent to keep what the rest of its message says. The judge reads the clause's words too
+    (``clause_grams``): the model's vector alone fits 80% of what it was trained on, with
+    its words 94%."""
+    grams = _fitted_grams(ASKING_WEIGHTS)
+    return _probability(vector, ASKING_WEIGHTS, sum(grams.get(g, 0.0) for g in clause_grams(clause)))
 
 
-def _probability(vector: Sequence[float], path: Path) -> float:
+def clause_grams(clause: str) -> set[str]:
+    """The words of ``clause`` and each two in a row, accents folded, its start and end
+    marked ("^ keep", "in mind", "mind $"): what the judge of asking weighs beside the vector."""
+    said = words(fold_accents(clause))
+    return {*said, *(f"{a} {b}" for a, b in zip(["^", *said], [*said, "$"], strict=True))}
+
+
+@functools.cache
+def _fitted_grams(path: Path) -> dict[str, float]:
+    return {g: float(w) for g, w in json.loads(path.read_text(encoding="utf-8")).get("grams", {}).items()}
+
+
+def _probability(vector: Sequence[float], path: Path, more: float = 0.0) -> float:
     weights, bias = _fitted(path)
     if len(vector) != len(weights):
         raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
-    z = bias + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
+    z = bias + more + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
