@@ -158,6 +158,8 @@ def training(rows: list[dict], chat: list[tuple[int, str]]) -> tuple[list[str], 
 #: the thresholds tried (``lang.judge.ASKS_NAME``, ``ASKS_KEEP``), on the tune groups only
 NAMES = (0.5, 0.6, 0.7, 0.8)
 KEEPS = (0.6, 0.7, 0.8)
+#: ``lang.judge.ASKS_KEEP_IN_SENTENCE``: a clause said in the rest's sentence (above 1: never)
+IN_SENTENCE = (0.7, 0.8, 0.9, 1.01)
 #: the most LoCoMo 0-2 turns (chat) that may be named: one in 200
 CHAT_NAMED = 1 / 200
 
@@ -184,29 +186,35 @@ def measure(messages: list[tuple[str, str]]) -> dict:
 
 
 def choose(messages: list[tuple[str, str]]) -> None:
-    """``ASKS_NAME`` and ``ASKS_KEEP`` by the tune groups: the most requests kept or named
-    (a keep counts twice), with nothing kept of an instruction or of chat and at most
-    ``CHAT_NAMED`` of LoCoMo 0-2's turns named (of two that score alike, the one naming fewer)."""
+    """``ASKS_NAME``, ``ASKS_KEEP`` and ``ASKS_KEEP_IN_SENTENCE`` by the tune groups: the most
+    requests kept or named (a keep counts twice), with nothing kept of an instruction or of
+    chat and at most ``CHAT_NAMED`` of LoCoMo 0-2's turns named (of two that score alike, the
+    one naming fewer turns of chat, then the stricter)."""
     best = None
     for name in NAMES:
         for keep in (k for k in KEEPS if k >= name):
-            judge.ASKS_NAME, judge.ASKS_KEEP = name, keep
-            counts = measure(messages)
-            requests = [c for g, c in counts.items() if "requests" in g]
-            others = [c for g, c in counts.items() if "requests" not in g]
-            chat = counts["tune LoCoMo 0-2"]
-            score = sum(2 * c["kept"] + c["named"] for c in requests)
-            fair = not any(c["kept"] for c in others) and chat["named"] <= CHAT_NAMED * chat["no rule read"]
-            print(
-                f"  name at {name}, keep at {keep}: requests kept {sum(c['kept'] for c in requests)}, named "
-                f"{sum(c['named'] for c in requests)}; chat named {chat['named']}/{chat['no rule read']}"
-                + ("" if fair else " (not allowed)")
-            )
-            if fair and (best is None or (score, -chat["named"]) > best[0]):  # a tie: the fewer turns of chat named
-                best = ((score, -chat["named"]), name, keep)
+            for in_sentence in (k for k in IN_SENTENCE if k >= keep):
+                judge.ASKS_NAME, judge.ASKS_KEEP, judge.ASKS_KEEP_IN_SENTENCE = name, keep, in_sentence
+                counts = measure(messages)
+                requests = [c for g, c in counts.items() if "requests" in g]
+                others = [c for g, c in counts.items() if "requests" not in g]
+                chat = counts["tune LoCoMo 0-2"]
+                score = sum(2 * c["kept"] + c["named"] for c in requests)
+                fair = not any(c["kept"] for c in others) and chat["named"] <= CHAT_NAMED * chat["no rule read"]
+                print(
+                    f"  name at {name}, keep at {keep}, in a sentence at {in_sentence}: requests kept "
+                    f"{sum(c['kept'] for c in requests)}, named {sum(c['named'] for c in requests)}; "
+                    f"chat named {chat['named']}/{chat['no rule read']}" + ("" if fair else " (not allowed)")
+                )
+                rank = (score, -chat["named"], name + keep + in_sentence)
+                if fair and (best is None or rank > best[0]):
+                    best = (rank, name, keep, in_sentence)
     assert best is not None
-    judge.ASKS_NAME, judge.ASKS_KEEP = best[1], best[2]
-    print(f"chosen: name at {judge.ASKS_NAME}, keep at {judge.ASKS_KEEP} (lang/judge.py holds them)")
+    judge.ASKS_NAME, judge.ASKS_KEEP, judge.ASKS_KEEP_IN_SENTENCE = best[1:]
+    print(
+        f"chosen: name at {judge.ASKS_NAME}, keep at {judge.ASKS_KEEP}, in a sentence at "
+        f"{judge.ASKS_KEEP_IN_SENTENCE} (lang/judge.py holds them)"
+    )
 
 
 def show(counts: dict) -> None:
@@ -238,7 +246,10 @@ def main() -> None:
     judge._fitted.cache_clear()
     print("thresholds, on the tune groups:")
     choose(unread(rows, chat, tune=True))
-    print(f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept), every group:")
+    print(
+        f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept) / "
+        f"{judge.ASKS_KEEP_IN_SENTENCE} (kept, in a sentence), every group:"
+    )
     show(measure(unread(rows, chat, tune=False)))
 
 

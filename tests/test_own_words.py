@@ -1888,6 +1888,23 @@ def test_a_request_that_ends_in_a_that_word_keeps_what_follows_it(said, fact, tm
 
 
 @pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("just so it sticks for our future chats, I live in Ghent with two cats", "lives in Ghent"),
+        ("de aquí en adelante y en todas nuestras charlas, trabajo desde casa los lunes", "trabaja desde casa"),
+    ],
+)
+def test_a_lead_before_a_comma_that_surely_asks_keeps_the_rest_of_its_sentence(said, fact, tmp_path):
+    """A lead before a comma says what its sentence is for as a colon does; kept when the
+    judge of asking is surer than for a colon's (``ASKS_KEEP_IN_SENTENCE``)."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said) == ([], [])
+    kept, declined = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [s for s in kept if fact in s.text] and declined == [], (kept, declined)
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "the annoying part is that my commute takes an hour each way",

@@ -104,6 +104,10 @@ class MayAsk(NamedTuple):
     announces: bool
     #: a tail: said after the rest ("…, hold that for the future")
     tail: bool = False
+    #: said in one sentence with the rest, after or before a comma or a dash ("For all our
+    #: future convos, my name's Dave…", "…y es de Cali, para cuando te hable de él"): it
+    #: asks of that sentence, as a tail after a sentence's end ("… Look at this!") need not
+    in_sentence: bool = False
 
 
 def may_ask(said: str) -> list[MayAsk]:
@@ -118,7 +122,7 @@ def may_ask(said: str) -> list[MayAsk]:
         if _LABEL.search(lead):  # "Cliente: Para la próxima…: …": a label's words, someone else's
             break
         if 0 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
-            out.append(MayAsk(lead, rest, mark.group()[0] in ":—–-"))
+            out.append(MayAsk(lead, rest, mark.group()[0] in ":—–-", in_sentence=mark.group()[0] in ",;"))
     for that in _THAT_LEAD.finditer(said, 0, min(len(said), _ASKING_REACH)):
         lead, rest = said[: that.end()].strip(), said[that.end() :].strip()
         if _LABEL.search(lead):
@@ -128,7 +132,7 @@ def may_ask(said: str) -> list[MayAsk]:
     for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
-            out.append(MayAsk(tail, rest, False, tail=True))
+            out.append(MayAsk(tail, rest, False, tail=True, in_sentence=mark.group()[0] in ",;—–-"))
     return out
 
 

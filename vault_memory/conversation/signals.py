@@ -317,7 +317,12 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     secrets = find_secrets(said)
     if secrets:  # the judge alone read it: none of it is kept
         return [], [_secret_not_kept(said, secrets[0].kind)]
-    sure = [part for part, p in zip(parts, asks, strict=True) if p >= meaning.ASKS_KEEP and part.announces]
+    sure = [
+        part
+        for part, p in zip(parts, asks, strict=True)
+        if (p >= meaning.ASKS_KEEP and part.announces)
+        or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail)
+    ]
     language = (pack(detect(sure[0].rest) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:
