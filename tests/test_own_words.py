@@ -1922,6 +1922,38 @@ def test_a_lead_that_ends_in_a_that_word_and_asks_nothing_keeps_nothing(said, tm
     assert read_requests(said, judge=request_judge(tmp_path / "models")) == ([], [])
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my uncle taught me to sail in Brittany, I will never forget it",
+        "my uncle taught me to sail in Brittany, I'll always remember it",
+        "mi tío me enseñó a navegar en Cádiz, siempre lo recordaré",
+        "meu tio me ensinou a velejar em Búzios, nunca vou esquecer isso",
+    ],
+)
+def test_a_story_of_remembering_said_after_a_fact_asks_nothing(said, tmp_path):
+    """ "…, I will never forget it", "…, nunca vou esquecer isso": the user tells of their own
+    memory, the subject of the verb is theirs, not the assistant's; nothing is kept (it had
+    been read as "…, never forget it" and the fact written, or written with "the user will
+    always" left in it)."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge(tmp_path / "models")) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("my cat is Pixel, never forget that", "Pixel"),
+        ("mi gata se llama Pixel, no lo olvides", "Pixel"),
+        ("minha gata se chama Pixel, não esquece disso", "Pixel"),
+    ],
+)
+def test_a_request_not_to_forget_said_after_a_fact_still_keeps_it(said, value):
+    """The look-alike of a story of remembering: said to the assistant, it asks."""
+    assert value in " ".join(s.text for s in read_requests(said)[0])
+
+
 def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_names_the_rest(tmp_path):
     """Through the hook's path (``remember_said``, a real vault, the bundled models): the
     fact a sure lead announces is written; a tail the judge is less sure of writes nothing

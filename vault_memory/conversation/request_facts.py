@@ -265,6 +265,19 @@ def refusal(sentence: str) -> str | None:
     return None
 
 
+#: a story of remembering or forgetting ("I'll always remember", "nunca lo olvidaré", "nunca
+#: vou esquecer"), in every pack: said after a fact, it tells, it does not ask
+_TELLS_OF_REMEMBERING = _rx(
+    "|".join(
+        f"(?:{pattern})"
+        for pack in all_packs()
+        for rule, pattern in pack.signal_refusals
+        if rule == "tells-of-remembering"
+    )
+    or r"(?!)"
+)
+
+
 #: where a clause opens after a story of remembering: a comma, a semicolon or a join
 _CLAUSE_OPENS = _rx(rf"[,;]\s*+(?:(?:{_words_of('clause_joins')})\s++)?|\s(?:{_words_of('clause_joins')})\s++")
 
@@ -370,6 +383,8 @@ def _trailing_request(words: list[str]) -> str | None:
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
+    if _TELLS_OF_REMEMBERING.search(" ".join(words)):
+        return None  # "…, I will never forget it", "…, nunca lo olvidaré": the user's own memory, not a request
     cue = _first_cue(words, _TRAILING_CUE_REACH)
     if cue is None:
         return None

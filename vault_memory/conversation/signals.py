@@ -64,6 +64,7 @@ from .request_facts import (
     _REMEMBERING,
     _SAYS_SOMETHING,
     _TASK_WORDS,
+    _TELLS_OF_REMEMBERING,
     _THAT_WORDS,
     _TODO_WORDS,
     _UNNAMED,
@@ -305,7 +306,11 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     what they keep of a request, its clauses, its sentences and its refusals, they keep of
     this one. A tail such as "Look at this!" asks nothing of what came before; a rest that
     asks a question keeps nothing; a message of no such shape loads no model."""
-    parts = [p for p in may_ask(said) if not _asks_first(p.rest) and tells_of_the_user(p.rest)]
+    parts = [
+        p
+        for p in may_ask(said)
+        if not _asks_first(p.rest) and tells_of_the_user(p.rest) and not _TELLS_OF_REMEMBERING.match(p.clause)
+    ]  # "…. I will always remember that day": the user's own memory asks nothing
     if not parts:
         return [], []
     asks = judge.asks([part.clause for part in parts])
@@ -1137,6 +1142,8 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
         if not _is_cue(word):
             continue
         start = _request_start(words, cue)
+        if any(_TELLS_OF_REMEMBERING.match(" ".join(words[k : cue + 1])) for k in range(max(0, cue - 4), cue + 1)):
+            continue  # "…, I will never forget it", "…, nunca vou esquecer isso": the user's own memory
         if _refers_back(words, cue, start):
             return _pointed_at(words[:start], before_it)
     return None

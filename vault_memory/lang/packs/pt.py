@@ -579,7 +579,8 @@ PACK = Pack(
             "tells-of-remembering",
             "^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não|antes|pra|para|que|caso|se)\\b)[\\w']+,?\\s+){0,2}?"
             "(?:(?:eu|nós)\\s+)?(?:(?:sempre|ainda|já|agora|nunca)\\s+)*(?:(?:me|se|nos)\\s+)?"
-            "(?:lembro|lembrei|lembrava|lembramos|lembrarei|recordo|recordei|esqueci|esquecia|esquecemos|esque[cç]o|esquecerei)\\b"
+            "(?:lembro|lembrei|lembrava|lembramos|lembrarei|recordo|recordei|esqueci|esquecia|esquecemos|esque[cç]o|esquecerei"
+            "|(?:vou|vamos)\\s+(?:(?:me|nos)\\s+)?(?:lembrar|esquecer))\\b"
             "|^(?:(?!(?:por|pfv|lembra|lembre|anota|anote|guarda|guarde|grava|não|antes|pra|para|que|caso|se)\\b)[\\w']+,?\\s+){0,2}?(?:ele|ela|eles|elas|a\\s+gente|(?:[oa]\\s+)?(?:meu|minha|meus|minhas|nosso|nossa)\\s+\\w+)\\s+"
             "(?:(?:sempre|ainda|já|nunca|não)\\s+)*(?:se\\s+)?(?:lembra|lembrou|lembrava|recorda|recordou|esquece|esqueceu)\\b",
         ),
