@@ -1954,6 +1954,32 @@ def test_a_request_not_to_forget_said_after_a_fact_still_keeps_it(said, value):
     assert value in " ".join(s.text for s in read_requests(said)[0])
 
 
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        (
+            "going forward in all our sessions, I teach piano on weekends",
+            "From now on, the user teaches piano on weekends",
+            "wants the assistant",
+        ),
+        (
+            "de ahora en adelante, en todas las charlas, vivo con mi pareja en Sevilla",
+            "el usuario vive con",
+            "pide",
+        ),
+        ("de ahora en adelante doy clases de piano los findes", "el usuario da clases de piano", "pide"),
+        ("a partir de ahora mi horario es de 8 a 16", "el horario del usuario es de 8 a 16", "el usuario su"),
+    ],
+)
+def test_a_lasting_request_keeps_the_users_fact_after_a_phrase_of_when(said, written, not_written):
+    """ "From now on, in every chat, I …": the phrase before the comma says when, and the
+    user's fact follows; "a partir de ahora mi horario…" opens with the user's noun, no verb:
+    neither is an order to the assistant ("the user wants the assistant to in all our
+    sessions…", "el usuario su horario…" had been written)."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept and not_written not in kept, kept
+
+
 def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_names_the_rest(tmp_path):
     """Through the hook's path (``remember_said``, a real vault, the bundled models): the
     fact a sure lead announces is written; a tail the judge is less sure of writes nothing

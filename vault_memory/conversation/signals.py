@@ -1647,6 +1647,22 @@ def _names_without_saying(said: str, request: re.Match[str]) -> bool:
     return not any(w.endswith("s") for w in said.split()[2:])
 
 
+#: a short phrase before a comma: where or when what follows holds ("in all our sessions, …",
+#: "en cada sesión, …")
+_OCCASION = re.compile(r"^(?:[^\s,]+\s+){0,5}?[^\s,]+,\s+(?=\S)")
+
+
+def _past_an_occasion(said: str) -> str:
+    """What a directive asks, past a phrase of where or when before a comma, when what
+    follows opens with the user ("going forward in all our sessions, I work nights": the
+    user works nights; "from now on, in every chat, my daughter is called Inés"): no
+    instruction opens with a preposition, and the fact is the user's."""
+    occasion = _OCCASION.match(said)
+    if occasion is None or not _theirs(said[occasion.end() :]):
+        return said
+    return said[occasion.end() :]
+
+
 def _directive(said: str, lang: str, rule: str) -> Signal | None:
     """An instruction that lasts ("from now on…", "always…"), written by its language's
     grammar (``Pack.write_instruction``); None when what follows the directive is no
@@ -1655,6 +1671,7 @@ def _directive(said: str, lang: str, rule: str) -> Signal | None:
     if not said.split() or found is None or found.write_instruction is None:
         return None
     grammar, code = found.write_instruction, found.code
+    said = _past_an_occasion(said)
     text = as_typed_kept(lambda held: guarded(grammar, code, held, rule), said)
     return Signal(_sentence(text), found.instruction_key, "preferences", lang, rule) if text else None
 

@@ -454,9 +454,11 @@ def instruction(said: str, rule: str) -> str | None:
         if not said or said.split()[0].lower() in _NOT_IMPERATIVE:
             return None  # "siempre me pasa lo mismo", "nunca es tarde"
     verb, *rest = said.split()
-    person = FIRST_PERSON.get(fold_accents(verb.lower()))
-    if person:
-        body = gender(f"el usuario {lead}{person} {' '.join(rest)}".strip())
+    person = FIRST_PERSON.get(fold_accents(verb.lower())) or present_third(verb)  # "doy clases…" → "da clases…"
+    if verb.lower() in ("mi", "mis"):  # "a partir de ahora mi horario es…": the user's noun, no verb
+        body = third_person(said[0].lower() + said[1:])
+    elif person:  # "…vivo con mi pareja" → "el usuario vive con la pareja del usuario"
+        body = gender(f"el usuario {lead}{person} {_possessives(' '.join(rest))}".strip())
     else:
         infinitive = _infinitive(verb)
         if infinitive is None:
