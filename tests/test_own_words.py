@@ -4069,3 +4069,19 @@ def test_a_request_kept_but_its_secret_names_the_secrets_clause_alone(said, kept
     found, declined = read_requests(said)
     assert [kept in f.text for f in found] == [True], found
     assert len(declined) == 1 and named in declined[0].sentence and kept not in declined[0].sentence, declined
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("remember that I live in Bristol with my cousin", "with their cousin", "my cousin"),
+        ("recuerda que vivo en Rosario con mi abuela", "con la abuela del usuario", "mi abuela"),
+        ("lembra que eu moro em Braga com o meu primo", "com o primo do usuário", "meu primo"),
+    ],
+)
+def test_the_users_noun_in_a_known_statements_value_is_theirs_too(said, written, not_written):
+    """A statement the rules know ("I live in …") is written from its template, and its
+    value is the user's words: a noun of theirs inside it is written as theirs ("…with my
+    cousin" had stayed in the first person in the user's file)."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept and not_written not in kept, kept

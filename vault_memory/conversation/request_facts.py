@@ -769,7 +769,8 @@ def _statement(clause: str) -> Signal | None:
             text = template.format(x=value)
             if rule in _FEMININE and (match.groupdict().get("g") or "").lower() == "a":
                 text = text.replace(*_FEMININE[rule])
-            return Signal(_sentence(text), key, domain, lang, rule)
+            # the value is the user's words: "…lives in Leeds with my wife" → "…with their wife"
+            return Signal(_sentence(in_third_person(text, lang)), key, domain, lang, rule)
     return None
 
 
