@@ -4085,3 +4085,55 @@ def test_the_users_noun_in_a_known_statements_value_is_theirs_too(said, written,
     cousin" had stayed in the first person in the user's file)."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept and not_written not in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("please remember during our future chats that my son is called Bruno", "son is called Bruno", "chats"),
+        ("acordate en las próximas charlas que mi hijo se llama Bruno", "hijo del usuario se llama Bruno", "charlas"),
+        ("memorize this: across all our sessions, I am a night nurse", "The user is a night nurse", "sessions"),
+        ("mi aniversario es el 3 de junio, tenlo siempre presente", "3 de junio", "presente"),
+        ("o meu aniversário é dia 3 de junho, tenha sempre em mente", "3 de junho", "mente"),
+    ],
+)
+def test_a_request_keeps_its_fact_past_the_words_that_say_which_chats_it_is_for(said, written, not_written):
+    """A phrase between a request's word and its "that" ("during our future chats"), one
+    that names the conversations the fact is for ("across all our sessions, …"), an
+    "always" between a request's words ("tenlo siempre presente") are the request's: the
+    fact is kept, without them."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept and not_written not in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "not_written"),
+    [
+        ("acuérdate de eso, que siempre te lo digo y nunca me haces caso", "siempre te lo digo"),
+        ("remember: on Mondays, I work from home", None),
+    ],
+)
+def test_a_phrase_of_the_users_own_or_a_reason_after_a_request_is_not_taken_for_its_scope(said, not_written):
+    """ "…de eso, que…" gives a reason, not the fact; "On Mondays, …" is the user's week, not
+    the chats': it stays in the fact."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    if not_written is None:
+        assert kept.startswith("On Mondays"), kept
+    else:
+        assert not_written not in kept, kept
+
+
+def test_a_lasting_request_in_our_words_is_not_an_order_to_the_assistant():
+    """ "from now on we're a team of three" tells of the user's group, as "we" does."""
+    kept = " ".join(s.text for s in read_requests("from now on we're a team of three")[0])
+    assert "wants the assistant" not in kept and "team of three" in kept, kept
+
+
+def test_a_lead_before_a_comma_that_holds_the_fact_does_not_keep_the_chat_after_it(tmp_path):
+    """A lead that reads as asking and holds its own fact ("A partir de agora vou correr…,")
+    announces nothing after it: the chat that follows ("me deseja sorte!") is not written."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "A partir de agora vou correr toda manhã no parque da cidade, me deseja sorte!"
+    kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert not any("sorte" in s.text for s in kept), kept

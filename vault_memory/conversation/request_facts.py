@@ -419,7 +419,9 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         # the request's
         lang = detect(said) or of_the_request[0]
     whole = said.strip()
-    said = _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
+    said = _past_the_scope(
+        _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
+    )
     if not said or _only_a_tag(said):  # "…remember that ok": the request points back
         return _NOTHING_AFTER
     why_not = _why_not_kept(said, whole, lang)
@@ -427,6 +429,34 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
     if isinstance(why_not, _ByItsWords):
         return _Doubt(why_not.reason, _as_said(said, written_in, "keep-this"))
     return why_not or _as_said(said, written_in, "keep-this")
+
+
+#: what the user and the assistant have together, in every pack ("conversations", "sesión", "papo")
+_SESSION_NOUNS = frozenset(fold_accents(w) for p in all_packs() for w in p.session_nouns)
+#: the most words of a phrase that says which conversations a request is for
+_SCOPE_MOST = 6
+
+
+def _past_the_scope(said: str) -> str:
+    """What a request keeps, past a phrase that says which conversations it is for ("em
+    todas as nossas conversas, eu trabalho de madrugada", "in every future session: I'm…"):
+    a short phrase opening with a word a pronoun's tail does ("in", "em", "para") and ending
+    in a conversation's noun (``Pack.session_nouns``) before a comma, a colon or a "that".
+    "On Mondays, I work from home" keeps its phrase: Mondays are the user's, not the chat's."""
+    words = said.split()
+    if not words or fold_accents(words[0].casefold()) not in _PRONOUN_TAILS:
+        return said
+    for j in range(1, min(len(words), _SCOPE_MOST + 1)):
+        noun = fold_accents(words[j - 1].casefold())
+        if noun.rstrip(",:") not in _SESSION_NOUNS:
+            continue
+        rest = words[j:]
+        if not noun.endswith((",", ":")) and fold_accents(rest[0].casefold()) not in _THAT_WORDS:
+            return said
+        if fold_accents(rest[0].casefold()) in _THAT_WORDS:
+            rest = rest[1:]
+        return " ".join(rest) if len(rest) >= 2 else said
+    return said
 
 
 def _only_a_tag(said: str) -> bool:

@@ -575,16 +575,38 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
             when = _WHEN_CLAUSE.search(told) if len(between) < i - cue - 1 else None
             if when is not None and when.end() == len(told):
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
+            phrase = word.casefold() in _THAT_WORDS and _a_phrase_of_when(words[cue + 1 : i])  # not "qué"
             near = i - cue <= _THAT_REACH or (
-                _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None
+                (phrase or _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None)
                 and not any(fold_accents(w.casefold()) in _THAT_WORDS for w in words[i + 1 :])
                 and not _ADDRESSEE & {w.casefold().strip(",.") for w in words[i + 1 : i + 1 + _ADDRESSEE_REACH]}
             )  # not "para la próxima vez que te pregunte por vinos, que…", nor "…las próximas veces
             # que te pida ejercicios": that "que" is of when, the assistant is asked
-            if near and not any(w.endswith(",") for w in words[cue:i]):
+            if near and (phrase or not any(w.endswith(",") for w in words[cue:i])):
                 return " ".join(words[i + 1 :]), i
             return None, i
     return None, i
+
+
+#: the most words of a phrase of when or where between a request's word and its "that"
+_WHEN_MOST = 6
+
+
+def _a_phrase_of_when(between: list[str]) -> bool:
+    """Whether the words between a request's word and its "that" are a phrase of when or
+    where it is for, whole or between commas ("don't forget *in our next conversations*
+    that…", "recordá *de acá en más* que…", "tenha sempre em mente*, nas próximas conversas,*
+    que…"): it opens with a word a pronoun's tail does ("in", "de", "nas"), is short, says
+    nothing of the task and holds no mark but the commas around it."""
+    plain = [fold_accents(w.strip(",").casefold()) for w in between]
+    if not 0 < len(plain) <= _WHEN_MOST or plain[0] not in _PRONOUN_TAILS:
+        return False
+    if any(w in _SAYS_NOTHING or w in _AND_WORDS or w in _ADDRESSEE or w in _BACK_WORDS for w in plain):
+        return False  # "guárdalo en tu memoria porfa que…", "acordate de eso, que…": where to keep it, then why
+    inner = between[:-1]
+    return not any(w.endswith((",", ".", ";", ":", "!", "?")) for w in inner) and not _TASK_WORDS.search(
+        " ".join(between)
+    )
 
 
 def _asks_up_to(words: list[str], cue: int, i: int) -> bool:

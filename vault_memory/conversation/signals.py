@@ -113,6 +113,7 @@ from .request_shapes import (
     _LIST_ITEM,
     _QUOTED,
     _SELF_WORDS,
+    MayAsk,
     _a_place_before,
     _a_pronoun,
     _a_time_before,
@@ -294,6 +295,15 @@ def _secret_not_kept(said: str, kind: str) -> NotKept:
     return NotKept(said, f"it holds {kind}, which is never kept")
 
 
+def _announces_in_sentence(part: MayAsk) -> bool:
+    """Whether a lead before a comma is what announces the rest of its sentence: it holds
+    none of the user's own words ("For all our future convos, my name's Dave and…"); "A
+    partir de agora vou na academia todo dia, me deseja sorte!" holds its fact in the lead
+    (its language's third person rewrites it), and the rest is chat."""
+    lang = detect(f"{part.clause} {part.rest}") or ENGLISH
+    return in_third_person(part.clause, lang) == part.clause
+
+
 def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
     """A message no rule read a request in, read by its meaning: when a short lead or tail
     of it asks to keep what the rest tells of the user ("can this stick across our chats?
@@ -326,9 +336,9 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         part
         for part, p in zip(parts, asks, strict=True)
         if (p >= meaning.ASKS_KEEP and part.announces)
-        or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail)
+        or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail and _announces_in_sentence(part))
     ]
-    language = (pack(detect(sure[0].rest) or ENGLISH) or pack(ENGLISH)) if sure else None
+    language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:
         found, declined = _read_by_rules(f"{request}: {sure[0].rest}", seconds)

@@ -443,6 +443,10 @@ class Pack:
     #: after a phrase of when that holds one is of when ("…para las próximas veces que *te*
     #: pida ejercicios"), not the fact a request keeps
     addressee: frozenset[str] = field(default_factory=frozenset)
+    #: what the user and the assistant have together ("conversation", "sesión", "papo"): a
+    #: phrase that names one ("in all our next conversations", "en cada sesión") says when a
+    #: request is for, and is no part of the fact it keeps
+    session_nouns: frozenset[str] = field(default_factory=frozenset)
     task_tails: tuple[str, ...] = ()
     #: the ending the language's third person singular puts on its verb ("runs"), when it has
     #: one: a verb without it after a fact of someone's is an order ("… and make the header sticky")

@@ -218,7 +218,7 @@ def instruction(said: str, rule: str) -> str | None:
     words = said.split()
     if rule == "always" and len(words) > 1 and words[1].lower() in _NOT_IMPERATIVE:
         return None
-    if words[0].lower() in ("i", "i'm", "i'll", "i've", "my", "we", "we'll"):
+    if words[0].lower() in ("i", "i'm", "i'll", "i've", "i'd", "my", "we", "we'll", "we're", "we've", "our"):
         return f"From now on, {third_person(said)}" if rule == "from-now-on" else third_person(said)
     asked = _user_as_object(said[0].lower() + said[1:])
     if rule == "always":

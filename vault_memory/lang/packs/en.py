@@ -973,6 +973,9 @@ PACK = Pack(
     value_leads=("says", "said", "reads", "never", "not", "with", "by"),
     polite_openers=("please", "pls"),
     addressee=frozenset("you your yours".split()),
+    session_nouns=frozenset(
+        "conversation conversations convo convos chat chats session sessions talk talks exchange exchanges interaction interactions".split()
+    ),
     relationship_words=("you", "your", "yours", "yourself", "we", "our", "ours", "us"),
     third_person_ending="s",
     task_tails=(

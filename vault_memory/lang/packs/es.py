@@ -537,7 +537,7 @@ PACK = Pack(
     statement_subjects=frozenset("yo nosotros nosotras él ella ellos ellas voy vamos estoy".split()),
     task_labels=frozenset("nota pendiente paso ojo tarea recordatorio aviso".split()),
     request_glue=frozenset(
-        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a toma tomá tome nunca".split()
+        "por favor porfa y que lo la me te no se quiero quisiera tú tu vos usted podés puedes ten tené tener tenlo tenelo tenga en vaya vayas a toma tomá tome nunca siempre".split()
     ),
     # "eso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guardá eso para cuando te pida…", "anótalo en algún lado")
@@ -954,6 +954,9 @@ PACK = Pack(
     value_leads=("dice", "decía", "decia", "pone", "fue", "nunca", "no", "jamás", "con"),
     polite_openers=("por favor", "porfa"),
     addressee=frozenset("te tú tu vos usted ti contigo".split()),
+    session_nouns=frozenset(
+        "conversación conversaciones conversacion charla charlas chat chats sesión sesiones sesion platica plática pláticas platicas interacción interacciones".split()
+    ),
     relationship_words=(
         "t[uú]",
         "tus",

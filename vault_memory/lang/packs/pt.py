@@ -553,7 +553,7 @@ PACK = Pack(
     statement_subjects=frozenset("eu nós ele ela eles elas vou vamos estou".split()),
     task_labels=frozenset("nota pendente passo obs tarefa lembrete aviso".split()),
     request_glue=frozenset(
-        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai toma tome nunca".split()
+        "por favor pfv e que o a me te se não nao quero queria você voce vc tu pode podes tem tenha ter em vá va vai toma tome nunca sempre".split()
     ),
     # "isso" is never the "que" of a clause: a preposition, a time or a courtesy after it ends
     # the request ("guarda isso pras próximas conversas", "anota isso aí")
@@ -1041,6 +1041,9 @@ PACK = Pack(
     value_leads=("diz", "dizia", "foi", "era", "nunca", "não", "com"),
     polite_openers=("por favor", "pfv"),
     addressee=frozenset("você vc te tu contigo teu tua".split()),
+    session_nouns=frozenset(
+        "conversa conversas papo papos chat chats sessão sessões sessao sessoes interação interações bate-papo bate-papos".split()
+    ),
     relationship_words=(
         "voc[eê]",
         "vc",
