@@ -4137,3 +4137,32 @@ def test_a_lead_before_a_comma_that_holds_the_fact_does_not_keep_the_chat_after_
     said = "A partir de agora vou correr toda manhã no parque da cidade, me deseja sorte!"
     kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
     assert not any("sorte" in s.text for s in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Oye, ¿me haces el favor de quedarte con el dato de que soy celíaca?", "celíaca"),
+        ("hey could you make a lasting note of the fact that I'm diabetic?", "diabetic"),
+        ("Desde ya y para todas las próximas charlas, soy celíaco.", "celíaco"),
+        ("De agora em diante e em todas as conversas, sou vegana.", "vegana"),
+    ],
+)
+def test_a_request_asked_as_a_question_or_with_a_two_word_fact_is_kept(said, fact, tmp_path):
+    """The question mark after "…the fact that I'm diabetic?" is the request's, asked of the
+    assistant, not the fact's; "soy celíaco" is a whole fact in two words."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge(tmp_path / "models"))
+    assert [s for s in kept if fact in s.text], kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Do you remember that my cat is called Miso?", "¿Te acuerdas de que mi gata se llama Miso?"],
+)
+def test_asking_whether_the_assistant_remembers_keeps_nothing(said, tmp_path):
+    """A question of whether it remembers asks nothing to keep, its "that" or not."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge(tmp_path / "models"))[0] == []

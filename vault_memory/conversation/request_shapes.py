@@ -85,7 +85,7 @@ _ASKING_MOST = 12
 _LABEL = re.compile(r":\s|\n")
 _ASKING_REACH = 120
 #: what the rest must hold to be a fact the lead or tail may ask to keep: this many words
-_REST_LEAST = 3
+_REST_LEAST = 2
 
 
 #: a lead's last word before what it says: "that", "que" ("I want you to always know *that* …",
@@ -127,6 +127,8 @@ def may_ask(said: str) -> list[MayAsk]:
         lead, rest = said[: that.end()].strip(), said[that.end() :].strip()
         if _LABEL.search(lead):
             break
+        if rest.endswith("?") and rest.count("?") == 1:  # "¿te puedes quedar con el dato de que soy…?"
+            rest = rest[:-1].rstrip()  # the question is the lead's, asked of the assistant
         if 1 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
             out.append(MayAsk(lead, rest, True))  # "quero que saibas sempre que …": the rest is what it asks
     for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):

@@ -319,8 +319,9 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     parts = [
         p
         for p in may_ask(said)
-        if not _asks_first(p.rest) and tells_of_the_user(p.rest) and not _TELLS_OF_REMEMBERING.match(p.clause)
-    ]  # "…. I will always remember that day": the user's own memory asks nothing
+        if not _asks_first(p.rest) and tells_of_the_user(p.rest) and refusal(p.clause) in (None, "question")
+    ]  # "…. I will always remember that day", "Do you remember that…?": the packs' refusals
+    # ("¿me lo guardas?" is a question that asks)
     if not parts:
         return [], []
     asks = judge.asks([part.clause for part in parts])
