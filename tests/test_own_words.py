@@ -4166,3 +4166,18 @@ def test_asking_whether_the_assistant_remembers_keeps_nothing(said, tmp_path):
     from vault_memory.conversation.request_judge import request_judge
 
     assert read_requests(said, judge=request_judge(tmp_path / "models"))[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("recuerda que mi vecina se llama Carmen, que siempre se me olvida", "se llama Carmen", "olvida"),
+        ("lembra que a minha vizinha se chama Rosa, eu sempre esqueço", "se chama Rosa", "esqueço"),
+        ("remember that my neighbour is called Pat, I always forget", "is called Pat", "forget"),
+    ],
+)
+def test_why_the_user_asks_to_remember_is_not_part_of_the_fact(said, written, not_written):
+    """ "…, que siempre se me olvida", "…, I always forget": the reason for the request, of the
+    user's own memory; it had been written into the fact ("…, o usuário sempre esqueço")."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept and not_written not in kept, kept

@@ -420,7 +420,9 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         lang = detect(said) or of_the_request[0]
     whole = said.strip()
     said = _past_the_scope(
-        _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
+        _without_a_reason_of_forgetting(
+            _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
+        )
     )
     if not said or _only_a_tag(said):  # "…remember that ok": the request points back
         return _NOTHING_AFTER
@@ -435,6 +437,19 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
 _SESSION_NOUNS = frozenset(fold_accents(w) for p in all_packs() for w in p.session_nouns)
 #: the most words of a phrase that says which conversations a request is for
 _SCOPE_MOST = 6
+
+
+def _without_a_reason_of_forgetting(said: str) -> str:
+    """What a request keeps, less the reason said after it that the user forgets ("…, que
+    siempre se me olvida", "…, eu sempre esqueço", "…, i always forget"): it tells why the
+    request was made, of the user's memory, not of the fact."""
+    cut = said.rfind(",")
+    if cut < 0:
+        return said
+    words = said[cut + 1 :].split()
+    while words and fold_accents(words[0].casefold()) in _THAT_WORDS:
+        words = words[1:]
+    return said[:cut].rstrip() if words and _TELLS_OF_REMEMBERING.match(" ".join(words)) else said
 
 
 def _past_the_scope(said: str) -> str:

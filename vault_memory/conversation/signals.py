@@ -101,6 +101,7 @@ from .request_facts import (
     _trim,
     _unfinished,
     _what_to_do_with_it,
+    _without_a_reason_of_forgetting,
     _without_lead,
     _without_task_tail,
     _words_of,
@@ -1587,7 +1588,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     else why it is not kept."""
     if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
         return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
-    said = _FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip()
+    said = _without_a_reason_of_forgetting(_FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip())
     if not said or _says_nothing(said):
         return _NOTHING_AFTER  # "Remember, to:"
     if PASSING_STATE.search(said):

@@ -565,7 +565,7 @@ PACK = Pack(
             "(?:(?:yo|nosotros|nosotras)\\s+)?(?:(?:siempre|todavía|aún|ya|justo|nunca)\\s+)*"
             "(?:recuerdo|recordé|recordaba|recordamos|recordó|recordar[eé]|olvido|olvidé|olvidaba|olvidamos|olvidó|olvidar[eé]"
             "|(?:me|nos|se)\\s+(?:acuerdo|acordé|acordaba|acordamos|acordó|olvidé|olvidaba|olvidó)"
-            "|(?:voy|vamos)\\s+a\\s+(?:olvidar|recordar)\\w*)\\b"
+            "|(?:voy|vamos)\\s+a\\s+(?:olvidar|recordar)\\w*|se\\s+(?:me|nos)\\s+(?:olvida|olvidan|pasa|pasan))\\b"
             "|^(?:(?!(?:por|porfa|recuerda|recordá|acordate|acuérdate|anota|anotá|guarda|guardá|no|antes|para|pa|que|si)\\b)[\\w']+,?\\s+){0,2}?(?:él|ella|ellos|ellas|(?:mi|mis|su|sus|nuestro|nuestra)\\s+\\w+)\\s+"
             "(?:(?:siempre|todavía|aún|ya|nunca|no)\\s+)*(?:se\\s+)?(?:recuerda|recuerdan|acuerda|acuerdan|olvida|olvidan)\\b",
         ),
