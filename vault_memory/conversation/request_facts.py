@@ -265,19 +265,6 @@ def refusal(sentence: str) -> str | None:
     return None
 
 
-#: a story of remembering or forgetting ("I'll always remember", "nunca lo olvidaré", "nunca
-#: vou esquecer"), in every pack: said after a fact, it tells, it does not ask
-_TELLS_OF_REMEMBERING = _rx(
-    "|".join(
-        f"(?:{pattern})"
-        for pack in all_packs()
-        for rule, pattern in pack.signal_refusals
-        if rule == "tells-of-remembering"
-    )
-    or r"(?!)"
-)
-
-
 #: where a clause opens after a story of remembering: a comma, a semicolon or a join
 _CLAUSE_OPENS = _rx(rf"[,;]\s*+(?:(?:{_words_of('clause_joins')})\s++)?|\s(?:{_words_of('clause_joins')})\s++")
 
@@ -383,7 +370,7 @@ def _trailing_request(words: list[str]) -> str | None:
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
-    if _TELLS_OF_REMEMBERING.search(" ".join(words)):
+    if _tells_of_remembering(" ".join(words)):
         return None  # "…, I will never forget it", "…, nunca lo olvidaré": the user's own memory, not a request
     cue = _first_cue(words, _TRAILING_CUE_REACH)
     if cue is None:
@@ -449,7 +436,7 @@ def _without_a_reason_of_forgetting(said: str) -> str:
     words = said[cut + 1 :].split()
     while words and fold_accents(words[0].casefold()) in _THAT_WORDS:
         words = words[1:]
-    return said[:cut].rstrip() if words and _TELLS_OF_REMEMBERING.match(" ".join(words)) else said
+    return said[:cut].rstrip() if words and _tells_of_remembering(" ".join(words)) else said
 
 
 def _past_the_scope(said: str) -> str:
@@ -465,11 +452,10 @@ def _past_the_scope(said: str) -> str:
         noun = fold_accents(words[j - 1].casefold())
         if noun.rstrip(",:") not in _SESSION_NOUNS:
             continue
-        rest = words[j:]
-        if not noun.endswith((",", ":")) and fold_accents(rest[0].casefold()) not in _THAT_WORDS:
+        that = fold_accents(words[j].casefold()) in _THAT_WORDS
+        if not (that or noun.endswith((",", ":"))):
             return said
-        if fold_accents(rest[0].casefold()) in _THAT_WORDS:
-            rest = rest[1:]
+        rest = words[j + that :]
         return " ".join(rest) if len(rest) >= 2 else said
     return said
 
@@ -521,6 +507,13 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
 
 #: how someone tells of remembering, in every pack (the ``tells-of-remembering`` refusals)
 _REMEMBERING = tuple(pattern for _, rule, pattern in NOT_SIGNALS if rule == "tells-of-remembering")
+
+
+def _tells_of_remembering(said: str) -> bool:
+    """Whether ``said`` opens with a story of remembering or forgetting ("I'll always
+    remember", "nunca lo olvidaré", "nunca vou esquecer"): said after a fact, it tells, it
+    does not ask."""
+    return any(pattern.match(said) for pattern in _REMEMBERING)
 
 
 def _only_remembering(said: str) -> bool:

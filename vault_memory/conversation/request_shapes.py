@@ -29,7 +29,6 @@ from .request_facts import (
     _NOTHING_AFTER,
     _POSSESSIVE_FIRST,
     _PRONOUN_TAILS,
-    _REMEMBERING,
     _REQUEST_LEAD,
     _SAYS_NOTHING,
     _SAYS_SOMETHING,
@@ -52,6 +51,7 @@ from .request_facts import (
     _only_a_tag,
     _past_fillers,
     _says_only_what_for,
+    _tells_of_remembering,
     _theirs,
     _trailing_request,
     _trim,
@@ -280,7 +280,7 @@ def _opens_a_clause(words: list[str]) -> bool:
     for n, start in _requests_after_a_lead(words):
         if not any(map(_USER_WORDS.fullmatch, words[start:n])):
             # not "Yeah, I saved some", "En la boda, recuerdo que…": the user tells of their own keeping
-            return not any(p.match(" ".join(words[start:])) for p in _REMEMBERING)
+            return not _tells_of_remembering(" ".join(words[start:]))
     return False
 
 

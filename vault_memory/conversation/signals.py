@@ -61,10 +61,8 @@ from .request_facts import (
     _OTHERS,
     _PASSING,
     _POINTED,
-    _REMEMBERING,
     _SAYS_SOMETHING,
     _TASK_WORDS,
-    _TELLS_OF_REMEMBERING,
     _THAT_WORDS,
     _TODO_WORDS,
     _UNNAMED,
@@ -95,6 +93,7 @@ from .request_facts import (
     _sentence,
     _statement,
     _task_refusal,
+    _tells_of_remembering,
     _their_world,
     _theirs,
     _trailing_request,
@@ -1154,7 +1153,7 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
         if not _is_cue(word):
             continue
         start = _request_start(words, cue)
-        if any(_TELLS_OF_REMEMBERING.match(" ".join(words[k : cue + 1])) for k in range(max(0, cue - 4), cue + 1)):
+        if any(_tells_of_remembering(" ".join(words[k : cue + 1])) for k in range(max(0, cue - 4), cue + 1)):
             continue  # "…, I will never forget it", "…, nunca vou esquecer isso": the user's own memory
         if _refers_back(words, cue, start):
             return _pointed_at(words[:start], before_it)
@@ -1378,7 +1377,7 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
     """The signal a clause gives; for a request to remember that is not kept, the reason."""
     if not clause:
         return None
-    asked = _asked_after_a_story(clause) if any(p.match(clause.strip()) for p in _REMEMBERING) else None
+    asked = _asked_after_a_story(clause) if _tells_of_remembering(clause.strip()) else None
     if asked is not None:  # "I remember you said so, but please remember my name is Dev"
         return _signal(asked)
     if PASSING_STATE.search(clause):  # "remember that today I'm tired": said out loud, not kept
@@ -1478,7 +1477,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if cue is None:
         return _said_before_the_request(clause, said_in)
     start = _request_start(words, cue)
-    if start > 0 and any(p.match(" ".join(words[start:])) for p in _REMEMBERING):
+    if start > 0 and _tells_of_remembering(" ".join(words[start:])):
         return None  # "En la boda de mi hermana, recuerdo que llovió": a story, after its lead
     said, i = _said_after(words, cue)
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
