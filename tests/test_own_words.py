@@ -4181,3 +4181,19 @@ def test_why_the_user_asks_to_remember_is_not_part_of_the_fact(said, written, no
     user's own memory; it had been written into the fact ("…, o usuário sempre esqueço")."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept and not_written not in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("remember that my name is Iris and I grew up in Salvador, I root for Vitória", "grew up in Salvador"),
+        ("acordate que soy Bruno y nací en Guardamar, soy fan del Elche", "en Guardamar"),
+        ("lembra que me chamo Tati e moro em Registro, trabalho com vendas", "em Registro"),
+    ],
+)
+def test_a_name_that_begins_like_a_word_of_keeping_is_a_name(said, written):
+    """A clause whose place begins like a word of keeping ("Salvador": "salvar", "Guardamar":
+    "guardar", "Registro": "registrar") had been read as a request of its own, and the fact
+    before its comma dropped; a word written with a capital inside a sentence names something."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept, kept

@@ -666,9 +666,25 @@ def _is_cue(word: str) -> bool:
     return _ANY_CUE.fullmatch(_cue_form(word)) is not None
 
 
+def _cue_at(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` asks to keep: a word of keeping that is not a name. A word
+    written with a capital inside a sentence names something ("soy de *Salvador*", "trabajo
+    en *Registro* Civil", "my son *Saber*"), whatever a word of keeping it begins like."""
+    return _is_cue(words[i]) and not _a_name(words, i)
+
+
+def _a_name(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a name by its capital: not the sentence's or a clause's
+    first word, nor shouted ("REMEMBER")."""
+    word = words[i].lstrip("\"'(¿¡*_")
+    if i == 0 or not word[:1].isupper() or word.isupper():
+        return False
+    return not words[i - 1].endswith((".", "!", "?", ":", ";", ",", "—", "–", "-", '"', "'", ")"))
+
+
 def _first_cue(words: list[str], reach: int) -> int | None:
     """Where the first word that asks to keep is among the first ``reach`` of ``words``."""
-    return next((i for i, w in enumerate(words[:reach]) if _is_cue(w)), None)
+    return next((i for i in range(min(reach, len(words))) if _cue_at(words, i)), None)
 
 
 def _cue_languages(word: str) -> list[str]:

@@ -42,6 +42,7 @@ from .request_facts import (
     NotKept,
     Signal,
     _asks_by_its_verb,
+    _cue_at,
     _cue_form,
     _either_of,
     _ends_in_a_request,
@@ -264,8 +265,8 @@ def _requests_after_a_lead(words: list[str]) -> Iterator[tuple[int, int]]:
     """(its word, where it opens) of each request among a sentence's first words that opens a
     clause after a lead: its glue and its word of keeping, after a comma, a colon or a dash
     ("For my dad's party, remember…", "Antes de seguir con el merge: anota que…")."""
-    for n, word in enumerate(words[: _LEAD_MOST + _CUE_REACH]):
-        if n < 2 or not _is_cue(word):
+    for n in range(min(len(words), _LEAD_MOST + _CUE_REACH)):
+        if n < 2 or not _cue_at(words, n):
             continue
         start = _request_start(words, n)
         mark = words[start - 1] if 0 < start <= _LEAD_MOST else ""
@@ -398,8 +399,9 @@ def _aside(sentence: str) -> int:
     of the sentence with an aside's words just before it ("and btw", "y de paso"; a comma
     alone may report what someone said: "Le dije, acuérdate que…"), none after a colon."""
     words = list(re.finditer(r"\S+", sentence))
+    said = [w.group() for w in words]
     for n, word in enumerate(words):
-        if n < 2 or not _is_cue(word.group()):
+        if n < 2 or not _cue_at(said, n):
             continue
         if ":" in sentence[: word.start()]:
             return 0  # after a colon: what is quoted ("Reply to this email: Hi team, remember…")

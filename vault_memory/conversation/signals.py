@@ -77,6 +77,7 @@ from .request_facts import (
     _asked_after_a_story,
     _asks_by_its_verb,
     _ByItsWords,
+    _cue_at,
     _cue_form,
     _Doubt,
     _either_of,
@@ -1149,8 +1150,8 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
     sentences before it (``before_it``: "My landlord is Mr. Patel. Remember it please"); None
     when ``sentence`` holds no such request."""
     words = sentence.rstrip(".!?").split()
-    for cue, word in enumerate(words):
-        if not _is_cue(word):
+    for cue in range(len(words)):
+        if not _cue_at(words, cue):
             continue
         start = _request_start(words, cue)
         if any(_tells_of_remembering(" ".join(words[k : cue + 1])) for k in range(max(0, cue - 4), cue + 1)):
@@ -1297,8 +1298,8 @@ def _asked_by_its_word(words: list[str]) -> bool:
 def _asked_of_what_was_said(words: list[str]) -> bool:
     """Whether a question asks, with a courtesy in its request's words, to keep what was
     said before ("…, ¿lo puedes tener en cuenta?", "Can you note that?")."""
-    for cue, word in enumerate(words):
-        if _is_cue(word):
+    for cue in range(len(words)):
+        if _cue_at(words, cue):
             start = _request_start(words, cue)
             asked = _POLITE_ASKED.search(" ".join(w.strip(",.!?¿¡") for w in words[start:cue]))
             if asked and _refers_back(words, cue, start):
