@@ -4197,3 +4197,19 @@ def test_a_name_that_begins_like_a_word_of_keeping_is_a_name(said, written):
     before its comma dropped; a word written with a capital inside a sentence names something."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("I'm colour-blind and I live in Porto. Keep that in mind.", ["colour-blind", "Porto"]),
+        ("Soy diabético y vivo en Rosario. Acordate de eso, porfa.", ["diabético", "Rosario"]),
+        ("Sou canhoto e moro em Recife. Guarda isso.", ["canhoto", "Recife"]),
+    ],
+)
+def test_a_request_after_a_sentence_keeps_all_of_it_not_the_part_told_as_a_fact(said, written):
+    """A sentence whose one clause is a fact the rules read as told ("… vivo en Bilbao"), then
+    a request that points back at it: the request keeps the whole sentence; it had kept only
+    the told clause, and the other ("Soy celíaca") was lost."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert all(w in kept for w in written), kept

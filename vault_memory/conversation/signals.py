@@ -703,6 +703,10 @@ class _Reading:
     ahead: bool = False
     #: the message's language, for a sentence too short to tell its own ("- odeio coentro")
     language: str | None = None
+    #: a sentence whose facts were read as told, not asked ("Soy celíaca y vivo en Bilbao."
+    #: keeps where the user lives), and where in ``found`` they are: a request that points
+    #: back at it keeps the whole sentence in their place
+    stated: tuple[str, int, int] | None = None
 
     def list_item(self, sentence: str, following: str) -> bool:
         """Whether ``sentence`` is an item of a list a request announced: kept, or past the
@@ -828,8 +832,12 @@ class _Reading:
         why, in place of what its own words were refused for."""
         del self.declined[declined_before:]
         self.unclear = [s for s in self.unclear if s not in self.before_it]
-        _keep_what_was_said(back, self.found, self.declined, self.language)
-        self.joins, self.before_it = None, []
+        kept: list[Signal] = []
+        _keep_what_was_said(back, kept, self.declined, self.language)
+        if kept and self.stated is not None and self.stated[0] in self.before_it:
+            del self.found[self.stated[1] : self.stated[2]]  # what the request keeps of it, whole
+        self.found += kept
+        self.joins, self.before_it, self.stated = None, [], None
 
     def keeps_what_was_said_before_a_bare_request(self, sentence: str, declined_before: int) -> bool:
         """Whether ``sentence`` is a request that opens with its word and names nothing to keep
@@ -913,7 +921,9 @@ class _Reading:
             return
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
-            self.before_it = []
+            stated = not any(f.rule.split("+")[0] in _REQUEST_RULES for f in found[before:])
+            self.before_it = [sentence] if stated else []
+            self.stated = (sentence, before, len(found)) if stated else None
         elif self.keeps_what_was_said(sentence, declined_before) or self.keeps_what_follows(
             sentence, following, declined_before, opening.rstrip().endswith("?")
         ):
