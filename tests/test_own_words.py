@@ -4213,3 +4213,24 @@ def test_a_request_after_a_sentence_keeps_all_of_it_not_the_part_told_as_a_fact(
     the told clause, and the other ("Soy celíaca") was lost."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert all(w in kept for w in written), kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("please remember my partner's a vet", "partner is a vet"),
+        ("note this: my surname's Abernathy", "surname is Abernathy"),
+        ("Our office's in Leith, keep that in mind", "office is in Leith"),
+        ("remember that my son's left-handed", "son is left-handed"),
+    ],
+)
+def test_the_s_of_is_after_a_thing_of_the_users_says_something_of_it(said, written):
+    """ "my wife's a nurse": the "'s" of "is" had been read as a possessive, and the request
+    named "a thing without saying anything of it" (or wrote "…wife's a nurse")."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept, kept
+
+
+def test_a_possessive_s_stays_a_possessive():
+    kept = " ".join(s.text for s in read_requests("remember that my sister's husband is called Ivo")[0])
+    assert "sister's husband is called Ivo" in kept, kept

@@ -96,11 +96,26 @@ _BARE_CONTRACTION = re.compile(r"(?<![^\s,;:.!?])[iI](m|ve)(?=\s+\w)")
 _ONE_SUBJECT = re.compile(r"^(?!I\b)((?:[^\s,;.]+\s+){1,3}?(?:and|or))\s+I\b(?!['’])(?!\s+(?:am|was)\b)")
 
 
+#: "my wife's a nurse", "my name's Dave": the "'s" of "is" after a thing of the user's, told by
+#: what follows it (an article, a preposition, an adverb, a number, a participle or an
+#: adjective's ending, a name that ends the clause) when no other verb follows in the clause;
+#: "my wife's car", "my boss's assistant is Jo" keep their possessive
+_IS_CONTRACTED = re.compile(
+    r"\b((?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+)?[A-Za-z]+)['’]s\s+"
+    r"(?=(?:a|an|the|my|our|his|her|their|not|also|always|never|still|now|just|from|in|at|on|with|"
+    r"called|named|been|very|really|so|too|back|away|over|home|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve|\d+|[a-z][a-z-]*(?:ed|ing|ic|ous|ful|ive|less))\b"
+    r"|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s*(?:$|[,.!;]|\s+and\b))"
+    r"(?![^,.;!?]*\b(?:is|are|was|were|has|have|had|lives|works)\b)"
+)
+
+
 def as_written(text: str) -> str:
     """``text`` with "im" and "ive" typed without their apostrophe as "I'm", "I've", wherever
     a word follows ("im lactose intolerant, remember that", "pls remember im allergic to…";
-    "im.show()" and "IM me" are none): neither is an English word."""
-    return _BARE_CONTRACTION.sub(r"I'\1", text)
+    "im.show()" and "IM me" are none): neither is an English word; and the "'s" of "is"
+    after a thing of the user's written out ("my wife's a nurse" → "my wife is a nurse")."""
+    return _IS_CONTRACTED.sub(r"\1 is ", _BARE_CONTRACTION.sub(r"I'\1", text))
 
 
 def third_person(text: str) -> str:
