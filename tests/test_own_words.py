@@ -4234,3 +4234,17 @@ def test_the_s_of_is_after_a_thing_of_the_users_says_something_of_it(said, writt
 def test_a_possessive_s_stays_a_possessive():
     kept = " ".join(s.text for s in read_requests("remember that my sister's husband is called Ivo")[0])
     assert "sister's husband is called Ivo" in kept, kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Mi entrenador me dijo que recuerde que puedo con todo.",
+        "O meu pai me disse pra lembrar que sou forte.",
+    ],
+)
+def test_advice_someone_told_the_user_is_not_the_users_fact(said):
+    """ "X me dijo que recuerde que…": someone else's words to the user, not a request of
+    theirs; the "me" before the verb of saying had been read as the user speaking."""
+    found, declined = read_requests(said)
+    assert not found and declined, (found, declined)

@@ -488,8 +488,9 @@ def _quoted(before: list[str]) -> bool:
     return any(word in _ATTRIBUTIONS and i > 0 and plain[i - 1] not in _THE_USER_SAYING for i, word in enumerate(plain))
 
 
-#: the user's own words, in every pack (``Pack.user_subjects``): "I said…" is theirs
-_THE_USER_SAYING = frozenset(fold_accents(w) for p in all_packs() for w in p.user_subjects)
+#: the user's own words, in every pack (``Pack.user_speakers``): "I said…" is theirs; "me
+#: dijo que recuerde…" is someone else's
+_THE_USER_SAYING = frozenset(fold_accents(w) for p in all_packs() for w in p.user_speakers)
 
 
 #: each pack's statement endings (``Pack.statement_endings``), by its code

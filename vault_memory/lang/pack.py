@@ -118,6 +118,9 @@ class Pack:
     #: how a fact about the user opens ("the user's", "i", "my"; "el usuario", "mi"): what
     #: a question about the user as a whole is answered with, whatever the rest says
     user_subjects: frozenset[str] = field(default_factory=frozenset)
+    #: the user as the one who speaks, just before a verb of saying ("*I* said", "*yo* dije"):
+    #: the words after it are the user's own; "*me* dijo" is someone else telling the user
+    user_speakers: frozenset[str] = field(default_factory=frozenset)
     #: a question about the user as a whole, as patterns of the whole question ("what do
     #: you know about me", "quién soy"), and the openers said before it or a request ("so",
     #: "by the way", "bueno", "por cierto", "então"), as patterns

@@ -181,6 +181,7 @@ PACK = Pack(
         r"like(?=,)",
     ),
     user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
+    user_speakers=frozenset("i we".split()),
     numbers={
         **{
             w: n

@@ -198,6 +198,7 @@ PACK = Pack(
         r"tipo(?=,)",
     ),
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
+    user_speakers=frozenset("yo nosotros nosotras".split()),
     numbers={
         **{
             w: n
