@@ -4248,3 +4248,25 @@ def test_advice_someone_told_the_user_is_not_the_users_fact(said):
     theirs; the "me" before the verb of saying had been read as the user speaking."""
     found, declined = read_requests(said)
     assert not found and declined, (found, declined)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "note this while we debug: I've commented out the auth middleware",
+        "apunta esto mientras probamos: dejé el flag de debug activado",
+        "nesta conversa, lembra que eu uso o Windows do trabalho",
+    ],
+)
+def test_a_request_bound_to_the_work_at_hand_is_named_not_kept(said):
+    """ "keep this in mind while we work on this: …", "for this session, remember…": asked
+    for the work at hand only; it had been written as a lasting fact of the user's."""
+    found, declined = read_requests(said)
+    assert not found and any("work at hand" in n.reason for n in declined), (found, declined)
+
+
+def test_while_inside_the_fact_or_in_a_lead_before_the_request_keeps_it():
+    found, _ = read_requests("While you fix the tests, note that my son is allergic to kiwi.")
+    assert any("kiwi" in s.text for s in found), found
+    found, _ = read_requests("remember that I cycle to work while my partner drives")
+    assert any("cycle" in s.text for s in found), found

@@ -426,6 +426,26 @@ _SESSION_NOUNS = frozenset(fold_accents(w) for p in all_packs() for w in p.sessi
 _SCOPE_MOST = 6
 
 
+#: "while" in every pack, and the determiners that point at a thing at hand ("this", "esta")
+_WHILE_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.while_words)
+_THIS_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.demonstratives)
+#: why a request bound to the work at hand is not kept
+FOR_NOW_ONLY = "asked to keep only while the work at hand lasts, not a lasting fact"
+
+
+def _for_now_only(words: list[str], cue: int) -> bool:
+    """Whether a request's own words (``words`` up to what it keeps; ``words[cue]``, its
+    word of keeping) bind it to the work at hand: a clause of "while" after its word ("keep
+    this in mind *while we work on this*:", "guarda isso *enquanto a gente mexe aqui*:"), or
+    this one conversation anywhere in them ("*for this session*, remember that…", "en esta
+    charla"). A lead of "while" before the request says when it is said, not for how long
+    ("While you fix the linter, note that my manager is Priya")."""
+    plain = [fold_accents(w.strip(",.:;!?¿¡()").casefold()) for w in words]
+    if any(w in _WHILE_WORDS for w in plain[cue + 1 :]):
+        return True
+    return any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in zip(plain, plain[1:], strict=False))
+
+
 def _without_a_reason_of_forgetting(said: str) -> str:
     """What a request keeps, less the reason said after it that the user forgets ("…, que
     siempre se me olvida", "…, eu sempre esqueço", "…, i always forget"): it tells why the

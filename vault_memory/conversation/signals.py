@@ -69,6 +69,7 @@ from .request_facts import (
     _USER_GROUP,
     _USER_SUBJECT,
     _USER_WORDS,
+    FOR_NOW_ONLY,
     PASSING_STATE,
     NotKept,
     Signal,
@@ -83,6 +84,7 @@ from .request_facts import (
     _either_of,
     _ends_in_a_request,
     _first_cue,
+    _for_now_only,
     _is_cue,
     _kept,
     _marks_after,
@@ -1491,6 +1493,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if start > 0 and _tells_of_remembering(" ".join(words[start:])):
         return None  # "En la boda de mi hermana, recuerdo que llovió": a story, after its lead
     said, i = _said_after(words, cue)
+    if said and _for_now_only(words[:i], cue):
+        return FOR_NOW_ONLY  # "Keep this in mind while we work on this: I turned off the cache"
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
         return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
     if said and _is_cue(said.split()[0]):
@@ -1596,7 +1600,12 @@ def _reminds_by_its_word(word: str) -> bool:
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Doubt:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
-    if _points_before(match.string[: match.start("x")].split(), match.group("x").split()):
+    head = match.string[: match.start("x")].split()
+    cue = _first_cue(head, len(head))
+    lead = match.group("x").split(": ")[0].split() if ": " in match.group("x") else []
+    if cue is not None and _for_now_only([*head, *lead], cue):
+        return FOR_NOW_ONLY  # "remember for this session that…", "guarda isso enquanto a gente mexe aqui: …"
+    if _points_before(head, match.group("x").split()):
         return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
     said = _without_a_reason_of_forgetting(_FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip())
     if not said or _says_nothing(said):

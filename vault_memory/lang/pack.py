@@ -121,6 +121,9 @@ class Pack:
     #: the user as the one who speaks, just before a verb of saying ("*I* said", "*yo* dije"):
     #: the words after it are the user's own; "*me* dijo" is someone else telling the user
     user_speakers: frozenset[str] = field(default_factory=frozenset)
+    #: "while", "mientras", "enquanto": said among a request's own words ("keep this in mind
+    #: *while we work on this*"), it asks to keep what follows for the work at hand only
+    while_words: frozenset[str] = field(default_factory=frozenset)
     #: a question about the user as a whole, as patterns of the whole question ("what do
     #: you know about me", "quién soy"), and the openers said before it or a request ("so",
     #: "by the way", "bueno", "por cierto", "então"), as patterns

@@ -182,6 +182,7 @@ PACK = Pack(
     ),
     user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
     user_speakers=frozenset("i we".split()),
+    while_words=frozenset("while whilst".split()),
     numbers={
         **{
             w: n

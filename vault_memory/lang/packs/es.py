@@ -199,6 +199,7 @@ PACK = Pack(
     ),
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
     user_speakers=frozenset("yo nosotros nosotras".split()),
+    while_words=frozenset("mientras".split()),
     numbers={
         **{
             w: n

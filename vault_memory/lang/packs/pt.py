@@ -224,6 +224,7 @@ PACK = Pack(
     ),
     user_subjects=frozenset({"o usuário", "a usuária", "ao usuário", "eu", "meu", "minha", "meus", "minhas", "me"}),
     user_speakers=frozenset("eu nós nos".split()),
+    while_words=frozenset("enquanto".split()),
     numbers={
         **{w: n for n, w in enumerate("um dois três quatro cinco seis sete oito nove dez onze doze".split(), start=1)},
         "uma": 1,
