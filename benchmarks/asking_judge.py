@@ -57,7 +57,7 @@ HALVED = ("", "_fresh5", "_fresh12", "_fresh14", "_fresh15", "_fresh16", "_fresh
 GENERATIONS = ("", *(f"_fresh{n}" if n > 1 else "_fresh" for n in range(1, 18) if n != 13))
 L2 = 1e-3
 #: the clauses helpers wrote as training data, asking and not
-WRITTEN = ("asking_train.json", "asking_train2.json", "asking_train3.json")
+WRITTEN = ("asking_train.json", "asking_train2.json", "asking_train3.json", "asking_train4.json")
 #: LoCoMo's clauses weigh this much each: many, and chat rather than requests
 CHAT_WEIGHT = 0.3
 
