@@ -114,6 +114,7 @@ from .request_shapes import (
     _ATTACHED,
     _DASHES,
     _LIST_ITEM,
+    _POSSESSIVE_WORDS,
     _QUOTED,
     _SELF_WORDS,
     MayAsk,
@@ -282,6 +283,13 @@ _ASKED_UNREAD = (
 )
 
 
+#: why a message the judge read as asking, of what reads as the work at hand, is not kept
+_ASKED_OF_THE_TASK = (
+    "it may ask to keep this, but it reads as about the work at hand, so it is not kept; "
+    "the agent's remember tool can keep it"
+)
+
+
 #: where a sentence ends, as far as its last mark says: a question's is "?"
 _SENTENCE_MARK = re.compile(r"[.!?]++(?=\s|$)")
 
@@ -307,6 +315,13 @@ def _announces_in_sentence(part: MayAsk) -> bool:
     return in_third_person(part.clause, lang) == part.clause
 
 
+def _of_them_or_their_group(said: str) -> bool:
+    """Whether ``said`` tells of the user, or of their group in its first words ("O nosso
+    servidor de staging é…", "ok so our main project is…"): what a request in words no
+    rule reads may ask to keep; whether it is of the work at hand is the judge's to say."""
+    return tells_of_the_user(said) or bool(_USER_GROUP.match(said)) or _of_their_group(said)
+
+
 def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
     """A message no rule read a request in, read by its meaning: when a short lead or tail
     of it asks to keep what the rest tells of the user ("can this stick across our chats?
@@ -322,7 +337,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     parts = [
         p
         for p in may_ask(said)
-        if not _asks_first(p.rest) and tells_of_the_user(p.rest) and refusal(p.clause) in (None, "question")
+        if not _asks_first(p.rest) and _of_them_or_their_group(p.rest) and refusal(p.clause) in (None, "question")
     ]  # "…. I will always remember that day", "Do you remember that…?": the packs' refusals
     # ("¿me lo guardas?" is a question that asks)
     if not parts:
@@ -332,7 +347,9 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         return [], []
     world = judge(said)
     if world < meaning.KEEP:
-        return [], []
+        # asked, but of the work at hand as the judge of meaning reads it: named, not kept
+        # ("…, fica a saber daqui para a frente" after a staging host had been passed over)
+        return [], ([NotKept(said, _ASKED_OF_THE_TASK)] if max(asks) >= meaning.ASKS_KEEP else [])
     secrets = find_secrets(said)
     if secrets:  # the judge alone read it: none of it is kept
         return [], [_secret_not_kept(said, secrets[0].kind)]
@@ -523,7 +540,50 @@ def _sentences_of(said: str, language: str | None) -> list[str]:
     mended, a request and a question in one sentence apart."""
     if not said:
         return []
-    return [part for s in sentences(said, language) for part in _apart_from_its_question(_typos_mended(s))]
+    return _named_then_told(
+        [part for s in sentences(said, language) for part in _apart_from_its_question(_typos_mended(s))], language
+    )
+
+
+#: the most words of a thing a request names before the sentence after it tells its value
+_NAMED_MOST = 6
+
+
+def _named_then_told(parts: list[str], language: str | None) -> list[str]:
+    """``parts`` with a request that names a thing of the user's and the sentence after it
+    that gives its value read as one ("Will you remember my dog's name? It's Biscuit, he's a
+    beagle" → "Remember that my dog's name is Biscuit, he's a beagle"): the request had been
+    refused as naming a thing without saying anything of it, and the value never kept."""
+    out: list[str] = []
+    for part in parts:
+        told = _value_told(out[-1], part, language) if out else None
+        if told is None:
+            out.append(part)
+        else:
+            out[-1] = told
+    return out
+
+
+def _value_told(request: str, following: str, language: str | None) -> str | None:
+    """The request ``request`` with the value ``following`` tells of the thing it names, as
+    its language asks to keep a fact (``Pack.keep_request``); None when ``request`` is no
+    request that names a thing of the user's only, or ``following`` tells no value of it."""
+    words = request.strip().rstrip("?.!").lstrip("¿¡").split()
+    cue = _first_cue(words, _CUE_REACH)
+    thing = words[cue + 1 :] if cue is not None else []
+    if not thing or len(thing) > _NAMED_MOST or not _POSSESSIVE_WORDS.search(" ".join(thing)):
+        return None
+    if _says_of_it(" ".join(thing)) or _first_cue(thing, len(thing)) is not None:
+        return None  # "remember my sister lives in Porto" says it; "remember my notes, save them"
+    said_in = pack(detect(f"{request} {following}") or language or ENGLISH)
+    if said_in is None or not said_in.value_opening:
+        return None
+    opening = re.match(rf"(?:{said_in.value_opening})\b\s*", following.strip(), _I)
+    value = following.strip()[opening.end() :] if opening else ""
+    if opening is None or len(value.split()) < 1:
+        return None
+    verb = said_in.value_verb or opening.group().strip().casefold()
+    return f"{said_in.keep_request} {' '.join(thing)} {verb} {value}"
 
 
 def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None) -> None:

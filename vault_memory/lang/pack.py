@@ -124,6 +124,11 @@ class Pack:
     #: "while", "mientras", "enquanto": said among a request's own words ("keep this in mind
     #: *while we work on this*"), it asks to keep what follows for the work at hand only
     while_words: frozenset[str] = field(default_factory=frozenset)
+    #: how a sentence that gives the value of a thing just named opens ("Will you remember my
+    #: dog's name? *It's* Biscuit", "¿Vas a recordar el nombre de mi pareja? *Es* Andrés"),
+    #: and the verb it is written with after the thing ("is"; none: its own words, "es")
+    value_opening: str = ""
+    value_verb: str = ""
     #: a question about the user as a whole, as patterns of the whole question ("what do
     #: you know about me", "quién soy"), and the openers said before it or a request ("so",
     #: "by the way", "bueno", "por cierto", "então"), as patterns

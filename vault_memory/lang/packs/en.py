@@ -183,6 +183,8 @@ PACK = Pack(
     user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
     user_speakers=frozenset("i we".split()),
     while_words=frozenset("while whilst".split()),
+    value_opening=r"(?:it|that)(?:'s|’s|\s+is)|its",
+    value_verb="is",
     numbers={
         **{
             w: n

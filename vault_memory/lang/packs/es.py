@@ -200,6 +200,8 @@ PACK = Pack(
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
     user_speakers=frozenset("yo nosotros nosotras".split()),
     while_words=frozenset("mientras".split()),
+    value_opening=r"es|se\s+llama|son",
+    value_verb="",
     numbers={
         **{
             w: n

@@ -225,6 +225,8 @@ PACK = Pack(
     user_subjects=frozenset({"o usuário", "a usuária", "ao usuário", "eu", "meu", "minha", "meus", "minhas", "me"}),
     user_speakers=frozenset("eu nós nos".split()),
     while_words=frozenset("enquanto".split()),
+    value_opening=r"é|chama-se|se\s+chama|são",
+    value_verb="",
     numbers={
         **{w: n for n, w in enumerate("um dois três quatro cinco seis sete oito nove dez onze doze".split(), start=1)},
         "uma": 1,
@@ -563,7 +565,7 @@ PACK = Pack(
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu
-        qdo qnd qndo como e mas""".split()
+        qdo qnd qndo como e mas algures""".split()
     ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
