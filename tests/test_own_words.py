@@ -4303,3 +4303,18 @@ def test_a_request_with_a_word_of_where_after_its_pronoun_points_back():
     the reason after it had been kept in place of the fact before."""
     kept = " ".join(s.text for s in read_requests("A minha mãe é diabética. Guarda isso algures, que é importante.")[0])
     assert "diabética" in kept and "importante" not in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("my niece Ada was born on 3 March!! pls remember so you can nudge me", "born on 3 March"),
+        ("mi sobrina Lola empieza la facu en marzo! acordate de eso", "en marzo"),
+        ("o meu cão Bolt faz 5 anos em julho! guarda isso", "5 anos"),
+    ],
+)
+def test_a_request_after_an_exclamation_keeps_the_fact_before_it(said, written):
+    """ "…on june 2nd!! pls remember so u can remind me…": a request after "!" in one
+    sentence (the splitter keeps "!! pls" together) had kept nothing."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept, kept

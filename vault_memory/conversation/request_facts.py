@@ -341,7 +341,7 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
 _EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
 
 
-_REQUEST_AFTER = re.compile(r"[,;.]\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")
+_REQUEST_AFTER = re.compile(r"[,;.!]++\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")
 
 
 def _marks_after(said: str, start: int = 0) -> list[re.Match[str]]:
