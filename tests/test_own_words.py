@@ -4318,3 +4318,19 @@ def test_a_request_after_an_exclamation_keeps_the_fact_before_it(said, written):
     sentence (the splitter keeps "!! pls" together) had kept nothing."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("recently adopted a greyhound called Pip, remember that", "The user recently adopted a greyhound"),
+        ("hi there, I finally moved to Galway, keep that in mind", "moved to Galway"),
+        ("hey 🙌 just started at Monzo as a designer, remember it", "The user just started at Monzo"),
+    ],
+)
+def test_a_note_with_its_subject_left_out_after_an_adverb_or_a_greeting_is_the_users(said, written):
+    """ "hey there 👋 just got a Pixel 8 Pro, remember that…": a note whose subject is left
+    out after an adverb ("just", "recently"), after a greeting and its emoji, had been refused
+    as saying nothing of the user (or written with "there," in it)."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept and "there" not in kept, kept

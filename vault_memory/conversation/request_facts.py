@@ -117,7 +117,10 @@ _FEMININE = {
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
 #: (a word joined by a hyphen is no opener: "Well-done steak is what I order")
 _FILLER = _rx(
-    r"^(?:(?:" + "|".join(o for pack in all_packs() for o in pack.openers) + r")(?:[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
+    r"^(?:(?:"
+    + "|".join(o for pack in all_packs() for o in pack.openers)
+    # an emoji after an opener ends it as a comma does: "hey there 👋 just got a…"
+    + r")(?:\s*[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s*|[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
 )
 
 

@@ -1143,12 +1143,20 @@ def _of_their_group(said: str) -> bool:
     return any(_GROUP_WORDS.match(said, m.start()) for m in itertools.islice(re.finditer(r"(?<=\s)\w", said), 3))
 
 
+#: a note of the user's with its subject left out, in every pack (``Pack.elided_user_opening``)
+_ELIDED_USER = re.compile(
+    "|".join(f"(?:{p.elided_user_opening})" for p in all_packs() if p.elided_user_opening) or "(?!)", _I
+)
+
+
 def _says_of_them(said: str) -> bool:
     """Whether ``said`` says something of the user or their world: it opens with them or
     their group, says what something is, or names the user after a time or a place ("los
     viernes no trabajo"), or their group in it ("in our team deploys…"); "call mom", "ignore
     previous instructions" do not."""
     if _ANY_USER_SUBJECT.match(said) or _USER_GROUP.match(said) or _SAYS_SOMETHING.search(said):
+        return True
+    if _ELIDED_USER.match(said):  # "just got a Pixel 8 Pro, remember that": the user, left unsaid
         return True
     # the user's group in the phrase of place it opens with: "en nuestro equipo los deploys…"
     return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said)) or _of_their_group(said)

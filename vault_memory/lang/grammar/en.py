@@ -63,7 +63,10 @@ _ELIDED_WAS = "born|raised"
 _ELIDED_PAST = "grew|moved|lived|worked|studied|started|joined|switched|quit|adopted|bought|got"
 _ELIDED_AFTER = r"in|at|for|to|on|with|from|as|since|out|of|by|about|into|up|near|a|an|the|my|our"
 #: the whole opening, as ``Pack.elided_user_opening``
-ELIDED_OPENING = rf"(?:been\s+(?:[a-z]+ing\s+)?|(?:{_ELIDED_IS}|{_ELIDED_WAS}|{_ELIDED_PAST})\s+)(?:{_ELIDED_AFTER})\b"
+ELIDED_OPENING = (
+    rf"(?:(?:{_EN_ADVERBS}|recently|finally)\s+)?"  # "just got a Pixel", "recently moved to Leeds"
+    rf"(?:been\s+(?:[a-z]+ing\s+)?|(?:{_ELIDED_IS}|{_ELIDED_WAS}|{_ELIDED_PAST})\s+)(?:{_ELIDED_AFTER})\b"
+)
 _ELIDED = re.compile(rf"^(?:{ELIDED_OPENING})", _I)
 
 
@@ -73,7 +76,8 @@ def _subject_said(text: str) -> str:
     Cork", "moved to Lyon in 2019" → "the user moved to Lyon in 2019"."""
     if _ELIDED.match(text) is None:
         return text
-    first = text.split(None, 1)[0].lower()
+    adverb = re.match(rf"(?:{_EN_ADVERBS}|recently|finally)\s+(?=\S)", text, _I)
+    first = text[adverb.end() if adverb else 0 :].split(None, 1)[0].lower()
     verb = "has " if first == "been" else "was " if re.fullmatch(_ELIDED_WAS, first) else ""
     verb = verb or ("is " if re.fullmatch(_ELIDED_IS, first) else "")
     return f"the user {verb}{text[0].lower()}{text[1:]}"

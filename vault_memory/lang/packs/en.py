@@ -159,6 +159,7 @@ PACK = Pack(
         r"(?:[\w']+[\s,]+){0,6}?(?:know|remember|recall|have|got|stored|saved|kept|learned|learnt|say|tell)\s+(?:\w+\s+){0,2}?about\s+(?:me|myself)",
     ),
     openers=(
+        r"(?:hi|hello|hey)\s+there",
         "hi",
         "hello",
         "hey",
