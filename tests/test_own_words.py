@@ -4334,3 +4334,18 @@ def test_a_note_with_its_subject_left_out_after_an_adverb_or_a_greeting_is_the_u
     as saying nothing of the user (or written with "there," in it)."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept and "there" not in kept, kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Do you remember my first car? It's funny that I still miss it.",
+        "¿Te acordás de mi primer auto? Es gracioso que lo extraño.",
+        "great work!! remember to tag the release",
+        "¡¡genial!! acuérdate de subir los cambios",
+    ],
+)
+def test_a_remark_after_asking_whether_or_a_to_do_after_an_exclamation_writes_nothing(said):
+    """Asked whether the assistant remembers, then a remark ("It's funny that…"): no value
+    told; "…!! remember to tag the release": a to-do, not a request of what came before."""
+    assert read_requests(said)[0] == []

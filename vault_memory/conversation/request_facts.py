@@ -385,12 +385,28 @@ def _trailing_request(words: list[str]) -> str | None:
     rest = plain[cue + 1 :]
     while rest and rest[0] in _BACK_WORDS:
         rest = rest[1:]
+    if len(rest) > 1 and _a_todo_word(rest[0], rest[1]):
+        return None  # "…!! acordate de hacer push": a to-do of its own, not a request of what came before
     if not rest or rest[0] in _PRONOUN_TAILS or not _trim(" ".join(rest)) or _says_only_what_for(rest):
         return words[cue]  # "…, please remember that", "— worth remembering when I ask about…"
     back = len(plain) - len(rest) - 1  # where the last back word is
     if back > cue and (words[back].endswith((",", ";")) or rest[0] in _AND_WORDS):
         return words[cue]  # "— remember this, it's a team rule", "…, remember that and stop suggesting…"
     return None
+
+
+#: each pack's words a to-do opens with ("to", "de"), and the infinitive that must follow one
+#: (none: any word does, "to *tag*"; "de *hacer*", not "de acá")
+_TODO_OPENINGS = tuple(
+    (p.todo_words, re.compile(rf"^(?:{p.infinitive})$", _I) if p.infinitive else None)
+    for p in all_packs()
+    if p.todo_words
+)
+
+
+def _a_todo_word(word: str, following: str) -> bool:
+    """Whether ``word`` then ``following`` open a to-do ("to tag", "de hacer", "de ligar")."""
+    return any(word in words and (verb is None or verb.match(following)) for words, verb in _TODO_OPENINGS)
 
 
 #: what joins two clauses, in every pack (``Pack.and_words``)

@@ -111,6 +111,7 @@ from .request_facts import (
 )
 from .request_shapes import (
     _ASIDE_REACH,
+    _ASKS_IF_REMEMBERED,
     _ATTACHED,
     _DASHES,
     _LIST_ITEM,
@@ -575,13 +576,17 @@ def _value_told(request: str, following: str, language: str | None) -> str | Non
         return None
     if _says_of_it(" ".join(thing)) or _first_cue(thing, len(thing)) is not None:
         return None  # "remember my sister lives in Porto" says it; "remember my notes, save them"
+    if any(p.match(request.strip().lstrip("¿¡")) for p in _ASKS_IF_REMEMBERED):
+        return None  # "Do you remember my old address? It's weird I forgot it": asked whether, not asked to keep
     said_in = pack(detect(f"{request} {following}") or language or ENGLISH)
     if said_in is None or not said_in.value_opening:
         return None
     opening = re.match(rf"(?:{said_in.value_opening})\b\s*", following.strip(), _I)
     value = following.strip()[opening.end() :] if opening else ""
-    if opening is None or len(value.split()) < 1:
+    if opening is None or not value.split():
         return None
+    if any(fold_accents(w.casefold()) in _THAT_WORDS for w in value.split()[:3]):
+        return None  # "It's weird that I forgot it", "Es raro que la olvidé": a remark, no value
     verb = said_in.value_verb or opening.group().strip().casefold()
     return f"{said_in.keep_request} {' '.join(thing)} {verb} {value}"
 
@@ -1640,7 +1645,7 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         rest = clause[split.end() :].split()
         if len(rest) > _TRAILING_WORDS:
             return None  # a request is short; what is longer is no request after its fact
-        said = clause[: split.start()].strip()
+        said = clause[: split.start()].strip().lstrip("¡¿").strip()  # "¡¡mi hija cumple…!! porfa recordalo"
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
             if not _says_of_them(_without_lead(said)):  # "Lembrete: pagar a conta de luz, anota aí"
