@@ -4349,3 +4349,18 @@ def test_a_remark_after_asking_whether_or_a_to_do_after_an_exclamation_writes_no
     """Asked whether the assistant remembers, then a remark ("It's funny that…"): no value
     told; "…!! remember to tag the release": a to-do, not a request of what came before."""
     assert read_requests(said)[0] == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember that my local config points at the staging queue, never deploy from it",
+        "ten en cuenta que mi rama apunta al remoto viejo, no hagas push ahí todavía",
+        "lembra que o meu docker-compose monta o volume de produção, não roda as migrations",
+    ],
+)
+def test_a_note_of_the_users_thing_with_a_task_forbidden_after_it_is_not_a_fact(said):
+    """ "…, no corras el seed", "…, não roda o seed": a task's verb forbidden after a note of
+    a thing of the user's is an order about the work, whatever the order names; it had been
+    written as the user's fact when the order named no word of the task lists."""
+    assert read_requests(said)[0] == []

@@ -308,7 +308,7 @@ _DO_NEXT = re.compile(
 _ORDER = re.compile(
     r"(?:[,;.]|\s[—–])\s+(?:(?:"
     + _either_of("consequences")
-    + r")\s+)?(?:(?:"
+    + r")\s+)?(?P<not>(?:"
     + _either_of("prohibitions")
     + r")\s+)?(?:"
     + _words_of("task_orders")
@@ -334,8 +334,11 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
     if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
         return False
     order = _ORDER.search(whole)
+    # a task's verb forbidden ("…, no corras el seed", "…, não roda o seed") is an order about
+    # the work whatever it names
     return told_next or (
-        order is not None and bool(_TASK_WORDS.search(order.group("rest")) or _THERE.search(order.group("rest")))
+        order is not None
+        and bool(order.group("not") or _TASK_WORDS.search(order.group("rest")) or _THERE.search(order.group("rest")))
     )
 
 
