@@ -4364,3 +4364,16 @@ def test_a_note_of_the_users_thing_with_a_task_forbidden_after_it_is_not_a_fact(
     a thing of the user's is an order about the work, whatever the order names; it had been
     written as the user's fact when the order named no word of the task lists."""
     assert read_requests(said)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("apunta que mi usuario de Bitbucket es jlopez88", "nombre de usuario del usuario de Bitbucket es jlopez88"),
+        ("anota aí que meu usuário do Jira é tiago.m", "nome de usuário do usuário do Jira é tiago.m"),
+    ],
+)
+def test_the_users_own_username_is_a_name_not_the_user_twice(said, written):
+    """ "mi usuario en gitlab es…" had been written "el usuario del usuario en gitlab es…"."""
+    kept = " ".join(s.text for s in read_requests(said)[0])
+    assert written in kept, kept

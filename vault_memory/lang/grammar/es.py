@@ -79,6 +79,11 @@ def _we_to_they(verb: str) -> str:
     return we_to_they(verb, _ES_WE, (("amos", "an"), ("emos", "en"), ("imos", "en")))
 
 
+#: the user's own "usuario" is the name of an account ("mi usuario en gitlab es…"): written
+#: "el usuario del usuario" it read as the user twice
+_ES_ACCOUNT_NAME = {"usuario": "nombre de usuario", "usuarios": "nombres de usuario"}
+
+
 def _possessives(text: str) -> str:
     """Each "mi"/"mis" and its noun's phrase as the user's: "mi seguro médico es…" → "el seguro
     médico del usuario es…", "mi número de teléfono nuevo" → "el número de teléfono nuevo del
@@ -87,6 +92,7 @@ def _possessives(text: str) -> str:
     last = 0
     for m in _ES_POSSESSIVE.finditer(text):
         before, noun = m.group(2) or "", m.group(3)
+        noun = _ES_ACCOUNT_NAME.get(noun.casefold(), noun)  # "mi usuario de GitHub": a name, not the user
         plural = m.group(1).lower() == "mis"
         gender = _noun_gender(noun, plural)
         read = modifiers_after(text[m.end() :], plural, gender, _ES_MODIFIERS)

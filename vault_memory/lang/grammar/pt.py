@@ -98,6 +98,11 @@ def _we_to_they(verb: str) -> str:
     return we_to_they(verb, _PT_WE, (("amos", "am"), ("emos", "em"), ("imos", "em")))
 
 
+#: the user's own "usuário" is the name of an account ("meu usuário no gitlab é…"): written
+#: "o usuário do usuário" it read as the user twice
+_PT_ACCOUNT_NAME = {"usuário": "nome de usuário", "usuario": "nome de usuário"}
+
+
 def _possessives(text: str) -> str:
     """Each "meu"/"minha" and its noun's phrase as the user's: "meu e-mail pessoal é…" → "o
     e-mail pessoal do usuário é…", "meu plano de saúde" → "o plano de saúde do usuário"; after
@@ -110,7 +115,10 @@ def _possessives(text: str) -> str:
         article = _PT_POSSESSIVE[m.group(1).lower()]
         plural, feminine = article.endswith("s"), article.startswith("a")
         phrase = m.end() + modifiers_after(text[m.end() :], plural, feminine, _PT_MODIFIERS).length
-        said = f"{m.group(2)}{text[m.end() : phrase]} do usuário"
+        noun = _PT_ACCOUNT_NAME.get(m.group(2).casefold(), m.group(2))  # "meu usuário do GitHub": a name
+        if noun != m.group(2):
+            article = "os" if plural else "o"  # "nome": masculine, whoever's account it is
+        said = f"{noun}{text[m.end() : phrase]} do usuário"
         out += [text[last : m.start()], said if before.casefold() in _PT_HOLDS_ARTICLE else f"{article} {said}"]
         last = phrase
     return "".join(out) + text[last:]
