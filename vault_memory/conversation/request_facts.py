@@ -114,13 +114,17 @@ _FEMININE = {
 }
 
 
+#: an emoji, with its variation and skin-tone marks
+_EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
+
+
 #: openers that do not change what follows ("btw, my name is…", "che, acordate que…")
 #: (a word joined by a hyphen is no opener: "Well-done steak is what I order")
 _FILLER = _rx(
     r"^(?:(?:"
     + "|".join(o for pack in all_packs() for o in pack.openers)
     # an emoji after an opener ends it as a comma does: "hey there 👋 just got a…"
-    + r")(?:\s*[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s*|[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
+    + rf")(?:\s*{_EMOJI}\s*|[,!:.]+\s*|\s+(?:[-–—]+\s+)?))+"
 )
 
 
@@ -344,7 +348,6 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
 
 #: where a fact may end and the request to keep it begin, in one sentence ("…, anotalo", "… — tenlo presente")
 #: (an emoji ends a clause as a comma does: "mi cumple es el 17 de agosto 🎂 que no se te olvide")
-_EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
 
 
 _REQUEST_AFTER = re.compile(r"[,;.!]++\s+|\s[-–—]\s+|\s" + _EMOJI + r"\s+")

@@ -63,8 +63,11 @@ _ELIDED_WAS = "born|raised"
 _ELIDED_PAST = "grew|moved|lived|worked|studied|started|joined|switched|quit|adopted|bought|got"
 _ELIDED_AFTER = r"in|at|for|to|on|with|from|as|since|out|of|by|about|into|up|near|a|an|the|my|our"
 #: the whole opening, as ``Pack.elided_user_opening``
+#: an adverb a note may open with before its verb ("just got a Pixel", "recently moved to Leeds")
+_ELIDED_ADVERB = rf"(?:{_EN_ADVERBS}|recently|finally)\s+"
+_ELIDED_ADVERB_OPENING = re.compile(rf"{_ELIDED_ADVERB}(?=\S)", _I)
 ELIDED_OPENING = (
-    rf"(?:(?:{_EN_ADVERBS}|recently|finally)\s+)?"  # "just got a Pixel", "recently moved to Leeds"
+    rf"(?:{_ELIDED_ADVERB})?"
     rf"(?:been\s+(?:[a-z]+ing\s+)?|(?:{_ELIDED_IS}|{_ELIDED_WAS}|{_ELIDED_PAST})\s+)(?:{_ELIDED_AFTER})\b"
 )
 _ELIDED = re.compile(rf"^(?:{ELIDED_OPENING})", _I)
@@ -76,7 +79,7 @@ def _subject_said(text: str) -> str:
     Cork", "moved to Lyon in 2019" → "the user moved to Lyon in 2019"."""
     if _ELIDED.match(text) is None:
         return text
-    adverb = re.match(rf"(?:{_EN_ADVERBS}|recently|finally)\s+(?=\S)", text, _I)
+    adverb = _ELIDED_ADVERB_OPENING.match(text)
     first = text[adverb.end() if adverb else 0 :].split(None, 1)[0].lower()
     verb = "has " if first == "been" else "was " if re.fullmatch(_ELIDED_WAS, first) else ""
     verb = verb or ("is " if re.fullmatch(_ELIDED_IS, first) else "")
