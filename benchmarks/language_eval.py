@@ -34,6 +34,10 @@ per set, language and split, facts written a week apart):
   left out or marked ("older — may be outdated", "newer related memory"); never unmarked;
   ``wrong_marks``: facts marked by a newer fact that is not their own change;
 - ``both_true``: two related facts both true: the answer shown, neither marked;
+- ``said_again``: a fact, then one said later of the same thing (a helper's hard pairs):
+  a new value (``change``), or something else of it in words of change (``both``: "the car
+  is in the shop this week"); asked with the older's own words, the older is marked or
+  left out (``marked``) for a change, and never for a pair both true;
 - ``relevance``: a fact and a question that shares no word with it: the fact shown;
 - ``relevance_cross``: the same with the question in another language than the fact (per
   direction, fact > question), and questions none of those facts answers (``lines``);
@@ -428,6 +432,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
         found: dict = collections.defaultdict(collections.Counter)
         quiet: dict = collections.defaultdict(collections.Counter)
         kinds: dict = collections.defaultdict(collections.Counter)
+        said_again: dict = collections.defaultdict(collections.Counter)
         for lang in LANGS:
             rows = [c for c in cases("changes", split) if c["lang"] == lang]
             facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
@@ -462,6 +467,18 @@ def measure_recall(split: str, show: bool = False) -> dict:
                         both[name][f"{lang} marked"] += marked
                         if show and (marked or not shown):
                             print(f"BOTH [{c['id']}] {c['question']!r}\n{block}\n")
+            rows = [c for c in cases("said_again", split) if c["lang"] == lang]
+            facts = [(c["older"], before) for c in rows] + [(c["newer"], after) for c in rows]
+            with _vault(root / f"said-again-{lang}", facts) as mem:
+                for c in rows:
+                    line = _line_with(mem.recall(c["older"]).block, c["older"][:35])
+                    marked = line is None or any(m in line for m in MARKS)
+                    said_again[lang][f"{c['label']} n"] += 1
+                    said_again[lang][f"{c['label']} marked"] += marked
+                    if show and marked != (c["label"] == "change"):
+                        print(
+                            f"SAID AGAIN [{c['id']}] {c['older']!r} -> {c['newer']!r}: {'marked' if marked else 'unmarked'}"
+                        )
             rows = [c for c in cases("relevance", split) if c["lang"] == lang]
             with _vault(root / f"relevance-{lang}", [(c["fact"], before) for c in rows]) as mem:
                 for c in rows:
@@ -519,6 +536,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
                     print(f"NOT QUIET [{c['id']}] {c['question']!r}: {[h.memory.text for h in shown]}")
     out["changes"] = {lang: dict(c) for lang, c in changes.items()}
     out.update({name: {"all": dict(c)} for name, c in both.items()})
+    out["said_again"] = {lang: dict(c) for lang, c in said_again.items()}
     out["relevance"] = {lang: dict(c) for lang, c in found.items()}
     out["unanswerable"] = {lang: dict(c) for lang, c in quiet.items()}
     out["relevance_cross"] = {name: dict(c) for name, c in sorted(cross.items())}
