@@ -4377,3 +4377,32 @@ def test_the_users_own_username_is_a_name_not_the_user_twice(said, written):
     """ "mi usuario en gitlab es…" had been written "el usuario del usuario en gitlab es…"."""
     kept = " ".join(s.text for s in read_requests(said)[0])
     assert written in kept, kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Make the settings page remember the theme that the user picked.",
+        "haz que la app recuerde la última pestaña que el usuario abrió",
+        "Quero que o carrinho lembre os produtos que o cliente deixou.",
+    ],
+)
+def test_a_thing_made_to_remember_what_someone_did_is_no_fact_of_the_user(said):
+    """The "that" after a thing the request's verb names ("the theme that…") is of the
+    thing: what follows it ("the user picked") is nobody's fact."""
+    signals, _ = read_requests(said)
+    assert signals == [], (said, [s.text for s in signals])
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("keep in mind the fact that I'm allergic to shellfish", "shellfish"),
+        ("ten en cuenta el dato de que soy celíaca", "celíaca"),
+        ("anota o que eu te disse: meu gato se chama Tom", "Tom"),
+        ("Remember for the next time that my sister is called Ana.", "Ana"),
+    ],
+)
+def test_a_that_after_the_fact_or_a_time_still_keeps_what_follows(said, value):
+    signals, _ = read_requests(said)
+    assert any(value in s.text for s in signals), (said, [s.text for s in signals])

@@ -17,6 +17,7 @@ from ..lang import (
     all_packs,
     detect,
     fold_accents,
+    pack,
 )
 from ..lang.roles import either
 from .request_facts import (
@@ -44,6 +45,7 @@ from .request_facts import (
     _asks_by_its_verb,
     _cue_at,
     _cue_form,
+    _cue_languages,
     _either_of,
     _ends_in_a_request,
     _first_cue,
@@ -581,6 +583,8 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
             if when is not None and when.end() == len(told):
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
             phrase = word.casefold() in _THAT_WORDS and _a_phrase_of_when(words[cue + 1 : i])  # not "qué"
+            if not phrase and _a_thing_before(words, cue, i):
+                return None, i  # "faz o app lembrar a última aba que o usuário abriu": of the aba
             near = i - cue <= _THAT_REACH or (
                 (phrase or _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None)
                 and not any(fold_accents(w.casefold()) in _THAT_WORDS for w in words[i + 1 :])
@@ -591,6 +595,22 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
                 return " ".join(words[i + 1 :]), i
             return None, i
     return None, i
+
+
+def _a_thing_before(words: list[str], cue: int, that: int) -> bool:
+    """Whether a thing is named between a request's word and its "that", by an article of the
+    word's language ("make the page remember *the last tab* that…", "que el carrito recuerde
+    *los productos* que…", "lembrar *o* que o usuário digitou"), and no colon follows: the
+    "that" is of the thing, not what to keep; not "the fact that", nor a phrase of when it
+    is for ("for the next time that…")."""
+    between = [w.casefold().strip(",.") for w in words[cue + 1 : that]]  # "lá" is no "la"
+    if not between or _FOR_LATER.fullmatch(" ".join(words[cue + 1 : that])):
+        return False
+    packs = [p for code in _cue_languages(words[cue]) if (p := pack(code)) is not None]
+    articles = {a for p in packs for a in p.value_articles}
+    if not articles.intersection(between) or {n for p in packs for n in p.that_nouns}.intersection(between):
+        return False
+    return not any(w.endswith(":") for w in words[that:])  # "…the day that X: …" says it after
 
 
 #: the most words of a phrase of when or where between a request's word and its "that"

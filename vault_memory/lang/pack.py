@@ -223,6 +223,9 @@ class Pack:
     #: role's word among the name's capitalized words after the first is no role
     naming_words: frozenset[str] = field(default_factory=frozenset)
     that_words: frozenset[str] = field(default_factory=frozenset)
+    #: the nouns whose "that" opens what they are ("keep in mind *the fact* that…", "el *dato*
+    #: de que…"): after any other noun the "that" is of a thing ("the tab that the user…")
+    that_nouns: frozenset[str] = field(default_factory=frozenset)
     #: the word after a request's verb that makes it a to-do ("remember *to* call", "acordate
     #: *de* cerrar"): a list it announces ("Remember to:") holds things to do, not facts
     todo_words: frozenset[str] = field(default_factory=frozenset)

@@ -86,6 +86,7 @@ PACK = Pack(
     ),  # fmt: skip
     polite_requests=("can you", "could you", "would you", "will you", "can u", "could u", "pls can you"),
     that_words=frozenset({"that"}),
+    that_nouns=frozenset("fact facts".split()),
     todo_words=frozenset({"to"}),
     courtesies=(
         "please",

@@ -77,6 +77,7 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
+    that_nouns=frozenset("hecho dato".split()),
     todo_words=frozenset({"de"}),
     courtesies=(
         "por favor",
@@ -430,7 +431,7 @@ PACK = Pack(
         r"(?:para|pa) que no (?:me )?(?:lo )?vuelvas a preguntar(?:lo)?",
         r"para (?:el )?futuro",
         r"para (?:futuras referencias|referencia futura)",
-        r"para (?:la|las) pr[oó]xim[ao]s?(?: vez| veces| sesiones| conversaciones)?",
+        r"(?:para|pa'?) (?:la|las) pr[oó]xim[ao]s?(?: vez| veces| sesiones| conversaciones)?",
         r"de (?:cara al futuro|ahora en adelante)",
     ),
     question_tags=("vale", "ok", "sí", "si", "dale", "eh", "porfa", "ya"),

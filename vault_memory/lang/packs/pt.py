@@ -104,6 +104,7 @@ PACK = Pack(
         r"nota[\w-]*",
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
+    that_nouns=frozenset("fato facto dado".split()),
     todo_words=frozenset({"de"}),
     courtesies=(
         "por favor",
