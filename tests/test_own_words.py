@@ -4406,3 +4406,20 @@ def test_a_thing_made_to_remember_what_someone_did_is_no_fact_of_the_user(said):
 def test_a_that_after_the_fact_or_a_time_still_keeps_what_follows(said, value):
     signals, _ = read_requests(said)
     assert any(value in s.text for s in signals), (said, [s.text for s in signals])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "keep in mind for the rest of this migration: the users table is now called accounts",
+        "guarda pra esse deploy: o bucket novo é o assets-v2",
+    ],
+)
+def test_a_request_for_this_piece_of_work_only_is_named_not_kept(said):
+    signals, declined = read_requests(said)
+    assert signals == [] and declined, (said, [s.text for s in signals])
+
+
+def test_a_task_named_before_the_request_does_not_bind_it_to_the_task():
+    signals, _ = read_requests("arregla este bug y, ojo, recuerda que mi hermana se llama Ana")
+    assert any("Ana" in s.text for s in signals)

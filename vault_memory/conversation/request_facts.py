@@ -463,12 +463,17 @@ def _for_now_only(words: list[str], cue: int) -> bool:
     word of keeping) bind it to the work at hand: a clause of "while" after its word ("keep
     this in mind *while we work on this*:", "guarda isso *enquanto a gente mexe aqui*:"), or
     this one conversation anywhere in them ("*for this session*, remember that…", "en esta
-    charla"). A lead of "while" before the request says when it is said, not for how long
+    charla"), or this piece of work after its word ("pro resto *desse refactor*:"). A lead of "while" before the request says when it is said, not for how long
     ("While you fix the linter, note that my manager is Priya")."""
     plain = [fold_accents(w.strip(",.:;!?¿¡()").casefold()) for w in words]
     if any(w in _WHILE_WORDS for w in plain[cue + 1 :]):
         return True
-    return any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in zip(plain, plain[1:], strict=False))
+    pairs = list(zip(plain, plain[1:], strict=False))
+    if any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in pairs):
+        return True  # "for this session", anywhere
+    # "pro resto desse refactor", after its word (before it: the task it leads with,
+    # "revisa essa query e, ah, lembra que…")
+    return any(a in _THIS_WORDS and _TASK_WORDS.fullmatch(b) is not None for a, b in pairs[cue + 1 :])
 
 
 def _without_a_reason_of_forgetting(said: str) -> str:

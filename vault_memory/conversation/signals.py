@@ -1566,7 +1566,7 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if start > 0 and _tells_of_remembering(" ".join(words[start:])):
         return None  # "En la boda de mi hermana, recuerdo que llovió": a story, after its lead
     said, i = _said_after(words, cue)
-    if said and _for_now_only(words[:i], cue):
+    if said and _for_now_only(words[: i + 1], cue):
         return FOR_NOW_ONLY  # "Keep this in mind while we work on this: I turned off the cache"
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
         return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
