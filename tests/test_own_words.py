@@ -4401,6 +4401,7 @@ def test_a_thing_made_to_remember_what_someone_did_is_no_fact_of_the_user(said):
         ("ten en cuenta el dato de que soy celíaca", "celíaca"),
         ("anota o que eu te disse: meu gato se chama Tom", "Tom"),
         ("Remember for the next time that my sister is called Ana.", "Ana"),
+        ("¿Me puedes guardar en la memoria que no como gluten?", "gluten"),
     ],
 )
 def test_a_that_after_the_fact_or_a_time_still_keeps_what_follows(said, value):
