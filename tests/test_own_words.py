@@ -4414,6 +4414,8 @@ def test_a_that_after_the_fact_or_a_time_still_keeps_what_follows(said, value):
     [
         "keep in mind for the rest of this migration: the users table is now called accounts",
         "guarda pra esse deploy: o bucket novo é o assets-v2",
+        "durante este sprint ten en cuenta que María está de vacaciones",
+        "neste deploy lembra que o servidor antigo continua ligado",
     ],
 )
 def test_a_request_for_this_piece_of_work_only_is_named_not_kept(said):
@@ -4421,6 +4423,15 @@ def test_a_request_for_this_piece_of_work_only_is_named_not_kept(said):
     assert signals == [] and declined, (said, [s.text for s in signals])
 
 
-def test_a_task_named_before_the_request_does_not_bind_it_to_the_task():
-    signals, _ = read_requests("arregla este bug y, ojo, recuerda que mi hermana se llama Ana")
-    assert any("Ana" in s.text for s in signals)
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("arregla este bug y, ojo, recuerda que mi hermana se llama Ana", "Ana"),
+        ("revisa este PR y recuerda que mi hija se llama Lucía", "Lucía"),
+        ("apunta en el calendario que el cumpleaños de mi padre es el 3 de junio", "3 de junio"),
+        ("guarda na cabeça que a minha mãe faz anos a 2 de maio", "2 de maio"),
+    ],
+)
+def test_a_task_before_the_request_or_where_to_keep_it_binds_nothing(said, value):
+    signals, _ = read_requests(said)
+    assert any(value in s.text for s in signals), (said, [s.text for s in signals])

@@ -454,6 +454,8 @@ _SCOPE_MOST = 6
 #: "while" in every pack, and the determiners that point at a thing at hand ("this", "esta")
 _WHILE_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.while_words)
 _THIS_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.demonstratives)
+#: the words that open a lead of place or occasion ("for", "durante", "neste" opens itself)
+_PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
 #: why a request bound to the work at hand is not kept
 FOR_NOW_ONLY = "asked to keep only while the work at hand lasts, not a lasting fact"
 
@@ -471,9 +473,14 @@ def _for_now_only(words: list[str], cue: int) -> bool:
     pairs = list(zip(plain, plain[1:], strict=False))
     if any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in pairs):
         return True  # "for this session", anywhere
-    # "pro resto desse refactor", after its word (before it: the task it leads with,
-    # "revisa essa query e, ah, lembra que…")
-    return any(a in _THIS_WORDS and _TASK_WORDS.fullmatch(b) is not None for a, b in pairs[cue + 1 :])
+    # "pro resto desse refactor", after its word, or in a lead of place or occasion before
+    # it ("for the rest of this refactor, remember…", "neste ficheiro lembra…"); not the task
+    # a message leads with ("revisa essa query e, ah, lembra que…")
+    lead = plain[0] in _PLACE_LEADS or plain[0] in _THIS_WORDS
+    return any(
+        a in _THIS_WORDS and _TASK_WORDS.fullmatch(b) is not None and (k > cue or lead)
+        for k, (a, b) in enumerate(pairs)
+    )
 
 
 def _without_a_reason_of_forgetting(said: str) -> str:

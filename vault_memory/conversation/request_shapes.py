@@ -602,7 +602,8 @@ def _a_thing_before(words: list[str], cue: int, that: int) -> bool:
     word's language ("make the page remember *the last tab* that…", "que el carrito recuerde
     *los productos* que…", "lembrar *o* que o usuário digitou"), and no colon follows: the
     "that" is of the thing, not what to keep; not "the fact that", a phrase of when it is
-    for ("for the next time that…"), nor of where ("en la memoria que…")."""
+    for ("for the next time that…"), nor of where ("en la memoria que…", "en la agenda
+    que…")."""
     between = [w.casefold().strip(",.") for w in words[cue + 1 : that]]  # "lá" is no "la"
     if not between or _FOR_LATER.fullmatch(" ".join(words[cue + 1 : that])):
         return False
@@ -610,8 +611,8 @@ def _a_thing_before(words: list[str], cue: int, that: int) -> bool:
     articles = {a for p in packs for a in p.value_articles}
     if not articles.intersection(between) or {n for p in packs for n in p.that_nouns}.intersection(between):
         return False
-    if any(_is_cue(w) for w in words[cue + 1 : that]):
-        return False  # "guardar en la memoria que…": where to keep it, the request's own words
+    if any(_is_cue(w) for w in words[cue + 1 : that]) or fold_accents(between[0]) in _PLACE_LEADS:
+        return False  # "guardar en la memoria que…", "anota en la agenda que…": where to keep it
     return not any(w.endswith(":") for w in words[that:])  # "…the day that X: …" says it after
 
 
