@@ -401,15 +401,15 @@ def test_como_asks_how_in_portuguese_and_what_to_eat_in_spanish():
 def test_a_portuguese_fact_in_a_conflict_is_marked_in_portuguese():
     """The older of a pair that may contradict each other is marked in its own language;
     a Portuguese fact was marked in English."""
-    from vault_memory.recall.render import memory_line
+    from vault_memory.recall.render import OUTDATED, memory_line
     from vault_memory.vault.memory import Memory
 
     older = Memory(
         id="a", text="O consultório da minha dentista fica na Rua Augusta", created=NOW, last_confirmed=NOW + DAY
     )
-    line = memory_line(older, outdated=True)
+    line = memory_line(older, mark=OUTDATED)
     assert "confirmado 2026-11-24" in line and line.endswith("mais antigo — pode estar desatualizado)")
-    english = memory_line(Memory(id="b", text="My dentist's office is on Elm Street", created=NOW), outdated=True)
+    english = memory_line(Memory(id="b", text="My dentist's office is on Elm Street", created=NOW), mark=OUTDATED)
     assert english.endswith("older — may be outdated)")
 
 
@@ -608,7 +608,8 @@ def test_a_change_in_other_words_never_leaves_the_old_value_shown_as_current(
         block = mem.recall(question).block
     shown_old = _line(block, old_word)
     assert _line(block, new_word) is not None, block
-    assert shown_old is None or "outdated" in shown_old or "desactualizado" in shown_old, block
+    marks = ("outdated", "desactualizado", "newer related", "relacionado más nuevo")
+    assert shown_old is None or any(m in shown_old for m in marks), block
 
 
 def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_change(tmp_path):
@@ -616,7 +617,7 @@ def test_two_facts_both_true_are_shown_unmarked_even_when_the_newer_tells_of_a_c
     with _written_days_apart(tmp_path, facts) as mem:
         block = mem.recall("what instrument does my son play?").block
     line = _line(block, "violin")
-    assert line is not None and "outdated" not in line, block
+    assert line is not None and "outdated" not in line and "newer related" not in line, block
 
 
 @pytest.mark.parametrize(
@@ -823,7 +824,7 @@ def test_facts_a_person_holds_several_of_are_never_read_as_changes(empty_vault_d
         block = mem.recall("what is the user allergic to?").block
     for what in ("oats", "mustard", "celery", "lupin"):
         assert what in block, block
-    assert "outdated" not in block
+    assert "outdated" not in block and "newer related" not in block
 
 
 @pytest.mark.parametrize("verdict", ["replaces", "same"])

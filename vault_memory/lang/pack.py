@@ -371,6 +371,10 @@ class Pack:
     #: fact of this language (empty: in English)
     outdated_mark: str = ""
     said_again: str = ""
+    #: how it marks the older of two facts where only their meaning and a word of change
+    #: relate them (``recall.related``): vmem cannot tell whether the newer replaced it, and
+    #: says so ("newer related memory above")
+    related_mark: str = ""
     #: a pack whose facts the slot rules (``vault.slots``: what a fact is about, and whether
     #: a newer one replaces it) read through a close language's forms: ``reads_as`` that
     #: language's code, and ``borrowed_forms`` the (pattern, that language's form) pairs,

@@ -13,7 +13,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import replace
 
-from .render import memory_line, select
+from .render import mark_of, memory_line, select
 from .results import Hit, RecallResult
 
 #: sessions a process remembers at once; the oldest is dropped first (it then gets what it
@@ -23,9 +23,9 @@ MAX_SESSIONS = 256
 
 def version(hit) -> str:
     """What the agent was shown of a memory: its line as the block renders it (text, key,
-    date, confidence, pin, the "older — may be outdated" mark). A change to any of them is a
+    date, confidence, pin, the mark of an older fact). A change to any of them is a
     new version, sent again."""
-    line = memory_line(hit.memory, outdated=hit.outdated_by is not None)
+    line = memory_line(hit.memory, mark=mark_of(hit))
     return hashlib.blake2b(line.encode("utf-8"), digest_size=8).hexdigest()
 
 
@@ -70,7 +70,7 @@ class Sessions:
             shown = select(delivered.hits, delivered.query.budget, index=True)
             for group in shown.groups.values():
                 for hit, line in group:
-                    if line == memory_line(hit.memory, outdated=hit.outdated_by is not None):
+                    if line == memory_line(hit.memory, mark=mark_of(hit)):
                         ledger[hit.memory.id] = version(hit)
             return delivered
         for hit in delivered.selection.hits:

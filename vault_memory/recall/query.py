@@ -110,6 +110,8 @@ class Hit:
         }
         if self.outdated_by or self.conflicts_with:
             data["conflict"] = {"outdated_by": self.outdated_by, "conflicts_with": self.conflicts_with}
+            if self.outdated_by and self.explain.get("newer_related") == self.outdated_by:
+                data["conflict"]["related_only"] = True  # by meaning and a word of change: maybe not replaced
         if explain:
             data["explain"] = self.explain
         return jsonable(data)

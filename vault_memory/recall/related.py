@@ -4,7 +4,8 @@
 the second as the user's home, and it shares no word with "where do I live?", so recall
 showed Lyon alone. Here each recalled fact brings along the facts said after it that are
 close to it in meaning (its stored vector's neighbours) and that tell of a change ("moved",
-"now", "ya no", "mudei"); the older is then marked as maybe outdated, the newer placed just
+"now", "ya no", "mudei"); the older is then marked "newer related memory above" (vmem
+cannot tell whether the newer replaced it: ``render.NEWER_RELATED``), the newer placed just
 before it, as a conflict's pair is (``conflicts``). A newer fact that tells of another thing
 beside the first ("our *other* dog", "*also* a Mac mini at home"), or of someone else ("my
 *wife* traded in her car" after "my car is a Civic"), replaces nothing.

@@ -132,11 +132,12 @@ AGENT_SOURCE = "agent"
 
 
 def memory_line(
-    memory: Memory, text: str | None = None, *, outdated: bool = False, ref: bool = False, rival: bool = False
+    memory: Memory, text: str | None = None, *, mark: str | None = None, ref: bool = False, rival: bool = False
 ) -> str:
-    """The memory as the block's line; ``ref``: it was cut short, so the line names the
-    memory's id and what reading it whole costs (an index); ``rival``: it is one of a
-    conflict, whose order is the order the facts were last said in."""
+    """The memory as the block's line; ``mark``: it is the older of a pair (``mark_of``);
+    ``ref``: it was cut short, so the line names the memory's id and what reading it whole
+    costs (an index); ``rival``: it is one of a conflict, whose order is the order the facts
+    were last said in."""
     shown = one_line(memory.shared_text) if text is None else text
     body = defang(shown)
     label = f"{defang(memory.key)}: {body}" if memory.key else body
@@ -145,33 +146,49 @@ def memory_line(
     facts.append(memory.confidence)
     if memory.pinned:
         facts.append("pinned")
-    if outdated or rival:
-        facts += _of_a_conflict(memory, outdated)
+    if mark or rival:
+        facts += _of_a_conflict(memory, mark)
     facts += [str(told) for told in told_times(shown, memory.written_at)]  # "yesterday = 2023-05-07"
     if ref:
         facts.append(f"{defang(memory.id)}, {estimate_tokens(memory.text)} tokens whole")
     return f"- {label} ({', '.join(facts)})"
 
 
-def _of_a_conflict(memory: Memory, outdated: bool) -> list[str]:
+#: the older of a pair the rules read as one subject, or a change said in words (``conflicts``,
+#: a user's or a judge's ``supersedes``): "older — may be outdated"
+OUTDATED = "outdated"
+#: the older of a pair only meaning and a word of change relate (``related``): vmem cannot
+#: tell whether the newer replaced it, and says so
+NEWER_RELATED = "newer_related"
+
+
+def mark_of(hit: Hit) -> str | None:
+    """How a hit's line marks it as the older of a pair, or None."""
+    if hit.outdated_by is None:
+        return None
+    return NEWER_RELATED if hit.explain.get("newer_related") == hit.outdated_by else OUTDATED
+
+
+def _of_a_conflict(memory: Memory, mark: str | None) -> list[str]:
     """What a fact's line says of its place in a conflict, in its language: when it was
     said again, if after the day it was written; that it is the older, if it is."""
-    outdated_mark, said_again = conflict_marks(memory.text)  # a restated newer fact may carry the older date
+    # a restated newer fact may carry the older date
+    outdated_mark, said_again, related_mark = conflict_marks(memory.text)
     facts = []
     confirmed = memory.last_confirmed.date() if memory.last_confirmed else None
     if confirmed and memory.created and confirmed > memory.created.date():
         facts.append(f"{said_again} {confirmed.isoformat()}")
-    if outdated:
-        facts.append(outdated_mark)
+    if mark:
+        facts.append(related_mark if mark == NEWER_RELATED else outdated_mark)
     return facts
 
 
 def clamp_line(
-    memory: Memory, budget: int, *, outdated: bool = False, ref: bool = False, rival: bool = False
+    memory: Memory, budget: int, *, mark: str | None = None, ref: bool = False, rival: bool = False
 ) -> str | None:
     """The memory's line shortened (with '…') to fit ``budget`` tokens, or None; ``ref``:
     a line cut short names the memory's id and its whole size."""
-    full = memory_line(memory, outdated=outdated, rival=rival)
+    full = memory_line(memory, mark=mark, rival=rival)
     if estimate_tokens(full) <= budget:
         return full
     if budget < MIN_LINE_TOKENS:
@@ -180,7 +197,7 @@ def clamp_line(
     lo, hi, best = 1, len(words), None
     while lo <= hi:
         mid = (lo + hi) // 2
-        line = memory_line(memory, " ".join(words[:mid]) + " …", outdated=outdated, ref=ref, rival=rival)
+        line = memory_line(memory, " ".join(words[:mid]) + " …", mark=mark, ref=ref, rival=rival)
         if estimate_tokens(line) <= budget:
             best, lo = line, mid + 1
         else:
@@ -232,7 +249,7 @@ def select(hits: Iterable[Hit], budget: int, *, index: bool = False) -> Selectio
         if index:
             room = min(room, INDEX_LINE_TOKENS)
         rival = hit.outdated_by is not None or bool(hit.conflicts_with)
-        line = clamp_line(hit.memory, room, outdated=hit.outdated_by is not None, ref=index, rival=rival)
+        line = clamp_line(hit.memory, room, mark=mark_of(hit), ref=index, rival=rival)
         if line is None:
             continue
         selection.groups.setdefault(group, []).append((hit, line))
@@ -284,6 +301,8 @@ def index_entries(hits: list[Hit], budget: int) -> tuple[list[dict], int]:
         }
         if hit.outdated_by:
             entry["outdated_by"] = hit.outdated_by
+            if mark_of(hit) == NEWER_RELATED:
+                entry["related_only"] = True
         if hit.conflicts_with:
             entry["may_conflict_with"] = hit.conflicts_with
         entries.append(entry)

@@ -896,6 +896,7 @@ PACK = Pack(
     ),
     outdated_mark="older — may be outdated",
     said_again="confirmed",
+    related_mark="newer related memory above",
     negations=frozenset({"no", "not", "never", "without", "nor"}),
     state_openings=frozenset("on in at off away out under until from".split()),
     proper_adjectives=frozenset(

@@ -895,6 +895,7 @@ PACK = Pack(
     ),
     outdated_mark="más antiguo — puede estar desactualizado",
     said_again="confirmado",
+    related_mark="recuerdo relacionado más nuevo arriba",
     negations=frozenset({"no", "nunca", "sin", "ni", "jamas", "tampoco"}),
     # faiths, which a person may write with a capital ("mi jefe es Católico"): they describe
     proper_adjectives=frozenset(

@@ -889,6 +889,7 @@ PACK = Pack(
     ),
     outdated_mark="mais antigo — pode estar desatualizado",
     said_again="confirmado",
+    related_mark="memória relacionada mais nova acima",
     reads_as="es",
     #: Portuguese read by the Spanish slot rules: the user, possessives, prepositions with
     #: their articles (before "não" becomes "no"), the verbs of a home, work, a name, age, a
