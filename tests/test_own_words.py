@@ -4436,3 +4436,23 @@ def test_a_request_for_this_piece_of_work_only_is_named_not_kept(said):
 def test_a_task_before_the_request_or_where_to_keep_it_binds_nothing(said, value):
     signals, _ = read_requests(said)
     assert any(value in s.text for s in signals), (said, [s.text for s in signals])
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["please remember my answers should be short, and", "anota que trabalho de casa e", "recuerda que soy celíaca y"],
+)
+def test_a_fact_that_stops_where_a_clause_begins_is_named_not_written(said):
+    """ "Would love it if" was written as a fact: what it would keep ends where its clause
+    begins, so it is named with why (say the whole of it)."""
+    signals, declined = read_requests(said)
+    assert signals == [] and declined, [s.text for s in signals]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("remember that I take vitamin E", "vitamin E"), ("lembra que eu como peixe de vez em quando", "quando")],
+)
+def test_a_fact_that_ends_in_a_value_or_an_idiom_is_kept(said, value):
+    signals, _ = read_requests(said)
+    assert any(s.text.endswith(value) for s in signals), [s.text for s in signals]

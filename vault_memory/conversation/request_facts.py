@@ -624,7 +624,14 @@ def _unfinished(said: str) -> str | None:
         return _UNNAMED
     if _unsaid(said) or said.rstrip().endswith(":"):  # "sobre mí:": what it keeps is below
         return _NOTHING_AFTER
+    last = said.rstrip(" .,;!?").rsplit(None, 1)[-1:]
+    if last and (own := pack(detect(said) or "")) is not None and last[0] in own.dangling:
+        return _CUT  # "Would love it if", "I'm vegan and": it stops where its clause begins
     return None
+
+
+#: why a fact that stops where a clause begins is not kept
+_CUT = "it stops where a clause begins ('… if', '… and'): say the whole of it"
 
 
 def _unsaid(said: str) -> bool:

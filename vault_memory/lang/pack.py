@@ -226,6 +226,9 @@ class Pack:
     #: the nouns whose "that" opens what they are ("keep in mind *the fact* that…", "el *dato*
     #: de que…"): after any other noun the "that" is of a thing ("the tab that the user…")
     that_nouns: frozenset[str] = field(default_factory=frozenset)
+    #: the words a fact cannot end with, as typed: what opens a clause still to come ("Would
+    #: love it if", "soy vegano y"); not "when", which idioms end with ("de vez em quando")
+    dangling: frozenset[str] = field(default_factory=frozenset)
     #: the word after a request's verb that makes it a to-do ("remember *to* call", "acordate
     #: *de* cerrar"): a list it announces ("Remember to:") holds things to do, not facts
     todo_words: frozenset[str] = field(default_factory=frozenset)

@@ -87,6 +87,7 @@ PACK = Pack(
     polite_requests=("can you", "could you", "would you", "will you", "can u", "could u", "pls can you"),
     that_words=frozenset({"that"}),
     that_nouns=frozenset("fact facts".split()),
+    dangling=frozenset("if and but because although".split()),
     todo_words=frozenset({"to"}),
     courtesies=(
         "please",

@@ -78,6 +78,7 @@ PACK = Pack(
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
     that_nouns=frozenset("hecho dato".split()),
+    dangling=frozenset("y pero aunque porque".split()),
     todo_words=frozenset({"de"}),
     courtesies=(
         "por favor",

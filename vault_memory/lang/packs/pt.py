@@ -105,6 +105,7 @@ PACK = Pack(
     ),  # fmt: skip
     that_words=frozenset({"que", "q"}),
     that_nouns=frozenset("fato facto dado".split()),
+    dangling=frozenset("e mas porém embora porque".split()),
     todo_words=frozenset({"de"}),
     courtesies=(
         "por favor",
