@@ -4456,3 +4456,18 @@ def test_a_fact_that_stops_where_a_clause_begins_is_named_not_written(said):
 def test_a_fact_that_ends_in_a_value_or_an_idiom_is_kept(said, value):
     signals, _ = read_requests(said)
     assert any(s.text.endswith(value) for s in signals), [s.text for s in signals]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("remember the gym that I go to is on Elm Street", "The gym that the user goes to is on Elm Street"),
+        ("lembra a academia que eu frequento é a Smart Fit", "A academia que o usuário frequenta é a Smart Fit"),
+    ],
+)
+def test_a_thing_said_with_what_the_user_does_with_it_is_kept_whole(said, written):
+    """ "remember the password manager that I use is Bitwarden" had been written "The user
+    uses is Bitwarden": the "that" is of the thing, and what follows its clause says what
+    the thing is, so the whole is the fact."""
+    signals, _ = read_requests(said)
+    assert [s.text for s in signals] == [written]

@@ -584,6 +584,8 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
             phrase = word.casefold() in _THAT_WORDS and _a_phrase_of_when(words[cue + 1 : i])  # not "qué"
             if not phrase and _a_thing_before(words, cue, i):
+                if _says_what_it_is(words, cue, i):  # "remember the password manager that I use is Bitwarden"
+                    return " ".join(words[cue + 1 :]), cue
                 return None, i  # "faz o app lembrar a última aba que o usuário abriu": of the aba
             near = i - cue <= _THAT_REACH or (
                 (phrase or _FOR_LATER.fullmatch(" ".join(words[cue + 1 : i])) is not None)
@@ -614,6 +616,14 @@ def _a_thing_before(words: list[str], cue: int, that: int) -> bool:
     if any(_is_cue(w) for w in words[cue + 1 : that]) or fold_accents(between[0]) in _PLACE_LEADS:
         return False  # "guardar en la memoria que…", "anota en la agenda que…": where to keep it
     return not any(w.endswith(":") for w in words[that:])  # "…the day that X: …" says it after
+
+
+def _says_what_it_is(words: list[str], cue: int, that: int) -> bool:
+    """Whether the clause a thing's "that" opens is followed by a copula of the request
+    word's language that says what the thing is: the whole is the fact ("remember the
+    password manager that I use *is* Bitwarden"), not what the "that" says."""
+    copulas = {c for code in _cue_languages(words[cue]) if (p := pack(code)) is not None for c in p.copulas}
+    return any(w.casefold().strip(",.") in copulas for w in words[that + 2 :])
 
 
 #: the most words of a phrase of when or where between a request's word and its "that"
