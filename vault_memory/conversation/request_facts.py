@@ -454,7 +454,8 @@ _SCOPE_MOST = 6
 #: "while" in every pack, and the determiners that point at a thing at hand ("this", "esta")
 _WHILE_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.while_words)
 _THIS_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.demonstratives)
-#: the words that open a lead of place or occasion ("for", "durante", "neste" opens itself)
+#: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``:
+#: "for", "durante"; "neste" opens one itself)
 _PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
 #: why a request bound to the work at hand is not kept
 FOR_NOW_ONLY = "asked to keep only while the work at hand lasts, not a lasting fact"

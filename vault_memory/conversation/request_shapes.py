@@ -28,6 +28,7 @@ from .request_facts import (
     _CUE_WORDS,
     _I,
     _NOTHING_AFTER,
+    _PLACE_LEADS,
     _POSSESSIVE_FIRST,
     _PRONOUN_TAILS,
     _REQUEST_LEAD,
@@ -528,10 +529,6 @@ def _a_time_before(words: list[str], cue: int) -> str | None:
     if not any(w in _DAYS_AND_MONTHS or (w.endswith("s") and w[:-1] in _DAYS_AND_MONTHS) for w in named):
         return None
     return " ".join(lead).rstrip(",")
-
-
-#: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``)
-_PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
 
 
 #: the words that open a condition of the user's before a request, in every pack ("When I
