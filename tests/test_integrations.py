@@ -1347,9 +1347,16 @@ def test_remember_that_in_a_prompt_is_recallable_at_once_and_ingest_writes_it_on
     rules before it recalls: the next prompt finds it, with no SessionEnd; the session's
     transcript ingested later writes nothing new. An instruction about the task writes
     nothing. The block does not repeat the fact (the prompt holds it); the notice beside it
-    says it was written."""
+    says it was written. A machine that ran vmem before: the request judge's model loads
+    from its copy (the first load from the package, 1.4 s, can outlast the hook's 2 s wait
+    on a loaded machine; the first daemon on a machine prepares it: test_daemon)."""
+    from vault_memory.conversation.request_judge import prepare
+    from vault_memory.index.embedder import USE_MULTILINGUAL, embedder_from_config
+
     vault = create_vault(tmp_path / "vault", with_examples=False)
-    env = clean_env(tmp_path)
+    env = clean_env(tmp_path, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    prepare(tmp_path / "cache" / "vmem")
+    embedder_from_config(USE_MULTILINGUAL, tmp_path / "cache" / "vmem").release()
     subprocess.run([VMEM, "daemon", "start", "--vault", str(vault)], check=True, capture_output=True, env=env)
     session = f"s-{uuid.uuid4()}"
     args = ["claude-code", "--vault", str(vault), "--vmem", VMEM]

