@@ -129,6 +129,8 @@ def _recall(vault, text, budget, args, session=None, reset=False, said=None, sha
     if said:
         request["said"] = said
     answer = _ask(vault, request, TIMEOUT)
+    if answer is BUSY:  # alive: another daemon would only find it running
+        return ""
     if answer is None:
         _log(vault, "no daemon answered; starting one for the next prompt")
         _start_daemon(vault, args, wait=False)
@@ -187,14 +189,24 @@ def _noticed(notice, vault):
 SAVED_OPEN, SAVED_CLOSE = "<vmem-saved>", "</vmem-saved>"
 
 
+#: ``_ask``'s answer when the daemon took the request and did not answer in time: it runs
+#: (busy: a first load, a rebuild, a loaded machine), and starting another only costs the
+#: machine a vmem process more
+BUSY = {"ok": False, "error": "busy"}
+
+
 def _ask(vault, request, timeout):
-    """The daemon's answer, or None (logged) when none came: nothing published (no daemon),
-    another user's socket or a port that cannot prove the vault's key, no answer in time, or
-    one that is not JSON."""
+    """The daemon's answer; ``BUSY`` (logged) when it did not answer in time; None (logged)
+    when none came: nothing published (no daemon), a socket nobody listens on, another
+    user's socket or a port that cannot prove the vault's key, or an answer that is not
+    JSON."""
     if not link.published(vault):
         return None
     try:
         answer = link.ask(vault, request, timeout)
+    except TimeoutError:
+        _log(vault, f"the daemon did not answer within {timeout:g} s (busy); this prompt goes without memory")
+        return BUSY
     except (OSError, ValueError) as e:
         _log(vault, f"daemon socket: {e}")
         return None

@@ -1589,6 +1589,47 @@ def test_another_users_socket_is_never_asked(tmp_path):
         subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
 
 
+@pytest.mark.slow
+def test_a_daemon_too_busy_to_answer_in_time_is_not_started_again(tmp_path):
+    """A daemon that took the prompt and did not answer within the hook's wait (a first
+    load, a rebuild, a machine under load) was logged as no daemon at all and a `vmem
+    daemon start` was spawned beside it for every such prompt: one more process on a
+    machine already short of time, which found the daemon running. Busy is said as busy;
+    the prompt goes on without memory."""
+    import socket
+    import threading
+
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    (vault / ".vmem").mkdir(exist_ok=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(vault / ".vmem" / "daemon.sock"))
+    listener.listen(8)
+    held = []
+
+    def hold() -> None:  # takes every request and answers none
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)
+
+    threading.Thread(target=hold, daemon=True).start()
+    env = clean_env(tmp_path)
+    try:
+        prompt = event("UserPromptSubmit", tmp_path, prompt="which trains run to Porto on Sundays?")
+        hook = run_hook(["claude-code", "--vault", str(vault), "--vmem", VMEM], prompt, env)
+        assert hook.returncode == 0 and "<memory" not in hook.stdout
+        log = (vault / ".vmem" / "hooks.log").read_text()
+        assert "did not answer within" in log and "busy" in log
+        assert "started" not in log and not (vault / ".vmem" / "hooks-output.log").exists()
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+        subprocess.run([VMEM, "daemon", "stop", "--vault", str(vault)], capture_output=True, env=env, timeout=60)
+
+
 def test_installers_keep_the_users_own_entries_and_every_backup(tmp_path):
     """Any command holding `vmem_hook.py` counted as vmem's, so the user's own
     `my_vmem_hook.py` hook was deleted; uninstall overwrote the backup; the backup of a 0600
