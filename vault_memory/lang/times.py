@@ -41,6 +41,9 @@ _RULES: tuple[tuple[str, str], ...] = tuple(
 
 #: a word every rule holds: a text with none of them (most texts) is not read by the rules
 _TRIGGERS = tuple(trigger for pack in all_packs() for trigger in pack.time_triggers)
+#: any of them, in one pass over the casefolded text (one ``in`` a trigger cost a recall
+#: at 10,000 memories about 1 ms: every candidate's text, and every line of the block)
+_TRIGGERED = re.compile("|".join(re.escape(trigger) for trigger in sorted(set(_TRIGGERS), key=len, reverse=True)))
 
 
 @cache
@@ -87,7 +90,7 @@ def relative_times(text: str) -> Iterator[Said]:
     días", "last Friday"), in the order it tells them, each as often as it says it, from
     its first ``READ_CHARS`` characters."""
     text = text[:READ_CHARS]
-    if not any(word in text.casefold() for word in _TRIGGERS):
+    if not _TRIGGERED.search(text.casefold()):
         return
     every, rules = _patterns()
     for match in every.finditer(text):

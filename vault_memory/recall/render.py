@@ -6,6 +6,7 @@ a recalled memory must never be able to steer the agent that reads it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -87,11 +88,16 @@ def _skeleton(text: str) -> tuple[str, list[int]]:
     return "".join(chars), origin
 
 
+@functools.lru_cache(maxsize=4096)
 def defang(text: str) -> str:
     """Text that can sit inside the block without closing it or faking its opening: what
     reads as the ``<`` of a ``memory`` or ``vmem-saved`` tag (look-alikes, invisible
     characters and HTML escapes included) becomes ``‹``, and what reorders a line's letters
-    (bidirectional controls) is left out; everything else stays as written."""
+    (bidirectional controls) is left out; everything else stays as written. Kept for the
+    texts seen last: a line is rendered several times an answer (its version for the
+    session, its fit to the budget) and the same memories come back answer after answer;
+    reading a text that is not ASCII character by character cost a recall at 10,000
+    memories about 1 ms."""
     if not text:
         return text
     if text.isascii():  # its own skeleton, read in C: almost every memory
