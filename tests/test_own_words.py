@@ -4471,3 +4471,37 @@ def test_a_thing_said_with_what_the_user_does_with_it_is_kept_whole(said, writte
     the thing is, so the whole is the fact."""
     signals, _ = read_requests(said)
     assert [s.text for s in signals] == [written]
+
+
+@pytest.mark.parametrize(
+    ("said", "typed"),
+    [
+        ("acordate que soy alergica al maní", "alergica al maní"),
+        ("no te olvides: soy ALÉRGICO a los mariscos", "ALÉRGICO a los mariscos"),
+        ("lembra que sou alergico a frutos do mar", "alergico a frutos do mar"),
+        ("guarda aí que eu sou alérgica a lactose", "alérgica a lactose"),
+    ],
+)
+def test_an_allergy_is_written_in_the_words_the_user_typed(said, typed):
+    """ "soy alergico a la penicilina" was written "El usuario es alérgico a la penicilina":
+    the rule's template put its own spelling in place of the user's word. The person
+    changes; the user's word stays as typed (accents, capitals), and says the gender."""
+    signals, _ = read_requests(said)
+    assert len(signals) == 1 and signals[0].text.endswith(typed), [s.text for s in signals]
+    assert signals[0].text.startswith(("La usuaria", "A usuária")) == typed.casefold().startswith(
+        ("alergica", "alérgica")
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("não te esqueças que vivo em Braga desde 2019", "O usuário vive em Braga desde 2019"),
+        ("lembra que eu moro no Recife", "O usuário mora no Recife"),
+    ],
+)
+def test_where_the_user_lives_is_written_with_their_own_verb(said, written):
+    """ "vivo no Porto" was written "O usuário mora no Porto": the rule's template chose the
+    verb. The user's verb is kept, in the third person."""
+    signals, _ = read_requests(said)
+    assert [s.text for s in signals] == [written]

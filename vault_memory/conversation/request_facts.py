@@ -105,9 +105,10 @@ STATEMENTS: tuple[tuple[str, str, re.Pattern[str], str, str, str], ...] = tuple(
 )
 
 
-#: rule → how the fact opens when the user speaks of herself in the feminine ("La usuaria es alérgica")
+#: rule → how the fact opens (up to its first slot) when the user speaks of herself in the
+#: feminine ("La usuaria es")
 _FEMININE = {
-    rule: (template.split(" {x}")[0], feminine)
+    rule: (template.split(" {", 1)[0], feminine)
     for pack in all_packs()
     for rule, _, _, _, template, feminine in pack.signal_statements
     if feminine
@@ -885,9 +886,11 @@ def _statement(clause: str) -> Signal | None:
                 value = " ".join(value.split()[:4])
             if not value:
                 return None
-            text = template.format(x=value)
+            # the template's other slots are the user's words as typed ("alergico", not "alérgico")
+            typed = {name: said for name, said in match.groupdict().items() if name != "x" and said is not None}
+            text = template.format(**typed, x=value)
             if rule in _FEMININE and (match.groupdict().get("g") or "").lower() == "a":
-                text = text.replace(*_FEMININE[rule])
+                text = text.replace(*_FEMININE[rule], 1)
             # the value is the user's words: "…lives in Leeds with my wife" → "…with their wife"
             return Signal(_sentence(in_third_person(text, lang)), key, domain, lang, rule)
     return None

@@ -163,7 +163,8 @@ class Pack:
     #: that ask nothing to be kept ("do you remember…?", "don't note that"), requests to
     #: remember ("remember that X"), instructions that last ("from now on X"); and facts said
     #: outright as (rule, pattern, key, domain, the third person with ``{x}``, its opening
-    #: when the user speaks of herself in the feminine, or None)
+    #: when the user speaks of herself in the feminine, or None); the third person may name
+    #: another group of the pattern (``{a}``): a word of the user's written as they typed it
     signal_refusals: tuple[tuple[str, str], ...] = ()
     signal_requests: tuple[tuple[str, str], ...] = ()
     signal_directives: tuple[tuple[str, str], ...] = ()

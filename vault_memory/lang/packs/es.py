@@ -618,11 +618,11 @@ PACK = Pack(
         ),
         (
             "alergico",
-            "^(?:yo\\s+)?soy\\s+al[eé]rgic(?P<g>[oa])\\s+(?P<x>(?:a|al)\\s+.+)$",
+            "^(?:yo\\s+)?soy\\s+(?P<a>al[eé]rgic(?P<g>[oa]))\\s+(?P<x>(?:a|al)\\s+.+)$",
             "alergias",
             "health",
-            "El usuario es alérgico {x}",
-            "La usuaria es alérgica",
+            "El usuario es {a} {x}",  # the word as the user typed it ("alergico" stays)
+            "La usuaria es",
         ),
         (
             "prefiero",

@@ -608,10 +608,10 @@ PACK = Pack(
         ),
         (
             "moro-em",
-            "^(?:eu\\s+)?(?:moro|vivo)\\s+(?P<x>(?:em|no|na|nos|nas)\\s+.+)$",
+            "^(?:eu\\s+)?(?P<v>moro|vivo)\\s+(?P<x>(?:em|no|na|nos|nas)\\s+.+)$",
             "city",
             "personal",
-            "O usuário mora {x}",
+            "{v} {x}",  # the user's own verb, in the third person: "vivo no Porto" → "O usuário vive no Porto"
             None,
         ),
         (
@@ -632,11 +632,11 @@ PACK = Pack(
         ),
         (
             "alergico-pt",
-            "^(?:eu\\s+)?sou\\s+al[eé]rgic(?P<g>[oa])\\s+(?P<x>(?:a|ao|à|aos|às)\\s+.+)$",
+            "^(?:eu\\s+)?sou\\s+(?P<a>al[eé]rgic(?P<g>[oa]))\\s+(?P<x>(?:a|ao|à|aos|às)\\s+.+)$",
             "allergies",
             "health",
-            "O usuário é alérgico {x}",
-            "A usuária é alérgica",
+            "O usuário é {a} {x}",  # the word as the user typed it ("alergico" stays)
+            "A usuária é",
         ),
         ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
     ),
