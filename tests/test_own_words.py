@@ -4505,3 +4505,37 @@ def test_where_the_user_lives_is_written_with_their_own_verb(said, written):
     verb. The user's verb is kept, in the third person."""
     signals, _ = read_requests(said)
     assert [s.text for s in signals] == [written]
+
+
+@pytest.mark.parametrize(
+    ("facts", "question", "value"),
+    [
+        (
+            ["La furgoneta la aparco en la calle Olivo.", "Mi hermana Irene trabaja de enfermera."],
+            "¿dónde dejo el coche?",
+            "calle Olivo",
+        ),
+        (
+            ["Pro trampo eu pego o trem da linha Esmeralda.", "A minha irmã Inês é enfermeira."],
+            "que transporte uso para trabalhar?",
+            "Esmeralda",
+        ),
+        (
+            ["O meu médico de família é o Dr. Vasconcelos.", "Sou vegetariano desde 2019."],
+            "quem me trata quando fico doente?",
+            "Vasconcelos",
+        ),
+    ],
+)
+def test_the_multilingual_models_nearest_answer_under_its_noise_floor_is_shown(tmp_path, facts, question, value):
+    """A Spanish or Portuguese answer that shares no word with its question is judged by the
+    multilingual model alone, whose cosines of answers run from .04 to .39: one under .2
+    was dropped as noise and the block stayed empty. Its nearest memory down to .12 is
+    shown, after everything else."""
+    root = create_vault(tmp_path / "vault", with_examples=False)
+    mem = vmem.open(str(root), use_daemon=False)
+    for fact in facts:
+        mem.remember(fact)
+    result = mem.recall(question)
+    assert value in result.block, result.block
+    assert len([h for h in result.hits if not h.pinned_only]) <= 2

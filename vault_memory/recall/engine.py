@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import EmbedderError
 from ..index.catalog import Meta
-from ..index.embedder import Part, embed_question, parts_of, token_model
+from ..index.embedder import Part, UseEmbedder, embed_question, parts_of, token_model
 from ..index.generations import check_compatible
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
@@ -60,10 +60,25 @@ from .told import Told
 #: (MiniLM) / 6.1% (use-multilingual) of unrelated pairs; the floors that best separate the
 #: two there (.38 / .27) change nothing on LoCoMo's tune split at .27 and lose at .38
 MIN_SIMILARITY = 0.2
+#: per model, a floor below ``MIN_SIMILARITY`` down to which its nearest candidates (this
+#: many) are kept all the same. The multilingual model's cosines of answers and of unrelated
+#: facts overlap from .04 to .39 (the relevance set's Spanish and Portuguese pairs, tune
+#: half): at .2 it left out half of their answers (9 of 19 each shown). Its nearest one down
+#: to .12 finds 14 and 12 of 19 for 18 more lines on 24 questions nothing answers (the
+#: nearest two, 15 and 14 for 35; every candidate down to .12, 16 and 16 for 125)
+NEAREST_BELOW_FLOOR: dict[str, tuple[float, int]] = {UseEmbedder.model_id: (0.12, 1)}
 
 
 #: the longest question recall reads (the prompt hook sends 2,000 characters)
 MAX_QUERY_CHARS = 8_000
+
+
+def below_floor(hits: list[tuple[str, float]], kw_score: dict[str, float], model_id: str) -> list[tuple[str, float]]:
+    """A model's nearest vector hits under ``MIN_SIMILARITY`` that are kept all the same,
+    down to its own floor (``NEAREST_BELOW_FLOOR``), best first; none for most models."""
+    floor, most = NEAREST_BELOW_FLOOR.get(model_id, (MIN_SIMILARITY, 0))
+    near = sorted(((p, s) for p, s in hits if floor <= s < MIN_SIMILARITY and p not in kw_score), key=lambda h: -h[1])
+    return near[:most]
 
 
 class Engine:
@@ -390,6 +405,7 @@ class Engine:
         memory lifted by how well its conversation as a whole answers (``sessions``:
         {conversation: score})."""
         kw_score = dict(keyword)
+        near = [below_floor(hits, kw_score, part.model_id) for hits, part in zip(by_model, models, strict=True)]
         by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
         abstains, judges = self._language_rule(snap, keyword, by_model, asked_in, models, legs)
         if abstains is not None:
@@ -401,7 +417,35 @@ class Engine:
         fused = spread_to_neighbours(fused, neighbours, self.params.neighbour_weight)
         dated: dict[str, str] = {}
         fused = self._lift(snap, fused, when, sessions or {}, dated)
-        return Candidates(keyword, vector, kw_score, dict(vector), abstains, fused, neighbours, judges, dated=dated)
+        vec_score = dict(vector)
+        if any(near):
+            self._add_below_floor(snap, fused, vec_score, judges, near, models, asked_in, abstains is not None)
+        return Candidates(keyword, vector, kw_score, vec_score, abstains, fused, neighbours, judges, dated=dated)
+
+    def _add_below_floor(
+        self,
+        snap: Snapshot,
+        fused: dict[str, float],
+        vec_score: dict[str, float],
+        judges: dict[str, Part],
+        near: list[list[tuple[str, float]]],
+        models: Sequence[Part],
+        asked_in: str | None,
+        by_language: bool,
+    ) -> None:
+        """Each model's nearest below the noise floor (``below_floor``), put after every
+        other candidate in its cosine's order (the others' scores and order as they were: a
+        lower candidate in the fusion would rescale them), when that model judges the pair."""
+        paths = [p for hits in near for p, _ in hits if p not in fused]
+        part_of = judges_of(self.languages(snap, paths), models, asked_in) if by_language else {}
+        low = min(fused.values(), default=1.0)
+        for i, (hits, part) in enumerate(zip(near, models, strict=True)):
+            for path, cosine in hits:
+                judged_by = part_of.get(path) if by_language else (part if i == 0 else None)
+                if path in fused or judged_by is not part:
+                    continue
+                low /= 2
+                fused[path], vec_score[path], judges[path] = low, cosine, part
 
     def _lift(
         self,
