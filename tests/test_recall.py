@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NOW, Cli, recall_ids, tree_digest, write
+from conftest import DAY, NOW, Cli, recall_ids, tree_digest, write
 
 import vault_memory as vmem
 from vault_memory import IndexStale
@@ -292,6 +292,63 @@ def test_a_carried_over_snapshot_ranks_exactly_like_a_new_one(empty_vault_dir, b
     assert after["episodes/conv-1.md"] is before["episodes/conv-1.md"]
     assert "dog" in after["episodes/conv-4.md"].text and "dog" not in before["episodes/conv-4.md"].text
     for snap in (full, lazy, again):
+        snap.close()
+
+
+def test_a_newer_fact_written_after_a_recall_is_read_as_a_change_on_the_next(empty_vault_dir, backend_for):
+    """The daemon keeps what the related-facts stage read of each fact from commit to commit
+    (``related._Readings``); a fact written since that comes among the neighbours it read
+    must be read again: the next snapshot ranks and marks exactly as a new one, the older
+    fact no longer shown unmarked beside its change, and a write far from them keeps it."""
+    backend = backend_for(empty_vault_dir)
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    older = [
+        "I cycle to the office every morning.",
+        "I ride a 2014 Honda moped around town.",
+        "The staging server is called kestrel.",
+        "My dentist is Dr. Haruki Sato on Elm Street.",
+    ]
+    for text in older:
+        mem.remember(text, now=NOW - 10 * DAY)
+    mem.remember("These days our sprint planning moved to Wednesdays.", now=NOW - 5 * DAY)  # a change already
+    engine = backend.engine
+    backend.ensure_fresh()
+    questions = [RecallQuery(q, as_of=NOW) for q in ("how do I get to work?", "what do I ride?", "staging host")]
+
+    def ranked(snap):
+        return [
+            [
+                (h.memory.text.strip(), round(h.score, 9), bool(h.outdated_by), len(h.conflicts_with))
+                for h in engine.rank(snap, q)
+            ]
+            for q in questions
+        ]
+
+    first = engine.index.snapshot()
+    before = ranked(first)
+    assert not any(marked for hits in before for _, _, marked, _ in hits)
+    # the change of a fact the stage has read: the reading carried over must not hide it
+    mem.remember("These days I take the 38 bus to the office", now=NOW - DAY)
+    report = backend.ensure_fresh()
+    assert report is not None and report.commit is not None
+    carried, fresh = engine.next_snapshot(first, report.commit), engine.index.snapshot()
+    assert carried.worked_out.get("changes_near"), "nothing was carried over"
+    after = ranked(carried)
+    assert after == ranked(fresh)
+    # read by the stage alone (no rule reads the two as one subject): the bus names what it changed
+    changed = {text for text, _, _, changes in after[0] if changes}
+    unmarked = {text for text, _, outdated, _ in after[0] if not outdated}
+    assert changed == {"These days I take the 38 bus to the office"} and older[0] not in unmarked, after
+    # a write far from every reading: the readings are kept, and rank as a new snapshot's
+    mem.remember("My favourite tea is rooibos with honey.", now=NOW)
+    report = backend.ensure_fresh()
+    assert report is not None and report.commit is not None
+    again, fresh2 = engine.next_snapshot(carried, report.commit), engine.index.snapshot()
+    kept = again.worked_out.get("changes_near")
+    assert kept and all(reading.since for reading in kept.values())
+    assert ranked(again) == ranked(fresh2) == after
+    assert not any(reading.since for reading in kept.values() if reading.found)
+    for snap in (first, carried, fresh, again, fresh2):
         snap.close()
 
 

@@ -69,7 +69,8 @@ class Snapshot:
         self._holds_links: bool | None = None
         self._tokens: TokenReader | Literal[False] | None = None  # opened on first use
         #: what a recall stage worked out from this snapshot alone, by the stage's name, for
-        #: the next recall on it (the daemon's recalls share one snapshot between syncs)
+        #: the next recall on it (the daemon's recalls share one snapshot between syncs);
+        #: work that can tell what a commit changed of it is kept for the next (``Carried``)
         self.worked_out: dict[str, dict] = {}
         #: why a read of this generation failed (its token rows), for a long-lived reader
         #: to have it rebuilt; None while all reads succeed
@@ -96,6 +97,10 @@ class Snapshot:
         turns = [*previous.catalog.records(names).values(), *self.catalog.records(names).values()]
         if not any(Memory.from_record(record).conversation for record in turns):  # no turn moved: neighbours hold
             self._neighbours = {path: near for path, near in neighbours.items() if path not in touched}
+        for name, work in previous.worked_out.items():
+            kept = work.after(touched, self) if isinstance(work, Carried) else None
+            if kept is not None:
+                self.worked_out[name] = kept
 
     def _follows(self, previous: Snapshot | None, seq: int) -> bool:
         """Whether this catalog is ``previous``'s generation's commit ``seq`` and
@@ -394,6 +399,15 @@ class Snapshot:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class Carried(dict):
+    """Work a recall stage did on one snapshot that it can carry to the next commit's
+    (``Snapshot.carry_over``): ``after`` gives what of it holds once ``touched`` changed, or
+    None when none of it does."""
+
+    def after(self, touched: frozenset[str], snap: Snapshot) -> Carried | None:
+        return None
 
 
 class VectorCache:

@@ -20,10 +20,12 @@ alike (``benchmarks/language_eval.py --recall``, docs/benchmarks.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from ..index.embedder import Part
-from ..index.snapshot import Snapshot
+from ..index.snapshot import Carried, Snapshot
 from ..lang import detect, of_the_same_people, people, says_change, says_contrast
 from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
@@ -190,26 +192,103 @@ def _changes_near(
     search of the joined vector scored every multilingual row, 6 ms; one restricted to the
     facts that tell of a change read 1,900 stored vectors, 40 ms). No query changes it
     (which of them are current is asked per recall), so it is worked out once a snapshot:
-    a fact the daemon's recalls bring up again costs a lookup."""
-    known = snap.worked_out.setdefault("changes_near", {})
+    a fact the daemon's recalls bring up again costs a lookup, and after a commit that only
+    added memories, a check that none of them came among the neighbours it read
+    (``_Readings``: the first recall after a prompt's "remember that…" read every one again,
+    3 ms of `vmem recall` at 10,000 memories)."""
+    known = snap.worked_out.get("changes_near")
+    if not isinstance(known, _Readings):
+        known = snap.worked_out["changes_near"] = _Readings.of(snap)
     own_path = memory.path.as_posix() if memory.path is not None else ""
     key = (memory.id, own_path, params)
-    if key in known:
-        return known[key]
+    reading = known.get(key)
+    if reading is not None and (not reading.since or reading.holds(snap, vector)):
+        known[key] = replace(reading, since=frozenset())
+        return reading.found
     language = detect(memory.text)
     judge = judge_of(parts, language, language)
-    near = [path for path, _ in snap.vector_hits(vector, params.neighbours, part=judge) if path != own_path]
+    hits = snap.vector_hits(vector, params.neighbours, part=judge)
+    near = [path for path, _ in hits if path != own_path]
     read = snap.memories(near) if near else {}
     candidates = [path for path in near if (other := read.get(path)) is not None and _may_change(memory, other)]
     vectors = snap.vectors_of(candidates) if candidates else {}
     found: list[tuple[float, Memory]] = []
+    seen = {own_path, *near}
+    bounds: list[tuple[str | None, Part, float]] = [(None, judge, _bound(hits, params.neighbours))]
     for path in (path for path in candidates if path in vectors):
         other = read[path]
         cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
-        if cosine >= params.min_cosine and memory.id in _nearest_older(other, vectors[path], snap, parts, params):
+        if cosine < params.min_cosine:
+            continue
+        older, their_hits, their_judge = _nearest_older(other, vectors[path], snap, parts, params)
+        seen |= {p for p, _ in their_hits}
+        bounds.append((path, their_judge, _bound(their_hits, params.neighbours + 1)))
+        if memory.id in older:
             found.append((cosine, other))
-    known[key] = found
+    known[key] = _Reading(found, frozenset(seen), tuple(bounds))
     return found
+
+
+def _bound(hits: list[tuple[str, float]], limit: int) -> float:
+    """The least score a memory needs to come among ``hits`` (a search's best ``limit``)."""
+    return hits[-1][1] if len(hits) >= limit else -np.inf
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What ``_changes_near`` read of one fact: its changes, the memories whose neighbours
+    decided them (``seen``), each neighbour search it made (whose vector: None for the
+    fact's own; the model; the least score that came among them) and the memories written
+    since it was read (``since``), not yet checked against those searches."""
+
+    found: list[tuple[float, Memory]]
+    seen: frozenset[str]
+    searches: tuple[tuple[str | None, Part, float], ...]
+    since: frozenset[str] = frozenset()
+
+    def holds(self, snap: Snapshot, vector) -> bool:
+        """Whether no memory written ``since`` comes among the neighbours of any search it
+        made (scored as the search scored them; a tie counts as coming among them)."""
+        written = sorted(self.since)
+        for source, part, bound in self.searches:
+            own = vector if source is None else snap.vectors_of([source]).get(source)
+            if own is None or any(s >= bound - 1e-6 for s in snap.similarities(own, written, part).values()):
+                return False
+        return True
+
+
+class _Readings(Carried):
+    """``_Reading``s by fact, kept from commit to commit while the vector files searched
+    are the same and a commit only adds to them (a deletion asks the graph for more, which
+    may find a neighbour it missed); a reading that saw a memory a commit touched is dropped,
+    the others checked when next asked (``_Reading.holds``)."""
+
+    #: the most readings carried to the next commit (a daemon's recalls look at 8 facts each)
+    MOST = 4096
+
+    def __init__(self, files: tuple = ()):
+        super().__init__()
+        self.files = files
+
+    @classmethod
+    def of(cls, snap: Snapshot) -> _Readings:
+        vectors = snap.vectors
+        return cls(() if vectors is None else (vectors.base, vectors.side, len(vectors.deleted)))
+
+    def after(self, touched: frozenset[str], snap: Snapshot) -> _Readings | None:
+        carried = _Readings.of(snap)
+        if (
+            not self.files
+            or carried.files != self.files
+            or any(a is not b for a, b in zip(carried.files[:2], self.files[:2], strict=True))
+        ):
+            return None
+        if len(self) > self.MOST:
+            return None
+        for key, reading in self.items():
+            if not reading.seen & touched:
+                carried[key] = replace(reading, since=reading.since | touched)
+        return carried
 
 
 def _may_change(memory: Memory, other: Memory) -> bool:
@@ -247,22 +326,24 @@ def _kind(subject: str) -> str:
     return subject.split(" ", 1)[0] if subject.startswith("act:") else subject
 
 
-def _nearest_older(newer: Memory, vector, snap: Snapshot, parts: Sequence[Part], params: RelatedParams) -> list[str]:
+def _nearest_older(
+    newer: Memory, vector, snap: Snapshot, parts: Sequence[Part], params: RelatedParams
+) -> tuple[list[str], list[tuple[str, float]], Part]:
     """The ids of the facts said before ``newer`` that are nearest to it: a change is of the
     fact it is nearest to, not of any fact that reads alike ("my manager is now Tom" is of
-    "My manager is Priya", not of "My email is j.harper@…", both "My … is …")."""
+    "My manager is Priya", not of "My email is j.harper@…", both "My … is …"); with the
+    search that found them and the model that made it."""
     said = said_order(newer)[0]
     language = detect(newer.text)
-    near = [
-        path for path, _ in snap.vector_hits(vector, params.neighbours + 1, part=judge_of(parts, language, language))
-    ]
-    read = snap.memories(near)
+    judge = judge_of(parts, language, language)
+    hits = snap.vector_hits(vector, params.neighbours + 1, part=judge)
+    read = snap.memories([path for path, _ in hits])
     older = [
         other.id
-        for path in near
+        for path, _ in hits
         if (other := read.get(path)) is not None
         and other.type == "fact"
         and other.id != newer.id
         and said_order(other)[0] < said
     ]
-    return older[: params.nearest_older]
+    return older[: params.nearest_older], hits, judge
