@@ -277,15 +277,12 @@ class _Readings(Carried):
 
     def after(self, touched: frozenset[str], snap: Snapshot) -> _Readings | None:
         carried = _Readings.of(snap)
-        if (
-            not self.files
-            or carried.files != self.files
-            or any(a is not b for a, b in zip(carried.files[:2], self.files[:2], strict=True))
-        ):
+        if not (self.files and carried.files) or len(self) > self.MOST:
             return None
-        if len(self) > self.MOST:
+        (base, side, deleted), (was_base, was_side, was_deleted) = carried.files, self.files
+        if base is not was_base or side is not was_side or deleted != was_deleted:
             return None
-        for key, reading in self.items():
+        for key, reading in list(self.items()):  # a recall on the older snapshot may add to it meanwhile
             if not reading.seen & touched:
                 carried[key] = replace(reading, since=reading.since | touched)
         return carried
