@@ -202,7 +202,9 @@ def _changes_near(
     own_path = memory.path.as_posix() if memory.path is not None else ""
     key = (memory.id, own_path, params)
     reading = known.get(key)
-    if reading is not None and (not reading.since or reading.holds(snap, vector)):
+    if reading is not None and not reading.since:
+        return reading.found
+    if reading is not None and reading.holds(snap, vector):
         known[key] = replace(reading, since=frozenset())
         return reading.found
     language = detect(memory.text)
@@ -250,8 +252,9 @@ class _Reading:
         """Whether no memory written ``since`` comes among the neighbours of any search it
         made (scored as the search scored them; a tie counts as coming among them)."""
         written = sorted(self.since)
+        theirs = snap.vectors_of([source for source, _, _ in self.searches if source is not None])
         for source, part, bound in self.searches:
-            own = vector if source is None else snap.vectors_of([source]).get(source)
+            own = vector if source is None else theirs.get(source)
             if own is None or any(s >= bound - 1e-6 for s in snap.similarities(own, written, part).values()):
                 return False
         return True
