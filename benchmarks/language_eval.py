@@ -155,7 +155,43 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_secrets(split, show, "secrets_typed"))
     out.update(_secrets(split, show, "secrets_after"))  # all held: measured, never read
     out.update(_beside(split, show, judge))
+    out.update(_follow_on(split, show, judge))
     out.update(_kinds(split, show))
+    return out
+
+
+def _follow_on(split: str, show: bool, judge: Judge | None) -> dict:
+    """The sentence said right after a kept request: a detail of its fact kept with it
+    (``follow_on_kept``: every ``keep`` value written), anything else (a task, a question, a
+    remark of the chat) not written (``follow_on_written``: half or more of its own words in
+    what is written), on ``follow_on`` and ``follow_on2`` (two helpers who saw no rule)."""
+    import re
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"\w{3,}", text.casefold()))
+
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for name in ("follow_on", "follow_on2"):
+        if not (DATA / f"{name}.json").exists():
+            continue
+        for case in cases(name, split):
+            signals, _ = read_requests(f"{case['request']} {case['next']}", judge=judge)
+            written = " ".join(s.text for s in signals)
+            if case["label"] == "goes_on":
+                right = all(k.casefold() in written.casefold() for k in case["keep"])
+                row, hit = "follow_on_kept", right
+            else:
+                own = words(case["next"]) - words(case["request"])
+                hit = bool(own) and len(own & words(written)) >= len(own) / 2
+                row, right = "follow_on_written", not hit
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+            if show and not right and split == "tune":
+                print(f"FOLLOW ON [{case['id']}] {case['request']!r} {case['next']!r} -> {written!r}")
+    out = {}
+    for row, counts in table.items():
+        out[row] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
+        out[row]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
     return out
 
 
@@ -577,6 +613,7 @@ def main() -> None:
                 "secret_written",
                 "joined_",
                 "possessive",
+                "follow_on",
             )
         )
     ]:
