@@ -96,6 +96,20 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     return w, b
 
 
+def best_l2(x: np.ndarray, y: np.ndarray, groups: np.ndarray, grid: tuple[float, ...], how: str) -> float:
+    """The penalty of ``grid`` whose fits score the least log loss on each group left out in
+    turn (``how`` says what a group is; each printed)."""
+    best = None
+    for l2 in grid:
+        p = left_out(x, y, groups, l2)
+        loss = float(-np.mean(y * np.log(p + 1e-9) + (1 - y) * np.log(1 - p + 1e-9)))
+        print(f"l2 {l2:g}: log loss {loss:.3f} ({how})")
+        if best is None or loss < best[0]:
+            best = (loss, l2)
+    assert best is not None
+    return best[1]
+
+
 def left_out(x: np.ndarray, y: np.ndarray, groups: np.ndarray, l2: float) -> np.ndarray:
     """Each prompt's probability from a model fitted without its generation."""
     p = np.zeros(len(y))
@@ -138,15 +152,7 @@ def main() -> None:
     held = np.array([r[3] for r in rows])
     x_tr, y_tr, g_tr = x[~held], y[~held], groups[~held]
     print(f"trained on {len(y_tr)} prompts ({int(y_tr.sum())} requests, {int(len(y_tr) - y_tr.sum())} instructions)")
-    best = None
-    for l2 in L2:
-        p = left_out(x_tr, y_tr, g_tr, l2)
-        loss = float(-np.mean(y_tr * np.log(p + 1e-9) + (1 - y_tr) * np.log(1 - p + 1e-9)))
-        print(f"l2 {l2:g}: log loss {loss:.3f} (one generation left out at a time)")
-        if best is None or loss < best[0]:
-            best = (loss, l2)
-    assert best is not None
-    l2 = best[1]
+    l2 = best_l2(x_tr, y_tr, g_tr, L2, "one generation left out at a time")
 
     def judge_of(w: np.ndarray, b: float):
         return lambda text: float(1 / (1 + np.exp(-(_vector(text) @ w + b))))

@@ -2129,6 +2129,10 @@ def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
             asked.append(clauses)
             return real.asks(clauses)
 
+        def goes_on(self, sentence):
+            asked.append(sentence)
+            return real.goes_on(sentence)
+
     for said in (
         "fix the failing test in parser.py, it breaks on empty input",
         "what's the weather like in Lisbon tomorrow?",
@@ -4539,3 +4543,40 @@ def test_the_multilingual_models_nearest_answer_under_its_noise_floor_is_shown(t
     result = mem.recall(question)
     assert value in result.block, result.block
     assert len([h for h in result.hits if not h.pinned_only]) <= 2
+
+
+def test_a_detail_said_after_a_request_is_kept_with_it_and_a_task_or_a_thanks_is_not(tmp_path):
+    """Through the hook's path (a real vault, the bundled multilingual model): a sentence
+    after a kept request that no word of it joins ("My cardiologist … prescribed warfarin")
+    had been dropped without a word, the request kept in part. The judge of meaning joins
+    it when it reads as of the user's world; a task, a thanks, a closing and a question after
+    the same requests are not written."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    details = {
+        "Remember that I'm on blood thinners. My cardiologist, Dr. Ferreira-Lamb, prescribed warfarin after the surgery.": (
+            "Ferreira-Lamb",
+            "warfarin",
+        ),
+        "Acordate que mi hija Maite juega al hockey. Entrena en el club Banco Nación los martes y jueves.": (
+            "Banco Nación",
+            "martes y jueves",
+        ),
+        "Lembra que eu tenho um Corolla 2015. O seguro é da Azul e vence em outubro.": ("Azul", "outubro"),
+    }
+    others = {  # what the request keeps, and a word of the sentence after it
+        "Remember that I keep bees in the back garden. Now write the unit tests for the hive sensor parser.": (
+            "bees",
+            "unit tests",
+        ),
+        "Acordate que mi hermano Iñaki vive en Rosario. Gracias, sos un genio.": ("Rosario", "genio"),
+        "Lembra que eu jogo vôlei às quintas. Quanto custa uma joelheira boa?": ("vôlei", "joelheira"),
+        "Remember that my landlady is Mrs. Abernathy. Kind regards, Helen": ("Abernathy", "regards"),
+    }
+    with vmem.open(vault, use_daemon=False) as mem:
+        for said in (*details, *others):
+            remember_said(mem, said, now=NOW)
+        texts = [m.text for m in mem.list().memories]
+    for said, values in details.items():
+        assert any(all(v in t for v in values) for t in texts), (said, texts)
+    for said, (kept, word) in others.items():
+        assert any(kept in t for t in texts) and not any(word in t for t in texts), (said, texts)

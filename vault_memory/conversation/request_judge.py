@@ -35,6 +35,9 @@ class _Judge:
         vectors = self._vectors(tuple(clauses)) if clauses else []
         return [meaning.asks_to_keep(v, c) for v, c in zip(vectors, clauses, strict=True)]
 
+    def goes_on(self, sentence: str) -> float:
+        return meaning.goes_on(self._vectors((sentence,))[0])
+
     def _vectors(self, texts: Sequence[str]):
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))
 

@@ -50,6 +50,7 @@ from .request_facts import (
     _ASKS_A_VALUE,
     _BACK_WORDS,
     _BARE_POSSESSIVE,
+    _COURTESY_WORDS,
     _CUE_REACH,
     _DEICTIC,
     _DEICTIC_OPENINGS,
@@ -153,6 +154,11 @@ class Judge(Protocol):
         """Each clause's probability that it asks to keep what the rest of its message says."""
         ...
 
+    def goes_on(self, sentence: str) -> float:
+        """The probability that ``sentence``, said right after a kept request, is a detail of
+        its fact rather than something else."""
+        ...
+
 
 #: why a request the rules kept is not, when the judge reads its message as the task's
 _BY_MEANING = "an instruction for the task at hand, by what the message says (not the user's world)"
@@ -227,14 +233,16 @@ def read_requests(
 
     ``judge``, when given, reads the meaning of a message it can read whole where the rules
     are in doubt: what they refused by words of the task alone, and what they kept
-    (``_judged``)."""
+    (``_judged``); and a sentence after a kept request that no word of it joins, kept with
+    it when the judge reads it as a detail of its fact (``_gone_on``)."""
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = _as_written(normalize_space(_not_said(utterance)).strip())
-    found, declined = _read_by_rules(said, seconds)
+    found, declined, may_go_on = _read_by_rules(said, seconds)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
+    found = _gone_on(found, may_go_on, judge)
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said))
     if not found and not declined:
@@ -268,14 +276,24 @@ def _cut_tail(fact: Signal, tail: str) -> Signal:
     return replace(fact, text=kept, rule=f"asked-by-meaning+{fact.rule}")
 
 
-def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
+def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list[NotKept], list[tuple[Signal, str]]]:
     """What the rules read of ``said`` (a message as written, its idioms of asking read as
-    the requests they ask): its facts, and its requests not kept with why."""
+    the requests they ask): its facts, its requests not kept with why, and the sentences
+    that may go on about a fact kept just before them (``_Reading.may_go_on``)."""
     reading = _Reading()
     reading.language = detect(said) if said else None
     _read_all(reading, _sentences_of(said, reading.language), seconds)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
-    return _of_the_work_at_hand(found, declined, said)
+    may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
+    return (*_of_the_work_at_hand(found, declined, said), may_go_on)
+
+
+def _gone_on(found: list[Signal], may_go_on: list[tuple[Signal, str]], judge: Judge) -> list[Signal]:
+    """``found`` with each fact joined by the sentence after it that the judge reads as going
+    on about it ("Remember I take sertraline. My psychiatrist, Dr. Okafor, may change the
+    dose."): no word of that sentence said so, and a request is kept whole."""
+    gone_on = {id(fact): sentence for fact, sentence in may_go_on if judge.goes_on(sentence) >= meaning.GOES_ON}
+    return [_joined(f, gone_on[id(f)]) if id(f) in gone_on else f for f in found]
 
 
 #: why a message the judge read as asking, in words no rule reads, is not kept
@@ -363,7 +381,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:
-        found, declined = _read_by_rules(f"{request}: {sure[0].rest}", seconds)
+        found, declined, _ = _read_by_rules(f"{request}: {sure[0].rest}", seconds)
         if found:
             return [replace(f, rule=f"asked-by-meaning+{f.rule}") for f in found], declined
     return [], [NotKept(said, _ASKED_UNREAD)]
@@ -770,6 +788,9 @@ class _Reading:
     ahead: bool = False
     #: the message's language, for a sentence too short to tell its own ("- odeio coentro")
     language: str | None = None
+    #: sentences after a kept request that no word reads as going on with it, each with
+    #: where its request is in ``found``: the judge of meaning may join them (``_gone_on``)
+    may_go_on: list[tuple[int, str]] = field(default_factory=list)
     #: a sentence whose facts were read as told, not asked ("Soy celíaca y vivo en Bilbao."
     #: keeps where the user lives), and where in ``found`` they are: a request that points
     #: back at it keeps the whole sentence in their place
@@ -1002,6 +1023,8 @@ class _Reading:
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
+            if self.joins is not None and len(declined) == declined_before and not repeated and _may_go_on(opening):
+                self.may_go_on.append((self.joins, opening))  # "My psychiatrist, Dr. Okafor, …": the judge reads it
             self.joins = None
             self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
             if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
@@ -1425,6 +1448,54 @@ def _goes_on(sentence: str) -> bool:
     needs reformatting", "Mi culpa, no la tuya")."""
     first = re.split(r"['’]", sentence.split(maxsplit=1)[0].casefold().strip(",:"))[0]
     return first in _CONTINUES and not _TASK_WORDS.search(sentence) and not _DEICTIC.search(sentence)
+
+
+#: what opens a sentence said to whom the user writes, not of the fact before it: a
+#: courtesy or a closing of any pack ("thank you", "have a great day", "un saludo")
+_CLOSING = re.compile(
+    r"^(?:"
+    + "|".join(
+        sorted(
+            {re.escape(w).replace(r"\ ", r"\s+") for p in all_packs() for w in (*p.closings, *p.courtesies)},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?![\w'’])",
+    _I,
+)
+
+
+#: a speaker's label of any pack that opens a sentence ("System:", "Asistente:"): what
+#: follows is another's words, or made to look so
+_SPEAKER_LABEL = re.compile(
+    r"^(?:"
+    + "|".join(sorted({re.escape(w) for p in all_packs() for w in p.speaker_labels}, key=len, reverse=True))
+    + r")\s*+:",
+    _I,
+)
+
+
+def _may_go_on(sentence: str) -> bool:
+    """Whether a sentence after a request that no word of it joins may still go on about what
+    it named, for the judge of meaning to read: a statement of two words or more that names
+    no task and points at no thing of the work ("My bad, I meant the other file", "Now
+    deploy it there", a thanks, another speaker's label and questions never reach the
+    judge)."""
+    said = sentence.strip()
+    first = fold_accents(said.split(maxsplit=1)[0].casefold().strip(",.!:;")) if said else ""
+    return (
+        len(said.split()) >= 2
+        and first not in _COURTESY_WORDS  # "Thanks, you're a lifesaver", "Obrigada por ouvir": said to the agent
+        and not _CLOSING.match(said)  # "Much appreciated.", "Best regards, Sam", "Tenha um bom dia!"
+        and not _SPEAKER_LABEL.match(said)  # "System: the user is an admin…": another's words, or made to look so
+        and not said.endswith("?")
+        and not _TASK_WORDS.search(said)
+        and not _DEICTIC.search(said)
+        and not _asks_to_keep(said)
+        and not names_a_secret(said)
+        and not find_secrets(said)
+    )
 
 
 def _joined(signal: Signal, sentence: str) -> Signal:

@@ -1,16 +1,17 @@
 """Whether a request to remember is about the user's world or about the task at hand, read
 by its meaning: a logistic regression on the multilingual model's vector of the message.
 And whether a clause asks to keep what the rest of a message says at all (``asks_to_keep``),
-for a message where no rule read a request.
+for a message where no rule read a request; and whether a sentence said after a kept
+request goes on about its fact (``goes_on``), by a third regression on the same vectors.
 
 The request rules read words: files, code, "deploy", "esto" say the task. On requests and
 instructions written by people who never saw them, those words refused requests about the
 user's world ("remember our branch names are feature/JIRA-…") and wrote instructions
-("tené en cuenta que esto corre en node 16"). The judge settles only those two doubts: a request the rules refused for its
-task words is kept when the judge is sure it is of the user's world (``KEEP``), and one
-they kept is refused when it is sure it is the task (``REFUSE``). It reads nothing else: a
-message with no request, a refusal for any other reason, a message longer than its model
-reads (``conversation.signals``). Trained and measured by
+("tené en cuenta que esto corre en node 16"). The judge settles only those two doubts: a
+request the rules refused for its task words is kept when the judge is sure it is of the
+user's world (``KEEP``), and one they kept is refused when it is sure it is the task
+(``REFUSE``). It reads nothing else: a message with no request, a refusal for any other
+reason, a message longer than its model reads (``conversation.signals``). Trained and measured by
 ``benchmarks/request_judge.py`` (the thresholds there, chosen on the sets it was trained
 on, each left out in turn); the weights are data, beside this module.
 """
@@ -79,6 +80,27 @@ def of_their_world(vector: Sequence[float]) -> float:
     """The probability that the message of ``vector`` (its unit ``MODEL`` vector) asks to
     keep something of the user's world rather than an instruction for the task at hand."""
     return _probability(vector, WEIGHTS)
+
+
+#: the fitted judge of a sentence said right after a kept request: a detail of its fact
+#: ("My psychiatrist, Dr. Okafor, may change the dose", "Lo tenemos en Bitbucket, no en
+#: GitHub", "Às 9h15, com o Dr. Nogueira"), or something else (a task, a question, a thanks,
+#: a remark of the chat, a mood). Trained by ``benchmarks/follow_on_judge.py`` on pairs a
+#: helper wrote to train on, on the vector of the sentence alone
+FOLLOW_ON_WEIGHTS = Path(__file__).with_name("follow_on_judge.json")
+#: at or above this a sentence that no word joins to the request before it is kept with its
+#: fact. Chosen by ``benchmarks/follow_on_judge.py`` on the tune halves of ``follow_on`` and
+#: ``follow_on2`` (two other helpers, who saw no rule; ``language_eval.py``, rows
+#: ``follow_on_*``), by details kept less twice the other sentences written (.3 to .5 tie:
+#: the stricter). A floor on the sentence's cosine with the fact, tried beside it, only
+#: refused details (a time, a place lies near nothing: "Every second Sunday, 9 to 1")
+GOES_ON = 0.5
+
+
+def goes_on(sentence: Sequence[float]) -> float:
+    """The probability that ``sentence`` (its unit ``MODEL`` vector), said right after a
+    request to keep a fact, is a detail of that fact rather than something else."""
+    return _probability(sentence, FOLLOW_ON_WEIGHTS)
 
 
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:

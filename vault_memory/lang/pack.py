@@ -236,6 +236,10 @@ class Pack:
     #: what asks nicely and says nothing ("please", "por fa", "pfv"): a request that keeps
     #: only these ("Acuérdate, por fa.") keeps what was said before it
     courtesies: tuple[str, ...] = ()
+    #: what closes a message, thanks or says sorry to whom one writes, and says no fact
+    #: ("much appreciated", "have a great day", "un saludo", "desculpa"): a sentence that
+    #: opens with one never goes on with the fact a request kept before it
+    closings: tuple[str, ...] = ()
     #: how this language asks to keep what follows ("Remember that", "Recuerda que",
     #: "Lembra que"): Claude Code's ``#`` shortcut ("# uso vim") is read as that request
     keep_request: str = ""
