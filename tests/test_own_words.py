@@ -1398,6 +1398,24 @@ def test_what_only_looks_like_a_verb_after_a_join_stays_as_said(said, lang, kept
 
 
 @pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("Sólo agua con gas, nada de refrescos", "Sólo agua con gas", "sóle"),  # an adverb, not "soler"
+        ("solo en verano, el resto del año no", "solo en verano", "sole"),
+        ("Solo juego al pádel los sábados", "el usuario solo juega al pádel", "sole"),  # a verb after it
+        ("Las tardes las tengo ocupadas con mi hija", "el usuario las tiene ocupadas", "las el usuario"),
+        ("Ese libro no lo tengo todavía", "el usuario no lo tiene", "lo el usuario"),
+    ],
+)
+def test_a_spanish_adverb_or_pronoun_before_the_users_verb_is_read_as_one(said, written, not_written):
+    """A detail said after a request is written in the third person too: "Solo té verde" was
+    written "el usuario sole té verde" (an adverb read as "soler"), and "Los viernes los tengo
+    libres" as "los el usuario tiene" (the pronoun before the verb left in front)."""
+    out = in_third_person(said, "es")
+    assert written in out and not_written not in out, out
+
+
+@pytest.mark.parametrize(
     ("said", "lang", "written"),
     [
         # adjectives after the noun, whatever they are ("impermeable", "privada", "azul")

@@ -157,9 +157,10 @@ def third_person(text: str) -> str:
         rf"(?<=,\s)no\s+({_ES_VERB_AFTER})\b", lambda m: _subject(m.group(1), "no "), out, flags=_I
     )
     out = _after_a_time(out)
-    out = re.sub(  # "…, no tengo portátil" → "…, el usuario no tiene portátil", not "no el usuario tiene"
-        rf"(?<=\s)(?:yo\s+)?((?:ya\s+|todav[ií]a\s+)?no\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b",
-        lambda m: _subject(m.group(2), (m.group(1) or "").lower()),
+    out = re.sub(  # "…, no tengo portátil" → "…, el usuario no tiene portátil", not "no el usuario tiene";
+        # "los viernes los tengo libres" → "los viernes el usuario los tiene libres", not "los el usuario tiene"
+        rf"(?<=\s)(?:yo\s+)?((?:ya\s+|todav[ií]a\s+)?no\s+)?((?:lo|la|los|las|le|les)\s+)?({'|'.join(_ES_UNAMBIGUOUS)})\b",
+        lambda m: _subject(m.group(3), (m.group(1) or "").lower() + (m.group(2) or "").lower()),
         out,
         flags=_I,
     )
@@ -171,7 +172,10 @@ def third_person(text: str) -> str:
 #: the first-person verbs that say a clause is the user's when they follow its opening word
 _ES_VERB_AFTER = "|".join(v for v in FIRST_PERSON if v not in ("me", "mi"))
 #: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
-_ES_LEADING = r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a)"
+_ES_LEADING = (
+    r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a"
+    r"|s[oó]lo|solamente)"  # "Solo té verde" is no verb ("sole"): "Solo como pescado" is one after it
+)
 #: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")
 _ES_REFLEXIVE = {
     "mude": "mudó",
