@@ -500,32 +500,41 @@ class Vectors:
     def stored(self, labels: list[int]) -> dict[int, np.ndarray]:
         """The unit vectors of ``labels`` as stored (a joined vector's side columns read back
         from their int8 rows): a memory compared with others by its vector, not by
-        embedding its text again (25 ms for eight facts on the bundled model)."""
-        out: dict[int, np.ndarray] = {}
+        embedding its text again (25 ms for eight facts on the bundled model). Read at
+        once: the file's rows of all of them, then the side rows of all of them."""
         in_delta = {int(label): i for i, label in enumerate(self.labels)}
         gone = set(self.deleted.tolist())
+        wanted = [label for label in labels if label not in in_delta and label not in gone]
+        heads: dict[int, Any] = {}
+        if wanted and self.base is not None:
+            held, items = self.base.items(wanted)
+            heads = dict(zip(held, items, strict=True))
+        tails: dict[int, np.ndarray] = {}
+        if heads and self.split is not None and self.side is not None:
+            at = self.side.positions(list(heads))
+            tails = {
+                int(label): row.astype(np.float32) * scale
+                for label, row, scale in zip(
+                    self.side.labels[at], self.side.rows[at], self.side.scales[at], strict=True
+                )
+            }
+        out: dict[int, np.ndarray] = {}
         for label in labels:
             if label in in_delta:
                 out[label] = self.vectors[in_delta[label]]
                 continue
-            if label in gone or self.base is None:
+            if label not in heads:  # deleted, or not in the file
                 continue
-            held, items = self.base.items([label])
-            if not held:  # not in the file
-                continue
-            head = np.array(items[0], np.float32)
+            head = np.array(heads[label], np.float32)
             head /= float(np.linalg.norm(head)) or 1.0
             if self.split is None:
                 out[label] = head
                 continue
             columns, weight = self.split
-            at = self.side.positions([label]) if self.side is not None else np.empty(0, np.int64)
-            tail = (
-                self.side.rows[at[0]].astype(np.float32) * self.side.scales[at[0]]
-                if self.side is not None and len(at)
-                else np.zeros(self.dim - columns, np.float32)
+            tail = tails.get(label)
+            out[label] = np.concatenate(
+                [head * weight, tail if tail is not None else np.zeros(self.dim - columns, np.float32)]
             )
-            out[label] = np.concatenate([head * weight, tail])
         return out
 
     def stored_labels(self) -> set[int]:
