@@ -34,7 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from request_judge import best_l2, fit  # noqa: E402  (beside this script)
+from request_judge import best_l2, fit, fitted_in_place  # noqa: E402  (beside this script)
 
 from vault_memory.conversation.request_judge import request_judge  # noqa: E402
 from vault_memory.conversation.signals import read_requests  # noqa: E402
@@ -84,13 +84,9 @@ def main() -> None:
     print(f"trained on {len(y)} sentences ({int(y.sum())} details, {int(len(y) - y.sum())} others)")
     l2 = best_l2(x, y, np.arange(len(y)) % FOLDS, L2, f"{FOLDS} folds")
     w, b = fit(x, y, l2)
-    path = judge.FOLLOW_ON_WEIGHTS
-    earlier = path.read_text(encoding="utf-8") if path.exists() else None
     fitted = {"model": UseEmbedder.model_id, "l2": l2, "trained_on": len(y), "bias": round(b, 6)}
     fitted["weights"] = [round(float(v), 6) for v in w]
-    path.write_text(json.dumps(fitted) + "\n", encoding="utf-8")
-    judge._fitted.cache_clear()
-    try:
+    with fitted_in_place(judge.FOLLOW_ON_WEIGHTS, json.dumps(fitted) + "\n", args.write, judge._fitted.cache_clear):
         sets = {
             split: [
                 c
@@ -113,15 +109,6 @@ def main() -> None:
         judge.GOES_ON = chosen[1]
         kept, n_kept, written, n_written = measured(sets["held"])
         print(f"chosen: {chosen[1]:g}. Held halves: {kept}/{n_kept} details kept, {written}/{n_written} others written")
-    finally:
-        if not args.write:
-            if earlier is None:
-                path.unlink()
-            else:
-                path.write_text(earlier, encoding="utf-8")
-            judge._fitted.cache_clear()
-    if args.write:
-        print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ requests and instructions helpers wrote (``data/language_eval/explicit*.json``,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -94,6 +96,27 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
         w -= 2.0 * (x.T @ (p - y) / len(y) + l2 * w)
         b -= 2.0 * float((p - y).mean())
     return w, b
+
+
+@contextlib.contextmanager
+def fitted_in_place(path: Path, text: str, keep: bool, cleared: Callable[[], None]) -> Iterator[None]:
+    """Inside the block the package reads ``text`` as its fitted judge at ``path``
+    (``cleared`` empties the reader's cache); after it, what was there before, unless
+    ``keep`` (``--write``)."""
+    earlier = path.read_text(encoding="utf-8") if path.exists() else None
+    path.write_text(text, encoding="utf-8")
+    cleared()
+    try:
+        yield
+    finally:
+        if not keep:
+            if earlier is None:
+                path.unlink()
+            else:
+                path.write_text(earlier, encoding="utf-8")
+            cleared()
+    if keep:
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 def best_l2(x: np.ndarray, y: np.ndarray, groups: np.ndarray, grid: tuple[float, ...], how: str) -> float:

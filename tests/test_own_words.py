@@ -4598,3 +4598,56 @@ def test_a_detail_said_after_a_request_is_kept_with_it_and_a_task_or_a_thanks_is
         assert any(all(v in t for v in values) for t in texts), (said, texts)
     for said, (kept, word) in others.items():
         assert any(kept in t for t in texts) and not any(word in t for t in texts), (said, texts)
+
+
+@pytest.mark.parametrize(
+    ("facts", "question", "answer", "kind"),
+    [
+        (
+            ["Since March my address has been 9 Quayside Mews, Newcastle.", "My cousin's flat is in Glasgow"],
+            "where do I live?",
+            "Quayside Mews",
+            "residence",
+        ),
+        (
+            ["Paramedic with the county ambulance service, mostly nights.", "My brother drives a taxi in Leeds"],
+            "what do I do for a living?",
+            "Paramedic",
+            "work",
+        ),
+        (
+            ["Desde el verano estamos instalados en un piso de Chamberí.", "Mi suegra tiene un chalet en Ávila"],
+            "¿dónde vivo?",
+            "Chamberí",
+            "residence",
+        ),
+        (
+            ["Hago la contabilidad de una cadena de farmacias.", "Mi hermano es fontanero en Zaragoza"],
+            "¿a qué me dedico?",
+            "contabilidad",
+            "work",
+        ),
+        (
+            ["A morada nova é na Rua do Almada, no Porto.", "Meu pai mora em Recife"],
+            "onde é que eu moro?",
+            "Rua do Almada",
+            "residence",
+        ),
+    ],
+)
+def test_the_users_home_or_work_said_in_any_words_answers_a_question_of_its_kind(
+    tmp_path, facts, question, answer, kind
+):
+    """A fact of where the user lives or what they do was found for such a question only in
+    the phrasings the fact rules read ("I live in …", "trabajo en …"): "Paramedic with the
+    county ambulance service" was not shown for "what do I do for a living?". The judge of
+    kinds reads the fact's stored multilingual vector; one that names the user's people (a
+    cousin's flat, a brother's job) is theirs, and not lifted as the user's."""
+    vault = create_vault(tmp_path / "vault", with_examples=False)
+    with vmem.open(vault, use_daemon=False) as mem:
+        for text in (*facts, "I keep two hens in the garden", "Tengo un Seat Ibiza rojo", "Jogo ténis às quartas"):
+            mem.remember(text, now=NOW)
+        hits = mem.recall(question, as_of=NOW + DAY, include_pinned=False).hits
+    lifted = {h.memory.text for h in hits if h.explain.get("answers_kind") == kind}
+    assert any(answer in text for text in lifted), [(h.memory.text, h.explain.get("answers_kind")) for h in hits]
+    assert facts[1] not in lifted

@@ -103,6 +103,41 @@ def goes_on(sentence: Sequence[float]) -> float:
     return _probability(sentence, FOLLOW_ON_WEIGHTS)
 
 
+#: the fitted judge of what a fact tells of the user: where they live ("residence"), their
+#: work ("work"), what they may eat ("food"), which medicines they must not be given
+#: ("medicine"); one regression per kind on the fact's vector, trained by
+#: ``benchmarks/kind_judge.py`` on facts a helper wrote to train on
+KINDS_WEIGHTS = Path(__file__).with_name("kind_judge.json")
+#: at or above this a fact is read as of a kind (``fact_kinds``)
+KIND_AT = 0.5
+
+
+@functools.cache
+def _fitted_kinds(path: Path = KINDS_WEIGHTS) -> dict[str, tuple[tuple[float, ...], float]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("model") != MODEL:
+        raise ValueError(f"{path.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
+    return {kind: (tuple(float(w) for w in k["weights"]), float(k["bias"])) for kind, k in data["kinds"].items()}
+
+
+def kind_weights() -> dict[str, tuple[tuple[float, ...], float]]:
+    """Each kind's fitted (weights, bias), for a reader that scores many facts at once
+    (``recall.by_kind``: as a matrix)."""
+    return _fitted_kinds()
+
+
+def fact_kinds(vector: Sequence[float]) -> dict[str, float]:
+    """For each kind the judge knows, the probability that the fact of ``vector`` (its unit
+    ``MODEL`` vector) tells it of the user ("Barista at Blue Bottle" → work)."""
+    out = {}
+    for kind, (weights, bias) in kind_weights().items():
+        if len(vector) != len(weights):
+            raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
+        z = bias + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
+        out[kind] = 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+    return out
+
+
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
     """The probability that ``clause`` (``vector``: its unit ``MODEL`` vector) asks the
     agent to keep what the rest of its message says. The judge reads the clause's words too

@@ -32,6 +32,9 @@ class Candidates:
     turns: dict[str, dict[str, object]] = field(default_factory=dict)
     #: the facts that answer the question by its kind (``recall.kinds``): {path: the kind}
     kinds: dict[str, str] = field(default_factory=dict)
+    #: every memory a vector search reached, below the noise floor too, best of each model
+    #: first: what the judge of kinds reads (``by_kind``)
+    reached: list[str] = field(default_factory=list)
     #: the question's vector, when the vector leg ran
     question_vector: np.ndarray | None = None
     #: for a question about a time (``dates.about_a_time``), or with a subject and a time

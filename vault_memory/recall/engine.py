@@ -405,6 +405,7 @@ class Engine:
         memory lifted by how well its conversation as a whole answers (``sessions``:
         {conversation: score})."""
         kw_score = dict(keyword)
+        reached = list(dict.fromkeys(path for hits in by_model for path, _ in hits))
         near = [below_floor(hits, kw_score, part.model_id) for hits, part in zip(by_model, models, strict=True)]
         by_model = [[(p, s) for p, s in hits if s >= MIN_SIMILARITY or p in kw_score] for hits in by_model]
         abstains, judges = self._language_rule(snap, keyword, by_model, asked_in, models, legs)
@@ -420,7 +421,9 @@ class Engine:
         vec_score = dict(vector)
         if any(near):
             self._add_below_floor(snap, fused, vec_score, judges, near, models, asked_in, abstains is not None)
-        return Candidates(keyword, vector, kw_score, vec_score, abstains, fused, neighbours, judges, dated=dated)
+        return Candidates(
+            keyword, vector, kw_score, vec_score, abstains, fused, neighbours, judges, dated=dated, reached=reached
+        )
 
     def _add_below_floor(
         self,

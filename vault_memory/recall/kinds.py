@@ -51,6 +51,11 @@ def about_whom_asked(memory: Memory, whom: frozenset[str]) -> bool:
     return not whom or bool(people_named(memory.key, memory.text) & whom)
 
 
+def names_people(memory: Memory) -> bool:
+    """Whether a fact names any of the user's people ("My brother lives in Bordeaux")."""
+    return bool(people_named(memory.key, memory.text))
+
+
 def answers_food(memory: Memory) -> bool:
     """A fact found by the diet words that answers what the user may eat: all but an
     allergy to medicines or to what is around ("penicillin", "latex", "bee stings") that
