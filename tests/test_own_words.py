@@ -4651,3 +4651,24 @@ def test_the_users_home_or_work_said_in_any_words_answers_a_question_of_its_kind
     lifted = {h.memory.text for h in hits if h.explain.get("answers_kind") == kind}
     assert any(answer in text for text in lifted), [(h.memory.text, h.explain.get("answers_kind")) for h in hits]
     assert facts[1] not in lifted
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_written"),
+    [
+        (
+            "Remember that my uncle restores old boats. It's his whole life since he retired.",
+            "restores old boats",
+            "boats is",
+        ),
+        ("Remember that our daughter plays the oboe. It's in the school orchestra.", "plays the oboe", "oboe is"),
+        ("Recuerda que mi primo tiene un taller. Es de motos clásicas.", "tiene un taller", "taller es de"),
+    ],
+)
+def test_a_request_that_says_its_fact_is_not_read_as_naming_a_thing_the_next_sentence_gives(said, kept, not_written):
+    """ "Will you remember my dog's name? It's Biscuit" names a thing and gives its value
+    after; "Remember that my sister runs a bakery. It's on Dale Street" had been read the
+    same way and written "That the user's sister runs a bakery is on Dale Street": a request
+    that says its fact ("that …") names no thing left to give."""
+    [signal] = explicit_signals(said)
+    assert kept in signal.text and not_written not in signal.text and not signal.text.startswith("That")
