@@ -1065,7 +1065,8 @@ def test_split_vectors_score_as_the_whole_vectors_did(tmp_path):
     """A bilingual generation keeps the first part's columns in hnswlib and the rest as int8
     ``SideRows``: a question asking either part, or both, finds the same memories with the
     same cosines (to the int8 rows' precision) as the whole vectors in hnswlib, before and
-    after a delta of writes and deletes is folded in."""
+    after a delta of writes and deletes is folded in; the rest's columns read alone
+    (``side_of``) are those of the stored vectors."""
     from vault_memory.index.vector_index import SideRows
 
     rng = np.random.default_rng(7)
@@ -1115,6 +1116,14 @@ def test_split_vectors_score_as_the_whole_vectors_did(tmp_path):
             vectors = Vectors.read(folder / "vectors.hnsw", folder / "vectors.delta", 16, split=split)
             assert (vectors.side is not None) == (split is not None)
             found[name] = {q: vectors.search(v.astype(np.float32), 8, 43) for q, v in questions.items()}
+            # the second part's columns read alone (the judge of kinds reads them) are the stored ones
+            labels = [0, 3, 12, 39, 40, 41, 44, 99]
+            stored, side = vectors.stored(labels), vectors.side_of(labels)
+            if split is None:
+                assert side == {}
+            else:
+                assert set(side) == set(stored) == set(labels) - {3, 41, 99}
+                assert all(np.array_equal(side[label], stored[label][6:]) for label in side)
         for q in questions:
             whole, split_hits = dict(found["whole"][q]), dict(found["split"][q])
             assert 3 not in split_hits and 41 not in split_hits

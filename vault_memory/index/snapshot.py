@@ -381,6 +381,20 @@ class Snapshot:
         stored = self.vectors.stored(list(first.values()))
         return {path: stored[label] for path, label in first.items() if label in stored}
 
+    def part_vectors_of(self, paths: list[str], part: Part) -> dict[str, np.ndarray]:
+        """``vectors_of``, of ``part``'s columns alone, as stored (not of unit length): read
+        at once from the side rows where they are those columns (``Vectors.side_of``)."""
+        if self.vectors is None or not paths:
+            return {}
+        split = self.vectors.split
+        if split is None or split[0] != part.start or part.stop not in (None, self.vectors.dim):
+            return {path: vector[part.start : part.stop] for path, vector in self.vectors_of(paths).items()}
+        first: dict[str, int] = {}
+        for label, path in sorted(self.catalog.path_labels(paths).items()):
+            first.setdefault(path, label)
+        side = self.vectors.side_of(list(first.values()))
+        return {path: side[label] for path, label in first.items() if label in side}
+
     def similarities(self, vector, paths: list[str], part: Part | None = None) -> dict[str, float]:
         """{path: cosine} of each of ``paths`` to ``vector`` (its best chunk), as ``part``
         judges (``vector_hits``): memories no search brought, compared one by one."""

@@ -537,6 +537,23 @@ class Vectors:
             )
         return out
 
+    def side_of(self, labels: list[int]) -> dict[int, np.ndarray]:
+        """The columns past the hnswlib file's of ``labels`` (a joined vector's second
+        model, ``split``), as stored and not of unit length, read at once; empty when the
+        vectors are not joined. A reader of that model alone reads no more."""
+        if self.split is None:
+            return {}
+        columns, _ = self.split
+        in_delta = dict(zip(self.labels.tolist(), range(len(self.labels)), strict=True))
+        gone = set(self.deleted.tolist())
+        out = {label: self.vectors[in_delta[label], columns:] for label in labels if label in in_delta}
+        rest = [label for label in labels if label not in in_delta and label not in gone]
+        if rest and self.side is not None:
+            at = self.side.positions(rest)
+            rows = self.side.rows[at].astype(np.float32) * self.side.scales[at, None]
+            out.update(zip(self.side.labels[at].tolist(), rows, strict=True))
+        return out
+
     def stored_labels(self) -> set[int]:
         """The labels this sync can see stored: all of them once folded, else the delta's
         (a crash is followed by a sync of the whole vault, which folds and sees all)."""
