@@ -1,8 +1,9 @@
 """Whether a request to remember is about the user's world or about the task at hand, read
 by its meaning: a logistic regression on the multilingual model's vector of the message.
 And whether a clause asks to keep what the rest of a message says at all (``asks_to_keep``),
-for a message where no rule read a request; and whether a sentence said after a kept
-request goes on about its fact (``goes_on``), by a third regression on the same vectors.
+for a message where no rule read a request; whether a sentence said after a kept request
+goes on about its fact (``goes_on``); and what a fact tells of the user — their home, work,
+diet, allergies to medicines (``fact_kinds``) — by more regressions on the same vectors.
 
 The request rules read words: files, code, "deploy", "esto" say the task. On requests and
 instructions written by people who never saw them, those words refused requests about the
@@ -11,9 +12,10 @@ user's world ("remember our branch names are feature/JIRA-…") and wrote instru
 request the rules refused for its task words is kept when the judge is sure it is of the
 user's world (``KEEP``), and one they kept is refused when it is sure it is the task
 (``REFUSE``). It reads nothing else: a message with no request, a refusal for any other
-reason, a message longer than its model reads (``conversation.signals``). Trained and measured by
-``benchmarks/request_judge.py`` (the thresholds there, chosen on the sets it was trained
-on, each left out in turn); the weights are data, beside this module.
+reason, a message longer than its model reads (``conversation.signals``). Each judge is
+trained and measured by a script of ``benchmarks/`` (``request_judge.py``, ``asking_judge.py``,
+``follow_on_judge.py``, ``kind_judge.py``: its thresholds chosen there on sets it was not
+trained on); the weights are data, beside this module.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The facts that answer a question by its kind, whatever their words (``kinds``): the
-user's diet and allergies for a question about food, their work or home for one about it."""
+user's diet and allergies for a question about food, their work or home for one about it.
+Found under the slot rules' tags and by the kind's keyword questions, and read from the
+facts' meaning by the judge of kinds (``lang.judge.fact_kinds``) among what the legs reached."""
 
 from __future__ import annotations
 
