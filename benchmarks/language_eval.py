@@ -58,6 +58,7 @@ import datetime as dt
 import json
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,6 +107,13 @@ HALVED = ("_fresh12", "_fresh14", "_fresh15", "_fresh16", "_fresh17", "_fresh18"
 
 def rate(hits: int, n: int) -> dict:
     return {"n": n, "hits": hits, "rate": round(hits / n, 3) if n else None}
+
+
+def by_language(table: Mapping[str, Sequence[int]]) -> dict:
+    """Each language's ``rate`` of a table {language: [hits, n]}, and all of them together."""
+    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
+    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    return out
 
 
 def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
@@ -190,8 +198,7 @@ def _follow_on(split: str, show: bool, judge: Judge | None) -> dict:
                 print(f"FOLLOW ON [{case['id']}] {case['request']!r} {case['next']!r} -> {written!r}")
     out = {}
     for row, counts in table.items():
-        out[row] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
-        out[row]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
+        out[row] = by_language(counts)
     return out
 
 
@@ -255,8 +262,7 @@ def _joined_verbs(split: str, show: bool) -> dict:
         table[case["lang"]][1] += 1
         if show and not right:
             print(f"JOINED [{case['id']}] {case['said']!r} -> {written!r} (verbs {case['verbs']}, keep {case['keep']})")
-    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
-    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    out = by_language(table)
     return {"joined_verbs": out}
 
 
@@ -278,8 +284,7 @@ def _possessive(split: str, show: bool) -> dict:
         table[case["lang"]][1] += 1
         if show and not right:
             print(f"POSSESSIVE [{case['id']}] {case['text']!r} -> {written!r} (expect {case['expect']!r})")
-    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
-    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    out = by_language(table)
     return {"possessive": out}
 
 
@@ -305,8 +310,7 @@ def _kinds(split: str, show: bool) -> dict:
         table[case["lang"]][1] += 1
         if show and read != case["kind"]:
             print(f"KIND [{case['id']}] {case['question']!r}: read {read}, is {case['kind']}")
-    out = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
-    out["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+    out = by_language(table)
     return {"kind_read": out}
 
 
@@ -329,8 +333,7 @@ def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
             print(f"SECRET {'MISSED' if found is None else 'FALSE ALARM'} [{case['id']}] {case['text']!r} {found}")
     out = {}
     for row, counts in table.items():
-        out[row] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
-        out[row]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
+        out[row] = by_language(counts)
     return out
 
 
@@ -364,8 +367,7 @@ def _beside(split: str, show: bool, judge: Judge | None) -> dict:
                 print(f"BESIDE [{case['id']}] {case['prompt']!r} -> {written!r}")
     out = {}
     for name, counts in table.items():
-        out[name] = {lang: rate(*counts[lang]) for lang in LANGS if counts[lang][1]}
-        out[name]["all"] = rate(sum(v[0] for v in counts.values()), sum(v[1] for v in counts.values()))
+        out[name] = by_language(counts)
     return out
 
 
@@ -394,8 +396,7 @@ def _requests(suffix: str, split: str, show: bool, judge: Judge | None) -> dict:
         if show and signals:
             print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
     for name, table in (("explicit_kept", kept), ("explicit_declined_out_loud", declined), ("coding_written", coding)):
-        out[name + suffix] = {lang: rate(*table[lang]) for lang in LANGS if table[lang][1]}
-        out[name + suffix]["all"] = rate(sum(v[0] for v in table.values()), sum(v[1] for v in table.values()))
+        out[name + suffix] = by_language(table)
     return out
 
 
@@ -411,8 +412,7 @@ def _coding_only(name: str, split: str, show: bool, judge: Judge | None) -> dict
         written[case["lang"]][1] += 1
         if show and signals and case.get("split") == "tune":
             print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
-    out = {lang: rate(*written[lang]) for lang in LANGS if written[lang][1]}
-    out["all"] = rate(sum(v[0] for v in written.values()), sum(v[1] for v in written.values()))
+    out = by_language(written)
     return {f"{name}_written": out}
 
 
