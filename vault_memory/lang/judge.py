@@ -72,10 +72,20 @@ ASKS_KEEP_IN_SENTENCE = 0.8
 
 @functools.cache
 def _fitted(path: Path = WEIGHTS) -> tuple[tuple[float, ...], float]:
+    return _regression(_fitted_data(path))
+
+
+def _fitted_data(path: Path) -> dict:
+    """A fitted judge's file, once checked to be of the vectors it reads."""
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("model") != MODEL:
         raise ValueError(f"{path.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
-    return tuple(float(w) for w in data["weights"]), float(data["bias"])
+    return data
+
+
+def _regression(fitted: dict) -> tuple[tuple[float, ...], float]:
+    """(weights, bias) of one fitted regression."""
+    return tuple(float(w) for w in fitted["weights"]), float(fitted["bias"])
 
 
 def of_their_world(vector: Sequence[float]) -> float:
@@ -116,10 +126,7 @@ KIND_AT = 0.5
 
 @functools.cache
 def _fitted_kinds(path: Path = KINDS_WEIGHTS) -> dict[str, tuple[tuple[float, ...], float]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("model") != MODEL:
-        raise ValueError(f"{path.name} was fitted on {data.get('model')!r}, not {MODEL!r}")
-    return {kind: (tuple(float(w) for w in k["weights"]), float(k["bias"])) for kind, k in data["kinds"].items()}
+    return {kind: _regression(fitted) for kind, fitted in _fitted_data(path)["kinds"].items()}
 
 
 def kind_weights() -> dict[str, tuple[tuple[float, ...], float]]:
@@ -131,13 +138,7 @@ def kind_weights() -> dict[str, tuple[tuple[float, ...], float]]:
 def fact_kinds(vector: Sequence[float]) -> dict[str, float]:
     """For each kind the judge knows, the probability that the fact of ``vector`` (its unit
     ``MODEL`` vector) tells it of the user ("Barista at Blue Bottle" → work)."""
-    out = {}
-    for kind, (weights, bias) in kind_weights().items():
-        if len(vector) != len(weights):
-            raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
-        z = bias + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
-        out[kind] = 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
-    return out
+    return {kind: _logistic(vector, weights, bias) for kind, (weights, bias) in kind_weights().items()}
 
 
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
@@ -163,6 +164,11 @@ def _fitted_grams(path: Path) -> dict[str, float]:
 
 def _probability(vector: Sequence[float], path: Path, more: float = 0.0) -> float:
     weights, bias = _fitted(path)
+    return _logistic(vector, weights, bias, more)
+
+
+def _logistic(vector: Sequence[float], weights: Sequence[float], bias: float, more: float = 0.0) -> float:
+    """A fitted regression's probability of ``vector`` (``more``: what it weighs beside it)."""
     if len(vector) != len(weights):
         raise ValueError(f"a {MODEL} vector has {len(weights)} numbers, not {len(vector)}")
     z = bias + more + sum(w * float(v) for w, v in zip(weights, vector, strict=True))
