@@ -375,11 +375,16 @@ class Snapshot:
         vectors hold."""
         if self.vectors is None or not paths:
             return {}
+        first = self._first_labels(paths)
+        stored = self.vectors.stored(list(first.values()))
+        return {path: stored[label] for path, label in first.items() if label in stored}
+
+    def _first_labels(self, paths: list[str]) -> dict[str, int]:
+        """{path: the label of its first chunk} (a fact is one chunk)."""
         first: dict[str, int] = {}
         for label, path in sorted(self.catalog.path_labels(paths).items()):
             first.setdefault(path, label)
-        stored = self.vectors.stored(list(first.values()))
-        return {path: stored[label] for path, label in first.items() if label in stored}
+        return first
 
     def part_vectors_of(self, paths: list[str], part: Part) -> dict[str, np.ndarray]:
         """``vectors_of``, of ``part``'s columns alone, as stored (not of unit length): read
@@ -389,9 +394,7 @@ class Snapshot:
         split = self.vectors.split
         if split is None or split[0] != part.start or part.stop not in (None, self.vectors.dim):
             return {path: vector[part.start : part.stop] for path, vector in self.vectors_of(paths).items()}
-        first: dict[str, int] = {}
-        for label, path in sorted(self.catalog.path_labels(paths).items()):
-            first.setdefault(path, label)
+        first = self._first_labels(paths)
         side = self.vectors.side_of(list(first.values()))
         return {path: side[label] for path, label in first.items() if label in side}
 
