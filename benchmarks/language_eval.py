@@ -24,6 +24,8 @@ what the offline reading does with them:
 - ``possessive``: a noun the user says is theirs written as theirs with its whole phrase
   ("mi seguro médico es…" → "el seguro médico del usuario es…", not "el seguro del usuario
   médico"), and one said alone with what is said of it after ("mi hermano vive…");
+- ``conjunct_*``: a request whose fact goes on after "and": the user's second clause kept
+  ("I'm a welder and make furniture"), an order said there not written ("…y revisalo");
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none).
 
@@ -164,8 +166,32 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_secrets(split, show, "secrets_after"))  # all held: measured, never read
     out.update(_beside(split, show, judge))
     out.update(_follow_on(split, show, judge))
+    out.update(_conjuncts(split, show, judge))
     out.update(_kinds(split, show))
     return out
+
+
+def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request whose fact goes on after "and" (``conjuncts``, a helper who saw no rule):
+    the user's second clause kept with it (``conjunct_kept``: every ``keep`` value written),
+    an order for the task said there not written (``conjunct_order_written``: a word of
+    it written), the fact before it kept all the same (``conjunct_order_fact_kept``)."""
+    if not (DATA / "conjuncts.json").exists():
+        return {}
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("conjuncts", split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        kept = all(k.casefold() in written for k in case["keep"])
+        rows = {"conjunct_kept": kept} if case["label"] == "fact" else {"conjunct_order_fact_kept": kept}
+        if case["label"] == "task":
+            rows["conjunct_order_written"] = any(w.casefold() in written for w in case["not_keep"])
+        for row, hit in rows.items():
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+        if show and split == "tune" and (not kept or rows.get("conjunct_order_written")):
+            print(f"CONJUNCT [{case['id']}] {case['prompt']!r} -> {written!r}")
+    return {row: by_language(counts) for row, counts in table.items()}
 
 
 def _follow_on(split: str, show: bool, judge: Judge | None) -> dict:
@@ -614,6 +640,7 @@ def main() -> None:
                 "joined_",
                 "possessive",
                 "follow_on",
+                "conjunct_",
             )
         )
     ]:
