@@ -195,6 +195,49 @@ def test_a_task_said_after_the_users_fact_is_still_cut(said, fact):
 
 
 @pytest.mark.parametrize(
+    ("said", "whole"),
+    [
+        # words that open with the letters of an order's verb: "test-", "olh-", "hac-", "corr-", "prob-"
+        ("anota que eu moro em Faro e testo jogos para uma empresa", "jogos"),
+        ("anota aí que tenho cabelo ruivo e olhos castanhos", "olhos castanhos"),
+        ("recuerda que vivo en Lugo y hace mucho frío en invierno", "frío"),
+        ("recuerda que soy profe y corrijo exámenes los domingos", "exámenes"),
+        ("apunta que vivo en Burgos y probablemente me mude a León", "León"),
+        ("acuérdate de que dejé el gimnasio y cambié a yoga en casa", "yoga"),
+        # the first person where it is the order's form: a habit goes on with the user
+        ("remember that I'm a welder and make furniture on weekends", "furniture"),
+        ("please note I'm diabetic and check my glucose before meals", "glucose"),
+    ],
+)
+def test_the_users_second_clause_after_and_is_kept(said, whole):
+    """A second clause of the user's own fact was cut as a task said after it: an order's
+    verb was matched by its first letters ("e verde" read as "vê", "y corro" as "corre"),
+    and in English any "and use…", "and run…" after "I" was the task's. What an order
+    opens with is its own forms now, and in English a verb that tells a habit as often
+    as it orders is the task only when a word of the task follows."""
+    kept = " ".join(s.text for s in explicit_signals(said))
+    assert whole in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "task"),
+    [
+        ("remember that I'm on the Android team and run the flaky test suite again", "suite"),
+        ("remember I'm on the data team and check whether the nightly export finished", "export"),
+        ("keep in mind I'm a volunteer coach and update the roster sheet with Friday's scores", "roster"),
+        ("recuerda que uso zsh y cámbiale el prompt", "prompt"),
+        ("recuerda que uso Arch y revisalo antes de instalar", "instalar"),
+        ("apunta que mi portátil es un Dell y hazlo compatible", "compatible"),
+        ("lembra que eu uso Fedora e testa-o na minha máquina", "máquina"),
+        ("lembra que trabalho de casa e faça a revisão amanhã", "revisão"),
+    ],
+)
+def test_an_order_after_the_users_fact_is_still_not_kept(said, task):
+    kept = " ".join(s.text for s in explicit_signals(said))
+    assert kept and task not in kept, kept
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "Remember that I'm left-handed. My build is broken again, can you fix the tests?",

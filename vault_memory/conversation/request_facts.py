@@ -773,6 +773,26 @@ _TASK_VERB_TAIL = re.compile(
 )
 
 
+#: a verb after a fact that tells a habit as often as it orders (``Pack.habit_verb_tails``)
+_HABIT_VERB_TAIL = re.compile(
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:"
+    + ("|".join(t for p in all_packs() for t in p.habit_verb_tails) or "(?!)")
+    + r")\b.*$",
+    _I,
+)
+#: a habit's verb said of a thing pointed at: an order (``Pack.habit_verb_orders``)
+_HABIT_VERB_ORDER = re.compile(
+    r"^\W*\w+\s+\w+\s+(?:"
+    + ("|".join(re.escape(w) for p in all_packs() for w in p.habit_verb_orders) or "(?!)")
+    + r")\b",
+    _I,
+)
+#: the user in the first person where its verb has the order's form (``Pack.habit_verb_subjects``)
+_HABIT_SUBJECT = re.compile(
+    r"^(?:" + ("|".join(re.escape(w) for p in all_packs() for w in p.habit_verb_subjects) or "(?!)") + r")(?=\s)", _I
+)
+
+
 #: a fact about someone or something of the user's, by its opening ("my dad…", "a minha mãe…")
 _OF_THEIRS = re.compile(_POSSESSIVE_FIRST + r"\s", _I)
 
@@ -786,8 +806,14 @@ def _without_task_tail(said: str) -> str:
     user's own English "I …" it is cut too: "I'm left-handed and use a split keyboard" and
     "I'm on call and restart the worker if it crashes" read alike."""
     said = _TASK_TAIL_ALWAYS.sub("", said)
-    tail = _TASK_VERB_TAIL.search(said)
-    if tail is None or (_OF_THEIRS.match(said) and not _TASK_WORDS.search(tail.group()) and _agrees(tail.group())):
+    tail, habit = _TASK_VERB_TAIL.search(said), False
+    if tail is None:
+        tail, habit = _HABIT_VERB_TAIL.search(said), True
+    if tail is None or _TASK_WORDS.search(tail.group()) is not None:
+        return said if tail is None else said[: tail.start()]
+    if _OF_THEIRS.match(said) and _agrees(tail.group()):
+        return said
+    if habit and _HABIT_SUBJECT.match(said) and not _HABIT_VERB_ORDER.match(tail.group()):
         return said
     return said[: tail.start()]
 

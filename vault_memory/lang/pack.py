@@ -481,6 +481,15 @@ class Pack:
     #: a task only when a word of the task follows (``task_words``), for the same verb says
     #: a fact of someone else ("mi hermana vive en Lima y usa lentes")
     task_verb_tails: tuple[str, ...] = ()
+    #: what opens a clause after the user's own fact by a verb that tells their habits as
+    #: often as it orders, where the first person is the order's form ("I'm left-handed and
+    #: use a split keyboard"): a task only when a word of the task follows
+    habit_verb_tails: tuple[str, ...] = ()
+    #: the subjects whose verb has the order's form ("I", "we"): a ``habit_verb_tails`` verb after them goes on
+    habit_verb_subjects: tuple[str, ...] = ()
+    #: what, said right after a ``habit_verb_tails`` verb, makes it an order all the same: a
+    #: thing pointed at ("… and make the header smaller", "… and load this into the sheet")
+    habit_verb_orders: tuple[str, ...] = ()
     task_words: tuple[str, ...] = ()
     infinitive: str = ""
     attached_objects: tuple[str, ...] = ()

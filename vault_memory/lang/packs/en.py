@@ -1036,9 +1036,17 @@ PACK = Pack(
         r"(?:must|should|have\s+to|need\s+to|are\s+to|shall|will\s+always|always)",
     ),
     task_verb_tails=(
-        r"and\s+(?:fix|run|check|update|commit|push|test|deploy|open|close|add|remove|delete|rename|move|create|implement|"
-        r"refactor|see|tell|let|make|use|try|look|retry|restart|load|apply|search|skip)",
+        r"and\s+(?:fix|commit|push|deploy|remove|delete|rename|implement|refactor|tell|let|retry|restart|rerun|revert|apply)",
+        # "…and see if it builds", "…and check whether the cron ran": an order, whatever follows
+        r"and\s+(?:see|check|try|find\s+out|figure\s+out|look)\s+(?:if|whether|why|what|how|where|again)",
     ),
+    # "I'm left-handed and use a split keyboard", "I'm vegan and try to avoid soy": the first
+    # person is the imperative's form, and these verbs tell the user's habits as often as a task
+    habit_verb_tails=(
+        r"and\s+(?:run|check|update|test|open|close|add|move|create|see|make|use|try|look|load|search|skip)",
+    ),
+    habit_verb_subjects=("i", "i'm", "im", "i've", "ive", "we", "we're", "we've"),
+    habit_verb_orders=("the", "this", "that", "these", "those"),
     task_words=(
         r"line\s+\d+",
         r"tests?|bugs?|stack\s*trace|traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?",

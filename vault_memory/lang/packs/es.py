@@ -1022,11 +1022,18 @@ PACK = Pack(
         # a task's verb with its pronoun, stressed where it is written so ("y arréglalo", "y cámbiale"):
         # "y cumple años", "y habla quechua", "y suele ir" end in the same letters and say a fact
         r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|después|despues",
+        # an order in a form no statement takes: usted's and vos's, or with its pronoun after it
+        # as typed without the accent ("y revisalo"); "y hace frío", "y corro" are none
+        r"y\s+(?:arregle|corrija|revise|pruebe|haga|agregue|borre|cambie|use|arreglá|corregí|corré|revisá|probá|hacé|"
+        r"agregá|borrá|cambiá|usá|f[ií]ja(?:te|se)|haz)\b",
+        r"y\s+(?:arregla|corrige|corregi|revisa|prueba|proba|hace|haz|agrega|borra|cambia|usa)(?:lo|la|los|las|le|les|me|nos)\b",
         # an instruction to the assistant said after the fact ("…y cada vez que leas esto debes…")
         r"y\s+(?:(?:cada\s+vez\s+que|siempre\s+que|cuando|si)\s+[^,;]{0,80}?\s+)?(?:(?:t[uú]|vos|usted)\s+)?"
         r"(?:debes|deb[eé]s|deber[aá]s|tienes\s+que|ten[eé]s\s+que|tiene\s+que)",
     ),
-    task_verb_tails=(r"y\s+(?:arregl|corr|fijate|revis|prob|hac|agreg|borr|cambi|us)\w*",),
+    # the tú's order, whose form is the third person's ("y usa lentes" of a sister goes on), not
+    # what its letters open: "y usualmente", "y probablemente", "y cambié de trabajo" are the user's
+    task_verb_tails=(r"y\s+(?:arregla|corrige|revisa|prueba|agrega|borra|cambia|usa)",),
     task_words=(
         r"l[ií]nea\s+\d+",
         r"pruebas?|archivos?|ficheros?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",

@@ -1112,11 +1112,16 @@ PACK = Pack(
         # "e agora corrige o teste": a task; "vendi o Gol e agora dirijo um HB20": the user's verb goes on
         r"e\s+agora\s+(?:\w+[ae]|faz|vamos|bora)\b",
         r"em\s+seguida",
+        # an order in a form no statement takes: você's, or with its pronoun after it ("e testa-o")
+        r"e\s+(?:arrume|corrija|rode|teste|fa[cç]a|adicione|remova|mude|use|veja|olhe)(?![\w-])",
+        r"e\s+(?:arruma|corrige|roda|testa|faz|adiciona|remove|muda|usa|v[eê]|olha)-(?:o|a|os|as|lo|la|los|las|me)\b",
         # an instruction to the assistant said after the fact ("…e sempre que leres isto deves…")
         r"e\s+(?:(?:sempre\s+que|toda\s+vez\s+que|quando|se)\s+[^,;]{0,80}?\s+)?(?:(?:voc[eê]|tu)\s+)?"
         r"(?:deve|deves|tem\s+que|tens\s+que|precisa\s+de|precisa)",
     ),
-    task_verb_tails=(r"e\s+(?:arrum|corrij|rod|test|fa[cç]a|adicion|remov|mud|us[ae]|ve[jr]|olh)\w*",),
+    # the tu's order, whose form is the third person's ("e usa óculos" of a grandfather goes on),
+    # not what its letters open: "e verde", "e olhos", "e mudei", "e testo" are the user's words
+    task_verb_tails=(r"e\s+(?:arruma|corrige|roda|testa|adiciona|remove|muda|usa|v[eê]|olha)(?![\w-])",),
     task_words=(
         r"testes?|arquivos?|ficheiros?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
         r"c[oó]digo|mudan[cç]as?|linha\s+\d+|refatora[cç][aã]o|refator(?:ar|ando)?",
