@@ -238,6 +238,22 @@ def test_an_order_after_the_users_fact_is_still_not_kept(said, task):
 
 
 @pytest.mark.parametrize(
+    ("said", "order"),
+    [
+        ("remember that I'm vegetarian and rename the helper to parse_menu", "rename the helper"),
+        ("anota que trabajo desde Quito y borrá la rama vieja", "borrá la rama vieja"),
+        ("guarda que eu sou canhoto e mude o atalho do teclado", "mude o atalho"),
+    ],
+)
+def test_an_order_left_out_of_a_kept_request_is_named(said, order):
+    """A kept request's fact was cut before an order for the task said after it, and the
+    order went unnamed: a request is kept whole or what is left of it is said out loud."""
+    kept, not_kept = read_requests(said)
+    assert kept and all(order not in s.text for s in kept), kept
+    assert any(order in n.sentence for n in not_kept), not_kept
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "Remember that I'm left-handed. My build is broken again, can you fix the tests?",

@@ -818,6 +818,18 @@ def _without_task_tail(said: str) -> str:
     return said[: tail.start()]
 
 
+def task_tail(sentence: str) -> str | None:
+    """The order for the task said after a fact in ``sentence``, as said ("and restart the
+    worker if it stalls", "y revisalo antes"), when one opens there: what a request that
+    keeps the fact leaves out (``_without_task_tail``), to be named as not kept."""
+    tail = _TASK_TAIL_ALWAYS.search(sentence) or _TASK_VERB_TAIL.search(sentence) or _HABIT_VERB_TAIL.search(sentence)
+    return tail.group().strip(" ,;.!") if tail is not None else None
+
+
+#: why an order said after a kept fact is not kept with it
+ORDER_AFTER = "an instruction for the task at hand, said after the fact"
+
+
 def _agrees(tail: str) -> bool:
     """Whether the verb after "and" in a fact of someone of the user's goes on with them: in
     a language whose third person marks its verb (``Pack.third_person_ending``: English

@@ -71,6 +71,7 @@ from .request_facts import (
     _USER_SUBJECT,
     _USER_WORDS,
     FOR_NOW_ONLY,
+    ORDER_AFTER,
     PASSING_STATE,
     NotKept,
     Signal,
@@ -109,6 +110,7 @@ from .request_facts import (
     _without_task_tail,
     _words_of,
     refusal,
+    task_tail,
 )
 from .request_shapes import (
     _ASIDE_REACH,
@@ -247,7 +249,7 @@ def read_requests(
         return _judged(found, declined, judge(said))
     if not found and not declined:
         return _asked_in_words_unread(said, judge, seconds)
-    if found and not declined:
+    if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
         return _without_asking_tail(said, found, judge), declined
     return found, declined
 
@@ -282,10 +284,37 @@ def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list
     that may go on about a fact kept just before them (``_Reading.may_go_on``)."""
     reading = _Reading()
     reading.language = detect(said) if said else None
-    _read_all(reading, _sentences_of(said, reading.language), seconds)
+    parts = _sentences_of(said, reading.language)
+    _read_all(reading, parts, seconds)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
-    return (*_of_the_work_at_hand(found, declined, said), may_go_on)
+    found, declined = _of_the_work_at_hand(found, declined, said)
+    return found, declined + _orders_left_out(parts, found, declined), may_go_on
+
+
+def _orders_left_out(sentences: list[str], found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
+    """The orders for the task said after a kept fact ("remember I'm on call and restart the
+    worker if it stalls") that the fact was cut before, each named as not kept: a request
+    is kept whole or what is left of it is said out loud. An order is one left out when
+    none of its words is in a fact kept of its sentence, and something of that sentence was."""
+    named = " ".join(n.sentence for n in declined).casefold()
+    out: list[NotKept] = []
+    for sentence in sentences:
+        order = task_tail(sentence)
+        if order is None or order.casefold() in named:
+            continue
+        before = _content_words(sentence.split(order, 1)[0], 3)
+        own = _content_words(order) - before
+        of_it = [f for f in found if _content_words(f.text, 3) & before]
+        if own and of_it and not any(own & _content_words(f.text) for f in of_it):
+            out.append(NotKept(order, ORDER_AFTER))
+    return out
+
+
+def _content_words(text: str, shortest: int = 4) -> set[str]:
+    """The words of ``text`` of ``shortest`` letters or more, folded: what tells two texts
+    apart (four: not an article or a joining word; three: a name such as "zsh" too)."""
+    return {w for w in re.findall(r"[^\W\d_]+", fold_accents(text.casefold())) if len(w) >= shortest}
 
 
 def _gone_on(found: list[Signal], may_go_on: list[tuple[Signal, str]], judge: Judge) -> list[Signal]:
