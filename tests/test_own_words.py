@@ -4731,3 +4731,28 @@ def test_a_request_that_says_its_fact_is_not_read_as_naming_a_thing_the_next_sen
     that says its fact ("that …") names no thing left to give."""
     [signal] = explicit_signals(said)
     assert kept in signal.text and not_written not in signal.text and not signal.text.startswith("That")
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [
+        (
+            "a few facts about me worth holding onto:\n- I keep bees\n- my allotment is plot 14\n- hive inspections every April",
+            ("bees", "plot 14", "every April"),
+        ),
+        (
+            "coisas sobre mim para as próximas conversas:\n- sou daltónico\n- o meu clube é o Boavista\n- treino às terças",
+            ("daltónico", "Boavista", "terças"),
+        ),
+    ],
+)
+def test_a_list_a_lead_in_other_words_announces_is_kept_whole(said, items):
+    """A lead no rule reads as a request, read as one by its meaning, kept the first item of
+    the list below it alone: the list was joined to the plainest request on one line, and
+    an item that says nothing of the user was dropped though the lead said the list is
+    theirs ("about me", "sobre mim")."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert all(item in written for item in items), written

@@ -278,11 +278,15 @@ def _cut_tail(fact: Signal, tail: str) -> Signal:
     return replace(fact, text=kept, rule=f"asked-by-meaning+{fact.rule}")
 
 
-def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list[NotKept], list[tuple[Signal, str]]]:
+def _read_by_rules(
+    said: str, seconds: float | None, of_the_user: bool = False
+) -> tuple[list[Signal], list[NotKept], list[tuple[Signal, str]]]:
     """What the rules read of ``said`` (a message as written, its idioms of asking read as
     the requests they ask): its facts, its requests not kept with why, and the sentences
-    that may go on about a fact kept just before them (``_Reading.may_go_on``)."""
-    reading = _Reading()
+    that may go on about a fact kept just before them (``_Reading.may_go_on``).
+    ``of_the_user``: a list announced is the user's, as its lead said ("things to know
+    about me:", read as the plainest request)."""
+    reading = _Reading(of_the_user=of_the_user)
     reading.language = detect(said) if said else None
     parts = _sentences_of(said, reading.language)
     _read_all(reading, parts, seconds)
@@ -290,6 +294,12 @@ def _read_by_rules(said: str, seconds: float | None) -> tuple[list[Signal], list
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
     found, declined = _of_the_work_at_hand(found, declined, said)
     return found, declined + _orders_left_out(parts, found, declined), may_go_on
+
+
+def _names_the_user(said: str) -> bool:
+    """Whether ``said`` names the user as what a list it announces is about ("these about
+    *me*", "datos *míos*": ``Pack.self_words``)."""
+    return bool(_SELF_WORDS & {w.strip(",.:!?¿¡").casefold() for w in said.split()})
 
 
 def _orders_left_out(sentences: list[str], found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
@@ -410,7 +420,12 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:
-        found, declined, _ = _read_by_rules(f"{request}: {sure[0].rest}", seconds)
+        rest = sure[0].rest.lstrip()
+        # a list the lead announces is read as the list a request announces, the user's
+        # when the lead said so ("things to know about me going forward:\n- …")
+        listed = _LIST_ITEM.match(rest) is not None
+        asked = f"{request}:\n{rest}" if listed else f"{request}: {sure[0].rest}"
+        found, declined, _ = _read_by_rules(asked, seconds, listed and _names_the_user(sure[0].clause))
         if found:
             return [replace(f, rule=f"asked-by-meaning+{f.rule}") for f in found], declined
     return [], [NotKept(said, _ASKED_UNREAD)]
@@ -1036,7 +1051,7 @@ class _Reading:
         if not self.listed and _announces_a_list(sentence, declined[declined_before:], following):
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
-            self.of_the_user = bool(_SELF_WORDS & {w.strip(",.:!?¿¡").casefold() for w in sentence.split()})
+            self.of_the_user = self.of_the_user or _names_the_user(sentence)
             return
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
