@@ -4756,3 +4756,31 @@ def test_a_list_a_lead_in_other_words_announces_is_kept_whole(said, items):
     kept, _ = read_requests(said, judge=request_judge())
     written = " ".join(s.text for s in kept)
     assert all(item in written for item in items), written
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "remark"),
+    [
+        (
+            "Our router is a TP-Link Archer. Remember that — I'll probably ask for help with it next week.",
+            "TP-Link",
+            "help",
+        ),
+        ("Mi perro se llama Trufa. Acuérdate de eso — luego te pido ideas de regalo.", "Trufa", "regalo"),
+        (
+            "A minha mãe faz anos a 4 de junho. Guarda isso — depois peço ajuda com o presente.",
+            "4 de junho",
+            "presente",
+        ),
+    ],
+)
+def test_a_request_that_points_back_keeps_what_was_said_before_its_dash(said, fact, remark):
+    """ "…. Keep that in memory — I'll be asking about it" wrote what follows the dash as the
+    user's fact and lost the fact said before: a dash after "that" ("eso", "isso") ended the
+    request as a colon does, though "that" points back ("this" may point ahead: "Remember
+    this — my locker is 31" keeps the locker)."""
+    kept, _ = read_requests(said)
+    written = " ".join(s.text for s in kept)
+    assert fact in written and remark not in written, written
+    [ahead] = explicit_signals("Remember this — my locker is number 31.")
+    assert "31" in ahead.text

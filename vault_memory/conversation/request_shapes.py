@@ -664,10 +664,11 @@ def _asks_up_to(words: list[str], cue: int, i: int) -> bool:
 
 
 def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
-    """Whether the comma at ``words[i]``, after the request's word ``words[cue]``, ends a
-    request that points back: "Remember it please, I'm …" (what follows is another clause),
+    """Whether the comma or dash at ``words[i]``, after the request's word ``words[cue]``, ends
+    a request that points back: "Remember it please, I'm …", "keep that in mind — I'll ask…"
+    (what follows is another clause),
     "Memorízalo, que a veces te pregunto…" (a reason; the fact was said before)."""
-    if not words[i].endswith(","):
+    if not (words[i].endswith(",") or words[i] in _DASHES):
         return False
     if _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
         return True
@@ -677,14 +678,28 @@ def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
 def _points_before(request: list[str], rest: list[str]) -> bool:
     """Whether a request's words (``request``, up to what a table row took as its fact,
     ``rest``) point back: a back word that is a pronoun ("save that somewhere"), or one a
-    comma ends the request after ("Remember it please, I'm terrible with dates")."""
+    comma or a dash ends the request after ("Remember it please, I'm terrible with dates",
+    "remember that — I'll ask about it later")."""
     backs = [i for i, w in enumerate(request) if w.strip(",.!?").casefold() in _BACK_WORDS]
     if not backs or not rest:
         return False
     last = backs[-1]
-    return any(w.endswith(",") for w in request[last:]) or (
-        last == len(request) - 1 and _a_pronoun([*request, *rest[:3]], last)
+    dashed = _points_back_alone(request[last]) and (rest[0] in _DASHES or any(w in _DASHES for w in request[last:]))
+    return (
+        dashed
+        or any(w.endswith(",") for w in request[last:])
+        or (last == len(request) - 1 and _a_pronoun([*request, *rest[:3]], last))
     )
+
+
+#: the back words that point at what follows as often as at what was said ("this", "esto")
+_NEAR_REFS = frozenset(w for p in all_packs() for w in p.near_refs)
+
+
+def _points_back_alone(word: str) -> bool:
+    """Whether the back word ``word`` points at what was said, not at what follows a dash
+    after it ("remember *that* — I'll ask later"; "remember *this* — my dog is Rex")."""
+    return word.strip(",.!?").casefold() not in _NEAR_REFS
 
 
 def _a_pronoun(words: list[str], i: int) -> bool:
@@ -700,6 +715,7 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
+        or (words[i + 1] in _DASHES and _points_back_alone(words[i]))  # "remember that — I'll ask later"
         or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
         or _only_a_tag(" ".join(words[i + 1 :]))  # "…don't forget that ok": a tag asks nothing
@@ -715,13 +731,15 @@ def _opens_a_clause_after_a_phrase(words: list[str], i: int) -> bool:
     or place ("remember that *on Mondays* I have therapy", "…that *at the office* I'm called
     Liz"): the phrase opens with a word a pronoun's tail does ("on", "at", "in") and names
     something after it, holds no other such word and no mark ("save that somewhere so I
-    can…", "remember that for later, I'm…" point back), says no what for ("…that when I ask",
+    can…", "remember that for later, I'm…", "keep that in memory — I'll…" point back), says no what for ("…that when I ask",
     "…that in case I need it"), and the user or their group follows it."""
     if i + 3 >= len(words) or words[i + 1].casefold() not in _PRONOUN_TAILS or _says_only_what_for(words[i + 1 :]):
         return False  # "…that when I ask", "…that in case I need it": what the request is for
     for j in range(i + 3, min(i + 2 + _PHRASE_MOST, len(words))):
         word = words[j - 1]
         if word.endswith((",", ".", ";", ":", "!", "?")) or (j - 1 > i + 1 and word.casefold() in _PRONOUN_TAILS):
+            return False
+        if words[j] in _DASHES:  # "keep that in memory — I'll ask…": the dash ends the request
             return False
         if _theirs(" ".join(words[j:])):
             return True

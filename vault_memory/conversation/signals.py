@@ -296,6 +296,17 @@ def _read_by_rules(
     return found, declined + _orders_left_out(parts, found, declined), may_go_on
 
 
+#: a request that points back ("keep that in memory", "guarda eso", "lembra disso") and a
+#: spaced dash after it: what follows the dash is said of the request, not what it keeps
+_POINTS_BACK_THEN_DASH = re.compile(
+    r"^(?=(?:\S+\s+){0,6}?(?:"
+    + "|".join(sorted({re.escape(w) for p in all_packs() for w in p.back_refs - p.near_refs}, key=len, reverse=True))
+    + r")\s)(?P<request>(?:[^\s—–]+\s+){1,8}?)(?:[—–]|--?)\s+(?=\S)",
+    _I,
+)
+_AFTER_POINTING_BACK = "said after a request that keeps what was said before it"
+
+
 def _names_the_user(said: str) -> bool:
     """Whether ``said`` names the user as what a list it announces is about ("these about
     *me*", "datos *míos*": ``Pack.self_words``)."""
@@ -1018,6 +1029,11 @@ class _Reading:
         kept = len(self.found) > before
         self.joins, self.last_kept = (len(self.found) - 1, before) if kept else (None, None)
 
+    def points_back(self) -> bool:
+        """Whether a request that points may point at what was said before it: a fact of the
+        user's was (``before_it``)."""
+        return _pointed_at([], self.before_it) is not None
+
     def read(self, sentence: str, opening: str, following: str) -> None:
         """One sentence (``opening``: as said, before its filler and politeness were taken
         off; ``following``: the sentence after it)."""
@@ -1032,19 +1048,28 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
+        if len(found) == before + 1 and self.points_back() and (dash := _POINTS_BACK_THEN_DASH.match(sentence)):
+            # "I use a Dexcom G7. Please keep that in memory — I'll be asking about its API":
+            # the request keeps what was said before it; what follows its dash is no fact of it
+            del found[before:]
+            self.keep_back(_pointed_at([], self.before_it) or "", declined_before)
+            self.declined.append(NotKept(sentence[dash.end() :].strip(), _AFTER_POINTING_BACK))
+            return
         if len(found) == before and self.of_what_they_said_before(sentence, declined_before):
             return
         said_nothing = len(found) == before and all(
             n.reason in _SAYS_NOTHING_KEPT or n.reason == _POINTS_BEFORE for n in declined[declined_before:]
         )  # "Memoriza esto, por favor: …": its "esto" read as pointing back, though a colon follows
         lead = _LEAD_OF_A_REQUEST.match(sentence) if said_nothing else None
+        if lead is not None and self.points_back() and _POINTS_BACK_THEN_DASH.match(sentence):
+            lead = None  # "My sister lives in Oslo. Remember that — I'll ask about flights later": that, not this
         if lead is not None and _points_ahead(sentence[: lead.end("lead")], sentence[lead.end() :]):
             del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
             self.kept_ahead(sentence[lead.end() :])
             return
         pointed_back = said_nothing and any(n.reason == _POINTS_BEFORE for n in declined[declined_before:])
         ahead = _REQUEST_BY_A_COMMA.match(sentence) if pointed_back and not self.found else None
-        if ahead is not None and _pointed_at([], self.before_it) is None and _theirs(sentence[ahead.end() :]):
+        if ahead is not None and not self.points_back() and _theirs(sentence[ahead.end() :]):
             del declined[declined_before:]  # "recuerda esto porfa, mi novia es vegana": nothing before it to point at
             self.kept_ahead(sentence[ahead.end() :])
             return

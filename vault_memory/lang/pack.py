@@ -49,6 +49,9 @@ class Pack:
     request_verbs: tuple[str, ...] = ()
     #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
     back_refs: frozenset[str] = field(default_factory=frozenset)
+    #: the back words that point at what follows as often as at what was said ("this",
+    #: "esto", "isto"); the others point back ("that", "eso", "isso")
+    near_refs: frozenset[str] = field(default_factory=frozenset)
     #: the words that follow a back word used as a pronoun, not as the "that" of a clause:
     #: "save that *somewhere*", "please commit that *to* memory", "keep it *in* mind" (the
     #: fact was said before the request)

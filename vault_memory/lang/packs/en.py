@@ -484,6 +484,7 @@ PACK = Pack(
         "guard",
     ),
     back_refs=frozenset("that this it them these those all both".split()),
+    near_refs=frozenset("this these".split()),
     request_purposes=(
         r"for\s+(?:when|whenever|later|next\s+time|the\s+future|future)\b",
         r"in\s+case\b",

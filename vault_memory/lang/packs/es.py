@@ -515,6 +515,7 @@ PACK = Pack(
         "arréglalo",
     ),
     back_refs=frozenset("eso esto esa ese ello todo lo ambos ambas dos".split()),
+    near_refs=frozenset("esto esta este".split()),
     request_fillers=frozenset({"ahí", "ahi"}),
     request_purposes=(
         r"(?:para|pa)\s+(?:cuando|la\s+pr[oó]xima|las\s+pr[oó]ximas|el\s+futuro|futur[oa]s?|despu[eé]s|m[aá]s\s+adelante|que)\b",

@@ -529,6 +529,7 @@ PACK = Pack(
         "poe",
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo ambos ambas dois duas".split()),
+    near_refs=frozenset("isto disto esta este".split()),
     request_fillers=frozenset({"aí", "ai", "lá"}),
     request_purposes=(
         r"(?:pra|para)\s+(?:quando|a\s+pr[oó]xima|as\s+pr[oó]ximas|o\s+futuro|futur[oa]s?|depois|mais\s+tarde|que)\b",
