@@ -4784,23 +4784,3 @@ def test_a_request_that_points_back_keeps_what_was_said_before_its_dash(said, fa
     assert fact in written and remark not in written, written
     [ahead] = explicit_signals("Remember this — my locker is number 31.")
     assert "31" in ahead.text
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "anota que o data_nascimento vem como texto",
-        "recuerda que hora_salida llega en hora de Madrid",
-        "lembra que a hora_inicio vem no fuso de Lisboa",
-    ],
-)
-def test_a_name_written_as_code_is_of_the_task(said):
-    """ "…o campo created_at vem em UTC…" was written as the user's fact: a name written as
-    code writes one names a thing of the task, as a word of the task does, unless what is
-    kept is of the user ("my discord is neon_fox_22" is theirs)."""
-    from vault_memory.conversation.request_judge import request_judge
-
-    kept, not_kept = read_requests(said, judge=request_judge())
-    assert not kept and not_kept, kept
-    [handle] = explicit_signals("remember my discord is neon_fox_22")
-    assert "neon_fox_22" in handle.text

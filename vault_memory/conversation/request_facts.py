@@ -559,20 +559,9 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
         return "a note about the task at hand, with what to do about it"
     if _DEICTIC.search(said) or _POINTS_AT.search(said):
         return _POINTED  # "this", "here", "the new one": what it is about is not said
-    if _names_the_task(said) and not _their_world(said, about_user):
+    if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
     return None
-
-
-#: a name written as code writes one ("created_at", "parse_date", "test_login"): of the task,
-#: in what a request keeps that is not of the user or their group ("mi usuario es mferrer_dev" is)
-_IDENTIFIER = re.compile(r"(?<![\w@./-])[a-z][a-z0-9]*+(?:_[a-z0-9]++)+(?![\w@.-])")
-
-
-def _names_the_task(said: str) -> bool:
-    """Whether ``said`` names a thing of the task: a word of the task, or a name written as
-    code writes one ("o campo created_at vem em UTC")."""
-    return _TASK_WORDS.search(said) is not None or _IDENTIFIER.search(said) is not None
 
 
 #: how someone tells of remembering, in every pack (the ``tells-of-remembering`` refusals)
@@ -879,7 +868,7 @@ _CODE_MARKS = re.compile(r"[{}=;]|\b\w+\(\)")
 def _task_refusal(said: str) -> str | _ByItsWords:
     """Why ``said``, which names things of the task, is not kept: by those words alone (a
     judge of the message's meaning may keep it), unless it is written as only code is."""
-    return _TASK if _CODE_MARKS.search(said) or _IDENTIFIER.search(said) else _ByItsWords(_TASK)
+    return _TASK if _CODE_MARKS.search(said) else _ByItsWords(_TASK)
 
 
 #: how a fact about the user or their world begins: its subject is them

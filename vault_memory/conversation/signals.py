@@ -90,7 +90,6 @@ from .request_facts import (
     _is_cue,
     _kept,
     _marks_after,
-    _names_the_task,
     _of_user_or_group,
     _rx,
     _says_nothing,
@@ -1865,7 +1864,7 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
     about_user = bool(_USER_SUBJECT[lang].match(said))
     said_as_fact = bool(request.group("that") or request.group("colon"))  # "remember that our CI runs on…"
     their_world = _USER_GROUP.match(said) or _their_world(said, about_user)
-    if _names_the_task(said) and not about_user and not (said_as_fact and their_world):
+    if _TASK_WORDS.search(said) and not about_user and not (said_as_fact and their_world):
         return _task_refusal(said)
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
