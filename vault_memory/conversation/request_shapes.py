@@ -696,6 +696,12 @@ def _points_before(request: list[str], rest: list[str]) -> bool:
 _NEAR_REFS = frozenset(w for p in all_packs() for w in p.near_refs)
 
 
+def _opens_an_aside(words: list[str], i: int) -> bool:
+    """Whether the dash at ``words[i]`` opens an aside another closes a few words on
+    ("remember that — honestly — my dog is Rex")."""
+    return any(w in _DASHES for w in words[i + 1 : i + 6])
+
+
 def _points_back_alone(word: str) -> bool:
     """Whether the back word ``word`` points at what was said, not at what follows a dash
     after it ("remember *that* — I'll ask later"; "remember *this* — my dog is Rex")."""
@@ -715,7 +721,7 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
-        or (words[i + 1] in _DASHES and _points_back_alone(words[i]))  # "remember that — I'll ask later"
+        or (words[i + 1] in _DASHES and _points_back_alone(words[i]) and not _opens_an_aside(words, i + 1))
         or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
         or _only_a_tag(" ".join(words[i + 1 :]))  # "…don't forget that ok": a tag asks nothing

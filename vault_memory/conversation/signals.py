@@ -35,6 +35,7 @@ from ..lang import (
     not_utf8,
     of_the_user,
     pack,
+    says_contrast,
     sentences,
     tells_of_the_user,
     told_alike,
@@ -296,14 +297,34 @@ def _read_by_rules(
     return found, declined + _orders_left_out(parts, found, declined), may_go_on
 
 
-#: a request that points back ("keep that in memory", "guarda eso", "lembra disso") and a
-#: spaced dash after it: what follows the dash is said of the request, not what it keeps
-_POINTS_BACK_THEN_DASH = re.compile(
-    r"^(?=(?:\S+\s+){0,6}?(?:"
-    + "|".join(sorted({re.escape(w) for p in all_packs() for w in p.back_refs - p.near_refs}, key=len, reverse=True))
-    + r")\s)(?P<request>(?:[^\s—–]+\s+){1,8}?)(?:[—–]|--?)\s+(?=\S)",
-    _I,
-)
+#: a spaced dash between words ("…in memory — I'll…", "Recuérdalo – …", "… -- …")
+_SPACED_DASH = re.compile(r"(?<=\S)\s+(?:[—–]|--?)\s+(?=\S)")
+#: the back words that point at what was said, not at what follows (``Pack.near_refs``)
+_FAR_BACK = frozenset(w for p in all_packs() for w in p.back_refs - p.near_refs)
+#: the most words a request before such a dash has
+_DASHED_REQUEST_MOST = 9
+
+
+def _dash_after_pointing_back(sentence: str) -> int | None:
+    """Where what follows the dash begins, when ``sentence`` opens with a request that points
+    at what was said before it and a spaced dash ends it: "keep that in memory — I'll be
+    asking about it", "Recuérdalo – luego te pregunto", or any request before a dash and a
+    question ("Recuerda esto — ¿qué le regalo?": a question is never what a request keeps).
+    None for a dash that opens an aside ("remember that — honestly — my dog is Rex")."""
+    dash = _SPACED_DASH.search(sentence)
+    if dash is None or _SPACED_DASH.search(" ".join(sentence[dash.end() :].split()[:5])) is not None:
+        return None
+    words = sentence[: dash.start()].split()
+    cue = _first_cue(words, len(words)) if 0 < len(words) <= _DASHED_REQUEST_MOST else None
+    if cue is None:
+        return None
+    # the back word after the request's word, or before it where that word comes last
+    # ("keep *that* in memory —": the word of keeping is "memory")
+    back = any(fold_accents(w.strip(",.!?").casefold()) in _FAR_BACK for w in words[max(0, cue - 3) :])
+    asked = sentence.rstrip().endswith("?")
+    return dash.end() if back or _carries_its_object(words[cue]) or asked else None
+
+
 _AFTER_POINTING_BACK = "said after a request that keeps what was said before it"
 
 
@@ -1048,12 +1069,22 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
-        if len(found) == before + 1 and self.points_back() and (dash := _POINTS_BACK_THEN_DASH.match(sentence)):
+        dash = _dash_after_pointing_back(sentence) if len(found) <= before + 1 and self.points_back() else None
+        if dash is not None:
             # "I use a Dexcom G7. Please keep that in memory — I'll be asking about its API":
-            # the request keeps what was said before it; what follows its dash is no fact of it
+            # the request keeps what was said before it; what follows its dash is no fact of
+            # it, unless it goes on with one more ("— also, our anniversary is May 9")
+            after = sentence[dash:].strip()
+            goes_on = says_contrast(" ".join(after.split()[:2]))  # "— also, …", "— además, …", "— além disso, …"
+            read_after = found[before:] if goes_on else []
             del found[before:]
             self.keep_back(_pointed_at([], self.before_it) or "", declined_before)
-            self.declined.append(NotKept(sentence[dash.end() :].strip(), _AFTER_POINTING_BACK))
+            if not goes_on:
+                self.declined.append(NotKept(after, _AFTER_POINTING_BACK))
+            elif read_after:
+                found += read_after
+            else:
+                _keep_what_was_said(after, found, self.declined, self.language)
             return
         if len(found) == before and self.of_what_they_said_before(sentence, declined_before):
             return
@@ -1061,7 +1092,7 @@ class _Reading:
             n.reason in _SAYS_NOTHING_KEPT or n.reason == _POINTS_BEFORE for n in declined[declined_before:]
         )  # "Memoriza esto, por favor: …": its "esto" read as pointing back, though a colon follows
         lead = _LEAD_OF_A_REQUEST.match(sentence) if said_nothing else None
-        if lead is not None and self.points_back() and _POINTS_BACK_THEN_DASH.match(sentence):
+        if lead is not None and self.points_back() and _dash_after_pointing_back(sentence) is not None:
             lead = None  # "My sister lives in Oslo. Remember that — I'll ask about flights later": that, not this
         if lead is not None and _points_ahead(sentence[: lead.end("lead")], sentence[lead.end() :]):
             del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
