@@ -4803,3 +4803,17 @@ def test_what_follows_the_dash_of_a_request_that_points_back(said, kept_words, n
     written = " ".join(s.text for s in kept)
     assert all(w in written for w in kept_words), written
     assert not any(w in written for w in not_written), written
+
+
+def test_a_long_tail_that_may_ask_is_named():
+    """A tail of more than twelve words that may ask to keep what was said, in words no rule
+    reads, was dropped without a word: now the judge of asking reads it, and what it reads as
+    asking is at least named."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = (
+        "Mi suegro es sordo de un oído. Estaría bien que lo tuvieras en la cabeza la próxima vez "
+        "que planeemos una cena familiar."
+    )
+    kept, not_kept = read_requests(said, judge=request_judge())
+    assert kept or not_kept
