@@ -26,6 +26,8 @@ what the offline reading does with them:
   médico"), and one said alone with what is said of it after ("mi hermano vive…");
 - ``conjunct_*``: a request whose fact goes on after "and": the user's second clause kept
   ("I'm a welder and make furniture"), an order said there not written ("…y revisalo");
+- ``mind_when_*``: a fact, then a request to keep it in mind for an occasion ("Factor that
+  in next time you suggest recipes"): the fact kept, the occasion's words not written;
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none).
 
@@ -167,8 +169,30 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_beside(split, show, judge))
     out.update(_follow_on(split, show, judge))
     out.update(_conjuncts(split, show, judge))
+    out.update(_mind_when(split, show, judge))
     out.update(_kinds(split, show))
     return out
+
+
+def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
+    """A fact, then a request to keep it in mind for an occasion ("I'm vegan. Factor that in
+    next time you suggest recipes"; ``mind_when``, a helper who saw no rule): the fact kept
+    (``mind_when_kept``), the words of the request or the occasion not written as a fact
+    (``mind_when_junk``)."""
+    if not (DATA / "mind_when.json").exists():
+        return {}
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("mind_when", split):
+        signals, _ = read_requests(case["said"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        kept = all(k.casefold() in written for k in case["keep"])
+        junk = any(w.casefold() in written for w in case["not_keep"])
+        for row, hit in (("mind_when_kept", kept), ("mind_when_junk", junk)):
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+        if show and split == "tune" and (junk or not kept):
+            print(f"MIND WHEN [{case['id']}] {case['said']!r} -> {written!r}")
+    return {row: by_language(counts) for row, counts in table.items()}
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -641,6 +665,7 @@ def main() -> None:
                 "possessive",
                 "follow_on",
                 "conjunct_",
+                "mind_when_",
             )
         )
     ]:
