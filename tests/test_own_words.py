@@ -4817,3 +4817,43 @@ def test_a_long_tail_that_may_ask_is_named():
     )
     kept, not_kept = read_requests(said, judge=request_judge())
     assert kept or not_kept
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "occasion"),
+    [
+        ("I play the cello in a quartet. Factor that in when I ask you for weekend plans.", "cello", "weekend"),
+        ("We only use one car. Take that into consideration whenever I ask about trips.", "one car", "trips"),
+        (
+            "Mi madre usa silla de ruedas. Tómalo en cuenta cuando te pida restaurantes.",
+            "silla de ruedas",
+            "restaurantes",
+        ),
+        ("Soy alérgica a los frutos secos, considéralo cada vez que te pida postres.", "frutos secos", "postres"),
+        (
+            "Tenho enxaqueca com luz forte. Leve isso em consideração quando eu pedir ideias de passeio.",
+            "enxaqueca",
+            "passeio",
+        ),
+        (
+            "Moro num terceiro andar sem elevador, considere isso da próxima vez que eu pedir móveis.",
+            "terceiro andar",
+            "móveis",
+        ),
+        (
+            "Tengo turno de noche, tenlo presente la próxima vez que te pida un horario de gimnasio.",
+            "turno de noche",
+            "gimnasio",
+        ),
+    ],
+)
+def test_a_fact_kept_in_mind_for_an_occasion(said, fact, occasion):
+    """ "…, tenlo presente cada vez que te pida recetas" wrote "Te pida recetas" and lost the
+    fact: the "que" of "cada vez que", "la próxima vez que", "da próxima vez que" after a
+    request that points back with its verb's pronoun was read as the "that" of a fact; and
+    "factor that in", "tómalo en cuenta", "leve isso em consideração" were no request."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert fact in written and occasion not in written, written

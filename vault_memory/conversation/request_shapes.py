@@ -450,6 +450,12 @@ def _request_start(words: list[str], cue: int) -> int:
 _ATTACHED = tuple(w for p in all_packs() for w in p.attached_objects)
 
 
+def _points_with(word: str) -> bool:
+    """Whether ``word`` points back: a back word ("that", "lo", "isso"), or a request's verb
+    with its pronoun on it ("tenlo", "guárdalo")."""
+    return fold_accents(word.casefold().strip(",.")) in _BACK_WORDS or _carries_its_object(word)
+
+
 def _carries_its_object(word: str) -> bool:
     """Whether a request's word carries what it keeps ("guárdalo", "anótala")."""
     return fold_accents(word.casefold()).rstrip(",.!?").endswith(_ATTACHED)
@@ -577,7 +583,10 @@ def _said_after(words: list[str], cue: int) -> tuple[str | None, int]:
                 return None, i  # "tenlo presente cuando te diga que…": the "que" of what it is for
             between = [w for w in words[cue + 1 : i] if fold_accents(w.casefold().strip(",.")) not in _BACK_WORDS]
             told = " ".join([*_past_fillers(between), word])
-            when = _WHEN_CLAUSE.search(told) if len(between) < i - cue - 1 else None
+            # it points back: a back word after the request's word, or before it or on it
+            # ("lo tienes presente cada vez que…", "tenlo presente cada vez que…")
+            pointed = len(between) < i - cue - 1 or any(_points_with(w) for w in words[max(0, cue - 2) : cue + 1])
+            when = _WHEN_CLAUSE.search(told) if pointed else None
             if when is not None and when.end() == len(told):
                 return None, i  # "lembra disso sempre que sugerir comida": it points back; "que" is of when
             phrase = word.casefold() in _THAT_WORDS and _a_phrase_of_when(words[cue + 1 : i])  # not "qué"

@@ -114,6 +114,7 @@ from .request_facts import (
     task_tail,
 )
 from .request_shapes import (
+    _ADDRESSEE,
     _ASIDE_REACH,
     _ASKS_IF_REMEMBERED,
     _ATTACHED,
@@ -1409,6 +1410,8 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
         return None  # "remember that I…": the request comes first
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
+    elif _ADDRESSEE & {w.strip(",.!?").casefold() for w in said.split()} and not _USER_WORDS.search(said):
+        said = ""  # "Would help if you had that in mind…": words to the assistant, nothing of the user
     if said and before_it and _OTHERS.match(said):  # "My mom is moving in. She uses a wheelchair, so keep that in mind"
         said = f"{before_it[-1].rstrip()} {said}"
     kept = (said or " ".join(before_it)).strip()

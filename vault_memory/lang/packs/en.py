@@ -494,7 +494,8 @@ PACK = Pack(
     ),
     request_when=(
         # not of a time gone by ("remember when we went…" tells a story)
-        r"when(?:ever)?\s+(?:i|we)\b(?!\s+(?:\w+ed|was|were|had|went|did|got|met|saw|came|made|took|used)\b)",
+        r"(?:when(?:ever)?|(?:any|every)\s*time|next\s+time)\s+(?:i|we|you)\b"
+        r"(?!\s+(?:\w+ed|was|were|had|went|did|got|met|saw|came|made|took|used)\b)",
         r"for\s+when(?:ever)?\b",
     ),
     plain_request="remember this",
@@ -513,6 +514,10 @@ PACK = Pack(
             "remember this",
         ),
         (r"\bmake\s+sure\s+(?:you|u)\s+(?:know|remember|have\s+(?:this|that|it))\b", "remember"),
+        # "factor that in", "take that into consideration", "have that in your head": keep in mind
+        (r"(?<!\bto\s)\bfactor\s+(?:this|that|it)\s+in\b", "remember that"),
+        (r"(?<!\bto\s)\btake\s+(?:this|that|it)\s+into\s+(?:account|consideration)\b", "remember that"),
+        (r"(?<!\bto\s)\bhave\s+(?:this|that|it)\s+in\s+(?:your|ur)\s+head\b", "remember that"),
         (r"\bupdate\s+(?:my|the)\s+(?:info|information|data|details|profile|records?|file)\b", "remember"),
         (
             r"\b(?:carry|bring|take)\s+(?:this|that|it)\s+(?:into|to|forward\s+to|over\s+to)\s+(?:every|all|any|future|later|next)\s+(?:convo|conversation|chat|session)s?\b",

@@ -527,7 +527,7 @@ PACK = Pack(
     request_when=(
         r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
         r"(?:para|pa)\s+cuando\b",
-        r"(?:siempre|cada\s+vez)\s+q(?:ue)?\b",
+        r"(?:siempre|cada\s+vez|(?:la\s+)?pr[oó]xima\s+vez)\s+q(?:ue)?\b",
     ),
     plain_request="recuerda esto",
     request_idioms=(
@@ -541,6 +541,9 @@ PACK = Pack(
         (r"\b(?:pa|para)\s+que\s+lo\s+tengas\s+(?:fichado|anotado|apuntado|registrado)\b", "recuerda esto"),
         (r"\b(?:no\s+pierdas|no\s+te\s+pierdas)\s+(?:este|ese)\s+dato\b", "recuerda esto"),
         (r"\bpon(?:lo|la|e)?\s+en\s+mi\s+(?:ficha|perfil|expediente)\b", "recuerda"),
+        # "tómalo en cuenta", "considéralo": tenlo en cuenta
+        (r"\bt[oó]ma(?:lo|la|los|las)\s+en\s+(?:cuenta|consideraci[oó]n)\b", "tenlo en cuenta"),
+        (r"\bconsid[eé]ra(?:lo|la|los|las)\b", "tenlo en cuenta"),
         # una corrección de lo que contó el usuario, como su rótulo: "Corrección a lo que te dije: …"
         (
             r"^(?:(?:una\s+)?(?:correcci[oó]n|actualizaci[oó]n)\s+(?:a|de)\s+lo\s+que\s+te\s+(?:dije|cont[eé])[^:—–\n]{0,40}?)\s*(?::|\s[—–-])\s+",

@@ -541,7 +541,7 @@ PACK = Pack(
     request_when=(
         r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
         r"(?:pra|para)\s+quando\b",
-        r"(?:sempre|toda\s+vez|cada\s+vez)\s+q(?:ue)?\b",
+        r"(?:sempre|toda\s+vez|cada\s+vez|(?:(?:da|na)\s+)?pr[oó]xima\s+vez)\s+q(?:ue)?\b",
     ),
     plain_request="anota isso",
     request_idioms=(
@@ -555,6 +555,12 @@ PACK = Pack(
         (r"\b(?:p[õo]e|coloca|bota)(?:-?(?:o|a))?\s+n[ao]\s+(?:minha|meu)\s+(?:ficha|perfil|cadastro)\b", "lembra"),
         (r"\bn[aã]o\s+deix[ae]\s+(?:isso\s+|isto\s+)?passar\b", "lembra disso"),
         (r"\bgrava\s+(?:isso\s+|isto\s+)?na\s+(?:cabe[cç]a|mem[oó]ria|mente)\b", "guarda isso"),
+        # "leve isso em consideração", "tem isso em atenção", "considera isso": leva isso em conta
+        (
+            r"\b(?:leva|leve|tem|tenha)\s+(?:isso|isto)\s+em\s+(?:considera[cç][aã]o|aten[cç][aã]o)\b",
+            "lembra disso",
+        ),
+        (r"\bconsider[ae]\s+(?:isso|isto)\b", "lembra disso"),
         (
             r"\b(?:pra|para)\s+(?:voc[eê]|vc|ti)\s+ter\s+(?:registrado|anotado|guardado|na\s+mem[oó]ria)\b",
             "guarda isso",
