@@ -62,7 +62,7 @@ import datetime as dt
 import json
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,20 +179,11 @@ def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
     next time you suggest recipes"; ``mind_when``, a helper who saw no rule): the fact kept
     (``mind_when_kept``), the words of the request or the occasion not written as a fact
     (``mind_when_junk``)."""
-    if not (DATA / "mind_when.json").exists():
-        return {}
-    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases("mind_when", split):
-        signals, _ = read_requests(case["said"], judge=judge)
-        written = " ".join(s.text for s in signals).casefold()
-        kept = all(k.casefold() in written for k in case["keep"])
-        junk = any(w.casefold() in written for w in case["not_keep"])
-        for row, hit in (("mind_when_kept", kept), ("mind_when_junk", junk)):
-            table[row][case["lang"]][0] += hit
-            table[row][case["lang"]][1] += 1
-        if show and split == "tune" and (junk or not kept):
-            print(f"MIND WHEN [{case['id']}] {case['said']!r} -> {written!r}")
-    return {row: by_language(counts) for row, counts in table.items()}
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        return {"mind_when_kept": kept, "mind_when_junk": wrote}
+
+    return _kept_and_written("mind_when", "said", rows, split, show, judge)
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -200,21 +191,39 @@ def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
     the user's second clause kept with it (``conjunct_kept``: every ``keep`` value written),
     an order for the task said there not written (``conjunct_order_written``: a word of
     it written), the fact before it kept all the same (``conjunct_order_fact_kept``)."""
-    if not (DATA / "conjuncts.json").exists():
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["label"] == "fact":
+            return {"conjunct_kept": kept}
+        return {"conjunct_order_fact_kept": kept, "conjunct_order_written": wrote}
+
+    return _kept_and_written("conjuncts", "prompt", rows, split, show, judge)
+
+
+def _kept_and_written(
+    name: str,
+    text: str,
+    rows: Callable[[dict, bool, bool], dict[str, bool]],
+    split: str,
+    show: bool,
+    judge: Judge | None,
+) -> dict:
+    """Per row and language of a set whose cases name what must be written (``keep``, every
+    value) and what must not (``not_keep``, any value): the rows ``rows`` makes of a case
+    from those two readings of what its message (``case[text]``) writes."""
+    if not (DATA / f"{name}.json").exists():
         return {}
     table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases("conjuncts", split):
-        signals, _ = read_requests(case["prompt"], judge=judge)
+    for case in cases(name, split):
+        signals, _ = read_requests(case[text], judge=judge)
         written = " ".join(s.text for s in signals).casefold()
         kept = all(k.casefold() in written for k in case["keep"])
-        rows = {"conjunct_kept": kept} if case["label"] == "fact" else {"conjunct_order_fact_kept": kept}
-        if case["label"] == "task":
-            rows["conjunct_order_written"] = any(w.casefold() in written for w in case["not_keep"])
-        for row, hit in rows.items():
+        wrote = any(w.casefold() in written for w in case.get("not_keep", ()))
+        for row, hit in rows(case, kept, wrote).items():
             table[row][case["lang"]][0] += hit
             table[row][case["lang"]][1] += 1
-        if show and split == "tune" and (not kept or rows.get("conjunct_order_written")):
-            print(f"CONJUNCT [{case['id']}] {case['prompt']!r} -> {written!r}")
+        if show and split == "tune" and (wrote or not kept):
+            print(f"{name.upper()} [{case['id']}] {case[text]!r} -> {written!r}")
     return {row: by_language(counts) for row, counts in table.items()}
 
 
