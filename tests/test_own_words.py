@@ -4857,3 +4857,19 @@ def test_a_fact_kept_in_mind_for_an_occasion(said, fact, occasion):
     kept, _ = read_requests(said, judge=request_judge())
     written = " ".join(s.text for s in kept)
     assert fact in written and occasion not in written, written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My niece is deaf. I'd appreciate it if you kept that in mind every time I ask about parties.",
+        "My niece is deaf. I want you to bear that in mind whenever I plan something.",
+    ],
+)
+def test_a_request_that_speaks_to_the_assistant_is_not_the_fact(said):
+    """ "…. I'd appreciate it if you kept that in mind…" wrote "The user would appreciate it if
+    you kept" and lost the fact before it: words before a request whose last clause speaks
+    to the assistant are the request's own."""
+    kept, _ = read_requests(said)
+    written = " ".join(s.text for s in kept)
+    assert "deaf" in written and "appreciate" not in written and "want" not in written, written

@@ -1402,6 +1402,28 @@ def _says_what_for(sentence: str) -> bool:
 _SOMEONE_ELSES = "someone else's words, not the user's"
 
 
+#: how near the end of the words before a request the assistant may be named for them to be
+#: the request's own ("…if *you* kept", "…*you* to bear")
+_ASKED_OF_YOU = 3
+#: the last mark of a clause in the words before a request
+_LAST_CLAUSE_MARK = re.compile(r"^(?P<before>.*[^\s,;:—–-])\s*(?:[,;:]|\s[—–-]+)\s+(?P<last>[^,;:—–]*)$", re.S)
+
+
+def _before_words_to_you(said: str) -> str:
+    """``said`` (the words before a request) without its last clause when that clause speaks
+    to the assistant ("…if you kept", "so you"); "" when all of it does and names nothing
+    of the user ("Would help if you had")."""
+
+    def to_you(words: list[str]) -> bool:
+        return bool(_ADDRESSEE & {w.strip(",.!?").casefold() for w in words})
+
+    mark = _LAST_CLAUSE_MARK.match(said)
+    last = mark.group("last") if mark is not None else said
+    if not to_you(last.split()[-_ASKED_OF_YOU:]) and not (to_you(said.split()) and not _USER_WORDS.search(said)):
+        return said
+    return mark.group("before") if mark is not None else ""
+
+
 def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     """What a request that points back keeps: the words before it, else the sentences
     before its own; None when the request comes first or what is kept says nothing."""
@@ -1410,8 +1432,11 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
         return None  # "remember that I…": the request comes first
     if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
-    elif _ADDRESSEE & {w.strip(",.!?").casefold() for w in said.split()} and not _USER_WORDS.search(said):
-        said = ""  # "Would help if you had that in mind…": words to the assistant, nothing of the user
+    else:
+        # "Would help if you had that in mind…", "I'd appreciate it if you kept that…": the
+        # request's own words, its last clause the assistant's; what a mark ends before it is
+        # the fact ("…a Netgear Nighthawk — just so you have it on file")
+        said = _before_words_to_you(said)
     if said and before_it and _OTHERS.match(said):  # "My mom is moving in. She uses a wheelchair, so keep that in mind"
         said = f"{before_it[-1].rstrip()} {said}"
     kept = (said or " ".join(before_it)).strip()
