@@ -4873,3 +4873,19 @@ def test_a_request_that_speaks_to_the_assistant_is_not_the_fact(said):
     kept, _ = read_requests(said)
     written = " ".join(s.text for s in kept)
     assert "deaf" in written and "appreciate" not in written and "want" not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "aside"),
+    [
+        ("remember that — to be fair — my bike is a Brompton", "Brompton", "fair"),
+        ("Recuerda que — en serio — mi gata se llama Nube.", "Nube", "serio"),
+        ("Lembra que — pra falar a verdade — o meu carro é um Corsa.", "Corsa", "verdade"),
+    ],
+)
+def test_an_aside_the_requests_own_dash_opens_is_not_the_fact(said, fact, aside):
+    """ "remember that — honestly — my dog is Rex" wrote "Honestly — the user's dog is Rex":
+    an aside between the request's own dash and the next is no part of what it keeps."""
+    kept, _ = read_requests(said)
+    written = " ".join(s.text for s in kept)
+    assert fact in written and aside not in written, written

@@ -174,8 +174,9 @@ _USER_WORDS = re.compile("|".join(f"(?:{p.user_opening})\\b" for p in all_packs(
 
 
 #: a few words and a dash or a colon before what the user says of themselves ("quick thing —
-#: my daughter Priya starts…", "ah, e outra coisa: a minha sogra…"): a lead, not the fact
-_LEAD = re.compile(r"^(?:[^\s—–:]+\s+){0,3}?[^\s—–:]+\s*(?:[—–]|:|\s-)\s+")
+#: my daughter Priya starts…", "ah, e outra coisa: a minha sogra…"): a lead, not the fact; an
+#: aside a request's own dash opens is one too ("remember that — honestly — my dog is Rex")
+_LEAD = re.compile(r"^(?:(?:[—–]|--?)\s+)?(?:[^\s—–:]+\s+){0,3}?[^\s—–:]+\s*(?:[—–]|:|\s-)\s+")
 
 
 def _without_lead(said: str) -> str:
@@ -185,6 +186,12 @@ def _without_lead(said: str) -> str:
     if lead is None or not _theirs(said[lead.end() :]):
         return said
     return said[lead.end() :]
+
+
+def _without_opening_aside(said: str) -> str:
+    """``said`` without an aside its request's own dash opens ("— la verdad — mi coche es…",
+    "— sinceramente — meu carro é…"), when what follows is of the user."""
+    return _without_lead(said) if said[:1] in "—–-" else said
 
 
 #: what a request points back with ("remember *that*", "guárdalo", "guarda *isso*"), in every pack
