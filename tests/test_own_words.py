@@ -4889,3 +4889,30 @@ def test_an_aside_the_requests_own_dash_opens_is_not_the_fact(said, fact, aside)
     kept, _ = read_requests(said)
     written = " ".join(s.text for s in kept)
     assert fact in written and aside not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "facts", "secret"),
+    [
+        (
+            "stuff about me worth knowing from now on:\n- my bank PIN is 5521\n- I keep bees\n- I live in Ghent",
+            ("bees", "Ghent"),
+            "5521",
+        ),
+        (
+            "datos míos para otras charlas:\n- el PIN de mi tarjeta es 9034\n- toco la gaita\n- vivo en Ourense",
+            ("gaita", "Ourense"),
+            "9034",
+        ),
+    ],
+)
+def test_a_secret_in_a_list_a_lead_announces_takes_only_its_item(said, facts, secret):
+    """A list under a lead only the judge of asking reads was refused whole when one item
+    held a secret ("- my PIN is 4471"): each item is its own; the secret's is named, the
+    others kept."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, not_kept = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert all(f in written for f in facts) and secret not in written, written
+    assert not_kept

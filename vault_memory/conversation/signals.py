@@ -443,7 +443,8 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         # ("…, fica a saber daqui para a frente" after a staging host had been passed over)
         return [], ([NotKept(said, _ASKED_OF_THE_TASK)] if max(asks) >= meaning.ASKS_KEEP else [])
     secrets = find_secrets(said)
-    if secrets:  # the judge alone read it: none of it is kept
+    listed = any(part.announces and _LIST_ITEM.match(part.rest.lstrip()) for part in parts)
+    if secrets and not listed:  # the judge alone read it: none of it is kept
         return [], [_secret_not_kept(said, secrets[0].kind)]
     sure = [
         part
@@ -460,8 +461,17 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         listed = _LIST_ITEM.match(rest) is not None
         asked = f"{request}:\n{rest}" if listed else f"{request}: {sure[0].rest}"
         found, declined, _ = _read_by_rules(asked, seconds, listed and _names_the_user(sure[0].clause))
+        # a list's items are each their own: one that holds a secret is named, the others kept
+        values = [said[secret.start : secret.end] for secret in secrets]
+        held = [f for f in found if find_secret(f.text) is not None or any(v in f.text for v in values)]
+        declined += [_secret_not_kept(f.text, secrets[0].kind if secrets else "a secret") for f in held]
+        found = [f for f in found if f not in held]
         if found:
             return [replace(f, rule=f"asked-by-meaning+{f.rule}") for f in found], declined
+        if secrets:
+            return [], [_secret_not_kept(said, secrets[0].kind)]
+    elif secrets:
+        return [], [_secret_not_kept(said, secrets[0].kind)]
     return [], [NotKept(said, _ASKED_UNREAD)]
 
 
