@@ -4916,3 +4916,30 @@ def test_a_secret_in_a_list_a_lead_announces_takes_only_its_item(said, facts, se
     written = " ".join(s.text for s in kept)
     assert all(f in written for f in facts) and secret not in written, written
     assert not_kept
+
+
+@pytest.mark.parametrize(
+    ("said", "facts", "note"),
+    [
+        (
+            "recuerda estas cosas mías:\n- soy enfermera de noche\n- la función exportar_pdf falla con tildes\n- vivo en Triana",
+            ("enfermera", "Triana"),
+            "exportar_pdf",
+        ),
+        (
+            "guarda isso sobre mim:\n- sou enfermeira\n- o endpoint de login retorna 500 sem token\n- moro em Olinda",
+            ("enfermeira", "Olinda"),
+            "endpoint",
+        ),
+    ],
+)
+def test_each_doubt_of_a_message_of_several_facts_is_judged_on_its_own(said, facts, note):
+    """A note about the code in a list of the user's facts was kept: the judge read the whole
+    message as the user's world and so kept every item the rules doubted. With several facts
+    in a message, each doubt is judged on its own words."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, not_kept = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert all(f in written for f in facts) and note not in written, written
+    assert not_kept

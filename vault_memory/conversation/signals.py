@@ -249,7 +249,7 @@ def read_requests(
         return found, declined
     found = _gone_on(found, may_go_on, judge)
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
-        return _judged(found, declined, judge(said))
+        return _judged(found, declined, judge(said), judge)
     if not found and not declined:
         return _asked_in_words_unread(said, judge, seconds)
     if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
@@ -787,7 +787,9 @@ def _asked(signal: Signal) -> bool:
     return signal.rule.split("+")[0] in _REQUEST_RULES | {"keep-that"}
 
 
-def _judged(found: list[Signal], declined: list[NotKept], world: float) -> tuple[list[Signal], list[NotKept]]:
+def _judged(
+    found: list[Signal], declined: list[NotKept], world: float, judge: Judge | None = None
+) -> tuple[list[Signal], list[NotKept]]:
     """``found`` and ``declined`` once the judge read the message as of the user's world with
     probability ``world``: when it is sure of it (``lang.judge.KEEP``), what the rules
     refused by words of the task alone is kept; when sure of the opposite
@@ -799,6 +801,10 @@ def _judged(found: list[Signal], declined: list[NotKept], world: float) -> tuple
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
         doubts = [n for n in declined if n.would_keep is not None and (sure or n.reason != _UNCLEAR)]
+        if judge is not None and found and len(doubts) < len(found) + len(doubts):
+            # several facts in one message ("- I'm left-handed\n- the users table has a
+            # deleted_at column"): the message's meaning is theirs, each doubt's is its own
+            doubts = [n for n in doubts if judge(n.would_keep.text if n.would_keep else n.sentence) >= meaning.KEEP]
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
 
