@@ -782,22 +782,12 @@ _TASK_VERB_TAIL = re.compile(
 
 #: a verb after a fact that tells a habit as often as it orders (``Pack.habit_verb_tails``)
 _HABIT_VERB_TAIL = re.compile(
-    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:"
-    + ("|".join(t for p in all_packs() for t in p.habit_verb_tails) or "(?!)")
-    + r")\b.*$",
-    _I,
+    r"(?<!\s)(?:\s*[,;]\s*|\s+)(?:" + (_either_of("habit_verb_tails") or "(?!)") + r")\b.*$", _I
 )
 #: a habit's verb said of a thing pointed at: an order (``Pack.habit_verb_orders``)
-_HABIT_VERB_ORDER = re.compile(
-    r"^\W*\w+\s+\w+\s+(?:"
-    + ("|".join(re.escape(w) for p in all_packs() for w in p.habit_verb_orders) or "(?!)")
-    + r")\b",
-    _I,
-)
+_HABIT_VERB_ORDER = re.compile(r"^\W*\w+\s+\w+\s+(?:" + (_words_of("habit_verb_orders") or "(?!)") + r")\b", _I)
 #: the user in the first person where its verb has the order's form (``Pack.habit_verb_subjects``)
-_HABIT_SUBJECT = re.compile(
-    r"^(?:" + ("|".join(re.escape(w) for p in all_packs() for w in p.habit_verb_subjects) or "(?!)") + r")(?=\s)", _I
-)
+_HABIT_SUBJECT = re.compile(r"^(?:" + (_words_of("habit_verb_subjects") or "(?!)") + r")(?=\s)", _I)
 
 
 #: a fact about someone or something of the user's, by its opening ("my dad…", "a minha mãe…")

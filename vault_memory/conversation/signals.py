@@ -135,6 +135,7 @@ from .request_shapes import (
     _carries_its_object,
     _clause_spans,
     _points_ahead,
+    _points_back_alone,
     _points_before,
     _quoted,
     _request_start,
@@ -301,8 +302,6 @@ def _read_by_rules(
 
 #: a spaced dash between words ("…in memory — I'll…", "Recuérdalo – …", "… -- …")
 _SPACED_DASH = re.compile(r"(?<=\S)\s+(?:[—–]|--?)\s+(?=\S)")
-#: the back words that point at what was said, not at what follows (``Pack.near_refs``)
-_FAR_BACK = frozenset(w for p in all_packs() for w in p.back_refs - p.near_refs)
 #: the most words a request before such a dash has
 _DASHED_REQUEST_MOST = 9
 
@@ -322,7 +321,10 @@ def _dash_after_pointing_back(sentence: str) -> int | None:
         return None
     # the back word after the request's word, or before it where that word comes last
     # ("keep *that* in memory —": the word of keeping is "memory")
-    back = any(fold_accents(w.strip(",.!?").casefold()) in _FAR_BACK for w in words[max(0, cue - 3) :])
+    back = any(
+        fold_accents(w.strip(",.!?").casefold()) in _BACK_WORDS and _points_back_alone(w)
+        for w in words[max(0, cue - 3) :]
+    )
     asked = sentence.rstrip().endswith("?")
     return dash.end() if back or _carries_its_object(words[cue]) or asked else None
 
@@ -443,8 +445,8 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         # ("…, fica a saber daqui para a frente" after a staging host had been passed over)
         return [], ([NotKept(said, _ASKED_OF_THE_TASK)] if max(asks) >= meaning.ASKS_KEEP else [])
     secrets = find_secrets(said)
-    listed = any(part.announces and _LIST_ITEM.match(part.rest.lstrip()) for part in parts)
-    if secrets and not listed:  # the judge alone read it: none of it is kept
+    a_list = any(part.announces and _LIST_ITEM.match(part.rest.lstrip()) for part in parts)
+    if secrets and not a_list:  # the judge alone read it: none of it is kept
         return [], [_secret_not_kept(said, secrets[0].kind)]
     sure = [
         part
@@ -468,9 +470,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         found = [f for f in found if f not in held]
         if found:
             return [replace(f, rule=f"asked-by-meaning+{f.rule}") for f in found], declined
-        if secrets:
-            return [], [_secret_not_kept(said, secrets[0].kind)]
-    elif secrets:
+    if secrets:
         return [], [_secret_not_kept(said, secrets[0].kind)]
     return [], [NotKept(said, _ASKED_UNREAD)]
 
@@ -801,10 +801,10 @@ def _judged(
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
         doubts = [n for n in declined if n.would_keep is not None and (sure or n.reason != _UNCLEAR)]
-        if judge is not None and found and len(doubts) < len(found) + len(doubts):
+        if judge is not None and found:
             # several facts in one message ("- I'm left-handed\n- the users table has a
             # deleted_at column"): the message's meaning is theirs, each doubt's is its own
-            doubts = [n for n in doubts if judge(n.would_keep.text if n.would_keep else n.sentence) >= meaning.KEEP]
+            doubts = [n for n in doubts if n.would_keep is not None and judge(n.would_keep.text) >= meaning.KEEP]
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
 
@@ -1087,8 +1087,8 @@ class _Reading:
             asking = pack(detect(told) or self.language or ENGLISH) or pack(ENGLISH)
             sentence = f"{asking.keep_request if asking else ''} {told}".strip()
         repeated = _read_clauses(sentence, found, declined)
-        dash = _dash_after_pointing_back(sentence) if len(found) <= before + 1 and self.points_back() else None
-        if dash is not None:
+        dash = _dash_after_pointing_back(sentence) if self.points_back() else None
+        if dash is not None and len(found) <= before + 1:
             # "I use a Dexcom G7. Please keep that in memory — I'll be asking about its API":
             # the request keeps what was said before it; what follows its dash is no fact of
             # it, unless it goes on with one more ("— also, our anniversary is May 9")
@@ -1110,7 +1110,7 @@ class _Reading:
             n.reason in _SAYS_NOTHING_KEPT or n.reason == _POINTS_BEFORE for n in declined[declined_before:]
         )  # "Memoriza esto, por favor: …": its "esto" read as pointing back, though a colon follows
         lead = _LEAD_OF_A_REQUEST.match(sentence) if said_nothing else None
-        if lead is not None and self.points_back() and _dash_after_pointing_back(sentence) is not None:
+        if lead is not None and dash is not None:
             lead = None  # "My sister lives in Oslo. Remember that — I'll ask about flights later": that, not this
         if lead is not None and _points_ahead(sentence[: lead.end("lead")], sentence[lead.end() :]):
             del declined[declined_before:]  # "Memoriza esto, por favor: mi bici es…": what follows the colon
