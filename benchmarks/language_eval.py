@@ -170,6 +170,8 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_follow_on(split, show, judge))
     out.update(_conjuncts(split, show, judge))
     out.update(_mind_when(split, show, judge))
+    out.update(_pointing(split, show, judge))
+    out.update(_tails(split, show, judge))
     out.update(_kinds(split, show))
     return out
 
@@ -184,6 +186,31 @@ def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
         return {"mind_when_kept": kept, "mind_when_junk": wrote}
 
     return _kept_and_written("mind_when", "said", rows, split, show, judge)
+
+
+def _tails(split: str, show: bool, judge: Judge | None) -> dict:
+    """A fact, then a request to keep it led by a wish, a need or a question ("…, I'd like you
+    to remember that", "…, ¿te lo puedes apuntar?"; ``tails``, a helper who saw no rule): the
+    fact kept (``tail_kept``), a word of the request written with it (``tail_junk``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        return {"tail_kept": kept, "tail_junk": wrote}
+
+    return _kept_and_written("tails", "said", rows, split, show, judge)
+
+
+def _pointing(split: str, show: bool, judge: Judge | None) -> dict:
+    """Words that mostly point ("this", "isso", "the new", "la otra") inside a fact the user
+    asks to keep, where they point at no thing of the task ("por isso", "this fall", "the new
+    address is…"; ``pointing``, a helper who saw no rule): the fact kept (``pointing_kept``);
+    and in a note about the task, where they do, nothing written (``pointing_task_written``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["kind"] == "keep":
+            return {"pointing_kept": kept}
+        return {"pointing_task_written": wrote}
+
+    return _kept_and_written("pointing", "prompt", rows, split, show, judge)
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -217,8 +244,9 @@ def _kept_and_written(
     for case in cases(name, split):
         signals, _ = read_requests(case[text], judge=judge)
         written = " ".join(s.text for s in signals).casefold()
-        kept = all(k.casefold() in written for k in case["keep"])
-        wrote = any(w.casefold() in written for w in case.get("not_keep", ()))
+        kept = all(k.casefold() in written for k in case.get("keep", ()))
+        # a case with nothing to keep is an instruction: whatever is written of it is wrong
+        wrote = any(w.casefold() in written for w in case.get("not_keep", ())) if "keep" in case else bool(signals)
         for row, hit in rows(case, kept, wrote).items():
             table[row][case["lang"]][0] += hit
             table[row][case["lang"]][1] += 1
