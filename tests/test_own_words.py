@@ -1908,14 +1908,14 @@ def test_a_request_in_words_no_rule_reads_is_kept_when_its_lead_announces_the_fa
 @pytest.mark.parametrize(
     "said",
     [
-        "my cousin Aurelio runs a bakery in Bilbao, hold that for the future",  # a tail
+        "my cousin Aurelio runs a bakery in Bilbao, carry that into our next chats",  # a tail, no word of keeping
         "minha prima Joana é veterinária em Recife, leva isso pras próximas conversas",  # a tail
         "So you never have to ask me again: my wifi password is Jabuti#4471",  # a secret
     ],
 )
 def test_a_request_in_words_no_rule_reads_is_named_when_the_judge_is_less_sure(said, tmp_path):
-    """What the judge of asking reads as a request it does not keep (a tail, which may point
-    at anything; a message holding a secret) is named, so the
+    """What the judge of asking reads as a request it does not keep (a tail with no word of
+    keeping, which may point at anything; a message holding a secret) is named, so the
     agent is told and its own remember tool can keep it: it is no longer dropped without
     a word."""
     from vault_memory.conversation.request_judge import request_judge
@@ -2065,7 +2065,7 @@ def test_the_prompt_hook_writes_what_a_request_in_unread_words_announces_and_nam
     vault = create_vault(tmp_path / "vault", with_examples=False)
     with vmem.open(vault, use_daemon=False) as mem:
         written = remember_said(mem, "So you never have to ask me again: my cousin Aurelio runs a bakery in Bilbao")
-        named = remember_said(mem, "my cousin Ximena teaches salsa in Cali, hold that for the future")
+        named = remember_said(mem, "my cousin Ximena teaches salsa in Cali, carry that into our next chats")
         warnings = list(mem.vault.warnings)
     assert [(o.status, o.memory.text) for o in written] == [
         ("created", "The user's cousin Aurelio runs a bakery in Bilbao")
@@ -4943,3 +4943,45 @@ def test_each_doubt_of_a_message_of_several_facts_is_judged_on_its_own(said, fac
     written = " ".join(s.text for s in kept)
     assert all(f in written for f in facts) and note not in written, written
     assert not_kept
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "asked"),
+    [
+        ("my barber is called Yusuf and works on Delancey, I'd like you to remember that", "Yusuf", ("would", "like")),
+        (
+            "mi fisioterapeuta es la Dra. Montserrat Vidal, me gustaría que lo apuntaras",
+            "Montserrat Vidal",
+            ("gustar",),
+        ),
+        ("minha bicicleta é uma Caloi azul, adoraria que você guardasse isso", "Caloi azul", ("adorar",)),
+        ("a minha prima Leonor vive em Faro, agradecia que não te esquecesses", "Faro", ("agradec",)),
+        ("my kid's orthodontist is Dr. Hsu on Fulton. Any chance you could remember that?", "Dr. Hsu", ("chance",)),
+    ],
+)
+def test_a_request_after_its_fact_led_by_a_wish_keeps_the_fact_alone(said, fact, asked):
+    """A request said after its fact and led by a wish, a thanks or a question ("…, me
+    gustaría que lo recordaras") had its lead written into the fact ("…, me gustaría",
+    "…, the user would") or kept nothing: the judge of asking reads that last clause, and
+    it is read as the plainest request that points back."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert fact in written, (said, written)
+    assert not any(a in written.casefold() for a in asked), written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "we spent the whole summer in Porto, I'll never forget it",
+        "It was so good catching up with everyone. Talk to you later!",
+        "I'll keep that in mind next time I go hiking.",
+        "Ayer cenamos en casa de mis suegros, nunca lo olvidaré",
+    ],
+)
+def test_a_last_clause_that_tells_of_keeping_asks_nothing(said):
+    from vault_memory.conversation.request_judge import request_judge
+
+    assert read_requests(said, judge=request_judge())[0] == []

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from ..lang import (
     all_packs,
     detect,
+    ends_in_abbreviation,
     fold_accents,
     pack,
 )
@@ -60,6 +61,7 @@ from .request_facts import (
     _trailing_request,
     _trim,
     _words_of,
+    refusal,
 )
 
 #: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
@@ -141,6 +143,73 @@ def may_ask(said: str) -> list[MayAsk]:
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
             out.append(MayAsk(tail, rest, False, tail=True, in_sentence=mark.group()[0] in ",;—–-"))
     return out
+
+
+#: the words of keeping that say where or when to keep, not the act, in every pack
+#: (``Pack.cue_nouns``: "in *mind*", "for *later*", "em *conta*")
+_CUE_NOUNS = re.compile("|".join(f"(?:{p.cue_nouns})" for p in all_packs() if p.cue_nouns) or "(?!)", _I)
+#: the words that make the word after them a thing pointed at ("in *this* file", "*esas*
+#: notas"), in every pack: a word of keeping after one, or after a possessive, asks nothing
+_DEMONSTRATIVES = frozenset(w for p in all_packs() for w in p.demonstratives)
+#: the words a subject opens with in every pack ("I", "I'd"): capitals that name no one
+_SUBJECT_WORDS = frozenset(w for p in all_packs() for w in p.user_subjects)
+#: the most words a last clause's own lead says before its word of keeping ("Te pido por
+#: favor que no se te | olvide", "it would really help me if you | noted that")
+_TAIL_LEAD_MOST = 8
+
+
+def _a_lead_of_its_own(lead: list[str]) -> bool:
+    """Whether ``lead``, the words of a last clause before its word of keeping, say nothing
+    of their own: a few words, with no name, number or emoji and no one's possessive ("me
+    gustaría que lo", "Eu ficaria muito agradecida se você"), not "due in March 🎉 keep that
+    in", "mi novia Camila es vegana asi que cuando te pida recetas para dos tenelo en"."""
+    if len(lead) > _TAIL_LEAD_MOST:
+        return False
+    for i, word in enumerate(lead):
+        plain = word.strip(",.!?¿¡\"'()").casefold()
+        if not plain.replace("'", "").replace("’", "").replace("-", "").isalpha():
+            return False  # a number, an emoji, a handle
+        if _POSSESSIVE_WORDS.fullmatch(plain) or (i and word[:1].isupper() and plain not in _SUBJECT_WORDS):
+            return False
+    return True
+
+
+def asking_tail(said: str) -> MayAsk | None:
+    """The last clause of ``said`` when it may ask to keep what came before it in words no
+    pack's glue holds ("…, me gustaría que lo recordaras", "…. Any chance you could note
+    that?", "…, agradecia que não te esquecesses"): it holds a word of keeping that points
+    back, a verb or a noun after a back word ("…isso em conta"), with nothing new after it,
+    and it is no story of remembering. The shortest tail with a word of keeping is the one
+    read, and none is after an abbreviation's full stop ("…is Dr. Lindqvist and I'd love it
+    if you'd remember that"). Whether it asks is the judge's to say (``lang.judge``)."""
+    for part in sorted((p for p in may_ask(said) if p.tail), key=lambda p: len(p.clause)):
+        words = part.clause.split()
+        cue = next((i for i in range(len(words)) if _cue_at(words, i)), None)
+        if cue is None:
+            continue  # "…, por favor": a courtesy after the request
+        if not {detect(part.clause), detect(said)} & set(_cue_languages(words[cue])):
+            return None  # "Brings back sweet memories": a word of keeping in another language
+        before = said[: said.rfind(part.clause)].rstrip(" ¿¡\"'(")
+        if before.endswith(".") and ends_in_abbreviation(before):
+            return None
+        plain = [w.strip(",.!?¿¡").casefold() for w in words]
+        back = next((i for i in range(cue) if _points_with(words[i])), None)
+        noun = _CUE_NOUNS.fullmatch(_cue_form(words[cue])) is not None
+        if noun and back is None:
+            return None  # "Talk to you later", "Create those memories"
+        to_you = any(part in _ADDRESSEE for w in plain[:cue] for part in w.split("-"))
+        if not (back is not None or to_you or _points_with(words[cue]) or any(w in _BACK_WORDS for w in plain[cue:])):
+            return None  # "…, so I prefer written summaries over voice notes": no request points back
+        named = cue and (words[cue - 1].casefold() in _DEMONSTRATIVES or _POSSESSIVE_WORDS.fullmatch(words[cue - 1]))
+        # the lead of "…keep that in mind" ends at its back word: "I'd love it if you could keep"
+        if named or not _a_lead_of_its_own(words[: back if noun and back is not None else cue]):
+            return None  # "…, update the callers in this file": a thing named, not a request
+        if _trailing_request(words) is not None or _trailing_request(words[cue:]) is None:
+            return None  # the glue reads it as it is, or something new follows its word
+        if refusal(part.clause) not in (None, "question"):
+            return None  # "…, one I'll always remember": a story, not a request
+        return part
+    return None
 
 
 def _unread(sentence: str) -> Signal | None:

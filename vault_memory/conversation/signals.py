@@ -144,6 +144,7 @@ from .request_shapes import (
     _said_of_someone,
     _unread,
     _without_request_aside,
+    asking_tail,
     may_ask,
 )
 
@@ -245,6 +246,8 @@ def read_requests(
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     said = _as_written(normalize_space(_not_said(utterance)).strip())
+    if judge is not None and len(said) <= _JUDGED_CHARS:
+        said = _tail_read_plainly(said, judge)
     found, declined, may_go_on = _read_by_rules(said, seconds)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
@@ -256,6 +259,22 @@ def read_requests(
     if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
         return _without_asking_tail(said, found, judge), declined
     return found, declined
+
+
+def _tail_read_plainly(said: str, judge: Judge) -> str:
+    """``said`` with a last clause that asks to keep what came before it in words no pack
+    holds whole ("…, me gustaría que lo recordaras", "…. Importas-te de memorizar?";
+    ``request_shapes.asking_tail``) said as the plainest request of its language that points
+    back ("…, recuérdalo"), when the judge of asking reads it so (``ASKS_BACK``): the rules
+    then keep what they keep of that request, its sentences and its refusals. The clause's
+    lead had been written into the fact ("…, me gustaría"), or nothing was kept."""
+    tail = asking_tail(said)
+    if tail is None:
+        return said
+    language = pack(detect(tail.clause) or detect(said) or ENGLISH) or pack(ENGLISH)
+    if language is None or not language.plain_back_request or judge.asks([tail.clause])[0] < meaning.ASKS_BACK:
+        return said
+    return said[: said.rfind(tail.clause)] + language.plain_back_request
 
 
 def _without_asking_tail(said: str, found: list[Signal], judge: Judge) -> list[Signal]:

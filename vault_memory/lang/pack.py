@@ -72,6 +72,14 @@ class Pack:
     #: the plainest way the language asks to keep what follows a colon ("remember this"):
     #: what a lead the judge of asking is sure of stands for (``conversation.signals``)
     plain_request: str = ""
+    #: the plainest way the language asks to keep what was just said ("remember that",
+    #: "recuérdalo"): what a last clause the judge of asking is sure of stands for, when it
+    #: asks in words no pack holds whole ("…, me gustaría que lo recordaras")
+    plain_back_request: str = ""
+    #: the words of keeping, as patterns, that say where or when to keep and not the act
+    #: ("in *mind*", "for *later*", "em *conta*"): a last clause asks with one only after a
+    #: back word ("keep that in mind"), not alone ("talk to you later")
+    cue_nouns: str = ""
     #: the subjects that make a word of keeping a verb said of someone, not a request
     #: ("*we* save that data for 90 days", "*they* file that paperwork in April")
     statement_subjects: frozenset[str] = field(default_factory=frozenset)

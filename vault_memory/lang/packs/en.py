@@ -499,6 +499,8 @@ PACK = Pack(
         r"for\s+when(?:ever)?\b",
     ),
     plain_request="remember this",
+    plain_back_request="remember that",
+    cue_nouns=r"mind|reference|memory|future|fyi|heads|later|memo|track",
     request_idioms=(
         # asking in other words than the common verbs: "write this down:", "tuck this away", "don't
         # lose this one", "keep this in your back pocket", "make sure you know that…", "update my info:"

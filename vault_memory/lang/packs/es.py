@@ -530,6 +530,8 @@ PACK = Pack(
         r"(?:siempre|cada\s+vez|(?:la\s+)?pr[oó]xima\s+vez)\s+q(?:ue)?\b",
     ),
     plain_request="recuerda esto",
+    plain_back_request="recuérdalo",
+    cue_nouns=r"cuenta|presente\w*|futuro\w*|memoria\w*|nota",
     request_idioms=(
         # pedir que guarde en otras palabras: "que no se te pase:", "métetelo en la cabeza", "actualiza
         # mis datos:", "déjalo asentado", "quédate con este dato", "pa que lo tengas fichado"

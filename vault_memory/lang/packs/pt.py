@@ -544,6 +544,8 @@ PACK = Pack(
         r"(?:sempre|toda\s+vez|cada\s+vez|(?:(?:da|na)\s+)?pr[oó]xima\s+vez)\s+q(?:ue)?\b",
     ),
     plain_request="anota isso",
+    plain_back_request="lembra disso",
+    cue_nouns=r"mente|frente|futuro\w*|conta|nota|memória\w*|memoria\w*",
     request_idioms=(
         # pedir que guarde com outras palavras: "fixa isso aí:", "atualiza meus dados:", "põe na minha
         # ficha que…", "não deixa passar", "grava isso na cabeça", "vou te passar uma coisa importante:"
