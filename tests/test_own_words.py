@@ -4985,3 +4985,38 @@ def test_a_last_clause_that_tells_of_keeping_asks_nothing(said):
     from vault_memory.conversation.request_judge import request_judge
 
     assert read_requests(said, judge=request_judge())[0] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("sou vegetariano, por isso não como presunto. anota isso", "vegetariano"),
+        ("mi hermano trabaja en Lyon, por esto viajo tanto a Francia, recuérdalo", "Lyon"),
+        ("the new landlord is Mr. Petrov, save that", "Petrov"),
+        ("a nova dentista é a Dra. Sara Pinto, guarda isso", "Sara Pinto"),
+        ("el nuevo entrenador es Pablo Ferrer, apúntalo", "Pablo Ferrer"),
+        ("no como mariscos, apúntalo", "mariscos"),
+        ("não como amendoim, anota isso", "amendoim"),
+    ],
+)
+def test_a_word_that_points_at_no_thing_of_the_task_keeps_the_fact(said, fact):
+    """A "por isso" links two clauses, "the new landlord is…" names what it is about, "no
+    como" is a verb after its negation: each had been refused as pointing at the screen or
+    as saying nothing of the user."""
+    assert fact in " ".join(s.text for s in read_requests(said)[0]), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "keep in mind this endpoint times out after 30 seconds",
+        "the new build is broken on Firefox, remember that",
+        "ten presente que esta función se llama dos veces",
+        "lembra que esse valor vem nulo às vezes",
+    ],
+)
+def test_a_word_that_points_at_a_thing_of_the_task_still_keeps_nothing(said):
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, not_kept = read_requests(said, judge=request_judge())
+    assert kept == [] and not_kept, said

@@ -564,7 +564,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     about_user = _of_user_or_group(said, lang)
     if _what_to_do_with_it(said, whole, about_user):
         return "a note about the task at hand, with what to do about it"
-    if _DEICTIC.search(said) or _POINTS_AT.search(said):
+    if _DEICTIC.search(said) or _points_at(said):
         return _POINTED  # "this", "here", "the new one": what it is about is not said
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
@@ -697,7 +697,11 @@ def _of_user_or_group(said: str, lang: str) -> bool:
 #: what is on the screen, said anywhere in what to keep ("revert this later"): the task at hand
 #: what follows a pointing word that makes it a time ("this *year*", "essa *semana*")
 _NOT_A_TIME = (
-    r"(?!\s+(?:" + "|".join(re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months)) + r")\b)"
+    r"(?!\s+(?:"
+    + "|".join(
+        re.escape(w) for p in all_packs() for w in (*p.units, *p.weekdays, *p.months, *p.parts_of_day, *p.periods)
+    )
+    + r")\b)"
 )
 
 
@@ -705,6 +709,16 @@ _NOT_A_TIME = (
 _POINTS_AT = re.compile(
     r"\b(?:" + "|".join(p.pointing_words for p in all_packs() if p.pointing_words) + rf")\b{_NOT_A_TIME}", _I
 )
+#: a phrase a pointing word only links clauses in ("por isso", "because of this"), in every pack
+_POINTING_IDIOM = re.compile(
+    r"\b(?:" + ("|".join(p.pointing_idioms for p in all_packs() if p.pointing_idioms) or "(?!)") + r")\b", _I
+)
+
+
+def _points_at(said: str) -> bool:
+    """Whether ``said`` points at a thing of the task ("revert this later"), not at a time
+    ("this fall", "nesse horário") nor at what it said itself ("…, por isso não como pão")."""
+    return _POINTS_AT.search(_POINTING_IDIOM.sub(" ", said)) is not None
 
 
 _CUES = tuple((cue, pack.code) for pack in all_packs() for cue in pack.remember_cues)
@@ -903,7 +917,9 @@ _DEICTIC_OPENINGS = "|".join(p.deictic_openings for p in all_packs() if p.deicti
 #: a value that points at what is on the screen ("I prefer this one", "the second approach",
 #: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
 _DEICTIC = re.compile(
-    rf"^(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}|\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b",
+    r"^(?!(?:" + ("|".join(p.renewal_openings for p in all_packs() if p.renewal_openings) or "(?!)") + r")\s+"
+    rf"(?!(?:{_words_of('back_nouns')})\s)[^\W\d_]+\s+(?:{_words_of('copulas')})\s)"  # "the new address is…", not "…one is"
+    rf"(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}|\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b",
     _I,
 )
 

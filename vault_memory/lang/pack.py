@@ -202,8 +202,18 @@ class Pack:
     possessives: str = ""
     saying_verbs: str = ""
     deictic_openings: str = ""
+    #: the openings of ``deictic_openings`` that name a thing when a noun and a copula
+    #: follow ("*the new* address is…", "*o novo* emprego é…"): a named thing, not a choice
+    #: on the screen ("the new one", "la nueva")
+    renewal_openings: str = ""
     for_now: str = ""
     pointing_words: str = ""
+    #: the phrases a pointing word only links clauses in ("por isso", "because of this",
+    #: "más que esto"): it points at what was said, at no thing of the task
+    pointing_idioms: str = ""
+    #: the words after a pointing word that make it a time, beside units, weekdays, months
+    #: and parts of the day ("this *fall*", "esta *temporada*", "nesse *horário*")
+    periods: tuple[str, ...] = ()
     #: what a newer fact says when what it tells has changed ("now", "moved", "switched",
     #: "no longer"), and what it says when it tells of another thing beside the first
     #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded

@@ -685,8 +685,9 @@ PACK = Pack(
     ),
     others_opening=r"(?:él|ella|ellos|ellas)",
     retractions=r"(?:(?:en\s+realidad|mejor|espera|ah)[\s,!.]+|no[,!.]\s*)*(?:olv[ií]dalo|olvida\s+eso|b[oó]rralo|pens[aá]ndolo\s+bien,?\s+no\s+lo\s+guardes|olv[ií]date|no\s+importa|mejor\s+no|ignor[aá]\s+eso|bor?r[aá]\s+eso|no\s+lo\s+(?:guardes|anotes|recuerdes))\b",
+    # "como" is a verb only after a negation ("no como cerdo"), else "as", "like"
     user_opening=(
-        r"(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
+        r"(?:ya\s+|todav[ií]a\s+)?no\s+como|(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"
         r"la\s+usuaria|soy|estoy|tengo|vivo|trabajo|prefiero|uso|odio|quiero|necesito|juego|corro|bebo|tomo|"
         r"toco|manejo|hablo|estudio|nac[ií]|cumplo|sigo|conozco|voy|hago|puedo|entreno|viajo|cocino|camino|nado|"
         r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])"
@@ -699,7 +700,12 @@ PACK = Pack(
         r"el\s+(?:primero|segundo|tercero|otro|último|ultimo|nuevo)"
     ),
     for_now=r"por\s+ahora|hoy|ahora\s+mismo",
+    renewal_openings=r"(?:el|la)\s+(?:nuev[oa]|viej[oa]|antigu[oa])",
     pointing_words=r"esto|estos|estas",
+    pointing_idioms=r"por\s+esto|adem[aá]s\s+de\s+esto|a\s+pesar\s+de\s+esto|m[aá]s\s+que\s+esto|menos\s+que\s+esto",
+    periods=tuple(
+        "temporada temporadas verano invierno otoño primavera semestre trimestre finde fin época epoca horario vez curso vacaciones navidades fiestas".split()
+    ),
     password_words=("contraseñas?", "contrasenas?", "clave"),
     card_names=("tarjeta", "visa", "mastercard"),
     token_names=("token",),

@@ -685,8 +685,9 @@ PACK = Pack(
     ),
     others_opening=r"(?:ele|ela|eles|elas|dele|dela|deles|delas)",
     retractions=r"(?:(?:na\s+verdade|espera|ah)[\s,!.]+|(?:não|nao)[,!.]\s*)*(?:esquece(?:\s+isso)?|apaga\s+isso|melhor\s+n[aã]o|deixa\s+quieto|pensando\s+bem,?\s+n[aã]o\s+(?:salva|guarda)\s+isso|deixa\s+(?:pra|para)\s+l[aá]|ignora\s+isso|n[aã]o\s+(?:guarda|grava|anota)\s+isso)\b",
+    # "como" is a verb only after a negation ("não como carne"), else "as", "like"
     user_opening=(
-        r"(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
+        r"(?:j[aá]\s+|ainda\s+)?n[aã]o\s+como|(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
         r"sou|estou|tenho|moro|trabalho|prefiro|uso|odeio|quero|preciso|jogo|corro|bebo|tomo|toco|dirijo|falo|"
         r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
         r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo|\b[^\W\d_]{2,}?ei)"
@@ -696,7 +697,12 @@ PACK = Pack(
     saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|chama-se|gosta|vai|fica",
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
+    renewal_openings=r"(?:o|a)\s+(?:nov[oa]|velh[oa]|antig[oa])",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
+    pointing_idioms=r"(?:nem\s+)?por\s+isso|mais\s+(?:do\s+)?que\s+isso|menos\s+(?:do\s+)?que\s+isso",
+    periods=tuple(
+        "temporada temporadas verão verao inverno outono primavera semestre trimestre fds fim época epoca horário horario vez altura período periodo férias ferias".split()
+    ),
     password_words=("senhas?", "palavras?-passe"),
     card_names=(r"cart[aã]o", "visa", "mastercard"),
     token_names=("token", r"chave\s+(?:d[ae]\s+)?(?:api|acesso|secreta|privada)"),
