@@ -5020,3 +5020,27 @@ def test_a_word_that_points_at_a_thing_of_the_task_still_keeps_nothing(said):
 
     kept, not_kept = read_requests(said, judge=request_judge())
     assert kept == [] and not_kept, said
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Enseño inglés en una academia de Vigo, tenlo en cuenta", "El usuario enseña inglés"),
+        ("Colecciono vinilos de jazz, apúntalo", "El usuario colecciona vinilos"),
+        ("Alugo um quarto em Campinas, anota isso", "O usuário aluga um quarto"),
+        ("Ensino piano às crianças do bairro, guarda isso", "O usuário ensina piano"),
+    ],
+)
+def test_a_fact_that_opens_with_a_verb_no_pack_lists_is_the_users(said, fact):
+    """A fact said before its request that opens with the user's verb with the subject left
+    out was kept only when the verb was among a pack's listed openings ("vivo", "trabajo"):
+    any verb its language's grammar reads as the first person makes it the user's."""
+    kept, _ = read_requests(said)
+    assert [s.text for s in kept] and kept[0].text.startswith(fact), (said, kept)
+
+
+@pytest.mark.parametrize(
+    "said", ["Compra leche, apúntalo", "Revisa el login mañana, apúntalo", "Paga a conta de luz, anota isso"]
+)
+def test_a_to_do_said_before_its_request_is_still_no_fact(said):
+    assert read_requests(said)[0] == [], said

@@ -1326,7 +1326,11 @@ def _says_of_them(said: str) -> bool:
     if _ELIDED_USER.match(said):  # "just got a Pixel 8 Pro, remember that": the user, left unsaid
         return True
     # the user's group in the phrase of place it opens with: "en nuestro equipo los deploys…"
-    return any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said)) or _of_their_group(said)
+    if any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said)) or _of_their_group(said):
+        return True
+    # a verb of the first person its language's grammar knows, which no pack lists as an
+    # opening: "Laburo en Mercado Libre", "Vou à academia todo dia"
+    return _ANY_USER_SUBJECT.match(in_third_person(said, detect(said))) is not None
 
 
 def _not_an_item(said: str, of_the_user: bool) -> str | None:
