@@ -5044,3 +5044,18 @@ def test_a_fact_that_opens_with_a_verb_no_pack_lists_is_the_users(said, fact):
 )
 def test_a_to_do_said_before_its_request_is_still_no_fact(said):
     assert read_requests(said)[0] == [], said
+
+
+@pytest.mark.parametrize(
+    ("said", "third"),
+    [
+        ("recuerda que alquilé un piso en Gràcia y compartí coche con Iván", ("alquiló", "compartió")),
+        ("apunta que estudié enfermería y conseguí plaza en el Clínico", ("estudió", "consiguió")),
+        ("acuérdate de que aprobé el carnet y me compré una moto", ("aprobó", "compró")),
+    ],
+)
+def test_the_users_verbs_of_the_past_are_written_in_the_third_person(said, third):
+    """A Spanish verb of the user's in the past was written as said ("…y crecí en Bogotá")
+    unless a list held it: the past's endings and a few irregular forms give its third."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert all(t in written for t in third), written

@@ -142,7 +142,7 @@ def third_person(text: str) -> str:
     reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
     # "me mudé a Quito" → "el usuario se mudó a Quito", "me ducho de noche" → "el usuario se ducha…"
     third = reflexive and (
-        _ES_REFLEXIVE.get(fold_accents(reflexive.group(2).lower())) or present_third(reflexive.group(2))
+        _ES_REFLEXIVE.get(fold_accents(reflexive.group(2).lower())) or first_third(reflexive.group(2))
     )
     if reflexive and third:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
@@ -328,7 +328,7 @@ def _subject(word: str, negation: str = "") -> str:
     """ "tomo" → "el usuario toma"; with ``negation`` ("no "): "el usuario no toma"."""
     if word.lower() in ("me", "mi"):
         return f"{negation}{word}"
-    third = FIRST_PERSON.get(fold_accents(word.lower())) or present_third(word)
+    third = FIRST_PERSON.get(fold_accents(word.lower())) or first_third(word)
     if third is None:
         return f"{negation}{word}"
     return f"el usuario {negation.lower()}{third}"
@@ -394,7 +394,7 @@ def _joined_clauses(text: str) -> str:
             and re.match(rf"\s+(?:{_ES_VERB_AFTER}|(?:el|la)\s+usuari[oa])\b", after, _I) is not None
         )
 
-    return said_again(text, _ES_JOINED, present_third, "el usuario", "se", since)
+    return said_again(text, _ES_JOINED, first_third, "el usuario", "se", since)
 
 
 #: the first persons of the present whose third is no ending's change ("tengo" → "tiene")
@@ -424,6 +424,57 @@ def present_third(word: str) -> str | None:
             for ending in ("ar", "er", "ir"):
                 if root + ending in _ES_VERBS:
                     return said + ("a" if ending == "ar" else "e")
+    return None
+
+
+def first_third(word: str) -> str | None:
+    """The third person of a first person of the present or of the past ("corro" →
+    "corre", "vendí" → "vendió"), or None for a word that is neither of a known verb's."""
+    return present_third(word) or preterite_third(word)
+
+
+#: the first persons of the past whose third is no ending's change ("hice" → "hizo")
+_ES_IRREGULAR_PRETERITE = {
+    "fui": "fue", "tuve": "tuvo", "hice": "hizo", "estuve": "estuvo", "pude": "pudo", "puse": "puso",
+    "dije": "dijo", "vine": "vino", "supe": "supo", "quise": "quiso", "traje": "trajo", "conduje": "condujo",
+    "traduje": "tradujo", "produje": "produjo", "anduve": "anduvo", "di": "dio", "vi": "vio", "rei": "rió",
+    "sonrei": "sonrió", "frei": "frió", "lei": "leyó", "crei": "creyó", "oi": "oyó", "cai": "cayó",
+}  # fmt: skip
+
+
+def preterite_third(word: str) -> str | None:
+    """The third person of a first person of the past ("borré" → "borró", "vendí" →
+    "vendió", "busqué" → "buscó", "empecé" → "empezó", "pedí" → "pidió", "dormí" → "durmió",
+    "construí" → "construyó"), or None for a word that is none of a known verb's: an -ar
+    verb's only when written with its accent ("borre" is also an order), an -ir verb's stem
+    closing its last e or o as the third person does."""
+    low = word.lower()
+    folded = fold_accents(low)
+    if folded in _ES_IRREGULAR_PRETERITE:
+        return _ES_IRREGULAR_PRETERITE[folded]
+    if len(folded) < 4:
+        return None  # "sí", "mí", "así"
+    stem = folded[:-1]
+    if low.endswith("é"):
+        spellings = [stem]
+        if stem.endswith("qu"):
+            spellings.append(stem[:-2] + "c")  # "busqué" → "buscar"
+        if stem.endswith("gu"):
+            spellings.append(stem[:-1])  # "llegué" → "llegar"
+        if stem.endswith("c"):
+            spellings.append(stem[:-1] + "z")  # "empecé" → "empezar"
+        return next((spelt + "ó" for spelt in spellings if spelt + "ar" in _ES_VERBS), None)
+    if folded.endswith("i"):
+        if stem + "er" in _ES_VERBS:
+            return stem + ("yó" if stem[-1] in "aeiou" else "ió")
+        if stem + "ir" in _ES_VERBS:
+            spelt = stem.endswith(("gu", "qu"))  # "seguí": the u is the g's, not the stem's vowel
+            if stem[-1] in "aeiou" and not spelt:
+                return stem + "yó"  # "construí" → "construyó"
+            vowels = stem[:-1] if spelt else stem
+            at = max(vowels.rfind("e"), vowels.rfind("o"), vowels.rfind("i"), vowels.rfind("u"), vowels.rfind("a"))
+            closed = {"e": "i", "o": "u"}.get(stem[at], stem[at]) if at > 0 else ""
+            return (stem[:at] + closed + stem[at + 1 :] if closed else stem) + "ió"
     return None
 
 
