@@ -106,7 +106,18 @@ def texts(split: str) -> list[tuple[str, str]]:
 UNSEEN = ("_fresh9", "_fresh11")
 #: sets split in halves: ``--show`` prints the misses of the tune half only, the held half is
 #: measured and never read
-HALVED = ("_fresh12", "_fresh14", "_fresh15", "_fresh16", "_fresh17", "_fresh18", "_fresh19", "_fresh20", "_fresh21")
+HALVED = (
+    "_fresh12",
+    "_fresh14",
+    "_fresh15",
+    "_fresh16",
+    "_fresh17",
+    "_fresh18",
+    "_fresh19",
+    "_fresh20",
+    "_fresh21",
+    "_fresh22",
+)
 
 
 def rate(hits: int, n: int) -> dict:
@@ -154,6 +165,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
         "_fresh19",
         "_fresh20",
         "_fresh21",
+        "_fresh22",
     ):
         if (DATA / f"explicit{suffix}.json").exists():
             readable = suffix not in UNSEEN and (suffix not in HALVED or split == "tune")
