@@ -5059,3 +5059,32 @@ def test_the_users_verbs_of_the_past_are_written_in_the_third_person(said, third
     unless a list held it: the past's endings and a few irregular forms give its third."""
     written = " ".join(s.text for s in read_requests(said)[0])
     assert all(t in written for t in third), written
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "order"),
+    [
+        ("anotá que mi perro se llama Ron, así que comprá pienso para cachorros", "Ron", "comprá"),
+        ("recordá que soy celíaco y reservá mesa en un sitio sin gluten", "celíaco", "reservá"),
+    ],
+)
+def test_an_order_in_vos_said_after_the_users_fact_is_cut_and_named(said, fact, order):
+    """Vos's orders ("mirá", "borrá": a verb's stem and an accented "á" or "é") are forms no
+    statement takes: one said after the user's fact is no part of it, whatever its verb,
+    and is named as not kept."""
+    kept, not_kept = read_requests(said)
+    written = " ".join(s.text for s in kept)
+    assert fact in written and order not in written, written
+    assert any(order in n.sentence for n in not_kept), not_kept
+
+
+def test_a_note_about_the_code_with_an_order_in_vos_is_not_kept_by_its_meaning():
+    from vault_memory.conversation.request_judge import request_judge
+
+    said = "acordate que en este monorepo usamos yarn berry, así que instalá las dependencias de nuevo"
+    assert read_requests(said, judge=request_judge())[0] == []
+
+
+@pytest.mark.parametrize("said", ["acordate que mi bebé se llama Tomi y está con fiebre"])
+def test_a_word_that_ends_like_an_order_but_is_none_stays_in_the_fact(said):
+    assert "fiebre" in " ".join(s.text for s in read_requests(said)[0])

@@ -315,6 +315,21 @@ _DO_NEXT = re.compile(
 )
 
 
+#: where a clause opens after a note about the code, and its first word ("…, así que *actualizá*…")
+_CLAUSE_OPENING = re.compile(
+    rf"(?:[,;.]|\b(?:{_words_of('code_then')}))\s+(?:(?:{_either_of('consequences')})\s+)?([^\W\d_]+)", _I
+)
+#: each pack's reading of a form only an order takes (``Pack.order_form``: "actualizá")
+_ORDER_FORMS = tuple(p.order_form for p in all_packs() if p.order_form is not None)
+
+
+def _told_next(whole: str) -> bool:
+    """Whether ``whole`` tells the assistant what to do next: a task's imperative after a
+    mark ("…, agrega una validación"), or a clause that opens with a form only an order
+    takes, whatever its verb ("…, así que actualizá el lockfile")."""
+    return _DO_NEXT.search(whole) is not None or _order_form_tail(whole) is not None
+
+
 #: an order about the work after a note about the code, and what it is about ("…, push
 #: there", "…, sube ahí los cambios", "…, no corras el seed", "…, não roda o seed")
 _ORDER = re.compile(
@@ -340,7 +355,7 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
     dev, não roda o seed"). A fact of the user themselves stays theirs ("I'm colorblind, so
     don't use only colours"), as does a thing of theirs that names nothing of the task ("my
     daughter is allergic to nuts, check the labels")."""
-    told_next = _DO_NEXT.search(whole) is not None
+    told_next = _told_next(whole)
     if told_next and not about_user:
         return True
     if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
@@ -817,6 +832,9 @@ def _without_task_tail(said: str) -> str:
     user's own English "I …" it is cut too: "I'm left-handed and use a split keyboard" and
     "I'm on call and restart the worker if it crashes" read alike."""
     said = _TASK_TAIL_ALWAYS.sub("", said)
+    order = _order_form_tail(said)
+    if order is not None:
+        said = said[:order]  # "…, así que mirá los vuelos": a form only an order takes
     tail, habit = _TASK_VERB_TAIL.search(said), False
     if tail is None:
         tail, habit = _HABIT_VERB_TAIL.search(said), True
@@ -834,7 +852,18 @@ def task_tail(sentence: str) -> str | None:
     worker if it stalls", "y revisalo antes"), when one opens there: what a request that
     keeps the fact leaves out (``_without_task_tail``), to be named as not kept."""
     tail = _TASK_TAIL_ALWAYS.search(sentence) or _TASK_VERB_TAIL.search(sentence) or _HABIT_VERB_TAIL.search(sentence)
-    return tail.group().strip(" ,;.!") if tail is not None else None
+    if tail is not None:
+        return tail.group().strip(" ,;.!")
+    order = _order_form_tail(sentence)
+    return sentence[order:].strip(" ,;.!") if order is not None else None
+
+
+def _order_form_tail(said: str) -> int | None:
+    """Where a clause that opens with a form only an order takes begins in ``said`` (its
+    mark or join: "…, así que *actualizá* el lockfile", "… y *borrá* la caché"), or None."""
+    return next(
+        (m.start() for m in _CLAUSE_OPENING.finditer(said) if any(form(m.group(1)) for form in _ORDER_FORMS)), None
+    )
 
 
 #: why an order said after a kept fact is not kept with it

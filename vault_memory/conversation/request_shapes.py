@@ -197,7 +197,7 @@ def asking_tail(said: str) -> MayAsk | None:
         noun = _CUE_NOUNS.fullmatch(_cue_form(words[cue])) is not None
         if noun and back is None:
             return None  # "Talk to you later", "Create those memories"
-        to_you = any(part in _ADDRESSEE for w in plain[:cue] for part in w.split("-"))
+        to_you = any(piece in _ADDRESSEE for w in plain[:cue] for piece in w.split("-"))  # "Importas-te"
         if not (back is not None or to_you or _points_with(words[cue]) or any(w in _BACK_WORDS for w in plain[cue:])):
             return None  # "…, so I prefer written summaries over voice notes": no request points back
         named = cue and (words[cue - 1].casefold() in _DEMONSTRATIVES or _POSSESSIVE_WORDS.fullmatch(words[cue - 1]))

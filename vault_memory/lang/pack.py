@@ -456,6 +456,9 @@ class Pack:
     #: ("always", "nunca", "sempre": "remember to always…" is one, not a to-do) and the rule
     #: it is then read by
     write_instruction: Callable[[str, str], str | None] | None = None
+    #: and whether a word is a form only an order takes, read by its ending on a verb the
+    #: grammar knows ("actualizá", "corré": vos's); None reads orders from the lists alone
+    order_form: Callable[[str], bool] | None = None
     instruction_key: str = "instruction"
     lasting_words: tuple[str, ...] = ()
     lasting_rule: str = ""

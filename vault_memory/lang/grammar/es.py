@@ -478,6 +478,17 @@ def preterite_third(word: str) -> str | None:
     return None
 
 
+def order_form(word: str) -> bool:
+    """Whether ``word`` is vos's order of a known verb, which no statement's verb is:
+    "actualizá", "borrá", "corré", "poné" (an -ar verb's stem and "á", an -er verb's and
+    "é"). An -ir verb's ("escribí") is also the past of "yo", and "actualiza" is "él"'s."""
+    low = word.lower().strip(",.;:!?¿¡")
+    if len(low) < 4 or low[-1] not in "áé" or low in ("está", "bebé"):  # "él está", "el bebé"
+        return False
+    stem = fold_accents(low[:-1])
+    return stem + ("ar" if low[-1] == "á" else "er") in _ES_VERBS
+
+
 def _ES_SPELLING(stem: str) -> list[tuple[str, str]]:
     """(the third's stem, the infinitive's) where the first person spells its stem apart."""
     out = []

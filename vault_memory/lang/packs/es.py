@@ -978,6 +978,7 @@ PACK = Pack(
     third_person=grammar.third_person,
     one_gender=grammar.gender,
     write_instruction=grammar.instruction,
+    order_form=grammar.order_form,
     lasting_words=("siempre", "nunca"),
     lasting_rule="siempre",
     instruction_key="instruccion",
