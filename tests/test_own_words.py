@@ -5088,3 +5088,14 @@ def test_a_note_about_the_code_with_an_order_in_vos_is_not_kept_by_its_meaning()
 @pytest.mark.parametrize("said", ["acordate que mi bebé se llama Tomi y está con fiebre"])
 def test_a_word_that_ends_like_an_order_but_is_none_stays_in_the_fact(said):
     assert "fiebre" in " ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["como te comenté, mi novia se llama Lucía, apúntalo", "Como le decía, mi consulta está en Getafe, recuérdelo"],
+)
+def test_como_before_a_pronoun_is_as_not_i_eat(said):
+    """ "Como te comenté, …" opens with "as": a pronoun comes before the verb it goes with,
+    never after one, so "como" there is no verb of the user's ("El usuario come te…")."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert "come" not in written.casefold().split(), written

@@ -147,12 +147,13 @@ def third_person(text: str) -> str:
     if reflexive and third:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
     out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
-        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER})\b)",
+        rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER}|{_ES_CLITICS})\b)",
         lambda m: _subject(m.group(2), m.group(1) or ""),
         out,
         count=1,
         flags=_I,
-    )  # not "Como soy vegetariano": a verb after it makes "como" the "since" of its clause
+    )  # not "Como soy vegetariano": a verb after it makes "como" the "since" of its clause; nor
+    # "Como te dije, …": a pronoun comes before the verb it goes with, never after one
     out = re.sub(  # "…, no como carne": "no" and a verb of the first person open the user's clause
         rf"(?<=,\s)no\s+({_ES_VERB_AFTER})\b", lambda m: _subject(m.group(1), "no "), out, flags=_I
     )
@@ -169,6 +170,8 @@ def third_person(text: str) -> str:
     return gender(out)
 
 
+#: the object pronouns, which stand before a verb that is said alone, never after it
+_ES_CLITICS = "me|te|se|le|les|nos|os"
 #: the first-person verbs that say a clause is the user's when they follow its opening word
 _ES_VERB_AFTER = "|".join(v for v in FIRST_PERSON if v not in ("me", "mi"))
 #: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
