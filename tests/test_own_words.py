@@ -5099,3 +5099,15 @@ def test_como_before_a_pronoun_is_as_not_i_eat(said):
     never after one, so "como" there is no verb of the user's ("El usuario come te…")."""
     written = " ".join(s.text for s in read_requests(said)[0])
     assert "come" not in written.casefold().split(), written
+
+
+@pytest.mark.parametrize(
+    ("said", "third"),
+    [
+        ("remember that I own a kayak and am saving for a canoe", "is saving"),
+        ("remember I can swim and am learning to dive", "is learning"),
+    ],
+)
+def test_am_after_a_join_is_the_users_verb_even_after_a_lists_item(said, third):
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert third in written and " am " not in written, written

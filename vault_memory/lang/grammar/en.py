@@ -208,11 +208,9 @@ def _joined_clauses(text: str) -> str:
                 return f"{m.group(1)}{m.group(2)}does"
             return f"{m.group(1)}{m.group(2)}does not"
         before = text[: subject.end()] + m.string[: m.start()]
-        if (
-            word not in _EN_VERBS | {"am"}
-            or _goes_on_unconjugated(before)
-            or a_list_item(before, _EN_VERBS.__contains__)
-        ):
+        if word == "am":  # a verb and nothing else, after a list's item too ("…and Italian and am learning…")
+            return f"{m.group(1)}{m.group(2)}is"
+        if word not in _EN_VERBS or _goes_on_unconjugated(before) or a_list_item(before, _EN_VERBS.__contains__):
             return m.group(0)
         if an_item_before(m.string[m.end() :]) or (not m.group(2) and CLAUSE_END.match(m.string, m.end())):
             return m.group(0)
