@@ -5111,3 +5111,20 @@ def test_como_before_a_pronoun_is_as_not_i_eat(said):
 def test_am_after_a_join_is_the_users_verb_even_after_a_lists_item(said, third):
     written = " ".join(s.text for s in read_requests(said)[0])
     assert third in written and " am " not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "aside"),
+    [
+        ("I live in Ghent btw, remember that", "btw"),
+        ("tengo dos gatas, y de paso recuérdalo", "de paso"),
+        ("o meu avô vive em Tavira, aliás, não esquece disso", "aliás"),
+    ],
+)
+def test_a_request_that_points_back_after_an_asides_words_names_nothing_more(said, aside):
+    """ "…btw, remember that" points back at what was said: it is no request made in an
+    aside with nothing after it (named as not kept beside the fact it kept), and the aside's
+    words are no part of the fact."""
+    kept, not_kept = read_requests(said)
+    assert kept and not_kept == [], (kept, not_kept)
+    assert aside not in kept[0].text, kept

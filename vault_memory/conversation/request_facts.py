@@ -391,6 +391,10 @@ def _marks_after(said: str, start: int = 0) -> list[re.Match[str]]:
 _EMOJI_OPENING = re.compile(r"^(?:" + _EMOJI + r"\s*)+")
 
 
+#: an aside's words a request said after its fact may open with ("btw", "y de paso", "aliás"), in every pack
+_ASIDE_OPENING = re.compile(r"^(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")(?=[\s,])[\s,]*", _I)
+
+
 #: how far into what follows the fact a request's word may be ("…, and please do keep that", "…, y que no
 #: se te vaya a olvidar"): every word before it is a request's glue
 _TRAILING_CUE_REACH = 7
@@ -401,6 +405,9 @@ def _trailing_request(words: list[str]) -> str | None:
     them, else None: its lead ("please", "y que no se te") and the word, then what it keeps
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
+    aside = _ASIDE_OPENING.match(" ".join(words))
+    if aside is not None:  # "…, y de paso recuérdalo", "…, btw, remember that": the aside is the request's
+        words = words[len(aside.group().split()) :]
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
     if _tells_of_remembering(" ".join(words)):
         return None  # "…, I will never forget it", "…, nunca lo olvidaré": the user's own memory, not a request

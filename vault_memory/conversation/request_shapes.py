@@ -476,6 +476,9 @@ def _aside(sentence: str) -> int:
     for n, word in enumerate(words):
         if n < 2 or not _cue_at(said, n):
             continue
+        after = [w.strip(",.!?¿¡").casefold() for w in said[n + 1 :]]
+        if all(w in _BACK_WORDS for w in after) and (after or _carries_its_object(said[n])):
+            return 0  # "…Porto Alegre btw, remember that": it points back at what was said, no aside
         if ":" in sentence[: word.start()]:
             return 0  # after a colon: what is quoted ("Reply to this email: Hi team, remember…")
         if _asks_if_remembered([w.group() for w in words], n):
@@ -513,6 +516,23 @@ def _request_start(words: list[str], cue: int) -> int:
     while start > 0 and words[start - 1].strip(",.!?¿¡").casefold() in _REQUEST_LEAD:
         start -= 1
     return start
+
+
+def _with_its_aside(words: list[str], start: int) -> int:
+    """Where a request said after its fact opens (``start``: its glue's first word) with the
+    aside's words just before it, which are no more the fact's than the glue ("…, y de paso
+    recuérdalo", "…Lyon y de paso recuérdalo", "…btw, remember that")."""
+    for n in range(max(0, start - _ASIDE_WORDS), start):
+        aside = " ".join(words[n:start]).strip(" ,")
+        opens = n == 0 or words[n - 1].endswith(",") or words[n].casefold() in _AND_WORDS
+        if opens and _ASIDE_WORDS_ALONE.fullmatch(aside):
+            return n
+    return start
+
+
+#: an aside's words in every pack, alone ("btw", "de paso", "aliás"), and the most words one takes
+_ASIDE_WORDS_ALONE = re.compile(r"(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")", _I)
+_ASIDE_WORDS = 4
 
 
 #: the pronouns a request's verb carries its object in, in every pack ("guárda*lo*")

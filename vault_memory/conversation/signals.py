@@ -116,6 +116,7 @@ from .request_facts import (
 )
 from .request_shapes import (
     _ADDRESSEE,
+    _ASIDE_END,
     _ASIDE_REACH,
     _ASKS_IF_REMEMBERED,
     _ATTACHED,
@@ -143,6 +144,7 @@ from .request_shapes import (
     _said_after,
     _said_of_someone,
     _unread,
+    _with_its_aside,
     _without_request_aside,
     asking_tail,
     may_ask,
@@ -1408,7 +1410,7 @@ def _points_back(sentence: str, before_it: list[str]) -> str | None:
         if any(_tells_of_remembering(" ".join(words[k : cue + 1])) for k in range(max(0, cue - 4), cue + 1)):
             continue  # "…, I will never forget it", "…, nunca vou esquecer isso": the user's own memory
         if _refers_back(words, cue, start):
-            return _pointed_at(words[:start], before_it)
+            return _pointed_at(words[: _with_its_aside(words, start)], before_it)
     return None
 
 
@@ -1888,6 +1890,7 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         if len(rest) > _TRAILING_WORDS:
             return None  # a request is short; what is longer is no request after its fact
         said = clause[: split.start()].strip().lstrip("¡¿").strip()  # "¡¡mi hija cumple…!! porfa recordalo"
+        said = _ASIDE_END.sub("", said).rstrip(" ,") or said  # "…mora em Braga, aliás, não esquece disso"
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
             if not _says_of_them(_without_lead(said)):  # "Lembrete: pagar a conta de luz, anota aí"
