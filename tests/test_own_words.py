@@ -5128,3 +5128,27 @@ def test_a_request_that_points_back_after_an_asides_words_names_nothing_more(sai
     kept, not_kept = read_requests(said)
     assert kept and not_kept == [], (kept, not_kept)
     assert aside not in kept[0].text, kept
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "not_written"),
+    [
+        ("My cat is called Plus, remember that", "Plus", None),
+        ("soy celíaca, de paso recuérdalo", "celíaca", "de paso"),
+        ("I'm diabetic, btw remember that when you plan meals", "diabetic", "btw"),
+    ],
+)
+def test_an_aside_before_a_request_is_left_out_but_not_a_name_nor_a_short_fact(said, fact, not_written):
+    """An aside's words before a request that points back are the request's; a name that
+    is spelt as one ("Plus") is the fact's, and a fact of two words ("I'm diabetic") is
+    still a fact once the aside is left out."""
+    written = " ".join(s.text for s in read_requests(said)[0])
+    assert fact in written and (not_written is None or not_written not in written), written
+
+
+@pytest.mark.parametrize(
+    ("said", "third"),
+    [("ayer adopté un gato, anótalo", "adoptó"), ("en 2018 viví en Berlín, apúntalo", "vivió")],
+)
+def test_the_users_past_after_a_time_is_theirs_and_in_the_third_person(said, third):
+    assert third in " ".join(s.text for s in read_requests(said)[0]), said

@@ -405,9 +405,6 @@ def _trailing_request(words: list[str]) -> str | None:
     them, else None: its lead ("please", "y que no se te") and the word, then what it keeps
     pointed at ("that", "isso"), then nothing, a courtesy, or a phrase that says where or
     when to keep it ("in mind", "siempre", "pras próximas conversas")."""
-    aside = _ASIDE_OPENING.match(" ".join(words))
-    if aside is not None:  # "…, y de paso recuérdalo", "…, btw, remember that": the aside is the request's
-        words = words[len(aside.group().split()) :]
     plain = [w.strip(",.:!?¿¡").casefold() for w in words]
     if _tells_of_remembering(" ".join(words)):
         return None  # "…, I will never forget it", "…, nunca lo olvidaré": the user's own memory, not a request

@@ -524,6 +524,8 @@ def _with_its_aside(words: list[str], start: int) -> int:
     recuérdalo", "…Lyon y de paso recuérdalo", "…btw, remember that")."""
     for n in range(max(0, start - _ASIDE_WORDS), start):
         aside = " ".join(words[n:start]).strip(" ,")
+        if n and any(w[:1].isupper() for w in words[n:start]):
+            continue  # "…album is By the Way, remember that": a name, not an aside
         opens = n == 0 or words[n - 1].endswith(",") or words[n].casefold() in _AND_WORDS
         if opens and _ASIDE_WORDS_ALONE.fullmatch(aside):
             return n

@@ -1331,8 +1331,10 @@ def _says_of_them(said: str) -> bool:
     if any(_USER_WORDS.match(said, m.start()) for m in re.finditer(r"(?<=\s)\w", said)) or _of_their_group(said):
         return True
     # a verb of the first person its language's grammar knows, which no pack lists as an
-    # opening: "Laburo en Mercado Libre", "Vou à academia todo dia"
-    return _ANY_USER_SUBJECT.match(in_third_person(said, detect(said))) is not None
+    # opening: "Laburo en Mercado Libre", "Vou à academia todo dia", "ayer adopté un gato"
+    return (
+        _NAMES_THE_USER.search(said) is None and _NAMES_THE_USER.search(in_third_person(said, detect(said))) is not None
+    )
 
 
 def _not_an_item(said: str, of_the_user: bool) -> str | None:
@@ -1472,7 +1474,7 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     said = _without_lead(_EMOJI_OPENING.sub("", " ".join(before_request)).strip(" ,;:-–—"))
     if said and _is_cue(said.split()[0]):
         return None  # "remember that I…": the request comes first
-    if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
+    if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said) and not _ANY_USER_SUBJECT.match(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
     else:
         # "Would help if you had that in mind…", "I'd appreciate it if you kept that…": the
@@ -1890,7 +1892,9 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
         if len(rest) > _TRAILING_WORDS:
             return None  # a request is short; what is longer is no request after its fact
         said = clause[: split.start()].strip().lstrip("¡¿").strip()  # "¡¡mi hija cumple…!! porfa recordalo"
-        said = _ASIDE_END.sub("", said).rstrip(" ,") or said  # "…mora em Braga, aliás, não esquece disso"
+        aside = _ASIDE_END.search(said)  # "…mora em Braga, aliás, não esquece disso"; not a name ("…is By the Way")
+        if aside is not None and aside.group().islower() and said[: aside.start()].strip(" ,"):
+            said = said[: aside.start()].rstrip(" ,")
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
             if not _says_of_them(_without_lead(said)):  # "Lembrete: pagar a conta de luz, anota aí"

@@ -303,6 +303,11 @@ def gender(text: str) -> str:
 #: verano", "por las mañanas", "cada martes"): the days come from the pack, these are the rest
 _ES_TIMES = r"mañanas|tardes|noches|madrugadas|fines\s+de\s+semana|finde|verano|invierno|primavera|otoño|semanas?"
 _ES_TIME_LEADS = r"(?:los|las|el|la|cada|todos\s+los|todas\s+las|por\s+las|por\s+la|en|de|entre\s+semana)"
+#: the times a verb of the past is told after ("ayer compré…", "en 2015 trabajé…")
+_ES_PAST_TIMES = (
+    r"ayer|anoche|anteayer|(?:este|el)\s+(?:año|mes|verano|invierno)(?:\s+pasado)?|la\s+semana\s+pasada|"
+    r"hace\s+\w+\s+(?:años|meses|semanas|días|dias)|en\s+\d{4}"
+)
 
 
 @functools.cache
@@ -311,7 +316,9 @@ def _time_opening() -> re.Pattern[str]:
 
     spanish = pack("es")
     days = sorted(spanish.weekdays, key=len, reverse=True) if spanish is not None else []
-    time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES})"  # "los sábados", "los domingos"
+    months = sorted(spanish.months, key=len, reverse=True) if spanish is not None else []
+    month = rf"|en\s+(?:{'|'.join(map(re.escape, months))})" if months else ""  # "en julio"
+    time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES}|{_ES_PAST_TIMES}{month})"  # "los sábados", "ayer"
     return re.compile(
         rf"^((?:{_ES_TIME_LEADS}\s+)?{time}(?:\s+(?:a|y)\s+(?:{_ES_TIME_LEADS}\s+)?{time})?,?\s+)(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)\b",
         _I,
@@ -322,8 +329,10 @@ def _after_a_time(text: str) -> str:
     """A first-person verb after a time said before it: "los viernes trabajo desde casa" →
     "los viernes el usuario trabaja desde casa" (after a time, "trabajo" is a verb)."""
     m = _time_opening().match(text)
-    if m is None or fold_accents(m.group(3).lower()) not in FIRST_PERSON or m.group(3).lower() in ("me", "mi"):
+    if m is None or m.group(3).lower() in ("me", "mi"):
         return text
+    if fold_accents(m.group(3).lower()) not in FIRST_PERSON and preterite_third(m.group(3)) is None:
+        return text  # "en 2015 trabajé…", "el año pasado busqué…": the past's verbs too
     return f"{m.group(1)}{_subject(m.group(3), m.group(2) or '')}{text[m.end() :]}"
 
 
