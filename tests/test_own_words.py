@@ -5134,7 +5134,7 @@ def test_a_request_that_points_back_after_an_asides_words_names_nothing_more(sai
     ("said", "fact", "not_written"),
     [
         ("My cat is called Plus, remember that", "Plus", None),
-        ("soy celíaca, de paso recuérdalo", "celíaca", "de paso"),
+        ("soy celíaca desde niña, de paso recuérdalo", "celíaca", "de paso"),
         ("I'm diabetic, btw remember that when you plan meals", "diabetic", "btw"),
     ],
 )

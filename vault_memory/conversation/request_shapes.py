@@ -522,7 +522,9 @@ def _with_its_aside(words: list[str], start: int) -> int:
     """Where a request said after its fact opens (``start``: its glue's first word) with the
     aside's words just before it, which are no more the fact's than the glue ("…, y de paso
     recuérdalo", "…Lyon y de paso recuérdalo", "…btw, remember that")."""
-    for n in range(max(0, start - _ASIDE_WORDS), start):
+    # what is left before it must be more than a request's own short lead ("I'm vegetarian,
+    # btw remember that": two words are read as one, so the aside stays for the later trim)
+    for n in range(max(_ASIDE_FACT_LEAST, start - _ASIDE_WORDS), start):
         aside = " ".join(words[n:start]).strip(" ,")
         if n and any(w[:1].isupper() for w in words[n:start]):
             continue  # "…album is By the Way, remember that": a name, not an aside
@@ -535,6 +537,7 @@ def _with_its_aside(words: list[str], start: int) -> int:
 #: an aside's words in every pack, alone ("btw", "de paso", "aliás"), and the most words one takes
 _ASIDE_WORDS_ALONE = re.compile(r"(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")", _I)
 _ASIDE_WORDS = 4
+_ASIDE_FACT_LEAST = 3
 
 
 #: the pronouns a request's verb carries its object in, in every pack ("guárda*lo*")

@@ -1474,7 +1474,7 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     said = _without_lead(_EMOJI_OPENING.sub("", " ".join(before_request)).strip(" ,;:-–—"))
     if said and _is_cue(said.split()[0]):
         return None  # "remember that I…": the request comes first
-    if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said) and not _ANY_USER_SUBJECT.match(said):
+    if len(said.split()) <= 2 and not _SAYS_SOMETHING.search(said):
         said = ""  # "Quiero que lo recuerdes", "I'd love it if you kept that": the request's own lead
     else:
         # "Would help if you had that in mind…", "I'd appreciate it if you kept that…": the
