@@ -101,23 +101,15 @@ def texts(split: str) -> list[tuple[str, str]]:
     return out
 
 
+#: the request sets, ``explicit{suffix}.json`` with ``coding{suffix}.json``, in the order
+#: they were written (the thirteenth is instructions alone, ``coding_hard13``)
+REQUEST_SETS = ("", "_fresh", *(f"_fresh{n}" for n in range(2, 23) if n != 13))
 #: the request sets whose misses nobody has read: measured, never printed by ``--show``
 #: (a set read to mend the rules is no longer a measure of words nobody tuned on)
 UNSEEN = ("_fresh9", "_fresh11")
-#: sets split in halves: ``--show`` prints the misses of the tune half only, the held half is
-#: measured and never read
-HALVED = (
-    "_fresh12",
-    "_fresh14",
-    "_fresh15",
-    "_fresh16",
-    "_fresh17",
-    "_fresh18",
-    "_fresh19",
-    "_fresh20",
-    "_fresh21",
-    "_fresh22",
-)
+#: sets split in halves, the twelfth and every one after it: ``--show`` prints the misses of
+#: the tune half only, the held half is measured and never read
+HALVED = REQUEST_SETS[REQUEST_SETS.index("_fresh12") :]
 
 
 def rate(hits: int, n: int) -> dict:
@@ -143,30 +135,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
         counts[lang]["right" if found == lang else "unsure" if found is None else "wrong"] += 1
     out["language"] = {lang: dict(c) for lang, c in sorted(counts.items())}
 
-    for suffix in (
-        "",
-        "_fresh",
-        "_fresh2",
-        "_fresh3",
-        "_fresh4",
-        "_fresh5",
-        "_fresh6",
-        "_fresh7",
-        "_fresh8",
-        "_fresh9",
-        "_fresh10",
-        "_fresh11",
-        "_fresh12",
-        "_fresh14",
-        "_fresh15",
-        "_fresh16",
-        "_fresh17",
-        "_fresh18",
-        "_fresh19",
-        "_fresh20",
-        "_fresh21",
-        "_fresh22",
-    ):
+    for suffix in REQUEST_SETS:
         if (DATA / f"explicit{suffix}.json").exists():
             readable = suffix not in UNSEEN and (suffix not in HALVED or split == "tune")
             out.update(_requests(suffix, split, show and readable, judge))

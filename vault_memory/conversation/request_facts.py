@@ -391,10 +391,6 @@ def _marks_after(said: str, start: int = 0) -> list[re.Match[str]]:
 _EMOJI_OPENING = re.compile(r"^(?:" + _EMOJI + r"\s*)+")
 
 
-#: an aside's words a request said after its fact may open with ("btw", "y de paso", "aliás"), in every pack
-_ASIDE_OPENING = re.compile(r"^(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")(?=[\s,])[\s,]*", _I)
-
-
 #: how far into what follows the fact a request's word may be ("…, and please do keep that", "…, y que no
 #: se te vaya a olvidar"): every word before it is a request's glue
 _TRAILING_CUE_REACH = 7

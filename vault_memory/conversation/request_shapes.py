@@ -442,8 +442,10 @@ def _one_subject(before: str) -> bool:
     return bool(_POSSESSIVE_OPENING.match(said)) or not _ANY_USER_SUBJECT.match(said)
 
 
-#: an aside's words at the end of the task before a request made in it ("…, and btw")
-_ASIDE_END = re.compile(r"(?<![^\s,])(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")$", _I)
+#: every pack's aside's words ("and btw", "y de paso", "aliás"), and them at the end of the
+#: task before a request made in it ("…, and btw")
+_ASIDES = "|".join(a for p in all_packs() for a in p.asides)
+_ASIDE_END = re.compile(rf"(?<![^\s,])(?:{_ASIDES})$", _I)
 
 
 #: how much of the words before a request's word show it is made in an aside
@@ -535,7 +537,7 @@ def _with_its_aside(words: list[str], start: int) -> int:
 
 
 #: an aside's words in every pack, alone ("btw", "de paso", "aliás"), and the most words one takes
-_ASIDE_WORDS_ALONE = re.compile(r"(?:" + "|".join(a for p in all_packs() for a in p.asides) + r")", _I)
+_ASIDE_WORDS_ALONE = re.compile(rf"(?:{_ASIDES})", _I)
 _ASIDE_WORDS = 4
 _ASIDE_FACT_LEAST = 3
 

@@ -484,9 +484,10 @@ def preterite_third(word: str) -> str | None:
             if stem[-1] in "aeiou" and not spelt:
                 return stem + "yó"  # "construí" → "construyó"
             vowels = stem[:-1] if spelt else stem
-            at = max(vowels.rfind("e"), vowels.rfind("o"), vowels.rfind("i"), vowels.rfind("u"), vowels.rfind("a"))
-            closed = {"e": "i", "o": "u"}.get(stem[at], stem[at]) if at > 0 else ""
-            return (stem[:at] + closed + stem[at + 1 :] if closed else stem) + "ió"
+            at = max(vowels.rfind(v) for v in "aeiou")
+            if at > 0 and stem[at] in "eo":  # its last vowel closes: "pedí" → "pidió", "dormí" → "durmió"
+                stem = stem[:at] + ("i" if stem[at] == "e" else "u") + stem[at + 1 :]
+            return stem + "ió"
     return None
 
 
