@@ -5152,3 +5152,22 @@ def test_an_aside_before_a_request_is_left_out_but_not_a_name_nor_a_short_fact(s
 )
 def test_the_users_past_after_a_time_is_theirs_and_in_the_third_person(said, third):
     assert third in " ".join(s.text for s in read_requests(said)[0]), said
+
+
+def test_a_thing_done_again_with_another_is_a_change_when_its_sentence_says_so(empty_vault_dir):
+    """Said "I fly with Lufthansa", then "I fly with KLM now…": one act, another airline, the
+    sentence says it replaced the first. Whether the two were read as held at once hung on
+    which of the act's words sorts first ("fly" before "klm": held at once, both shown
+    unmarked). An allergy said "now" beside another is still one more allergy."""
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        mem.remember("I fly with Lufthansa.", now=NOW, force_new=True)
+        mem.remember("I fly with KLM now, I dropped my Lufthansa card", now=NOW + 5 * DAY, force_new=True)
+        mem.remember("I'm allergic to latex.", now=NOW, force_new=True)
+        mem.remember("I'm allergic to kiwi now", now=NOW + 5 * DAY, force_new=True)
+        airline = mem.recall("which airline do I fly with?").block
+        allergies = mem.recall("what am I allergic to?").block
+    lufthansa = [line for line in airline.splitlines() if line.startswith("- I fly with Lufthansa")]
+    assert "KLM" in airline
+    assert not lufthansa or "newer related" in lufthansa[0] or "outdated" in lufthansa[0], airline
+    assert "latex" in allergies and "kiwi" in allergies, allergies
+    assert "outdated" not in allergies and "newer related" not in allergies, allergies

@@ -26,9 +26,10 @@ import numpy as np
 
 from ..index.embedder import Part
 from ..index.snapshot import Carried, Snapshot
-from ..lang import detect, of_the_same_people, people, says_change, says_contrast
+from ..lang import detect, of_the_same_people, people, says_change, says_contrast, sentences
 from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
+from ..vault.slots import subject_key
 from .languages import judge_of, pair_cosine
 from .query import Hit
 
@@ -311,19 +312,26 @@ def _may_change(memory: Memory, other: Memory) -> bool:
 
 def _several_at_once(older: Memory, newer: Memory) -> bool:
     """Whether the rules read both facts as what a person holds several of at once (allergies,
-    languages, likes: ``vault.slots`` cardinality "many"): a newer one of those replaces
-    nothing, whatever words of change it says ("It started when I was 7" beside another
-    allergy; six allergies written a second apart left four out of the block)."""
+    languages, likes: ``vault.slots`` cardinality "many") and the newer adds one beside the
+    older: it replaces nothing, whatever words of change its story says ("It started when I
+    was 7" beside another allergy; six allergies written a second apart left four out of the
+    block). It replaces when the sentence that says it tells of the change ("I bank with
+    Monzo now" after "I bank with Chase"); an allergy never replaces another."""
     old, new = fact_slot(older), fact_slot(newer)
     if old is None or new is None or "many" not in (old.cardinality, new.cardinality):
         return False
-    return _kind(old.subject) == _kind(new.subject)  # allergic to X, allergic to Y; not "plays tennis", "switched to"
+    if not _of_one_kind(old.subject, new.subject):
+        return False  # "plays tennis", then "switched to padel"
+    return subject_key(newer.text) == "allergies" or not says_change(sentences(newer.text)[0])
 
 
-def _kind(subject: str) -> str:
-    """What a slot's subject is of, without its value: an act's verb ("act:allergic peanut"
-    → "act:allergic"), else the subject itself."""
-    return subject.split(" ", 1)[0] if subject.startswith("act:") else subject
+def _of_one_kind(old: str, new: str) -> bool:
+    """Whether two slots' subjects are of one thing: an act's that share a word of what is
+    done ("act:allergic peanut", "act:allergic oat"; "act:bank chas", "act:bank monz"),
+    any other's the same."""
+    if old.startswith("act:") and new.startswith("act:"):
+        return not set(old[4:].split()).isdisjoint(new[4:].split())
+    return old == new
 
 
 def _nearest_older(
