@@ -37,7 +37,11 @@ per set, language and split, facts written a week apart):
 - ``changes``: a fact, then one that replaces it: the new value shown, and the old one
   left out or marked ("older — may be outdated", "newer related memory"); never unmarked;
   ``wrong_marks``: facts marked by a newer fact that is not their own change;
-- ``both_true``: two related facts both true: the answer shown, neither marked;
+  ``changes_told``: the same with the newer told as an event, half of them in no word of
+  change ("Dr. Lee retired and her practice handed me over to Dr. Okafor");
+- ``both_true``: two related facts both true: the answer shown, neither marked (and
+  ``both_true_told``: the newer told as an event of another thing, "My husband switched
+  dentists");
 - ``said_again``: a fact, then one said later of the same thing (a helper's hard pairs):
   a new value (``change``), or something else of it in words of change (``both``: "the car
   is in the shop this week"); asked with the older's own words, the older is marked or
@@ -486,7 +490,10 @@ def _coding_only(name: str, split: str, show: bool, judge: Judge | None) -> dict
 
 #: the sets of two facts both true: the second about another thing, and the second about
 #: another thing in words of change ("I started taking vitamin D" after a penicillin allergy)
-BOTH_TRUE_SETS = ("both_true", "both_true_changing")
+BOTH_TRUE_SETS = ("both_true", "both_true_changing", "both_true_told")
+#: the sets of a fact and the one that replaces it: in words of change, and told as an event
+#: ("Dr. Lee retired and her practice handed me over to Dr. Okafor")
+CHANGE_SETS = ("changes", "changes_told")
 #: the words a block marks a fact with when a newer one may replace it
 MARKS = (
     "may be outdated",
@@ -531,30 +538,33 @@ def measure_recall(split: str, show: bool = False) -> dict:
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        changes: dict = collections.defaultdict(collections.Counter)
+        changes: dict = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
         both: dict = collections.defaultdict(collections.Counter)
         found: dict = collections.defaultdict(collections.Counter)
         quiet: dict = collections.defaultdict(collections.Counter)
         kinds: dict = collections.defaultdict(collections.Counter)
         said_again: dict = collections.defaultdict(collections.Counter)
         for lang in LANGS:
-            rows = [c for c in cases("changes", split) if c["lang"] == lang]
-            facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
-            pairs = {(c["old"], c["new"]) for c in rows}
-            with _vault(root / f"changes-{lang}", facts) as mem:
-                for c in rows:
-                    result = mem.recall(c["question"])
-                    block = result.block
-                    changes[lang]["wrong_marks"] += _wrong_marks(result.hits, pairs)
-                    new, old = _line_with(block, c["new_value"]), _line_with(block, c["old_value"])
-                    counts = changes[lang]
-                    counts["n"] += 1
-                    counts["new_shown"] += new is not None
-                    counts["old_left_out"] += new is not None and old is None
-                    unmarked = old is not None and old != new and not any(m in old for m in MARKS)
-                    counts["old_unmarked"] += unmarked
-                    if show and (unmarked or new is None):
-                        print(f"CHANGE [{c['id']}] {c['question']!r}\n{block}\n")
+            for name in CHANGE_SETS:
+                if not (DATA / f"{name}.json").exists():
+                    continue
+                rows = [c for c in cases(name, split) if c["lang"] == lang]
+                facts = [(c["old"], before) for c in rows] + [(c["new"], after) for c in rows]
+                pairs = {(c["old"], c["new"]) for c in rows}
+                with _vault(root / f"{name}-{lang}", facts) as mem:
+                    for c in rows:
+                        result = mem.recall(c["question"])
+                        block = result.block
+                        changes[name][lang]["wrong_marks"] += _wrong_marks(result.hits, pairs)
+                        new, old = _line_with(block, c["new_value"]), _line_with(block, c["old_value"])
+                        counts = changes[name][lang]
+                        counts["n"] += 1
+                        counts["new_shown"] += new is not None
+                        counts["old_left_out"] += new is not None and old is None
+                        unmarked = old is not None and old != new and not any(m in old for m in MARKS)
+                        counts["old_unmarked"] += unmarked
+                        if show and (unmarked or new is None):
+                            print(f"CHANGE [{c['id']}] {c['question']!r}\n{block}\n")
             for name in BOTH_TRUE_SETS:
                 if not (DATA / f"{name}.json").exists():
                     continue
@@ -638,7 +648,7 @@ def measure_recall(split: str, show: bool = False) -> dict:
                 quiet[c["lang"]]["lines"] += len(shown)  # what the agent reads past
                 if show and shown:
                     print(f"NOT QUIET [{c['id']}] {c['question']!r}: {[h.memory.text for h in shown]}")
-    out["changes"] = {lang: dict(c) for lang, c in changes.items()}
+    out.update({name: {lang: dict(c) for lang, c in by_lang.items()} for name, by_lang in changes.items()})
     out.update({name: {"all": dict(c)} for name, c in both.items()})
     out["said_again"] = {lang: dict(c) for lang, c in said_again.items()}
     out["relevance"] = {lang: dict(c) for lang, c in found.items()}
