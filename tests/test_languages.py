@@ -193,3 +193,25 @@ def test_late_interaction_does_not_rescore_a_memory_in_a_language_the_model_cann
     assert spanish and "en-tea" in with_late  # a name and a word shared across languages
     # the same up to float noise (the question's pooled vector comes from the pass that also gives its pieces)
     assert {mid: with_late[mid] for mid in spanish} == pytest.approx({mid: without[mid] for mid in spanish}, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("language", "verb", "forms"),
+    [
+        ("es", "pagar", {"pague", "pago", "pagamos", "pagaron"}),
+        ("es", "conseguir", {"consegui", "consiguio", "conseguimos", "consiguieron"}),
+        ("es", "caer", {"cai", "cayo", "caimos", "cayeron"}),
+        ("es", "dar de alta", {"di de alta", "dio de alta", "dimos de alta", "dieron de alta"}),
+        ("pt", "ficar", {"fiquei", "ficou", "ficamos", "ficaram"}),
+        ("pt", "abraçar", {"abracei", "abracou", "abracamos", "abracaram"}),
+        ("pt", "partir", {"parti", "partiu", "partimos", "partiram"}),
+    ],
+)
+def test_a_verbs_past_is_its_grammars_in_every_person(language, verb, forms):
+    """A pack lists a verb of change once, as its infinitive; its grammar says its past, of
+    anyone who did it (the facts tell changes in the third person as often as in the first)."""
+    from vault_memory.lang.registry import pack
+
+    found = pack(language)
+    assert found is not None and found.past_forms is not None
+    assert set(found.past_forms(verb)) == forms

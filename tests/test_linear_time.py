@@ -43,6 +43,7 @@ BUILT = (
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",
     "vault_memory.lang.times._day",
+    "vault_memory.lang.cues.compiled",
 )
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 

@@ -5171,3 +5171,39 @@ def test_a_thing_done_again_with_another_is_a_change_when_its_sentence_says_so(e
     assert not lufthansa or "newer related" in lufthansa[0] or "outdated" in lufthansa[0], airline
     assert "latex" in allergies and "kiwi" in allergies, allergies
     assert "outdated" not in allergies and "newer related" not in allergies, allergies
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question", "guard"),
+    [
+        (
+            "Meu contador é o Sr. Barros.",
+            "O Sr. Barros se aposentou e a Contabilidade Lima assumiu as minhas contas.",
+            "quem é o meu contador?",
+            "A minha irmã trocou de academia e largou o pilates.",
+        ),
+        (
+            "My piano teacher is Mrs. Hale.",
+            "Mrs. Hale retired, so I take lessons with Mr. Ionescu.",
+            "who is my piano teacher?",
+            "My daughter quit violin and signed up for drums.",
+        ),
+    ],
+)
+def test_a_change_told_by_what_was_done_marks_the_older(tmp_path, older, newer, question, guard):
+    """A newer fact that tells its change by a verb of the past, whoever did it ("se
+    aposentou", "retired"), and no word like "now": the older was shown unmarked beside it,
+    since only the first person's pasts of a few verbs were words of change. A verb of change
+    said of someone else leaves the user's fact as it was."""
+    blocks = {}
+    for name, later in (("changed", newer), ("guarded", guard)):
+        with vmem.open(create_vault(tmp_path / name, with_examples=False), use_daemon=False) as mem:
+            mem.remember(older, now=NOW, force_new=True)
+            mem.remember(later, now=NOW + 5 * DAY, force_new=True)
+            blocks[name] = mem.recall(question).block
+    lines = [line for line in blocks["changed"].splitlines() if line.startswith("- ")]
+    assert any(line.startswith(f"- {newer}") for line in lines), blocks["changed"]
+    shown = [line for line in lines if line.startswith(f"- {older}")]
+    assert not shown or any(mark in shown[0] for mark in ("newer related", "outdated", "mais nova", "desatualizado"))
+    kept = [line for line in blocks["guarded"].splitlines() if line.startswith(f"- {older}")]
+    assert kept and "(2026" in kept[0] and not any(m in kept[0] for m in ("newer", "outdated", "mais nova")), blocks

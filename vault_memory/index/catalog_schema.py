@@ -229,6 +229,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Hooli", "empecé en Globant"), and what one joins that is no employer ("joined a choir"):
     # every fact's slot read again
     Migration("homes and employers in more words", "", fill=fill_tags_again),
+    # a change told by what was done, whoever did it ("vendió", "se jubiló", "trocaram",
+    # "retired": ``Pack.change_verbs``): every fact's change tag read again
+    Migration("changes told by their verbs", "", fill=fill_tags_again),
 )
 
 

@@ -219,6 +219,10 @@ class Pack:
     #: ("also", "other", "still"): ``lang.cues``, as patterns of words, accents folded
     change_cues: tuple[str, ...] = ()
     contrast_cues: tuple[str, ...] = ()
+    #: the verbs whose past tells that something changed, whoever did it ("vender": "vendí",
+    #: "vendió", "vendieron"; "dar de baja"), conjugated by ``past_forms``, the grammar's
+    change_verbs: tuple[str, ...] = ()
+    past_forms: Callable[[str], tuple[str, ...]] | None = None
     #: the names of the keys that say who the user is, in this language, by the concept each
     #: names ("nombre", "nome" → "name"): ``name: Lucas`` and ``nome: Lucas`` are one key;
     #: and the words a profile fact wraps its value in ("the user's name is", "se llama"),

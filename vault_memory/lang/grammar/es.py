@@ -632,3 +632,39 @@ def _infinitive(verb: str) -> str | None:
     if plain[-1] == "i" and not word.endswith("í") and not clitic:
         return None  # "si", "ni": not verbs
     return plain + "r" + clitic
+
+
+#: the pasts whose forms no ending gives (yo, él, nosotros, ellos)
+_ES_IRREGULAR_PAST = {
+    "ir": ("fui", "fue", "fuimos", "fueron"),
+    "dar": ("di", "dio", "dimos", "dieron"),
+    "morir": ("morí", "murió", "morimos", "murieron"),
+    "poner": ("puse", "puso", "pusimos", "pusieron"),
+}
+
+
+def past_forms(verb: str) -> tuple[str, ...]:
+    """The past of ``verb`` ("vender"; "dar de baja": what follows the infinitive is kept) as
+    said of anyone, yo, él or ella, nosotros, ellos ("vendí", "vendió", "vendimos",
+    "vendieron"; "empecé", "empezó"; "pidió"), accents folded: how a fact tells a change by
+    what was done, whoever did it."""
+    infinitive, _, rest = verb.partition(" ")
+    tail = f" {rest}" if rest else ""
+    if infinitive in _ES_IRREGULAR_PAST:
+        return tuple(fold_accents(form) + tail for form in _ES_IRREGULAR_PAST[infinitive])
+    stem, ending = infinitive[:-2], infinitive[-2:]
+    if ending == "ar":
+        first = stem[:-1] + "qu" if stem.endswith("c") else stem + "u" if stem.endswith("g") else stem
+        first = stem[:-1] + "c" if stem.endswith("z") else first
+        forms = (first + "e", stem + "o", stem + "amos", stem + "aron")
+    else:
+        spelt = stem.endswith(("gu", "qu"))  # "seguir": the u is the g's, not a vowel of the stem
+        if stem[-1] in "aeiou" and not spelt:  # "leyó", "sustituyó"
+            third, they = stem + "yo", stem + "yeron"
+        else:  # an -ir verb's last e or o closes: "pidió", "murió", "siguió"; an -er's stays: "vendió"
+            at = max((stem[:-1] if spelt else stem).rfind(v) for v in "aeiou")
+            closes = ending == "ir" and stem[at] in "eo"
+            closed = stem[:at] + {"e": "i", "o": "u"}[stem[at]] + stem[at + 1 :] if closes else stem
+            third, they = closed + "io", closed + "ieron"
+        forms = (stem + "i", third, stem + "imos", they)
+    return tuple(form + tail for form in forms)

@@ -392,3 +392,32 @@ def instruction(said: str, rule: str) -> str | None:
     """A Portuguese instruction that lasts, kept as said with whom it is for ("o usuário
     pede ao assistente: sempre responde em português"); ``rule`` changes nothing."""
     return f"o usuário pede ao assistente: {said}"
+
+
+#: the pasts whose forms no ending gives (eu, ele, nós, eles)
+_PT_IRREGULAR_PAST = {
+    "sair": ("sai", "saiu", "saimos", "sairam"),
+    "ir": ("fui", "foi", "fomos", "foram"),
+    "pôr": ("pus", "pôs", "pusemos", "puseram"),
+}
+
+
+def past_forms(verb: str) -> tuple[str, ...]:
+    """The past of ``verb`` ("vender"; "passar a": what follows the infinitive is kept) as
+    said of anyone, eu, ele or ela, nós, eles ("vendi", "vendeu", "vendemos", "venderam";
+    "troquei", "comecei"), accents folded: how a fact tells a change by what was done,
+    whoever did it."""
+    infinitive, _, rest = verb.partition(" ")
+    tail = f" {rest}" if rest else ""
+    if infinitive in _PT_IRREGULAR_PAST:
+        return tuple(fold_accents(form) + tail for form in _PT_IRREGULAR_PAST[infinitive])
+    said, ending = infinitive[:-2], infinitive[-2:]
+    stem = fold_accents(said)
+    if ending == "ar":  # "troquei", "cheguei", "comecei"
+        first = stem[:-1] + "qu" if said.endswith("c") else stem + "u" if stem.endswith("g") else stem
+        forms = (first + "ei", stem + "ou", stem + "amos", stem + "aram")
+    elif ending == "er":
+        forms = (stem + "i", stem + "eu", stem + "emos", stem + "eram")
+    else:
+        forms = (stem + "i", stem + "iu", stem + "imos", stem + "iram")
+    return tuple(form + tail for form in forms)
