@@ -5207,3 +5207,22 @@ def test_a_change_told_by_what_was_done_marks_the_older(tmp_path, older, newer, 
     assert not shown or any(mark in shown[0] for mark in ("newer related", "outdated", "mais nova", "desatualizado"))
     kept = [line for line in blocks["guarded"].splitlines() if line.startswith(f"- {older}")]
     assert kept and "(2026" in kept[0] and not any(m in kept[0] for m in ("newer", "outdated", "mais nova")), blocks
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question"),
+    [
+        ("My mum lives in Cork.", "My mum's neighbour moved to Galway last month.", "where does my mum live?"),
+        ("Tenho uma bicicleta Caloi.", "Nunca vendi a Caloi, ela fica na garagem.", "que bicicleta eu tenho?"),
+    ],
+)
+def test_a_verb_of_change_of_someone_else_or_denied_replaces_nothing(tmp_path, older, newer, question):
+    """ "My mum's neighbour moved": the move is the neighbour's, though the fact names the
+    mother too (the older was left out of the block); "nunca vendi": a verb of change after
+    a negation tells of none (the older was marked)."""
+    with vmem.open(create_vault(tmp_path / "vault", with_examples=False), use_daemon=False) as mem:
+        mem.remember(older, now=NOW, force_new=True)
+        mem.remember(newer, now=NOW + 5 * DAY, force_new=True)
+        block = mem.recall(question).block
+    kept = [line for line in block.splitlines() if line.startswith(f"- {older}")]
+    assert kept and not any(m in kept[0] for m in ("newer", "outdated", "mais nova", "desatualizado")), block

@@ -20,6 +20,7 @@ from .sentences import ends_in_abbreviation, sentences
 from .subjects import (
     about_the_user,
     may_be_about,
+    of_no_one_else,
     of_the_same_people,
     of_the_user,
     people,
@@ -49,6 +50,7 @@ __all__ = [
     "may_be_about",
     "normalize_space",
     "not_utf8",
+    "of_no_one_else",
     "of_the_same_people",
     "of_the_user",
     "tells_of_the_user",

@@ -30,10 +30,20 @@ def _cues(field: str) -> tuple[frozenset[str], re.Pattern[str]]:
     return plain, re.compile(rf"\b(?:{'|'.join(rest)})\b", re.IGNORECASE) if rest else re.compile(r"(?!)")
 
 
+@functools.cache
+def _negations() -> frozenset[str]:
+    return frozenset(fold_accents(w).lower() for p in all_packs() for w in p.negations)
+
+
 def _says(field: str, text: str) -> bool:
+    """Whether ``text`` says a cue of ``field``: a plain one not right after a negation
+    ("never sold", "nunca vendí", "não mudei" tell of no change), or a pattern's."""
     plain, pattern = _cues(field)
     folded = fold_accents(text)
-    return not plain.isdisjoint(_WORD.findall(folded.lower())) or bool(pattern.search(folded))
+    words = _WORD.findall(folded.lower())
+    negations = _negations()
+    said = any(w in plain and (i == 0 or words[i - 1] not in negations) for i, w in enumerate(words))
+    return said or bool(pattern.search(folded))
 
 
 def says_change(text: str) -> bool:

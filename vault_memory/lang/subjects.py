@@ -210,6 +210,13 @@ def may_be_about(asked: frozenset[str], named: frozenset[str]) -> bool:
     )
 
 
+def of_no_one_else(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether two facts are of the same people (``of_the_same_people``) and the newer names
+    no one the older may not be: "El vecino de mi papá se mudó" is of the father's
+    neighbour, not of "Mi papá vive en Guadalajara"."""
+    return of_the_same_people(new, old) and all(may_be_about(frozenset({n}), old) for n in new)
+
+
 def of_the_same_people(new: frozenset[str], old: frozenset[str]) -> bool:
     """Whether two facts are of the same people (``people``'s roles): both of the user
     alone, or of people one may be the other (``may_be_about``). A judge that says "My

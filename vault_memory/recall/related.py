@@ -26,7 +26,7 @@ import numpy as np
 
 from ..index.embedder import Part
 from ..index.snapshot import Carried, Snapshot
-from ..lang import detect, of_the_same_people, people, says_change, says_contrast, sentences
+from ..lang import detect, of_no_one_else, people, says_change, says_contrast, sentences
 from ..lifecycle import fact_slot, said_order
 from ..vault.memory import Memory
 from ..vault.slots import subject_key
@@ -296,8 +296,8 @@ def _may_change(memory: Memory, other: Memory) -> bool:
     """Whether ``other``, by what it is and says, may be a change of ``memory``: a fact of
     the same persona said after it, in words of change and not of contrast, about the same
     people ("My wife traded in her car" is not of "My car is a Civic"; "My pet these days is
-    a bearded dragon" is of "My pet is a hamster", ``lang.of_the_same_people``), not one of
-    several held at once."""
+    a bearded dragon" is of "My pet is a hamster"; "my dad's neighbour moved" is not of "my
+    dad lives in Leeds": ``lang.of_no_one_else``), not one of several held at once."""
     return (
         other.type == "fact"
         and other.id != memory.id
@@ -305,7 +305,7 @@ def _may_change(memory: Memory, other: Memory) -> bool:
         and said_order(other)[0] > said_order(memory)[0]
         and says_change(other.text)
         and not says_contrast(other.text)
-        and of_the_same_people(people(other.text), people(memory.text))
+        and of_no_one_else(people(other.text), people(memory.text))
         and not _several_at_once(memory, other)
     )
 

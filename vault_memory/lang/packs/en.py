@@ -350,8 +350,6 @@ PACK = Pack(
         r"rewritten",
         r"broke up",
         r"split up",
-        r"passed away",
-        r"died",
         r"divorced",
         r"got married",
         r"hired",

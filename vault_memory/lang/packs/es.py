@@ -368,7 +368,6 @@ PACK = Pack(
         "casar",
         "divorciar",
         "separar",
-        "morir",
         "graduar",
         "egresar",
         "inscribir",

@@ -386,7 +386,6 @@ PACK = Pack(
         "casar",
         "divorciar",
         "separar",
-        "morrer",
         "largar",
         "desistir",
         "inscrever",
@@ -525,6 +524,7 @@ PACK = Pack(
     consequences=("então", "entao", r"por\s+isso"),
     there_words=("lá", "ali", "aí", "aqui", "cá"),
     subject_nouns=frozenset("usuário usuária usuários usuárias".split()),
+    negations=frozenset({"nao", "nunca", "jamais", "nem", "sem", "tampouco"}),
     demonstratives=tuple(
         "este esta estes estas esse essa esses essas neste nesta nesse nessa deste desta desse dessa".split()
     ),
