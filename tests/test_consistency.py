@@ -516,3 +516,24 @@ def test_an_article_is_no_count_so_a_spanish_denial_finds_what_it_denies(mech_va
     new = mem.remember("La cabaña ya no tiene la estufa a leña", now=NOW + DAY).memory
     assert [(c.newer.id, c.older.id) for c in mem.conflicts()] == [(new.id, old.id)]
     mem.close()
+
+
+def test_a_pair_recall_marks_by_meaning_is_listed_and_settled_by_conflicts(empty_vault_dir):
+    """A newer fact close in meaning that tells of a change marks the older "newer related
+    memory above"; `vmem conflicts` listed no such pair, and `--both-true` on it left the
+    mark in every recall: the user could neither see nor settle it."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    older = mem.remember("My accountant is Lorna Price.", now=NOW).memory
+    newer = mem.remember("Lorna Price hired a new assistant for her office.", now=NOW + DAY).memory
+    question = "who is my accountant?"
+    assert "newer related memory above" in mem.recall(question, as_of=NOW + 2 * DAY).block
+    cli = Cli(empty_vault_dir)
+    listed = cli("conflicts")
+    assert listed.exit_code == 1 and newer.id in listed.output and older.id in listed.output, listed.output
+    assert "newer related memory" in listed.output
+    as_json = json.loads(cli("conflicts", "--json").output)
+    assert [(c["newer"], c["older"], c["related"]) for c in as_json] == [(newer.id, older.id, True)]
+    assert cli("conflicts", "--both-true", newer.id, older.id).exit_code == 0
+    assert cli("conflicts").exit_code == 0 and mem.conflicts() == []
+    block = mem.recall(question, as_of=NOW + 2 * DAY).block
+    assert "Lorna Price" in block and "newer related" not in block, block

@@ -499,20 +499,31 @@ class VaultMemory:
     @_disk
     def conflicts(self) -> builtins.list[Conflict]:
         """Every open conflict: two current facts about one subject that may contradict each
-        other and that no ``supersedes`` or "both true" settles, newer first in each pair."""
-        from .lifecycle import RecallFilter, exclusion_reason, open_conflicts, said_order
+        other and that no ``supersedes`` or "both true" settles, newer first in each pair;
+        then the pairs recall marks by meaning and the newer's words of change ("newer
+        related memory above", ``recall.related``), which "both true" settles as well."""
+        from .index.embedder import model_parts
+        from .lifecycle import Conflict, RecallFilter, exclusion_reason, open_conflicts, said_order
+        from .recall.related import related_changes
 
         now, rules = self._now(), self._rules()
+        confirmed = self.vault.confirmations.latest()  # a fact said again is the newer (``said_order``)
+
+        def is_current(m: Memory) -> bool:
+            return not exclusion_reason(m, now, superseded, RecallFilter(persona=m.persona, include_stale=True), rules)
+
         with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
             facts = builtins.list(snap.facts_sharing_subjects().values())
             superseded = snap.superseded_targets()
-        confirmed = self.vault.confirmations.latest()  # a fact said again is the newer (``said_order``)
-        current = [
-            m
-            for m in (self.vault.confirmations.apply(f, confirmed) for f in facts)
-            if not exclusion_reason(m, now, superseded, RecallFilter(persona=m.persona, include_stale=True), rules)
+            related = related_changes(snap, model_parts(str(self.config["embedding"]["model"])), is_current)
+        current = [m for m in (self.vault.confirmations.apply(f, confirmed) for f in facts) if is_current(m)]
+        found = open_conflicts(sorted(current, key=said_order, reverse=True))  # the newest of each text speaks
+        pairs = {(c.newer.id, c.older.id) for c in found}
+        return found + [
+            Conflict(newer, older, "related in meaning", related=True)
+            for newer, older, _ in sorted(related, key=lambda r: said_order(r[0]), reverse=True)
+            if (newer.id, older.id) not in pairs
         ]
-        return open_conflicts(sorted(current, key=said_order, reverse=True))  # the newest of each text speaks
 
     @_disk
     def both_true(self, newer: str, older: str, *, prefix: bool = False) -> Memory:

@@ -951,7 +951,9 @@ def conflicts(
 
     Two current facts about one subject (a city, a sister's name, a phone) that no
     supersession settles: recall shows both, the newer first and the older marked "older —
-    may be outdated". Settle a pair by correcting or forgetting the wrong one, or by saying
+    may be outdated". Also a newer fact close in meaning that tells of a change ("We packed
+    up and moved to Nantes" after "I'm based in Lyon"): recall marks the older "newer related
+    memory above". Settle a pair by correcting or forgetting the wrong one, or by saying
     both are true (recorded in the newer file, so it is not asked again). Nothing is deleted.
     Exit code 1 when there are open conflicts, so scripts and hooks can check.
 
@@ -983,7 +985,8 @@ def conflicts(
         for c in found:
             typer.echo(f"{c.subject}:")
             typer.echo(f"  newer  {c.newer.id}  {_clip(c.newer.title, 70)}")
-            typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}  (recall marks it as maybe outdated)")
+            mark = "a newer related memory" if c.related else "maybe outdated"
+            typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}  (recall marks it: {mark})")
             typer.echo(f"  settle: vmem correct {c.older.id} TEXT  |  vmem forget {c.older.id}")
             typer.echo(f"          vmem conflicts --both-true {c.newer.id} {c.older.id}")
     if found:

@@ -28,9 +28,12 @@ class Conflict:
     older: Memory
     #: what both are about ("sister/name", "residence")
     subject: str
+    #: read by meaning and the newer's words of change, not by a subject the rules name
+    #: (``recall.related``): recall marks the older "newer related memory above"
+    related: bool = False
 
-    def to_dict(self) -> dict[str, str]:
-        return {"newer": self.newer.id, "older": self.older.id, "subject": self.subject}
+    def to_dict(self) -> dict[str, str | bool]:
+        return {"newer": self.newer.id, "older": self.older.id, "subject": self.subject, "related": self.related}
 
 
 def fact_slot(memory: Memory) -> Slot | None:

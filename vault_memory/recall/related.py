@@ -24,10 +24,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..index.catalog import CHANGE_TAG
 from ..index.embedder import Part
 from ..index.snapshot import Carried, Snapshot
 from ..lang import detect, of_no_one_else, people, says_change, says_contrast, sentences
-from ..lifecycle import fact_slot, said_order
+from ..lifecycle import fact_slot, said_order, settled
 from ..vault.memory import Memory
 from ..vault.slots import subject_key
 from .languages import judge_of, pair_cosine
@@ -306,8 +307,39 @@ def _may_change(memory: Memory, other: Memory) -> bool:
         and says_change(other.text)
         and not says_contrast(other.text)
         and of_no_one_else(people(other.text), people(memory.text))
+        and memory.id not in settled(other)  # the user said both are true (`vmem conflicts --both-true`)
+        and other.id not in settled(memory)
         and not _several_at_once(memory, other)
     )
+
+
+def related_changes(
+    snap: Snapshot, parts: Sequence[Part], is_current: Callable[[Memory], bool], params: RelatedParams = RelatedParams()
+) -> list[tuple[Memory, Memory, float]]:
+    """Every pair this stage marks in a recall that shows the older, whatever the question:
+    (newer, older, closeness), for ``vmem conflicts`` to list and settle. Read from the
+    facts that tell of a change, each against the older facts nearest to it (the older's
+    own change must be it, as ``with_newer_related`` reads it)."""
+    if not parts or not snap.holds_changes():
+        return []
+    newer_paths = sorted(snap.paths_tagged([CHANGE_TAG]))
+    newers = snap.memories(newer_paths) if newer_paths else {}
+    vectors = snap.vectors_of(sorted(newers))
+    pairs: list[tuple[Memory, Memory, float]] = []
+    for path, newer in sorted(newers.items()):
+        if newer.type != "fact" or path not in vectors or not is_current(newer):
+            continue
+        older_ids, hits, _ = _nearest_older(newer, vectors[path], snap, parts, params)
+        close = [p for p, score in hits if score >= params.min_cosine - 1e-6]  # no farther one is read as changed
+        olders = {m.id: (p, m) for p, m in snap.memories(close).items() if m.id in older_ids} if close else {}
+        own = snap.vectors_of([p for p, _ in olders.values()])
+        for older_path, older in olders.values():
+            if older_path not in own or not is_current(older):
+                continue
+            change = _closest_change(older, own[older_path], snap, parts, is_current, params)
+            if change is not None and change[1].id == newer.id:
+                pairs.append((newer, older, change[0]))
+    return pairs
 
 
 def _several_at_once(older: Memory, newer: Memory) -> bool:
@@ -341,6 +373,10 @@ def _nearest_older(
     fact it is nearest to, not of any fact that reads alike ("my manager is now Tom" is of
     "My manager is Priya", not of "My email is j.harper@…", both "My … is …"); with the
     search that found them and the model that made it."""
+    memo = snap.worked_out.setdefault("nearest_older", {})  # a snapshot's: `vmem conflicts` asks each twice
+    key = (newer.id, newer.path.as_posix() if newer.path is not None else "", params)
+    if key in memo:
+        return memo[key]
     said = said_order(newer)[0]
     language = detect(newer.text)
     judge = judge_of(parts, language, language)
@@ -354,4 +390,5 @@ def _nearest_older(
         and other.id != newer.id
         and said_order(other)[0] < said
     ]
-    return older[: params.nearest_older], hits, judge
+    memo[key] = (older[: params.nearest_older], hits, judge)
+    return memo[key]
