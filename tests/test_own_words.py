@@ -5226,3 +5226,24 @@ def test_a_verb_of_change_of_someone_else_or_denied_replaces_nothing(tmp_path, o
         block = mem.recall(question).block
     kept = [line for line in block.splitlines() if line.startswith(f"- {older}")]
     assert kept and not any(m in kept[0] for m in ("newer", "outdated", "mais nova", "desatualizado")), block
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question"),
+    [
+        ("Vivo en Salta.", "Por fin me mudé a Mendoza.", "¿dónde vivo?"),
+        ("I live in Bath.", "I finally moved to Exeter.", "where do I live?"),
+    ],
+)
+def test_a_home_said_after_finally_or_already_is_the_users_home(tmp_path, older, newer, question):
+    """A fact that opens with "por fin", "ya", "já" or has "finally" before its verb was
+    read as no home at all ("now" alone was read so): the new home was shown beside the
+    old one, unmarked."""
+    with vmem.open(create_vault(tmp_path / "vault", with_examples=False), use_daemon=False) as mem:
+        mem.remember(older, now=NOW, force_new=True)
+        mem.remember(newer, now=NOW + 5 * DAY, force_new=True)
+        block = mem.recall(question).block
+    lines = [line for line in block.splitlines() if line.startswith("- ")]
+    assert lines and lines[0].startswith(f"- {newer}"), block
+    old = [line for line in lines if line.startswith(f"- {older}")]
+    assert not old or any(m in old[0] for m in ("outdated", "desactualizado", "newer related")), block

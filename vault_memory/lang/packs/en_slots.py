@@ -176,7 +176,7 @@ SLOTS = SlotGrammar(
         r"|\b(?:yesterday|tomorrow)\b"
     ),
     past=r"\b(?:from|between|in|during)\s+(?:\w+\s+)?\d{4}\b|\bused\s+to\b",
-    now=r"now|currently|still|actually|these\s+days|nowadays|lately",
+    now=r"now|currently|still|actually|these\s+days|nowadays|lately|finally",
     not_an_employer=r"on|hard|from\s+home",
     not_an_employer_when=r"(?:the)?\s*(?:weekends?|saturdays|sundays|nights)",
     possessed=(

@@ -15,7 +15,7 @@ NOT_WHEN = (
 )
 
 #: what says now, before or after the verb ("ahora vive", "el jefe ahora es…")
-NOW = r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad"
+NOW = r"ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad|ya|finalmente|por\s+fin"
 
 SLOTS = SlotGrammar(
     stop_words=frozenset(

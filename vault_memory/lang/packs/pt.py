@@ -1064,6 +1064,8 @@ PACK = Pack(
         (r"pra", "para"),
         (r"e", "y"),
         (r"já não", "ya no"),
+        (r"já", "ya"),
+        (r"enfim", "por fin"),
         (r"não", "no"),
         (r"mais", "mas"),
         (r"irmã", "hermana"),
