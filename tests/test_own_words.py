@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from conftest import DAY, NOW
@@ -18,6 +19,7 @@ from vault_memory.conversation import ingest
 from vault_memory.conversation.ingestion import remember_said
 from vault_memory.conversation.signals import explicit_signals, fact_persona, read_requests
 from vault_memory.lang import detect, in_third_person, sentences
+from vault_memory.vault.memory import Memory
 from vault_memory.vault.template import create_vault
 
 
@@ -5247,3 +5249,35 @@ def test_a_home_said_after_finally_or_already_is_the_users_home(tmp_path, older,
     assert lines and lines[0].startswith(f"- {newer}"), block
     old = [line for line in lines if line.startswith(f"- {older}")]
     assert not old or any(m in old[0] for m in ("outdated", "desactualizado", "newer related")), block
+
+
+def test_a_new_allergy_however_said_never_hides_an_older_one(tmp_path):
+    """ "I've become allergic to sulfa drugs", read by no slot rule, was taken for a change
+    of "I'm allergic to penicillin" (a word of change, close in meaning) and the penicillin
+    allergy was left out of the block. An allergy is one more beside the others however it
+    is said; only one that denies the older replaces it."""
+    with vmem.open(create_vault(tmp_path / "vault", with_examples=False), use_daemon=False) as mem:
+        mem.remember("I'm allergic to penicillin.", now=NOW, force_new=True)
+        mem.remember("I've become allergic to sulfa drugs.", now=NOW + 5 * DAY, force_new=True)
+        block = mem.recall("what am I allergic to?").block
+    assert "penicillin" in block and "sulfa" in block, block
+    assert "newer related" not in block and "outdated" not in block, block
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "replaces"),
+    [
+        ("Soy alérgica a la amoxicilina.", "Ahora me volví alérgica a la cefalexina.", False),
+        ("Tenho alergia a pólen.", "Agora fiquei alérgica a gatos também.", False),
+        ("I'm allergic to codeine.", "Recently developed an allergy to morphine.", False),
+        ("I'm allergic to codeine.", "I'm not allergic to codeine anymore.", True),
+    ],
+)
+def test_an_allergy_is_held_beside_the_others(older, newer, replaces):
+    """Whether the related stage may read a newer fact as a change of an older allergy: only
+    when it denies it."""
+    from vault_memory.recall.related import _several_at_once
+
+    old = Memory(id="a", text=older, type="fact", path=Path("facts/a.md"))
+    new = Memory(id="b", text=newer, type="fact", path=Path("facts/b.md"))
+    assert _several_at_once(old, new) is not replaces

@@ -27,10 +27,10 @@ import numpy as np
 from ..index.catalog import CHANGE_TAG
 from ..index.embedder import Part
 from ..index.snapshot import Carried, Snapshot
-from ..lang import detect, of_no_one_else, people, says_change, says_contrast, sentences
+from ..lang import detect, fold_accents, of_no_one_else, people, says_change, says_contrast, sentences
+from ..lang.concepts import says_allergy
 from ..lifecycle import fact_slot, said_order, settled
 from ..vault.memory import Memory
-from ..vault.slots import subject_key
 from .languages import judge_of, pair_cosine
 from .query import Hit
 
@@ -348,13 +348,21 @@ def _several_at_once(older: Memory, newer: Memory) -> bool:
     older: it replaces nothing, whatever words of change its story says ("It started when I
     was 7" beside another allergy; six allergies written a second apart left four out of the
     block). It replaces when the sentence that says it tells of the change ("I bank with
-    Monzo now" after "I bank with Chase"); an allergy never replaces another."""
+    Monzo now" after "I bank with Chase"). An allergy never replaces another, however it is
+    said ("I've become allergic to sulfa drugs" had left a penicillin allergy out of the
+    block), unless it denies it ("no longer allergic to penicillin")."""
     old, new = fact_slot(older), fact_slot(newer)
+    if _of_an_allergy(older) and _of_an_allergy(newer):
+        return not (new is not None and new.negated)
     if old is None or new is None or "many" not in (old.cardinality, new.cardinality):
         return False
     if not _of_one_kind(old.subject, new.subject):
         return False  # "plays tennis", then "switched to padel"
-    return subject_key(newer.text) == "allergies" or not says_change(sentences(newer.text)[0])
+    return not says_change(sentences(newer.text)[0])
+
+
+def _of_an_allergy(memory: Memory) -> bool:
+    return says_allergy(fold_accents(memory.text).lower())
 
 
 def _of_one_kind(old: str, new: str) -> bool:
