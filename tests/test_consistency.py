@@ -537,3 +537,34 @@ def test_a_pair_recall_marks_by_meaning_is_listed_and_settled_by_conflicts(empty
     assert cli("conflicts").exit_code == 0 and mem.conflicts() == []
     block = mem.recall(question, as_of=NOW + 2 * DAY).block
     assert "Lorna Price" in block and "newer related" not in block, block
+
+
+def test_conflicts_says_when_a_file_it_could_not_read_may_hide_a_pair(empty_vault_dir):
+    """A newer fact whose file no longer parses leaves its pair out of `vmem conflicts`, which
+    said "No open conflicts." and nothing else, where recall warns of the unread file."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    mem.remember("The user's sister is called Ines", now=NOW)
+    newer = mem.remember("The user's sister is called Greta", now=NOW + DAY).memory
+    path = empty_vault_dir / newer.file
+    path.write_text(path.read_text().replace("confidence:", "confidence: [", 1))
+    listed = Cli(empty_vault_dir)("conflicts")
+    assert "could not be read" in listed.output and "vmem doctor" in listed.output, listed.output
+
+
+@pytest.mark.parametrize("written", ["7", "[[2026-01-01-a-b-c]]", "{one: 2026-01-01-a-b-c}", "null", "''"])
+def test_doctor_names_a_settled_pair_it_cannot_read(empty_vault_dir, written):
+    """A hand-edited `compatible_with` that is no id (a number, a nested list, a mapping,
+    nothing) silently un-settled the pair while `vmem doctor` said all was good."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    older = mem.remember("The user's sister is called Ines", now=NOW).memory
+    newer = mem.remember("The user's sister is called Greta", now=NOW + DAY).memory
+    cli = Cli(empty_vault_dir)
+    assert cli("conflicts", "--both-true", newer.id, older.id).exit_code == 0
+    assert cli("doctor").exit_code == 0
+    path = empty_vault_dir / newer.file
+    text = path.read_text()
+    start = text.index("compatible_with:")
+    end = text.index("\n", text.index(older.id, start))
+    path.write_text(text[:start] + f"compatible_with: {written}" + text[end:])
+    checked = cli("doctor")
+    assert checked.exit_code == 1 and "compatible_with" in checked.output, checked.output

@@ -516,6 +516,12 @@ class VaultMemory:
             facts = builtins.list(snap.facts_sharing_subjects().values())
             superseded = snap.superseded_targets()
             related = related_changes(snap, model_parts(str(self.config["embedding"]["model"])), is_current)
+            unreadable = snap.catalog.unreadable()
+        if unreadable:  # a pair one of them is in is not seen: say so, as recall does
+            self.vault.warnings.append(
+                f"{unreadable} memory file{'s' if unreadable != 1 else ''} could not be read, so no conflict of "
+                f"{'theirs' if unreadable != 1 else 'its'} is listed: `vmem doctor` lists them"
+            )
         current = [m for m in (self.vault.confirmations.apply(f, confirmed) for f in facts) if is_current(m)]
         found = open_conflicts(sorted(current, key=said_order, reverse=True))  # the newest of each text speaks
         pairs = {(c.newer.id, c.older.id) for c in found}

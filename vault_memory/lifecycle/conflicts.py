@@ -10,14 +10,12 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..vault.memory import Memory
+from ..vault.memory import COMPATIBLE_KEY, Memory
 from ..vault.sameness import same_words
 from ..vault.slots import Slot, judge, slot_of, stance_of
 from ..vault.values import as_datetime, reference_target
 from .rules import reference_time
 
-#: the frontmatter key that records pairs the user settled as both true
-COMPATIBLE_KEY = "compatible_with"
 #: at most this many texts of one subject are weighed against each other (``open_conflicts``)
 RIVALS = 64
 

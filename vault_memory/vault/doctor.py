@@ -9,7 +9,7 @@ from ..errors import FrontmatterError, MemoryFileError
 from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import unread_note
-from .memory import Memory, claims_by_id
+from .memory import COMPATIBLE_KEY, Memory, claims_by_id
 from .sameness import same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
@@ -51,9 +51,26 @@ def _loaded_problems(vault: Vault, memory: Memory) -> list[Problem]:
     if memory.type == NOTE_TYPE:  # a typo'd type reads as a note
         return _reread(vault, memory.path.as_posix())
     try:  # a key set twice: the file loads with the last value
-        return _repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix())
+        problems = _repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix())
     except MemoryFileError:
+        problems = []
+    return problems + _settled_problems(memory)
+
+
+def _settled_problems(memory: Memory) -> list[Problem]:
+    """A ``compatible_with`` that names no memory the way `vmem conflicts --both-true` writes
+    it (an id, or a list of ids): the pairs it meant to settle are marked again."""
+    value = memory.extra.get(COMPATIBLE_KEY)
+    if value is None and COMPATIBLE_KEY not in memory.extra:
         return []
+    items = value if isinstance(value, list) else [value]
+    if all(isinstance(item, str) and item.strip() and len(item) <= 300 for item in items):
+        return []
+    message = (
+        f"'{COMPATIBLE_KEY}' must be a memory id or a list of them (`vmem conflicts --both-true` writes it); "
+        "what is not one settles no pair, and recall marks that pair again"
+    )
+    return [Problem(memory.path.as_posix() if memory.path else memory.id, message, "wrong_type")]
 
 
 def _lifecycle_problems(vault: Vault, memories: list[Memory]) -> list[Problem]:

@@ -31,6 +31,9 @@ TYPE_FOLDERS = {t: {"summary": "summaries"}.get(t, f"{t}s") for t in ALL_TYPES}
 SUPERSEDES_DIGEST = "supersedes_digest"
 #: how a digest is written among the refs of the supersession graph
 DIGEST_REF = "digest:"
+#: the frontmatter key that records pairs the user settled as both true (`vmem conflicts
+#: --both-true`): an id or a list of ids, kept among the unknown keys as written
+COMPATIBLE_KEY = "compatible_with"
 
 KNOWN_KEYS = (
     "id",
