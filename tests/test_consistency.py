@@ -568,3 +568,16 @@ def test_doctor_names_a_settled_pair_it_cannot_read(empty_vault_dir, written):
     path.write_text(text[:start] + f"compatible_with: {written}" + text[end:])
     checked = cli("doctor")
     assert checked.exit_code == 1 and "compatible_with" in checked.output, checked.output
+
+
+def test_both_true_named_the_other_way_round_is_recorded_in_the_newer_file(empty_vault_dir):
+    """`--both-true OLDER NEWER` wrote the pair into the older file, where the help says the
+    newer holds it (a hand-edit of the older later would carry it)."""
+    mem = vmem.open(empty_vault_dir, use_daemon=False)
+    older = mem.remember("The user's sister is called Ines", now=NOW).memory
+    newer = mem.remember("The user's sister is called Greta", now=NOW + DAY).memory
+    before = (empty_vault_dir / older.file).read_bytes()
+    assert Cli(empty_vault_dir)("conflicts", "--both-true", older.id, newer.id).exit_code == 0
+    assert (empty_vault_dir / older.file).read_bytes() == before
+    assert f"compatible_with:\n- {older.id}\n" in (empty_vault_dir / newer.file).read_text()
+    assert mem.conflicts() == []

@@ -534,15 +534,18 @@ class VaultMemory:
     @_disk
     def both_true(self, newer: str, older: str, *, prefix: bool = False) -> Memory:
         """Settle a conflict as "both true": ``older``'s id joins ``compatible_with`` in
-        ``newer``'s frontmatter (that one line changes), so it is never marked again."""
-        from .lifecycle import COMPATIBLE_KEY, settled
+        ``newer``'s frontmatter (that one line changes), so it is never marked again. Named
+        the other way round, the pair is still recorded in the newer file."""
+        from .lifecycle import COMPATIBLE_KEY, said_order, settled
         from .writing.rules import find
 
         new = self._on_backend(lambda backend: find(backend, newer, prefix=prefix))
         old = self._on_backend(lambda backend: find(backend, older, prefix=prefix))
         if new.id == old.id:
             raise InvalidInput("a memory cannot conflict with itself: name the two memories of the pair")
-        if old.id in settled(new):
+        if said_order(new) < said_order(old):
+            new, old = old, new
+        if old.id in settled(new) or new.id in settled(old):
             return new
         known = sorted(settled(new) | {old.id})
         return self.vault.update_frontmatter(new, {COMPATIBLE_KEY: known}, f"vmem: {new.id} and {old.id} both true")
