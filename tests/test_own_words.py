@@ -5281,3 +5281,23 @@ def test_an_allergy_is_held_beside_the_others(older, newer, replaces):
     old = Memory(id="a", text=older, type="fact", path=Path("facts/a.md"))
     new = Memory(id="b", text=newer, type="fact", path=Path("facts/b.md"))
     assert _several_at_once(old, new) is not replaces
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "question"),
+    [
+        ("Mi sobrina se llama Carla.", "My niece is called Greta.", "what is my niece called?"),
+        ("My grandma is called Rosa.", "My grandmother is called Edith.", "what's my grandmother's name?"),
+    ],
+)
+def test_one_of_the_users_people_is_one_subject_in_any_language_or_word(tmp_path, older, newer, question):
+    """The slot rules named a person's subject by the word said ("sobrina/name", "niece/name";
+    "grandma", "grandmother"): two values of one subject said in two languages, or in two
+    words of one, were never read as one subject and the older was shown unmarked."""
+    with vmem.open(create_vault(tmp_path / "vault", with_examples=False), use_daemon=False) as mem:
+        mem.remember(older, now=NOW, force_new=True)
+        mem.remember(newer, now=NOW + 5 * DAY, force_new=True)
+        block = mem.recall(question).block
+    old = [line for line in block.splitlines() if line.startswith(f"- {older}")]
+    assert f"- {newer}" in block and old, block
+    assert any(m in old[0] for m in ("outdated", "desactualizado")), block

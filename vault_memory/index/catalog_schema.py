@@ -230,8 +230,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # every fact's slot read again
     Migration("homes and employers in more words", "", fill=fill_tags_again),
     # a change told by what was done, whoever did it ("vendió", "se jubiló", "trocaram",
-    # "retired": ``Pack.change_verbs``), and a fact that opens with "ya", "já", "finally"
-    # read as one that opens with "now": every fact's tags read again
+    # "retired": ``Pack.change_verbs``), a fact that opens with "ya", "já", "finally" read as
+    # one that opens with "now", and the user's people by their role ("hermana", "grandma" →
+    # sister, grandmother): every fact's tags read again
     Migration("changes told by their verbs", "", fill=fill_tags_again),
 )
 
