@@ -10,9 +10,8 @@ import re
 from .registry import all_packs
 from .text import fold_accents
 
+#: a word of a text; a cue that is one such word is looked up among them, the others are patterns
 _WORD = re.compile(r"\w+")
-#: a cue that is one plain word, looked up among the text's words; the others are patterns
-_PLAIN = re.compile(r"\w+")
 
 
 @functools.cache
@@ -25,7 +24,7 @@ def _cues(field: str) -> tuple[frozenset[str], re.Pattern[str]]:
         words += [
             form for p in all_packs() if p.past_forms is not None for v in p.change_verbs for form in p.past_forms(v)
         ]
-    plain = frozenset(w for w in words if _PLAIN.fullmatch(w))
+    plain = frozenset(w for w in words if _WORD.fullmatch(w))
     rest = [w for w in words if w not in plain]
     return plain, re.compile(rf"\b(?:{'|'.join(rest)})\b", re.IGNORECASE) if rest else re.compile(r"(?!)")
 

@@ -95,7 +95,9 @@ _FAMILY = frozenset(
     for role, (_, wider) in _ROLES.items()
     if "pet" not in (role, wider) and role not in ("friend", "colleague", "neighbour")
 )
-_ROLE_OF_NAME = {name: role for role, (names, _) in _ROLES.items() for name in names.split()}
+#: each word of the user's people, in every grammar, as the role it names ("hermana",
+#: "sister" → sister; "grandma" → grandmother)
+ROLE_OF_NAME = {name: role for role, (names, _) in _ROLES.items() for name in names.split()}
 
 
 def people_answering(asked: frozenset[str]) -> frozenset[str]:
@@ -105,7 +107,7 @@ def people_answering(asked: frozenset[str]) -> frozenset[str]:
     "my son" → son, hijo, child, kid…; "my family" → every relative)."""
     roles: set[str] = set()
     for name in asked:
-        role = _ROLE_OF_NAME.get(name)
+        role = ROLE_OF_NAME.get(name)
         if role is None:
             roles.add(name)
         elif role == "family":

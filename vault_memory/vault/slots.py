@@ -26,6 +26,7 @@ from ..lang.roles import (
     FAMILY,
     GRAMMARS,
     GROUP_NAMES,
+    ROLE_OF_NAME,
     SUBJECT_NAMES,
     either,
     normal_form,
@@ -481,16 +482,11 @@ def _first_match(relations: Iterable[str], text: str) -> tuple[str, re.Match[str
     return next(((r, m) for r in relations if (m := _match(r, text))), None)
 
 
-#: each word of the user's people, in every grammar, as the role it names ("hermana",
-#: "sister" → sister; "grandma" → grandmother): one subject whatever the language or the word
-_ROLE_IDS = {word: role for g in GRAMMARS for role, words in g.roles.items() for word in words}
-
-
 def _possessed_slot(subject: str, rest: str, negated: bool) -> Slot | None:
     """The slot of something of the user's ("the user's phone is…", "su pareja se llama…")."""
     if not subject or _plural(subject):
         return None
-    subject = _ROLE_IDS.get(subject, subject)
+    subject = ROLE_OF_NAME.get(subject, subject)  # one subject whatever the language or the word
     rest = _NOW.sub("", rest)  # "el jefe del usuario ahora es Bruno", as "the user's boss is now Bruno"
     cardinality: Cardinality = "unsure" if _several(subject) else "one"
     found = _first_match(_OF_A_THING, rest)
