@@ -320,3 +320,29 @@ def test_a_note_in_a_repository_is_dated_by_the_commit_that_added_it(tmp_path):
     assert listed["boat.md"].dated_by == "the commit that added it"
     assert listed["boat.md"].dated == dt.datetime.fromisoformat(env_date)
     assert listed["oars.md"].dated_by == "when it was last modified"
+
+
+def test_a_memory_stamped_by_a_clock_ahead_is_shown_and_named(two_clones):
+    """A file written on a machine whose clock runs ahead (or with a typo in `created:`)
+    arrives by a pull dated days from now: recall left it out of every block, unsaid, as if
+    asked `--as-of` today, and `doctor` said all good. It is shown, `doctor` names its date,
+    and only a recall asked as of an earlier moment leaves it out."""
+    import datetime as dt
+
+    first, second = two_clones
+    ahead = (dt.datetime.now().astimezone() + dt.timedelta(days=4)).replace(microsecond=0)
+    (first / "facts" / "boiler.md").write_text(
+        f"---\nid: boiler\ntype: fact\ncreated: '{ahead.isoformat()}'\n---\nThe boiler service is booked with Hartmann Heating\n"
+    )
+    git(first, "add", "-A")
+    git(first, "commit", "-qm", "from the laptop with its clock ahead")
+    git(first, "push", "-q", "origin", "main")
+    git(second, "pull", "-q", "origin", "main")
+
+    with vmem.open(second, use_daemon=False) as mem:
+        assert "Hartmann Heating" in mem.recall("who services my boiler?").block
+        earlier = dt.datetime.now().astimezone() - dt.timedelta(days=1)
+        assert "Hartmann" not in mem.recall("who services my boiler?", as_of=earlier).block
+    doctor = _vmem("doctor", "--vault", str(second))
+    assert "facts/boiler.md" in doctor.stdout and "in the future" in doctor.stdout, doctor.stdout
+    assert "[future_created]" in doctor.stdout and doctor.returncode == 1

@@ -27,6 +27,11 @@ class RecallFilter:
     include_expired: bool = False
     include_archived: bool = False
     include_stale: bool = False
+    #: the moment judged is one the user chose (``--as-of``): a memory created after it did
+    #: not exist yet. At today's moment a ``created`` in the future is a clock ahead of this
+    #: one (another machine's, a synced file's) or a typo: the memory is shown, and
+    #: ``vmem doctor`` names it (it had left a person's fact out of every recall, unsaid)
+    as_of: bool = False
 
 
 def exclusion_reason(
@@ -44,7 +49,7 @@ def exclusion_reason(
     if filter.types and memory.type not in filter.types:
         return "type"
     tl = tl or timeline(memory, rules)
-    if tl.created is not None and tl.created > now + dt.timedelta(minutes=1):
+    if filter.as_of and tl.created is not None and tl.created > now + dt.timedelta(minutes=1):
         return "created after --as-of"
     return _state_reason(memory_state(memory, now, superseded, rules, tl), tl, now, filter)
 

@@ -75,6 +75,7 @@ class RecallQuery:
             self.include_expired,
             self.include_archived,
             self.include_stale,
+            as_of=self.as_of is not None,
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 from ..config import NOTE_TYPE
@@ -54,7 +55,27 @@ def _loaded_problems(vault: Vault, memory: Memory) -> list[Problem]:
         problems = _repeated(vault.read_bytes(memory.path.as_posix()), memory.path.as_posix())
     except MemoryFileError:
         problems = []
-    return problems + _settled_problems(memory)
+    return problems + _settled_problems(memory) + _future_problems(memory)
+
+
+#: how far ahead of this machine's clock a ``created`` may be before it is named: a
+#: machine's clock a little ahead, or a time zone written wrong, is not worth a line
+FUTURE_SLACK = dt.timedelta(days=1)
+
+
+def _future_problems(memory: Memory, now: dt.datetime | None = None) -> list[Problem]:
+    """A ``created`` after today (a clock ahead on the machine that wrote it, a typo): the
+    memory reads as said after everything said until that day, so a change said since is
+    read as the older of the two."""
+    created = memory.created
+    now = now or dt.datetime.now().astimezone()
+    if created is None or created.tzinfo is None or created <= now + FUTURE_SLACK:
+        return []
+    message = (
+        f"created {created.isoformat()} is in the future (a clock ahead, or a typo): it reads as said after "
+        "everything said until then, so a change said since reads as the older; set 'created' to when it was said"
+    )
+    return [Problem(memory.path.as_posix() if memory.path else memory.id, message, "future_created")]
 
 
 def _settled_problems(memory: Memory) -> list[Problem]:
