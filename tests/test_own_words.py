@@ -7,12 +7,14 @@ Each test is written on other words than the defect reports that led to it (a la
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from conftest import DAY, NOW
+from conftest import DAY, NOW, VMEM, tree_digest
 
 import vault_memory as vmem
 from vault_memory.conversation import ingest
@@ -5301,3 +5303,118 @@ def test_one_of_the_users_people_is_one_subject_in_any_language_or_word(tmp_path
     old = [line for line in block.splitlines() if line.startswith(f"- {older}")]
     assert f"- {newer}" in block and old, block
     assert any(m in old[0] for m in ("outdated", "desactualizado")), block
+
+
+def _open_pairs(vault_dir: Path) -> None:
+    """Three open pairs no rule settled: two changes told in words no slot reads (recall marks
+    "newer related memory above") and two facts about one subject written by hand."""
+    now = dt.datetime.now().astimezone()
+    with vmem.open(vault_dir, use_daemon=False) as mem:
+        mem.remember("My running shoes are Brooks Ghost", now=now - 30 * DAY)
+        mem.remember("I've switched to Hoka Clifton running shoes now", now=now - 2 * DAY)
+        mem.remember("Our team's retro happens in the Fjord room", now=now - 29 * DAY)
+        mem.remember("The retro switched to the Tundra room now", now=now - 2 * DAY)
+    for name, text, days in (
+        ("teacher-a", "My piano teacher is Mrs. Ilves", 20),
+        ("teacher-b", "My piano teacher is Mr. Brandt", 3),
+    ):
+        created = (now - days * DAY).isoformat()
+        (vault_dir / "facts" / f"{name}.md").write_text(f"---\ntype: fact\ncreated: '{created}'\n---\n{text}\n")
+
+
+def test_the_llm_settles_the_pairs_no_offline_reading_could(empty_vault_dir, monkeypatch):
+    """Issue 58: a pair recall can only mark ("newer related memory above", "older — may be
+    outdated") stayed marked until the user settled each by hand, though an [llm] endpoint
+    was configured: it judged new facts as they were written, never the pairs already in the
+    vault. `vmem conflicts --ask-llm` asks it (one request per newer fact, over HTTP) and
+    settles what it answers; --dry-run writes nothing; what it cannot tell stays open."""
+    from chat_server import ChatServer
+
+    _open_pairs(empty_vault_dir)
+    server = ChatServer()
+
+    def answer(body: dict) -> str:
+        asked = body["messages"][-1]["content"]
+        verdict = "replaces" if "Hoka" in asked else "both" if "Tundra" in asked else "maybe?"
+        return json.dumps({"1": verdict})
+
+    server.reply = answer
+    monkeypatch.setenv("VMEM_LLM_URL", server.url)
+    try:
+        before = tree_digest(empty_vault_dir)
+        dry = subprocess.run(
+            [VMEM, "conflicts", "--ask-llm", "--dry-run", "--json", "--vault", str(empty_vault_dir)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert dry.returncode == 1 and tree_digest(empty_vault_dir) == before, dry.stderr
+        done = {p["answer"]: p["done"] for p in json.loads(dry.stdout)["pairs"]}
+        assert done == {"replaces": "superseded", "both": "both true", "unsure": "left"}
+        run = subprocess.run(
+            [VMEM, "conflicts", "--ask-llm", "--vault", str(empty_vault_dir)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 1 and "2 of 3 pair(s) settled; 1 left open." in run.stdout, run.stdout + run.stderr
+    finally:
+        server.close()
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        shoes = mem.recall("what running shoes do I wear?").block
+        retro = mem.recall("where is our retro?").block
+        left = mem.conflicts()
+    assert "Hoka" in shoes and "Brooks" not in shoes, shoes
+    assert "Tundra" in retro and "Fjord" in retro and "newer related" not in retro, retro
+    assert [(c.newer.text, c.older.text) for c in left] == [
+        ("My piano teacher is Mr. Brandt", "My piano teacher is Mrs. Ilves")
+    ]
+
+
+def test_an_llm_that_says_the_same_of_every_pair_or_fails_settles_nothing(empty_vault_dir):
+    """Attack on `--ask-llm`: an endpoint answering "replaces" for every older fact of one
+    newer, or one person's news as replacing another's, or an inferred fact as replacing a
+    stated one, would supersede what the user said; one that fails would end in a
+    traceback. Such answers are no reading (the pairs stay open), a failure is said and
+    writes nothing, and with no endpoint at all the command says how to set one."""
+    from chat_server import ChatServer
+
+    from vault_memory.conversation.llm import settle_conflicts
+    from vault_memory.lifecycle import judged_settlements
+
+    def fact(text: str, source: str = "explicit") -> Memory:
+        return Memory(id=text[:12], text=text, type="fact", source=source)
+
+    walker = fact("My dog walker is Tõnis")
+    olders = [fact("My dog walker is Priit"), fact("My dog walker is Saara")]
+    assert judged_settlements(walker, olders, ["replaces", "replaces"]) == ["unsure", "unsure"]
+    assert judged_settlements(walker, olders, ["same", "same"]) == ["unsure", "unsure"]
+    assert judged_settlements(walker, olders, ["replaces", "both"]) == ["replaces", "both"]
+    aunt = fact("My aunt moved her pottery studio to Tartu")
+    assert judged_settlements(aunt, [fact("My pottery studio is in Pärnu")], ["replaces"]) == ["unsure"]
+    guessed = fact("The user's pottery studio is probably in Tartu", source="inferred")
+    assert judged_settlements(guessed, [fact("My pottery studio is in Pärnu")], ["replaces"]) == ["unsure"]
+    assert judged_settlements(walker, olders, ["maybe", 3]) == ["unsure", "unsure"]  # type: ignore[list-item]
+
+    now = dt.datetime.now().astimezone()
+    for name, text, days in (("one", "My dog walker is Priit", 30), ("two", "My dog walker is Saara", 2)):
+        (empty_vault_dir / "facts" / f"{name}.md").write_text(
+            f"---\ntype: fact\ncreated: '{(now - days * DAY).isoformat()}'\n---\n{text}\n"
+        )
+    before = tree_digest(empty_vault_dir)
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        with pytest.raises(vmem.InvalidInput, match=r"\[llm\] url"):
+            settle_conflicts(mem)
+        server = ChatServer()
+        server.status = 500
+        try:
+            failed = settle_conflicts(mem, llm=_settings(server.url))
+        finally:
+            server.close()
+        assert failed and all(s.done == "left" for s in failed)
+        assert any("could not be asked" in w for w in mem.warnings)
+    assert tree_digest(empty_vault_dir) == before
+
+
+def _settings(url: str):
+    from vault_memory.conversation.llm import LLMSettings
+
+    return LLMSettings(url=url, model="test", timeout=5.0, retries=0)

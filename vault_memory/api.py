@@ -551,6 +551,27 @@ class VaultMemory:
         return self.vault.update_frontmatter(new, {COMPATIBLE_KEY: known}, f"vmem: {new.id} and {old.id} both true")
 
     @_disk
+    def replaces(self, newer: str, older: str, *, prefix: bool = False) -> Memory:
+        """Settle a conflict as "the newer replaces the older": ``older``'s id joins the
+        ``supersedes`` of ``newer`` (that one key changes), so recall shows the newer alone
+        and ``history`` the chain. Named the other way round, the newer (as said) still
+        replaces the older."""
+        from .lifecycle import said_order
+        from .vault.values import supersedes_value
+        from .writing.rules import find
+
+        new = self._on_backend(lambda backend: find(backend, newer, prefix=prefix))
+        old = self._on_backend(lambda backend: find(backend, older, prefix=prefix))
+        if new.id == old.id:
+            raise InvalidInput("a memory cannot replace itself: name the two memories of the pair")
+        if said_order(new) < said_order(old):
+            new, old = old, new
+        if old.id in new.supersedes:
+            return new
+        refs = supersedes_value([*new.supersedes, old.id])
+        return self.vault.update_frontmatter(new, {"supersedes": refs}, f"vmem: {new.id} replaces {old.id}")
+
+    @_disk
     def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:
         """(one JSON line per memory, the files that could not be read)."""
         from .vault.transfer import export_lines

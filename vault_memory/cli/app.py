@@ -944,6 +944,15 @@ def conflicts(
         typer.Argument(metavar="[NEWER OLDER]", help="The pair to settle, with --both-true."),
     ] = None,
     both_true: Annotated[bool, typer.Option("--both-true", help="Settle the pair NEWER OLDER as both true.")] = False,
+    ask_llm: Annotated[
+        bool,
+        typer.Option(
+            "--ask-llm",
+            help="Ask the [llm] endpoint about every open pair and settle what it answers "
+            "(replaces: supersedes; both true: compatible_with; unsure: left open).",
+        ),
+    ] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="With --ask-llm: ask, and write nothing.")] = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -955,17 +964,30 @@ def conflicts(
     up and moved to Nantes" after "I'm based in Lyon"): recall marks the older "newer related
     memory above". Settle a pair by correcting or forgetting the wrong one, or by saying
     both are true (recorded in the newer file, so it is not asked again). Nothing is deleted.
-    Exit code 1 when there are open conflicts, so scripts and hooks can check.
+    With an LLM endpoint ([llm] in vmem.toml, or VMEM_LLM_URL), --ask-llm asks it about
+    every open pair and settles what it answers: the newer replaces the older (written in
+    the newer's supersedes), both are true, or it cannot tell (left open); --dry-run shows
+    its answers and writes nothing. Exit code 1 when open conflicts remain, so scripts and
+    hooks can check.
 
     Examples:
 
       vmem conflicts
 
       vmem conflicts --both-true 2026-11-25-sister-marta-1c2a0d 2026-11-24-sister-ana-11e1e4
+
+      vmem conflicts --ask-llm --dry-run
     """
     if bool(pair) != both_true or (pair and len(pair) != 2):
         _fail("to settle a pair: vmem conflicts --both-true NEWER OLDER (the two ids `vmem conflicts` lists)", 2)
+    if ask_llm and both_true:
+        _fail("--ask-llm settles every open pair; --both-true settles the one you name: use one of them", 2)
+    if dry_run and not ask_llm:
+        _fail("--dry-run goes with --ask-llm (it asks the LLM and writes nothing)", 2)
     mem = _open(vault)
+    if ask_llm:
+        _settle_by_llm(mem, dry_run, as_json)
+        return
     if both_true and pair:
         newer, older = pair
         settled = _run(lambda: mem.both_true(newer, older, prefix=True))
@@ -990,6 +1012,31 @@ def conflicts(
             typer.echo(f"  settle: vmem correct {c.older.id} TEXT  |  vmem forget {c.older.id}")
             typer.echo(f"          vmem conflicts --both-true {c.newer.id} {c.older.id}")
     if found:
+        raise typer.Exit(1)
+
+
+def _settle_by_llm(mem, dry_run: bool, as_json: bool) -> None:
+    """``vmem conflicts --ask-llm``: each pair, what the LLM answered and what was done."""
+    from ..conversation.llm import settle_conflicts
+
+    settled = _run(lambda: settle_conflicts(mem, dry_run=dry_run))
+    _warn(mem.warnings)
+    left = [s for s in settled if s.done == "left"]
+    if as_json:
+        _print_json({"dry_run": dry_run, "pairs": [s.to_dict() for s in settled]})
+    elif not settled:
+        typer.echo("No open conflicts.")
+    else:
+        would = "would be " if dry_run else ""
+        said = {"superseded": f"{would}superseded", "both true": f"{would}recorded as both true", "left": "left open"}
+        for s in settled:
+            c = s.conflict
+            typer.echo(f"{c.subject}: the LLM says {s.answer!r}: {c.older.id} {said[s.done]}")
+            typer.echo(f"  newer  {c.newer.id}  {_clip(c.newer.title, 70)}")
+            typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}")
+        done = len(settled) - len(left)
+        typer.echo(f"{done} of {len(settled)} pair(s) {'would be ' if dry_run else ''}settled; {len(left)} left open.")
+    if left or (dry_run and settled):
         raise typer.Exit(1)
 
 

@@ -24,7 +24,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from .. import safejson
 from ..config import Config, llm_key_env, llm_url
-from ..errors import ConfigError, LLMError
+from ..errors import ConfigError, InvalidInput, LLMError
+from ..lifecycle import JUDGED  # what a judge may answer (``writing.rules.JudgeAnswer``)
 from .transcript import Turn
 
 CONFIDENCES = ("high", "medium", "low")
@@ -200,9 +201,6 @@ dogs, a car and its colour, or facts about different things), "same" when the ne
 one says, in any words, or "unsure". Answer with one JSON object and nothing else, one entry per older
 fact: {"1": "replaces", "2": "both"}."""
 
-#: what a judge may answer (``writing.rules.JudgeAnswer``)
-JUDGE_ANSWERS = ("replaces", "both", "same", "unsure")
-
 
 def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
     """The model's answer for each older fact: "replaces", "both" or "unsure"."""
@@ -217,7 +215,7 @@ def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
     if not isinstance(data, dict):  # a list, a number: no answer for any pair
         return ["unsure"] * len(older)
     answers = [str(data.get(str(n), "unsure")).strip().lower() for n in range(1, len(older) + 1)]
-    return [a if a in JUDGE_ANSWERS else "unsure" for a in answers]
+    return [a if a in JUDGED else "unsure" for a in answers]
 
 
 def pair_judge(llm: ChatClient, problems: list[str] | None = None) -> Callable[[str, list[Any]], list[Any]]:
@@ -234,6 +232,64 @@ def pair_judge(llm: ChatClient, problems: list[str] | None = None) -> Callable[[
             return ["unsure"] * len(older)
 
     return judge
+
+
+@dataclasses.dataclass
+class Settlement:
+    """``settle_conflicts``: what the LLM answered of one open pair, and what was done."""
+
+    conflict: Any  # a ``lifecycle.Conflict``
+    #: "replaces", "both", "same" or "unsure" (``lifecycle.JUDGED``), as believed
+    answer: str
+    #: "superseded" (the older joined the newer's ``supersedes``), "both true" (its
+    #: ``compatible_with``) or "left" (the pair stays open, and recall marks it as before)
+    done: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.conflict.to_dict() | {"answer": self.answer, "done": self.done}
+
+
+#: what each believed answer does to its pair
+_DONE = {"replaces": "superseded", "both": "both true", "same": "both true"}
+
+
+def settle_conflicts(mem: Any, llm: ChatClient | None = None, *, dry_run: bool = False) -> list[Settlement]:
+    """Ask the ``[llm]`` endpoint (``llm``: another one) about every open conflict of
+    ``mem`` (a ``VaultMemory``: ``conflicts``), one request per newer fact with all the
+    older ones it may contradict, and settle what it answers as the write path believes its
+    judge (``lifecycle.judged_settlements``): "replaces" adds the older to the newer's
+    ``supersedes`` (``replaces``), "both" and "same" record the pair as both true
+    (``both_true``), anything else leaves it open. The pairs no offline reading could settle
+    (a change in words no rule reads: "newer related memory above") are what the user asks
+    it of, by this command alone. An endpoint that fails is not asked again: the pairs from
+    there on stay open, and ``mem.warnings`` says why. ``dry_run``: asks, writes nothing."""
+    from ..lifecycle import judged_settlements
+
+    llm = llm or LLMSettings.from_config(mem.config)
+    if llm is None:
+        raise InvalidInput(
+            "no LLM endpoint to ask: set [llm] url in vmem.toml (or VMEM_LLM_URL); "
+            "without one, settle each pair as `vmem conflicts` lists"
+        )
+    by_newer: dict[str, list[Any]] = {}
+    for conflict in mem.conflicts():
+        by_newer.setdefault(conflict.newer.id, []).append(conflict)
+    out: list[Settlement] = []
+    failed = False
+    for pairs in by_newer.values():
+        newer, olders = pairs[0].newer, [c.older for c in pairs]
+        try:
+            asked = [] if failed else judge_pairs(llm, newer.text, [m.text for m in olders])
+        except LLMError as e:  # not asked again: each failure would wait its whole timeout
+            mem.warnings.append(f"the LLM could not be asked ({e}); the pairs from here on are left open")
+            failed, asked = True, []
+        for conflict, answer in zip(pairs, judged_settlements(newer, olders, asked), strict=True):
+            if not dry_run and answer == "replaces":
+                mem.replaces(conflict.newer.id, conflict.older.id)
+            elif not dry_run and answer in ("both", "same"):
+                mem.both_true(conflict.newer.id, conflict.older.id)
+            out.append(Settlement(conflict, answer, _DONE.get(answer, "left")))
+    return out
 
 
 def use_llm_judge(mem: Any) -> bool:

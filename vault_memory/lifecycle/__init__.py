@@ -12,7 +12,18 @@ and where its numbers come from.
 """
 
 from .archiving import archive_plan, state_counts
-from .conflicts import COMPATIBLE_KEY, RIVALS, Conflict, fact_slot, fact_subject, open_conflicts, said_order, settled
+from .conflicts import (
+    COMPATIBLE_KEY,
+    JUDGED,
+    RIVALS,
+    Conflict,
+    fact_slot,
+    fact_subject,
+    judged_settlements,
+    open_conflicts,
+    said_order,
+    settled,
+)
 from .dedup import Said, is_restatement, may_restate
 from .importance import persona_overflow, score_importance
 from .rules import (
@@ -41,6 +52,8 @@ __all__ = [
     "COMPATIBLE_KEY",
     "RIVALS",
     "Conflict",
+    "JUDGED",
+    "judged_settlements",
     "said_order",
     "fact_slot",
     "fact_subject",

@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..lang import of_the_same_people, people
 from ..vault.memory import COMPATIBLE_KEY, Memory
 from ..vault.sameness import same_words
 from ..vault.slots import Slot, judge, slot_of, stance_of
@@ -32,6 +33,31 @@ class Conflict:
 
     def to_dict(self) -> dict[str, str | bool]:
         return {"newer": self.newer.id, "older": self.older.id, "subject": self.subject, "related": self.related}
+
+
+#: what a judge of a pair may answer, and what each settles: the newer replaces the older,
+#: both are true, the newer says the older again (no conflict either), or it cannot tell
+JUDGED = ("replaces", "both", "same", "unsure")
+
+
+def judged_settlements(newer: Memory, olders: list[Memory], answers: list[str]) -> list[str]:
+    """What an LLM's ``answers`` (one of ``JUDGED`` per older fact, in order) settle of the
+    pairs ``newer`` makes with ``olders``, as the write path believes a judge: one answer of
+    "replaces" or "same" for every one of several pairs is no reading of them (all
+    "unsure"); one person's news replaces nothing of another's, and an inferred fact nothing
+    stated ("unsure"); any other answer is "unsure" too."""
+    said = [a if a in JUDGED else "unsure" for a in (*answers, *["unsure"] * len(olders))][: len(olders)]
+    if len(olders) > 1 and len(set(said)) == 1 and said[0] in ("replaces", "same"):
+        return ["unsure"] * len(olders)
+    whose = people(newer.text)
+    for n, older in enumerate(olders):
+        if said[n] != "replaces":
+            continue
+        if not of_the_same_people(whose, people(older.text)) or (
+            newer.source == "inferred" and older.source != "inferred"
+        ):
+            said[n] = "unsure"
+    return said
 
 
 def fact_slot(memory: Memory) -> Slot | None:
