@@ -346,3 +346,45 @@ def test_a_memory_stamped_by_a_clock_ahead_is_shown_and_named(two_clones):
     doctor = _vmem("doctor", "--vault", str(second))
     assert "facts/boiler.md" in doctor.stdout and "in the future" in doctor.stdout, doctor.stdout
     assert "[future_created]" in doctor.stdout and doctor.returncode == 1
+
+
+def test_the_user_says_which_of_a_pair_replaces_the_other_whatever_the_dates(obsidian):
+    """A pair recall marks could be settled only by forgetting the wrong one (its history
+    lost) or by writing the right one again (`correct`); and a clock ahead on one machine
+    makes the wrong one read as the newer. `vmem conflicts --replaces A B` records that A
+    replaces B, as named: recall shows A alone, `history` the chain, and the pair is closed."""
+    import datetime as dt
+
+    now = dt.datetime.now().astimezone()
+    for name, text, when in (
+        ("tyres-ahead", "My tyre fitter is Reifen Kolb", now + dt.timedelta(days=3)),
+        ("tyres-here", "My tyre fitter is Pneu Stadler", now - dt.timedelta(days=1)),
+    ):
+        (obsidian / "facts" / f"{name}.md").write_text(
+            f"---\nid: {name}\ntype: fact\ncreated: '{when.isoformat()}'\n---\n{text}\n"
+        )
+    listed = _vmem("conflicts", "--json", "--vault", str(obsidian))
+    assert listed.returncode == 1 and json_of(listed)[0]["newer"] == "tyres-ahead"  # the clock ahead reads as newer
+    for wrong in (["--replaces", "tyres-here"], ["--replaces", "--both-true", "tyres-here", "tyres-ahead"]):
+        assert _vmem("conflicts", *wrong, "--vault", str(obsidian)).returncode == 2
+    same = _vmem("conflicts", "--replaces", "tyres-here", "tyres-here", "--vault", str(obsidian))
+    assert same.returncode == 2 and "cannot replace itself" in same.stderr
+    done = _vmem("conflicts", "--replaces", "tyres-here", "tyres-ahead", "--json", "--vault", str(obsidian))
+    assert done.returncode == 0 and json_of(done) == {
+        "settled": ["tyres-here", "tyres-ahead"],
+        "supersedes": ["tyres-ahead"],
+    }
+    assert "supersedes: '[[tyres-ahead]]'" in (obsidian / "facts" / "tyres-here.md").read_text()
+    with vmem.open(obsidian, use_daemon=False) as mem:
+        block = mem.recall("who fits my tyres?").block
+        assert "Stadler" in block and "Kolb" not in block, block
+        assert not mem.conflicts()
+    assert "tyres-ahead" in _vmem("history", "tyres-here", "--vault", str(obsidian)).stdout
+    again = _vmem("conflicts", "--replaces", "tyres-ahead", "tyres-here", "--vault", str(obsidian))
+    assert again.returncode == 2 and "already replaces" in again.stderr  # no loop of two
+
+
+def json_of(done: subprocess.CompletedProcess):
+    import json
+
+    return json.loads(done.stdout)

@@ -552,11 +552,10 @@ class VaultMemory:
 
     @_disk
     def replaces(self, newer: str, older: str, *, prefix: bool = False) -> Memory:
-        """Settle a conflict as "the newer replaces the older": ``older``'s id joins the
-        ``supersedes`` of ``newer`` (that one key changes), so recall shows the newer alone
-        and ``history`` the chain. Named the other way round, the newer (as said) still
-        replaces the older."""
-        from .lifecycle import said_order
+        """Settle a conflict as "``newer`` replaces ``older``": ``older``'s id joins the
+        ``supersedes`` of ``newer`` (that one key changes), so recall shows ``newer`` alone
+        and ``history`` the chain. As named, whichever was said first: the user knows which
+        is right where the dates do not (a clock ahead on one machine)."""
         from .vault.values import supersedes_value
         from .writing.rules import find
 
@@ -564,8 +563,8 @@ class VaultMemory:
         old = self._on_backend(lambda backend: find(backend, older, prefix=prefix))
         if new.id == old.id:
             raise InvalidInput("a memory cannot replace itself: name the two memories of the pair")
-        if said_order(new) < said_order(old):
-            new, old = old, new
+        if new.id in old.supersedes:
+            raise InvalidInput(f"{old.id} already replaces {new.id}; `vmem history {new.id}` shows the chain")
         if old.id in new.supersedes:
             return new
         refs = supersedes_value([*new.supersedes, old.id])

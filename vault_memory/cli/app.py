@@ -941,8 +941,11 @@ def history(
 def conflicts(
     pair: Annotated[
         Optional[list[str]],
-        typer.Argument(metavar="[NEWER OLDER]", help="The pair to settle, with --both-true."),
+        typer.Argument(metavar="[NEWER OLDER]", help="The pair to settle, with --replaces or --both-true."),
     ] = None,
+    replaces: Annotated[
+        bool, typer.Option("--replaces", help="Settle the pair NEWER OLDER: NEWER replaces OLDER (its supersedes).")
+    ] = False,
     both_true: Annotated[bool, typer.Option("--both-true", help="Settle the pair NEWER OLDER as both true.")] = False,
     ask_llm: Annotated[
         bool,
@@ -962,8 +965,10 @@ def conflicts(
     supersession settles: recall shows both, the newer first and the older marked "older —
     may be outdated". Also a newer fact close in meaning that tells of a change ("We packed
     up and moved to Nantes" after "I'm based in Lyon"): recall marks the older "newer related
-    memory above". Settle a pair by correcting or forgetting the wrong one, or by saying
-    both are true (recorded in the newer file, so it is not asked again). Nothing is deleted.
+    memory above". Settle a pair by saying which replaces which (recorded in its
+    supersedes, so `vmem history` shows the chain), by saying both are true (recorded in
+    the newer file, so it is not asked again), or by correcting or forgetting the wrong
+    one. Nothing is deleted.
     With an LLM endpoint ([llm] in vmem.toml, or VMEM_LLM_URL), --ask-llm asks it about
     every open pair and settles what it answers: the newer replaces the older (written in
     the newer's supersedes), both are true, or it cannot tell (left open); --dry-run shows
@@ -974,19 +979,36 @@ def conflicts(
 
       vmem conflicts
 
+      vmem conflicts --replaces 2026-11-25-dentist-okafor-9b1d2e 2026-11-02-dentist-alvarez-4c0a11
+
       vmem conflicts --both-true 2026-11-25-sister-marta-1c2a0d 2026-11-24-sister-ana-11e1e4
 
       vmem conflicts --ask-llm --dry-run
     """
-    if bool(pair) != both_true or (pair and len(pair) != 2):
-        _fail("to settle a pair: vmem conflicts --both-true NEWER OLDER (the two ids `vmem conflicts` lists)", 2)
-    if ask_llm and both_true:
-        _fail("--ask-llm settles every open pair; --both-true settles the one you name: use one of them", 2)
+    if replaces and both_true:
+        _fail("a pair is settled one way: --replaces NEWER OLDER or --both-true NEWER OLDER", 2)
+    if bool(pair) != (both_true or replaces) or (pair and len(pair) != 2):
+        _fail(
+            "to settle a pair: vmem conflicts --replaces NEWER OLDER, or --both-true NEWER OLDER "
+            "(the two ids `vmem conflicts` lists)",
+            2,
+        )
+    if ask_llm and pair:
+        _fail("--ask-llm settles every open pair; --replaces and --both-true the one you name: use one of them", 2)
     if dry_run and not ask_llm:
         _fail("--dry-run goes with --ask-llm (it asks the LLM and writes nothing)", 2)
     mem = _open(vault)
     if ask_llm:
         _settle_by_llm(mem, dry_run, as_json)
+        return
+    if replaces and pair:
+        newer, older = pair
+        kept = _run(lambda: mem.replaces(newer, older, prefix=True))
+        _warn(mem.warnings)
+        if as_json:
+            _print_json({"settled": [kept.id, older], "supersedes": kept.supersedes})
+        else:
+            typer.echo(f"Recorded that {kept.id} replaces {older}; recall shows {kept.id} alone (`vmem history`).")
         return
     if both_true and pair:
         newer, older = pair
@@ -1009,8 +1031,9 @@ def conflicts(
             typer.echo(f"  newer  {c.newer.id}  {_clip(c.newer.title, 70)}")
             mark = "a newer related memory" if c.related else "maybe outdated"
             typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}  (recall marks it: {mark})")
-            typer.echo(f"  settle: vmem correct {c.older.id} TEXT  |  vmem forget {c.older.id}")
+            typer.echo(f"  settle: vmem conflicts --replaces {c.newer.id} {c.older.id}")
             typer.echo(f"          vmem conflicts --both-true {c.newer.id} {c.older.id}")
+            typer.echo(f"          vmem correct {c.older.id} TEXT  |  vmem forget {c.older.id}")
     if found:
         raise typer.Exit(1)
 
@@ -1182,7 +1205,7 @@ def doctor(
             typer.echo(f"{len(checkup.conflicts)} pair(s) of facts may contradict each other (recall marks the older):")
             for c in checkup.conflicts:
                 typer.echo(f"  {c.subject}: {c.newer.id} (newer) / {c.older.id}")
-            typer.echo("  settle them with `vmem conflicts` (correct, forget, or --both-true)")
+            typer.echo("  settle them with `vmem conflicts` (--replaces, --both-true, correct or forget)")
         for note in checkup.notes:
             typer.echo(printable(f"note: {note}"))
         for part, what in checkup.runs_on.items():
