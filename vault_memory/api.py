@@ -85,6 +85,12 @@ class History:
         return iter(self.chain)
 
 
+def _ids(value: object) -> bool:
+    """Whether a ``compatible_with`` as written is an id or a list of them."""
+    items = value if isinstance(value, list) else [value]
+    return all(isinstance(item, str) and item.strip() for item in items)
+
+
 @dataclass
 class Checkup:
     """``doctor``: how many files were checked and what is wrong with them."""
@@ -547,6 +553,12 @@ class VaultMemory:
             new, old = old, new
         if old.id in settled(new) or new.id in settled(old):
             return new
+        written = new.extra.get(COMPATIBLE_KEY)
+        if written is not None and not _ids(written):  # rewritten, what is no id would be lost or made text
+            raise InvalidInput(
+                f"'{COMPATIBLE_KEY}' in {new.file} holds what is no memory id ({written!r}); fix it by hand "
+                "(`vmem doctor` names it), then settle the pair"
+            )
         known = sorted(settled(new) | {old.id})
         return self.vault.update_frontmatter(new, {COMPATIBLE_KEY: known}, f"vmem: {new.id} and {old.id} both true")
 

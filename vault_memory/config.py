@@ -467,10 +467,11 @@ def llm_url_refused(config: Config) -> str | None:
 
 
 def llm_key_env(config: Config) -> str:
-    """The variable the API key is read from: the vault's ``api_key_env`` only when its
-    endpoint may be used (else any variable could be sent to the user's endpoint)."""
+    """The variable the API key is read from: the vault's ``api_key_env`` only when the user
+    chose it (``trust.key_env_allowed``: else a cloned or pulled vmem.toml could name any
+    variable, and its value would be sent to the endpoint)."""
     chosen = config["llm"]["api_key_env"]
-    if config.path is None or trust.is_trusted(config.path.parent):
+    if config.path is None or trust.key_env_allowed(config.path.parent, chosen, SETTINGS["llm"]["api_key_env"].default):
         return chosen
     return "VMEM_LLM_API_KEY"
 

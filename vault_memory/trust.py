@@ -22,7 +22,18 @@ from .daemonlink import is_default, is_trusted, trust_dir
 from .daemonlink import trust_record as entry
 from .daemonlink import trust_record_path as record_path
 
-__all__ = ["CREATED", "TRUSTED", "entry", "is_default", "is_trusted", "llm_url_allowed", "record", "recorded", "revoke"]
+__all__ = [
+    "CREATED",
+    "TRUSTED",
+    "entry",
+    "is_default",
+    "is_trusted",
+    "key_env_allowed",
+    "llm_url_allowed",
+    "record",
+    "recorded",
+    "revoke",
+]
 
 #: how a vault came to be chosen, as the record says
 CREATED = "created"
@@ -41,15 +52,31 @@ def llm_url_allowed(root: str | os.PathLike[str], url: str) -> bool:
     return record.get("how") == CREATED or record.get("llm_url", "") == url
 
 
-def record(root: str | os.PathLike[str], how: str, llm_url: str = "") -> str:
+def key_env_allowed(root: str | os.PathLike[str], name: str, default: str) -> bool:
+    """Whether ``[llm] api_key_env`` of the vault at ``root`` may name the variable sent as
+    the endpoint's key: always for a vault the user created or the default one; for a
+    trusted one, only the variable it named when trusted (``default`` for a record made
+    before the variable was recorded): a later ``git pull`` must not make vmem send
+    ``GITHUB_TOKEN``; never for any other."""
+    if is_default(root):
+        return True
+    record = entry(root)
+    if record is None:
+        return False
+    return record.get("how") == CREATED or record.get("api_key_env", default) == name
+
+
+def record(root: str | os.PathLike[str], how: str, llm_url: str = "", api_key_env: str | None = None) -> str:
     """Record the vault at ``root`` as chosen (written atomically, readable by this user
-    alone); returns the record's path."""
+    alone), with the ``[llm]`` endpoint and key variable it has now; returns the record's
+    path."""
     folder = trust_dir()
     os.makedirs(folder, mode=0o700, exist_ok=True)
-    data = {
+    data: dict[str, str] = {
         "path": os.path.realpath(os.fspath(root)),
         "how": how,
         "llm_url": llm_url,
+        **({"api_key_env": api_key_env} if api_key_env is not None else {}),
         "at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     target = record_path(root)

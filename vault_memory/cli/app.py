@@ -300,7 +300,8 @@ def trust(
     Hooks and `vmem mcp` use a vault they find by walking up from the agent's folder (a
     cloned repository's vmem.toml) only when you created it with `vmem init` or trusted it
     here; one named by --vault or VMEM_VAULT is always used. A trusted vault's [llm] url is
-    the one it had when you trusted it: if it changes, trust it again. Recorded per user in
+    the one it had when you trusted it, and so is the variable its api_key_env names: if either
+    changes, trust it again. Recorded per user in
     $XDG_DATA_HOME/vmem/trusted.
 
     Examples:
@@ -329,7 +330,7 @@ def trust(
     how = previous.get("how", trusting.TRUSTED) if previous else trusting.TRUSTED
     url = config["llm"]["url"]
     try:
-        record = trusting.record(root, how, url)
+        record = trusting.record(root, how, url, config["llm"]["api_key_env"])
     except OSError as e:
         _fail(f"cannot record the trust in {trusting.trust_dir()}: {e.strerror or e}")
     if as_json:
@@ -338,6 +339,8 @@ def trust(
     typer.echo(f"trusted {root}: hooks and `vmem mcp` may use it when an agent works below it")
     if url:
         typer.echo(f"  its [llm] url {url} will receive the conversations ingested into it")
+    if config["llm"]["api_key_env"] != "VMEM_LLM_API_KEY":
+        typer.echo(f"  the value of ${config['llm']['api_key_env']} will be sent to it as the API key")
 
 
 @app.command(cls=_Command)
@@ -1039,27 +1042,29 @@ def conflicts(
 
 
 def _settle_by_llm(mem, dry_run: bool, as_json: bool) -> None:
-    """``vmem conflicts --ask-llm``: each pair, what the LLM answered and what was done."""
-    from ..conversation.llm import settle_conflicts
+    """``vmem conflicts --ask-llm``: each pair, what the LLM said, what was believed and
+    done; then how many pairs are open now, read again (exit 1 when any is)."""
+    from ..conversation.settling import settle_conflicts
 
     settled = _run(lambda: settle_conflicts(mem, dry_run=dry_run))
+    still = len(settled) if dry_run else len(_run(mem.conflicts))
     _warn(mem.warnings)
-    left = [s for s in settled if s.done == "left"]
     if as_json:
-        _print_json({"dry_run": dry_run, "pairs": [s.to_dict() for s in settled]})
+        _print_json({"dry_run": dry_run, "pairs": [s.to_dict() for s in settled], "open": still})
     elif not settled:
         typer.echo("No open conflicts.")
     else:
         would = "would be " if dry_run else ""
-        said = {"superseded": f"{would}superseded", "both true": f"{would}recorded as both true", "left": "left open"}
+        done = {"superseded": f"{would}superseded", "both true": f"{would}recorded as both true", "left": "left open"}
         for s in settled:
             c = s.conflict
-            typer.echo(f"{c.subject}: the LLM says {s.answer!r}: {c.older.id} {said[s.done]}")
+            told = "not asked" if s.said is None else f"the LLM says {s.said!r}"
+            typer.echo(f"{c.subject}: {told}: {c.older.id} {done[s.done]}" + (f" ({s.why})" if s.why else ""))
             typer.echo(f"  newer  {c.newer.id}  {_clip(c.newer.title, 70)}")
             typer.echo(f"  older  {c.older.id}  {_clip(c.older.title, 70)}")
-        done = len(settled) - len(left)
-        typer.echo(f"{done} of {len(settled)} pair(s) {'would be ' if dry_run else ''}settled; {len(left)} left open.")
-    if left or (dry_run and settled):
+        settled_now = sum(1 for s in settled if s.done != "left")
+        typer.echo(f"{settled_now} of {len(settled)} pair(s) {would}settled; {still} open conflict(s) now.")
+    if still:
         raise typer.Exit(1)
 
 

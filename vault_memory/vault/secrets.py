@@ -92,12 +92,13 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    # a setting named for a secret: AWS_SECRET_ACCESS_KEY=…, export GH_TOKEN="…"
+    # a setting named for a secret, as an environment or a credentials file writes it:
+    # AWS_SECRET_ACCESS_KEY=…, export GH_TOKEN="…", aws_secret_access_key = … (~/.aws/credentials)
     (
         "a secret setting",
         re.compile(
-            r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
-            r"(?:_[A-Z0-9]+)*\s*[=:]\s*[\"']?(?P<value>[^\s\"']{6,})"
+            r"\b(?i:[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:secret|token|password|passwd|pwd|api_?key|private_key|access_key)"
+            r"(?:_[a-z0-9]+)*)\s*[=:]\s*[\"']?(?P<value>[^\s\"']{6,})"
         ),
     ),
 )
