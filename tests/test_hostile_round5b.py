@@ -164,3 +164,23 @@ def test_a_table_of_logins_is_recalled_without_its_secrets(tmp_path):
     assert "Oaxaca" in block and "2019" in block
     with pytest.raises(vmem.SecretRefused):
         mem.remember("| app | PIN |\n|---|---|\n| phone | 4471 |")
+
+
+def test_a_secret_setting_written_in_lower_case_is_a_secret(tmp_path):
+    """Found beside the attack on `--ask-llm`: `AWS_SECRET_ACCESS_KEY=…` was refused, but the
+    same setting as a credentials file writes it (lower case, spaces around "=") was stored,
+    and recall showed its value."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    for said in (
+        "remember my staging creds: azure_client_secret = Qm8pZ2x7Lw0vNt4R",
+        "the reporting db_password: Tr0ub4dor-3x",
+        "Slack_Bot_Token=zq9Rm2Lp7Xv",
+    ):
+        with pytest.raises(InvalidInput):
+            mem.remember(said)
+    (mem.root / "notes").mkdir(exist_ok=True)
+    (mem.root / "notes" / "aws.md").write_text("[default]\naws_secret_access_key = kP3vN9qR2sT8wX1yZ4bC\n")
+    block = mem.recall("what is in my aws credentials?").block
+    assert "kP3vN9qR2sT8wX1yZ4bC" not in block
+    for plain in ("The tokens: are handed out at the door", "My password manager is 1Password"):
+        mem.remember(plain)  # a word of secrets with nothing kept after it is no secret
