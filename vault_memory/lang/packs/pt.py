@@ -15,7 +15,7 @@ PACK = Pack(
         isso isto esse essa aquele aquela muito muita também já ainda até onde quando quem qual quais
         mais mas com sem em ou porque então aqui ali hoje ontem amanhã mês
         usuário usuária que de se para por como
-        pra posso pode podem faço faz fazemos tô tá vou vai quero acho sei
+        pra pras né posso pode podem faço faz fazemos tô tá vou vai quero acho sei
         trabalho trabalha moro mora moramos mudei mudou virei fiquei ficou comecei comprei troquei deixei parei
         entrei passei escrevo""".split()
     ),
