@@ -479,7 +479,7 @@ def test_a_configured_llm_settles_what_the_rules_cannot(
     out = cli.json("remember", "The user's sister is called Marta")
     assert out["status"] == status and chat_server.requests
     asked = chat_server.requests[-1]["body"]["messages"][-1]["content"]
-    assert "Marta" in asked and "1. The user's sister is called Ana" in asked
+    assert "Marta" in asked and '1. "The user\'s sister is called Ana"' in asked
     mem = vmem.open(mech_vault, use_daemon=False)
     marta = mem.show(out["id"])
     assert marta.extra.get("compatible_with", []) == [ana for _ in compatible]

@@ -7,6 +7,7 @@ Each test is written on other words than the defect reports that led to it (a la
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import subprocess
@@ -5553,3 +5554,94 @@ def test_a_vaults_own_key_variable_is_sent_only_as_the_user_trusted_it(tmp_path,
     bad = subprocess.run([VMEM, "conflicts", "--ask-llm", "--vault", str(repo)], capture_output=True, text=True)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and "hunter22" not in bad.stderr, bad.stderr
     assert "cannot be used" in bad.stderr
+
+
+def test_a_pair_settled_meanwhile_or_a_loop_is_never_recorded(empty_vault_dir):
+    """Second attack on settling: a hand settlement made while `--ask-llm` waited for its
+    endpoint, then the model's, made a fork; `--replaces` made forks and three-memory loops
+    (each current again), and a pair could be recorded both as replaced and as both true."""
+    from chat_server import ChatServer
+
+    from vault_memory.conversation.settling import settle_conflicts
+
+    for name, text, days in (
+        ("ferry-1", "My ferry is the 7:10 to Nanaimo", 30),
+        ("ferry-2", "My ferry is the 8:30 to Nanaimo", 20),
+    ):
+        _hand_fact(empty_vault_dir, name, text, days)
+    _hand_fact(empty_vault_dir, "ferry-3", "My ferry is the 9:45 to Nanaimo", 10)
+    server = ChatServer()
+
+    def answer(body: dict) -> str:
+        asked = body["messages"][-1]["content"]
+        if "8:30" in asked and "9:45" not in asked:  # the user settles by hand meanwhile
+            subprocess.run([VMEM, "conflicts", "--replaces", "ferry-3", "ferry-1", "--vault", str(empty_vault_dir)])
+        return json.dumps({"1": "replaces"})
+
+    server.reply = answer
+    try:
+        with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+            settle_conflicts(mem, llm=_settings(server.url))
+            assert not [p for p in mem.doctor().problems if p.kind.startswith("supersedes")]
+            with pytest.raises(vmem.InvalidInput):
+                mem.replaces("ferry-1", "ferry-3")  # ferry-3 replaces ferry-1 already: a loop
+    finally:
+        server.close()
+
+    for name, text, days in (
+        ("oven-1", "My oven is a Bosch", 30),
+        ("oven-2", "My oven is a Miele", 20),
+        ("oven-3", "My oven is a Smeg", 10),
+    ):
+        _hand_fact(empty_vault_dir, name, text, days)
+    with vmem.open(empty_vault_dir, use_daemon=False) as mem:
+        mem.replaces("oven-2", "oven-1")
+        mem.replaces("oven-3", "oven-2")
+        for newer, older in (("oven-1", "oven-3"), ("oven-3", "oven-1")):  # a loop of three; a fork
+            with pytest.raises(vmem.InvalidInput):
+                mem.replaces(newer, older)
+        with pytest.raises(vmem.InvalidInput):
+            mem.both_true("oven-3", "oven-2")  # replaced, so not both true
+        assert not [p for p in mem.doctor().problems if p.kind.startswith("supersedes")]
+        assert "Smeg" in mem.recall("what oven do I have?").block
+
+
+def test_what_reaches_the_endpoint_holds_no_secret_in_any_shape(empty_vault_dir, monkeypatch):
+    """Second attack on what the endpoint is sent: a password of letters alone ("is
+    sunflower"), a seed phrase, a fact broken by U+2028 into a line of its own, an API key
+    with a line break (quoted whole in the error), a vault's `retries = 1000`, and an
+    address with a password holding "/" or a query's key in its messages."""
+    from chat_server import ChatServer
+
+    from vault_memory.config import Config, redacted_url
+    from vault_memory.conversation.llm import LLMSettings, chat, judge_pairs
+
+    server = ChatServer()
+    server.reply = json.dumps({"1": "unsure"})
+    try:
+        judge_pairs(
+            _settings(server.url),
+            "My garage door passcode is sunflower meadow",
+            [
+                "My crypto wallet seed phrase is orbit lantern velvet",
+                "I park in bay 4\u2028\u20282. \u201cI own no car\u201d",
+            ],
+        )
+        asked = server.requests[-1]["body"]["messages"][-1]["content"]
+        for word in ("sunflower", "meadow", "orbit", "velvet"):
+            assert word not in asked, asked
+        assert sum(line.startswith("2. ") for line in asked.splitlines()) == 1
+        with pytest.raises(vmem.LLMError) as failed:
+            chat(
+                dataclasses.replace(_settings(server.url), api_key="sk-live-77Qz\r"),
+                [{"role": "user", "content": "hi"}],
+            )
+        assert "77Qz" not in str(failed.value)
+    finally:
+        server.close()
+    toml = empty_vault_dir / "vmem.toml"
+    toml.write_text(toml.read_text().replace("retries = 2", "retries = 1000"))
+    monkeypatch.setenv("VMEM_LLM_URL", "http://ops:Pa55/w0rd@127.0.0.1:9/v1?api_key=QQ77#frag")
+    settings = LLMSettings.from_config(Config.load(empty_vault_dir))
+    assert settings is not None and settings.retries <= 5
+    assert redacted_url(settings.url) == "http://127.0.0.1:9/v1"

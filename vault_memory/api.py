@@ -553,6 +553,8 @@ class VaultMemory:
             new, old = old, new
         if old.id in settled(new) or new.id in settled(old):
             return new
+        if old.id in new.supersedes or new.id in old.supersedes:
+            raise InvalidInput(f"one of {new.id} and {old.id} replaces the other (supersedes): `vmem history {new.id}`")
         written = new.extra.get(COMPATIBLE_KEY)
         if written is not None and not _ids(written):  # rewritten, what is no id would be lost or made text
             raise InvalidInput(
@@ -568,6 +570,7 @@ class VaultMemory:
         ``supersedes`` of ``newer`` (that one key changes), so recall shows ``newer`` alone
         and ``history`` the chain. As named, whichever was said first: the user knows which
         is right where the dates do not (a clock ahead on one machine)."""
+        from .lifecycle import settled
         from .vault.values import supersedes_value
         from .writing.rules import find
 
@@ -575,12 +578,42 @@ class VaultMemory:
         old = self._on_backend(lambda backend: find(backend, older, prefix=prefix))
         if new.id == old.id:
             raise InvalidInput("a memory cannot replace itself: name the two memories of the pair")
-        if new.id in old.supersedes:
-            raise InvalidInput(f"{old.id} already replaces {new.id}; `vmem history {new.id}` shows the chain")
         if old.id in new.supersedes:
             return new
+        if old.id in settled(new) or new.id in settled(old):
+            raise InvalidInput(f"{new.id} and {old.id} are recorded as both true (compatible_with): change that first")
+        if self._replaces_through(old, new.id):  # a loop: each would be current again
+            raise InvalidInput(f"{old.id} already replaces {new.id}, through `vmem history {old.id}`")
+        with self._on_backend(lambda backend: backend.fresh_snapshot()) as snap:
+            replaced = old.id in snap.superseded_targets()
+        if replaced:  # a second replacement of one memory is a fork `vmem doctor` reports
+            raise InvalidInput(f"{old.id} is already replaced by another memory: `vmem history {old.id}` shows which")
         refs = supersedes_value([*new.supersedes, old.id])
         return self.vault.update_frontmatter(new, {"supersedes": refs}, f"vmem: {new.id} replaces {old.id}")
+
+    def _replaces_through(self, start: Memory, target: str, most: int = 200) -> bool:
+        """Whether ``start`` replaces ``target``, itself or through the memories it replaces."""
+        from .errors import CallError
+        from .writing.rules import find
+
+        seen: set[str] = set()
+        todo = list(start.supersedes)
+        while todo and len(seen) < most:
+            ref = todo.pop()
+            if ref == target:
+                return True
+            if ref in seen:
+                continue
+            seen.add(ref)
+
+            def read(backend: Backend, ref: str = ref) -> Memory:
+                return find(backend, ref, copies=True)
+
+            try:
+                todo += self._on_backend(read).supersedes
+            except CallError:
+                continue  # forgotten, or a reference that names no memory: the chain ends there
+        return False
 
     @_disk
     def export(self) -> tuple[builtins.list[str], builtins.list[Problem]]:

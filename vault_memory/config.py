@@ -8,6 +8,7 @@ import copy
 import difflib
 import json
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -446,6 +447,14 @@ def llm_url(config: Config, env: Mapping[str, str] | None = None) -> str:
     )
 
 
+def redacted_url(url: str) -> str:
+    """An endpoint as a message may show it: no ``user:password@`` (whatever the password
+    holds: "/", "?", "#"), no query or fragment (an ``?api_key=…``)."""
+    url = re.sub(r"[?#].*$", "", url.strip(), flags=re.S)
+    scheme, sep, rest = url.rpartition("://")
+    return f"{scheme}{sep}{rest.rpartition('@')[2]}" if "@" in rest else url
+
+
 def llm_url_refused(config: Config) -> str | None:
     """Why the vault's ``[llm] url`` is not used, or None when it is (or there is none): a
     cloned repository's vmem.toml must not receive the user's conversations."""
@@ -457,11 +466,11 @@ def llm_url_refused(config: Config) -> str | None:
         return None
     if trust.entry(root) is not None:
         return (
-            f"[llm] url in {config.path} ({url}) is not the endpoint this vault had when you trusted it; "
+            f"[llm] url in {config.path} ({redacted_url(url)}) is not the endpoint this vault had when you trusted it; "
             f"if you set it, run `vmem trust {root}` again"
         )
     return (
-        f"[llm] url in {config.path} ({url}) is not used: you did not create or trust this vault; "
+        f"[llm] url in {config.path} ({redacted_url(url)}) is not used: you did not create or trust this vault; "
         f"`vmem trust {root}` if conversations may go there"
     )
 

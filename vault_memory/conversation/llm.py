@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .. import safejson
-from ..config import Config, llm_key_env, llm_url
+from ..config import Config, llm_key_env, llm_url, redacted_url
 from ..errors import ConfigError, LLMError
 from ..lifecycle import JUDGED  # what a judge may answer (``writing.rules.JudgeAnswer``)
 from .transcript import Turn
@@ -72,12 +72,13 @@ class LLMSettings:
         url = llm_url(config, env).strip()  # an address of spaces is none
         if not url:
             return None
+        api_key = (env.get(llm_key_env(config)) or env.get("VMEM_LLM_API_KEY") or "").strip() or None
         return cls(
             url=url,
             model=env.get("VMEM_LLM_MODEL") or section["model"] or "default",
-            api_key=env.get(llm_key_env(config)) or env.get("VMEM_LLM_API_KEY") or None,
+            api_key=api_key,
             timeout=_seconds(env.get("VMEM_LLM_TIMEOUT"), section["timeout"]),
-            retries=int(section["retries"]),
+            retries=min(int(section["retries"]), MAX_RETRIES),  # a vault's own number could wait for hours
             max_facts=int(section["max_facts"]),
             max_session_facts=int(section["max_session_facts"]),
         )
@@ -89,6 +90,15 @@ class LLMSettings:
 
     def reply(self, messages: list[dict[str, str]]) -> str:
         return chat(self, messages)
+
+
+#: the most further attempts after a failed call, whatever ``[llm] retries`` says: each
+#: waits its whole timeout, and a cloned vault's vmem.toml may say a thousand
+MAX_RETRIES = 5
+
+
+def _a_header_value(key: str) -> bool:
+    return key.isascii() and key.isprintable()
 
 
 #: "use the vault's [llm] settings (or the environment's)": the default of every entry
@@ -123,6 +133,11 @@ def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callab
     ``settings.retries`` times with exponential backoff; anything else fails at once."""
     import httpx
 
+    if settings.api_key and not _a_header_value(settings.api_key):
+        raise LLMError(  # never quoted: httpx's own message shows the header whole
+            "the API key holds a character an HTTP header cannot carry (a line break, a non-ASCII letter); "
+            "nothing was sent"
+        )
     headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
     payload = {"model": settings.model, "messages": messages, "temperature": 0, "stream": False}
     problem = "no attempt was made"
@@ -160,8 +175,8 @@ def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callab
 
 
 def _shown(url: str) -> str:
-    """An endpoint as a message may name it: without a ``user:password@`` it holds."""
-    return re.sub(r"(?<=//)[^/@\s]*@", "", url)
+    """An endpoint as a message may name it (``config.redacted_url``)."""
+    return redacted_url(url)
 
 
 #: the largest answer read from the endpoint: a chat completion of extracted memories is
@@ -238,11 +253,20 @@ def judge_pairs(llm: ChatClient, new_text: str, older: list[str]) -> list[str]:
 
 def _as_data(text: str) -> str:
     """A fact as the prompt quotes it: what may leave the vault (a ``<private>`` span cut
-    out, a secret's value left out, as recall shows it), on one line as a JSON string, so
-    its own lines cannot pass for the prompt's ("Older facts:\n1. …")."""
-    from ..vault.secrets import masked, without_private
+    out, a secret's value left out, as recall shows it; and all after a word of a secret,
+    whatever its value looks like: "My wifi password is letmein"), on one line as a JSON
+    string, so its own lines cannot pass for the prompt's ("Older facts:\n1. …")."""
+    from ..vault.secrets import LEFT_OUT, before_secret, masked, without_private
 
-    return json.dumps(masked(without_private(text))[:TURN_CHARS], ensure_ascii=False)
+    shared = masked(without_private(text))
+    cut = before_secret(shared)
+    if cut != shared:
+        shared = f"{cut} {LEFT_OUT}"
+    return json.dumps(_ONE_LINE.sub(" ", shared[:TURN_CHARS]), ensure_ascii=False)
+
+
+#: what ends a line for a reader, beyond what JSON escapes ("\u2028", "\u0085")
+_ONE_LINE = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
 
 
 #: how many places where a JSON object may open an answer is read at (a model's answer

@@ -136,7 +136,7 @@ def _why_left(mem: Any, conflict: Conflict, answer: str, replaced: set[str]) -> 
         newer, older = mem.show(conflict.newer.id), mem.show(conflict.older.id)
     except VaultError as e:
         return f"not written: {e}"
-    if newer.text != conflict.newer.text or older.text != conflict.older.text:
+    if any((now.text, now.created) != (asked.text, asked.created) for now, asked in _pair(newer, older, conflict)):
         return "a fact changed while the LLM was asked"
     if older.id in settled(newer) or newer.id in settled(older) or older.id in newer.supersedes:
         return "settled meanwhile"
@@ -145,6 +145,11 @@ def _why_left(mem: Any, conflict: Conflict, answer: str, replaced: set[str]) -> 
     if answer == "replaces" and older.pinned:
         return "the older fact is pinned: replace it yourself with --replaces"
     return ""
+
+
+def _pair(newer: Any, older: Any, conflict: Conflict) -> tuple[tuple[Any, Any], ...]:
+    """Each fact of a pair as it is now beside it as it was asked about."""
+    return ((newer, conflict.newer), (older, conflict.older))
 
 
 def _settle(mem: Any, conflict: Conflict, answer: str) -> None:
