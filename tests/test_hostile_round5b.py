@@ -184,3 +184,22 @@ def test_a_secret_setting_written_in_lower_case_is_a_secret(tmp_path):
     assert "kP3vN9qR2sT8wX1yZ4bC" not in block
     for plain in ("The tokens: are handed out at the door", "My password manager is 1Password"):
         mem.remember(plain)  # a word of secrets with nothing kept after it is no secret
+
+
+def test_an_indexed_file_swapped_for_a_link_out_of_the_vault_breaks_nothing(tmp_path):
+    """Found by the second attack on settling pairs: a fact already indexed, replaced by a
+    symlink that leads outside the vault (or nowhere), left the index with rows to take
+    away and none to add; writing its side vectors failed ("cannot reshape array of size
+    0"), and every sync, recall, conflicts and doctor exited 2 until `vmem reindex`."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    for name, text in (("kiln", "My pottery kiln is a Skutt KM-818"), ("wheel", "My pottery wheel is a Shimpo VL")):
+        (mem.root / "facts" / f"{name}.md").write_text(f"---\nid: {name}\ntype: fact\n---\n{text}\n")
+    mem.sync()
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text((mem.root / "facts" / "wheel.md").read_text())
+    (mem.root / "facts" / "wheel.md").unlink()
+    (mem.root / "facts" / "wheel.md").symlink_to(outside)
+    for verb in (["sync"], ["conflicts"], ["doctor"], ["recall", "what kiln do I have?", "--no-daemon"]):
+        done = _vmem(*verb, "--vault", str(mem.root))
+        assert done.returncode in (0, 1) and "reshape" not in done.stderr, (verb, done.stderr)
+    assert "Skutt" in _vmem("recall", "what kiln do I have?", "--vault", str(mem.root)).stdout

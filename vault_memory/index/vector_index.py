@@ -630,8 +630,12 @@ class Vectors:
             moves.append((self.base_path, staged))
             if self.split is not None and self.side is not None:
                 added = sorted(self._side_added)
-                rows = np.stack([self._side_added[label] for label in added]) if added else np.empty((0, 0))
-                side = self.side.changed(SideRows.quantized(added, rows), self._side_deleted)
+                rows = (  # none added (a file only taken away): no rows, of the side's width
+                    SideRows.quantized(added, np.stack([self._side_added[label] for label in added]))
+                    if added
+                    else SideRows.empty(self.side.rows.shape[1])
+                )
+                side = self.side.changed(rows, self._side_deleted)
                 staged = self.side_path.with_name(f".{self.side_path.name}.staged")
                 side.save(staged)
                 moves.append((self.side_path, staged))
