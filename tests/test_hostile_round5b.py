@@ -203,3 +203,36 @@ def test_an_indexed_file_swapped_for_a_link_out_of_the_vault_breaks_nothing(tmp_
         done = _vmem(*verb, "--vault", str(mem.root))
         assert done.returncode in (0, 1) and "reshape" not in done.stderr, (verb, done.stderr)
     assert "Skutt" in _vmem("recall", "what kiln do I have?", "--vault", str(mem.root)).stdout
+
+
+def test_a_memory_writes_no_escape_sequence_to_a_persons_terminal(tmp_path):
+    """Found by the second attack on settling pairs: `vmem recall` and `vmem show` printed a
+    memory's OSC sequences raw (one that writes the clipboard, one that retitles the
+    window); `list` and `conflicts` did not. A terminal now sees them as "?"; a program
+    reading the block (a pipe, an agent's hook) gets the text as it is."""
+    import pty
+
+    mem = vmem.init(tmp_path / "v", examples=False)
+    osc = "\x1b]52;c;ZWNobyBwd25lZA==\x07"
+    (mem.root / "facts" / "rake.md").write_text(
+        f"---\nid: rake\ntype: fact\n---\nMy garden rake {osc}hangs in the shed\n"
+    )
+    for verb in (["recall", "where does my garden rake hang?"], ["show", "rake"]):
+        leader, follower = pty.openpty()
+        done = subprocess.run(
+            [VMEM, *verb, "--vault", str(mem.root)], stdout=follower, stderr=subprocess.PIPE, timeout=120
+        )
+        os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(leader)
+        assert done.returncode == 0 and b"garden rake" in seen and b"\x1b]52" not in seen, (verb, seen)
+    piped = _vmem("recall", "where does my garden rake hang?", "--vault", str(mem.root))
+    assert "\x1b]52" in piped.stdout  # a program's copy is the file's text

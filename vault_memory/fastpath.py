@@ -23,7 +23,7 @@ import os
 import sys
 
 from .daemonlink import ask, find_vault
-from .terminal import printable
+from .terminal import for_a_person, printable
 
 #: the whole answer, not each read: a daemon that trickles bytes is given up on
 DEADLINE_SECONDS = 10.0
@@ -101,7 +101,7 @@ def serve_recall(args: list[str]) -> int | None:
     errors = answer.get("stderr")
     for line in errors if isinstance(errors, list) else []:
         sys.stderr.write(f"{printable(str(line))}\n")
-    sys.stdout.write(answer["stdout"])
+    sys.stdout.write(for_a_person(answer["stdout"], sys.stdout))
     sys.stdout.flush()
     return 0
 

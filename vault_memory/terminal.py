@@ -13,3 +13,11 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 def printable(text: str) -> str:
     """``text`` with every control character shown as ``?``."""
     return _CONTROLS.sub("?", text)
+
+
+def for_a_person(text: str, stream) -> str:
+    """``text`` as written to ``stream``: with its controls shown as ``?`` when a person's
+    terminal reads it (an OSC in a memory can write the clipboard or retitle the window);
+    as it is for a program (an agent's hook, a pipe), whose text it is."""
+    isatty = getattr(stream, "isatty", None)
+    return printable(text) if isatty is not None and isatty() else text

@@ -22,7 +22,7 @@ import typer
 from typer.core import TyperCommand
 
 from ..errors import VaultError
-from ..terminal import printable
+from ..terminal import for_a_person, printable
 
 if TYPE_CHECKING:
     from ..api import VaultMemory
@@ -913,7 +913,7 @@ def show(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None:
     if memory.dated is not None:  # no created: dated by what its person did (vault.dating)
         typer.echo(f"{'dated:':<12}{memory.dated.date().isoformat()}  (by {memory.dated_by}; the file has no created:)")
     typer.echo("")
-    typer.echo(memory.text)
+    typer.echo(for_a_person(memory.text, sys.stdout))
 
 
 @app.command(cls=_Command)
@@ -1162,8 +1162,8 @@ def recall(
         )
     out, errors = result.output("json" if as_json else format.value, explain)
     for line in errors:
-        typer.echo(line, err=True)
-    typer.echo(out, nl=False)
+        typer.echo(printable(line), err=True)
+    typer.echo(for_a_person(out, sys.stdout), nl=False)
 
 
 @app.command(cls=_Command)
