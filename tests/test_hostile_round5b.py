@@ -236,3 +236,20 @@ def test_a_memory_writes_no_escape_sequence_to_a_persons_terminal(tmp_path):
         assert done.returncode == 0 and b"garden rake" in seen and b"\x1b]52" not in seen, (verb, seen)
     piped = _vmem("recall", "where does my garden rake hang?", "--vault", str(mem.root))
     assert "\x1b]52" in piped.stdout  # a program's copy is the file's text
+
+
+def test_a_pin_written_as_text_pins(tmp_path):
+    """Found by the second attack on settling pairs: `pinned: 'true'` (quoted, as an
+    editor's text property writes it) made the whole memory unreadable, so the one memory
+    the user wanted in every prompt was in none. "true" and "false" as text are read as
+    what they say; any other value is still named and the file skipped."""
+    mem = vmem.init(tmp_path / "v", examples=False)
+    (mem.root / "facts" / "a.md").write_text("---\ntype: fact\npinned: 'True'\n---\nI am colour-blind (red-green)\n")
+    (mem.root / "facts" / "b.md").write_text('---\ntype: fact\npinned: "false"\n---\nMy locker code changed in May\n')
+    (mem.root / "facts" / "c.md").write_text("---\ntype: fact\npinned: sometimes\n---\nMy umbrella is green\n")
+    block = mem.recall("what bus goes to the airport?").block
+    assert "colour-blind" in block and "locker" not in block, block
+    listed = {m.text for m in mem.list().memories}
+    assert "My locker code changed in May" in listed and "My umbrella is green" not in listed
+    doctor = _vmem("doctor", "--vault", str(mem.root))
+    assert "c.md" in doctor.stdout and "a.md" not in doctor.stdout and "b.md" not in doctor.stdout, doctor.stdout

@@ -365,9 +365,13 @@ class _Fields:
         return value
 
     def pinned(self) -> Any:
+        """A boolean; "true" or "false" written as text (quoted, or by an editor's text
+        property) is read as what it says: the whole memory was refused for it."""
         value = self.data.get("pinned", False)
         if value is None:
             return False
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
         if not isinstance(value, bool):
             self.fail("pinned", f"must be true or false, not {value!r}")
         return value
