@@ -85,12 +85,6 @@ class History:
         return iter(self.chain)
 
 
-def _ids(value: object) -> bool:
-    """Whether a ``compatible_with`` as written is an id or a list of them."""
-    items = value if isinstance(value, list) else [value]
-    return all(isinstance(item, str) and item.strip() for item in items)
-
-
 @dataclass
 class Checkup:
     """``doctor``: how many files were checked and what is wrong with them."""
@@ -543,6 +537,7 @@ class VaultMemory:
         ``newer``'s frontmatter (that one line changes), so it is never marked again. Named
         the other way round, the pair is still recorded in the newer file."""
         from .lifecycle import COMPATIBLE_KEY, said_order, settled
+        from .vault.memory import names_memories
         from .writing.rules import find
 
         new = self._on_backend(lambda backend: find(backend, newer, prefix=prefix))
@@ -556,7 +551,7 @@ class VaultMemory:
         if old.id in new.supersedes or new.id in old.supersedes:
             raise InvalidInput(f"one of {new.id} and {old.id} replaces the other (supersedes): `vmem history {new.id}`")
         written = new.extra.get(COMPATIBLE_KEY)
-        if written is not None and not _ids(written):  # rewritten, what is no id would be lost or made text
+        if written is not None and not names_memories(written):  # rewritten, what is no id would be lost or made text
             raise InvalidInput(
                 f"'{COMPATIBLE_KEY}' in {new.file} holds what is no memory id ({written!r}); fix it by hand "
                 "(`vmem doctor` names it), then settle the pair"

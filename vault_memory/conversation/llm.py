@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -141,10 +141,10 @@ def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callab
     headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
     payload = {"model": settings.model, "messages": messages, "temperature": 0, "stream": False}
     problem = "no attempt was made"
+    shown = redacted_url(settings.endpoint)  # as messages may name it
     for attempt in range(settings.retries + 1):
         if attempt:
             sleep(min(0.5 * 2 ** (attempt - 1), 8.0))
-        shown = _shown(settings.endpoint)
         try:
             status, body = _post_within(settings.endpoint, payload, headers, settings.timeout)
         except (httpx.InvalidURL, httpx.UnsupportedProtocol) as e:  # asking again changes nothing
@@ -172,11 +172,6 @@ def chat(settings: LLMSettings, messages: list[dict[str, str]], *, sleep: Callab
             raise LLMError(f"{shown} answered a message without text")
         return content
     raise LLMError(f"{problem} (after {settings.retries + 1} attempts)")
-
-
-def _shown(url: str) -> str:
-    """An endpoint as a message may name it (``config.redacted_url``)."""
-    return redacted_url(url)
 
 
 #: the largest answer read from the endpoint: a chat completion of extracted memories is
@@ -289,18 +284,22 @@ def _objects(reply: str) -> list[list[tuple[str, Any]]]:
         return [value] if _an_object(value) else []
     found: list[list[tuple[str, Any]]] = []
     after = 0
-    for n, opening in enumerate(_OPENING.finditer(text)):
-        if n >= _OPENINGS_READ:
-            break
-        if opening.start() < after:
+    for start in _openings(text):
+        if start < after:
             continue
         try:
-            value, after = decoder.raw_decode(text, opening.start())
+            value, after = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
             continue
         if _an_object(value):
             found.append(value)
     return found
+
+
+def _openings(text: str) -> Iterator[int]:
+    """Where a JSON object may open in ``text``, the first ``_OPENINGS_READ`` of them: each
+    failed try at one costs the text before it."""
+    return (m.start() for _, m in zip(range(_OPENINGS_READ), _OPENING.finditer(text)))
 
 
 def _an_object(value: Any) -> bool:
@@ -411,8 +410,7 @@ def parse_reply(reply: str) -> Any:
         except ValueError:
             pass
     decoder = json.JSONDecoder()
-    starts = (m.start() for n, m in enumerate(_OPENING.finditer(text)) if n < _OPENINGS_READ)
-    for start in starts:  # each failed try costs the text before it: a few, near the start
+    for start in _openings(text):
         try:
             value, end = decoder.raw_decode(text, start)
             value = safejson.loads(text[start:end])  # the object found, read with the bounds of any other

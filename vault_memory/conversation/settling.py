@@ -14,13 +14,12 @@ today's clock, or whose older fact is pinned, is left for the user to settle.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError, LLMError, VaultError
 from ..lifecycle import Conflict, judged_settlements, settled
-from ..vault.doctor import FUTURE_SLACK
+from ..vault.doctor import dated_ahead
 from .llm import ChatClient, LLMSettings, judge_pairs
 
 #: what each believed answer does to its pair
@@ -121,11 +120,7 @@ def _endpoint(mem: Any) -> ChatClient:
 def _dated_ahead(memories: list[Any]) -> str:
     """The id of a memory dated after today's clock (``vmem doctor``'s ``future_created``),
     or "": which of a pair was said later is then not known."""
-    now = dt.datetime.now().astimezone()
-    for m in memories:
-        if m.created is not None and m.created.tzinfo is not None and m.created > now + FUTURE_SLACK:
-            return str(m.id)
-    return ""
+    return next((str(m.id) for m in memories if dated_ahead(m)), "")
 
 
 def _why_left(mem: Any, conflict: Conflict, answer: str, replaced: set[str]) -> str:

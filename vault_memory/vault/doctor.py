@@ -10,7 +10,7 @@ from ..errors import FrontmatterError, MemoryFileError
 from ..lang import SPANISH, detect
 from .fileformat import decode, load_yaml, parse_memory, repeated_keys, split_frontmatter, type_warning
 from .language import unread_note
-from .memory import COMPATIBLE_KEY, Memory, claims_by_id
+from .memory import COMPATIBLE_KEY, Memory, claims_by_id, names_memories
 from .sameness import same_words
 from .scanner import escaped, is_candidate, is_utf8
 from .secrets import find_secret
@@ -63,14 +63,22 @@ def _loaded_problems(vault: Vault, memory: Memory) -> list[Problem]:
 FUTURE_SLACK = dt.timedelta(days=1)
 
 
+def dated_ahead(memory: Memory, now: dt.datetime | None = None) -> bool:
+    """Whether ``memory``'s ``created`` is after today's clock, past ``FUTURE_SLACK``: which
+    of it and a fact said since was said later is not known."""
+    created = memory.created
+    now = now or dt.datetime.now().astimezone()
+    return created is not None and created.tzinfo is not None and created > now + FUTURE_SLACK
+
+
 def _future_problems(memory: Memory, now: dt.datetime | None = None) -> list[Problem]:
     """A ``created`` after today (a clock ahead on the machine that wrote it, a typo): the
     memory reads as said after everything said until that day, so a change said since is
     read as the older of the two."""
-    created = memory.created
-    now = now or dt.datetime.now().astimezone()
-    if created is None or created.tzinfo is None or created <= now + FUTURE_SLACK:
+    if not dated_ahead(memory, now):
         return []
+    created = memory.created
+    assert created is not None
     message = (
         f"created {created.isoformat()} is in the future (a clock ahead, or a typo): it reads as said after "
         "everything said until then, so a change said since reads as the older; set 'created' to when it was said"
@@ -82,10 +90,7 @@ def _settled_problems(memory: Memory) -> list[Problem]:
     """A ``compatible_with`` that names no memory the way `vmem conflicts --both-true` writes
     it (an id, or a list of ids): the pairs it meant to settle are marked again."""
     value = memory.extra.get(COMPATIBLE_KEY)
-    if value is None and COMPATIBLE_KEY not in memory.extra:
-        return []
-    items = value if isinstance(value, list) else [value]
-    if all(isinstance(item, str) and item.strip() and len(item) <= 300 for item in items):
+    if (value is None and COMPATIBLE_KEY not in memory.extra) or names_memories(value):
         return []
     message = (
         f"'{COMPATIBLE_KEY}' must be a memory id or a list of them (`vmem conflicts --both-true` writes it); "

@@ -35,6 +35,14 @@ DIGEST_REF = "digest:"
 #: --both-true`): an id or a list of ids, kept among the unknown keys as written
 COMPATIBLE_KEY = "compatible_with"
 
+
+def names_memories(value: object) -> bool:
+    """Whether a ``compatible_with`` as written names memories the way `vmem conflicts
+    --both-true` writes it: an id, or a list of them."""
+    items = value if isinstance(value, list) else [value]
+    return all(isinstance(item, str) and item.strip() and len(item) <= 300 for item in items)
+
+
 KNOWN_KEYS = (
     "id",
     "type",
