@@ -5645,3 +5645,16 @@ def test_what_reaches_the_endpoint_holds_no_secret_in_any_shape(empty_vault_dir,
     settings = LLMSettings.from_config(Config.load(empty_vault_dir))
     assert settings is not None and settings.retries <= 5
     assert redacted_url(settings.url) == "http://127.0.0.1:9/v1"
+
+
+def test_a_keyed_secret_never_reaches_the_write_paths_judge(judged):
+    """Read again after the attacks: the write path's judge sent each neighbour's text
+    alone, so a memory whose key names the secret ("alarm code: 7Qx-2291") went to the
+    endpoint as "7Qx-2291", which recall leaves out; it is sent as recall shows it."""
+    mem, server = judged
+    (mem.root / "facts" / "alarm.md").write_text("---\ntype: fact\nkey: house alarm code\n---\n7Qx-2291\n")
+    mem.remember("The house alarm code is the one on the fridge magnet", now=NOW)
+    server.reply = json.dumps({"1": "unsure", "2": "unsure", "3": "unsure"})
+    mem.remember("We changed the house alarm company to Verisure", now=NOW + DAY)
+    sent = json.dumps([r["body"] for r in server.requests])
+    assert server.requests and "7Qx-2291" not in sent, sent

@@ -314,7 +314,7 @@ def pair_judge(llm: ChatClient, problems: list[str] | None = None) -> Callable[[
 
     def judge(new_text: str, older: list[Any]) -> list[Any]:
         try:
-            return judge_pairs(llm, new_text, [m.text for m in older])  # each masked as it leaves (``_as_data``)
+            return judge_pairs(llm, new_text, [m.shared_text for m in older])  # a keyed secret's value too
         except LLMError as e:
             if problems is not None:
                 problems.append(f"the LLM could not judge a possible conflict: {e}")
