@@ -39,6 +39,8 @@ BOUNDED = {
 BUILT = (
     "vault_memory.vault.secrets._told",
     "vault_memory.vault.secrets._names",
+    "vault_memory.vault.secrets._worded",
+    "vault_memory.vault.secrets._set_words",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",
@@ -108,6 +110,7 @@ def _inputs() -> dict[str, str]:
     out["dots"] = "." * N
     out["brackets"] = "[" * N
     out["secret words"] = "password for my pin is: " * (N // 24) + "x1"
+    out["a password's words again and again"] = "changed the password of the wifi to " * (N // 36) + "sunflower"
     out["an identifier's digits"] = "passport no. " + "1 " * (N // 2)
     for prefix in ("sk-proj-", "sk-", "ghp_", "xoxb-", "hf_", "eyJ", "AKIA", "SG.", "a://b:", "AWS secret "):
         out[f"{prefix!r} again and again"] = prefix * (10 * N // len(prefix))  # longer: a slow one shows

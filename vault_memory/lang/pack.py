@@ -310,6 +310,19 @@ class Pack:
     #: digit or a sign right after one is one, with no "is" between ("the wifi password
     #: hunter22, keep that in mind")
     password_words: tuple[str, ...] = ()
+    #: what a password is said to be when that is no password ("weak", "fine", "segura",
+    #: "fraca"; a participle: "expired", "guardada"), as patterns of one whole word matched
+    #: lower-cased: a lone word of letters told after a password's word is its value
+    #: ("the wifi password is sunflower") unless it is one of these, or a word of the pack
+    password_states: tuple[str, ...] = ()
+    #: the nouns a password's word right after them makes an adjective of, not a password
+    #: ("nombre clave", "palabra clave": a code name, a keyword)
+    password_adjective_of: frozenset[str] = field(default_factory=frozenset)
+    #: how a password is said to be set to a value: the stems of the verbs ("chang", "set";
+    #: "cambi"; "mud", "troc") and the word before the value ("to"; "a"; "para"), as
+    #: patterns: "I changed the wifi password to sunflower", "mudei a senha para bacalhau"
+    password_set_verbs: str = ""
+    password_set_to: str = ""
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

@@ -9,8 +9,9 @@ holds, with where its value is:
   as ``AWS_SECRET_ACCESS_KEY=…``), the shapes a secret scanner's rule set knows;
 - a value told after a secret word of any installed language pack ("my password is:
   hunter2!", "the password for my gmail account is now …", "código do portão: 1234"), when
-  it holds a digit or a sign inside it (so "my password is weak" and "la clave es la
-  paciencia" are no secret);
+  it holds a digit or a sign inside it (so "la clave es la paciencia" is no secret); or a
+  password's lone word of letters ("the wifi password is sunflower", "marmelada é a senha
+  do wifi") that says nothing of what the password is like ("my password is weak");
 - a number whose check digits say what it is: a payment card (Luhn), an IBAN (mod 97), a
   Brazilian CPF, a Spanish DNI or NIE, a US social security number (``python-stdnum``), or
   any number told after an identifier's word ("passport", "DNI", "CPF").
@@ -27,7 +28,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -91,7 +92,8 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"sig|signature|x-amz-signature)=(?P<value>[^&\s#\"'<>]{6,})"
         ),
     ),
-    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    # its signature may be cut off or empty ("alg": "none"): the two encoded JSON parts are no other thing's shape
+    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]{8,})?")),
     # a setting named for a secret, as an environment or a credentials file writes it:
     # AWS_SECRET_ACCESS_KEY=…, export GH_TOKEN="…", aws_secret_access_key = … (~/.aws/credentials)
     (
@@ -488,8 +490,117 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         )
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
         yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
+    yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
+
+
+def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """The passwords of letters alone told right after a password's word and what links
+    them ("the wifi password is sunflower", "a senha do spotify: familiasilva"), or opening
+    the clause before it ("marmelada é a senha do wifi"): a word that says what the password
+    is like ("weak", "caducada"), when ("tomorrow"), a word of the language ("la misma",
+    "practicar") or a password manager's name is none. A word right after a password's word
+    with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
+    linked, set_to, before, states, verbs, adjective_of = _worded()
+    set_words = _set_words()
+    open_things = _names().open_things
+    for pattern in (linked, *set_to, before):
+        for m in caseless(pattern).finditer(read):
+            named, value = m["name"].lower(), m["value"].lower()
+            said_before = read[max(0, m.start("name") - 24) : m.start("name")].split()[-1:]
+            around = f"{' '.join(said_before)} {named} {read[m.end('name') : m.end('name') + 24]}"
+            if (
+                states.fullmatch(value)
+                or caseless(open_things).search(around)
+                or said_before in ([w] for w in adjective_of)
+            ):
+                continue  # "my password is weak", "password manager", "el nombre clave es Jade" (a code name)
+            # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
+            if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
+                continue
+            loose = pattern is linked and not set_words.fullmatch(m["link"] or "")  # "password to protect my account"
+            if pattern is not before and not _ends_there(read, m.end("value"), loose):
+                continue  # "the password is case sensitive", "changed my password to protect my account": it goes on
+            yield m
+
+
+@cache
+def _set_words() -> re.Pattern[str]:
+    """The words a password is said to be set to a value with ("to", "a", "para"), of every pack."""
+    return re.compile("|".join(f"(?:{p.password_set_to})" for p in all_packs() if p.password_set_to) or "(?!)")
+
+
+def _ends_there(read: str, at: int, loose: bool) -> bool:
+    """Whether what is said ends at ``at``: the text's end, a mark, a word that opens the
+    next clause or a laugh ("pikachu jaja no le digas"), or, ``loose``, any function word
+    ("sunflower so tell the guests"; not after "to": "changed it to protect my account")."""
+    rest = read[at : at + 40].lstrip(" \t\"'`”’»*")
+    if not rest or not (rest[0].isalnum() or rest[0] == "_"):
+        return True
+    ends, function_words = _worded_ends()
+    word = rest.split(None, 1)[0]
+    return word in ends or loose and word in function_words
+
+
+@cache
+def _worded_ends() -> tuple[frozenset[str], frozenset[str]]:
+    """The words that may follow a password said at a clause's end: the words that open
+    the next clause, a courtesy or a laugh of one word ("jaja", "kkkk", "thanks"); and
+    every pack's function words."""
+    packs = all_packs()
+    said = (w for p in packs for w in (*p.courtesies, *p.closings) if " " not in w)
+    ends = frozenset((*said, *(w for p in packs for w in (*p.code_then, *p.clause_joins))))
+    return ends, frozenset(w for p in packs for w in p.function_words)
+
+
+@cache
+def _worded() -> tuple[
+    re.Pattern[str],
+    tuple[re.Pattern[str], ...],
+    re.Pattern[str],
+    re.Pattern[str],
+    tuple[tuple[re.Pattern[str], re.Pattern[str]], ...],
+    frozenset[str],
+]:
+    """(a password's value of letters after its word and a link, one it was set to, one
+    before it; the words that are no password: each pack's ``password_states``, function
+    words, numbers and words of when; each pack's password words with its infinitive; the
+    nouns that make a password's word an adjective)."""
+    packs = all_packs()
+
+    def either(words: Callable[..., Iterable[str]]) -> str:
+        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
+
+    names = either(lambda p: p.password_words).replace(" ", r"\s+")
+    links = either(lambda p: p.secret_links).replace(" ", r"\s+")
+    whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
+    word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
+    name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
+    linked = re.compile(rf"{name}(?:\s*(?:[:=→]|->)[*_`]{{0,3}}\s*|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*){word}")
+    set_to = tuple(
+        re.compile(
+            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+(?:{p.password_set_to})\s+{word}"
+        )
+        for p in packs
+        if p.password_set_verbs
+    )
+    before = re.compile(
+        rf"(?:\A|(?<=[.;:!?\n]\s)|(?<=\n)){word}\s+(?:{links})\s+(?:[^\W\d]+\s+){{0,3}}?(?P<name>{names})(?![\w-])"
+    )
+    no_value = [
+        *(w for p in packs for w in p.password_states),
+        *(re.escape(w) for p in packs for w in (*p.function_words, *p.numbers, *p.weekdays, *p.months)),
+        *(when for p in packs for when, _ in p.relative_times if "{" not in when),
+    ]
+    states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for w in no_value) + r")\Z")  # read whole: linear
+    verbs = tuple(
+        (re.compile("|".join(p.password_words).replace(" ", r"\s+")), re.compile(rf"\A(?:{p.infinitive})\Z"))
+        for p in packs
+        if p.infinitive and p.password_words
+    )
+    adjective_of = frozenset(w for p in packs for w in p.password_adjective_of)
+    return linked, set_to, before, states, verbs, adjective_of
 
 
 def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:

@@ -692,6 +692,20 @@ PACK = Pack(
     pointing_idioms=r"because\s+of\s+(?:this|these)|on\s+top\s+of\s+this|more\s+than\s+this|despite\s+this|besides\s+this|apart\s+from\s+this",
     periods=tuple("weekend weekends fall autumn spring summer winter season semester term quarter time".split()),
     password_words=(r"passw(?:ords?|[a-z]{1,4}d)", "passwd", "pw", "pwd", "passphrase"),
+    password_set_verbs=r"chang|set|reset|switch|updat",
+    password_set_to=r"to",
+    password_states=(
+        r"whatever|anything|something|nothing|whichever|everything|different",
+        r"big|small|tiny|huge|enormous",
+        r"[a-z]{3,}(?<!e)ed|used|reused",  # expired, saved, changed, required (not "seed", "red")
+        r"written|hidden|stolen|taken|given|forgotten|broken|known|shown|stuck|kept|lost|set|sent|shared|gotten",
+        r"[a-z]{3,}ly|too|very|really|quite|pretty|super|still|also|again|now|either|somewhere",  # adverbs
+        r"(?:in)?secure|(?:un)?safe|weak|strong|long|short|simple|easy|hard|complex|complicated|obvious|random",
+        r"(?:in)?correct|(?:in)?valid|wrong|right|fine|ok|okay|good|bad|great|terrible|awful|useless",
+        r"new|old|same|different|temporary|unique|blank|empty|private|personal|optional|mandatory",
+        r"case[- ]sensitive|sensitive|memorable|forgettable|unchanged|gone|lost|there|here|everywhere",
+        r"mine|yours|his|hers|ours|theirs|ready|missing|ridiculous|impossible|insane|annoying|long-?ish",
+    ),
     card_names=(r"card(?:\s+number)?", "visa", "mastercard", "amex"),
     token_names=("token", r"(?:api|secret|access|private|license|licence|product|stripe|openai|aws)\s+key"),
     secret_places=frozenset("in on under from into inside via".split()),

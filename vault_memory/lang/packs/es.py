@@ -723,7 +723,27 @@ PACK = Pack(
     periods=tuple(
         "temporada temporadas verano invierno otoño primavera semestre trimestre finde fin época epoca horario vez curso vacaciones navidades fiestas".split()
     ),
-    password_words=("contraseñas?", "contrasenas?", "clave"),
+    password_words=("contraseñas?", "contrasenas?", "clave", "contra"),
+    password_adjective_of=frozenset(
+        "nombre nombres punto puntos pieza piezas idea ideas dato datos fecha fechas momento factor "
+        "tema temas papel elemento elementos pregunta preguntas figura jugador jugadora paso pasos".split()
+    ),
+    password_set_verbs=r"cambi|camb|pus|pon|dej|configur|actualic|actualiz|restablec",
+    password_set_to=r"a",
+    password_states=(
+        r"algo|alguna|alguno|cualquiera|nada|todo|otra|una",
+        r"grande|pequeñ[oa]|enorme|kilom[eé]tric[oa]",
+        r"[a-zñç]{3,}mente|muy|muito|bem|bien|tan|t[aã]o|demasiado|super|s[uú]per|todav[ií]a|ainda|tamb[ié]m|tambi[eé]n|ya|j[aá]",  # adverbs
+        # the participles of what is done to a password (not any -ada: "limonada" may be one)
+        r"(?:guard|cambi|caduc|venc|bloque|olvid|perd|apunt|anot|compart|hacke|jaque|rob|filtr|proteg|cifr|encript"
+        r"|gener|requer|configur|restablec|resete|expir|actualiz|verific|comprometid|repet|us|cre|pon|asign)(?:ad|id)[oa]s?"
+        r"|escrit[oa]s?|puest[oa]s?|hech[oa]s?",
+        r"segur[oa]|insegur[oa]|d[eé]bil|fuerte|larg[oa]|cort[oa]|simple|sencill[oa]|f[aá]cil|dif[ií]cil|complej[oa]",
+        r"obvi[oa]|aleatori[oa]|correct[oa]|incorrect[oa]|v[aá]lid[oa]|inv[aá]lid[oa]|err[oó]ne[oa]|buen[oa]|mal[oa]",
+        r"nuev[oa]|viej[oa]|antigu[oa]|mism[oa]|distint[oa]|diferente|temporal|provisional|[uú]nic[oa]|personal",
+        r"privad[oa]|obligatori[oa]|opcional|vac[ií]a|horrible|rid[ií]cul[oa]|imposible|m[ií][oa]|tuy[oa]|suy[oa]",
+        r"nuestr[oa]|esta|esa|[eé]sta|[eé]sa|aquella|otra|otro|igual|la\s+misma",
+    ),
     card_names=("tarjeta", "visa", "mastercard"),
     token_names=("token",),
     secret_places=frozenset("en de del desde dentro".split()),

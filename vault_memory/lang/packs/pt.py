@@ -723,6 +723,22 @@ PACK = Pack(
         "temporada temporadas verão verao inverno outono primavera semestre trimestre fds fim época epoca horário horario vez altura período periodo férias ferias".split()
     ),
     password_words=("senhas?", "palavras?-passe"),
+    password_set_verbs=r"mud|troc|alter|coloc|coloq|pus|p[oô]|deix|atualiz|defin|redefin",
+    password_set_to=r"para|pra",
+    password_states=(
+        r"algo|alguma|algum|qualquer|nada|tudo|outra|uma",
+        r"[a-zñç]{3,}mente|muy|muito|bem|bien|tan|t[aã]o|demasiado|super|s[uú]per|todav[ií]a|ainda|tamb[ié]m|tambi[eé]n|ya|j[aá]",  # adverbs
+        # the participles of what is done to a password (not any -ada: "marmelada" may be one)
+        r"(?:guard|troc|mud|alter|expir|venc|bloque|esquec|perd|anot|compartilh|partilh|hacke|roub|vaz|proteg|cifr"
+        r"|encript|ger|exig|configur|redefin|defin|reset|atualiz|verific|comprometid|repet|us|cri|salv)(?:ad|id)[oa]s?"
+        r"|salv[oa]s?|escrit[oa]s?|post[oa]s?|feit[oa]s?",
+        r"segur[oa]|insegur[oa]|fraca|fraco|forte|long[oa]|curt[oa]|simples|f[aá]cil|dif[ií]cil|complex[oa]",
+        r"[oó]bvi[oa]|aleat[oó]ri[oa]|corret[oa]|incorret[oa]|v[aá]lid[oa]|inv[aá]lid[oa]|errad[oa]|boa|bom|m[aá]|ruim",
+        r"nov[oa]|velh[oa]|antig[oa]|mesm[oa]|diferente|tempor[aá]ria|provis[oó]ria|[uú]nic[oa]|pessoal|privad[oa]",
+        r"obrigat[oó]ri[oa]|opcional|vazi[oa]|horr[ií]vel|rid[ií]cul[oa]|imposs[ií]vel|minha|tua|sua|nossa|essa|esta",
+        r"outra|outro|igual|aquela",
+        r"comprid[oa]|grande|pequen[oa]|enorme",
+    ),
     card_names=(r"cart[aã]o", "visa", "mastercard"),
     token_names=("token", r"chave\s+(?:d[ae]\s+)?(?:api|acesso|secreta|privada)"),
     secret_places=frozenset("em no na de do da dentro".split()),
