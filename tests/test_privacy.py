@@ -442,8 +442,42 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "el nombre clave de la operación es Cóndor",  # a code name
         "a senha é pessoal e intransferível",
         "mudei a senha para uma mais forte",
+        # whom "is" names, when the password is no subject of it (an attacker's pass, other words)
+        "the neighbour who set up the guest password is Derek",
+        "quien guarda la contraseña del banco es Lucía",
+        "quem guarda a senha do cofre é Beatriz",
+        "the password is generic",
+        "la contraseña es genérica",
+        "a senha é comum",
     ],
 )
 def test_what_a_password_is_like_is_no_password(mem, text):
     mem.remember(text)
     assert list(mem.root.glob("facts/*.md"))
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Marigold is the password of the shed laptop", "marigold"),
+        ("5127 is the pin of the work phone", "5127"),
+        ("the side gate opens with 8830, after dark", "8830"),  # a code told by what it opens, no secret word
+    ],
+)
+def test_a_secret_said_before_its_word_never_names_the_file(cli, text, secret):
+    """An id and a file name were cut after the first secret word only: a value said before
+    it ("… is the pin") or with none ("opens with …") went into the name of a file stored
+    with --allow-secret, which `ls`, git and every listing show."""
+    done = cli("remember", text, "--allow-secret", "--json")
+    assert done.exit_code == 0, done.stderr
+    written = json.loads(done.stdout)
+    assert secret not in written["path"].lower() and secret not in written["id"].lower(), written
+
+
+def test_a_password_said_again_elsewhere_in_the_text_is_left_out_there_too():
+    """Only the value after the password's word was left out; the same word said earlier in
+    the note was shown, and with it the password."""
+    text = "Biscuit is the name of our cat, and the shed password is biscuit"
+    assert masked(text) == f"{LEFT_OUT} is the name of our cat, and the shed password is {LEFT_OUT}"
+    text = "our router came named Tulip77 and its password is tulip77 still"
+    assert masked(text) == f"our router came named {LEFT_OUT} and its password is {LEFT_OUT} still"

@@ -318,6 +318,10 @@ class Pack:
     #: the nouns a password's word right after them makes an adjective of, not a password
     #: ("nombre clave", "palabra clave": a code name, a keyword)
     password_adjective_of: frozenset[str] = field(default_factory=frozenset)
+    #: the words that, said before a password's word in its clause, make the password no
+    #: subject of what follows: whom "is" then names ("the person *who* knows the password
+    #: is Maria", "el dueño *de* la contraseña es Juan")
+    password_not_subject: frozenset[str] = field(default_factory=frozenset)
     #: how a password is said to be set to a value: the stems of the verbs ("chang", "set";
     #: "cambi"; "mud", "troc") and the word before the value ("to"; "a"; "para"), as
     #: patterns: "I changed the wifi password to sunflower", "mudei a senha para bacalhau"

@@ -18,9 +18,9 @@ holds, with where its value is:
 
 Every write refuses a text with one (``memory.check_new``); a hand-written file that holds
 one is shown with its value left out (``masked``, through ``Memory.shared_text``); a file
-name never carries the words after a secret word (``before_secret``). What a person marks
-``<private>…</private>`` is cut out before anything reads it (``without_private``): it is
-not written, not sent to an LLM, not shown.
+name never carries a secret's value or the words after a secret word (``before_secret``).
+What a person marks ``<private>…</private>`` is cut out before anything reads it
+(``without_private``): it is not written, not sent to an LLM, not shown.
 """
 
 from __future__ import annotations
@@ -244,18 +244,48 @@ def _secret_cells(row: re.Match[str], line_start: int, secret_columns: set[int])
 def masked(text: str) -> str:
     """``text`` with the value of each secret it holds shown as ``LEFT_OUT``: a person's own
     note ("My wifi password is …") is recalled without what would leak."""
+    found = sorted((secret.start, secret.end) for secret in find_secrets(text))
     parts, at = [], 0
-    for secret in sorted(find_secrets(text), key=lambda s: s.start):
-        parts += [text[at : secret.start], LEFT_OUT]
-        at = secret.end
+    for start, end in sorted([*found, *_said_again(text, found)]):
+        parts += [text[at:start], LEFT_OUT]
+        at = end
     return "".join(parts) + text[at:] if parts else text
+
+
+#: a word as typed, and the marks around it that are not part of it
+_TYPED = re.compile(r"\S+")
+_AROUND = ".,;:!?\"'`()[]<>«»“”‘’*"
+
+
+def _said_again(text: str, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where a secret's value of one word (four characters or more) is said again, as a
+    whole word, outside what was found ("sunflower is my favourite flower, and the wifi
+    password is sunflower"): read once, word by word, so many secrets stay linear."""
+    values = {text[s:e].casefold() for s, e in found if e - s >= 4 and not any(ch.isspace() for ch in text[s:e])}
+    if not values:
+        return []
+    starts = [s for s, _ in found]
+    again = []
+    for m in _TYPED.finditer(text):
+        word = m.group()
+        start = m.start() + len(word) - len(word.lstrip(_AROUND))
+        end = m.end() - (len(word) - len(word.rstrip(_AROUND)))
+        if end <= start or text[start:end].casefold() not in values:
+            continue
+        at = bisect.bisect_right(starts, start)
+        if (at and found[at - 1][1] > start) or (at < len(found) and found[at][0] < end):
+            continue  # (part of) what was found
+        again.append((start, end))
+    return again
 
 
 def before_secret(text: str) -> str:
     """``text`` up to the end of its first secret word ("my wifi password is sunflower" →
-    "my wifi password"): what a file name or an id may say of it."""
+    "my wifi password"), or up to a secret's value said before it ("9920 is the pin …",
+    "Kestrel is my laptop password" → ""): what a file name or an id may say of it."""
     match = _secret_word(text)
-    return text[: match.end()] if match else text
+    cut = min((secret.start for secret in find_secrets(text)), default=len(text))
+    return text[: min(cut, match.end())] if match else text[:cut]
 
 
 def _secret_word(text: str) -> re.Match[str] | None:
@@ -504,18 +534,21 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
     linked, set_to, before, states, verbs, adjective_of = _worded()
     set_words = _set_words()
+    not_subject = {w for p in all_packs() for w in p.password_not_subject}
     open_things = _names().open_things
     for pattern in (linked, *set_to, before):
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
-            said_before = read[max(0, m.start("name") - 24) : m.start("name")].split()[-1:]
-            around = f"{' '.join(said_before)} {named} {read[m.end('name') : m.end('name') + 24]}"
+            clause = re.split(r"[.,;:!?\n]", read[max(0, m.start("name") - 60) : m.start("name")])[-1].split()
+            around = f"{' '.join(clause[-3:])} {named} {read[m.end('name') : m.end('name') + 24]}"
             if (
                 states.fullmatch(value)
                 or caseless(open_things).search(around)
-                or said_before in ([w] for w in adjective_of)
+                or clause[-1:] in ([w] for w in adjective_of)
             ):
-                continue  # "my password is weak", "password manager", "el nombre clave es Jade" (a code name)
+                continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
+            if pattern is not before and not not_subject.isdisjoint(clause[-6:]):
+                continue  # "the person who knows the password is Maria"
             # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
             if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
                 continue

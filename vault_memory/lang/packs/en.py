@@ -694,7 +694,10 @@ PACK = Pack(
     password_words=(r"passw(?:ords?|[a-z]{1,4}d)", "passwd", "pw", "pwd", "passphrase"),
     password_set_verbs=r"chang|set|reset|switch|updat",
     password_set_to=r"to",
+    password_not_subject=frozenset("who whom whose whoever which of about with by without knows".split()),
     password_states=(
+        r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
+        r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",
         r"whatever|anything|something|nothing|whichever|everything|different",
         r"big|small|tiny|huge|enormous",
         r"[a-z]{3,}(?<!e)ed|used|reused",  # expired, saved, changed, required (not "seed", "red")

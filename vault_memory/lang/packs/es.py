@@ -730,7 +730,11 @@ PACK = Pack(
     ),
     password_set_verbs=r"cambi|camb|pus|pon|dej|configur|actualic|actualiz|restablec",
     password_set_to=r"a",
+    password_not_subject=frozenset("quien quienes cual cuales de del sobre con por sin sabe".split()),
     password_states=(
+        r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
+        r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
+        r"español[a]?|inglés|inglesa|extranjer[oa]|especial|com[uú]n|popular|bonit[oa]|fe[oa]",
         r"algo|alguna|alguno|cualquiera|nada|todo|otra|una",
         r"grande|pequeñ[oa]|enorme|kilom[eé]tric[oa]",
         r"[a-zñç]{3,}mente|muy|muito|bem|bien|tan|t[aã]o|demasiado|super|s[uú]per|todav[ií]a|ainda|tamb[ié]m|tambi[eé]n|ya|j[aá]",  # adverbs

@@ -725,7 +725,12 @@ PACK = Pack(
     password_words=("senhas?", "palavras?-passe"),
     password_set_verbs=r"mud|troc|alter|coloc|coloq|pus|p[oô]|deix|atualiz|defin|redefin",
     password_set_to=r"para|pra",
+    password_not_subject=frozenset("quem qual quais de do da dos das sobre com por sem sabe".split()),
     password_states=(
+        r"secret[oa]|desconhecid[oa]|conhecid[oa]|padr[aã]o|gen[eé]ric[oa]|invis[ií]vel|vis[ií]vel|sigilos[oa]",
+        r"irrelevante|importante|necess[aá]ri[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
+        r"criptografad[oa]|intransfer[ií]vel|brasileir[oa]|portugues[a]?|inglês|inglesa|estrangeir[oa]|especial",
+        r"comum|popular|bonit[oa]|fei[oa]",
         r"algo|alguma|algum|qualquer|nada|tudo|outra|uma",
         r"[a-zñç]{3,}mente|muy|muito|bem|bien|tan|t[aã]o|demasiado|super|s[uú]per|todav[ií]a|ainda|tamb[ié]m|tambi[eé]n|ya|j[aá]",  # adverbs
         # the participles of what is done to a password (not any -ada: "marmelada" may be one)
