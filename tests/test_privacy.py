@@ -416,6 +416,13 @@ WORDED_PASSWORDS = [
     "a senha do roteador é jabuticaba",
     "mudei a senha do notebook para tucano",
     "palavra-passe do email: andorinha",
+    # a clause said of the password before "is", a word used "as" the password
+    "the passphrase we picked for the safe is lanternfish",
+    "la contraseña que le puse a la impresora es gaviota",
+    "a senha que eu criei pro wifi é pitanga",
+    "I use saxophone as the password for the NAS",
+    "usa lechuza como contraseña del router",
+    "botei jabuti de senha no notebook",
 ]
 
 
@@ -447,6 +454,9 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "quien guarda la contraseña del banco es Lucía",
         "quem guarda a senha do cofre é Beatriz",
         "the password is generic",
+        "I use Bitwarden as my password manager",
+        "the password you chose is too short",
+        "uso el correo como contraseña de respaldo",
         "la contraseña es genérica",
         "a senha é comum",
     ],

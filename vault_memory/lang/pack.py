@@ -327,6 +327,12 @@ class Pack:
     #: patterns: "I changed the wifi password to sunflower", "mudei a senha para bacalhau"
     password_set_verbs: str = ""
     password_set_to: str = ""
+    #: the word a password's value is used "as" ("use elephant *as* the password", "set it
+    #: *as* …", "usa X *como* contraseña", "coloquei X *de* senha"), as a pattern
+    password_set_as: str = ""
+    #: the words that open a clause said of a password between its word and "is" ("the
+    #: password *I* use for everything is …", "la contraseña *que* uso para todo es …")
+    password_clause_openers: frozenset[str] = field(default_factory=frozenset)
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

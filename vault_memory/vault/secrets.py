@@ -536,7 +536,7 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     set_words = _set_words()
     not_subject = {w for p in all_packs() for w in p.password_not_subject}
     open_things = _names().open_things
-    for pattern in (linked, *set_to, before):
+    for pattern in (linked, *set_to, before):  # each found once: they read apart
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
             clause = re.split(r"[.,;:!?\n]", read[max(0, m.start("name") - 60) : m.start("name")])[-1].split()
@@ -547,13 +547,14 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
                 or clause[-1:] in ([w] for w in adjective_of)
             ):
                 continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
-            if pattern is not before and not not_subject.isdisjoint(clause[-6:]):
+            told_after = m.start("name") < m.start("value")  # "the password is X", not "X is the password"
+            if told_after and not not_subject.isdisjoint(clause[-6:]):
                 continue  # "the person who knows the password is Maria"
             # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
             if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
                 continue
             loose = pattern is linked and not set_words.fullmatch(m["link"] or "")  # "password to protect my account"
-            if pattern is not before and not _ends_there(read, m.end("value"), loose):
+            if told_after and not _ends_there(read, m.end("value"), loose):
                 continue  # "the password is case sensitive", "changed my password to protect my account": it goes on
             yield m
 
@@ -610,13 +611,26 @@ def _worded() -> tuple[
     whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
     word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
     name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
-    linked = re.compile(rf"{name}(?:\s*(?:[:=→]|->)[*_`]{{0,3}}\s*|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*){word}")
+    openers = either(lambda p: p.password_clause_openers)
+    # what is said of the password between its word and "is": "the password I use for everything is …"
+    clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{1,6}}?)?" if openers else ""
+    linked = re.compile(
+        rf"{name}{clause}(?:\s*(?:[:=→]|->)[*_`]{{0,3}}\s*|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*){word}"
+    )
     set_to = tuple(
         re.compile(
-            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+(?:{p.password_set_to})\s+{word}"
+            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+"
+            rf"(?:{'|'.join(w for w in (p.password_set_to, p.password_set_as) if w)})\s+{word}"
         )
         for p in packs
         if p.password_set_verbs
+    ) + tuple(  # "use elephant as the password", "usa murciélago como contraseña"
+        re.compile(
+            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+{word}\s+(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
+            rf"(?P<name>{names})(?![\w-])"
+        )
+        for p in packs
+        if p.password_set_verbs and p.password_set_as
     )
     before = re.compile(
         rf"(?:\A|(?<=[.;:!?\n]\s)|(?<=\n)){word}\s+(?:{links})\s+(?:[^\W\d]+\s+){{0,3}}?(?P<name>{names})(?![\w-])"
