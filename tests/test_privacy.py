@@ -423,6 +423,9 @@ WORDED_PASSWORDS = [
     "I use saxophone as the password for the NAS",
     "usa lechuza como contraseña del router",
     "botei jabuti de senha no notebook",
+    # a login and its password said as a pair, the password's word right before its value
+    "login: anaclara, password bluebird",
+    "usuario el de siempre y contraseña golondrina",
 ]
 
 
@@ -457,6 +460,8 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "I use Bitwarden as my password manager",
         "the password you chose is too short",
         "uso el correo como contraseña de respaldo",
+        "usuario nuevo, contraseña temporal",
+        "the user forgot the password again.",
         "la contraseña es genérica",
         "a senha é comum",
     ],
@@ -491,3 +496,5 @@ def test_a_password_said_again_elsewhere_in_the_text_is_left_out_there_too():
     assert masked(text) == f"{LEFT_OUT} is the name of our cat, and the shed password is {LEFT_OUT}"
     text = "our router came named Tulip77 and its password is tulip77 still"
     assert masked(text) == f"our router came named {LEFT_OUT} and its password is {LEFT_OUT} still"
+    # the login's word told before "é … senha" is no password: only the pair's password is left out
+    assert masked("login é o email e senha tucano") == f"login é o email e senha {LEFT_OUT}"

@@ -333,6 +333,10 @@ class Pack:
     #: the words that open a clause said of a password between its word and "is" ("the
     #: password *I* use for everything is …", "la contraseña *que* uso para todo es …")
     password_clause_openers: frozenset[str] = field(default_factory=frozenset)
+    #: the words of a login said before its password in one sentence ("user …, password
+    #: X", "usuario el de siempre y contraseña X"): there a lone word right after the
+    #: password's word, ending the clause, is its value
+    login_words: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

@@ -532,11 +532,11 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     is like ("weak", "caducada"), when ("tomorrow"), a word of the language ("la misma",
     "practicar") or a password manager's name is none. A word right after a password's word
     with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
-    linked, set_to, before, states, verbs, adjective_of = _worded()
+    linked, set_to, after_login, before, states, verbs, adjective_of = _worded()
     set_words = _set_words()
     not_subject = {w for p in all_packs() for w in p.password_not_subject}
     open_things = _names().open_things
-    for pattern in (linked, *set_to, before):  # each found once: they read apart
+    for pattern in (linked, *set_to, after_login, before):
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
             clause = re.split(r"[.,;:!?\n]", read[max(0, m.start("name") - 60) : m.start("name")])[-1].split()
@@ -548,7 +548,7 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
             ):
                 continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
             told_after = m.start("name") < m.start("value")  # "the password is X", not "X is the password"
-            if told_after and not not_subject.isdisjoint(clause[-6:]):
+            if told_after and pattern is not after_login and not not_subject.isdisjoint(clause[-6:]):
                 continue  # "the person who knows the password is Maria"
             # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
             if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
@@ -594,11 +594,12 @@ def _worded() -> tuple[
     tuple[re.Pattern[str], ...],
     re.Pattern[str],
     re.Pattern[str],
+    re.Pattern[str],
     tuple[tuple[re.Pattern[str], re.Pattern[str]], ...],
     frozenset[str],
 ]:
     """(a password's value of letters after its word and a link, one it was set to, one
-    before it; the words that are no password: each pack's ``password_states``, function
+    right after its word after a login's, one before it; the words that are no password: each pack's ``password_states``, function
     words, numbers and words of when; each pack's password words with its infinitive; the
     nouns that make a password's word an adjective)."""
     packs = all_packs()
@@ -632,12 +633,22 @@ def _worded() -> tuple[
         for p in packs
         if p.password_set_verbs and p.password_set_as
     )
-    before = re.compile(
-        rf"(?:\A|(?<=[.;:!?\n]\s)|(?<=\n)){word}\s+(?:{links})\s+(?:[^\W\d]+\s+){{0,3}}?(?P<name>{names})(?![\w-])"
+    logins = either(lambda p: p.login_words).replace(" ", r"\s+")
+    # after a login said in its sentence, a word right after the password's word: "user is the family email, password X"
+    joins = either(lambda p: (*p.and_words, *p.clause_joins)).replace(" ", r"\s+")
+    after_login = re.compile(  # the pair's parts joined by a comma or an "and"
+        rf"(?<![\w-])(?:{logins})(?![\w-])[^.!?\n]{{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
+        rf"(?P<name>{names})\s+{word}(?=\s*(?:$|[.,;!)\n]))"
+        if logins
+        else "(?!)"
     )
+    # between the link and the password's word, its words ("the wifi", "my laptop"), no "and" of another clause
+    gap = rf"(?:(?!(?:{joins})\s)[^\W\d]+\s+){{0,3}}?"
+    before = re.compile(rf"(?:\A|(?<=[.;:!?\n]\s)|(?<=\n)){word}\s+(?:{links})\s+{gap}(?P<name>{names})(?![\w-])")
     no_value = [
         *(w for p in packs for w in p.password_states),
         *(re.escape(w) for p in packs for w in (*p.function_words, *p.numbers, *p.weekdays, *p.months)),
+        *(w for p in packs for w in p.login_words),  # "login é o email e senha …": the login's word
         *(when for p in packs for when, _ in p.relative_times if "{" not in when),
     ]
     states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for w in no_value) + r")\Z")  # read whole: linear
@@ -647,7 +658,7 @@ def _worded() -> tuple[
         if p.infinitive and p.password_words
     )
     adjective_of = frozenset(w for p in packs for w in p.password_adjective_of)
-    return linked, set_to, before, states, verbs, adjective_of
+    return linked, set_to, after_login, before, states, verbs, adjective_of
 
 
 def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:

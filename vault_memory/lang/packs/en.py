@@ -697,6 +697,7 @@ PACK = Pack(
     password_clause_openers=frozenset("that which i we you he she they".split()),
     password_set_to=r"to",
     password_not_subject=frozenset("who whom whose whoever which of about with by without knows".split()),
+    login_words=("users?", "user ?names?", "logins?", "e-?mails?"),
     password_states=(
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",

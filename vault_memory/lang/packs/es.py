@@ -733,6 +733,7 @@ PACK = Pack(
     password_clause_openers=frozenset("que q".split()),
     password_set_to=r"a",
     password_not_subject=frozenset("quien quienes cual cuales de del sobre con por sin sabe".split()),
+    login_words=("usuari[oa]s?", "users?", "logins?", "correos?", "e-?mails?"),
     password_states=(
         r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
         r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",

@@ -728,6 +728,7 @@ PACK = Pack(
     password_clause_openers=frozenset("que q".split()),
     password_set_to=r"para|pra",
     password_not_subject=frozenset("quem qual quais de do da dos das sobre com por sem sabe".split()),
+    login_words=("usu[aá]ri[oa]s?", "users?", "logins?", "e-?mails?"),
     password_states=(
         r"secret[oa]|desconhecid[oa]|conhecid[oa]|padr[aã]o|gen[eé]ric[oa]|invis[ií]vel|vis[ií]vel|sigilos[oa]",
         r"irrelevante|importante|necess[aá]ri[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
