@@ -426,6 +426,17 @@ WORDED_PASSWORDS = [
     # a login and its password said as a pair, the password's word right before its value
     "login: anaclara, password bluebird",
     "usuario el de siempre y contraseña golondrina",
+    # a second attacker's pass (other words): an aside, "'s", a word of place, a colon after
+    # a word, a word of when after it, a login pair with no mark, a wifi's "pass"
+    "the router password, btw, is marshmallow",
+    "la clave del wifi, por cierto, es pimentón",
+    "a senha do cofre, aliás, é goiabeira",
+    "my laptop password's periwinkle",
+    "the wifi password here is Tortellini",
+    "contraseña netflix: boquerón",
+    "I changed the email password to wintergreen today",
+    "user mkim pw riverstone",
+    "the wifi pass is bumblebee",
 ]
 
 
@@ -462,6 +473,9 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "uso el correo como contraseña de respaldo",
         "usuario nuevo, contraseña temporal",
         "the user forgot the password again.",
+        "the woman that reset the router password is Paula",
+        "el técnico que configuró la contraseña es Ramón",
+        "o rapaz que mudou a senha é o Diego",
         "la contraseña es genérica",
         "a senha é comum",
     ],
@@ -498,3 +512,7 @@ def test_a_password_said_again_elsewhere_in_the_text_is_left_out_there_too():
     assert masked(text) == f"our router came named {LEFT_OUT} and its password is {LEFT_OUT} still"
     # the login's word told before "é … senha" is no password: only the pair's password is left out
     assert masked("login é o email e senha tucano") == f"login é o email e senha {LEFT_OUT}"
+    # "de" says whose the password is, not what it is set to
+    assert masked("usa colibri como contraseña de la red de invitados") == (
+        f"usa {LEFT_OUT} como contraseña de la red de invitados"
+    )

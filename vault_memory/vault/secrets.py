@@ -534,9 +534,8 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
     linked, set_to, after_login, before, states, verbs, adjective_of = _worded()
     set_words = _set_words()
-    not_subject = {w for p in all_packs() for w in p.password_not_subject}
     open_things = _names().open_things
-    for pattern in (linked, *set_to, after_login, before):
+    for pattern in (linked, *set_to, *after_login, before):
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
             clause = re.split(r"[.,;:!?\n]", read[max(0, m.start("name") - 60) : m.start("name")])[-1].split()
@@ -548,8 +547,8 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
             ):
                 continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
             told_after = m.start("name") < m.start("value")  # "the password is X", not "X is the password"
-            if told_after and pattern is not after_login and not not_subject.isdisjoint(clause[-6:]):
-                continue  # "the person who knows the password is Maria"
+            if told_after and pattern not in after_login and _not_its_subject(clause[-6:]):
+                continue  # "the person who knows the password is Maria", "la persona que cambió la contraseña es …"
             # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
             if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
                 continue
@@ -557,6 +556,28 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
             if told_after and not _ends_there(read, m.end("value"), loose):
                 continue  # "the password is case sensitive", "changed my password to protect my account": it goes on
             yield m
+
+
+def _not_its_subject(clause: list[str]) -> bool:
+    """Whether the words before a password's word in its clause make it no subject of the
+    "is" after it: a word of ``password_not_subject`` ("who knows the password", "el dueño
+    de la contraseña"), or a "that"/"que" right before a verb ("que cambió la contraseña";
+    not "dijo que la contraseña del servidor es …", nor "remember that my password is …")."""
+    not_subject, that, function_words = _subjects()
+    if not not_subject.isdisjoint(clause):
+        return True
+    said = [i for i, w in enumerate(clause) if w in that]
+    return bool(said) and said[-1] + 1 < len(clause) and clause[said[-1] + 1] not in function_words
+
+
+@cache
+def _subjects() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    packs = all_packs()
+    return (
+        frozenset(w for p in packs for w in p.password_not_subject),
+        frozenset(w for p in packs for w in p.that_words),
+        frozenset(w for p in packs for w in (*p.function_words, *p.value_articles)),
+    )
 
 
 @cache
@@ -580,11 +601,17 @@ def _ends_there(read: str, at: int, loose: bool) -> bool:
 @cache
 def _worded_ends() -> tuple[frozenset[str], frozenset[str]]:
     """The words that may follow a password said at a clause's end: the words that open
-    the next clause, a courtesy or a laugh of one word ("jaja", "kkkk", "thanks"); and
-    every pack's function words."""
+    the next clause, a courtesy or a laugh of one word ("jaja", "kkkk", "thanks"), a word
+    of when ("yesterday", "ayer"); and every pack's function words."""
     packs = all_packs()
     said = (w for p in packs for w in (*p.courtesies, *p.closings) if " " not in w)
-    ends = frozenset((*said, *(w for p in packs for w in (*p.code_then, *p.clause_joins))))
+    # a word of when ("I changed my password to quicksilver yesterday")
+    told = (
+        *(t for p in packs for t, _ in (*p.relative_times, *p.present_times)),
+        *(t for p in packs for t in p.recent_times),
+    )
+    when = (w for times in told for w in times.split("|") if re.fullmatch(r"[^\W\d_]+", w))
+    ends = frozenset((*said, *when, *(w for p in packs for w in (*p.code_then, *p.clause_joins))))
     return ends, frozenset(w for p in packs for w in p.function_words)
 
 
@@ -592,7 +619,7 @@ def _worded_ends() -> tuple[frozenset[str], frozenset[str]]:
 def _worded() -> tuple[
     re.Pattern[str],
     tuple[re.Pattern[str], ...],
-    re.Pattern[str],
+    tuple[re.Pattern[str], ...],
     re.Pattern[str],
     re.Pattern[str],
     tuple[tuple[re.Pattern[str], re.Pattern[str]], ...],
@@ -613,15 +640,19 @@ def _worded() -> tuple[
     word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
     name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
     openers = either(lambda p: p.password_clause_openers)
-    # what is said of the password between its word and "is": "the password I use for everything is …"
-    clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{1,6}}?)?" if openers else ""
+    asides = either(lambda p: p.asides).replace(" ", r"\s+")
+    # what is said of the password between its word and "is": "the password I use for everything is …",
+    # "the wifi password here is …"; an aside between commas: "my password, by the way, is …"
+    clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{0,6}}?)?" if openers else ""
+    aside = rf"(?:\s*,\s*(?:{asides})\s*,)?" if asides else ""
     linked = re.compile(
-        rf"{name}{clause}(?:\s*(?:[:=→]|->)[*_`]{{0,3}}\s*|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*){word}"
+        rf"{name}{clause}{aside}(?:(?:\s+[^\W\d]+){{0,2}}?\s*(?:[:=→]|->)[*_`]{{0,3}}\s*"  # "clave wifi: …"
+        rf"|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*|(?P<own>['’]s)\s+){word}"  # "my password's …"
     )
     set_to = tuple(
         re.compile(
             rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+"
-            rf"(?:{'|'.join(w for w in (p.password_set_to, p.password_set_as) if w)})\s+{word}"
+            rf"(?:{p.password_set_to})\s+{word}"
         )
         for p in packs
         if p.password_set_verbs
@@ -636,11 +667,19 @@ def _worded() -> tuple[
     logins = either(lambda p: p.login_words).replace(" ", r"\s+")
     # after a login said in its sentence, a word right after the password's word: "user is the family email, password X"
     joins = either(lambda p: (*p.and_words, *p.clause_joins)).replace(" ", r"\s+")
-    after_login = re.compile(  # the pair's parts joined by a comma or an "and"
-        rf"(?<![\w-])(?:{logins})(?![\w-])[^.!?\n]{{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
-        rf"(?P<name>{names})\s+{word}(?=\s*(?:$|[.,;!)\n]))"
+    value_ends = r"(?=\s*(?:$|[.,;!)\n]))"
+    after_login = (
+        (  # the pair's parts joined by a comma or an "and", or "user jsmith pw hummingbird"
+            re.compile(
+                rf"(?<![\w-])(?:{logins})(?![\w-])[^.!?\n]{{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
+                rf"(?P<name>{names})\s+{word}{value_ends}"
+            ),
+            re.compile(
+                rf"(?<![\w-])(?:{logins})\s*[:=]?\s*[^\s,;:]{{1,60}}\s+(?P<name>{names})\s*[:=]?\s*{word}{value_ends}"
+            ),
+        )
         if logins
-        else "(?!)"
+        else ()
     )
     # between the link and the password's word, its words ("the wifi", "my laptop"), no "and" of another clause
     gap = rf"(?:(?!(?:{joins})\s)[^\W\d]+\s+){{0,3}}?"

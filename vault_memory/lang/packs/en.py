@@ -691,11 +691,19 @@ PACK = Pack(
     pointing_words=r"this|these",
     pointing_idioms=r"because\s+of\s+(?:this|these)|on\s+top\s+of\s+this|more\s+than\s+this|despite\s+this|besides\s+this|apart\s+from\s+this",
     periods=tuple("weekend weekends fall autumn spring summer winter season semester term quarter time".split()),
-    password_words=(r"passw(?:ords?|[a-z]{1,4}d)", "passwd", "pw", "pwd", "passphrase"),
+    password_words=(
+        r"passw(?:ords?|[a-z]{1,4}d)",
+        "passwd",
+        "pw",
+        "pwd",
+        "passphrase",
+        r"(?:wi-?fi|router|network|hotspot)\s+pass",  # not "my bus pass"
+        r"pass(?=\s*[:=])",
+    ),
     password_set_verbs=r"chang|set|reset|switch|updat|us|pick|chos|choos|put|mak|made",
     password_set_as=r"as",
-    password_clause_openers=frozenset("that which i we you he she they".split()),
-    password_set_to=r"to",
+    password_clause_openers=frozenset("that which i we you he she they here there".split()),
+    password_set_to=r"to|as",
     password_not_subject=frozenset("who whom whose whoever which of about with by without knows".split()),
     login_words=("users?", "user ?names?", "logins?", "e-?mails?"),
     password_states=(

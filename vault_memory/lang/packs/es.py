@@ -730,8 +730,8 @@ PACK = Pack(
     ),
     password_set_verbs=r"cambi|camb|pus|pon|dej|configur|actualic|actualiz|restablec|us|eleg|elij|escog",
     password_set_as=r"como|de",
-    password_clause_openers=frozenset("que q".split()),
-    password_set_to=r"a",
+    password_clause_openers=frozenset("que q aquí aqui ahí ahi allí alli acá aca".split()),
+    password_set_to=r"a|como",
     password_not_subject=frozenset("quien quienes cual cuales de del sobre con por sin sabe".split()),
     login_words=("usuari[oa]s?", "users?", "logins?", "correos?", "e-?mails?"),
     password_states=(
