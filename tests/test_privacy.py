@@ -437,6 +437,10 @@ WORDED_PASSWORDS = [
     "I changed the email password to wintergreen today",
     "user mkim pw riverstone",
     "the wifi pass is bumblebee",
+    # a passphrase or a seed phrase: its words up to where the clause ends
+    "the pass phrase for my backup is silver canoe thunder",
+    "la frase secreta del cofre es tres gatos negros",
+    "minha frase semente começa com girafa trompete lanterna, o resto está no papel",
 ]
 
 
@@ -476,6 +480,8 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "the woman that reset the router password is Paula",
         "el técnico que configuró la contraseña es Ramón",
         "o rapaz que mudou a senha é o Diego",
+        "the passphrase is longer than the old one",
+        "a frase-passe é a mesma de sempre",
         "la contraseña es genérica",
         "a senha é comum",
     ],

@@ -337,6 +337,11 @@ class Pack:
     #: X", "usuario el de siempre y contraseña X"): there a lone word right after the
     #: password's word, ending the clause, is its value
     login_words: tuple[str, ...] = ()
+    #: the words of a secret made of several words (a passphrase, a wallet's seed phrase) and
+    #: what else may tell its words ("starts with", "empieza con"): "the passphrase is purple
+    #: monkey dishwasher", "mi frase semilla es luna perro cielo …"
+    passphrase_words: tuple[str, ...] = ()
+    passphrase_links: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

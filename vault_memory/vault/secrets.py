@@ -520,6 +520,7 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         )
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
         yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
+    yield from (("a passphrase", m) for m in _passphrases(read, caseless))
     yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
@@ -556,6 +557,44 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
             if told_after and not _ends_there(read, m.end("value"), loose):
                 continue  # "the password is case sensitive", "changed my password to protect my account": it goes on
             yield m
+
+
+def _passphrases(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """The words of a passphrase or a seed phrase told after its word ("the passphrase is
+    purple monkey dishwasher", "a frase semente começa com lobo neve piano, …"), up to where
+    the clause ends: none when they say what it is like ("the passphrase is too long", "la
+    frase de paso es la de siempre": a word of ``password_states``, or function words for
+    half of them)."""
+    told, states = _phrase()
+    function_words = _subjects()[2]
+    for m in caseless(told).finditer(read):
+        words = m["value"].lower().split()
+        if any(states.fullmatch(w) for w in words) or 2 * sum(w in function_words for w in words) >= len(words):
+            continue
+        yield m
+
+
+@cache
+def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A passphrase's words after its word and a link, of every pack (read lower-cased), and
+    the words that say what it is like (``password_states``)."""
+    packs = all_packs()
+
+    def either(words: Callable[..., Iterable[str]]) -> str:
+        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
+
+    names, links = either(lambda p: p.passphrase_words), either(lambda p: (*p.secret_links, *p.passphrase_links))
+    states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for p in packs for w in p.password_states) + r")\Z")
+    if not names:
+        return re.compile("(?!)"), states
+    whose = either(lambda p: p.secret_whose)
+    joins = either(lambda p: (*p.and_words, *p.clause_joins, *p.code_then))
+    return re.compile(
+        rf"(?<![\w-])(?:{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
+        rf"(?:\s*(?:[:=→]|->)\s*|\s+(?:{links})\s+)[\"'`“‘«]?"
+        r"(?P<value>[^\W\d_]{1,40}(?:[ \t]+[^\W\d_]{1,40}){1,23}?)"
+        rf"(?=[\"'`”’»]?\s*(?:$|[.,;!?)\n])|\s+(?:{joins})\b)"
+    ), states
 
 
 def _not_its_subject(clause: list[str]) -> bool:

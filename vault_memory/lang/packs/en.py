@@ -706,6 +706,8 @@ PACK = Pack(
     password_set_to=r"to|as",
     password_not_subject=frozenset("who whom whose whoever which of about with by without knows".split()),
     login_words=("users?", "user ?names?", "logins?", "e-?mails?"),
+    passphrase_words=(r"pass\s?phrases?", r"(?:seed|recovery|backup|secret) (?:phrase|words)", r"mnemonic(?: phrase)?"),
+    passphrase_links=(r"starts with", r"begins with"),
     password_states=(
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",

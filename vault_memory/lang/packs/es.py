@@ -734,6 +734,12 @@ PACK = Pack(
     password_set_to=r"a|como",
     password_not_subject=frozenset("quien quienes cual cuales de del sobre con por sin sabe".split()),
     login_words=("usuari[oa]s?", "users?", "logins?", "correos?", "e-?mails?"),
+    passphrase_words=(
+        r"frases? de paso",
+        r"frases? (?:semilla|secreta|de recuperaci[oó]n)",
+        r"palabras (?:semilla|de recuperaci[oó]n)",
+    ),
+    passphrase_links=(r"empieza (?:con|por)", r"comienza (?:con|por)"),
     password_states=(
         r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
         r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",

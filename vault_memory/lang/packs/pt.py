@@ -729,6 +729,12 @@ PACK = Pack(
     password_set_to=r"para|pra|como",
     password_not_subject=frozenset("quem qual quais de do da dos das sobre com por sem sabe".split()),
     login_words=("usu[aá]ri[oa]s?", "users?", "logins?", "e-?mails?"),
+    passphrase_words=(
+        r"frases?-passe",
+        r"frases? (?:semente|secreta|de recupera[cç][aã]o)",
+        r"palavras (?:semente|de recupera[cç][aã]o)",
+    ),
+    passphrase_links=(r"come[cç]a (?:com|por)",),
     password_states=(
         r"secret[oa]|desconhecid[oa]|conhecid[oa]|padr[aã]o|gen[eé]ric[oa]|invis[ií]vel|vis[ií]vel|sigilos[oa]",
         r"irrelevante|importante|necess[aá]ri[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
