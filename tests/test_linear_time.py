@@ -42,6 +42,7 @@ BUILT = (
     "vault_memory.vault.secrets._worded",
     "vault_memory.vault.secrets._set_words",
     "vault_memory.vault.secrets._phrase",
+    "vault_memory.vault.secrets._answering",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",

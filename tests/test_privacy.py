@@ -441,6 +441,10 @@ WORDED_PASSWORDS = [
     "the pass phrase for my backup is silver canoe thunder",
     "la frase secreta del cofre es tres gatos negros",
     "minha frase semente começa com girafa trompete lanterna, o resto está no papel",
+    # a security question's answer, told after a verb of answering
+    "for the bank's security question about my first car i put Corolla",
+    "la pregunta de seguridad del banco era mi calle de la infancia y puse alcalá",
+    "na pergunta de segurança do gmail eu coloquei barbatana, lembra disso",
 ]
 
 
@@ -482,6 +486,8 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "o rapaz que mudou a senha é o Diego",
         "the passphrase is longer than the old one",
         "a frase-passe é a mesma de sempre",
+        "the security question was hard so I used my usual trick",
+        "I answered the security questions yesterday",
         "la contraseña es genérica",
         "a senha é comum",
     ],

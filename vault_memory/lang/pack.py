@@ -342,6 +342,10 @@ class Pack:
     #: monkey dishwasher", "mi frase semilla es luna perro cielo …"
     passphrase_words: tuple[str, ...] = ()
     passphrase_links: tuple[str, ...] = ()
+    #: the verbs a security question's answer is told after ("i *put* Kowalski", "y *puse*
+    #: joaquin", "eu *coloquei* tiaguinho"), as patterns: read only in a text that names a
+    #: security question (``answered_secrets``)
+    answer_verbs: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

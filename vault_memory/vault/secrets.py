@@ -521,6 +521,7 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
         yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
     yield from (("a passphrase", m) for m in _passphrases(read, caseless))
+    yield from (("a security answer or a seed phrase", m) for m in _security_answers(read, caseless))
     yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
@@ -595,6 +596,41 @@ def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
         r"(?P<value>[^\W\d_]{1,40}(?:[ \t]+[^\W\d_]{1,40}){1,23}?)"
         rf"(?=[\"'`”’»]?\s*(?:$|[.,;!?)\n])|\s+(?:{joins})\b)"
     ), states
+
+
+def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """In a text that names a security question, the answer told after a verb of answering
+    ("mother's maiden name for the bank security q, i put Kowalski", "la pregunta secreta era
+    … y puse joaquin"): its words up to a function word or the clause's end, none that says
+    what it is like."""
+    asked, answered = _answering()
+    if not caseless(asked).search(read):
+        return
+    function_words, states = _subjects()[2], _phrase()[1]
+    for m in caseless(answered).finditer(read):
+        words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in _TYPED.finditer(m["value"])]
+        kept = list(itertools.takewhile(lambda w: read[w[0] : w[1]].lower() not in function_words, words))
+        if not kept or any(states.fullmatch(read[s:e].lower()) for s, e in kept):
+            continue
+        if len(kept) == len(words) and not _ends_there(read, kept[-1][1], loose=True):
+            continue  # the answer goes on past four words: no answer of a question
+        yield _WHOLE.match(read, kept[0][0], kept[-1][1])  # type: ignore[misc]  # a match of the value alone
+
+
+@cache
+def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(the words of a security question, a value told after a verb of answering), of every pack."""
+    packs = all_packs()
+
+    def either(words: Callable[..., Iterable[str]]) -> str:
+        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
+
+    asked, verbs = either(lambda p: p.answered_secrets), either(lambda p: p.answer_verbs)
+    if not asked or not verbs:
+        return re.compile("(?!)"), re.compile("(?!)")
+    return re.compile(rf"\b(?:{asked})\b"), re.compile(
+        rf"(?<![\w-])(?:{verbs})\s+[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,3}})"
+    )
 
 
 def _not_its_subject(clause: list[str]) -> bool:

@@ -708,6 +708,7 @@ PACK = Pack(
     login_words=("users?", "user ?names?", "logins?", "e-?mails?"),
     passphrase_words=(r"pass\s?phrases?", r"(?:seed|recovery|backup|secret) (?:phrase|words)", r"mnemonic(?: phrase)?"),
     passphrase_links=(r"starts with", r"begins with"),
+    answer_verbs=("answered", "put", "used", "wrote", "typed", "chose", "picked", "set"),
     password_states=(
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",
@@ -856,7 +857,7 @@ PACK = Pack(
         "became",
     ),
     answered_secrets=(
-        "security (?:questions?|q'?s|answers?)",
+        "security (?:questions?|q'?s?|answers?)",
         "secret (?:questions?|answers?)",
         "seed (?:phrase|words)",
         "recovery (?:phrase|words)",

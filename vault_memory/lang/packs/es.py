@@ -740,6 +740,7 @@ PACK = Pack(
         r"palabras (?:semilla|de recuperaci[oó]n)",
     ),
     passphrase_links=(r"empieza (?:con|por)", r"comienza (?:con|por)"),
+    answer_verbs=("puse", "pusimos", "respond[ií]", "contest[eé]", "escrib[ií]", "us[eé]", "eleg[ií]", "dej[eé]"),
     password_states=(
         r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
         r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",

@@ -735,6 +735,7 @@ PACK = Pack(
         r"palavras (?:semente|de recupera[cç][aã]o)",
     ),
     passphrase_links=(r"come[cç]a (?:com|por)",),
+    answer_verbs=("coloquei", "pus", "botei", "respondi", "escrevi", "usei", "escolhi", "deixei"),
     password_states=(
         r"secret[oa]|desconhecid[oa]|conhecid[oa]|padr[aã]o|gen[eé]ric[oa]|invis[ií]vel|vis[ií]vel|sigilos[oa]",
         r"irrelevante|importante|necess[aá]ri[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
