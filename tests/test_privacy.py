@@ -445,6 +445,10 @@ WORDED_PASSWORDS = [
     "for the bank's security question about my first car i put Corolla",
     "la pregunta de seguridad del banco era mi calle de la infancia y puse alcalá",
     "na pergunta de segurança do gmail eu coloquei barbatana, lembra disso",
+    # a code that may be a word: a keypad's, a gate's, a family's safe word
+    "the keypad code is walrus",
+    "el código del portón es albóndiga",
+    "a palavra de segurança da família é tamanduá",
 ]
 
 
@@ -488,6 +492,7 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "a frase-passe é a mesma de sempre",
         "the security question was hard so I used my usual trick",
         "I answered the security questions yesterday",
+        "the gate code is different for guests",
         "la contraseña es genérica",
         "a senha é comum",
     ],

@@ -346,6 +346,10 @@ class Pack:
     #: joaquin", "eu *coloquei* tiaguinho"), as patterns: read only in a text that names a
     #: security question (``answered_secrets``)
     answer_verbs: tuple[str, ...] = ()
+    #: the names of codes that may be a word ("the alarm code is zebra", "o código do portão
+    #: é abracadabra", a family's safe word): read as ``password_words`` are for a value of
+    #: letters alone
+    word_codes: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

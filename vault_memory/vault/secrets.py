@@ -709,7 +709,7 @@ def _worded() -> tuple[
     def either(words: Callable[..., Iterable[str]]) -> str:
         return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
 
-    names = either(lambda p: p.password_words).replace(" ", r"\s+")
+    names = either(lambda p: (*p.password_words, *p.word_codes)).replace(" ", r"\s+")
     links = either(lambda p: p.secret_links).replace(" ", r"\s+")
     whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
     word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"

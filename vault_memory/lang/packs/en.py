@@ -709,6 +709,10 @@ PACK = Pack(
     passphrase_words=(r"pass\s?phrases?", r"(?:seed|recovery|backup|secret) (?:phrase|words)", r"mnemonic(?: phrase)?"),
     passphrase_links=(r"starts with", r"begins with"),
     answer_verbs=("answered", "put", "used", "wrote", "typed", "chose", "picked", "set"),
+    word_codes=(
+        r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code|word)",
+        r"safe\s?word",
+    ),
     password_states=(
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",

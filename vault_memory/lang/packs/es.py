@@ -741,6 +741,10 @@ PACK = Pack(
     ),
     passphrase_links=(r"empieza (?:con|por)", r"comienza (?:con|por)"),
     answer_verbs=("puse", "pusimos", "respond[ií]", "contest[eé]", "escrib[ií]", "us[eé]", "eleg[ií]", "dej[eé]"),
+    word_codes=(
+        r"c[oó]digo\s+(?:de\s+la\s+|del\s+|de\s+)?(?:alarma|portal|puerta|port[oó]n|garaje|caja\s+fuerte|candado|taquilla)",
+        r"palabra\s+de\s+seguridad",
+    ),
     password_states=(
         r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
         r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
