@@ -449,6 +449,11 @@ WORDED_PASSWORDS = [
     "the keypad code is walrus",
     "el código del portón es albóndiga",
     "a palavra de segurança da família é tamanduá",
+    # a third attacker's pass (other words): a login's address with its dots, a user name
+    # then "and the password is", a passphrase with a word of what a password is like in it
+    "Save this: login maria.lopes@mail.com, password velvetfox",
+    "Mi usuario de Twitch es elcondor y la clave es mapache",
+    "a minha frase secreta é vento forte sobre a serra",
 ]
 
 
@@ -493,6 +498,9 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "the security question was hard so I used my usual trick",
         "I answered the security questions yesterday",
         "the gate code is different for guests",
+        "I wrote down my seed phrase and locked it in a drawer",
+        "devíamos escolher uma senha pra casa nova",
+        "should I use a long passphrase for my gpg key or is a short password ok",
         "la contraseña es genérica",
         "a senha é comum",
     ],

@@ -327,6 +327,9 @@ class Pack:
     #: patterns: "I changed the wifi password to sunflower", "mudei a senha para bacalhau"
     password_set_verbs: str = ""
     password_set_to: str = ""
+    #: the stems of the verbs a value is used as a password with, before it ("I *used*
+    #: elephant as the password", "escolhi X como senha"; not "escolher uma senha pra família")
+    password_use_verbs: str = ""
     #: the word a password's value is used "as" ("use elephant *as* the password", "set it
     #: *as* …", "usa X *como* contraseña", "coloquei X *de* senha"), as a pattern
     password_set_as: str = ""

@@ -540,7 +540,7 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     for pattern in (linked, *set_to, *after_login, before):
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
-            clause = re.split(r"[.,;:!?\n]", read[max(0, m.start("name") - 60) : m.start("name")])[-1].split()
+            clause = _clause_before(read, m.start("name"))
             around = f"{' '.join(clause[-3:])} {named} {read[m.end('name') : m.end('name') + 24]}"
             if (
                 states.fullmatch(value)
@@ -564,14 +564,17 @@ def _passphrases(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str
     """The words of a passphrase or a seed phrase told after its word ("the passphrase is
     purple monkey dishwasher", "a frase semente começa com lobo neve piano, …"), up to where
     the clause ends: none when they say what it is like ("the passphrase is too long", "la
-    frase de paso es la de siempre": a word of ``password_states``, or function words for
-    half of them)."""
+    frase de paso es la de siempre": a word of ``password_states`` first, or function words
+    for half of them)."""
     told, states = _phrase()
     function_words = _subjects()[2]
+    between = _worded_ends()[2]
     for m in caseless(told).finditer(read):
         words = m["value"].lower().split()
-        if any(states.fullmatch(w) for w in words) or 2 * sum(w in function_words for w in words) >= len(words):
-            continue
+        if states.fullmatch(words[0]) or 2 * sum(w in function_words for w in words) >= len(words):
+            continue  # what it is like opens it ("too long …"), not a word of it ("vento forte sobre a serra")
+        if not between.isdisjoint(read[m.start() : m.start("value")].lower().split()):
+            continue  # "a passphrase for my ssh key or is a password fine": another clause's "is"
         yield m
 
 
@@ -589,10 +592,10 @@ def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
     if not names:
         return re.compile("(?!)"), states
     whose = either(lambda p: p.secret_whose)
-    joins = either(lambda p: (*p.and_words, *p.clause_joins, *p.code_then))
+    joins = either(lambda p: (*p.and_words, *p.clause_joins))  # not "o" ("or" in Spanish, "the" in Portuguese)
     return re.compile(
         rf"(?<![\w-])(?:{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
-        rf"(?:\s*(?:[:=→]|->)\s*|\s+(?:{links})\s+)[\"'`“‘«]?"
+        rf"(?:\s*(?:[:=→]|->)\s*|\s+[-–—]\s+|\s+(?:{links})\s+)[\"'`“‘«]?"
         r"(?P<value>[^\W\d_]{1,40}(?:[ \t]+[^\W\d_]{1,40}){1,23}?)"
         rf"(?=[\"'`”’»]?\s*(?:$|[.,;!?)\n])|\s+(?:{joins})\b)"
     ), states
@@ -604,10 +607,11 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     … y puse joaquin"): its words up to a function word or the clause's end, none that says
     what it is like."""
     asked, answered = _answering()
-    if not caseless(asked).search(read):
+    question = caseless(asked).search(read)
+    if question is None:
         return
     function_words, states = _subjects()[2], _phrase()[1]
-    for m in caseless(answered).finditer(read):
+    for m in caseless(answered).finditer(read, question.end()):  # told after it: not "I wrote down my recovery phrase"
         words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in _TYPED.finditer(m["value"])]
         kept = list(itertools.takewhile(lambda w: read[w[0] : w[1]].lower() not in function_words, words))
         if not kept or any(states.fullmatch(read[s:e].lower()) for s, e in kept):
@@ -633,12 +637,21 @@ def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
+def _clause_before(read: str, at: int) -> list[str]:
+    """The words before ``at`` in its clause, which a mark or a join ("and", "y", "e") ends:
+    "mi usuario de Steam es elmatador y la clave es …" → ["la"]."""
+    words = re.split(r"[.,;:!?\n]", read[max(0, at - 60) : at])[-1].split()
+    joins = _subjects()[3]
+    after = [i for i, w in enumerate(words) if w.lower() in joins]
+    return words[after[-1] + 1 :] if after else words
+
+
 def _not_its_subject(clause: list[str]) -> bool:
     """Whether the words before a password's word in its clause make it no subject of the
     "is" after it: a word of ``password_not_subject`` ("who knows the password", "el dueño
     de la contraseña"), or a "that"/"que" right before a verb ("que cambió la contraseña";
     not "dijo que la contraseña del servidor es …", nor "remember that my password is …")."""
-    not_subject, that, function_words = _subjects()
+    not_subject, that, function_words, _ = _subjects()
     if not not_subject.isdisjoint(clause):
         return True
     said = [i for i, w in enumerate(clause) if w in that]
@@ -646,12 +659,15 @@ def _not_its_subject(clause: list[str]) -> bool:
 
 
 @cache
-def _subjects() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _subjects() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(every pack's ``password_not_subject``, "that" words, function words with articles,
+    words that join two clauses)."""
     packs = all_packs()
     return (
         frozenset(w for p in packs for w in p.password_not_subject),
         frozenset(w for p in packs for w in p.that_words),
         frozenset(w for p in packs for w in (*p.function_words, *p.value_articles)),
+        frozenset(w for p in packs for w in (*p.and_words, *p.clause_joins)),
     )
 
 
@@ -668,16 +684,17 @@ def _ends_there(read: str, at: int, loose: bool) -> bool:
     rest = read[at : at + 40].lstrip(" \t\"'`”’»*")
     if not rest or not (rest[0].isalnum() or rest[0] == "_"):
         return True
-    ends, function_words = _worded_ends()
+    ends, function_words, _ = _worded_ends()
     word = rest.split(None, 1)[0]
     return word in ends or loose and word in function_words
 
 
 @cache
-def _worded_ends() -> tuple[frozenset[str], frozenset[str]]:
+def _worded_ends() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The words that may follow a password said at a clause's end: the words that open
     the next clause, a courtesy or a laugh of one word ("jaja", "kkkk", "thanks"), a word
-    of when ("yesterday", "ayer"); and every pack's function words."""
+    of when ("yesterday", "ayer"); every pack's function words; and the words that open
+    the next clause alone."""
     packs = all_packs()
     said = (w for p in packs for w in (*p.courtesies, *p.closings) if " " not in w)
     # a word of when ("I changed my password to quicksilver yesterday")
@@ -686,8 +703,8 @@ def _worded_ends() -> tuple[frozenset[str], frozenset[str]]:
         *(t for p in packs for t in p.recent_times),
     )
     when = (w for times in told for w in times.split("|") if re.fullmatch(r"[^\W\d_]+", w))
-    ends = frozenset((*said, *when, *(w for p in packs for w in (*p.code_then, *p.clause_joins))))
-    return ends, frozenset(w for p in packs for w in p.function_words)
+    joins = frozenset(w for p in packs for w in (*p.code_then, *p.clause_joins))
+    return frozenset((*said, *when, *joins)), frozenset(w for p in packs for w in p.function_words), joins
 
 
 @cache
@@ -733,7 +750,8 @@ def _worded() -> tuple[
         if p.password_set_verbs
     ) + tuple(  # "use elephant as the password", "usa murciélago como contraseña"
         re.compile(
-            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+{word}\s+(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
+            rf"\b(?:{'|'.join(v for v in (p.password_set_verbs, p.password_use_verbs) if v)})[^\W\d]*\s+{word}\s+"
+            rf"(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
             rf"(?P<name>{names})(?![\w-])"
         )
         for p in packs
@@ -746,7 +764,7 @@ def _worded() -> tuple[
     after_login = (
         (  # the pair's parts joined by a comma or an "and", or "user jsmith pw hummingbird"
             re.compile(
-                rf"(?<![\w-])(?:{logins})(?![\w-])[^.!?\n]{{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
+                rf"(?<![\w-])(?:{logins})(?![\w-])(?:[^.!?\n]|\.(?=\S)){{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
                 rf"(?P<name>{names})\s+{word}{value_ends}"
             ),
             re.compile(

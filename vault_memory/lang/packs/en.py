@@ -700,7 +700,8 @@ PACK = Pack(
         r"(?:wi-?fi|router|network|hotspot)\s+pass",  # not "my bus pass"
         r"pass(?=\s*[:=])",
     ),
-    password_set_verbs=r"chang|set|reset|switch|updat|us|pick|chos|choos|put|mak|made",
+    password_set_verbs=r"chang|set|reset|switch|updat",
+    password_use_verbs=r"us|pick|chos|choos|put|mak|made",
     password_set_as=r"as",
     password_clause_openers=frozenset("that which i we you he she they here there".split()),
     password_set_to=r"to|as",
@@ -714,6 +715,7 @@ PACK = Pack(
         r"safe\s?word",
     ),
     password_states=(
+        r"longer|shorter|stronger|weaker|harder|easier|simpler|safer|better|worse|older|newer",
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",
         r"whatever|anything|something|nothing|whichever|everything|different",

@@ -728,7 +728,8 @@ PACK = Pack(
         "nombre nombres punto puntos pieza piezas idea ideas dato datos fecha fechas momento factor "
         "tema temas papel elemento elementos pregunta preguntas figura jugador jugadora paso pasos".split()
     ),
-    password_set_verbs=r"cambi|camb|pus|pon|dej|configur|actualic|actualiz|restablec|us|eleg|elij|escog",
+    password_set_verbs=r"cambi|camb|pus|pon|dej|configur|actualic|actualiz|restablec",
+    password_use_verbs=r"us|eleg|elij|escog",
     password_set_as=r"como|de",
     password_clause_openers=frozenset("que q aquí aqui ahí ahi allí alli acá aca".split()),
     password_set_to=r"a|como",

@@ -723,7 +723,8 @@ PACK = Pack(
         "temporada temporadas verão verao inverno outono primavera semestre trimestre fds fim época epoca horário horario vez altura período periodo férias ferias".split()
     ),
     password_words=("senhas?", "palavras?-passe"),
-    password_set_verbs=r"mud|troc|alter|coloc|coloq|pus|p[oô]|deix|atualiz|defin|redefin|us|escolh|bot",
+    password_set_verbs=r"mud|troc|alter|coloc|coloq|pus|p[oô]|deix|atualiz|defin|redefin|bot",
+    password_use_verbs=r"us|escolh",
     password_set_as=r"como|de",
     password_clause_openers=frozenset("que q aqui aí lá cá".split()),
     password_set_to=r"para|pra|como",
