@@ -9,9 +9,11 @@ holds, with where its value is:
   as ``AWS_SECRET_ACCESS_KEY=…``), the shapes a secret scanner's rule set knows;
 - a value told after a secret word of any installed language pack ("my password is:
   hunter2!", "the password for my gmail account is now …", "código do portão: 1234"), when
-  it holds a digit or a sign inside it (so "la clave es la paciencia" is no secret); or a
-  password's lone word of letters ("the wifi password is sunflower", "marmelada é a senha
-  do wifi") that says nothing of what the password is like ("my password is weak");
+  it holds a digit or a sign inside it (so "la clave es la paciencia" is no secret);
+- a value of words, read by how it is told (``vault.worded_secrets``): a password of
+  letters alone ("the wifi password is sunflower", "marmelada é a senha do wifi"; not "my
+  password is weak"), a passphrase or a seed phrase, a security question's answer, a login
+  said with its password;
 - a number whose check digits say what it is: a payment card (Luhn), an IBAN (mod 97), a
   Brazilian CPF, a Spanish DNI or NIE, a US social security number (``python-stdnum``), or
   any number told after an identifier's word ("passport", "DNI", "CPF").
@@ -28,11 +30,12 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ..lang.registry import all_packs
+from .worded_secrets import find_worded
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
 #: unclosed tag runs to the end
@@ -520,277 +523,9 @@ def _told_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
         )
         yield from (("an identity number", m) for m in caseless(identified).finditer(read) if _identifies(m["value"]))
         yield from (("a security answer or a seed phrase", m) for m in caseless(answered).finditer(read))
-    yield from (("a passphrase", m) for m in _passphrases(read, caseless))
-    yield from (("a security answer or a seed phrase", m) for m in _security_answers(read, caseless))
-    yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
+    yield from find_worded(read, caseless)  # secrets whose value is words (``vault.worded_secrets``)
     if any(ch.isdigit() for ch in read):
         yield from (("a door or alarm code", m) for pattern in keyed for m in caseless(pattern).finditer(read))
-
-
-def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
-    """The passwords of letters alone told right after a password's word and what links
-    them ("the wifi password is sunflower", "a senha do spotify: familiasilva"), or opening
-    the clause before it ("marmelada é a senha do wifi"): a word that says what the password
-    is like ("weak", "caducada"), when ("tomorrow"), a word of the language ("la misma",
-    "practicar") or a password manager's name is none. A word right after a password's word
-    with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
-    linked, set_to, after_login, before, states, verbs, adjective_of = _worded()
-    set_words = _set_words()
-    open_things = _names().open_things
-    for pattern in (linked, *set_to, *after_login, before):
-        for m in caseless(pattern).finditer(read):
-            named, value = m["name"].lower(), m["value"].lower()
-            clause = _clause_before(read, m.start("name"))
-            around = f"{' '.join(clause[-3:])} {named} {read[m.end('name') : m.end('name') + 24]}"
-            if (
-                states.fullmatch(value)
-                or caseless(open_things).search(around)
-                or clause[-1:] in ([w] for w in adjective_of)
-            ):
-                continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
-            told_after = m.start("name") < m.start("value")  # "the password is X", not "X is the password"
-            if told_after and pattern not in after_login and _not_its_subject(clause[-6:]):
-                continue  # "the person who knows the password is Maria", "la persona que cambió la contraseña es …"
-            # a verb of the password word's own language ("la clave es practicar"; "sunflower" is no verb in English)
-            if any(name.fullmatch(named) and verb.fullmatch(value) for name, verb in verbs):
-                continue
-            loose = pattern is linked and not set_words.fullmatch(m["link"] or "")  # "password to protect my account"
-            if told_after and not _ends_there(read, m.end("value"), loose):
-                continue  # "the password is case sensitive", "changed my password to protect my account": it goes on
-            yield m
-
-
-def _passphrases(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
-    """The words of a passphrase or a seed phrase told after its word ("the passphrase is
-    purple monkey dishwasher", "a frase semente começa com lobo neve piano, …"), up to where
-    the clause ends: none when they say what it is like ("the passphrase is too long", "la
-    frase de paso es la de siempre": a word of ``password_states`` first, or function words
-    for half of them)."""
-    told, states = _phrase()
-    function_words = _subjects()[2]
-    between = _worded_ends()[2]
-    for m in caseless(told).finditer(read):
-        words = m["value"].lower().split()
-        if states.fullmatch(words[0]) or 2 * sum(w in function_words for w in words) >= len(words):
-            continue  # what it is like opens it ("too long …"), not a word of it ("vento forte sobre a serra")
-        if not between.isdisjoint(read[m.start() : m.start("value")].lower().split()):
-            continue  # "a passphrase for my ssh key or is a password fine": another clause's "is"
-        yield m
-
-
-@cache
-def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A passphrase's words after its word and a link, of every pack (read lower-cased), and
-    the words that say what it is like (``password_states``)."""
-    packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
-
-    names, links = either(lambda p: p.passphrase_words), either(lambda p: (*p.secret_links, *p.passphrase_links))
-    states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for p in packs for w in p.password_states) + r")\Z")
-    if not names:
-        return re.compile("(?!)"), states
-    whose = either(lambda p: p.secret_whose)
-    joins = either(lambda p: (*p.and_words, *p.clause_joins))  # not "o" ("or" in Spanish, "the" in Portuguese)
-    return re.compile(
-        rf"(?<![\w-])(?:{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
-        rf"(?:\s*(?:[:=→]|->)\s*|\s+[-–—]\s+|\s+(?:{links})\s+)[\"'`“‘«]?"
-        r"(?P<value>[^\W\d_]{1,40}(?:[ \t]+[^\W\d_]{1,40}){1,23}?)"
-        rf"(?=[\"'`”’»]?\s*(?:$|[.,;!?)\n])|\s+(?:{joins})\b)"
-    ), states
-
-
-def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
-    """In a text that names a security question, the answer told after a verb of answering
-    ("mother's maiden name for the bank security q, i put Kowalski", "la pregunta secreta era
-    … y puse joaquin"): its words up to a function word or the clause's end, none that says
-    what it is like."""
-    asked, answered = _answering()
-    question = caseless(asked).search(read)
-    if question is None:
-        return
-    function_words, states = _subjects()[2], _phrase()[1]
-    for m in caseless(answered).finditer(read, question.end()):  # told after it: not "I wrote down my recovery phrase"
-        words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in _TYPED.finditer(m["value"])]
-        kept = list(itertools.takewhile(lambda w: read[w[0] : w[1]].lower() not in function_words, words))
-        if not kept or any(states.fullmatch(read[s:e].lower()) for s, e in kept):
-            continue
-        if len(kept) == len(words) and not _ends_there(read, kept[-1][1], loose=True):
-            continue  # the answer goes on past four words: no answer of a question
-        yield _WHOLE.match(read, kept[0][0], kept[-1][1])  # type: ignore[misc]  # a match of the value alone
-
-
-@cache
-def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(the words of a security question, a value told after a verb of answering), of every pack."""
-    packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
-
-    asked, verbs = either(lambda p: p.answered_secrets), either(lambda p: p.answer_verbs)
-    if not asked or not verbs:
-        return re.compile("(?!)"), re.compile("(?!)")
-    return re.compile(rf"\b(?:{asked})\b"), re.compile(
-        rf"(?<![\w-])(?:{verbs})\s+[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,3}})"
-    )
-
-
-def _clause_before(read: str, at: int) -> list[str]:
-    """The words before ``at`` in its clause, which a mark or a join ("and", "y", "e") ends:
-    "mi usuario de Steam es elmatador y la clave es …" → ["la"]."""
-    words = re.split(r"[.,;:!?\n]", read[max(0, at - 60) : at])[-1].split()
-    joins = _subjects()[3]
-    after = [i for i, w in enumerate(words) if w.lower() in joins]
-    return words[after[-1] + 1 :] if after else words
-
-
-def _not_its_subject(clause: list[str]) -> bool:
-    """Whether the words before a password's word in its clause make it no subject of the
-    "is" after it: a word of ``password_not_subject`` ("who knows the password", "el dueño
-    de la contraseña"), or a "that"/"que" right before a verb ("que cambió la contraseña";
-    not "dijo que la contraseña del servidor es …", nor "remember that my password is …")."""
-    not_subject, that, function_words, _ = _subjects()
-    if not not_subject.isdisjoint(clause):
-        return True
-    said = [i for i, w in enumerate(clause) if w in that]
-    return bool(said) and said[-1] + 1 < len(clause) and clause[said[-1] + 1] not in function_words
-
-
-@cache
-def _subjects() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
-    """(every pack's ``password_not_subject``, "that" words, function words with articles,
-    words that join two clauses)."""
-    packs = all_packs()
-    return (
-        frozenset(w for p in packs for w in p.password_not_subject),
-        frozenset(w for p in packs for w in p.that_words),
-        frozenset(w for p in packs for w in (*p.function_words, *p.value_articles)),
-        frozenset(w for p in packs for w in (*p.and_words, *p.clause_joins)),
-    )
-
-
-@cache
-def _set_words() -> re.Pattern[str]:
-    """The words a password is said to be set to a value with ("to", "a", "para"), of every pack."""
-    return re.compile("|".join(f"(?:{p.password_set_to})" for p in all_packs() if p.password_set_to) or "(?!)")
-
-
-def _ends_there(read: str, at: int, loose: bool) -> bool:
-    """Whether what is said ends at ``at``: the text's end, a mark, a word that opens the
-    next clause or a laugh ("pikachu jaja no le digas"), or, ``loose``, any function word
-    ("sunflower so tell the guests"; not after "to": "changed it to protect my account")."""
-    rest = read[at : at + 40].lstrip(" \t\"'`”’»*")
-    if not rest or not (rest[0].isalnum() or rest[0] == "_"):
-        return True
-    ends, function_words, _ = _worded_ends()
-    word = rest.split(None, 1)[0]
-    return word in ends or loose and word in function_words
-
-
-@cache
-def _worded_ends() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The words that may follow a password said at a clause's end: the words that open
-    the next clause, a courtesy or a laugh of one word ("jaja", "kkkk", "thanks"), a word
-    of when ("yesterday", "ayer"); every pack's function words; and the words that open
-    the next clause alone."""
-    packs = all_packs()
-    said = (w for p in packs for w in (*p.courtesies, *p.closings) if " " not in w)
-    # a word of when ("I changed my password to quicksilver yesterday")
-    told = (
-        *(t for p in packs for t, _ in (*p.relative_times, *p.present_times)),
-        *(t for p in packs for t in p.recent_times),
-    )
-    when = (w for times in told for w in times.split("|") if re.fullmatch(r"[^\W\d_]+", w))
-    joins = frozenset(w for p in packs for w in (*p.code_then, *p.clause_joins))
-    return frozenset((*said, *when, *joins)), frozenset(w for p in packs for w in p.function_words), joins
-
-
-@cache
-def _worded() -> tuple[
-    re.Pattern[str],
-    tuple[re.Pattern[str], ...],
-    tuple[re.Pattern[str], ...],
-    re.Pattern[str],
-    re.Pattern[str],
-    tuple[tuple[re.Pattern[str], re.Pattern[str]], ...],
-    frozenset[str],
-]:
-    """(a password's value of letters after its word and a link, one it was set to, one
-    right after its word after a login's, one before it; the words that are no password: each pack's ``password_states``, function
-    words, numbers and words of when; each pack's password words with its infinitive; the
-    nouns that make a password's word an adjective)."""
-    packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
-
-    names = either(lambda p: (*p.password_words, *p.word_codes)).replace(" ", r"\s+")
-    links = either(lambda p: p.secret_links).replace(" ", r"\s+")
-    whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
-    word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
-    name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
-    openers = either(lambda p: p.password_clause_openers)
-    asides = either(lambda p: p.asides).replace(" ", r"\s+")
-    # what is said of the password between its word and "is": "the password I use for everything is …",
-    # "the wifi password here is …"; an aside between commas: "my password, by the way, is …"
-    clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{0,6}}?)?" if openers else ""
-    aside = rf"(?:\s*,\s*(?:{asides})\s*,)?" if asides else ""
-    linked = re.compile(
-        rf"{name}{clause}{aside}(?:(?:\s+[^\W\d]+){{0,2}}?\s*(?:[:=→]|->)[*_`]{{0,3}}\s*"  # "clave wifi: …"
-        rf"|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*|(?P<own>['’]s)\s+){word}"  # "my password's …"
-    )
-    set_to = tuple(
-        re.compile(
-            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+"
-            rf"(?:{p.password_set_to})\s+{word}"
-        )
-        for p in packs
-        if p.password_set_verbs
-    ) + tuple(  # "use elephant as the password", "usa murciélago como contraseña"
-        re.compile(
-            rf"\b(?:{'|'.join(v for v in (p.password_set_verbs, p.password_use_verbs) if v)})[^\W\d]*\s+{word}\s+"
-            rf"(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
-            rf"(?P<name>{names})(?![\w-])"
-        )
-        for p in packs
-        if p.password_set_verbs and p.password_set_as
-    )
-    logins = either(lambda p: p.login_words).replace(" ", r"\s+")
-    # after a login said in its sentence, a word right after the password's word: "user is the family email, password X"
-    joins = either(lambda p: (*p.and_words, *p.clause_joins)).replace(" ", r"\s+")
-    value_ends = r"(?=\s*(?:$|[.,;!)\n]))"
-    after_login = (
-        (  # the pair's parts joined by a comma or an "and", or "user jsmith pw hummingbird"
-            re.compile(
-                rf"(?<![\w-])(?:{logins})(?![\w-])(?:[^.!?\n]|\.(?=\S)){{0,80}}?(?:[,;]\s*|\s+(?:{joins})\s+)"
-                rf"(?P<name>{names})\s+{word}{value_ends}"
-            ),
-            re.compile(
-                rf"(?<![\w-])(?:{logins})\s*[:=]?\s*[^\s,;:]{{1,60}}\s+(?P<name>{names})\s*[:=]?\s*{word}{value_ends}"
-            ),
-        )
-        if logins
-        else ()
-    )
-    # between the link and the password's word, its words ("the wifi", "my laptop"), no "and" of another clause
-    gap = rf"(?:(?!(?:{joins})\s)[^\W\d]+\s+){{0,3}}?"
-    before = re.compile(rf"(?:\A|(?<=[.;:!?\n]\s)|(?<=\n)){word}\s+(?:{links})\s+{gap}(?P<name>{names})(?![\w-])")
-    no_value = [
-        *(w for p in packs for w in p.password_states),
-        *(re.escape(w) for p in packs for w in (*p.function_words, *p.numbers, *p.weekdays, *p.months)),
-        *(w for p in packs for w in p.login_words),  # "login é o email e senha …": the login's word
-        *(when for p in packs for when, _ in p.relative_times if "{" not in when),
-    ]
-    states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for w in no_value) + r")\Z")  # read whole: linear
-    verbs = tuple(
-        (re.compile("|".join(p.password_words).replace(" ", r"\s+")), re.compile(rf"\A(?:{p.infinitive})\Z"))
-        for p in packs
-        if p.infinitive and p.password_words
-    )
-    adjective_of = frozenset(w for p in packs for w in p.password_adjective_of)
-    return linked, set_to, after_login, before, states, verbs, adjective_of
 
 
 def _checked_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
