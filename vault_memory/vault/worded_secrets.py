@@ -30,9 +30,24 @@ def find_worded(
     """(kind, the match of its value) of each secret of words ``read`` holds: passphrases
     first (their words whole), then a security question's answer, then a password of
     letters. ``read`` is the text as ``caseless`` reads it (``vault.secrets._caseless``)."""
+    if not caseless(_named()).search(read):
+        return  # most facts name none: read once, not by every rule
     yield from (("a passphrase", m) for m in _passphrases(read, caseless))
     yield from (("a security answer or a seed phrase", m) for m in _security_answers(read, caseless))
     yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
+
+
+@cache
+def _named() -> re.Pattern[str]:
+    """Any word every reading here starts from: a password's, a code's that may be a word,
+    a passphrase's, a security question's."""
+    packs = all_packs()
+    words = sorted(
+        {w for p in packs for w in (*p.password_words, *p.word_codes, *p.passphrase_words, *p.answered_secrets)},
+        key=len,
+        reverse=True,
+    )
+    return re.compile("|".join(words).replace(" ", r"\s+") or "(?!)")
 
 
 @cache
