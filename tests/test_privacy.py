@@ -541,3 +541,16 @@ def test_a_password_said_again_elsewhere_in_the_text_is_left_out_there_too():
     assert masked("usa colibri como contraseña de la red de invitados") == (
         f"usa {LEFT_OUT} como contraseña de la red de invitados"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Pergunta secreta do banco: cidade natal da minha avó. Resposta: Itabuna", "Itabuna"),
+        ("Pregunta de seguridad: nombre de mi primera mascota. Respuesta: Canela", "Canela"),
+    ],
+)
+def test_an_answer_written_after_its_label_is_left_out(text, answer):
+    """The question was left out and its answer, after "Resposta:" in the next sentence, was
+    shown: what the question asks is no secret, what was answered is."""
+    assert answer not in masked(text) and find_secret(text) is not None

@@ -349,6 +349,8 @@ class Pack:
     #: joaquin", "eu *coloquei* tiaguinho"), as patterns: read only in a text that names a
     #: security question (``answered_secrets``)
     answer_verbs: tuple[str, ...] = ()
+    #: the labels an answer is written after, with a colon ("Answer: …", "Resposta: …")
+    answer_labels: tuple[str, ...] = ()
     #: the names of codes that may be a word ("the alarm code is zebra", "o código do portão
     #: é abracadabra", a family's safe word): read as ``password_words`` are for a value of
     #: letters alone

@@ -133,9 +133,9 @@ def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
     """In a text that names a security question, the answer told after a verb of answering
-    ("mother's maiden name for the bank security q, i put Kowalski", "la pregunta secreta era
-    … y puse joaquin"): its words up to a function word or the clause's end, none that says
-    what it is like."""
+    or an answer's label ("mother's maiden name for the bank security q, i put Kowalski", "la
+    pregunta secreta era … y puse joaquin", "… Resposta: Sebastiao"): its words up to a
+    function word or the clause's end, none that says what it is like."""
     asked, answered = _answering()
     question = caseless(asked).search(read)
     if question is None:
@@ -153,17 +153,20 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
 
 @cache
 def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(the words of a security question, a value told after a verb of answering), of every pack."""
+    """(the words of a security question, a value told after a verb of answering or an
+    answer's label), of every pack."""
     packs = all_packs()
 
     def either(words: Callable[..., Iterable[str]]) -> str:
         return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
 
     asked, verbs = either(lambda p: p.answered_secrets), either(lambda p: p.answer_verbs)
+    labels = either(lambda p: p.answer_labels)
     if not asked or not verbs:
         return re.compile("(?!)"), re.compile("(?!)")
+    told = rf"(?:{verbs})\s+|(?:{labels})\s*[:=→]\s*" if labels else rf"(?:{verbs})\s+"
     return re.compile(rf"\b(?:{asked})\b"), re.compile(
-        rf"(?<![\w-])(?:{verbs})\s+[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,3}})"
+        rf"(?<![\w-])(?:{told})[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,3}})"
     )
 
 

@@ -714,6 +714,7 @@ PACK = Pack(
         r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code|word)",
         r"safe\s?word",
     ),
+    answer_labels=("answers?", "a"),
     password_states=(
         r"longer|shorter|stronger|weaker|harder|easier|simpler|safer|better|worse|older|newer",
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",

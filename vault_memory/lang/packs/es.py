@@ -746,6 +746,7 @@ PACK = Pack(
         r"c[oó]digo\s+(?:de\s+la\s+|del\s+|de\s+)?(?:alarma|portal|puerta|port[oó]n|garaje|caja\s+fuerte|candado|taquilla)",
         r"palabra\s+de\s+seguridad",
     ),
+    answer_labels=("respuestas?", "r"),
     password_states=(
         r"secret[oa]|desconocid[oa]|conocid[oa]|predeterminad[oa]|est[aá]ndar|gen[eé]ric[oa]|invisible|visible",
         r"irrelevante|importante|necesari[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",

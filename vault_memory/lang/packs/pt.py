@@ -741,6 +741,7 @@ PACK = Pack(
         r"c[oó]digo\s+d[oa]\s+(?:alarme|port[aã]o|porta|garagem|cofre|cadeado|pr[eé]dio|cacifo|arm[aá]rio)",
         r"palavra\s+de\s+seguran[cç]a",
     ),
+    answer_labels=("respostas?", "r"),
     password_states=(
         r"secret[oa]|desconhecid[oa]|conhecid[oa]|padr[aã]o|gen[eé]ric[oa]|invis[ií]vel|vis[ií]vel|sigilos[oa]",
         r"irrelevante|importante|necess[aá]ri[oa]|in[uú]til|robust[oa]|s[oó]lid[oa]|confidencial|complicad[oa]",
