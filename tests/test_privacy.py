@@ -454,6 +454,11 @@ WORDED_PASSWORDS = [
     "Save this: login maria.lopes@mail.com, password velvetfox",
     "Mi usuario de Twitch es elcondor y la clave es mapache",
     "a minha frase secreta é vento forte sobre a serra",
+    # a word ending in "-ly" is no adverb for that alone; a duress or emergency word, a countersign
+    "the guest password is butterfly",
+    "the duress word for the alarm is pelican",
+    "la palabra de emergencia de la familia es tortuga",
+    "a contrassenha da portaria é jabuti",
 ]
 
 
@@ -501,6 +506,7 @@ def test_a_password_of_letters_alone_is_refused_and_left_out_of_recall(mem, text
         "I wrote down my seed phrase and locked it in a drawer",
         "devíamos escolher uma senha pra casa nova",
         "should I use a long passphrase for my gpg key or is a short password ok",
+        "the code word for the treasure hunt is pirates",  # a game's, no secret
         "la contraseña es genérica",
         "a senha é comum",
     ],

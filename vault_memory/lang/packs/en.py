@@ -712,7 +712,8 @@ PACK = Pack(
     answer_verbs=("answered", "put", "used", "wrote", "typed", "chose", "picked", "set"),
     word_codes=(
         r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code|word)",
-        r"safe\s?word",
+        # not a "code word" or a "secret word": as often a game's or a surprise party's
+        r"(?:safe|duress|emergency)\s?words?",
     ),
     answer_labels=("answers?", "a"),
     password_states=(
@@ -723,7 +724,10 @@ PACK = Pack(
         r"big|small|tiny|huge|enormous",
         r"[a-z]{3,}(?<!e)ed|used|reused",  # expired, saved, changed, required (not "seed", "red")
         r"written|hidden|stolen|taken|given|forgotten|broken|known|shown|stuck|kept|lost|set|sent|shared|gotten",
-        r"[a-z]{3,}ly|too|very|really|quite|pretty|super|still|also|again|now|either|somewhere",  # adverbs
+        # adverbs, by name: "-ly" ends passwords too ("butterfly", "tigerlily")
+        r"probably|usually|actually|really|literally|basically|obviously|definitely|honestly|apparently|currently",
+        r"finally|simply|only|mostly|exactly|totally|completely|extremely|incredibly|ridiculously|absolutely",
+        r"too|very|quite|pretty|super|still|also|again|now|either|somewhere",
         r"(?:in)?secure|(?:un)?safe|weak|strong|long|short|simple|easy|hard|complex|complicated|obvious|random",
         r"(?:in)?correct|(?:in)?valid|wrong|right|fine|ok|okay|good|bad|great|terrible|awful|useless",
         r"new|old|same|different|temporary|unique|blank|empty|private|personal|optional|mandatory",

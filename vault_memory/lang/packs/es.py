@@ -744,7 +744,8 @@ PACK = Pack(
     answer_verbs=("puse", "pusimos", "respond[ií]", "contest[eé]", "escrib[ií]", "us[eé]", "eleg[ií]", "dej[eé]"),
     word_codes=(
         r"c[oó]digo\s+(?:de\s+la\s+|del\s+|de\s+)?(?:alarma|portal|puerta|port[oó]n|garaje|caja\s+fuerte|candado|taquilla)",
-        r"palabra\s+de\s+seguridad",
+        r"palabras?\s+(?:de\s+seguridad|de\s+emergencia)",
+        r"santo\s+y\s+seña",
     ),
     answer_labels=("respuestas?", "r"),
     password_states=(

@@ -739,7 +739,8 @@ PACK = Pack(
     answer_verbs=("coloquei", "pus", "botei", "respondi", "escrevi", "usei", "escolhi", "deixei"),
     word_codes=(
         r"c[oó]digo\s+d[oa]\s+(?:alarme|port[aã]o|porta|garagem|cofre|cadeado|pr[eé]dio|cacifo|arm[aá]rio)",
-        r"palavra\s+de\s+seguran[cç]a",
+        r"palavras?\s+(?:de\s+seguran[cç]a|de\s+emerg[eê]ncia)",
+        "contrassenha",
     ),
     answer_labels=("respostas?", "r"),
     password_states=(
