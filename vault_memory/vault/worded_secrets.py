@@ -24,6 +24,12 @@ _WHOLE = re.compile(r"(?P<value>.+)", re.S)
 _TYPED = re.compile(r"\S+")
 
 
+def _either(words: Callable[..., Iterable[str]]) -> str:
+    """The pattern of any of every pack's ``words(pack)``, the longest first, a space in one
+    read as any run of spaces."""
+    return "|".join(sorted({w for p in all_packs() for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
+
+
 def find_worded(
     read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]
 ) -> Iterator[tuple[str, re.Match[str]]]:
@@ -41,20 +47,16 @@ def find_worded(
 def _named() -> re.Pattern[str]:
     """Any word every reading here starts from: a password's, a code's that may be a word,
     a passphrase's, a security question's."""
-    packs = all_packs()
-    words = sorted(
-        {w for p in packs for w in (*p.password_words, *p.word_codes, *p.passphrase_words, *p.answered_secrets)},
-        key=len,
-        reverse=True,
+    return re.compile(
+        _either(lambda p: (*p.password_words, *p.word_codes, *p.passphrase_words, *p.answered_secrets)) or "(?!)"
     )
-    return re.compile("|".join(words).replace(" ", r"\s+") or "(?!)")
 
 
 @cache
 def _open_things() -> re.Pattern[str]:
     """The words that make a password's word another thing's ("password manager"), of every pack."""
-    found = sorted({w for p in all_packs() for w in p.open_things}, key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(?:" + "|".join(found) + r")(?![\w-])") if found else re.compile(r"(?!)")
+    found = _either(lambda p: p.open_things)
+    return re.compile(r"(?<![\w-])(?:" + found + r")(?![\w-])") if found else re.compile(r"(?!)")
 
 
 def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
@@ -113,16 +115,12 @@ def _phrase() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A passphrase's words after its word and a link, of every pack (read lower-cased), and
     the words that say what it is like (``password_states``)."""
     packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
-
-    names, links = either(lambda p: p.passphrase_words), either(lambda p: (*p.secret_links, *p.passphrase_links))
+    names, links = _either(lambda p: p.passphrase_words), _either(lambda p: (*p.secret_links, *p.passphrase_links))
     states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for p in packs for w in p.password_states) + r")\Z")
     if not names:
         return re.compile("(?!)"), states
-    whose = either(lambda p: p.secret_whose)
-    joins = either(lambda p: (*p.and_words, *p.clause_joins))  # not "o" ("or" in Spanish, "the" in Portuguese)
+    whose = _either(lambda p: p.secret_whose)
+    joins = _either(lambda p: (*p.and_words, *p.clause_joins))  # not "o" ("or" in Spanish, "the" in Portuguese)
     return re.compile(
         rf"(?<![\w-])(?:{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?"
         rf"(?:\s*(?:[:=→]|->)\s*|\s+[-–—]\s+|\s+(?:{links})\s+)[\"'`“‘«]?"
@@ -155,13 +153,8 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
 def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(the words of a security question, a value told after a verb of answering or an
     answer's label), of every pack."""
-    packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
-
-    asked, verbs = either(lambda p: p.answered_secrets), either(lambda p: p.answer_verbs)
-    labels = either(lambda p: p.answer_labels)
+    asked, verbs = _either(lambda p: p.answered_secrets), _either(lambda p: p.answer_verbs)
+    labels = _either(lambda p: p.answer_labels)
     if not asked or not verbs:
         return re.compile("(?!)"), re.compile("(?!)")
     told = rf"(?:{verbs})\s+|(?:{labels})\s*[:=→]\s*" if labels else rf"(?:{verbs})\s+"
@@ -251,21 +244,18 @@ def _worded() -> tuple[
     frozenset[str],
 ]:
     """(a password's value of letters after its word and a link, one it was set to, one
-    right after its word after a login's, one before it; the words that are no password: each pack's ``password_states``, function
-    words, numbers and words of when; each pack's password words with its infinitive; the
-    nouns that make a password's word an adjective)."""
+    right after its word after a login's, one before it; the words that are no password:
+    each pack's ``password_states``, function words, numbers and words of when; each pack's
+    password words with its infinitive; the nouns that make a password's word an
+    adjective)."""
     packs = all_packs()
-
-    def either(words: Callable[..., Iterable[str]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
-
-    names = either(lambda p: (*p.password_words, *p.word_codes)).replace(" ", r"\s+")
-    links = either(lambda p: p.secret_links).replace(" ", r"\s+")
-    whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
+    names = _either(lambda p: (*p.password_words, *p.word_codes))
+    links = _either(lambda p: p.secret_links)
+    whose = _either(lambda p: p.secret_whose)
     word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
     name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
-    openers = either(lambda p: p.password_clause_openers)
-    asides = either(lambda p: p.asides).replace(" ", r"\s+")
+    openers = _either(lambda p: p.password_clause_openers)
+    asides = _either(lambda p: p.asides)
     # what is said of the password between its word and "is": "the password I use for everything is …",
     # "the wifi password here is …"; an aside between commas: "my password, by the way, is …"
     clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{0,6}}?)?" if openers else ""
@@ -290,9 +280,9 @@ def _worded() -> tuple[
         for p in packs
         if p.password_set_verbs and p.password_set_as
     )
-    logins = either(lambda p: p.login_words).replace(" ", r"\s+")
+    logins = _either(lambda p: p.login_words)
     # after a login said in its sentence, a word right after the password's word: "user is the family email, password X"
-    joins = either(lambda p: (*p.and_words, *p.clause_joins)).replace(" ", r"\s+")
+    joins = _either(lambda p: (*p.and_words, *p.clause_joins))
     value_ends = r"(?=\s*(?:$|[.,;!)\n]))"
     after_login = (
         (  # the pair's parts joined by a comma or an "and", or "user jsmith pw hummingbird"
