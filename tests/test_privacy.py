@@ -560,3 +560,72 @@ def test_an_answer_written_after_its_label_is_left_out(text, answer):
     """The question was left out and its answer, after "Resposta:" in the next sentence, was
     shown: what the question asks is no secret, what was answered is."""
     assert answer not in masked(text) and find_secret(text) is not None
+
+
+#: characters no one sees, as text pasted from a web page, a chat or a document carries them:
+#: a zero-width space, a soft hyphen, a zero-width joiner, a mark and an override of
+#: direction, a word joiner, a byte order mark, a NUL
+_UNSEEN = ["\u200b", "\u00ad", "\u200d", "\u200f", "\u202e", "\u2060", "\ufeff", "\x00"]
+
+
+@pytest.mark.parametrize("unseen", _UNSEEN)
+@pytest.mark.parametrize(
+    ("before", "after", "value"),
+    [
+        ("the shed padlock code is wal", "rus", "walrus"),  # inside a value of letters
+        ("my kindle pass", "word is marzipan", "marzipan"),  # inside the secret's word
+        ("a senha do roteador é ", "jabuticaba", "jabuticaba"),  # beside a space
+        ("npm_", "Zq3" * 12, "npm_"),  # inside a token's shape
+    ],
+)
+def test_a_secret_with_a_character_no_one_sees_in_it_is_refused_and_left_out_whole(mem, unseen, before, after, value):
+    """A character no one sees inside a secret or beside it ("pass\\u00adword", a zero-width
+    space in the value) hid a password of letters from every rule, and a token's shape was
+    cut in two: it was written and shown. Read as a person sees it, the value is left out
+    whole, the unseen characters in it too."""
+    text = before + unseen + after
+    with pytest.raises((SecretRefused, vmem.InvalidInput)):  # a NUL is refused first: no Markdown file holds one
+        mem.remember(text)
+    assert not list(mem.root.glob("facts/*.md"))
+    shown = masked(text)
+    assert LEFT_OUT in shown and value.lower() not in shown.replace(unseen, "").lower(), shown
+
+
+@pytest.mark.parametrize("unseen", _UNSEEN)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my post{}al code is 10115",
+        "the pass{}word manager we use is Bitwarden",
+        "mi código de descu{}ento es PRIMAVERA15",
+    ],
+)
+def test_a_character_no_one_sees_inside_a_word_makes_no_secret_of_what_it_names(unseen, text):
+    """A character no one sees cut a word in two ("post", "al code"), and what the whole
+    word says is no secret (a postal code, a password manager, a discount code) was refused
+    as one."""
+    assert find_secret(text.format(unseen)) is None
+
+
+def test_a_request_with_a_zero_width_space_inside_its_password_is_not_written(mem):
+    """The request's reading took a zero-width space for a space, so "tan\\u200bgerine" was
+    written as the fact "… password is tan gerine", which no rule reads as a password."""
+    from vault_memory.conversation.signals import read_requests
+
+    found, _ = read_requests("remember that the garage router password is tan\u200bgerine")
+    assert [f.text for f in found] == ["The garage router password is tangerine"]
+    with pytest.raises(SecretRefused):
+        mem.remember(found[0].text)
+
+
+def test_every_format_character_of_this_python_is_one_no_one_sees():
+    """The characters no one sees are written as ranges (Unicode 15.1): each format character
+    this Python's Unicode knows is among them, and no letter, digit or space is."""
+    import sys
+    import unicodedata
+
+    from vault_memory.lang.text import UNSEEN
+
+    chars = [chr(c) for c in range(sys.maxunicode + 1)]
+    assert not [hex(ord(ch)) for ch in chars if unicodedata.category(ch) == "Cf" and not UNSEEN.match(ch)]
+    assert not [hex(ord(ch)) for ch in chars if UNSEEN.match(ch) and (ch.isalnum() or ch.isspace())]

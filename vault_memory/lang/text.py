@@ -20,15 +20,41 @@ def fold_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
-#: every run of horizontal space: tabs, NBSP, U+3000, the thin and zero-width ones
-_SPACE_RUN = re.compile(r"[^\S\n]+|[\u200b\u2060\ufeff]+")
+#: a character no one sees: a format character (Unicode's Cf: zero-width spaces and
+#: joiners, the soft hyphen, marks and overrides of direction, a byte order mark, tags; the
+#: ranges of Unicode 15.1) or a control other than a line break, a tab, a form feed or an
+#: escape (a terminal's colour code is taken out whole, by the reader of a transcript). Text
+#: pasted from a web page, a chat or a document carries them inside a word or between two
+#: ("pass\u00adword", "is\u200bsunflower"), and a rule that reads words meets none there
+UNSEEN = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    "\x00-\x08\x0e-\x1a\x7f-\x84\x86-\x9f]"
+)
+
+
+def as_seen(text: str) -> tuple[str, list[int]]:
+    """``text`` as a person sees it, without its ``UNSEEN`` characters, and where each of its
+    characters is in ``text`` (``text`` itself when it holds none: then the list is empty)."""
+    if UNSEEN.search(text) is None:
+        return text, []
+    kept = [i for i, ch in enumerate(text) if UNSEEN.match(ch) is None]
+    return "".join(text[i] for i in kept), kept
+
+
+#: every run of horizontal space: tabs, NBSP, U+3000, the thin ones
+_SPACE_RUN = re.compile(r"[^\S\n]+")
 
 
 def normalize_space(text: str) -> str:
-    """One plain space for each run of horizontal space (a tab, NBSP, U+3000, a pasted
-    table's column gap); newlines stay, as they end a sentence. A rule reads a text only
-    after this: a pattern that backtracks on a run of spaces then meets one space."""
-    return _SPACE_RUN.sub(" ", text)
+    """``text`` as it is seen (``as_seen``: no zero-width space, soft hyphen or mark of
+    direction inside a word or beside a space), with one plain space for each run of
+    horizontal space (a tab, NBSP, U+3000, a pasted table's column gap); newlines stay, as
+    they end a sentence. A rule reads a text only after this: a pattern that backtracks on a
+    run of spaces then meets one space, and "sun\\u200bflower" is the word a person reads
+    (read as two words, a password in it was written as "sun flower")."""
+    return _SPACE_RUN.sub(" ", UNSEEN.sub("", text))
 
 
 #: a word: letters, with one inner apostrophe ("don't", "user's"); no digits

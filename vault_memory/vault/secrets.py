@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ..lang.registry import all_packs
+from ..lang.text import as_seen
 from .worded_secrets import find_worded
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
@@ -170,8 +171,7 @@ def find_secrets(text: str) -> list[Secret]:
     checked numbers), each once."""
     found: list[Secret] = []
     taken: list[tuple[int, int]] = []  # the spans found, in order: an overlap is found by bisection
-    spans = ((kind, *_value_span(match)) for kind, match in _matches(text))
-    for kind, start, end in itertools.chain(spans, _table_cells(text)):
+    for kind, start, end in _spans(text):
         at = bisect.bisect_left(taken, (start, end))
         before = taken[at - 1] if at else None
         after = taken[at] if at < len(taken) else None
@@ -190,7 +190,26 @@ def names_a_secret(text: str) -> bool:
 
 def find_secret(text: str) -> str | None:
     """What kind of secret ``text`` holds first ("an AWS access key", "a password", …), or None."""
-    return next((kind for kind, _ in _matches(text)), None) or next((k for k, _, _ in _table_cells(text)), None)
+    return next((kind for kind, _, _ in _spans(text)), None)
+
+
+def _spans(text: str) -> Iterator[tuple[str, int, int]]:
+    """(kind, start, end) of each value the rules find, in their order, overlaps and all. A
+    text that holds characters no one sees (``lang.text.UNSEEN``: a zero-width space, a soft
+    hyphen, a mark of direction) is read as it is seen, without them ("pass\\u00adword" is
+    "password", "sun\\u200bflower" is "sunflower"), and each span is the text's as written,
+    the unseen characters inside it too. Read with each one as a space instead, a word such a
+    character cut in two ("manage\\u200dr") refused what it names (measured: docs/benchmarks.md)."""
+    seen, at = as_seen(text)
+    if not at:
+        yield from _spans_as_written(text)
+        return
+    yield from ((kind, at[start], at[end - 1] + 1) for kind, start, end in _spans_as_written(seen) if end > start)
+
+
+def _spans_as_written(text: str) -> Iterator[tuple[str, int, int]]:
+    yield from ((kind, *_value_span(match)) for kind, match in _matches(text))
+    yield from _table_cells(text)
 
 
 def _value_span(match: re.Match[str]) -> tuple[int, int]:
@@ -286,15 +305,20 @@ def before_secret(text: str) -> str:
     """``text`` up to the end of its first secret word ("my wifi password is sunflower" →
     "my wifi password"), or up to a secret's value said before it ("9920 is the pin …",
     "Kestrel is my laptop password" → ""): what a file name or an id may say of it."""
-    match = _secret_word(text)
+    word = _secret_word(text)
     cut = min((secret.start for secret in find_secrets(text)), default=len(text))
-    return text[: min(cut, match.end())] if match else text[:cut]
+    return text[: min(cut, word[1])] if word else text[:cut]
 
 
-def _secret_word(text: str) -> re.Match[str] | None:
-    """The first secret or identity word of ``text``, read ignoring case."""
-    read, caseless = _caseless(text)
-    return caseless(_told()[2]).search(read)
+def _secret_word(text: str) -> tuple[int, int] | None:
+    """Where the first secret or identity word of ``text`` is, read ignoring case and as it
+    is seen (``pass\\u00adword``: ``_spans``)."""
+    seen, at = as_seen(text)
+    read, caseless = _caseless(seen)
+    found = caseless(_told()[2]).search(read)
+    if found is None:
+        return None
+    return (at[found.start()], at[found.end() - 1] + 1) if at else found.span()
 
 
 def _caseless(text: str) -> tuple[str, Callable[[re.Pattern[str]], re.Pattern[str]]]:
