@@ -629,3 +629,24 @@ def test_every_format_character_of_this_python_is_one_no_one_sees():
     chars = [chr(c) for c in range(sys.maxunicode + 1)]
     assert not [hex(ord(ch)) for ch in chars if unicodedata.category(ch) == "Cf" and not UNSEEN.match(ch)]
     assert not [hex(ord(ch)) for ch in chars if UNSEEN.match(ch) and (ch.isalnum() or ch.isspace())]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Username: tomasz.w, password hedgehog", "hedgehog"),  # a login's word written as one
+        ("apikey = qk29vmx81lz", "qk29vmx81lz"),
+        ("my authtoken is 9f8e-77aa-x", "9f8e-77aa-x"),
+    ],
+)
+def test_a_secrets_word_written_as_one_word_names_it_as_two_do(text, value):
+    """A pack's word with an optional space ("user ?names?", "api ?key") was read as the word,
+    then a run of spaces: "username", "apikey" and "authtoken" were no words of a secret."""
+    assert find_secret(text) is not None and value not in masked(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["my username is the same everywhere", "the apikey goes in the header", "my username is tomasz"]
+)
+def test_a_secrets_word_written_as_one_word_with_no_value_is_no_secret(text):
+    assert find_secret(text) is None

@@ -36,7 +36,7 @@ from functools import cache, lru_cache
 
 from ..lang.registry import all_packs
 from ..lang.text import as_seen
-from .worded_secrets import find_worded
+from .worded_secrets import find_worded, spaced
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
 #: unclosed tag runs to the end
@@ -528,7 +528,7 @@ def _names() -> _Names:
         open_codes=words(lambda p: p.open_codes),
         open_things=words(lambda p: p.open_things),
         # between a value and the name after it, a link and a few words: "8821 es el pin", "x is the wifi pw"
-        links=re.compile(r"(?<!\s)\s++(?:" + "|".join(said).replace(" ", r"\s+") + r")\b[^\d.!?;\n]{0,16}\Z"),
+        links=re.compile(r"(?<!\s)\s++(?:" + spaced("|".join(said)) + r")\b[^\d.!?;\n]{0,16}\Z"),
         counted=frozenset(w for p in packs for w in (*p.counted, *p.units)),
         places=frozenset(w for p in packs for w in p.secret_places),
     )
@@ -607,7 +607,7 @@ _PRICE = re.compile(r"\A(?:[£$€¥]\s?\d[\d,.]*+|(?<![\d,.])\d[\d,.]*+\s?[£$�
 def _password_word() -> re.Pattern[str]:
     """What opens a secret told by a password's word of any pack (read lower-cased)."""
     words = sorted({w for p in all_packs() for w in p.password_words}, key=len, reverse=True)
-    return re.compile(r"(?:" + "|".join(words).replace(" ", r"\s+") + r")\b") if words else re.compile(r"(?!)")
+    return re.compile(r"(?:" + spaced("|".join(words)) + r")\b") if words else re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)
@@ -620,9 +620,9 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
     def either(words: Callable[..., tuple[str, ...]]) -> str:
         return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
 
-    words = either(lambda p: p.secret_words).replace(" ", r"\s+")
-    links = either(lambda p: p.secret_links).replace(" ", r"\s+")
-    whose = either(lambda p: p.secret_whose).replace(" ", r"\s+")
+    words = spaced(either(lambda p: p.secret_words))
+    links = spaced(either(lambda p: p.secret_links))
+    whose = spaced(either(lambda p: p.secret_whose))
     told = re.compile(
         rf"\b(?:{words})\b"
         # whose it is, within the sentence: "for my gmail account", "del banco"
@@ -631,7 +631,7 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         rf"(?:\s*(?P<link>[:=→]|->|=>|[—–-](?=\s))[*_`]{{0,3}}\s*|\s+(?P<said>{links})(?=[\s:\"'`“‘«])\s*:?\s*"
         r"|(?P<own>['’]s)\s+|\s+)" + _VALUE  # "my password's hunter2"
     )
-    ids = either(lambda p: p.id_words).replace(" ", r"\s+")
+    ids = spaced(either(lambda p: p.id_words))
     id_labels, id_links = either(lambda p: p.id_labels), either(lambda p: p.id_links)
     identified = re.compile(
         rf"\b(?:{ids})\b\.?(?:\s*(?:#|no\.?|n[º°]\.?|{id_labels}))?\s*(?:[:=]|\b(?:{id_links})\b)?\s*"
@@ -639,13 +639,13 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         # dots, dashes, slashes or spaces between digits ("30.123.456"; not "expires 2031")
         r"(?P<value>[A-Za-z]{0,3}\d(?:\d|[.\- /](?=\d)){4,24}[A-Za-z]?)(?![\w/-])"
     )
-    said_in_words = either(lambda p: p.answered_secrets).replace(" ", r"\s+")
+    said_in_words = spaced(either(lambda p: p.answered_secrets))
     alone = re.compile(rf"\b(?:{words}|{ids}|{said_in_words})\b")
     answered = re.compile(  # "security q's for the bank: first pet = Biscuit", "frase semilla (…):\n tribe amateur …"
         rf"\b(?:{said_in_words})\b[^\n:=→]{{0,60}}?\s*(?:[:=→]|->)\s*(?P<value>[^\s.;][^\n.;]{{1,400}})"
     )
     things, opens, with_, keys, then, to, labels, locks = (
-        either(lambda p, f=f: getattr(p, f)).replace(" ", r"\s+")
+        spaced(either(lambda p, f=f: getattr(p, f)))
         for f in (
             "code_things",
             "code_opens",

@@ -24,10 +24,16 @@ _WHOLE = re.compile(r"(?P<value>.+)", re.S)
 _TYPED = re.compile(r"\S+")
 
 
+def spaced(words: str) -> str:
+    """A pack's words as a pattern of text: a space in them reads any run of spaces, and " ?"
+    none or any ("user ?names?" is "username" and "user name"; it had read "user" then a
+    lazy run of spaces, so "username" was no login's word, nor "apikey" a key's)."""
+    return words.replace(" ?", r"\s*").replace(" ", r"\s+")
+
+
 def _either(words: Callable[..., Iterable[str]]) -> str:
-    """The pattern of any of every pack's ``words(pack)``, the longest first, a space in one
-    read as any run of spaces."""
-    return "|".join(sorted({w for p in all_packs() for w in words(p)}, key=len, reverse=True)).replace(" ", r"\s+")
+    """The pattern of any of every pack's ``words(pack)``, the longest first (``spaced``)."""
+    return spaced("|".join(sorted({w for p in all_packs() for w in words(p)}, key=len, reverse=True)))
 
 
 def find_worded(
@@ -308,7 +314,7 @@ def _worded() -> tuple[
     ]
     states = re.compile(r"\A(?:" + "|".join(f"(?:{w})" for w in no_value) + r")\Z")  # read whole: linear
     verbs = tuple(
-        (re.compile("|".join(p.password_words).replace(" ", r"\s+")), re.compile(rf"\A(?:{p.infinitive})\Z"))
+        (re.compile(spaced("|".join(p.password_words))), re.compile(rf"\A(?:{p.infinitive})\Z"))
         for p in packs
         if p.infinitive and p.password_words
     )
