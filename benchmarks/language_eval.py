@@ -29,7 +29,11 @@ what the offline reading does with them:
 - ``mind_when_*``: a fact, then a request to keep it in mind for an occasion ("Factor that
   in next time you suggest recipes"): the fact kept, the occasion's words not written;
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
-  work, residence, or none).
+  work, residence, or none);
+- ``reasons_*``: a fact, a request that points back at it, then why it is asked ("Note
+  it, because you'll plan the menu", ``request_reasons``): the fact kept, the reason not
+  written (``reason_written``); and requests whose "that", "que" or colon opens a fact that
+  holds such a word ("remember that since March I…"): kept (``control_kept``).
 
 With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
 per set, language and split, facts written a week apart):
@@ -158,8 +162,27 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_mind_when(split, show, judge))
     out.update(_pointing(split, show, judge))
     out.update(_tails(split, show, judge))
+    out.update(_reasons(split, show, judge))
     out.update(_kinds(split, show))
     return out
+
+
+def _reasons(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request that points back, then why it is asked: the fact before it kept whole and
+    the reason never written; a reason's word inside the fact a "that" opens, kept."""
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("request_reasons", split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        kept = all(k.casefold() in written for k in case["keep"])
+        reason = any(w.casefold() in written for w in case["not_fact"])
+        rows = {"control_kept": kept} if case["label"] == "control" else {"kept": kept, "reason_written": reason}
+        for row, hit in rows.items():
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+        if show and split == "tune" and (not kept or reason):
+            print(f"REASON [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
+    return {f"reasons_{row}": by_language(counts) for row, counts in table.items()}
 
 
 def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
@@ -696,6 +719,7 @@ def main() -> None:
                 "follow_on",
                 "conjunct_",
                 "mind_when_",
+                "reasons_",
             )
         )
     ]:

@@ -4978,6 +4978,67 @@ def test_a_request_after_its_fact_led_by_a_wish_keeps_the_fact_alone(said, fact,
 
 
 @pytest.mark.parametrize(
+    ("said", "fact", "why"),
+    [
+        (
+            "Mi suegro Anselmo es sordo del oído izquierdo. Guárdalo, pues me vas a ayudar con la comida de Reyes.",
+            "Anselmo",
+            "Reyes",
+        ),
+        ("my daughter Ines plays the cello, write that down cuz you'll help me find a summer camp", "Ines", "camp"),
+        ("O meu cunhado Vítor é celíaco. Não te esqueças, dado que vais planear o jantar comigo.", "Vítor", "jantar"),
+        ("Mi hermana Lupe es alérgica al látex. Tenlo presente ya que me ayudarás con su boda.", "Lupe", "boda"),
+        (
+            "Our landlord is a Mr. Haddad. Keep it in mind, given that you'll draft my letters to him.",
+            "Haddad",
+            "letters",
+        ),
+    ],
+)
+def test_why_a_request_is_asked_is_no_fact_and_the_fact_before_it_is_kept(said, fact, why):
+    """A request that points back, then why it is asked ("Apúntalo, pues me vas a…", "…, write
+    that down cuz you'll…"): the reason had been written as the fact ("Pues me vas a ayudar…"),
+    or into it, and the fact before it lost. The request keeps what was said before it, and
+    names the reason as not kept."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, not_kept = read_requests(said, judge=request_judge())
+    written = " ".join(s.text for s in kept)
+    assert fact in written and why not in written, (said, written)
+    assert any(why in n.sentence for n in not_kept), not_kept
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("remember that because of my asthma I avoid running in the cold", "asthma"),
+        ("Save this: since 2021 I've coached a youth soccer team.", "2021"),
+        ("Lembra que, já que moro sozinho, não tenho quem cuide do gato.", "sozinho"),
+        ("Apunta que porque trabajo de noche duermo hasta el mediodía", "mediodía"),
+    ],
+)
+def test_a_word_of_why_that_opens_the_fact_stays_in_it(said, fact):
+    """What a request's "that", "que" or colon opens is the fact, a "because" or a "since"
+    in it and all."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    kept, _ = read_requests(said, judge=request_judge())
+    assert fact in " ".join(s.text for s in kept), (said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [("Llevo lentillas desde los 12 años. No lo olvides.", "lentillas"), ("Mido 1,75 y calzo un 42. Guárdalo.", "42")],
+)
+def test_a_request_alone_keeps_the_sentence_before_it_told_in_the_users_own_verb(said, fact):
+    """A request alone after a fact said in the user's own verb, which no pack lists as an
+    opening ("Llevo…", "Mido…"), kept nothing and said nothing; said after a comma, the same
+    fact was kept."""
+    kept, _ = read_requests(said)
+    assert fact in " ".join(s.text for s in kept), kept
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "we spent the whole summer in Porto, I'll never forget it",

@@ -8,6 +8,7 @@ as a whole ``signals``'.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -779,6 +780,76 @@ def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
     if _points_before(words[cue + 1 : i + 1], words[i + 1 :]):
         return True
     return i == cue and _carries_its_object(words[i]) and fold_accents(words[i + 1].casefold()) in _THAT_WORDS
+
+
+#: why a request is asked, at the start of what follows it (``Pack.request_reasons``), at a word's start
+_WHY_ASKED = re.compile(
+    r"(?<![^\s,;])(?:" + ("|".join(r for p in all_packs() for r in p.request_reasons) or "(?!)") + ")", _I
+)
+#: a mark that opens what a request keeps ("save this for later: my dog…", "— my gym is…")
+_OPENS_THE_FACT = re.compile(r":(?:\s|$)|\s[—–-]{1,2}\s")
+#: the most words between a request's word and why it is asked ("keep that in mind please, …")
+_ASKED_BACK_MOST = 5
+#: a clause's end, before a request said after its fact ("…, write that down bc…", "…!! no te olvides")
+_CLAUSE_MARKS = (",", ";", ".", "!", "?", ":", "—", "–")
+
+
+def why_after_a_request(sentence: str) -> int | None:
+    """Where why a request is asked begins in ``sentence``, when a request that points back
+    at what was said ends just before it ("Note it, because you'll plan the menu", "…, write
+    that down bc ur gonna…", "Apúntalo, pues me vas a…", "Anota isso caso eu precise…"): the
+    request keeps what was said before it, and why is no fact of it (it had been written as
+    one: "Because you'll help the user plan Thanksgiving"). None when a "that" right before it
+    may open the fact instead ("remember that since March I work from home")."""
+    words = sentence.split()
+    starts = list(_word_starts(sentence))
+    for found in _WHY_ASKED.finditer(sentence):
+        at = bisect.bisect_left(starts, found.start())
+        if at < len(starts) and starts[at] == found.start() and at and _asks_back(words, at):
+            return None if _OPENS_THE_FACT.search(sentence, found.start()) else found.start()
+    return None
+
+
+def _word_starts(text: str) -> Iterator[int]:
+    return (m.start() for m in re.finditer(r"\S+", text))
+
+
+def _asks_back(words: list[str], end: int) -> bool:
+    """Whether ``words[:end]`` end with a request at a clause's start that points back at
+    what was said: a word of it carries what it keeps ("guárdalo", "*tenlo* en cuenta"), a
+    back word follows its word ("note *it*", "anota *isso*") or comes just before it ("no *lo*
+    olvides"), or a comma ends a bare one ("Anota, porque…"); nothing but its glue after it."""
+    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words[:end]]
+    cue = next((i for i in range(max(0, end - 1 - _ASKED_BACK_MOST), end) if _cue_at(words, i)), None)
+    if cue is None or any(w not in _ASKED_WITH for w in plain[cue + 1 :]) or words[end - 1].endswith(":"):
+        return False  # "Save this: since 2019 I've…": what a colon opens is the fact
+    if any(w in _THAT_WORDS and w not in _BACK_WORDS for w in plain[cue + 1 :]):
+        return False  # "Apunta que, ya que soy…": its "que" opens the fact, a reason and all
+    start = cue
+    while start and not words[start - 1].endswith(_CLAUSE_MARKS):
+        start -= 1  # "…, *please don't* forget it", "…!! *no te* olvides", "*Tenlo* en cuenta"
+        if plain[start] not in _ASKED_WITH and not _carries_its_object(words[start]):
+            return False  # "I always save that because…": a story of the user's, no request
+    if any(_carries_its_object(w) for w in words[start : cue + 1]):
+        return True
+    backs = [i for i in range(start, end) if plain[i] in _BACK_WORDS and i != cue]
+    if not backs:
+        return words[end - 1].endswith((",", ";"))
+    last = backs[-1]
+    # "remember that since March…": a "that" right before may open the fact, unless a mark ends it
+    return not (last == end - 1 and plain[last] in _THAT_WORDS and not words[last].endswith((",", ";")))
+
+
+#: the words a request that points back is said with, before why it is asked: its glue, the
+#: back words, fillers and courtesies, and the nouns and prepositions of where to keep it
+#: ("in mind", "en cuenta", "em conta", "por favor")
+_ASKED_WITH = (
+    _REQUEST_LEAD
+    | _SAYS_NOTHING
+    | _PRONOUN_TAILS
+    | frozenset(fold_accents(w).casefold() for p in all_packs() for w in p.negations)
+    | frozenset(w for p in all_packs() for w in re.findall(r"[^\W\d_]+", p.cue_nouns))
+)
 
 
 def _points_before(request: list[str], rest: list[str]) -> bool:

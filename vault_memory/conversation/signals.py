@@ -148,6 +148,7 @@ from .request_shapes import (
     _without_request_aside,
     asking_tail,
     may_ask,
+    why_after_a_request,
 )
 
 
@@ -351,6 +352,8 @@ def _dash_after_pointing_back(sentence: str) -> int | None:
 
 
 _AFTER_POINTING_BACK = "said after a request that keeps what was said before it"
+#: why a reason said after a request that points back is not kept
+_WHY_ASKED = "why it was asked, said after a request that keeps what was said before it"
 
 
 def _names_the_user(said: str) -> bool:
@@ -973,6 +976,10 @@ class _Reading:
         aside = _ASIDE_AFTER_A_REQUEST.search(sentence)
         if aside is not None and _ends_pointing_back(sentence[: aside.start()]):
             sentence = sentence[: aside.start()]  # "…, remember those (no account numbers obv)"
+        why = why_after_a_request(sentence)
+        if why is not None:  # "Note it, because you'll help me plan…": the request, then why
+            reason, sentence = sentence[why:].strip(), sentence[:why].rstrip(" ,;")
+            opening = opening[: opening.rfind(reason)].rstrip(" ,;") if reason in opening else sentence
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
@@ -989,6 +996,8 @@ class _Reading:
             self.joins, self.before_it = None, []
         elif not self.list_item(sentence, following):
             self.read(sentence, opening, following)
+        if why is not None:
+            self.declined.append(NotKept(reason, _WHY_ASKED))
         self.no_secret(kept, named, opening)
 
     def of_what_they_said_before(self, sentence: str, declined_before: int) -> bool:
@@ -1490,7 +1499,10 @@ def _pointed_at(before_request: list[str], before_it: list[str]) -> str | None:
     # sentences before the request's own may say it of the user or their world anywhere
     # ("In my monorepo we use pnpm. Please commit that to memory")
     says = _SAYS_SOMETHING.search(kept) or _ANY_USER_SUBJECT.match(kept)
-    return kept if says or (not said and (_USER_GROUP.match(kept) or _USER_WORDS.search(kept))) else None
+    # a request alone ("Guárdalo.") keeps the sentences before it told in the user's own verb,
+    # as one after a comma does ("Mido 1,90 y peso 95 kilos. Guárdalo." had kept nothing, and said nothing)
+    theirs = not said and (_USER_GROUP.match(kept) or _USER_WORDS.search(kept) or _says_of_them(kept))
+    return kept if says or theirs else None
 
 
 _REQUEST_RULES = frozenset(rule for _, rule, _ in REQUESTS) | {"keep-this"}

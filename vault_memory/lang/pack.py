@@ -94,6 +94,11 @@ class Pack:
     #: "that" after one is the clause's ("tenlo presente cuando te diga que estoy cansado"),
     #: not the fact's, as it is after a time ("remember for next time that…")
     request_when: tuple[str, ...] = ()
+    #: what opens why a request is asked, after a request that points back ("…. Note it,
+    #: *because* you'll plan the menu", "Apúntalo, *ya que*…", "Anota isso, *pois*…"): the
+    #: request keeps what was said before it, and the reason is no fact (patterns, read at the
+    #: reason's start; a purpose, ``request_purposes``, ends such a request too)
+    request_reasons: tuple[str, ...] = ()
     #: the words of a request said after its fact, before its word that asks to keep
     #: ("…, *please could you* keep that", "*y que no se te* olvide", "*quero que você* lembre")
     request_glue: frozenset[str] = field(default_factory=frozenset)

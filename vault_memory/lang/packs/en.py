@@ -520,6 +520,12 @@ PACK = Pack(
         r"next\s+time\b",
         r"going\s+forward\b",
     ),
+    request_reasons=(
+        r"(?:because|'?cause|cuz|coz|bc|b/c|since|given\s+that|seeing\s+(?:as|that))\b",
+        r"as\s+(?:you|u|you'll|you're|i|i'm|i'll|we|we're|we'll)\b",
+        r"so\s+(?:when(?:ever)?|next\s+time)\b",
+        r"in\s+case\b",
+    ),
     request_when=(
         # not of a time gone by ("remember when we went…" tells a story)
         r"(?:when(?:ever)?|(?:any|every)\s*time|next\s+time)\s+(?:i|we|you)\b"

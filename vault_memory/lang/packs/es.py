@@ -541,6 +541,12 @@ PACK = Pack(
         r"y\s+(?:luego|despu[eé]s|ahora)\b",
         r"de\s+ahora\s+en\s+adelante\b",
     ),
+    request_reasons=(
+        r"(?:porque|porq|pq|xq|ya\s+que|pues|puesto\s+que|dado\s+que|visto\s+que)\b",
+        r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s)\b",
+        r"(?:para|pa)\s+que\b",
+        r"por\s+si\b",
+    ),
     request_when=(
         r"cuando\s+(?:te|yo|tenga|necesite|pida|pregunte)\b",
         r"(?:para|pa)\s+cuando\b",

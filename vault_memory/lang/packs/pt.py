@@ -557,6 +557,12 @@ PACK = Pack(
         r"e\s+(?:depois|agora|j[aá])\b",
         r"daqui\s+(?:pra|para)\s+frente\b",
     ),
+    request_reasons=(
+        r"(?:porque|porq|pq|j[aá]\s+que|pois|visto\s+que|dado\s+que|uma\s+vez\s+que)\b",
+        r"assim\s+(?:quando|da\s+pr[oó]xima|depois)\b",
+        r"(?:pra|para)\s+(?:voc[eê]|vc|tu|te|me|que)\b",
+        r"caso\b",
+    ),
     request_when=(
         r"quando\s+(?:eu|a\s+gente|for|precisar|pedir|perguntar)\b",
         r"(?:pra|para)\s+quando\b",
