@@ -4986,7 +4986,7 @@ def test_a_request_after_its_fact_led_by_a_wish_keeps_the_fact_alone(said, fact,
             "Reyes",
         ),
         ("my daughter Ines plays the cello, write that down cuz you'll help me find a summer camp", "Ines", "camp"),
-        ("O meu cunhado Vítor é celíaco. Não te esqueças, dado que vais planear o jantar comigo.", "Vítor", "jantar"),
+        ("O meu cunhado Vítor é celíaco. Não te esqueças, já que você vai planear o jantar comigo.", "Vítor", "jantar"),
         ("Mi hermana Lupe es alérgica al látex. Tenlo presente ya que me ayudarás con su boda.", "Lupe", "boda"),
         (
             "Our landlord is a Mr. Haddad. Keep it in mind, given that you'll draft my letters to him.",
@@ -5015,6 +5015,9 @@ def test_why_a_request_is_asked_is_no_fact_and_the_fact_before_it_is_kept(said, 
         ("Save this: since 2021 I've coached a youth soccer team.", "2021"),
         ("Lembra que, já que moro sozinho, não tenho quem cuide do gato.", "sozinho"),
         ("Apunta que porque trabajo de noche duermo hasta el mediodía", "mediodía"),
+        # a request with nothing said before it to point at, bare or not (an attacker's pass)
+        ("Recuerda, porque desde niña soy intolerante a la lactosa.", "lactosa"),
+        ("Guárdalo, ya que desde 2018 corro maratones.", "maratones"),
     ],
 )
 def test_a_word_of_why_that_opens_the_fact_stays_in_it(said, fact):

@@ -794,19 +794,37 @@ _ASKED_BACK_MOST = 5
 _CLAUSE_MARKS = (",", ";", ".", "!", "?", ":", "—", "–")
 
 
-def why_after_a_request(sentence: str) -> int | None:
-    """Where why a request is asked begins in ``sentence``, when a request that points back
-    at what was said ends just before it ("Note it, because you'll plan the menu", "…, write
-    that down bc ur gonna…", "Apúntalo, pues me vas a…", "Anota isso caso eu precise…"): the
-    request keeps what was said before it, and why is no fact of it (it had been written as
-    one: "Because you'll help the user plan Thanksgiving"). None when a "that" right before it
-    may open the fact instead ("remember that since March I work from home")."""
+class Why(NamedTuple):
+    """Where, in a sentence, a request that points back begins, and where why it is asked
+    begins and ends (before a request said after it: "…, and remember I hate seafood")."""
+
+    request: int
+    reason: int
+    end: int
+
+
+def why_after_a_request(sentence: str) -> Why | None:
+    """Why a request is asked, when a request that points back at what was said ends just
+    before it ("Note it, because you'll plan the menu", "…, write that down cuz you'll…",
+    "Apúntalo, pues me vas a…", "Anota isso caso eu precise…"): the request keeps what was
+    said before it, and why is no fact of it (it had been written as one: "Because you'll help
+    the user plan Thanksgiving"). None when a "that" right before it may open the fact instead
+    ("remember that since March I work from home"), unless the reason speaks to the assistant
+    ("remember that bc you'll…"), or when a colon or a dash after it opens the fact."""
     words = sentence.split()
     starts = list(_word_starts(sentence))
     for found in _WHY_ASKED.finditer(sentence):
         at = bisect.bisect_left(starts, found.start())
-        if at < len(starts) and starts[at] == found.start() and at and _asks_back(words, at):
-            return None if _OPENS_THE_FACT.search(sentence, found.start()) else found.start()
+        if at == 0 or at >= len(starts) or starts[at] != found.start():
+            continue
+        request = _asks_back(words, at)
+        if request is None:
+            continue
+        end = _next_request(words, at)
+        stop = starts[end] if end < len(words) else len(sentence)
+        if _OPENS_THE_FACT.search(sentence, found.start(), stop):
+            return None
+        return Why(starts[request], found.start(), stop)
     return None
 
 
@@ -814,32 +832,53 @@ def _word_starts(text: str) -> Iterator[int]:
     return (m.start() for m in re.finditer(r"\S+", text))
 
 
-def _asks_back(words: list[str], end: int) -> bool:
-    """Whether ``words[:end]`` end with a request at a clause's start that points back at
-    what was said: a word of it carries what it keeps ("guárdalo", "*tenlo* en cuenta"), a
-    back word follows its word ("note *it*", "anota *isso*") or comes just before it ("no *lo*
-    olvides"), or a comma ends a bare one ("Anota, porque…"); nothing but its glue after it."""
-    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words[:end]]
+def _next_request(words: list[str], reason: int) -> int:
+    """Where a request said after the reason at ``words[reason]`` begins (its join, "and",
+    "y", or its word after a mark: "…, and remember I hate seafood"), else the words' end."""
+    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words]
+    for j in range(reason + 2, len(words)):
+        if not _cue_at(words, j):
+            continue
+        if plain[j - 1] in _AND_WORDS:
+            return j - 1
+        if words[j - 1].endswith(_CLAUSE_MARKS):
+            return j
+    return len(words)
+
+
+def _asks_back(words: list[str], end: int) -> int | None:
+    """Where a request begins whose words end ``words[:end]``, at a clause's start, and that
+    points back at what was said: a word of it carries what it keeps ("guárdalo", "*tenlo* en
+    cuenta"), or a back word follows its word ("note *it*", "anota *isso*") or comes just
+    before it ("no *lo* olvides"); nothing but its glue after it. A bare one ("Remember, since
+    2019 I've been vegan") may as well open its fact, unless what follows speaks to the
+    assistant ("Não esquece, pra você me lembrar…"): else None."""
+    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words]
     cue = next((i for i in range(max(0, end - 1 - _ASKED_BACK_MOST), end) if _cue_at(words, i)), None)
-    if cue is None or any(w not in _ASKED_WITH for w in plain[cue + 1 :]) or words[end - 1].endswith(":"):
-        return False  # "Save this: since 2019 I've…": what a colon opens is the fact
-    if any(w in _THAT_WORDS and w not in _BACK_WORDS for w in plain[cue + 1 :]):
-        return False  # "Apunta que, ya que soy…": its "que" opens the fact, a reason and all
+    if cue is None or any(w not in _ASKED_WITH for w in plain[cue + 1 : end]) or words[end - 1].endswith(":"):
+        return None  # "Save this: since 2019 I've…": what a colon opens is the fact
+    if any(w in _THAT_WORDS and w not in _BACK_WORDS for w in plain[cue + 1 : end]):
+        return None  # "Apunta que, ya que soy…": its "que" opens the fact, a reason and all
     start = cue
     while start and not words[start - 1].endswith(_CLAUSE_MARKS):
         start -= 1  # "…, *please don't* forget it", "…!! *no te* olvides", "*Tenlo* en cuenta"
         if plain[start] not in _ASKED_WITH and not _carries_its_object(words[start]):
-            return False  # "I always save that because…": a story of the user's, no request
+            return None  # "I always save that because…": a story of the user's, no request
     if any(_carries_its_object(w) for w in words[start : cue + 1]):
-        return True
+        return start
+    # what follows may open the fact, unless it speaks to the assistant ("…, bc you'll help me…")
+    to_you = bool(_TO_YOU & {w.split("'")[0] for w in plain[end + 1 : end + 1 + _ADDRESSEE_REACH]})
     backs = [i for i in range(start, end) if plain[i] in _BACK_WORDS and i != cue]
-    if not backs:
-        return words[end - 1].endswith((",", ";"))
+    if not backs:  # "Remember, since 2019 I've been vegan"; "Não esquece, pra você me lembrar…"
+        return start if to_you and words[end - 1].endswith((",", ";")) else None
     last = backs[-1]
-    # "remember that since March…": a "that" right before may open the fact, unless a mark ends it
-    return not (last == end - 1 and plain[last] in _THAT_WORDS and not words[last].endswith((",", ";")))
+    if last == end - 1 and plain[last] in _THAT_WORDS and not words[last].endswith((",", ";")) and not to_you:
+        return None  # "remember that since March…": a "that" right before may open the fact
+    return start
 
 
+#: the words naming the assistant in every pack, as ``_asks_back`` reads words (accents folded)
+_TO_YOU = frozenset(fold_accents(w).casefold() for p in all_packs() for w in p.addressee)
 #: the words a request that points back is said with, before why it is asked: its glue, the
 #: back words, fillers and courtesies, and the nouns and prepositions of where to keep it
 #: ("in mind", "en cuenta", "em conta", "por favor")
@@ -847,7 +886,7 @@ _ASKED_WITH = (
     _REQUEST_LEAD
     | _SAYS_NOTHING
     | _PRONOUN_TAILS
-    | frozenset(fold_accents(w).casefold() for p in all_packs() for w in p.negations)
+    | frozenset(fold_accents(w).casefold() for p in all_packs() for w in (*p.negations, *p.addressee))
     | frozenset(w for p in all_packs() for w in re.findall(r"[^\W\d_]+", p.cue_nouns))
 )
 

@@ -977,9 +977,13 @@ class _Reading:
         if aside is not None and _ends_pointing_back(sentence[: aside.start()]):
             sentence = sentence[: aside.start()]  # "…, remember those (no account numbers obv)"
         why = why_after_a_request(sentence)
-        if why is not None:  # "Note it, because you'll help me plan…": the request, then why
-            reason, sentence = sentence[why:].strip(), sentence[:why].rstrip(" ,;")
+        if why is not None and (why.request or self.before_it):
+            # "Note it, because you'll help me plan…": the request keeps what was said before it
+            reason, after = sentence[why.reason : why.end].strip(" ,;"), sentence[why.end :].strip()
+            sentence = sentence[: why.reason].rstrip(" ,;")
             opening = opening[: opening.rfind(reason)].rstrip(" ,;") if reason in opening else sentence
+        else:
+            why = None  # "Recuérdalo, ya que desde 2019 soy vegano": nothing before it to point at
         if self.takes_back(sentence):
             return
         kept, named = len(self.found), len(self.declined)
@@ -999,6 +1003,8 @@ class _Reading:
         if why is not None:
             self.declined.append(NotKept(reason, _WHY_ASKED))
         self.no_secret(kept, named, opening)
+        if why is not None and after:  # "…, because you'll plan the menu, and remember I hate seafood"
+            self.sentence(after, following)
 
     def of_what_they_said_before(self, sentence: str, declined_before: int) -> bool:
         """Whether ``sentence``, a request whose fact only pointed at what it is about ("the

@@ -543,7 +543,9 @@ PACK = Pack(
     ),
     request_reasons=(
         r"(?:porque|porq|pq|xq|ya\s+que|pues|puesto\s+que|dado\s+que|visto\s+que)\b",
-        r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s)\b",
+        r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s|me|te|nos|no)\b",
+        r"(?:ahora|considerando)\s+que\b",
+        r"como\s+(?:me|te|vas|va|vamos)\b",
         r"(?:para|pa)\s+que\b",
         r"por\s+si\b",
     ),
