@@ -5009,6 +5009,33 @@ def test_why_a_request_is_asked_is_no_fact_and_the_fact_before_it_is_kept(said, 
 
 
 @pytest.mark.parametrize(
+    ("said", "fact", "why"),
+    [
+        (
+            "Remember that my grandpa Tomasz speaks only Polish, because you'll help me write his birthday card.",
+            "Polish",
+            "card",
+        ),
+        (
+            "Lembra que o meu avô Joaquim só fala galego, já que você vai me ajudar com o cartão de aniversário dele.",
+            "galego",
+            "cartão",
+        ),
+    ],
+)
+def test_why_the_assistant_will_need_a_fact_is_cut_off_the_fact_a_request_opens(said, fact, why):
+    """A request that opens its fact, then why the assistant will need it ("…, because
+    you'll help me write…"): the reason had been written into the fact. What to do with the
+    fact stays in it ("I'm left-handed, so when you suggest desk setups put the mouse on the
+    left")."""
+    kept, _ = read_requests(said)
+    written = " ".join(s.text for s in kept)
+    assert fact in written and why not in written, written
+    kept, _ = read_requests("heads up, I'm left-handed, so when you suggest desk setups put the mouse on the left")
+    assert "mouse on the left" in " ".join(s.text for s in kept)
+
+
+@pytest.mark.parametrize(
     ("said", "fact"),
     [
         ("remember that because of my asthma I avoid running in the cold", "asthma"),

@@ -455,7 +455,7 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         lang = detect(said) or of_the_request[0]
     whole = said.strip()
     said = _past_the_scope(
-        _without_a_reason_of_forgetting(
+        _without_its_reason(
             _without_trailing_request(_without_lead(_FILLER.sub("", _trim(_without_task_tail(said))).strip()))
         )
     )
@@ -507,17 +507,36 @@ def _for_now_only(words: list[str], cue: int) -> bool:
     )
 
 
-def _without_a_reason_of_forgetting(said: str) -> str:
-    """What a request keeps, less the reason said after it that the user forgets ("…, que
-    siempre se me olvida", "…, eu sempre esqueço", "…, i always forget"): it tells why the
-    request was made, of the user's memory, not of the fact."""
+#: why a request is asked, at a clause's start (``Pack.request_reasons``: "because", "ya que", "pois")
+REASON_OPENING = re.compile(r"(?:" + ("|".join(r for p in all_packs() for r in p.request_reasons) or "(?!)") + ")", _I)
+#: the words naming the assistant in every pack, accents folded ("you", "te", "você")
+TO_YOU = frozenset(fold_accents(w).casefold() for p in all_packs() for w in p.addressee)
+#: how many words after a reason's opening may name the assistant ("because *you'll*…")
+TO_YOU_REACH = 4
+
+
+def speaks_to_you(words: list[str]) -> bool:
+    """Whether ``words`` name the assistant ("you'll", "você", "te") among their first ones."""
+    return any(fold_accents(w.strip(",.!?;:")).casefold().split("'")[0] in TO_YOU for w in words[:TO_YOU_REACH])
+
+
+def _without_its_reason(said: str) -> str:
+    """What a request keeps, less the reason said after it: that the user forgets ("…, que
+    siempre se me olvida", "…, eu sempre esqueço", "…, i always forget"), or why the assistant
+    will need it ("remember that my mom is Helen, because you'll help me write to her", "…,
+    já que você vai…"): it tells why the request was made, not the fact."""
     cut = said.rfind(",")
     if cut < 0:
         return said
     words = said[cut + 1 :].split()
     while words and fold_accents(words[0].casefold()) in _THAT_WORDS:
         words = words[1:]
-    return said[:cut].rstrip() if words and _tells_of_remembering(" ".join(words)) else said
+    if not words:
+        return said
+    told = " ".join(words)
+    reason = REASON_OPENING.match(told)
+    why = reason is not None and speaks_to_you(told[reason.end() :].split())
+    return said[:cut].rstrip() if why or _tells_of_remembering(told) else said
 
 
 def _past_the_scope(said: str) -> str:

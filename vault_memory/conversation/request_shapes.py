@@ -43,6 +43,7 @@ from .request_facts import (
     _USER_GROUP,
     _USER_WORDS,
     NOT_SIGNALS,
+    REASON_OPENING,
     NotKept,
     Signal,
     _asks_by_its_verb,
@@ -63,6 +64,7 @@ from .request_facts import (
     _trim,
     _words_of,
     refusal,
+    speaks_to_you,
 )
 
 #: "…, and I live in Lima": a new clause of the user's after a conjunction (any way a pack
@@ -784,7 +786,7 @@ def _a_comma_that_points_back(words: list[str], cue: int, i: int) -> bool:
 
 #: why a request is asked, at the start of what follows it (``Pack.request_reasons``), at a word's start
 _WHY_ASKED = re.compile(
-    r"(?<![^\s,;])(?:" + ("|".join(r for p in all_packs() for r in p.request_reasons) or "(?!)") + ")", _I
+    r"(?<![^\s,;])(?:" + "|".join([REASON_OPENING.pattern, *(r for p in all_packs() for r in p.request_aims)]) + ")", _I
 )
 #: a mark that opens what a request keeps ("save this for later: my dog…", "— my gym is…")
 _OPENS_THE_FACT = re.compile(r":(?:\s|$)|\s[—–-]{1,2}\s")
@@ -867,7 +869,7 @@ def _asks_back(words: list[str], end: int) -> int | None:
     if any(_carries_its_object(w) for w in words[start : cue + 1]):
         return start
     # what follows may open the fact, unless it speaks to the assistant ("…, bc you'll help me…")
-    to_you = bool(_TO_YOU & {w.split("'")[0] for w in plain[end + 1 : end + 1 + _ADDRESSEE_REACH]})
+    to_you = speaks_to_you(words[end + 1 :])
     backs = [i for i in range(start, end) if plain[i] in _BACK_WORDS and i != cue]
     if not backs:  # "Remember, since 2019 I've been vegan"; "Não esquece, pra você me lembrar…"
         return start if to_you and words[end - 1].endswith((",", ";")) else None
@@ -877,8 +879,6 @@ def _asks_back(words: list[str], end: int) -> int | None:
     return start
 
 
-#: the words naming the assistant in every pack, as ``_asks_back`` reads words (accents folded)
-_TO_YOU = frozenset(fold_accents(w).casefold() for p in all_packs() for w in p.addressee)
 #: the words a request that points back is said with, before why it is asked: its glue, the
 #: back words, fillers and courtesies, and the nouns and prepositions of where to keep it
 #: ("in mind", "en cuenta", "em conta", "por favor")

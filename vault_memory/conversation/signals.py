@@ -106,7 +106,7 @@ from .request_facts import (
     _trim,
     _unfinished,
     _what_to_do_with_it,
-    _without_a_reason_of_forgetting,
+    _without_its_reason,
     _without_lead,
     _without_opening_aside,
     _without_task_tail,
@@ -1947,7 +1947,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
         return FOR_NOW_ONLY  # "remember for this session that…", "guarda isso enquanto a gente mexe aqui: …"
     if _points_before(head, match.group("x").split()):
         return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
-    said = _without_a_reason_of_forgetting(
+    said = _without_its_reason(
         _without_opening_aside(_FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip())
     )
     if not said or _says_nothing(said):

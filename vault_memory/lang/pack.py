@@ -97,8 +97,14 @@ class Pack:
     #: what opens why a request is asked, after a request that points back ("…. Note it,
     #: *because* you'll plan the menu", "Apúntalo, *ya que*…", "Anota isso, *pois*…"): the
     #: request keeps what was said before it, and the reason is no fact (patterns, read at the
-    #: reason's start; a purpose, ``request_purposes``, ends such a request too)
+    #: reason's start); after a fact a request opened, one that speaks to the assistant is cut
+    #: off it too ("remember that my mom is Helen, because you'll help me write to her")
     request_reasons: tuple[str, ...] = ()
+    #: what opens what a request that points back is for, said after it ("Note it so that
+    #: you…", "Apúntalo, así me felicitas", "Anota isso caso eu precise…"): it ends such a
+    #: request as a reason does, but a fact the request opened keeps it ("remember that I'm
+    #: colorblind, so when you suggest colours avoid red/green": what to do with the fact)
+    request_aims: tuple[str, ...] = ()
     #: the words of a request said after its fact, before its word that asks to keep
     #: ("…, *please could you* keep that", "*y que no se te* olvide", "*quero que você* lembre")
     request_glue: frozenset[str] = field(default_factory=frozenset)

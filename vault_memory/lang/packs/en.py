@@ -523,11 +523,10 @@ PACK = Pack(
     request_reasons=(
         r"(?:because|'?cause|cuz|coz|bc|b/c|since|given\s+that|seeing\s+(?:as|that))\b",
         r"as\s+(?:you|u|you'll|you're|i|i'm|i'll|we|we're|we'll)\b",
-        r"so\s+(?:when(?:ever)?|next\s+time|that)\b",
-        r"in\s+case\b",
         r"now\s+that\b",
         r"considering\b",
     ),
+    request_aims=(r"so\s+(?:when(?:ever)?|next\s+time|that)\b", r"in\s+case\b"),
     request_when=(
         # not of a time gone by ("remember when we went…" tells a story)
         r"(?:when(?:ever)?|(?:any|every)\s*time|next\s+time)\s+(?:i|we|you)\b"

@@ -543,9 +543,11 @@ PACK = Pack(
     ),
     request_reasons=(
         r"(?:porque|porq|pq|xq|ya\s+que|pues|puesto\s+que|dado\s+que|visto\s+que)\b",
-        r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s|me|te|nos|no)\b",
         r"(?:ahora|considerando)\s+que\b",
         r"como\s+(?:me|te|vas|va|vamos)\b",
+    ),
+    request_aims=(
+        r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s|me|te|nos|no)\b",
         r"(?:para|pa)\s+que\b",
         r"por\s+si\b",
     ),

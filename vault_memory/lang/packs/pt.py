@@ -559,9 +559,11 @@ PACK = Pack(
     ),
     request_reasons=(
         r"(?:porque|porq|pq|j[aá]\s+que|pois|visto\s+que|dado\s+que|uma\s+vez\s+que)\b",
-        r"(?:assim|a[ií])\s+(?:quando|da\s+pr[oó]xima|depois|voc[eê]|vc|tu|me|te|n[aã]o)\b",
         r"(?:agora|considerando)\s+que\b",
         r"como\s+(?:voc[eê]|vc|tu|vais|vai|vamos)\b",
+    ),
+    request_aims=(
+        r"(?:assim|a[ií])\s+(?:quando|da\s+pr[oó]xima|depois|voc[eê]|vc|tu|me|te|n[aã]o)\b",
         r"(?:pra|para)\s+(?:voc[eê]|vc|tu|te|me|que)\b",
         r"caso\b",
     ),
