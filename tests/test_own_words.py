@@ -5749,3 +5749,24 @@ def test_a_keyed_secret_never_reaches_the_write_paths_judge(judged):
     mem.remember("We changed the house alarm company to Verisure", now=NOW + DAY)
     sent = json.dumps([r["body"] for r in server.requests])
     assert server.requests and "7Qx-2291" not in sent, sent
+
+
+@pytest.mark.parametrize(
+    ("said", "written", "not_written"),
+    [
+        ("Guarda isto: caso precises, o meu contacto de emergência é o Rui.", "Rui", "casa"),
+        ("Lembra que como tenho asma, não corro no frio.", "tem asma", "come"),
+        ("Recuerda que visto que vivo sola, no tengo quien riegue las plantas.", "plantas", "viste"),
+        # the verb, where no verb, subject or "que" follows it
+        ("Lembra que como pão integral todo dia.", "come pão", "Como"),
+        ("Anota que caso com o Miguel em setembro.", "casa com o Miguel", "Caso"),
+    ],
+)
+def test_a_first_person_that_also_opens_a_clause_opens_it_before_a_verb(said, written, not_written):
+    """ "Como", "caso" and "visto" are a first person ("I eat", "I marry", "I dress") and open a
+    clause ("as", "in case", "given that"): "como sou diabética" was written "a usuária come a
+    usuária é diabética", "visto que" as "viste que". Before a verb, a subject or "que" they
+    open the clause, and the verb after them is the user's."""
+    kept, _ = read_requests(said)
+    text = " ".join(s.text for s in kept)
+    assert written in text and not_written not in text, text

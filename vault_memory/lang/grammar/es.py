@@ -148,7 +148,7 @@ def third_person(text: str) -> str:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
     out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
         rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER}|{_ES_CLITICS})\b)",
-        lambda m: _subject(m.group(2), m.group(1) or ""),
+        lambda m: m.group(0) if _opens_a_clause(m) else _subject(m.group(2), m.group(1) or ""),
         out,
         count=1,
         flags=_I,
@@ -168,6 +168,18 @@ def third_person(text: str) -> str:
     out = _joined_clauses(out)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return gender(out)
+
+
+#: first persons of a verb that also open a clause ("visto que trabajo de noche": given that;
+#: "caso de que…"), read as the verb only when no "que" or subject follows
+_ES_ALSO_OPENS = frozenset({"como", "caso", "visto"})
+_ES_AFTER_AN_OPENING = re.compile(r"(?<!\s)\s++(?:que|q|de\s++que|yo|t[uú]|usted|[eé]l|ella|nosotr[oa]s)\b", _I)
+
+
+def _opens_a_clause(m: re.Match[str]) -> bool:
+    """Whether the first word ``m`` read opens a clause before what follows it ("Visto que
+    trabajo de noche…" is no "viste que")."""
+    return m.group(2).lower() in _ES_ALSO_OPENS and _ES_AFTER_AN_OPENING.match(m.string, m.end()) is not None
 
 
 #: the object pronouns, which stand before a verb that is said alone, never after it

@@ -157,6 +157,11 @@ def third_person(text: str) -> str:
     # a time said first is of the verb after it: "agora trabalho no Itaú" → "agora o usuário trabalha no Itaú"
     opening = re.match(rf"^(?:{_PT_TIME_FIRST})\s+(?=\S)", out, flags=_I)
     at = opening.end() if opening else 0
+    # a word that opens a clause, first: the verb after it is the user's ("como sou diabética"
+    # → "como a usuária é diabética", not "a usuária come a usuária é…")
+    first = re.match(r"([^\W\d_]+)\s++(?=\S)", out[at:])
+    if first is not None and _opens_a_clause(first.group(1), out[at + first.end() :]):
+        at += first.end()
     out = out[:at] + re.sub(
         r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out[at:], count=1, flags=_I
     )
@@ -196,6 +201,37 @@ def gender(text: str) -> str:
     return in_her_gender(text, _PT_SAID_OF, _PT_FEMININE, _PT_HER, ("usuário", "usuária"), _PT_NO_GENDER)
 
 
+#: first persons of a verb that also open a clause: "como" (as), "caso" (in case), "visto"
+#: (given that); read as the verb only when what follows is no verb, subject or "que"
+_PT_ALSO_OPENS = frozenset({"como", "caso", "visto"})
+#: what makes such a word the clause's opening when it follows: "que", a subject
+_PT_AFTER_AN_OPENING = frozenset({"que", "q", "eu", "tu", "você", "vc", "ele", "ela", "nós", "vocês", "eles", "elas"})
+
+
+def _opens_a_clause(word: str, after: str) -> bool:
+    """Whether ``word``, a first person that may open a clause, opens one before ``after``:
+    "como sou diabética" (as), "caso eu precise" (in case), "visto que moro longe" (given
+    that); not "como peixe às sextas" (eat), "caso com a Ana em maio" (marry)."""
+    if word.lower() not in _PT_ALSO_OPENS:
+        return False
+    following = after.split()[:1]
+    if not following:
+        return False
+    nxt = following[0].strip(",.;:!?").lower()
+    return nxt in _PT_AFTER_AN_OPENING or _in_third(nxt, False) is not None or _a_verb_of_another(nxt)
+
+
+def _a_verb_of_another(word: str) -> bool:
+    """Whether ``word`` is a known verb said of someone else or wished ("aconteça", "precise",
+    "chega"): its stem, less a third person's or a subjunctive's ending, is a known verb's."""
+    for ending in ("am", "em", "as", "es", "a", "e"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            stem = word[: -len(ending)]
+            if any(spelt + end in _PT_VERBS for spelt in _pt_spellings(stem) for end in ("ar", "er", "ir")):
+                return True
+    return False
+
+
 def _said_by_eu(m: re.Match[str]) -> str:
     """ "eu" and the verb after it, mid-sentence, in the third person: the verb of the first
     person (a known one, or one in "-o"), else "o usuário" before it as it was."""
@@ -217,7 +253,7 @@ def _in_third(verb: str, said_with_eu: bool) -> str | None:
 #: torce pro Corinthians": "torcer")
 _PT_VERBS = frozenset(
     """
-    divertir abraçar abrir acabar aceitar acompanhar aconselhar acordar acreditar adorar adotar agradecer ajudar
+    divertir abraçar abrir acabar aceitar acompanhar aconselhar acontecer acordar acreditar adorar adotar agradecer ajudar
     alimentar almoçar alugar amar andar apagar aparecer aplicar apoiar aprender aproveitar arrumar
     assistir atender atualizar avisar bater beber beijar brincar buscar caber cair caminhar cancelar
     cansar cantar carregar casar celebrar chamar chegar chorar chover cobrir colaborar colecionar
