@@ -52,6 +52,25 @@ def test_sentences_end_at_a_full_stop_but_not_after_a_title_or_an_abbreviation()
 
 
 @pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("remember that my lawyer is Atty. Noor Haddad", "Noor Haddad"),
+        ("remember that my councillor is Cllr. Priya Sandhu", "Priya Sandhu"),
+        ("recuerda que mi párroco es el Pbro. Julián Mena", "Julián Mena"),
+        ("recuerda que mi vecina es Dña. Herminia Soto", "Herminia Soto"),
+        ("lembra que o meu padrinho é o Cel. Artur Neves", "Artur Neves"),
+    ],
+)
+def test_a_title_of_rank_or_office_ends_no_sentence(said, name):
+    """ "my lawyer is Atty. Ramon Cruz" was written "The user's lawyer is Atty": titles of
+    office, rank and the church no segmenter's list held ended the sentence. A place's
+    "2º esq." (left) still may end one."""
+    kept, _ = read_requests(said)
+    assert name in " ".join(s.text for s in kept), kept
+    assert len(sentences("Moro na Rua do Souto 45, 2º esq. Fica registado.", "pt")) == 2
+
+
+@pytest.mark.parametrize(
     ("text", "lang", "whole"),
     [
         ("Vivo no 2.º esquerdo, ao pé do mercado. Não há elevador.", "pt", "Vivo no 2.º esquerdo, ao pé do mercado."),

@@ -56,7 +56,8 @@ PACK = Pack(
     ),
     abbreviations=frozenset(
         """mr mrs ms mx dr prof st jr sr mt ft vs e.g i.e u.s u.k u.s.a a.m p.m approx dept inc ltd co corp
-        ave rd blvd gen col lt sgt capt rev hon fig""".split()
+        ave rd blvd gen col lt sgt capt rev hon fig
+        atty mgr amb cllr cdr pte revd ald chmn ofc supt insp det cpl pvt adm cmdr maj msgr asst""".split()
     ),
     continues=frozenset("she he it they her his its their also both".split()),
     request_verbs=("remember",),  # not "memorize": "memoize" is a word of code

@@ -50,7 +50,8 @@ PACK = Pack(
     ),
     abbreviations=frozenset(
         """sr sra srta sres dr dra lic lcda ing prof profa av avda c ud uds pág núm tel dto depto arq
-        gral cnel p.ej e.e.u.u ee.uu""".split()
+        gral cnel p.ej e.e.u.u ee.uu
+        abg dña mtro mtra pbro tte sgto hno hna mons ilmo ilma excmo excma cdte cmdte""".split()
     ),
     #: a sentence that goes on about what the last named, its subject unsaid ("Es arquitecta.")
     continues=frozenset("ella él ellos ellas su sus también además ambos ambas es está trabaja vive tiene".split()),

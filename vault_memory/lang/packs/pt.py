@@ -82,7 +82,10 @@ PACK = Pack(
             ),
         ),
     ),
-    abbreviations=frozenset("sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto d p p.ex".split()),
+    abbreviations=frozenset(
+        """sr sra srta dr dra prof profa av r eng lda exmo exma pág tel nº dna dto d p p.ex
+        desemb cel ilmo ilma sgto""".split()
+    ),
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     told_as=frozenset({"es"}),
     request_verbs=("lembra", "lembre", "lembrar", "lembre-se"),
