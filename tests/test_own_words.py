@@ -3362,6 +3362,52 @@ def test_where_the_user_lives_and_works_in_more_of_the_words_people_use(
     assert shown_old is None or any(m in shown_old for m in _MARKS), block
 
 
+_DISTRACTORS = [
+    "My sister lives in Denver.",
+    "I drive a 2018 Mazda 3.",
+    "My dentist is Dr. Lee.",
+    "Our standup is at 9:30.",
+    "My favourite band is Wilco.",
+    "I work at Globex as a designer.",
+    "Mi hermano vive en Bilbao.",
+    "We deploy on Tuesdays.",
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "question", "new_value"),
+    [
+        (
+            "My go-to editor is Sublime Text.",
+            "These days I live in Helix full time, modal editing won me over.",
+            "which editor do I use?",
+            "Helix",
+        ),
+        (
+            "Our chat tool is Slack.",
+            "Leadership killed the Slack contract and the whole company is on Zulip now.",
+            "what do we chat on at work?",
+            "Zulip",
+        ),
+        (
+            "Usamos Trello para las tareas del equipo.",
+            "Migramos todo el tablero a Notion y cerramos Trello en enero.",
+            "¿qué herramienta usamos para las tareas?",
+            "Notion",
+        ),
+    ],
+)
+def test_a_recalled_fact_brings_a_newer_change_close_to_it_along(tmp_path, old, new, question, new_value):
+    """A newer fact told in words of change that shares no word with the question, and is
+    too far in meaning from the older to mark it, was not shown: the agent read the older
+    value alone. It is brought along before the older, and marks nothing."""
+    with _written_days_apart(tmp_path, [*_DISTRACTORS, old, new]) as mem:
+        block = mem.recall(question).block
+    assert _line(block, new_value) is not None, block
+    shown_old = _line(block, old.split()[-1].rstrip("."))
+    assert shown_old is None or not any(m in shown_old for m in _MARKS), block
+
+
 def test_joining_a_group_is_no_employer():
     from vault_memory.vault.slots import slot_of
 

@@ -44,6 +44,13 @@ class RelatedParams:
     #: ("I started taking vitamin D" after a penicillin allergy), .35 five, .45 one, while
     #: the changes left shown unmarked went from 22 to 41 of 87 (66 before this stage)
     min_cosine: float = 0.45
+    #: this close, a newer fact that tells of a change is brought along and placed before the
+    #: recalled one, unmarked: the agent is not left with the older value alone ("We use Jenkins
+    #: for CI." under "…every pipeline to GitHub Actions and Jenkins was shut down": no word of
+    #: "what do we use for CI?"), while only ``min_cosine`` marks the older (a false mark is a
+    #: defect too). From .45 to .25 on the tune half: new values shown 98 → 105 of 132 changes,
+    #: nothing marked that was not, no other row of ``language_eval.py --recall`` moved
+    bring_cosine: float = 0.25
     #: the recalled facts looked at, best first (each costs one search of its neighbours)
     facts: int = 8
     #: the neighbours of each that are read
@@ -140,6 +147,9 @@ def _companions(hits: list[Hit], newer_of: dict[str, tuple[float, Memory]], para
     for older, (closeness, replacing) in newer_of.items():  # the newer names what it changed, wherever it ranks
         companion = companions.get(replacing.id) or recalled.get(replacing.id) or Hit(replacing, recalled[older].score)
         companions[replacing.id] = companion
+        if closeness < params.min_cosine:  # brought along, placed before it, no mark
+            companion.explain["newer_than"] = [*companion.explain.get("newer_than", []), older]
+            continue
         companion.explain["changes"] = [*companion.explain.get("changes", []), older]
         if closeness < params.leave_out_cosine:  # both shown: the pair is a conflict's
             companion.conflicts_with = [*companion.conflicts_with, older]
@@ -160,7 +170,7 @@ def _placed(
             placed.add(newer.id)
         if hit.memory.id in placed:
             continue
-        if newer is not None:
+        if newer is not None and cosine >= params.min_cosine:
             if cosine >= params.leave_out_cosine:  # the newer says it, changed: the older is left out
                 continue
             hit.outdated_by = newer.id
@@ -222,7 +232,7 @@ def _changes_near(
     for path in (path for path in candidates if path in vectors):
         other = read[path]
         cosine = pair_cosine(vector, vectors[path], parts, language, detect(other.text))
-        if cosine < params.min_cosine:
+        if cosine < min(params.bring_cosine, params.min_cosine):
             continue
         older, their_hits, their_judge = _nearest_older(other, vectors[path], snap, parts, params)
         seen |= {p for p, _ in their_hits}
@@ -337,7 +347,7 @@ def related_changes(
             if older_path not in own or not is_current(older):
                 continue
             change = _closest_change(older, own[older_path], snap, parts, is_current, params)
-            if change is not None and change[1].id == newer.id:
+            if change is not None and change[1].id == newer.id and change[0] >= params.min_cosine:
                 pairs.append((newer, older, change[0]))
     return pairs
 
