@@ -322,9 +322,7 @@ def _read_by_rules(
     return found, declined + _orders_left_out(parts, found, declined), may_go_on
 
 
-#: a spaced dash between words ("…in memory — I'll…", "Recuérdalo – …", "… -- …")
-_SPACED_DASH = re.compile(r"(?<=\S)\s+(?:[—–]|--?)\s+(?=\S)")
-#: the most words a request before such a dash has
+#: the most words a request before a spaced dash has (``_SPACED_DASH``)
 _DASHED_REQUEST_MOST = 9
 
 
@@ -577,7 +575,8 @@ def _apart_from_its_question(sentence: str) -> list[str]:
     return [sentence]
 
 
-#: a dash with a space on each side, where a question may follow a request whatever word it opens with
+#: a dash with a space on each side ("…in memory — I'll…", "Recuérdalo – …", "… -- …"), where
+#: a question may follow a request whatever word it opens with
 _SPACED_DASH = re.compile(r"(?<!\s)\s++(?:[—–]|-{1,2})\s++")
 
 
