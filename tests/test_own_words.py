@@ -5835,3 +5835,21 @@ def test_a_first_person_that_also_opens_a_clause_opens_it_before_a_verb(said, wr
     kept, _ = read_requests(said)
     text = " ".join(s.text for s in kept)
     assert written in text and not_written not in text, text
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "task"),
+    [
+        ("remember that my dog is Rex, then can you suggest a name for my cat?", "Rex", "suggest"),
+        ("anota que mi clase de yoga es los martes y luego dime qué hago con el script?", "yoga", "script"),
+        ("lembra que o meu voo é dia 3 e depois me diz o que levar?", "voo", "levar"),
+    ],
+)
+def test_a_question_of_the_task_after_a_request_leaves_its_fact_kept(said, fact, task):
+    """A request, then the task's question after "then" ("…, then can you suggest…?"): the
+    question mark refused the whole message as a question, and nothing was kept or said. The
+    fact is kept and the task named as not kept."""
+    kept, not_kept = read_requests(said)
+    assert any(fact in s.text for s in kept) and not any(task in s.text for s in kept), kept
+    assert any(task in n.sentence for n in not_kept), not_kept
+    assert read_requests("do you remember that my dog is Rex, and then what did I say?")[0] == []

@@ -587,6 +587,16 @@ def _last(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
     return last
 
 
+def _asked_after_the_fact(sentence: str) -> str | None:
+    """What ``sentence`` says before the task said after it, when only that task asks ("write
+    down that my standup is at 9:30, then help me write a cron…?", "lembra que o meu voo é dia
+    3 e depois me diz o que levar?"), else None."""
+    tail = task_tail(sentence)
+    at = sentence.rfind(tail) if tail else -1
+    before = sentence[:at].rstrip(" ,;") if at > 0 else ""
+    return before if before and refusal(before) is None else None
+
+
 def _kept_alone(sentence: str) -> bool:
     """Whether ``sentence``, read as a message of its own, keeps a fact."""
     reading = _Reading()
@@ -991,6 +1001,10 @@ class _Reading:
             # "Before we go on — could you note that my manager is Priya?": the request, asked
             sentence = _asked_politely(sentence[lead:])
             refused = refusal(sentence)
+        if refused == "question" and (asked := _asked_after_the_fact(sentence)) is not None:
+            # "note that I'm allergic to cats, and then what pet should I get?": the question is the
+            # task's, after the request (it had been refused whole, and nothing said)
+            sentence, refused = asked, None
         if refused == "reminiscing" and self.before_it and not opening.endswith("?") and _says_what_for(sentence):
             refused = None  # "Mi suegra no come cerdo. Acuérdate cuando te pida menús": no story, what it is for
         if refused == "tells-of-remembering":  # a story, which a request after it may keep
