@@ -43,7 +43,7 @@ BUILT = (
     "vault_memory.vault.worded_secrets._set_words",
     "vault_memory.vault.worded_secrets._phrase",
     "vault_memory.vault.worded_secrets._answering",
-    "vault_memory.vault.worded_secrets._open_things",
+    "vault_memory.vault.worded_secrets.open_things",
     "vault_memory.vault.worded_secrets._named",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",

@@ -36,7 +36,7 @@ from functools import cache, lru_cache
 
 from ..lang.registry import all_packs
 from ..lang.text import as_seen
-from .worded_secrets import find_worded, spaced
+from .worded_secrets import TYPED, WHOLE, find_worded, open_things, spaced
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
 #: unclosed tag runs to the end
@@ -274,8 +274,7 @@ def masked(text: str) -> str:
     return "".join(parts) + text[at:] if parts else text
 
 
-#: a word as typed, and the marks around it that are not part of it
-_TYPED = re.compile(r"\S+")
+#: the marks around a word as typed (``TYPED``) that are not part of it
 _AROUND = ".,;:!?\"'`()[]<>«»“”‘’*"
 
 
@@ -288,7 +287,7 @@ def _said_again(text: str, found: list[tuple[int, int]]) -> list[tuple[int, int]
         return []
     starts = [s for s, _ in found]
     again = []
-    for m in _TYPED.finditer(text):
+    for m in TYPED.finditer(text):
         word = m.group()
         start = m.start() + len(word) - len(word.lstrip(_AROUND))
         end = m.end() - (len(word) - len(word.rstrip(_AROUND)))
@@ -420,11 +419,10 @@ def _named_values(text: str) -> Iterator[re.Match[str]]:
             named = [after] if _fits(after, value, *kinds) else []
         if named:
             told.add(named[0])
-            yield _WHOLE.match(text, start, end)  # type: ignore[misc]  # a match of the value alone
+            yield WHOLE.match(text, start, end)  # type: ignore[misc]  # a match of the value alone
 
 
 #: the value of a match (``_value_span``), whatever run found it
-_WHOLE = re.compile(r"(?P<value>.+)", re.S)
 
 
 def _fits(name: tuple[int, int], value: str, cards: set[tuple[int, int]], tokens: set[tuple[int, int]]) -> bool:
@@ -526,7 +524,7 @@ def _names() -> _Names:
         tokens=tokens,
         codes=words(lambda p: p.code_names),
         open_codes=words(lambda p: p.open_codes),
-        open_things=words(lambda p: p.open_things),
+        open_things=open_things(),
         # between a value and the name after it, a link and a few words: "8821 es el pin", "x is the wifi pw"
         links=re.compile(r"(?<!\s)\s++(?:" + spaced("|".join(said)) + r")\b[^\d.!?;\n]{0,16}\Z"),
         counted=frozenset(w for p in packs for w in (*p.counted, *p.units)),

@@ -18,10 +18,10 @@ from functools import cache
 
 from ..lang.registry import all_packs
 
-#: a value found by reading, as a match of itself alone
-_WHOLE = re.compile(r"(?P<value>.+)", re.S)
+#: a value found by reading, as a match of itself alone (``vault.secrets`` reads with it too)
+WHOLE = re.compile(r"(?P<value>.+)", re.S)
 #: a word as typed
-_TYPED = re.compile(r"\S+")
+TYPED = re.compile(r"\S+")
 
 
 def spaced(words: str) -> str:
@@ -59,7 +59,7 @@ def _named() -> re.Pattern[str]:
 
 
 @cache
-def _open_things() -> re.Pattern[str]:
+def open_things() -> re.Pattern[str]:
     """The words that make a password's word another thing's ("password manager"), of every pack."""
     found = _either(lambda p: p.open_things)
     return re.compile(r"(?<![\w-])(?:" + found + r")(?![\w-])") if found else re.compile(r"(?!)")
@@ -74,17 +74,13 @@ def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     with no link is not read ("wifi password hint", "contraseña pajarito": one cannot tell)."""
     linked, set_to, after_login, before, states, verbs, adjective_of = _worded()
     set_words = _set_words()
-    open_things = _open_things()
+    others = open_things()
     for pattern in (linked, *set_to, *after_login, before):
         for m in caseless(pattern).finditer(read):
             named, value = m["name"].lower(), m["value"].lower()
             clause = _clause_before(read, m.start("name"))
             around = f"{' '.join(clause[-3:])} {named} {read[m.end('name') : m.end('name') + 24]}"
-            if (
-                states.fullmatch(value)
-                or caseless(open_things).search(around)
-                or clause[-1:] in ([w] for w in adjective_of)
-            ):
+            if states.fullmatch(value) or caseless(others).search(around) or clause[-1:] in ([w] for w in adjective_of):
                 continue  # "my password is weak", "mi gestor de contraseñas", "el nombre clave es Jade" (a code name)
             told_after = m.start("name") < m.start("value")  # "the password is X", not "X is the password"
             if told_after and pattern not in after_login and _not_its_subject(clause[-6:]):
@@ -146,13 +142,13 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
         return
     function_words, states = _subjects()[2], _phrase()[1]
     for m in caseless(answered).finditer(read, question.end()):  # told after it: not "I wrote down my recovery phrase"
-        words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in _TYPED.finditer(m["value"])]
+        words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in TYPED.finditer(m["value"])]
         kept = list(itertools.takewhile(lambda w: read[w[0] : w[1]].lower() not in function_words, words))
         if not kept or any(states.fullmatch(read[s:e].lower()) for s, e in kept):
             continue
         if len(kept) == len(words) and not _ends_there(read, kept[-1][1], loose=True):
             continue  # the answer goes on past four words: no answer of a question
-        yield _WHOLE.match(read, kept[0][0], kept[-1][1])  # type: ignore[misc]  # a match of the value alone
+        yield WHOLE.match(read, kept[0][0], kept[-1][1])  # type: ignore[misc]  # a match of the value alone
 
 
 @cache
