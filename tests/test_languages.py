@@ -215,3 +215,19 @@ def test_a_verbs_past_is_its_grammars_in_every_person(language, verb, forms):
     found = pack(language)
     assert found is not None and found.past_forms is not None
     assert set(found.past_forms(verb)) == forms
+
+
+def test_an_alternation_of_words_is_built_in_one_order_whatever_the_process():
+    """Words of one length were joined in a set's order, which Python's string hashing makes
+    differ from one process to the next: the longest first, then by their letters."""
+    from vault_memory.lang.text import longest_first
+
+    assert longest_first(["pin", "pass", "pw", "passphrase", "code", "pwd", "pass"]) == [
+        "passphrase",
+        "code",
+        "pass",
+        "pin",
+        "pwd",
+        "pw",
+    ]
+    assert longest_first(reversed(["code", "pass", "pin"])) == longest_first(["pin", "code", "pass"])

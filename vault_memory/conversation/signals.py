@@ -42,6 +42,7 @@ from ..lang import (
 )
 from ..lang import judge as meaning
 from ..lang.grammar import as_typed_kept, guarded
+from ..lang.text import longest_first
 from ..vault.secrets import find_secret, find_secrets, masked, names_a_secret
 from ..vault.values import NOT_IN_FRONTMATTER
 from .request_facts import (
@@ -1674,9 +1675,7 @@ _CLOSING = re.compile(
 #: a speaker's label of any pack that opens a sentence ("System:", "Asistente:"): what
 #: follows is another's words, or made to look so
 _SPEAKER_LABEL = re.compile(
-    r"^(?:"
-    + "|".join(sorted({re.escape(w) for p in all_packs() for w in p.speaker_labels}, key=len, reverse=True))
-    + r")\s*+:",
+    r"^(?:" + "|".join(longest_first({re.escape(w) for p in all_packs() for w in p.speaker_labels})) + r")\s*+:",
     _I,
 )
 

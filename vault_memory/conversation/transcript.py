@@ -35,6 +35,7 @@ from .. import safejson
 from ..errors import InvalidInput, TranscriptError
 from ..lang import ENGLISH, all_packs, fold_accents, pack
 from ..lang import detect as language_of
+from ..lang.text import longest_first
 from ..vault.fsutil import NotRegular, read_regular
 from ..vault.secrets import without_private
 from ..vault.values import as_datetime
@@ -52,7 +53,7 @@ _LABEL_ROLE = {label: role for pack in all_packs() for label, role in pack.speak
 #: away: "Asistenté"), and its colon (``:``, ``：``, " -", " —")
 _LABEL = re.compile(
     r"^(?P<before>[\s\u200b-\u200f\u2060\ufeff*#>_]{0,8})"
-    rf"(?P<name>{'|'.join(sorted(map(re.escape, _LABEL_ROLE), key=len, reverse=True))})\w?"
+    rf"(?P<name>{'|'.join(longest_first(map(re.escape, _LABEL_ROLE)))})\w?"
     r"[*_]{0,3}[ \t]?(?::|：|[-—–](?=\s))[*_]{0,3}[ \t]?(?P<said>.*)$",
     re.I,
 )

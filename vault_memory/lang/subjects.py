@@ -7,12 +7,12 @@ import re
 
 from .detect import detect, told_alike
 from .registry import all_packs
-from .text import fold_accents
+from .text import fold_accents, longest_first
 
 
 @functools.cache
 def _opening() -> re.Pattern[str]:
-    phrases = sorted({s for p in all_packs() for s in p.user_subjects}, key=len, reverse=True)
+    phrases = longest_first({s for p in all_packs() for s in p.user_subjects})
     return re.compile(rf"^(?:{'|'.join(re.escape(s) for s in phrases)})(?![^\W_])", re.IGNORECASE)
 
 
@@ -29,7 +29,7 @@ def _telling() -> tuple[re.Pattern[str], re.Pattern[str]]:
     packs = all_packs()
     openings = [p.user_opening for p in packs if p.user_opening]
     openings += [p.elided_user_opening for p in packs if p.elided_user_opening]
-    words = sorted({s for p in packs for s in p.user_subjects}, key=len, reverse=True)
+    words = longest_first({s for p in packs for s in p.user_subjects})
     return (
         re.compile(rf"^(?:{'|'.join(openings) or '(?!)'})(?![^\W_])", re.IGNORECASE),
         # a word on its own, not a piece of a typed name ("ci-cache-eu", "me.example.com")

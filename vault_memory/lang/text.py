@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 
 
 def fold_accents(text: str) -> str:
@@ -55,6 +56,13 @@ def normalize_space(text: str) -> str:
     run of spaces then meets one space, and "sun\\u200bflower" is the word a person reads
     (read as two words, a password in it was written as "sun flower")."""
     return _SPACE_RUN.sub(" ", UNSEEN.sub("", text))
+
+
+def longest_first(words: Iterable[str]) -> list[str]:
+    """``words`` once each, the longest first and alike in length by their letters: the order
+    of an alternation that must try "passphrase" before "pass". Sorted by length alone, the
+    words of one length came in a set's order, which differs from one process to the next."""
+    return sorted(set(words), key=lambda w: (-len(w), w))
 
 
 #: a word: letters, with one inner apostrophe ("don't", "user's"); no digits

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from .registry import all_packs
-from .text import fold_accents
+from .text import fold_accents, longest_first
 
 #: the words of time of every installed pack (``lang.Pack``), as the rules below read them
 NUMBERS: dict[str, int] = {w: n for pack in all_packs() for w, n in pack.numbers.items()}
 WEEKDAYS: dict[str, int] = {w: n for pack in all_packs() for w, n in pack.weekdays.items()}
 UNITS: dict[str, str] = {w: unit for pack in all_packs() for w, unit in pack.units.items()}
-_COUNT = r"\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True))
+_COUNT = r"\d{1,2}|" + "|".join(longest_first(NUMBERS))
 _N = rf"(?P<n>{_COUNT})"
-_DAY_NAME = r"(?P<weekday>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")"
+_DAY_NAME = r"(?P<weekday>" + "|".join(longest_first(WEEKDAYS)) + r")"
 
 #: "the last year", "the next week": a span of time ("over the last year"), not a date; a
 #: lookbehind per rule keeps them out
@@ -43,7 +43,7 @@ _RULES: tuple[tuple[str, str], ...] = tuple(
 _TRIGGERS = tuple(trigger for pack in all_packs() for trigger in pack.time_triggers)
 #: any of them, in one pass over the casefolded text (one ``in`` a trigger cost a recall
 #: at 10,000 memories about 1 ms: every candidate's text, and every line of the block)
-_TRIGGERED = re.compile("|".join(re.escape(trigger) for trigger in sorted(set(_TRIGGERS), key=len, reverse=True)))
+_TRIGGERED = re.compile("|".join(re.escape(trigger) for trigger in longest_first(set(_TRIGGERS))))
 
 
 @cache
@@ -108,7 +108,7 @@ _RECENT = "|".join(pattern for pack in all_packs() for pattern in pack.recent_ti
 #: days", "over the past two weeks", "the last 48 hours", "a few weeks ago", "en los
 #: últimos días", "hace unas semanas". Loose times ("days"): no one date
 FEW = "|".join(word for pack in all_packs() for word in pack.few)
-_SPAN_UNITS = "|".join(sorted(UNITS, key=len, reverse=True))
+_SPAN_UNITS = "|".join(longest_first(UNITS))
 _SPANS = tuple(
     pattern.replace("{FEW}", FEW).replace("{COUNT}", _COUNT).replace("{UNITS}", _SPAN_UNITS)
     for pack in all_packs()
@@ -129,7 +129,7 @@ _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 #: a day written as numbers, year first: "2026-11-25" (ISO 8601, Obsidian's daily notes),
 #: "2026/11/25"
 _NUMBERED_DAY = re.compile(r"(?<![\d/-])(19[5-9]\d|20\d\d)([-/])(0?[1-9]|1[0-2])\2(0?[1-9]|[12]\d|3[01])(?![\d/-])")
-_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH_NAMES = "|".join(longest_first(MONTHS))
 
 
 @cache

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ..lang.registry import all_packs
-from ..lang.text import as_seen
+from ..lang.text import as_seen, longest_first
 from .worded_secrets import TYPED, WHOLE, find_worded, open_things, spaced
 
 #: what a person marks as not for memory (``< private >`` and ``</ private>`` too); an
@@ -513,11 +513,11 @@ def _names() -> _Names:
     packs = all_packs()
 
     def words(field: Callable[..., tuple[str, ...]]) -> re.Pattern[str]:
-        found = sorted({w for p in packs for w in field(p)}, key=len, reverse=True)
+        found = longest_first({w for p in packs for w in field(p)})
         return re.compile(r"(?<![\w-])(?:" + "|".join(found) + r")(?![\w-])") if found else re.compile(r"(?!)")
 
     cards, tokens = words(lambda p: p.card_names), words(lambda p: p.token_names)
-    said = sorted({w for p in packs for w in p.secret_links}, key=len, reverse=True)
+    said = longest_first({w for p in packs for w in p.secret_links})
     return _Names(
         names=re.compile(f"{cards.pattern}|{tokens.pattern}|{words(lambda p: p.secret_names).pattern}"),
         cards=cards,
@@ -604,7 +604,7 @@ _PRICE = re.compile(r"\A(?:[£$€¥]\s?\d[\d,.]*+|(?<![\d,.])\d[\d,.]*+\s?[£$�
 @cache
 def _password_word() -> re.Pattern[str]:
     """What opens a secret told by a password's word of any pack (read lower-cased)."""
-    words = sorted({w for p in all_packs() for w in p.password_words}, key=len, reverse=True)
+    words = longest_first({w for p in all_packs() for w in p.password_words})
     return re.compile(r"(?:" + spaced("|".join(words)) + r")\b") if words else re.compile(r"(?!)")
 
 
@@ -616,7 +616,7 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
     packs = all_packs()
 
     def either(words: Callable[..., tuple[str, ...]]) -> str:
-        return "|".join(sorted({w for p in packs for w in words(p)}, key=len, reverse=True))
+        return "|".join(longest_first({w for p in packs for w in words(p)}))
 
     words = spaced(either(lambda p: p.secret_words))
     links = spaced(either(lambda p: p.secret_links))

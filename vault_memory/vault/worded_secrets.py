@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 
 from ..lang.registry import all_packs
+from ..lang.text import longest_first
 
 #: a value found by reading, as a match of itself alone (``vault.secrets`` reads with it too)
 WHOLE = re.compile(r"(?P<value>.+)", re.S)
@@ -33,7 +34,7 @@ def spaced(words: str) -> str:
 
 def _either(words: Callable[..., Iterable[str]]) -> str:
     """The pattern of any of every pack's ``words(pack)``, the longest first (``spaced``)."""
-    return spaced("|".join(sorted({w for p in all_packs() for w in words(p)}, key=len, reverse=True)))
+    return spaced("|".join(longest_first({w for p in all_packs() for w in words(p)})))
 
 
 def find_worded(

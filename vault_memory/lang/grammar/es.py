@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..text import fold_accents
+from ..text import fold_accents, longest_first
 from . import in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
@@ -327,8 +327,8 @@ def _time_opening() -> re.Pattern[str]:
     from ..registry import pack  # the pack that brings this grammar, read once it is registered
 
     spanish = pack("es")
-    days = sorted(spanish.weekdays, key=len, reverse=True) if spanish is not None else []
-    months = sorted(spanish.months, key=len, reverse=True) if spanish is not None else []
+    days = longest_first(spanish.weekdays) if spanish is not None else []
+    months = longest_first(spanish.months) if spanish is not None else []
     month = rf"|en\s+(?:{'|'.join(map(re.escape, months))})" if months else ""  # "en julio"
     time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES}|{_ES_PAST_TIMES}{month})"  # "los sábados", "ayer"
     return re.compile(
