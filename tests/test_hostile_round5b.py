@@ -66,16 +66,27 @@ def test_private_spans_nested_or_with_attributes_are_cut_whole():
 
 
 def test_masking_many_secrets_stays_linear():
+    """Masking grows with the text, not with its square: 16 times the secrets take about 16
+    times as long (a quadratic masking took 256 times as long). Measured as a ratio of two
+    runs in one process, so a loaded machine slows both alike (a bound in seconds failed on
+    a loaded CI run: 2.6 s for what takes 0.8 s on a quiet one)."""
     from vault_memory.vault.secrets import LEFT_OUT, masked
 
     line = "vpn{} password: Tk{}!x "
     small = "".join(line.format(n, n) for n in range(500))
     large = "".join(line.format(n, n) for n in range(8000))
-    started = time.perf_counter()
-    out = masked(large)
-    took = time.perf_counter() - started
-    assert out.count(LEFT_OUT) == 8000 and masked(small).count(LEFT_OUT) == 500
-    assert took < 2.0, took  # quadratic: 8,000 secrets took seconds
+
+    def took(text: str) -> float:  # the best of three, past masked's cache
+        runs = []
+        for _ in range(3):
+            started = time.perf_counter()
+            masked.__wrapped__(text)
+            runs.append(time.perf_counter() - started)
+        return min(runs)
+
+    assert masked(large).count(LEFT_OUT) == 8000 and masked(small).count(LEFT_OUT) == 500
+    ratio = took(large) / took(small)
+    assert ratio < 64, ratio  # linear: about 16; quadratic: about 256
 
 
 @pytest.fixture
