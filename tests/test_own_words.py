@@ -5090,12 +5090,14 @@ def test_why_a_request_is_asked_is_no_fact_and_the_fact_before_it_is_kept(said, 
 )
 def test_why_the_assistant_will_need_a_fact_is_cut_off_the_fact_a_request_opens(said, fact, why):
     """A request that opens its fact, then why the assistant will need it ("…, because
-    you'll help me write…"): the reason had been written into the fact. What to do with the
+    you'll help me write…"): the reason had been written into the fact; it is cut off and
+    named as not kept. What to do with the
     fact stays in it ("I'm left-handed, so when you suggest desk setups put the mouse on the
     left")."""
-    kept, _ = read_requests(said)
+    kept, not_kept = read_requests(said)
     written = " ".join(s.text for s in kept)
     assert fact in written and why not in written, written
+    assert any(why in n.sentence for n in not_kept), not_kept  # named, not left out in silence
     kept, _ = read_requests("heads up, I'm left-handed, so when you suggest desk setups put the mouse on the left")
     assert "mouse on the left" in " ".join(s.text for s in kept)
 

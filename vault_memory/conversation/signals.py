@@ -75,6 +75,7 @@ from .request_facts import (
     FOR_NOW_ONLY,
     ORDER_AFTER,
     PASSING_STATE,
+    REASON_OPENING,
     NotKept,
     Signal,
     _a_word_of_the_request,
@@ -113,6 +114,7 @@ from .request_facts import (
     _without_task_tail,
     _words_of,
     refusal,
+    speaks_to_you,
     task_tail,
 )
 from .request_shapes import (
@@ -320,7 +322,8 @@ def _read_by_rules(
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
     found, declined = _of_the_work_at_hand(found, declined, said)
-    return found, declined + _orders_left_out(parts, found, declined), may_go_on
+    declined = declined + _orders_left_out(parts, found, declined)
+    return found, declined + _reasons_left_out(parts, found, declined), may_go_on
 
 
 #: the most words a request before a spaced dash has (``_SPACED_DASH``)
@@ -377,6 +380,26 @@ def _orders_left_out(sentences: list[str], found: list[Signal], declined: list[N
         of_it = [f for f in found if _content_words(f.text, 3) & before]
         if own and of_it and not any(own & _content_words(f.text) for f in of_it):
             out.append(NotKept(order, ORDER_AFTER))
+    return out
+
+
+def _reasons_left_out(sentences: list[str], found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
+    """Why the assistant will need a fact, said after a fact a request opened and cut off it
+    ("remember that my mom is Helen, because you'll help me write to her"), named as not kept,
+    as an order after a fact is (``_orders_left_out``): it had been left out silently."""
+    named = " ".join(n.sentence for n in declined).casefold()
+    out: list[NotKept] = []
+    for sentence in sentences:
+        cut = sentence.rfind(",")
+        reason = sentence[cut + 1 :].strip(" .!") if cut > 0 else ""
+        opening = REASON_OPENING.match(reason)
+        if opening is None or not speaks_to_you(reason[opening.end() :].split()) or reason.casefold() in named:
+            continue
+        before = _content_words(sentence[:cut], 3)
+        own = _content_words(reason) - before
+        of_it = [f for f in found if _content_words(f.text, 3) & before]
+        if own and of_it and not any(own & _content_words(f.text) for f in of_it):
+            out.append(NotKept(reason, _WHY_ASKED))
     return out
 
 
