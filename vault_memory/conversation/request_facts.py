@@ -534,9 +534,14 @@ def _without_its_reason(said: str) -> str:
     if not words:
         return said
     told = " ".join(words)
+    return said[:cut].rstrip() if a_reason_to_you(told) or _tells_of_remembering(told) else said
+
+
+def a_reason_to_you(told: str) -> bool:
+    """Whether ``told`` opens with a reason (``REASON_OPENING``) that speaks to the assistant
+    ("because you'll help me…", "já que você vai…"): why a request is made, not its fact."""
     reason = REASON_OPENING.match(told)
-    why = reason is not None and speaks_to_you(told[reason.end() :].split())
-    return said[:cut].rstrip() if why or _tells_of_remembering(told) else said
+    return reason is not None and speaks_to_you(told[reason.end() :].split())
 
 
 def _past_the_scope(said: str) -> str:

@@ -814,15 +814,16 @@ def why_after_a_request(sentence: str) -> Why | None:
     ("remember that since March I work from home"), unless the reason speaks to the assistant
     ("remember that bc you'll…"), or when a colon or a dash after it opens the fact."""
     words = sentence.split()
+    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words]  # read once for every reason
     starts = list(_word_starts(sentence))
     for found in _WHY_ASKED.finditer(sentence):
         at = bisect.bisect_left(starts, found.start())
         if at == 0 or at >= len(starts) or starts[at] != found.start():
             continue
-        request = _asks_back(words, at)
+        request = _asks_back(words, plain, at)
         if request is None:
             continue
-        end = _next_request(words, at)
+        end = _next_request(words, plain, at)
         stop = starts[end] if end < len(words) else len(sentence)
         if _OPENS_THE_FACT.search(sentence, found.start(), stop):
             return None
@@ -834,10 +835,10 @@ def _word_starts(text: str) -> Iterator[int]:
     return (m.start() for m in re.finditer(r"\S+", text))
 
 
-def _next_request(words: list[str], reason: int) -> int:
+def _next_request(words: list[str], plain: list[str], reason: int) -> int:
     """Where a request said after the reason at ``words[reason]`` begins (its join, "and",
-    "y", or its word after a mark: "…, and remember I hate seafood"), else the words' end."""
-    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words]
+    "y", or its word after a mark: "…, and remember I hate seafood"), else the words' end;
+    ``plain``: the words folded."""
     for j in range(reason + 2, len(words)):
         if not _cue_at(words, j):
             continue
@@ -848,14 +849,13 @@ def _next_request(words: list[str], reason: int) -> int:
     return len(words)
 
 
-def _asks_back(words: list[str], end: int) -> int | None:
+def _asks_back(words: list[str], plain: list[str], end: int) -> int | None:
     """Where a request begins whose words end ``words[:end]``, at a clause's start, and that
     points back at what was said: a word of it carries what it keeps ("guárdalo", "*tenlo* en
     cuenta"), or a back word follows its word ("note *it*", "anota *isso*") or comes just
     before it ("no *lo* olvides"); nothing but its glue after it. A bare one ("Remember, since
     2019 I've been vegan") may as well open its fact, unless what follows speaks to the
-    assistant ("Não esquece, pra você me lembrar…"): else None."""
-    plain = [fold_accents(w.strip(",.!?;:¡¿\"'")).casefold() for w in words]
+    assistant ("Não esquece, pra você me lembrar…"): else None. ``plain``: the words folded."""
     cue = next((i for i in range(max(0, end - 1 - _ASKED_BACK_MOST), end) if _cue_at(words, i)), None)
     if cue is None or any(w not in _ASKED_WITH for w in plain[cue + 1 : end]) or words[end - 1].endswith(":"):
         return None  # "Save this: since 2019 I've…": what a colon opens is the fact

@@ -20,7 +20,7 @@ import functools
 import itertools
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -75,7 +75,6 @@ from .request_facts import (
     FOR_NOW_ONLY,
     ORDER_AFTER,
     PASSING_STATE,
-    REASON_OPENING,
     NotKept,
     Signal,
     _a_word_of_the_request,
@@ -113,8 +112,8 @@ from .request_facts import (
     _without_opening_aside,
     _without_task_tail,
     _words_of,
+    a_reason_to_you,
     refusal,
-    speaks_to_you,
     task_tail,
 )
 from .request_shapes import (
@@ -322,8 +321,8 @@ def _read_by_rules(
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
     found, declined = _of_the_work_at_hand(found, declined, said)
-    declined = declined + _orders_left_out(parts, found, declined)
-    return found, declined + _reasons_left_out(parts, found, declined), may_go_on
+    declined = declined + _left_out_of_its_fact(parts, found, declined, task_tail, ORDER_AFTER)
+    return found, declined + _left_out_of_its_fact(parts, found, declined, _reason_after, _WHY_ASKED), may_go_on
 
 
 #: the most words a request before a spaced dash has (``_SPACED_DASH``)
@@ -364,43 +363,35 @@ def _names_the_user(said: str) -> bool:
     return bool(_SELF_WORDS & {w.strip(",.:!?¿¡").casefold() for w in said.split()})
 
 
-def _orders_left_out(sentences: list[str], found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
-    """The orders for the task said after a kept fact ("remember I'm on call and restart the
-    worker if it stalls") that the fact was cut before, each named as not kept: a request
-    is kept whole or what is left of it is said out loud. An order is one left out when
-    none of its words is in a fact kept of its sentence, and something of that sentence was."""
+def _left_out_of_its_fact(
+    sentences: list[str], found: list[Signal], declined: list[NotKept], tail_of: Callable[[str], str | None], why: str
+) -> list[NotKept]:
+    """Each part said after a kept fact that the fact was cut before (``tail_of`` a sentence:
+    an order for the task, ``task_tail``: "remember I'm on call and restart the worker if it
+    stalls"; why the assistant will need it, ``_reason_after``: "remember that my mom is Helen,
+    because you'll help me write to her"), named as not kept with ``why``: a request is kept
+    whole or what is left of it is said out loud. A part is one left out when none of its words
+    is in a fact kept of its sentence, and something of that sentence was."""
     named = " ".join(n.sentence for n in declined).casefold()
     out: list[NotKept] = []
     for sentence in sentences:
-        order = task_tail(sentence)
-        if order is None or order.casefold() in named:
+        part = tail_of(sentence)
+        if part is None or part.casefold() in named:
             continue
-        before = _content_words(sentence.split(order, 1)[0], 3)
-        own = _content_words(order) - before
+        before = _content_words(sentence.split(part, 1)[0], 3)
+        own = _content_words(part) - before
         of_it = [f for f in found if _content_words(f.text, 3) & before]
         if own and of_it and not any(own & _content_words(f.text) for f in of_it):
-            out.append(NotKept(order, ORDER_AFTER))
+            out.append(NotKept(part, why))
     return out
 
 
-def _reasons_left_out(sentences: list[str], found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
-    """Why the assistant will need a fact, said after a fact a request opened and cut off it
-    ("remember that my mom is Helen, because you'll help me write to her"), named as not kept,
-    as an order after a fact is (``_orders_left_out``): it had been left out silently."""
-    named = " ".join(n.sentence for n in declined).casefold()
-    out: list[NotKept] = []
-    for sentence in sentences:
-        cut = sentence.rfind(",")
-        reason = sentence[cut + 1 :].strip(" .!") if cut > 0 else ""
-        opening = REASON_OPENING.match(reason)
-        if opening is None or not speaks_to_you(reason[opening.end() :].split()) or reason.casefold() in named:
-            continue
-        before = _content_words(sentence[:cut], 3)
-        own = _content_words(reason) - before
-        of_it = [f for f in found if _content_words(f.text, 3) & before]
-        if own and of_it and not any(own & _content_words(f.text) for f in of_it):
-            out.append(NotKept(reason, _WHY_ASKED))
-    return out
+def _reason_after(sentence: str) -> str | None:
+    """The clause after ``sentence``'s last comma when it is why the assistant will need the
+    fact before it ("…, because you'll help me write to her"), else None."""
+    cut = sentence.rfind(",")
+    reason = sentence[cut + 1 :].strip(" .!") if cut > 0 else ""
+    return reason if a_reason_to_you(reason) else None
 
 
 def _content_words(text: str, shortest: int = 4) -> set[str]:
