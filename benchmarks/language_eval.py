@@ -156,6 +156,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_secrets(split, show, "secrets_typed"))
     out.update(_secrets(split, show, "secrets_after"))  # all held: measured, never read
     out.update(_secrets(split, show, "secrets_words"))
+    out.update(_secrets(split, show, "secrets_words2"))
     out.update(_beside(split, show, judge))
     out.update(_follow_on(split, show, judge))
     out.update(_conjuncts(split, show, judge))
@@ -416,7 +417,10 @@ def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
     helpers: ``secrets_typed`` of secrets as people type them, slang and asides included;
     ``secrets_after``, all held, written after the rule that reads a secret named in any
     words near its value; ``secrets_words``, of passwords of letters alone and what a
-    password is said to be, written before the rule that reads them)."""
+    password is said to be, written before the rule that reads them; ``secrets_words2``, of
+    such secrets as people type them, spelled out, as labels, as a form's answers, beside
+    look-alikes that reuse their words, written before the readings of ``spelling_hints``,
+    label pairs and quoted questions)."""
     from vault_memory.vault.secrets import find_secret
 
     refused, alarm = f"{name}_refused", f"{name}_false_alarm"
