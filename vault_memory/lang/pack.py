@@ -366,6 +366,20 @@ class Pack:
     #: é abracadabra", a family's safe word): read as ``password_words`` are for a value of
     #: letters alone
     word_codes: tuple[str, ...] = ()
+    #: how the letters of a value one types are said to be written ("all lowercase", "no
+    #: spaces", "with a capital T", "todo junto", "sem espaço"): a word right before one, or
+    #: after one and a colon, in a text that names a password, a code or a thing a password
+    #: opens, is typed there ("the guest wifi? it's trombone, all lowercase")
+    spelling_hints: tuple[str, ...] = ()
+    #: the things a password opens, named without the password's word ("the *wifi* at my
+    #: mom's is …", "la del *router*", "nosso *hotspot*: …")
+    keyed_things: tuple[str, ...] = ()
+    #: the words of a key that is a password where a thing it opens is named ("network X,
+    #: *key* Y", "hotspot: nombre X, *clave* Y", "rede X, *chave* Y")
+    key_words: tuple[str, ...] = ()
+    #: how a value is said to be given as a security question's answer, after it ("used
+    #: Maplewood *as the answer*", "coloquei Augusta *como resposta*")
+    answer_as: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

@@ -48,14 +48,28 @@ def find_worded(
     yield from (("a passphrase", m) for m in _passphrases(read, caseless))
     yield from (("a security answer or a seed phrase", m) for m in _security_answers(read, caseless))
     yield from (("a password or a code", m) for m in _worded_passwords(read, caseless))
+    yield from (("a password or a code", m) for m in _spelled(read, caseless))
+    yield from (("a password or a code", m) for m in _label_pairs(read, caseless))
 
 
 @cache
 def _named() -> re.Pattern[str]:
     """Any word every reading here starts from: a password's, a code's that may be a word,
-    a passphrase's, a security question's."""
+    a passphrase's, a security question's, a thing a password opens, an answer's verb or
+    label."""
     return re.compile(
-        _either(lambda p: (*p.password_words, *p.word_codes, *p.passphrase_words, *p.answered_secrets)) or "(?!)"
+        _either(
+            lambda p: (
+                *p.password_words,
+                *p.word_codes,
+                *p.passphrase_words,
+                *p.answered_secrets,
+                *p.keyed_things,
+                *p.answer_verbs,
+                *(label for label in p.answer_labels if len(label) > 2),  # "Resposta: …", not "a"
+            )
+        )
+        or "(?!)"
     )
 
 
@@ -138,11 +152,18 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     pregunta secreta era … y puse joaquin", "… Resposta: Sebastiao"): its words up to a
     function word or the clause's end, none that says what it is like."""
     asked, answered = _answering()
+    yield from _answered_as(read, caseless)
+    # a security question named, or a question quoted before the answer ("for 'name of your
+    # first school' i answered …", "en 'tu primera escuela' contesté …")
     question = caseless(asked).search(read)
-    if question is None:
+    quoted = None if question else _QUOTED_QUESTION.search(read)
+    if question is None and quoted is None:
         return
     function_words, states = _subjects()[2], _phrase()[1]
-    for m in caseless(answered).finditer(read, question.end()):  # told after it: not "I wrote down my recovery phrase"
+    after = question or quoted
+    assert after is not None
+    # told after it: not "I wrote down my recovery phrase"; right after a quoted question
+    for m in caseless(answered).finditer(read, after.end(), after.end() + _ANSWERED_REACH if quoted else len(read)):
         words = [(m.start("value") + w.start(), m.start("value") + w.end()) for w in TYPED.finditer(m["value"])]
         kept = list(itertools.takewhile(lambda w: read[w[0] : w[1]].lower() not in function_words, words))
         if not kept or any(states.fullmatch(read[s:e].lower()) for s, e in kept):
@@ -150,6 +171,134 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
         if len(kept) == len(words) and not _ends_there(read, kept[-1][1], loose=True):
             continue  # the answer goes on past four words: no answer of a question
         yield WHOLE.match(read, kept[0][0], kept[-1][1])  # type: ignore[misc]  # a match of the value alone
+
+
+#: how far after a quoted question its answer is told ("'…' i answered …", "'…': …")
+_ANSWERED_REACH = 40
+#: a question quoted as a form asks it, a few words between quotes ("'name of your first
+#: school'", "“cidade onde nasceu”"): an answer told after it is a security question's
+_QUOTED_QUESTION = re.compile(r"(?<![\w])[\"'`“‘«][^\W\d_][^\n\"“”«»]{2,78}?[\"'`”’»](?![\w])")
+
+
+def _answered_as(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """A value said to be given as an answer, before the words that say so ("used Maplewood
+    as the answer", "coloquei Augusta como resposta"): its words, none that says what it is
+    like, nor a function word."""
+    function_words, states = _subjects()[2], _phrase()[1]
+    for m in caseless(_answer_as()).finditer(read):
+        words = m["value"].lower().split()
+        if any(w in function_words or states.fullmatch(w) for w in words):
+            continue
+        yield m
+
+
+@cache
+def _answer_as() -> re.Pattern[str]:
+    """A value after a verb of answering or using and before an answer's "as" (``answer_as``),
+    of every pack."""
+    verbs, told_as = _either(lambda p: p.answer_verbs), _either(lambda p: p.answer_as)
+    if not verbs or not told_as:
+        return re.compile("(?!)")
+    return re.compile(
+        rf"(?<![\w-])(?:{verbs})\s+[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,2}}?)"
+        rf"[\"'`”’»]?\s+(?:{told_as})(?![\w-])"
+    )
+
+
+def _spelled(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """A value said with how its letters are typed, right before the words that say so or
+    after them and a colon ("it's trombone, all lowercase", "Thunderbolt with a capital T
+    is the office wifi", "todo en minúsculas: mariposa", "feijoadadomingo (sem espaço)"),
+    in a text that names a password, a code or what a password opens (``find_worded``): no
+    one spells a word out that is not typed. None that is a word of the language, says what
+    the value is like or is the password's own word, nor one in a clause that names
+    something ("my wifi network is called HomeNet, all one word": a name, not its key)."""
+    if not caseless(_typed_things()).search(read):
+        return
+    before, after = _spelling()
+    states, function_words = _worded()[4], _subjects()[2]
+    names, naming = caseless(_named()), _naming()
+    for pattern in (before, after):
+        for m in caseless(pattern).finditer(read):
+            value = m["value"].lower()
+            if value in function_words or states.fullmatch(value) or names.fullmatch(value):
+                continue
+            clause = re.split(r"[.,;:!?\n(]", read[max(0, m.start("value") - 60) : m.start("value")])[-1]
+            if not naming.isdisjoint(clause.lower().split()):
+                continue
+            yield m
+
+
+@cache
+def _typed_things() -> re.Pattern[str]:
+    """What a value spelled out may be typed into, of every pack: a password's word, a code's,
+    a thing a password opens, a security question."""
+    found = _either(lambda p: (*p.password_words, *p.word_codes, *p.keyed_things, *p.answered_secrets))
+    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+
+
+@cache
+def _spelling() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A value before the words that say how it is typed (``spelling_hints``), and one after
+    them and a colon, of every pack."""
+    hints = _either(lambda p: p.spelling_hints)
+    if not hints:
+        return re.compile("(?!)"), re.compile("(?!)")
+    value = r"[\"'`“‘«]?(?<![\w-])(?P<value>[^\W_][^\s,;:()\"'`“”‘’«»]{2,39})(?<![.!?])[\"'`”’»]?"
+    return (
+        # "…, all lowercase", "… (no spaces)": a list in brackets says no value ("typed casually (lowercase, …")
+        re.compile(rf"{value}(?:\s*+[,\-–—]?\s*+(?:{hints})(?![\w-])|\s*+\(\s*+(?:{hints})\s*+\))"),
+        re.compile(rf"(?<![\w-])(?:{hints})\s*+[:=]\s*+{value}"),
+    )
+
+
+@cache
+def _naming() -> frozenset[str]:
+    """The words that say a name is told (``naming_words``, "name", a login's), of every pack:
+    a value said in their clause is a name, not a key."""
+    packs = all_packs()
+    logins = re.compile(_either(lambda p: p.login_words))
+    words = {w for p in packs for w in p.naming_words} | {"name", "nombre", "nome", "ssid"}
+    return frozenset(words | {w for w in ("user", "users", "username", "login", "email") if logins.fullmatch(w)})
+
+
+def _label_pairs(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """A password told as a label and its value, the label opening its clause and the value
+    ending it ("network HendersonHome, key brightmorning", "vpn del curro, clave limonada",
+    "rede CasaSilva, senha feijoadadomingo (sem espaço)"): a key's word is a password's only
+    where a thing a password opens is named. None that is a word of the language or says
+    what the password is like ("password reset, …")."""
+    plain, keyed = _pairs()
+    states, others = _worded()[4], open_things()
+    patterns = (plain, keyed) if caseless(_keyed()).search(read) else (plain,)
+    for pattern in patterns:
+        for m in caseless(pattern).finditer(read):
+            value = m["value"].lower()
+            if states.fullmatch(value) or caseless(others).fullmatch(value):
+                continue
+            yield m
+
+
+@cache
+def _pairs() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A label that opens its clause (a password's word or a code's; a key's) and the one
+    word that ends it, of every pack."""
+    names = _either(lambda p: (*p.password_words, *p.word_codes))
+    keys = _either(lambda p: p.key_words)
+    word = r"[\"'`“‘«*]{0,2}(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
+    ends = r"(?=\s*(?:$|[.,;!?)(\n]))"
+    opens = r"(?:\A|[,;:\n])[ \t]*"
+    return (
+        re.compile(rf"{opens}(?P<name>{names})(?![\w-])[ \t]+{word}{ends}") if names else re.compile("(?!)"),
+        re.compile(rf"{opens}(?P<name>{keys})(?![\w-])[ \t]+{word}{ends}") if keys else re.compile("(?!)"),
+    )
+
+
+@cache
+def _keyed() -> re.Pattern[str]:
+    """Any thing a password opens, of every pack (``keyed_things``)."""
+    found = _either(lambda p: p.keyed_things)
+    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
 
 
 @cache
@@ -161,6 +310,7 @@ def _answering() -> tuple[re.Pattern[str], re.Pattern[str]]:
     if not asked or not verbs:
         return re.compile("(?!)"), re.compile("(?!)")
     told = rf"(?:{verbs})\s+|(?:{labels})\s*[:=→]\s*" if labels else rf"(?:{verbs})\s+"
+    told += r"|(?<=[\"'`”’»])[ \t]*[:=→][ \t]*"  # after a quoted question: "respuesta a '…': valparaiso"
     return re.compile(rf"\b(?:{asked})\b"), re.compile(
         rf"(?<![\w-])(?:{told})[\"'`“‘«]?(?P<value>[^\W\d_]{{2,40}}(?:[ \t]+[^\W\d_]{{1,40}}){{0,3}})"
     )
@@ -252,11 +402,14 @@ def _worded() -> tuple[
     password words with its infinitive; the nouns that make a password's word an
     adjective)."""
     packs = all_packs()
-    names = _either(lambda p: (*p.password_words, *p.word_codes))
-    links = _either(lambda p: p.secret_links)
     whose = _either(lambda p: p.secret_whose)
+    keys, keyed = _either(lambda p: p.key_words), _either(lambda p: p.keyed_things)
+    # a key of a thing a password opens is its password: "la llave del wifi", "a chave da rede"
+    key_of = rf"|(?:{keys})\s+(?:{whose})\s+(?:[^\W\d]+\s+){{0,2}}?(?:{keyed})" if keys and keyed else ""
+    names = _either(lambda p: (*p.password_words, *p.word_codes)) + key_of
+    links = _either(lambda p: p.secret_links)
     word = r"[\"'`“‘«*]{0,2}(?<![\w-])(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
-    name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,4}}?)?[*_`]{{0,3}}"
+    name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,7}}?)?[*_`]{{0,3}}"
     openers = _either(lambda p: p.password_clause_openers)
     asides = _either(lambda p: p.asides)
     # what is said of the password between its word and "is": "the password I use for everything is …",
@@ -267,21 +420,31 @@ def _worded() -> tuple[
         rf"{name}{clause}{aside}(?:(?:\s+[^\W\d]+){{0,2}}?\s*(?:[:=→]|->)[*_`]{{0,3}}\s*"  # "clave wifi: …"
         rf"|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*|(?P<own>['’]s)\s+){word}"  # "my password's …"
     )
-    set_to = tuple(
-        re.compile(
-            rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+"
-            rf"(?:{p.password_set_to})\s+{word}"
+    set_to = (
+        tuple(
+            re.compile(
+                rf"\b(?:{p.password_set_verbs})[^\W\d]*\s+(?:[^\W\d]+\s+){{0,2}}?{name}\s+"
+                rf"(?:{p.password_set_to})\s+{word}"
+            )
+            for p in packs
+            if p.password_set_verbs
         )
-        for p in packs
-        if p.password_set_verbs
-    ) + tuple(  # "use elephant as the password", "usa murciélago como contraseña"
-        re.compile(
-            rf"\b(?:{'|'.join(v for v in (p.password_set_verbs, p.password_use_verbs) if v)})[^\W\d]*\s+{word}\s+"
-            rf"(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
-            rf"(?P<name>{names})(?![\w-])"
+        + tuple(  # the password named first: "la contraseña de netflix la cambié a …", "a senha do wifi a gente trocou pra …"
+            re.compile(
+                rf"{name}(?:\s+[^\W\d]+){{0,3}}?\s+(?:{p.password_set_verbs})[^\W\d]*\s+(?:{p.password_set_to})\s+{word}"
+            )
+            for p in packs
+            if p.password_set_verbs
         )
-        for p in packs
-        if p.password_set_verbs and p.password_set_as
+        + tuple(  # "use elephant as the password", "usa murciélago como contraseña"
+            re.compile(
+                rf"\b(?:{'|'.join(v for v in (p.password_set_verbs, p.password_use_verbs) if v)})[^\W\d]*\s+{word}\s+"
+                rf"(?:{p.password_set_as})\s+(?:[^\W\d]+\s+){{0,2}}?"
+                rf"(?P<name>{names})(?![\w-])"
+            )
+            for p in packs
+            if p.password_set_verbs and p.password_set_as
+        )
     )
     logins = _either(lambda p: p.login_words)
     # after a login said in its sentence, a word right after the password's word: "user is the family email, password X"

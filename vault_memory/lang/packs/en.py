@@ -103,6 +103,7 @@ PACK = Pack(
         "haha",
         "hahaha",
         "lol",
+        "lmao",
         "fyi",
         "btw",
         "fwiw",
@@ -706,6 +707,7 @@ PACK = Pack(
         "pwd",
         "passphrase",
         r"(?:wi-?fi|router|network|hotspot)\s+pass",  # not "my bus pass"
+        r"shared\s+secret",
         r"pass(?=\s*[:=])",
     ),
     password_set_verbs=r"chang|set|reset|switch|updat",
@@ -718,6 +720,22 @@ PACK = Pack(
     passphrase_words=(r"pass\s?phrases?", r"(?:seed|recovery|backup|secret) (?:phrase|words)", r"mnemonic(?: phrase)?"),
     passphrase_links=(r"starts with", r"begins with"),
     answer_verbs=("answered", "put", "used", "wrote", "typed", "chose", "picked", "set"),
+    spelling_hints=(
+        r"all (?:in )?(?:lower|upper) ?case",
+        r"(?:in )?(?:lower|upper) ?case",
+        r"all caps",
+        r"(?:all )?one word",
+        r"all together",
+        r"no spaces?",
+        r"without (?:a |any )?spaces?",
+        r"with (?:a |the )?spaces?",
+        r"w/ (?:a |the )?spaces?",
+        r"with (?:a |an )?(?:capital|uppercase|upper case)(?: [a-z])?",
+        r"(?:capital|uppercase) [a-z]",
+    ),
+    keyed_things=(r"wi-?fi", "router", "hotspot", "vpn", "network"),
+    key_words=("key",),
+    answer_as=(r"as (?:the |my |an )?answer",),
     word_codes=(
         r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code|word)",
         # not a "code word" or a "secret word": as often a game's or a surprise party's

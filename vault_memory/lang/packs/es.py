@@ -734,7 +734,7 @@ PACK = Pack(
     periods=tuple(
         "temporada temporadas verano invierno otoño primavera semestre trimestre finde fin época epoca horario vez curso vacaciones navidades fiestas".split()
     ),
-    password_words=("contraseñas?", "contrasenas?", "clave", "contra"),
+    password_words=("contraseñas?", "contrasenas?", "clave", "contra", r"pass(?=\s+d[eoa]l?\b)"),
     password_adjective_of=frozenset(
         "nombre nombres punto puntos pieza piezas idea ideas dato datos fecha fechas momento factor "
         "tema temas papel elemento elementos pregunta preguntas figura jugador jugadora paso pasos".split()
@@ -753,6 +753,18 @@ PACK = Pack(
     ),
     passphrase_links=(r"empieza (?:con|por)", r"comienza (?:con|por)"),
     answer_verbs=("puse", "pusimos", "respond[ií]", "contest[eé]", "escrib[ií]", "us[eé]", "eleg[ií]", "dej[eé]"),
+    spelling_hints=(
+        r"todo (?:en )?min[uú]sculas?",
+        r"(?:en )?min[uú]sculas?",
+        r"todo (?:en )?may[uú]sculas?",
+        r"todo junto",
+        r"sin espacios?",
+        r"con (?:un )?espacio",
+        r"con (?:la |una )?(?:[a-zñ] )?may[uú]scula(?: [a-zñ])?",
+    ),
+    keyed_things=(r"wi-?fi", "router", "vpn", "hotspot", "red"),
+    key_words=("clave", "llave"),
+    answer_as=(r"como respuesta",),
     word_codes=(
         r"c[oó]digo\s+(?:de\s+la\s+|del\s+|de\s+)?(?:alarma|portal|puerta|port[oó]n|garaje|caja\s+fuerte|candado|taquilla)",
         r"palabras?\s+(?:de\s+seguridad|de\s+emergencia)",

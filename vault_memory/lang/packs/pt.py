@@ -735,7 +735,7 @@ PACK = Pack(
     periods=tuple(
         "temporada temporadas verão verao inverno outono primavera semestre trimestre fds fim época epoca horário horario vez altura período periodo férias ferias".split()
     ),
-    password_words=("senhas?", "palavras?-passe"),
+    password_words=("senhas?", "palavras?-passe", r"pass(?=\s+d[eoa]l?\b)"),
     password_set_verbs=r"mud|troc|alter|coloc|coloq|pus|p[oô]|deix|atualiz|defin|redefin|bot",
     password_use_verbs=r"us|escolh",
     password_set_as=r"como|de",
@@ -750,6 +750,18 @@ PACK = Pack(
     ),
     passphrase_links=(r"come[cç]a (?:com|por)",),
     answer_verbs=("coloquei", "pus", "botei", "respondi", "escrevi", "usei", "escolhi", "deixei"),
+    spelling_hints=(
+        r"tudo (?:em )?min[uú]scul[oa]s?",
+        r"(?:em )?min[uú]scul[oa]s?",
+        r"tudo (?:em )?mai[uú]scul[oa]s?",
+        r"tudo junto",
+        r"sem espaços?",
+        r"com (?:um )?espaço",
+        r"com (?:o |a |um |uma )?(?:[a-zç] )?mai[uú]scul[oa](?: [a-zç])?",
+    ),
+    keyed_things=(r"wi-?fi", "roteador", "router", "vpn", "hotspot", "rede"),
+    key_words=("chave", "senha"),
+    answer_as=(r"como resposta",),
     word_codes=(
         r"c[oó]digo\s+d[oa]\s+(?:alarme|port[aã]o|porta|garagem|cofre|cadeado|pr[eé]dio|cacifo|arm[aá]rio)",
         r"palavras?\s+(?:de\s+seguran[cç]a|de\s+emerg[eê]ncia)",
