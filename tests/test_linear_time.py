@@ -50,6 +50,8 @@ BUILT = (
     "vault_memory.vault.worded_secrets._keyed",
     "vault_memory.vault.worded_secrets._answer_as",
     "vault_memory.vault.worded_secrets._typed_things",
+    "vault_memory.vault.worded_secrets._accounts",
+    "vault_memory.vault.worded_secrets._topics",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",

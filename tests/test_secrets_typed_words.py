@@ -19,7 +19,7 @@ SECRETS = [
     ("vpn da firma, senha abacateazul", "abacateazul"),
     # a form's question quoted, the answer told right after it
     ("for 'favourite childhood book' i answered Matilda, dont tell anyone", "Matilda"),
-    ("resposta pra 'time do coração': palmeiras", "palmeiras"),
+    ("resposta pra 'apelido de infância': tatuzinho", "tatuzinho"),
     # a value said to be given as the answer
     ("i used Bramblewood as the answer on the bank site", "Bramblewood"),
     ("puse Rocinante como respuesta en la web del seguro", "Rocinante"),
@@ -28,6 +28,10 @@ SECRETS = [
     ("la contraseña de la consola la cambié a dragonrojo", "dragonrojo"),
     ("el pass del spotify de mi tía es reguetonera", "reguetonera"),
     ("La contraseña del portátil de la oficina de mi jefe es pinguinoazul", "pinguinoazul"),
+    # found by an attacker: a label's value with digits, "troquei", a question opened with "¿"
+    ("hotspot of the van: name Roamer, key bluefjord88", "bluefjord88"),
+    ("a senha do notebook da escola eu troquei pra cajuzinho", "cajuzinho"),
+    ("en la app del banco, para '¿cómo se llamaba tu primer perro?' puse Canelo", "Canelo"),
 ]
 
 LOOK_ALIKES = [
@@ -39,6 +43,11 @@ LOOK_ALIKES = [
     "la contraseña de la consola la cambié ayer",
     "the password hint is 'favourite fruit', which one did I pick?",
     "a chave do carro ficou na casa da minha mãe",
+    # found by an attacker: a quiz's or a game's quoted question, another thing's password
+    "pub quiz tonight: for 'longest river in Africa' i answered Amazon, oops",
+    "jugando al trivial: para 'autor del Quijote' contesté Lope jaja",
+    "we used mango as the answer to the crossword clue",
+    "the password manager we use is Dashlane, all one word",
 ]
 
 

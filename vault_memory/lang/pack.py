@@ -380,6 +380,14 @@ class Pack:
     #: how a value is said to be given as a security question's answer, after it ("used
     #: Maplewood *as the answer*", "coloquei Augusta *como resposta*")
     answer_as: tuple[str, ...] = ()
+    #: the words of an account a form's answer is given to ("bank", "app", "account",
+    #: "cuenta", "conta"): a quoted question answered with none of them named nor a security
+    #: question is a quiz's or a game's ("for 'capital of Peru' i answered Lima")
+    account_words: tuple[str, ...] = ()
+    #: what a security question asks of one's past, in its own words ("first pet", "where you
+    #: were born", "apodo de niño", "nome de solteira"): a quoted question that asks one is a
+    #: form's, whatever account it is for
+    security_topics: tuple[str, ...] = ()
     secret_links: tuple[str, ...] = ()
     secret_whose: tuple[str, ...] = ()
     #: the words of secrets whose value is words, not a code (a security question's answer,

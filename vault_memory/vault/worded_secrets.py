@@ -152,11 +152,17 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     pregunta secreta era … y puse joaquin", "… Resposta: Sebastiao"): its words up to a
     function word or the clause's end, none that says what it is like."""
     asked, answered = _answering()
-    yield from _answered_as(read, caseless)
+    if any(
+        caseless(p).search(read) for p in (asked, _accounts(), _topics())
+    ):  # not "banana as the answer to the riddle"
+        yield from _answered_as(read, caseless)
     # a security question named, or a question quoted before the answer ("for 'name of your
     # first school' i answered …", "en 'tu primera escuela' contesté …")
     question = caseless(asked).search(read)
+    # a quoted question is a form's where an account is named ("… on the bank site"), a quiz's else
     quoted = None if question else _QUOTED_QUESTION.search(read)
+    if quoted is not None and not (caseless(_accounts()).search(read) or caseless(_topics()).search(quoted.group())):
+        quoted = None  # "for 'capital of Peru' i answered Lima": a quiz's, not a form's
     if question is None and quoted is None:
         return
     function_words, states = _subjects()[2], _phrase()[1]
@@ -177,7 +183,21 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
 _ANSWERED_REACH = 40
 #: a question quoted as a form asks it, a few words between quotes ("'name of your first
 #: school'", "“cidade onde nasceu”"): an answer told after it is a security question's
-_QUOTED_QUESTION = re.compile(r"(?<![\w])[\"'`“‘«][^\W\d_][^\n\"“”«»]{2,78}?[\"'`”’»](?![\w])")
+_QUOTED_QUESTION = re.compile(r"(?<![\w])[\"'`“‘«][¿¡]?[^\W\d_][^\n\"“”«»]{2,78}?[\"'`”’»](?![\w])")
+
+
+@cache
+def _topics() -> re.Pattern[str]:
+    """Any word of what a security question asks of one's past, of every pack (``security_topics``)."""
+    found = _either(lambda p: p.security_topics)
+    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+
+
+@cache
+def _accounts() -> re.Pattern[str]:
+    """Any word of an account a form's answer is given to, of every pack (``account_words``)."""
+    found = _either(lambda p: p.account_words)
+    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
 
 
 def _answered_as(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
@@ -217,15 +237,15 @@ def _spelled(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) 
         return
     before, after = _spelling()
     states, function_words = _worded()[4], _subjects()[2]
-    names, naming = caseless(_named()), _naming()
+    names, naming, others = caseless(_named()), _naming(), open_things()
     for pattern in (before, after):
         for m in caseless(pattern).finditer(read):
             value = m["value"].lower()
             if value in function_words or states.fullmatch(value) or names.fullmatch(value):
                 continue
             clause = re.split(r"[.,;:!?\n(]", read[max(0, m.start("value") - 60) : m.start("value")])[-1]
-            if not naming.isdisjoint(clause.lower().split()):
-                continue
+            if not naming.isdisjoint(clause.lower().split()) or caseless(others).search(clause):
+                continue  # a name ("… is called HomeNet"), or another thing's ("my password manager is …")
             yield m
 
 
@@ -285,7 +305,8 @@ def _pairs() -> tuple[re.Pattern[str], re.Pattern[str]]:
     word that ends it, of every pack."""
     names = _either(lambda p: (*p.password_words, *p.word_codes))
     keys = _either(lambda p: p.key_words)
-    word = r"[\"'`“‘«*]{0,2}(?P<value>[^\W\d_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
+    # letters, or letters and digits as typed ("key purplemonkey42"), not a number alone
+    word = r"[\"'`“‘«*]{0,2}(?P<value>(?=\d*[^\W\d_])[^\W_]{4,40})(?![\w-])[\"'`”’»*]{0,2}"
     ends = r"(?=\s*(?:$|[.,;!?)(\n]))"
     opens = r"(?:\A|[,;:\n])[ \t]*"
     return (
