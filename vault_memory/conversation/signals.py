@@ -921,6 +921,9 @@ class _Reading:
     listed: bool = False
     #: whether that list's request said its items are the user's ("these about me")
     of_the_user: bool = False
+    #: whether it said they are of a thing of theirs ("these about *my* homelab", "essas
+    #: infos da *minha* VPS"): an item that names no one is in doubt then, the judge's to keep
+    of_theirs: bool = False
     #: where the facts of the sentence just read begin in ``found`` (a next sentence may
     #: take them back: "Actually no, forget it"), or None when it kept none
     last_kept: int | None = None
@@ -962,6 +965,12 @@ class _Reading:
             kept = len(self.found)
             if why is None:
                 _keep_what_was_said(said, self.found, self.declined, self.language)
+            elif why == _ITEM_OF_NO_ONE and self.of_theirs:
+                # "Save these about my homelab: … - backups run nightly at 2am": of a thing of
+                # theirs, said without them; kept only if the judge reads it as their world
+                would: list[Signal] = []
+                _keep_what_was_said(said, would, [], self.language)
+                self.declined.append(NotKept(said, why, would[0] if len(would) == 1 else None))
             else:
                 self.declined.append(NotKept(said, why))
             self.joins = kept if len(self.found) > kept else None  # "…\n- My sister is Ana. She is a nurse."
@@ -1190,6 +1199,7 @@ class _Reading:
             del declined[declined_before:]  # "Could you store these about me:" and the items below it
             self.listing, self.joins, self.before_it, self.listed = _LIST_MOST + 1, None, [], True
             self.of_the_user = self.of_the_user or _names_the_user(sentence)
+            self.of_theirs = self.of_theirs or _POSSESSIVE_WORDS.search(sentence) is not None
             return
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
@@ -1391,7 +1401,10 @@ def _not_an_item(said: str, of_the_user: bool) -> str | None:
         return "not a fact about the user: it speaks to or asks the assistant"
     if of_the_user or _says_of_them(said) or _labelled(said):
         return None
-    return "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
+    return _ITEM_OF_NO_ONE
+
+
+_ITEM_OF_NO_ONE = "an item that says nothing of the user or their world (a to-do, an instruction, a word)"
 
 
 #: an item that names a thing and gives its value ("cão: Bolota", "hostname: jabuticaba")
