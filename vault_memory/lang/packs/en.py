@@ -778,7 +778,6 @@ PACK = Pack(
         r"secret|unknown|default|standard|generic|invisible|visible|irrelevant|important|necessary|needed|useless",
         r"known|confidential|encrypted|robust|solid|nonsense|spanish|english|foreign|special|common|popular",
         r"whatever|anything|something|nothing|whichever|everything|different",
-        r"wpa[23]?|wep",  # a network's kind of security, not its key
         r"big|small|tiny|huge|enormous",
         r"[a-z]{3,}(?<!e)ed|used|reused",  # expired, saved, changed, required (not "seed", "red")
         r"written|hidden|stolen|taken|given|forgotten|broken|known|shown|stuck|kept|lost|set|sent|shared|gotten",
