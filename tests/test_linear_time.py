@@ -52,6 +52,7 @@ BUILT = (
     "vault_memory.vault.worded_secrets._typed_things",
     "vault_memory.vault.worded_secrets._accounts",
     "vault_memory.vault.worded_secrets._topics",
+    "vault_memory.vault.worded_secrets._opened_with",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",

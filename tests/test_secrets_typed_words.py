@@ -32,6 +32,11 @@ SECRETS = [
     ("hotspot of the van: name Roamer, key bluefjord88", "bluefjord88"),
     ("a senha do notebook da escola eu troquei pra cajuzinho", "cajuzinho"),
     ("en la app del banco, para '¿cómo se llamaba tu primer perro?' puse Canelo", "Canelo"),
+    # a word a lock or an alarm opens with, a code's word said as "the word …"
+    ("the lockbox by the shed opens with the word Marigold", "Marigold"),
+    ("o alarme da loja desliga com 'jacarandá', não esquece", "jacarandá"),
+    ("the tablet passcode is the word lemonade, the kids chose it", "lemonade"),
+    ("la palabra para abrir el candado de la bici es girasol", "girasol"),
 ]
 
 LOOK_ALIKES = [
@@ -48,6 +53,8 @@ LOOK_ALIKES = [
     "jugando al trivial: para 'autor del Quijote' contesté Lope jaja",
     "we used mango as the answer to the crossword clue",
     "the password manager we use is Dashlane, all one word",
+    "the back gate opens with a shove, it sticks",
+    "the word of the week in class is photosynthesis",
 ]
 
 

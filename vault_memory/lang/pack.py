@@ -380,6 +380,9 @@ class Pack:
     #: how a value is said to be given as a security question's answer, after it ("used
     #: Maplewood *as the answer*", "coloquei Augusta *como resposta*")
     answer_as: tuple[str, ...] = ()
+    #: how a value is said to be a word, between a code's link and it ("the passcode is *the
+    #: word* dinosaur", "abre com *a palavra* Saudade")
+    word_nouns: tuple[str, ...] = ()
     #: the words of an account a form's answer is given to ("bank", "app", "account",
     #: "cuenta", "conta"): a quoted question answered with none of them named nor a security
     #: question is a quiz's or a game's ("for 'capital of Peru' i answered Lima")

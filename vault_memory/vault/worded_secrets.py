@@ -43,6 +43,8 @@ def find_worded(
     """(kind, the match of its value) of each secret of words ``read`` holds: passphrases
     first (their words whole), then a security question's answer, then a password of
     letters. ``read`` is the text as ``caseless`` reads it (``vault.secrets._caseless``)."""
+    # a lock's word names no password ("the safe opens with the word Rosebud"): read apart
+    yield from (("a password or a code", m) for m in _opening_words(read, caseless))
     if not caseless(_named()).search(read):
         return  # most facts name none: read once, not by every rule
     yield from (("a passphrase", m) for m in _passphrases(read, caseless))
@@ -315,6 +317,36 @@ def _pairs() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
+def _opening_words(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """The words a lock or an alarm opens with (``_opened_with``), none that is a word of the
+    language, says what it is like or is a courtesy ("opens with the word please")."""
+    states, function_words, ends = _worded()[4], _subjects()[2], _worded_ends()[0]
+    for m in caseless(_opened_with()).finditer(read):
+        first = m["value"].split()[0].lower()
+        if first not in function_words and first not in ends and not states.fullmatch(first):
+            yield m
+
+
+@cache
+def _opened_with() -> re.Pattern[str]:
+    """A word a lock or an alarm is said to open with, said as a word or in quotes ("the safe
+    opens with the word Rosebud", "la caja fuerte se abre con 'naranja'", "o cofre abre com a
+    palavra Saudade"), of every pack: "opens with a push", "with my fingerprint" say none."""
+    things, opens, with_, nouns = (
+        _either(lambda p, f=f: getattr(p, f)) for f in ("code_things", "code_opens", "code_with", "word_nouns")
+    )
+    if not (things and opens and with_ and nouns):
+        return re.compile("(?!)")
+    gap = r"(?:[,;:]?\s+[^\s\d]+)"  # a word, maybe after a comma: no number between
+    value = (
+        rf"(?:(?:{nouns})\s+[\"'`“‘«]?|[\"'`“‘«])"
+        r"(?P<value>[^\W\d_]{3,40}(?:[ \t][^\W\d_]{1,40}){0,3}?)[\"'`”’»]?(?![\w-])"
+    )
+    return re.compile(
+        rf"(?<![\w-])(?:{things})(?![\w-]){gap}{{0,5}}?\s+(?:{opens})(?![\w-]){gap}{{0,2}}?\s+(?:{with_})\s+{value}"
+    )
+
+
 @cache
 def _keyed() -> re.Pattern[str]:
     """Any thing a password opens, of every pack (``keyed_things``)."""
@@ -433,13 +465,15 @@ def _worded() -> tuple[
     name = rf"(?<![\w-])(?P<name>{names})(?![\w-])(?:\s+(?:{whose})(?:\s+[^\s:=→]*[^\s:=→.!?;,]){{1,7}}?)?[*_`]{{0,3}}"
     openers = _either(lambda p: p.password_clause_openers)
     asides = _either(lambda p: p.asides)
+    word_nouns = _either(lambda p: p.word_nouns)
+    said_a_word = rf"(?:(?:{word_nouns})\s+)?" if word_nouns else ""  # "the passcode is the word dinosaur"
     # what is said of the password between its word and "is": "the password I use for everything is …",
     # "the wifi password here is …"; an aside between commas: "my password, by the way, is …"
     clause = rf"(?:\s+(?:{openers})(?:\s+[^\W\d]+){{0,6}}?)?" if openers else ""
     aside = rf"(?:\s*,\s*(?:{asides})\s*,)?" if asides else ""
     linked = re.compile(
         rf"{name}{clause}{aside}(?:(?:\s+[^\W\d]+){{0,2}}?\s*(?:[:=→]|->)[*_`]{{0,3}}\s*"  # "clave wifi: …"
-        rf"|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*|(?P<own>['’]s)\s+){word}"  # "my password's …"
+        rf"|\s+(?P<link>{links})(?=[\s:\"'`“‘«])\s*:?\s*{said_a_word}|(?P<own>['’]s)\s+){word}"  # "my password's …"
     )
     set_to = (
         tuple(

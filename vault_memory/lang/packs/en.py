@@ -708,6 +708,7 @@ PACK = Pack(
         "passphrase",
         r"(?:wi-?fi|router|network|hotspot)\s+pass",  # not "my bus pass"
         r"shared\s+secret",
+        r"pass\s?codes?",
         r"pass(?=\s*[:=])",
     ),
     password_set_verbs=r"chang|set|reset|switch|updat",
@@ -736,6 +737,7 @@ PACK = Pack(
     keyed_things=(r"wi-?fi", "router", "hotspot", "vpn", "network"),
     key_words=("key",),
     answer_as=(r"as (?:the |my |an )?answer",),
+    word_nouns=(r"(?:the|a)\s+(?:single\s+)?word",),
     account_words=(
         r"accounts?",
         "acct",
@@ -768,7 +770,10 @@ PACK = Pack(
         "father",
     ),
     word_codes=(
-        r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code|word)",
+        r"(?:door|gate|alarm|garage|safe|lock\s?box|key\s?safe|locker|padlock|keypad|building|entry|disarm)\s+(?:code(?:\s+word)?|word)",
+        # what the word does: "the word to unlock the diary app was …", a bank's "memorable word"
+        r"words?\s+(?:to|that)\s+(?:unlock|open|disarm|deactivate|turn\s+off)s?(?:\s+[^\W\d]+){0,4}?",
+        r"memorable\s+words?",
         # not a "code word" or a "secret word": as often a game's or a surprise party's
         r"(?:safe|duress|emergency)\s?words?",
     ),

@@ -765,6 +765,7 @@ PACK = Pack(
     keyed_things=(r"wi-?fi", "router", "vpn", "hotspot", "red"),
     key_words=("clave", "llave"),
     answer_as=(r"como respuesta",),
+    word_nouns=(r"(?:la|una)\s+palabra",),
     account_words=(
         r"cuentas?",
         "banco",
@@ -800,6 +801,8 @@ PACK = Pack(
         r"c[oó]digo\s+(?:de\s+la\s+|del\s+|de\s+)?(?:alarma|portal|puerta|port[oó]n|garaje|caja\s+fuerte|candado|taquilla)",
         r"palabras?\s+(?:de\s+seguridad|de\s+emergencia)",
         r"santo\s+y\s+seña",
+        r"palabras?\s+(?:para|que)\s+(?:desactivar|abrir|desbloquear|apagar|desarmar)(?:\s+[^\W\d]+){0,4}?",
+        r"palabras?\s+memorables?",
     ),
     answer_labels=("respuestas?", "r"),
     password_states=(

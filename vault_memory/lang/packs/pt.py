@@ -762,6 +762,7 @@ PACK = Pack(
     keyed_things=(r"wi-?fi", "roteador", "router", "vpn", "hotspot", "rede"),
     key_words=("chave", "senha"),
     answer_as=(r"como resposta",),
+    word_nouns=(r"(?:a|uma)\s+palavra",),
     account_words=(
         r"contas?",
         "banco",
@@ -797,6 +798,8 @@ PACK = Pack(
         r"c[oó]digo\s+d[oa]\s+(?:alarme|port[aã]o|porta|garagem|cofre|cadeado|pr[eé]dio|cacifo|arm[aá]rio)",
         r"palavras?\s+(?:de\s+seguran[cç]a|de\s+emerg[eê]ncia)",
         "contrassenha",
+        r"palavras?\s+(?:para|pra|que)\s+(?:desligar|desativar|abrir|desbloquear|desarmar)(?:\s+[^\W\d]+){0,4}?",
+        r"palavras?\s+memor[aá]ve(?:l|is)",
     ),
     answer_labels=("respostas?", "r"),
     password_states=(
