@@ -33,7 +33,10 @@ what the offline reading does with them:
 - ``reasons_*``: a fact, a request that points back at it, then why it is asked ("Note
   it, because you'll plan the menu", ``request_reasons``): the fact kept, the reason not
   written (``reason_written``); and requests whose "that", "que" or colon opens a fact that
-  holds such a word ("remember that since March I…"): kept (``control_kept``).
+  holds such a word ("remember that since March I…"): kept (``control_kept``);
+- ``openings_*``: a request whose fact opens with a phrase of time, place, case or cause
+  ("remember that since my surgery in January I can't lift…", ``opening_phrases``): kept;
+  and controls whose "that" points back before a reason: kept, the reason not written.
 
 With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
 per set, language and split, facts written a week apart):
@@ -164,6 +167,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_pointing(split, show, judge))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
+    out.update(_openings(split, show, judge))
     out.update(_kinds(split, show))
     return out
 
@@ -184,6 +188,27 @@ def _reasons(split: str, show: bool, judge: Judge | None) -> dict:
         if show and split == "tune" and (not kept or reason):
             print(f"REASON [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
     return {f"reasons_{row}": by_language(counts) for row, counts in table.items()}
+
+
+def _openings(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request whose fact opens with a phrase of time, place, case or cause ("remember that
+    since my surgery in January I can't lift…"; ``opening_phrases``, a helper who saw no rule):
+    the fact kept whole (``openings_kept``); and controls whose "that" points back before a
+    reason ("I'm allergic to shellfish. Remember that since you'll plan the menu"): the fact
+    kept (``openings_control_kept``), the reason not written (``openings_reason_written``)."""
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("opening_phrases", split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        kept = all(k.casefold() in written for k in case["keep"])
+        reason = any(w.casefold() in written for w in case["not_fact"])
+        rows = {"kept": kept} if case["label"] == "opening" else {"control_kept": kept, "reason_written": reason}
+        for row, hit in rows.items():
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+        if show and split == "tune" and (not kept or reason):
+            print(f"OPENING [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
+    return {f"openings_{row}": by_language(counts) for row, counts in table.items()}
 
 
 def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
