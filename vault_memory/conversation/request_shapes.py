@@ -904,7 +904,7 @@ def _points_before(request: list[str], rest: list[str]) -> bool:
     return (
         dashed
         or any(w.endswith(",") for w in request[last:])
-        or (last == len(request) - 1 and _a_pronoun([*request, *rest[:3]], last))
+        or (last == len(request) - 1 and _a_pronoun([*request, *rest[: _PHRASE_MOST + 3]], last))
     )
 
 
@@ -944,28 +944,55 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     )
 
 
-#: the most words of a time or a place between a "that" and the user's clause it opens
-_PHRASE_MOST = 4
+#: the most words of a time, a place, a case or a cause between a "that" and the user's
+#: clause it opens ("remember that *since my surgery in January* I can't lift…")
+_PHRASE_MOST = 8
 
 
 def _opens_a_clause_after_a_phrase(words: list[str], i: int) -> bool:
-    """Whether the "that" at ``words[i]`` opens the user's clause after a short phrase of time
-    or place ("remember that *on Mondays* I have therapy", "…that *at the office* I'm called
-    Liz"): the phrase opens with a word a pronoun's tail does ("on", "at", "in") and names
-    something after it, holds no other such word and no mark ("save that somewhere so I
-    can…", "remember that for later, I'm…", "keep that in memory — I'll…" point back), says no what for ("…that when I ask",
-    "…that in case I need it"), and the user or their group follows it."""
+    """Whether the "that" at ``words[i]`` opens the user's clause after a phrase of time,
+    place, case or cause ("remember that *on Mondays* I have therapy", "…that *since my
+    surgery in January* I can't lift…", "…that *since I'm the only one who drives,* I do the
+    pickups"): the phrase opens with a word a pronoun's tail does ("on", "since", "in") and
+    the user or their group follows it, or follows its comma. It points back when the phrase
+    says where or when to keep it ("in mind", "for later,"), what for ("…that in case I need
+    it", "…somewhere so I can…": a joining word right before the user) or a dash ends it."""
+    if fold_accents(words[i].casefold()) not in _THAT_WORDS:
+        return False  # "write *it* down and don't forget, …": no "that", no clause it opens
     if i + 3 >= len(words) or words[i + 1].casefold() not in _PRONOUN_TAILS or _says_only_what_for(words[i + 1 :]):
         return False  # "…that when I ask", "…that in case I need it": what the request is for
-    for j in range(i + 3, min(i + 2 + _PHRASE_MOST, len(words))):
+    # "since I'm the only one who drives, …", "if I ever ask…": a clause of the user's opens it,
+    # and only one after its comma is what it keeps
+    first = words[i + 2].strip(",").casefold()
+    a_clause = first in _SUBJECT_WORDS and not _POSSESSIVE_WORDS.fullmatch(first)  # not "since my surgery …"
+    for j in range(i + 2, min(i + 2 + _PHRASE_MOST, len(words))):
         word = words[j - 1]
-        if word.endswith((",", ".", ";", ":", "!", "?")) or (j - 1 > i + 1 and word.casefold() in _PRONOUN_TAILS):
+        if words[j] in _DASHES or _CUE_NOUNS.fullmatch(word.strip(",.;:!?").casefold()):
+            return False  # "keep that in memory — I'll…", "keep that in mind when I…", "…for later, I'm…"
+        if _ADDRESSEE & {w.strip(",.;:!?").casefold() for w in words[i + 1 : j + 3]}:
+            return False  # "…that so the recipes you give me…", "…that if I ever ask you…": why, to the assistant
+        if word.endswith(",") and j - 1 > i + 1:
+            # the clause after the phrase's comma, when the phrase says something: a clause of
+            # the user's or a word of its own ("in case of emergency,"), not where ("somewhere safe,")
+            said = a_clause or any(_a_word_of_its_own(w) for w in words[i + 2 : j])
+            return said and _theirs(" ".join(words[j:]))
+        if word.endswith((",", ".", ";", ":", "!", "?")):
             return False
-        if words[j] in _DASHES:  # "keep that in memory — I'll ask…": the dash ends the request
-            return False
-        if _theirs(" ".join(words[j:])):
+        if j - 1 > i + 1 and word.casefold() in _PRONOUN_TAILS and _theirs(" ".join(words[j:])):
+            return False  # "save that somewhere so I can…": a clause of what it is for
+        if j > i + 2 and not a_clause and _theirs(" ".join(words[j:])):
             return True
     return False
+
+
+#: the words that say nothing of their own in every pack: its function words and a pronoun's tails
+_SAYS_NOTHING_ALONE = frozenset(w for p in all_packs() for w in p.function_words) | _PRONOUN_TAILS
+
+
+def _a_word_of_its_own(word: str) -> bool:
+    """Whether ``word`` says something of its own: no function word or pronoun's tail."""
+    plain = word.strip(",.;:!?").casefold()
+    return bool(plain) and plain not in _SAYS_NOTHING_ALONE
 
 
 #: a word that says now, as the slot rules read it ("now", "currently", "ahora")

@@ -517,7 +517,7 @@ PACK = Pack(
     near_refs=frozenset("this these".split()),
     request_purposes=(
         r"for\s+(?:when|whenever|later|next\s+time|the\s+future|future)\b",
-        r"in\s+case\b",
+        r"in\s+case\b(?!\s+of\b)",  # not "in case of emergency my contact is…": a phrase of the fact
         r"so\s+(?:that\s+)?(?:you|u)\b",
         r"next\s+time\b",
         r"going\s+forward\b",

@@ -538,7 +538,7 @@ PACK = Pack(
     request_purposes=(
         r"(?:para|pa)\s+(?:cuando|la\s+pr[oó]xima|las\s+pr[oó]ximas|el\s+futuro|futur[oa]s?|despu[eé]s|m[aá]s\s+adelante|que)\b",
         r"por\s+si\b",
-        r"en\s+caso\b",
+        r"en\s+caso\b(?!\s+de\b)",  # not "en caso de emergencia mi contacto es…"
         r"y\s+(?:luego|despu[eé]s|ahora)\b",
         r"de\s+ahora\s+en\s+adelante\b",
     ),
