@@ -266,7 +266,7 @@ def _spelling() -> tuple[re.Pattern[str], re.Pattern[str]]:
     hints = _either(lambda p: p.spelling_hints)
     if not hints:
         return re.compile("(?!)"), re.compile("(?!)")
-    value = r"[\"'`“‘«]?(?<![\w-])(?P<value>[^\W_][^\s,;:()\"'`“”‘’«»]{2,39})(?<![.!?])[\"'`”’»]?"
+    value = r"[\"'`“‘«]?(?<![\w-])(?P<value>[^\W_][^\s,;:()\"'`“”‘’«».!?]{2,39})[\"'`”’»]?"
     return (
         # "…, all lowercase", "… (no spaces)": a list in brackets says no value ("typed casually (lowercase, …")
         re.compile(rf"{value}(?:\s*+[,\-–—]?\s*+(?:{hints})(?![\w-])|\s*+\(\s*+(?:{hints})\s*+\))"),
