@@ -36,7 +36,9 @@ what the offline reading does with them:
   holds such a word ("remember that since March I…"): kept (``control_kept``);
 - ``openings_*``: a request whose fact opens with a phrase of time, place, case or cause
   ("remember that since my surgery in January I can't lift…", ``opening_phrases``): kept;
-  and controls whose "that" points back before a reason: kept, the reason not written.
+  and controls whose "that" points back before a reason: kept, the reason not written;
+- ``we_*``: a request of a fact told with a verb of "we" and no subject ("lembra que
+  moramos em Campinas", ``we_facts``): kept; such a verb of the talk or the task: left out.
 
 With ``--recall``, through real vaults, the bundled model and ``recall``'s block (one vault
 per set, language and split, facts written a week apart):
@@ -168,6 +170,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
+    out.update(_we(split, show, judge))
     out.update(_kinds(split, show))
     return out
 
@@ -209,6 +212,27 @@ def _openings(split: str, show: bool, judge: Judge | None) -> dict:
         if show and split == "tune" and (not kept or reason):
             print(f"OPENING [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
     return {f"openings_{row}": by_language(counts) for row, counts in table.items()}
+
+
+def _we(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request of a fact told with a verb of "we" and no subject ("recuerda que cenamos
+    siempre a las 9", "lembra que moramos em Campinas"; ``we_facts``, a helper who saw no
+    rule, written after it): kept (``we_kept``); and such a verb of the talk or of the task
+    at hand ("recuerda lo que hablamos", "…que en este repo usamos tabs, arregla el
+    linter"): nothing of it written (``we_task_left_out``)."""
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("we_facts", split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals).casefold()
+        if case["label"] == "fact":
+            row, hit = "we_kept", all(k.casefold() in written for k in case["keep"])
+        else:
+            row, hit = "we_task_left_out", not any(w.casefold() in written for w in case["not_written"])
+        table[row][case["lang"]][0] += hit
+        table[row][case["lang"]][1] += 1
+        if show and split == "tune" and not hit:
+            print(f"WE [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
+    return {row: by_language(counts) for row, counts in table.items()}
 
 
 def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:

@@ -946,7 +946,16 @@ _ANY_USER_SUBJECT = re.compile("|".join(f"(?:{p.pattern})" for p in _USER_SUBJEC
 #: a possessive with nothing said of it ("my favourite tea"): what to remember is missing
 #: the user's group ("we deploy on Thursdays", "nuestra oficina está en Rosario"): their world,
 #: unless it speaks of the task ("we are on the feature branch")
-_USER_GROUP = re.compile(r"^(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
+#: how a fact of the user's group opens, in every pack ("we", "nuestro", "vivimos"), none
+#: with a verb of the talk with the assistant ("hablamos al principio: …")
+GROUP_OPENING = (
+    r"(?!(?:"
+    + ("|".join(v for p in all_packs() for v in p.talk_verbs_we) or "(?!)")
+    + r")\b)(?:"
+    + "|".join(p.group_opening for p in all_packs() if p.group_opening)
+    + ")"
+)
+_USER_GROUP = re.compile(rf"^{GROUP_OPENING}\b", _I)
 
 
 _BARE_POSSESSIVE = re.compile(

@@ -73,6 +73,7 @@ from .request_facts import (
     _USER_SUBJECT,
     _USER_WORDS,
     FOR_NOW_ONLY,
+    GROUP_OPENING,
     ORDER_AFTER,
     PASSING_STATE,
     NotKept,
@@ -1924,7 +1925,7 @@ _KEEP_LEAD = re.compile(
     + "|".join(
         [
             *(p.user_opening for p in all_packs() if p.user_opening),
-            *(p.group_opening for p in all_packs() if p.group_opening),
+            GROUP_OPENING,
         ]
     )
     + r")\b)))(?P<x>\S.*)$",
@@ -2008,7 +2009,7 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
 
 
 #: the user's group (``request_facts._USER_GROUP``), as a word anywhere ("en *nuestro* equipo…")
-_GROUP_WORDS = re.compile(r"(?:" + "|".join(p.group_opening for p in all_packs() if p.group_opening) + r")\b", _I)
+_GROUP_WORDS = re.compile(rf"{GROUP_OPENING}\b", _I)
 #: an infinitive, in the packs that tell a to-do by one: "acordate de cerrar el archivo" is
 #: a to-do, not a fact
 _INFINITIVE = {p.code: re.compile(rf"^(?:{p.infinitive})$", _I) for p in all_packs() if p.infinitive}

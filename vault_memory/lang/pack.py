@@ -204,6 +204,9 @@ class Pack:
     #: ``user_opening`` already does
     elided_user_opening: str = ""
     group_opening: str = ""
+    #: the verbs of "we" that tell of the talk with the assistant ("lo que *hablamos*", "o que
+    #: *combinamos*"): no fact of the user's group opens with one
+    talk_verbs_we: tuple[str, ...] = ()
     #: how a fact about someone the text does not name opens ("he", "their", "ella"): kept
     #: alone, it would not say whom it is about
     others_opening: str = ""

@@ -720,7 +720,18 @@ PACK = Pack(
         r"toco|manejo|hablo|estudio|nac[ií]|cumplo|sigo|conozco|voy|hago|puedo|entreno|viajo|cocino|camino|nado|"
         r"duermo|leo|escribo|programo|dej[eé]|empec[eé]|volv[ií])"
     ),
-    group_opening=r"nuestr[oa]s?|somos|estamos|tenemos",
+    group_opening=r"nuestr[oa]s?|somos|estamos|tenemos|(?<![^\W\d_])[a-zñáéíóú]{2,}(?:amos|emos|imos)",  # "vivimos en…": a verb of "we"
+    talk_verbs_we=(
+        "hablamos",
+        "dijimos",
+        "comentamos",
+        "platicamos",
+        "conversamos",
+        "charlamos",
+        "quedamos",
+        "acordamos",
+        "vimos",
+    ),
     possessives=r"mi|mis|nuestr[oa]s?",
     saying_verbs=r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va",
     deictic_openings=(

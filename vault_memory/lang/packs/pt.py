@@ -724,7 +724,8 @@ PACK = Pack(
         r"estudo|nasci|fa[cç]o|posso|treino|viajo|cozinho|ando|nado|durmo|leio|escrevo|programo|deixei|comecei|"
         r"voltei|gosto|adoro|detesto|tive|fui|mudei|sigo|pedalo|\b[^\W\d_]{2,}?ei)"
     ),
-    group_opening=r"n[oó]s|noss[oa]s?|a\s+gente|temos|usamos",
+    group_opening=r"n[oó]s|noss[oa]s?|a\s+gente|temos|somos|(?<![^\W\d_])[a-zçãõáéíóúâêô]{2,}(?:amos|emos|imos|ámos)",  # "moramos em…"
+    talk_verbs_we=("falamos", "dissemos", "comentamos", "conversamos", "combinamos", "acordamos", "vimos"),
     possessives=r"meu|minha|meus|minhas|noss[oa]s?",
     saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|chama-se|gosta|vai|fica",
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
