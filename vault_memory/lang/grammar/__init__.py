@@ -145,7 +145,7 @@ def of_a_known_verb(
 
 
 #: what follows a word that ends its clause: a sign, or the text's end
-CLAUSE_END = re.compile(r"\s*+(?:[.!?;]|$)")
+CLAUSE_END = re.compile(r"(?<!\s)\s*+(?:[.!?;]|$)")  # read after a word: from a run's start only
 
 #: what ends a list's item or a clause before a join
 _SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
@@ -162,7 +162,8 @@ def a_list_item(before: str, a_verb: Callable[[str], object] = lambda word: None
 
 
 #: a word an item of a list is followed by: a comma or a join ("estudio y deporte")
-_ITEM_AFTER = re.compile(r"\s*+(?:,|(?<=\s)(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
+#: (from a space's run's start only: a search from each of its spaces read the rest of it again)
+_ITEM_AFTER = re.compile(r"(?<!\s)\s*+(?:,|(?<=\s)(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
 
 
 def an_item_before(after: str) -> bool:

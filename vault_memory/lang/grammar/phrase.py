@@ -13,7 +13,7 @@ from dataclasses import dataclass
 PHRASE_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
 _NEXT_WORD = re.compile(rf"\s+({PHRASE_WORD})(?![\w-])")
 #: what closes a phrase whatever follows: a sign, or the text's end
-_CLOSED = re.compile(r"\s*+(?:[,.;:!?)\]]|$)")
+_CLOSED = re.compile(r"(?<!\s)\s*+(?:[,.;:!?)\]]|$)")  # read after a word: from a run's start only
 
 
 @dataclass(frozen=True)
