@@ -546,6 +546,8 @@ PACK = Pack(
         r"(?:porque|porq|pq|xq|ya\s+que|pues|puesto\s+que|dado\s+que|visto\s+que)\b",
         r"(?:ahora|considerando)\s+que\b",
         r"como\s+(?:me|te|vas|va|vamos)\b",
+        # "Recuérdalo que te voy a pedir…": a "que" that says why, to the assistant
+        r"que\s+(?:te|luego\s+(?:me|te)|despu[eé]s\s+(?:me|te))\b",
     ),
     request_aims=(
         r"as[ií]\s+(?:cuando|la\s+pr[oó]xima|luego|despu[eé]s|me|te|nos|no)\b",

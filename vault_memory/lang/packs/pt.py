@@ -564,6 +564,8 @@ PACK = Pack(
         r"(?:porque|porq|pq|j[aá]\s+que|pois|visto\s+que|dado\s+que|uma\s+vez\s+que)\b",
         r"(?:agora|considerando)\s+que\b",
         r"como\s+(?:voc[eê]|vc|tu|vais|vai|vamos)\b",
+        # "Guarda isso que depois te peço…": a "que" that says why, to the assistant
+        r"q(?:ue)?\s+(?:te|depois\s+(?:te|eu\s+te))\b",
     ),
     request_aims=(
         r"(?:assim|a[ií])\s+(?:quando|da\s+pr[oó]xima|depois|voc[eê]|vc|tu|me|te|n[aã]o)\b",
