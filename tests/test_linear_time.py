@@ -53,6 +53,7 @@ BUILT = (
     "vault_memory.vault.worded_secrets._accounts",
     "vault_memory.vault.worded_secrets._topics",
     "vault_memory.vault.worded_secrets._opened_with",
+    "vault_memory.vault.worded_secrets._naming",
     "vault_memory.lang.concepts.compiled",
     "vault_memory.lang.borrow.compiled",
     "vault_memory.lang.times._patterns",

@@ -386,6 +386,9 @@ class Pack:
     #: how a value is said to be a word, between a code's link and it ("the passcode is *the
     #: word* dinosaur", "abre com *a palavra* Saudade")
     word_nouns: tuple[str, ...] = ()
+    #: the nouns that say a name is told ("name", "ssid", "nombre"): a value said in their
+    #: clause is a name, not a key ("wifi name CasaLopez, …")
+    name_nouns: tuple[str, ...] = ()
     #: the words of an account a form's answer is given to ("bank", "app", "account",
     #: "cuenta", "conta"): a quoted question answered with none of them named nor a security
     #: question is a quiz's or a game's ("for 'capital of Peru' i answered Lima")

@@ -246,7 +246,7 @@ def _spelled(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) 
             if value in function_words or states.fullmatch(value) or names.fullmatch(value):
                 continue
             clause = re.split(r"[.,;:!?\n(]", read[max(0, m.start("value") - 60) : m.start("value")])[-1]
-            if not naming.isdisjoint(clause.lower().split()) or caseless(others).search(clause):
+            if any(naming.match(w) for w in clause.lower().split()) or caseless(others).search(clause):
                 continue  # a name ("… is called HomeNet"), or another thing's ("my password manager is …")
             yield m
 
@@ -275,13 +275,11 @@ def _spelling() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 @cache
-def _naming() -> frozenset[str]:
-    """The words that say a name is told (``naming_words``, "name", a login's), of every pack:
-    a value said in their clause is a name, not a key."""
-    packs = all_packs()
-    logins = re.compile(_either(lambda p: p.login_words))
-    words = {w for p in packs for w in p.naming_words} | {"name", "nombre", "nome", "ssid"}
-    return frozenset(words | {w for w in ("user", "users", "username", "login", "email") if logins.fullmatch(w)})
+def _naming() -> re.Pattern[str]:
+    """A word that says a name is told, of every pack (``naming_words``, ``name_nouns``, a
+    login's word), read whole: a value said in its clause is a name, not a key."""
+    named = _either(lambda p: (*p.naming_words, *p.name_nouns, *p.login_words))
+    return re.compile(rf"\A(?:{named})\Z") if named else re.compile("(?!)")
 
 
 def _label_pairs(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:

@@ -738,6 +738,7 @@ PACK = Pack(
     key_words=("key",),
     answer_as=(r"as (?:the |my |an )?answer",),
     word_nouns=(r"(?:the|a)\s+(?:single\s+)?word",),
+    name_nouns=("names?", "ssid"),
     account_words=(
         r"accounts?",
         "acct",

@@ -779,6 +779,7 @@ PACK = Pack(
     key_words=("clave", "llave"),
     answer_as=(r"como respuesta",),
     word_nouns=(r"(?:la|una)\s+palabra",),
+    name_nouns=("nombres?", "ssid"),
     account_words=(
         r"cuentas?",
         "banco",

@@ -766,6 +766,7 @@ PACK = Pack(
     key_words=("chave", "senha"),
     answer_as=(r"como resposta",),
     word_nouns=(r"(?:a|uma)\s+palavra",),
+    name_nouns=("nomes?", "ssid"),
     account_words=(
         r"contas?",
         "banco",
