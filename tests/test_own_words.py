@@ -2377,6 +2377,9 @@ def test_a_question_about_what_the_assistant_remembers_keeps_nothing_though_it_g
         ("remebmer my fav bakery is Poilâne", "The user's fav bakery is Poilâne"),
         ("recuedra que mi cuñado trabaja en Vigo", "El cuñado del usuario trabaja en Vigo"),
         ("lenbra que a minha sogra mora em Braga", "A sogra do usuário mora em Braga"),
+        # its consonants alone, as chat writes it
+        ("rmbr my landlord is Tomasz Ibarra", "The user's landlord is Tomasz Ibarra"),
+        ("lmbr que o meu dentista atende às quintas", "O dentista do usuário atende às quintas"),
     ],
 )
 def test_a_request_word_typed_with_a_slip_is_read_as_the_request(said, kept):
@@ -2397,6 +2400,8 @@ def test_a_request_word_typed_with_a_slip_is_read_as_the_request(said, kept):
         "Rembrandt painted the Night Watch",
         "can you memoize the parser so it stops recomputing?",
         "Rember said that my flight is delayed",  # a name before a verb, not a request's word
+        "the rmbr column in my sheet is empty",  # no request's glue after it
+        "mmbr my dog is Rex",  # no request's word's consonants
     ],
 )
 def test_a_word_near_a_request_word_is_not_read_as_one(said):

@@ -625,8 +625,8 @@ _REQUEST_VERBS: dict[str, tuple[str, ...]] = {
     first: tuple(sorted({v for p in all_packs() for v in p.request_verbs if fold_accents(v)[0] == first}))
     for first in {fold_accents(v)[0] for p in all_packs() for v in p.request_verbs}
 }
-#: a word that may be one of them mistyped: letters (and a hyphen), five or more
-_MAYBE_MISTYPED = re.compile(r"(?<![\w@./-])[^\W\d_][\w-]{4,13}(?![\w@./-])")
+#: a word that may be one of them mistyped: letters (and a hyphen), four or more
+_MAYBE_MISTYPED = re.compile(r"(?<![\w@./-])[^\W\d_][\w-]{3,13}(?![\w@./-])")
 
 
 def _typos_mended(sentence: str) -> str:
@@ -670,13 +670,22 @@ def _glue_after() -> re.Pattern[str]:
 
 def _close(typed: str, word: str) -> bool:
     """Whether ``typed`` is ``word`` with one edit (a letter wrong, missing or added, or two
-    swapped), or with two letters missing; the same word is not."""
+    swapped), or with two letters missing, or its consonants alone as chat writes it
+    ("rmbr"); the same word is not."""
+    if len(typed) >= 4 and typed == _consonants(word) and _consonants(typed) == typed:
+        return True
     if typed == word or abs(len(typed) - len(word)) > 2 or len(word) < 6:
         return False
     if len(typed) == len(word) - 2:
         it = iter(word)
         return all(c in it for c in typed)  # a subsequence: letters only dropped
     return _one_edit(typed, word)
+
+
+def _consonants(word: str) -> str:
+    """``word`` without its vowels, a letter said twice in a row once ("remember" → "rmbr")."""
+    kept = [c for c in word if c not in "aeiouy"]
+    return "".join(c for i, c in enumerate(kept) if not i or c != kept[i - 1])
 
 
 def _one_edit(a: str, b: str) -> bool:
