@@ -178,19 +178,13 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
 def _reasons(split: str, show: bool, judge: Judge | None) -> dict:
     """A request that points back, then why it is asked: the fact before it kept whole and
     the reason never written; a reason's word inside the fact a "that" opens, kept."""
-    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases("request_reasons", split):
-        signals, _ = read_requests(case["prompt"], judge=judge)
-        written = " ".join(s.text for s in signals).casefold()
-        kept = all(k.casefold() in written for k in case["keep"])
-        reason = any(w.casefold() in written for w in case["not_fact"])
-        rows = {"control_kept": kept} if case["label"] == "control" else {"kept": kept, "reason_written": reason}
-        for row, hit in rows.items():
-            table[row][case["lang"]][0] += hit
-            table[row][case["lang"]][1] += 1
-        if show and split == "tune" and (not kept or reason):
-            print(f"REASON [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
-    return {f"reasons_{row}": by_language(counts) for row, counts in table.items()}
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["label"] == "control":
+            return {"reasons_control_kept": kept}
+        return {"reasons_kept": kept, "reasons_reason_written": wrote}
+
+    return _kept_and_written("request_reasons", "prompt", rows, split, show, judge, not_keep="not_fact")
 
 
 def _openings(split: str, show: bool, judge: Judge | None) -> dict:
@@ -199,19 +193,13 @@ def _openings(split: str, show: bool, judge: Judge | None) -> dict:
     the fact kept whole (``openings_kept``); and controls whose "that" points back before a
     reason ("I'm allergic to shellfish. Remember that since you'll plan the menu"): the fact
     kept (``openings_control_kept``), the reason not written (``openings_reason_written``)."""
-    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases("opening_phrases", split):
-        signals, _ = read_requests(case["prompt"], judge=judge)
-        written = " ".join(s.text for s in signals).casefold()
-        kept = all(k.casefold() in written for k in case["keep"])
-        reason = any(w.casefold() in written for w in case["not_fact"])
-        rows = {"kept": kept} if case["label"] == "opening" else {"control_kept": kept, "reason_written": reason}
-        for row, hit in rows.items():
-            table[row][case["lang"]][0] += hit
-            table[row][case["lang"]][1] += 1
-        if show and split == "tune" and (not kept or reason):
-            print(f"OPENING [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
-    return {f"openings_{row}": by_language(counts) for row, counts in table.items()}
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["label"] == "opening":
+            return {"openings_kept": kept}
+        return {"openings_control_kept": kept, "openings_reason_written": wrote}
+
+    return _kept_and_written("opening_phrases", "prompt", rows, split, show, judge, not_keep="not_fact")
 
 
 def _we(split: str, show: bool, judge: Judge | None) -> dict:
@@ -220,19 +208,11 @@ def _we(split: str, show: bool, judge: Judge | None) -> dict:
     rule, written after it): kept (``we_kept``); and such a verb of the talk or of the task
     at hand ("recuerda lo que hablamos", "…que en este repo usamos tabs, arregla el
     linter"): nothing of it written (``we_task_left_out``)."""
-    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases("we_facts", split):
-        signals, _ = read_requests(case["prompt"], judge=judge)
-        written = " ".join(s.text for s in signals).casefold()
-        if case["label"] == "fact":
-            row, hit = "we_kept", all(k.casefold() in written for k in case["keep"])
-        else:
-            row, hit = "we_task_left_out", not any(w.casefold() in written for w in case["not_written"])
-        table[row][case["lang"]][0] += hit
-        table[row][case["lang"]][1] += 1
-        if show and split == "tune" and not hit:
-            print(f"WE [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
-    return {row: by_language(counts) for row, counts in table.items()}
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        return {"we_kept": kept} if case["label"] == "fact" else {"we_task_left_out": not wrote}
+
+    return _kept_and_written("we_facts", "prompt", rows, split, show, judge, not_keep="not_written")
 
 
 def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
@@ -293,10 +273,12 @@ def _kept_and_written(
     split: str,
     show: bool,
     judge: Judge | None,
+    not_keep: str = "not_keep",
 ) -> dict:
     """Per row and language of a set whose cases name what must be written (``keep``, every
-    value) and what must not (``not_keep``, any value): the rows ``rows`` makes of a case
-    from those two readings of what its message (``case[text]``) writes."""
+    value) and what must not (``not_keep``, any value; a set may name that field otherwise):
+    the rows ``rows`` makes of a case from those two readings of what its message
+    (``case[text]``) writes."""
     if not (DATA / f"{name}.json").exists():
         return {}
     table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
@@ -305,7 +287,7 @@ def _kept_and_written(
         written = " ".join(s.text for s in signals).casefold()
         kept = all(k.casefold() in written for k in case.get("keep", ()))
         # a case with nothing to keep is an instruction: whatever is written of it is wrong
-        wrote = any(w.casefold() in written for w in case.get("not_keep", ())) if "keep" in case else bool(signals)
+        wrote = any(w.casefold() in written for w in case.get(not_keep, ())) if "keep" in case else bool(signals)
         for row, hit in rows(case, kept, wrote).items():
             table[row][case["lang"]][0] += hit
             table[row][case["lang"]][1] += 1
