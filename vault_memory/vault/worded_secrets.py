@@ -75,11 +75,16 @@ def _named() -> re.Pattern[str]:
     )
 
 
+def _any_word(words: Callable[..., Iterable[str]]) -> re.Pattern[str]:
+    """Any of every pack's ``words(pack)`` as a whole word (no letter, digit or hyphen beside it)."""
+    found = _either(words)
+    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+
+
 @cache
 def open_things() -> re.Pattern[str]:
     """The words that make a password's word another thing's ("password manager"), of every pack."""
-    found = _either(lambda p: p.open_things)
-    return re.compile(r"(?<![\w-])(?:" + found + r")(?![\w-])") if found else re.compile(r"(?!)")
+    return _any_word(lambda p: p.open_things)
 
 
 def _worded_passwords(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
@@ -154,16 +159,15 @@ def _security_answers(read: str, caseless: Callable[[re.Pattern[str]], re.Patter
     pregunta secreta era … y puse joaquin", "… Resposta: Sebastiao"): its words up to a
     function word or the clause's end, none that says what it is like."""
     asked, answered = _answering()
-    if any(
-        caseless(p).search(read) for p in (asked, _accounts(), _topics())
-    ):  # not "banana as the answer to the riddle"
+    question = caseless(asked).search(read)
+    account = caseless(_accounts()).search(read) is not None
+    if question or account or caseless(_topics()).search(read):  # not "banana as the answer to the riddle"
         yield from _answered_as(read, caseless)
     # a security question named, or a question quoted before the answer ("for 'name of your
     # first school' i answered …", "en 'tu primera escuela' contesté …")
-    question = caseless(asked).search(read)
-    # a quoted question is a form's where an account is named ("… on the bank site"), a quiz's else
     quoted = None if question else _QUOTED_QUESTION.search(read)
-    if quoted is not None and not (caseless(_accounts()).search(read) or caseless(_topics()).search(quoted.group())):
+    # a quoted question is a form's where an account is named ("… on the bank site"), a quiz's else
+    if quoted is not None and not (account or caseless(_topics()).search(quoted.group())):
         quoted = None  # "for 'capital of Peru' i answered Lima": a quiz's, not a form's
     if question is None and quoted is None:
         return
@@ -191,15 +195,13 @@ _QUOTED_QUESTION = re.compile(r"(?<![\w])[\"'`“‘«][¿¡]?[^\W\d_][^\n\"“�
 @cache
 def _topics() -> re.Pattern[str]:
     """Any word of what a security question asks of one's past, of every pack (``security_topics``)."""
-    found = _either(lambda p: p.security_topics)
-    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+    return _any_word(lambda p: p.security_topics)
 
 
 @cache
 def _accounts() -> re.Pattern[str]:
     """Any word of an account a form's answer is given to, of every pack (``account_words``)."""
-    found = _either(lambda p: p.account_words)
-    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+    return _any_word(lambda p: p.account_words)
 
 
 def _answered_as(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) -> Iterator[re.Match[str]]:
@@ -255,8 +257,7 @@ def _spelled(read: str, caseless: Callable[[re.Pattern[str]], re.Pattern[str]]) 
 def _typed_things() -> re.Pattern[str]:
     """What a value spelled out may be typed into, of every pack: a password's word, a code's,
     a thing a password opens, a security question."""
-    found = _either(lambda p: (*p.password_words, *p.word_codes, *p.keyed_things, *p.answered_secrets))
-    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+    return _any_word(lambda p: (*p.password_words, *p.word_codes, *p.keyed_things, *p.answered_secrets))
 
 
 @cache
@@ -348,8 +349,7 @@ def _opened_with() -> re.Pattern[str]:
 @cache
 def _keyed() -> re.Pattern[str]:
     """Any thing a password opens, of every pack (``keyed_things``)."""
-    found = _either(lambda p: p.keyed_things)
-    return re.compile(rf"(?<![\w-])(?:{found})(?![\w-])") if found else re.compile("(?!)")
+    return _any_word(lambda p: p.keyed_things)
 
 
 @cache
