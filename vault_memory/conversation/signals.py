@@ -682,9 +682,13 @@ def _close(typed: str, word: str) -> bool:
     return _one_edit(typed, word)
 
 
+#: the vowels of every pack's words, accents folded (``Pack.vowels``)
+_VOWELS = frozenset(c for p in all_packs() for c in p.vowels)
+
+
 def _consonants(word: str) -> str:
     """``word`` without its vowels, a letter said twice in a row once ("remember" → "rmbr")."""
-    kept = [c for c in word if c not in "aeiouy"]
+    kept = [c for c in word if c not in _VOWELS]
     return "".join(c for i, c in enumerate(kept) if not i or c != kept[i - 1])
 
 

@@ -47,6 +47,9 @@ class Pack:
     #: the words a request is asked with, as spelt right: a word typed close to one of them
     #: and that no cue reads ("rememebr", "rember", "lemrba") is read as it
     request_verbs: tuple[str, ...] = ()
+    #: the vowels of the language's words, accents folded: chat writes a request's word
+    #: without them ("rmbr", "lmbr")
+    vowels: str = ""
     #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
     back_refs: frozenset[str] = field(default_factory=frozenset)
     #: the back words that point at what follows as often as at what was said ("this",

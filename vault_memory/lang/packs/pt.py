@@ -89,6 +89,7 @@ PACK = Pack(
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     told_as=frozenset({"es"}),
     request_verbs=("lembra", "lembre", "lembrar", "lembre-se"),
+    vowels="aeiou",
     remember_cues=(
         r"lembr[\w-]*",
         r"esquec[\w-]*",
