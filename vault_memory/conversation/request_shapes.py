@@ -120,6 +120,15 @@ class MayAsk(NamedTuple):
     in_sentence: bool = False
 
 
+def _clause_ends(said: str, start: int, stop: int | None = None) -> Iterator[re.Match[str]]:
+    """Each ``_CLAUSE_END`` of ``said`` between ``start`` and ``stop``, less an
+    abbreviation's full stop: "…es el Prof. Julián Oteiza y…, no lo pierdas de vista" had
+    been cut after "Prof", and the name read as a tail that may ask."""
+    for mark in _CLAUSE_END.finditer(said, start, len(said) if stop is None else stop):
+        if mark.group() != "." or not ends_in_abbreviation(said[: mark.end()]):
+            yield mark
+
+
 def may_ask(said: str) -> list[MayAsk]:
     """Each lead of ``said`` before a mark near its start ("Para la próxima vez que
     hablemos: …") and tail after one near its end ("…, tenlos a mano para otras veces")
@@ -127,7 +136,7 @@ def may_ask(said: str) -> list[MayAsk]:
     first colon or line (past it, the words are a label's: "Cliente: …"). Shapes only, no words: whether a
     clause asks is the judge's to say (``lang.judge``)."""
     out = []
-    for mark in _CLAUSE_END.finditer(said, 0, min(len(said), _ASKING_REACH)):
+    for mark in _clause_ends(said, 0, min(len(said), _ASKING_REACH)):
         lead, rest = said[: mark.start()].strip(), said[mark.end() :].strip()
         if _LABEL.search(lead):  # "Cliente: Para la próxima…: …": a label's words, someone else's
             break
@@ -141,7 +150,7 @@ def may_ask(said: str) -> list[MayAsk]:
             rest = rest[:-1].rstrip()  # the question is the lead's, asked of the assistant
         if 1 < len(lead.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST:
             out.append(MayAsk(lead, rest, True))  # "quero que saibas sempre que …": the rest is what it asks
-    for mark in _CLAUSE_END.finditer(said, max(0, len(said) - _ASKING_REACH)):
+    for mark in _clause_ends(said, max(0, len(said) - _ASKING_REACH)):
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
             out.append(MayAsk(tail, rest, False, tail=True, in_sentence=mark.group()[0] in ",;—–-"))
