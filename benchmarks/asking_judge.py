@@ -160,6 +160,8 @@ NAMES = (0.5, 0.6, 0.7, 0.8)
 KEEPS = (0.6, 0.7, 0.8)
 #: ``lang.judge.ASKS_KEEP_IN_SENTENCE``: a clause said in the rest's sentence (above 1: never)
 IN_SENTENCE = (0.7, 0.8, 0.9, 1.01)
+#: ``lang.judge.ASKS_KEEP_TAIL``: a tail said after the rest (above 1: never), chosen after the others
+TAILS = (0.7, 0.8, 0.9, 1.01)
 #: the most LoCoMo 0-2 turns (chat) that may be named: one in 200
 CHAT_NAMED = 1 / 200
 
@@ -185,6 +187,18 @@ def measure(messages: list[tuple[str, str]]) -> dict:
     return counts
 
 
+def _scored(counts: dict) -> tuple[int, int, bool]:
+    """(score, turns of chat named, fair) of what the judge did: requests kept (twice) or
+    named; fair when nothing of an instruction or of chat is kept and at most ``CHAT_NAMED``
+    of LoCoMo 0-2's turns are named."""
+    requests = [c for g, c in counts.items() if "requests" in g]
+    others = [c for g, c in counts.items() if "requests" not in g]
+    chat = counts["tune LoCoMo 0-2"]
+    score = sum(2 * c["kept"] + c["named"] for c in requests)
+    fair = not any(c["kept"] for c in others) and chat["named"] <= CHAT_NAMED * chat["no rule read"]
+    return score, chat["named"], fair
+
+
 def choose(messages: list[tuple[str, str]]) -> None:
     """``ASKS_NAME``, ``ASKS_KEEP`` and ``ASKS_KEEP_IN_SENTENCE`` by the tune groups: the most
     requests kept or named (a keep counts twice), with nothing kept of an instruction or of
@@ -197,10 +211,8 @@ def choose(messages: list[tuple[str, str]]) -> None:
                 judge.ASKS_NAME, judge.ASKS_KEEP, judge.ASKS_KEEP_IN_SENTENCE = name, keep, in_sentence
                 counts = measure(messages)
                 requests = [c for g, c in counts.items() if "requests" in g]
-                others = [c for g, c in counts.items() if "requests" not in g]
                 chat = counts["tune LoCoMo 0-2"]
-                score = sum(2 * c["kept"] + c["named"] for c in requests)
-                fair = not any(c["kept"] for c in others) and chat["named"] <= CHAT_NAMED * chat["no rule read"]
+                score, _, fair = _scored(counts)
                 print(
                     f"  name at {name}, keep at {keep}, in a sentence at {in_sentence}: requests kept "
                     f"{sum(c['kept'] for c in requests)}, named {sum(c['named'] for c in requests)}; "
@@ -211,10 +223,25 @@ def choose(messages: list[tuple[str, str]]) -> None:
                     best = (rank, name, keep, in_sentence)
     assert best is not None
     judge.ASKS_NAME, judge.ASKS_KEEP, judge.ASKS_KEEP_IN_SENTENCE = best[1:]
+    judge.ASKS_KEEP_TAIL = _choose_tail(messages)
     print(
         f"chosen: name at {judge.ASKS_NAME}, keep at {judge.ASKS_KEEP}, in a sentence at "
-        f"{judge.ASKS_KEEP_IN_SENTENCE} (lang/judge.py holds them)"
+        f"{judge.ASKS_KEEP_IN_SENTENCE}, a tail at {judge.ASKS_KEEP_TAIL} (lang/judge.py holds them)"
     )
+
+
+def _choose_tail(messages: list[tuple[str, str]]) -> float:
+    """``ASKS_KEEP_TAIL``, the others as chosen: the most requests kept or named, by the
+    same rule as ``choose``."""
+    best = None
+    for tail in TAILS:
+        judge.ASKS_KEEP_TAIL = tail
+        score, chat, fair = _scored(measure(messages))
+        print(f"  a tail at {tail}: score {score}; chat named {chat}" + ("" if fair else " (not allowed)"))
+        if fair and (best is None or (score, -chat, tail) > best[0]):
+            best = ((score, -chat, tail), tail)
+    assert best is not None
+    return best[1]
 
 
 def show(counts: dict) -> None:
@@ -248,7 +275,7 @@ def main() -> None:
     choose(unread(rows, chat, tune=True))
     print(
         f"with the judge at asks {judge.ASKS_NAME} (named) / {judge.ASKS_KEEP} (kept) / "
-        f"{judge.ASKS_KEEP_IN_SENTENCE} (kept, in a sentence), every group:"
+        f"{judge.ASKS_KEEP_IN_SENTENCE} (kept, in a sentence) / {judge.ASKS_KEEP_TAIL} (kept, a tail), every group:"
     )
     show(measure(unread(rows, chat, tune=False)))
 

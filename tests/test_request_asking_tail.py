@@ -1,12 +1,26 @@
-"""A lead or tail that may ask to keep the rest of a message is never cut at an
-abbreviation's full stop ("la Dra. Paula Méndez"): the name after it had been read as a
-clause that may ask, and the rest cut before it."""
+"""A fact told, then a last clause that asks to keep it in words no pack holds ("…. Good
+for you to know whenever I ask about restaurants", "…, pra quando eu te pedir dicas"): when
+the judge of asking is sure of it, the fact is kept, as a lead it is as sure of keeps what
+follows it; it had only been named as a request not kept. A tail of chat ("Talk to you
+later!", "one I'll never forget") keeps nothing. A lead or tail is never cut at an
+abbreviation's full stop ("la Dra. Paula Méndez")."""
 
 from __future__ import annotations
 
 import pytest
 
+from vault_memory.conversation.request_judge import request_judge
 from vault_memory.conversation.request_shapes import may_ask
+from vault_memory.conversation.signals import read_requests
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return request_judge()
+
+
+def _written(said: str, judge) -> str:
+    return " ".join(s.text for s in read_requests(said, judge=judge)[0])
 
 
 @pytest.mark.parametrize(
@@ -21,3 +35,42 @@ def test_no_lead_or_tail_is_cut_at_an_abbreviation(said):
     for part in may_ask(said):
         for piece in (part.clause, part.rest):
             assert not piece.rstrip().endswith(("Dra", "Dr", "Sr", "R")), part
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "My daughter Priya is allergic to shellfish. Good for you to know whenever I ask about restaurants.",
+            ["Priya", "shellfish"],
+        ),
+        (
+            "I drive a 2012 Subaru Outback with 180k miles on it. Worth having in the back of your head "
+            "when I ask about road trips.",
+            ["2012 Subaru Outback", "180k miles"],
+        ),
+        ("Sou canhota e jogo tênis aos sábados, pra quando eu te pedir dicas de raquete", ["canhota", "sábados"]),
+        (
+            "Mi dentista es la Dra. Paula Méndez y atiende los martes, por si alguna vez te hablo de ella",
+            ["Dra. Paula Méndez", "martes"],
+        ),
+    ],
+)
+def test_a_fact_before_a_tail_that_asks_is_kept_whole(judge, said, kept):
+    written = _written(said, judge)
+    for value in kept:
+        assert value in written, written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We finally finished the deck renovation last weekend. Talk to you later!",
+        "I adopted a greyhound named Biscuit yesterday. What a day - one I'll never forget.",
+        "Fui a la boda de mi prima en Cádiz, fue precioso. Un día que nunca olvidaré.",
+        "Acabei de voltar de Lisboa, foi incrível. Depois te conto mais!",
+        "My sister just got promoted to head nurse, so proud of her! Anyway, catch you tomorrow.",
+    ],
+)
+def test_a_tail_of_chat_keeps_nothing(judge, said):
+    assert _written(said, judge) == ""

@@ -461,7 +461,8 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     by the judge of asking at ``ASKS_NAME`` and of the user's world at ``KEEP``, it is named
     as a request not kept, so the agent knows. When the judge is surer (``ASKS_KEEP``,
     ``KEEP_UNREAD``) of a lead that announces the rest ("Para la próxima vez que hablemos:
-    vivo en Valparaíso"), the rest is read by the rules as the plainest request of its
+    vivo en Valparaíso"), or surer still of a tail (``ASKS_KEEP_TAIL``: "mi novio se llama
+    Andrés, para cuando te hable de él"), the rest is read by the rules as the plainest request of its
     language would ask it (``Pack.plain_request``: "recuerda esto: vivo en Valparaíso"), so
     what they keep of a request, its clauses, its sentences and its refusals, they keep of
     this one. A tail such as "Look at this!" asks nothing of what came before; a rest that
@@ -491,7 +492,10 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         for part, p in zip(parts, asks, strict=True)
         if (p >= meaning.ASKS_KEEP and part.announces)
         or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail and _announces_in_sentence(part))
+        or (p >= meaning.ASKS_KEEP_TAIL and part.tail)
     ]
+    # a lead first; of tails, the shortest (a longer one holds some of what it would keep)
+    sure.sort(key=lambda part: (part.tail, len(part.clause) if part.tail else 0))
     language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:

@@ -64,10 +64,17 @@ ASKS_NAME = 0.6
 ASKS_KEEP = 0.6
 #: a lead said in one sentence with the rest, before a comma ("For all our future convos,
 #: …", "só pra constar daqui em diante, …"), at or above this has the rest read as a request
-#: too. Chosen by ``asking_judge.py`` as above (.7 and .8 alike: the stricter). A tail in
-#: the rest's sentence is never kept: "…, one I'll always remember" (a story of remembering,
-#: LoCoMo 3-4) scored .83
+#: too. Chosen by ``asking_judge.py`` as above (.7 and .8 alike: the stricter)
 ASKS_KEEP_IN_SENTENCE = 0.8
+#: a tail said after the rest, in its sentence or after it ("…, para cuando te hable de él",
+#: "…. Would be good if you knew that the next time I ask about pet food", "…, não marca
+#: nada pra mim nesse horário"), at or above this (and the message of the user's world at
+#: ``KEEP_UNREAD``) has the rest read as a request too; below it, a tail only names one.
+#: Chosen by ``asking_judge.py`` after the three above, as they were: on the tune groups, .8
+#: keeps 8 requests more and nothing else; at .7 "…. Talk to you later!" kept a turn of
+#: LoCoMo 0-2's chat. A story of remembering is no tail that asks whatever it scores ("…,
+#: one I'll always remember": .80; the packs' refusals)
+ASKS_KEEP_TAIL = 0.8
 #: a last clause whose word of keeping points back at what came before it ("…, me gustaría
 #: que lo recordaras"; ``conversation.request_shapes.asking_tail``) at or above this is read
 #: as the plainest request that points back. Its shape already says most of it: chosen on
