@@ -914,19 +914,28 @@ _TAIL_JOINS = frozenset(w for p in all_packs() for w in (*p.clause_joins, *p.and
 _THIRD_PERSON_ENDINGS = {p.code: p.third_person_ending for p in all_packs() if p.third_person_ending}
 
 
+#: a semicolon as code ends a statement ("x = 1;", "import os;import sys"), not as prose
+#: goes on to a word ("formo parte de la junta; soy la tesorera hasta 2026" had been code)
+_CODE_SEMICOLON = r";(?!\s+[^\W\d_])"
 #: the words of a task at hand (files, tests, code, commands) in both languages: a request
 #: to remember one of these is an instruction about the work, not a fact about the user
-#: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are none)
+#: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are
+#: none; nor are numbers alone, a date or a share: "prova dia 20/09", "24/7", "50/50")
 _TASK_WORDS = re.compile(
-    r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
-    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=;]|\b(?:" + _either_of("task_words") + r")\b",
+    r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))(?!\d++(?:/\d++)++(?![\w./-]))"
+    r"[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=]|"
+    + _CODE_SEMICOLON
+    + r"|\b(?:"
+    + _either_of("task_words")
+    + r")\b",
     _I,
 )
 
 
 #: what only code is written with ("x = 1;", "{…}", "run()"): no judge of meaning keeps it
 #: ("contraseña = limonada_22" is a secret's line as much as a config's)
-_CODE_MARKS = re.compile(r"[{}=;]|\b\w+\(\)")
+_CODE_MARKS = re.compile(r"[{}=]|" + _CODE_SEMICOLON + r"|\b\w+\(\)")
 
 
 def _task_refusal(said: str) -> str | _ByItsWords:
