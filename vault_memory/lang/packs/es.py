@@ -532,6 +532,12 @@ PACK = Pack(
         "manéjalo",
         "ajústalo",
         "arréglalo",
+        # the same orders as the other packs' ("update", "rename", "rewrite", "replace"…), and
+        # each said to "usted" ("corrija", "agregue")
+        *"""actualiza actualizá renombra renombrá refactoriza refactorizá reescribe reescribí reemplaza
+        reemplazá comprueba comprobá chequea chequeá captura capturá envuelve envolvé elimina eliminá
+        reintenta reintentá revierte revertí corrija agregue añada ajuste arregle cambie actualice
+        renombre reescriba reemplace elimine valide""".split(),
     ),
     back_refs=frozenset("eso esto esa ese ello todo lo ambos ambas dos".split()),
     near_refs=frozenset("esto esta este".split()),

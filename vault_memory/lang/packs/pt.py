@@ -550,6 +550,11 @@ PACK = Pack(
         "conserta",
         "põe",
         "poe",
+        # the same orders as the other packs' ("update", "rename", "rewrite", "replace"…), and
+        # each said to "você" ("corrija", "adicione")
+        *"""atualiza renomeia refatora reescreve substitui checa captura envolve elimina reverte
+        corrija ajuste adicione altere altera arrume coloque mude troque verifique atualize
+        renomeie refatore reescreva substitua elimine valide""".split(),
     ),
     back_refs=frozenset("isso isto disso disto essa esse dessa desse tudo ambos ambas dois duas".split()),
     near_refs=frozenset("isto disto esta este".split()),
