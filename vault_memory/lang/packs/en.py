@@ -555,9 +555,11 @@ PACK = Pack(
             "remember this",
         ),
         (
-            r"(?<!\bto\s)\bkeep\s+(?:this|that|it|these)\s+(?:in\s+your\s+back\s+pocket|handy|on\s+file|on\s+record|for\s+later|in\s+your\s+head)\b",
+            r"(?<!\bto\s)\bkeep\s+(?:this|that|it|these|those|them|both)\s+(?:in\s+your\s+back\s+pocket|handy|on\s+file|on\s+record|for\s+later|in\s+your\s+head)\b",
             "remember this",
         ),
+        # "keep this: …", "keep it: …": what it keeps follows its colon ("keep it simple" asks nothing)
+        (r"(?<!\bto\s)\bkeep\s+(?:this|that|it|these)\s*+(?=:\s)", "remember this"),
         (r"\bmake\s+sure\s+(?:you|u)\s+(?:know|remember|have\s+(?:this|that|it))\b", "remember"),
         # "factor that in", "take that into consideration", "have that in your head": keep in mind
         (r"(?<!\bto\s)\bfactor\s+(?:this|that|it)\s+in\b", "remember that"),
@@ -599,7 +601,8 @@ PACK = Pack(
         # a correction's request: "…, pls update whatever u have on me", "update your notes about me",
         # "please update my memory" (a bare "update it" ends as many tasks: "I renamed the function. Update it.")
         (
-            r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:(?:have|know|got)\s+(?:on|about)\s+me|remember(?:\s+(?:on|about)\s+me)?)\b"
+            r"\bupdate\s+(?:whatever|what)\s+(?:you|u)\s+(?:(?:have|had|know|knew|got|saved|noted)\s+(?:on|about|for)\s+(?:me|my\s+[^\W\d_]+)"
+            r"|remember(?:ed)?(?:\s+(?:on|about)\s+(?:me|my\s+[^\W\d_]+))?)\b"
             r"|\bupdate\s+(?:your|ur|my)\s+(?:notes|memory|memories|profile)(?:\s+(?:on|about)\s+me)?\b",
             "remember that",
         ),

@@ -594,7 +594,10 @@ PACK = Pack(
             "recuerda",
         ),
         (
-            r"\b(?:actualiz[aá]|c[aá]mbia(?:lo)?)\s+(?:en\s+)?lo\s+que\s+(?:(?:sabes|sab[eé]s|tienes|ten[eé]s)\s+(?:de|sobre)\s+m[ií]|recuerdas|record[aá]s)\b",
+            # what it knew or had of the user or of a thing of theirs ("actualiza lo que tenías de
+            # mi dirección")
+            r"\b(?:actualiz[aá]|c[aá]mbia(?:lo)?)\s+(?:en\s+)?lo\s+que\s+(?:(?:sabes|sab[eé]s|sab[ií]as|tienes|ten[eé]s|ten[ií]as|guardaste|anotaste)"
+            r"\s+(?:de|sobre)\s+(?:m[ií]|(?:el\s+|la\s+|los\s+|las\s+)?mis?\s+[^\W\d_]+)|recuerdas|record[aá]s)\b",
             "recuerda",
         ),
         (r"\bno\s+me\s+dejes\s+olvidar(?:lo)?(?=[\W_]*$)", "recuérdalo"),

@@ -619,7 +619,10 @@ PACK = Pack(
             "anota",
         ),
         (
-            r"\batualiza\s+o\s+que\s+(?:(?:sabes|sabe|voc[eê]\s+sabe|tens|tem)\s+(?:de|sobre)\s+mim|(?:voc[eê]\s+|vc\s+)?(?:lembra|lembras))\b",
+            # what it knew or had of the user or of a thing of theirs ("atualiza o que tinhas sobre a
+            # minha morada")
+            r"\batualiza\s+o\s+que\s+(?:(?:sabes|sabe|sabias|sabia|voc[eê]\s+sabe|tens|tem|tinhas|tinha|guardaste|guardou|anotaste|anotou)"
+            r"\s+(?:(?:de|sobre)(?:\s+[ao]s?)?|d[ao]s?)\s+(?:mim|(?:minha|meu|minhas|meus)\s+[^\W\d_]+)|(?:voc[eê]\s+|vc\s+)?(?:lembra|lembras))\b",
             "anota",
         ),
         # um rótulo que pede para guardar o que segue: "pra referência futura: trabalho remoto"
