@@ -1192,6 +1192,10 @@ PACK = Pack(
         r"pruebas?|archivos?|ficheros?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",
         r"cambios?|c[oó]digo|casos?\s+borde|enfoque|opci[oó]n|respuesta|contexto|tarea|argumentos?|comportamiento",
         r"borrador|puerto|servicio",
+        # the English pack's words of the task said in Spanish (not "clase", "consulta", "error",
+        # "paquete", "migración": a class, a doctor's visit, a mistake, a parcel and a family's
+        # move as often)
+        r"excepci[oó]n(?:es)?|componentes?|base\s+de\s+datos|despliegues?|compilaci[oó]n|depuraci[oó]n",
     ),
     infinitive=r"\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))",
     attached_objects=("lo", "la"),

@@ -1272,6 +1272,10 @@ PACK = Pack(
     task_words=(
         r"testes?|arquivos?|ficheiros?|pastas?|fun[cç][aã]o|fun[cç][oõ]es|reposit[oó]rio|m[oó]dulos?|depend[eê]ncias?|sa[ií]da",
         r"c[oó]digo|mudan[cç]as?|linha\s+\d+|refatora[cç][aã]o|refator(?:ar|ando)?",
+        # the English pack's words of the task said in Portuguese (not "classe", "consulta", "erro",
+        # "pacote", "migração", "variável": a social class, a doctor's visit, a mistake, a parcel, a
+        # family's move and a pay that varies as often)
+        r"exce[cç](?:[aã]o|[oõ]es)|componentes?|banco\s+de\s+dados|compila[cç][aã]o|depura[cç][aã]o|props?",
     ),
     infinitive=r"\w+(?:ar|er|ir|[aeií]r(?:lo|la|los|las|le|les|me|te|se|nos))",
     attached_objects=("isso",),
