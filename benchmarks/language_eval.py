@@ -171,6 +171,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
     out.update(_we(split, show, judge))
+    out.update(_forgetting(split, show, judge))
     out.update(_kinds(split, show))
     return out
 
@@ -213,6 +214,19 @@ def _we(split: str, show: bool, judge: Judge | None) -> dict:
         return {"we_kept": kept} if case["label"] == "fact" else {"we_task_left_out": not wrote}
 
     return _kept_and_written("we_facts", "prompt", rows, split, show, judge, not_keep="not_written")
+
+
+def _forgetting(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request led by the user's own forgetting ("I never remember this, so keep it: …",
+    "siempre se me olvida, así que guárdalo tú: …"; ``forget_leads``, a helper who saw no
+    rule): the fact kept (``forget_lead_kept``); and a story of forgetting that asks nothing
+    kept, or asks a reminder or a task ("I keep forgetting to take my vitamins, can you set a
+    reminder?"): nothing written (``forget_story_written``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        return {"forget_lead_kept": kept} if case["kind"] == "keep" else {"forget_story_written": wrote}
+
+    return _kept_and_written("forget_leads", "text", rows, split, show, judge)
 
 
 def _mind_when(split: str, show: bool, judge: Judge | None) -> dict:
