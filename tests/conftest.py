@@ -128,6 +128,17 @@ def write(path: Path, text: str | bytes) -> Path:
 
 
 @pytest.fixture(scope="session")
+def written_with_the_judge():
+    """What ``read_requests`` writes of a message read with the request judge (the bundled
+    multilingual model), as one text: the prompt hook's and ``ingest``'s reading."""
+    from vault_memory.conversation.request_judge import request_judge
+    from vault_memory.conversation.signals import read_requests
+
+    judge = request_judge()
+    return lambda said: " ".join(s.text for s in read_requests(said, judge=judge)[0])
+
+
+@pytest.fixture(scope="session")
 def embedder():
     """The real bundled model, loaded once per test session."""
     from vault_memory.index.embedder import FastEmbedEmbedder

@@ -9,18 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault_memory.conversation.request_judge import request_judge
 from vault_memory.conversation.request_shapes import may_ask
-from vault_memory.conversation.signals import read_requests
-
-
-@pytest.fixture(scope="module")
-def judge():
-    return request_judge()
-
-
-def _written(said: str, judge) -> str:
-    return " ".join(s.text for s in read_requests(said, judge=judge)[0])
 
 
 @pytest.mark.parametrize(
@@ -56,8 +45,8 @@ def test_no_lead_or_tail_is_cut_at_an_abbreviation(said):
         ),
     ],
 )
-def test_a_fact_before_a_tail_that_asks_is_kept_whole(judge, said, kept):
-    written = _written(said, judge)
+def test_a_fact_before_a_tail_that_asks_is_kept_whole(written_with_the_judge, said, kept):
+    written = written_with_the_judge(said)
     for value in kept:
         assert value in written, written
 
@@ -72,5 +61,5 @@ def test_a_fact_before_a_tail_that_asks_is_kept_whole(judge, said, kept):
         "My sister just got promoted to head nurse, so proud of her! Anyway, catch you tomorrow.",
     ],
 )
-def test_a_tail_of_chat_keeps_nothing(judge, said):
-    assert _written(said, judge) == ""
+def test_a_tail_of_chat_keeps_nothing(written_with_the_judge, said):
+    assert written_with_the_judge(said) == ""

@@ -272,26 +272,39 @@ _REQUEST_GLUE = frozenset(w for p in all_packs() for w in p.request_glue)
 _REQUEST_LEAD = _REQUEST_GLUE | _BACK_WORDS
 
 
+#: the refusals of a story of remembering or not: a request may follow one ("I never
+#: remember it, so keep it: …", "no me acuerdo nunca, así que apúntalo: …")
+_STORIES = frozenset({"tells-of-remembering", "not-remembering"})
+
+
 def refusal(sentence: str) -> str | None:
     """The ``NOT_SIGNALS`` rule that refuses ``sentence``, if one does (for tests and --json)."""
     for _, rule, pattern in NOT_SIGNALS:
-        if pattern.search(sentence.strip()) and not (rule == "tells-of-remembering" and _asked_after_a_story(sentence)):
+        if pattern.search(sentence.strip()) and not (rule in _STORIES and _asked_after_a_story(sentence)):
             return rule
     return None
 
 
-#: where a clause opens after a story of remembering: a comma, a semicolon or a join
-_CLAUSE_OPENS = _rx(rf"[,;]\s*+(?:(?:{_words_of('clause_joins')})\s++)?|\s(?:{_words_of('clause_joins')})\s++")
+#: where a clause opens after a story of remembering: after a comma or a dash, a join or a
+#: word that says what follows from it ("…, so keep it: …", "… — store it: …", "…, así que
+#: guárdalo: …", "…sizes so note this down: …")
+_CLAUSE_OPENS = _rx(
+    rf"(?:[,;]|\s[—–-])\s*+(?:(?:{_words_of('clause_joins')}|{_either_of('consequences')})\s++)?"
+    rf"|\s(?:{_words_of('clause_joins')}|{_either_of('consequences')})\s++"
+)
 
 
 def _asked_after_a_story(sentence: str) -> str | None:
-    """The first clause after a story of remembering that opens with a request, or None:
-    "I remember you said so, but please remember my name is Dev", "Eu lembro que já falamos
-    disso, mas lembre que minha filha se chama Bia"."""
-    for clause in _CLAUSE_OPENS.split(sentence.strip())[1:]:
-        words = _past_fillers(clause.split())
+    """What is said from the first clause after a story of remembering that opens with a
+    request, to the sentence's end, or None: "I remember you said so, but please remember my
+    name is Dev", "Eu lembro que já falamos disso, mas lembre que minha filha se chama Bia",
+    "…so save this, the car is a 2017 Honda Civic" (what follows its comma too)."""
+    said = sentence.strip()
+    for opening in _CLAUSE_OPENS.finditer(said):
+        rest = said[opening.end() :]
+        words = _past_fillers(rest.split())
         if words and _is_cue(words[0]):
-            return clause.strip()
+            return rest.strip()
     return None
 
 
@@ -587,6 +600,10 @@ def _as_said(said: str, lang: str, rule: str) -> Signal:
     return _generic(said, lang, rule)
 
 
+#: why a story of remembering is not kept as what a request asked
+ONLY_REMEMBERING = "it tells of remembering; it says nothing to keep"
+
+
 def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
     fact of the user: a passing state, a bare name, the task at hand; else None."""
@@ -594,7 +611,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     # what a request keeps may tell of remembering ("remember that my dad forgets names"),
     # unless that is all it says ("…, keep that in mind, I always forget lol")
     if refused == "tells-of-remembering" and _only_remembering(said):
-        return "it tells of remembering; it says nothing to keep"
+        return ONLY_REMEMBERING
     if PASSING_STATE.search(said) or refused not in (None, "tells-of-remembering"):
         return _PASSING
     why = _says_no_fact(said)

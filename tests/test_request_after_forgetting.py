@@ -1,0 +1,37 @@
+"""A request said after the user's own story of forgetting keeps what it asks: "I can never
+keep this straight — log it: …", "nunca me acuerdo, así que apúntalo: …", "esqueço-me
+sempre, por isso anota: …". The story had refused the whole sentence (English "never
+remember" was read as "don't save"), a request after "so", "así que", "então" or a dash
+was not found, and one that pointed back kept the story itself as the user's fact. A story
+of someone else's forgetting is still theirs to keep; a story that asks a reminder keeps
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I never remember which one it is, so save this: my blood type is O negative", "O negative"),
+        ("I can never keep this straight — log it: our landlord is Mrs. Adebayo in flat 2", "Mrs. Adebayo"),
+        ("nunca me acuerdo, así que apúntalo: el pediatra de Lucas es el Dr. Ibarra", "Dr. Ibarra"),
+        ("Esqueço-me sempre disto, por isso anota: o meu seguro do carro é da Fidelidade", "Fidelidade"),
+        ("A minha mãe esquece-se sempre dos comprimidos, lembra-te disso", "comprimidos"),
+    ],
+)
+def test_a_request_after_a_story_of_forgetting_keeps_its_fact(written_with_the_judge, said, kept):
+    assert kept in written_with_the_judge(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "not_written"),
+    [
+        ("I always forget my nephew's birthday, so remember it for me: it's March 3", "forget"),
+        ("sempre esqueço de regar as plantas, me lembra amanhã às 8h", "plantas"),
+        ("I never remember how to exit vim, how do I do it again?", "vim"),
+    ],
+)
+def test_a_story_of_ones_own_forgetting_is_no_fact(written_with_the_judge, said, not_written):
+    assert not_written not in written_with_the_judge(said).casefold()
