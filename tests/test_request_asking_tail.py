@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from vault_memory.conversation.request_shapes import may_ask
+from vault_memory.conversation.signals import read_requests
 
 
 @pytest.mark.parametrize(
@@ -63,3 +64,25 @@ def test_a_fact_before_a_tail_that_asks_is_kept_whole(written_with_the_judge, sa
 )
 def test_a_tail_of_chat_keeps_nothing(written_with_the_judge, said):
     assert written_with_the_judge(said) == ""
+
+
+class _ScriptedJudge:
+    """The request judge's three readings, scripted: every message of the user's world, a
+    clause asks when it holds a comma (a longer tail), not when it is the last clause alone."""
+
+    def __call__(self, message: str) -> float:
+        return 1.0
+
+    def asks(self, clauses):
+        return [0.95 if "," in clause else 0.5 for clause in clauses]
+
+    def goes_on(self, sentence: str) -> float:
+        return 0.0
+
+
+def test_only_the_last_clause_of_a_tail_asks():
+    """Of the tails a message ends with, the last clause alone asks: a longer one holds an
+    order before it ("…, impede-me, pra quando esse dia chegar"), and a hypothetical had
+    been kept as the user's fact."""
+    said = "Se um dia eu disser que vou vender o carro, impede-me, pra quando esse dia chegar."
+    assert read_requests(said, judge=_ScriptedJudge())[0] == []

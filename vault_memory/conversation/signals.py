@@ -488,15 +488,17 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     a_list = any(part.announces and _LIST_ITEM.match(part.rest.lstrip()) for part in parts)
     if secrets and not a_list:  # the judge alone read it: none of it is kept
         return [], [_secret_not_kept(said, secrets[0].kind)]
+    # of the tails, only the last clause asks: a longer one holds more than its asking ("…, ri-te
+    # de mim, pra quando esse dia chegar": an order, then when)
+    last = min((part for part in parts if part.tail), key=lambda part: len(part.clause), default=None)
     sure = [
         part
         for part, p in zip(parts, asks, strict=True)
         if (p >= meaning.ASKS_KEEP and part.announces)
         or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail and _announces_in_sentence(part))
-        or (p >= meaning.ASKS_KEEP_TAIL and part.tail)
+        or (p >= meaning.ASKS_KEEP_TAIL and part is last)
     ]
-    # a lead first; of tails, the shortest (a longer one holds some of what it would keep)
-    sure.sort(key=lambda part: (part.tail, len(part.clause) if part.tail else 0))
+    sure.sort(key=lambda part: part.tail)  # a lead first
     language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
     request = language.plain_request if language is not None else ""
     if sure and request and world >= meaning.KEEP_UNREAD:
