@@ -624,10 +624,12 @@ PACK = Pack(
         ("not-remembering", "\\bI\\s+(?:don't|do\\s+not|can't|cannot|couldn't|didn't)\\s+(?:remember|recall)\\b"),
         (
             "negation",
-            # an order, where a clause opens: "I never remember this, so keep it: …" and "I can
-            # never keep this straight" tell of forgetting
-            "(?:^|[,.;:!?—–-]\\s*|\\b(?:please|pls|plz|and|but|so|just|oh|ok)\\s+)"
-            "(?:don't|do\\s+not|never|no\\s+need\\s+to)\\s+(?:remember|note|save|store|write\\s+down|memori[sz]e|keep)\\b",
+            # an order ("don't save that", "you don't need to keep this", "no need to note it"),
+            # not the user's story ("I don't remember"); "never" only where a clause opens: "I
+            # never remember this, so keep it: …" and "I can never keep this straight" tell of forgetting
+            "(?:(?<!\\bi\\s)(?<!\\bwe\\s)\\b(?:don't|do\\s+not)\\s+(?:(?:need|have)\\s+to\\s+)?|\\bno\\s+need\\s+to\\s+"
+            "|(?:^|[,.;:!?—–-]\\s*|\\b(?:please|pls|plz|and|but|so|just|oh|ok)\\s+)never\\s+)"
+            "(?:remember|note|save|store|write\\s+down|memori[sz]e|keep)\\b",
         ),
         ("forget-request", "^(?:please\\s+)?forget\\b"),
         # someone tells that they remember or forgot: a story, not a request ("I remember that my

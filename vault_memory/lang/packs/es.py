@@ -640,7 +640,10 @@ PACK = Pack(
         ("reminiscing", "^(?:acordate|acuérdate|record[aá]|recuerda)\\s+(?:de\\s+)?cuando\\b"),
         (
             "negation",
-            "\\bno\\s+(?:anotes|recuerdes|guardes|memorices|registres|apuntes|te\\s+acuerdes|lo\\s+anotes|lo\\s+guardes|lo\\s+recuerdes)\\b",
+            "\\bno\\s+(?:anotes|recuerdes|guardes|memorices|registres|apuntes|te\\s+acuerdes|lo\\s+anotes|lo\\s+guardes|lo\\s+recuerdes)\\b"
+            # no need to: "no hace falta que lo guardes", "no es necesario anotarlo", "no tienes que recordarlo"
+            "|\\bno\\s+(?:hace\\s+falta|es\\s+necesario|necesitas|tienes\\s+que|ten[eé]s\\s+que|hay\\s+que)\\s+(?:que\\s+)?"
+            "(?:(?:lo|la|los|las|me|esto|eso)\\s+)?(?:guard|anot|apunt|record|memoriz|registr)[a-záéíóú]*",
         ),
         ("not-remembering", "\\bno\\s+(?:me\\s+acuerdo|recuerdo|lo\\s+recuerdo)\\b"),
         ("forget-request", "^(?:por\\s+favor,?\\s+)?(?:olvid[aá]te|olvidate|olvida|olvidá)\\b"),

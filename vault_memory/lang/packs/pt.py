@@ -660,7 +660,11 @@ PACK = Pack(
         ("reminiscing", "^(?:se\\s+)?(?:lembra|lembras|lembre)(?:-se)?\\s+(?:d[eoa]\\s+)?quando\\b"),
         (
             "negation",
-            "\\bn[aã]o\\s+(?:anot[ae]|guard[ae]|grav[ae]|memoriz[ae]|registr[ae]|salv[ae]|lembr[ae]\\s+diss[oa]|precisa\\s+(?:lembrar|anotar|guardar|gravar))\\b",
+            "\\bn[aã]o\\s+(?:anot[ae]|guard[ae]|grav[ae]|memoriz[ae]|registr[ae]|salv[ae]|lembr[ae]\\s+diss[oa]|precisa\\s+(?:lembrar|anotar|guardar|gravar))\\b"
+            # said to "tu" ("não guardes isto") and no need to: "não precisas de guardar", "não é preciso anotar"
+            "|\\bn[aã]o\\s+(?:anot|apont|guard|grav|memoriz|regist|registr|salv)(?:es|em)\\b"
+            "|\\bn[aã]o\\s+(?:precisas?|[eé]\\s+preciso|h[aá]\\s+necessidade|tens\\s+que|tem\\s+que)\\s+(?:de\\s+)?"
+            "(?:lembrar|anotar|apontar|guardar|gravar|regist(?:r)?ar|memorizar|salvar)",
         ),
         ("not-remembering", "\\b(?:eu\\s+)?n[aã]o\\s+(?:me\\s+)?lembro\\b"),
         ("forget-request", "^(?:por\\s+favor,?\\s+)?(?:esque[cç]a|esquece)\\b"),
