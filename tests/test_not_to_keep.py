@@ -1,7 +1,13 @@
-"""A fact said with words that ask not to keep it is not kept, in each language as in
-English: "no hace falta que lo apuntes", "não precisas de registar isso", "não anotes isto"
-had been kept (the Spanish one with its "no hace falta" as part of the fact). A fact that
-holds a "no" of its own is kept."""
+"""What the user did not ask to keep is not kept.
+
+- A fact said with words that ask not to keep it, in each language as in English: "no hace
+  falta que lo apuntes", "não precisas de registar isso", "não anotes isto" had been kept
+  (the Spanish one with its "no hace falta" as part of the fact). A fact that holds a "no"
+  of its own is kept.
+- A request inside a quotation is someone else's: in single quotes as in double ones, and
+  when it is said after the quoted fact ("a girl says 'my horse is called Thunder, remember
+  it…'") or in words only the judge of asking reads ("…: 'tenho três gatos, pra quando eu te
+  pedir ajuda com ração'"). The user's own request about a quoted name keeps it."""
 
 from __future__ import annotations
 
@@ -19,8 +25,15 @@ import pytest
         ("Remember that I don't eat pork", "pork"),
         ("recuerda que no como cerdo", "cerdo"),
         ("lembra que eu não como carne de porco", "porco"),
+        ("Write a poem where a sailor says 'my ship is called Dawn, remember it when I'm gone'.", None),
+        ("Escribe un diálogo donde una abuela dice ‘mi gato se llama Nube, apúntalo’.", None),
+        ("Escreve um conto em que o pai diz «a minha casa é em Sintra, lembra-te disso».", None),
+        ("A minha vizinha disse: 'tenho três gatos, pra quando eu te pedir ajuda com ração'. Que exagero.", None),
+        ('remember that my playlist is called "Songs to remember"', "Songs to remember"),
+        ("remember that my band is called 'Late for Dinner'", "Late for Dinner"),
+        ("I'm Dana's sister and I live in Leeds, remember that", "Leeds"),
     ],
 )
-def test_asked_not_to_keep_it_keeps_nothing(written_with_the_judge, said, kept):
+def test_what_was_not_asked_is_not_kept(written_with_the_judge, said, kept):
     written = written_with_the_judge(said)
     assert (kept in written) if kept else written == "", written

@@ -81,7 +81,15 @@ _CLAUSES = re.compile(
 _LIST_ITEM = re.compile(r"^(?:[-*•·+]|\d{1,2}[.)])\s+(?=\S)")
 
 
-_QUOTED = re.compile(r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»')
+#: a quotation: in double quotes, curly or straight, guillemets, or single quotes, curly or
+#: straight; a straight one opens before a word and closes after one, an apostrophe inside a
+#: word is none of its marks ("'I'm vegan, remember it' she said")
+_QUOTED = re.compile(
+    r'"[^"\n]{1,400}+"|“[^”\n]{1,400}+”|«[^»\n]{1,400}+»|‘[^’\n]{1,400}+’'
+    r"|(?<![\w'])'(?=\w)(?:[^'\n]|(?<=\w)'(?=\w)){1,400}?(?<=\S)'(?!\w)"
+)
+#: the marks a quotation opens with (``_QUOTED``)
+_QUOTE_OPENINGS = "\"“«‘'"
 
 
 #: where a clause of a message ends: a colon, a question mark, a comma, a semicolon, a
@@ -129,6 +137,13 @@ def _clause_ends(said: str, start: int, stop: int | None = None) -> Iterator[re.
             yield mark
 
 
+def _in_a_quotation(said: str, clause: str, tail: bool) -> bool:
+    """Whether ``clause``, a lead or a tail of ``said``, is said inside a quotation: someone
+    else's words ("Mi amigo me dijo: 'tengo un Golf, que lo sepas para cuando…'")."""
+    at = said.rfind(clause) if tail else said.find(clause)
+    return at >= 0 and any(m.start() < at < m.end() for m in _QUOTED.finditer(said))
+
+
 def may_ask(said: str) -> list[MayAsk]:
     """Each lead of ``said`` before a mark near its start ("Para la próxima vez que
     hablemos: …") and tail after one near its end ("…, tenlos a mano para otras veces")
@@ -154,6 +169,8 @@ def may_ask(said: str) -> list[MayAsk]:
         rest, tail = said[: mark.start()].strip(), said[mark.end() :].strip(" .!?")
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
             out.append(MayAsk(tail, rest, False, tail=True, in_sentence=mark.group()[0] in ",;—–-"))
+    if any(q in said for q in _QUOTE_OPENINGS):
+        out = [part for part in out if not _in_a_quotation(said, part.clause, part.tail)]
     return out
 
 
@@ -425,7 +442,7 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     """Where each clause of ``sentence`` is, (start, end): split where the user opens a
     clause of their own (``_CLAUSES``), never inside quotes ('my band is called "Me and My
     Monkey"' is one clause)."""
-    quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in '"“«') else []
+    quoted = [m.span() for m in _QUOTED.finditer(sentence)] if any(q in sentence for q in _QUOTE_OPENINGS) else []
     out, start = [], 0
     for join in _CLAUSES.finditer(sentence):
         if not any(a < join.start() < b for a, b in quoted) and not _one_subject(sentence[start : join.start()]):

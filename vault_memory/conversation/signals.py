@@ -252,7 +252,9 @@ def read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = _as_written(normalize_space(_not_said(utterance)).strip())
+    # a quotation that asks is someone else's, read again once idioms are requests ("…, que lo
+    # sepas para cuando…'" asks as "recuérdalo" does)
+    said = _without_quoted_requests(_as_written(normalize_space(_not_said(utterance)).strip())).strip()
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
     found, declined, may_go_on = _read_by_rules(said, seconds)
@@ -907,15 +909,29 @@ def _not_said(text: str) -> str:
     a quoted request): each becomes a line break, so what is around it stays apart."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
     text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
+    return _without_quoted_requests(text)
+
+
+def _without_quoted_requests(text: str) -> str:
+    """``text`` with each quotation that asks to keep (``_quotes_a_request``) as a line break."""
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
 
 def _quotes_a_request(quoted: str) -> bool:
-    """Whether a quoted span opens with a request's word (after its courtesy and glue)."""
+    """Whether a quoted span opens with a request's word (after its courtesy and glue), or
+    says one after a clause of its own ("'my horse is called Thunder, remember it for when I
+    come back'": a request after its fact, someone else's too)."""
     words = quoted[1:-1].split()
     cue = _first_cue(words, _CUE_REACH)
     # "remember that I…" is one; a name in quotes is not ("Remember Me Ltd")
-    return cue is not None and _request_start(words, cue) == 0 and _said_after(words, cue)[0] is not None
+    if cue is not None and _request_start(words, cue) == 0 and _said_after(words, cue)[0] is not None:
+        return True
+    return any(
+        words[i - 1].endswith((",", ";", ".", "!"))
+        and _cue_at(words, i)
+        and not _tells_of_remembering(" ".join(words[i:]))
+        for i in range(1, len(words))
+    )
 
 
 #: a sentence that takes back what the message asked just before it, in every pack
