@@ -1,10 +1,9 @@
 """A request said after the user's own story of forgetting keeps what it asks: "I can never
 keep this straight — log it: …", "nunca me acuerdo, así que apúntalo: …", "esqueço-me
 sempre, por isso anota: …". The story had refused the whole sentence (English "never
-remember" was read as "don't save"), a request after "so", "así que", "então" or a dash
-was not found, and one that pointed back kept the story itself as the user's fact. A story
-of someone else's forgetting is still theirs to keep; a story that asks a reminder keeps
-nothing."""
+remember" was read as "don't save"), and a request after "so", "así que", "então" or a
+dash was not found. A story of someone else's forgetting is still theirs to keep; a story
+that asks a reminder or a question keeps nothing."""
 
 from __future__ import annotations
 
@@ -28,10 +27,9 @@ def test_a_request_after_a_story_of_forgetting_keeps_its_fact(written_with_the_j
 @pytest.mark.parametrize(
     ("said", "not_written"),
     [
-        ("I always forget my nephew's birthday, so remember it for me: it's March 3", "forget"),
         ("sempre esqueço de regar as plantas, me lembra amanhã às 8h", "plantas"),
         ("I never remember how to exit vim, how do I do it again?", "vim"),
     ],
 )
-def test_a_story_of_ones_own_forgetting_is_no_fact(written_with_the_judge, said, not_written):
+def test_a_story_of_forgetting_that_asks_a_reminder_is_no_fact(written_with_the_judge, said, not_written):
     assert not_written not in written_with_the_judge(said).casefold()

@@ -600,10 +600,6 @@ def _as_said(said: str, lang: str, rule: str) -> Signal:
     return _generic(said, lang, rule)
 
 
-#: why a story of remembering is not kept as what a request asked
-ONLY_REMEMBERING = "it tells of remembering; it says nothing to keep"
-
-
 def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     """Why what a request keeps (``said``, ``whole`` before its trimming) is no lasting
     fact of the user: a passing state, a bare name, the task at hand; else None."""
@@ -611,7 +607,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     # what a request keeps may tell of remembering ("remember that my dad forgets names"),
     # unless that is all it says ("…, keep that in mind, I always forget lol")
     if refused == "tells-of-remembering" and _only_remembering(said):
-        return ONLY_REMEMBERING
+        return "it tells of remembering; it says nothing to keep"
     if PASSING_STATE.search(said) or refused not in (None, "tells-of-remembering"):
         return _PASSING
     why = _says_no_fact(said)

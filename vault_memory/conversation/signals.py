@@ -74,7 +74,6 @@ from .request_facts import (
     _USER_WORDS,
     FOR_NOW_ONLY,
     GROUP_OPENING,
-    ONLY_REMEMBERING,
     ORDER_AFTER,
     PASSING_STATE,
     NotKept,
@@ -1472,13 +1471,7 @@ _TASK_LABELS = frozenset(fold_accents(w) for p in all_packs() for w in p.task_la
 def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept], language: str | None = None) -> None:
     """What a request that points back named, kept (or declined with its reason); read in
     its own language, or in ``language`` (the message's) when it is too short to tell
-    ("- uso óculos" alone reads as Spanish, "- odeio coentro" as none). The user's own
-    story of remembering or forgetting is no fact it keeps ("I always forget my niece's
-    birthday, so remember it for me: …" had written that the user forgets it); someone
-    else's is ("A minha mãe esquece-se sempre dos comprimidos, lembra-te disso")."""
-    if _their_own_remembering(back.strip(), language):
-        declined.append(NotKept(back, ONLY_REMEMBERING))
-        return
+    ("- uso óculos" alone reads as Spanish, "- odeio coentro" as none)."""
     own = detect(back)
     if own is None or (len(back.split()) <= _SHORT_WORDS and language in told_alike(own)):
         own = language
@@ -1489,15 +1482,6 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
         declined.append(NotKept(back, kept.reason, replace(kept.kept, rule="keep-that")))
     else:
         declined.append(NotKept(back, kept))
-
-
-def _their_own_remembering(said: str, language: str | None) -> bool:
-    """Whether ``said`` opens with the user's own story of remembering or forgetting: told
-    in the third person, its first words are the user ("The user always forgets…")."""
-    if not _tells_of_remembering(said):
-        return False
-    written = in_third_person(said, detect(said) or language or ENGLISH)
-    return _NAMES_THE_USER.search(" ".join(written.split()[:2])) is not None
 
 
 #: a sentence this many words long or shorter is read in its message's language when that
