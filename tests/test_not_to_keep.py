@@ -29,6 +29,7 @@ import pytest
         ("Escribe un diálogo donde una abuela dice ‘mi gato se llama Nube, apúntalo’.", None),
         ("Escreve um conto em que o pai diz «a minha casa é em Sintra, lembra-te disso».", None),
         ("A minha vizinha disse: 'tenho três gatos, pra quando eu te pedir ajuda com ração'. Que exagero.", None),
+        ("Mi prima Inés me escribió: 'me mudé a Oviedo, que lo sepas para cuando vengas'. Qué maja.", None),
         ('remember that my playlist is called "Songs to remember"', "Songs to remember"),
         ("remember that my band is called 'Late for Dinner'", "Late for Dinner"),
         ("I'm Dana's sister and I live in Leeds, remember that", "Leeds"),

@@ -925,11 +925,19 @@ def _quotes_a_request(quoted: str) -> bool:
     # "remember that I…" is one; a name in quotes is not ("Remember Me Ltd")
     if cue is not None and _request_start(words, cue) == 0 and _said_after(words, cue)[0] is not None:
         return True
-    return any(
-        words[i - 1].endswith((",", ";", ".", "!"))
-        and _cue_at(words, i)
-        and not _tells_of_remembering(" ".join(words[i:]))
-        for i in range(1, len(words))
+    return any(_asks_after_a_clause(words, i) for i in range(1, len(words)))
+
+
+def _asks_after_a_clause(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` asks to keep, its request opening right after a clause's mark
+    (with its glue: "…de 2010, *que lo* sepas…"), and tells no story of remembering."""
+    if not _cue_at(words, i):
+        return False
+    start = _request_start(words, i)
+    return (
+        start > 0
+        and words[start - 1].endswith((",", ";", ".", "!"))
+        and not _tells_of_remembering(" ".join(words[start:]))
     )
 
 
