@@ -18,6 +18,12 @@ import pytest
         ("nunca me acuerdo, así que apúntalo: el pediatra de Lucas es el Dr. Ibarra", "Dr. Ibarra"),
         ("Esqueço-me sempre disto, por isso anota: o meu seguro do carro é da Fidelidade", "Fidelidade"),
         ("A minha mãe esquece-se sempre dos comprimidos, lembra-te disso", "comprimidos"),
+        # a reason of the user's, "so" / "así que" / "por isso", then a request whose colon opens the fact
+        (
+            "A minha cabeça anda nas nuvens, por isso guarda: o meu NIF termina em 417",
+            "O NIF do usuário termina em 417",
+        ),
+        ("Tengo la cabeza en otra parte, así que apunta: el veterinario de Toby es el Dr. Ferrán", "Dr. Ferrán"),
     ],
 )
 def test_a_request_after_a_story_of_forgetting_keeps_its_fact(written_with_the_judge, said, kept):

@@ -124,6 +124,7 @@ from .request_shapes import (
     _ASKS_IF_REMEMBERED,
     _ATTACHED,
     _DASHES,
+    _LEAD_MOST,
     _LIST_ITEM,
     _POSSESSIVE_WORDS,
     _QUOTED,
@@ -1305,12 +1306,44 @@ def _read_clauses(sentence: str, found: list[Signal], declined: list[NotKept]) -
     Whether a clause asked again for a fact already kept."""
     before, refused = len(found), len(declined)
     repeated = _read_spans(sentence, _aside(sentence), found, declined)
-    if len(found) == before and (lead := _after_a_lead(sentence)):
+    if len(found) == before and (lead := _after_a_lead(sentence) or _after_a_reason(sentence)):
         # nothing kept of the whole: the request after a lead of the moment, read on its own
         # (the lead's words of the task had refused it: "Enquanto corriges o linter, anota…")
         del declined[refused:]
         repeated = _read_spans(sentence, lead, found, declined)
     return repeated
+
+
+#: a word that says what follows comes of what was said, in every pack (``Pack.consequences``:
+#: "so", "así que", "por isso"), and the most words one takes
+_CONSEQUENCE = re.compile(_either_of("consequences"), _I)
+_CONSEQUENCE_MOST = 2
+#: the most words a request after a reason says before its colon ("guárdalo tú:", "so please keep it for me:")
+_ASKED_AHEAD_MOST = 5
+
+
+def _after_a_reason(sentence: str) -> int:
+    """Where a request that follows from a reason begins, or 0: a clause, a comma, a word
+    that says what follows comes of it, then a request whose colon opens what it keeps
+    ("Tengo una memoria fatal, así que guárdalo: mi talla de anillo es la 16", "Sou péssimo
+    com datas, por isso anota: o aniversário do meu pai é a 3 de maio"). The reason is the
+    user's own, so no lead of the moment reads it (``_after_a_lead``); what the colon opens
+    must be a fact the rules keep."""
+    words = list(re.finditer(r"\S+", sentence))
+    said = [w.group() for w in words]
+    for k in range(1, min(len(said), _LEAD_MOST)):
+        if not said[k - 1].endswith(","):
+            continue
+        for j in range(k + 1, min(k + _CONSEQUENCE_MOST, len(said)) + 1):
+            if not _CONSEQUENCE.fullmatch(" ".join(said[k:j]).rstrip(",")):
+                continue
+            ahead = said[j : j + _ASKED_AHEAD_MOST]
+            if _first_cue(ahead, len(ahead)) is None or not any(w.endswith(":") for w in ahead):
+                continue
+            kept = _signal(sentence[words[k].start() :].strip().rstrip(".!;?").strip())
+            if isinstance(kept, Signal):
+                return words[k].start()
+    return 0
 
 
 def _read_spans(sentence: str, aside: int, found: list[Signal], declined: list[NotKept]) -> bool:
