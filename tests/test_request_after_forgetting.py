@@ -35,6 +35,12 @@ def test_a_request_after_a_story_of_forgetting_keeps_its_fact(written_with_the_j
     [
         ("sempre esqueço de regar as plantas, me lembra amanhã às 8h", "plantas"),
         ("I never remember how to exit vim, how do I do it again?", "vim"),
+        # a reminder, its reason, then a list said after a colon: a to-do's, not a fact
+        (
+            "Recuérdame llamar al fontanero, que siempre se me olvida, así que apúntalo en la agenda: fontanero el jueves",
+            "fontanero",
+        ),
+        ("Lembra-me de comprar pilhas, que eu esqueço sempre, por isso anota na lista: pilhas e fita-cola", "pilhas"),
     ],
 )
 def test_a_story_of_forgetting_that_asks_a_reminder_is_no_fact(written_with_the_judge, said, not_written):

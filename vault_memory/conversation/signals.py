@@ -1320,6 +1320,9 @@ _CONSEQUENCE = re.compile(_either_of("consequences"), _I)
 _CONSEQUENCE_MOST = 2
 #: the most words a request after a reason says before its colon ("guárdalo tú:", "so please keep it for me:")
 _ASKED_AHEAD_MOST = 5
+#: a sentence whose word of keeping is among its first this many words opens with a request
+#: or a reminder ("Recuérdame comprar pan, …", "Lembra-me de comprar leite, …"): no reason
+_REQUEST_OPENS = 2
 
 
 def _after_a_reason(sentence: str) -> int:
@@ -1331,6 +1334,8 @@ def _after_a_reason(sentence: str) -> int:
     must be a fact the rules keep."""
     words = list(re.finditer(r"\S+", sentence))
     said = [w.group() for w in words]
+    if _first_cue(said, _REQUEST_OPENS) is not None:
+        return 0  # "Recuérdame comprar pan, que siempre se me olvida, así que apúntalo en la lista: …": a to-do's
     for k in range(1, min(len(said), _LEAD_MOST)):
         if not said[k - 1].endswith(","):
             continue
