@@ -137,11 +137,12 @@ def _clause_ends(said: str, start: int, stop: int | None = None) -> Iterator[re.
             yield mark
 
 
-def _in_a_quotation(said: str, clause: str, tail: bool) -> bool:
-    """Whether ``clause``, a lead or a tail of ``said``, is said inside a quotation: someone
-    else's words ("Mi amigo me dijo: 'tengo un Golf, que lo sepas para cuando…'")."""
-    at = said.rfind(clause) if tail else said.find(clause)
-    return at >= 0 and any(m.start() < at < m.end() for m in _QUOTED.finditer(said))
+def _in_a_quotation(said: str, part: MayAsk, quoted: list[tuple[int, int]]) -> bool:
+    """Whether ``part``, a lead or a tail of ``said``, is said inside one of its quotations
+    (``quoted``): someone else's words ("Mi amigo me dijo: 'tengo un Golf, que lo sepas para
+    cuando…'")."""
+    at = said.rfind(part.clause) if part.tail else said.find(part.clause)
+    return at >= 0 and any(start < at < end for start, end in quoted)
 
 
 def may_ask(said: str) -> list[MayAsk]:
@@ -170,7 +171,8 @@ def may_ask(said: str) -> list[MayAsk]:
         if 0 < len(tail.split()) <= _ASKING_MOST and len(rest.split()) >= _REST_LEAST and "\n" not in tail:
             out.append(MayAsk(tail, rest, False, tail=True, in_sentence=mark.group()[0] in ",;—–-"))
     if any(q in said for q in _QUOTE_OPENINGS):
-        out = [part for part in out if not _in_a_quotation(said, part.clause, part.tail)]
+        quoted = [m.span() for m in _QUOTED.finditer(said)]
+        out = [part for part in out if not _in_a_quotation(said, part, quoted)]
     return out
 
 

@@ -252,9 +252,7 @@ def read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    # a quotation that asks is someone else's, read again once idioms are requests ("…, que lo
-    # sepas para cuando…'" asks as "recuérdalo" does)
-    said = _without_quoted_requests(_as_written(normalize_space(_not_said(utterance)).strip())).strip()
+    said = _as_written(normalize_space(_not_said(utterance)).strip())
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
     found, declined, may_go_on = _read_by_rules(said, seconds)
@@ -909,11 +907,6 @@ def _not_said(text: str) -> str:
     a quoted request): each becomes a line break, so what is around it stays apart."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
     text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
-    return _without_quoted_requests(text)
-
-
-def _without_quoted_requests(text: str) -> str:
-    """``text`` with each quotation that asks to keep (``_quotes_a_request``) as a line break."""
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
 
