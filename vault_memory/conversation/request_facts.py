@@ -371,8 +371,14 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
     told_next = _told_next(whole)
     if told_next and not about_user:
         return True
-    if not (_OF_THEIRS.match(said) and _TASK_WORDS.search(said)):
+    if not ((about_user or _OF_THEIRS.match(said)) and _TASK_WORDS.search(said)):
         return False
+    if not _OF_THEIRS.match(said):
+        # the user's own state that names the task ("I'm on the old laptop so the build is
+        # slow, skip the e2e tests", "estoy en la rama fix/x, no toques main"): the task's
+        # when an order follows a mark; one joined by "and" is cut from a fact kept ("I work
+        # on the billing service and rerun the failed tests")
+        told_next = any(m.group()[0] in ",;." for m in _DO_NEXT.finditer(whole))
     order = _ORDER.search(whole)
     # a task's verb forbidden ("…, no corras el seed", "…, não roda o seed") is an order about
     # the work whatever it names
@@ -490,6 +496,10 @@ _SCOPE_MOST = 6
 #: "while" in every pack, and the determiners that point at a thing at hand ("this", "esta")
 _WHILE_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.while_words)
 _THIS_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.demonstratives)
+#: the words of what is left of a time, in every pack ("rest", "resto")
+_REST_WORDS = frozenset(fold_accents(w) for p in all_packs() for w in p.rest_words)
+#: how many words after one may name the conversation ("rest of the session", "resto da sessão")
+_REST_REACH = 3
 #: the words that open a lead of place or occasion, in every pack (``Pack.place_leads``:
 #: "for", "durante"; "neste" opens one itself)
 _PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_leads)
@@ -502,14 +512,20 @@ def _for_now_only(words: list[str], cue: int) -> bool:
     word of keeping) bind it to the work at hand: a clause of "while" after its word ("keep
     this in mind *while we work on this*:", "guarda isso *enquanto a gente mexe aqui*:"), or
     this one conversation anywhere in them ("*for this session*, remember that…", "en esta
-    charla"), or this piece of work after its word ("pro resto *desse refactor*:"). A lead of "while" before the request says when it is said, not for how long
-    ("While you fix the linter, note that my manager is Priya")."""
+    charla", "para el resto de la sesión"), or this piece of work after its word ("pro resto
+    *desse refactor*:"). A lead of "while" before the request says when it is said, not for
+    how long ("While you fix the linter, note that my manager is Priya")."""
     plain = [fold_accents(w.strip(",.:;!?¿¡()").casefold()) for w in words]
     if any(w in _WHILE_WORDS for w in plain[cue + 1 :]):
         return True
     pairs = list(zip(plain, plain[1:], strict=False))
     if any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in pairs):
         return True  # "for this session", anywhere
+    if any(
+        w in _REST_WORDS and _SESSION_NOUNS.intersection(plain[k + 1 : k + 1 + _REST_REACH])
+        for k, w in enumerate(plain)
+    ):
+        return True  # "for the rest of the session", "pro resto da conversa"
     # "pro resto desse refactor", after its word, or in a lead of place or occasion before
     # it ("for the rest of this refactor, remember…", "neste ficheiro lembra…"); not the task
     # a message leads with ("revisa essa query e, ah, lembra que…")

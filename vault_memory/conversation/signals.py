@@ -1881,11 +1881,15 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
     for lang, rule, pattern in DIRECTIVES:
         match = pattern.match(clause)
         if match and written_in in (None, lang):  # "nunca vou esquecer…" is no Spanish "nunca uses…"
+            if _THIS_WORK.search(match.group("x")):
+                return _FOR_THIS_WORK, True  # "always use STAGING_URL throughout this PR": the work at hand's
             return _directive(_trim(match.group("x")), lang, rule), True
     return None, False
 
 
 _REMINDER = "a reminder for later, not a fact"
+#: why a lasting instruction bound to a thing of the task at hand is not kept
+_FOR_THIS_WORK = "an instruction for the work at hand (this file, this PR, …), not a lasting one"
 
 
 def _reminds(clause: str, said: str) -> bool:

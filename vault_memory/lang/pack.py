@@ -149,6 +149,9 @@ class Pack:
     #: "while", "mientras", "enquanto": said among a request's own words ("keep this in mind
     #: *while we work on this*"), it asks to keep what follows for the work at hand only
     while_words: frozenset[str] = field(default_factory=frozenset)
+    #: what is left of a time, before a conversation's noun it binds a request to ("for the
+    #: *rest* of the session", "para el *resto* de la sesión"): this conversation only
+    rest_words: frozenset[str] = field(default_factory=frozenset)
     #: how a sentence that gives the value of a thing just named opens ("Will you remember my
     #: dog's name? *It's* Biscuit", "¿Vas a recordar el nombre de mi pareja? *Es* Andrés"),
     #: and the verb it is written with after the thing ("is"; none: its own words, "es")

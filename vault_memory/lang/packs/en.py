@@ -227,6 +227,7 @@ PACK = Pack(
     user_subjects=frozenset({"the user", "the user's", "user", "user's", "i", "i'm", "i've", "i'd", "my", "me"}),
     user_speakers=frozenset("i we".split()),
     while_words=frozenset("while whilst".split()),
+    rest_words=frozenset("rest remainder".split()),
     value_opening=r"(?:it|that)(?:'s|’s|\s+is)|its",
     value_verb="is",
     numbers={
@@ -487,7 +488,7 @@ PACK = Pack(
         r"going forward",
     ),
     question_tags=("ok", "okay", "right", "yeah", "alright", "k"),
-    task_orders=tuple("push pull rebase merge open run deploy commit squash revert".split()),
+    task_orders=tuple("push pull rebase merge open run deploy commit squash revert skip touch start".split()),
     prohibitions=(r"don'?t", r"do\s+not", "never"),
     consequences=("so", "then"),
     there_words=("there", "here"),

@@ -240,6 +240,7 @@ PACK = Pack(
     user_subjects=frozenset({"el usuario", "la usuaria", "al usuario", "a la usuaria", "yo", "mi", "mis", "me"}),
     user_speakers=frozenset("yo nosotros nosotras".split()),
     while_words=frozenset("mientras".split()),
+    rest_words=frozenset("resto".split()),
     value_opening=r"es|se\s+llama|son",
     value_verb="",
     numbers={
@@ -493,7 +494,7 @@ PACK = Pack(
     question_tags=("vale", "ok", "sí", "si", "dale", "eh", "porfa", "ya"),
     task_orders=tuple(
         """sube subí subas abre abrí abras corre corré corras ejecuta ejecutá ejecutes despliega desplegá despliegues
-        mergea mergees rebasea pushea pushees haz hagas toques uses borres""".split()
+        mergea mergees rebasea pushea pushees haz hagas toques uses borres sáltate saltes omite omitas levanta levantes""".split()
     ),
     prohibitions=("no", "nunca"),
     consequences=("entonces", r"as[ií]\s+que", "luego"),

@@ -265,6 +265,7 @@ PACK = Pack(
     user_subjects=frozenset({"o usuário", "a usuária", "ao usuário", "eu", "meu", "minha", "meus", "minhas", "me"}),
     user_speakers=frozenset("eu nós nos".split()),
     while_words=frozenset("enquanto".split()),
+    rest_words=frozenset("resto".split()),
     value_opening=r"é|chama-se|se\s+chama|são",
     value_verb="",
     numbers={
@@ -522,7 +523,7 @@ PACK = Pack(
     question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser", "sim", "combinado"),
     task_orders=tuple(
         """sobe suba abre abra roda rode executa execute manda mande mergeia commita faz faça faca mexe mexa
-        usa use apaga apague""".split()
+        usa use apaga apague pula pule pules""".split()
     ),
     prohibitions=("não", "nao", "nunca"),
     consequences=("então", "entao", r"por\s+isso"),

@@ -1,0 +1,84 @@
+"""What holds only while the work at hand lasts is not the user's lasting fact.
+
+- The user's own state at the keyboard, with an order for the work after it ("I'm on the old
+  laptop so the build is slow, skip the e2e tests", "estoy en la rama fix/x, no toques
+  main"), had been written as a fact of the user: only a thing of theirs ("my branch is…")
+  was read with its order.
+- A lasting instruction bound to a thing of the task ("always use STAGING_URL throughout
+  this PR") had been written as the user's standing preference.
+- "for the rest of the session" binds a request to this conversation as "for this session"
+  does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vault_memory.conversation.signals import read_requests
+
+
+def _written(said: str, judge=None) -> str:
+    return " | ".join(s.text for s in read_requests(said, judge=judge)[0])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remember I'm on the VPN laptop so the build can't reach the mirror, skip the lint step",
+        "note that I'm running an old Python so the tests choke on f-strings, don't touch the CI config",
+        "recuerda que estoy en la rama hotfix/pagos, no hagas merge a develop",
+        "ten en cuenta que estoy con el repositorio viejo clonado, sáltate los tests de humo",
+        "lembra que eu tô com o repositório antigo clonado, não faz commit direto",
+    ],
+)
+def test_the_users_state_at_the_keyboard_with_an_order_is_the_tasks(said, written_with_the_judge):
+    assert _written(said) == ""  # the rules alone
+    assert written_with_the_judge(said) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # the user's own, with no thing of the task: theirs, whatever the order after it
+        ("remember I'm colorblind, so never use red and green alone in charts", "colorblind"),
+        ("recuerda que soy zurda, no pongas el ratón a la derecha", "zurda"),
+        # an order joined by "and" is cut, and the fact before it kept
+        ("remember that I work on the search service and rerun the flaky tests", "search service"),
+    ],
+)
+def test_the_users_own_fact_stays_theirs(said, kept):
+    assert kept in _written(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "always use two-space indents in this file",
+        "siempre usa comillas dobles en este archivo",
+        "from now on, never log the token in this branch",
+    ],
+)
+def test_a_lasting_instruction_for_a_thing_at_hand_is_not_kept(said):
+    found, declined = read_requests(said)
+    assert found == [] and declined, declined
+
+
+def test_a_lasting_instruction_alone_is_kept():
+    assert "two-space indents" in _written("always use two-space indents")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "para el resto de la sesión recuerda que estoy en el portátil del curro",
+        "for the rest of the conversation remember that I'm on my phone",
+        "pelo resto da sessão lembra que estou no computador da escola",
+    ],
+)
+def test_the_rest_of_this_conversation_is_not_lasting(said):
+    found, declined = read_requests(said)
+    assert found == [] and declined, declined
+
+
+def test_the_rest_of_a_time_of_the_users_is_theirs():
+    assert "Lisbon" in _written("for the rest of the year remember that I live in Lisbon")
