@@ -1,4 +1,5 @@
-"""What holds only while the work at hand lasts is not the user's lasting fact.
+"""What holds only while the work at hand lasts is not the user's lasting fact, and a phrase
+that says a request is for every conversation is no part of what it keeps.
 
 - The user's own state at the keyboard, with an order for the work after it ("I'm on the old
   laptop so the build is slow, skip the e2e tests", "estoy en la rama fix/x, no toques
@@ -8,6 +9,9 @@
   this PR") had been written as the user's standing preference.
 - "for the rest of the session" binds a request to this conversation as "for this session"
   does.
+- "remember for all future sessions that I'm…" had been refused, "in all our future chats,
+  remember that…" written with its "Remember", and the Spanish and Portuguese with the
+  phrase ("En todas nuestras conversaciones el usuario…").
 """
 
 from __future__ import annotations
@@ -82,3 +86,29 @@ def test_the_rest_of_this_conversation_is_not_lasting(said):
 
 def test_the_rest_of_a_time_of_the_users_is_theirs():
     assert "Lisbon" in _written("for the rest of the year remember that I live in Lisbon")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_kept"),
+    [
+        ("please remember for all future sessions that I'm lactose intolerant", "lactose intolerant", "sessions"),
+        ("remember, in every future chat, that my brother is called Idris", "Idris", "chat"),
+        ("in all our future conversations, remember that I cycle to work", "cycle", "emember"),
+        ("en todas nuestras charlas, recuerda que trabajo en una panadería", "panadería", "charlas"),
+        ("em todas as nossas conversas, lembra que toco violoncelo", "violoncelo", "conversas"),
+    ],
+)
+def test_a_phrase_for_every_conversation_is_no_part_of_the_fact(said, kept, not_kept, written_with_the_judge):
+    for written in (_written(said), written_with_the_judge(said)):
+        assert kept in written and not_kept not in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Para futuras conversas: toco violoncelo numa orquestra amadora", "violoncelo"),
+        ("for future chats: my brother is called Idris", "Idris"),
+    ],
+)
+def test_a_phrase_for_every_conversation_alone_is_the_request(said, kept):
+    assert kept in _written(said)

@@ -94,6 +94,7 @@ from .request_facts import (
     _kept,
     _marks_after,
     _of_user_or_group,
+    _past_the_scope,
     _rx,
     _says_nothing,
     _says_of_it,
@@ -252,7 +253,7 @@ def read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = _as_written(normalize_space(_not_said(utterance)).strip())
+    said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip()))
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
     found, declined, may_go_on = _read_by_rules(said, seconds)
@@ -266,6 +267,18 @@ def read_requests(
     if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
         return _without_asking_tail(said, found, judge), declined
     return found, declined
+
+
+def _past_a_lasting_scope(said: str) -> str:
+    """A message past the phrase it opens with that says it is for every conversation ("in
+    all our future chats, remember that…", "en todas nuestras conversaciones, recuerda
+    que…"): the request that follows is read as said alone, and no fact keeps the phrase.
+    A phrase with no request after it is the request, and stays; so does one for this
+    conversation only, to be read as such (``FOR_NOW_ONLY``)."""
+    rest = _past_the_scope(said)
+    if rest == said or _for_now_only(said[: len(said) - len(rest)].split(), -1) or not _asks_to_keep(rest):
+        return said  # "Para futuras conversas: sou diabético": the phrase is the request
+    return rest
 
 
 def _tail_read_plainly(said: str, judge: Judge) -> str:
@@ -2065,8 +2078,10 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
         return FOR_NOW_ONLY  # "remember for this session that…", "guarda isso enquanto a gente mexe aqui: …"
     if _points_before(head, match.group("x").split()):
         return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
-    said = _without_its_reason(
-        _without_opening_aside(_FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip())
+    said = _past_the_scope(
+        _without_its_reason(
+            _without_opening_aside(_FILLER.sub("", _trim(_without_task_tail(match.group("x")))).strip())
+        )
     )
     if not said or _says_nothing(said):
         return _NOTHING_AFTER  # "Remember, to:"
