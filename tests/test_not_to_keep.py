@@ -7,7 +7,9 @@
 - A request inside a quotation is someone else's: in single quotes as in double ones, and
   when it is said after the quoted fact ("a girl says 'my horse is called Thunder, remember
   it…'") or in words only the judge of asking reads ("…: 'tenho três gatos, pra quando eu te
-  pedir ajuda com ração'"). The user's own request about a quoted name keeps it."""
+  pedir ajuda com ração'"). The user's own request about a quoted name keeps it.
+- A question whether the assistant remembers asks nothing to keep, in words no pack reads
+  either."""
 
 from __future__ import annotations
 
@@ -38,3 +40,22 @@ import pytest
 def test_what_was_not_asked_is_not_kept(written_with_the_judge, said, kept):
     written = written_with_the_judge(said)
     assert (kept in written) if kept else written == "", written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "¿te acordás de que te conté lo de mi viaje a Cusco?",
+        "¿te acuerdas de que te hablé de mi perra nueva?",
+        "você lembra que te falei do meu cachorro novo?",
+        "lembras-te de que te contei da minha viagem a Évora?",
+    ],
+)
+def test_asking_whether_it_was_kept_asks_nothing_to_keep(said):
+    """A question whether the assistant remembers is no request in words vmem does not read:
+    nothing is written nor named ("¿te acordás de que te conté…?" had been named as one and,
+    with a surer judge, written as "Te conté lo del laburo nuevo del usuario")."""
+    from vault_memory.conversation.request_judge import request_judge
+    from vault_memory.conversation.signals import read_requests
+
+    assert read_requests(said, judge=request_judge()) == ([], [])

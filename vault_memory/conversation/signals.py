@@ -484,9 +484,12 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
     parts = [
         p
         for p in may_ask(said)
-        if not _asks_first(p.rest) and _of_them_or_their_group(p.rest) and refusal(p.clause) in (None, "question")
+        if not _asks_first(p.rest)
+        and _of_them_or_their_group(p.rest)
+        and refusal(p.clause) in (None, "question")
+        and not any(q.match(p.clause.lstrip("¿¡")) for q in _ASKS_IF_REMEMBERED)
     ]  # "…. I will always remember that day", "Do you remember that…?": the packs' refusals
-    # ("¿me lo guardas?" is a question that asks)
+    # ("¿me lo guardas?" is a question that asks; "¿te acordás de que…?" asks whether it was kept)
     if not parts:
         return [], []
     asks = judge.asks([part.clause for part in parts])
