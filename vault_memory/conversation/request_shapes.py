@@ -966,9 +966,29 @@ def _a_pronoun(words: list[str], i: int) -> bool:
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
         or (words[i + 1] in _DASHES and _points_back_alone(words[i]) and not _opens_an_aside(words, i + 1))
-        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS | _BACK_NOUNS
+        or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS
+        or (words[i + 1].casefold().strip(",.!?") in _BACK_NOUNS and not _a_number_of_a_noun(words, i + 1))
         or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
         or _only_a_tag(" ".join(words[i + 1 :]))  # "…don't forget that ok": a tag asks nothing
+    )
+
+
+#: the back nouns that are numbers too, in every pack ("one": "that *one* branch of my family")
+_NUMBER_WORDS = frozenset(w for p in all_packs() for w in p.numbers)
+
+
+def _a_number_of_a_noun(words: list[str], i: int) -> bool:
+    """Whether the back noun at ``words[i]`` is a number before the noun it counts: "remember
+    that one branch of my family is…" opens the user's clause, "remember that one for later"
+    and "…that one, ok?" point back."""
+    word = words[i].casefold()
+    return (
+        word in _NUMBER_WORDS
+        and i + 1 < len(words)
+        and words[i + 1].casefold().strip(",.!?") not in _PRONOUN_TAILS
+        and _trim(" ".join(words[i + 1 : i + 4])) != ""
+        and not _only_a_tag(" ".join(words[i + 1 :]))
+        and words[i + 1] not in _DASHES
     )
 
 
