@@ -1208,7 +1208,7 @@ PACK = Pack(
     habit_verb_orders=("the", "this", "that", "these", "those"),
     task_words=(
         r"line\s+\d+",
-        r"tests?|bugs?|stack\s*trace|traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?",
+        r"tests?|bugs?|stack\s*trace|traceback|errors?|exceptions?|functions?|methods?|endpoints?|commits?|branch(?:es)?(?!\s+of\b)",
         r"pull\s+request|PRs?|merge|builds?|pipeline|CI|lint(?:er)?|migrations?|schema|query|queries|scripts?",
         r"repo(?:sitory)?|directory|folders?|files?|modules?|packages?|dependenc(?:y|ies)|variables?|snippet|output|logs?",
         r"diff|patch|the\s+steps|this\s+(?:code|fix|change|approach|one)|fix(?:es)?|login|page|deploy(?:ment|ed|s)?",

@@ -1193,7 +1193,7 @@ PACK = Pack(
     task_verb_tails=(r"y\s+(?:arregla|corrige|revisa|prueba|agrega|borra|cambia|usa)",),
     task_words=(
         r"l[ií]nea\s+\d+",
-        r"pruebas?|archivos?|ficheros?|carpetas?|funci[oó]n(?:es)?|ramas?|repositorio|m[oó]dulos?|dependencias?|salida|parche",
+        r"pruebas?|archivos?|ficheros?|carpetas?|funci[oó]n(?:es)?|ramas?(?!\s+de\s+(?:mis?|tus?|sus?|nuestras?|nuestros?)\b)|repositorio|m[oó]dulos?|dependencias?|salida|parche",
         r"cambios?|c[oó]digo|casos?\s+borde|enfoque|opci[oó]n|respuesta|contexto|tarea|argumentos?|comportamiento",
         r"borrador|puerto|servicio",
         # the English pack's words of the task said in Spanish (not "clase", "consulta", "error",
