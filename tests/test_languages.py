@@ -52,12 +52,18 @@ def test_the_language_of_a_text_or_none_when_unsure(text, lang):
         ("the penthouse on Fifth", "en"),
         ("a trip to New Delhi", "en"),
         ("El sobrino de Rui vive en Lima", "es"),
+        # "ss" between vowels, which Spanish never writes ("pessoais" had been Spanish)
+        ("prefiro Python a Rust para scripts pessoais", "pt"),
+        ("a professora de piano do Davi", "pt"),
+        ("prefiero Python a Rust para scripts personales", "es"),
+        ("a classic assessment for a passenger", "en"),
     ],
 )
 def test_how_only_portuguese_spells_tells_it_from_spanish(text, lang):
     """ "A gatinha se chama Pipoca" was read as Spanish (its words are Spanish's too):
-    "nh" and "lh" between vowels and a pronoun hyphened to its verb are Portuguese's alone;
-    beside no word of Portuguese they say nothing ("the greenhouse roof")."""
+    "nh" and "lh" between vowels, a pronoun hyphened to its verb and "ss" between vowels
+    are Portuguese's alone; beside no word of Portuguese they say nothing ("the greenhouse
+    roof")."""
     assert detect(text) == lang
 
 

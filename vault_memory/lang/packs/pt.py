@@ -21,8 +21,9 @@ PACK = Pack(
     ),
     marks="ãõçÃÕÇ",
     # "nh", "lh" after a vowel that does not open its word ("unhappy", "inhale" do) and before
-    # one; a clitic pronoun hyphened to its verb ("lembre-se", "lembra-te", "chama-se")
-    spellings=r"(?<=\w[aeiouáéíóúâêô])[nl]h[aeiouáéíóúâêôãõ]|(?<=\w)-(?:se|me|te|lhes?|nos|vos)\b",
+    # one; a clitic pronoun hyphened to its verb ("lembre-se", "lembra-te", "chama-se"); "ss"
+    # between vowels ("pessoais", "nosso", "passeio"), which Spanish never writes
+    spellings=r"(?<=\w[aeiouáéíóúâêô])[nl]h[aeiouáéíóúâêôãõ]|(?<=\w)-(?:se|me|te|lhes?|nos|vos)\b|(?<=\w[aeiouáéíóúâêô])ss(?=[aeiouáéíóúâêôãõ])",
     accents="áéíóúâêôàÁÉÍÓÚÂÊÔÀ",
     importance_cues=(
         (
