@@ -425,9 +425,33 @@ def _pt_spellings(stem: str) -> list[str]:
 
 
 def instruction(said: str, rule: str) -> str | None:
-    """A Portuguese instruction that lasts, kept as said with whom it is for ("o usuário
-    pede ao assistente: sempre responde em português"); ``rule`` changes nothing."""
+    """A Portuguese instruction that lasts ("sempre responde em português", "a partir de
+    agora me chama de Rafa"), kept as said with whom it is for ("o usuário pede ao
+    assistente: sempre responde em português"); ``rule``: the pack's directive that read it
+    ("sempre", "a-partir-de-agora"). A habit said in the first person is the user's fact
+    ("sempre vou ao ginásio às segundas" → "o usuário sempre vai ao ginásio às segundas");
+    None for what orders nothing ("sempre é assim", "nunca é tarde")."""
+    words = said.split()
+    verbs = words[1:] if rule == "sempre" else words
+    verbs = verbs[1:] if verbs and verbs[0].lower() in _CLITICS else verbs  # "sempre me esqueço", "me chama de Rafa"
+    if not verbs or verbs[0].lower().strip(",.") in _NOT_IMPERATIVE:
+        return None
+    if present_third(verbs[0].strip(",.")) is not None:  # "sempre vou…", "a partir de agora moro em Braga"
+        if rule != "sempre":
+            return f"A partir de agora, {third_person(said[0].lower() + said[1:])}"
+        fact = third_person(" ".join(words[1:]))  # "o usuário vai ao ginásio…", then its "sempre"
+        return re.sub(r"^(\S+\s+usuári[oa])\b", rf"\1 {words[0].lower()}", fact, count=1)
     return f"o usuário pede ao assistente: {said}"
+
+
+#: the pronouns said before a verb ("sempre *me* chama de Rafa", "nunca *se* esqueça")
+_CLITICS = frozenset("me te se nos lhe".split())
+#: what follows "sempre", "nunca" or "a partir de agora" in no order ("sempre é assim",
+#: "nunca foi fácil", "a partir de agora o meu horário é…": a fact, read by the request rules)
+_NOT_IMPERATIVE = frozenset(
+    """é e está esta estou tô to foi era são sao há ha tem têm houve que o a os as um uma meu minha meus minhas
+    nosso nossa com em de no na nos nas do da mesmo mesma tarde assim bom""".split()
+)
 
 
 #: the pasts whose forms no ending gives (eu, ele, nós, eles)

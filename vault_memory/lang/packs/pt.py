@@ -689,6 +689,13 @@ PACK = Pack(
             "^(?:por\\s+favor,?\\s+)?(?:(?P<strong>(?:se\\s+)?lembr[ae](?:-se|-te)?|n[aã]o\\s+(?:se\\s+)?esque[cç][ae]|tenha\\s+em\\s+mente|tem\\s+em\\s+mente|fica\\s+sabendo|pra\\s+constar)|anot[ae]|grav[ae]|guard[ae]|memoriz[ae]|registr[ae]|salv[ae])(?:\\s+a[ií])?(?:\\s+(?:(?P<that>de\\s+que|que|isso|isto|o\\s+seguinte)\\b|(?P<to>de)(?=\\s)))*(?:\\s*(?P<colon>[:,])\\s*|\\s+)(?P<x>.+)$",
         ),
     ),
+    signal_directives=(
+        (
+            "a-partir-de-agora",
+            "^(?:a\\s+partir\\s+de\\s+agora|de\\s+agora\\s+em\\s+diante|daqui\\s+(?:pra|para)\\s+(?:a\\s+)?frente|desde\\s+j[aá])\\s*,?\\s+(?P<x>.+)$",
+        ),
+        ("sempre", "^(?P<x>(?:sempre|nunca|jamais)\\s+.+)$"),
+    ),
     signal_statements=(
         (
             "me-chamo",

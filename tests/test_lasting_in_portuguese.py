@@ -1,0 +1,61 @@
+"""A lasting instruction in Portuguese, as in Spanish and English: the Portuguese pack had
+none ("a partir de agora", "daqui pra frente", "sempre", "nunca"), so "a partir de agora
+me responde sempre em espanhol" kept nothing while "a partir de ahora respóndeme…" did.
+A habit said in the first person after "sempre" is the user's fact, as in Spanish. Found by
+a helper's probes of this stop's rules, written before they were run.
+
+A lasting lead before a request ("From now on, remember that…", "A partir de agora, lembra
+que…") is the request's: it had been written as an instruction ("…the user wants the
+assistant to remember that…")."""
+
+from __future__ import annotations
+
+import pytest
+
+from vault_memory.conversation.signals import read_requests
+
+
+def _written(said: str) -> str:
+    return " | ".join(s.text for s in read_requests(said)[0])  # the rules alone
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("daqui pra frente sempre me trata por tu", "trata por tu"),
+        ("a partir de agora responde-me em inglês", "em inglês"),
+        ("de agora em diante, sem emojis nas respostas", "sem emojis"),
+    ],
+)
+def test_a_lasting_instruction_in_portuguese(said, kept):
+    written = _written(said)
+    assert kept in written and "assistente" in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("sempre corro no parque aos domingos", "o usuário sempre corre no parque"),
+        ("a partir de agora trabalho em Setúbal", "o usuário trabalha em Setúbal"),
+    ],
+)
+def test_a_habit_in_the_first_person_is_the_users_fact(said, kept):
+    assert kept.casefold() in _written(said).casefold()
+
+
+@pytest.mark.parametrize("said", ["sempre foi assim com ela", "nunca é fácil, pois não?"])
+def test_always_before_what_orders_nothing(said):
+    assert "assistente" not in _written(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("From now on, remember that my wife's name is Ingrid", "wife's name is Ingrid"),
+        ("A partir de ahora, recuerda que mi perro se llama Kiwi", "perro del usuario se llama Kiwi"),
+        ("Daqui pra frente, lembra que a minha filha se chama Inês", "filha do usuário se chama Inês"),
+    ],
+)
+def test_a_lasting_lead_before_a_request_keeps_the_fact(said, kept):
+    written = _written(said)
+    assert kept in written and not any(w in written for w in ("remember", "recuerd", "lembra")), written
