@@ -491,6 +491,8 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
 _SESSION_NOUNS = frozenset(fold_accents(w) for p in all_packs() for w in p.session_nouns)
 #: the most words of a phrase that says which conversations a request is for
 _SCOPE_MOST = 6
+#: the most words after its noun ("todas las conversaciones *futuras*,")
+_AFTER_THE_NOUN = 2
 
 
 #: "while" in every pack, and the determiners that point at a thing at hand ("this", "esta")
@@ -586,11 +588,14 @@ def _past_the_scope(said: str) -> str:
         noun = fold_accents(words[j - 1].casefold())
         if noun.rstrip(",:") not in _SESSION_NOUNS:
             continue
-        that = fold_accents(words[j].casefold()) in _THAT_WORDS
-        if not (that or noun.endswith((",", ":"))):
-            return said
-        rest = words[j + that :]
-        return " ".join(rest) if len(rest) >= 2 else said
+        # the phrase ends at the noun, or a word or two after it ("conversaciones futuras,")
+        for end in range(j, min(j + _AFTER_THE_NOUN + 1, len(words))):
+            last = words[end - 1]
+            that = fold_accents(words[end].casefold()) in _THAT_WORDS
+            if that or last.endswith((",", ":")):
+                rest = words[end + that :]
+                return " ".join(rest) if len(rest) >= 2 else said
+        return said
     return said
 
 

@@ -1986,6 +1986,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         i, said = cue, " ".join(words[cue + 1 :])  # "At my parents' place, remember there's no wifi"
     if said is None:
         return _said_before_the_request(clause, said_in) if cue > 0 else None  # "…, tenlo presente siempre"
+    if i == cue and _for_now_only(words[: cue + 1], cue):
+        return FOR_NOW_ONLY  # "for the rest of this session remember I'm on my phone"
     days = _a_time_before(words, cue)
     if days and _theirs(said):  # "Los viernes, recuerda que trabajo desde casa": the days are the fact's
         said = f"{days} {said}"

@@ -658,7 +658,7 @@ PACK = Pack(
         qdo qnd qndo como e mas algures""".split()
     ),
     signal_refusals=(
-        ("asks-if-remembered", "^(?:voc[eê]|tu)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
+        ("asks-if-remembered", "^(?:voc[eê]|tu|c[eê]|vc)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
         ("reminiscing", "^(?:se\\s+)?(?:lembra|lembras|lembre)(?:-se)?\\s+(?:d[eoa]\\s+)?quando\\b"),
         (
             "negation",
