@@ -46,3 +46,17 @@ def test_this_conversation_binds_a_request_without_that(said):
 )
 def test_asking_in_portuguese_whether_it_was_kept(said, written_with_the_judge):
     assert _written(said) == "" and written_with_the_judge(said) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("from now on, in every chat, remember that I work night shifts", "The user works night shifts"),
+        ("de agora em diante, em qualquer conversa, lembra que sou enfermeira no SUS", "é enfermeira no SUS"),
+    ],
+)
+def test_a_lasting_lead_and_a_phrase_for_every_conversation_before_a_request(said, kept):
+    """ "de agora em diante, em qualquer conversa, lembra que…" had been written whole as an
+    instruction: the phrase stood between the lead and its request."""
+    written = _written(said)
+    assert kept in written and "conversa" not in written and "chat" not in written, written

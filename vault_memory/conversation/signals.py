@@ -1899,8 +1899,9 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
         if match and written_in in (None, lang):  # "nunca vou esquecer…" is no Spanish "nunca uses…"
             if _THIS_WORK.search(match.group("x")):
                 return _FOR_THIS_WORK, True  # "always use STAGING_URL throughout this PR": the work at hand's
-            if _first_cue(match.group("x").split(), 1) is not None:
-                asked = _signal(match.group("x"))  # "A partir de agora, lembra que…": the request it leads to
+            told = _past_the_scope(match.group("x"))  # "…, em qualquer conversa, lembra que…"
+            if _first_cue(told.split(), 1) is not None:
+                asked = _signal(told)  # "A partir de agora, lembra que…": the request it leads to
                 if isinstance(asked, Signal):
                     return asked, False
             return _directive(_trim(match.group("x")), lang, rule), True
