@@ -1,7 +1,8 @@
 """A lasting instruction in Portuguese, as in Spanish and English: the Portuguese pack had
 none ("a partir de agora", "daqui pra frente", "sempre", "nunca"), so "a partir de agora
 me responde sempre em espanhol" kept nothing while "a partir de ahora respóndeme…" did.
-A habit said in the first person after "sempre" is the user's fact, as in Spanish. Found by
+What the user says of themselves after "sempre" or "a partir de agora" asks nothing
+("nunca vou deixar de torcer…"), as before. Found by
 a helper's probes of this stop's rules, written before they were run.
 
 A lasting lead before a request ("From now on, remember that…", "A partir de agora, lembra
@@ -33,14 +34,15 @@ def test_a_lasting_instruction_in_portuguese(said, kept):
 
 
 @pytest.mark.parametrize(
-    ("said", "kept"),
+    "said",
     [
-        ("sempre corro no parque aos domingos", "o usuário sempre corre no parque"),
-        ("a partir de agora trabalho em Setúbal", "o usuário trabalha em Setúbal"),
+        "sempre corro no parque aos domingos",
+        "nunca mais vou pedir pizza naquele sítio",
+        "a partir de agora durmo mais cedo",
     ],
 )
-def test_a_habit_in_the_first_person_is_the_users_fact(said, kept):
-    assert kept.casefold() in _written(said).casefold()
+def test_a_habit_said_of_oneself_asks_nothing(said):
+    assert _written(said) == ""
 
 
 @pytest.mark.parametrize("said", ["sempre foi assim com ela", "nunca é fácil, pois não?"])

@@ -428,19 +428,19 @@ def instruction(said: str, rule: str) -> str | None:
     """A Portuguese instruction that lasts ("sempre responde em português", "a partir de
     agora me chama de Rafa"), kept as said with whom it is for ("o usuário pede ao
     assistente: sempre responde em português"); ``rule``: the pack's directive that read it
-    ("sempre", "a-partir-de-agora"). A habit said in the first person is the user's fact
-    ("sempre vou ao ginásio às segundas" → "o usuário sempre vai ao ginásio às segundas");
-    None for what orders nothing ("sempre é assim", "nunca é tarde")."""
+    ("sempre", "a-partir-de-agora"). None for what orders nothing ("sempre é assim", "nunca
+    é tarde") and for what the user says of themselves ("nunca vou deixar de torcer pelo
+    Grêmio", "a partir de agora vou correr…": no request; the request rules read it)."""
     words = said.split()
     verbs = words[1:] if rule == "sempre" else words
+    verbs = verbs[1:] if verbs and verbs[0].lower() == "mais" else verbs  # "nunca mais vou…"
     verbs = verbs[1:] if verbs and verbs[0].lower() in _CLITICS else verbs  # "sempre me esqueço", "me chama de Rafa"
     if not verbs or verbs[0].lower().strip(",.") in _NOT_IMPERATIVE:
         return None
-    if present_third(verbs[0].strip(",.")) is not None:  # "sempre vou…", "a partir de agora moro em Braga"
-        if rule != "sempre":
-            return f"A partir de agora, {third_person(said[0].lower() + said[1:])}"
-        fact = third_person(" ".join(words[1:]))  # "o usuário vai ao ginásio…", then its "sempre"
-        return re.sub(r"^(\S+\s+usuári[oa])\b", rf"\1 {words[0].lower()}", fact, count=1)
+    if present_third(verbs[0].strip(",.")) is not None:
+        # said of oneself, asking nothing ("nunca vou deixar de torcer pelo Grêmio", "a partir
+        # de agora vou correr toda manhã, me deseja sorte!": the chat after it is no fact)
+        return None
     return f"o usuário pede ao assistente: {said}"
 
 
