@@ -61,3 +61,17 @@ def test_always_before_what_orders_nothing(said):
 def test_a_lasting_lead_before_a_request_keeps_the_fact(said, kept):
     written = _written(said)
     assert kept in written and not any(w in written for w in ("remember", "recuerd", "lembra")), written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Going forward, always use Celsius with me, I never learned Fahrenheit", "Celsius"),
+        ("de agora em diante, usa sempre o sistema métrico comigo, eu não penso em pés", "sistema métrico"),
+    ],
+)
+def test_the_order_is_the_instruction_not_the_reason_after_it(said, kept):
+    """ "Going forward, always use metric units with me, I don't think in feet and pounds"
+    had been written as "the user does not think in feet and pounds": the order was taken
+    for a phrase of where or when before the user's clause."""
+    assert kept in _written(said)

@@ -63,6 +63,7 @@ from .request_facts import (
     _NOTHING_AFTER,
     _OTHERS,
     _PASSING,
+    _PLACE_LEADS,
     _POINTED,
     _SAYS_SOMETHING,
     _TASK_WORDS,
@@ -2174,9 +2175,16 @@ def _past_an_occasion(said: str) -> str:
     user works nights; "from now on, in every chat, my daughter is called Inés"): no
     instruction opens with a preposition, and the fact is the user's."""
     occasion = _OCCASION.match(said)
-    if occasion is None or not _theirs(said[occasion.end() :]):
-        return said
+    if occasion is None or not _theirs(said[occasion.end() :]) or not _opens_a_phrase(said):
+        return said  # "always use metric units with me, I don't think in feet": the order is the instruction
     return said[occasion.end() :]
+
+
+def _opens_a_phrase(said: str) -> bool:
+    """Whether ``said`` opens with a word a phrase of where or when does ("in", "en", "em",
+    "for", "durante": ``Pack.place_leads``), not with the order itself."""
+    first = said.split(maxsplit=1)[0] if said.split() else ""
+    return fold_accents(first.casefold()) in _PLACE_LEADS
 
 
 def _directive(said: str, lang: str, rule: str) -> Signal | None:
