@@ -371,9 +371,10 @@ def _what_to_do_with_it(said: str, whole: str, about_user: bool) -> bool:
     told_next = _told_next(whole)
     if told_next and not about_user:
         return True
-    if not ((about_user or _OF_THEIRS.match(said)) and _TASK_WORDS.search(said)):
+    theirs = _OF_THEIRS.match(said) is not None
+    if not ((about_user or theirs) and _TASK_WORDS.search(said)):
         return False
-    if not _OF_THEIRS.match(said):
+    if not theirs:
         # the user's own state that names the task ("I'm on the old laptop so the build is
         # slow, skip the e2e tests", "estoy en la rama fix/x, no toques main"): the task's
         # when an order follows a mark; one joined by "and" is cut from a fact kept ("I work

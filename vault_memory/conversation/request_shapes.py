@@ -963,13 +963,22 @@ def _a_pronoun(words: list[str], i: int) -> bool:
     if _opens_a_clause_after_a_phrase(words, i):
         return False  # "remember that on Mondays I have therapy": a time or a place, then the clause
     return (
+        _ends_at(words, i)
+        or (words[i + 1] in _DASHES and _points_back_alone(words[i]) and not _opens_an_aside(words, i + 1))
+        or (words[i + 1].casefold().strip(",.!?") in _BACK_NOUNS and not _a_number_of_a_noun(words, i + 1))
+    )
+
+
+def _ends_at(words: list[str], i: int) -> bool:
+    """Whether a request's words end at ``words[i]``: its mark, its last word, a pronoun's
+    tail after it ("…that somewhere so…"), nothing said after it ("don't forget that lol",
+    "…that 🙏") or a tag ("…don't forget that ok": a tag asks nothing)."""
+    return (
         words[i].endswith((",", ".", "!", "?"))
         or i + 1 == len(words)
-        or (words[i + 1] in _DASHES and _points_back_alone(words[i]) and not _opens_an_aside(words, i + 1))
         or words[i + 1].casefold().strip(",.!?") in _PRONOUN_TAILS
-        or (words[i + 1].casefold().strip(",.!?") in _BACK_NOUNS and not _a_number_of_a_noun(words, i + 1))
-        or not _trim(" ".join(words[i + 1 : i + 4]))  # "don't forget that lol", "…that 🙏"
-        or _only_a_tag(" ".join(words[i + 1 :]))  # "…don't forget that ok": a tag asks nothing
+        or not _trim(" ".join(words[i + 1 : i + 4]))
+        or _only_a_tag(" ".join(words[i + 1 :]))
     )
 
 
@@ -981,15 +990,7 @@ def _a_number_of_a_noun(words: list[str], i: int) -> bool:
     """Whether the back noun at ``words[i]`` is a number before the noun it counts: "remember
     that one branch of my family is…" opens the user's clause, "remember that one for later"
     and "…that one, ok?" point back."""
-    word = words[i].casefold()
-    return (
-        word in _NUMBER_WORDS
-        and i + 1 < len(words)
-        and words[i + 1].casefold().strip(",.!?") not in _PRONOUN_TAILS
-        and _trim(" ".join(words[i + 1 : i + 4])) != ""
-        and not _only_a_tag(" ".join(words[i + 1 :]))
-        and words[i + 1] not in _DASHES
-    )
+    return words[i].casefold() in _NUMBER_WORDS and not _ends_at(words, i) and words[i + 1] not in _DASHES
 
 
 #: the most words of a time, a place, a case or a cause between a "that" and the user's

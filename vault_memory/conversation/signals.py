@@ -1885,10 +1885,9 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
     written "El usuario compró pan")."""
     for lang, rule, pattern in sorted(REQUESTS, key=lambda row: row[0] != said_in):
         match = pattern.match(clause)
-        if match and _first_cue(match.group("x").split(), 1) is not None and match.group("x") != clause:
-            asked = _signal(match.group("x"))  # "For the record, remember that…": the request it leads to
-            if isinstance(asked, Signal):
-                return asked, False
+        asked = _the_request_led_to(match.group("x"), clause) if match else None
+        if asked is not None:  # "For the record, remember that…"
+            return asked, False
         if match:
             # the fact is read in the words it is said in: "toma nota de que sou daltónico" is
             # a Spanish row's request of a Portuguese fact
@@ -1900,13 +1899,22 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
         if match and written_in in (None, lang):  # "nunca vou esquecer…" is no Spanish "nunca uses…"
             if _THIS_WORK.search(match.group("x")):
                 return _FOR_THIS_WORK, True  # "always use STAGING_URL throughout this PR": the work at hand's
-            told = _past_the_scope(match.group("x"))  # "…, em qualquer conversa, lembra que…"
-            if _first_cue(told.split(), 1) is not None:
-                asked = _signal(told)  # "A partir de agora, lembra que…": the request it leads to
-                if isinstance(asked, Signal):
-                    return asked, False
+            # "A partir de agora, lembra que…", past a phrase ("…, em qualquer conversa, lembra que…")
+            asked = _the_request_led_to(_past_the_scope(match.group("x")), clause)
+            if asked is not None:
+                return asked, False
             return _directive(_trim(match.group("x")), lang, rule), True
     return None, False
+
+
+def _the_request_led_to(told: str, clause: str) -> Signal | None:
+    """The fact of the request a lead of ``clause`` runs into (``told``: what follows the
+    lead), read alone ("For the record, remember that…", "From now on, remember that…"), or
+    None when ``told`` opens with no word of keeping or keeps nothing."""
+    if told == clause or _first_cue(told.split(), 1) is None:
+        return None
+    asked = _signal(told)
+    return asked if isinstance(asked, Signal) else None
 
 
 _REMINDER = "a reminder for later, not a fact"
@@ -2183,8 +2191,8 @@ def _past_an_occasion(said: str) -> str:
 def _opens_a_phrase(said: str) -> bool:
     """Whether ``said`` opens with a word a phrase of where or when does ("in", "en", "em",
     "for", "durante": ``Pack.place_leads``), not with the order itself."""
-    first = said.split(maxsplit=1)[0] if said.split() else ""
-    return fold_accents(first.casefold()) in _PLACE_LEADS
+    words = said.split(maxsplit=1)
+    return bool(words) and fold_accents(words[0].casefold()) in _PLACE_LEADS
 
 
 def _directive(said: str, lang: str, rule: str) -> Signal | None:
