@@ -139,6 +139,15 @@ def written_with_the_judge():
 
 
 @pytest.fixture(scope="session")
+def written_by_the_rules():
+    """What ``read_requests`` writes of a message read by the rules alone (no judge), each
+    fact apart (" | "): where the rules, not the judge, must read it."""
+    from vault_memory.conversation.signals import read_requests
+
+    return lambda said: " | ".join(s.text for s in read_requests(said)[0])
+
+
+@pytest.fixture(scope="session")
 def embedder():
     """The real bundled model, loaded once per test session."""
     from vault_memory.index.embedder import FastEmbedEmbedder

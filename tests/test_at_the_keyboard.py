@@ -21,10 +21,6 @@ import pytest
 from vault_memory.conversation.signals import read_requests
 
 
-def _written(said: str, judge=None) -> str:
-    return " | ".join(s.text for s in read_requests(said, judge=judge)[0])
-
-
 @pytest.mark.parametrize(
     "said",
     [
@@ -35,8 +31,8 @@ def _written(said: str, judge=None) -> str:
         "lembra que eu tô com o repositório antigo clonado, não faz commit direto",
     ],
 )
-def test_the_users_state_at_the_keyboard_with_an_order_is_the_tasks(said, written_with_the_judge):
-    assert _written(said) == ""  # the rules alone
+def test_the_users_state_at_the_keyboard_with_an_order_is_the_tasks(said, written_with_the_judge, written_by_the_rules):
+    assert written_by_the_rules(said) == ""  # the rules alone
     assert written_with_the_judge(said) == ""
 
 
@@ -50,8 +46,8 @@ def test_the_users_state_at_the_keyboard_with_an_order_is_the_tasks(said, writte
         ("remember that I work on the search service and rerun the flaky tests", "search service"),
     ],
 )
-def test_the_users_own_fact_stays_theirs(said, kept):
-    assert kept in _written(said)
+def test_the_users_own_fact_stays_theirs(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)
 
 
 @pytest.mark.parametrize(
@@ -67,8 +63,8 @@ def test_a_lasting_instruction_for_a_thing_at_hand_is_not_kept(said):
     assert found == [] and declined, declined
 
 
-def test_a_lasting_instruction_alone_is_kept():
-    assert "two-space indents" in _written("always use two-space indents")
+def test_a_lasting_instruction_alone_is_kept(written_by_the_rules):
+    assert "two-space indents" in written_by_the_rules("always use two-space indents")
 
 
 @pytest.mark.parametrize(
@@ -84,8 +80,8 @@ def test_the_rest_of_this_conversation_is_not_lasting(said):
     assert found == [] and declined, declined
 
 
-def test_the_rest_of_a_time_of_the_users_is_theirs():
-    assert "Lisbon" in _written("for the rest of the year remember that I live in Lisbon")
+def test_the_rest_of_a_time_of_the_users_is_theirs(written_by_the_rules):
+    assert "Lisbon" in written_by_the_rules("for the rest of the year remember that I live in Lisbon")
 
 
 @pytest.mark.parametrize(
@@ -98,8 +94,10 @@ def test_the_rest_of_a_time_of_the_users_is_theirs():
         ("em todas as nossas conversas, lembra que toco violoncelo", "violoncelo", "conversas"),
     ],
 )
-def test_a_phrase_for_every_conversation_is_no_part_of_the_fact(said, kept, not_kept, written_with_the_judge):
-    for written in (_written(said), written_with_the_judge(said)):
+def test_a_phrase_for_every_conversation_is_no_part_of_the_fact(
+    said, kept, not_kept, written_with_the_judge, written_by_the_rules
+):
+    for written in (written_by_the_rules(said), written_with_the_judge(said)):
         assert kept in written and not_kept not in written, written
 
 
@@ -110,5 +108,5 @@ def test_a_phrase_for_every_conversation_is_no_part_of_the_fact(said, kept, not_
         ("for future chats: my brother is called Idris", "Idris"),
     ],
 )
-def test_a_phrase_for_every_conversation_alone_is_the_request(said, kept):
-    assert kept in _written(said)
+def test_a_phrase_for_every_conversation_alone_is_the_request(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)

@@ -13,12 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from vault_memory.conversation.signals import read_requests
-
-
-def _written(said: str) -> str:
-    return " | ".join(s.text for s in read_requests(said)[0])  # the rules alone
-
 
 @pytest.mark.parametrize(
     ("said", "kept"),
@@ -28,8 +22,8 @@ def _written(said: str) -> str:
         ("de agora em diante, sem emojis nas respostas", "sem emojis"),
     ],
 )
-def test_a_lasting_instruction_in_portuguese(said, kept):
-    written = _written(said)
+def test_a_lasting_instruction_in_portuguese(said, kept, written_by_the_rules):
+    written = written_by_the_rules(said)
     assert kept in written and "assistente" in written, written
 
 
@@ -41,13 +35,13 @@ def test_a_lasting_instruction_in_portuguese(said, kept):
         "a partir de agora durmo mais cedo",
     ],
 )
-def test_a_habit_said_of_oneself_asks_nothing(said):
-    assert _written(said) == ""
+def test_a_habit_said_of_oneself_asks_nothing(said, written_by_the_rules):
+    assert written_by_the_rules(said) == ""
 
 
 @pytest.mark.parametrize("said", ["sempre foi assim com ela", "nunca é fácil, pois não?"])
-def test_always_before_what_orders_nothing(said):
-    assert "assistente" not in _written(said)
+def test_always_before_what_orders_nothing(said, written_by_the_rules):
+    assert "assistente" not in written_by_the_rules(said)
 
 
 @pytest.mark.parametrize(
@@ -58,8 +52,8 @@ def test_always_before_what_orders_nothing(said):
         ("Daqui pra frente, lembra que a minha filha se chama Inês", "filha do usuário se chama Inês"),
     ],
 )
-def test_a_lasting_lead_before_a_request_keeps_the_fact(said, kept):
-    written = _written(said)
+def test_a_lasting_lead_before_a_request_keeps_the_fact(said, kept, written_by_the_rules):
+    written = written_by_the_rules(said)
     assert kept in written and not any(w in written for w in ("remember", "recuerd", "lembra")), written
 
 
@@ -70,8 +64,8 @@ def test_a_lasting_lead_before_a_request_keeps_the_fact(said, kept):
         ("de agora em diante, usa sempre o sistema métrico comigo, eu não penso em pés", "sistema métrico"),
     ],
 )
-def test_the_order_is_the_instruction_not_the_reason_after_it(said, kept):
+def test_the_order_is_the_instruction_not_the_reason_after_it(said, kept, written_by_the_rules):
     """ "Going forward, always use metric units with me, I don't think in feet and pounds"
     had been written as "the user does not think in feet and pounds": the order was taken
     for a phrase of where or when before the user's clause."""
-    assert kept in _written(said)
+    assert kept in written_by_the_rules(said)

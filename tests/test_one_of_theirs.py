@@ -12,10 +12,6 @@ import pytest
 from vault_memory.conversation.signals import read_requests
 
 
-def _written(said: str) -> str:
-    return " | ".join(s.text for s in read_requests(said)[0])  # the rules alone
-
-
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
@@ -24,8 +20,8 @@ def _written(said: str) -> str:
         ("please remember that one wall of my flat is load-bearing", "load-bearing"),
     ],
 )
-def test_a_number_after_that_opens_the_users_clause(said, kept):
-    assert kept in _written(said)
+def test_a_number_after_that_opens_the_users_clause(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)
 
 
 @pytest.mark.parametrize("said", ["remember that one for later", "remember that one, ok?", "remember that one please"])

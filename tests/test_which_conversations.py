@@ -13,12 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from vault_memory.conversation.signals import read_requests
-
-
-def _written(said: str) -> str:
-    return " | ".join(s.text for s in read_requests(said)[0])  # the rules alone
-
 
 @pytest.mark.parametrize(
     ("said", "kept", "not_kept"),
@@ -28,8 +22,8 @@ def _written(said: str) -> str:
         ("in all future conversations too, remember that I live in Perth", "Perth", "onversations"),
     ],
 )
-def test_a_phrase_for_every_conversation_with_a_word_after_its_noun(said, kept, not_kept):
-    written = _written(said)
+def test_a_phrase_for_every_conversation_with_a_word_after_its_noun(said, kept, not_kept, written_by_the_rules):
+    written = written_by_the_rules(said)
     assert kept in written and not_kept not in written, written
 
 
@@ -37,15 +31,15 @@ def test_a_phrase_for_every_conversation_with_a_word_after_its_noun(said, kept, 
     "said",
     ["for this conversation keep in mind I'm on a train", "in this chat, keep in mind I'm using my tablet"],
 )
-def test_this_conversation_binds_a_request_without_that(said):
-    assert _written(said) == ""
+def test_this_conversation_binds_a_request_without_that(said, written_by_the_rules):
+    assert written_by_the_rules(said) == ""
 
 
 @pytest.mark.parametrize(
     "said", ["cê lembra que eu te falei da minha bicicleta nova?", "vc se lembra que eu moro em Recife?"]
 )
-def test_asking_in_portuguese_whether_it_was_kept(said, written_with_the_judge):
-    assert _written(said) == "" and written_with_the_judge(said) == ""
+def test_asking_in_portuguese_whether_it_was_kept(said, written_with_the_judge, written_by_the_rules):
+    assert written_by_the_rules(said) == "" and written_with_the_judge(said) == ""
 
 
 @pytest.mark.parametrize(
@@ -55,8 +49,8 @@ def test_asking_in_portuguese_whether_it_was_kept(said, written_with_the_judge):
         ("de agora em diante, em qualquer conversa, lembra que sou enfermeira no SUS", "é enfermeira no SUS"),
     ],
 )
-def test_a_lasting_lead_and_a_phrase_for_every_conversation_before_a_request(said, kept):
+def test_a_lasting_lead_and_a_phrase_for_every_conversation_before_a_request(said, kept, written_by_the_rules):
     """ "de agora em diante, em qualquer conversa, lembra que…" had been written whole as an
     instruction: the phrase stood between the lead and its request."""
-    written = _written(said)
+    written = written_by_the_rules(said)
     assert kept in written and "conversa" not in written and "chat" not in written, written
