@@ -608,8 +608,12 @@ def _said_of_someone(words: list[str], cue: int) -> bool:
     if len(before) == 2 and before[0] in _STATEMENT_SUBJECTS and before[1] not in _REQUEST_LEAD_OR_THAT:
         return True
     folded = _cue_form(words[cue])
+    # the ending follows the whole stem: "gravava", "anotei" tell; "grava", "graba" ask
     return any(
-        folded.endswith(ends) for pattern, code in _CUE_WORDS if pattern.fullmatch(folded) for ends in _ENDINGS[code]
+        folded.endswith(ends) and pattern.fullmatch(folded[: -len(ends)])
+        for pattern, code in _CUE_WORDS
+        if pattern.fullmatch(folded)
+        for ends in _ENDINGS[code]
     )
 
 
