@@ -79,6 +79,7 @@ from .request_facts import (
     PASSING_STATE,
     NotKept,
     Signal,
+    _a_todo_word,
     _a_word_of_the_request,
     _as_said,
     _asked_after_a_story,
@@ -1918,6 +1919,7 @@ def _the_request_led_to(told: str, clause: str) -> Signal | None:
 
 
 _REMINDER = "a reminder for later, not a fact"
+_A_TODO = "a to-do for the task at hand, not a fact"
 #: why a lasting instruction bound to a thing of the task at hand is not kept
 _FOR_THIS_WORK = "an instruction for the work at hand (this file, this PR, …), not a lasting one"
 
@@ -1980,6 +1982,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     said, i = _said_after(words, cue)
     if said and _for_now_only(words[: i + 1], cue):
         return FOR_NOW_ONLY  # "Keep this in mind while we work on this: I turned off the cache"
+    if said and _a_todo_before_its_colon(words, cue, i):
+        return _A_TODO  # "remember to revert it later: I set RETRIES=0 in .env"
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
         return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
     if said and _is_cue(said.split()[0]):
@@ -2004,6 +2008,19 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
     if place and not days:
         said = f"{place} {said}"  # "En casa de mis suegros, recuerda que no hay wifi": of that house
     return _kept(said, words[cue], " ".join(words[cue + 1 : i]), said_in)
+
+
+def _a_todo_before_its_colon(words: list[str], cue: int, colon: int) -> bool:
+    """Whether a verb of asking opens a to-do that ends at the colon ``words[colon]``
+    ("remember to revert it later: I set RETRIES=0 in .env", "acuérdate de quitarlo luego:
+    …"): what follows is what the to-do is about, not a fact to keep. A to-do that keeps
+    ("remember to save this: …") asks to keep; "note to self:" is no verb's."""
+    return (
+        colon > cue + 1
+        and _asks_by_its_verb(words[cue])
+        and _a_todo_word(_cue_form(words[cue + 1]), words[cue + 2])
+        and not _is_cue(words[cue + 2])
+    )
 
 
 def _says_more_than_a_back_word(rest: list[str]) -> bool:
@@ -2133,7 +2150,7 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
     "note the failing test in tests/test_api.py", "save this file as config.yaml", "please
     remember my favourite tea" (nothing said of it), "anotá el error y arreglalo" are not."""
     if _a_todo(said, lang, request):
-        return "a to-do for the task at hand, not a fact"
+        return _A_TODO
     unfinished = _unfinished(said)
     if unfinished is not None:
         return unfinished  # "remember that his name is Bob", "remember that my name is"
