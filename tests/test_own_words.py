@@ -1888,7 +1888,8 @@ def test_the_request_judge_reads_the_message_and_settles_what_words_of_code_left
     from vault_memory.conversation.request_judge import request_judge
 
     judge = request_judge(tmp_path / "models")
-    world = "acordate que en mi laburo el deploy a producción lo aprueba siempre la jefa de guardia"
+    # (a fact that opens with the user's workplace, "en mi laburo el deploy…", the rules keep)
+    world = "acordate que el deploy a producción lo aprueba siempre la jefa de guardia de mi laburo"
     task = "remember that we have to rename the helper before the release branch gets merged"
     for said in (world, task):
         assert read_requests(said)[0] != read_requests(said, judge=judge)[0]

@@ -751,11 +751,26 @@ _SAYS_BEFORE = re.compile(
 )
 
 
+#: how a fact of the user's team, company or office opens, in every pack: "on my team…",
+#: "our team's…", "na minha equipe…", "en mi empresa…" (``Pack.group_nouns``)
+_OF_THEIR_GROUP = re.compile(
+    "|".join(
+        rf"(?:(?:{'|'.join(sorted(p.place_leads))})\s+)?(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?"
+        rf"(?:{p.possessives})\s+(?:{'|'.join(sorted(p.group_nouns))})(?:['’]s)?\b"
+        for p in all_packs()
+        if p.group_nouns and p.possessives
+    )
+    or "(?!)",
+    _I,
+)
+
+
 def _their_world(said: str, about_user: bool) -> bool:
     """Whether what a request keeps is of the user's world, words of code in it or not: it
-    opens with them or their group, or says what a thing of theirs is and where it is
-    reached ("el servidor de pruebas es qa-01.miempresa.com")."""
-    if about_user:
+    opens with them, their group or their team ("na minha equipe o code review precisa de 2
+    aprovações"), or says what a thing of theirs is and where it is reached ("el servidor
+    de pruebas es qa-01.miempresa.com")."""
+    if about_user or _OF_THEIR_GROUP.match(said):
         return True
     address = _AN_ADDRESS.search(said)
     # what it is, then where: "…es qa-01.miempresa.com", "…fica em github.com/…", "…is at

@@ -30,6 +30,7 @@ from .request_facts import (
     _CUE_WORDS,
     _I,
     _NOTHING_AFTER,
+    _OF_THEIR_GROUP,
     _PLACE_LEADS,
     _POSSESSIVE_FIRST,
     _PRONOUN_TAILS,
@@ -1014,6 +1015,9 @@ def _opens_a_clause_after_a_phrase(words: list[str], i: int) -> bool:
         return False  # "write *it* down and don't forget, …": no "that", no clause it opens
     if i + 3 >= len(words) or words[i + 1].casefold() not in _PRONOUN_TAILS or _says_only_what_for(words[i + 1 :]):
         return False  # "…that when I ask", "…that in case I need it": what the request is for
+    group = _OF_THEIR_GROUP.match(" ".join(words[i + 1 :]))
+    if group is not None and len(group.group().split()) + 1 < len(words) - i:
+        return True  # "remember that on my team PR titles start with…": a clause of their team's
     # "since I'm the only one who drives, …", "if I ever ask…": a clause of the user's opens it,
     # and only one after its comma is what it keeps
     first = words[i + 2].strip(",").casefold()

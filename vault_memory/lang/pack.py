@@ -220,6 +220,10 @@ class Pack:
     #: it", "olvidalo", "deixa pra lá"), as a pattern of its whole opening
     retractions: str = ""
     possessives: str = ""
+    #: what the user works in with others ("team", "equipo", "equipe", "time"): a fact that
+    #: opens with theirs ("on my team PR titles…", "na minha equipe o code review…") is of
+    #: their world, however many words of code it holds
+    group_nouns: frozenset[str] = field(default_factory=frozenset)
     saying_verbs: str = ""
     deictic_openings: str = ""
     #: the openings of ``deictic_openings`` that name a thing when a noun and a copula

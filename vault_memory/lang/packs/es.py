@@ -749,6 +749,9 @@ PACK = Pack(
         "vimos",
     ),
     possessives=r"mi|mis|nuestr[oa]s?",
+    group_nouns=frozenset(
+        "equipo equipos empresa compañía compania oficina departamento curro pega chamba laburo squad".split()
+    ),
     saying_verbs=r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va",
     deictic_openings=(
         r"este|esta|ese|esa|eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|"

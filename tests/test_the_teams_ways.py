@@ -1,0 +1,75 @@
+"""A team's ways, a verb of keeping that looks like a past tense, and a to-do before a
+colon, read alike in each pack; each found on the twenty-sixth generation's tune half and
+tested here on other words.
+
+- A fact that opens with the user's team, company or office ("na minha equipe o code
+  review…", "remember that on my team PR titles…") was refused for its words of code, or
+  its "that" read as pointing back: it is of their world.
+- "grava", "graba" (keep, record) were read as a past tense ("gravava", "grababa": a
+  statement's ending after part of the stem), so "cara, grava que…" kept nothing.
+- "remember to revert it later: I set X=0 in .env" wrote what the to-do is about as the
+  user's fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("recuerda que en mi oficina el code review se hace en parejas los viernes", "en parejas"),
+        ("lembra que no meu setor o deploy só sai com ticket aberto no Jira", "ticket aberto"),
+        ("remember that in my squad every release branch needs two approvals", "two approvals"),
+        ("remember that at our company the staging deploys run on Tuesdays", "Tuesdays"),
+    ],
+)
+def test_a_fact_of_the_users_team_is_of_their_world(said, kept, written_by_the_rules):
+    written = written_by_the_rules(said)
+    assert kept in written, written
+
+
+def test_a_team_phrase_says_nothing_by_itself(written_by_the_rules):
+    """What a request points back at stays a pointing: no clause follows the team."""
+    assert written_by_the_rules("keep that in mind for my team") == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("olha só, grava que a minha filha faz anos em maio", "faz anos em maio"),
+        ("oye, graba que mi sobrino se llama Bruno", "Bruno"),
+        ("grava q o meu carro é um Gol 2012", "Gol 2012"),
+    ],
+)
+def test_a_verb_of_keeping_is_no_past_tense(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)
+
+
+@pytest.mark.parametrize("said", ["eu gravava que ele ia me ligar", "anotaron que la reunión se movió"])
+def test_a_past_tense_of_keeping_still_asks_nothing(said, written_by_the_rules):
+    assert written_by_the_rules(said) == ""
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "acuérdate de quitarlo luego: dejé DEBUG=True en settings.py",
+        "lembra de reverter depois: eu desliguei o cache no config.yaml",
+        "remember to undo it before the merge: I pinned the SDK to 2.3.1 in package.json",
+    ],
+)
+def test_a_to_do_before_a_colon_keeps_nothing(said, written_by_the_rules, written_with_the_judge):
+    assert written_by_the_rules(said) == "" and written_with_the_judge(said) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember to save this: my godson is called Teo", "Teo"),
+        ("note to self: my locker at the gym is number 41", "41"),
+    ],
+)
+def test_a_request_that_keeps_before_its_colon_is_no_to_do(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)
