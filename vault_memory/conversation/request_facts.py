@@ -971,16 +971,15 @@ _CODE_SEMICOLON = r";(?!\s+[^\W\d_])"
 #: to remember one of these is an instruction about the work, not a fact about the user
 #: (a path has more than two short words and a slash: "they/them", "and/or", "km/h" are
 #: none; nor are numbers alone, a date or a share: "prova dia 20/09", "24/7", "50/50")
-_TASK_WORDS = re.compile(
-    r"`|\b\w+\(\)|#\d+|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))(?!\d++(?:/\d++)++(?![\w./-]))"
+_AS_CODE = (
+    r"`|\b\w+\(\)|(?<![\w.-])(?![^\W\d_]{1,4}/[^\W\d_]{1,4}(?![\w./-]))(?!\d++(?:/\d++)++(?![\w./-]))"
     r"[\w.-]++/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|sql|sh|go|rs|java|"
-    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=]|"
-    + _CODE_SEMICOLON
-    + r"|\b(?:"
-    + _either_of("task_words")
-    + r")\b",
-    _I,
+    r"c|h|cpp|rb|php|html|css|lock|cfg|ini|env|log)\b|(?:^|\s)\.\w+\b|[{}=]|" + _CODE_SEMICOLON
 )
+_TASK_WORDS = re.compile(_AS_CODE + r"|#\d+|\b(?:" + _either_of("task_words") + r")\b", _I)
+#: what is written as code is (a backtick, a path, a file, "run()", "x = 1"), not said: "I
+#: renamed `UserSvc`…" tells of the work at hand, "I indent with two spaces" of the user
+WRITTEN_AS_CODE = re.compile(_AS_CODE, _I)
 
 
 #: what only code is written with ("x = 1;", "{…}", "run()"): no judge of meaning keeps it

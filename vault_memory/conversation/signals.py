@@ -77,6 +77,7 @@ from .request_facts import (
     GROUP_OPENING,
     ORDER_AFTER,
     PASSING_STATE,
+    WRITTEN_AS_CODE,
     NotKept,
     Signal,
     _a_todo_word,
@@ -882,8 +883,10 @@ def _judged(
     refused by words of the task alone is kept; when sure of the opposite
     (``lang.judge.REFUSE``), what a request kept is refused, unless it is of the user ("I
     indent with two spaces" reads as code). Between, the rules stand."""
-    if world < meaning.REFUSE:  # a fact whose subject is the user is theirs, whatever its words
-        refused = [s for s in found if _asked(s) and not of_the_user(s.text)]
+    if world < meaning.REFUSE:
+        # a fact whose subject is the user is theirs, whatever its words, unless it is written
+        # as code is ("I already renamed `UserSvc` in models": the work at hand)
+        refused = [s for s in found if _asked(s) and (not of_the_user(s.text) or WRITTEN_AS_CODE.search(s.text))]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
