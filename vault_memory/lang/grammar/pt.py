@@ -53,12 +53,18 @@ _PT_HOLDS_ARTICLE = frozenset(
 )
 
 
+#: what may stand between a join and the user's verb, and stays after the subject
+_PT_LEADING = (
+    r"(?:j[aá]\s+n[aã]o|ainda\s+n[aã]o|n[aã]o|j[aá]|agora|hoje|depois|tamb[eé]m|nunca|sempre|ainda|[aà]s\s+vezes|"
+    r"quase\s+sempre|quase\s+nunca|raramente|frequentemente|normalmente|s[oó])"
+)
 #: the first person of the past of a verb in "-ar" ("adotei", "me mudei", "mudei-me"), where a verb
 #: opens the clause: at its start, after "eu", "me", "e", "já", "não", a time ("nesse ano",
 #: "em 2020") or a comma ("joga hóquei" is a noun); a word of two letters or more before
 #: "-ei" ("sei", "dei", "lei" are shorter), spelt as its third person is ("fiquei" →
 #: "ficou", "cheguei" → "chegou", "comecei" → "começou")
-_PT_PAST = re.compile(r"\b(?:eu\s+)?(me\s+)?([^\W\d_]{2,}?)(qu|gu|c)?ei(-me)?\b", _I)
+#: (what stands between "eu" and it stays after the subject: "eu já morei" → "o usuário já morou")
+_PT_PAST = re.compile(rf"\b(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{2,}}?)(qu|gu|c)?ei(-me)?\b", _I)
 _PT_PAST_SPELLING = {"qu": "c", "gu": "g", "c": "ç"}
 #: the words after which a verb opens its clause
 _PT_BEFORE_VERB = frozenset(
@@ -81,9 +87,9 @@ def _opens_its_clause(text: str, at: int) -> bool:
 def _past(m: re.Match[str]) -> str:
     if not _opens_its_clause(m.string, m.start()):
         return m.group(0)  # "joga hóquei": a noun
-    reflexive = "se " if m.group(1) else ""
-    stem = m.group(2).lower() + _PT_PAST_SPELLING.get((m.group(3) or "").lower(), "")
-    return f"o usuário {reflexive}{stem}ou{'-se' if m.group(4) else ''}"  # "mudei-me" → "mudou-se"
+    leading, reflexive = (m.group(1) or "").lower(), "se " if m.group(2) else ""
+    stem = m.group(3).lower() + _PT_PAST_SPELLING.get((m.group(4) or "").lower(), "")
+    return f"o usuário {leading}{reflexive}{stem}ou{'-se' if m.group(5) else ''}"  # "mudei-me" → "mudou-se"
 
 
 #: the first person plural's third ("a Ana e eu somos sócias" → "…e o usuário são sócias"):
@@ -162,8 +168,9 @@ def third_person(text: str) -> str:
     first = re.match(r"([^\W\d_]+)\s++(?=\S)", out[at:])
     if first is not None and _opens_a_clause(first.group(1), out[at + first.end() :]):
         at += first.end()
-    out = out[:at] + re.sub(
-        r"^(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", subject, out[at:], count=1, flags=_I
+    out = out[:at] + re.sub(rf"^(?:eu\s+)?((?:{_PT_LEADING}\s+)*)([^\W\d_]+)", subject, out[at:], count=1, flags=_I)
+    out = re.sub(  # "às sextas eu trabalho de casa" → "às sextas o usuário trabalha de casa"
+        rf"(?<=\s)eu\s+((?:{_PT_LEADING}\s+)*)([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
     )
     out = re.sub(  # "…e agora moro em Cedofeita" → "…e agora o usuário mora em Cedofeita"
         rf"(?<=\s)(?:eu\s+)?((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?({'|'.join(_PT_UNAMBIGUOUS)})\b",
@@ -171,9 +178,6 @@ def third_person(text: str) -> str:
         out,
         flags=_I,
     )  # "eu não estou" → "o usuário não está", not "…não o usuário está"
-    out = re.sub(  # "às sextas eu trabalho de casa" → "às sextas o usuário trabalha de casa"
-        r"(?<=\s)eu\s+((?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?([^\W\d_]+)", lambda m: _said_by_eu(m), out, flags=_I
-    )
     out = _joined_clauses(out)
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return gender(re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I))
@@ -275,11 +279,6 @@ _PT_VERBS = frozenset(
     temer ter terminar tirar tocar tomar torcer tossir trabalhar traduzir trazer treinar trocar usar
     utilizar vender ver vestir viajar vir visitar viver voar voltar votar
     """.split()
-)
-#: what may stand between a join and the user's verb, and stays after the subject
-_PT_LEADING = (
-    r"(?:j[aá]\s+n[aã]o|ainda\s+n[aã]o|n[aã]o|j[aá]|agora|hoje|depois|tamb[eé]m|nunca|sempre|ainda|[aà]s\s+vezes|"
-    r"quase\s+sempre|quase\s+nunca|raramente|frequentemente|normalmente|s[oó])"
 )
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _PT_JOINED = re.compile(
