@@ -885,8 +885,9 @@ def _judged(
     indent with two spaces" reads as code). Between, the rules stand."""
     if world < meaning.REFUSE:
         # a fact whose subject is the user is theirs, whatever its words, unless it is written
-        # as code is ("I already renamed `UserSvc` in models": the work at hand)
-        refused = [s for s in found if _asked(s) and (not of_the_user(s.text) or WRITTEN_AS_CODE.search(s.text))]
+        # as code is ("I already renamed `UserSvc` in models": the work at hand) and says no
+        # habit ("programo siempre con `poetry`" is theirs)
+        refused = [s for s in found if _asked(s) and (not of_the_user(s.text) or _done_to_the_code(s.text))]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
@@ -897,6 +898,12 @@ def _judged(
             doubts = [n for n in doubts if n.would_keep is not None and judge(n.would_keep.text) >= meaning.KEEP]
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
+
+
+def _done_to_the_code(fact: str) -> bool:
+    """Whether a fact of the user's tells what they did to the code at hand: written as code
+    is, with no word of a habit ("always", "siempre", "nunca")."""
+    return WRITTEN_AS_CODE.search(fact) is not None and _LASTING.search(fact) is None
 
 
 def _with_doubts_kept(found: list[Signal], declined: list[NotKept]) -> list[Signal]:
