@@ -752,11 +752,13 @@ _SAYS_BEFORE = re.compile(
 
 
 #: how a fact of the user's team, company or office opens, in every pack: "on my team…",
-#: "our team's…", "na minha equipe…", "en mi empresa…" (``Pack.group_nouns``)
+#: "our team's…", "na minha equipe…", "en mi empresa…", and where they work said with an
+#: article ("at work", "en la pega", "na empresa": theirs) (``Pack.group_nouns``)
 _OF_THEIR_GROUP = re.compile(
     "|".join(
-        rf"(?:(?:{'|'.join(sorted(p.place_leads))})\s+)?(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?"
-        rf"(?:{p.possessives})\s+(?:{'|'.join(sorted(p.group_nouns))})(?:['’]s)?\b"
+        rf"(?:(?:{'|'.join(sorted(p.place_leads))})\s+(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?"
+        rf"(?:(?:{p.possessives})\s+)?|(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?(?:{p.possessives})\s+)"
+        rf"(?:{'|'.join(sorted(p.group_nouns))})(?:['’]s)?\b"
         for p in all_packs()
         if p.group_nouns and p.possessives
     )

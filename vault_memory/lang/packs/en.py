@@ -708,7 +708,9 @@ PACK = Pack(
     elided_user_opening=grammar.ELIDED_OPENING,
     group_opening=r"we|we're|our",
     possessives=r"my|our",
-    group_nouns=frozenset("team teams squad company org organization department dept office workplace crew".split()),
+    group_nouns=frozenset(
+        "team teams squad company org organization department dept office workplace crew work job".split()
+    ),
     saying_verbs=r"is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs",
     deictic_openings=r"this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)",
     for_now=r"for\s+now|today|right\s+now|at\s+the\s+moment",

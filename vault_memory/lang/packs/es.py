@@ -750,7 +750,7 @@ PACK = Pack(
     ),
     possessives=r"mi|mis|nuestr[oa]s?",
     group_nouns=frozenset(
-        "equipo equipos empresa compañía compania oficina departamento curro pega chamba laburo squad".split()
+        "equipo equipos empresa compañía compania oficina departamento depto curro pega chamba laburo squad trabajo".split()
     ),
     saying_verbs=r"es|son|era|est[aá]n?|tiene|tienen|vive|viven|trabaja|se\s+llama|le\s+gusta|usa|va",
     deictic_openings=(

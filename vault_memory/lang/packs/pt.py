@@ -752,7 +752,7 @@ PACK = Pack(
     talk_verbs_we=("falamos", "dissemos", "comentamos", "conversamos", "combinamos", "acordamos", "vimos"),
     possessives=r"meu|minha|meus|minhas|noss[oa]s?",
     group_nouns=frozenset(
-        "equipe equipes time times empresa firma escritório escritorio departamento setor squad trampo".split()
+        "equipe equipes time times empresa firma escritório escritorio departamento setor squad trampo trabalho emprego serviço".split()
     ),
     saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|chama-se|gosta|vai|fica",
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
