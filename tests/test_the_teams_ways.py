@@ -3,8 +3,9 @@ colon, read alike in each pack; each found on the twenty-sixth generation's tune
 tested here on other words.
 
 - A fact that opens with the user's team, company or office ("na minha equipe o code
-  review…", "remember that on my team PR titles…") was refused for its words of code, or
-  its "that" read as pointing back: it is of their world.
+  review…", "remember that on my team PR titles…", "at work…", "na empresa…") was refused
+  for its words of code, or its "that" read as pointing back: it is of their world, and the
+  judge of meaning spares it as it spares a fact of the user's.
 - "grava", "graba" (keep, record) were read as a past tense ("gravava", "grababa": a
   statement's ending after part of the stem), so "cara, grava que…" kept nothing.
 - "remember to revert it later: I set X=0 in .env" wrote what the to-do is about as the
@@ -28,6 +29,33 @@ import pytest
 def test_a_fact_of_the_users_team_is_of_their_world(said, kept, written_by_the_rules):
     written = written_by_the_rules(said)
     assert kept in written, written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("remember that at work the release train leaves every other Wednesday", "release train"),
+        ("ten en cuenta que en la oficina los despliegues a producción se aprueban los martes", "martes"),
+        ("lembra que na firma toda mudança no banco passa por revisão do DBA", "revisão do DBA"),
+    ],
+)
+def test_where_the_user_works_said_with_an_article_is_theirs(said, kept, written_by_the_rules):
+    """ "at work", "en la oficina", "na firma": the user's workplace, with no possessive."""
+    assert kept in written_by_the_rules(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Fica sabendo que na empresa toda migração de banco precisa de dois revisores", "dois revisores"),
+        ("no te olvides que en el laburo los hotfix se mergean solo con aprobación del líder técnico", "líder"),
+    ],
+)
+def test_the_judge_of_meaning_leaves_the_users_workplace_theirs(said, kept, written_with_the_judge):
+    """The judge reads these as the work at hand, as it reads a fact of the user's; a fact of
+    their team's is spared its refusal as one of theirs is ("our API returns 204…" is not:
+    "we" and "our" say the work at hand as often)."""
+    assert kept in written_with_the_judge(said)
 
 
 def test_a_team_phrase_says_nothing_by_itself(written_by_the_rules):

@@ -61,6 +61,7 @@ from .request_facts import (
     _I,
     _MAX_CHARS,
     _NOTHING_AFTER,
+    _OF_THEIR_GROUP,
     _OTHERS,
     _PASSING,
     _PLACE_LEADS,
@@ -887,7 +888,7 @@ def _judged(
         # a fact whose subject is the user is theirs, whatever its words, unless it is written
         # as code is ("I already renamed `UserSvc` in models": the work at hand) and says no
         # habit ("programo siempre con `poetry`" is theirs)
-        refused = [s for s in found if _asked(s) and (not of_the_user(s.text) or _done_to_the_code(s.text))]
+        refused = [s for s in found if _asked(s) and (not _of_them(s.text) or _done_to_the_code(s.text))]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
@@ -898,6 +899,13 @@ def _judged(
             doubts = [n for n in doubts if n.would_keep is not None and judge(n.would_keep.text) >= meaning.KEEP]
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
+
+
+def _of_them(fact: str) -> bool:
+    """Whether a fact's subject is the user or their team, company or workplace ("The
+    user…", "At work the retro is…", "Na equipe do usuário…"); not "we…", "our API…", as
+    often the work at hand as the user's group."""
+    return of_the_user(fact) or _OF_THEIR_GROUP.match(fact) is not None
 
 
 def _done_to_the_code(fact: str) -> bool:
