@@ -188,7 +188,7 @@ _ES_CLITICS = "me|te|se|le|les|nos|os"
 _ES_VERB_AFTER = "|".join(v for v in FIRST_PERSON if v not in ("me", "mi"))
 #: what can stand before the verb and stays after the subject: "ya no soy" → "el usuario ya no es"
 _ES_LEADING = (
-    r"(?:ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a"
+    r"(?:casi\s+nunca|casi\s+siempre|a\s+veces|rara\s+vez|ya\s+no|todav[ií]a\s+no|a[uú]n\s+no|no|ya|ahora|tambi[eé]n|tampoco|nunca|siempre|todav[ií]a"
     r"|s[oó]lo|solamente)"  # "Solo té verde" is no verb ("sole"): "Solo como pescado" is one after it
 )
 #: first-person reflexive verbs of a change, and their third person ("me mudé" → "se mudó")

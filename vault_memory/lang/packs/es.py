@@ -1181,7 +1181,9 @@ PACK = Pack(
         r"y\s+ahora\s+(?:\w+[aeáé](?:lo|la|le|me|nos)?|vamos|dime|dame|haz)\b",
         # a task's verb with its pronoun, stressed where it is written so ("y arréglalo", "y cámbiale"):
         # "y cumple años", "y habla quechua", "y suele ir" end in the same letters and say a fact
-        r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|después|despues",
+        # "después de las 5", "después del trabajo" say when, not what to do next ("después
+        # de eso corré los tests" does)
+        r"y\s+\w*[áéíóú]\w*(?:lo|la|los|las|le|me)\b|luego|despu[eé]s(?!\s+del?\b(?!\s+(?:eso|esto)\b))",
         # an order in a form no statement takes: usted's and vos's, or with its pronoun after it
         # as typed without the accent ("y revisalo"); "y hace frío", "y corro" are none
         r"y\s+(?:arregle|corrija|revise|pruebe|haga|agregue|borre|cambie|use|arreglá|corregí|corré|revisá|probá|hacé|"
