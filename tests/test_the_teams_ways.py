@@ -49,12 +49,14 @@ def test_where_the_user_works_said_with_an_article_is_theirs(said, kept, written
     [
         ("Fica sabendo que na empresa toda migração de banco precisa de dois revisores", "dois revisores"),
         ("no te olvides que en el laburo los hotfix se mergean solo con aprobación del líder técnico", "líder"),
+        ("lembra que no trabalho as branches seguem o padrão feat/JIRA-000-descricao", "feat/JIRA-000"),
     ],
 )
 def test_the_judge_of_meaning_leaves_the_users_workplace_theirs(said, kept, written_with_the_judge):
     """The judge reads these as the work at hand, as it reads a fact of the user's; a fact of
-    their team's is spared its refusal as one of theirs is ("our API returns 204…" is not:
-    "we" and "our" say the work at hand as often)."""
+    their team's is spared its refusal as one of theirs is, written as code or not (a
+    team's branch names are); "our API returns 204…" is not: "we" and "our" say the work at
+    hand as often."""
     assert kept in written_with_the_judge(said)
 
 

@@ -888,7 +888,7 @@ def _judged(
         # a fact whose subject is the user is theirs, whatever its words, unless it is written
         # as code is ("I already renamed `UserSvc` in models": the work at hand) and says no
         # habit ("programo siempre con `poetry`" is theirs)
-        refused = [s for s in found if _asked(s) and (not _of_them(s.text) or _done_to_the_code(s.text))]
+        refused = [s for s in found if _asked(s) and not _spared(s.text)]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
@@ -901,11 +901,12 @@ def _judged(
     return found, declined
 
 
-def _of_them(fact: str) -> bool:
-    """Whether a fact's subject is the user or their team, company or workplace ("The
-    user…", "At work the retro is…", "Na equipe do usuário…"); not "we…", "our API…", as
-    often the work at hand as the user's group."""
-    return of_the_user(fact) or _OF_THEIR_GROUP.match(fact) is not None
+def _spared(fact: str) -> bool:
+    """Whether a fact the judge reads as the task is kept all the same: the user's, unless
+    it tells what they did to the code at hand; or their team's, company's or workplace's
+    ("At work the retro is…", "En el depto usamos ramas hotfix/ABC-123"), whose ways are
+    often written as code. Not "we…", "our API…": as often the work at hand."""
+    return (of_the_user(fact) and not _done_to_the_code(fact)) or _OF_THEIR_GROUP.match(fact) is not None
 
 
 def _done_to_the_code(fact: str) -> bool:
