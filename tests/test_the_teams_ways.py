@@ -88,6 +88,9 @@ def test_a_past_tense_of_keeping_still_asks_nothing(said, written_by_the_rules):
         "acuérdate de quitarlo luego: dejé DEBUG=True en settings.py",
         "lembra de reverter depois: eu desliguei o cache no config.yaml",
         "remember to undo it before the merge: I pinned the SDK to 2.3.1 in package.json",
+        "dont forget to undo this before the release: I commented out the rate limiter in api/limits.py",
+        "no te olvides de quitar esto después: puse un sleep(5) en el worker",
+        "não esquece de tirar isso antes do deploy: deixei o log em modo debug no settings.py",
     ],
 )
 def test_a_to_do_before_a_colon_keeps_nothing(said, written_by_the_rules, written_with_the_judge):
@@ -99,6 +102,7 @@ def test_a_to_do_before_a_colon_keeps_nothing(said, written_by_the_rules, writte
     [
         ("remember to save this: my godson is called Teo", "Teo"),
         ("note to self: my locker at the gym is number 41", "41"),
+        ("no te olvides de esto: mi hermano vive en Quito", "Quito"),
     ],
 )
 def test_a_request_that_keeps_before_its_colon_is_no_to_do(said, kept, written_by_the_rules):

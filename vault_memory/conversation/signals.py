@@ -2030,16 +2030,23 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
 
 
 def _a_todo_before_its_colon(words: list[str], cue: int, colon: int) -> bool:
-    """Whether a verb of asking opens a to-do that ends at the colon ``words[colon]``
-    ("remember to revert it later: I set RETRIES=0 in .env", "acuérdate de quitarlo luego:
-    …"): what follows is what the to-do is about, not a fact to keep. A to-do that keeps
+    """Whether a verb of asking, or asking not to forget, opens a to-do that ends at the
+    colon ``words[colon]`` ("remember to revert it later: I set RETRIES=0 in .env",
+    "acuérdate de quitarlo luego: …", "não esquece de reverter isso antes do merge: …"):
+    what follows is what the to-do is about, not a fact to keep. A to-do that keeps
     ("remember to save this: …") asks to keep; "note to self:" is no verb's."""
     return (
         colon > cue + 1
-        and _asks_by_its_verb(words[cue])
+        and (_asks_by_its_verb(words[cue]) or _FORGET_NOT.search(" ".join(words[: cue + 1])) is not None)
         and _a_todo_word(_cue_form(words[cue + 1]), words[cue + 2])
         and not _is_cue(words[cue + 2])
     )
+
+
+#: asking not to forget, ending where its word is, in every pack (``Pack.forget_requests``)
+_FORGET_NOT = re.compile(
+    r"(?:^|\s)(?:" + ("|".join(f for p in all_packs() for f in p.forget_requests) or "(?!)") + r")$", _I
+)
 
 
 def _says_more_than_a_back_word(rest: list[str]) -> bool:

@@ -47,6 +47,9 @@ class Pack:
     #: the words a request is asked with, as spelt right: a word typed close to one of them
     #: and that no cue reads ("rememebr", "rember", "lemrba") is read as it
     request_verbs: tuple[str, ...] = ()
+    #: how the language asks not to forget, as patterns ("don't forget", "no te olvides",
+    #: "não esquece"): before "to"/"de" and a verb, a to-do ("não esquece de reverter isso: …")
+    forget_requests: tuple[str, ...] = ()
     #: the vowels of the language's words, accents folded: chat writes a request's word
     #: without them ("rmbr", "lmbr")
     vowels: str = ""

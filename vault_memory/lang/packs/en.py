@@ -61,6 +61,7 @@ PACK = Pack(
     ),
     continues=frozenset("she he it they her his its their also both".split()),
     request_verbs=("remember",),  # not "memorize": "memoize" is a word of code
+    forget_requests=(r"(?:don'?t|do\s+not|never)\s+forget",),
     vowels="aeiouy",
     remember_cues=(
         r"remember(?:s|ed|ing)?",

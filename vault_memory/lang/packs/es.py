@@ -57,6 +57,7 @@ PACK = Pack(
     continues=frozenset("ella él ellos ellas su sus también además ambos ambas es está trabaja vive tiene".split()),
     told_as=frozenset({"pt"}),
     request_verbs=("recuerda", "recordá", "recordar", "acordate", "acuérdate", "acordarte", "apúntate", "anótate"),
+    forget_requests=(r"(?:no|nunca)\s+(?:te\s+)?olvid(?:es|és|e)", r"que\s+no\s+se\s+te\s+olvide"),
     vowels="aeiou",
     remember_cues=(
         r"recuerd[\w-]*",

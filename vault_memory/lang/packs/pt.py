@@ -90,6 +90,7 @@ PACK = Pack(
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     told_as=frozenset({"es"}),
     request_verbs=("lembra", "lembre", "lembrar", "lembre-se"),
+    forget_requests=(r"n[aã]o\s+(?:se\s+|te\s+)?esque[cç](?:e|a|as)",),
     vowels="aeiou",
     remember_cues=(
         r"lembr[\w-]*",
