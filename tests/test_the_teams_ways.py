@@ -9,7 +9,8 @@ tested here on other words.
 - "grava", "graba" (keep, record) were read as a past tense ("gravava", "grababa": a
   statement's ending after part of the stem), so "cara, grava que…" kept nothing.
 - "remember to revert it later: I set X=0 in .env" wrote what the to-do is about as the
-  user's fact.
+  user's fact; "recuerda: comprar leche…" wrote the to-do itself, which "recuerda comprar
+  leche" did not.
 """
 
 from __future__ import annotations
@@ -95,6 +96,26 @@ def test_a_past_tense_of_keeping_still_asks_nothing(said, written_by_the_rules):
 )
 def test_a_to_do_before_a_colon_keeps_nothing(said, written_by_the_rules, written_with_the_judge):
     assert written_by_the_rules(said) == "" and written_with_the_judge(said) == ""
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["apunta: pedir cita con el dentista y renovar el pasaporte", "anota aí: pagar o IPVA e levar o carro na revisão"],
+)
+def test_a_to_do_after_a_colon_keeps_nothing(said, written_by_the_rules):
+    """Said by its infinitive after the colon, as "recuerda pedir cita…" is with none."""
+    assert written_by_the_rules(said) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("guarda esto: vivir cerca del mar es mi sueño", "cerca del mar"),
+        ("recuerda: mi hermana vive en Lima", "Lima"),
+    ],
+)
+def test_what_follows_a_colon_and_says_something_is_kept(said, kept, written_by_the_rules):
+    assert kept in written_by_the_rules(said)
 
 
 @pytest.mark.parametrize(

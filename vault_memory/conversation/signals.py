@@ -2003,6 +2003,8 @@ def _cued(clause: str, said_in: str | None) -> Signal | str | _Doubt | None:
         return FOR_NOW_ONLY  # "Keep this in mind while we work on this: I turned off the cache"
     if said and _a_todo_before_its_colon(words, cue, i):
         return _A_TODO  # "remember to revert it later: I set RETRIES=0 in .env"
+    if said and words[i].endswith(":") and _a_todo_after_its_colon(said, said_in):
+        return _A_TODO  # "recuerda: comprar leche y llamar a mamá", "lembra: ligar pro encanador"
     if said and words[cue].endswith(":") and _cue_form(words[cue]) in _TASK_LABELS and not _says_of_them(said):
         return _REMINDER  # "Lembrete: pagar a conta de luz", "Recordatorio: renovar el DNI"
     if said and _is_cue(said.split()[0]):
@@ -2047,6 +2049,23 @@ def _a_todo_before_its_colon(words: list[str], cue: int, colon: int) -> bool:
 _FORGET_NOT = re.compile(
     r"(?:^|\s)(?:" + ("|".join(f for p in all_packs() for f in p.forget_requests) or "(?!)") + r")$", _I
 )
+
+
+def _a_todo_after_its_colon(said: str, said_in: str | None) -> bool:
+    """Whether what a request's colon opens is a to-do, in a language that tells one by its
+    infinitive ("comprar leche…", "ligar pro encanador amanhã"), as a table row's request
+    with no colon is ("recuerda comprar leche"): a verb written in lower case, no subject of
+    the user's before it, nothing said of it ("vivir cerca del mar es mi sueño")."""
+    lang = detect(said) or said_in
+    read = _INFINITIVE.get(lang or "")
+    first = said.split(maxsplit=1)[0] if said.strip() else ""
+    return (
+        read is not None
+        and first.islower()
+        and read.match(first) is not None
+        and not _theirs(said)
+        and _SAYS_SOMETHING.search(said) is None  # "vivir cerca del mar es mi sueño": of the user
+    )
 
 
 def _says_more_than_a_back_word(rest: list[str]) -> bool:
