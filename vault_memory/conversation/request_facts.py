@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..lang import (
+    Pack,
     all_packs,
     detect,
     ends_in_abbreviation,
@@ -754,16 +755,17 @@ _SAYS_BEFORE = re.compile(
 #: how a fact of the user's team, company or office opens, in every pack: "on my team…",
 #: "our team's…", "na minha equipe…", "en mi empresa…", and where they work said with an
 #: article ("at work", "en la pega", "na empresa": theirs) (``Pack.group_nouns``)
+def _their_group_opening(pack: Pack) -> str:
+    """One pack's opening of a fact of the user's team or workplace: a place and its article
+    or possessive ("on my", "en la", "at"), or a possessive alone, then a group noun."""
+    article = rf"(?:(?:{'|'.join(sorted(pack.value_articles))})\s+)?"
+    owner = rf"(?:{pack.possessives})\s+"
+    place = rf"(?:{'|'.join(sorted(pack.place_leads))})\s+"
+    return rf"(?:{place}{article}(?:{owner})?|{article}{owner})(?:{'|'.join(sorted(pack.group_nouns))})(?:['’]s)?\b"
+
+
 _OF_THEIR_GROUP = re.compile(
-    "|".join(
-        rf"(?:(?:{'|'.join(sorted(p.place_leads))})\s+(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?"
-        rf"(?:(?:{p.possessives})\s+)?|(?:(?:{'|'.join(sorted(p.value_articles))})\s+)?(?:{p.possessives})\s+)"
-        rf"(?:{'|'.join(sorted(p.group_nouns))})(?:['’]s)?\b"
-        for p in all_packs()
-        if p.group_nouns and p.possessives
-    )
-    or "(?!)",
-    _I,
+    "|".join(_their_group_opening(p) for p in all_packs() if p.group_nouns and p.possessives) or "(?!)", _I
 )
 
 

@@ -2056,13 +2056,9 @@ def _a_todo_after_its_colon(said: str, said_in: str | None) -> bool:
     infinitive ("comprar leche…", "ligar pro encanador amanhã"), as a table row's request
     with no colon is ("recuerda comprar leche"): a verb written in lower case, no subject of
     the user's before it, nothing said of it ("vivir cerca del mar es mi sueño")."""
-    lang = detect(said) or said_in
-    read = _INFINITIVE.get(lang or "")
-    first = said.split(maxsplit=1)[0] if said.strip() else ""
     return (
-        read is not None
-        and first.islower()
-        and read.match(first) is not None
+        (said.split(maxsplit=1) or [""])[0].islower()
+        and _an_infinitive_first(said, detect(said) or said_in)
         and not _theirs(said)
         and _SAYS_SOMETHING.search(said) is None  # "vivir cerca del mar es mi sueño": of the user
     )
@@ -2213,15 +2209,20 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
 
 def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
     """ "remember to…", "acordate de cerrar…", "recordá manejar la lista vacía": a to-do."""
-    words = said.split()
-    read = _INFINITIVE.get(lang)
-    if read is None:  # "remember to…": the request's own word says it
+    if lang not in _INFINITIVE:  # "remember to…": the request's own word says it
         return bool(request.group("to"))
-    infinitive = bool(words) and read.match(words[0]) is not None
+    infinitive = _an_infinitive_first(said, lang)
     if request.group("to") and infinitive:
         return True
     subject = _USER_SUBJECT.get(lang)
     return infinitive and not (subject is not None and subject.match(said))
+
+
+def _an_infinitive_first(said: str, lang: str | None) -> bool:
+    """Whether ``said`` opens with an infinitive, in a language that tells a to-do by one."""
+    read = _INFINITIVE.get(lang or "")
+    words = said.split(maxsplit=1)
+    return read is not None and bool(words) and read.match(words[0]) is not None
 
 
 def _names_without_saying(said: str, request: re.Match[str]) -> bool:
