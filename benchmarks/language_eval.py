@@ -517,16 +517,72 @@ def _beside(split: str, show: bool, judge: Judge | None) -> dict:
     return out
 
 
+#: words that say "not": a value said with one is kept only where one is written
+_NOT = frozenset("not no dont doesnt didnt isnt arent wasnt wont cant never nao nunca jamas jamais nem ni".split())
+
+
+def _person_free(text: str, lang: str) -> list[str]:
+    """The stems of ``text``'s words that no change of person rewrites: the function words of
+    its language and the first person's words left out, a word of "not" kept as one mark."""
+    from whoosh.lang import stemmer_for_language
+
+    stem = stemmer_for_language(lang)
+    function_words = {vmem.lang.fold_accents(w) for w in vmem.lang.pack(lang).function_words} | _FIRST_PERSON
+    out = []
+    for word in re.findall(r"\w+", vmem.lang.fold_accents(text.casefold()).replace("'", "").replace("’", "")):
+        if word in _NOT:
+            out.append("¬")
+        elif word not in function_words and word not in {"user", "users", "usuario", "usuaria"}:
+            out.append(stem(word))
+    return out
+
+
+def _same_stem(said: str, written: str) -> bool:
+    """One word in two persons: the same stem, or one stem the other's with its ending
+    ("salg", "sal": "salgo", "sale")."""
+    return said == written or (
+        min(len(said), len(written)) >= 3 and (said.startswith(written) or written.startswith(said))
+    )
+
+
+def kept_in(value: str, written: str, lang: str) -> bool:
+    """Whether a request's ``keep`` value is in what was written of it: as it was said, or in
+    the third person the fact is written in ("dont eat eggs" in "The user does not eat eggs",
+    "no tomo alcohol" in "El usuario no toma alcohol"): its words in their order, a few words
+    apart at most, "not" where it was said. A helper wrote the values from the prompts, some
+    in the first person, and the rewrite that keeps them whole must not count as losing them."""
+    if value.casefold() in written.casefold():
+        return True
+    said, words = _person_free(value, lang), _person_free(written, lang)
+    if not [w for w in said if w != "¬"]:
+        return False
+    for start, word in enumerate(words):
+        if not _same_stem(said[0], word):
+            continue
+        found, at = 1, start + 1
+        while found < len(said) and at < len(words) and at - start <= 2 * len(said) + 2:
+            found += _same_stem(said[found], words[at])
+            at += 1
+        if found == len(said):
+            return True
+    return False
+
+
 def _requests(suffix: str, split: str, show: bool, judge: Judge | None) -> dict:
     """Explicit requests kept whole, those not kept named with a reason, and coding
-    instructions written as facts, on ``explicit{suffix}`` and ``coding{suffix}``."""
+    instructions written as facts, on ``explicit{suffix}`` and ``coding{suffix}``. A request
+    is kept whole when every ``keep`` value is written, in the person the fact is written in
+    (``kept_in``); ``explicit_kept_verbatim`` counts the values found as they were said."""
     out: dict = {}
     kept: dict = collections.defaultdict(lambda: [0, 0])
+    verbatim: dict = collections.defaultdict(lambda: [0, 0])
     declined: dict = collections.defaultdict(lambda: [0, 0])
     for case in cases(f"explicit{suffix}", split):
         signals, refused = read_requests(case["prompt"], judge=judge)
-        written = " ".join(s.text for s in signals).casefold()
-        whole = all(k.casefold() in written for k in case["keep"])
+        written = " ".join(s.text for s in signals)
+        whole = all(kept_in(k, written, case["lang"]) for k in case["keep"])
+        verbatim[case["lang"]][0] += all(k.casefold() in written.casefold() for k in case["keep"])
+        verbatim[case["lang"]][1] += 1
         kept[case["lang"]][0] += whole
         kept[case["lang"]][1] += 1
         if not whole:
@@ -541,7 +597,12 @@ def _requests(suffix: str, split: str, show: bool, judge: Judge | None) -> dict:
         coding[case["lang"]][1] += 1
         if show and signals:
             print(f"WRITTEN [{case['id']}] {case['prompt']!r} -> {[s.text for s in signals]}")
-    for name, table in (("explicit_kept", kept), ("explicit_declined_out_loud", declined), ("coding_written", coding)):
+    for name, table in (
+        ("explicit_kept", kept),
+        ("explicit_kept_verbatim", verbatim),
+        ("explicit_declined_out_loud", declined),
+        ("coding_written", coding),
+    ):
         out[name + suffix] = by_language(table)
     return out
 
