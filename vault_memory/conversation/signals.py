@@ -1917,6 +1917,8 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
     for lang, rule, pattern in DIRECTIVES:
         match = pattern.match(clause)
         if match and written_in in (None, lang):  # "nunca vou esquecer…" is no Spanish "nunca uses…"
+            if _FORGET_NOT_FIRST.match(match.group("x")):
+                return None, False  # "nunca olvides esto", "nunca te esqueças disso": a request, no instruction
             if _THIS_WORK.search(match.group("x")):
                 return _FOR_THIS_WORK, True  # "always use STAGING_URL throughout this PR": the work at hand's
             # "A partir de agora, lembra que…", past a phrase ("…, em qualquer conversa, lembra que…")
@@ -2045,10 +2047,14 @@ def _a_todo_before_its_colon(words: list[str], cue: int, colon: int) -> bool:
     )
 
 
-#: asking not to forget, ending where its word is, in every pack (``Pack.forget_requests``)
-_FORGET_NOT = re.compile(
-    r"(?:^|\s)(?:" + ("|".join(f for p in all_packs() for f in p.forget_requests) or "(?!)") + r")$", _I
-)
+#: asking not to forget, in every pack (``Pack.forget_requests``)
+_FORGET_WORDS = "|".join(f for p in all_packs() for f in p.forget_requests) or "(?!)"
+#: asking not to forget, ending where its word is
+_FORGET_NOT = re.compile(rf"(?:^|\s)(?:{_FORGET_WORDS})$", _I)
+
+
+#: asking not to forget, as the first words of a clause
+_FORGET_NOT_FIRST = re.compile(rf"(?:{_FORGET_WORDS})\b", _I)
 
 
 def _a_todo_after_its_colon(said: str, said_in: str | None) -> bool:

@@ -73,7 +73,7 @@ _PT_BEFORE_VERB = frozenset(
 
 
 #: a word of time a sentence may open with before the user's verb
-_PT_TIME_FIRST = r"agora|hoje|atualmente|ontem|sempre|nunca|tamb[eé]m|depois|ent[aã]o"
+_PT_TIME_FIRST = r"agora|hoje|atualmente|ontem|depois|ent[aã]o"
 
 
 def _opens_its_clause(text: str, at: int) -> bool:

@@ -617,7 +617,7 @@ PACK = Pack(
     back_nouns=frozenset("info information detail details fact facts bit one ones stuff thing things".split()),
     pronoun_tails=frozenset(
         """somewhere so for about in to into until when whenever if once next while across throughout during from at by within please pls plz safe down away too also now forever as
-        because since on up with handy around somewhere, thanks thx going instead and but or""".split()
+        because since on up with handy around somewhere, thanks thx going instead and but or always ever never""".split()
     ),
     signal_refusals=(
         ("question", "\\?\\s*$"),

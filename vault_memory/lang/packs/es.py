@@ -634,7 +634,7 @@ PACK = Pack(
     back_nouns=frozenset("dato datos info información informacion detalle detalles cosa cosas".split()),
     pronoun_tails=frozenset(
         """para pa pal por en de del desde hasta cuando si porque así asi ya siempre también tambien ahora luego
-        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo como y pero""".split()
+        después despues antes mientras con sin sobre bien porfa porfi pls gracias cdo como y pero nunca jamás jamas""".split()
     ),
     signal_refusals=(
         ("question", "^\\s*¿"),

@@ -17,7 +17,7 @@ PACK = Pack(
         usuário usuária que de se para por como
         pra pras né posso pode podem faço faz fazemos tô tá vou vai quero acho sei
         trabalho trabalha moro mora moramos mudei mudou virei fiquei ficou comecei comprei troquei deixei parei
-        entrei passei escrevo""".split()
+        entrei passei escrevo sempre lembra lembre lembrar lembrem esquece esqueça esqueças""".split()
     ),
     marks="ãõçÃÕÇ",
     # "nh", "lh" after a vowel that does not open its word ("unhappy", "inhale" do) and before
@@ -90,7 +90,7 @@ PACK = Pack(
     continues=frozenset("ela ele eles elas seu sua seus suas dele dela também ambos ambas é trabalha mora tem".split()),
     told_as=frozenset({"es"}),
     request_verbs=("lembra", "lembre", "lembrar", "lembre-se"),
-    forget_requests=(r"n[aã]o\s+(?:se\s+|te\s+)?esque[cç](?:e|a|as)",),
+    forget_requests=(r"(?:n[aã]o|nunca)\s+(?:se\s+|te\s+)?esque[cç](?:e|a|as)",),
     vowels="aeiou",
     remember_cues=(
         r"lembr[\w-]*",
@@ -656,7 +656,7 @@ PACK = Pack(
     pronoun_tails=frozenset(
         """pra pras pro pros para por em no na nos nas de do da dos das desde até ate quando se porque assim já ja
         sempre também tambem agora depois antes enquanto com sem sobre bem aí ai pfv pf obrigado obrigada valeu
-        qdo qnd qndo como e mas algures""".split()
+        qdo qnd qndo como e mas algures nunca jamais""".split()
     ),
     signal_refusals=(
         ("asks-if-remembered", "^(?:voc[eê]|tu|c[eê]|vc)\\s+(?:ainda\\s+)?(?:se\\s+)?(?:lembra|lembras|recorda)\\b"),
