@@ -6,8 +6,8 @@ warfarin." keeps the second sentence with the first; "… Now write the tests fo
 parser", "… Gracias, sos un genio", "… Estou bem ansioso com o prazo" do not. No word says
 which: the rules join a sentence that opens with a pronoun, and an attacker found that
 joining one that opens with the user's own ("My bad, I meant Rust") wrote remarks. Here a
-logistic regression on the USE vector of the sentence alone learns it from the pairs a
-helper wrote to train on (``data/language_eval/follow_on_train.jsonl``), and is measured
+logistic regression on the USE vector of the sentence alone learns it from the pairs two
+helpers wrote to train on (``data/language_eval/follow_on_train*.jsonl``), and is measured
 on the two sets other helpers wrote (``follow_on``, ``follow_on2``), never trained on:
 
 - the regularisation by log loss over five folds of the training pairs;
@@ -42,7 +42,9 @@ from vault_memory.index.embedder import UseEmbedder  # noqa: E402
 from vault_memory.lang import judge  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "language_eval"
-TRAIN = DATA / "follow_on_train.jsonl"
+#: the pairs helpers wrote to train on: the first, and a second asked for harder details
+#: (a pronoun back, a fragment, what follows from the fact) and harder others
+TRAIN = (DATA / "follow_on_train.jsonl", DATA / "follow_on_train2.jsonl")
 SETS = ("follow_on", "follow_on2")
 L2 = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 FOLDS = 5
@@ -77,7 +79,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write the fitted judge into the package")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in TRAIN.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line) for path in TRAIN for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     model = UseEmbedder()
     x = model.embed([r["next"] for r in rows]).astype(np.float64)
     y = np.array([r["label"] == "goes_on" for r in rows], dtype=float)

@@ -112,15 +112,19 @@ def of_their_world(vector: Sequence[float]) -> float:
 #: the fitted judge of a sentence said right after a kept request: a detail of its fact
 #: ("My psychiatrist, Dr. Okafor, may change the dose", "Lo tenemos en Bitbucket, no en
 #: GitHub", "Às 9h15, com o Dr. Nogueira"), or something else (a task, a question, a thanks,
-#: a remark of the chat, a mood). Trained by ``benchmarks/follow_on_judge.py`` on pairs a
-#: helper wrote to train on, on the vector of the sentence alone
+#: a remark of the chat, a mood). Trained by ``benchmarks/follow_on_judge.py`` on pairs two
+#: helpers wrote to train on (the second: details that point back, fragments, what follows
+#: from the fact; others of the same topic), on the vector of the sentence alone
 FOLLOW_ON_WEIGHTS = Path(__file__).with_name("follow_on_judge.json")
 #: at or above this a sentence that no word joins to the request before it is kept with its
 #: fact. Chosen by ``benchmarks/follow_on_judge.py`` on the tune halves of ``follow_on`` and
 #: ``follow_on2`` (two other helpers, who saw no rule; ``language_eval.py``, rows
 #: ``follow_on_*``), by details kept less twice the other sentences written (.3 to .5 tie:
 #: the stricter). A floor on the sentence's cosine with the fact, tried beside it, only
-#: refused details (a time, a place lies near nothing: "Every second Sunday, 9 to 1")
+#: refused details (a time, a place lies near nothing: "Every second Sunday, 9 to 1").
+#: Refitted on the second helper's pairs, the script chose .4 by one detail of the tune
+#: halves; on the held halves .4 wrote three remarks more for one detail more, so it stays
+#: .5 (a remark joined to a fact is read as the user's in every session)
 GOES_ON = 0.5
 
 
