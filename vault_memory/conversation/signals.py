@@ -601,14 +601,16 @@ def _apart_from_its_question(sentence: str) -> list[str]:
     sentence), and "can you save that my gym is Ironworks and also what time is it?" kept
     the question in the fact; so did a request of the assistant with no question mark
     ("…, and can you write a poem about her"). Split only where what comes before the
-    question is a request kept on its own; else the sentence as it was."""
+    question is a request kept on its own, or one that points back at what was said before
+    it ("I don't eat pork. Please keep that in mind, and could you suggest a dinner?"); else
+    the sentence as it was."""
     if len(sentence) > _MAX_SENTENCE:
         return [sentence]
     question = sentence.rstrip().endswith("?")
     asked = _QUESTION_AFTER if question else _REQUEST_OF_THE_ASSISTANT
     for split in asked.finditer(sentence):
         head = sentence[: split.start()].rstrip(" ,")
-        if head and _kept_alone(head):
+        if head and (_kept_alone(head) or _trailing_request(head.split()) is not None):
             return [head, sentence[split.end() :]]
     dash = _last(_SPACED_DASH.finditer(sentence)) if question else None
     if dash is not None:  # "remember that my sister lives in Leeds — do you know any good restaurants there?"
@@ -1908,6 +1910,9 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
         asked = _the_request_led_to(match.group("x"), clause) if match else None
         if asked is not None:  # "For the record, remember that…"
             return asked, False
+        both = _two_that_clauses(clause, match) if match and match.group("that") else None
+        if both is not None:
+            return both, False
         if match:
             # the fact is read in the words it is said in: "toma nota de que sou daltónico" is
             # a Spanish row's request of a Portuguese fact
@@ -1927,6 +1932,49 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
                 return asked, False
             return _directive(_trim(match.group("x")), lang, rule), True
     return None, False
+
+
+#: a second clause a request's "that" goes on to, after "and" and a word of "also" at most
+#: ("…, and also that I don't eat eggs", "… y también que no como huevo"); groups "also"
+_AND_THAT = re.compile(
+    r"(?:\s*+,\s*+|\s++)(?P<join>"
+    + "|".join(sorted(map(re.escape, _AND_WORDS)))
+    + r")\s++(?:(?P<also>[^\W\d_]++)\s++)?(?:"
+    + "|".join(sorted(map(re.escape, _THAT_WORDS)))
+    + r")\s++(?=\S)",
+    _I,
+)
+
+
+def _two_that_clauses(clause: str, match: re.Match[str]) -> Signal | None:
+    """The two facts of a request whose "that" governs two clauses joined by "and" ("Can you
+    keep in mind that I'm vegetarian, and also that I don't eat eggs?"), each read as its own
+    request and written as one fact, joined as said. None, and the request read whole as before, when it has
+    no second clause, when either is not kept, or when the user is not the second's subject
+    ("… y que trabaja en un banco": the first's; "… and that annoyed me"). The second had been refused
+    as an order said after the fact, or written in the first person ("…, y también que no
+    como huevo")."""
+    told = match.group("x")
+    head = clause[: match.start("x")]
+    for join in _AND_THAT.finditer(told):
+        if join.group("also") is not None and not says_contrast(join.group("also")):
+            continue  # "… and make sure that the tests pass": no "also" of a fact
+        rest = told[join.end() :]
+        if in_third_person(rest, detect(rest) or detect(clause) or ENGLISH).split()[:1] == rest.split()[:1]:
+            return None  # "… y que trabaja en un banco", "… and that annoyed me": the user is not its subject
+        first, second = _signal(head + told[: join.start()]), _signal(head + rest)
+        if isinstance(first, Signal) and isinstance(second, Signal):
+            going_on = _going_on(second.text, told[join.end() :])
+            return replace(first, text=f"{first.text.rstrip('.')} {join.group('join')} {going_on}")
+        return None
+    return None
+
+
+def _going_on(fact: str, said: str) -> str:
+    """A fact's text said after a join: its first letter in lower case unless its first word
+    was said so ("The user's…" → "the user's…", "A sala…" → "a sala…"; "Ana…" stays)."""
+    first = fact.split(maxsplit=1)[0] if fact.split() else ""
+    return fact if first in said.split() else fact[:1].lower() + fact[1:]
 
 
 def _the_request_led_to(told: str, clause: str) -> Signal | None:

@@ -156,7 +156,7 @@ def third_person(text: str) -> str:
 
     def subject(m: re.Match[str]) -> str:
         """The first verb is the user's when "eu" says it or it is one of the first person."""
-        neg, verb = m.group(1) or "", m.group(2)
+        neg, verb = (m.group(1) or "").lower(), m.group(2)  # "Não como…" → "o usuário não come…"
         third = _in_third(verb, m.group(0).lower().startswith("eu"))
         return f"o usuário {neg}{third}" if third else m.group(0)
 
