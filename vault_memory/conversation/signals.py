@@ -1161,6 +1161,16 @@ class _Reading:
         self.keep_back(back, declined_before)  # "Acuérdate, por fa.": nothing after it, what was before
         return True
 
+    def an_unkept_fact(self, sentence: str) -> bool:
+        """Whether ``sentence``, said before, is a fact of the user's no rule kept alone ("I
+        moved to Porto last year"): not one kept, nor a passing state, a thanks or a task."""
+        return (
+            (self.stated is None or self.stated[0] != sentence)
+            and tells_of_the_user(sentence)
+            and PASSING_STATE.search(sentence) is None
+            and isinstance(_kept(sentence, "", "", self.language), Signal)
+        )
+
     def keep_back(self, back: str, declined_before: int) -> None:
         """What a request pointing back at what was said keeps (``back``), kept or named with
         why, in place of what its own words were refused for."""
@@ -1281,7 +1291,10 @@ class _Reading:
         if len(found) > before:
             self.joins = len(found) - 1 if found[-1].rule.split("+")[0] in _REQUEST_RULES else None
             stated = not any(f.rule.split("+")[0] in _REQUEST_RULES for f in found[before:])
-            self.before_it = [sentence] if stated else []
+            # a fact said just before it that no rule kept alone is kept with it when a request
+            # points back ("I moved to Porto last year. I work at Farfetch now. Remember all this.")
+            earlier = [s for s in self.before_it[-1:] if self.an_unkept_fact(s)]
+            self.before_it = [*earlier, sentence] if stated else []
             self.stated = (sentence, before, len(found)) if stated else None
         elif self.keeps_what_was_said(sentence, declined_before) or self.keeps_what_follows(
             sentence, following, declined_before, opening.rstrip().endswith("?")
@@ -1550,16 +1563,41 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
     """What a request that points back named, kept (or declined with its reason); read in
     its own language, or in ``language`` (the message's) when it is too short to tell
     ("- uso óculos" alone reads as Spanish, "- odeio coentro" as none)."""
-    own = detect(back)
-    if own is None or (len(back.split()) <= _SHORT_WORDS and language in told_alike(own)):
-        own = language
-    kept = _kept(back, "", "", own)
+    said = sentences(back, language)
+    if len(said) > 1:  # "Thanks for the help! My wife is Ana. Remember that.": the thanks is no fact
+        said = [sentence for sentence in said if not _said_to_the_chat(sentence)] or said
+        back = " ".join(said)
+    if len(said) > 1:  # "I have two kids. My wife is Ana. Remember that.": each in its own person
+        each = [_kept(sentence, "", "", _language_of(sentence, language)) for sentence in said]
+        facts = [kept for kept in each if isinstance(kept, Signal)]
+        if len(facts) == len(each):
+            text = " ".join(f"{fact.text.rstrip('.')}." for fact in facts).rstrip(".")
+            found.append(replace(facts[0], text=in_one_gender(text, facts[0].lang), rule="keep-that"))
+            return
+    kept = _kept(back, "", "", _language_of(back, language))
     if isinstance(kept, Signal):
         found.append(replace(kept, rule="keep-that"))
     elif isinstance(kept, _Doubt):
         declined.append(NotKept(back, kept.reason, replace(kept.kept, rule="keep-that")))
     else:
         declined.append(NotKept(back, kept))
+
+
+def _said_to_the_chat(sentence: str) -> bool:
+    """Whether ``sentence`` is said to the chat, not of the user's world: a thanks, a
+    closing, or a state that passes ("I'm so tired today")."""
+    said = sentence.strip()
+    first = fold_accents(said.split(maxsplit=1)[0].casefold().strip(",.!:;")) if said else ""
+    return first in _COURTESY_WORDS or _CLOSING.match(said) is not None or PASSING_STATE.search(said) is not None
+
+
+def _language_of(said: str, language: str | None) -> str | None:
+    """The language ``said`` is read in: its own, or the message's when it is too short to
+    tell and often told as that (``_SHORT_WORDS``)."""
+    own = detect(said)
+    if own is None or (len(said.split()) <= _SHORT_WORDS and language in told_alike(own)):
+        return language
+    return own
 
 
 #: a sentence this many words long or shorter is read in its message's language when that
