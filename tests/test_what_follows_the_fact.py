@@ -48,3 +48,26 @@ def test_a_detail_after_the_request_is_kept_with_its_fact(request_said, detail, 
 def test_what_is_no_detail_of_it_is_not_written(request_said, other, word, written_with_the_judge):
     written = written_with_the_judge(f"{request_said} {other}")
     assert written and word not in written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_written"),
+    [
+        (
+            "Remember that I started at Kestrel Labs. Joined in September as a data engineer. "
+            "My manager is Priya Raman. Now can you review this query?",
+            ["Kestrel Labs", "September", "Priya Raman"],
+            "query",
+        ),
+        (
+            "Recuerda que me operaron de la rodilla. Fue en enero, en el Hospital Alemán. "
+            "El cirujano fue el Dr. Paz. Bueno, ¿me armás una rutina de gimnasio?",
+            ["rodilla", "enero", "Paz"],
+            "rutina",
+        ),
+    ],
+)
+def test_two_details_in_a_row_are_kept_and_what_follows_them_is_not(said, kept, not_written, written_with_the_judge):
+    written = written_with_the_judge(said)
+    assert all(k in written for k in kept), written
+    assert not_written not in written

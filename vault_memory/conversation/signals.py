@@ -419,12 +419,30 @@ def _content_words(text: str, shortest: int = 4) -> set[str]:
     return {w for w in re.findall(r"[^\W\d_]+", fold_accents(text.casefold())) if len(w) >= shortest}
 
 
+#: how many sentences in a row after a kept request the judge may join to its fact
+_GOING_ON_MOST = 2
+
+
 def _gone_on(found: list[Signal], may_go_on: list[tuple[Signal, str]], judge: Judge) -> list[Signal]:
-    """``found`` with each fact joined by the sentence after it that the judge reads as going
+    """``found`` with each fact joined by the sentences after it that the judge reads as going
     on about it ("Remember I take sertraline. My psychiatrist, Dr. Okafor, may change the
-    dose."): no word of that sentence said so, and a request is kept whole."""
-    gone_on = {id(fact): sentence for fact, sentence in may_go_on if judge.goes_on(sentence) >= meaning.GOES_ON}
-    return [_joined(f, gone_on[id(f)]) if id(f) in gone_on else f for f in found]
+    dose."), in order, up to the first it does not: no word of them said so, and a request
+    is kept whole."""
+    gone_on: dict[int, list[str]] = {}
+    stopped: set[int] = set()
+    for fact, sentence in may_go_on:
+        if id(fact) in stopped:
+            continue
+        if judge.goes_on(sentence) >= meaning.GOES_ON:
+            gone_on.setdefault(id(fact), []).append(sentence)
+        else:
+            stopped.add(id(fact))
+    out = []
+    for fact in found:
+        for sentence in gone_on.get(id(fact), []):
+            fact = _joined(fact, sentence)
+        out.append(fact)
+    return out
 
 
 #: why a message the judge read as asking, in words no rule reads, is not kept
@@ -1307,9 +1325,13 @@ class _Reading:
         elif self.joins is not None and _goes_on(opening):
             found[self.joins] = _joined(found[self.joins], opening)
         else:
-            if self.joins is not None and len(declined) == declined_before and not repeated and _may_go_on(opening):
-                self.may_go_on.append((self.joins, opening))  # "My psychiatrist, Dr. Okafor, …": the judge reads it
-            self.joins = None
+            joins, self.joins = self.joins, None
+            if joins is not None and len(declined) == declined_before and not repeated and _may_go_on(opening):
+                self.may_go_on.append((joins, opening))  # "My psychiatrist, Dr. Okafor, …": the judge reads it
+                # the sentence after it may go on too, if this one does ("…the Payments team now?
+                # Got moved over from Growth on Monday. New lead is Carla Nguyen."), up to _GOING_ON_MOST
+                if sum(1 for n, _ in self.may_go_on if n == joins) < _GOING_ON_MOST:
+                    self.joins = joins
             self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
             if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
