@@ -45,3 +45,36 @@ def test_each_sentence_pointed_back_at_is_kept_in_the_third_person(said, kept, w
 def test_a_thanks_before_the_fact_is_not_kept_with_it(said, kept, not_written, written_with_the_judge):
     written = written_with_the_judge(said)
     assert kept in written and not_written not in written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_written"),
+    [
+        (
+            "I'm a welder. Ugh, I'm so wiped out today. My union local is 598. Please remember all this.",
+            ["welder", "598"],
+            "wiped",
+        ),
+        (
+            "I ride a Vespa. Rename the helper in utils.py to load_config. My garage is in Lyon. Remember all this.",
+            ["Vespa", "Lyon"],
+            "utils",
+        ),
+        (
+            "Soy maestra. ¡Gracias por todo lo de ayer! Doy clases en Salta. Recuerda todo eso.",
+            ["maestra", "Salta"],
+            "Gracias",
+        ),
+    ],
+)
+def test_a_mood_a_thanks_or_a_task_among_the_facts_is_left_out(said, kept, not_written, written_with_the_judge):
+    written = written_with_the_judge(said)
+    assert all(k in written for k in kept) and not_written not in written, written
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Thanks so much! I'm wiped out today. Remember all this.", "¡Mil gracias! Hoy estoy muerta de sueño. Recuérdalo."],
+)
+def test_nothing_but_a_thanks_and_a_mood_keeps_nothing(said, written_with_the_judge):
+    assert written_with_the_judge(said) == ""

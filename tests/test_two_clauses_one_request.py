@@ -40,3 +40,24 @@ def test_both_clauses_of_one_request_are_kept(said, kept, written_with_the_judge
 def test_a_request_that_points_back_then_a_question_keeps_the_fact(said, kept, not_written, written_with_the_judge):
     written = written_with_the_judge(said)
     assert kept in written and not_written not in written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "not_written"),
+    [
+        ("remember that my daughter is Ines, and that you need to bump the version before merging", "Ines", "bump"),
+        ("Recuerda que mi suegra vive en Cádiz y que debes borrar la rama vieja", "Cádiz", "rama"),
+        ("Lembra que meu pai se chama Jorge e que isso me deixou triste ontem", "Jorge", "triste"),
+        ("Can you remember that I'm from Gdansk and that the staging build keeps failing?", "Gdansk", "staging"),
+    ],
+)
+def test_a_second_clause_of_the_task_or_pointing_back_is_not_written(said, kept, not_written, written_with_the_judge):
+    written = written_with_the_judge(said)
+    assert kept in written and not_written not in written, written
+
+
+def test_a_second_clause_of_the_same_things_world_goes_on(written_with_the_judge):
+    written = written_with_the_judge(
+        "anota que el servidor de backups es nas-02.casa.lan y que entramos por el puerto 5001"
+    )
+    assert "nas-02.casa.lan" in written and "5001" in written

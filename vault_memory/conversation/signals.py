@@ -120,6 +120,7 @@ from .request_facts import (
     _words_of,
     a_reason_to_you,
     refusal,
+    speaks_to_you,
     task_tail,
 )
 from .request_shapes import (
@@ -1332,7 +1333,9 @@ class _Reading:
                 # Got moved over from Growth on Monday. New lead is Carla Nguyen."), up to _GOING_ON_MOST
                 if sum(1 for n, _ in self.may_go_on if n == joins) < _GOING_ON_MOST:
                     self.joins = joins
-            self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
+            if not _said_to_the_chat(sentence) and not _an_order_of_the_task(sentence):
+                # "I'm a nurse. Thanks for earlier! Remember that.": the nurse, not the thanks
+                self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
             if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
         self.last_kept = before if len(found) > before else None
@@ -1586,8 +1589,11 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
     its own language, or in ``language`` (the message's) when it is too short to tell
     ("- uso óculos" alone reads as Spanish, "- odeio coentro" as none)."""
     said = sentences(back, language)
+    if said and all(map(_said_to_the_chat, said)):  # "¡Muchas gracias! Hoy estoy hecho polvo. Recuérdalo."
+        declined.append(NotKept(back, _SAID_TO_THE_CHAT))
+        return
     if len(said) > 1:  # "Thanks for the help! My wife is Ana. Remember that.": the thanks is no fact
-        said = [sentence for sentence in said if not _said_to_the_chat(sentence)] or said
+        said = [sentence for sentence in said if not _said_to_the_chat(sentence)]
         back = " ".join(said)
     if len(said) > 1:  # "I have two kids. My wife is Ana. Remember that.": each in its own person
         each = [_kept(sentence, "", "", _language_of(sentence, language)) for sentence in said]
@@ -1605,12 +1611,29 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
         declined.append(NotKept(back, kept))
 
 
+#: why what a request pointed back at is not kept when it was a thanks or a passing state
+_SAID_TO_THE_CHAT = "it points at a thanks or a passing state, not a lasting fact"
+
+
 def _said_to_the_chat(sentence: str) -> bool:
     """Whether ``sentence`` is said to the chat, not of the user's world: a thanks, a
     closing, or a state that passes ("I'm so tired today")."""
     said = sentence.strip()
-    first = fold_accents(said.split(maxsplit=1)[0].casefold().strip(",.!:;")) if said else ""
-    return first in _COURTESY_WORDS or _CLOSING.match(said) is not None or PASSING_STATE.search(said) is not None
+    first = fold_accents(said.split(maxsplit=1)[0].casefold().strip(",.!:;¡¿")) if said else ""
+    thanks = (first in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(said)
+    return thanks or PASSING_STATE.search(said) is not None  # "fwiw I'm a teacher…" tells of the user
+
+
+#: the verbs a task is ordered with, in every pack (``Pack.task_imperatives``), folded
+_TASK_IMPERATIVES = frozenset(fold_accents(w.casefold()) for p in all_packs() for w in p.task_imperatives)
+
+
+def _an_order_of_the_task(sentence: str) -> bool:
+    """Whether ``sentence`` orders a task: it opens with a task's verb and names a thing of
+    the task ("Refactor the parser to use async."; "Usa gafas." tells of someone)."""
+    words = sentence.split()
+    first = fold_accents(words[0].casefold().strip(",.!:;¡¿")) if words else ""
+    return first in _TASK_IMPERATIVES and _TASK_WORDS.search(sentence) is not None
 
 
 def _language_of(said: str, language: str | None) -> str | None:
@@ -2020,14 +2043,30 @@ def _two_that_clauses(clause: str, match: re.Match[str]) -> Signal | None:
         if join.group("also") is not None and not says_contrast(join.group("also")):
             continue  # "… and make sure that the tests pass": no "also" of a fact
         rest = told[join.end() :]
+        if _not_of_the_fact(rest, told[: join.start()]):  # "…, and that you should restart the server"
+            first = _signal(head + told[: join.start()])
+            return first if isinstance(first, Signal) else None
         if in_third_person(rest, detect(rest) or detect(clause) or ENGLISH).split()[:1] == rest.split()[:1]:
-            return None  # "… y que trabaja en un banco", "… and that annoyed me": the user is not its subject
+            return None  # "… y que trabaja en un banco": of whom the first clause told, read whole
         first, second = _signal(head + told[: join.start()]), _signal(head + rest)
         if isinstance(first, Signal) and isinstance(second, Signal):
             going_on = _going_on(second.text, told[join.end() :])
             return replace(first, text=f"{first.text.rstrip('.')} {join.group('join')} {going_on}")
         return None
     return None
+
+
+def _not_of_the_fact(clause: str, fact: str) -> bool:
+    """Whether a second clause of a request is none of the first's ``fact``: it speaks to the
+    assistant ("that you should restart…", "que tienes que…"), names a thing of the task
+    where the fact names none and tells nothing of the user or their group ("I live in Leeds
+    and that the deploy script is broken"; "… y que entramos por el puerto 5001" goes on), or
+    points back at what was said ("que eso me molestó")."""
+    words = clause.split()
+    first = fold_accents(words[0].casefold().strip(",.!?")) if words else ""
+    # of the task, not of the user or their group ("…y que entramos por el puerto 2222")
+    of_the_task = _TASK_WORDS.search(clause) is not None and not _TASK_WORDS.search(fact)
+    return speaks_to_you(words) or (of_the_task and not _of_them_or_their_group(clause)) or first in _BACK_WORDS
 
 
 def _going_on(fact: str, said: str) -> str:
