@@ -72,6 +72,7 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime as dt
+import functools
 import json
 import re
 import sys
@@ -524,17 +525,26 @@ _NOT = frozenset("not no dont doesnt didnt isnt arent wasnt wont cant never nao 
 def _person_free(text: str, lang: str) -> list[str]:
     """The stems of ``text``'s words that no change of person rewrites: the function words of
     its language and the first person's words left out, a word of "not" kept as one mark."""
-    from whoosh.lang import stemmer_for_language
-
-    stem = stemmer_for_language(lang)
-    function_words = {vmem.lang.fold_accents(w) for w in vmem.lang.pack(lang).function_words} | _FIRST_PERSON
+    stem, left_out = _stemmer_and_words_left_out(lang)
     out = []
     for word in re.findall(r"\w+", vmem.lang.fold_accents(text.casefold()).replace("'", "").replace("’", "")):
         if word in _NOT:
             out.append("¬")
-        elif word not in function_words and word not in {"user", "users", "usuario", "usuaria"}:
+        elif word not in left_out:
             out.append(stem(word))
     return out
+
+
+@functools.cache
+def _stemmer_and_words_left_out(lang: str) -> tuple[Callable[[str], str], frozenset[str]]:
+    """``lang``'s stemmer, and the words ``_person_free`` leaves out: its function words
+    (folded), the first person's, and the user named in the third."""
+    from whoosh.lang import stemmer_for_language
+
+    function_words = {vmem.lang.fold_accents(w) for w in vmem.lang.pack(lang).function_words}
+    return stemmer_for_language(lang), frozenset(
+        function_words | _FIRST_PERSON | {"user", "users", "usuario", "usuaria"}
+    )
 
 
 def _same_stem(said: str, written: str) -> bool:

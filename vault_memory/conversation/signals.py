@@ -1619,8 +1619,7 @@ def _said_to_the_chat(sentence: str) -> bool:
     """Whether ``sentence`` is said to the chat, not of the user's world: a thanks, a
     closing, or a state that passes ("I'm so tired today")."""
     said = sentence.strip()
-    first = fold_accents(said.split(maxsplit=1)[0].casefold().strip(",.!:;¡¿")) if said else ""
-    thanks = (first in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(said)
+    thanks = (_first_word(said) in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(said)
     return thanks or PASSING_STATE.search(said) is not None  # "fwiw I'm a teacher…" tells of the user
 
 
@@ -1631,9 +1630,13 @@ _TASK_IMPERATIVES = frozenset(fold_accents(w.casefold()) for p in all_packs() fo
 def _an_order_of_the_task(sentence: str) -> bool:
     """Whether ``sentence`` orders a task: it opens with a task's verb and names a thing of
     the task ("Refactor the parser to use async."; "Usa gafas." tells of someone)."""
-    words = sentence.split()
-    first = fold_accents(words[0].casefold().strip(",.!:;¡¿")) if words else ""
-    return first in _TASK_IMPERATIVES and _TASK_WORDS.search(sentence) is not None
+    return _first_word(sentence) in _TASK_IMPERATIVES and _TASK_WORDS.search(sentence) is not None
+
+
+def _first_word(sentence: str) -> str:
+    """The first word of ``sentence``, folded, without the marks around it ("¡Gracias" → "gracias")."""
+    words = sentence.split(maxsplit=1)
+    return fold_accents(words[0].casefold().strip(",.!:;¡¿")) if words else ""
 
 
 def _language_of(said: str, language: str | None) -> str | None:
@@ -2042,16 +2045,15 @@ def _two_that_clauses(clause: str, match: re.Match[str]) -> Signal | None:
     for join in _AND_THAT.finditer(told):
         if join.group("also") is not None and not says_contrast(join.group("also")):
             continue  # "… and make sure that the tests pass": no "also" of a fact
-        rest = told[join.end() :]
-        if _not_of_the_fact(rest, told[: join.start()]):  # "…, and that you should restart the server"
-            first = _signal(head + told[: join.start()])
+        fact, rest = told[: join.start()], told[join.end() :]
+        if _not_of_the_fact(rest, fact):  # "…, and that you should restart the server"
+            first = _signal(head + fact)
             return first if isinstance(first, Signal) else None
         if in_third_person(rest, detect(rest) or detect(clause) or ENGLISH).split()[:1] == rest.split()[:1]:
             return None  # "… y que trabaja en un banco": of whom the first clause told, read whole
-        first, second = _signal(head + told[: join.start()]), _signal(head + rest)
+        first, second = _signal(head + fact), _signal(head + rest)
         if isinstance(first, Signal) and isinstance(second, Signal):
-            going_on = _going_on(second.text, told[join.end() :])
-            return replace(first, text=f"{first.text.rstrip('.')} {join.group('join')} {going_on}")
+            return replace(first, text=f"{first.text.rstrip('.')} {join.group('join')} {_going_on(second.text, rest)}")
         return None
     return None
 
