@@ -2023,7 +2023,7 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
 #: a second clause a request's "that" goes on to, after "and" and a word of "also" at most
 #: ("…, and also that I don't eat eggs", "… y también que no como huevo"); groups "also"
 _AND_THAT = re.compile(
-    r"(?:\s*+,\s*+|\s++)(?P<join>"
+    r"(?<!\s)(?:\s*+,\s*+|\s++)(?P<join>"  # a run of spaces read from its start once
     + "|".join(sorted(map(re.escape, _AND_WORDS)))
     + r")\s++(?:(?P<also>[^\W\d_]++)\s++)?(?:"
     + "|".join(sorted(map(re.escape, _THAT_WORDS)))
