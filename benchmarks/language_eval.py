@@ -21,6 +21,8 @@ what the offline reading does with them:
   and a request beside such words keeps its fact (``requests_right``);
 - ``joined_verbs``: a fact said in the first person written in the third, the verbs of
   its joined clauses too ("…y corro los jueves" → "…y el usuario corre los jueves");
+  ``first_verbs``: the same on verbs of every kind and their tenses, beside nouns that
+  open a sentence as a verb would ("Seguro do carro…": kept as said);
 - ``possessive``: a noun the user says is theirs written as theirs with its whole phrase
   ("mi seguro médico es…" → "el seguro médico del usuario es…", not "el seguro del usuario
   médico"), and one said alone with what is said of it after ("mi hermano vive…");
@@ -384,29 +386,44 @@ def _joined_verbs(split: str, show: bool) -> dict:
     user's, the first clause's and those of the clauses joined to it ("juego al pádel y corro
     los jueves" → "…juega… y… corre…"), in its third person, and the words that only look
     like one ("pan y queso", "el trabajo") as said (``joined_verbs.json``, a helper's who saw
-    no rule; ``lang.in_third_person``)."""
+    no rule; ``lang.in_third_person``); and the same of facts whose verbs are of every kind,
+    present and past, beside nouns that open a sentence as a verb would (``first_verbs.json``,
+    another helper's, written before the lexicon was used)."""
     from vault_memory.lang import in_third_person
 
     def count(text: str, word: str) -> int:
         return len(re.findall(r"(?<!\w)" + re.escape(word.casefold()) + r"(?!\w)", text.casefold()))
 
-    table: dict = collections.defaultdict(lambda: [0, 0])
-    for case in cases("joined_verbs", split):
-        written = in_third_person(case["said"], case["lang"])
-        kept = collections.Counter(w.casefold() for w in case["keep"])
-        right = all(count(written, third) >= 1 for _, third in case["verbs"])
-        right = right and all(
-            count(written, first) <= kept[first.casefold()]
-            for first, third in case["verbs"]
-            if first.casefold() != third.casefold()
-        )
-        right = right and all(count(written, word) >= n for word, n in kept.items())
-        table[case["lang"]][0] += right
-        table[case["lang"]][1] += 1
-        if show and not right:
-            print(f"JOINED [{case['id']}] {case['said']!r} -> {written!r} (verbs {case['verbs']}, keep {case['keep']})")
-    out = by_language(table)
-    return {"joined_verbs": out}
+    out = {}
+    for name in ("joined_verbs", "first_verbs"):
+        table: dict = collections.defaultdict(lambda: [0, 0])
+        for case in cases(name, split):
+            right, written = _in_their_third(case, count, in_third_person)
+            table[case["lang"]][0] += right
+            table[case["lang"]][1] += 1
+            if show and not right:
+                print(
+                    f"JOINED [{case['id']}] {case['said']!r} -> {written!r} (verbs {case['verbs']}, keep {case['keep']})"
+                )
+        out[name] = by_language(table)
+    return out
+
+
+def _in_their_third(
+    case: dict, count: Callable[[str, str], int], in_third_person: Callable[[str, str | None], str]
+) -> tuple[bool, str]:
+    """Whether every verb of ``case`` is written in its third person, none left in the first,
+    and every look-alike as said; and what was written."""
+    written = in_third_person(case["said"], case["lang"])
+    kept = collections.Counter(w.casefold() for w in case["keep"])
+    right = all(count(written, third) >= 1 for _, third in case["verbs"])
+    right = right and all(
+        count(written, first) <= kept[first.casefold()]
+        for first, third in case["verbs"]
+        if first.casefold() != third.casefold()
+    )
+    right = right and all(count(written, word) >= n for word, n in kept.items())
+    return right, written
 
 
 def _possessive(split: str, show: bool) -> dict:
@@ -548,11 +565,18 @@ def _stemmer_and_words_left_out(lang: str) -> tuple[Callable[[str], str], frozen
 
 
 def _same_stem(said: str, written: str) -> bool:
-    """One word in two persons: the same stem, or one stem the other's with its ending
-    ("salg", "sal": "salgo", "sale")."""
-    return said == written or (
-        min(len(said), len(written)) >= 3 and (said.startswith(written) or written.startswith(said))
+    """One word in two persons: the same stem, one stem the other's with its ending ("salg",
+    "sal": "salgo", "sale"), or one word less the vowel of its person that a stemmer left on
+    it ("entro", "entra")."""
+    return (
+        said == written
+        or (min(len(said), len(written)) >= 3 and (said.startswith(written) or written.startswith(said)))
+        or (min(len(said), len(written)) >= 4 and said[:-1] == written[:-1] and said[-1] + written[-1] in _PERSONS)
     )
+
+
+#: the last vowels of a verb's first person and its third, once a stemmer left them on
+_PERSONS = frozenset({"oa", "oe", "ao", "eo"})
 
 
 def kept_in(value: str, written: str, lang: str) -> bool:
