@@ -70,6 +70,7 @@ from ..index.locks import release, try_lock
 from ..index.plan import SyncReport
 from ..index.snapshot import Snapshot
 from ..index.store import Index
+from ..lang import prepare_lexicons
 from ..recall.delta import Sessions
 from ..recall.engine import Engine
 from ..vault.fsutil import private_dir
@@ -444,6 +445,12 @@ class Daemon:
                     log.info("the request judge's model prepared in %.1f s", time.perf_counter() - started)
             except Exception as e:  # noqa: BLE001 - a warm-up: the first prompt that needs it loads it
                 log.warning("could not prepare the request judge's model: %s", e)
+            started = time.perf_counter()
+            try:
+                loaded = prepare_lexicons()
+                log.info("the verb lexicons (%s) loaded in %.1f s", ", ".join(loaded), time.perf_counter() - started)
+            except Exception as e:  # noqa: BLE001 - as above
+                log.warning("could not load the verb lexicons: %s", e)
 
         threading.Thread(target=prepare, name="vmem-prepare-judge", daemon=True).start()
 

@@ -12,6 +12,7 @@ from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages, told_alike
 from .grammar import in_one_gender, in_third_person
 from .keys import key_concept, key_names, value_wrapping
+from .lexicon import prepare as prepare_lexicons
 from .marks import conflict_marks
 from .pack import Pack
 from .question import Question, read_question
@@ -47,6 +48,7 @@ __all__ = [
     "key_concept",
     "key_names",
     "languages",
+    "prepare_lexicons",
     "may_be_about",
     "normalize_space",
     "not_utf8",

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
 
+from ..lexicon import verb_lemma
 from ..text import fold_accents, longest_first
 from . import in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -442,13 +444,23 @@ def present_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRESENT.get(low) or _ES_IRREGULAR_PRESENT[folded]
     if not low.endswith("o") or len(low) < 4:
         return None
-    stem = low[:-1]
+    return _present_of(low[:-1], _ES_VERBS) or _present_of(low[:-1], _lexicon_verb(low))
+
+
+def _present_of(stem: str, verbs: Collection[str]) -> str | None:
     for said, spelt in ((stem, stem), *_ES_SPELLING(stem)):
         for root in _undone(fold_accents(spelt)):
             for ending in ("ar", "er", "ir"):
-                if root + ending in _ES_VERBS:
+                if root + ending in verbs:
                     return said + ("a" if ending == "ar" else "e")
     return None
+
+
+def _lexicon_verb(word: str) -> frozenset[str]:
+    """The verb the lexicon says ``word`` is a form of, folded, for a verb the lists above
+    do not know ("friego" → "fregar", "abastezco" → "abastecer"; "piso" is a noun there)."""
+    lemma = verb_lemma(word, "es")
+    return frozenset({fold_accents(lemma)}) if lemma else frozenset()
 
 
 def first_third(word: str) -> str | None:
@@ -478,6 +490,11 @@ def preterite_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRETERITE[folded]
     if len(folded) < 4:
         return None  # "sí", "mí", "así"
+    return _preterite_of(low, _ES_VERBS) or _preterite_of(low, _lexicon_verb(low))
+
+
+def _preterite_of(low: str, verbs: Collection[str]) -> str | None:
+    folded = fold_accents(low)
     stem = folded[:-1]
     if low.endswith("é"):
         spellings = [stem]
@@ -487,11 +504,11 @@ def preterite_third(word: str) -> str | None:
             spellings.append(stem[:-1])  # "llegué" → "llegar"
         if stem.endswith("c"):
             spellings.append(stem[:-1] + "z")  # "empecé" → "empezar"
-        return next((spelt + "ó" for spelt in spellings if spelt + "ar" in _ES_VERBS), None)
+        return next((spelt + "ó" for spelt in spellings if spelt + "ar" in verbs), None)
     if folded.endswith("i"):
-        if stem + "er" in _ES_VERBS:
+        if stem + "er" in verbs:
             return stem + ("yó" if stem[-1] in "aeiou" else "ió")
-        if stem + "ir" in _ES_VERBS:
+        if stem + "ir" in verbs:
             spelt = stem.endswith(("gu", "qu"))  # "seguí": the u is the g's, not the stem's vowel
             if stem[-1] in "aeiou" and not spelt:
                 return stem + "yó"  # "construí" → "construyó"

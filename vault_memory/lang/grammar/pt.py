@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
 
+from ..lexicon import verb_lemma
 from ..text import fold_accents
 from . import in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -246,7 +248,7 @@ def _said_by_eu(m: re.Match[str]) -> str:
 def _in_third(verb: str, said_with_eu: bool) -> str | None:
     """A verb of the first person in the third: a known one, or, after "eu", one in "-o"
     ("trabalho" → "trabalha"); None for a word that is neither."""
-    third = _PT_FIRST_PERSON.get(verb.lower()) or present_third(verb)
+    third = _PT_FIRST_PERSON.get(verb.lower()) or first_third(verb)
     if third is None and said_with_eu and verb.lower().endswith("o") and len(verb) > 3:
         third = verb[:-1] + "a"
     return third
@@ -302,7 +304,7 @@ def _joined_clauses(text: str) -> str:
     def before_a_verb(word: str, after: str) -> bool:
         return re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", after, _I) is not None
 
-    return said_again(text, _PT_JOINED, present_third, "o usuário", "se", before_a_verb)
+    return said_again(text, _PT_JOINED, first_third, "o usuário", "se", before_a_verb)
 
 
 def present_third(word: str) -> str | None:
@@ -317,14 +319,45 @@ def present_third(word: str) -> str | None:
         return known
     if not low.endswith("o") or len(low) < 4:
         return None
-    stem = low[:-1]
-    if stem + "ar" in _PT_VERBS:
+    return _present_of(low[:-1], _PT_VERBS) or _present_of(low[:-1], _lexicon_verb(low))
+
+
+def _present_of(stem: str, verbs: Collection[str]) -> str | None:
+    if stem + "ar" in verbs:
         return stem + "a"
     for spelt in _pt_spellings(stem):
         for ending in ("er", "ir"):
-            if spelt + ending in _PT_VERBS:
+            if spelt + ending in verbs:
                 return spelt + "e"
     return None
+
+
+def preterite_third(word: str) -> str | None:
+    """The third person of a first person of the past of a verb in "-er" or "-ir"
+    ("descobri" → "descobriu", "perdi" → "perdeu", "abasteci" → "abasteceu"), or None for a
+    word that is none of a known verb's; those in "-ar" ("troquei") are ``_PT_PAST``'s."""
+    low = word.lower()
+    if len(low) < 4 or not low.endswith(("i", "í")):
+        return None
+    stem = fold_accents(low)[:-1]
+    for verbs in (_PT_FOLDED_VERBS(), _lexicon_verb(low)):
+        for ending, third in (("er", "eu"), ("ir", "iu")):
+            if stem + ending in verbs:
+                return low[:-1] + third
+    return None
+
+
+def first_third(word: str) -> str | None:
+    """The third person of a first person of the present or of the past ("torço" →
+    "torce", "perdi" → "perdeu"), or None for a word that is neither of a known verb's."""
+    return present_third(word) or preterite_third(word)
+
+
+def _lexicon_verb(word: str) -> frozenset[str]:
+    """The verb the lexicon says ``word`` is a form of, for a verb the lists above do not
+    know ("abasteço" → "abastecer", "descobri" → "descobrir"; "seguro" is a noun there)."""
+    lemma = verb_lemma(word, "pt")
+    return frozenset({lemma, fold_accents(lemma)}) if lemma else frozenset()
 
 
 @functools.cache

@@ -1,0 +1,63 @@
+"""The verbs of a language, from a maintained lexicon: simplemma's lemma lists (Wiktionary
+and Měchura's lists, about 900,000 forms a language), so a verb the grammar's short lists
+never named ("abasteço", "descubrí", "friego") is still known for what it is.
+
+Only a word's own entry decides: "piso", "seguro", "curso" are nouns there (their lemma is
+themselves), so a sentence that opens with one is not read as the user's verb; a form the
+lexicon gives to a verb ("abasteço" → "abastecer") is. The lists load once a process and a
+language, on the first word that needs them (about a second; the daemon loads them in the
+background when it starts), read from the compressed stream with no dictionary built (13 MB,
+not 100). Without simplemma, nothing is known here and the grammar's lists decide alone."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+
+#: the endings of an infinitive, by language: a lemma with one is a verb's
+_INFINITIVE = {"es": ("ar", "er", "ir", "ír"), "pt": ("ar", "er", "ir", "or", "ôr")}
+_LOCK = threading.Lock()
+_LOADED: dict[str, Mapping[str, str] | None] = {}
+
+
+def verb_lemma(word: str, lang: str) -> str | None:
+    """The infinitive of the verb ``word`` is a form of, as the lexicon of ``lang`` gives
+    it ("abasteço" → "abastecer", "perdí" → "perder"), or None: a noun or adjective there
+    ("piso", "seguro"), a word it does not hold, or a language it has no verbs of. A word
+    typed without the accent of its past ("perdi", es) is looked up with it too."""
+    endings = _INFINITIVE.get(lang)
+    forms = _forms(lang) if endings is not None else None
+    if forms is None or endings is None:
+        return None
+    low = word.casefold()
+    for spelt in (low, *([low[:-1] + "í"] if lang == "es" and low.endswith("i") else [])):
+        lemma = forms.get(spelt)
+        if lemma is not None and lemma != spelt and lemma.endswith(endings):
+            return lemma
+    return None
+
+
+def prepare() -> list[str]:
+    """Load every language's lexicon now, the languages it has verbs of (a daemon's warm-up:
+    a prompt is read for a second at most, and the first one to need a lexicon would spend
+    it loading)."""
+    return [lang for lang in _INFINITIVE if _forms(lang) is not None]
+
+
+def _forms(lang: str) -> Mapping[str, str] | None:
+    if lang not in _LOADED:
+        with _LOCK:  # one load, when the warm-up and a first prompt ask at once
+            if lang not in _LOADED:
+                _LOADED[lang] = _load(lang)
+    return _LOADED[lang]
+
+
+def _load(lang: str) -> Mapping[str, str] | None:
+    try:
+        from simplemma.strategies import StreamDictionaryFactory
+    except ImportError:  # an install without it: the grammar's lists decide alone
+        return None
+    try:
+        return StreamDictionaryFactory(cache_max_size=0).get_dictionary(lang)
+    except (OSError, ValueError):
+        return None
