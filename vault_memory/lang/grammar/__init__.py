@@ -151,13 +151,15 @@ CLAUSE_END = re.compile(r"(?<!\s)\s*+(?:[.!?;]|$)")  # read after a word: from a
 _SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
 
 
-def a_list_item(before: str, a_verb: Callable[[str], object] = lambda word: None) -> bool:
+def a_list_item(
+    before: str, a_verb: Callable[[str], object] = lambda word: None, segment_end: re.Pattern[str] = _SEGMENT_END
+) -> bool:
     """Whether the words just before a join are an item of a list, two words or fewer since
     the last comma or join ("baile, canto, juego de mesa", "drinks, food and live music"):
     what follows is the next item, not a clause with a verb of the user's. Two words that
     open with a verb (``a_verb``: its third, or None) are a clause ("…, duermo poco y pido…");
     one word alone is an item whatever it is ("baile, canto, juego de mesa")."""
-    words = _SEGMENT_END.split(before)[-1].split()
+    words = segment_end.split(before)[-1].split()
     return len(words) <= 1 or (len(words) == 2 and not a_verb(words[0]))
 
 
@@ -166,9 +168,15 @@ def a_list_item(before: str, a_verb: Callable[[str], object] = lambda word: None
 _ITEM_AFTER = re.compile(r"(?<!\s)\s*+(?:,|(?<=\s)(?:and|or|y|e|o|ou)\b)", re.IGNORECASE)
 
 
-def an_item_before(after: str) -> bool:
-    """Whether what follows a word (``after``) makes it an item of a list, not a clause's verb."""
-    return _ITEM_AFTER.match(after) is not None
+def an_item_before(after: str, item_after: re.Pattern[str] = _ITEM_AFTER) -> bool:
+    """Whether what follows a word (``after``) makes it an item of a list, not a clause's verb
+    (``item_after``: a language's own joins, where another's is a word of its own: Portuguese
+    "o" is "the", not Spanish "or")."""
+    return item_after.match(after) is not None
+
+
+#: a list's joins of one language (``said_again``): what ends an item before and after a word
+Joins = tuple[re.Pattern[str], re.Pattern[str]]
 
 
 def said_again(
@@ -178,16 +186,21 @@ def said_again(
     user: str,
     reflexive: str,
     stays: Callable[[str, str], bool],
+    joins: Joins = (_SEGMENT_END, _ITEM_AFTER),
 ) -> str:
     """``text`` with each verb of the first person that opens a clause joined to another
     (``joined``: groups the join, the words before the verb, a reflexive pronoun, the verb)
     in the third (``third_of``), the user said again before it (``user``; ``reflexive``: the
     third's pronoun): "…y corro los jueves" → "…y el usuario corre los jueves". A name, a
-    list's item, a word no verb's, and one ``stays(word, what follows)`` keeps, stay as said."""
+    list's item (``joins``: its language's), a word no verb's, and one ``stays(word, what
+    follows)`` keeps, stay as said."""
 
     def again(m: re.Match[str]) -> str:
         word, after = m.group(4), m.string[m.end() :]
-        if word[0].isupper() or a_list_item(m.string[: m.start()], third_of) or an_item_before(after):
+        labelled = m.group(1).startswith(":")  # "Carro: dirijo um Gol": a label, no list's item, before it
+        listed = not labelled and a_list_item(m.string[: m.start()], third_of, joins[0])
+        listed = listed or an_item_before(after, joins[1])
+        if word[0].isupper() or listed:
             return m.group(0)  # a name ("Paseo de Gracia"), an item ("baile, canto, juego de mesa")
         if not m.group(2) and CLAUSE_END.match(after):
             return m.group(0)  # a word that ends what is said is as often a noun, unless an adverb stands before

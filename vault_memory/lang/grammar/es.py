@@ -144,7 +144,9 @@ def third_person(text: str) -> str:
     reflexive = re.match(rf"^(?:yo\s+)?({_ES_LEADING}\s+)?me\s+(\w+)\b", out, flags=_I)
     # "me mudé a Quito" → "el usuario se mudó a Quito", "me ducho de noche" → "el usuario se ducha…"
     third = reflexive and (
-        _ES_REFLEXIVE.get(fold_accents(reflexive.group(2).lower())) or first_third(reflexive.group(2))
+        _ES_REFLEXIVE.get(fold_accents(reflexive.group(2).lower()))
+        or first_third(reflexive.group(2))
+        or _typed_past(reflexive.group(2))
     )
     if reflexive and third:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
@@ -404,7 +406,7 @@ _ES_JOINED_LEADING = (
 )
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _ES_JOINED = re.compile(
-    rf"(,\s*(?:y\s+|pero\s+|mas\s+)?|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
+    rf"([,;:]\s*(?:y\s+|pero\s+|mas\s+)?|\s(?:y|e|pero|mas|o|porque)\s+)(?:yo\s+)?((?:{_ES_JOINED_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
     _I,
 )
 
@@ -518,6 +520,12 @@ def _preterite_of(low: str, verbs: Collection[str]) -> str | None:
                 stem = stem[:at] + ("i" if stem[at] == "e" else "u") + stem[at + 1 :]
             return stem + "ió"
     return None
+
+
+def _typed_past(word: str) -> str | None:
+    """The third person of a past in "-é" typed without its accent, after a pronoun that
+    stands before it ("me gradue" → "se graduó"): an order puts its pronoun after ("gradúese")."""
+    return preterite_third(word[:-1] + "é") if word.lower().endswith("e") else None
 
 
 def order_form(word: str) -> bool:

@@ -284,7 +284,7 @@ _PT_VERBS = frozenset(
 )
 #: how a clause joined to one of the user's opens: a comma or a join, with who says it left out
 _PT_JOINED = re.compile(
-    rf"(,\s*(?:e\s+|mas\s+)?|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
+    rf"([,;:]\s*(?:e\s+|mas\s+)?|\s(?:e|mas|ou|porque)\s+)(?:eu\s+)?((?:{_PT_LEADING}\s+)*)(me\s+)?([^\W\d_]{{3,}})(?=\s+[^\W\d_]|\s*+(?:[.!?;]|$))",
     _I,
 )
 #: the first persons of the present whose third is no ending's change ("faço" → "faz")
@@ -304,7 +304,14 @@ def _joined_clauses(text: str) -> str:
     def before_a_verb(word: str, after: str) -> bool:
         return re.match(r"\s+(?:[oa]\s+usuári[oa]|sou|estou|tenho)\b", after, _I) is not None
 
-    return said_again(text, _PT_JOINED, first_third, "o usuário", "se", before_a_verb)
+    return said_again(text, _PT_JOINED, first_third, "o usuário", "se", before_a_verb, _PT_JOINS)
+
+
+#: what ends a list's item in Portuguese, before a word and after it ("o" is the article)
+_PT_JOINS = (
+    re.compile(r"[,;:]|\b(?:e|mas|ou)\b", _I),
+    re.compile(r"(?<!\s)\s*+(?:,|(?<=\s)(?:e|ou)\b)", _I),
+)
 
 
 def present_third(word: str) -> str | None:
@@ -327,8 +334,8 @@ def _present_of(stem: str, verbs: Collection[str]) -> str | None:
         return stem + "a"
     for spelt in _pt_spellings(stem):
         for ending in ("er", "ir"):
-            if spelt + ending in verbs:
-                return spelt + "e"
+            if spelt + ending in verbs:  # "conduzo" → "conduz", as "faço" → "faz"
+                return spelt if spelt.endswith("z") else spelt + "e"
     return None
 
 
@@ -337,8 +344,8 @@ def preterite_third(word: str) -> str | None:
     ("descobri" → "descobriu", "perdi" → "perdeu", "abasteci" → "abasteceu"), or None for a
     word that is none of a known verb's; those in "-ar" ("troquei") are ``_PT_PAST``'s."""
     low = word.lower()
-    if len(low) < 4 or not low.endswith(("i", "í")):
-        return None
+    if len(low) < 3 or not low.endswith(("i", "í")):
+        return None  # "vi", "li": "ver", "ler" say "viu", "leu"
     stem = fold_accents(low)[:-1]
     for verbs in (_PT_FOLDED_VERBS(), _lexicon_verb(low)):
         for ending, third in (("er", "eu"), ("ir", "iu")):
