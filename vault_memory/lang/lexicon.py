@@ -11,6 +11,7 @@ not 100). Without simplemma, nothing is known here and the grammar's lists decid
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping
 
@@ -29,12 +30,40 @@ def verb_lemma(word: str, lang: str) -> str | None:
     forms = _forms(lang) if endings is not None else None
     if forms is None or endings is None:
         return None
+    if word[:1].isupper() and not (own := forms.get(word) or "").endswith(endings) and own:
+        return None  # a name the lexicon holds as one ("Mateo", not "mateo" of "matear")
     low = word.casefold()
+    if low in _function_words(lang) or _spelt_as_another(low, forms, endings):
+        return None  # "pelo" (by the); "numero" typed for "número"
     for spelt in (low, *([low[:-1] + "í"] if lang == "es" and low.endswith("i") else [])):
         lemma = forms.get(spelt)
         if lemma is not None and lemma != spelt and lemma.endswith(endings):
             return lemma
     return None
+
+
+#: the accents a vowel may have lost as typed
+_ACCENTED = {"a": "áâ", "e": "éê", "i": "í", "o": "óô", "u": "ú"}
+
+
+def _spelt_as_another(low: str, forms: Mapping[str, str], endings: tuple[str, ...]) -> bool:
+    """Whether ``low`` with one accent more is a word of its own that is no verb's: the user
+    typed "numero de tarjeta" for "número", not "numerar"'s first person."""
+    for at, vowel in enumerate(low):
+        for accented in _ACCENTED.get(vowel, ""):
+            lemma = forms.get(low[:at] + accented + low[at + 1 :])
+            if lemma is not None and not lemma.endswith(endings):
+                return True
+    return False
+
+
+@functools.cache
+def _function_words(lang: str) -> frozenset[str]:
+    """The pack's function words, which no lexicon's rare verb reads ("pelo" is "by the")."""
+    from .registry import pack  # the packs' grammars use this module: read once they are loaded
+
+    found = pack(lang)
+    return frozenset(found.function_words) if found is not None else frozenset()
 
 
 def prepare() -> list[str]:

@@ -446,7 +446,7 @@ def present_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRESENT.get(low) or _ES_IRREGULAR_PRESENT[folded]
     if not low.endswith("o") or len(low) < 4:
         return None
-    return _present_of(low[:-1], _ES_VERBS) or _present_of(low[:-1], _lexicon_verb(low))
+    return _present_of(low[:-1], _ES_VERBS) or _present_of(low[:-1], _lexicon_verb(word))
 
 
 def _present_of(stem: str, verbs: Collection[str]) -> str | None:
@@ -492,7 +492,7 @@ def preterite_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRETERITE[folded]
     if len(folded) < 4:
         return None  # "sí", "mí", "así"
-    return _preterite_of(low, _ES_VERBS) or _preterite_of(low, _lexicon_verb(low))
+    return _preterite_of(low, _ES_VERBS) or _preterite_of(low, _lexicon_verb(word))
 
 
 def _preterite_of(low: str, verbs: Collection[str]) -> str | None:
@@ -525,7 +525,9 @@ def _preterite_of(low: str, verbs: Collection[str]) -> str | None:
 def _typed_past(word: str) -> str | None:
     """The third person of a past in "-é" typed without its accent, after a pronoun that
     stands before it ("me gradue" → "se graduó"): an order puts its pronoun after ("gradúese")."""
-    return preterite_third(word[:-1] + "é") if word.lower().endswith("e") else None
+    if not word.lower().endswith("e") or _third_form(word):
+        return None  # "me sale un error": "salir"'s present, not "salar"'s past
+    return preterite_third(word[:-1] + "é")
 
 
 def order_form(word: str) -> bool:

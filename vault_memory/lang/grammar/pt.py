@@ -326,7 +326,7 @@ def present_third(word: str) -> str | None:
         return known
     if not low.endswith("o") or len(low) < 4:
         return None
-    return _present_of(low[:-1], _PT_VERBS) or _present_of(low[:-1], _lexicon_verb(low))
+    return _present_of(low[:-1], _PT_VERBS) or _present_of(low[:-1], _lexicon_verb(word))
 
 
 def _present_of(stem: str, verbs: Collection[str]) -> str | None:
@@ -347,7 +347,7 @@ def preterite_third(word: str) -> str | None:
     if len(low) < 3 or not low.endswith(("i", "í")):
         return None  # "vi", "li": "ver", "ler" say "viu", "leu"
     stem = fold_accents(low)[:-1]
-    for verbs in (_PT_FOLDED_VERBS(), _lexicon_verb(low)):
+    for verbs in (_PT_FOLDED_VERBS(), _lexicon_verb(word)):
         for ending, third in (("er", "eu"), ("ir", "iu")):
             if stem + ending in verbs:
                 return low[:-1] + third
