@@ -32,3 +32,9 @@ def value_wrapping() -> frozenset[str]:
     """The words a profile fact wraps its value in, in any pack ("the user's name is", "se
     llama", "se chama"): not its value."""
     return frozenset(word for p in all_packs() for word in p.value_wrapping)
+
+
+@functools.cache
+def colon_labels() -> frozenset[str]:
+    """The words of any pack that label what follows a colon, no key ("Important:", "Ojo:")."""
+    return frozenset(word for p in all_packs() for word in p.colon_labels)

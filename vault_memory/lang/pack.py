@@ -256,6 +256,9 @@ class Pack:
     #: which are not the value (``lifecycle.rules``)
     key_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     value_wrapping: frozenset[str] = field(default_factory=frozenset)
+    #: words people put before a colon that label what follows, no key of the user's
+    #: ("Important: never deploy on Fridays", "Ojo: …"), folded, lower case
+    colon_labels: frozenset[str] = field(default_factory=frozenset)
     #: the user's people and animals by the words of this language, each as a role that
     #: does not depend on it ("hermana", "irmã" → "sister"; ``lang.people``)
     kin: Mapping[str, str] = field(default_factory=dict)

@@ -1,49 +1,11 @@
-"""A key and its value read from a one-line memory ("editor: Neovim", "key: [[link]]"),
-and the label words before a colon that are no key ("Important: …")."""
+"""A key and its value read from a one-line memory ("editor: Neovim", "key: [[link]]");
+the words before a colon that label, no key ("Important: …"), are the packs'."""
 
 from __future__ import annotations
 
 import re
 
-from ..lang import fold_accents
-
-#: words people put before a colon that are labels, not keys ("Important: never deploy on Fridays")
-LABEL_WORDS = frozenset(
-    {
-        "important",
-        "importante",
-        "note",
-        "nota",
-        "notes",
-        "update",
-        "reminder",
-        "recordatorio",
-        "todo",
-        "warning",
-        "aviso",
-        "ojo",
-        "fyi",
-        "ps",
-        "tip",
-        "re",
-        "fwd",
-        "question",
-        "pregunta",
-        "idea",
-        "ok",
-        "also",
-        "tambien",
-        "btw",
-        "edit",
-        "correction",
-        "correccion",
-        "summary",
-        "resumen",
-        "context",
-        "contexto",
-    }
-)
-
+from ..lang import colon_labels, fold_accents
 
 #: a value longer than this many words is a sentence, not the value of a key
 MAX_VALUE_WORDS = 12
@@ -65,7 +27,7 @@ def split_key_value(text: str, max_value_words: int = MAX_VALUE_WORDS) -> tuple[
         or len(key.split()) > 3
         or len(value.split()) > max_value_words
         or key.lower().startswith(("http", "https"))
-        or fold_accents(key).casefold() in LABEL_WORDS
+        or fold_accents(key).casefold() in colon_labels()
     ):
         return None, text.strip()
     return key, value

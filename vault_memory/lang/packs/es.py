@@ -409,6 +409,9 @@ PACK = Pack(
         "family": ("familia",),
         "health": ("salud",),
     },
+    colon_labels=frozenset(
+        "importante nota recordatorio aviso ojo pregunta tambien correccion resumen contexto".split()
+    ),
     value_wrapping=frozenset(
         "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "
         "para".split()
