@@ -23,6 +23,8 @@ what the offline reading does with them:
   its joined clauses too ("…y corro los jueves" → "…y el usuario corre los jueves");
   ``first_verbs``: the same on verbs of every kind and their tenses, beside nouns that
   open a sentence as a verb would ("Seguro do carro…": kept as said);
+- ``colon_keys``: "words: value" read as a key only when the words are one of the user's, not a
+  label or a request to remember ("Carro: Fiat Argo" is, "Lembrete: …", "Remember: …" are not);
 - ``possessive``: a noun the user says is theirs written as theirs with its whole phrase
   ("mi seguro médico es…" → "el seguro médico del usuario es…", not "el seguro del usuario
   médico"), and one said alone with what is said of it after ("mi hermano vive…");
@@ -158,6 +160,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_coding_only("coding_hard13", split, show, judge))
     out.update(_remembering(show, judge))
     out.update(_joined_verbs(split, show))
+    out.update(_colon_keys(split, show))
     out.update(_possessive(split, show))
     out.update(_secrets(split, show))
     out.update(_secrets(split, show, "secrets_fresh"))
@@ -424,6 +427,25 @@ def _in_their_third(
     )
     right = right and all(count(written, word) >= n for word, n in kept.items())
     return right, written
+
+
+def _colon_keys(split: str, show: bool) -> dict:
+    """A one-line note "words: value" read as a key and its value only when the words are a
+    key of the user's ("Carro: Fiat Argo 2021"), not a label, a request to remember or a
+    lead-in ("Lembrete: …", "Recuerda: …", "TL;DR: …"), which would make one more single-valued
+    key of the user ("Remember") and its value replace the last (``colon_labels.json``, a
+    helper's who saw no rule; ``vault.keyvalue.split_key_value``)."""
+    from vault_memory.vault.keyvalue import split_key_value
+
+    table: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("colon_labels", split):
+        key, _ = split_key_value(case["text"])
+        right = key == case["key"]
+        table[case["lang"]][0] += right
+        table[case["lang"]][1] += 1
+        if show and not right:
+            print(f"COLON [{case['id']}] {case['text']!r} -> key {key!r} (expected {case['key']!r})")
+    return {"colon_keys": by_language(table)}
 
 
 def _possessive(split: str, show: bool) -> dict:
