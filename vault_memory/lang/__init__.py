@@ -11,7 +11,7 @@ from .borrow import borrowed
 from .cues import says_change, says_contrast
 from .detect import ENGLISH, PORTUGUESE, SPANISH, detect, languages, told_alike
 from .grammar import in_one_gender, in_third_person
-from .keys import colon_labels, key_concept, key_names, value_wrapping
+from .keys import a_label, key_concept, key_names, value_wrapping
 from .lexicon import prepare as prepare_lexicons
 from .marks import conflict_marks
 from .pack import Pack
@@ -31,10 +31,10 @@ from .subjects import (
 from .text import fold_accents, normalize_space, not_utf8, words
 
 __all__ = [
+    "a_label",
     "Question",
     "about_the_user",
     "borrowed",
-    "colon_labels",
     "conflict_marks",
     "read_question",
     "ENGLISH",

@@ -7,8 +7,11 @@ its keys by a concept (``Pack.key_names``), and the concept is the key's one nam
 from __future__ import annotations
 
 import functools
+import re
 
 from .registry import all_packs
+from .subjects import tells_of_the_user
+from .text import fold_accents
 
 
 @functools.cache
@@ -38,3 +41,25 @@ def value_wrapping() -> frozenset[str]:
 def colon_labels() -> frozenset[str]:
     """The words of any pack that label what follows a colon, no key ("Important:", "Ojo:")."""
     return frozenset(word for p in all_packs() for word in p.colon_labels)
+
+
+@functools.cache
+def _asking_to_keep() -> re.Pattern[str]:
+    """Every pack's words that ask to keep what follows ("remember", "anota aí", "no te
+    olvides", "jot this down"), as one pattern."""
+    cues = [cue for p in all_packs() for cue in (*p.remember_cues, *p.forget_requests)]
+    cues += [idiom for p in all_packs() for idiom, _ in p.request_idioms]
+    return re.compile("|".join(f"(?:{cue})" for cue in cues), re.IGNORECASE)
+
+
+def a_label(words: str, value: str) -> bool:
+    """Whether the ``words`` before a colon label what follows, no key of the user's whose
+    value it is: a pack's label ("Important:", "Ojo:"), a request to keep it ("Remember:",
+    "Anota aí:", "No te olvides:"), or a lead-in to a clause that tells of the user ("Fun
+    fact: I was born on a leap day", "Em suma: estou grávida"). "Remember: I live in Braga"
+    had made "Remember" one more key, whose next value would replace this one."""
+    return (
+        fold_accents(words).casefold() in colon_labels()
+        or _asking_to_keep().search(words) is not None
+        or (len(value.split()) > 1 and tells_of_the_user(value))  # "son's name: Leo" ("leo": I read)
+    )

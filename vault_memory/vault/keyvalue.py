@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..lang import colon_labels, fold_accents
+from ..lang import a_label
 
 #: a value longer than this many words is a sentence, not the value of a key
 MAX_VALUE_WORDS = 12
@@ -17,7 +17,7 @@ def split_key_value(text: str, max_value_words: int = MAX_VALUE_WORDS) -> tuple[
     ``Nota:``) and a value on one line of at most ``max_value_words`` words (the write rules
     allow fewer where a key would replace an old value: ``"City: Porto is where my sister
     lives"`` is a sentence, not a new city)."""
-    m = re.match(r"^\s*([^\W\d_][\w .\-/]{0,30}?)\s*:\s+(\S.*)$", text, flags=re.S)
+    m = re.match(r"^\s*([^\W\d_][\w .\-/'’]{0,30}?)\s*:\s+(\S.*)$", text, flags=re.S)  # "mom's birthday: …"
     if m is None:
         return None, text.strip()
     key, value = m.group(1).strip(), m.group(2).strip()
@@ -27,7 +27,7 @@ def split_key_value(text: str, max_value_words: int = MAX_VALUE_WORDS) -> tuple[
         or len(key.split()) > 3
         or len(value.split()) > max_value_words
         or key.lower().startswith(("http", "https"))
-        or fold_accents(key).casefold() in colon_labels()
+        or a_label(key, value)
     ):
         return None, text.strip()
     return key, value

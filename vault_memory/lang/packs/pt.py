@@ -434,6 +434,9 @@ PACK = Pack(
         "family": ("familia",),
         "health": ("saude",),
     },
+    colon_labels=frozenset(
+        "importante nota lembrete aviso atencao obs pergunta tambem correcao resumo contexto".split()
+    ),
     value_wrapping=frozenset(
         "usuario usuaria usuarios chama chamo meu minha sou mora moro vive vivo em no na do da de se me trabalha trabalho "
         "como para".split()
