@@ -17,6 +17,8 @@ from collections.abc import Mapping
 
 #: the endings of an infinitive, by language: a lemma with one is a verb's
 _INFINITIVE = {"es": ("ar", "er", "ir", "ír"), "pt": ("ar", "er", "ir", "or", "ôr")}
+#: the longest word looked up: longer than any verb's form ("desconstitucionalizaríamos", 26)
+LONGEST_WORD = 40
 _LOCK = threading.Lock()
 _LOADED: dict[str, Mapping[str, str] | None] = {}
 
@@ -27,8 +29,10 @@ def verb_lemma(word: str, lang: str) -> str | None:
     ("piso", "seguro"), a word it does not hold, or a language it has no verbs of. A word
     typed without the accent of its past ("perdi", es) is looked up with it too."""
     endings = _INFINITIVE.get(lang)
-    forms = _forms(lang) if endings is not None else None
-    if forms is None or endings is None:
+    if endings is None or len(word) > LONGEST_WORD:
+        return None  # no verb's form is longer; a pasted run of letters is not looked up vowel by vowel
+    forms = _forms(lang)
+    if forms is None:
         return None
     if word[:1].isupper() and not (own := forms.get(word) or "").endswith(endings) and own:
         return None  # a name the lexicon holds as one ("Mateo", not "mateo" of "matear")
