@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 import vault_memory as vmem
+from vault_memory.vault.keyvalue import split_key_value
 
 
 @pytest.mark.parametrize(
@@ -45,3 +46,28 @@ def test_two_notes_after_a_label_are_two_facts_both_kept(first, second, vault_di
 def test_a_key_of_the_user_is_still_one(text, key, vault_dir, embedder):
     with vmem.open(vault_dir, embedder=embedder) as mem:
         assert mem.remember(text).memory.key == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Nota do TCC: 9,5", "Nota do TCC"),
+        ("Cuenta nómina: ING", "Cuenta nómina"),
+        ("Notepad app: Obsidian", "Notepad app"),
+        ("Registro: CRM 55231", "Registro"),
+        ("Favorite album: I Love You, Honeybear", "Favorite album"),
+        ("Filme preferido: Eu, Robô", "Filme preferido"),
+    ],
+)
+def test_a_key_that_holds_a_word_of_asking_or_a_title_is_still_one(text, key):
+    """A word the packs ask to keep with, inside a key of a thing ("Nota do TCC", "Cuenta
+    nómina"), and a title that opens with "I" or "Eu" are no request and no clause of the
+    user's (found by a helper trying the rule as an attacker; tested on other words)."""
+    assert split_key_value(text)[0] == key
+
+
+@pytest.mark.parametrize(
+    "text", ["PD: mañana llego tarde", "Pro tip: the 7:40 train is empty", "Dica: o Uber é mais barato às 6"]
+)
+def test_more_labels_of_each_language_are_no_key(text):
+    assert split_key_value(text)[0] is None

@@ -403,7 +403,12 @@ PACK = Pack(
         "health": ("health",),
     },
     colon_labels=frozenset(
-        "important note notes update reminder todo warning fyi ps tip re fwd question idea ok also btw edit correction summary context".split()
+        [
+            "heads up",
+            "pro tip",
+            "side note",
+            *"important note notes update reminder todo warning fyi ps tip re fwd question idea ok also btw edit correction summary context nb spoiler".split(),
+        ]
     ),
     value_wrapping=frozenset(
         "the user user's users s is are am was my i i'm called named name lives live in at from works work as for".split()

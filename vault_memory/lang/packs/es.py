@@ -410,7 +410,7 @@ PACK = Pack(
         "health": ("salud",),
     },
     colon_labels=frozenset(
-        "importante nota recordatorio aviso ojo pregunta tambien correccion resumen contexto".split()
+        "importante nota recordatorio aviso ojo pregunta tambien correccion resumen contexto pd ps nb urgente dato atencion detalle".split()
     ),
     value_wrapping=frozenset(
         "el la los las usuario usuaria usuarios se llama llamo me mi es soy vive vivo en de del trabaja trabajo como "

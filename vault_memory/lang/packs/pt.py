@@ -435,7 +435,7 @@ PACK = Pack(
         "health": ("saude",),
     },
     colon_labels=frozenset(
-        "importante nota lembrete aviso atencao obs pergunta tambem correcao resumo contexto".split()
+        "importante nota lembrete aviso atencao obs pergunta tambem correcao resumo contexto ps nb dica urgente detalhe cuidado".split()
     ),
     value_wrapping=frozenset(
         "usuario usuaria usuarios chama chamo meu minha sou mora moro vive vivo em no na do da de se me trabalha trabalho "
