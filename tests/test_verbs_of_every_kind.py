@@ -7,6 +7,8 @@ a noun opens a sentence as said.
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from vault_memory.lang import in_third_person, prepare_lexicons
@@ -56,3 +58,17 @@ def test_a_request_keeps_such_a_fact_of_the_user(said, kept, written_with_the_ju
 
 def test_the_lexicons_load_for_the_languages_they_have_verbs_of():
     assert prepare_lexicons() == ["es", "pt"]
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "written"),
+    [
+        ("Aprendí a nadar en 2019", "es", "el usuario aprendió a nadar"),
+        ("Agradeço sempre ao porteiro", "pt", "o usuário agradece sempre"),
+    ],
+)
+def test_an_accent_typed_as_its_own_mark_reads_as_the_letter(said, lang, written):
+    """Some keyboards and pastes give "í" as "i" and a combining mark (NFD): "perdí" had
+    been written "perdió" with a stray mark, "abasteço" not rewritten."""
+    decomposed = unicodedata.normalize("NFD", said)
+    assert in_third_person(decomposed, lang).startswith(written)

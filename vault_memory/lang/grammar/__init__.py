@@ -6,6 +6,7 @@ as it was said."""
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from collections.abc import Callable
 
@@ -21,6 +22,9 @@ def in_third_person(text: str, lang: str | None) -> str:
     if found is None or found.third_person is None:
         return text
     grammar, code = found.third_person, found.code
+    # an accent typed as its own mark ("perdí" as "i" and U+0301, as some keyboards and
+    # pastes give it) is read composed: the rules' endings are composed letters
+    text = unicodedata.normalize("NFC", text)
     said = as_typed_kept(lambda held: guarded(grammar, code, held), text)
     return said if isinstance(said, str) else text
 
@@ -151,6 +155,10 @@ CLAUSE_END = re.compile(r"(?<!\s)\s*+(?:[.!?;]|$)")  # read after a word: from a
 _SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
 
 
+#: how far back a list's item is looked for: three words of any length one would type
+_ITEM_REACH = 200
+
+
 def a_list_item(
     before: str, a_verb: Callable[[str], object] = lambda word: None, segment_end: re.Pattern[str] = _SEGMENT_END
 ) -> bool:
@@ -159,7 +167,7 @@ def a_list_item(
     what follows is the next item, not a clause with a verb of the user's. Two words that
     open with a verb (``a_verb``: its third, or None) are a clause ("…, duermo poco y pido…");
     one word alone is an item whatever it is ("baile, canto, juego de mesa")."""
-    words = segment_end.split(before)[-1].split()
+    words = segment_end.split(before[-_ITEM_REACH:])[-1].split()  # the last words only: linear in a long text
     return len(words) <= 1 or (len(words) == 2 and not a_verb(words[0]))
 
 
