@@ -155,6 +155,25 @@ CLAUSE_END = re.compile(r"(?<!\s)\s*+(?:[.!?;]|$)")  # read after a word: from a
 _SEGMENT_END = re.compile(r"[,;:]|\b(?:and|but|y|e|pero|mas|o|ou)\b", re.IGNORECASE)
 
 
+#: the words that join a name's parts ("Rio *de* Janeiro", "Mato Grosso *do* Sul", "Salto *de* Pirapora")
+_NAME_JOINS = frozenset({"de", "do", "da", "dos", "das", "del"})
+_NAME_ARTICLES = frozenset({"la", "las", "los", "el", "o", "a", "os", "as"})
+
+
+def a_name_of(word: str, after: str, third_form: Callable[[str], bool]) -> bool:
+    """Whether ``word``, capitalised, opens a name "X de Y" that is the subject of the verb
+    after it (``third_form``: a verb's third person): "Rio de Janeiro é onde moro", not the
+    user's "rio" (I laugh); "Salgo de Madrid a las 8" has no such verb, and is the user's."""
+    said = after.split(None, 7)[:7]
+    if not word[:1].isupper() or not said or said[0].lower() not in _NAME_JOINS:
+        return False
+    at = 2 if len(said) > 1 and said[1].lower() in _NAME_ARTICLES else 1  # "Paso de los Libres"
+    start = at
+    while at < len(said) and said[at][:1].isupper():
+        at += 1
+    return start < at < len(said) and third_form(said[at].strip(",.;:!?"))
+
+
 #: how far back a list's item is looked for: three words of any length one would type
 _ITEM_REACH = 200
 

@@ -10,7 +10,7 @@ from collections.abc import Collection
 
 from ..lexicon import verb_lemma
 from ..text import fold_accents, longest_first
-from . import in_her_gender, of_a_known_verb, said_again, we_to_they
+from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -152,7 +152,7 @@ def third_person(text: str) -> str:
         out = f"el usuario {(reflexive.group(1) or '').lower()}se {third}{out[reflexive.end() :]}"
     out = re.sub(  # "ya no soy vegetariana" → "el usuario ya no es vegetariana", not "ya no el usuario es"
         rf"^(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)(?!\s+(?:{_ES_VERB_AFTER}|{_ES_CLITICS})\b)",
-        lambda m: m.group(0) if _opens_a_clause(m) else _subject(m.group(2), m.group(1) or ""),
+        lambda m: m.group(0) if _opens_a_clause(m) or _a_name(m) else _subject(m.group(2), m.group(1) or ""),
         out,
         count=1,
         flags=_I,
@@ -178,6 +178,12 @@ def third_person(text: str) -> str:
 #: "caso de que…"), read as the verb only when no "que" or subject follows
 _ES_ALSO_OPENS = frozenset({"como", "caso", "visto"})
 _ES_AFTER_AN_OPENING = re.compile(r"(?<!\s)\s++(?:que|q|de\s++que|yo|t[uú]|usted|[eé]l|ella|nosotr[oa]s)\b", _I)
+
+
+def _a_name(m: re.Match[str]) -> bool:
+    """Whether the first word opens a name the sentence is about ("Puerto de Sagunto queda
+    cerca"), not a verb of the user's; never after "yo"."""
+    return not m.group(0).lower().startswith("yo") and a_name_of(m.group(2), m.string[m.end() :], _third_form)
 
 
 def _opens_a_clause(m: re.Match[str]) -> bool:

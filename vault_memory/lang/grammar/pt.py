@@ -9,7 +9,7 @@ from collections.abc import Collection
 
 from ..lexicon import verb_lemma
 from ..text import fold_accents
-from . import in_her_gender, of_a_known_verb, said_again, we_to_they
+from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -159,7 +159,10 @@ def third_person(text: str) -> str:
     def subject(m: re.Match[str]) -> str:
         """The first verb is the user's when "eu" says it or it is one of the first person."""
         neg, verb = (m.group(1) or "").lower(), m.group(2)  # "Não como…" → "o usuário não come…"
-        third = _in_third(verb, m.group(0).lower().startswith("eu"))
+        said_with_eu = m.group(0).lower().startswith("eu")
+        if not said_with_eu and a_name_of(verb, m.string[m.end() :], _third_form):
+            return m.group(0)  # "Rio de Janeiro é onde moro"
+        third = _in_third(verb, said_with_eu)
         return f"o usuário {neg}{third}" if third else m.group(0)
 
     # a time said first is of the verb after it: "agora trabalho no Itaú" → "agora o usuário trabalha no Itaú"
