@@ -81,6 +81,10 @@ from .socket_server import Listening, serve
 from .socket_server import stop as stop_serving
 
 log = logging.getLogger("vmem.daemon")
+#: how long after its start the daemon loads the verbs' lexicons (``lang.lexicon``): their
+#: second of pure Python holds the interpreter from the first prompts' answers (a hook waits
+#: 2 s at most); a prompt that needs one sooner loads it itself
+LEXICONS_AFTER_SECONDS = 30.0
 
 #: a failed sync is retried after this long, doubling up to the maximum
 RETRY_FIRST_SECONDS = 0.5
@@ -445,6 +449,8 @@ class Daemon:
                     log.info("the request judge's model prepared in %.1f s", time.perf_counter() - started)
             except Exception as e:  # noqa: BLE001 - a warm-up: the first prompt that needs it loads it
                 log.warning("could not prepare the request judge's model: %s", e)
+            if self.stopping.wait(LEXICONS_AFTER_SECONDS):
+                return
             started = time.perf_counter()
             try:
                 loaded = prepare_lexicons()

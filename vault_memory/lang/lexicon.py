@@ -6,7 +6,7 @@ Only a word's own entry decides: "piso", "seguro", "curso" are nouns there (thei
 themselves), so a sentence that opens with one is not read as the user's verb; a form the
 lexicon gives to a verb ("abasteço" → "abastecer") is. The lists load once a process and a
 language, on the first word that needs them (about a second; the daemon loads them in the
-background when it starts), read from the compressed stream with no dictionary built (13 MB,
+background, 30 s after it starts), read from the compressed stream with no dictionary built (13 MB,
 not 100). Without simplemma, nothing is known here and the grammar's lists decide alone."""
 
 from __future__ import annotations
