@@ -15,6 +15,8 @@ import functools
 import threading
 from collections.abc import Mapping
 
+from .text import fold_accents
+
 #: the endings of an infinitive, by language: a lemma with one is a verb's
 _INFINITIVE = {"es": ("ar", "er", "ir", "ír"), "pt": ("ar", "er", "ir", "or", "ôr")}
 #: the longest word looked up: longer than any verb's form ("desconstitucionalizaríamos", 26)
@@ -44,6 +46,13 @@ def verb_lemma(word: str, lang: str) -> str | None:
         if lemma is not None and lemma != spelt and lemma.endswith(endings):
             return lemma
     return None
+
+
+def verb_lemmas(word: str, lang: str) -> frozenset[str]:
+    """``verb_lemma`` as the grammars' lists hold an infinitive, as written and folded
+    ("abastecer"; "reír" and "reir"), or none: the one set a list's test reads either from."""
+    lemma = verb_lemma(word, lang)
+    return frozenset({lemma, fold_accents(lemma)}) if lemma else frozenset()
 
 
 #: the accents a vowel may have lost as typed

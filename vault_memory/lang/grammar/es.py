@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Collection
 
-from ..lexicon import verb_lemma
+from ..lexicon import verb_lemmas
 from ..text import fold_accents, longest_first
 from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -452,7 +452,7 @@ def present_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRESENT.get(low) or _ES_IRREGULAR_PRESENT[folded]
     if not low.endswith("o") or len(low) < 4:
         return None
-    return _present_of(low[:-1], _ES_VERBS) or _present_of(low[:-1], _lexicon_verb(word))
+    return _present_of(low[:-1], _ES_VERBS) or _present_of(low[:-1], verb_lemmas(word, "es"))
 
 
 def _present_of(stem: str, verbs: Collection[str]) -> str | None:
@@ -462,13 +462,6 @@ def _present_of(stem: str, verbs: Collection[str]) -> str | None:
                 if root + ending in verbs:
                     return said + ("a" if ending == "ar" else "e")
     return None
-
-
-def _lexicon_verb(word: str) -> frozenset[str]:
-    """The verb the lexicon says ``word`` is a form of, folded, for a verb the lists above
-    do not know ("friego" → "fregar", "abastezco" → "abastecer"; "piso" is a noun there)."""
-    lemma = verb_lemma(word, "es")
-    return frozenset({fold_accents(lemma)}) if lemma else frozenset()
 
 
 def first_third(word: str) -> str | None:
@@ -498,7 +491,7 @@ def preterite_third(word: str) -> str | None:
         return _ES_IRREGULAR_PRETERITE[folded]
     if len(folded) < 4:
         return None  # "sí", "mí", "así"
-    return _preterite_of(low, _ES_VERBS) or _preterite_of(low, _lexicon_verb(word))
+    return _preterite_of(low, _ES_VERBS) or _preterite_of(low, verb_lemmas(word, "es"))
 
 
 def _preterite_of(low: str, verbs: Collection[str]) -> str | None:

@@ -7,7 +7,7 @@ import functools
 import re
 from collections.abc import Collection
 
-from ..lexicon import verb_lemma
+from ..lexicon import verb_lemmas
 from ..text import fold_accents
 from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -329,7 +329,7 @@ def present_third(word: str) -> str | None:
         return known
     if not low.endswith("o") or len(low) < 4:
         return None
-    return _present_of(low[:-1], _PT_VERBS) or _present_of(low[:-1], _lexicon_verb(word))
+    return _present_of(low[:-1], _PT_VERBS) or _present_of(low[:-1], verb_lemmas(word, "pt"))
 
 
 def _present_of(stem: str, verbs: Collection[str]) -> str | None:
@@ -350,10 +350,13 @@ def preterite_third(word: str) -> str | None:
     if len(low) < 3 or not low.endswith(("i", "í")):
         return None  # "vi", "li": "ver", "ler" say "viu", "leu"
     stem = fold_accents(low)[:-1]
-    for verbs in (_PT_FOLDED_VERBS(), _lexicon_verb(word)):
-        for ending, third in (("er", "eu"), ("ir", "iu")):
-            if stem + ending in verbs:
-                return low[:-1] + third
+    return _past_of(low, stem, _PT_FOLDED_VERBS()) or _past_of(low, stem, verb_lemmas(word, "pt"))
+
+
+def _past_of(low: str, stem: str, verbs: Collection[str]) -> str | None:
+    for ending, third in (("er", "eu"), ("ir", "iu")):
+        if stem + ending in verbs:
+            return low[:-1] + third
     return None
 
 
@@ -361,13 +364,6 @@ def first_third(word: str) -> str | None:
     """The third person of a first person of the present or of the past ("torço" →
     "torce", "perdi" → "perdeu"), or None for a word that is neither of a known verb's."""
     return present_third(word) or preterite_third(word)
-
-
-def _lexicon_verb(word: str) -> frozenset[str]:
-    """The verb the lexicon says ``word`` is a form of, for a verb the lists above do not
-    know ("abasteço" → "abastecer", "descobri" → "descobrir"; "seguro" is a noun there)."""
-    lemma = verb_lemma(word, "pt")
-    return frozenset({lemma, fold_accents(lemma)}) if lemma else frozenset()
 
 
 @functools.cache
