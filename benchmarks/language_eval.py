@@ -41,6 +41,9 @@ what the offline reading does with them:
 - ``openings_*``: a request whose fact opens with a phrase of time, place, case or cause
   ("remember that since my surgery in January I can't lift…", ``opening_phrases``): kept;
   and controls whose "that" points back before a reason: kept, the reason not written;
+- ``list_*``: a list typed first, then a line that asks to keep it ("…\nsave all of this
+  about me", ``list_then_request``): every value kept; a list then an order or a question
+  about it: nothing written;
 - ``we_*``: a request of a fact told with a verb of "we" and no subject ("lembra que
   moramos em Campinas", ``we_facts``): kept; such a verb of the talk or the task: left out.
 
@@ -121,7 +124,7 @@ def texts(split: str) -> list[tuple[str, str]]:
 
 #: the request sets, ``explicit{suffix}.json`` with ``coding{suffix}.json``, in the order
 #: they were written (the thirteenth is instructions alone, ``coding_hard13``)
-REQUEST_SETS = ("", "_fresh", *(f"_fresh{n}" for n in range(2, 28) if n != 13))
+REQUEST_SETS = ("", "_fresh", *(f"_fresh{n}" for n in range(2, 29) if n != 13))
 #: the request sets whose misses nobody has read: measured, never printed by ``--show``
 #: (a set read to mend the rules is no longer a measure of words nobody tuned on)
 UNSEEN = ("_fresh9", "_fresh11")
@@ -173,6 +176,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_conjuncts(split, show, judge))
     out.update(_mind_when(split, show, judge))
     out.update(_pointing(split, show, judge))
+    out.update(_list_then_request(split, show, judge))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
@@ -270,6 +274,20 @@ def _pointing(split: str, show: bool, judge: Judge | None) -> dict:
         return {"pointing_task_written": wrote}
 
     return _kept_and_written("pointing", "prompt", rows, split, show, judge)
+
+
+def _list_then_request(split: str, show: bool, judge: Judge | None) -> dict:
+    """A list typed first, then a line that asks to keep it ("- distro: Arch\n- WM: i3\nese es
+    mi setup de siempre, guárdalo"; ``list_then_request``, a helper who saw no rule): every
+    value kept (``list_request_kept``); a list then an order or a question about it ("…\nfix
+    these before merging"), nothing written (``list_order_written``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["kind"] == "asks":
+            return {"list_request_kept": kept}
+        return {"list_order_written": wrote}
+
+    return _kept_and_written("list_then_request", "prompt", rows, split, show, judge)
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -886,6 +904,7 @@ def main() -> None:
                 "conjunct_",
                 "mind_when_",
                 "reasons_",
+                "list_",
             )
         )
     ]:
