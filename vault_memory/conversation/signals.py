@@ -1485,6 +1485,8 @@ def _after_a_lead(sentence: str) -> int:
     for _, start in _requests_after_a_lead(said):
         mark = said[start - 1]
         lead = said[: start - 1] if mark in _DASHES else said[:start]
+        if not lead:
+            continue  # "- la cuenta, por favor": the dash opens a list's item, no lead before it
         if any(w.endswith((",", ":", ";")) or w in _DASHES for w in lead[:-1]):
             return 0  # a lead is one clause: "While the tests run, if I ever get a dog, remember…"
         ends_on_the_moment = fold_accents(lead[-1].strip(",:;!—–-").casefold()) in _LEAD_OPENINGS
