@@ -160,6 +160,7 @@ from .request_shapes import (
     may_ask,
     why_after_a_request,
 )
+from .request_shapes import _names_the_user as _names_them  # the user or their group, by any word
 
 
 class Judge(Protocol):
@@ -261,7 +262,11 @@ def read_requests(
     said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip()))
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
-    found, declined, may_go_on = _read_by_rules(said, seconds)
+    listed = _a_list_then_its_request(said, judge if len(said) <= _JUDGED_CHARS else None)
+    if listed is not None:  # "- OS: Fedora 40\n- shell: fish\nsave all of this about me"
+        found, declined, may_go_on = _read_by_rules(listed[0], seconds, listed[1])
+    else:
+        found, declined, may_go_on = _read_by_rules(said, seconds)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     found = _gone_on(found, may_go_on, judge)
@@ -272,6 +277,35 @@ def read_requests(
     if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
         return _without_asking_tail(said, found, judge), declined
     return found, declined
+
+
+#: the fewest items a list said before the request that asks to keep it holds
+_LIST_LEAST = 2
+
+
+def _a_list_then_its_request(said: str, judge: Judge | None) -> tuple[str, bool] | None:
+    """A list the user wrote first and then asked, on the line after it, to keep ("- distro:
+    Arch\n- WM: i3\nese es mi setup de siempre, guárdalo"), as the rules read a list a request
+    announces: the plainest request of the last line's language, a colon, the items; with
+    whether that line says the items are the user's ("…about me"). The line asks when the
+    rules read it as a request of what came before it (``_trailing_request``), or when it
+    holds a word of keeping and the judge of asking reads it so (``ASKS_KEEP``: "esse é meu
+    ambiente de sempre, memoriza tudo"). None for any other message: a list then a question
+    or an order ("- a\n- b\nfix these before merging") asks nothing kept."""
+    lines = [line.strip() for line in said.split("\n") if line.strip()]
+    if len(lines) <= _LIST_LEAST or not all(_LIST_ITEM.match(line) for line in lines[:-1]):
+        return None
+    last = _without_question_tag(lines[-1])  # "…, dale?", "…, tá?": it says, it does not ask
+    words = last.rstrip(" .!").split()
+    if _LIST_ITEM.match(last) or not words or last.endswith("?"):
+        return None
+    asks = _trailing_request(words) is not None or (
+        judge is not None and _first_cue(words, len(words)) is not None and judge.asks([last])[0] >= meaning.ASKS_KEEP
+    )
+    language = pack(detect(last) or detect(said) or ENGLISH) or pack(ENGLISH)
+    if not asks or language is None or not language.plain_request:
+        return None
+    return f"{language.plain_request}:\n" + "\n".join(lines[:-1]), _names_the_user(last) or _names_them(last)
 
 
 def _past_a_lasting_scope(said: str) -> str:
