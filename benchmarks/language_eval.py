@@ -44,6 +44,10 @@ what the offline reading does with them:
 - ``list_*``: a list typed first, then a line that asks to keep it ("…\nsave all of this
   about me", ``list_then_request``): every value kept; a list then an order or a question
   about it: nothing written;
+- ``work_*``: what the user did to the work or how their machine is right now, in the
+  first person ("fyi I already ran the migrations, so just seed the db", ``work_now``):
+  nothing written; a lasting fact told with the same words ("remember I just moved to
+  Porto"): kept;
 - ``we_*``: a request of a fact told with a verb of "we" and no subject ("lembra que
   moramos em Campinas", ``we_facts``): kept; such a verb of the talk or the task: left out.
 
@@ -177,6 +181,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_mind_when(split, show, judge))
     out.update(_pointing(split, show, judge))
     out.update(_list_then_request(split, show, judge))
+    out.update(_work_now(split, show, judge))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
@@ -288,6 +293,21 @@ def _list_then_request(split: str, show: bool, judge: Judge | None) -> dict:
         return {"list_order_written": wrote}
 
     return _kept_and_written("list_then_request", "prompt", rows, split, show, judge)
+
+
+def _work_now(split: str, show: bool, judge: Judge | None) -> dict:
+    """What the user did to the work or how their machine is right now, told in the first
+    person ("fyi I already ran the migrations, so just seed the db"; ``work_now``, a helper
+    who saw no rule): nothing written (``work_now_written``); a lasting fact of theirs told
+    with the same words ("remember I just moved to Porto", "lembra que agora o time usa
+    GitHub Actions"): kept (``work_lasting_kept``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["kind"] == "lasting":
+            return {"work_lasting_kept": kept}
+        return {"work_now_written": wrote}
+
+    return _kept_and_written("work_now", "prompt", rows, split, show, judge)
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -905,6 +925,7 @@ def main() -> None:
                 "mind_when_",
                 "reasons_",
                 "list_",
+                "work_",
             )
         )
     ]:
