@@ -939,6 +939,8 @@ def _judged(
     refused by words of the task alone is kept; when sure of the opposite
     (``lang.judge.REFUSE``), what a request kept is refused, unless it is of the user ("I
     indent with two spaces" reads as code). Between, the rules stand."""
+    if world < meaning.KEEP:  # not sure of their world: what they did to the work just now is the work's
+        found, declined = _the_work_right_now(found, declined)
     if world < meaning.REFUSE:
         # a fact whose subject is the user is theirs, whatever its words, unless it is written
         # as code is ("I already renamed `UserSvc` in models": the work at hand) and says no
@@ -954,6 +956,31 @@ def _judged(
             doubts = [n for n in doubts if n.would_keep is not None and judge(n.would_keep.text) >= meaning.KEEP]
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     return found, declined
+
+
+#: a word of the moment in every pack (``Pack.moment_words``: "already", "just", "ya",
+#: "acabei de")
+_MOMENT = _rx(r"\b(?:" + "|".join(p.moment_words for p in all_packs() if p.moment_words) + r")\b")
+#: why a fact of the work right now is not kept
+_RIGHT_NOW = "what the user did to the work at hand, or how their machine is right now: not a lasting fact"
+
+
+def _the_work_right_now(found: list[Signal], declined: list[NotKept]) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` less each fact of the user's that tells what they just did to a thing of the
+    work, or how it is at this moment ("fyi I already ran npm install after pulling", "ya
+    reinstalé las dependencias", "acabei de apagar a branch antiga"): a word of the moment
+    and a word of the task, and no word of a habit ("always"). Read only when the judge is
+    not sure the message is of the user's world: "I just moved to Porto" names no task."""
+    now = [
+        s
+        for s in found
+        if _asked(s)
+        and of_the_user(s.text)
+        and _MOMENT.search(s.text)
+        and _TASK_WORDS.search(s.text)
+        and not _LASTING.search(s.text)
+    ]
+    return [s for s in found if s not in now], declined + [NotKept(s.text, _RIGHT_NOW) for s in now]
 
 
 def _spared(fact: str) -> bool:

@@ -234,6 +234,12 @@ class Pack:
     #: on the screen ("the new one", "la nueva")
     renewal_openings: str = ""
     for_now: str = ""
+    #: what says a state is of this moment, or an act just done, as a pattern ("already",
+    #: "just", "rn", "ya", "recién", "acabo de", "já", "acabei de"): the user's fact of the
+    #: work said with one is the work at hand ("I already ran npm install"), not theirs to
+    #: keep. Not a bare "now", "ahora", "agora": "lembra que agora o time usa GitHub Actions"
+    #: tells of a change that lasts
+    moment_words: str = ""
     pointing_words: str = ""
     #: the phrases a pointing word only links clauses in ("por isso", "because of this",
     #: "más que esto"): it points at what was said, at no thing of the task

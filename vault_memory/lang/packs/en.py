@@ -722,6 +722,7 @@ PACK = Pack(
     ),
     saying_verbs=r"is|are|was|were|'s|has|have|had|lives?|works?|likes?|loves?|hates?|goes|gets|takes|needs",
     deictic_openings=r"this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)",
+    moment_words=r"already|just|rn|right\s+now|at\s+the\s+moment|currently",
     for_now=r"for\s+now|today|right\s+now|at\s+the\s+moment",
     renewal_openings=r"the\s+(?:new|old)",
     pointing_words=r"this|these",

@@ -761,6 +761,7 @@ PACK = Pack(
         r"este|esta|ese|esa|eso|esto|la\s+(?:primera|segunda|tercera|otra|última|ultima|nueva)|"
         r"el\s+(?:primero|segundo|tercero|otro|último|ultimo|nuevo)"
     ),
+    moment_words=r"ya|reci[eé]n|acabo\s+de|acabamos\s+de|ahora\s+mismo|en\s+este\s+momento",
     for_now=r"por\s+ahora|hoy|ahora\s+mismo",
     renewal_openings=r"(?:el|la)\s+(?:nuev[oa]|viej[oa]|antigu[oa])",
     pointing_words=r"esto|estos|estas",

@@ -760,6 +760,7 @@ PACK = Pack(
     ),
     saying_verbs=r"é|são|est[aã]o|t[eê]m|tem|mora|moram|trabalha|se\s+chama|chama-se|gosta|vai|fica",
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
+    moment_words=r"j[aá]|acabei\s+de|acabamos\s+de|agora\s+mesmo|neste\s+momento|nesse\s+momento",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
     renewal_openings=r"(?:o|a)\s+(?:nov[oa]|velh[oa]|antig[oa])",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
