@@ -48,6 +48,9 @@ what the offline reading does with them:
   first person ("fyi I already ran the migrations, so just seed the db", ``work_now``):
   nothing written; a lasting fact told with the same words ("remember I just moved to
   Porto"): kept;
+- ``vocative_*``: a request said with a word of address ("…. anota aí, mano", ``vocatives``):
+  the fact before it kept, the word not written; such a word that is the value ("my
+  brother's nickname is Bro"): kept;
 - ``we_*``: a request of a fact told with a verb of "we" and no subject ("lembra que
   moramos em Campinas", ``we_facts``): kept; such a verb of the talk or the task: left out.
 
@@ -182,6 +185,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_pointing(split, show, judge))
     out.update(_list_then_request(split, show, judge))
     out.update(_work_now(split, show, judge))
+    out.update(_vocatives(split, show, judge))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
@@ -308,6 +312,36 @@ def _work_now(split: str, show: bool, judge: Judge | None) -> dict:
         return {"work_now_written": wrote}
 
     return _kept_and_written("work_now", "prompt", rows, split, show, judge)
+
+
+def _vocatives(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request said with a word of address or a slang filler ("…. anota aí, mano",
+    "…, déjalo registrado po"; ``vocatives``, a helper who saw no rule): the fact said
+    before it kept (``vocative_fact_kept``), the word never written as a word of it
+    (``vocative_written``); such a word that is the fact's value ("my brother's nickname is
+    Bro"): kept (``vocative_value_kept``)."""
+    import re
+
+    name = "vocatives"
+    if not (DATA / f"{name}.json").exists():
+        return {}
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases(name, split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals)
+        kept = all(k.casefold() in written.casefold() for k in case["keep"])
+        wrote = any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", written, re.I) for w in case.get("not_keep", ()))
+        rows = (
+            {"vocative_fact_kept": kept, "vocative_written": wrote}
+            if case["kind"] == "fact"
+            else {"vocative_value_kept": kept}
+        )
+        for row, hit in rows.items():
+            table[row][case["lang"]][0] += hit
+            table[row][case["lang"]][1] += 1
+        if show and split == "tune" and (wrote or not kept):
+            print(f"VOCATIVES [{case['id']}] {case['prompt']!r} -> {written!r}")
+    return {row: by_language(counts) for row, counts in table.items()}
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -926,6 +960,7 @@ def main() -> None:
                 "reasons_",
                 "list_",
                 "work_",
+                "vocative_",
             )
         )
     ]:
