@@ -235,8 +235,14 @@ _COURTESY_WORDS = frozenset(fold_accents(c) for p in all_packs() for c in p.cour
 _TAG_WORDS = frozenset(fold_accents(t) for p in all_packs() for t in p.question_tags if " " not in t)
 
 
-#: what a request may say after its word that says nothing: a word said with it, a courtesy, a tag
-_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS | _TAG_WORDS
+#: the words of address of every pack, accents folded ("bro", "guey", "mano"), and of each
+_VOCATIVES_OF = {p.code: frozenset(fold_accents(w) for w in p.vocatives) for p in all_packs()}
+_VOCATIVES = frozenset().union(*_VOCATIVES_OF.values())
+
+
+#: what a request may say after its word that says nothing: a word said with it, a courtesy,
+#: a tag, a word of address
+_SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS | _TAG_WORDS | _VOCATIVES
 
 
 #: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
@@ -602,8 +608,9 @@ def _past_the_scope(said: str) -> str:
 
 
 def _only_a_tag(said: str) -> bool:
-    """Whether all ``said`` says is a question tag ("ok", "vale", "beleza"), a question mark or not."""
-    return fold_accents(said.strip(" ,.!?¿¡").casefold()) in _TAG_WORDS
+    """Whether all ``said`` says is a question tag ("ok", "vale", "beleza"), a question mark or
+    not, or a word of address ("mano", "po", "bro")."""
+    return fold_accents(said.strip(" ,.!?¿¡").casefold()) in _TAG_WORDS | _VOCATIVES
 
 
 def _without_trailing_request(said: str) -> str:
@@ -1138,6 +1145,27 @@ _ASKS_A_VALUE = re.compile(
     + r")",
     _I,
 )
+
+
+def without_address(fact: str, lang: str) -> str:
+    """``fact`` without a word of address of its language said at its start or end, which is
+    no word of it ("Bro the user's blood type is O negative", "O usuário não bebe álcool pô"):
+    at the start unless a verb of being or naming follows ("Mano é o nome do gato…"), at the
+    end after a comma ("…, parce"; "my husband calls me mate" keeps its value). Another
+    language's is a word of the fact ("só chá mate")."""
+    words = fact.split()
+    vocatives = _VOCATIVES_OF.get(lang, frozenset())
+    if len(words) < 3 or not vocatives:
+        return fact
+    if fold_accents(words[0].strip(",.!?:;").casefold()) in vocatives and not _ASKS_A_VALUE.fullmatch(
+        words[1].strip(",.!?:;")
+    ):
+        rest = fact[len(words[0]) :].lstrip(" ,;:")
+        fact = rest[:1].upper() + rest[1:] if fact[:1].isupper() else rest
+    last = fact.rstrip(" .!?").rsplit(None, 1)
+    if len(last) == 2 and last[0].endswith(",") and fold_accents(last[1].casefold()) in vocatives:
+        fact = last[0].rstrip(" ,;")  # "…, parce"; not "my husband calls me mate"
+    return fact
 
 
 def _is_the_value(before: str, courtesy: str) -> bool:

@@ -122,6 +122,7 @@ from .request_facts import (
     refusal,
     speaks_to_you,
     task_tail,
+    without_address,
 )
 from .request_shapes import (
     _ADDRESSEE,
@@ -239,6 +240,18 @@ def not_kept_notes(not_kept: list[NotKept]) -> list[str]:
 
 
 def read_requests(
+    utterance: str, seconds: float | None = None, judge: Judge | None = None
+) -> tuple[list[Signal], list[NotKept]]:
+    """The facts a user's turn asks to keep, and the requests it makes that are not kept,
+    each with its reason (``_read_requests``); a word of address said at a fact's start or
+    end ("bro", "pô") is no word of it (``request_facts.without_address``)."""
+    found, declined = _read_requests(utterance, seconds, judge)
+    return [
+        f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found
+    ], declined
+
+
+def _read_requests(
     utterance: str, seconds: float | None = None, judge: Judge | None = None
 ) -> tuple[list[Signal], list[NotKept]]:
     """The facts a user's turn asks to keep, and the requests to remember it makes that are

@@ -297,6 +297,10 @@ class Pack:
     #: what asks nicely and says nothing ("please", "por fa", "pfv"): a request that keeps
     #: only these ("Acuérdate, por fa.") keeps what was said before it
     courtesies: tuple[str, ...] = ()
+    #: the words one addresses whom one writes to, or says in passing, one word each ("bro",
+    #: "güey", "po", "mano", "cara"): after a request they say nothing, so "anota aí, mano"
+    #: keeps what was said before it, not "Mano"
+    vocatives: frozenset[str] = field(default_factory=frozenset)
     #: what closes a message, thanks or says sorry to whom one writes, and says no fact
     #: ("much appreciated", "have a great day", "un saludo", "desculpa"): a sentence that
     #: opens with one never goes on with the fact a request kept before it

@@ -92,6 +92,7 @@ PACK = Pack(
     that_nouns=frozenset("fact facts".split()),
     dangling=frozenset("if and but because although".split()),
     todo_words=frozenset({"to"}),
+    vocatives=frozenset("bro bruh dude man mate buddy pal fam homie".split()),
     courtesies=(
         "please",
         "pls",

@@ -83,6 +83,9 @@ PACK = Pack(
     that_nouns=frozenset("hecho dato".split()),
     dangling=frozenset("y pero aunque porque".split()),
     todo_words=frozenset({"de"}),
+    vocatives=frozenset(
+        "güey guey wey che po pues parce parcero compa boludo boluda mijo mija cuate chamo pana chaval".split()
+    ),
     courtesies=(
         "por favor",
         "porfa",

@@ -113,6 +113,7 @@ PACK = Pack(
     that_nouns=frozenset("fato facto dado".split()),
     dangling=frozenset("e mas porém embora porque".split()),
     todo_words=frozenset({"de"}),
+    vocatives=frozenset("mano mana cara véi vei pô po pá mermão parça brother migo miga".split()),
     courtesies=(
         "por favor",
         "pfv",
