@@ -272,14 +272,15 @@ def _read_requests(
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
-    said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip()))
+    deadline = None if seconds is None else time.monotonic() + seconds  # the whole reading's, not one stage's
+    said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip(), deadline))
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
     listed = _a_list_then_its_request(said, judge if len(said) <= _JUDGED_CHARS else None)
     if listed is not None:  # "- OS: Fedora 40\n- shell: fish\nsave all of this about me"
-        found, declined, may_go_on = _read_by_rules(listed[0], seconds, listed[1])
+        found, declined, may_go_on = _read_by_rules(listed[0], seconds, listed[1], deadline)
     else:
-        found, declined, may_go_on = _read_by_rules(said, seconds)
+        found, declined, may_go_on = _read_by_rules(said, seconds, deadline=deadline)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     found = _gone_on(found, may_go_on, judge)
@@ -374,17 +375,20 @@ def _cut_tail(fact: Signal, tail: str) -> Signal:
 
 
 def _read_by_rules(
-    said: str, seconds: float | None, of_the_user: bool = False
+    said: str, seconds: float | None, of_the_user: bool = False, deadline: float | None = None
 ) -> tuple[list[Signal], list[NotKept], list[tuple[Signal, str]]]:
     """What the rules read of ``said`` (a message as written, its idioms of asking read as
     the requests they ask): its facts, its requests not kept with why, and the sentences
     that may go on about a fact kept just before them (``_Reading.may_go_on``).
     ``of_the_user``: a list announced is the user's, as its lead said ("things to know
-    about me:", read as the plainest request)."""
+    about me:", read as the plainest request). Read for ``seconds`` from now, or until
+    ``deadline`` when the reading began before (the whole message's)."""
+    if deadline is None and seconds is not None:
+        deadline = time.monotonic() + seconds
     reading = _Reading(of_the_user=of_the_user)
     reading.language = detect(said) if said else None
-    parts = _sentences_of(said, reading.language)
-    _read_all(reading, parts, seconds)
+    parts = _sentences_of(said, reading.language, deadline)
+    _read_all(reading, parts, seconds, deadline)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
     found, declined = _of_the_work_at_hand(found, declined, said)
@@ -629,13 +633,17 @@ def _of_the_work_at_hand(found: list[Signal], declined: list[NotKept], said: str
     return [f for f in found if f not in doubted], declined + [NotKept(f.text, _AT_HAND, f) for f in doubted]
 
 
-def _as_written(said: str) -> str:
+def _as_written(said: str, deadline: float | None = None) -> str:
     """``said`` with what each pack reads as written ("im" → "I'm": ``Pack.as_written``) and
-    its idioms of asking as the request they ask ("hang on to that" → "remember that")."""
+    its idioms of asking as the request they ask ("hang on to that" → "remember that"); past
+    ``deadline``, no more idioms (over a pasted 240 KB they took a second: the reading that
+    follows names what it has no time for as not read)."""
     for p in all_packs():
         if p.as_written is not None:
             said = p.as_written(said)
     for pattern, request in _IDIOMS:
+        if deadline is not None and time.monotonic() > deadline:
+            break
         said = pattern.sub(request, said)
     return said
 
@@ -799,13 +807,16 @@ def _one_edit(a: str, b: str) -> bool:
     return a[i:] == b[i + 1 :] if len(a) < len(b) else a[i + 1 :] == b[i:]
 
 
-def _sentences_of(said: str, language: str | None) -> list[str]:
+def _sentences_of(said: str, language: str | None, deadline: float | None = None) -> list[str]:
     """The sentences of a message as the reader takes them: a request's word with a slip
-    mended, a request and a question in one sentence apart."""
+    mended, a request and a question in one sentence apart (past ``deadline``, as split)."""
     if not said:
         return []
+    split = sentences(said, language)
+    if deadline is not None and time.monotonic() > deadline:
+        return split  # read no further: ``_read_all`` names them as not read
     return _named_then_told(
-        [part for s in sentences(said, language) for part in _apart_from_its_question(_typos_mended(s))], language
+        [part for s in split for part in _apart_from_its_question(_typos_mended(s))], language, deadline
     )
 
 
@@ -813,13 +824,15 @@ def _sentences_of(said: str, language: str | None) -> list[str]:
 _NAMED_MOST = 6
 
 
-def _named_then_told(parts: list[str], language: str | None) -> list[str]:
+def _named_then_told(parts: list[str], language: str | None, deadline: float | None = None) -> list[str]:
     """``parts`` with a request that names a thing of the user's and the sentence after it
     that gives its value read as one ("Will you remember my dog's name? It's Biscuit, he's a
     beagle" → "Remember that my dog's name is Biscuit, he's a beagle"): the request had been
     refused as naming a thing without saying anything of it, and the value never kept."""
     out: list[str] = []
-    for part in parts:
+    for n, part in enumerate(parts):
+        if deadline is not None and time.monotonic() > deadline:
+            return out + parts[n:]
         told = _value_told(out[-1], part, language) if out else None
         if told is None:
             out.append(part)
@@ -856,9 +869,9 @@ def _value_told(request: str, following: str, language: str | None) -> str | Non
     return f"{said_in.keep_request} {' '.join(thing)} {verb} {value}"
 
 
-def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None) -> None:
-    """Each sentence read in turn, for ``seconds`` at most: what is left is named as not read."""
-    deadline = None if seconds is None else time.monotonic() + seconds
+def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None, deadline: float | None) -> None:
+    """Each sentence read in turn until ``deadline`` (``seconds`` were given to the reading):
+    what is left is named as not read."""
     for n, sentence in enumerate(all_sentences):
         if deadline is not None and time.monotonic() > deadline:
             rest = " ".join(all_sentences[n:])
