@@ -243,6 +243,8 @@ _VOCATIVES = frozenset().union(*_VOCATIVES_OF.values())
 #: what a request may say after its word that says nothing: a word said with it, a courtesy,
 #: a tag, a word of address
 _SAYS_NOTHING = _REQUEST_FILLERS | _COURTESY_WORDS | _TAG_WORDS | _VOCATIVES
+#: what a request may keep that is no fact, said alone: a tag or a word of address
+_TAG_OR_ADDRESS = _TAG_WORDS | _VOCATIVES
 
 
 #: how the verbs a request is asked with open ("remem", "lembr", "recue"): a cue that is one
@@ -610,7 +612,7 @@ def _past_the_scope(said: str) -> str:
 def _only_a_tag(said: str) -> bool:
     """Whether all ``said`` says is a question tag ("ok", "vale", "beleza"), a question mark or
     not, or a word of address ("mano", "po", "bro")."""
-    return fold_accents(said.strip(" ,.!?¿¡").casefold()) in _TAG_WORDS | _VOCATIVES
+    return fold_accents(said.strip(" ,.!?¿¡").casefold()) in _TAG_OR_ADDRESS
 
 
 def _without_trailing_request(said: str) -> str:
