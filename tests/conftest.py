@@ -128,13 +128,20 @@ def write(path: Path, text: str | bytes) -> Path:
 
 
 @pytest.fixture(scope="session")
-def written_with_the_judge():
+def judge():
+    """The request judge (the bundled multilingual model), as the prompt hook and ``ingest``
+    read with it."""
+    from vault_memory.conversation.request_judge import request_judge
+
+    return request_judge()
+
+
+@pytest.fixture(scope="session")
+def written_with_the_judge(judge):
     """What ``read_requests`` writes of a message read with the request judge (the bundled
     multilingual model), as one text: the prompt hook's and ``ingest``'s reading."""
-    from vault_memory.conversation.request_judge import request_judge
     from vault_memory.conversation.signals import read_requests
 
-    judge = request_judge()
     return lambda said: " ".join(s.text for s in read_requests(said, judge=judge)[0])
 
 

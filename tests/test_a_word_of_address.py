@@ -8,13 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault_memory.conversation.request_judge import request_judge
 from vault_memory.conversation.signals import read_requests
-
-
-@pytest.fixture(scope="module")
-def judge():
-    return request_judge()
 
 
 @pytest.mark.parametrize(

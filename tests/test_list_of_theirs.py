@@ -4,15 +4,7 @@ refused as saying nothing of the user. Items of the task stay refused."""
 
 from __future__ import annotations
 
-import pytest
-
-from vault_memory.conversation.request_judge import request_judge
 from vault_memory.conversation.signals import read_requests
-
-
-@pytest.fixture(scope="module")
-def judge():
-    return request_judge()
 
 
 def test_an_item_of_a_thing_of_theirs_is_kept(judge):

@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault_memory.conversation.request_judge import request_judge
 from vault_memory.conversation.signals import read_requests
-
-
-@pytest.fixture(scope="module")
-def judge():
-    return request_judge()
 
 
 def test_a_version_said_for_the_code_at_hand_is_not_written(judge):
