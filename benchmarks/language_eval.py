@@ -320,28 +320,13 @@ def _vocatives(split: str, show: bool, judge: Judge | None) -> dict:
     before it kept (``vocative_fact_kept``), the word never written as a word of it
     (``vocative_written``); such a word that is the fact's value ("my brother's nickname is
     Bro"): kept (``vocative_value_kept``)."""
-    import re
 
-    name = "vocatives"
-    if not (DATA / f"{name}.json").exists():
-        return {}
-    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-    for case in cases(name, split):
-        signals, _ = read_requests(case["prompt"], judge=judge)
-        written = " ".join(s.text for s in signals)
-        kept = all(k.casefold() in written.casefold() for k in case["keep"])
-        wrote = any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", written, re.I) for w in case.get("not_keep", ()))
-        rows = (
-            {"vocative_fact_kept": kept, "vocative_written": wrote}
-            if case["kind"] == "fact"
-            else {"vocative_value_kept": kept}
-        )
-        for row, hit in rows.items():
-            table[row][case["lang"]][0] += hit
-            table[row][case["lang"]][1] += 1
-        if show and split == "tune" and (wrote or not kept):
-            print(f"VOCATIVES [{case['id']}] {case['prompt']!r} -> {written!r}")
-    return {row: by_language(counts) for row, counts in table.items()}
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["kind"] == "fact":
+            return {"vocative_fact_kept": kept, "vocative_written": wrote}
+        return {"vocative_value_kept": kept}
+
+    return _kept_and_written("vocatives", "prompt", rows, split, show, judge, whole_words=True)
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
@@ -366,11 +351,13 @@ def _kept_and_written(
     show: bool,
     judge: Judge | None,
     not_keep: str = "not_keep",
+    whole_words: bool = False,
 ) -> dict:
     """Per row and language of a set whose cases name what must be written (``keep``, every
     value) and what must not (``not_keep``, any value; a set may name that field otherwise):
     the rows ``rows`` makes of a case from those two readings of what its message
-    (``case[text]``) writes."""
+    (``case[text]``) writes; ``whole_words``: a value to keep out is found as a word only
+    ("po" is not in "pool")."""
     if not (DATA / f"{name}.json").exists():
         return {}
     table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
@@ -379,7 +366,12 @@ def _kept_and_written(
         written = " ".join(s.text for s in signals).casefold()
         kept = all(k.casefold() in written for k in case.get("keep", ()))
         # a case with nothing to keep is an instruction: whatever is written of it is wrong
-        wrote = any(w.casefold() in written for w in case.get(not_keep, ())) if "keep" in case else bool(signals)
+        if "keep" not in case:
+            wrote = bool(signals)
+        elif whole_words:
+            wrote = any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", written, re.I) for w in case.get(not_keep, ()))
+        else:
+            wrote = any(w.casefold() in written for w in case.get(not_keep, ()))
         for row, hit in rows(case, kept, wrote).items():
             table[row][case["lang"]][0] += hit
             table[row][case["lang"]][1] += 1
