@@ -600,7 +600,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         found, declined, _ = _read_by_rules(asked, seconds, listed and _names_the_user(sure[0].clause))
         # a list's items are each their own: one that holds a secret is named, the others kept
         values = [said[secret.start : secret.end] for secret in secrets]
-        held = [f for f in found if find_secret(f.text) is not None or any(v in f.text for v in values)]
+        held = [f for f in found if find_secret(f.text) is not None or _holds_any(f.text, values)]
         declined += [_secret_not_kept(f.text, secrets[0].kind if secrets else "a secret") for f in held]
         found = [f for f in found if f not in held]
         if found:
@@ -943,11 +943,30 @@ def _secret_clauses(text: str) -> str:
     return " … ".join(part for part in held if part)
 
 
+#: the marks a secret's value may end on that a fact written of it leaves out
+_VALUE_END = ".,;:!?…"
+#: a secret's value shorter than this is found in a fact only as it was said
+_VALUE_LEAST = 3
+
+
+def _holds_any(text: str, values: Sequence[str]) -> bool:
+    """Whether ``text``, a fact written of what was said, holds one of the secret ``values``
+    as such a fact holds it: its case changed (a fact opens with a capital: "sunflower" →
+    "Sunflower") and the marks of the sentence's end left out ("remember my PIN: 4821!" kept
+    "4821", and the value found was "4821!": the bare value was written)."""
+    folded = text.casefold()
+    for value in values:
+        core = value.strip().rstrip(_VALUE_END).casefold()
+        if (core in folded) if len(core) >= _VALUE_LEAST else (value in text):
+            return True
+    return False
+
+
 def _no_secret_kept(not_kept: NotKept, secrets: list[str]) -> NotKept:
     """``not_kept``, with nothing it would keep if that holds one of ``secrets`` or a secret
     of its own: a request in doubt is never the judge's to keep then."""
     would = not_kept.would_keep
-    if would is None or not (any(v in would.text for v in secrets) or find_secret(would.text) is not None):
+    if would is None or not (_holds_any(would.text, secrets) or find_secret(would.text) is not None):
         return not_kept
     return NotKept(not_kept.sentence, not_kept.reason)
 
@@ -1171,7 +1190,7 @@ class _Reading:
         if not secrets:
             return
         values = [said[s.start : s.end] for s in secrets]
-        hidden = [f for f in self.found[kept:] if any(v in f.text for v in values) and find_secret(f.text) is None]
+        hidden = [f for f in self.found[kept:] if _holds_any(f.text, values) and find_secret(f.text) is None]
         self.declined[named:] = [_no_secret_kept(n, values) for n in self.declined[named:]]
         if hidden:
             self.found[kept:] = [f for f in self.found[kept:] if f not in hidden]
