@@ -172,12 +172,12 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_joined_verbs(split, show))
     out.update(_colon_keys(split, show))
     out.update(_possessive(split, show))
-    out.update(_secrets(split, show))
-    out.update(_secrets(split, show, "secrets_fresh"))
-    out.update(_secrets(split, show, "secrets_typed"))
-    out.update(_secrets(split, show, "secrets_after"))  # all held: measured, never read
-    out.update(_secrets(split, show, "secrets_words"))
-    out.update(_secrets(split, show, "secrets_words2"))
+    out.update(_secrets(split, show, judge=judge))
+    out.update(_secrets(split, show, "secrets_fresh", judge=judge))
+    out.update(_secrets(split, show, "secrets_typed", judge=judge))
+    out.update(_secrets(split, show, "secrets_after", judge=judge))  # all held: measured, never read
+    out.update(_secrets(split, show, "secrets_words", judge=judge))
+    out.update(_secrets(split, show, "secrets_words2", judge=judge))
     out.update(_beside(split, show, judge))
     out.update(_follow_on(split, show, judge))
     out.update(_conjuncts(split, show, judge))
@@ -560,7 +560,7 @@ def _kinds(split: str, show: bool) -> dict:
     return {"kind_read": out}
 
 
-def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
+def _secrets(split: str, show: bool, name: str = "secrets", judge: Judge | None = None) -> dict:
     """Secrets refused and look-alikes refused (false alarms), per language, of the set
     ``name`` (``secrets``; ``secrets_fresh`` and ``secrets_typed``, written later by other
     helpers: ``secrets_typed`` of secrets as people type them, slang and asides included;
@@ -569,13 +569,18 @@ def _secrets(split: str, show: bool, name: str = "secrets") -> dict:
     password is said to be, written before the rule that reads them; ``secrets_words2``, of
     such secrets as people type them, spelled out, as labels, as a form's answers, beside
     look-alikes that reuse their words, written before the readings of ``spelling_hints``,
-    label pairs and quoted questions)."""
+    label pairs and quoted questions). A secret is refused when the rules find it, or (with
+    ``judge``) the judge of a secret said in words reads one (``lang.judge.SECRET_AT``), as
+    the prompt hook and ``ingest`` refuse a fact."""
+    from vault_memory.lang.judge import SECRET_AT
     from vault_memory.vault.secrets import find_secret
 
     refused, alarm = f"{name}_refused", f"{name}_false_alarm"
     table: dict = {refused: collections.defaultdict(lambda: [0, 0]), alarm: collections.defaultdict(lambda: [0, 0])}
     for case in cases(name, split):
         found = find_secret(case["text"])
+        if found is None and judge is not None and judge.secret([case["text"]])[0] >= SECRET_AT:
+            found = "a secret in words (the judge)"
         row = refused if case["label"] == "secret" else alarm
         table[row][case["lang"]][0] += found is not None
         table[row][case["lang"]][1] += 1

@@ -206,6 +206,9 @@ def main() -> None:
         def goes_on(self, sentence: str) -> float:
             return reader.goes_on(sentence)
 
+        def secret(self, texts):
+            return reader.secret(texts)
+
     def _vector(text: str) -> np.ndarray:
         return vectors[text] if text in vectors else model.embed([text])[0].astype(np.float64)
 

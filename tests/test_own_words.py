@@ -2235,6 +2235,10 @@ def test_a_message_of_no_asking_shape_loads_no_model(tmp_path):
             asked.append(sentence)
             return real.goes_on(sentence)
 
+        def secret(self, texts):
+            asked.append(texts)
+            return real.secret(texts)
+
     for said in (
         "fix the failing test in parser.py, it breaks on empty input",
         "what's the weather like in Lisbon tomorrow?",

@@ -79,6 +79,9 @@ class _ScriptedJudge:
     def goes_on(self, sentence: str) -> float:
         return 0.0
 
+    def secret(self, texts):
+        return [0.0 for _ in texts]
+
 
 def test_only_the_last_clause_of_a_tail_asks():
     """Of the tails a message ends with, the last clause alone asks: a longer one holds an

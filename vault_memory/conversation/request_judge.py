@@ -38,6 +38,10 @@ class _Judge:
     def goes_on(self, sentence: str) -> float:
         return meaning.goes_on(self._vectors((sentence,))[0])
 
+    def secret(self, texts: Sequence[str]) -> list[float]:
+        vectors = self._vectors(tuple(texts)) if texts else []
+        return [meaning.holds_a_secret(v, t) for v, t in zip(vectors, texts, strict=True)]
+
     def _vectors(self, texts: Sequence[str]):
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))
 

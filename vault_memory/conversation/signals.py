@@ -181,6 +181,10 @@ class Judge(Protocol):
         its fact rather than something else."""
         ...
 
+    def secret(self, texts: Sequence[str]) -> list[float]:
+        """Each text's probability that it gives the value of a secret said in words."""
+        ...
+
 
 #: why a request the rules kept is not, when the judge reads its message as the task's
 _BY_MEANING = "an instruction for the task at hand, by what the message says (not the user's world)"
@@ -246,9 +250,34 @@ def read_requests(
     each with its reason (``_read_requests``); a word of address said at a fact's start or
     end ("bro", "pô") is no word of it (``request_facts.without_address``)."""
     found, declined = _read_requests(utterance, seconds, judge)
-    return [
-        f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found
-    ], declined
+    found = [f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found]
+    return _no_secret_in_words(found, declined, judge)
+
+
+#: why a fact is not kept when the judge reads a secret's value in it that no rule found
+_SECRET_IN_WORDS = (
+    "it may give a secret in words (a password, a code, a security answer), which is never kept; "
+    "say it again without the value to keep the rest"
+)
+
+
+def _no_secret_in_words(
+    found: list[Signal], declined: list[NotKept], judge: Judge | None
+) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` less each fact the judge reads as giving a secret's value in words that no
+    rule of ``vault.secrets`` found ("la del router la cambié a elefanterosa"): named as not
+    kept. A fact a rule finds one in is the write's to refuse, as it is now."""
+    doubted = [f for f in found if find_secret(f.text) is None]
+    if judge is None or not doubted:
+        return found, declined
+    held = {
+        id(f) for f, p in zip(doubted, judge.secret([f.text for f in doubted]), strict=True) if p >= meaning.SECRET_AT
+    }
+    if not held:
+        return found, declined
+    return [f for f in found if id(f) not in held], declined + [
+        NotKept(f.text, _SECRET_IN_WORDS) for f in found if id(f) in held
+    ]
 
 
 def _read_requests(

@@ -163,6 +163,29 @@ def fact_kinds(vector: Sequence[float]) -> dict[str, float]:
     return {kind: _logistic(vector, weights, bias) for kind, (weights, bias) in kind_weights().items()}
 
 
+#: the fitted judge of a secret said in words: does a text give the value of a password, a
+#: code, a security question's answer, a seed phrase ("changed the netflix one to
+#: crispyduckling", "mi primera mascota se llamaba pelusa y eso puse en la pregunta de
+#: seguridad")? The rules of ``vault.secrets`` read a value's shape and the words that name
+#: it; this reads what the whole says. Trained by ``benchmarks/secret_judge.py`` on texts
+#: three helpers wrote to train on, and LoCoMo's chat; it weighs the words beside the vector
+SECRET_WEIGHTS = Path(__file__).with_name("secret_judge.json")
+#: at or above this a fact the rules let through is not kept: it may give a secret's value.
+#: Chosen by ``secret_judge.py`` on the tune halves of the six secrets sets (each scored by
+#: a judge that never read it) and the facts kept of the requests: the most secrets refused
+#: less the look-alikes refused and the requests no longer kept whole. At .85 the rules'
+#: 389 of 429 secrets become 392, with one look-alike more refused (of 429) and no request
+#: lost of 1,339; at .8, 393, three more, and three requests lost
+SECRET_AT = 0.85
+
+
+def holds_a_secret(vector: Sequence[float], text: str) -> float:
+    """The probability that ``text`` (``vector``: its unit ``MODEL`` vector) gives the value
+    of a secret, said in words."""
+    grams = _fitted_grams(SECRET_WEIGHTS)
+    return _probability(vector, SECRET_WEIGHTS, sum(grams.get(g, 0.0) for g in clause_grams(text)))
+
+
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
     """The probability that ``clause`` (``vector``: its unit ``MODEL`` vector) asks the
     agent to keep what the rest of its message says. The judge reads the clause's words too
