@@ -186,6 +186,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_list_then_request(split, show, judge))
     out.update(_work_now(split, show, judge))
     out.update(_vocatives(split, show, judge))
+    out.update(_given_texts(split, show, judge))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
@@ -327,6 +328,29 @@ def _vocatives(split: str, show: bool, judge: Judge | None) -> dict:
         return {"vocative_value_kept": kept}
 
     return _kept_and_written("vocatives", "prompt", rows, split, show, judge, whole_words=True)
+
+
+def _given_texts(split: str, show: bool, judge: Judge | None) -> dict:
+    """A text the user gives the agent to work on, or someone else's words, that holds a
+    request to remember ("Summarize this email:\nHi Bob, remember that I moved…";
+    ``given_texts``, a helper who saw no rule): nothing written (``given_written``); the
+    user's own request beside such a text or after a lead of their own ("For future
+    reference: …"): every ``keep`` value written (``given_own_kept``)."""
+    if not (DATA / "given_texts.json").exists():
+        return {}
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("given_texts", split):
+        signals, _ = read_requests(case["prompt"], judge=judge)
+        written = " ".join(s.text for s in signals)
+        if case["label"] == "material":
+            row, hit = "given_written", bool(signals)
+        else:
+            row, hit = "given_own_kept", all(k.casefold() in written.casefold() for k in case["keep"])
+        table[row][case["lang"]][0] += hit
+        table[row][case["lang"]][1] += 1
+        if show and split == "tune" and hit == (row == "given_written"):
+            print(f"GIVEN [{case['id']}] {case['prompt']!r} -> {written!r}")
+    return {row: by_language(counts) for row, counts in table.items()}
 
 
 def _conjuncts(split: str, show: bool, judge: Judge | None) -> dict:
