@@ -1107,3 +1107,70 @@ _REQUEST_LEAD_OR_THAT = _REQUEST_LEAD | _THAT_WORDS
 
 #: a possessive of the user's or their group's, as a word anywhere ("…que no *nosso* time…")
 _POSSESSIVE_WORDS = re.compile(r"(?:" + "|".join(p.possessives for p in all_packs() if p.possessives) + r")\b", _I)
+
+
+#: the verbs that order work on a text the message gives, and the words a polite order
+#: opens with before its verb, in every pack (accents folded)
+_TEXT_ORDERS = frozenset(fold_accents(w.casefold()) for p in all_packs() for w in p.text_orders)
+_ORDER_OPENERS = frozenset(fold_accents(w.casefold()) for p in all_packs() for w in p.order_openers)
+#: a lead that gives a text to work on is one clause: at most this many words before its colon
+_GIVING_MOST = 12
+#: where it may end: this far into the message
+_GIVING_REACH = 160
+#: the most letters a verb's attached pronouns take ("reescríbe*lo*", "pása*melo*", "traduz*-me*")
+_ATTACHED_MOST = 5
+#: the fewest letters of a verb read without its attached pronouns
+_VERB_LEAST = 4
+
+
+def _orders_a_text(word: str) -> int | None:
+    """How many letters of ``word`` (folded) are the pronouns it carries, when it is a verb
+    that orders work on a text, as said or with them ("reescribelo", "pasamelo",
+    "traduz-me"); else None."""
+    plain, hyphen = word.split("-")[0], "-" in word
+    for cut in range(_ATTACHED_MOST + 1):
+        if len(plain) - cut >= _VERB_LEAST and plain[: len(plain) - cut] in _TEXT_ORDERS:
+            return cut or int(hyphen)
+    return None
+
+
+def _a_text_order(words: list[str], pointing_back: bool = False) -> bool:
+    """Whether ``words`` open, past a polite order's opening ("can you", "¿me lo…"), with a
+    verb that orders work on a text and say what it works on ("Summarize *this email*",
+    "Conviértelo en un tuit"): a word alone is a label ("Answer: …"). ``pointing_back``:
+    the order must point at what was said before it ("turn *that* into…", "tradúce*lo*")."""
+    plain = [fold_accents(w.strip(",.!?¿¡\"'").casefold()) for w in words]
+    verb = next((i for i, w in enumerate(plain) if w not in _ORDER_OPENERS), len(plain))
+    carried = _orders_a_text(plain[verb]) if verb + 1 < len(plain) else None
+    if carried is None:
+        return False
+    return not pointing_back or carried > 0 or bool(_BACK_WORDS & set(plain))
+
+
+def given_to_work_on(said: str) -> tuple[int, int] | None:
+    """The span of ``said`` that is a text given to the agent to work on, not the user's own
+    words: what follows a first clause that orders work on a text and ends in a colon
+    ("Summarize this email:\n…", "traduce al portugués: …", "can you proofread this: …"),
+    or that says someone else's words follow ("Here's what my landlord texted me:", "Sam
+    wrote: …"), and what comes before a last line that orders work on it ("…\n\nturn that
+    into a formal letter", "…\nConviértelo en un tuit"). A quotation right after the colon
+    is the text, and what follows it is the user's again ("Translate to French: 'good
+    morning'. Also remember that my partner is French"); else the text runs to the message's
+    end. None when the lead asks to keep ("For future reference: …", "Anota aí: …") or there
+    is no such lead or last line."""
+    last = said.rstrip().rfind("\n")
+    if last > 0 and ":" not in said[last:] and _a_text_order(said[last:].split()[:_GIVING_MOST], pointing_back=True):
+        return 0, last  # the order comes after the text it works on
+    colon = said.find(":", 0, _GIVING_REACH)
+    if colon <= 0 or (colon + 1 < len(said) and not said[colon + 1].isspace()):
+        return None  # "https://…", "10:30"
+    lead = said[:colon].split()
+    if not lead or len(lead) > _GIVING_MOST or "\n" in said[:colon].strip():
+        return None
+    if not _a_text_order(lead) and (not _quoted(lead) or _first_cue(lead, len(lead)) is not None):
+        return None  # "Save this for later: …", "Sam wrote down for me: …"
+    start = colon + 1
+    while start < len(said) and said[start].isspace():
+        start += 1
+    quoted = _QUOTED.match(said, start)
+    return (start, quoted.end()) if quoted is not None else (start, len(said))

@@ -158,6 +158,7 @@ from .request_shapes import (
     _with_its_aside,
     _without_request_aside,
     asking_tail,
+    given_to_work_on,
     may_ask,
     why_after_a_request,
 )
@@ -303,6 +304,9 @@ def _read_requests(
         return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
     deadline = None if seconds is None else time.monotonic() + seconds  # the whole reading's, not one stage's
     said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip(), deadline))
+    given = given_to_work_on(said)
+    if given is not None:  # "Summarize this email:\n…", "Sam wrote: …": not the user's request
+        return _past_a_given_text(said, given, deadline, judge)
     if judge is not None and len(said) <= _JUDGED_CHARS:
         said = _tail_read_plainly(said, judge)
     listed = _a_list_then_its_request(said, judge if len(said) <= _JUDGED_CHARS else None)
@@ -320,6 +324,33 @@ def _read_requests(
     if found and all(n.reason == ORDER_AFTER for n in declined):  # no request refused
         return _without_asking_tail(said, found, judge), declined
     return found, declined
+
+
+#: why what a text given to work on asks is not kept
+_GIVEN_TEXT = "a text given to work on, or someone else's words: not the user's own request"
+
+
+def _past_a_given_text(
+    said: str, given: tuple[int, int], deadline: float | None, judge: Judge | None
+) -> tuple[list[Signal], list[NotKept]]:
+    """What a message that gives a text to work on (``given``: its span, ``request_shapes.
+    given_to_work_on``) asks to keep: nothing of the text, which is named when the rules
+    would have read a request in it ("Summarize this email:\nHi Bob, remember that I moved
+    to Denver…" had replaced the user's own home), and what the user says after a quoted
+    text, read as a message of its own."""
+    start, end = given
+    text = said[start:end]
+    seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
+    found, declined, _ = _read_by_rules(text, seconds, deadline=deadline)
+    if found or declined:
+        named = [NotKept(text[:_MAX_CHARS], _GIVEN_TEXT)]
+    else:  # what the whole names, nothing of it kept ("O Tiago perguntou: lembra que…?": his question)
+        named = _read_by_rules(said, seconds, deadline=deadline)[1]
+    after = said[end:].lstrip(" .,;:!?—–-")
+    if not after:
+        return [], named
+    found, declined = _read_requests(after, seconds, judge)
+    return found, named + declined
 
 
 #: the fewest items a list said before the request that asks to keep it holds

@@ -128,6 +128,13 @@ class Pack:
     #: what the assistant is told to do next about the code ("fix it", "agrega una
     #: validación", "trata isso"): a note about the code followed by one is the task
     task_imperatives: tuple[str, ...] = ()
+    #: the verbs that order work on a text the message then gives, after a colon
+    #: ("*Summarize* this email:", "*traduce* al inglés:", "*revisa* o texto:"): what
+    #: follows is the text to work on, not what the user asks to keep
+    text_orders: frozenset[str] = field(default_factory=frozenset)
+    #: the words that open a polite order before its verb ("can you", "¿podrías…",
+    #: "consegue…"), read past to find it
+    order_openers: frozenset[str] = field(default_factory=frozenset)
     #: the verbs of a workflow that order the assistant after a note about the code ("…,
     #: push there", "…, sube ahí los cambios", "…, não roda o seed"), in any form they take;
     #: several are also a third person ("corre Debian 12", "roda Unraid"), so one orders only

@@ -503,6 +503,13 @@ PACK = Pack(
     consequences=("so", "then"),
     there_words=("there", "here"),
     demonstratives=("this", "these"),
+    text_orders=frozenset(
+        "summarize summarise translate rewrite reword rephrase paraphrase proofread polish "
+        "improve shorten condense simplify expand continue explain analyze analyse review critique "
+        "grade classify categorize extract convert format reply respond answer draft compose tldr tl;dr "
+        "echo print repeat spellcheck punctuate transcribe annotate turn".split()
+    ),
+    order_openers=frozenset("please pls plz can could would will you kindly just quickly now".split()),
     task_imperatives=(
         "fix",
         "handle",

@@ -507,6 +507,15 @@ PACK = Pack(
     consequences=("entonces", r"as[ií]\s+que", "luego"),
     there_words=("ahí", "ahi", "allí", "alli", "allá", "alla", "acá", "aca", "aquí", "aqui"),
     demonstratives=tuple("este esta estos estas ese esa esos esas".split()),
+    text_orders=frozenset(
+        "resume resumí resumime resúmeme resumir traduce traducí traduceme tradúceme traducir reescribe "
+        "reescribí reescribir reformula reformulá parafrasea parafraseá "
+        "pule pulí mejora mejorá acorta acortá simplifica simplificá amplía ampliá continúa "
+        "continuá explica explicá explícame analiza analizá revisa revisá clasifica clasificá extrae extraé "
+        "convierte convertí formatea formateá responde respondé contesta contestá redacta redactá "
+        "transcribe transcribí puntúa resumes traduces reescribes revisas explicas pasa pasá transforma transformá".split()
+    ),
+    order_openers=frozenset("por favor porfa puedes podés podrías podrias me te lo la ahora solo sólo".split()),
     task_imperatives=(
         "agrega",
         "agregá",

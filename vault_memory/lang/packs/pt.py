@@ -539,6 +539,14 @@ PACK = Pack(
     demonstratives=tuple(
         "este esta estes estas esse essa esses essas neste nesta nesse nessa deste desta desse dessa".split()
     ),
+    text_orders=frozenset(
+        "resume resuma resumir traduz traduza traduzir reescreve reescreva reescrever reformula reformule "
+        "parafraseia parafraseie melhora melhore encurta encurte "
+        "simplifica simplifique amplia amplie continua continue explica explique analisa "
+        "analise revisa revise classifica classifique extrai extraia converte converta formata formate "
+        "responde responda redige redija transcreve transcreva pontua pontue transforma transforme passa".split()
+    ),
+    order_openers=frozenset("por favor pfv pode podes consegue poderia me você vc agora só".split()),
     task_imperatives=(
         "trata",
         "ajusta",
