@@ -187,6 +187,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_work_now(split, show, judge))
     out.update(_vocatives(split, show, judge))
     out.update(_given_texts(split, show, judge))
+    out.update(_pronoun_infinitives(split, show))
     out.update(_tails(split, show, judge))
     out.update(_reasons(split, show, judge))
     out.update(_openings(split, show, judge))
@@ -350,6 +351,28 @@ def _given_texts(split: str, show: bool, judge: Judge | None) -> dict:
         table[row][case["lang"]][1] += 1
         if show and split == "tune" and hit == (row == "given_written"):
             print(f"GIVEN [{case['id']}] {case['prompt']!r} -> {written!r}")
+    return {row: by_language(counts) for row, counts in table.items()}
+
+
+def _pronoun_infinitives(split: str, show: bool) -> dict:
+    """A fact said in the first person with "me" on an infinitive or a gerund after the
+    user's own verb ("acabo de mudarme a Quito", "quero me aposentar cedo";
+    ``pronoun_infinitives``, a helper who saw no rule), written in the third person with
+    "se" (``pronoun_se``: its ``expect`` written, its ``not_expect`` not); after another's
+    verb, "me" that one's object, kept (``pronoun_object_kept``)."""
+    from vault_memory.lang.grammar import in_third_person
+
+    if not (DATA / "pronoun_infinitives.json").exists():
+        return {}
+    table: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for case in cases("pronoun_infinitives", split):
+        written = in_third_person(case["said"], case["lang"]).casefold()
+        hit = case["expect"].casefold() in written and case["not_expect"].casefold() not in written
+        row = "pronoun_se" if case["label"] == "reflexive" else "pronoun_object_kept"
+        table[row][case["lang"]][0] += hit
+        table[row][case["lang"]][1] += 1
+        if show and split == "tune" and not hit:
+            print(f"PRONOUN [{case['id']}] {case['said']!r} -> {written!r}")
     return {row: by_language(counts) for row, counts in table.items()}
 
 

@@ -48,6 +48,19 @@ def verb_lemma(word: str, lang: str) -> str | None:
     return None
 
 
+def of_a_verb(word: str, lang: str) -> bool:
+    """Whether the lexicon of ``lang`` holds ``word`` as a verb's form, its infinitive too
+    ("mudar", "mudando", "aposentar"; not "fir" of "firme"): a word a pronoun may be put on."""
+    endings = _INFINITIVE.get(lang)
+    if endings is None or len(word) > LONGEST_WORD:
+        return False
+    forms = _forms(lang)
+    if forms is None:
+        return False
+    low = word.casefold()
+    return any((forms.get(w) or "").endswith(endings) for w in dict.fromkeys((low, fold_accents(low))))
+
+
 def verb_lemmas(word: str, lang: str) -> frozenset[str]:
     """``verb_lemma`` as the grammars' lists hold an infinitive, as written and folded
     ("abastecer"; "reír" and "reir"), or none: the one set a list's test reads either from."""

@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Collection
 
-from ..lexicon import verb_lemmas
+from ..lexicon import of_a_verb, verb_lemmas
 from ..text import fold_accents, longest_first
 from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -170,8 +170,32 @@ def third_person(text: str) -> str:
         flags=_I,
     )
     out = _joined_clauses(out)
+    out = _ES_USER_INFINITIVE.sub(_reflexive_infinitive, out)
     out = re.sub(r"\bconmigo\b", "con el usuario", out, flags=_I)
     return gender(out)
+
+
+#: a verb's infinitive or gerund with "me" on it, right after a verb or two whose subject is
+#: the user (each with a preposition): "el usuario acaba de mudar*me*", "quiere casar*me*",
+#: "está pensando en mudar*me*" (the user's own "me": "se"). After another subject it is that one's object
+#: ("mi hermano va a ayudarme") and stays
+_ES_USER_INFINITIVE = re.compile(
+    r"\b((?:el\s+usuario|la\s+usuaria)\s+(?:(?:ya|no|todav[ií]a)\s+)*(?:[^\W\d_]+\s+(?:(?:de|a|que|en|por)\s+)?){1,2})"
+    r"([^\W\d_]{3,}?)me(lo|la|los|las)?\b",
+    _I,
+)
+
+
+def _reflexive_infinitive(m: re.Match[str]) -> str:
+    """ "…de mudarme" → "…de mudarse", when the word without its "me" is an infinitive or a
+    gerund the lexicon knows for a verb's ("firme" is no "fir" + "me")."""
+    verb = m.group(2)
+    untimed = fold_accents(verb.casefold()).endswith(_ES_UNTIMED)  # "llámame" is an order
+    return f"{m.group(1)}{verb}se{m.group(3) or ''}" if untimed and of_a_verb(verb, "es") else m.group(0)
+
+
+#: the endings of an infinitive and a gerund, accents folded: the forms a pronoun goes on
+_ES_UNTIMED = ("ar", "er", "ir", "ando", "iendo", "yendo")
 
 
 #: first persons of a verb that also open a clause ("visto que trabajo de noche": given that;

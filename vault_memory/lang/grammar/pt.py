@@ -7,7 +7,7 @@ import functools
 import re
 from collections.abc import Collection
 
-from ..lexicon import verb_lemmas
+from ..lexicon import of_a_verb, verb_lemmas
 from ..text import fold_accents
 from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
@@ -184,8 +184,35 @@ def third_person(text: str) -> str:
         flags=_I,
     )  # "eu não estou" → "o usuário não está", not "…não o usuário está"
     out = _joined_clauses(out)
+    out = _PT_USER_INFINITIVE.sub(_reflexive_infinitive, out)
     out = re.sub(r"\beu\b", "o usuário", out, flags=_I)
     return gender(re.sub(r"\bcomigo\b", "com o usuário", out, flags=_I))
+
+
+#: an infinitive or a gerund with "me" before it or on it, right after a verb or two whose subject is
+#: the user (each with a preposition): "o usuário acabou de *me* mudar", "quer *me* aposentar", "vai
+#: mudar-*me*" (the user's own "me": "se"). After another subject it is that one's object
+#: ("o meu irmão vai me ajudar") and stays
+_PT_USER_INFINITIVE = re.compile(
+    r"\b((?:o\s+usuário|a\s+usuária)\s+(?:(?:j[aá]|n[aã]o|ainda)\s+)*(?:[^\W\d_]+\s+(?:(?:de|a|que|em|por|pra|para)\s+)?){1,2})"
+    r"(?:me\s+([^\W\d_]{3,})\b|([^\W\d_]{3,})-me\b)",
+    _I,
+)
+
+
+def _reflexive_infinitive(m: re.Match[str]) -> str:
+    """ "…de me mudar" → "…de se mudar", "…mudar-me" → "…mudar-se", when the word is an
+    infinitive or a gerund the lexicon knows for a verb's."""
+    before, proclitic, enclitic = m.group(1), m.group(2), m.group(3)
+    verb = proclitic if proclitic is not None else enclitic
+    if not (fold_accents(verb.casefold()).endswith(_PT_INFINITIVE) and of_a_verb(verb, "pt")):
+        return m.group(0)  # "…quer que você me chame": another's verb, "me" its object
+    return f"{before}se {verb}" if proclitic is not None else f"{before}{verb}-se"
+
+
+#: the endings of an infinitive and a gerund, accents folded: the forms "me" goes with
+#: after the user's own verb ("tô *me sentindo* melhor")
+_PT_INFINITIVE = ("ar", "er", "ir", "or", "ando", "endo", "indo")
 
 
 #: endings of a feminine adjective or noun whose masculine differs ("vegana", "casada",
