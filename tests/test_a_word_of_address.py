@@ -39,3 +39,10 @@ def test_the_fact_is_kept_and_the_word_of_address_is_not(said, value, word, judg
 def test_such_a_word_as_the_value_is_kept(said, value, judge):
     kept, _ = read_requests(said, judge=judge)
     assert any(value in k.text for k in kept), (said, kept)
+
+
+@pytest.mark.parametrize("said", ["remember: homie", "apunta eso, compa", "anota aí: parça", "save it, fam"])
+def test_a_request_whose_only_word_is_one_of_address_keeps_nothing(said, judge):
+    """ "remember: dude" had written "Dude" as the user's fact (an attacker's pass)."""
+    kept, _ = read_requests(said, judge=judge)
+    assert kept == [], kept

@@ -98,6 +98,7 @@ from .request_facts import (
     _kept,
     _marks_after,
     _of_user_or_group,
+    _only_a_tag,
     _past_the_scope,
     _rx,
     _says_nothing,
@@ -252,6 +253,9 @@ def read_requests(
     end ("bro", "pô") is no word of it (``request_facts.without_address``)."""
     found, declined = _read_requests(utterance, seconds, judge)
     found = [f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found]
+    # a request whose only word is one of address keeps nothing ("remember: dude", "lembra: mano")
+    declined += [NotKept(f.text, _NOTHING_AFTER) for f in found if _only_a_tag(f.text)]
+    found = [f for f in found if not _only_a_tag(f.text)]
     return _no_secret_in_words(found, declined, judge)
 
 
