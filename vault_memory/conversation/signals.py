@@ -254,8 +254,10 @@ def read_requests(
     found, declined = _read_requests(utterance, seconds, judge)
     found = [f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found]
     # a request whose only word is one of address keeps nothing ("remember: dude", "lembra: mano")
-    declined += [NotKept(f.text, _NOTHING_AFTER) for f in found if _only_a_tag(f.text)]
-    found = [f for f in found if not _only_a_tag(f.text)]
+    tags = [f for f in found if _only_a_tag(f.text)]
+    if tags:
+        declined += [NotKept(f.text, _NOTHING_AFTER) for f in tags]
+        found = [f for f in found if f not in tags]
     return _no_secret_in_words(found, declined, judge)
 
 

@@ -182,8 +182,7 @@ SECRET_AT = 0.85
 def holds_a_secret(vector: Sequence[float], text: str) -> float:
     """The probability that ``text`` (``vector``: its unit ``MODEL`` vector) gives the value
     of a secret, said in words."""
-    grams = _fitted_grams(SECRET_WEIGHTS)
-    return _probability(vector, SECRET_WEIGHTS, sum(grams.get(g, 0.0) for g in clause_grams(text)))
+    return _probability_with_words(vector, SECRET_WEIGHTS, text)
 
 
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
@@ -191,8 +190,7 @@ def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
     agent to keep what the rest of its message says. The judge reads the clause's words too
     (``clause_grams``): the model's vector alone fits 80% of what it was trained on, with
     its words 94%."""
-    grams = _fitted_grams(ASKING_WEIGHTS)
-    return _probability(vector, ASKING_WEIGHTS, sum(grams.get(g, 0.0) for g in clause_grams(clause)))
+    return _probability_with_words(vector, ASKING_WEIGHTS, clause)
 
 
 def clause_grams(clause: str) -> set[str]:
@@ -205,6 +203,12 @@ def clause_grams(clause: str) -> set[str]:
 @functools.cache
 def _fitted_grams(path: Path) -> dict[str, float]:
     return {g: float(w) for g, w in json.loads(path.read_text(encoding="utf-8")).get("grams", {}).items()}
+
+
+def _probability_with_words(vector: Sequence[float], path: Path, text: str) -> float:
+    """A fitted judge's probability of ``text`` that weighs its words and pairs beside its vector."""
+    grams = _fitted_grams(path)
+    return _probability(vector, path, sum(grams.get(g, 0.0) for g in clause_grams(text)))
 
 
 def _probability(vector: Sequence[float], path: Path, more: float = 0.0) -> float:
