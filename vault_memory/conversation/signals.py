@@ -251,7 +251,10 @@ def read_requests(
     """The facts a user's turn asks to keep, and the requests it makes that are not kept,
     each with its reason (``_read_requests``); a word of address said at a fact's start or
     end ("bro", "pô") is no word of it (``request_facts.without_address``)."""
-    found, declined = _read_requests(utterance, seconds, judge)
+    within, past = _within_reach(utterance)
+    found, declined = _read_requests(within, seconds, judge)
+    if past:
+        declined = declined + [NotKept(_shown_part(past), _PAST_REACH)]
     found = [f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found]
     # a request whose only word is one of address keeps nothing ("remember: dude", "lembra: mano")
     tags = [f for f in found if _only_a_tag(f.text)]
@@ -259,6 +262,39 @@ def read_requests(
         declined += [NotKept(f.text, _NOTHING_AFTER) for f in tags]
         found = [f for f in found if f not in tags]
     return _no_secret_in_words(found, declined, judge)
+
+
+#: the most of one message the rules read; what is past it is named as not read. A request
+#: is a sentence or a list: a message longer than this is a paste (a log, a file, a dump),
+#: over which the reading is linear and still long (a pasted 5 MB log took 19 s, a daemon's
+#: thread or an ``ingest`` held the while); 100,000 characters take about half a second
+READ_AT_MOST = 20_000
+#: how far back from ``READ_AT_MOST`` the reading looks for a line's end to stop at
+_CUT_AT_A_LINE = 2_000
+_PAST_REACH = f"not read: a message is read for its first {READ_AT_MOST:,} characters"
+#: the most sentences of one message the rules read (each costs about .3 ms, however short:
+#: 50,000 lines of one letter, 100 KB, took 14 s); what is past them is named as not read
+MOST_SENTENCES = 1_000
+_PAST_SENTENCES = f"not read: a message is read for its first {MOST_SENTENCES:,} sentences"
+
+
+def _within_reach(utterance: str) -> tuple[str, str]:
+    """``utterance`` as the rules read it (its first ``READ_AT_MOST`` characters, cut at a
+    line's end when one is near, else at a space), and what is past it ("" for most)."""
+    if len(utterance) <= READ_AT_MOST:
+        return utterance, ""
+    low = READ_AT_MOST - _CUT_AT_A_LINE
+    cut = utterance.rfind("\n", low, READ_AT_MOST)
+    if cut < 0:
+        cut = utterance.rfind(" ", low, READ_AT_MOST)
+    cut = READ_AT_MOST if cut < 0 else cut
+    return utterance[:cut], utterance[cut:]
+
+
+def _shown_part(text: str) -> str:
+    """The start of ``text`` a note names it by, as UTF-8 can write it (a lone surrogate of
+    a JSON escape replaced: nothing past the reach was checked)."""
+    return text.strip()[:_MAX_CHARS].encode("utf-8", "replace").decode("utf-8")
 
 
 #: why a fact is not kept when the judge reads a secret's value in it that no rule found
@@ -454,6 +490,9 @@ def _read_by_rules(
     reading = _Reading(of_the_user=of_the_user)
     reading.language = detect(said) if said else None
     parts = _sentences_of(said, reading.language, deadline)
+    if len(parts) > MOST_SENTENCES:  # a pasted log of short lines: each sentence costs its reading
+        reading.declined.append(NotKept(_shown_part(" ".join(parts[MOST_SENTENCES:][:50])), _PAST_SENTENCES))
+        parts = parts[:MOST_SENTENCES]
     _read_all(reading, parts, seconds, deadline)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
@@ -509,6 +548,8 @@ def _left_out_of_its_fact(
     because you'll help me write to her"), named as not kept with ``why``: a request is kept
     whole or what is left of it is said out loud. A part is one left out when none of its words
     is in a fact kept of its sentence, and something of that sentence was."""
+    if not found:  # nothing kept: nothing was cut
+        return []
     named = " ".join(n.sentence for n in declined).casefold()
     out: list[NotKept] = []
     for sentence in sentences:
