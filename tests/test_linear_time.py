@@ -241,15 +241,16 @@ def test_a_prompt_s_reading_keeps_to_its_seconds_from_its_first_step():
     """The seconds a prompt is read for count from the reading's start: a pasted list of
     10,000 lines took 3.7 s against a budget of 1 s, the idioms and the sentence pass before
     the budget began taking 2.2 s of it. Compared with the same reading unbounded, on the
-    same machine in the same minute, so a loaded machine slows both."""
+    same machine in the same minute, so a loaded machine slows both. (A message is read for
+    its first and last 10,000 characters whatever its seconds: this list is within them.)"""
     from vault_memory.conversation.signals import read_requests
 
-    said = "\n".join(f"- item {i}: value {i}" for i in range(10_000)) + "\nplease remember these"
+    said = "\n".join(f"- item {i}: value {i}" for i in range(800)) + "\nplease remember these"
     started = time.perf_counter()
     read_requests(said)
     unbounded = time.perf_counter() - started
     started = time.perf_counter()
-    _, declined = read_requests(said, seconds=0.1)
+    _, declined = read_requests(said, seconds=0.01)
     bounded = time.perf_counter() - started
     assert any(n.reason.startswith("not read") for n in declined)
     assert bounded < unbounded / 2, (bounded, unbounded)

@@ -239,10 +239,12 @@ _MOST_NOTES = 5
 def not_kept_notes(not_kept: list[NotKept]) -> list[str]:
     """How a report or a log names the requests of one message that are not kept: each of
     the first few, then how many more."""
-    notes = [not_kept_note(n) for n in not_kept[:_MOST_NOTES]]
-    if len(not_kept) > _MOST_NOTES:
-        notes.append(f"not remembered: {len(not_kept) - _MOST_NOTES} more requests of the same message")
-    return notes
+    unread = [n for n in not_kept if n.reason.startswith(_NOT_READ)]  # of the message, each said
+    said = [n for n in not_kept if not n.reason.startswith(_NOT_READ)]
+    notes = [not_kept_note(n) for n in said[:_MOST_NOTES]]
+    if len(said) > _MOST_NOTES:
+        notes.append(f"not remembered: {len(said) - _MOST_NOTES} more requests of the same message")
+    return notes + [not_kept_note(n) for n in unread]
 
 
 def read_requests(
@@ -264,31 +266,44 @@ def read_requests(
     return _no_secret_in_words(found, declined, judge)
 
 
-#: the most of one message the rules read; what is past it is named as not read. A request
-#: is a sentence or a list: a message longer than this is a paste (a log, a file, a dump),
-#: over which the reading is linear and still long (a pasted 5 MB log took 19 s, a daemon's
-#: thread or an ``ingest`` held the while); 100,000 characters take about half a second
+#: the most of one message the rules read: its first half and its last (a request said after
+#: a paste is read), and what lies between is named as not read. A request is a sentence
+#: or a list: a message longer than this is a paste (a log, a file, a dump), over which the
+#: reading is linear and still long (a pasted 4 MB log took 90 s through ``ingest``, which
+#: gives no seconds); 20,000 characters take about a third of a second
 READ_AT_MOST = 20_000
-#: how far back from ``READ_AT_MOST`` the reading looks for a line's end to stop at
+#: how far from where a half ends the reading looks for a line's end to cut at
 _CUT_AT_A_LINE = 2_000
-_PAST_REACH = f"not read: a message is read for its first {READ_AT_MOST:,} characters"
-#: the most sentences of one message the rules read (each costs about .3 ms, however short:
-#: 50,000 lines of one letter, 100 KB, took 14 s); what is past them is named as not read
+#: how the reason of a part of a message no rule read opens
+_NOT_READ = "not read:"
+_PAST_REACH = f"{_NOT_READ} a long message is read for its first and last {READ_AT_MOST // 2:,} characters"
+#: the most sentences of one message the rules read, the first half and the last (each costs
+#: about .3 ms however short: 50,000 lines of one letter, 100 KB, took 14 s)
 MOST_SENTENCES = 1_000
-_PAST_SENTENCES = f"not read: a message is read for its first {MOST_SENTENCES:,} sentences"
+_PAST_SENTENCES = f"{_NOT_READ} a long message is read for its first and last {MOST_SENTENCES // 2:,} sentences"
 
 
 def _within_reach(utterance: str) -> tuple[str, str]:
-    """``utterance`` as the rules read it (its first ``READ_AT_MOST`` characters, cut at a
-    line's end when one is near, else at a space), and what is past it ("" for most)."""
+    """``utterance`` as the rules read it (its first and its last ``READ_AT_MOST`` / 2
+    characters, each cut at a line's end when one is near, else at a space, a paragraph's
+    break between them), and what lies between ("" for most)."""
     if len(utterance) <= READ_AT_MOST:
         return utterance, ""
-    low = READ_AT_MOST - _CUT_AT_A_LINE
-    cut = utterance.rfind("\n", low, READ_AT_MOST)
-    if cut < 0:
-        cut = utterance.rfind(" ", low, READ_AT_MOST)
-    cut = READ_AT_MOST if cut < 0 else cut
-    return utterance[:cut], utterance[cut:]
+    half = READ_AT_MOST // 2
+    head = _a_break(utterance, half - _CUT_AT_A_LINE, half, last=True)
+    tail = _a_break(utterance, len(utterance) - half, len(utterance) - half + _CUT_AT_A_LINE, last=False)
+    return f"{utterance[:head]}\n\n{utterance[tail:]}", utterance[head:tail]
+
+
+def _a_break(text: str, start: int, end: int, last: bool) -> int:
+    """Where between ``start`` and ``end`` a line ends (the last such place, or the first),
+    else a space; ``end``, or ``start``, when neither is there."""
+    find = text.rfind if last else text.find
+    for mark in ("\n", " "):
+        at = find(mark, start, end)
+        if at >= 0:
+            return at if last else at + 1
+    return end if last else start
 
 
 def _shown_part(text: str) -> str:
@@ -343,7 +358,7 @@ def _read_requests(
     it when the judge reads it as a detail of its fact (``_gone_on``)."""
     where = not_utf8(utterance)
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
-        return [], [NotKept(utterance[:_MAX_CHARS], f"not read: the text is not UTF-8 ({where})")]
+        return [], [NotKept(utterance[:_MAX_CHARS], f"{_NOT_READ} the text is not UTF-8 ({where})")]
     deadline = None if seconds is None else time.monotonic() + seconds  # the whole reading's, not one stage's
     said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip(), deadline))
     given = given_to_work_on(said)
@@ -491,8 +506,9 @@ def _read_by_rules(
     reading.language = detect(said) if said else None
     parts = _sentences_of(said, reading.language, deadline)
     if len(parts) > MOST_SENTENCES:  # a pasted log of short lines: each sentence costs its reading
-        reading.declined.append(NotKept(_shown_part(" ".join(parts[MOST_SENTENCES:][:50])), _PAST_SENTENCES))
-        parts = parts[:MOST_SENTENCES]
+        half = MOST_SENTENCES // 2
+        reading.declined.append(NotKept(_shown_part(" ".join(parts[half:-half][:50])), _PAST_SENTENCES))
+        parts = parts[:half] + parts[-half:]
     _read_all(reading, parts, seconds, deadline)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]
     may_go_on = [(found[n], sentence) for n, sentence in reading.may_go_on if n < len(found)]
@@ -982,7 +998,7 @@ def _read_all(reading: _Reading, all_sentences: list[str], seconds: float | None
     for n, sentence in enumerate(all_sentences):
         if deadline is not None and time.monotonic() > deadline:
             rest = " ".join(all_sentences[n:])
-            reading.declined.append(NotKept(rest, f"not read: a prompt is read for {seconds:g} s at most"))
+            reading.declined.append(NotKept(rest, f"{_NOT_READ} a prompt is read for {seconds:g} s at most"))
             return
         reading.sentence(sentence, all_sentences[n + 1] if n + 1 < len(all_sentences) else "")
 
