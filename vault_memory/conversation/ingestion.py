@@ -145,7 +145,9 @@ def _ingest(
             transcript.turns, ledger, transcript.session, persona, report.notes, _judge_of(mem)
         ):
             report.signals += 1
-            refused = _refused(item, "would not write")  # what the run would refuse, the dry run says it would
+            refused = _refused(
+                item, "would not write", mem.config["embedding"]["cache_dir"] or None
+            )  # what the run would refuse, the dry run says it would
             if refused is not None:
                 report.notes.append(refused)
             else:
@@ -261,13 +263,14 @@ def _remember_said(
             "not written again: this conversation said the same words before, and they were read then"
         )
         return []
-    from ..writing.rules import validate
+    from ..writing.rules import refuse_secrets_in_words, validate
 
     items = []
     for item in _explicit_items([turn], ledger, session, persona, mem.vault.warnings, judge, seconds):
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written
+            refuse_secrets_in_words([item], mem.config["embedding"]["cache_dir"] or None)
         except InvalidInput as e:
             mem.vault.warnings.append(f"not remembered from a prompt ({e})")
             continue
@@ -432,7 +435,7 @@ def _write_groups(
     writable: list[tuple[Remembering, IngestReport, Ledger]] = []
     for items, report, ledger in groups:
         for item in items:
-            refused = _refused(item)
+            refused = _refused(item, cache_dir=mem.config["embedding"]["cache_dir"] or None)
             if refused is not None:
                 report.notes.append(refused)
             else:
@@ -585,14 +588,17 @@ def _explicit_items(
     return items
 
 
-def _refused(item: Remembering, said: str = "not written") -> str | None:
-    """Why no rule can write ``item`` (``writing.rules.validate``), as the ingest report and
-    the hook log say it: its turn and the reason, and for a secret its kind alone, never
-    its text (a log is a file too), opening with ``said``; None when it can be written."""
-    from ..writing.rules import validate
+def _refused(item: Remembering, said: str = "not written", cache_dir: str | None = None) -> str | None:
+    """Why no rule can write ``item`` (``writing.rules.validate``, and the secret judge's
+    reading of a fact, ``refuse_secrets_in_words``), as the ingest report and the hook log
+    say it: its turn and the reason, and for a secret its kind alone, never its text (a log
+    is a file too), opening with ``said``; None when it can be written. ``cache_dir``: where
+    the judge's model keeps its loaded copy (``[embedding] cache_dir``)."""
+    from ..writing.rules import refuse_secrets_in_words, validate
 
     try:
         validate(item)
+        refuse_secrets_in_words([item], cache_dir)
     except SecretRefused as e:
         return f"{said}{_of_turn(item)}: it holds what looks like {e.kind}; secrets are never stored"
     except InvalidInput as e:

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..config import MEMORY_TYPES
-from ..errors import AmbiguousId, InvalidInput, WriteRefused
+from ..errors import AmbiguousId, InvalidInput, SecretRefused, WriteRefused
 from ..index.catalog import Meta
 from ..index.chunking import embedding_text
-from ..index.embedder import Part, model_parts, part_cosine
+from ..index.embedder import USE_MULTILINGUAL, Part, UseEmbedder, embedder_from_config, model_parts, part_cosine
 from ..index.keyword_index import NEGATED, body_terms, content_terms
 from ..index.locks import file_lock
 from ..lang import SPANISH, detect, in_third_person
@@ -73,6 +73,7 @@ from .plan import (
     decide,
     slot_of_memory,
 )
+from .worded_secrets import SAID_IN_WORDS, Vectors, said_in_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -249,6 +250,42 @@ def validate(item: Remembering) -> None:
     check_new(item.text, item.type, item.importance, item.key, allow_secret=item.allow_secret)
 
 
+def refuse_secrets_in_words(
+    items: list[Remembering], cache_dir: str | Path | None, vectors_of: Vectors | None = None
+) -> None:
+    """Refuse (``SecretRefused``) a batch one of whose facts the secret judge reads as
+    giving a secret's value in words, as the vector leg reads it (its key and text), unless
+    the user allowed it (``worded_secrets``). The rules' own secrets are ``validate``'s; a
+    caller that must write the rest of a batch asks of each item first, as ``ingest`` and
+    the prompt hook do. ``vectors_of``: the multilingual vectors (``multilingual_of``)."""
+    doubted = [item for item in items if item.type == "fact" and not item.allow_secret]
+    texts = [embedding_text(item.key, item.text) for item in doubted]
+    if any(said_in_words(texts, cache_dir, vectors_of)):
+        raise SecretRefused(SAID_IN_WORDS)
+
+
+def multilingual_of(backend: Backend) -> Vectors | None:
+    """How the write reads a text's multilingual vector: the vault's own half where its
+    model holds one (embedded by the backend, a daemon's when one serves it, and kept for
+    the sync that indexes what is written); None where it holds none (the process's own
+    model is loaded)."""
+    part = next(
+        (p for p in model_parts(backend.vault.config["embedding"]["model"]) if p.model_id == UseEmbedder.model_id),
+        None,
+    )
+    if part is None:
+        return None
+
+    def vectors_of(texts: list[str]) -> list[list[float]]:
+        vectors = backend.embed(texts, keep=True)
+        if any(len(vector) != part.stop for vector in vectors):  # another model than the vault says
+            cache_dir = backend.vault.config["embedding"]["cache_dir"] or None
+            return [list(v) for v in embedder_from_config(USE_MULTILINGUAL, cache_dir).embed(texts)]
+        return [[x / part.weight for x in vector[part.start : part.stop]] for vector in vectors]
+
+    return vectors_of
+
+
 def _prepare(item: Remembering, rules: Rules, single_keys: set[str]) -> Prepared:
     key, text, inferred = item.key, item.text, False
     if key is None:
@@ -278,6 +315,7 @@ def remember_many(
     conflicts the rules cannot (an LLM, when one is configured)."""
     for item in items:
         validate(item)
+    refuse_secrets_in_words(items, backend.vault.config["embedding"]["cache_dir"] or None, multilingual_of(backend))
     limit = backend.vault.config["vault"]["max_file_bytes"]
     for item in items:  # a file every sync would skip as too large is no memory: say so now
         size = len(item.text.encode("utf-8", "surrogatepass")) + FRONTMATTER_ROOM
@@ -734,6 +772,8 @@ def correct(
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("a correction needs some text")
     vault = backend.vault
+    if said_in_words([text], vault.config["embedding"]["cache_dir"] or None, multilingual_of(backend))[0]:
+        raise SecretRefused(SAID_IN_WORDS)
     with _write_lock(backend):
         named = find(backend, ref, prefix=prefix)
         with backend.fresh_snapshot() as snap:  # the chain from the catalog, not every file read
