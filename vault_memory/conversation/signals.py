@@ -226,6 +226,8 @@ def explicit_signals(utterance: str) -> list[Signal]:
 def not_kept_note(not_kept: NotKept) -> str:
     """How a report or a log names a request that is not kept."""
     said = not_kept.sentence
+    if not_kept.reason == _SECRET_IN_WORDS:  # what the judge read as a secret is quoted nowhere
+        return f"not remembered: a sentence not quoted here ({not_kept.reason})"
     if names_a_secret(said):  # no secret reaches a log, even one whose value reads as no secret
         return f"not remembered: a sentence that names a password or a code ({not_kept.reason})"
     return f"not remembered: {masked(said)[:80]!r} ({not_kept.reason})"
@@ -253,10 +255,12 @@ def read_requests(
     """The facts a user's turn asks to keep, and the requests it makes that are not kept,
     each with its reason (``_read_requests``); a word of address said at a fact's start or
     end ("bro", "pô") is no word of it (``request_facts.without_address``)."""
-    within, past = _within_reach(utterance)
+    # a pasted block is no one's request wherever the reach cuts it (a fence that opened in
+    # the part not read had closed in the tail read as one that opens)
+    within, past = _within_reach(_without_code_blocks(utterance) if len(utterance) > READ_AT_MOST else utterance)
     found, declined = _read_requests(within, seconds, judge)
     if past:
-        declined = declined + [NotKept(_shown_part(past), _PAST_REACH)]
+        declined = declined + [NotKept(_unread_part(past), _PAST_REACH)]
     found = [f if (text := without_address(f.text, f.lang)) == f.text else replace(f, text=text) for f in found]
     # a request whose only word is one of address keeps nothing ("remember: dude", "lembra: mano")
     tags = [f for f in found if _only_a_tag(f.text)]
@@ -272,8 +276,6 @@ def read_requests(
 #: reading is linear and still long (a pasted 4 MB log took 90 s through ``ingest``, which
 #: gives no seconds); 20,000 characters take about a third of a second
 READ_AT_MOST = 20_000
-#: how far from where a half ends the reading looks for a line's end to cut at
-_CUT_AT_A_LINE = 2_000
 #: how the reason of a part of a message no rule read opens
 _NOT_READ = "not read:"
 _PAST_REACH = f"{_NOT_READ} a long message is read for its first and last {READ_AT_MOST // 2:,} characters"
@@ -284,32 +286,33 @@ _PAST_SENTENCES = f"{_NOT_READ} a long message is read for its first and last {M
 
 
 def _within_reach(utterance: str) -> tuple[str, str]:
-    """``utterance`` as the rules read it (its first and its last ``READ_AT_MOST`` / 2
-    characters, each cut at a line's end when one is near, else at a space, a paragraph's
-    break between them), and what lies between ("" for most)."""
+    """``utterance`` as the rules read it: its first and its last ``READ_AT_MOST`` / 2
+    characters, each to a line's or a sentence's end (a sentence cut in two is read as two:
+    "please do not | remember that I smoke" had kept that the user smokes), a paragraph's
+    break between them; and what lies between ("" for most)."""
     if len(utterance) <= READ_AT_MOST:
         return utterance, ""
     half = READ_AT_MOST // 2
-    head = _a_break(utterance, half - _CUT_AT_A_LINE, half, last=True)
-    tail = _a_break(utterance, len(utterance) - half, len(utterance) - half + _CUT_AT_A_LINE, last=False)
+    head = max((m.end() for m in _A_BREAK.finditer(utterance, 0, half)), default=0)
+    after = _A_BREAK.search(utterance, len(utterance) - half)
+    tail = after.end() if after is not None else len(utterance)
     return f"{utterance[:head]}\n\n{utterance[tail:]}", utterance[head:tail]
 
 
-def _a_break(text: str, start: int, end: int, last: bool) -> int:
-    """Where between ``start`` and ``end`` a line ends (the last such place, or the first),
-    else a space; ``end``, or ``start``, when neither is there."""
-    find = text.rfind if last else text.find
-    for mark in ("\n", " "):
-        at = find(mark, start, end)
-        if at >= 0:
-            return at if last else at + 1
-    return end if last else start
+#: where a line or a sentence ends, the break itself included
+_A_BREAK = re.compile(r"\n|(?<=[.!?])[ \t]")
 
 
-def _shown_part(text: str) -> str:
-    """The start of ``text`` a note names it by, as UTF-8 can write it (a lone surrogate of
-    a JSON escape replaced: nothing past the reach was checked)."""
-    return text.strip()[:_MAX_CHARS].encode("utf-8", "replace").decode("utf-8")
+def _without_code_blocks(text: str) -> str:
+    """``text`` with each fenced block a line break (``_not_said``'s first step)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text
+
+
+def _unread_part(text: str) -> str:
+    """How a note names a part of a message not read: by its size, never its words (a
+    secret no rule reads may be among them)."""
+    return f"[{len(text):,} characters not read]"
 
 
 #: why a fact is not kept when the judge reads a secret's value in it that no rule found
@@ -507,7 +510,7 @@ def _read_by_rules(
     parts = _sentences_of(said, reading.language, deadline)
     if len(parts) > MOST_SENTENCES:  # a pasted log of short lines: each sentence costs its reading
         half = MOST_SENTENCES // 2
-        reading.declined.append(NotKept(_shown_part(" ".join(parts[half:-half][:50])), _PAST_SENTENCES))
+        reading.declined.append(NotKept(_unread_part(" ".join(parts[half:-half])), _PAST_SENTENCES))
         parts = parts[:half] + parts[-half:]
     _read_all(reading, parts, seconds, deadline)
     found, declined = reading.found, reading.declined + [NotKept(s, _UNCLEAR, _unread(s)) for s in reading.unclear]

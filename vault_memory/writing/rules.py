@@ -238,11 +238,16 @@ class Remembering:
     #: then (its "yesterday" is the day before that), and it never replaces a value the
     #: vault has known true since: an old export ingested today is history, not news
     said_at: dt.datetime | None = None
+    #: a part of the text was marked <private> and cut out: what is left is what the user
+    #: chose to keep ("the answer to my security question is <private>…</private>"), and
+    #: the judge of secrets said in words does not read it (the rules still do)
+    hid_private: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         # what the person marked <private> is never written (``vault.secrets``)
         if isinstance(self.text, str):
-            self.text = without_private(self.text)
+            kept = without_private(self.text)
+            self.hid_private, self.text = kept != self.text, kept
 
 
 def validate(item: Remembering) -> None:
@@ -258,7 +263,7 @@ def refuse_secrets_in_words(
     the user allowed it (``worded_secrets``). The rules' own secrets are ``validate``'s; a
     caller that must write the rest of a batch asks of each item first, as ``ingest`` and
     the prompt hook do. ``vectors_of``: the multilingual vectors (``multilingual_of``)."""
-    doubted = [item for item in items if item.type == "fact" and not item.allow_secret]
+    doubted = [item for item in items if item.type == "fact" and not (item.allow_secret or item.hid_private)]
     texts = [embedding_text(item.key, item.text) for item in doubted]
     if any(said_in_words(texts, cache_dir, vectors_of)):
         raise SecretRefused(SAID_IN_WORDS)
@@ -266,9 +271,10 @@ def refuse_secrets_in_words(
 
 def multilingual_of(backend: Backend) -> Vectors | None:
     """How the write reads a text's multilingual vector: the vault's own half where its
-    model holds one (embedded by the backend, a daemon's when one serves it, and kept for
-    the sync that indexes what is written); None where it holds none (the process's own
-    model is loaded)."""
+    model holds one (embedded by the backend, a daemon's when one serves it: a client loads
+    no model; not kept for a sync, which a fact found said before never needs, so a
+    written one is embedded again, about 10 ms); None where it holds none (the process's
+    own model is loaded)."""
     part = next(
         (p for p in model_parts(backend.vault.config["embedding"]["model"]) if p.model_id == UseEmbedder.model_id),
         None,
@@ -277,7 +283,7 @@ def multilingual_of(backend: Backend) -> Vectors | None:
         return None
 
     def vectors_of(texts: list[str]) -> list[list[float]]:
-        vectors = backend.embed(texts, keep=True)
+        vectors = backend.embed(texts)
         if any(len(vector) != part.stop for vector in vectors):  # another model than the vault says
             cache_dir = backend.vault.config["embedding"]["cache_dir"] or None
             return [list(v) for v in embedder_from_config(USE_MULTILINGUAL, cache_dir).embed(texts)]
@@ -772,8 +778,6 @@ def correct(
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("a correction needs some text")
     vault = backend.vault
-    if said_in_words([text], vault.config["embedding"]["cache_dir"] or None, multilingual_of(backend))[0]:
-        raise SecretRefused(SAID_IN_WORDS)
     with _write_lock(backend):
         named = find(backend, ref, prefix=prefix)
         with backend.fresh_snapshot() as snap:  # the chain from the catalog, not every file read
@@ -783,9 +787,14 @@ def correct(
         key, value = split_key_value(text)
         if key is None or (old.key and key != old.key):
             key, value = old.key, text.strip()
+        kind = old.type if old.type in MEMORY_TYPES else "fact"
+        check_new(value, kind, key=key)  # what no memory is written with, said before the judge reads it
+        cache_dir = vault.config["embedding"]["cache_dir"] or None
+        if kind == "fact" and said_in_words([embedding_text(key, value)], cache_dir, multilingual_of(backend))[0]:
+            raise SecretRefused(SAID_IN_WORDS)
         memory = vault.add(
             value,
-            type=old.type if old.type in MEMORY_TYPES else "fact",
+            type=kind,
             key=key,
             domain=old.domain,
             confidence="high",

@@ -46,17 +46,19 @@ def said_in_words(
     ``lang.judge.SECRET_AT``), on the vectors ``vectors_of`` gives (else this process's
     multilingual model, its loaded copy kept in ``cache_dir``)."""
     with _READING:
-        missing = [text for text in dict.fromkeys(texts) if text not in _READ]
+        read = {text: _READ[text] for text in texts if text in _READ}
+    missing = [text for text in dict.fromkeys(texts) if text not in read]
     if missing:
         vectors: Sequence[Sequence[float]] = (
             list(embedder_from_config(USE_MULTILINGUAL, cache_dir).embed(missing))
             if vectors_of is None
             else vectors_of(missing)
         )
-        held = [meaning.holds_a_secret(v, t) >= meaning.SECRET_AT for v, t in zip(vectors, missing, strict=True)]
-        with _READING:
-            _READ.update(zip(missing, held, strict=True))
+        read.update(
+            (t, meaning.holds_a_secret(v, t) >= meaning.SECRET_AT) for v, t in zip(vectors, missing, strict=True)
+        )
+        with _READING:  # what is read is answered from ``read``: the cache may drop it at once
+            _READ.update((text, read[text]) for text in missing)
             while len(_READ) > _READ_MOST:
                 _READ.pop(next(iter(_READ)))
-    with _READING:
-        return [_READ[text] if text in _READ else False for text in texts]
+    return [read[text] for text in texts]
