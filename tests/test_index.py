@@ -986,9 +986,12 @@ def test_a_batch_is_indexed_with_the_vectors_its_restatement_check_embedded(vaul
     outcomes = remember_many(backend, [Remembering(text) for text in [*said, again]])
     assert [o.status for o in outcomes] == ["created"] * 3 + ["reconfirmed"]
     assert set(embedder._kept) == {*said, again}  # embedded once, for the check, and kept
-    alone = remember_many(backend, [Remembering("My tortoise Speedy eats dandelions")])[0]
-    # its snapshot's sync took the batch's vectors; no memory holds the new words: not embedded
-    assert alone.status == "created" and set(embedder._kept) == {again}
+    tortoise = "My tortoise Speedy eats dandelions"
+    alone = remember_many(backend, [Remembering(tortoise)])[0]
+    # its snapshot's sync took the batch's vectors; no memory holds the new words: the
+    # restatement check does not embed it, the judge of secrets said in words does, once,
+    # and keeps it for the sync that indexes it
+    assert alone.status == "created" and set(embedder._kept) == {again, tortoise}
 
     def ranked() -> list[tuple[str, float]]:
         result = backend.recall(RecallQuery("what instrument do I play?", include_pinned=False))

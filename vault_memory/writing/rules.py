@@ -272,9 +272,8 @@ def refuse_secrets_in_words(
 def multilingual_of(backend: Backend) -> Vectors | None:
     """How the write reads a text's multilingual vector: the vault's own half where its
     model holds one (embedded by the backend, a daemon's when one serves it: a client loads
-    no model; not kept for a sync, which a fact found said before never needs, so a
-    written one is embedded again, about 10 ms); None where it holds none (the process's
-    own model is loaded)."""
+    no model; kept for the sync that indexes what is written, so a fact is embedded once);
+    None where it holds none (the process's own model is loaded)."""
     part = next(
         (p for p in model_parts(backend.vault.config["embedding"]["model"]) if p.model_id == UseEmbedder.model_id),
         None,
@@ -283,7 +282,7 @@ def multilingual_of(backend: Backend) -> Vectors | None:
         return None
 
     def vectors_of(texts: list[str]) -> list[list[float]]:
-        vectors = backend.embed(texts)
+        vectors = backend.embed(texts, keep=True)
         if any(len(vector) != part.stop for vector in vectors):  # another model than the vault says
             cache_dir = backend.vault.config["embedding"]["cache_dir"] or None
             return [list(v) for v in embedder_from_config(USE_MULTILINGUAL, cache_dir).embed(texts)]
