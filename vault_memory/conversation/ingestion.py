@@ -146,7 +146,7 @@ def _ingest(
         ):
             report.signals += 1
             refused = _refused(
-                item, "would not write", mem.config["embedding"]["cache_dir"] or None
+                item, "would not write", _models_at(mem)
             )  # what the run would refuse, the dry run says it would
             if refused is not None:
                 report.notes.append(refused)
@@ -270,7 +270,7 @@ def _remember_said(
         item.fields.pop("turn", None)  # its place in the transcript is not known yet
         try:
             validate(item)  # a secret among them is left out, and the rest is written
-            refuse_secrets_in_words([item], mem.config["embedding"]["cache_dir"] or None)
+            refuse_secrets_in_words([item], _models_at(mem))
         except InvalidInput as e:
             mem.vault.warnings.append(f"not remembered from a prompt ({e})")
             continue
@@ -435,7 +435,7 @@ def _write_groups(
     writable: list[tuple[Remembering, IngestReport, Ledger]] = []
     for items, report, ledger in groups:
         for item in items:
-            refused = _refused(item, cache_dir=mem.config["embedding"]["cache_dir"] or None)
+            refused = _refused(item, cache_dir=_models_at(mem))
             if refused is not None:
                 report.notes.append(refused)
             else:
@@ -547,7 +547,12 @@ def _llm_items(
 
 def _judge_of(mem: VaultMemory) -> Judge:
     """The request judge, with the model's copy where the vault's config keeps models."""
-    return request_judge(mem.config["embedding"]["cache_dir"] or None)
+    return request_judge(_models_at(mem))
+
+
+def _models_at(mem: VaultMemory) -> str | None:
+    """Where the vault's config keeps the models' loaded copies (None: the default)."""
+    return mem.config["embedding"]["cache_dir"] or None
 
 
 def _explicit_items(

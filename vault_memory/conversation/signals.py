@@ -305,7 +305,7 @@ _A_BREAK = re.compile(r"\n|(?<=[.!?])[ \t]")
 
 def _without_code_blocks(text: str) -> str:
     """``text`` with each fenced block a line break (``_not_said``'s first step)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
     return _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text
 
 
@@ -1195,8 +1195,7 @@ _NOT_SAID_LINE = re.compile(r"^[ \t]*+(?://|/\*|\*/|>)[^\n]*+$", re.MULTILINE)
 def _not_said(text: str) -> str:
     """``text`` without what is not the user's own words (``_CODE_BLOCK``, ``_NOT_SAID_LINE``,
     a quoted request): each becomes a line break, so what is around it stays apart."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare carriage return ends a line too
-    text = _NOT_SAID_LINE.sub("\n", _CODE_BLOCK.sub("\n", text) if "```" in text or "~~~" in text else text)
+    text = _NOT_SAID_LINE.sub("\n", _without_code_blocks(text))
     return _QUOTED.sub(lambda m: "\n" if _quotes_a_request(m.group()) else m.group(), text)
 
 
