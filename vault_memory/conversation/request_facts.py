@@ -20,6 +20,7 @@ from ..lang import (
     fold_accents,
     in_third_person,
     pack,
+    told_alike,
 )
 
 
@@ -481,7 +482,10 @@ def _kept(said: str, cue_word: str, between: str, said_in: str | None) -> Signal
         # what the whole was read as, no language of the request's word says ("odeio coentro,
         # lembra disso sempre que sugerir comida" votes Spanish): the fact's own words, else
         # the request's
-        lang = detect(said) or of_the_request[0]
+        # whose short words another language of its family also writes ("tomo topiramato
+        # todo dia, salva isso" votes Spanish): the request's word, which only one writes
+        told = detect(said)
+        lang = of_the_request[0] if told is None or told in told_alike(of_the_request[0]) else told
     whole = said.strip()
     said = _past_the_scope(
         _without_its_reason(

@@ -89,6 +89,7 @@ from .request_facts import (
     _ByItsWords,
     _cue_at,
     _cue_form,
+    _cue_languages,
     _Doubt,
     _either_of,
     _ends_in_a_request,
@@ -668,6 +669,18 @@ def _of_them_or_their_group(said: str) -> bool:
     return tells_of_the_user(said) or bool(_USER_GROUP.match(said)) or _of_their_group(said)
 
 
+#: a pack's word of keeping that is a noun ("in *mind*", "for *later*", "em *conta*"), not a verb
+_CUE_NOUN = re.compile("|".join(f"(?:{p.cue_nouns})" for p in all_packs() if p.cue_nouns) or "(?!)", _I)
+
+
+def _a_verb_of_keeping(clause: str, said: str) -> bool:
+    """Whether ``clause`` holds a word of keeping of the language of ``said``, its message,
+    that is no noun ("deixa *salvo*", "worth keeping on *file*"): "Talk to you *later*!"
+    asks nothing, nor does "…my favorite *memories*" (a Portuguese stem's)."""
+    lang = detect(said) or ENGLISH
+    return any(lang in _cue_languages(w) and not _CUE_NOUN.fullmatch(_cue_form(w)) for w in clause.split())
+
+
 def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
     """A message no rule read a request in, read by its meaning: when a short lead or tail
     of it asks to keep what the rest tells of the user ("can this stick across our chats?
@@ -713,6 +726,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         if (p >= meaning.ASKS_KEEP and part.announces)
         or (p >= meaning.ASKS_KEEP_IN_SENTENCE and part.in_sentence and not part.tail and _announces_in_sentence(part))
         or (p >= meaning.ASKS_KEEP_TAIL and part is last)
+        or (p >= meaning.ASKS_KEEP_WORDED_TAIL and part is last and _a_verb_of_keeping(part.clause, said))
     ]
     sure.sort(key=lambda part: part.tail)  # a lead first
     language = (pack(detect(sure[0].rest) or detect(said) or ENGLISH) or pack(ENGLISH)) if sure else None
@@ -1118,6 +1132,11 @@ def _judged(
         # habit ("programo siempre con `poetry`" is theirs)
         refused = [s for s in found if _asked(s) and not _spared(s.text)]
         return [s for s in found if s not in refused], declined + [NotKept(s.text, _BY_MEANING) for s in refused]
+    if meaning.KEEP_UNOWNED <= world < meaning.KEEP:
+        # a thing named with no word of whose ("remember the spare key hangs by the fridge")
+        # and no word of the task: the judge need only lean to the user's world
+        doubts = [n for n in declined if n.would_keep is not None and n.reason == _NOT_A_FACT]
+        return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
         doubts = [n for n in declined if n.would_keep is not None and (sure or n.reason != _UNCLEAR)]
@@ -1408,7 +1427,9 @@ class _Reading:
         back = _points_back(sentence, self.before_it)
         if back is None:
             return False
-        self.keep_back(back, declined_before)  # "Acuérdate, por fa.": nothing after it, what was before
+        # "Acuérdate, por fa.": nothing after it, what was before; read in the language of
+        # the request's word when the message's own words do not tell ("… todo dia. salva isso")
+        self.keep_back(back, declined_before, self.language or _asked_in(sentence))
         return True
 
     def an_unkept_fact(self, sentence: str) -> bool:
@@ -1421,13 +1442,13 @@ class _Reading:
             and isinstance(_kept(sentence, "", "", self.language), Signal)
         )
 
-    def keep_back(self, back: str, declined_before: int) -> None:
+    def keep_back(self, back: str, declined_before: int, language: str | None = None) -> None:
         """What a request pointing back at what was said keeps (``back``), kept or named with
         why, in place of what its own words were refused for."""
         del self.declined[declined_before:]
         self.unclear = [s for s in self.unclear if s not in self.before_it]
         kept: list[Signal] = []
-        _keep_what_was_said(back, kept, self.declined, self.language)
+        _keep_what_was_said(back, kept, self.declined, language or self.language)
         if kept and self.stated is not None and self.stated[0] in self.before_it:
             del self.found[self.stated[1] : self.stated[2]]  # what the request keeps of it, whole
         self.found += kept
@@ -1870,6 +1891,13 @@ def _first_word(sentence: str) -> str:
     """The first word of ``sentence``, folded, without the marks around it ("¡Gracias" → "gracias")."""
     words = sentence.split(maxsplit=1)
     return fold_accents(words[0].casefold().strip(",.!:;¡¿")) if words else ""
+
+
+def _asked_in(request: str) -> str | None:
+    """The language of ``request``: the one its words of keeping are of ("salva": Portuguese),
+    else its own words' ("guarda *isso*"), or None."""
+    languages = {code for word in request.split() for code in _cue_languages(word)}
+    return next(iter(languages)) if len(languages) == 1 else detect(request)
 
 
 def _language_of(said: str, language: str | None) -> str | None:
@@ -2511,9 +2539,12 @@ def _said_before_the_request(clause: str, said_in: str | None) -> Signal | str |
             said = said[: aside.start()].rstrip(" ,")
         cue = _trailing_request(rest)
         if cue is not None and len(said) >= 3:
-            if not _says_of_them(_without_lead(said)):  # "Lembrete: pagar a conta de luz, anota aí"
-                return _NOTHING_OF_THEM
-            return _kept(said, cue, "", said_in)
+            if _says_of_them(_without_lead(said)):
+                return _kept(said, cue, "", said_in)
+            if not _names_a_thing_first(_without_lead(said)) or _TASK_WORDS.search(said):
+                return _NOTHING_OF_THEM  # "Lembrete: pagar a conta de luz, anota aí"
+            kept = _kept(said, cue, "", said_in)  # "the gym on 5th shuts at 9 on Sundays, remember that"
+            return _Doubt(_NOT_A_FACT, kept) if isinstance(kept, Signal) else kept
     return None
 
 
@@ -2592,7 +2623,21 @@ def _not_worth_keeping(said: str, lang: str, request: re.Match[str]) -> str | _B
         return _task_refusal(said)
     if about_user or _USER_GROUP.match(said) or request.group("that") or request.group("colon"):
         return None
-    return _NOT_A_FACT
+    return _ByItsWords(_NOT_A_FACT) if _names_a_thing_first(said) else _NOT_A_FACT
+
+
+#: an article in any pack ("the", "a", "el", "una", "o", "as"): what a thing named opens with
+_ARTICLES = frozenset(w for p in all_packs() for w in p.value_articles)
+
+
+def _names_a_thing_first(said: str) -> bool:
+    """Whether what a request asks to keep opens by naming a thing, past a phrase of when
+    ("remember the spare key hangs by the fridge", "anota aí pra sempre, o banco de testes
+    fica em…"): a statement the user's world may hold though no word says whose; the judge
+    of meaning settles it. "remember life's beauty", "remember why I do it" name no thing."""
+    occasion = _OCCASION.match(said)
+    words = (said[occasion.end() :] if occasion is not None else said).split()
+    return len(words) > 3 and words[0].casefold() in _ARTICLES
 
 
 def _a_todo(said: str, lang: str, request: re.Match[str]) -> bool:
