@@ -178,6 +178,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_secrets(split, show, "secrets_after", judge=judge))  # all held: measured, never read
     out.update(_secrets(split, show, "secrets_words", judge=judge))
     out.update(_secrets(split, show, "secrets_words2", judge=judge))
+    out.update(_secrets(split, show, "secrets_numbers", judge=judge))
     out.update(_beside(split, show, judge))
     out.update(_follow_on(split, show, judge))
     out.update(_conjuncts(split, show, judge))
@@ -616,7 +617,8 @@ def _secrets(split: str, show: bool, name: str = "secrets", judge: Judge | None 
     password is said to be, written before the rule that reads them; ``secrets_words2``, of
     such secrets as people type them, spelled out, as labels, as a form's answers, beside
     look-alikes that reuse their words, written before the readings of ``spelling_hints``,
-    label pairs and quoted questions). A secret is refused when the rules find it, or (with
+    label pairs and quoted questions; ``secrets_numbers``, of codes said in number words
+    beside look-alikes with numbers, locks and gates). A secret is refused when the rules find it, or (with
     ``judge``) the judge of a secret said in words reads one (``lang.judge.SECRET_AT``), as
     the prompt hook and ``ingest`` refuse a fact."""
     from vault_memory.lang.judge import SECRET_AT

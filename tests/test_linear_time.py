@@ -60,6 +60,7 @@ BUILT = (
     "vault_memory.lang.times._day",
     "vault_memory.lang.cues.compiled",
     "vault_memory.lang.keys._asking_to_keep",
+    "vault_memory.lang.numbers._words",
 )
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 
@@ -129,6 +130,7 @@ def _inputs() -> dict[str, str]:
     for prefix in ("sk-proj-", "sk-", "ghp_", "xoxb-", "hf_", "eyJ", "AKIA", "SG.", "a://b:", "AWS secret "):
         out[f"{prefix!r} again and again"] = prefix * (10 * N // len(prefix))  # longer: a slow one shows
     out["a thing and its code again and again"] = "the door opens with " * (N // 20)
+    out["digits said again and again"] = "the padlock opens with " + "seven, three - " * (N // 15)
     return out
 
 

@@ -178,6 +178,11 @@ class Pack:
     #: it tells ("shift:-1" for "yesterday"; ``{N}`` stands for a count, ``{DAY}`` for a
     #: weekday, ``{FEW}`` for "a few", ``{UNITS}`` for a unit, ``{COUNT}`` for a number)
     numbers: Mapping[str, int] = field(default_factory=dict)
+    #: the digits as they are said one by one, a code dictated ("two eight two eight", "oh
+    #: nine", "meia", Brazil's six), and the words that say the next one twice or thrice
+    #: ("double four": 44): ``lang.numbers.digits_said``
+    digits: Mapping[str, int] = field(default_factory=dict)
+    digit_repeats: Mapping[str, int] = field(default_factory=dict)
     weekdays: Mapping[str, int] = field(default_factory=dict)
     months: Mapping[str, int] = field(default_factory=dict)
     ambiguous_months: frozenset[str] = field(default_factory=frozenset)
@@ -447,6 +452,9 @@ class Pack:
     #: garage opens with 4471", "pra abrir a garagem digita 7007")
     #: the things only a code opens (a padlock, a safe): one said to be a number is told its code
     code_locks: tuple[str, ...] = ()
+    #: what a code unlocks that is no door nor lock (a phone, a laptop): read only with a verb
+    #: of opening ("my phone unlocks with 1234"), as a label it names its number
+    code_devices: tuple[str, ...] = ()
     code_things: tuple[str, ...] = ()
     code_opens: tuple[str, ...] = ()
     code_with: tuple[str, ...] = ()

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ..lang.numbers import digits_said
 from ..lang.registry import all_packs
 from ..lang.text import as_seen, longest_first
 from .worded_secrets import TYPED, WHOLE, find_worded, open_things, spaced
@@ -208,6 +209,17 @@ def _spans(text: str) -> Iterator[tuple[str, int, int]]:
 
 
 def _spans_as_written(text: str) -> Iterator[tuple[str, int, int]]:
+    """The spans of ``_spans``, in ``text`` as it is seen. Digits said as words are read as
+    the digits they say ("the shed padlock opens with seven three seven three": a code, as
+    "…with 7373" is; ``lang.numbers``), and a span over them is the words' whole."""
+    read, starts, ends = digits_said(text)
+    if starts:
+        yield from ((kind, starts[a], ends[b - 1]) for kind, a, b in _spans_as_read(read) if b > a)
+        return
+    yield from _spans_as_read(text)
+
+
+def _spans_as_read(text: str) -> Iterator[tuple[str, int, int]]:
     yield from ((kind, *_value_span(match)) for kind, match in _matches(text))
     yield from _table_cells(text)
 
@@ -642,10 +654,11 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
     answered = re.compile(  # "security q's for the bank: first pet = Biscuit", "frase semilla (…):\n tribe amateur …"
         rf"\b(?:{said_in_words})\b[^\n:=→]{{0,60}}?\s*(?:[:=→]|->)\s*(?P<value>[^\s.;][^\n.;]{{1,400}})"
     )
-    things, opens, with_, keys, then, to, labels, locks = (
+    things, devices, opens, with_, keys, then, to, labels, locks = (
         spaced(either(lambda p, f=f: getattr(p, f)))
         for f in (
             "code_things",
+            "code_devices",
             "code_opens",
             "code_with",
             "code_keyed",
@@ -666,7 +679,8 @@ def _told() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[re
         # what opens with it, then what it does and with what, or how it is keyed, then a
         # code that ends its clause: "the garage opens with 4471", "pra abrir a garagem
         # digita 7007 e aperta", "you disarm the alarm with 5566", "Door: 4471"
-        rf"\b(?:(?:{things})\b(?:{gap}{{0,5}}?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})\b|{gap}{{0,6}}?[,;:]?\s+(?:{keys})\b"
+        rf"\b(?:(?:{things}|{devices})\b{gap}{{0,5}}?[,;]?\s+(?:{opens}){gap}{{0,2}}?\s+(?:{with_})\b"
+        rf"|(?:{things})\b(?:{gap}{{0,6}}?[,;:]?\s+(?:{keys})\b"
         rf"|{gap}{{0,5}}?(?:[,;]?\s+(?:{labels}))?\s*(?:[:=→]|->|=>)|{gap}{{0,5}}?[,;]?\s+(?:{labels}))"
         rf"|(?:{opens})\b{gap}{{0,4}}?\s+(?:{things})\s+(?:{with_}|{keys})\b)"
         rf"[,:]?\s*{code}"

@@ -244,6 +244,21 @@ PACK = Pack(
         "a couple": 2,
         "couple of": 2,  # "the last couple of days"
     },
+    # the digits said one by one, as a code is dictated
+    digits={
+        "zero": 0,
+        "oh": 0,
+        "one": 1,
+        "two": 2,
+        "three": 3,
+        "four": 4,
+        "five": 5,
+        "six": 6,
+        "seven": 7,
+        "eight": 8,
+        "nine": 9,
+    },
+    digit_repeats={"double": 2, "triple": 3},
     weekdays={w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
     months={
         m: n
@@ -985,6 +1000,9 @@ PACK = Pack(
         "id (?:number|card number)",
     ),
     code_locks=("padlock", "(?:bike |combination |door )?lock", "safe", "keypad", "lock\\s?box", "key\\s?(?:box|safe)"),
+    # what a code unlocks that is no door: said with its verb only ("my phone unlocks with…"),
+    # never as a label ("phone: 644 218 903" is its number)
+    code_devices=("phone", "laptop", "tablet"),
     code_things=(
         "alarm",
         "(?:front |back |garage |building )?door",

@@ -256,6 +256,19 @@ PACK = Pack(
         "una": 1,
         "un par de": 2,
     },
+    # the digits said one by one, as a code is dictated
+    digits={
+        "cero": 0,
+        "uno": 1,
+        "dos": 2,
+        "tres": 3,
+        "cuatro": 4,
+        "cinco": 5,
+        "seis": 6,
+        "siete": 7,
+        "ocho": 8,
+        "nueve": 9,
+    },
     weekdays={
         **{w: n for n, w in enumerate("lunes martes miércoles jueves viernes sábado domingo".split())},
         "miercoles": 2,
@@ -985,6 +998,9 @@ PACK = Pack(
         "nss",
     ),
     code_locks=("candado", "cerradura", "caja fuerte", "caja de (?:llaves|seguridad)"),
+    # what a code unlocks that is no door: said with its verb only ("my phone unlocks with…"),
+    # never as a label ("phone: 644 218 903" is its number)
+    code_devices=("celular", "m[oó]vil", "tel[eé]fono", "port[aá]til", "tablet"),
     code_things=(
         "cajet[ií]n",
         "alarma",
@@ -1018,6 +1034,13 @@ PACK = Pack(
     code_then=("y", "e", "luego", "o", "después", "despues"),
     code_to=("para",),
     code_keyed=(
+        "marco",
+        "pongo",
+        "tecleo",
+        "meto",
+        "introduzco",
+        "digito",
+        "digita",
         "marca",
         "marcar",
         "teclea",

@@ -278,6 +278,23 @@ PACK = Pack(
         "tres": 3,
         "um par de": 2,
     },
+    # the digits said one by one, as a code is dictated
+    digits={
+        "zero": 0,
+        "um": 1,
+        "uma": 1,
+        "dois": 2,
+        "duas": 2,
+        "três": 3,
+        "tres": 3,
+        "quatro": 4,
+        "cinco": 5,
+        "seis": 6,
+        "meia": 6,
+        "sete": 7,
+        "oito": 8,
+        "nove": 9,
+    },
     weekdays={
         **{w: n for n, w in enumerate("segunda terça quarta quinta sexta sábado domingo".split())},
         **{f"{w}-feira": n for n, w in enumerate("segunda terça quarta quinta sexta".split())},
@@ -973,6 +990,9 @@ PACK = Pack(
         "pis",
     ),
     code_locks=("cadeado", "fechadura", "cofre", "caixa de chaves"),
+    # what a code unlocks that is no door: said with its verb only ("my phone unlocks with…"),
+    # never as a label ("phone: 644 218 903" is its number)
+    code_devices=("celular", "telem[oó]vel", "telefone", "notebook", "tablet"),
     code_things=(
         "cacifo",
         "alarme",
@@ -1006,6 +1026,11 @@ PACK = Pack(
     code_then=("e", "depois", "ou", "aí", "ai"),
     code_to=("para", "pra"),
     code_keyed=(
+        "digito",
+        "ponho",
+        "coloco",
+        "marco",
+        "boto",
         "digita",
         "digite",
         "digitar",
