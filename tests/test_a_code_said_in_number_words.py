@@ -26,6 +26,9 @@ CODES = [
     "my work laptop unlocks with nine eight seven six",
     "the keypad at the back gate: double seven one three",
     "o cadeado do baú é dois-zero-dois-zero",
+    "the lockbox by the back door opens with thirty-one forty-four",
+    "la combinación del candado del gimnasio es cuarenta y dos diecisiete",
+    "o cofre do escritório abre com vinte e seis oitenta e um",
 ]
 HARMLESS = [
     "my nephews are nine, seven and five",
@@ -34,6 +37,8 @@ HARMLESS = [
     "a porta da garagem abre sozinha às sete",
     "my phone: 655 301 778",
     "Bus seven two takes me to the office",
+    "I'm thirty-four and my brother is twenty-nine",
+    "a sala tem vinte e duas cadeiras e doze mesas",
 ]
 
 

@@ -26,12 +26,21 @@ _BETWEEN = re.compile(r"[ \t,/\-–]{1,3}")
 
 @functools.cache
 def _words() -> tuple[dict[str, int], dict[str, int], re.Pattern[str] | None]:
-    digits = {w.casefold(): n for p in all_packs() for w, n in p.digits.items()}
-    repeats = {w.casefold(): n for p in all_packs() for w, n in p.digit_repeats.items()}
-    if not digits:
-        return digits, repeats, None
-    either = "|".join(re.escape(w) for w in longest_first([*digits, *repeats]))
-    return digits, repeats, re.compile(rf"(?<!\w)(?:{either})(?!\w)", re.IGNORECASE)
+    """Every pack's numbers as a code is said (each word folded to its value: a digit, a
+    number of two, a ten), its words that repeat the next digit, and the pattern of one
+    number said: a ten and its unit ("twenty-eight", "treinta y seis", "vinte e oito"), or one word."""
+    packs = all_packs()
+    values = {w.casefold(): n for p in packs for table in (p.digits, p.two_digits, p.tens) for w, n in table.items()}
+    repeats = {w.casefold(): n for p in packs for w, n in p.digit_repeats.items()}
+    if not values:
+        return values, repeats, None
+    tens = "|".join(re.escape(w) for w in longest_first([w for p in packs for w in p.tens]))
+    units = "|".join(re.escape(w) for w in longest_first([w for p in packs for w, n in p.digits.items() if n]))
+    joiners = "|".join(re.escape(p.tens_joiner) for p in packs if p.tens_joiner)
+    either = "|".join(re.escape(w) for w in longest_first([*values, *repeats]))
+    joined = rf"[ \t]*-[ \t]*|[ \t]+(?:(?:{joiners})[ \t]+)?" if joiners else r"[ \t]*-[ \t]*|[ \t]+"
+    compound = rf"(?P<ten>{tens})(?:{joined})(?P<unit>{units})(?!\w)|" if tens and units else ""
+    return values, repeats, re.compile(rf"(?<!\w)(?:{compound}(?:{either})(?!\w))", re.IGNORECASE)
 
 
 def digits_said(text: str) -> tuple[str, list[int], list[int]]:
@@ -63,10 +72,18 @@ def digits_said(text: str) -> tuple[str, list[int], list[int]]:
     return "".join(out), starts, ends
 
 
+def _said(match: re.Match[str], word: str, values: dict[str, int]) -> str:
+    """The digits one number said says: "28" of "twenty-eight", "30" of "thirty", "7" of "seven"."""
+    if "ten" in match.re.groupindex and match.group("ten") is not None:
+        return str(values[match.group("ten").casefold()] + values[match.group("unit").casefold()])
+    return str(values[word])
+
+
 def _runs(
     text: str, pattern: re.Pattern[str], digits: dict[str, int], repeats: dict[str, int]
 ) -> list[tuple[int, int, list[tuple[str, tuple[int, int]]]]]:
-    """(start, end, [(digit, its words' span)]) of each run of ``FEWEST`` digits or more."""
+    """(start, end, [(digit, its words' span)]) of each run of ``FEWEST`` digits or more: a
+    number of two digits gives both, each with the whole number's words."""
     runs = []
     current: list[tuple[str, tuple[int, int]]] = []
     run_start = last_end = -1
@@ -89,7 +106,7 @@ def _runs(
             last_end = match.end()
             continue
         count, begins = times if times is not None else (1, match.start())
-        current.extend([(str(digits[word]), (begins, match.end()))] * count)
+        current.extend([(digit, (begins, match.end())) for digit in _said(match, word, digits) * count])
         times = None
         last_end = match.end()
     close()

@@ -183,6 +183,12 @@ class Pack:
     #: ("double four": 44): ``lang.numbers.digits_said``
     digits: Mapping[str, int] = field(default_factory=dict)
     digit_repeats: Mapping[str, int] = field(default_factory=dict)
+    #: the numbers of two digits said in one word ("fifteen", "veintiocho"), the tens
+    #: ("thirty", "vinte"), and the word said between a ten and its unit ("y", "e"; English
+    #: joins them by a dash or a space): a code said in twos ("twenty-eight twenty-eight")
+    two_digits: Mapping[str, int] = field(default_factory=dict)
+    tens: Mapping[str, int] = field(default_factory=dict)
+    tens_joiner: str = ""
     weekdays: Mapping[str, int] = field(default_factory=dict)
     months: Mapping[str, int] = field(default_factory=dict)
     ambiguous_months: frozenset[str] = field(default_factory=frozenset)

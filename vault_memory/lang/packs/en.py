@@ -258,6 +258,22 @@ PACK = Pack(
         "eight": 8,
         "nine": 9,
     },
+    # the numbers of two digits a code is said in ("twenty-eight twenty-eight"), and the word
+    # between a ten and its unit
+    two_digits={
+        "ten": 10,
+        "eleven": 11,
+        "twelve": 12,
+        "thirteen": 13,
+        "fourteen": 14,
+        "fifteen": 15,
+        "sixteen": 16,
+        "seventeen": 17,
+        "eighteen": 18,
+        "nineteen": 19,
+    },
+    tens={"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90},
+    tens_joiner="",
     digit_repeats={"double": 2, "triple": 3},
     weekdays={w: n for n, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())},
     months={
