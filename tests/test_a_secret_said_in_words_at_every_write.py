@@ -21,7 +21,9 @@ from vault_memory.errors import SecretRefused
 from vault_memory.vault.template import create_vault
 
 SAID = [
-    "the code for the garage door keypad is seven seven one nine",
+    # a door code said in number words is the rules' now (``lang.numbers``): the judge's is a
+    # password said as a word
+    "la contra que le puse a la tablet de mi hija es unicornio",
     "la del wifi de casa ahora es tortugaverde",
     "my first pet was called Biscuit and that's what I put as the security answer",
 ]
