@@ -523,6 +523,13 @@ _PLACE_LEADS = frozenset(fold_accents(w) for p in all_packs() for w in p.place_l
 FOR_NOW_ONLY = "asked to keep only while the work at hand lasts, not a lasting fact"
 
 
+#: what says a request holds for a while only, in every pack (``Pack.for_a_while``: "for
+#: now", "por el momento", "pela próxima hora"), accents folded as a request's words are read
+FOR_A_WHILE = re.compile(
+    r"\b(?:" + ("|".join(fold_accents(p.for_a_while) for p in all_packs() if p.for_a_while) or "(?!)") + r")\b"
+)
+
+
 def _for_now_only(words: list[str], cue: int) -> bool:
     """Whether a request's own words (``words`` up to what it keeps; ``words[cue]``, its
     word of keeping) bind it to the work at hand: a clause of "while" after its word ("keep
@@ -534,6 +541,8 @@ def _for_now_only(words: list[str], cue: int) -> bool:
     plain = [fold_accents(w.strip(",.:;!?¿¡()").casefold()) for w in words]
     if any(w in _WHILE_WORDS for w in plain[cue + 1 :]):
         return True
+    if FOR_A_WHILE.search(" ".join(plain)):
+        return True  # "remember for now that…", "por enquanto, lembra:", "lembra só por hoje que…"
     pairs = list(zip(plain, plain[1:], strict=False))
     if any(a in _THIS_WORDS and b in _SESSION_NOUNS for a, b in pairs):
         return True  # "for this session", anywhere

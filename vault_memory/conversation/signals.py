@@ -74,6 +74,7 @@ from .request_facts import (
     _USER_GROUP,
     _USER_SUBJECT,
     _USER_WORDS,
+    FOR_A_WHILE,
     FOR_NOW_ONLY,
     GROUP_OPENING,
     ORDER_AFTER,
@@ -268,7 +269,35 @@ def read_requests(
     if tags:
         declined += [NotKept(f.text, _NOTHING_AFTER) for f in tags]
         found = [f for f in found if f not in tags]
+    found, declined = _for_a_while_only(found, declined, within)
     return _no_secret_in_words(found, declined, judge)
+
+
+def _for_a_while_only(found: list[Signal], declined: list[NotKept], said: str) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` less each fact a request kept that the message says holds for a while only
+    (``Pack.for_a_while``), in words that are no part of any fact kept ("for the time being,
+    remember I'm on the guest network", "…, tenlo presente mientras tanto") or that lead it
+    ("For the time being the user is…"): named as not kept. "From now on", "desde hoy" and
+    "today" say when a lasting fact began."""
+    asked = [f for f in found if _asked(f)]
+    if not asked:
+        return found, declined
+    phrases = [
+        m.group()
+        for sentence in sentences(said)
+        if not sentence.rstrip().endswith("?") and any(map(_is_cue, sentence.split()))
+        for m in FOR_A_WHILE.finditer(fold_accents(sentence.casefold()))
+    ]  # said in a sentence that asks to keep ("…? also a lunch idea for today" asks nothing)
+    if not phrases:
+        return found, declined
+    facts = [fold_accents(f.text.casefold()) for f in found]
+    outside = any(all(p not in fact for fact in facts) for p in phrases)
+    held = [
+        f for f, fact in zip(found, facts, strict=True) if f in asked and (outside or fact.startswith(tuple(phrases)))
+    ]
+    if not held:
+        return found, declined
+    return [f for f in found if f not in held], declined + [NotKept(f.text, FOR_NOW_ONLY) for f in held]
 
 
 #: the most of one message the rules read: its first half and its last (a request said after

@@ -252,6 +252,10 @@ class Pack:
     #: on the screen ("the new one", "la nueva")
     renewal_openings: str = ""
     for_now: str = ""
+    #: what says that a request holds for a while only, said beside it ("for the time being,
+    #: remember…", "…, tenlo presente mientras tanto", "lembra pela próxima hora que…"): a
+    #: pattern; not "today" alone, which a lasting fact says too ("desde hoy soy vegetariano")
+    for_a_while: str = ""
     #: what says a state is of this moment, or an act just done, as a pattern ("already",
     #: "just", "rn", "ya", "recién", "acabo de", "já", "acabei de"): the user's fact of the
     #: work said with one is the work at hand ("I already ran npm install"), not theirs to

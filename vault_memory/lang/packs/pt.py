@@ -817,6 +817,7 @@ PACK = Pack(
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
     moment_words=r"j[aá]|acabei\s+de|acabamos\s+de|agora\s+mesmo|neste\s+momento|nesse\s+momento",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
+    for_a_while=r"por\s+enquanto|por\s+ora|por\s+agora|temporariamente|enquanto\s+isso|nesse\s+meio\s+tempo|(?:s[oó]\s+)?por\s+hoje|s[oó]\s+hoje|(?:s[oó]\s+)?(?:por\s+)?(?:esta|essa)\s+semana\s+s[oó]|s[oó]\s+(?:por\s+)?(?:esta|essa)\s+semana|(?:pela|na)\s+pr[oó]xima\s+hora|at[eé]\s+o\s+(?:fim|final)\s+do\s+dia|s[oó]\s+(?:nesta|nessa)\s+(?:sess[aã]o|conversa)",
     renewal_openings=r"(?:o|a)\s+(?:nov[oa]|velh[oa]|antig[oa])",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
     pointing_idioms=r"(?:nem\s+)?por\s+isso|mais\s+(?:do\s+)?que\s+isso|menos\s+(?:do\s+)?que\s+isso",
