@@ -83,6 +83,23 @@ def test_vmem_remember_refuses_it_with_a_clear_error(vault, tmp_path):
         assert mem.list().memories == []
 
 
+def test_vmem_correct_lets_the_user_insist_as_remember_does(vault, tmp_path):
+    env = clean_env(tmp_path)
+    with vmem.open(vault, use_daemon=False) as mem:
+        old = mem.remember("The bike shed has a combination lock").memory
+
+    def correct(*more: str) -> subprocess.CompletedProcess[str]:
+        said = "The bike shed lock opens with three one one three"
+        args = [VMEM, "correct", old.id, said, "--vault", str(vault), *more]
+        return subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+
+    assert correct().returncode == 2
+    run = correct("--allow-secret")
+    assert run.returncode == 0, run.stderr
+    with vmem.open(vault, use_daemon=False) as mem:
+        assert any("three one one three" in m.text for m in mem.list().memories)
+
+
 @pytest.mark.slow
 def test_the_mcp_remember_tool_refuses_it(vault, tmp_path):
     from mcp import ClientSession, StdioServerParameters

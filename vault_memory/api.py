@@ -279,13 +279,24 @@ class VaultMemory:
         return self._on_backend(lambda backend: remember_many(backend, batch, now=now, judge=self.judge))
 
     @_disk
-    def correct(self, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False) -> Correction:
+    def correct(
+        self,
+        ref: str,
+        text: str,
+        *,
+        now: dt.datetime | None = None,
+        prefix: bool = False,
+        allow_secret: bool = False,
+    ) -> Correction:
         """A new memory that supersedes ``ref`` (or the head of its chain, if ``ref`` was
         superseded already: ``.redirected``); the old file stays byte for byte. ``prefix``
-        accepts a unique id prefix, as a person types it."""
+        accepts a unique id prefix, as a person types it; ``allow_secret`` writes what looks
+        like a secret, as the user insists (``remember``'s)."""
         from .writing.rules import correct
 
-        return self._on_backend(lambda backend: correct(backend, ref, text, now=now, prefix=prefix))
+        return self._on_backend(
+            lambda backend: correct(backend, ref, text, now=now, prefix=prefix, allow_secret=allow_secret)
+        )
 
     @_disk
     def confirm(self, ref: str, *, prefix: bool = False) -> Memory:

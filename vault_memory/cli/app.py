@@ -86,6 +86,14 @@ VaultOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+#: the user insists that what looks like a secret be written (``remember``, ``correct``)
+AllowSecretOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-secret",
+        help="Store it even though it looks like a key, token or password (it is refused otherwise).",
+    ),
+]
 
 
 def _complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -402,13 +410,7 @@ def remember(
     new: Annotated[
         bool, typer.Option("--new", help="Write a new memory even if the vault already holds this one.")
     ] = False,
-    allow_secret: Annotated[
-        bool,
-        typer.Option(
-            "--allow-secret",
-            help="Store it even though it looks like a key, token or password (it is refused otherwise).",
-        ),
-    ] = False,
+    allow_secret: AllowSecretOpt = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -499,6 +501,7 @@ def confirm(id: IdArg, vault: VaultOpt = None, as_json: JsonOpt = False) -> None
 def correct(
     id: Annotated[str, typer.Argument(metavar="ID", help="Id of the memory that is wrong.")],
     text: Annotated[str, typer.Argument(metavar="TEXT", help="The right text.")],
+    allow_secret: AllowSecretOpt = False,
     vault: VaultOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -507,7 +510,7 @@ def correct(
     Example: vmem correct 2026-09-14-trabajo-backend-engineer-at-acme-7c21e0 "Staff engineer at Acme"
     """
     mem = _open(vault)
-    correction = _run(lambda: mem.correct(id, text, prefix=True))
+    correction = _run(lambda: mem.correct(id, text, prefix=True, allow_secret=allow_secret))
     memory = correction.memory
     if correction.redirected:
         _warn([f"{correction.named.id} was superseded already; corrected the current one, {correction.corrected.id}"])

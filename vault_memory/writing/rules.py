@@ -767,9 +767,17 @@ def _enforce_cap(backend: Backend, new: Memory, now: dt.datetime) -> list[Memory
 
 
 def correct(
-    backend: Backend, ref: str, text: str, *, now: dt.datetime | None = None, prefix: bool = False
+    backend: Backend,
+    ref: str,
+    text: str,
+    *,
+    now: dt.datetime | None = None,
+    prefix: bool = False,
+    allow_secret: bool = False,
 ) -> Correction:
     """A new memory that supersedes ``ref``; the old file is left byte-for-byte as it was.
+    ``allow_secret``: the user insists that what looks like a secret be written (as
+    ``remember --allow-secret``).
 
     A memory that is already superseded is not forked: the head of its chain (what recall
     shows) is corrected instead, and the ``Correction`` says so. Corrections of one chain
@@ -787,9 +795,13 @@ def correct(
         if key is None or (old.key and key != old.key):
             key, value = old.key, text.strip()
         kind = old.type if old.type in MEMORY_TYPES else "fact"
-        check_new(value, kind, key=key)  # what no memory is written with, said before the judge reads it
+        check_new(value, kind, key=key, allow_secret=allow_secret)  # said before the judge reads it
         cache_dir = vault.config["embedding"]["cache_dir"] or None
-        if kind == "fact" and said_in_words([embedding_text(key, value)], cache_dir, multilingual_of(backend))[0]:
+        if (
+            kind == "fact"
+            and not allow_secret
+            and said_in_words([embedding_text(key, value)], cache_dir, multilingual_of(backend))[0]
+        ):
             raise SecretRefused(SAID_IN_WORDS)
         memory = vault.add(
             value,
@@ -808,6 +820,7 @@ def correct(
             split_key=False,
             now=now,
             message="vmem: correct {id}",
+            allow_secret=allow_secret,
         )
     return Correction(memory, old, redirected=old.id != named.id, named=named)
 
