@@ -23,6 +23,9 @@ from vault_memory.conversation.signals import read_requests
         "de momento, acuérdate de que estoy con el portátil viejo del trabajo",
         "tengo el médico en media hora, tenlo presente mientras tanto",
         "lembra até o fim do dia que eu tô com o notebook emprestado",
+        # this conversation named between the request's word and its "that"
+        "remember for the rest of this chat that I'm on the slow laptop",
+        "recuerda en esta conversación que estoy en la oficina de Quito",
     ],
 )
 def test_a_request_for_a_while_only_is_named_and_not_kept(said, judge):
@@ -37,6 +40,7 @@ def test_a_request_for_a_while_only_is_named_and_not_kept(said, judge):
         ("recuerda que desde hoy trabajo en Globant", "Globant"),
         ("lembra que agora eu moro em Coimbra", "Coimbra"),
         ("Can you remember that my sister is Lena? also any lunch idea for today?", "Lena"),
+        ("remember for future chats that I drink oat milk", "oat milk"),
     ],
 )
 def test_a_lasting_fact_said_with_words_of_time_is_kept(said, value, judge):

@@ -2593,13 +2593,26 @@ def _reminds_by_its_word(word: str) -> bool:
     return _REMIND_ME.search(fold_accents(word)) is not None
 
 
+#: the most words a request says of itself between its word and its "that" ("remember *for
+#: the rest of this chat* that…")
+_BEFORE_THAT_MOST = 8
+
+
+def _before_its_that(said: str) -> list[str]:
+    """The words a request says before the "that" of what it keeps ("for this chat" of
+    "for this chat that I prefer…"), or none when no "that" comes soon."""
+    words = said.split()
+    upto = next((k for k, w in enumerate(words[: _BEFORE_THAT_MOST + 1]) if w.casefold() in _THAT_WORDS), None)
+    return words[:upto] if upto else []
+
+
 def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Doubt:
     """What a request ("remember that…", "acordate de…") asks to keep, when it is worth it;
     else why it is not kept."""
     head = match.string[: match.start("x")].split()
     cue = _first_cue(head, len(head))
     lead = match.group("x").split(": ")[0].split() if ": " in match.group("x") else []
-    if cue is not None and _for_now_only([*head, *lead], cue):
+    if cue is not None and _for_now_only([*head, *lead, *_before_its_that(match.group("x"))], cue):
         return FOR_NOW_ONLY  # "remember for this session that…", "guarda isso enquanto a gente mexe aqui: …"
     if _points_before(head, match.group("x").split()):
         return _POINTS_BEFORE  # "save that somewhere so…", "Remember it please, I'm…"
