@@ -133,6 +133,7 @@ from .request_shapes import (
     _ASIDE_REACH,
     _ASKS_IF_REMEMBERED,
     _ATTACHED,
+    _CUE_NOUNS,
     _DASHES,
     _LEAD_MOST,
     _LIST_ITEM,
@@ -280,8 +281,8 @@ def _for_a_while_only(found: list[Signal], declined: list[NotKept], said: str) -
     ("For the time being the user is…"): named as not kept. "From now on", "desde hoy" and
     "today" say when a lasting fact began."""
     asked = [f for f in found if _asked(f)]
-    if not asked:
-        return found, declined
+    if not asked or FOR_A_WHILE.search(fold_accents(said.casefold())) is None:
+        return found, declined  # most messages: one search, no sentence split
     phrases = [
         m.group()
         for sentence in sentences(said)
@@ -698,16 +699,12 @@ def _of_them_or_their_group(said: str) -> bool:
     return tells_of_the_user(said) or bool(_USER_GROUP.match(said)) or _of_their_group(said)
 
 
-#: a pack's word of keeping that is a noun ("in *mind*", "for *later*", "em *conta*"), not a verb
-_CUE_NOUN = re.compile("|".join(f"(?:{p.cue_nouns})" for p in all_packs() if p.cue_nouns) or "(?!)", _I)
-
-
 def _a_verb_of_keeping(clause: str, said: str) -> bool:
     """Whether ``clause`` holds a word of keeping of the language of ``said``, its message,
     that is no noun ("deixa *salvo*", "worth keeping on *file*"): "Talk to you *later*!"
     asks nothing, nor does "…my favorite *memories*" (a Portuguese stem's)."""
     lang = detect(said) or ENGLISH
-    return any(lang in _cue_languages(w) and not _CUE_NOUN.fullmatch(_cue_form(w)) for w in clause.split())
+    return any(lang in _cue_languages(w) and not _CUE_NOUNS.fullmatch(_cue_form(w)) for w in clause.split())
 
 
 def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tuple[list[Signal], list[NotKept]]:
