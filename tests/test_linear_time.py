@@ -13,10 +13,12 @@ apart on a loaded machine too.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 import re
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,8 +31,12 @@ from vault_memory.lang import all_packs
 from vault_memory.vault.secrets import masked
 
 N = 8000
-#: seconds one pattern may take over one adversarial input (linear: < 0.01)
+#: seconds one pattern may take over one adversarial input (linear: < 0.01) before its growth is asked
 BOUND = 1.0
+#: past this a reading is too slow whatever its growth
+CEILING = 10.0
+#: how much longer a reading of four times the text may take: linear 4, quadratic 16, cubic 64
+GROWTH = 8.0
 #: patterns that only ever read a bounded text, with the bound that keeps them fast
 BOUNDED = {
     "vault_memory.index.keyword_index._SYMBOLIC": "reads one word of at most MAX_SYMBOLIC_WORD (64) characters",
@@ -96,7 +102,37 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     return sorted((name, p) for name, p in found.items() if name not in BOUNDED)
 
 
-def _inputs() -> dict[str, str]:
+def _best_of(read: Callable[[], object], times: int = 3) -> float:
+    """The fastest of a few readings: the one least slowed by whatever else the machine runs."""
+    took = []
+    for _ in range(times):
+        start = time.perf_counter()
+        read()
+        took.append(time.perf_counter() - start)
+    return min(took)
+
+
+def _too_slow(read: Callable[[int], object], n: int, bound: float = BOUND) -> str | None:
+    """Why reading a text of size ``n`` is not linear, or None.
+
+    Fast is linear enough. Past ``bound`` seconds the reading is timed again at a quarter of
+    the size and at the size, best of three: a linear reading takes about four times as long
+    on four times the text, a backtracking one sixteen times or more, on an idle or a loaded
+    machine alike (two busy cores took a linear pattern past one second)."""
+    start = time.perf_counter()
+    read(n)
+    took = time.perf_counter() - start
+    if took <= bound:
+        return None
+    if took > CEILING:
+        return f"{took:.2f} s"
+    quarter, whole = _best_of(lambda: read(n // 4)), _best_of(lambda: read(n))
+    if whole > GROWTH * max(quarter, 1e-3):
+        return f"{quarter:.2f} s at a quarter of the text, {whole:.2f} s at all of it"
+    return None
+
+
+def _inputs(n: int = N) -> dict[str, str]:
     words = sorted({w for p in all_packs() for w in p.function_words})
     openers = [
         "remember that ",
@@ -112,44 +148,50 @@ def _inputs() -> dict[str, str]:
     out: dict[str, str] = {}
     for i, space in enumerate(SPACES):
         opener = openers[i % len(openers)]
-        out[f"run of {space!r}"] = opener + space * (N // len(space)) + "x."
-        out[f"run of {space!r}, open"] = opener + space * (N // len(space))
-    out["one word again and again"] = "remember that " + "and my " * (N // 7) + "!"
-    out["function words"] = " ".join(words[i % len(words)] for i in range(N // 4))
-    out["a long number"] = "1" * N + "x"
-    out["a long word"] = "a" * N + "n't"
-    out["mixed scripts"] = "a б 中 ñ ã " * (N // 11)
-    out["abbreviations"] = "Mr. Dr. St. " * (N // 12)
-    out["commas and spaces"] = " ," * (N // 2) + "x"
-    out["colons"] = "a:" * (N // 2)
-    out["dots"] = "." * N
-    out["brackets"] = "[" * N
-    out["secret words"] = "password for my pin is: " * (N // 24) + "x1"
-    out["a password's words again and again"] = "changed the password of the wifi to " * (N // 36) + "sunflower"
-    out["an identifier's digits"] = "passport no. " + "1 " * (N // 2)
+        out[f"run of {space!r}"] = opener + space * (n // len(space)) + "x."
+        out[f"run of {space!r}, open"] = opener + space * (n // len(space))
+    out["one word again and again"] = "remember that " + "and my " * (n // 7) + "!"
+    out["function words"] = " ".join(words[i % len(words)] for i in range(n // 4))
+    out["a long number"] = "1" * n + "x"
+    out["a long word"] = "a" * n + "n't"
+    out["mixed scripts"] = "a б 中 ñ ã " * (n // 11)
+    out["abbreviations"] = "Mr. Dr. St. " * (n // 12)
+    out["commas and spaces"] = " ," * (n // 2) + "x"
+    out["colons"] = "a:" * (n // 2)
+    out["dots"] = "." * n
+    out["brackets"] = "[" * n
+    out["secret words"] = "password for my pin is: " * (n // 24) + "x1"
+    out["a password's words again and again"] = "changed the password of the wifi to " * (n // 36) + "sunflower"
+    out["an identifier's digits"] = "passport no. " + "1 " * (n // 2)
     for prefix in ("sk-proj-", "sk-", "ghp_", "xoxb-", "hf_", "eyJ", "AKIA", "SG.", "a://b:", "AWS secret "):
-        out[f"{prefix!r} again and again"] = prefix * (10 * N // len(prefix))  # longer: a slow one shows
-    out["a thing and its code again and again"] = "the door opens with " * (N // 20)
-    out["digits said again and again"] = "the padlock opens with " + "seven, three - " * (N // 15)
+        out[f"{prefix!r} again and again"] = prefix * (10 * n // len(prefix))  # longer: a slow one shows
+    out["a thing and its code again and again"] = "the door opens with " * (n // 20)
+    out["digits said again and again"] = "the padlock opens with " + "seven, three - " * (n // 15)
     return out
 
 
-INPUTS = _inputs()
+LABELS = list(_inputs())
+
+
+@functools.cache
+def _input(label: str, n: int) -> str:
+    return _inputs(n)[label]
 
 
 @pytest.mark.parametrize(("name", "pattern"), _patterns(), ids=lambda v: v if isinstance(v, str) else "")
 def test_every_pattern_reads_a_hostile_text_in_linear_time(name, pattern):
-    slow = []
-    for label, text in INPUTS.items():
-        if isinstance(pattern.pattern, bytes):
-            text = text.encode()  # type: ignore[assignment]
-        start = time.perf_counter()
-        pattern.search(text)
-        pattern.match(text)
-        pattern.fullmatch(text)
-        took = time.perf_counter() - start
-        if took > BOUND:
-            slow.append(f"{label}: {took:.2f} s")
+    def reading(label: str) -> Callable[[int], object]:
+        def read(n: int) -> None:
+            text: str | bytes = _input(label, n)
+            if isinstance(pattern.pattern, bytes):
+                text = text.encode()
+            pattern.search(text)
+            pattern.match(text)
+            pattern.fullmatch(text)
+
+        return read
+
+    slow = [f"{label}: {why}" for label in LABELS if (why := _too_slow(reading(label), N))]
     assert not slow, f"{name} backtracks: {slow}"
 
 
@@ -172,10 +214,13 @@ FRAGMENTS = st.one_of(
 @given(st.lists(FRAGMENTS, min_size=1, max_size=12))
 def test_reading_a_prompt_made_of_hostile_pieces_takes_linear_time(pieces):
     text = " ".join(pieces)
-    start = time.perf_counter()
-    explicit_signals(text)
-    masked(text)
-    assert time.perf_counter() - start < BOUND + len(text) / 100_000
+
+    def read(times: int) -> None:  # the same pieces once, then four times: a linear reading takes four times as long
+        said = " ".join([text] * times)
+        explicit_signals(said)
+        masked(said)
+
+    assert not _too_slow(read, 4)
 
 
 def test_a_long_input_is_read_only_as_far_as_a_model_reads_it(empty_vault_dir, monkeypatch):
@@ -208,35 +253,31 @@ def test_a_long_input_is_read_only_as_far_as_a_model_reads_it(empty_vault_dir, m
 @pytest.mark.parametrize(
     ("said", "lang"),
     [
-        ("eu " + "a" * 30_000 + "o de casa", "pt"),
-        ("yo " + "e" * 30_000 + "o en casa", "es"),
-        ("mas " + "u" * 30_000 + "i o carro", "pt"),
+        (lambda n: "eu " + "a" * n + "o de casa", "pt"),
+        (lambda n: "yo " + "e" * n + "o en casa", "es"),
+        (lambda n: "mas " + "u" * n + "i o carro", "pt"),
     ],
     ids=["pt-present", "es-present", "pt-past"],
 )
 def test_a_long_run_of_letters_where_a_verb_stands_is_read_in_linear_time(said, lang):
     """A word where the user's verb would stand is looked up in the verbs' lexicon with an
     accent tried on each vowel: 32,000 letters had taken 11 s. No verb's form is that long."""
-    start = time.perf_counter()
-    vmem.lang.in_third_person(said, lang)
-    assert time.perf_counter() - start < BOUND
+    assert not _too_slow(lambda n: vmem.lang.in_third_person(said(n), lang), 30_000)
 
 
 @pytest.mark.parametrize(
     ("said", "lang"),
     [
-        (" e ".join(["nado"] * 6_000), "pt"),
-        (" y ".join(["cocino"] * 6_000), "es"),
-        (", ".join(["bebo chá"] * 4_000), "pt"),
+        (lambda n: " e ".join(["nado"] * n), "pt"),
+        (lambda n: " y ".join(["cocino"] * n), "es"),
+        (lambda n: ", ".join(["bebo chá"] * (2 * n // 3)), "pt"),
     ],
     ids=["pt-joined", "es-joined", "pt-commas"],
 )
 def test_many_joined_clauses_of_the_user_are_read_in_linear_time(said, lang):
     """Each clause joined to the user's asked whether the words before it were a list's item,
     reading the whole text before it: a 32 KB diary of "…e corro…" took 7 s."""
-    start = time.perf_counter()
-    vmem.lang.in_third_person(said, lang)
-    assert time.perf_counter() - start < BOUND
+    assert not _too_slow(lambda n: vmem.lang.in_third_person(said(n), lang), 6_000)
 
 
 def test_a_prompt_s_reading_keeps_to_its_seconds_from_its_first_step():
@@ -256,3 +297,16 @@ def test_a_prompt_s_reading_keeps_to_its_seconds_from_its_first_step():
     bounded = time.perf_counter() - started
     assert any(n.reason.startswith("not read") for n in declined)
     assert bounded < unbounded / 2, (bounded, unbounded)
+
+
+@pytest.mark.parametrize(("power", "linear"), [(1, True), (2, False), (3, False)], ids=["linear", "quadratic", "cubic"])
+def test_the_check_tells_a_slow_linear_reading_from_a_backtracking_one(power, linear):
+    """A machine busy with other work makes a linear reading slow but not steep: the check
+    asks how the time grows, so it neither fails the one nor lets the others pass."""
+    assert (_too_slow(lambda n: time.sleep(0.12 * (n / 1000) ** power), 1000, bound=0.1) is None) == linear
+
+
+def test_the_check_finds_a_pattern_that_backtracks():
+    """The shape that froze the daemon: two runs of spaces side by side, tried from every start."""
+    spaces_then = re.compile(r"[ \t]*[ \t]*x")
+    assert _too_slow(lambda n: spaces_then.search(" " * n), 800, bound=0.1)
