@@ -105,7 +105,7 @@ GRAM_LEAST = 1e-4
 
 
 def fit(
-    x: np.ndarray, texts: list[str], y: np.ndarray, weight: np.ndarray
+    x: np.ndarray, texts: list[str], y: np.ndarray, weight: np.ndarray, l2_grams: float = L2_GRAMS
 ) -> tuple[np.ndarray, float, dict[str, float]]:
     """A weighted logistic regression on the vector of each clause and its words
     (``judge.clause_grams``), by full-batch gradient descent: the same numbers on every run."""
@@ -121,7 +121,7 @@ def fit(
         z = x @ w + b + np.bincount(rows, weights=g[cols], minlength=n)
         r = (1 / (1 + np.exp(-z)) - y) * weight
         w -= 0.5 * (x.T @ r / n + L2 * w)
-        g -= 2.0 * (np.bincount(cols, weights=r[rows], minlength=len(vocabulary)) / n + L2_GRAMS * g)
+        g -= 2.0 * (np.bincount(cols, weights=r[rows], minlength=len(vocabulary)) / n + l2_grams * g)
         b -= 0.5 * float(r.mean())
     fitted = 1 / (1 + np.exp(-(x @ w + b + np.bincount(rows, weights=g[cols], minlength=n))))
     print(f"fits {((fitted > 0.5) == y).mean():.1%} of what it was trained on; {len(vocabulary)} words and pairs")

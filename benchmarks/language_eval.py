@@ -48,6 +48,9 @@ what the offline reading does with them:
   first person ("fyi I already ran the migrations, so just seed the db", ``work_now``):
   nothing written; a lasting fact told with the same words ("remember I just moved to
   Porto"): kept;
+- ``now_*``: a request of a fact said with a word of now or today (``now_lasting``): one that
+  begins something lasting ("desde hoy soy vegetariana, recuérdalo") kept; a state of the
+  moment ("keep in mind i'm half asleep now") not written;
 - ``vocative_*``: a request said with a word of address ("…. anota aí, mano", ``vocatives``):
   the fact before it kept, the word not written; such a word that is the value ("my
   brother's nickname is Bro"): kept;
@@ -186,6 +189,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_pointing(split, show, judge))
     out.update(_list_then_request(split, show, judge))
     out.update(_work_now(split, show, judge))
+    out.update(_now_lasting(split, show, judge))
     out.update(_vocatives(split, show, judge))
     out.update(_given_texts(split, show, judge))
     out.update(_pronoun_infinitives(split, show))
@@ -315,6 +319,21 @@ def _work_now(split: str, show: bool, judge: Judge | None) -> dict:
         return {"work_now_written": wrote}
 
     return _kept_and_written("work_now", "prompt", rows, split, show, judge)
+
+
+def _now_lasting(split: str, show: bool, judge: Judge | None) -> dict:
+    """A request of a fact said with a word of now or today (``now_lasting``, a helper who
+    saw no rule): one that begins something lasting ("desde hoy soy vegetariana, recuérdalo",
+    "remember I'm vegan now") kept (``now_lasting_kept``); a state of the moment ("keep in
+    mind i'm half asleep now", "tô no aeroporto agora, lembra disso") not written
+    (``now_passing_written``)."""
+
+    def rows(case: dict, kept: bool, wrote: bool) -> dict[str, bool]:
+        if case["label"] == "keep":
+            return {"now_lasting_kept": kept}
+        return {"now_passing_written": wrote}
+
+    return _kept_and_written("now_lasting", "prompt", rows, split, show, judge)
 
 
 def _vocatives(split: str, show: bool, judge: Judge | None) -> dict:

@@ -3436,7 +3436,7 @@ def test_joining_a_group_is_no_employer():
         ("I live in Harrogate.", "remember we're renting a cottage in Wales for a week in May"),  # a holiday
         ("I live in Harrogate.", "remember I'm based in the York office on Fridays"),
         ("I work at Contoso.", "remember I joined the climbing wall near the station"),
-        ("I work at Contoso.", "remember I started at 7 today"),
+        ("I work at Contoso.", "remember I started at 7 on Monday"),
         ("I work at Contoso.", "remember I signed with a new broadband provider"),
         ("Vivo en Cádiz.", "recuerda que nos mudamos a una oficina en Jerez"),
         ("Trabajo en Accenture.", "recuerda que empecé a nadar los martes"),

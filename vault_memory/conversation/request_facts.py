@@ -86,6 +86,9 @@ NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 
 #: a clause that is a passing state, not something to keep ("hoy estoy cansado")
 PASSING_STATE = _rx("|".join(f"(?:{p})" for pack in all_packs() for p in pack.passing_states) or r"(?!)")
+#: a word that places what is said now or today, in every pack (``Pack.now_words``): a fact
+#: said with one may be of the moment only, which the judge of passing reads
+SAID_NOW = _rx(r"\b(?:" + ("|".join(p.now_words for p in all_packs() if p.now_words) or "(?!)") + r")\b")
 
 
 def _either_of(field: str) -> str:
@@ -653,7 +656,7 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     # unless that is all it says ("…, keep that in mind, I always forget lol")
     if refused == "tells-of-remembering" and _only_remembering(said):
         return "it tells of remembering; it says nothing to keep"
-    if PASSING_STATE.search(said) or refused not in (None, "tells-of-remembering"):
+    if refused not in (None, "tells-of-remembering"):
         return _PASSING
     why = _says_no_fact(said)
     if why is not None:
@@ -661,11 +664,14 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     about_user = _of_user_or_group(said, lang)
     if _what_to_do_with_it(said, whole, about_user):
         return "a note about the task at hand, with what to do about it"
-    if _DEICTIC.search(said) or _points_at(said):
+    # a word of today alone ("hoy", "right now") may tell of the moment or of when a lasting
+    # fact began ("desde hoy soy vegetariana"): a doubt the judge of passing settles
+    of_today = _DEICTIC.search(said) is not None and _POINTING.search(said) is None
+    if (_DEICTIC.search(said) and not of_today) or _points_at(said):
         return _POINTED  # "this", "here", "the new one": what it is about is not said
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
-    return None
+    return _ByItsWords(_PASSING) if of_today or PASSING_STATE.search(said) else None
 
 
 #: how someone tells of remembering, in every pack (the ``tells-of-remembering`` refusals)
@@ -1062,12 +1068,17 @@ _DEICTIC_OPENINGS = "|".join(p.deictic_openings for p in all_packs() if p.deicti
 
 #: a value that points at what is on the screen ("I prefer this one", "the second approach",
 #: "la segunda opción"), or holds only for now: a choice in the task, not a lasting fact
-_DEICTIC = re.compile(
+#: what points at a thing on the screen ("this", "the new one"), and a word of today ("hoy",
+#: "right now"): what a fact of the task at hand is said with
+_POINTING_WORDS = (
     r"^(?!(?:" + ("|".join(p.renewal_openings for p in all_packs() if p.renewal_openings) or "(?!)") + r")\s+"
     rf"(?!(?:{_words_of('back_nouns')})\s)[^\W\d_]+\s+(?:{_words_of('copulas')})\s)"  # "the new address is…", not "…one is"
-    rf"(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}|\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b",
-    _I,
+    rf"(?:{_DEICTIC_OPENINGS})\b{_NOT_A_TIME}"
 )
+_TODAY_WORDS = r"\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b"
+_DEICTIC = re.compile(f"{_POINTING_WORDS}|{_TODAY_WORDS}", _I)
+#: ``_DEICTIC`` without the words of today
+_POINTING = re.compile(_POINTING_WORDS, _I)
 
 
 def _statement(clause: str) -> Signal | None:

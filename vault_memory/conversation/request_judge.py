@@ -42,6 +42,10 @@ class _Judge:
         vectors = self._vectors(tuple(texts)) if texts else []
         return [meaning.holds_a_secret(v, t) for v, t in zip(vectors, texts, strict=True)]
 
+    def passing(self, facts: Sequence[str]) -> list[float]:
+        vectors = self._vectors(tuple(facts)) if facts else []
+        return [meaning.passes(v, f) for v, f in zip(vectors, facts, strict=True)]
+
     def _vectors(self, texts: Sequence[str]):
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))
 

@@ -58,6 +58,7 @@ from .request_facts import (
     _kept,
     _only_a_tag,
     _past_fillers,
+    _rx,
     _says_only_what_for,
     _tells_of_remembering,
     _theirs,
@@ -965,6 +966,8 @@ def _a_pronoun(words: list[str], i: int) -> bool:
         return False
     if i + 2 < len(words) and _NOW_WORD.fullmatch(words[i + 1]) and _theirs(" ".join(words[i + 2 :])):
         return False  # "remember that now I live in Nantes": a time, then the user's clause it opens
+    if i + 2 < len(words) and _after_a_lasting_lead(" ".join(words[i + 1 :])):
+        return False  # "remember that from now on I only drink decaf": the lead of a lasting fact
     if _opens_a_clause_after_a_phrase(words, i):
         return False  # "remember that on Mondays I have therapy": a time or a place, then the clause
     return (
@@ -1050,6 +1053,20 @@ def _a_word_of_its_own(word: str) -> bool:
     """Whether ``word`` says something of its own: no function word or pronoun's tail."""
     plain = word.strip(",.;:!?").casefold()
     return bool(plain) and plain not in _SAYS_NOTHING_ALONE
+
+
+#: the leads of an instruction or fact that lasts, in every pack ("from now on", "de ahora en
+#: adelante", "daqui pra frente"; ``Pack.signal_directives`` that open with one)
+_LASTING_LEADS = tuple(_rx(pattern) for p in all_packs() for _, pattern in p.signal_directives)
+
+
+def _after_a_lasting_lead(said: str) -> bool:
+    """Whether ``said`` opens with a lead of what lasts and the user's clause after it."""
+    for lead in _LASTING_LEADS:
+        m = lead.match(said)
+        if m is not None and m.start("x") > 0 and _theirs(m.group("x")):
+            return True
+    return False
 
 
 #: a word that says now, as the slot rules read it ("now", "currently", "ahora")

@@ -79,6 +79,7 @@ from .request_facts import (
     GROUP_OPENING,
     ORDER_AFTER,
     PASSING_STATE,
+    SAID_NOW,
     WRITTEN_AS_CODE,
     NotKept,
     Signal,
@@ -120,6 +121,7 @@ from .request_facts import (
     _without_lead,
     _without_opening_aside,
     _without_task_tail,
+    _without_trailing_request,
     _words_of,
     a_reason_to_you,
     refusal,
@@ -188,6 +190,11 @@ class Judge(Protocol):
 
     def secret(self, texts: Sequence[str]) -> list[float]:
         """Each text's probability that it gives the value of a secret said in words."""
+        ...
+
+    def passing(self, facts: Sequence[str]) -> list[float]:
+        """Each fact's probability that it holds for the moment only ("I'm half asleep
+        now"), not from now on ("I'm vegan now")."""
         ...
 
 
@@ -408,6 +415,7 @@ def _read_requests(
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     found = _gone_on(found, may_go_on, judge)
+    found, declined = _of_the_moment(found, declined, judge)
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
         return _judged(found, declined, judge(said), judge)
     if not found and not declined:
@@ -1165,7 +1173,9 @@ def _judged(
         return _with_doubts_kept(found, doubts), [n for n in declined if n not in doubts]
     if world >= meaning.KEEP:
         sure = world >= meaning.KEEP_UNREAD  # what no rule read is kept only when the judge is surer
-        doubts = [n for n in declined if n.would_keep is not None and (sure or n.reason != _UNCLEAR)]
+        doubts = [
+            n for n in declined if n.would_keep is not None and n.reason != _PASSING and (sure or n.reason != _UNCLEAR)
+        ]
         if judge is not None and found:
             # several facts in one message ("- I'm left-handed\n- the users table has a
             # deleted_at column"): the message's meaning is theirs, each doubt's is its own
@@ -1211,6 +1221,23 @@ def _done_to_the_code(fact: str) -> bool:
     """Whether a fact of the user's tells what they did to the code at hand: written as code
     is, with no word of a habit ("always", "siempre", "nunca")."""
     return WRITTEN_AS_CODE.search(fact) is not None and _LASTING.search(fact) is None
+
+
+def _of_the_moment(found: list[Signal], declined: list[NotKept], judge: Judge) -> tuple[list[Signal], list[NotKept]]:
+    """``found`` and ``declined`` once the judge of passing read each fact a request keeps
+    that is said with a word of now or today, and each the rules refused as a passing state:
+    "I'm half asleep now", "ahorita tengo mucha hambre" hold for the moment and are not
+    kept; "I'm vegan now", "desde hoy soy vegetariana", "starting today I'm the tech lead"
+    begin something that lasts, and are. No word tells them apart, only what is said."""
+    now = [s for s in found if _asked(s) and SAID_NOW.search(s.text)]
+    doubts = [n for n in declined if n.reason == _PASSING and n.would_keep is not None]
+    if not now and not doubts:
+        return found, declined
+    odds = judge.passing([s.text for s in now] + [n.would_keep.text for n in doubts if n.would_keep is not None])
+    passing = [s for s, p in zip(now, odds, strict=False) if p >= meaning.PASSING_AT]
+    lasting = [n for n, p in zip(doubts, odds[len(now) :], strict=True) if p < meaning.PASSING_AT]
+    kept = _with_doubts_kept([s for s in found if s not in passing], lasting)
+    return kept, [n for n in declined if n not in lasting] + [NotKept(s.text, _PASSING) for s in passing]
 
 
 def _with_doubts_kept(found: list[Signal], declined: list[NotKept]) -> list[Signal]:
@@ -1891,16 +1918,18 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
         declined.append(NotKept(back, kept))
 
 
-#: why what a request pointed back at is not kept when it was a thanks or a passing state
-_SAID_TO_THE_CHAT = "it points at a thanks or a passing state, not a lasting fact"
+#: why what a request pointed back at is not kept when it was a thanks
+_SAID_TO_THE_CHAT = "it points at a thanks, not a lasting fact"
 
 
 def _said_to_the_chat(sentence: str) -> bool:
-    """Whether ``sentence`` is said to the chat, not of the user's world: a thanks, a
-    closing, or a state that passes ("I'm so tired today")."""
+    """Whether ``sentence`` is said to the chat, not of the user's world: a thanks or a
+    closing. A state said with a word of today ("I'm so tired today", "since this morning
+    I'm engaged!") is the judge of passing's to read, as a doubt of its fact."""
     said = sentence.strip()
-    thanks = (_first_word(said) in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(said)
-    return thanks or PASSING_STATE.search(said) is not None  # "fwiw I'm a teacher…" tells of the user
+    return (_first_word(said) in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(
+        said
+    )  # "fwiw I'm a teacher…" tells of the user
 
 
 #: the verbs a task is ordered with, in every pack (``Pack.task_imperatives``), folded
@@ -2257,7 +2286,19 @@ def _signal(clause: str) -> Signal | str | _Doubt | None:
     if asked is not None:  # "I remember you said so, but please remember my name is Dev"
         return _signal(asked)
     if PASSING_STATE.search(clause):  # "remember that today I'm tired": said out loud, not kept
-        return _PASSING if any(pattern.match(clause) for _, _, pattern in REQUESTS) else None
+        asks = any(pattern.match(clause) for _, _, pattern in REQUESTS)
+        read = _read_signal(clause)  # "starting today I'm vegetarian": the judge of passing reads it
+        if isinstance(read, _Doubt) and read.reason == _PASSING:
+            return read
+        if isinstance(read, Signal) and (asks or _asked(read)):  # "… today I'm the lead — keep that in mind"
+            return _Doubt(_PASSING, read)
+        return _PASSING if asks else None
+    return _read_signal(clause)
+
+
+def _read_signal(clause: str) -> Signal | str | _Doubt | None:
+    """What ``_signal`` reads in a clause: a statement, a request the tables read, or one
+    read by what every request has."""
     statement = _statement(clause)
     if statement is not None:
         return statement
@@ -2303,7 +2344,12 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
             asked = _the_request_led_to(_past_the_scope(match.group("x")), clause)
             if asked is not None:
                 return asked, False
-            return _directive(_trim(match.group("x")), lang, rule), True
+            # "from now on I only drink decaf, remember that": the request said again is no part of it
+            said = _trim(match.group("x"))
+            directive = _directive(_without_trailing_request(said), lang, rule)
+            if directive is None and _without_trailing_request(said) != said:
+                return None, False  # "a partir de agora só bebo…, lembra disso": a fact, and its request
+            return directive, True
     return None, False
 
 
@@ -2620,8 +2666,6 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
     )
     if not said or _says_nothing(said):
         return _NOTHING_AFTER  # "Remember, to:"
-    if PASSING_STATE.search(said):
-        return _PASSING
     if _refused(said):
         return f"not a fact to keep ({refusal(said)})"
     if match.group("to") and _LASTING.match(said):
@@ -2633,6 +2677,8 @@ def _requested(match: re.Match[str], lang: str, rule: str) -> Signal | str | _Do
         return why
     if _what_to_do_with_it(said, match.group("x"), _of_user_or_group(said, lang)):
         return "a note about the task at hand, with what to do about it" if why is None else why.reason
+    if PASSING_STATE.search(said):  # "remember I'm exhausted today": the judge of passing reads it
+        return _PASSING if why is not None else _Doubt(_PASSING, _as_said(said, lang, rule))
     return _as_said(said, lang, rule) if why is None else _Doubt(why.reason, _as_said(said, lang, rule))
 
 

@@ -198,6 +198,28 @@ def holds_a_secret(vector: Sequence[float], text: str) -> float:
     return _probability_with_words(vector, SECRET_WEIGHTS, text)
 
 
+#: the fitted judge of passing: does a fact said with a word of now or today hold for the
+#: moment only ("I'm half asleep now", "tô no aeroporto agora") or begin something that
+#: lasts ("I'm vegan now", "desde hoy soy vegetariana")? Trained by
+#: ``benchmarks/passing_judge.py`` on statements a helper wrote to train on, as said and in
+#: the third person the facts are written in; it weighs their words beside the vector
+PASSING_WEIGHTS = Path(__file__).with_name("passing_judge.json")
+#: at or above this such a fact is of the moment and not kept; below it, one the rules
+#: refused by a passing shape ("today … I'm") is kept. Chosen by ``benchmarks/passing_judge.py``
+#: on the tune half of ``now_lasting`` (another helper's, who saw no rule): at .5, 61 of 69
+#: lasting facts kept and 6 of 69 states of the moment written (the rules alone: 47 and 31);
+#: .4 wrote 5 for 56 kept, .6 13 for 62. A higher bar to refuse what the rules kept (.7 to .9)
+#: kept 8 more of the other sets' 2,231 tune requests and wrote 9 to 14 more states: even,
+#: so one threshold
+PASSING_AT = 0.5
+
+
+def passes(vector: Sequence[float], fact: str) -> float:
+    """The probability that ``fact`` (``vector``: its unit ``MODEL`` vector) holds for the
+    moment only, not from now on."""
+    return _probability_with_words(vector, PASSING_WEIGHTS, fact)
+
+
 def asks_to_keep(vector: Sequence[float], clause: str = "") -> float:
     """The probability that ``clause`` (``vector``: its unit ``MODEL`` vector) asks the
     agent to keep what the rest of its message says. The judge reads the clause's words too

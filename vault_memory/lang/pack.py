@@ -256,6 +256,11 @@ class Pack:
     #: remember…", "…, tenlo presente mientras tanto", "lembra pela próxima hora que…"): a
     #: pattern; not "today" alone, which a lasting fact says too ("desde hoy soy vegetariano")
     for_a_while: str = ""
+    #: what places what is said at this moment or this day ("now", "today", "this
+    #: afternoon", "ahorita", "neste momento"), as a pattern: a fact said with one may hold
+    #: for the moment only ("I'm half asleep now") or begin a lasting one ("I'm vegan now");
+    #: the judge of passing reads which (``lang.judge.passes``)
+    now_words: str = ""
     #: what says a state is of this moment, or an act just done, as a pattern ("already",
     #: "just", "rn", "ya", "recién", "acabo de", "já", "acabei de"): the user's fact of the
     #: work said with one is the work at hand ("I already ran npm install"), not theirs to

@@ -364,7 +364,13 @@ def _time_opening() -> re.Pattern[str]:
     days = longest_first(spanish.weekdays) if spanish is not None else []
     months = longest_first(spanish.months) if spanish is not None else []
     month = rf"|en\s+(?:{'|'.join(map(re.escape, months))})" if months else ""  # "en julio"
-    time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES}|{_ES_PAST_TIMES}{month})"  # "los sábados", "ayer"
+    # today and the days beside it, and since when ("desde hoy", "a partir de mañana", "de
+    # ahora en adelante"): what the pack says of now and of the days around it
+    now = (
+        "|".join([*(p for p, _ in spanish.relative_times if "(?P<" not in p), spanish.now_words]) if spanish else "hoy"
+    )
+    since = rf"(?:(?:desde|a\s+partir\s+de|de)\s+)?(?:{now})(?:\s+en\s+adelante)?"
+    time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES}|{_ES_PAST_TIMES}{month}|{since})"  # "los sábados", "ayer"
     return re.compile(
         rf"^((?:{_ES_TIME_LEADS}\s+)?{time}(?:\s+(?:a|y)\s+(?:{_ES_TIME_LEADS}\s+)?{time})?,?\s+)(?:yo\s+)?({_ES_LEADING}\s+)?(\w+)\b",
         _I,
@@ -600,6 +606,9 @@ def instruction(said: str, rule: str) -> str | None:
         lead, said = words[0].lower() + " ", " ".join(words[1:])
         if not said or said.split()[0].lower() in _NOT_IMPERATIVE:
             return None  # "siempre me pasa lo mismo", "nunca es tarde"
+    adverbs = _ES_ADVERBS_FIRST.match(said)  # "solo tomo…", "ya no como…", "siempre usá…": the verb past them
+    if adverbs is not None and adverbs.end() < len(said):
+        lead, said = lead + adverbs.group().lower(), said[adverbs.end() :]
     verb, *rest = said.split()
     person = FIRST_PERSON.get(fold_accents(verb.lower())) or present_third(verb)  # "doy clases…" → "da clases…"
     if verb.lower() in ("mi", "mis"):  # "a partir de ahora mi horario es…": the user's noun, no verb
@@ -613,6 +622,10 @@ def instruction(said: str, rule: str) -> str | None:
         else:
             body = f"el usuario pide {lead}{infinitive} {' '.join(rest)}".strip()
     return f"A partir de ahora, {body}" if rule == "a-partir-de-ahora" else body
+
+
+#: the adverbs an instruction or a fact may open with before its verb
+_ES_ADVERBS_FIRST = re.compile(rf"(?:(?:{_ES_LEADING})\s+)+", _I)
 
 
 #: the words after "siempre" or "nunca" that make no instruction ("siempre me pasa lo mismo")

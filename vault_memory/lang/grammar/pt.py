@@ -78,6 +78,19 @@ _PT_BEFORE_VERB = frozenset(
 _PT_TIME_FIRST = r"agora|hoje|atualmente|ontem|depois|ent[aã]o"
 
 
+@functools.cache
+def _time_first() -> re.Pattern[str]:
+    """A time a sentence opens with before the user's verb: the words of ``_PT_TIME_FIRST``,
+    and what the pack says of now and of the days around it, with since when ("desde ontem",
+    "a partir de hoje", "de agora em diante", "daqui pra frente")."""
+    from ..registry import pack  # the pack that brings this grammar, read once it is registered
+
+    portuguese = pack("pt")
+    now = [p for p, _ in portuguese.relative_times if "(?P<" not in p] + [portuguese.now_words] if portuguese else []
+    since = rf"(?:(?:desde|a\s+partir\s+de|de)\s+)?(?:{'|'.join([_PT_TIME_FIRST, *now])})(?:\s+em\s+diante)?"
+    return re.compile(rf"^(?:{since}|daqui\s+(?:pra|para)\s+(?:a\s+)?frente),?\s+(?=\S)", _I)
+
+
 def _opens_its_clause(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     if not before or before[-1] in ",;:(":
@@ -166,7 +179,7 @@ def third_person(text: str) -> str:
         return f"o usuário {neg}{third}" if third else m.group(0)
 
     # a time said first is of the verb after it: "agora trabalho no Itaú" → "agora o usuário trabalha no Itaú"
-    opening = re.match(rf"^(?:{_PT_TIME_FIRST})\s+(?=\S)", out, flags=_I)
+    opening = _time_first().match(out)
     at = opening.end() if opening else 0
     # a word that opens a clause, first: the verb after it is the user's ("como sou diabética"
     # → "como a usuária é diabética", not "a usuária come a usuária é…")
@@ -500,6 +513,8 @@ def instruction(said: str, rule: str) -> str | None:
     verbs = words[1:] if rule == "sempre" else words
     verbs = verbs[1:] if verbs and verbs[0].lower() == "mais" else verbs  # "nunca mais vou…"
     verbs = verbs[1:] if verbs and verbs[0].lower() in _CLITICS else verbs  # "sempre me esqueço", "me chama de Rafa"
+    while len(verbs) > 1 and re.fullmatch(_PT_LEADING, verbs[0], _I):
+        verbs = verbs[1:]  # "a partir de agora só bebo descafeinado": the verb past its adverb
     if not verbs or verbs[0].lower().strip(",.") in _NOT_IMPERATIVE:
         return None
     if present_third(verbs[0].strip(",.")) is not None:

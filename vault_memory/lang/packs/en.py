@@ -764,6 +764,7 @@ PACK = Pack(
     moment_words=r"already|just|rn|right\s+now|at\s+the\s+moment|currently",
     for_now=r"for\s+now|today|right\s+now|at\s+the\s+moment",
     for_a_while=r"for\s+now|for\s+the\s+time\s+being|temporarily|for\s+the\s+moment|(?:just\s+)?for\s+today|today\s+only|for\s+the\s+next\s+(?:hour|few\s+hours|couple\s+of\s+hours|\d+\s+(?:minutes|mins|hours))|(?:for\s+)?this\s+week\s+only|(?:until|till)\s+the\s+end\s+of\s+the\s+day|until\s+tonight|in\s+the\s+meantime|(?:for\s+)?this\s+(?:session|chat|conversation)\s+only|just\s+for\s+this\s+(?:session|chat|conversation)",
+    now_words=r"now|right\s+now|just\s+now|today|tonight|this\s+(?:morning|afternoon|evening|week)|at\s+the\s+moment|currently|at\s+present",
     renewal_openings=r"the\s+(?:new|old)",
     pointing_words=r"this|these",
     pointing_idioms=r"because\s+of\s+(?:this|these)|on\s+top\s+of\s+this|more\s+than\s+this|despite\s+this|besides\s+this|apart\s+from\s+this",

@@ -745,7 +745,7 @@ PACK = Pack(
     signal_requests=(
         (
             "lembra-que",
-            "^(?:por\\s+favor,?\\s+)?(?:(?P<strong>(?:se\\s+)?lembr[ae](?:-se|-te)?|n[aã]o\\s+(?:se\\s+)?esque[cç][ae]|tenha\\s+em\\s+mente|tem\\s+em\\s+mente|fica\\s+sabendo|pra\\s+constar)|anot[ae]|grav[ae]|guard[ae]|memoriz[ae]|registr[ae]|salv[ae])(?:\\s+a[ií])?(?:\\s+(?:(?P<that>de\\s+que|que|isso|isto|o\\s+seguinte)\\b|(?P<to>de)(?=\\s)))*(?:\\s*(?P<colon>[:,])\\s*|\\s+)(?P<x>.+)$",
+            "^(?:por\\s+favor,?\\s+)?(?:(?P<strong>(?:se\\s+)?lembr[ae](?:-se|-te)?|n[aã]o\\s+(?:se\\s+)?esque[cç][ae]|tenha\\s+em\\s+mente|tem\\s+em\\s+mente|fica\\s+sabendo|pra\\s+constar)|anot[ae]|grav[ae]|guard[ae]|memoriz[ae]|registr[ae]|salv[ae])(?:\\s+a[ií])?(?:\\s+(?P<to>de)(?=\\s+(?!que\\b)))?(?:\\s+(?P<that>de\\s+que|que|isso|isto|o\\s+seguinte)\\b)*(?:\\s*(?P<colon>[:,])\\s*|\\s+)(?P<x>.+)$",
         ),
     ),
     signal_directives=(
@@ -818,6 +818,7 @@ PACK = Pack(
     moment_words=r"j[aá]|acabei\s+de|acabamos\s+de|agora\s+mesmo|neste\s+momento|nesse\s+momento",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
     for_a_while=r"por\s+enquanto|por\s+ora|por\s+agora|temporariamente|enquanto\s+isso|nesse\s+meio\s+tempo|(?:s[oó]\s+)?por\s+hoje|s[oó]\s+hoje|(?:s[oó]\s+)?(?:por\s+)?(?:esta|essa)\s+semana\s+s[oó]|s[oó]\s+(?:por\s+)?(?:esta|essa)\s+semana|(?:pela|na)\s+pr[oó]xima\s+hora|at[eé]\s+o\s+(?:fim|final)\s+do\s+dia|s[oó]\s+(?:nesta|nessa)\s+(?:sess[aã]o|conversa)",
+    now_words=r"agora|agora\s+mesmo|hoje|(?:esta|essa|nesta|nessa)\s+(?:manhã|tarde|noite|semana)|neste\s+momento|nesse\s+momento|no\s+momento|atualmente",
     renewal_openings=r"(?:o|a)\s+(?:nov[oa]|velh[oa]|antig[oa])",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
     pointing_idioms=r"(?:nem\s+)?por\s+isso|mais\s+(?:do\s+)?que\s+isso|menos\s+(?:do\s+)?que\s+isso",
