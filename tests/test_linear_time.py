@@ -67,6 +67,8 @@ BUILT = (
     "vault_memory.lang.cues.compiled",
     "vault_memory.lang.keys._asking_to_keep",
     "vault_memory.lang.numbers._words",
+    "vault_memory.lang.grammar.es._time_opening",
+    "vault_memory.lang.grammar.pt._time_first",
 )
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 
@@ -167,6 +169,7 @@ def _inputs(n: int = N) -> dict[str, str]:
         out[f"{prefix!r} again and again"] = prefix * (10 * n // len(prefix))  # longer: a slow one shows
     out["a thing and its code again and again"] = "the door opens with " * (n // 20)
     out["digits said again and again"] = "the padlock opens with " + "seven, three - " * (n // 15)
+    out["adverbs again and again"] = "ya no " * (n // 6) + "siempre solo x"
     return out
 
 

@@ -625,7 +625,7 @@ def instruction(said: str, rule: str) -> str | None:
 
 
 #: the adverbs an instruction or a fact may open with before its verb
-_ES_ADVERBS_FIRST = re.compile(rf"(?:(?:{_ES_LEADING})\s+)+", _I)
+_ES_ADVERBS_FIRST = re.compile(rf"(?:(?:{_ES_LEADING})\s++)++", _I)  # possessive: "ya no" and "ya" "no" are one reading
 
 
 #: the words after "siempre" or "nunca" that make no instruction ("siempre me pasa lo mismo")
