@@ -8,8 +8,10 @@ are not. The same words of now say both; the rules read the moment from a few sh
 now". Here a logistic regression on the vector of the statement and its words
 (``lang.judge.clause_grams``) learns it from statements a helper wrote to train on
 (``data/language_eval/passing_train.jsonl``: 600 of each, English, Spanish, Portuguese, with
-no request word), each as said and in the third person the facts are written in. It is
-measured on the requests another helper wrote (``now_lasting``), never trained on:
+no request word) and events a second helper told with a word of the day, lasting or not
+(``passing_train2.jsonl``: 450 of each), each as said and in the third person the facts are
+written in. It is measured on the requests another helper wrote (``now_lasting``), never
+trained on:
 
 - how well it separates the statements it was not fitted on (five folds, by statement);
 - the threshold of ``lang.judge.PASSING_AT`` by what the reading then keeps and writes on
@@ -44,7 +46,9 @@ from vault_memory.index.embedder import UseEmbedder  # noqa: E402
 from vault_memory.lang import in_third_person, judge  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "language_eval"
-TRAIN = DATA / "passing_train.jsonl"
+#: the statements helpers wrote to train on: the first, and a second of events told with a
+#: word of the day, lasting ("I started at Globant today") or not ("I overslept today")
+TRAIN = (DATA / "passing_train.jsonl", DATA / "passing_train2.jsonl")
 MEASURED_ON = DATA / "now_lasting.json"
 FOLDS = 5
 #: the words' own weight decay. 1e-2 told the statements left out apart a little better than
@@ -58,7 +62,13 @@ THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 def training() -> tuple[list[str], np.ndarray, np.ndarray]:
     """Each statement as said and in the third person (when that reads differently), its
     label (1: of the moment) and its group (the statement's fold)."""
-    rows = [json.loads(line) for line in TRAIN.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for path in TRAIN
+        if path.exists()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     texts, labels, groups = [], [], []
     for i, row in enumerate(rows):
         for text in dict.fromkeys((row["text"], in_third_person(row["text"], row["lang"]))):

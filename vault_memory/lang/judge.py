@@ -205,13 +205,15 @@ def holds_a_secret(vector: Sequence[float], text: str) -> float:
 #: the third person the facts are written in; it weighs their words beside the vector
 PASSING_WEIGHTS = Path(__file__).with_name("passing_judge.json")
 #: at or above this such a fact is of the moment and not kept; below it, one the rules
-#: refused by a passing shape ("today … I'm") is kept. Chosen by ``benchmarks/passing_judge.py``
-#: on the tune half of ``now_lasting`` (another helper's, who saw no rule): at .5, 61 of 69
-#: lasting facts kept and 6 of 69 states of the moment written (the rules alone: 47 and 31);
-#: .4 wrote 5 for 56 kept, .6 13 for 62. A higher bar to refuse what the rules kept (.7 to .9)
-#: kept 8 more of the other sets' 2,231 tune requests and wrote 9 to 14 more states: even,
-#: so one threshold
-PASSING_AT = 0.5
+#: refused by a passing shape ("today … I'm") is kept. Chosen on the tune halves by
+#: ``benchmarks/passing_judge.py`` (``now_lasting``, another helper's, who saw no rule) and
+#: ``language_eval.py`` (every other set), by what is kept less what is written: at .4, 60 of
+#: 69 lasting facts kept and 4 of 69 states of the moment written (the rules alone: 47 and
+#: 31), the other sets' 2,231 requests kept as before (2,232) and their instructions written
+#: as before (35); .5 kept one more and wrote three more. A first judge, trained without the
+#: second helper's events of today, had refused "I started at Globex today" and "hoy dejé el
+#: café, para siempre" (the other sets kept 2,228)
+PASSING_AT = 0.4
 
 
 def passes(vector: Sequence[float], fact: str) -> float:
