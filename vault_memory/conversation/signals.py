@@ -35,6 +35,7 @@ from ..lang import (
     not_utf8,
     of_the_user,
     pack,
+    plain_apostrophes,
     says_contrast,
     sentences,
     tells_of_the_user,
@@ -401,7 +402,10 @@ def _read_requests(
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"{_NOT_READ} the text is not UTF-8 ({where})")]
     deadline = None if seconds is None else time.monotonic() + seconds  # the whole reading's, not one stage's
-    said = _past_a_lasting_scope(_as_written(normalize_space(_not_said(utterance)).strip(), deadline))
+    # "I’m", as phones type it, is the "I'm" every rule reads
+    said = _past_a_lasting_scope(
+        _as_written(plain_apostrophes(normalize_space(_not_said(utterance))).strip(), deadline)
+    )
     given = given_to_work_on(said)
     if given is not None:  # "Summarize this email:\n…", "Sam wrote: …": not the user's request
         return _past_a_given_text(said, given, deadline, judge)
@@ -1229,7 +1233,7 @@ def _of_the_moment(found: list[Signal], declined: list[NotKept], judge: Judge) -
     "I'm half asleep now", "ahorita tengo mucha hambre" hold for the moment and are not
     kept; "I'm vegan now", "desde hoy soy vegetariana", "starting today I'm the tech lead"
     begin something that lasts, and are. No word tells them apart, only what is said."""
-    now = [s for s in found if _asked(s) and SAID_NOW.search(s.text)]
+    now = [s for s in found if _asked(s) and _said_now(s.text)]
     doubts = [n for n in declined if n.reason == _PASSING and n.would_keep is not None]
     if not now and not doubts:
         return found, declined
@@ -1238,6 +1242,12 @@ def _of_the_moment(found: list[Signal], declined: list[NotKept], judge: Judge) -
     lasting = [n for n, p in zip(doubts, odds[len(now) :], strict=True) if p < meaning.PASSING_AT]
     kept = _with_doubts_kept([s for s in found if s not in passing], lasting)
     return kept, [n for n in declined if n not in lasting] + [NotKept(s.text, _PASSING) for s in passing]
+
+
+def _said_now(fact: str) -> bool:
+    """Whether ``fact`` holds a word of now or today, not a name that spells one ("my cat is
+    called Agora", "the band Today Is The Day"): capitalised past the fact's first word."""
+    return any(not (m.start() > 0 and m.group()[:1].isupper()) for m in SAID_NOW.finditer(fact))
 
 
 def _with_doubts_kept(found: list[Signal], declined: list[NotKept]) -> list[Signal]:
@@ -1638,8 +1648,13 @@ class _Reading:
                 # Got moved over from Growth on Monday. New lead is Carla Nguyen."), up to _GOING_ON_MOST
                 if sum(1 for n, _ in self.may_go_on if n == joins) < _GOING_ON_MOST:
                     self.joins = joins
-            if not _said_to_the_chat(sentence) and not _an_order_of_the_task(sentence):
-                # "I'm a nurse. Thanks for earlier! Remember that.": the nurse, not the thanks
+            if (
+                not _said_to_the_chat(sentence)
+                and not _an_order_of_the_task(sentence)
+                and not (self.before_it and PASSING_STATE.search(sentence))
+            ):
+                # "I'm a nurse. Thanks for earlier! Remember that.": the nurse, not the thanks;
+                # nor a mood after a fact ("I'm a welder. Ugh, so wiped out today. …")
                 self.before_it = [*self.before_it, sentence][-_BACK_SENTENCES:]
             if len(declined) == declined_before and not repeated and _asks_to_keep(sentence):
                 self.unclear.append(sentence)
@@ -1901,6 +1916,8 @@ def _keep_what_was_said(back: str, found: list[Signal], declined: list[NotKept],
         return
     if len(said) > 1:  # "Thanks for the help! My wife is Ana. Remember that.": the thanks is no fact
         said = [sentence for sentence in said if not _said_to_the_chat(sentence)]
+        # nor a mood among facts ("I'm a welder. Ugh, so wiped out today. My local is 598.")
+        said = [sentence for sentence in said if PASSING_STATE.search(sentence) is None] or said
         back = " ".join(said)
     if len(said) > 1:  # "I have two kids. My wife is Ana. Remember that.": each in its own person
         each = [_kept(sentence, "", "", _language_of(sentence, language)) for sentence in said]
@@ -1927,9 +1944,13 @@ def _said_to_the_chat(sentence: str) -> bool:
     closing. A state said with a word of today ("I'm so tired today", "since this morning
     I'm engaged!") is the judge of passing's to read, as a doubt of its fact."""
     said = sentence.strip()
-    return (_first_word(said) in _COURTESY_WORDS or _CLOSING.match(said) is not None) and not tells_of_the_user(
-        said
-    )  # "fwiw I'm a teacher…" tells of the user
+    short = said.split()[:_THANKS_MOST] if len(said.split()) <= _THANKS_MOST else []  # "¡Mil gracias!", "Many thanks"
+    thanks = _first_word(said) in _COURTESY_WORDS or any(_first_word(w) in _COURTESY_WORDS for w in short)
+    return (thanks or _CLOSING.match(said) is not None) and not tells_of_the_user(said)  # "fwiw I'm a teacher…"
+
+
+#: the most words of a thanks its courtesy word need not open ("¡Mil gracias!", "Muito obrigada, viu")
+_THANKS_MOST = 3
 
 
 #: the verbs a task is ordered with, in every pack (``Pack.task_imperatives``), folded

@@ -28,7 +28,7 @@ from .subjects import (
     served_by,
     tells_of_the_user,
 )
-from .text import fold_accents, normalize_space, not_utf8, words
+from .text import fold_accents, normalize_space, not_utf8, plain_apostrophes, words
 
 __all__ = [
     "a_label",
@@ -52,6 +52,7 @@ __all__ = [
     "prepare_lexicons",
     "may_be_about",
     "normalize_space",
+    "plain_apostrophes",
     "not_utf8",
     "of_no_one_else",
     "of_the_same_people",

@@ -58,6 +58,17 @@ def normalize_space(text: str) -> str:
     return _SPACE_RUN.sub(" ", UNSEEN.sub("", text))
 
 
+#: an apostrophe typed as a typographic one between letters ("I’m", "don’t", "María’s"), as
+#: phones and Macs type it by default
+_CURLY_APOSTROPHE = re.compile(r"(?<=[^\W\d_])[’‘ʼ](?=[^\W\d_])")
+
+
+def plain_apostrophes(text: str) -> str:
+    """``text`` with each apostrophe typed between letters as the plain one every rule reads
+    ("I’m vegan" → "I'm vegan"): each character stays where it was."""
+    return _CURLY_APOSTROPHE.sub("'", text)
+
+
 def longest_first(words: Iterable[str]) -> list[str]:
     """``words`` once each, the longest first and alike in length by their letters: the order
     of an alternation that must try "passphrase" before "pass". Sorted by length alone, the

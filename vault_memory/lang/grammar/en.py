@@ -45,7 +45,8 @@ def _en_third(verb: str) -> str:
 _EN_ADVERBS = (
     "always|usually|never|often|sometimes|really|rarely|seldom|also|just|still|generally|normally|"
     "typically|mostly|only|even|actually|definitely|truly|hardly|barely|frequently|occasionally|"
-    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of|no\s+longer|now"
+    r"constantly|mainly|already|probably|absolutely|totally|kind\s+of|sort\s+of|no\s+longer|now|currently|"
+    r"nowadays|recently|officially|finally"
 )
 _EN_SUBJECT = rf"\bI\s+((?:(?:{_EN_ADVERBS})\s+)*)"
 

@@ -1,0 +1,40 @@
+"""A request typed as phones and Macs type it, and words of now that are names.
+
+Phones and Macs type the apostrophe as "’": "remember that I’m allergic to penicillin" was
+written "I’m allergic to penicillin", in the user's first person, read by the agent as its
+own words in every later session. "I currently live in…" was written "the user currentlies
+live…". And a name that spells a word of now ("my cat is called Agora") was read by the
+judge of passing as a state of the moment. Found by an attacker's pass; tested here on other
+words."""
+
+from __future__ import annotations
+
+import pytest
+
+from vault_memory.conversation.signals import read_requests
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("don’t forget I’m left-handed", "The user is left-handed"),
+        ("remember that I’ve got two rescue greyhounds", "The user has got two rescue greyhounds"),
+        ("remember that I currently teach yoga on weekends", "The user currently teaches yoga"),
+        ("remember that I recently started learning the cello", "The user recently started learning the cello"),
+    ],
+)
+def test_a_fact_is_written_of_the_user_however_its_apostrophe_is_typed(said, written, judge):
+    kept, _ = read_requests(said, judge=judge)
+    assert any(written in k.text for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("remember that our parrot is called Today", "Today"),
+        ("remember that my favourite café is Agora Lounge", "Agora Lounge"),
+    ],
+)
+def test_a_name_that_spells_a_word_of_now_is_kept(said, value, judge):
+    kept, _ = read_requests(said, judge=judge)
+    assert any(value in k.text for k in kept), kept
