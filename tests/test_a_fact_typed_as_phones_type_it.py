@@ -2,8 +2,8 @@
 
 Phones and Macs type the apostrophe as "’": "remember that I’m allergic to penicillin" was
 written "I’m allergic to penicillin", in the user's first person, read by the agent as its
-own words in every later session. "I currently live in…" was written "the user currentlies
-live…". And a name that spells a word of now ("my cat is called Agora") was read by the
+own words in every later session; so was "I'M", typed in capitals. "I currently live in…"
+was written "the user currentlies live…". And a name that spells a word of now ("my cat is called Agora") was read by the
 judge of passing as a state of the moment. Found by an attacker's pass; tested here on other
 words."""
 
@@ -21,6 +21,9 @@ from vault_memory.conversation.signals import read_requests
         ("remember that I’ve got two rescue greyhounds", "The user has got two rescue greyhounds"),
         ("remember that I currently teach yoga on weekends", "The user currently teaches yoga"),
         ("remember that I recently started learning the cello", "The user recently started learning the cello"),
+        # typed in capitals
+        ("REMEMBER THAT I'M LEFT-HANDED", "The user is LEFT-HANDED"),
+        ("DON'T FORGET I'VE BEEN VEGETARIAN FOR YEARS", "The user has BEEN VEGETARIAN"),
     ],
 )
 def test_a_fact_is_written_of_the_user_however_its_apostrophe_is_typed(said, written, judge):

@@ -38,6 +38,7 @@ def test_a_lasting_fact_from_now_on_is_kept_without_its_request(said, value, not
         # a fact after a lead of what lasts, its verb past an adverb, not an order to the assistant
         ("a partir de ahora solo ceno ensaladas, recuérdalo", "el usuario solo cena ensaladas"),
         ("a partir de agora só vou de metrô pro trabalho, lembra disso", "o usuário só vai de metrô"),
+        ("a partir de agora eu vou de bicicleta pro trabalho, lembra disso", "o usuário vai de bicicleta"),
     ],
 )
 def test_the_words_before_the_user_s_verb_are_kept_and_the_verb_is_theirs(said, written):

@@ -132,10 +132,11 @@ def third_person(text: str) -> str:
     # "my wife and I live in Cork": one subject of two, its verb as said ("the user lives" was
     # the verb of the user alone)
     text = _ONE_SUBJECT.sub(r"\1 the user", text)
-    out = re.sub(r"\bI(?:'m|\s+am)\b", "the user is", text)
-    out = re.sub(r"\bI(?:'ve|\s+have)\b", "the user has", out)
-    out = re.sub(r"\bI(?:'ll|\s+will)\b", "the user will", out)
-    out = re.sub(r"\bI'd\b", "the user would", out)
+    # "I'M", "I'VE" typed in capitals are the user's too
+    out = re.sub(r"\bI(?:'[mM]|\s+(?:am|AM))\b", "the user is", text)
+    out = re.sub(r"\bI(?:'(?:ve|VE)|\s+(?:have|HAVE))\b", "the user has", out)
+    out = re.sub(r"\bI(?:'(?:ll|LL)|\s+(?:will|WILL))\b", "the user will", out)
+    out = re.sub(r"\bI'[dD]\b", "the user would", out)
     out = re.sub(_EN_SUBJECT + r"(?:don't|do\s+not)\b", lambda m: f"the user {m.group(1)}does not", out)
     out = re.sub(_EN_SUBJECT + r"(\w+(?:'\w+)?)", lambda m: f"the user {m.group(1)}{_en_third(m.group(2))}", out)
     subject = re.search(r"\bthe user\b(?!'s)", out, flags=_I)  # once: each "my" looked back over the text

@@ -513,6 +513,7 @@ def instruction(said: str, rule: str) -> str | None:
     verbs = words[1:] if rule == "sempre" else words
     verbs = verbs[1:] if verbs and verbs[0].lower() == "mais" else verbs  # "nunca mais vou…"
     verbs = verbs[1:] if verbs and verbs[0].lower() in _CLITICS else verbs  # "sempre me esqueço", "me chama de Rafa"
+    verbs = verbs[1:] if len(verbs) > 1 and verbs[0].lower() == "eu" else verbs  # "daqui pra frente eu uso…"
     while len(verbs) > 1 and re.fullmatch(_PT_LEADING, verbs[0], _I):
         verbs = verbs[1:]  # "a partir de agora só bebo descafeinado": the verb past its adverb
     if not verbs or verbs[0].lower().strip(",.") in _NOT_IMPERATIVE:
