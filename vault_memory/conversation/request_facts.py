@@ -86,6 +86,10 @@ NOT_SIGNALS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 
 #: a clause that is a passing state, not something to keep ("hoy estoy cansado")
 PASSING_STATE = _rx("|".join(f"(?:{p})" for pack in all_packs() for p in pack.passing_states) or r"(?!)")
+#: "from now on X", "always X": an instruction that lasts
+DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_directives
+)
 #: a word that places what is said now or today, in every pack (``Pack.now_words``): a fact
 #: said with one may be of the moment only, which the judge of passing reads
 SAID_NOW = _rx(r"\b(?:" + ("|".join(p.now_words for p in all_packs() if p.now_words) or "(?!)") + r")\b")
@@ -664,11 +668,11 @@ def _why_not_kept(said: str, whole: str, lang: str) -> str | _ByItsWords | None:
     about_user = _of_user_or_group(said, lang)
     if _what_to_do_with_it(said, whole, about_user):
         return "a note about the task at hand, with what to do about it"
+    if _POINTING.search(said) or _points_at(said):
+        return _POINTED  # "this", "here", "the new one": what it is about is not said
     # a word of today alone ("hoy", "right now") may tell of the moment or of when a lasting
     # fact began ("desde hoy soy vegetariana"): a doubt the judge of passing settles
-    of_today = _DEICTIC.search(said) is not None and _POINTING.search(said) is None
-    if (_DEICTIC.search(said) and not of_today) or _points_at(said):
-        return _POINTED  # "this", "here", "the new one": what it is about is not said
+    of_today = _TODAY.search(said) is not None
     if _TASK_WORDS.search(said) and not _their_world(said, about_user):
         return _task_refusal(said)
     return _ByItsWords(_PASSING) if of_today or PASSING_STATE.search(said) else None
@@ -1077,8 +1081,9 @@ _POINTING_WORDS = (
 )
 _TODAY_WORDS = r"\b(?:" + "|".join(p.for_now for p in all_packs() if p.for_now) + r")\b"
 _DEICTIC = re.compile(f"{_POINTING_WORDS}|{_TODAY_WORDS}", _I)
-#: ``_DEICTIC`` without the words of today
+#: ``_DEICTIC``'s two halves
 _POINTING = re.compile(_POINTING_WORDS, _I)
+_TODAY = re.compile(_TODAY_WORDS, _I)
 
 
 def _statement(clause: str) -> Signal | None:

@@ -6,7 +6,7 @@ is read only when a short clause of it may ask and the rest tells of the user.""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..index.embedder import USE_MULTILINGUAL, UseEmbedder, embedder_from_config
@@ -32,19 +32,21 @@ class _Judge:
         return meaning.of_their_world(self._vectors((message,))[0])
 
     def asks(self, clauses: Sequence[str]) -> list[float]:
-        vectors = self._vectors(tuple(clauses)) if clauses else []
-        return [meaning.asks_to_keep(v, c) for v, c in zip(vectors, clauses, strict=True)]
+        return self._each(clauses, meaning.asks_to_keep)
 
     def goes_on(self, sentence: str) -> float:
         return meaning.goes_on(self._vectors((sentence,))[0])
 
     def secret(self, texts: Sequence[str]) -> list[float]:
-        vectors = self._vectors(tuple(texts)) if texts else []
-        return [meaning.holds_a_secret(v, t) for v, t in zip(vectors, texts, strict=True)]
+        return self._each(texts, meaning.holds_a_secret)
 
     def passing(self, facts: Sequence[str]) -> list[float]:
-        vectors = self._vectors(tuple(facts)) if facts else []
-        return [meaning.passes(v, f) for v, f in zip(vectors, facts, strict=True)]
+        return self._each(facts, meaning.passes)
+
+    def _each(self, texts: Sequence[str], read: Callable[[Sequence[float], str], float]) -> list[float]:
+        """``read`` of each text, by its vector and its words, the texts embedded together."""
+        vectors = self._vectors(tuple(texts)) if texts else []
+        return [read(v, t) for v, t in zip(vectors, texts, strict=True)]
 
     def _vectors(self, texts: Sequence[str]):
         return embedder_from_config(USE_MULTILINGUAL, self.cache_dir).embed(list(texts))

@@ -43,6 +43,7 @@ from .request_facts import (
     _TODO_WORDS,
     _USER_GROUP,
     _USER_WORDS,
+    DIRECTIVES,
     NOT_SIGNALS,
     REASON_OPENING,
     NotKept,
@@ -58,7 +59,6 @@ from .request_facts import (
     _kept,
     _only_a_tag,
     _past_fillers,
-    _rx,
     _says_only_what_for,
     _tells_of_remembering,
     _theirs,
@@ -1055,14 +1055,11 @@ def _a_word_of_its_own(word: str) -> bool:
     return bool(plain) and plain not in _SAYS_NOTHING_ALONE
 
 
-#: the leads of an instruction or fact that lasts, in every pack ("from now on", "de ahora en
-#: adelante", "daqui pra frente"; ``Pack.signal_directives`` that open with one)
-_LASTING_LEADS = tuple(_rx(pattern) for p in all_packs() for _, pattern in p.signal_directives)
-
-
 def _after_a_lasting_lead(said: str) -> bool:
-    """Whether ``said`` opens with a lead of what lasts and the user's clause after it."""
-    for lead in _LASTING_LEADS:
+    """Whether ``said`` opens with a lead of what lasts ("from now on", "de ahora en
+    adelante", "daqui pra frente": the directives that open with one) and the user's clause
+    after it."""
+    for _, _, lead in DIRECTIVES:
         m = lead.match(said)
         if m is not None and m.start("x") > 0 and _theirs(m.group("x")):
             return True

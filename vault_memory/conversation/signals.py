@@ -75,6 +75,7 @@ from .request_facts import (
     _USER_GROUP,
     _USER_SUBJECT,
     _USER_WORDS,
+    DIRECTIVES,
     FOR_A_WHILE,
     FOR_NOW_ONLY,
     GROUP_OPENING,
@@ -206,11 +207,6 @@ _BY_MEANING = "an instruction for the task at hand, by what the message says (no
 #: "remember that X": X is what to keep (and may itself be a statement: "remember that I live in Lima")
 REQUESTS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_requests
-)
-
-#: "from now on X", "always X": an instruction that lasts
-DIRECTIVES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
-    (pack.code, rule, _rx(pattern)) for pack in all_packs() for rule, pattern in pack.signal_directives
 )
 
 
@@ -1238,7 +1234,7 @@ def _of_the_moment(found: list[Signal], declined: list[NotKept], judge: Judge) -
     if not now and not doubts:
         return found, declined
     odds = judge.passing([s.text for s in now] + [n.would_keep.text for n in doubts if n.would_keep is not None])
-    passing = [s for s, p in zip(now, odds, strict=False) if p >= meaning.PASSING_AT]
+    passing = [s for s, p in zip(now, odds[: len(now)], strict=True) if p >= meaning.PASSING_AT]
     lasting = [n for n, p in zip(doubts, odds[len(now) :], strict=True) if p < meaning.PASSING_AT]
     kept = _with_doubts_kept([s for s in found if s not in passing], lasting)
     return kept, [n for n in declined if n not in lasting] + [NotKept(s.text, _PASSING) for s in passing]
@@ -1944,7 +1940,8 @@ def _said_to_the_chat(sentence: str) -> bool:
     closing. A state said with a word of today ("I'm so tired today", "since this morning
     I'm engaged!") is the judge of passing's to read, as a doubt of its fact."""
     said = sentence.strip()
-    short = said.split()[:_THANKS_MOST] if len(said.split()) <= _THANKS_MOST else []  # "¡Mil gracias!", "Many thanks"
+    short = said.split()
+    short = short if len(short) <= _THANKS_MOST else []  # "¡Mil gracias!", "Many thanks"
     thanks = _first_word(said) in _COURTESY_WORDS or any(_first_word(w) in _COURTESY_WORDS for w in short)
     return (thanks or _CLOSING.match(said) is not None) and not tells_of_the_user(said)  # "fwiw I'm a teacher…"
 

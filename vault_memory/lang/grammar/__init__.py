@@ -29,6 +29,16 @@ def in_third_person(text: str, lang: str | None) -> str:
     return said if isinstance(said, str) else text
 
 
+def now_and_the_days_around(lang: str) -> list[str]:
+    """The patterns pack ``lang`` says now and the days around it with (its ``now_words``
+    and each relative time that names no part): a time a grammar reads said before the
+    user's verb ("desde hoy trabajo…", "a partir de amanhã…")."""
+    found = pack(lang)
+    if found is None:
+        return []
+    return [p for p, _ in found.relative_times if "(?P<" not in p] + ([found.now_words] if found.now_words else [])
+
+
 def in_one_gender(text: str, lang: str | None) -> str:
     """``text``, a fact about the user in ``lang``, with every mention of the user in the
     gender one of them has ("La usuaria es vegana. El usuario corre…" → "…La usuaria corre…")."""

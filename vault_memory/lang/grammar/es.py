@@ -10,7 +10,7 @@ from collections.abc import Collection
 
 from ..lexicon import of_a_verb, verb_lemmas
 from ..text import fold_accents, longest_first
-from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
+from . import a_name_of, in_her_gender, now_and_the_days_around, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -366,9 +366,7 @@ def _time_opening() -> re.Pattern[str]:
     month = rf"|en\s+(?:{'|'.join(map(re.escape, months))})" if months else ""  # "en julio"
     # today and the days beside it, and since when ("desde hoy", "a partir de mañana", "de
     # ahora en adelante"): what the pack says of now and of the days around it
-    now = (
-        "|".join([*(p for p, _ in spanish.relative_times if "(?P<" not in p), spanish.now_words]) if spanish else "hoy"
-    )
+    now = "|".join(now_and_the_days_around("es")) or "hoy"
     since = rf"(?:(?:desde|a\s+partir\s+de|de)\s+)?(?:{now})(?:\s+en\s+adelante)?"
     time = rf"(?:(?:{'|'.join(map(re.escape, days))})s?|{_ES_TIMES}|{_ES_PAST_TIMES}{month}|{since})"  # "los sábados", "ayer"
     return re.compile(

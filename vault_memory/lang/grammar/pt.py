@@ -9,7 +9,7 @@ from collections.abc import Collection
 
 from ..lexicon import of_a_verb, verb_lemmas
 from ..text import fold_accents
-from . import a_name_of, in_her_gender, of_a_known_verb, said_again, we_to_they
+from . import a_name_of, in_her_gender, now_and_the_days_around, of_a_known_verb, said_again, we_to_they
 from .phrase import PHRASE_WORD, Modifiers, modifiers_after
 
 _I = re.IGNORECASE
@@ -83,11 +83,8 @@ def _time_first() -> re.Pattern[str]:
     """A time a sentence opens with before the user's verb: the words of ``_PT_TIME_FIRST``,
     and what the pack says of now and of the days around it, with since when ("desde ontem",
     "a partir de hoje", "de agora em diante", "daqui pra frente")."""
-    from ..registry import pack  # the pack that brings this grammar, read once it is registered
-
-    portuguese = pack("pt")
-    now = [p for p, _ in portuguese.relative_times if "(?P<" not in p] + [portuguese.now_words] if portuguese else []
-    since = rf"(?:(?:desde|a\s+partir\s+de|de)\s+)?(?:{'|'.join([_PT_TIME_FIRST, *now])})(?:\s+em\s+diante)?"
+    now = "|".join([_PT_TIME_FIRST, *now_and_the_days_around("pt")])
+    since = rf"(?:(?:desde|a\s+partir\s+de|de)\s+)?(?:{now})(?:\s+em\s+diante)?"
     return re.compile(rf"^(?:{since}|daqui\s+(?:pra|para)\s+(?:a\s+)?frente),?\s+(?=\S)", _I)
 
 
