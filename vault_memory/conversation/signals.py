@@ -275,7 +275,51 @@ def read_requests(
         declined += [NotKept(f.text, _NOTHING_AFTER) for f in tags]
         found = [f for f in found if f not in tags]
     found, declined = _for_a_while_only(found, declined, within)
-    return _no_secret_in_words(found, declined, judge)
+    found, declined = _no_secret_in_words(found, declined, judge)
+    return found, declined + _said_beside(within, found, declined)
+
+
+#: why a sentence said with a kept request, that no fact kept holds, is named
+BESIDE = "said with a request, but not read as part of what it keeps; the agent's remember tool can keep it"
+#: the words that say nothing of a fact in any pack: its function words (folded)
+_FUNCTION_WORDS = frozenset(fold_accents(w.casefold()) for p in all_packs() for w in p.function_words)
+#: how many letters of a word tell it from another across a rewrite in the third person
+#: ("corro" → "corre", "live" → "lives")
+_STEM = 4
+#: the fewest such words a sentence named beside a request says ("Yes.", "Keep going." say nothing)
+_STEMS_LEAST = 2
+
+
+def _said_beside(said: str, found: list[Signal], declined: list[NotKept]) -> list[NotKept]:
+    """Each sentence of ``said`` that a request kept nothing of, named as not kept: "Remember
+    that I don't fly. Any trip is by train or car." kept the first and dropped the second
+    without a word, and the agent answered "noted" of both. Said only when a request was
+    kept (a message that asks nothing names nothing), and not of a sentence that asks
+    (its request was read), a question, a thanks or an order to the assistant."""
+    if not any(map(_asked, found)):
+        return []
+    held = _stems(" ".join([*(f.text for f in found), *(n.sentence for n in declined)]))
+    out = []
+    for sentence in sentences(_not_said(said), detect(said)) if len(said) <= READ_AT_MOST else []:
+        words = sentence.split()
+        if (
+            sentence.endswith("?")
+            or (sentence.endswith("!") and not tells_of_the_user(sentence))  # "Rock on!", "Wow, Jon!"
+            or any(map(_is_cue, words))
+            or _said_to_the_chat(sentence)
+            or _first_word(sentence) in _TASK_IMPERATIVES
+        ):
+            continue
+        # what a lead announces after its colon is what was read ("consider this known: I don't fly")
+        own = _stems(sentence.partition(":")[2] or sentence)
+        if len(own) >= _STEMS_LEAST and 2 * len(own & held) < len(own):
+            out.append(NotKept(sentence[:_MAX_CHARS], BESIDE))
+    return out
+
+
+def _stems(text: str) -> set[str]:
+    """The first letters of each word of ``text`` that is no function word of a pack."""
+    return {w[:_STEM] for w in _content_words(text, 3) if w not in _FUNCTION_WORDS}
 
 
 def _for_a_while_only(found: list[Signal], declined: list[NotKept], said: str) -> tuple[list[Signal], list[NotKept]]:
