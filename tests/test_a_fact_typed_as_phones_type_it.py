@@ -41,3 +41,26 @@ def test_a_fact_is_written_of_the_user_however_its_apostrophe_is_typed(said, wri
 def test_a_name_that_spells_a_word_of_now_is_kept(said, value, judge):
     kept, _ = read_requests(said, judge=judge)
     assert any(value in k.text for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("dont forget the ferry to Vashon leaves at 6:10 on weekdays", "The ferry to Vashon leaves at 6:10"),
+        ("pls remember im colour-blind, so no red/green charts", "The user is colour-blind"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_read(said, written, judge):
+    """ "dont forget the bakery…" was dropped without a word where "don't forget…" was kept."""
+    kept, _ = read_requests(said, judge=judge)
+    assert any(written in k.text for k in kept), kept
+
+
+def test_a_request_typed_in_capitals_without_apostrophes_is_named_at_least(judge):
+    kept, declined = read_requests("DONT FORGET THE GARAGE CODE IS ON THE FRIDGE MAGNET", judge=judge)
+    assert kept or declined
+
+
+def test_a_name_that_spells_a_contraction_stays_a_name(judge):
+    kept, _ = read_requests("my landlord is Mr. Im, remember that", judge=judge)
+    assert [k.text for k in kept] == ["The user's landlord is Mr. Im"]

@@ -69,6 +69,7 @@ BUILT = (
     "vault_memory.lang.numbers._words",
     "vault_memory.lang.grammar.es._time_opening",
     "vault_memory.lang.grammar.pt._time_first",
+    "vault_memory.lang.typed._contractions",
 )
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 

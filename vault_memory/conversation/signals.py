@@ -40,6 +40,7 @@ from ..lang import (
     sentences,
     tells_of_the_user,
     told_alike,
+    with_apostrophes,
 )
 from ..lang import judge as meaning
 from ..lang.grammar import as_typed_kept, guarded
@@ -442,9 +443,9 @@ def _read_requests(
     if where is not None:  # lone surrogates from a JSON escape: no rule can read it, nothing can write it
         return [], [NotKept(utterance[:_MAX_CHARS], f"{_NOT_READ} the text is not UTF-8 ({where})")]
     deadline = None if seconds is None else time.monotonic() + seconds  # the whole reading's, not one stage's
-    # "I’m", as phones type it, is the "I'm" every rule reads
+    # "I’m", as phones type it, and "im", as chat does, are the "I'm" every rule reads
     said = _past_a_lasting_scope(
-        _as_written(plain_apostrophes(normalize_space(_not_said(utterance))).strip(), deadline)
+        _as_written(with_apostrophes(plain_apostrophes(normalize_space(_not_said(utterance)))).strip(), deadline)
     )
     given = given_to_work_on(said)
     if given is not None:  # "Summarize this email:\n…", "Sam wrote: …": not the user's request

@@ -29,6 +29,7 @@ from .subjects import (
     tells_of_the_user,
 )
 from .text import fold_accents, normalize_space, not_utf8, plain_apostrophes, words
+from .typed import with_apostrophes
 
 __all__ = [
     "a_label",
@@ -53,6 +54,7 @@ __all__ = [
     "may_be_about",
     "normalize_space",
     "plain_apostrophes",
+    "with_apostrophes",
     "not_utf8",
     "of_no_one_else",
     "of_the_same_people",

@@ -53,6 +53,10 @@ class Pack:
     #: the vowels of the language's words, accents folded: chat writes a request's word
     #: without them ("rmbr", "lmbr")
     vowels: str = ""
+    #: the language's contractions as chat types them without their apostrophe, and as
+    #: written ("dont": "don't", "im": "I'm"): every rule reads the written one. Only forms
+    #: that are no word of their own ("ill", "its", "were", "lets", "wont" are)
+    typed_contractions: Mapping[str, str] = field(default_factory=dict)
     #: what a request said after its fact points back with ("remember *that*", "guarda *isso*")
     back_refs: frozenset[str] = field(default_factory=frozenset)
     #: the back words that point at what follows as often as at what was said ("this",

@@ -63,6 +63,19 @@ PACK = Pack(
     request_verbs=("remember",),  # not "memorize": "memoize" is a word of code
     forget_requests=(r"(?:don'?t|do\s+not|never)\s+forget",),
     vowels="aeiouy",
+    typed_contractions={
+        **{f"{v}nt": f"{v}n't" for v in "do does did is are was were has have could would should must need".split()},
+        "cant": "can't",
+        "im": "I'm",
+        "ive": "I've",
+        "youre": "you're",
+        "youve": "you've",
+        "thats": "that's",
+        "whats": "what's",
+        "theyre": "they're",
+        "shes": "she's",
+        "hes": "he's",
+    },
     remember_cues=(
         r"remember(?:s|ed|ing)?",
         r"forget(?:ting)?",
