@@ -459,6 +459,12 @@ def _read_requests(
         found, declined, may_go_on = _read_by_rules(said, seconds, deadline=deadline)
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
+    doubts = [n.would_keep for n in declined if isinstance(n.would_keep, Signal)]
+    found, declined, may_go_on = _past_an_asking_lead(said, found + doubts, judge, seconds, deadline) or (
+        found,
+        declined,
+        may_go_on,
+    )
     found = _gone_on(found, may_go_on, judge)
     found, declined = _of_the_moment(found, declined, judge)
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
@@ -552,6 +558,48 @@ def _tail_read_plainly(said: str, judge: Judge) -> str:
     if language is None or not language.plain_back_request or judge.asks([tail.clause])[0] < meaning.ASKS_BACK:
         return said
     return said[: said.rfind(tail.clause)] + language.plain_back_request
+
+
+def _past_an_asking_lead(
+    said: str, read: list[Signal], judge: Judge, seconds: float | None, deadline: float | None
+) -> tuple[list[Signal], list[NotKept], list[tuple[Signal, str]]] | None:
+    """What the rules keep of ``said`` read as the plainest request of its language before
+    its first colon, when nothing was kept of it as said and the lead before that colon holds
+    a word of keeping that the judge of asking reads as a request ("Toma nota, que luego se
+    me olvida: uso Arch Linux…", "ugh I always forget this myself so you hold it: my car
+    is…"): the reason or the story said in the lead had been read as the fact, or as a story
+    of forgetting, and nothing was read, or the reason was read as the fact's opening
+    ("Apúntalo, que siempre se me olvida: calzo un 43" → "Siempre se me olvida: calzo…").
+    Only a lead that says why it asks or tells of
+    forgetting is read so: what else a lead says may be what it keeps ("for now", "about this
+    PR"). What is kept is judged as any request is. None when no such lead, or nothing kept."""
+    lead, colon, rest = said.partition(":")
+    words = lead.split()
+    if not colon or not rest.strip() or "\n" in lead or not 1 < len(words) <= _COLON_LEAD_MOST:
+        return None
+    if not any(_cue_at(words, i) for i in range(len(words))) or refusal(lead) not in _A_LEAD_MAY_BE:
+        return None
+    reason = lead[len(_without_its_reason(lead)) :].strip(" ,")
+    if refusal(lead) is None and not reason:
+        return None  # a lead's other words say what it keeps ("for now", "of this PR", "my wifi's")
+    told = fold_accents(" ".join(reason.split()[1:]).casefold())  # less its "que", "because"
+    if read and not (told and all(told in fold_accents(f.text.casefold()) for f in read)):
+        return None  # read as said (kept, or a doubt the judge settles): the reason is no part of it
+    language = pack(detect(said) or ENGLISH) or pack(ENGLISH)
+    if language is None or not language.plain_request or judge.asks([lead])[0] < meaning.ASKS_KEEP:
+        return None
+    remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+    found, declined, may_go_on = _read_by_rules(f"{language.plain_request}:{rest}", remaining, deadline=deadline)
+    if not found:
+        return None
+    return found, declined, may_go_on
+
+
+#: the most words of a lead before a colon read as asking (``_past_an_asking_lead``)
+_COLON_LEAD_MOST = 12
+#: what the packs may read in such a lead: nothing, a question's mark, a story of forgetting
+#: ("I always forget this myself so you hold it"): the judge of asking says whether it asks
+_A_LEAD_MAY_BE = (None, "question", "tells-of-remembering")
 
 
 def _without_asking_tail(said: str, found: list[Signal], judge: Judge) -> list[Signal]:
