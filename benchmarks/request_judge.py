@@ -209,6 +209,9 @@ def main() -> None:
         def secret(self, texts):
             return reader.secret(texts)
 
+        def passing(self, facts):
+            return reader.passing(facts)
+
     def _vector(text: str) -> np.ndarray:
         return vectors[text] if text in vectors else model.embed([text])[0].astype(np.float64)
 

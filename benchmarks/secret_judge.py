@@ -120,6 +120,9 @@ def request_facts() -> list[dict]:
         def secret(self, texts):
             return [0.0 for _ in texts]
 
+        def passing(self, facts):
+            return reader.passing(facts)
+
     judged = WithoutSecrets()
     out = []
     for name in REQUESTS:
