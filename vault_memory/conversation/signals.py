@@ -825,7 +825,7 @@ def _asked_in_words_unread(said: str, judge: Judge, seconds: float | None) -> tu
         p
         for p in may_ask(said)
         if not _asks_first(p.rest)
-        and _of_them_or_their_group(p.rest)
+        and (_of_them_or_their_group(p.rest) or _names_a_thing_first(p.rest))
         and refusal(p.clause) in (None, "question")
         and not any(q.match(p.clause.lstrip("¿¡")) for q in _ASKS_IF_REMEMBERED)
     ]  # "…. I will always remember that day", "Do you remember that…?": the packs' refusals
