@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from vault_memory.conversation.signals import read_requests
+from vault_memory.lang import with_apostrophes
 
 
 @pytest.mark.parametrize(
@@ -64,3 +65,20 @@ def test_a_request_typed_in_capitals_without_apostrophes_is_named_at_least(judge
 def test_a_name_that_spells_a_contraction_stays_a_name(judge):
     kept, _ = read_requests("my landlord is Mr. Im, remember that", judge=judge)
     assert [k.text for k in kept] == ["The user's landlord is Mr. Im"]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("remember that i work at IM Global", "IM Global"),  # capitals in a text that is not shouted: a name
+        ("remember that my cousin Hes Lindgren lives in Malmö", "Hes Lindgren"),
+    ],
+)
+def test_a_name_in_capitals_is_no_contraction(said, name, judge):
+    kept, _ = read_requests(said, judge=judge)
+    assert any(name in k.text for k in kept), kept
+
+
+def test_another_languages_word_is_no_english_contraction():
+    assert with_apostrophes("recuerda que im es el nombre de mi gata") == "recuerda que im es el nombre de mi gata"
+    assert with_apostrophes("lembra que dont é o nome do meu cachorro") == "lembra que dont é o nome do meu cachorro"

@@ -35,6 +35,9 @@ def test_what_follows_the_lead_is_kept_without_the_reason(said, written, judge):
         "I remember the day we moved: it rained all week",  # a story of remembering
         "for this PR only, since I always forget: the linter runs with --strict",  # the work at hand
         "just for today, I always forget this: I'm on the guest wifi",  # for a while only
+        "I never remember this so you keep it: I remember when grandpa took me sailing",  # a story after it
+        'I never remember this so you keep it: "my flat is 4B," said my cousin',  # someone's words
+        "I never remember this so you keep it: for this chat, I'm using the old laptop",  # for this chat
     ],
 )
 def test_a_lead_of_another_kind_keeps_nothing(said, judge):

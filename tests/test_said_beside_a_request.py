@@ -38,6 +38,8 @@ def test_a_sentence_a_request_left_out_is_named(said, kept, named, judge):
         "Thanks a lot!",
         "Wow, what a week!",  # said to the chat
         "Refactor the date parser next.",  # an order of the task
+        "Now rerun the failing test.",  # past a word of now
+        "Keep your answers short from here on.",  # names the assistant
         "Remember that too.",  # the request itself
     ],
 )
@@ -50,3 +52,11 @@ def test_what_is_no_fact_is_not_named(after, judge):
 def test_a_message_that_keeps_nothing_names_nothing_beside(judge):
     said = "Our offsite went well. The lake was freezing but the food was great."
     assert read_requests(said, judge=judge) == ([], [])
+
+
+def test_a_secret_said_beside_is_named_as_a_secret_and_never_quoted(judge):
+    found, declined = read_requests("Remember that I'm vegetarian. My alarm PIN is 7391.", judge=judge)
+    assert [f.text for f in found] == ["The user is vegetarian"]
+    assert not [n for n in declined if n.reason == BESIDE]
+    notes = not_kept_notes(declined)
+    assert notes and all("7391" not in note for note in notes) and "never kept" in notes[0]

@@ -308,14 +308,30 @@ def _said_beside(said: str, found: list[Signal], declined: list[NotKept]) -> lis
             or (sentence.endswith("!") and not tells_of_the_user(sentence))  # "Rock on!", "Wow, Jon!"
             or any(map(_is_cue, words))
             or _said_to_the_chat(sentence)
-            or _first_word(sentence) in _TASK_IMPERATIVES
+            or _an_order_to_you(words)
         ):
             continue
         # what a lead announces after its colon is what was read ("consider this known: I don't fly")
         own = _stems(sentence.partition(":")[2] or sentence)
-        if len(own) >= _STEMS_LEAST and 2 * len(own & held) < len(own):
+        if len(own) < _STEMS_LEAST or 2 * len(own & held) >= len(own):
+            continue
+        kind = find_secret(sentence) or ("a password or a code" if names_a_secret(sentence) else None)
+        if kind is not None:  # never one the agent is told it may keep
+            out.append(_secret_not_kept(sentence[:_MAX_CHARS], kind))
+        else:
             out.append(NotKept(sentence[:_MAX_CHARS], BESIDE))
     return out
+
+
+def _an_order_to_you(words: list[str]) -> bool:
+    """Whether a sentence of ``words`` orders the assistant: it opens with a verb of the task
+    past the function words and words of now before it ("Now refactor the parser.", "Ahora
+    arregla el test"),
+    or names the assistant among its first words ("Be concise in your answers.")."""
+    first = next(
+        (w for w in words if _first_word(w) not in _FUNCTION_WORDS and not SAID_NOW.fullmatch(_first_word(w))), ""
+    )
+    return _first_word(first) in _TASK_IMPERATIVES or speaks_to_you(words)
 
 
 def _stems(text: str) -> set[str]:
@@ -579,6 +595,8 @@ def _past_an_asking_lead(
         return None
     if not any(_cue_at(words, i) for i in range(len(words))) or refusal(lead) not in _A_LEAD_MAY_BE:
         return None
+    if refusal(rest.strip()) is not None or _QUOTED_WORDS.search(rest):
+        return None  # what follows is a story, a question, someone's words: no plainer request keeps it
     reason = lead[len(_without_its_reason(lead)) :].strip(" ,")
     if refusal(lead) is None and not reason:
         return None  # a lead's other words say what it keeps ("for now", "of this PR", "my wifi's")
@@ -595,6 +613,8 @@ def _past_an_asking_lead(
     return found, declined, may_go_on
 
 
+#: a quotation's mark: what follows a lead in quotes is someone's words
+_QUOTED_WORDS = re.compile('["“”«»]')
 #: the most words of a lead before a colon read as asking (``_past_an_asking_lead``)
 _COLON_LEAD_MOST = 12
 #: what the packs may read in such a lead: nothing, a question's mark, a story of forgetting
