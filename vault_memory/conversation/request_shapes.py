@@ -95,8 +95,9 @@ _QUOTE_OPENINGS = "\"“«‘'"
 
 
 #: where a clause of a message ends: a colon, a question mark, a comma, a semicolon, a
-#: sentence's end, or a dash between spaces (each read once, from its first character)
-_CLAUSE_END = re.compile(r"[:?;,.!]++(?=\s)|(?<=\s)(?:[—–]|-{1,2})(?=\s)")
+#: sentence's end, or a dash between spaces (each read once, from its first character: from
+#: each of its marks, a run of 8,000 dots took 0.12 s, growing as its square)
+_CLAUSE_END = re.compile(r"(?<![:?;,.!])[:?;,.!]++(?=\s)|(?<=\s)(?:[—–]|-{1,2})(?=\s)")
 #: a lead or tail that may ask to keep the rest: at most this many words ("can this stick
 #: across our chats?", "tenlos a mano para otras veces"); at 12, "Would be good if you knew
 #: that the next time I ask about pet food" (14) was dropped without a word
