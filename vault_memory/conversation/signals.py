@@ -326,8 +326,8 @@ def _said_beside(said: str, found: list[Signal], declined: list[NotKept]) -> lis
 def _an_order_to_you(words: list[str]) -> bool:
     """Whether a sentence of ``words`` orders the assistant: it opens with a verb of the task
     past the function words and words of now before it ("Now refactor the parser.", "Ahora
-    arregla el test"),
-    or names the assistant among its first words ("Be concise in your answers.")."""
+    arregla el test"), or names the assistant among its first words ("Be concise in your
+    answers.")."""
     first = next(
         (w for w in words if _first_word(w) not in _FUNCTION_WORDS and not SAID_NOW.fullmatch(_first_word(w))), ""
     )
@@ -476,11 +476,9 @@ def _read_requests(
     if judge is None or len(said) > _JUDGED_CHARS:  # the judge decides only what it reads whole
         return found, declined
     doubts = [n.would_keep for n in declined if isinstance(n.would_keep, Signal)]
-    found, declined, may_go_on = _past_an_asking_lead(said, found + doubts, judge, seconds, deadline) or (
-        found,
-        declined,
-        may_go_on,
-    )
+    read = _past_an_asking_lead(said, found + doubts, judge, seconds, deadline)
+    if read is not None:
+        found, declined, may_go_on = read
     found = _gone_on(found, may_go_on, judge)
     found, declined = _of_the_moment(found, declined, judge)
     if any(map(_asked, found)) or any(n.would_keep for n in declined):
@@ -586,19 +584,20 @@ def _past_an_asking_lead(
     is…"): the reason or the story said in the lead had been read as the fact, or as a story
     of forgetting, and nothing was read, or the reason was read as the fact's opening
     ("Apúntalo, que siempre se me olvida: calzo un 43" → "Siempre se me olvida: calzo…").
-    Only a lead that says why it asks or tells of
-    forgetting is read so: what else a lead says may be what it keeps ("for now", "about this
-    PR"). What is kept is judged as any request is. None when no such lead, or nothing kept."""
+    Only a lead that says why it asks or tells of forgetting is read so: what else a lead
+    says may be what it keeps ("for now", "about this PR"). What is kept is judged as any
+    request is. None when no such lead, or nothing kept."""
     lead, colon, rest = said.partition(":")
     words = lead.split()
     if not colon or not rest.strip() or "\n" in lead or not 1 < len(words) <= _COLON_LEAD_MOST:
         return None
-    if not any(_cue_at(words, i) for i in range(len(words))) or refusal(lead) not in _A_LEAD_MAY_BE:
+    told_of = refusal(lead)
+    if not any(_cue_at(words, i) for i in range(len(words))) or told_of not in _A_LEAD_MAY_BE:
         return None
     if refusal(rest.strip()) is not None or _QUOTED_WORDS.search(rest):
         return None  # what follows is a story, a question, someone's words: no plainer request keeps it
     reason = lead[len(_without_its_reason(lead)) :].strip(" ,")
-    if refusal(lead) is None and not reason:
+    if told_of is None and not reason:
         return None  # a lead's other words say what it keeps ("for now", "of this PR", "my wifi's")
     told = fold_accents(" ".join(reason.split()[1:]).casefold())  # less its "que", "because"
     if read and not (told and all(told in fold_accents(f.text.casefold()) for f in read)):
@@ -607,10 +606,8 @@ def _past_an_asking_lead(
     if language is None or not language.plain_request or judge.asks([lead])[0] < meaning.ASKS_KEEP:
         return None
     remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-    found, declined, may_go_on = _read_by_rules(f"{language.plain_request}:{rest}", remaining, deadline=deadline)
-    if not found:
-        return None
-    return found, declined, may_go_on
+    read_plainly = _read_by_rules(f"{language.plain_request}:{rest}", remaining, deadline=deadline)
+    return read_plainly if read_plainly[0] else None
 
 
 #: a quotation's mark: what follows a lead in quotes is someone's words

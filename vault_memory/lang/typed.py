@@ -34,8 +34,8 @@ def with_apostrophes(text: str, lang: str | None = None) -> str:
     ("DONT FORGET" → "DON'T FORGET"; "IM Global" is a name), and one capitalized inside a
     sentence is a name ("Mr. Im", "my friend Im")."""
     contractions = _contractions()
-    if not contractions:
-        return text
+    if not any(pattern.search(text) for _, pattern in contractions.values()):
+        return text  # most prompts: no language read for none
     language = lang or detect(text)
     if language is not None and language not in contractions:
         return text  # "recuerda que im es mi apodo": no contraction of Spanish
