@@ -134,11 +134,11 @@ def texts(split: str) -> list[tuple[str, str]]:
 
 #: the request sets, ``explicit{suffix}.json`` with ``coding{suffix}.json``, in the order
 #: they were written (the thirteenth is instructions alone, ``coding_hard13``)
-REQUEST_SETS = ("", "_fresh", *(f"_fresh{n}" for n in (*range(2, 31), 32, 33) if n != 13))
+REQUEST_SETS = ("", "_fresh", *(f"_fresh{n}" for n in (*range(2, 31), 32, 33, 34) if n != 13))
 #: the request sets whose misses nobody has read: measured, never printed by ``--show`` (the
-#: thirty-third: a helper's broad set, measured first on the code before the stop that added it)
+#: thirty-third and thirty-fourth: helpers' broad sets, each measured first on the code before the stop that added it)
 #: (a set read to mend the rules is no longer a measure of words nobody tuned on)
-UNSEEN = ("_fresh9", "_fresh11", "_fresh33")
+UNSEEN = ("_fresh9", "_fresh11", "_fresh33", "_fresh34")
 #: sets split in halves, the twelfth and every one after it: ``--show`` prints the misses of
 #: the tune half only, the held half is measured and never read
 HALVED = REQUEST_SETS[REQUEST_SETS.index("_fresh12") :]
