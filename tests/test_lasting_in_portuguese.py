@@ -1,8 +1,9 @@
 """A lasting instruction in Portuguese, as in Spanish and English: the Portuguese pack had
 none ("a partir de agora", "daqui pra frente", "sempre", "nunca"), so "a partir de agora
 me responde sempre em espanhol" kept nothing while "a partir de ahora respóndeme…" did.
-What the user says of themselves after "sempre" or "a partir de agora" asks nothing
-("nunca vou deixar de torcer…"), as before. Found by
+What the user says of themselves after "sempre" asks nothing ("nunca vou deixar de
+torcer…"), as before; after "a partir de agora" it is their fact, as in English and Spanish
+(``test_a_fact_said_from_now_on.py``). Found by
 a helper's probes of this stop's rules, written before they were run.
 
 A lasting lead before a request ("From now on, remember that…", "A partir de agora, lembra
@@ -32,11 +33,16 @@ def test_a_lasting_instruction_in_portuguese(said, kept, written_by_the_rules):
     [
         "sempre corro no parque aos domingos",
         "nunca mais vou pedir pizza naquele sítio",
-        "a partir de agora durmo mais cedo",
     ],
 )
 def test_a_habit_said_of_oneself_asks_nothing(said, written_by_the_rules):
     assert written_by_the_rules(said) == ""
+
+
+def test_a_fact_said_of_oneself_from_now_on_is_kept_as_in_english_and_spanish(written_by_the_rules):
+    """"from now on I go to bed earlier" and "de ahora en adelante soy vegetariana" were
+    always kept; their Portuguese was not. Now each is the user's fact, in the third person."""
+    assert "o usuário dorme mais cedo" in written_by_the_rules("a partir de agora durmo mais cedo")
 
 
 @pytest.mark.parametrize("said", ["sempre foi assim com ela", "nunca é fácil, pois não?"])

@@ -312,7 +312,7 @@ def _said_beside(said: str, found: list[Signal], declined: list[NotKept]) -> lis
         ):
             continue
         # what a lead announces after its colon is what was read ("consider this known: I don't fly")
-        own = _stems(sentence.partition(":")[2] or sentence)
+        own = _stems(_past_a_directive(sentence.partition(":")[2] or sentence))
         if len(own) < _STEMS_LEAST or 2 * len(own & held) >= len(own):
             continue
         kind = find_secret(sentence) or ("a password or a code" if names_a_secret(sentence) else None)
@@ -321,6 +321,13 @@ def _said_beside(said: str, found: list[Signal], declined: list[NotKept]) -> lis
         else:
             out.append(NotKept(sentence[:_MAX_CHARS], BESIDE))
     return out
+
+
+def _past_a_directive(sentence: str) -> str:
+    """What ``sentence`` says past its "from now on" and a phrase of where or when ("going
+    forward, in all our chats, I work nights": "I work nights"), as a request reads it."""
+    match = next((m for _, _, pattern in DIRECTIVES if (m := pattern.match(sentence.strip()))), None)
+    return _past_an_occasion(match.group("x")) if match else sentence
 
 
 def _an_order_to_you(words: list[str]) -> bool:
@@ -2474,6 +2481,9 @@ def _by_the_tables(clause: str, said_in: str | None) -> tuple[Signal | str | _Do
                 return asked, False
             # "from now on I only drink decaf, remember that": the request said again is no part of it
             said = _trim(match.group("x"))
+            as_fact = _a_fact_from_now_on(clause, said, lang, rule)
+            if as_fact is not None:
+                return as_fact, False
             directive = _directive(_without_trailing_request(said), lang, rule)
             if directive is None and _without_trailing_request(said) != said:
                 return None, False  # "a partir de agora só bebo…, lembra disso": a fact, and its request
@@ -2902,6 +2912,35 @@ def _opens_a_phrase(said: str) -> bool:
     "for", "durante": ``Pack.place_leads``), not with the order itself."""
     words = said.split(maxsplit=1)
     return bool(words) and fold_accents(words[0].casefold()) in _PLACE_LEADS
+
+
+def _a_fact_from_now_on(clause: str, said: str, lang: str, rule: str) -> Signal | None:
+    """The fact a "from now on" tells when what follows it (``said``) is the user's or their
+    group's ("from now on my dentist is Dr. Ruiz", "a partir de agora moro em Niterói", "de
+    ahora en adelante vivimos en Lima"): ``clause`` read as its language's plainest request
+    reads it, as "remember that from now on…" is, a fact under its own subject that replaces
+    the older value (the slot rules read "from now on" as a word of now). It had been
+    written as an instruction ("From now on, the user's dentist is…", under the key
+    "instruction"), which replaced nothing, and Portuguese's was dropped. None for an order
+    ("from now on call me Sam", "…, I want you to answer in Spanish", "me chama de Bia") and
+    for "always…", which stay instructions."""
+    found = pack(lang)
+    fact = _past_an_occasion(_without_trailing_request(said))  # "going forward, in all our chats, I work nights"
+    if (
+        found is None
+        or not found.plain_request
+        or rule == found.lasting_rule
+        or not _theirs(fact)
+        or speaks_to_you(fact.split())
+    ):
+        return None
+    read, _ = _by_the_tables(f"{found.plain_request}: {_without_trailing_request(clause)}", lang)
+    if not isinstance(read, Signal):
+        return None
+    # the user's own fact is written in the third person; one the rules keep as said is their
+    # group's ("we deploy on Fridays") or no statement of theirs ("me chama de Bia": an order)
+    as_said = fact.rstrip(" .").casefold() in read.text.casefold()
+    return read if not as_said or _USER_GROUP.match(fact) else None
 
 
 def _directive(said: str, lang: str, rule: str) -> Signal | None:

@@ -2,7 +2,7 @@
 
 from ..grammar import en as grammar
 from ..pack import Pack
-from .en_slots import SLOTS
+from .en_slots import FROM_NOW_ON, SLOTS
 
 PACK = Pack(
     code="en",
@@ -715,7 +715,7 @@ PACK = Pack(
     signal_directives=(
         (
             "from-now-on",
-            "^(?:from\\s+now\\s+on|going\\s+forward|from\\s+here\\s+on(?:\\s+out)?|henceforth)\\s*,?\\s+(?P<x>.+)$",
+            "^(?:" + FROM_NOW_ON + ")\\s*,?\\s+(?P<x>.+)$",
         ),
         ("always", "^(?P<x>(?:always|never)\\s+.+)$"),
     ),

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from ..slot_grammar import SlotGrammar
 
+#: the words that say a fact holds from the moment it is said ("from now on my gym is…"):
+#: a directive's lead (``en.signal_directives``) and, before a fact, a word of now to the slot rules
+FROM_NOW_ON = r"from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|henceforth"
+
 SLOTS = SlotGrammar(
     stop_words=frozenset(
         """a an the of to in at on for with and or is are was be been being it its this that these those his her
@@ -176,7 +180,7 @@ SLOTS = SlotGrammar(
         r"|\b(?:yesterday|tomorrow)\b"
     ),
     past=r"\b(?:from|between|in|during)\s+(?:\w+\s+)?\d{4}\b|\bused\s+to\b",
-    now=r"now|currently|still|actually|these\s+days|nowadays|lately|finally",
+    now=r"now|currently|still|actually|these\s+days|nowadays|lately|finally|" + FROM_NOW_ON,
     not_an_employer=r"on|hard|from\s+home",
     not_an_employer_when=r"(?:the)?\s*(?:weekends?|saturdays|sundays|nights)",
     possessed=(

@@ -2,7 +2,7 @@
 
 from ..grammar import es as grammar
 from ..pack import Pack
-from .es_slots import NOT_WHEN, SLOTS
+from .es_slots import FROM_NOW_ON, NOT_WHEN, SLOTS
 
 PACK = Pack(
     code="es",
@@ -731,7 +731,7 @@ PACK = Pack(
     signal_directives=(
         (
             "a-partir-de-ahora",
-            "^(?:a\\s+partir\\s+de\\s+ahora|de\\s+ahora\\s+en\\s+m[aá]s|de\\s+ahora\\s+en\\s+adelante|desde\\s+ahora)\\s*,?\\s+(?P<x>.+)$",
+            "^(?:" + FROM_NOW_ON + ")\\s*,?\\s+(?P<x>.+)$",
         ),
         ("siempre", "^(?P<x>(?:siempre|nunca|jam[aá]s)\\s+.+)$"),
     ),

@@ -3,6 +3,10 @@
 from ..grammar import pt as grammar
 from ..pack import Pack
 
+#: the words that say a fact holds from the moment it is said ("a partir de agora a minha
+#: academia é…"): a directive's lead, and a word of now to the slot rules (``borrowed_forms``)
+FROM_NOW_ON = r"a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+(?:pra|para)\s+(?:a\s+)?frente|desde\s+j[aá]"
+
 PACK = Pack(
     code="pt",
     name="Portuguese",
@@ -751,7 +755,7 @@ PACK = Pack(
     signal_directives=(
         (
             "a-partir-de-agora",
-            "^(?:a\\s+partir\\s+de\\s+agora|de\\s+agora\\s+em\\s+diante|daqui\\s+(?:pra|para)\\s+(?:a\\s+)?frente|desde\\s+j[aá])\\s*,?\\s+(?P<x>.+)$",
+            "^(?:" + FROM_NOW_ON + ")\\s*,?\\s+(?P<x>.+)$",
         ),
         ("sempre", "^(?P<x>(?:sempre|nunca|jamais)\\s+.+)$"),
     ),
@@ -1178,6 +1182,7 @@ PACK = Pack(
         (r"(?:o|a|os|as) (?:nosso|nossa|nossos|nossas)|nosso|nossa|nossos|nossas", "nuestro"),
         (r"eu", "yo"),
         (r"mas", "pero"),
+        (FROM_NOW_ON, "de ahora en adelante"),  # a word of now to the slot rules, as Spanish's
         (r"hoje em dia|atualmente", "actualmente"),
         (r"agora", "ahora"),
         (r"há", "hace"),
