@@ -32,6 +32,9 @@ what the offline reading does with them:
   ("I'm a welder and make furniture"), an order said there not written ("…y revisalo");
 - ``mind_when_*``: a fact, then a request to keep it in mind for an occasion ("Factor that
   in next time you suggest recipes"): the fact kept, the occasion's words not written;
+- ``profile_read``: a question about the user as a whole read as one ("what have you got
+  on me?"), and ``profile_other_read``: a look-alike read as one (an attribute, another
+  person, a memory operation: "delete what you know about me");
 - ``kind_read``: a question read as of the kind it is (``recall.kinds``: food, medicine,
   work, residence, or none);
 - ``reasons_*``: a fact, a request that points back at it, then why it is asked ("Note
@@ -200,6 +203,7 @@ def measure(split: str, show: bool = False, rules_only: bool = False) -> dict:
     out.update(_we(split, show, judge))
     out.update(_forgetting(split, show, judge))
     out.update(_kinds(split, show))
+    out.update(_profile(split, show))
     return out
 
 
@@ -626,6 +630,26 @@ def _kinds(split: str, show: bool) -> dict:
             print(f"KIND [{case['id']}] {case['question']!r}: read {read}, is {case['kind']}")
     out = by_language(table)
     return {"kind_read": out}
+
+
+def _profile(split: str, show: bool) -> dict:
+    """Questions about the user as a whole read as such ("what have you got on me?", "¿qué
+    tenés guardado de mí?"), and look-alikes not (an attribute, another person, the
+    assistant, a topic, a memory operation: "delete what you know about me"), per language
+    (``profile_questions.json``: a helper's, who had not seen the rules, written before the
+    reading by shape; ``lang.about_the_user``)."""
+    from vault_memory.lang import about_the_user
+
+    read: dict = collections.defaultdict(lambda: [0, 0])
+    wrong: dict = collections.defaultdict(lambda: [0, 0])
+    for case in cases("profile_questions", split):
+        found = about_the_user(case["text"])
+        table = read if case["label"] == "profile" else wrong
+        table[case["lang"]][0] += found
+        table[case["lang"]][1] += 1
+        if show and found != (case["label"] == "profile"):
+            print(f"PROFILE [{case['id']}] {case['text']!r}: read {found}, is {case['label']}")
+    return {"profile_read": by_language(read), "profile_other_read": by_language(wrong)}
 
 
 def _secrets(split: str, show: bool, name: str = "secrets", judge: Judge | None = None) -> dict:
