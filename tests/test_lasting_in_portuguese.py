@@ -40,7 +40,7 @@ def test_a_habit_said_of_oneself_asks_nothing(said, written_by_the_rules):
 
 
 def test_a_fact_said_of_oneself_from_now_on_is_kept_as_in_english_and_spanish(written_by_the_rules):
-    """"from now on I go to bed earlier" and "de ahora en adelante soy vegetariana" were
+    """ "from now on I go to bed earlier" and "de ahora en adelante soy vegetariana" were
     always kept; their Portuguese was not. Now each is the user's fact, in the third person."""
     assert "o usuário dorme mais cedo" in written_by_the_rules("a partir de agora durmo mais cedo")
 

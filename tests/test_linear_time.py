@@ -78,6 +78,8 @@ BUILT = (
     "vault_memory.lang.grammar.es._time_opening",
     "vault_memory.lang.grammar.pt._time_first",
     "vault_memory.lang.typed._contractions",
+    "vault_memory.lang.subjects._about_me",
+    "vault_memory.lang.subjects._about_me_by_its_shape",
 )
 SPACES = [" ", "\t", "\u00a0", "\u3000", "\u2009", " \t", "\n ", "\u200b"]
 

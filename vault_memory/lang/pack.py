@@ -176,6 +176,24 @@ class Pack:
     #: "by the way", "bueno", "por cierto", "então"), as patterns
     about_me: tuple[str, ...] = ()
     openers: tuple[str, ...] = ()
+    #: the user as what a message asks about, wherever it is said: past a preposition of
+    #: topic ("about me", "on me", "sobre mí", "a meu respeito"), their data ("datos míos"),
+    #: who they are ("who am I", "quem sou eu"), as a pattern; in a message shaped as a
+    #: question or a request to be told (``telling_verbs``), and with nothing of
+    #: ``not_about_me``, a question about the user as a whole ("so what's your picture of me?")
+    self_topic: str = ""
+    #: what a question of who the user is asks with: a word of knowing or keeping, or of a
+    #: summary ("know", "stored", "rundown", "sabés", "consta"), as a pattern; "Enough about
+    #: me, how about you?" and "a photo of me" have none
+    knowing_words: str = ""
+    #: the verbs that ask to be told or shown ("tell", "summarize", "cuéntame", "diz-me"), as
+    #: a pattern: a message that opens with one asks, question mark or not
+    telling_verbs: str = ""
+    #: what makes a message about the user no question of who they are, as a pattern: an
+    #: operation on what is kept ("delete what you know about me", "borra…", "apaga…"), a
+    #: count ("how many memories…"), how the keeping works ("how do you remember…"), a
+    #: request to keep ("can you store that about me?", "guarda isso de mim")
+    not_about_me: str = ""
     #: the words of time (``recall.told``, ``recall.dates``): numbers said as words, weekdays
     #: (Monday 0), months (January 1) and those that are common words too ("may"), units
     #: ("weeks" → "week"), and the phrases of a time told relative to a day, each with what

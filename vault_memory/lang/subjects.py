@@ -56,10 +56,56 @@ def _about_me() -> re.Pattern[str]:
     return re.compile(rf"^[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{questions})\b[\s?!.¿¡]*$", re.IGNORECASE)
 
 
+#: the longest message a question about the user as a whole is read in by its shape: the
+#: prompt hook reads a whole prompt, where "on me" may be of something else
+SELF_TOPIC_WORDS = 60
+
+
+@functools.cache
+def _about_me_by_its_shape() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Every pack's user as what is asked about (``self_topic``), a word of knowing
+    (``knowing_words``), what makes that another question (``not_about_me``), and how a
+    clause asks: a word a question opens with, or a verb that asks to be told
+    (``telling_verbs``), past an opener."""
+    packs = all_packs()
+    # not a lead that announces what follows ("Things to remember about me:\n- …")
+    topic = "(?:" + ("|".join(f"(?:{p.self_topic})" for p in packs if p.self_topic) or "(?!)") + r")(?!\s*:)"
+    knowing = "|".join(f"(?:{p.knowing_words})" for p in packs if p.knowing_words) or "(?!)"
+    other = "|".join(f"(?:{p.not_about_me})" for p in packs if p.not_about_me) or "(?!)"
+    openers = "|".join(o for p in packs for o in p.openers)
+    words = longest_first({w for p in packs for w in (*p.question_openings, *p.interrogatives)})
+    asks = "|".join([*(re.escape(w) for w in words), *(p.telling_verbs for p in packs if p.telling_verbs)])
+    asking = rf"(?:^|[,.:;!?—-])[\s¿¡]*(?:(?:{openers})[\s,]+)?(?:{asks})(?![^\W_])"
+    flags = re.IGNORECASE
+    return re.compile(topic, flags), re.compile(knowing, flags), re.compile(other, flags), re.compile(asking, flags)
+
+
 def about_the_user(question: str) -> bool:
     """A question about the user as a whole, with no subject of its own ("what do you know
-    about me?", "¿qué sabés de mí?")."""
-    return bool(_about_me().match(question.strip()))
+    about me?", "¿qué sabés de mí?"): as a whole question a pack names, or by its shape
+    wherever it is said in a short message ("can you give me a quick summary of me", "o que
+    consta sobre mim aí?", "antes de seguir, ¿me dices qué sabes de mí?"): the user as what
+    it asks about, in a question or a request to be told, and no operation on what is kept
+    ("delete what you know about me") nor a count. The whole-question patterns alone read
+    26 of 64 such questions a helper wrote (``benchmarks/language_eval.py``, row
+    ``profile_read``, held half)."""
+    said = question.strip()
+    if len(said.split()) > SELF_TOPIC_WORDS:
+        return bool(_about_me().match(said))
+    topic, knowing, other, asking = _about_me_by_its_shape()
+    own = _QUOTED.sub(" ", said)  # "why doesn't the 'remember me' box stay checked?": a label's words
+    if other.search(own) is not None:
+        return False
+    return bool(_about_me().match(said)) or (
+        topic.search(own) is not None
+        and knowing.search(own) is not None
+        and ("?" in own or asking.search(own) is not None)
+    )
+
+
+#: a span in quotes or backticks: someone's words, a label, code (an apostrophe inside a word,
+#: "what's … I'm", opens or closes none)
+_QUOTED = re.compile(r"(?<![^\W_])'[^'\n]{1,80}'(?![^\W_])|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|[“«][^”»\n]{1,80}[”»]")
 
 
 @functools.cache
