@@ -549,6 +549,12 @@ FOR_NOW_ONLY = "asked to keep only while the work at hand lasts, not a lasting f
 FOR_A_WHILE = re.compile(
     r"\b(?:" + ("|".join(fold_accents(p.for_a_while) for p in all_packs() if p.for_a_while) or "(?!)") + r")\b"
 )
+#: of those, the spans of a few hours or of this conversation (``Pack.for_a_short_while``)
+FOR_A_SHORT_WHILE = re.compile(
+    r"\b(?:"
+    + ("|".join(fold_accents(p.for_a_short_while) for p in all_packs() if p.for_a_short_while) or "(?!)")
+    + r")\b"
+)
 
 
 def _for_now_only(words: list[str], cue: int) -> bool:

@@ -77,6 +77,7 @@ from .request_facts import (
     _USER_SUBJECT,
     _USER_WORDS,
     DIRECTIVES,
+    FOR_A_SHORT_WHILE,
     FOR_A_WHILE,
     FOR_NOW_ONLY,
     GROUP_OPENING,
@@ -350,8 +351,9 @@ def _for_a_while_only(found: list[Signal], declined: list[NotKept], said: str) -
     """``found`` less each fact a request kept that the message says holds for a while only
     (``Pack.for_a_while``), in words that are no part of any fact kept ("for the time being,
     remember I'm on the guest network", "…, tenlo presente mientras tanto") or that lead it
-    ("For the time being the user is…"): named as not kept. "From now on", "desde hoy" and
-    "today" say when a lasting fact began."""
+    ("For the time being the user is…"), or a span of hours or of this conversation anywhere
+    ("…I'm tethering off my phone for the next hour"): named as not kept. "From now on",
+    "desde hoy" and "today" say when a lasting fact began."""
     asked = [f for f in found if _asked(f)]
     if not asked or FOR_A_WHILE.search(fold_accents(said.casefold())) is None:
         return found, declined  # most messages: one search, no sentence split
@@ -366,8 +368,10 @@ def _for_a_while_only(found: list[Signal], declined: list[NotKept], said: str) -
     facts = [fold_accents(f.text.casefold()) for f in found]
     outside = any(all(p not in fact for fact in facts) for p in phrases)
     held = [
-        f for f, fact in zip(found, facts, strict=True) if f in asked and (outside or fact.startswith(tuple(phrases)))
-    ]
+        f
+        for f, fact in zip(found, facts, strict=True)
+        if f in asked and (outside or fact.startswith(tuple(phrases)) or FOR_A_SHORT_WHILE.search(fact) is not None)
+    ]  # "…I'm on my phone for the next hour": a span of hours in a fact makes it passing wherever it is
     if not held:
         return found, declined
     return [f for f in found if f not in held], declined + [NotKept(f.text, FOR_NOW_ONLY) for f in held]

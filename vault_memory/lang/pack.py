@@ -278,6 +278,11 @@ class Pack:
     #: remember…", "…, tenlo presente mientras tanto", "lembra pela próxima hora que…"): a
     #: pattern; not "today" alone, which a lasting fact says too ("desde hoy soy vegetariano")
     for_a_while: str = ""
+    #: of ``for_a_while``, the spans of a few hours or of this conversation ("for the next
+    #: hour", "today only", "solo por esta charla", "só hoje"), as a pattern: a fact a request
+    #: keeps that holds one is passing wherever it says it ("I'm on my phone for the next
+    #: hour"), where "for now" inside a fact may tell of a lasting one
+    for_a_short_while: str = ""
     #: what places what is said at this moment or this day ("now", "today", "this
     #: afternoon", "ahorita", "neste momento"), as a pattern: a fact said with one may hold
     #: for the moment only ("I'm half asleep now") or begin a lasting one ("I'm vegan now");

@@ -4,6 +4,10 @@ from ..grammar import en as grammar
 from ..pack import Pack
 from .en_slots import FROM_NOW_ON, SLOTS
 
+#: a span of a few hours or of this conversation ("for the next hour", "solo por esta charla"):
+#: a fact said with one holds for it only (``Pack.for_a_short_while``)
+FOR_A_SHORT_WHILE = r"for\s+the\s+next\s+(?:hour|few\s+hours|couple\s+of\s+hours|\d+\s+(?:minutes|mins|hours))|(?:just\s+)?for\s+today|today\s+only|(?:for\s+)?this\s+week\s+only|(?:until|till)\s+the\s+end\s+of\s+the\s+day|until\s+tonight|(?:for\s+)?this\s+(?:session|chat|conversation)\s+only|for\s+this\s+(?:session|chat|conversation)|just\s+for\s+this\s+(?:session|chat|conversation)"
+
 PACK = Pack(
     code="en",
     name="English",
@@ -780,7 +784,9 @@ PACK = Pack(
     deictic_openings=r"this|that|these|those|it|one|the\s+(?:first|second|third|last|other|former|latter|new|old)",
     moment_words=r"already|just|rn|right\s+now|at\s+the\s+moment|currently",
     for_now=r"for\s+now|today|right\s+now|at\s+the\s+moment",
-    for_a_while=r"for\s+now|for\s+the\s+time\s+being|temporarily|for\s+the\s+moment|(?:just\s+)?for\s+today|today\s+only|for\s+the\s+next\s+(?:hour|few\s+hours|couple\s+of\s+hours|\d+\s+(?:minutes|mins|hours))|(?:for\s+)?this\s+week\s+only|(?:until|till)\s+the\s+end\s+of\s+the\s+day|until\s+tonight|in\s+the\s+meantime|(?:for\s+)?this\s+(?:session|chat|conversation)\s+only|for\s+this\s+(?:session|chat|conversation)|just\s+for\s+this\s+(?:session|chat|conversation)",
+    for_a_while=r"for\s+now|for\s+the\s+time\s+being|temporarily|for\s+the\s+moment|in\s+the\s+meantime|"
+    + FOR_A_SHORT_WHILE,
+    for_a_short_while=FOR_A_SHORT_WHILE,
     now_words=r"now|right\s+now|just\s+now|today|tonight|this\s+(?:morning|afternoon|evening|week)|at\s+the\s+moment|currently|at\s+present",
     renewal_openings=r"the\s+(?:new|old)",
     pointing_words=r"this|these",

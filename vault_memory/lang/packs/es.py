@@ -4,6 +4,10 @@ from ..grammar import es as grammar
 from ..pack import Pack
 from .es_slots import FROM_NOW_ON, NOT_WHEN, SLOTS
 
+#: a span of a few hours or of this conversation ("for the next hour", "solo por esta charla"):
+#: a fact said with one holds for it only (``Pack.for_a_short_while``)
+FOR_A_SHORT_WHILE = r"(?:s[oó]lo\s+)?por\s+hoy|s[oó]lo\s+hoy|(?:s[oó]lo\s+)?por\s+esta\s+semana|(?:durante|por)\s+la\s+pr[oó]xima\s+hora|hasta\s+el\s+final\s+del\s+d[ií]a|hasta\s+esta\s+noche|s[oó]lo\s+(?:en|por)\s+esta\s+(?:sesi[oó]n|charla|conversaci[oó]n)|(?:durante|por|para)\s+esta\s+(?:sesi[oó]n|charla|conversaci[oó]n)"
+
 PACK = Pack(
     code="es",
     name="Spanish",
@@ -823,7 +827,9 @@ PACK = Pack(
     ),
     moment_words=r"ya|reci[eé]n|acabo\s+de|acabamos\s+de|ahora\s+mismo|en\s+este\s+momento",
     for_now=r"por\s+ahora|hoy|ahora\s+mismo",
-    for_a_while=r"por\s+ahora|por\s+ahorita|por\s+el\s+momento|de\s+momento|temporalmente|mientras\s+tanto|(?:s[oó]lo\s+)?por\s+hoy|s[oó]lo\s+hoy|(?:s[oó]lo\s+)?por\s+esta\s+semana|(?:durante|por)\s+la\s+pr[oó]xima\s+hora|hasta\s+el\s+final\s+del\s+d[ií]a|hasta\s+esta\s+noche|s[oó]lo\s+(?:en|por)\s+esta\s+(?:sesi[oó]n|charla|conversaci[oó]n)|(?:durante|por|para)\s+esta\s+(?:sesi[oó]n|charla|conversaci[oó]n)",
+    for_a_while=r"por\s+ahora|por\s+ahorita|por\s+el\s+momento|de\s+momento|temporalmente|mientras\s+tanto|"
+    + FOR_A_SHORT_WHILE,
+    for_a_short_while=FOR_A_SHORT_WHILE,
     now_words=r"ahora|ahorita|ahora\s+mismo|hoy|esta\s+(?:mañana|tarde|noche|semana)|en\s+este\s+momento|actualmente",
     renewal_openings=r"(?:el|la)\s+(?:nuev[oa]|viej[oa]|antigu[oa])",
     pointing_words=r"esto|estos|estas",

@@ -7,6 +7,10 @@ from ..pack import Pack
 #: academia é…"): a directive's lead, and a word of now to the slot rules (``borrowed_forms``)
 FROM_NOW_ON = r"a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+(?:pra|para)\s+(?:a\s+)?frente|desde\s+j[aá]"
 
+#: a span of a few hours or of this conversation ("for the next hour", "solo por esta charla"):
+#: a fact said with one holds for it only (``Pack.for_a_short_while``)
+FOR_A_SHORT_WHILE = r"(?:s[oó]\s+)?por\s+hoje|s[oó]\s+hoje|(?:s[oó]\s+)?(?:por\s+)?(?:esta|essa)\s+semana\s+s[oó]|s[oó]\s+(?:por\s+)?(?:esta|essa)\s+semana|(?:pela|na)\s+pr[oó]xima\s+hora|at[eé]\s+o\s+(?:fim|final)\s+do\s+dia|s[oó]\s+(?:nesta|nessa)\s+(?:sess[aã]o|conversa)|(?:durante|por|para)\s+(?:esta|essa)\s+(?:sess[aã]o|conversa)"
+
 PACK = Pack(
     code="pt",
     name="Portuguese",
@@ -825,7 +829,9 @@ PACK = Pack(
     deictic_openings=r"isso|isto|essa|esse|a\s+(?:primeira|segunda|outra|[uú]ltima|nova)|o\s+(?:primeiro|segundo|outro|[uú]ltimo|novo)",
     moment_words=r"j[aá]|acabei\s+de|acabamos\s+de|agora\s+mesmo|neste\s+momento|nesse\s+momento",
     for_now=r"por\s+enquanto|hoje|agora\s+mesmo",
-    for_a_while=r"por\s+enquanto|por\s+ora|por\s+agora|temporariamente|enquanto\s+isso|nesse\s+meio\s+tempo|(?:s[oó]\s+)?por\s+hoje|s[oó]\s+hoje|(?:s[oó]\s+)?(?:por\s+)?(?:esta|essa)\s+semana\s+s[oó]|s[oó]\s+(?:por\s+)?(?:esta|essa)\s+semana|(?:pela|na)\s+pr[oó]xima\s+hora|at[eé]\s+o\s+(?:fim|final)\s+do\s+dia|s[oó]\s+(?:nesta|nessa)\s+(?:sess[aã]o|conversa)|(?:durante|por|para)\s+(?:esta|essa)\s+(?:sess[aã]o|conversa)",
+    for_a_while=r"por\s+enquanto|por\s+ora|por\s+agora|temporariamente|enquanto\s+isso|nesse\s+meio\s+tempo|"
+    + FOR_A_SHORT_WHILE,
+    for_a_short_while=FOR_A_SHORT_WHILE,
     now_words=r"agora|agora\s+mesmo|hoje|(?:esta|essa|nesta|nessa)\s+(?:manhã|tarde|noite|semana)|neste\s+momento|nesse\s+momento|no\s+momento|atualmente",
     renewal_openings=r"(?:o|a)\s+(?:nov[oa]|velh[oa]|antig[oa])",
     pointing_words=r"isso|isto|essa|esse|nessa|nesse",
