@@ -143,6 +143,7 @@ from .request_shapes import (
     _DASHES,
     _LEAD_MOST,
     _LIST_ITEM,
+    _ORDER_OPENERS,
     _POSSESSIVE_WORDS,
     _QUOTED,
     _SELF_WORDS,
@@ -337,9 +338,29 @@ def _an_order_to_you(words: list[str]) -> bool:
     arregla el test"), or names the assistant among its first words ("Be concise in your
     answers.")."""
     first = next(
-        (w for w in words if _first_word(w) not in _FUNCTION_WORDS and not SAID_NOW.fullmatch(_first_word(w))), ""
+        (
+            w
+            for w in words
+            if _first_word(w) not in _FUNCTION_WORDS
+            and _first_word(w) not in _ORDER_OPENERS  # "please", "go ahead and"
+            and not SAID_NOW.fullmatch(_first_word(w))
+        ),
+        "",
     )
-    return _first_word(first) in _TASK_IMPERATIVES or speaks_to_you(words)
+    verb = _first_word(first)
+    # a verb of a workflow ("rebase", "sube", "roda") orders where its language's third person
+    # is another form ("rebases"); elsewhere only about a thing of the task: "Roda Unraid" tells
+    workflow = verb in _BARE_ORDERS or (verb in _TASK_ORDERS and _TASK_WORDS.search(" ".join(words)) is not None)
+    return verb in _TASK_IMPERATIVES or workflow or speaks_to_you(words)
+
+
+#: the verbs of a workflow in every pack ("push", "rebase", "sube", "roda"; ``Pack.task_orders``),
+#: and those of the packs whose third person marks its verb (``Pack.third_person_ending``:
+#: English "rebases"), which opening a sentence can only order
+_TASK_ORDERS = frozenset(fold_accents(w.casefold()) for p in all_packs() for w in p.task_orders)
+_BARE_ORDERS = frozenset(
+    fold_accents(w.casefold()) for p in all_packs() if p.third_person_ending for w in p.task_orders
+)
 
 
 def _stems(text: str) -> set[str]:

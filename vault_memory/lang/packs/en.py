@@ -561,7 +561,7 @@ PACK = Pack(
         "grade classify categorize extract convert format reply respond answer draft compose tldr tl;dr "
         "echo print repeat spellcheck punctuate transcribe annotate turn".split()
     ),
-    order_openers=frozenset("please pls plz can could would will you kindly just quickly now".split()),
+    order_openers=frozenset("please pls plz can could would will you kindly just quickly now go ahead".split()),
     task_imperatives=(
         "fix",
         "handle",
@@ -1295,6 +1295,7 @@ PACK = Pack(
         r"release|cache|ticket|sprint|API|UI|feature|flags?|config|settings|prints?|debug|HTML|CSS|snapshots?",
         r"edge\s+cases?|approach|options?|answer|context|task|arguments?|Makefile|Windows\s+path|separators?",
         r"conflicts?|parser|behaviou?r|draft|port|service|SELECT|INSERT|UPDATE|DELETE|changelog|docstrings?|README|refactor(?:ing|ed|s)?",
+        r"stash(?:ed|es)?|rebas(?:e|ed|es|ing)|working\s+tree|local\s+changes|uncommitted|upstream|checkout",
     ),
     domain_words=(
         ("health", r"allerg|doctor|medic|health|diet|vegan|vegetarian|celiac"),
