@@ -79,6 +79,9 @@ def test_the_newer_value_said_from_now_on_replaces_the_older(tmp_path, older, ne
         ("daqui para a frente a minha academia é a SmartFit do centro", "academia do usuário", "pede"),
         ("a partir de agora moro em Niterói", "usuário mora em Niterói", "pede"),
         ("going forward, in every chat, I teach on Saturdays", "The user teaches on Saturdays", "wants"),
+        ("as of today my optician is Dr. Brandt", "the user's optician is Dr. Brandt", "wants"),
+        ("de acá en adelante mi contador es Julián", "el contador del usuario es Julián", "pide"),
+        ("de hoje em diante a minha nutricionista é a Dra. Lima", "nutricionista do usuário", "pede"),
     ],
 )
 def test_the_fact_is_written_as_the_users_and_nothing_is_named(judge, message, value, not_in_it):

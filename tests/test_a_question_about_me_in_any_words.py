@@ -23,6 +23,10 @@ from vault_memory.vault.template import create_vault
         "me cuentas lo que tienes guardado de mí, porfa",
         "o que você aprendeu a meu respeito até hoje?",
         "só pra conferir, o que tens registado sobre mim",
+        "do you recognize me?",
+        "¿te acordás de mí?",
+        "tu me conheces?",
+        "what have I shared with you about myself?",
     ],
 )
 def test_a_question_about_the_user_as_a_whole(question):
@@ -40,6 +44,8 @@ def test_a_question_about_the_user_as_a_whole(question):
         "what do you know about my landlord?",
         "¿qué sabes de mi trabajo?",
         "the 'remember me' checkbox loses its state after logout, why?",
+        "what does my boss know about me?",
+        "o que a minha mãe sabe sobre mim?",
     ],
 )
 def test_a_look_alike_is_not(question):

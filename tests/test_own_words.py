@@ -1996,7 +1996,8 @@ def test_a_request_that_ends_in_a_that_word_keeps_what_follows_it(said, fact, tm
     ("said", "fact"),
     [
         ("just so it sticks for our future chats, I live in Ghent with two cats", "lives in Ghent"),
-        ("de aquí en adelante y en todas nuestras charlas, trabajo desde casa los lunes", "trabaja desde casa"),
+        # "de aquí en adelante…" is now a pack's "from now on", read by the rules (test_a_fact_said_from_now_on.py)
+        ("así lo tenés para las próximas charlas, trabajo desde casa los lunes", "trabaja desde casa"),
     ],
 )
 def test_a_lead_before_a_comma_that_surely_asks_keeps_the_rest_of_its_sentence(said, fact, tmp_path):
@@ -2064,7 +2065,7 @@ def test_a_request_not_to_forget_said_after_a_fact_still_keeps_it(said, value):
     [
         (
             "going forward in all our sessions, I teach piano on weekends",
-            "From now on, the user teaches piano on weekends",
+            "user teaches piano on weekends",
             "wants the assistant",
         ),
         (

@@ -2939,7 +2939,7 @@ def _opens_a_phrase(said: str) -> bool:
     return bool(words) and fold_accents(words[0].casefold()) in _PLACE_LEADS
 
 
-def _a_fact_from_now_on(clause: str, said: str, lang: str, rule: str) -> Signal | None:
+def _a_fact_from_now_on(clause: str, said: str, lang: str, rule: str) -> Signal | _Doubt | None:
     """The fact a "from now on" tells when what follows it (``said``) is the user's or their
     group's ("from now on my dentist is Dr. Ruiz", "a partir de agora moro em Niterói", "de
     ahora en adelante vivimos en Lima"): ``clause`` read as its language's plainest request
@@ -2950,7 +2950,11 @@ def _a_fact_from_now_on(clause: str, said: str, lang: str, rule: str) -> Signal 
     ("from now on call me Sam", "…, I want you to answer in Spanish", "me chama de Bia") and
     for "always…", which stay instructions."""
     found = pack(lang)
-    fact = _past_an_occasion(_without_trailing_request(said))  # "going forward, in all our chats, I work nights"
+    fact = _without_trailing_request(said)
+    first, _, rest = fact.partition(" ")
+    if first.casefold() in _AND_WORDS and rest:  # "de aquí en adelante y en todas nuestras charlas, trabajo…"
+        fact = rest
+    fact = _past_an_occasion(fact)  # "going forward, in all our chats, I work nights"
     if (
         found is None
         or not found.plain_request
@@ -2960,11 +2964,15 @@ def _a_fact_from_now_on(clause: str, said: str, lang: str, rule: str) -> Signal 
     ):
         return None
     read, _ = _by_the_tables(f"{found.plain_request}: {_without_trailing_request(clause)}", lang)
-    if not isinstance(read, Signal):
+    if isinstance(read, _Doubt):  # "as of today I'm…": a passing state? the judge settles it, as for any request
+        kept = read.kept
+    elif isinstance(read, Signal):
+        kept = read
+    else:
         return None
     # the user's own fact is written in the third person; one the rules keep as said is their
     # group's ("we deploy on Fridays") or no statement of theirs ("me chama de Bia": an order)
-    as_said = fact.rstrip(" .").casefold() in read.text.casefold()
+    as_said = fact.rstrip(" .").casefold() in kept.text.casefold()
     return read if not as_said or _USER_GROUP.match(fact) else None
 
 

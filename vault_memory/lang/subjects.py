@@ -94,8 +94,8 @@ def about_the_user(question: str) -> bool:
         return bool(_about_me().match(said))
     topic, knowing, other, asking = _about_me_by_its_shape()
     own = _QUOTED.sub(" ", said)  # "why doesn't the 'remember me' box stay checked?": a label's words
-    if other.search(own) is not None:
-        return False
+    if other.search(own) is not None or people(own) or served_by(own):
+        return False  # "what does my wife know about me?", "¿qué sabe de mí mi jefe?": what someone of theirs knows
     return bool(_about_me().match(said)) or (
         topic.search(own) is not None
         and knowing.search(own) is not None

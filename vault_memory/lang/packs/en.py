@@ -220,10 +220,10 @@ PACK = Pack(
         # "what info have you got about me"
         r"(?:[\w']+[\s,]+){0,6}?(?:know|remember|recall|have|got|stored|saved|kept|learned|learnt|say|tell)\s+(?:\w+\s+){0,2}?about\s+(?:me|myself)",
     ),
-    self_topic=r"\b(?:about|abt|on|of|regarding|concerning)\s+(?:me|myself)\b|\bwho\s+(?:am\s+i|(?:[\w']+\s+){1,4}?i\s+am)\b(?!\s+(?!according|based|to\s+you|for\s+you|in\s+your)[^\W\d_])|\b(?:describe|summari[sz]e)\s+me\b|\bknow\s+me\b",
-    knowing_words=r"\bwho\s+am\s+i\b|\bi\s+am\b|\b(?:know|knew|remember|recall|got|stored|saved|kept|keep|learn(?:ed|t)?|think|picture|describe|summar\w*|profile|file|info|information|data|details|rundown|recap|overview|according|based)\b",
+    self_topic=r"\b(?:about|abt|on|of|regarding|concerning)\s+(?:me|myself)\b|\bwho\s+(?:am\s+i|(?:[\w']+\s+){1,4}?i\s+am)\b(?!\s+(?!according|based|to\s+you|for\s+you|in\s+your)[^\W\d_])|\b(?:describe|summari[sz]e)\s+me\b|\b(?:know|remember|recogni[sz]e)\s+me\b",
+    knowing_words=r"\bwho\s+am\s+i\b|\bi\s+am\b|\b(?:know|knew|remember|recall|recogni[sz]e|told|said|shared|mentioned|got|stored|saved|kept|keep|learn(?:ed|t)?|think|picture|describe|summar\w*|profile|file|info|information|data|details|rundown|recap|overview|according|based)\b",
     telling_verbs=r"tell|give|list|show|describe|summari[sz]e|remind|recap|share|walk\s+me\s+through|run\s+me\s+through",
-    not_about_me=r"\benough\s+about\s+me\b|\b(?:delete|forget|erase|remove|wipe|clear|purge|export)\b|\bhow\s+(?:many|much|do\s+you|does)\b|\b(?:store|save|log|note|keep|remember|add|jot|write)\s+(?:this|that|these|those|it|them|all\s+(?:of\s+)?(?:this|that))\b",
+    not_about_me=r"\benough\s+about\s+me\b|\b(?:delete|forget|erase|remove|wipe|clear|purge|export)\b|\bhow\s+(?:many|do\s+you|does)\b|\b(?:store|save|log|note|keep|remember|add|jot|write)\s+(?:this|that|these|those|it|them|all\s+(?:of\s+)?(?:this|that))\b",
     openers=(
         r"(?:hi|hello|hey)\s+there",
         "hi",

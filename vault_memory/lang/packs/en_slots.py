@@ -7,7 +7,7 @@ from ..slot_grammar import SlotGrammar
 
 #: the words that say a fact holds from the moment it is said ("from now on my gym is…"):
 #: a directive's lead (``en.signal_directives``) and, before a fact, a word of now to the slot rules
-FROM_NOW_ON = r"from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|henceforth"
+FROM_NOW_ON = r"from\s+now\s+on(?:wards?)?|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:today|now)|as\s+of\s+(?:today|now)"
 
 SLOTS = SlotGrammar(
     stop_words=frozenset(

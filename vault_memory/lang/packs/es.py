@@ -219,9 +219,9 @@ PACK = Pack(
         r"(?:\w+[\s,]+){0,6}?(?:sab[eé]s|sabe|recuerd[aá]s|recuerda|record[aá]s|ten[eé]s|tienes|tiene|guardaste|anotaste|aprendiste|conoc[eé]s|conoces)\s+(?:\w+\s+){0,2}?(?:de|sobre|acerca\s+de)\s+m[ií]",
     ),
     self_topic=r"\b(?:sobre|de|d|acerca\s+de|respecto\s+(?:a|de))\s+(?:m[ií]\s+mism[oa]\b|mí(?![^\W\d_])|mi(?![^\W\d_])(?!\s+[^\W\d_]))|\bm[ií](?:os|as)\b|\bqui[eé]n\s+soy(?:\s+yo)?\b(?!\s+(?!seg[uú]n|para\s+ti|para\s+vos|para\s+usted)[^\W\d_])|\b(?:descr[ií]beme|res[uú]meme)\b|\bme\s+(?:tienes|ten[eé]s|tiene)\s+(?:anotad|guardad|apuntad|registrad)[oa]s?\b",
-    knowing_words=r"\bqui[eé]n\s+soy\b|\b(?:sab\w*|recuerd\w*|record\w*|ten[eé]s|tienes|tiene|tenés|guard\w*|anot\w*|apunt\w*|aprend\w*|conoc\w*|pens\w*|opin\w*|perfil|datos|informaci[oó]n|resumen|describ\w*|descr[ií]b\w*|seg[uú]n)\b",
+    knowing_words=r"\bqui[eé]n\s+soy\b|\b(?:sab\w*|recuerd\w*|record\w*|acuerd\w*|acord\w*|cont[eé]|dije|dicho|ten[eé]s|tienes|tiene|tenés|guard\w*|anot\w*|apunt\w*|aprend\w*|conoc\w*|pens\w*|opin\w*|perfil|datos|informaci[oó]n|resumen|describ\w*|descr[ií]b\w*|seg[uú]n)\b",
     telling_verbs=r"me\s+(?:cuentas|cont[aá]s|dices|dec[ií]s|muestras|mostr[aá]s|pasas|pas[aá]s)|dime|decime|d[ií]game|cu[eé]ntame|contame|dame|d[aá]me|l[ií]stame|lista|mu[eé]strame|mostrame|descr[ií]beme|res[uú]meme|recu[eé]rdame|record[aá]me",
-    not_about_me=r"\b(?:basta|suficiente)\s+de\s+(?:hablar\s+de\s+)?m[ií]\b|\b(?:borr|olvid|elimin|export)\w*|\bcu[aá]nt[oa]s?\b|\bc[oó]mo\s+(?:me\s+)?(?:recuerdas|record[aá]s|guardas|guard[aá]s|funciona)\b|\b(?:gu[aá]rd|an[oó]t|ap[uú]nt|registr)\w*\s+(?:esto|eso|est[oa]s|es[oa]s|todo)\b|\b(?:gu[aá]rd|an[oó]t|ap[uú]nt|registr)\w*(?:lo|la|los|las)\b",
+    not_about_me=r"\b(?:basta|suficiente)\s+de\s+(?:hablar\s+de\s+)?m[ií]\b|\b(?:borr|olvid|elimin|export)\w*|\bcu[aá]nt[oa]s\b|\bc[oó]mo\s+(?:me\s+)?(?:recuerdas|record[aá]s|guardas|guard[aá]s|funciona)\b|\b(?:gu[aá]rd|an[oó]t|ap[uú]nt|registr)\w*\s+(?:esto|eso|est[oa]s|es[oa]s|todo)\b|\b(?:gu[aá]rd|an[oó]t|ap[uú]nt|registr)\w*(?:lo|la|los|las)\b",
     openers=(
         "hola",
         "buenas",

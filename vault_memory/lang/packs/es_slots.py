@@ -18,7 +18,7 @@ NOT_WHEN = (
 #: the words that say a fact holds from the moment it is said ("a partir de ahora mi gimnasio
 #: es…"): a directive's lead (``es.signal_directives``) and, before a fact, a word of now to the
 #: slot rules (Portuguese's are read in these forms, ``pt.borrowed_forms``)
-FROM_NOW_ON = r"a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+m[aá]s|de\s+ahora\s+en\s+adelante|desde\s+ahora"
+FROM_NOW_ON = r"a\s+partir\s+de\s+(?:ahora|hoy)|de\s+ahora\s+en\s+m[aá]s|de\s+(?:ahora|aqu[ií]|ac[aá])\s+en\s+adelante|desde\s+(?:ahora|hoy)"
 NOW = (
     FROM_NOW_ON
     + r"|ahora|actualmente|todavia|aun|hoy\s+en\s+dia|hoy\s+dia|estos\s+dias|ultimamente|en\s+la\s+actualidad|ya|finalmente|por\s+fin"

@@ -5,7 +5,7 @@ from ..pack import Pack
 
 #: the words that say a fact holds from the moment it is said ("a partir de agora a minha
 #: academia é…"): a directive's lead, and a word of now to the slot rules (``borrowed_forms``)
-FROM_NOW_ON = r"a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+(?:pra|para)\s+(?:a\s+)?frente|desde\s+j[aá]"
+FROM_NOW_ON = r"a\s+partir\s+de\s+(?:agora|hoje)|de\s+(?:agora|hoje)\s+em\s+diante|daqui\s+(?:pra|para|por)\s+(?:a\s+)?(?:frente|diante)|desde\s+j[aá]|doravante"
 
 #: a span of a few hours or of this conversation ("for the next hour", "solo por esta charla"):
 #: a fact said with one holds for it only (``Pack.for_a_short_while``)
@@ -256,10 +256,10 @@ PACK = Pack(
         # qualquer forma de pedir o que se guarda do usuário: "me fala o que lembra de mim"
         r"(?:\w+[\s,]+){0,6}?(?:sabe|sabes|lembra|lembras|tem|tens|guardou|anotou|aprendeu|conhece|conheces)\s+(?:\w+\s+){0,2}?(?:de|sobre|a\s+respeito\s+de)\s+mim",
     ),
-    self_topic=r"\b(?:sobre|de|d|acerca\s+de|a\s+respeito\s+de)\s+mim\b|\ba\s+meu\s+respeito\b|\bdados\s+meus\b|\bmeus\s+dados\b|\bquem\s+(?:sou\s+eu|eu\s+sou)\b(?!\s+(?!segundo|pra\s+voc[eê]|para\s+voc[eê]|para\s+ti|pra\s+ti)[^\W\d_])|\b(?:me\s+descrev[ae]|descreve-me|me\s+resum[ae]|resume-me)\b",
-    knowing_words=r"\bquem\s+(?:sou|eu\s+sou)\b|\b(?:sab\w*|lembr\w*|tem|tens|t[eê]m|guard\w*|anot\w*|aprend\w*|conhec\w*|ach\w*|pens\w*|perfil|dados|informa\w*|resum\w*|descrev\w*|consta|segundo)\b",
+    self_topic=r"\b(?:sobre|de|d|acerca\s+de|a\s+respeito\s+de)\s+mim\b|\ba\s+meu\s+respeito\b|\bdados\s+meus\b|\bmeus\s+dados\b|\bquem\s+(?:sou\s+eu|eu\s+sou)\b(?!\s+(?!segundo|pra\s+voc[eê]|para\s+voc[eê]|para\s+ti|pra\s+ti)[^\W\d_])|\b(?:me\s+descrev[ae]|descreve-me|me\s+resum[ae]|resume-me)\b|\bme\s+conhece[sr]?\b",
+    knowing_words=r"\bquem\s+(?:sou|eu\s+sou)\b|\b(?:sab\w*|contei|disse|falei|lembr\w*|tem|tens|t[eê]m|guard\w*|anot\w*|aprend\w*|conhec\w*|ach\w*|pens\w*|perfil|dados|informa\w*|resum\w*|descrev\w*|consta|segundo)\b",
     telling_verbs=r"diz|diga|diz-me|me\s+diz|me\s+diga|fala|fala-me|me\s+fala|conta|conta-me|me\s+conta|d[aá]-me|me\s+d[aá]|lista|me\s+lista|mostra|mostra-me|me\s+mostra|descreve|descreve-me|me\s+descreve|resume|me\s+resume|me\s+passa|lembra-me|me\s+lembra",
-    not_about_me=r"\bchega\s+de\s+(?:falar\s+(?:de|sobre)\s+)?mim\b|\b(?:apag|esquec|delet|remov|export)\w*|\bquant[oa]s?\b|\bcomo\s+(?:[\w']+\s+)?(?:lembra|lembras|guarda|guardas|funciona)\b|\b(?:guard|anot|salv|registr|grav)\w*\s+(?:isso|isto|esse|essa|estes|estas|esses|essas|tudo)\b|\b(?:guard|anot|salv|registr|grav)\w*-(?:o|a|os|as)\b",
+    not_about_me=r"\bchega\s+de\s+(?:falar\s+(?:de|sobre)\s+)?mim\b|\b(?:apag|esquec|delet|remov|export)\w*|\bquant[oa]s\b|\bcomo\s+(?:[\w']+\s+)?(?:lembra|lembras|guarda|guardas|funciona)\b|\b(?:guard|anot|salv|registr|grav)\w*\s+(?:isso|isto|esse|essa|estes|estas|esses|essas|tudo)\b|\b(?:guard|anot|salv|registr|grav)\w*-(?:o|a|os|as)\b",
     openers=(
         "oi",
         "ol[aá]",
