@@ -99,3 +99,18 @@ def test_the_fact_is_written_as_the_users_and_nothing_is_named(judge, message, v
 def test_an_order_after_from_now_on_stays_an_instruction(judge, message):
     found, _ = read_requests(message, judge=judge)
     assert [s.key for s in found] == ["instruction"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "se daqui para a frente a minha renda subir, quanto pago de imposto?",
+        "acho que daqui pra frente a minha chefe vai ser a Rita, sei lá",
+        "o meu personagem diz 'daqui pra frente me chama de Capitão'",
+    ],
+)
+def test_from_now_on_inside_a_question_a_guess_or_someones_words_keeps_nothing(judge, message):
+    """Portuguese's "daqui pra frente" was also a word of keeping read anywhere ("frente"
+    among the cues, and a lead of keeping), so a conditional question, a guess or a line
+    someone says were written as the user's facts; English and Spanish kept none."""
+    assert read_requests(message, judge=judge)[0] == []

@@ -112,7 +112,6 @@ PACK = Pack(
         r"salv[\w-]*",
         r"mente[\w-]*",
         r"saber[\w-]*",
-        r"frente[\w-]*",
         r"futuro[\w-]*",
         r"conta",
         r"nota[\w-]*",
@@ -575,14 +574,12 @@ PACK = Pack(
         r"p(?:a)?ra (?:as )?(?:pr[oó]ximas|futuras) (?:sess[oõ]es|conversas)",
         r"p(?:a)?ra (?:voc[eê] )?saber",
         r"fica a dica",
-        r"daqui pra frente",
     ),
     future_leads=(
         r"(?:pra|para) (?:você |tu )?n[aã]o (?:me )?(?:voltar(?:es)? a perguntar|perguntar(?:es)? (?:de novo|outra vez))",
         r"(?:pra|para) (?:o )?futuro",
         r"(?:pra|para) refer[eê]ncia futura",
         r"(?:pra|para) (?:a|as) pr[oó]xim[ao]s?(?: vez| vezes| sess[oõ]es| conversas)?",
-        r"daqui (?:pra|para) frente",
     ),
     question_tags=("ok", "tá", "ta", "beleza", "certo", "né", "ne", "blz", "pode ser", "sim", "combinado"),
     task_orders=tuple(
