@@ -114,3 +114,18 @@ def test_from_now_on_inside_a_question_a_guess_or_someones_words_keeps_nothing(j
     among the cues, and a lead of keeping), so a conditional question, a guess or a line
     someone says were written as the user's facts; English and Spanish kept none."""
     assert read_requests(message, judge=judge)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "written"),
+    [
+        ("going forward you are my sparring partner for interviews", "the assistant to be the user's sparring partner"),
+        ("from now on you'll reply in French", "the assistant to reply in French"),
+        ("from now on I need you to double-check my maths", "the user needs the assistant to double-check"),
+    ],
+)
+def test_an_instruction_names_the_assistant_not_you(judge, message, written):
+    """Read in a later session, "you" is no one: "the user wants the assistant to you are…"
+    and "the user wants you to…" had been written."""
+    found, _ = read_requests(message, judge=judge)
+    assert [written in s.text for s in found] == [True], found

@@ -241,11 +241,30 @@ def instruction(said: str, rule: str) -> str | None:
     if rule == "always" and len(words) > 1 and words[1].lower() in _NOT_IMPERATIVE:
         return None
     if words[0].lower() in ("i", "i'm", "i'll", "i've", "i'd", "my", "we", "we'll", "we're", "we've", "our"):
-        return f"From now on, {third_person(said)}" if rule == "from-now-on" else third_person(said)
-    asked = _user_as_object(said[0].lower() + said[1:])
+        told = _assistant_named(third_person(said))  # "I want you to…" → "the user wants the assistant to…"
+        return f"From now on, {told}" if rule == "from-now-on" else told
+    asked = _user_as_object(_addressed(said[0].lower() + said[1:]))
     if rule == "always":
         return f"The user wants the assistant to {asked}"
     return f"From now on, the user wants the assistant to {asked}"
+
+
+#: the assistant named before what it is to do or be ("you'll answer…", "you are my coach")
+_YOU_WILL = re.compile(r"^you(?:'ll|\s+will|\s+should|\s+can|\s+must|\s+need\s+to|\s+have\s+to)\s+(?=\S)", _I)
+_YOU_ARE = re.compile(r"^(?:you(?:'re|\s+are)|youre)\s+(?=\S)", _I)
+
+
+def _assistant_named(said: str) -> str:
+    """``said`` with the assistant named as the memory reads it in a later session, where
+    "you" is no one."""
+    return re.sub(r"\byourself\b|\byou\b", "the assistant", re.sub(r"\byour\b", "the assistant's", said))
+
+
+def _addressed(said: str) -> str:
+    """What an instruction said to the assistant by name asks, as an order ("you'll answer in
+    Spanish" → "answer in Spanish", "you are my coach" → "be my coach"): "the user wants the
+    assistant to you are…" had been written."""
+    return _YOU_ARE.sub("be ", _YOU_WILL.sub("", said, count=1), count=1)
 
 
 def _user_as_object(said: str) -> str:
