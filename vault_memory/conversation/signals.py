@@ -54,6 +54,7 @@ from .request_facts import (
     _ASKS_A_VALUE,
     _BACK_WORDS,
     _BARE_POSSESSIVE,
+    _COURTESY_TAIL,
     _COURTESY_WORDS,
     _CUE_REACH,
     _DEICTIC,
@@ -1614,8 +1615,8 @@ class _Reading:
     def takes_back(self, sentence: str) -> bool:
         """Whether ``sentence`` takes back the facts the sentence before it kept ("Remember
         that my dog is Rex. Actually no, forget it"): they are named as not kept."""
-        if self.last_kept is None or not _RETRACTION.match(sentence):
-            return False
+        if self.last_kept is None or not _RETRACTION.match(_COURTESY_TAIL.sub("", sentence) or sentence):
+            return False  # "Just kidding lol", "Mentira jaja": the laugh is no part of it
         taken = self.found[self.last_kept :]
         del self.found[self.last_kept :]
         self.declined += [NotKept(s.text, "taken back by the user in the same message") for s in taken]

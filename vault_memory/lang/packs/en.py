@@ -772,7 +772,7 @@ PACK = Pack(
         ),
     ),
     others_opening=r"(?:he|she|they|his|her|their|him|them|he's|she's|they're|they've)",
-    retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it|what\s+i\s+(?:just\s+)?said)|delete\s+that|on\s+second\s+thought(?:,?\s+don't)?|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that))\b",
+    retractions=r"(?:(?:actually|wait|oh|hmm)[\s,!.]+|(?:no|nah)[,!.]\s*)*(?:forget\s+(?:it|that|about\s+it|what\s+i\s+(?:just\s+)?said)|delete\s+that|on\s+second\s+thought(?:,?\s+don't)?|never\s*mind|scratch\s+that|ignore\s+that|disregard\s+that|don't\s+(?:save|remember|keep)\s+(?:it|that)|just\s+kidding|(?:i'm\s+)?kidding|jk|j/k|not\s+really)\b",
     user_opening=r"(?:I|I'm|I've|I'd|I'll|my|mine|the\s+user(?:'s)?)",
     elided_user_opening=grammar.ELIDED_OPENING,
     group_opening=r"we|we're|our",

@@ -796,7 +796,7 @@ PACK = Pack(
         ),
     ),
     others_opening=r"(?:él|ella|ellos|ellas)",
-    retractions=r"(?:(?:en\s+realidad|mejor|espera|ah)[\s,!.]+|no[,!.]\s*)*(?:olv[ií]dalo|olvida\s+eso|b[oó]rralo|pens[aá]ndolo\s+bien,?\s+no\s+lo\s+guardes|olv[ií]date|no\s+importa|mejor\s+no|ignor[aá]\s+eso|bor?r[aá]\s+eso|no\s+lo\s+(?:guardes|anotes|recuerdes))\b",
+    retractions=r"(?:(?:en\s+realidad|mejor|espera|ah)[\s,!.]+|no[,!.]\s*)*(?:olv[ií]dalo|olvida\s+eso|b[oó]rralo|pens[aá]ndolo\s+bien,?\s+no\s+lo\s+guardes|olv[ií]date|no\s+importa|mejor\s+no|ignor[aá]\s+eso|bor?r[aá]\s+eso|no\s+lo\s+(?:guardes|anotes|recuerdes)|(?:es|era)\s+(?:(?:una|pura)\s+)?broma|(?:es\s+)?mentira|te\s+estoy\s+jodiendo|estoy\s+bromeando|no\s+es\s+cierto)\b",
     # "como" is a verb only after a negation ("no como cerdo"), else "as", "like"
     user_opening=(
         r"(?:ya\s+|todav[ií]a\s+)?no\s+como|(?:(?:ya\s+|todav[ií]a\s+)?no\s+)?(?:yo|mi|mis|me|el\s+usuario|"

@@ -808,7 +808,7 @@ PACK = Pack(
         ("prefiro", "^(?:eu\\s+)?prefiro\\s+(?P<x>.+)$", "preference", "preferences", "O usuário prefere {x}", None),
     ),
     others_opening=r"(?:ele|ela|eles|elas|dele|dela|deles|delas)",
-    retractions=r"(?:(?:na\s+verdade|espera|ah)[\s,!.]+|(?:não|nao)[,!.]\s*)*(?:esquece(?:\s+isso)?|apaga\s+isso|melhor\s+n[aã]o|deixa\s+quieto|pensando\s+bem,?\s+n[aã]o\s+(?:salva|guarda)\s+isso|deixa\s+(?:pra|para)\s+l[aá]|ignora\s+isso|n[aã]o\s+(?:guarda|grava|anota)\s+isso)\b",
+    retractions=r"(?:(?:na\s+verdade|espera|ah)[\s,!.]+|(?:não|nao)[,!.]\s*)*(?:esquece(?:\s+isso)?|apaga\s+isso|melhor\s+n[aã]o|deixa\s+quieto|pensando\s+bem,?\s+n[aã]o\s+(?:salva|guarda)\s+isso|deixa\s+(?:pra|para)\s+l[aá]|ignora\s+isso|n[aã]o\s+(?:guarda|grava|anota)\s+isso|(?:(?:é|e|era)\s+(?:s[oó]\s+)?)?brincadeira|(?:é\s+)?mentira|zoeira|(?:t[oô]|estou)\s+(?:zoando|brincando))\b",
     # "como" is a verb only after a negation ("não como carne"), else "as", "like"
     user_opening=(
         r"(?:j[aá]\s+|ainda\s+)?n[aã]o\s+como|(?:(?:j[aá]\s+|ainda\s+)?n[aã]o\s+)?(?:eu|(?:[oa]s?\s+)?(?:meu|minha|meus|minhas)|me|o\s+usu[aá]rio|a\s+usu[aá]ria|"
