@@ -469,7 +469,7 @@ _PT_MODIFIERS = Modifiers(
     | frozenset(
         """o a os as um uma uns umas meu minha meus minhas teu tua seu sua seus suas nosso nossa nossos nossas
         ao aos à às em no na nos nas num numa com para pra pro por pelo pela pelos pelas desde até sem sobre entre
-        de do da dos das mais menos muito muita muitos muitas tão bem mal pouco pouca bastante demais todo
+        durante após contra perante conforme mediante de do da dos das mais menos muito muita muitos muitas tão bem mal pouco pouca bastante demais todo
         toda todos todas outro outra este esta esse essa aquele aquela eu ele ela você voce""".split()
     ),
     verb_like=("a", "e", "á", "é", "ê", "m", "u", "i"),
