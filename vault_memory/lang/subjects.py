@@ -94,13 +94,14 @@ def about_the_user(question: str) -> bool:
         return bool(_about_me().match(said))
     topic, knowing, other, asking = _about_me_by_its_shape()
     own = _QUOTED.sub(" ", said)  # "why doesn't the 'remember me' box stay checked?": a label's words
-    if other.search(own) is not None or people(own) or served_by(own):
-        return False  # "what does my wife know about me?", "¿qué sabe de mí mi jefe?": what someone of theirs knows
-    return bool(_about_me().match(said)) or (
+    asked = bool(_about_me().match(said)) or (
         topic.search(own) is not None
         and knowing.search(own) is not None
         and ("?" in own or asking.search(own) is not None)
     )
+    # not what someone of theirs knows ("what does my wife know about me?", "¿qué sabe de mí mi
+    # jefe?"): the people it names read only of a question that asks so, not of every recall's
+    return asked and other.search(own) is None and not people(own) and not served_by(own)
 
 
 #: a span in quotes or backticks: someone's words, a label, code (an apostrophe inside a word,
